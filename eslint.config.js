@@ -1,0 +1,69 @@
+// @ts-check
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+const frameworks = ['koa', 'koa-*', '@koa/*', 'mongodb', 'inversify', 'reflect-metadata', 'pino', 'pino-*', 'zod', 'yaml'];
+
+/** The hexagon's edges (architecture.md), checked on every lint. */
+const edges = [
+  {
+    files: ['packages/core/src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: [...frameworks, '@tessera/*'], message: 'core stays pure: no framework, database, DI or sibling package.' }] },
+      ],
+    },
+  },
+  ...['adapter-memory', 'adapter-koa', 'adapter-mongo'].map((adapter) => ({
+    files: [`packages/${adapter}/**/*.ts`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['@tessera/adapter-*', `!@tessera/${adapter}`, '@tessera/cli-server'], message: 'adapters never import each other; only cli-server composes them.' },
+            { group: ['inversify', 'reflect-metadata'], message: 'only cli-server knows the DI container.' },
+          ],
+        },
+      ],
+    },
+  })),
+  {
+    files: ['packages/testkit/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['@tessera/adapter-*', '@tessera/cli-server'], message: 'testkit serves every adapter and depends on none.' }] }],
+    },
+  },
+];
+
+export default tseslint.config(
+  { ignores: ['**/dist/**', '**/dist-test/**', '**/node_modules/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: {
+        projectService: { allowDefaultProject: ['*.js', 'scripts/*.mjs'] },
+        tsconfigRootDir: import.meta.dirname,
+      },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/consistent-type-imports': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'no-console': 'error',
+    },
+  },
+  {
+    files: ['**/test/**/*.ts', 'test/**/*.ts'],
+    rules: {
+      // chai's property assertions (expect(x).to.be.true) read as unused expressions.
+      '@typescript-eslint/no-unused-expressions': 'off',
+      '@typescript-eslint/no-non-null-assertion': 'off',
+    },
+  },
+  { files: ['**/*.js', '**/*.mjs'], ...tseslint.configs.disableTypeChecked },
+  ...edges,
+);

@@ -1,0 +1,54 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { Credential } from '../../domain/authentication/credential.js';
+import type { Principal } from '../../domain/authentication/principal.js';
+import { AuthenticationFailedError } from '../../domain/errors.js';
+import type { CredentialHandler } from '../../ports/credential-handler.js';
+import type { PasswordHasher } from '../../ports/password-hasher.js';
+import type { StoredPassword, UserDirectory } from '../../ports/user-directory.js';
+
+/** The same reason for an unknown user and a wrong password: no account-existence oracle. */
+export const INVALID_CREDENTIALS = 'Invalid credentials. Please verify and try again.';
+
+/**
+ * Username + password against a user directory. Unknown users still cost one hash verification,
+ * so timing does not tell which usernames exist.
+ */
+export class DirectoryPasswordHandler implements CredentialHandler {
+  private decoy: Promise<string> | undefined;
+
+  constructor(
+    readonly name: string,
+    private readonly directory: UserDirectory,
+    private readonly hasher: PasswordHasher,
+  ) {}
+
+  supports(credential: Credential): boolean {
+    return credential.type === 'usernamePassword';
+  }
+
+  async authenticate(credential: Credential): Promise<Principal> {
+    const user = await this.directory.findByUsername(credential.username);
+    if (!user) {
+      await this.hasher.verify(await this.decoyHash(), credential.password);
+      throw new AuthenticationFailedError([INVALID_CREDENTIALS]);
+    }
+    if (!(await this.matches(user.password, credential.password))) {
+      throw new AuthenticationFailedError([INVALID_CREDENTIALS]);
+    }
+    return { id: user.username, attributes: user.attributes };
+  }
+
+  private matches(stored: StoredPassword, candidate: string): Promise<boolean> {
+    if (stored.kind === 'hash') return this.hasher.verify(stored.phc, candidate);
+    return Promise.resolve(timingSafeEqual(digest(stored.value), digest(candidate)));
+  }
+
+  private decoyHash(): Promise<string> {
+    this.decoy ??= this.hasher.hash('decoy password for unknown users');
+    return this.decoy;
+  }
+}
+
+function digest(value: string): Buffer {
+  return createHash('sha256').update(value, 'utf8').digest();
+}

@@ -1,0 +1,18 @@
+import type { CredentialMetadata, CredentialType } from './credential.js';
+import type { AttributeMap, Principal } from './principal.js';
+
+export interface HandlerSuccess {
+  readonly handlerName: string;
+  readonly credentialType: CredentialType;
+  readonly principalId: string;
+}
+
+/** One successful authentication: who, when, with which credentials, accepted by which handlers. */
+export interface Authentication {
+  readonly principal: Principal;
+  readonly authenticatedAt: number;
+  readonly credentials: readonly CredentialMetadata[];
+  readonly successes: Readonly<Record<string, HandlerSuccess>>;
+  /** Authentication metadata (credential types, handler names), distinct from principal attributes. */
+  readonly attributes: AttributeMap;
+}

@@ -1,0 +1,25 @@
+/**
+ * What a request presents to prove an identity. A discriminated union on `type`: each module
+ * (x509, otp) adds its member together with its extractor (adapter-koa) and handler (core).
+ */
+export interface UsernamePasswordCredential {
+  readonly type: 'usernamePassword';
+  readonly username: string;
+  readonly password: string;
+}
+
+export type Credential = UsernamePasswordCredential;
+export type CredentialType = Credential['type'];
+
+/** What may be shown about a credential: its type and a non-secret identifier. */
+export interface CredentialMetadata {
+  readonly id: string;
+  readonly type: CredentialType;
+}
+
+export function describeCredential(credential: Credential): CredentialMetadata {
+  switch (credential.type) {
+    case 'usernamePassword':
+      return { id: credential.username, type: credential.type };
+  }
+}

@@ -1,0 +1,133 @@
+/**
+ * The one error hierarchy of tessera. Every failure a caller can cause has a stable code; adapters map
+ * codes to their transport (adapter-koa holds the only code → HTTP table). Core knows no HTTP status.
+ */
+export type ErrorCode =
+  | 'INVALID_REQUEST'
+  | 'NO_CREDENTIALS'
+  | 'AUTHENTICATION_FAILED'
+  | 'TICKET_NOT_FOUND'
+  | 'SERVICE_NOT_AUTHORIZED'
+  | 'TICKET_VALIDATION_FAILED'
+  | 'INVALID_SERVICE_DEFINITION'
+  | 'UNSUPPORTED_MEDIA_TYPE'
+  | 'PAYLOAD_TOO_LARGE'
+  | 'METHOD_NOT_ALLOWED'
+  | 'ROUTE_NOT_FOUND'
+  | 'STORE_UNAVAILABLE'
+  | 'STORE_CAPACITY_EXCEEDED'
+  | 'INVALID_CONFIGURATION';
+
+/** Failure codes of the CAS validation protocol (CAS protocol 3.0 §2.5.3). */
+export type CasFailureCode =
+  | 'INVALID_REQUEST'
+  | 'INVALID_TICKET'
+  | 'INVALID_SERVICE'
+  | 'UNAUTHORIZED_SERVICE'
+  | 'INTERNAL_ERROR';
+
+export abstract class TesseraError extends Error {
+  abstract readonly code: ErrorCode;
+  override get name(): string {
+    return this.constructor.name;
+  }
+}
+
+/** A request parameter is missing or malformed. The message names the parameter. */
+export class InvalidRequestError extends TesseraError {
+  readonly code = 'INVALID_REQUEST';
+}
+
+export class NoCredentialsError extends TesseraError {
+  readonly code = 'NO_CREDENTIALS';
+  constructor() {
+    super('No credentials can be extracted to authenticate the request');
+  }
+}
+
+/** One reason per credential that failed; reasons are safe to show to the caller (no secrets, no class names). */
+export class AuthenticationFailedError extends TesseraError {
+  readonly code = 'AUTHENTICATION_FAILED';
+  constructor(readonly reasons: readonly string[]) {
+    super(reasons.join('; ') || 'Authentication failed');
+  }
+}
+
+export class TicketNotFoundError extends TesseraError {
+  readonly code = 'TICKET_NOT_FOUND';
+  constructor() {
+    super('Ticket could not be found or is considered invalid');
+  }
+}
+
+/** The service is not registered, or its definition is disabled. */
+export class ServiceNotAuthorizedError extends TesseraError {
+  readonly code = 'SERVICE_NOT_AUTHORIZED';
+  constructor() {
+    super('Service is not registered or not enabled');
+  }
+}
+
+/** A ticket validation failed; rendered as a CAS failure document. */
+export class TicketValidationError extends TesseraError {
+  readonly code = 'TICKET_VALIDATION_FAILED';
+  constructor(
+    readonly casCode: CasFailureCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export class InvalidServiceDefinitionError extends TesseraError {
+  readonly code = 'INVALID_SERVICE_DEFINITION';
+  constructor(
+    readonly field: string,
+    problem: string,
+  ) {
+    super(`${field}: ${problem}`);
+  }
+}
+
+export class UnsupportedMediaTypeError extends TesseraError {
+  readonly code = 'UNSUPPORTED_MEDIA_TYPE';
+}
+
+export class PayloadTooLargeError extends TesseraError {
+  readonly code = 'PAYLOAD_TOO_LARGE';
+}
+
+export class MethodNotAllowedError extends TesseraError {
+  readonly code = 'METHOD_NOT_ALLOWED';
+  constructor(readonly allowed: readonly string[]) {
+    super('Method not allowed');
+  }
+}
+
+export class RouteNotFoundError extends TesseraError {
+  readonly code = 'ROUTE_NOT_FOUND';
+  constructor() {
+    super('Not found');
+  }
+}
+
+/** A backing store cannot be reached; the request may succeed later. */
+export class StoreUnavailableError extends TesseraError {
+  readonly code = 'STORE_UNAVAILABLE';
+}
+
+/** A bounded store refuses new entries rather than grow without limit. */
+export class StoreCapacityExceededError extends TesseraError {
+  readonly code = 'STORE_CAPACITY_EXCEEDED';
+}
+
+/** Bad configuration, found at start. The message names the exact setting. */
+export class InvalidConfigurationError extends TesseraError {
+  readonly code = 'INVALID_CONFIGURATION';
+  constructor(
+    readonly setting: string,
+    problem: string,
+  ) {
+    super(`${setting}: ${problem}`);
+  }
+}

@@ -1,0 +1,40 @@
+import type { CredentialType } from './authentication/credential.js';
+import type { CasFailureCode } from './errors.js';
+import type { TicketKind } from './tickets/ticket.js';
+
+/**
+ * What happened, reported through the EventSink. Ticket ids appear only as fingerprints
+ * (ticketFingerprint) and secrets never appear: events are logged and counted as they are.
+ */
+export type DomainEvent =
+  | {
+      readonly type: 'authentication.succeeded';
+      readonly principal: string;
+      readonly handlers: readonly string[];
+      readonly credentialTypes: readonly CredentialType[];
+    }
+  | {
+      readonly type: 'authentication.failed';
+      readonly credentialIds: readonly string[];
+      readonly credentialTypes: readonly CredentialType[];
+      readonly reasons: readonly string[];
+    }
+  | {
+      readonly type: 'ticket.created';
+      readonly kind: TicketKind;
+      readonly ticket: string;
+      readonly principal: string;
+      readonly service?: string;
+    }
+  | { readonly type: 'ticket.validated'; readonly ticket: string; readonly principal: string; readonly service: string }
+  | {
+      readonly type: 'ticket.validation.failed';
+      readonly ticket: string;
+      readonly code: CasFailureCode;
+      readonly service: string;
+    }
+  | { readonly type: 'ticket.destroyed'; readonly ticket: string; readonly descendants: number }
+  | { readonly type: 'service.saved'; readonly serviceId: number; readonly name: string }
+  | { readonly type: 'server.error'; readonly error: Error; readonly context: string };
+
+export type DomainEventType = DomainEvent['type'];

@@ -1,0 +1,162 @@
+import { InvalidServiceDefinitionError } from '../errors.js';
+import type { AttributeMap } from '../authentication/principal.js';
+import { compileFullMatch } from './service-matcher.js';
+import {
+  CAS_REGISTERED_SERVICE,
+  type AccessStrategy,
+  type AttributeReleasePolicy,
+  type RegisteredService,
+} from './registered-service.js';
+
+/** A service definition before the registry has assigned an id (when it came without one). */
+export type ServiceDefinition = Omit<RegisteredService, 'id'> & { readonly id?: number };
+
+export const DEFAULT_SERVICE_TYPES: readonly string[] = [
+  CAS_REGISTERED_SERVICE,
+  'org.apereo.cas.services.RegexRegisteredService',
+  'org.jasig.cas.services.RegexRegisteredService',
+];
+
+export interface ParseOptions {
+  /** `@class` values accepted at the top level. */
+  readonly acceptedTypes?: readonly string[];
+  /** Prefix for field names in error messages, e.g. `services[2]`. */
+  readonly path?: string;
+}
+
+/**
+ * Reads a service definition in Apereo CAS's JSON format, unchanged: `@class` keys, Java collections
+ * written as `["java.util.HashSet", [values]]`; plain arrays and objects too. Errors name the field.
+ */
+export function parseServiceDefinition(json: unknown, options: ParseOptions = {}): ServiceDefinition {
+  const at = (field: string) => (options.path ? `${options.path}.${field}` : field);
+  const fail = (field: string, problem: string) => new InvalidServiceDefinitionError(at(field), problem);
+  if (!isObject(json)) throw fail('(definition)', 'must be a JSON object');
+
+  const type = json['@class'] ?? CAS_REGISTERED_SERVICE;
+  const accepted = options.acceptedTypes ?? DEFAULT_SERVICE_TYPES;
+  if (typeof type !== 'string' || !accepted.includes(type)) {
+    throw fail('@class', `must be one of ${accepted.join(', ')}`);
+  }
+
+  const serviceId = json['serviceId'];
+  if (typeof serviceId !== 'string' || serviceId.trim() === '') throw fail('serviceId', 'is required (a regular expression)');
+  if (compileFullMatch(serviceId) === null) throw fail('serviceId', 'is not a valid regular expression');
+
+  const name = json['name'];
+  if (typeof name !== 'string' || name.trim() === '') throw fail('name', 'is required');
+  if (name.length > 255) throw fail('name', 'must be at most 255 characters');
+
+  const description = json['description'];
+  if (description !== undefined && description !== null && typeof description !== 'string') {
+    throw fail('description', 'must be a string');
+  }
+  if (typeof description === 'string' && description.length > 255) throw fail('description', 'must be at most 255 characters');
+
+  const id = json['id'];
+  if (id !== undefined && (typeof id !== 'number' || !Number.isSafeInteger(id) || id < 0)) {
+    throw fail('id', 'must be a non-negative integer');
+  }
+  const evaluationOrder = json['evaluationOrder'] ?? 0;
+  if (typeof evaluationOrder !== 'number' || !Number.isSafeInteger(evaluationOrder)) {
+    throw fail('evaluationOrder', 'must be an integer');
+  }
+
+  return {
+    ...(id === undefined ? {} : { id }),
+    type,
+    name,
+    serviceId,
+    ...(typeof description === 'string' ? { description } : {}),
+    evaluationOrder,
+    accessStrategy: parseAccessStrategy(json['accessStrategy'], (field, problem) => fail(`accessStrategy.${field}`, problem)),
+    attributeRelease: parseReleasePolicy(json['attributeReleasePolicy'], (field, problem) =>
+      fail(`attributeReleasePolicy.${field}`, problem),
+    ),
+    properties: parseProperties(json['properties'], (field, problem) => fail(`properties.${field}`, problem)),
+  };
+}
+
+type Fail = (field: string, problem: string) => InvalidServiceDefinitionError;
+
+function parseAccessStrategy(value: unknown, fail: Fail): AccessStrategy {
+  if (value === undefined || value === null) return { enabled: true, ssoEnabled: true, requiredAttributes: {} };
+  if (!isObject(value)) throw fail('(strategy)', 'must be an object');
+  const type = value['@class'];
+  if (type !== undefined && !isClass(type, 'DefaultRegisteredServiceAccessStrategy')) {
+    throw fail('@class', 'only DefaultRegisteredServiceAccessStrategy is supported');
+  }
+  return {
+    enabled: optionalBoolean(value['enabled'], true, () => fail('enabled', 'must be a boolean')),
+    ssoEnabled: optionalBoolean(value['ssoEnabled'], true, () => fail('ssoEnabled', 'must be a boolean')),
+    requiredAttributes: parseAttributeMap(value['requiredAttributes'], (name) => fail(`requiredAttributes.${name}`, 'must be a list of strings')),
+  };
+}
+
+function parseReleasePolicy(value: unknown, fail: Fail): AttributeReleasePolicy {
+  if (value === undefined || value === null) return { kind: 'none' };
+  if (!isObject(value)) throw fail('(policy)', 'must be an object');
+  const type = value['@class'];
+  if (isClass(type, 'ReturnAllAttributeReleasePolicy')) return { kind: 'all' };
+  if (isClass(type, 'DenyAllAttributeReleasePolicy')) return { kind: 'none' };
+  if (isClass(type, 'ReturnAllowedAttributeReleasePolicy')) {
+    const names = stringList(value['allowedAttributes'] ?? []);
+    if (!names) throw fail('allowedAttributes', 'must be a list of attribute names');
+    return { kind: 'allowed', names };
+  }
+  throw fail('@class', 'must be ReturnAllAttributeReleasePolicy, ReturnAllowedAttributeReleasePolicy or DenyAllAttributeReleasePolicy');
+}
+
+function parseProperties(value: unknown, fail: Fail): AttributeMap {
+  if (value === undefined || value === null) return {};
+  if (!isObject(value)) throw fail('(properties)', 'must be an object');
+  const properties: Record<string, readonly string[]> = {};
+  for (const [name, property] of Object.entries(value)) {
+    if (name === '@class') continue;
+    const values = stringList(isObject(property) ? property['values'] : property);
+    if (!values) throw fail(name, 'must hold a list of string values');
+    properties[name] = values;
+  }
+  return properties;
+}
+
+function parseAttributeMap(value: unknown, fail: (name: string) => InvalidServiceDefinitionError): AttributeMap {
+  if (value === undefined || value === null) return {};
+  if (!isObject(value)) throw fail('(map)');
+  const map: Record<string, readonly string[]> = {};
+  for (const [name, values] of Object.entries(value)) {
+    if (name === '@class') continue;
+    const list = typeof values === 'string' ? [values] : stringList(values);
+    if (!list) throw fail(name);
+    map[name] = list;
+  }
+  return map;
+}
+
+/** A list of strings, plain or wrapped as `["java.util.HashSet", [...]]`; undefined when it is not one. */
+function stringList(value: unknown): string[] | undefined {
+  const list = unwrapJavaCollection(value);
+  if (!Array.isArray(list) || !list.every((item) => typeof item === 'string')) return undefined;
+  return list;
+}
+
+export function unwrapJavaCollection(value: unknown): unknown {
+  if (Array.isArray(value) && value.length === 2 && typeof value[0] === 'string' && value[0].startsWith('java.util.') && Array.isArray(value[1])) {
+    return value[1];
+  }
+  return value;
+}
+
+function optionalBoolean(value: unknown, fallback: boolean, fail: () => Error): boolean {
+  if (value === undefined || value === null) return fallback;
+  if (typeof value !== 'boolean') throw fail();
+  return value;
+}
+
+function isClass(type: unknown, simpleName: string): boolean {
+  return typeof type === 'string' && (type === simpleName || type.endsWith(`.${simpleName}`));
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,12 @@
+import { createHash } from 'node:crypto';
+
+const KIND_AND_COUNTER = /^([A-Z]{2,3}-\d{1,12})-/;
+
+/**
+ * A loggable stand-in for a ticket id: its kind and counter, plus a short hash of the whole id.
+ * Whole ids are bearer secrets and never reach a log.
+ */
+export function ticketFingerprint(id: string): string {
+  const visible = KIND_AND_COUNTER.exec(id)?.[1] ?? 'ticket';
+  return `${visible}#${createHash('sha256').update(id).digest('hex').slice(0, 12)}`;
+}

@@ -1,0 +1,36 @@
+import type { ServiceTicket, Ticket, TicketGrantingTicket } from '../domain/tickets/ticket.js';
+
+/**
+ * Where tickets live. Every implementation passes the contract suite in @tessera/testkit.
+ *
+ * Expiry is checked on every read against the store's clock: a ticket whose `expiresAt` is not
+ * after now does not exist for any method, whether or not it was physically removed yet (a Mongo
+ * TTL index, for one, is garbage collection that may lag a minute or more).
+ */
+export interface TicketStore {
+  /** Stores a new ticket. Ids are unique; saving an id that exists replaces nothing and is a bug. */
+  save(ticket: Ticket): Promise<void>;
+
+  /** The live ticket of any kind, or undefined. Never extends a TGT. */
+  get(id: string): Promise<Ticket | undefined>;
+
+  /**
+   * Atomically removes and returns a live ST. Of any number of concurrent callers for one id,
+   * exactly one gets the ticket; every other (and every later) caller gets undefined.
+   * TGT ids are never consumed: the result is undefined and the TGT stays.
+   */
+  consume(id: string): Promise<ServiceTicket | undefined>;
+
+  /**
+   * Records that a live TGT granted an ST: increments `servicesGranted` and sets `expiresAt` to the
+   * given (slid) expiry, in one atomic step conditioned on the TGT still being live. Returns the
+   * updated TGT, or undefined when it is gone or expired.
+   */
+  touch(tgtId: string, expiresAt: number): Promise<TicketGrantingTicket | undefined>;
+
+  /** Removes a ticket of any kind. Unknown ids are fine. */
+  remove(id: string): Promise<void>;
+
+  /** Removes every ST granted by the TGT; returns how many were removed. */
+  removeDescendants(tgtId: string): Promise<number>;
+}

@@ -1,0 +1,85 @@
+import type { Authentication, HandlerSuccess } from '../domain/authentication/authentication.js';
+import { describeCredential, type Credential } from '../domain/authentication/credential.js';
+import { mergeAttributes, type Principal } from '../domain/authentication/principal.js';
+import { AuthenticationFailedError, NoCredentialsError } from '../domain/errors.js';
+import type { Clock } from '../ports/clock.js';
+import type { CredentialHandler } from '../ports/credential-handler.js';
+import type { EventSink } from '../ports/event-sink.js';
+
+export const MIXED_PRINCIPALS = 'Credentials identify different principals.';
+
+interface Accepted {
+  readonly principal: Principal;
+  readonly success: HandlerSuccess;
+}
+
+/**
+ * Authenticates every extracted credential (CAS's "all" policy): each needs a handler that accepts
+ * it, and all must resolve to the same principal. One failure reason per failed credential.
+ */
+export class Authenticator {
+  constructor(
+    private readonly handlers: readonly CredentialHandler[],
+    private readonly clock: Clock,
+    private readonly events: EventSink,
+  ) {}
+
+  async authenticate(credentials: readonly Credential[]): Promise<Authentication> {
+    if (credentials.length === 0) throw new NoCredentialsError();
+    const outcomes = await Promise.allSettled(credentials.map((credential) => this.authenticateOne(credential)));
+
+    const accepted: Accepted[] = [];
+    const reasons: string[] = [];
+    for (const outcome of outcomes) {
+      if (outcome.status === 'fulfilled') accepted.push(outcome.value);
+      else if (outcome.reason instanceof AuthenticationFailedError) reasons.push(...outcome.reason.reasons);
+      else throw outcome.reason;
+    }
+    const first = accepted[0];
+    if (reasons.length === 0 && first && accepted.some((a) => a.principal.id !== first.principal.id)) {
+      reasons.push(MIXED_PRINCIPALS);
+    }
+    if (reasons.length > 0 || !first) {
+      this.events.emit({
+        type: 'authentication.failed',
+        credentialIds: credentials.map((c) => describeCredential(c).id),
+        credentialTypes: credentials.map((c) => c.type),
+        reasons,
+      });
+      throw new AuthenticationFailedError(reasons);
+    }
+
+    const successes: Record<string, HandlerSuccess> = {};
+    for (const { success } of accepted) successes[success.handlerName] = success;
+    const handlerNames = Object.keys(successes);
+    const credentialTypes = credentials.map((c) => c.type);
+    this.events.emit({ type: 'authentication.succeeded', principal: first.principal.id, handlers: handlerNames, credentialTypes });
+    return {
+      principal: { id: first.principal.id, attributes: mergeAttributes(...accepted.map((a) => a.principal.attributes)) },
+      authenticatedAt: this.clock.now(),
+      credentials: credentials.map(describeCredential),
+      successes,
+      attributes: {
+        credentialType: [...new Set(credentialTypes)],
+        successfulAuthenticationHandlers: handlerNames,
+      },
+    };
+  }
+
+  /** Handlers for the credential's kind are tried in order; the first that accepts it wins. */
+  private async authenticateOne(credential: Credential): Promise<Accepted> {
+    const candidates = this.handlers.filter((handler) => handler.supports(credential));
+    if (candidates.length === 0) throw new AuthenticationFailedError([`No handler accepts ${credential.type} credentials.`]);
+    let failure: AuthenticationFailedError | undefined;
+    for (const handler of candidates) {
+      try {
+        const principal = await handler.authenticate(credential);
+        return { principal, success: { handlerName: handler.name, credentialType: credential.type, principalId: principal.id } };
+      } catch (error) {
+        if (!(error instanceof AuthenticationFailedError)) throw error;
+        failure = error;
+      }
+    }
+    throw failure ?? new AuthenticationFailedError([`No handler accepts ${credential.type} credentials.`]);
+  }
+}

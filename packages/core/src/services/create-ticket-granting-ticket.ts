@@ -1,0 +1,51 @@
+import type { Credential } from '../domain/authentication/credential.js';
+import type { TicketGrantingTicket } from '../domain/tickets/ticket.js';
+import type { TicketLifetimes } from '../domain/tickets/lifetimes.js';
+import type { TicketIdGenerator } from '../domain/tickets/ticket-ids.js';
+import { ticketFingerprint } from '../domain/tickets/fingerprint.js';
+import type { Clock } from '../ports/clock.js';
+import type { EventSink } from '../ports/event-sink.js';
+import type { TicketStore } from '../ports/ticket-store.js';
+import type { Authenticator } from './authenticator.js';
+import type { ServiceAccess } from './service-access.js';
+
+export interface CreateTicketGrantingTicketInput {
+  readonly credentials: readonly Credential[];
+  /** When given, the service must be registered (403) and the principal allowed by it (401). */
+  readonly service?: string;
+}
+
+/** POST /v1/tickets: authenticate, optionally check the service, store a new TGT. */
+export class CreateTicketGrantingTicket {
+  constructor(
+    private readonly authenticator: Authenticator,
+    private readonly access: ServiceAccess,
+    private readonly tickets: TicketStore,
+    private readonly ids: TicketIdGenerator,
+    private readonly clock: Clock,
+    private readonly lifetimes: TicketLifetimes,
+    private readonly events: EventSink,
+  ) {}
+
+  async execute(input: CreateTicketGrantingTicketInput): Promise<TicketGrantingTicket> {
+    const authentication = await this.authenticator.authenticate(input.credentials);
+    if (input.service !== undefined) {
+      const service = await this.access.require(input.service);
+      this.access.requirePrincipal(service, authentication.principal);
+    }
+    const now = this.clock.now();
+    const hardExpiresAt = now + this.lifetimes.tgtMaxTimeToLiveSeconds * 1000;
+    const tgt: TicketGrantingTicket = {
+      kind: 'TGT',
+      id: this.ids.next('TGT'),
+      authentication,
+      createdAt: now,
+      hardExpiresAt,
+      expiresAt: Math.min(now + this.lifetimes.tgtTimeToKillSeconds * 1000, hardExpiresAt),
+      servicesGranted: 0,
+    };
+    await this.tickets.save(tgt);
+    this.events.emit({ type: 'ticket.created', kind: 'TGT', ticket: ticketFingerprint(tgt.id), principal: authentication.principal.id });
+    return tgt;
+  }
+}

@@ -1,0 +1,83 @@
+import type { AttributeMap } from '../domain/authentication/principal.js';
+import { TicketValidationError, type CasFailureCode } from '../domain/errors.js';
+import type { RegisteredService } from '../domain/registry/registered-service.js';
+import { principalMeetsRequirements, releaseAttributes } from '../domain/registry/service-matcher.js';
+import { sameService } from '../domain/service-url.js';
+import { ticketFingerprint } from '../domain/tickets/fingerprint.js';
+import type { EventSink } from '../ports/event-sink.js';
+import type { TicketStore } from '../ports/ticket-store.js';
+import type { ServiceAccess } from './service-access.js';
+
+export interface ValidateServiceTicketInput {
+  readonly ticket: string | undefined;
+  readonly service: string | undefined;
+  /** renew=true: only an ST issued from a fresh login validates. */
+  readonly renew: boolean;
+}
+
+export interface ValidatedServiceTicket {
+  readonly user: string;
+  /** Released attributes plus the protocol attributes; empty when the service releases none. */
+  readonly attributes: AttributeMap;
+  readonly service: RegisteredService;
+}
+
+/** Longest ticket or service text echoed back in a failure description. */
+const ECHO_LIMIT = 256;
+
+/**
+ * The CAS validation endpoints. The ST is consumed first and atomically, whatever the outcome, so a
+ * ticket gets exactly one attempt (CAS protocol §3.1.1): a wrong service burns it too.
+ */
+export class ValidateServiceTicket {
+  constructor(
+    private readonly tickets: TicketStore,
+    private readonly access: ServiceAccess,
+    private readonly events: EventSink,
+  ) {}
+
+  async execute(input: ValidateServiceTicketInput): Promise<ValidatedServiceTicket> {
+    const { ticket: id, service } = input;
+    if (!id || !service) throw new TicketValidationError('INVALID_REQUEST', "'service' and 'ticket' parameters are both required");
+    const echo = clip(id);
+    const fail = (code: CasFailureCode, message: string): never => {
+      this.events.emit({ type: 'ticket.validation.failed', ticket: ticketFingerprint(id), code, service });
+      throw new TicketValidationError(code, message);
+    };
+
+    const st = await this.tickets.consume(id);
+    if (!st) return fail('INVALID_TICKET', `Ticket '${echo}' not recognized`);
+    if (!sameService(st.service, service)) {
+      return fail(
+        'INVALID_SERVICE',
+        `Ticket '${echo}' does not match supplied service. The original service was '${clip(st.service)}' and the supplied service was '${clip(service)}'.`,
+      );
+    }
+    const tgt = await this.tickets.get(st.tgtId);
+    if (tgt?.kind !== 'TGT') return fail('INVALID_TICKET', `Ticket '${echo}' not recognized`);
+    if (input.renew && !st.fromNewLogin) return fail('INVALID_TICKET', `Ticket '${echo}' was not issued from a new login, as renew requires`);
+
+    const registered = await this.access.find(st.service);
+    const principal = tgt.authentication.principal;
+    if (!registered || !principalMeetsRequirements(registered, principal)) {
+      return fail('UNAUTHORIZED_SERVICE', 'Service is not authorized to use CAS for this user');
+    }
+
+    const released = releaseAttributes(registered.attributeRelease, principal.attributes);
+    const attributes =
+      registered.attributeRelease.kind === 'none'
+        ? released
+        : { ...released, isFromNewLogin: [String(st.fromNewLogin)], authenticationDate: [isoInstant(st.authenticatedAt)] };
+    this.events.emit({ type: 'ticket.validated', ticket: ticketFingerprint(id), principal: principal.id, service });
+    return { user: principal.id, attributes, service: registered };
+  }
+}
+
+/** ISO-8601 in UTC to the second, as CAS clients print it. */
+export function isoInstant(epochMs: number): string {
+  return new Date(epochMs).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+function clip(text: string): string {
+  return text.length > ECHO_LIMIT ? `${text.slice(0, ECHO_LIMIT)}…` : text;
+}
