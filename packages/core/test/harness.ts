@@ -1,0 +1,27 @@
+import { createCasCore, cryptoRandomSource, defaultTicketLifetimes, type RegisteredService } from '@tessera/core';
+import { ListServiceRegistry, ManualClock, MapTicketStore, RecordingEvents, TableHandler, service } from './fakes.js';
+
+export const APP = 'https://app.example.org/home';
+
+/** A core wired to fakes: casuser/Mellon with staff/faculty, alice/secret with no attributes. */
+export function coreWithFakes(services: readonly RegisteredService[] = [service()]) {
+  const clock = new ManualClock();
+  const tickets = new MapTicketStore(clock);
+  const registry = new ListServiceRegistry(services);
+  const events = new RecordingEvents();
+  const handler = new TableHandler('table', {
+    casuser: { password: 'Mellon', attributes: { memberOf: ['staff', 'faculty'], mail: ['casuser@example.org'] } },
+    alice: { password: 'secret' },
+  });
+  const core = createCasCore({
+    tickets,
+    registry,
+    handlers: [handler],
+    clock,
+    random: cryptoRandomSource,
+    nodeName: 'test',
+    lifetimes: defaultTicketLifetimes,
+    events,
+  });
+  return { core, clock, tickets, registry, events };
+}
