@@ -1,1 +1,3 @@
-export {};
+export { DEFAULT_MAX_TICKETS, MemoryTicketStore, type MemoryTicketStoreOptions } from './memory-ticket-store.js';
+export { MemoryServiceRegistry } from './memory-service-registry.js';
+export { MemoryUserDirectory } from './memory-user-directory.js';

@@ -1,0 +1,135 @@
+import {
+  InvalidConfigurationError,
+  StoreCapacityExceededError,
+  type Clock,
+  type ServiceTicket,
+  type Ticket,
+  type TicketGrantingTicket,
+  type TicketStore,
+} from '@tessera/core';
+
+export interface MemoryTicketStoreOptions {
+  /** Most tickets held at once; a full store refuses new ones instead of growing. */
+  readonly maxTickets?: number;
+}
+
+export const DEFAULT_MAX_TICKETS = 10_000_000;
+/** A full store sweeps at most this often, so a flood of refused saves cannot each scan every ticket. */
+const FULL_SWEEP_INTERVAL_MS = 1000;
+
+const DONE: Promise<void> = Promise.resolve();
+const NOTHING: Promise<undefined> = Promise.resolve(undefined);
+
+/**
+ * Tickets in one process's memory. Every method runs in one synchronous step, so consume and touch
+ * are atomic without locks. Expired tickets are invisible at once and removed by `sweep`.
+ */
+export class MemoryTicketStore implements TicketStore {
+  private readonly tickets = new Map<string, Ticket>();
+  /** TGT id → ids of the STs it granted that are still held, so removeDescendants visits only those. */
+  private readonly descendants = new Map<string, Set<string>>();
+  private readonly maxTickets: number;
+  private lastSweepAt = Number.NEGATIVE_INFINITY;
+
+  constructor(
+    private readonly clock: Clock,
+    options: MemoryTicketStoreOptions = {},
+  ) {
+    this.maxTickets = options.maxTickets ?? DEFAULT_MAX_TICKETS;
+    if (!Number.isSafeInteger(this.maxTickets) || this.maxTickets < 1) {
+      throw new InvalidConfigurationError('maxTickets', `must be a positive integer, got ${this.maxTickets}`);
+    }
+  }
+
+  /** Tickets held, expired ones not yet swept included. */
+  get size(): number {
+    return this.tickets.size;
+  }
+
+  save(ticket: Ticket): Promise<void> {
+    if (this.tickets.size >= this.maxTickets && !this.makeRoom()) {
+      return Promise.reject(
+        new StoreCapacityExceededError(`The in-memory ticket store is full (maxTickets ${this.maxTickets}); no new ticket until some expire`),
+      );
+    }
+    this.tickets.set(ticket.id, ticket);
+    if (ticket.kind === 'ST') this.index(ticket);
+    return DONE;
+  }
+
+  get(id: string): Promise<Ticket | undefined> {
+    const ticket = this.tickets.get(id);
+    return ticket !== undefined && ticket.expiresAt > this.clock.now() ? Promise.resolve(ticket) : NOTHING;
+  }
+
+  consume(id: string): Promise<ServiceTicket | undefined> {
+    const ticket = this.tickets.get(id);
+    if (ticket?.kind !== 'ST' || ticket.expiresAt <= this.clock.now()) return NOTHING;
+    this.tickets.delete(id);
+    this.unindex(ticket);
+    return Promise.resolve(ticket);
+  }
+
+  touch(tgtId: string, expiresAt: number): Promise<TicketGrantingTicket | undefined> {
+    const tgt = this.tickets.get(tgtId);
+    if (tgt?.kind !== 'TGT' || tgt.expiresAt <= this.clock.now()) return NOTHING;
+    const touched: TicketGrantingTicket = { ...tgt, expiresAt, servicesGranted: tgt.servicesGranted + 1 };
+    this.tickets.set(tgtId, touched);
+    return Promise.resolve(touched);
+  }
+
+  remove(id: string): Promise<void> {
+    const ticket = this.tickets.get(id);
+    if (ticket === undefined) return DONE;
+    this.tickets.delete(id);
+    if (ticket.kind === 'ST') this.unindex(ticket);
+    return DONE;
+  }
+
+  removeDescendants(tgtId: string): Promise<number> {
+    const ids = this.descendants.get(tgtId);
+    if (ids === undefined) return Promise.resolve(0);
+    this.descendants.delete(tgtId);
+    const now = this.clock.now();
+    let live = 0;
+    for (const id of ids) {
+      const st = this.tickets.get(id);
+      if (st !== undefined && st.expiresAt > now) live += 1;
+      this.tickets.delete(id);
+    }
+    return Promise.resolve(live);
+  }
+
+  /** Deletes every expired ticket; returns how many. */
+  sweep(): number {
+    const now = this.clock.now();
+    this.lastSweepAt = now;
+    let removed = 0;
+    for (const [id, ticket] of this.tickets) {
+      if (ticket.expiresAt > now) continue;
+      this.tickets.delete(id);
+      if (ticket.kind === 'ST') this.unindex(ticket);
+      removed += 1;
+    }
+    return removed;
+  }
+
+  /** true when a full store has room again after sweeping. */
+  private makeRoom(): boolean {
+    if (this.clock.now() - this.lastSweepAt >= FULL_SWEEP_INTERVAL_MS) this.sweep();
+    return this.tickets.size < this.maxTickets;
+  }
+
+  private index(st: ServiceTicket): void {
+    const ids = this.descendants.get(st.tgtId);
+    if (ids === undefined) this.descendants.set(st.tgtId, new Set([st.id]));
+    else ids.add(st.id);
+  }
+
+  private unindex(st: ServiceTicket): void {
+    const ids = this.descendants.get(st.tgtId);
+    if (ids === undefined) return;
+    ids.delete(st.id);
+    if (ids.size === 0) this.descendants.delete(st.tgtId);
+  }
+}

@@ -1,0 +1,8 @@
+import { describeServiceRegistry, describeTicketStore, describeUserDirectory } from '@tessera/testkit';
+import { MemoryServiceRegistry, MemoryTicketStore, MemoryUserDirectory } from '@tessera/adapter-memory';
+
+describe('memory adapter: port contracts (architecture.md, adapter parity)', () => {
+  describeTicketStore('MemoryTicketStore', (clock) => new MemoryTicketStore(clock));
+  describeServiceRegistry('MemoryServiceRegistry', () => new MemoryServiceRegistry());
+  describeUserDirectory('MemoryUserDirectory', (users) => new MemoryUserDirectory(users));
+});

@@ -1,0 +1,76 @@
+import {
+  CAS_REGISTERED_SERVICE,
+  TicketIdGenerator,
+  cryptoRandomSource,
+  defaultTicketLifetimes,
+  type Authentication,
+  type RegisteredService,
+  type ServiceTicket,
+  type TicketGrantingTicket,
+} from '@tessera/core';
+import type { FixedClock } from './fixed-clock.js';
+
+/**
+ * Ids shaped like real ones (`TGT-<n>-<random>-test`); the random part keeps them unique across
+ * processes too, so a shared database never sees a repeated id.
+ */
+const ids = new TicketIdGenerator(cryptoRandomSource, 'test');
+let nextServiceId = 1000;
+
+export function anAuthentication(overrides: Partial<Authentication> = {}): Authentication {
+  return {
+    principal: { id: 'casuser', attributes: { memberOf: ['staff', 'admins'], mail: ['casuser@example.org'] } },
+    authenticatedAt: Date.UTC(2026, 10, 21, 10, 0, 0),
+    credentials: [{ id: 'casuser', type: 'usernamePassword' }],
+    successes: { 'config-users': { handlerName: 'config-users', credentialType: 'usernamePassword', principalId: 'casuser' } },
+    attributes: { credentialType: ['UsernamePasswordCredential'], successfulAuthenticationHandlers: ['config-users'] },
+    ...overrides,
+  };
+}
+
+/** A fresh TGT created now, with the default 8 h hard and 2 h idle limits. */
+export function aTicketGrantingTicket(clock: FixedClock, overrides: Partial<TicketGrantingTicket> = {}): TicketGrantingTicket {
+  const now = clock.now();
+  const hardExpiresAt = now + defaultTicketLifetimes.tgtMaxTimeToLiveSeconds * 1000;
+  return {
+    kind: 'TGT',
+    id: ids.next('TGT'),
+    authentication: anAuthentication({ authenticatedAt: now }),
+    createdAt: now,
+    hardExpiresAt,
+    expiresAt: Math.min(now + defaultTicketLifetimes.tgtTimeToKillSeconds * 1000, hardExpiresAt),
+    servicesGranted: 0,
+    ...overrides,
+  };
+}
+
+/** A fresh ST created now with the default 10 s lifetime; pass `tgtId` to bind it to a stored TGT. */
+export function aServiceTicket(clock: FixedClock, overrides: Partial<ServiceTicket> = {}): ServiceTicket {
+  const now = clock.now();
+  return {
+    kind: 'ST',
+    id: ids.next('ST'),
+    tgtId: ids.next('TGT'),
+    service: 'https://app.example.org/login?next=%2Fhome',
+    fromNewLogin: true,
+    authenticatedAt: now,
+    createdAt: now,
+    expiresAt: now + defaultTicketLifetimes.stTimeToLiveSeconds * 1000,
+    ...overrides,
+  };
+}
+
+export function aRegisteredService(overrides: Partial<RegisteredService> = {}): RegisteredService {
+  const id = overrides.id ?? nextServiceId++;
+  return {
+    id,
+    type: CAS_REGISTERED_SERVICE,
+    name: `service-${id}`,
+    serviceId: '^https://app\\.example\\.org/.*',
+    evaluationOrder: 0,
+    accessStrategy: { enabled: true, ssoEnabled: true, requiredAttributes: {} },
+    attributeRelease: { kind: 'all' },
+    properties: {},
+    ...overrides,
+  };
+}

@@ -1,0 +1,82 @@
+import { expect } from 'chai';
+import type { ServiceRegistry } from '@tessera/core';
+import { aRegisteredService } from './builders.js';
+
+export type ServiceRegistryFactory = () => ServiceRegistry | Promise<ServiceRegistry>;
+
+/** The ServiceRegistry contract (core's ports/service-registry.ts); each case starts from an empty registry. */
+export function describeServiceRegistry(name: string, factory: ServiceRegistryFactory): void {
+  describe(`ServiceRegistry contract: ${name}`, () => {
+    let registry: ServiceRegistry;
+
+    beforeEach(async () => {
+      registry = await factory();
+    });
+
+    it('finds a saved service by id with every field equal, with and without optional fields', async () => {
+      const full = aRegisteredService({
+        description: 'Staff portal',
+        evaluationOrder: 7,
+        accessStrategy: { enabled: true, ssoEnabled: false, requiredAttributes: { memberOf: ['staff', 'admins'] } },
+        attributeRelease: { kind: 'allowed', names: ['mail', 'memberOf'] },
+        properties: { owner: ['it@example.org'] },
+      });
+      const bare = aRegisteredService();
+      expect(await registry.save(full)).to.deep.equal(full);
+      await registry.save(bare);
+      expect(await registry.findById(full.id)).to.deep.equal(full);
+      expect(await registry.findById(bare.id)).to.deep.equal(bare);
+    });
+
+    it('returns undefined for an unknown id, and an empty list when empty', async () => {
+      expect(await registry.findById(424242)).to.equal(undefined);
+      expect(await registry.list()).to.deep.equal([]);
+    });
+
+    it('replaces the service with the same id, for findById and list alike', async () => {
+      const first = aRegisteredService({ name: 'before' });
+      const second = aRegisteredService({ id: first.id, name: 'after', serviceId: '^https://new\\.example\\.org/.*' });
+      await registry.save(first);
+      await registry.save(second);
+      expect(await registry.findById(first.id)).to.deep.equal(second);
+      expect(await registry.list()).to.deep.equal([second]);
+    });
+
+    it('lists by evaluation order, then name ignoring case, then id', async () => {
+      const services = [
+        aRegisteredService({ id: 1, name: 'zeta', evaluationOrder: 2 }),
+        aRegisteredService({ id: 2, name: 'Beta', evaluationOrder: 1 }),
+        aRegisteredService({ id: 3, name: 'alpha', evaluationOrder: 1 }),
+        aRegisteredService({ id: 4, name: 'beta', evaluationOrder: 1 }),
+        aRegisteredService({ id: 5, name: 'omega', evaluationOrder: -1 }),
+        aRegisteredService({ id: 6, name: 'ALPHA', evaluationOrder: 1 }),
+      ];
+      for (const service of services) await registry.save(service);
+      const listed = await registry.list();
+      expect(listed.map((service) => service.id)).to.deep.equal([5, 3, 6, 2, 4, 1]);
+    });
+
+    it('shows a save or removal in the very next list', async () => {
+      const later = aRegisteredService({ evaluationOrder: 10 });
+      const earlier = aRegisteredService({ evaluationOrder: 5 });
+      await registry.save(later);
+      expect((await registry.list()).map((service) => service.id)).to.deep.equal([later.id]);
+      await registry.save(earlier);
+      expect((await registry.list()).map((service) => service.id)).to.deep.equal([earlier.id, later.id]);
+      const moved = { ...earlier, evaluationOrder: 20 };
+      await registry.save(moved);
+      expect(await registry.list()).to.deep.equal([later, moved]);
+      await registry.remove(later.id);
+      expect(await registry.list()).to.deep.equal([moved]);
+    });
+
+    it('removes a service: true the first time, false after, and it is gone', async () => {
+      const service = aRegisteredService();
+      await registry.save(service);
+      expect(await registry.remove(service.id)).to.equal(true);
+      expect(await registry.remove(service.id)).to.equal(false);
+      expect(await registry.findById(service.id)).to.equal(undefined);
+      expect(await registry.list()).to.deep.equal([]);
+    });
+  });
+}
