@@ -1,0 +1,41 @@
+import type { RouterMiddleware } from '@koa/router';
+import type Router from '@koa/router';
+import type { CasCore, Credential, EventSink } from '@tessera/core';
+import type { Context } from 'koa';
+import type { HttpOptions } from './http-options.js';
+import type { CredentialExtractor } from './request/credentials.js';
+import type { RequestParameters } from './request/parameters.js';
+
+/** One named step of a route (node-oidc-provider style): checks or does one thing, then calls next. */
+export type Step = RouterMiddleware;
+
+/** What a module's routes may use: the core, the options, and the request helpers shared by every route. */
+export interface HttpContext {
+  readonly core: CasCore;
+  readonly options: HttpOptions;
+  readonly events: EventSink;
+  readonly extractors: readonly CredentialExtractor[];
+  /** Route step: refuses unreadable bodies (415, 413, 400) and parses form and JSON bodies. */
+  readonly readBody: Step;
+  /** Body parameters over query parameters; throws InvalidRequestError for non-string JSON values. */
+  parameters(ctx: Context): RequestParameters;
+  /** What every installed extractor finds in the request, in extractor order. */
+  credentials(ctx: Context): Credential[];
+}
+
+/** A capability's routes (rest, tokens, services, ...); the composition root passes the enabled ones. */
+export interface HttpModule {
+  readonly name: string;
+  register(router: Router, context: HttpContext): void;
+}
+
+export interface AppDependencies {
+  readonly core: CasCore;
+  readonly options: HttpOptions;
+  /** Enabled modules' routes; the validation endpoints are always on. */
+  readonly modules: readonly HttpModule[];
+  /** Every installed extractor runs on every credential-taking request. */
+  readonly extractors: readonly CredentialExtractor[];
+  /** Unexpected errors are reported as `server.error`. */
+  readonly events: EventSink;
+}

@@ -1,0 +1,13 @@
+/** How the HTTP adapter behaves; the composition root fills it from configuration. */
+export interface HttpOptions {
+  /** Prefix of every route, e.g. `/cas`; `''` serves from the root. */
+  readonly basePath: string;
+  /** Honour X-Forwarded-Proto/Host/For (Koa's `app.proxy`) only behind a proxy that sets them. */
+  readonly trustProxy: boolean;
+  /** HTTP status of a failed ticket validation (protocol.md §3 Decision); success is always 200. */
+  readonly validationFailureStatus: 200 | 400;
+  /** `earlier` answers bad credentials with 400 instead of 401, as CAS 4.x did. */
+  readonly restRevision: 'current' | 'earlier';
+  /** Larger request bodies are refused with 413. */
+  readonly maxBodyBytes: number;
+}

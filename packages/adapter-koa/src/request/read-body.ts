@@ -1,0 +1,39 @@
+import { UnsupportedMediaTypeError } from '@tessera/core';
+import { koaBody } from 'koa-body';
+import type { Context } from 'koa';
+import type { Step } from '../http-module.js';
+import { READABLE_BODY_TYPES } from './parameters.js';
+
+/**
+ * The body-reading step of every route: a body of a media type routes do not read is refused (415)
+ * before a byte of it is read; form and JSON bodies up to `maxBodyBytes` are parsed (413 beyond,
+ * 400 for malformed JSON). The raw form text is kept so parameters are decoded literally
+ * (`a[b]` stays a name, not a nested object).
+ */
+export function readBody(maxBodyBytes: number): Step {
+  const parse = koaBody({
+    json: true,
+    jsonStrict: true,
+    jsonTypes: ['application/json'],
+    urlencoded: true,
+    urlencodedTypes: ['application/x-www-form-urlencoded'],
+    text: false,
+    multipart: false,
+    includeUnparsed: true,
+    jsonLimit: maxBodyBytes,
+    formLimit: maxBodyBytes,
+  });
+  return async function refuseUnreadableBody(ctx, next) {
+    if (carriesBody(ctx) && !ctx.is([...READABLE_BODY_TYPES])) {
+      throw new UnsupportedMediaTypeError(`Unsupported request body type; send ${READABLE_BODY_TYPES.join(' or ')}`);
+    }
+    await parse(ctx, next);
+  };
+}
+
+/** An empty body (Content-Length: 0) is no body, whatever its declared type. */
+function carriesBody(ctx: Context): boolean {
+  if (ctx.get('Transfer-Encoding') !== '') return true;
+  const length = Number.parseInt(ctx.get('Content-Length'), 10);
+  return Number.isFinite(length) && length > 0;
+}

@@ -1,0 +1,25 @@
+import type { RouterContext } from '@koa/router';
+import type { HttpContext } from '../http-module.js';
+import { optionalParameter } from '../request/parameters.js';
+import { requestUrl } from '../request/request-url.js';
+import { acceptsHtml, tgtCreatedPage } from './tgt-created-page.js';
+
+/** POST /v1/tickets: authenticate every extracted credential, optionally check `service`, answer 201. */
+export function createTicketGrantingTicket(http: HttpContext) {
+  return async function createTicketGrantingTicket(ctx: RouterContext): Promise<void> {
+    const credentials = http.credentials(ctx);
+    const service = optionalParameter(http.parameters(ctx), 'service');
+    const tgt = await http.core.createTicketGrantingTicket.execute({ credentials, ...(service !== undefined && { service }) });
+
+    const location = `${requestUrl(ctx)}/${tgt.id}`;
+    ctx.status = 201;
+    ctx.set('Location', location);
+    if (acceptsHtml(ctx.get('Accept'))) {
+      ctx.type = 'text/html';
+      ctx.body = tgtCreatedPage(location);
+    } else {
+      ctx.type = 'text/plain';
+      ctx.body = tgt.id;
+    }
+  };
+}

@@ -1,0 +1,23 @@
+import type { RouterContext } from '@koa/router';
+import type { HttpContext } from '../http-module.js';
+
+/** GET /v1/tickets/{id}: 200 with the id while the ticket lives, 404 otherwise. */
+export function reportTicketStatus(http: HttpContext) {
+  return async function reportTicketStatus(ctx: RouterContext): Promise<void> {
+    const ticket = await http.core.ticketStatus.execute(ctx.params.id ?? '');
+    ctx.status = 200;
+    ctx.type = 'text/plain';
+    ctx.body = ticket.id;
+  };
+}
+
+/** DELETE /v1/tickets/{id}: logout, idempotent: 200 with the id, known or not. */
+export function destroyTicketGrantingTicket(http: HttpContext) {
+  return async function destroyTicketGrantingTicket(ctx: RouterContext): Promise<void> {
+    const id = ctx.params.id ?? '';
+    await http.core.destroyTicketGrantingTicket.execute(id);
+    ctx.status = 200;
+    ctx.type = 'text/plain';
+    ctx.body = id;
+  };
+}

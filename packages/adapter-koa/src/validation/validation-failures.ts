@@ -1,0 +1,39 @@
+import { MethodNotAllowedError, TicketValidationError, type EventSink } from '@tessera/core';
+import type { Next } from 'koa';
+import type { RouterContext } from '@koa/router';
+import { statusOf, UNEXPECTED_ERROR_STATUS } from '../errors/error-status.js';
+import { toTesseraError } from '../errors/normalize-error.js';
+import { reportServerError } from '../errors/report.js';
+import type { HttpOptions } from '../http-options.js';
+import type { ValidationFailure, ValidationView } from './validation-views.js';
+
+const INTERNAL_ERROR_DESCRIPTION = 'The server could not validate the ticket';
+
+/**
+ * The validation routes' renderer: whatever goes wrong, the answer is a CAS failure document.
+ * Protocol failures carry their CAS code with `validationFailureStatus`; a request the server cannot
+ * read is INVALID_REQUEST with its own status (405, 413, 415); anything else is INTERNAL_ERROR,
+ * reported and never echoed, with status 500 (or 200 for clients that need Apereo's always-200).
+ */
+export function renderValidationFailures(options: HttpOptions, events: EventSink, view: ValidationView) {
+  return async function renderValidationFailures(ctx: RouterContext, next: Next) {
+    try {
+      await next();
+    } catch (thrown) {
+      const error = toTesseraError(thrown);
+      const status = error ? statusOf(error.code, options) : UNEXPECTED_ERROR_STATUS;
+      let failure: ValidationFailure;
+      if (error instanceof TicketValidationError) {
+        failure = { code: error.casCode, description: error.message };
+      } else if (error && status < 500) {
+        failure = { code: 'INVALID_REQUEST', description: error.message };
+      } else {
+        reportServerError(events, thrown, ctx);
+        failure = { code: 'INTERNAL_ERROR', description: INTERNAL_ERROR_DESCRIPTION };
+      }
+      ctx.status = status >= 500 && options.validationFailureStatus === 200 ? 200 : status;
+      if (error instanceof MethodNotAllowedError) ctx.set('Allow', error.allowed.join(', '));
+      view.failure(ctx, failure);
+    }
+  };
+}

@@ -1,0 +1,44 @@
+import type Router from '@koa/router';
+import { MethodNotAllowedError } from '@tessera/core';
+import type { Context, Next } from 'koa';
+import type { HttpContext } from '../http-module.js';
+import { isTruthy } from '../request/flags.js';
+import { queryParameters } from '../request/parameters.js';
+import { renderValidationFailures } from './validation-failures.js';
+import { cas1View, casView, type ValidationView } from './validation-views.js';
+
+const VIEWS: Readonly<Record<string, ValidationView>> = {
+  '/validate': cas1View,
+  '/serviceValidate': casView,
+  '/proxyValidate': casView,
+  '/p3/serviceValidate': casView,
+  '/p3/proxyValidate': casView,
+};
+
+/**
+ * The CAS validation endpoints, always on. CAS 2 paths answer like CAS 3 (attributes included) and the
+ * proxy paths accept plain STs. Every method is routed here so that even a wrong method gets a CAS document.
+ */
+export function registerValidationRoutes(router: Router, http: HttpContext): void {
+  for (const [path, view] of Object.entries(VIEWS)) {
+    router.all(path, renderValidationFailures(http.options, http.events, view), onlyGet, http.readBody, validateServiceTicket(http, view));
+  }
+}
+
+async function onlyGet(ctx: Context, next: Next): Promise<void> {
+  if (ctx.method !== 'GET' && ctx.method !== 'HEAD') throw new MethodNotAllowedError(['GET', 'HEAD']);
+  await next();
+}
+
+function validateServiceTicket(http: HttpContext, view: ValidationView) {
+  return async function validateServiceTicket(ctx: Context): Promise<void> {
+    const query = queryParameters(ctx);
+    const result = await http.core.validateServiceTicket.execute({
+      ticket: query.get('ticket'),
+      service: query.get('service'),
+      renew: isTruthy(query.get('renew')),
+    });
+    ctx.status = 200;
+    view.success(ctx, result);
+  };
+}

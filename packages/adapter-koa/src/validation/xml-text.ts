@@ -1,0 +1,29 @@
+/** Characters XML 1.0 does not allow anywhere, lone surrogates included (`u` flag: one code point each). */
+const ILLEGAL_XML_CHARS = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
+
+const ESCAPES: Readonly<Record<string, string>> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  // A literal CR would be read back as LF (XML end-of-line handling).
+  '\r': '&#13;',
+};
+
+/**
+ * Element content: illegal characters dropped, markup escaped. Quotes stay literal so clients that
+ * scrape the user with a regex still read `o'brien`; no attribute value carries outside text.
+ */
+export function xmlText(value: string): string {
+  return value.replace(ILLEGAL_XML_CHARS, '').replace(/[&<>\r]/g, (char) => ESCAPES[char] ?? char);
+}
+
+const NAME_START = 'A-Z_a-z\\u00C0-\\u00D6\\u00D8-\\u00F6\\u00F8-\\u02FF\\u0370-\\u037D\\u037F-\\u1FFF\\u200C\\u200D\\u2070-\\u218F\\u2C00-\\u2FEF\\u3001-\\uD7FF\\uF900-\\uFDCF\\uFDF0-\\uFFFD\\u{10000}-\\u{EFFFF}';
+const NAME_REST = `${NAME_START}\\-.0-9\\u00B7\\u0300-\\u036F\\u203F\\u2040`;
+// The classes are code point ranges (combining marks included by the spec), not characters to combine.
+// eslint-disable-next-line no-misleading-character-class
+const NCNAME = new RegExp(`^[${NAME_START}][${NAME_REST}]*$`, 'u');
+
+/** An XML name without a colon (Namespaces in XML, NCName): the only names that can follow `cas:`. */
+export function isNcName(name: string): boolean {
+  return NCNAME.test(name);
+}

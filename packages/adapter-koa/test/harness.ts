@@ -1,0 +1,110 @@
+import {
+  CAS_REGISTERED_SERVICE,
+  createCasCore,
+  cryptoRandomSource,
+  defaultTicketLifetimes,
+  type RegisteredService,
+  type TicketStore,
+} from '@tessera/core';
+import { expect } from 'chai';
+import request from 'supertest';
+import { createApp, restModule, usernamePasswordExtractor, type HttpOptions } from '../src/index.js';
+import { FakePasswordHandler, ListServiceRegistry, ManualClock, MapTicketStore, RecordingEvents, type FakeUser } from './fakes.js';
+
+export const APP = 'https://app.example.org/home';
+/** Registered, but only for principals with memberOf=admin. */
+export const ADMIN_APP = 'https://admin.example.org/console';
+/** Registered, releases no attributes. */
+export const QUIET_APP = 'https://quiet.example.org/';
+export const UNREGISTERED = 'https://unknown.example.com/';
+
+export const CASUSER = { username: 'casuser', password: 'Mellon' } as const;
+
+function service(id: number, name: string, serviceId: string, overrides: Partial<RegisteredService> = {}): RegisteredService {
+  return {
+    id,
+    type: CAS_REGISTERED_SERVICE,
+    name,
+    serviceId,
+    evaluationOrder: id,
+    accessStrategy: { enabled: true, ssoEnabled: true, requiredAttributes: {} },
+    attributeRelease: { kind: 'all' },
+    properties: {},
+    ...overrides,
+  };
+}
+
+const SERVICES = [
+  service(1, 'app', '^https://app\\.example\\.org/.*'),
+  service(2, 'admin', '^https://admin\\.example\\.org/.*', {
+    accessStrategy: { enabled: true, ssoEnabled: true, requiredAttributes: { memberOf: ['admin'] } },
+  }),
+  service(3, 'quiet', '^https://quiet\\.example\\.org/.*', { attributeRelease: { kind: 'none' } }),
+];
+
+export const DEFAULT_OPTIONS: HttpOptions = {
+  basePath: '/cas',
+  trustProxy: false,
+  validationFailureStatus: 400,
+  restRevision: 'current',
+  maxBodyBytes: 4096,
+};
+
+export interface ServerSetup {
+  readonly options?: Partial<HttpOptions>;
+  readonly users?: Readonly<Record<string, FakeUser>>;
+  readonly tickets?: TicketStore;
+}
+
+/**
+ * A real core on fakes behind the app: casuser/Mellon with memberOf staff, faculty. `tickets` is the
+ * in-memory store the core uses unless `setup.tickets` replaces it.
+ */
+export function testServer(setup: ServerSetup = {}) {
+  const clock = new ManualClock();
+  const tickets = new MapTicketStore(clock);
+  const events = new RecordingEvents();
+  const handler = new FakePasswordHandler({
+    casuser: { password: 'Mellon', attributes: { memberOf: ['staff', 'faculty'] } },
+    ...setup.users,
+  });
+  const core = createCasCore({
+    tickets: setup.tickets ?? tickets,
+    registry: new ListServiceRegistry(SERVICES),
+    handlers: [handler],
+    clock,
+    random: cryptoRandomSource,
+    nodeName: 'test',
+    lifetimes: defaultTicketLifetimes,
+    events,
+  });
+  const app = createApp({
+    core,
+    options: { ...DEFAULT_OPTIONS, ...setup.options },
+    modules: [restModule()],
+    extractors: [usernamePasswordExtractor],
+    events,
+  });
+  const http = request(app.callback());
+  return { app, http, clock, tickets, events, core };
+}
+
+export type TestServer = ReturnType<typeof testServer>;
+
+/** Logs in over REST and returns the bare TGT id. */
+export async function createTgt(server: TestServer, credentials: { username: string; password: string } = CASUSER): Promise<string> {
+  const response = await server.http.post('/cas/v1/tickets').set('Accept', 'text/plain').type('form').send(credentials);
+  expect(response.status, response.text).to.equal(201);
+  return response.text;
+}
+
+export async function grantSt(server: TestServer, tgt: string, service = APP): Promise<string> {
+  const response = await server.http.post(`/cas/v1/tickets/${tgt}`).type('form').send({ service });
+  expect(response.status, response.text).to.equal(200);
+  return response.text;
+}
+
+/** A fresh login's first ST for `service`. */
+export async function loginSt(server: TestServer, service = APP, credentials: { username: string; password: string } = CASUSER): Promise<string> {
+  return grantSt(server, await createTgt(server, credentials), service);
+}
