@@ -1,0 +1,109 @@
+import { expect } from 'chai';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const MAIN = join(ROOT, 'packages/cli-server/dist/main.js');
+
+interface Started {
+  readonly child: ChildProcess;
+  readonly url: string;
+  readonly output: () => string;
+}
+
+/** Starts the built server as a user would and waits for its ready line. */
+function startBuilt(args: string[]): Promise<Started> {
+  const child = spawn(process.execPath, [MAIN, ...args], { cwd: ROOT, env: { ...process.env, NODE_OPTIONS: '' } });
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no ready line within 15 s:\n${output}`)), 15_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const ready = /(http:\/\/127\.0\.0\.1:\d+\/cas)/.exec(output);
+      if (ready) {
+        clearTimeout(timer);
+        resolve({ child, url: ready[1]!, output: () => output });
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`exited with ${code}:\n${output}`));
+    });
+  });
+}
+
+function exitOf(child: ChildProcess): Promise<number | null> {
+  return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+}
+
+// issue 2 §7 — the run contract: node packages/cli-server/dist/main.js [--config FILE] [--port N]
+describe('run contract: node packages/cli-server/dist/main.js', function () {
+  this.timeout(30_000);
+  before(function () {
+    if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: run "tsc -b" (pnpm test does) before these tests`);
+  });
+
+  it('without a config serves the demo user and any http(s) service, warns about demo credentials, stops on SIGTERM', async () => {
+    const server = await startBuilt(['--port', '0']);
+    try {
+      const created = await fetch(`${server.url}/v1/tickets`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/plain' },
+        body: 'username=casuser&password=Mellon',
+      });
+      expect(created.status).to.equal(201);
+      const tgt = await created.text();
+      const service = 'https://any.example.com/app';
+      const st = await (await fetch(`${server.url}/v1/tickets/${tgt}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `service=${encodeURIComponent(service)}` })).text();
+      const body = await (await fetch(`${server.url}/p3/serviceValidate?service=${encodeURIComponent(service)}&ticket=${st}`)).text();
+      expect(body).to.include('<cas:user>casuser</cas:user>');
+      expect(body).to.include('<cas:mail>casuser@example.org</cas:mail>');
+      expect(body).to.include('<cas:memberOf>staff</cas:memberOf>');
+      expect(server.output()).to.match(/demo/i);
+    } finally {
+      const exited = exitOf(server.child);
+      server.child.kill('SIGTERM');
+      expect(await exited).to.equal(0);
+    }
+  });
+
+  it('reads --config (YAML) and --port', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tessera-'));
+    const file = join(dir, 'tessera.yaml');
+    writeFileSync(
+      file,
+      ['server:', '  basePath: /cas', 'users:', '  - username: bob', '    password: builder', 'services:', '  - serviceId: "^https://bob\\\\.example\\\\.org/.*"', '    name: Bob', '    id: 7', ''].join('\n'),
+    );
+    const server = await startBuilt(['--config', file, '--port', '0']);
+    try {
+      const ok = await fetch(`${server.url}/v1/users`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'username=bob&password=builder' });
+      expect(ok.status).to.equal(200);
+      const demo = await fetch(`${server.url}/v1/users`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'username=casuser&password=Mellon' });
+      expect(demo.status).to.equal(401);
+    } finally {
+      const exited = exitOf(server.child);
+      server.child.kill('SIGINT');
+      expect(await exited).to.equal(0);
+    }
+  });
+
+  it('a bad setting stops the server at once with a message naming it and a non-zero exit', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tessera-'));
+    const file = join(dir, 'bad.json');
+    writeFileSync(file, JSON.stringify({ protocol: { validationFailureStatus: 302 } }));
+    const child = spawn(process.execPath, [MAIN, '--config', file], { cwd: ROOT });
+    let output = '';
+    child.stdout.on('data', (c: Buffer) => (output += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (output += c.toString()));
+    const started = Date.now();
+    const code = await exitOf(child);
+    expect(code).to.not.equal(0);
+    expect(Date.now() - started).to.be.below(5000);
+    expect(output).to.include('protocol.validationFailureStatus');
+  });
+});

@@ -1,0 +1,86 @@
+import { Writable } from 'node:stream';
+import { parseConfig, startServer, type RunningServer } from '@tessera/cli-server';
+
+export const APP = 'https://app.example.org/home';
+
+/** A demo-like configuration: casuser/Mellon (staff, faculty), alice/secret, one app releasing everything. */
+export function baseConfig(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    server: { host: '127.0.0.1', port: 0, nodeName: 'e2e' },
+    users: [
+      { username: 'casuser', password: 'Mellon', attributes: { mail: ['casuser@example.org'], memberOf: ['staff', 'faculty'] } },
+      { username: 'alice', password: 'secret', attributes: { memberOf: ['students'] } },
+    ],
+    services: [
+      {
+        '@class': 'org.apereo.cas.services.CasRegisteredService',
+        id: 1,
+        name: 'App',
+        serviceId: '^https://app\\.example\\.org/.*',
+        attributeReleasePolicy: { '@class': 'org.apereo.cas.services.ReturnAllAttributeReleasePolicy' },
+      },
+      {
+        '@class': 'org.apereo.cas.services.CasRegisteredService',
+        id: 2,
+        name: 'Staff only',
+        serviceId: '^https://staff\\.example\\.org/.*',
+        accessStrategy: {
+          '@class': 'org.apereo.cas.services.DefaultRegisteredServiceAccessStrategy',
+          requiredAttributes: { '@class': 'java.util.HashMap', memberOf: ['java.util.HashSet', ['staff']] },
+        },
+      },
+      {
+        '@class': 'org.apereo.cas.services.CasRegisteredService',
+        id: 3,
+        name: 'No SSO',
+        serviceId: '^https://nosso\\.example\\.org/.*',
+        accessStrategy: { '@class': 'org.apereo.cas.services.DefaultRegisteredServiceAccessStrategy', ssoEnabled: false },
+      },
+      {
+        '@class': 'org.apereo.cas.services.CasRegisteredService',
+        id: 4,
+        name: 'Disabled',
+        serviceId: '^https://disabled\\.example\\.org/.*',
+        accessStrategy: { '@class': 'org.apereo.cas.services.DefaultRegisteredServiceAccessStrategy', enabled: false },
+      },
+    ],
+    ...overrides,
+  };
+}
+
+export interface Tessera {
+  readonly url: string;
+  readonly server: RunningServer;
+  /** Every log line the server wrote. */
+  readonly logs: string[];
+  close(): Promise<void>;
+}
+
+export async function startTessera(overrides: Record<string, unknown> = {}): Promise<Tessera> {
+  const logs: string[] = [];
+  const log = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      logs.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+      done();
+    },
+  });
+  const server = await startServer({ config: parseConfig(baseConfig(overrides)), log });
+  return { url: server.url, server, logs, close: () => server.close() };
+}
+
+export function form(fields: Record<string, string>): RequestInit {
+  return { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() };
+}
+
+/** Logs in as casuser and returns the TGT id. */
+export async function login(base: string, username = 'casuser', password = 'Mellon'): Promise<string> {
+  const response = await fetch(`${base}/v1/tickets`, { ...form({ username, password }), headers: { ...form({}).headers, accept: 'text/plain' } });
+  if (response.status !== 201) throw new Error(`login failed: ${response.status} ${await response.text()}`);
+  return response.text();
+}
+
+export async function serviceTicket(base: string, tgt: string, service = APP): Promise<string> {
+  const response = await fetch(`${base}/v1/tickets/${tgt}`, form({ service }));
+  if (response.status !== 200) throw new Error(`ST grant failed: ${response.status} ${await response.text()}`);
+  return response.text();
+}
