@@ -1,1 +1,12 @@
-export {};
+export { startServer, type RunningServer, type StartOptions } from './server.js';
+export { loadConfig, parseConfig, environmentOverrides, type LoadOptions } from './config/load.js';
+export { configSchema, type Config } from './config/schema.js';
+export { ConfigurationError, type ConfigProblem } from './config/errors.js';
+export { initialServices } from './config/initial-services.js';
+export { renderConfigReference, withConfigReference, REFERENCE_START, REFERENCE_END } from './config/reference.js';
+export { buildContainer, httpOptions, type CompositionInputs } from './container.js';
+export { Binder, type Dependency } from './di.js';
+export { TOKENS, type Token, type HttpApp } from './tokens.js';
+export { createLogger, LoggingEventSink, type LogLevel } from './logging.js';
+export { MODULE_CATALOG, knownModuleNames, type ModuleDescriptor, type ModuleName } from './modules/catalog.js';
+export type { ModuleRegistration } from './modules/registry.js';

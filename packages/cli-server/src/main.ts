@@ -1,1 +1,53 @@
-export {};
+#!/usr/bin/env node
+import { parseArgs } from 'node:util';
+import { hashPassword } from './cli/hash-password.js';
+import { start } from './cli/start.js';
+
+const USAGE = `Usage:
+  tessera [start] [--config FILE] [--port N]   serve (default command)
+  tessera hash-password                        read a password from stdin, print its argon2id hash
+  tessera --help
+
+Settings come from FILE (YAML or JSON), then TESSERA_* environment variables
+(TESSERA_SERVER__PORT=9000: "__" between levels), then --port.
+Without FILE, a demo user (casuser) and a demo service are on. See README.md.
+`;
+
+async function main(argv: string[]): Promise<void> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: { config: { type: 'string' }, port: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    });
+  } catch (error) {
+    return usageError((error as Error).message);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    process.stdout.write(USAGE);
+    return;
+  }
+  const [command = 'start', ...extra] = positionals;
+  if (extra.length > 0) return usageError(`unexpected argument "${extra.join(' ')}"`);
+  if (command === 'start') {
+    await start(values);
+  } else if (command === 'hash-password') {
+    process.exitCode = await hashPassword();
+  } else {
+    usageError(`unknown command "${command}"`);
+  }
+}
+
+function usageError(message: string): void {
+  process.stderr.write(`tessera: ${message}\n\n${USAGE}`);
+  process.exitCode = 2;
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  // System errors (a port in use, a missing file) speak for themselves; anything else is a bug: show where.
+  const systemError = error instanceof Error && 'code' in error;
+  process.stderr.write(`tessera: ${error instanceof Error ? (systemError ? error.message : (error.stack ?? error.message)) : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,99 @@
+import { readFileSync } from 'node:fs';
+import { extname } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { withDemo } from './demo.js';
+import { configurationError, problemsOf } from './errors.js';
+import { configSchema, type Config } from './schema.js';
+
+const ENV_PREFIX = 'TESSERA_';
+
+export interface LoadOptions {
+  /** A YAML or JSON file (`--config`). */
+  readonly file?: string;
+  /** Source of `TESSERA_*` overrides; the process environment in the CLI. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** `--port`, which overrides `server.port`. */
+  readonly port?: string;
+}
+
+/**
+ * The configuration from a file, then `TESSERA_*` environment overrides, then `--port`. Without a
+ * file and without users or services from the environment, the demo is switched on.
+ * Throws ConfigurationError naming every bad setting.
+ */
+export function loadConfig(options: LoadOptions = {}): Config {
+  const fromFile = options.file === undefined ? {} : readConfigFile(options.file);
+  const raw = mergeSettings(fromFile, environmentOverrides(options.env ?? {}));
+  if (options.port !== undefined) {
+    raw['server'] = mergeSettings(raw['server'], { port: /^\d+$/.test(options.port) ? Number(options.port) : options.port });
+  }
+  if (options.file === undefined && raw['users'] === undefined && raw['services'] === undefined) raw['demo'] ??= true;
+  return parseConfig(raw);
+}
+
+/** Validates settings (as read from a file) and fills in every default. Throws ConfigurationError. */
+export function parseConfig(raw: unknown): Config {
+  const result = configSchema.safeParse(raw ?? {}, { reportInput: true });
+  if (!result.success) throw configurationError(problemsOf(result.error));
+  return result.data.demo ? withDemo(result.data) : result.data;
+}
+
+function readConfigFile(file: string): Record<string, unknown> {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw configurationError([{ setting: '--config', problem: `cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? String(error)})` }]);
+  }
+  let content: unknown;
+  try {
+    content = extname(file).toLowerCase() === '.json' ? JSON.parse(text) : parseYaml(text);
+  } catch (error) {
+    throw configurationError([{ setting: '--config', problem: `${file} is not valid ${extname(file) === '.json' ? 'JSON' : 'YAML'}: ${(error as Error).message}` }]);
+  }
+  if (content === null || content === undefined) return {};
+  if (!isPlainObject(content)) throw configurationError([{ setting: '--config', problem: `${file} must hold a map of settings` }]);
+  return content;
+}
+
+/**
+ * `TESSERA_SERVER__TRUST_PROXY=true` → `{ server: { trustProxy: true } }`: `__` between levels,
+ * UPPER_SNAKE names in camelCase, values read as JSON when they parse and as strings otherwise.
+ */
+export function environmentOverrides(env: Readonly<Record<string, string | undefined>>): Record<string, unknown> {
+  let overrides: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(env).sort(([a], [b]) => a.localeCompare(b))) {
+    if (!name.startsWith(ENV_PREFIX) || value === undefined) continue;
+    const path = name.slice(ENV_PREFIX.length).split('__').filter(Boolean).map(camelCase);
+    if (path.length === 0) continue;
+    overrides = mergeSettings(overrides, path.reduceRight<unknown>((inner, key) => ({ [key]: inner }), jsonOrString(value)));
+  }
+  return overrides;
+}
+
+function camelCase(upperSnake: string): string {
+  return upperSnake.toLowerCase().replace(/_+([a-z0-9])/g, (_, letter: string) => letter.toUpperCase());
+}
+
+function jsonOrString(value: string): unknown {
+  try {
+    return JSON.parse(value);
+  } catch {
+    return value;
+  }
+}
+
+/** Maps merge key by key, the override winning; anything else (lists included) is replaced whole. */
+function mergeSettings(base: unknown, override: unknown): Record<string, unknown> {
+  const merged: Record<string, unknown> = isPlainObject(base) ? { ...base } : {};
+  if (!isPlainObject(override)) return merged;
+  for (const [key, value] of Object.entries(override)) {
+    if (key === '__proto__') continue;
+    merged[key] = isPlainObject(value) && isPlainObject(merged[key]) ? mergeSettings(merged[key], value) : value;
+  }
+  return merged;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,117 @@
+import { hostname } from 'node:os';
+import { z } from 'zod';
+import { sanitizeNodeName } from '@tessera/core';
+import { knownModuleNames, moduleListProblems } from '../modules/catalog.js';
+import { servicesSchema } from './services.js';
+import { usersSchema } from './users.js';
+
+function integerFrom(min: number, max?: number) {
+  const error = max === undefined ? `expected a whole number of at least ${min}` : `expected a number from ${min} to ${max}`;
+  const atLeastMin = z.number({ error }).int({ error }).min(min, { error });
+  return max === undefined ? atLeastMin : atLeastMin.max(max, { error });
+}
+
+const positiveInteger = (max?: number) => integerFrom(1, max);
+
+const flag = () => z.boolean({ error: 'expected true or false' });
+
+/** A map of settings: unknown keys are errors, so a typo never passes for a default. */
+function section<Shape extends z.core.$ZodLooseShape>(shape: Shape) {
+  return z.strictObject(shape, { error: 'expected a map of settings' });
+}
+
+/** Host name up to its first dot, reduced to the characters a ticket id allows. */
+function defaultNodeName(): string {
+  return sanitizeNodeName(hostname().split('.')[0] ?? '') || 'tessera';
+}
+
+const server = section({
+  host: z.string().min(1, { error: 'expected a host name or IP address' }).default('127.0.0.1').describe('Address to listen on; `0.0.0.0` listens on every interface.'),
+  port: integerFrom(0, 65535).default(8080).describe('TCP port to listen on; 0 picks a free one.'),
+  basePath: z
+    .string()
+    .regex(/^(\/[A-Za-z0-9._~-]+)*\/?$/, { error: 'expected a path such as /cas, or / for the root' })
+    .overwrite((path) => path.replace(/\/$/, ''))
+    .default('/cas')
+    .describe('Path prefix of every endpoint.'),
+  trustProxy: flag().default(false).describe('Build absolute URLs (`Location`) from `X-Forwarded-Proto`/`X-Forwarded-Host`; only behind a proxy that sets them.'),
+  nodeName: z
+    .string()
+    .regex(/^[A-Za-z0-9-]{1,16}$/, { error: 'expected 1 to 16 letters, digits or hyphens' })
+    .default(defaultNodeName)
+    .meta({ defaultText: 'host name up to its first dot' })
+    .describe('Suffix of ticket ids, telling the nodes of a cluster apart.'),
+  maxBodyBytes: positiveInteger().default(65536).describe('Largest request body read; larger bodies get 413.'),
+  shutdownTimeoutSeconds: positiveInteger(3600).default(10).describe('On stop, how long requests in flight may take before their connections are closed.'),
+});
+
+const tickets = section({
+  tgt: section({
+    maxTimeToLiveSeconds: positiveInteger().default(28800).describe('Hard limit of a login session (TGT), however active.'),
+    timeToKillSeconds: positiveInteger().default(7200).describe('A TGT idle this long expires; granting a service ticket resets the timer.'),
+  }).prefault({}),
+  st: section({
+    timeToLiveSeconds: positiveInteger().default(10).describe('Service ticket lifetime; each ticket also allows one validation attempt.'),
+  }).prefault({}),
+});
+
+const storage = section({
+  memory: section({
+    maxTickets: positiveInteger().default(10_000_000).describe('Most tickets held in memory; a full store refuses new logins rather than grow.'),
+    sweepIntervalSeconds: positiveInteger(86400).default(60).describe('How often expired tickets are removed from memory.'),
+  }).prefault({}),
+});
+
+const modules = z
+  .array(z.string({ error: 'expected a module name' }), { error: 'expected a list of module names' })
+  .superRefine((names, context) => {
+    for (const { index, problem } of moduleListProblems(names)) context.addIssue({ code: 'custom', path: [index], message: problem, input: names[index] });
+  });
+
+const logLevel = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
+  error: 'expected fatal, error, warn, info, debug, trace or silent',
+});
+
+/** The one schema of tessera's settings: defaults, validation and the README reference come from it. */
+export const configSchema = section({
+  modules: modules
+    .default(['rest'])
+    .describe(`Enabled modules, by name (known: ${knownModuleNames().join(', ')}). A module that is off adds no route, extractor or handler.`),
+  server: server.prefault({}),
+  protocol: section({
+    validationFailureStatus: z
+      .literal([200, 400], { error: 'expected 200 or 400' })
+      .default(400)
+      .describe('HTTP status of a failed ticket validation; 200 for clients that treat any other status as a transport error.'),
+  }).prefault({}),
+  rest: section({
+    revision: z
+      .enum(['current', 'earlier'], { error: 'expected current or earlier' })
+      .default('current')
+      .describe('`earlier` answers bad credentials with 400 instead of 401, as CAS 4.x did.'),
+  }).prefault({}),
+  tickets: tickets.prefault({}),
+  storage: storage.prefault({}),
+  users: usersSchema
+    .default([])
+    .meta({ defaultText: '`[]` (with `demo`: the demo user)' })
+    .describe('Users who can log in (the `config-users` handler of the `rest` module).'),
+  services: servicesSchema
+    .default([])
+    .meta({ defaultText: '`[]` (with `demo`: the demo service)', typeText: 'list of maps' })
+    .describe('Registered services, each in Apereo CAS JSON format (`@class`, `id`, `name`, `serviceId`, `evaluationOrder`, `accessStrategy`, `attributeReleasePolicy`).'),
+  servicesDirectory: z
+    .string()
+    .min(1, { error: 'expected a folder path' })
+    .optional()
+    .describe('Folder of Apereo CAS service files (`*.json`, one service each), loaded at start.'),
+  logging: section({
+    level: logLevel.default('info').describe('Least severe level written to the JSON log on stdout.'),
+  }).prefault({}),
+  demo: flag()
+    .default(false)
+    .describe('Adds the demo user `casuser` (password `Mellon`) and a demo service accepting any http(s) URL, with a loud warning. On by itself when tessera starts without a config file.'),
+});
+
+/** Settings as read: the shape of the config file, every default filled in. */
+export type Config = z.output<typeof configSchema>;

@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import type { StoredPassword } from '@tessera/core';
+
+const attributeValues = z.union([z.string().transform((value) => [value]), z.array(z.string())], {
+  error: 'expected a string or a list of strings',
+});
+
+const userSchema = z
+  .strictObject({
+    username: z.string({ error: 'expected a user name' }).min(1, { error: 'expected a user name' }).describe('Login name, matched exactly (case-sensitive).'),
+    password: z.string().min(1, { error: 'expected a non-empty password' }).optional().describe('Plain password, for demos and tests only (logs a warning at start). Set exactly one of `password` and `passwordHash`.'),
+    passwordHash: z
+      .string()
+      .regex(/^\$argon2(id|i|d)\$/, { error: 'expected an argon2 PHC string ($argon2id$…); make one with `tessera hash-password`' })
+      .optional()
+      .describe('argon2id PHC string from `tessera hash-password`.'),
+    attributes: z
+      .record(z.string(), attributeValues, { error: 'expected a map of attribute names to lists of values' })
+      .default({})
+      .meta({ defaultText: '`{}`' })
+      .describe('Attribute name → values (a single string counts as a one-value list).'),
+  })
+  .superRefine((user, context) => {
+    if ((user.password === undefined) === (user.passwordHash === undefined)) {
+      context.addIssue({ code: 'custom', message: 'set exactly one of password or passwordHash' });
+    }
+  })
+  .transform(({ username, password, passwordHash, attributes }) => ({ username, password: storedPassword(password, passwordHash), attributes }));
+
+function storedPassword(password: string | undefined, passwordHash: string | undefined): StoredPassword {
+  if (passwordHash !== undefined) return { kind: 'hash', phc: passwordHash };
+  if (password !== undefined) return { kind: 'plain', value: password };
+  throw new Error('unreachable: the schema requires password or passwordHash');
+}
+
+export const usersSchema = z.array(userSchema, { error: 'expected a list of users' }).superRefine((users, context) => {
+  const seen = new Set<string>();
+  users.forEach((user, index) => {
+    if (seen.has(user.username)) context.addIssue({ code: 'custom', path: [index, 'username'], message: `duplicate username "${user.username}"` });
+    seen.add(user.username);
+  });
+});

@@ -1,0 +1,74 @@
+import { Container } from 'inversify';
+import type { Logger } from 'pino';
+import { MemoryServiceRegistry, MemoryTicketStore, MemoryUserDirectory } from '@tessera/adapter-memory';
+import { createApp, type HttpOptions } from '@tessera/adapter-koa';
+import { Argon2PasswordHasher, createCasCore, cryptoRandomSource, systemClock, type RegisteredService } from '@tessera/core';
+import type { Config } from './config/schema.js';
+import { Binder } from './di.js';
+import { LoggingEventSink } from './logging.js';
+import { enabledModules } from './modules/registry.js';
+import { TOKENS } from './tokens.js';
+
+export interface CompositionInputs {
+  readonly config: Config;
+  readonly logger: Logger;
+  /** The registry's starting definitions, ids assigned (see initialServices). */
+  readonly services: readonly RegisteredService[];
+}
+
+/**
+ * The composition root: every port bound to its adapter, then each enabled module adds its routes,
+ * extractors and handlers. Nothing is built until something asks for it.
+ */
+export function buildContainer({ config, logger, services }: CompositionInputs): Binder {
+  const binder = new Binder(new Container());
+  binder.constant(TOKENS.Config, config);
+  binder.constant(TOKENS.Logger, logger);
+  binder.constant(TOKENS.Clock, systemClock);
+  binder.constant(TOKENS.RandomSource, cryptoRandomSource);
+  binder.constant(TOKENS.InitialServices, services);
+
+  binder.resolved(TOKENS.EventSink, [TOKENS.Logger], (log) => new LoggingEventSink(log));
+  binder.resolved(TOKENS.TicketStore, [TOKENS.Clock], (clock) => new MemoryTicketStore(clock, { maxTickets: config.storage.memory.maxTickets }));
+  binder.resolved(TOKENS.ServiceRegistry, [TOKENS.InitialServices], (initial) => new MemoryServiceRegistry(initial));
+  binder.resolved(TOKENS.UserDirectory, [], () => new MemoryUserDirectory(config.users));
+  binder.resolved(TOKENS.PasswordHasher, [], () => new Argon2PasswordHasher());
+
+  binder.resolved(
+    TOKENS.CasCore,
+    [TOKENS.TicketStore, TOKENS.ServiceRegistry, { all: TOKENS.CredentialHandler }, TOKENS.Clock, TOKENS.RandomSource, TOKENS.EventSink],
+    (tickets, registry, handlers, clock, random, events) =>
+      createCasCore({
+        tickets,
+        registry,
+        handlers,
+        clock,
+        random,
+        events,
+        nodeName: config.server.nodeName,
+        lifetimes: {
+          tgtMaxTimeToLiveSeconds: config.tickets.tgt.maxTimeToLiveSeconds,
+          tgtTimeToKillSeconds: config.tickets.tgt.timeToKillSeconds,
+          stTimeToLiveSeconds: config.tickets.st.timeToLiveSeconds,
+        },
+      }),
+  );
+  binder.resolved(
+    TOKENS.HttpApp,
+    [TOKENS.CasCore, { all: TOKENS.HttpModule }, { all: TOKENS.CredentialExtractor }, TOKENS.EventSink],
+    (core, modules, extractors, events) => createApp({ core, options: httpOptions(config), modules, extractors, events }),
+  );
+
+  for (const register of enabledModules(config.modules)) register(binder, config);
+  return binder;
+}
+
+export function httpOptions(config: Config): HttpOptions {
+  return {
+    basePath: config.server.basePath,
+    trustProxy: config.server.trustProxy,
+    validationFailureStatus: config.protocol.validationFailureStatus,
+    restRevision: config.rest.revision,
+    maxBodyBytes: config.server.maxBodyBytes,
+  };
+}

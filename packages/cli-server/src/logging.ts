@@ -1,0 +1,83 @@
+import { pino, type DestinationStream, type Level, type Logger } from 'pino';
+import { ticketFingerprint, type DomainEvent, type DomainEventType, type EventSink } from '@tessera/core';
+
+export type LogLevel = Level | 'silent';
+
+/** Second line of defence: these paths never reach the log, whatever code logs them. */
+const REDACTED = [
+  'password',
+  'passwordHash',
+  '*.password',
+  '*.passwordHash',
+  '*.*.password',
+  'users[*].password',
+  'credentials[*].password',
+  'headers.authorization',
+  '*.headers.authorization',
+];
+
+/** Whole ticket ids (bearer secrets) as they may appear inside any logged text. */
+const TICKET_ID = /\b(?:TGT|ST|PT|PGT)-\d+-[A-Za-z0-9-]{8,}/g;
+const MAX_DEPTH = 6;
+
+/** pino writing JSON lines to `destination` (stdout by default), redacted and without ticket ids. */
+export function createLogger(level: LogLevel, destination: DestinationStream = pino.destination({ dest: 1, sync: true })): Logger {
+  return pino(
+    {
+      name: 'tessera',
+      level,
+      redact: { paths: REDACTED, censor: '[redacted]' },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }), log: (object) => scrub(object, 0) as Record<string, unknown> },
+      // Errors are already serialized (and scrubbed) by the log formatter above.
+      serializers: { err: (value: unknown) => (value instanceof Error ? pino.stdSerializers.err(value) : value) },
+      hooks: {
+        logMethod(args, method) {
+          method.apply(this, args.map((arg) => (typeof arg === 'string' ? withoutTicketIds(arg) : arg)) as Parameters<typeof method>);
+        },
+      },
+    },
+    destination,
+  );
+}
+
+function withoutTicketIds(text: string): string {
+  return text.replace(TICKET_ID, (id) => ticketFingerprint(id));
+}
+
+function scrub(value: unknown, depth: number): unknown {
+  if (typeof value === 'string') return withoutTicketIds(value);
+  if (depth > MAX_DEPTH || typeof value !== 'object' || value === null) return value;
+  if (value instanceof Error) return scrub({ ...pino.stdSerializers.err(value) }, depth + 1);
+  if (Array.isArray(value)) return value.map((item) => scrub(item, depth + 1));
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, scrub(item, depth + 1)]));
+}
+
+const LEVELS: Record<DomainEventType, Level> = {
+  'authentication.succeeded': 'info',
+  'authentication.failed': 'warn',
+  'ticket.created': 'info',
+  'ticket.validated': 'info',
+  'ticket.validation.failed': 'warn',
+  'ticket.destroyed': 'info',
+  'service.saved': 'info',
+  'server.error': 'error',
+};
+
+/** Logs each domain event as one JSON line: `event` names it, its fields follow. */
+export class LoggingEventSink implements EventSink {
+  constructor(private readonly logger: Logger) {}
+
+  emit(event: DomainEvent): void {
+    try {
+      if (event.type === 'server.error') {
+        this.logger.error({ event: event.type, context: event.context, err: event.error }, `unexpected error in ${event.context}`);
+        return;
+      }
+      const { type, ...fields } = event;
+      this.logger[LEVELS[type]]({ event: type, ...fields }, type);
+    } catch {
+      // An event sink must never throw into the use case that reported the event.
+    }
+  }
+}

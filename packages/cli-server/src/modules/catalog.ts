@@ -1,0 +1,43 @@
+/**
+ * Every module tessera knows (protocol.md §8): its name, the modules it needs, what it adds. Plain
+ * data, so configuration is checked without loading any adapter; registry.ts holds what each does.
+ * Dependencies come before their dependants. Later modules (tokens, services, x509, otp, throttle) join here.
+ */
+export const MODULE_CATALOG = [
+  { name: 'rest', dependencies: [], summary: 'TGT, ST, status and logout under /v1/tickets, and /v1/users' },
+] as const satisfies readonly ModuleDescriptor[];
+
+export interface ModuleDescriptor {
+  readonly name: string;
+  readonly dependencies: readonly string[];
+  readonly summary: string;
+}
+
+export type ModuleName = (typeof MODULE_CATALOG)[number]['name'];
+
+export function knownModuleNames(): string[] {
+  return MODULE_CATALOG.map((module) => module.name);
+}
+
+export interface ModuleListProblem {
+  readonly index: number;
+  readonly problem: string;
+}
+
+/** What is wrong with a `modules` list: unknown names, repeats, dependencies that are off. */
+export function moduleListProblems(names: readonly string[]): ModuleListProblem[] {
+  const problems: ModuleListProblem[] = [];
+  names.forEach((name, index) => {
+    const module: ModuleDescriptor | undefined = MODULE_CATALOG.find((candidate) => candidate.name === name);
+    if (!module) {
+      problems.push({ index, problem: `unknown module "${name}" (known: ${knownModuleNames().join(', ')})` });
+    } else if (names.indexOf(name) !== index) {
+      problems.push({ index, problem: `module "${name}" is listed twice` });
+    } else {
+      for (const dependency of module.dependencies.filter((needed) => !names.includes(needed))) {
+        problems.push({ index, problem: `module "${name}" needs module "${dependency}", which is not enabled` });
+      }
+    }
+  });
+  return problems;
+}

@@ -1,0 +1,20 @@
+import type { Config } from '../config/schema.js';
+import type { Binder } from '../di.js';
+import { MODULE_CATALOG, type ModuleName } from './catalog.js';
+import { registerRestModule } from './rest.js';
+
+/**
+ * Adds a module's HTTP routes, credential extractors and credential handlers to the container's
+ * multi-bound tokens. A module that is off registers nothing: its endpoints answer 404.
+ */
+export type ModuleRegistration = (binder: Binder, config: Config) => void;
+
+/** One registration per catalogued module; the type makes a module without one a compile error. */
+const REGISTRATIONS: Record<ModuleName, ModuleRegistration> = {
+  rest: registerRestModule,
+};
+
+/** Registrations of the enabled modules in catalog order. Assumes a list that passed moduleListProblems. */
+export function enabledModules(names: readonly string[]): ModuleRegistration[] {
+  return MODULE_CATALOG.filter((module) => names.includes(module.name)).map((module) => REGISTRATIONS[module.name]);
+}

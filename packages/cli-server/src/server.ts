@@ -1,0 +1,81 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { DestinationStream, Logger } from 'pino';
+import { initialServices } from './config/initial-services.js';
+import type { Config } from './config/schema.js';
+import { buildContainer } from './container.js';
+import { gracefulCloser } from './graceful-close.js';
+import { createLogger } from './logging.js';
+import { TOKENS } from './tokens.js';
+
+export interface StartOptions {
+  readonly config: Config;
+  /** Where JSON log lines go; stdout by default. */
+  readonly log?: DestinationStream;
+}
+
+export interface RunningServer {
+  /** Base URL of every endpoint, with the port actually bound, e.g. `http://127.0.0.1:8080/cas`. */
+  readonly url: string;
+  readonly port: number;
+  /** Stops accepting connections and resolves once the requests in flight have finished. */
+  close(): Promise<void>;
+}
+
+/** Composes tessera from its configuration and listens; resolves once it accepts connections. */
+export async function startServer({ config, log }: StartOptions): Promise<RunningServer> {
+  const logger = createLogger(config.logging.level, log);
+  warnAboutDemoAndPlainPasswords(config, logger);
+  const binder = buildContainer({ config, logger, services: await initialServices(config) });
+  const tickets = binder.get(TOKENS.TicketStore);
+  const server = createServer(binder.get(TOKENS.HttpApp).callback());
+  const closeGracefully = gracefulCloser(server);
+
+  await listen(server, config.server.port, config.server.host);
+  const sweeper = setInterval(() => {
+    const removed = tickets.sweep();
+    if (removed > 0) logger.debug({ removed }, 'expired tickets swept');
+  }, config.storage.memory.sweepIntervalSeconds * 1000).unref();
+
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://${urlHost(config.server.host)}:${port}${config.server.basePath}`;
+  logger.info({ url, modules: config.modules }, `tessera ready at ${url}`);
+
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= (async () => {
+      logger.info('tessera stopping: requests in flight may finish');
+      clearInterval(sweeper);
+      await closeGracefully(config.server.shutdownTimeoutSeconds * 1000);
+      logger.info('tessera stopped');
+    })());
+  return { url, port, close };
+}
+
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}
+
+function urlHost(host: string): string {
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+function warnAboutDemoAndPlainPasswords(config: Config, logger: Logger): void {
+  if (config.demo) {
+    logger.warn(
+      'DEMO CREDENTIALS ARE ON: the demo user casuser can log in and a demo service accepts every http(s) URL. ' +
+        'Never run this in production; start with --config to switch the demo off.',
+    );
+  }
+  for (const user of config.users) {
+    if (user.password.kind === 'plain') {
+      logger.warn({ username: user.username }, `user ${user.username} has a plain-text password; use passwordHash (tessera hash-password)`);
+    }
+  }
+}

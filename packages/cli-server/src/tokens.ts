@@ -1,0 +1,51 @@
+import type { Logger } from 'pino';
+import type {
+  CasCore,
+  Clock,
+  CredentialHandler,
+  EventSink,
+  PasswordHasher,
+  RandomSource,
+  RegisteredService,
+  ServiceRegistry,
+  UserDirectory,
+} from '@tessera/core';
+import type { MemoryTicketStore } from '@tessera/adapter-memory';
+import type { CredentialExtractor, HttpModule } from '@tessera/adapter-koa';
+import type { RequestListener } from 'node:http';
+import type { Config } from './config/schema.js';
+
+/** What the composition root needs of the web app (a Koa app): a request listener for node:http. */
+export interface HttpApp {
+  callback(): RequestListener;
+}
+
+declare const tokenType: unique symbol;
+
+/** A container key that remembers the type bound to it, so bindings and lookups are type-checked. */
+export type Token<T> = symbol & { readonly [tokenType]?: T };
+
+function token<T>(description: string): Token<T> {
+  return Symbol(description);
+}
+
+/** Every key of the container: one leaf file, so modules and the root agree without import cycles. */
+export const TOKENS = {
+  Config: token<Config>('Config'),
+  Logger: token<Logger>('Logger'),
+  Clock: token<Clock>('Clock'),
+  RandomSource: token<RandomSource>('RandomSource'),
+  EventSink: token<EventSink>('EventSink'),
+  TicketStore: token<MemoryTicketStore>('TicketStore'),
+  /** The service definitions the registry starts with (configuration, services directory, demo). */
+  InitialServices: token<readonly RegisteredService[]>('InitialServices'),
+  ServiceRegistry: token<ServiceRegistry>('ServiceRegistry'),
+  UserDirectory: token<UserDirectory>('UserDirectory'),
+  PasswordHasher: token<PasswordHasher>('PasswordHasher'),
+  CasCore: token<CasCore>('CasCore'),
+  /** Multi-bound: every enabled module adds its own. */
+  CredentialHandler: token<CredentialHandler>('CredentialHandler'),
+  CredentialExtractor: token<CredentialExtractor>('CredentialExtractor'),
+  HttpModule: token<HttpModule>('HttpModule'),
+  HttpApp: token<HttpApp>('HttpApp'),
+} as const;

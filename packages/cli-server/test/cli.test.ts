@@ -1,0 +1,80 @@
+import { expect } from 'chai';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Argon2PasswordHasher } from '@tessera/core';
+
+const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
+const MAIN = join(ROOT, 'packages/cli-server/src/main.ts');
+
+interface Run {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs the CLI from source, as `node dist/main.js` would run, feeding `stdin`. */
+function runCli(args: string[], stdin = ''): Promise<Run> {
+  const child = spawn(process.execPath, ['--conditions=source', '--import=tsx', MAIN, ...args], { cwd: ROOT, env: { ...process.env, NODE_OPTIONS: '' } });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  child.stdin.end(stdin);
+  return new Promise((resolve) => child.on('exit', (code) => resolve({ code, stdout, stderr })));
+}
+
+function configFile(content: unknown): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'tessera-cli-')), 'tessera.json');
+  writeFileSync(file, JSON.stringify(content));
+  return file;
+}
+
+// issue 2 §6 — commands start (default) and hash-password
+describe('tessera CLI', function () {
+  this.timeout(30_000);
+
+  it('bad settings exit 2 with a line naming each, without serving', async () => {
+    const run = await runCli(['--config', configFile({ server: { port: 99999 }, rest: { revision: 'old' } })]);
+    expect(run.code).to.equal(2);
+    expect(run.stderr).to.include('server.port: expected a number from 0 to 65535');
+    expect(run.stderr).to.include('rest.revision: expected current or earlier');
+    expect(run.stdout).to.not.include('ready');
+  });
+
+  it('a bad services directory exits 2 naming the file', async () => {
+    const directory = mkdtempSync(join(tmpdir(), 'tessera-cli-services-'));
+    writeFileSync(join(directory, 'broken.json'), '{');
+    const run = await runCli(['--config', configFile({ servicesDirectory: directory }), '--port', '0']);
+    expect(run.code).to.equal(2);
+    expect(run.stderr).to.match(/servicesDirectory: .*broken\.json: not valid JSON/);
+  });
+
+  it('hash-password reads the password from stdin and prints an argon2id hash that verifies', async () => {
+    const run = await runCli(['hash-password'], 'Correct horse battery staple\n');
+    expect(run.code).to.equal(0);
+    const phc = run.stdout.trim();
+    expect(phc).to.match(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+    expect(run.stdout.split('\n')).to.have.length(2);
+    const hasher = new Argon2PasswordHasher();
+    expect(await hasher.verify(phc, 'Correct horse battery staple')).to.equal(true);
+    expect(await hasher.verify(phc, 'correct horse battery staple')).to.equal(false);
+    expect(run.stdout + run.stderr).to.not.include('Correct horse');
+  });
+
+  it('hash-password with nothing on stdin exits 2', async () => {
+    const run = await runCli(['hash-password'], '');
+    expect(run.code).to.equal(2);
+    expect(run.stderr).to.include('no password');
+  });
+
+  it('--help prints the commands; an unknown command or option exits 2', async () => {
+    const help = await runCli(['--help']);
+    expect(help.code).to.equal(0);
+    expect(help.stdout).to.include('hash-password').and.include('--config FILE').and.include('--port N');
+    expect((await runCli(['serve'])).code).to.equal(2);
+    expect((await runCli(['--verbose'])).code).to.equal(2);
+  });
+});

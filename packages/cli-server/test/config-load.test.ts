@@ -1,0 +1,130 @@
+import { expect } from 'chai';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ConfigurationError, environmentOverrides, loadConfig } from '@tessera/cli-server';
+
+function tempFile(name: string, content: string): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'tessera-config-')), name);
+  writeFileSync(file, content);
+  return file;
+}
+
+function loadError(options: Parameters<typeof loadConfig>[0]): string {
+  try {
+    loadConfig(options);
+  } catch (error) {
+    if (error instanceof ConfigurationError) return error.message;
+    throw error;
+  }
+  return expect.fail('expected a ConfigurationError');
+}
+
+const YAML = `
+server:
+  port: 8081
+  basePath: /sso
+users:
+  - username: bob
+    password: builder
+    attributes:
+      mail: bob@example.org
+services:
+  - "@class": org.apereo.cas.services.CasRegisteredService
+    id: 7
+    name: Bob
+    serviceId: "^https://bob\\\\.example\\\\.org/.*"
+`;
+
+// issue 2 §6–7 — configuration from a file plus TESSERA_* overrides; the demo only without configuration
+describe('configuration loading', () => {
+  it('reads a YAML file', () => {
+    const config = loadConfig({ file: tempFile('tessera.yaml', YAML), env: {} });
+    expect(config.server.port).to.equal(8081);
+    expect(config.server.basePath).to.equal('/sso');
+    expect(config.users).to.deep.equal([{ username: 'bob', password: { kind: 'plain', value: 'builder' }, attributes: { mail: ['bob@example.org'] } }]);
+    expect(config.services.map((service) => [service.id, service.serviceId])).to.deep.equal([[7, '^https://bob\\.example\\.org/.*']]);
+    expect(config.demo).to.equal(false);
+  });
+
+  it('reads a JSON file', () => {
+    const file = tempFile('tessera.json', JSON.stringify({ server: { trustProxy: true }, protocol: { validationFailureStatus: 200 } }));
+    const config = loadConfig({ file, env: {} });
+    expect(config.server.trustProxy).to.equal(true);
+    expect(config.protocol.validationFailureStatus).to.equal(200);
+  });
+
+  it('TESSERA_* variables override the file: "__" between levels, UPPER_SNAKE as camelCase, JSON values', () => {
+    const env = {
+      TESSERA_SERVER__PORT: '9000',
+      TESSERA_SERVER__TRUST_PROXY: 'true',
+      TESSERA_SERVER__HOST: '0.0.0.0',
+      TESSERA_TICKETS__ST__TIME_TO_LIVE_SECONDS: '30',
+      TESSERA_MODULES: '["rest"]',
+      PATH: '/usr/bin',
+    };
+    const config = loadConfig({ file: tempFile('tessera.yaml', YAML), env });
+    expect(config.server).to.include({ port: 9000, trustProxy: true, host: '0.0.0.0', basePath: '/sso' });
+    expect(config.tickets.st.timeToLiveSeconds).to.equal(30);
+    expect(config.users.map((user) => user.username)).to.deep.equal(['bob']);
+  });
+
+  it('environment names map onto settings', () => {
+    expect(environmentOverrides({ TESSERA_SERVICES_DIRECTORY: '/srv/services', TESSERA_REST__REVISION: 'earlier', HOME: '/root' })).to.deep.equal({
+      servicesDirectory: '/srv/services',
+      rest: { revision: 'earlier' },
+    });
+  });
+
+  it('--port overrides both the file and the environment', () => {
+    const config = loadConfig({ file: tempFile('tessera.yaml', YAML), env: { TESSERA_SERVER__PORT: '9000' }, port: '0' });
+    expect(config.server.port).to.equal(0);
+  });
+
+  it('bad values from the environment or --port name the setting', () => {
+    expect(loadError({ env: { TESSERA_SERVER__PORT: 'eighty' } })).to.include('server.port: expected a number from 0 to 65535');
+    expect(loadError({ env: { TESSERA_SERVR__PORT: '80' } })).to.include('servr: unknown setting');
+    expect(loadError({ env: {}, port: 'x' })).to.include('server.port: expected a number from 0 to 65535');
+  });
+
+  it('a missing or unreadable file is reported as --config', () => {
+    expect(loadError({ file: join(tmpdir(), 'no-such-tessera.yaml'), env: {} })).to.match(/^--config: cannot read .*no-such-tessera\.yaml \(ENOENT\)/);
+    expect(loadError({ file: tempFile('broken.yaml', 'server: [port: 1'), env: {} })).to.match(/^--config: .*broken\.yaml is not valid YAML/);
+    expect(loadError({ file: tempFile('broken.json', '{"server":'), env: {} })).to.match(/^--config: .*broken\.json is not valid JSON/);
+    expect(loadError({ file: tempFile('list.yaml', '- server'), env: {} })).to.match(/^--config: .*list\.yaml must hold a map of settings/);
+  });
+
+  describe('demo defaults', () => {
+    it('without a config file: casuser (staff, faculty) and a demo service for any http(s) URL', () => {
+      const config = loadConfig({ env: {} });
+      expect(config.demo).to.equal(true);
+      expect(config.users).to.deep.equal([
+        { username: 'casuser', password: { kind: 'plain', value: 'Mellon' }, attributes: { mail: ['casuser@example.org'], memberOf: ['staff', 'faculty'] } },
+      ]);
+      expect(config.services).to.have.length(1);
+      expect(config.services[0]).to.include({ id: 1, name: 'Demo: any http(s) URL', serviceId: '^https?://.*' });
+      expect(config.services[0]!.attributeRelease).to.deep.equal({ kind: 'all' });
+    });
+
+    it('not with a config file, even an empty one', () => {
+      const config = loadConfig({ file: tempFile('empty.yaml', ''), env: {} });
+      expect(config.demo).to.equal(false);
+      expect(config.users).to.deep.equal([]);
+      expect(config.services).to.deep.equal([]);
+    });
+
+    it('not when the environment gives users or services', () => {
+      const withUsers = loadConfig({ env: { TESSERA_USERS: '[{"username":"eve","password":"x"}]' } });
+      expect(withUsers.demo).to.equal(false);
+      expect(withUsers.users.map((user) => user.username)).to.deep.equal(['eve']);
+      expect(withUsers.services).to.deep.equal([]);
+      expect(loadConfig({ env: { TESSERA_SERVICES: '[]' } }).demo).to.equal(false);
+    });
+
+    it('demo: true adds to the configured users and services without replacing them', () => {
+      const config = loadConfig({ file: tempFile('demo.yaml', `${YAML}demo: true\n`), env: {} });
+      expect(config.users.map((user) => user.username)).to.deep.equal(['bob', 'casuser']);
+      expect(config.services.map((service) => service.id)).to.deep.equal([7, 1]);
+    });
+  });
+});

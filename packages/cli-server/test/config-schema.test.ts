@@ -1,0 +1,142 @@
+import { expect } from 'chai';
+import { hostname } from 'node:os';
+import { ConfigurationError, parseConfig } from '@tessera/cli-server';
+
+/** The lines of the ConfigurationError that `raw` raises. */
+function problems(raw: unknown): string[] {
+  try {
+    parseConfig(raw);
+  } catch (error) {
+    if (error instanceof ConfigurationError) return error.message.split('\n');
+    throw error;
+  }
+  return expect.fail('expected a ConfigurationError');
+}
+
+const app = { name: 'App', serviceId: '^https://app\\.example\\.org/.*' };
+
+// issue 2 §6–7 — one schema supplies the defaults and names every bad setting
+describe('configuration schema', () => {
+  it('an empty configuration gets every default', () => {
+    const config = parseConfig({});
+    expect(config.modules).to.deep.equal(['rest']);
+    expect(config.server).to.deep.equal({
+      host: '127.0.0.1',
+      port: 8080,
+      basePath: '/cas',
+      trustProxy: false,
+      nodeName: hostname().split('.')[0]!.replace(/[^A-Za-z0-9-]/g, '').slice(0, 16) || 'tessera',
+      maxBodyBytes: 65536,
+      shutdownTimeoutSeconds: 10,
+    });
+    expect(config.protocol.validationFailureStatus).to.equal(400);
+    expect(config.rest.revision).to.equal('current');
+    expect(config.tickets).to.deep.equal({ tgt: { maxTimeToLiveSeconds: 28800, timeToKillSeconds: 7200 }, st: { timeToLiveSeconds: 10 } });
+    expect(config.storage.memory).to.deep.equal({ maxTickets: 10_000_000, sweepIntervalSeconds: 60 });
+    expect(config.logging.level).to.equal('info');
+    expect(config.users).to.deep.equal([]);
+    expect(config.services).to.deep.equal([]);
+    expect(config.servicesDirectory).to.equal(undefined);
+    expect(config.demo).to.equal(false);
+  });
+
+  it('keeps given values and normalises the base path', () => {
+    const config = parseConfig({ server: { port: 0, basePath: '/sso/', trustProxy: true }, protocol: { validationFailureStatus: 200 }, rest: { revision: 'earlier' } });
+    expect(config.server.port).to.equal(0);
+    expect(config.server.basePath).to.equal('/sso');
+    expect(config.server.trustProxy).to.equal(true);
+    expect(config.protocol.validationFailureStatus).to.equal(200);
+    expect(config.rest.revision).to.equal('earlier');
+    expect(parseConfig({ server: { basePath: '/' } }).server.basePath).to.equal('');
+  });
+
+  it('users: a plain password or an argon2 hash, attributes always lists', () => {
+    const phc = '$argon2id$v=19$m=19456,t=2,p=1$c2FsdHNhbHQ$aGFzaGhhc2hoYXNo';
+    const { users } = parseConfig({
+      users: [
+        { username: 'casuser', password: 'Mellon', attributes: { mail: 'casuser@example.org', memberOf: ['staff', 'faculty'] } },
+        { username: 'alice', passwordHash: phc },
+      ],
+    });
+    expect(users).to.deep.equal([
+      { username: 'casuser', password: { kind: 'plain', value: 'Mellon' }, attributes: { mail: ['casuser@example.org'], memberOf: ['staff', 'faculty'] } },
+      { username: 'alice', password: { kind: 'hash', phc }, attributes: {} },
+    ]);
+  });
+
+  it('services: Apereo CAS JSON, Java collection wrappers included', () => {
+    const { services } = parseConfig({
+      services: [
+        {
+          '@class': 'org.apereo.cas.services.CasRegisteredService',
+          ...app,
+          id: 5,
+          accessStrategy: { '@class': 'org.apereo.cas.services.DefaultRegisteredServiceAccessStrategy', requiredAttributes: { '@class': 'java.util.HashMap', memberOf: ['java.util.HashSet', ['staff']] } },
+          attributeReleasePolicy: { '@class': 'org.apereo.cas.services.ReturnAllowedAttributeReleasePolicy', allowedAttributes: ['java.util.ArrayList', ['mail']] },
+        },
+      ],
+    });
+    expect(services).to.have.length(1);
+    expect(services[0]).to.include({ id: 5, name: 'App', serviceId: app.serviceId });
+    expect(services[0]!.accessStrategy.requiredAttributes).to.deep.equal({ memberOf: ['staff'] });
+    expect(services[0]!.attributeRelease).to.deep.equal({ kind: 'allowed', names: ['mail'] });
+  });
+
+  const badSettings: [string, unknown, string][] = [
+    ['a port out of range', { server: { port: 70000 } }, 'server.port: expected a number from 0 to 65535'],
+    ['a port that is text', { server: { port: 'http' } }, 'server.port: expected a number from 0 to 65535'],
+    ['an empty host', { server: { host: '' } }, 'server.host: expected a host name or IP address'],
+    ['a base path without a slash', { server: { basePath: 'cas' } }, 'server.basePath: expected a path such as /cas, or / for the root'],
+    ['trustProxy as text', { server: { trustProxy: 'yes' } }, 'server.trustProxy: expected true or false'],
+    ['a node name with dots', { server: { nodeName: 'a.b' } }, 'server.nodeName: expected 1 to 16 letters, digits or hyphens'],
+    ['a zero body limit', { server: { maxBodyBytes: 0 } }, 'server.maxBodyBytes: expected a whole number of at least 1'],
+    ['a shutdown timeout of an hour and more', { server: { shutdownTimeoutSeconds: 3601 } }, 'server.shutdownTimeoutSeconds: expected a number from 1 to 3600'],
+    ['a typo in a section', { server: { prot: 8080 } }, 'server.prot: unknown setting'],
+    ['a typo at the top', { sever: {} }, 'sever: unknown setting'],
+    ['a section that is not a map', { server: 8080 }, 'server: expected a map of settings'],
+    ['a validation failure status of 302', { protocol: { validationFailureStatus: 302 } }, 'protocol.validationFailureStatus: expected 200 or 400'],
+    ['an unknown REST revision', { rest: { revision: 'cas4' } }, 'rest.revision: expected current or earlier'],
+    ['a TGT lifetime of 0', { tickets: { tgt: { maxTimeToLiveSeconds: 0 } } }, 'tickets.tgt.maxTimeToLiveSeconds: expected a whole number of at least 1'],
+    ['a fractional idle time', { tickets: { tgt: { timeToKillSeconds: 1.5 } } }, 'tickets.tgt.timeToKillSeconds: expected a whole number of at least 1'],
+    ['a negative ST lifetime', { tickets: { st: { timeToLiveSeconds: -10 } } }, 'tickets.st.timeToLiveSeconds: expected a whole number of at least 1'],
+    ['a ticket limit of 0', { storage: { memory: { maxTickets: 0 } } }, 'storage.memory.maxTickets: expected a whole number of at least 1'],
+    ['a sweep interval over a day', { storage: { memory: { sweepIntervalSeconds: 86401 } } }, 'storage.memory.sweepIntervalSeconds: expected a number from 1 to 86400'],
+    ['an unknown log level', { logging: { level: 'loud' } }, 'logging.level: expected fatal, error, warn, info, debug, trace or silent'],
+    ['an unknown module', { modules: ['rest', 'tokenz'] }, 'modules[1]: unknown module "tokenz" (known: rest)'],
+    ['a module listed twice', { modules: ['rest', 'rest'] }, 'modules[1]: module "rest" is listed twice'],
+    ['modules as text', { modules: 'rest' }, 'modules: expected a list of module names'],
+    ['a user without a username', { users: [{ password: 'x' }] }, 'users[0].username: is required'],
+    ['a user without a password', { users: [{ username: 'bob' }] }, 'users[0]: set exactly one of password or passwordHash'],
+    ['a user with both kinds of password', { users: [{ username: 'bob', password: 'x', passwordHash: '$argon2id$v=19$x' }] }, 'users[0]: set exactly one of password or passwordHash'],
+    ['a hash that is not argon2', { users: [{ username: 'bob', passwordHash: '$2b$10$abc' }] }, 'users[0].passwordHash: expected an argon2 PHC string'],
+    ['an attribute value that is a number', { users: [{ username: 'bob', password: 'x', attributes: { age: 42 } }] }, 'users[0].attributes.age: expected a string or a list of strings'],
+    ['the same username twice', { users: [{ username: 'bob', password: 'x' }, { username: 'bob', password: 'y' }] }, 'users[1].username: duplicate username "bob"'],
+    ['an unknown user field', { users: [{ username: 'bob', password: 'x', role: 'admin' }] }, 'users[0].role: unknown setting'],
+    ['a service without serviceId', { services: [{ name: 'App' }] }, 'services[0].serviceId: is required (a regular expression)'],
+    ['a service with a broken regex', { services: [app, { name: 'B', serviceId: '^(https' }] }, 'services[1].serviceId: is not a valid regular expression'],
+    ['a service with enabled as text', { services: [{ ...app, accessStrategy: { enabled: 'yes' } }] }, 'services[0].accessStrategy.enabled: must be a boolean'],
+    ['a service that is not an object', { services: ['https://app'] }, 'services[0]: must be a JSON object'],
+    ['two services with one id', { services: [{ ...app, id: 3 }, { ...app, name: 'Other', id: 3 }] }, 'services[1].id: duplicate id 3'],
+    ['services as a map', { services: { app } }, 'services: expected a list of service definitions'],
+    ['an empty services directory path', { servicesDirectory: '' }, 'servicesDirectory: expected a folder path'],
+    ['demo as text', { demo: 'on' }, 'demo: expected true or false'],
+    ['a configuration that is not a map', 'port: 8080', '(configuration): expected a map of settings'],
+  ];
+
+  for (const [what, raw, expected] of badSettings) {
+    it(`names the setting: ${what}`, () => {
+      expect(problems(raw).some((line) => line.startsWith(expected)), problems(raw).join('\n')).to.equal(true);
+    });
+  }
+
+  it('reports every problem at once, one line each', () => {
+    const lines = problems({ server: { port: -1, host: '' }, rest: { revision: 'x' } });
+    expect(lines).to.have.length(3);
+    expect(lines.map((line) => line.split(':')[0])).to.have.members(['server.port', 'server.host', 'rest.revision']);
+  });
+
+  it('a bad password is never echoed in a problem', () => {
+    const lines = problems({ users: [{ username: 'bob', password: 'Sup3r-Secret', passwordHash: 'Other-Secret' }] });
+    expect(lines.join('\n')).to.not.match(/Sup3r-Secret|Other-Secret/);
+  });
+});

@@ -1,0 +1,51 @@
+import { expect } from 'chai';
+import { Argon2PasswordHasher, AuthenticationFailedError } from '@tessera/core';
+import { buildContainer, createLogger, parseConfig, TOKENS, type Config } from '@tessera/cli-server';
+
+function containerFor(config: Config) {
+  return buildContainer({ config, logger: createLogger('silent'), services: [] });
+}
+
+const credential = (password: string) => ({ type: 'usernamePassword', username: 'casuser', password }) as const;
+
+// protocol.md §8 — the composition root installs only the enabled modules
+describe('container composition (protocol.md §8)', () => {
+  let phc: string;
+  before(async () => {
+    phc = await new Argon2PasswordHasher().hash('Mellon');
+  });
+
+  it('with rest on: its routes, the username/password extractor and the config-users handler', async () => {
+    const binder = containerFor(parseConfig({ users: [{ username: 'casuser', passwordHash: phc, attributes: { memberOf: 'staff' } }] }));
+    expect(binder.getAll(TOKENS.HttpModule).map((module) => module.name)).to.deep.equal(['rest']);
+    expect(binder.getAll(TOKENS.CredentialExtractor)).to.have.length(1);
+    expect(binder.getAll(TOKENS.CredentialHandler).map((handler) => handler.name)).to.deep.equal(['config-users']);
+
+    const core = binder.get(TOKENS.CasCore);
+    const authentication = await core.authenticator.authenticate([credential('Mellon')]);
+    expect(authentication.principal).to.deep.equal({ id: 'casuser', attributes: { memberOf: ['staff'] } });
+    expect(Object.keys(authentication.successes)).to.deep.equal(['config-users']);
+    let failure: unknown;
+    await core.authenticator.authenticate([credential('wrong')]).catch((error: unknown) => (failure = error));
+    expect(failure).to.be.instanceOf(AuthenticationFailedError);
+  });
+
+  it('with no module on: no routes, extractors or handlers, and the web app still builds', () => {
+    const binder = containerFor(parseConfig({ modules: [] }));
+    expect(binder.getAll(TOKENS.HttpModule)).to.deep.equal([]);
+    expect(binder.getAll(TOKENS.CredentialExtractor)).to.deep.equal([]);
+    expect(binder.getAll(TOKENS.CredentialHandler)).to.deep.equal([]);
+    expect(binder.get(TOKENS.HttpApp).callback()).to.be.a('function');
+  });
+
+  it('every port is one shared instance built from the settings: the core and the sweeper see one ticket store', async () => {
+    const binder = containerFor(parseConfig({ users: [{ username: 'casuser', password: 'Mellon' }], server: { nodeName: 'node7' } }));
+    const core = binder.get(TOKENS.CasCore);
+    expect(binder.get(TOKENS.CasCore)).to.equal(core);
+    const tickets = binder.get(TOKENS.TicketStore);
+    const tgt = await core.createTicketGrantingTicket.execute({ credentials: [credential('Mellon')] });
+    expect(tgt.hardExpiresAt - tgt.createdAt).to.equal(8 * 60 * 60 * 1000);
+    expect(tgt.id).to.match(/^TGT-\d+-[A-Za-z0-9-]+-node7$/);
+    expect(await tickets.get(tgt.id)).to.deep.include({ id: tgt.id });
+  });
+});

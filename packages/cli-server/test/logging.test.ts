@@ -1,0 +1,64 @@
+import { expect } from 'chai';
+import { Writable } from 'node:stream';
+import { ticketFingerprint } from '@tessera/core';
+import { createLogger, LoggingEventSink } from '@tessera/cli-server';
+
+function capture() {
+  const lines: Record<string, unknown>[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines.push(...chunk.toString('utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>));
+      done();
+    },
+  });
+  return { lines, logger: createLogger('info', stream) };
+}
+
+const TGT = 'TGT-12-kM3tQ9zF8wXyLp2VbN7cR4sD1aE6gH0jU5iO8pYqWe-node1';
+
+// developers' guide — JSON logs of the domain events, no password and no whole ticket id
+describe('logging', () => {
+  it('each domain event is one JSON line, at a level that fits it', () => {
+    const { lines, logger } = capture();
+    const sink = new LoggingEventSink(logger);
+    sink.emit({ type: 'ticket.created', kind: 'TGT', ticket: ticketFingerprint(TGT), principal: 'casuser' });
+    sink.emit({ type: 'authentication.failed', credentialIds: ['casuser'], credentialTypes: ['usernamePassword'], reasons: ['Invalid credentials.'] });
+    sink.emit({ type: 'ticket.validation.failed', ticket: 'ST-3#abc', code: 'INVALID_TICKET', service: 'https://app' });
+    expect(lines.map((line) => [line['level'], line['event']])).to.deep.equal([
+      ['info', 'ticket.created'],
+      ['warn', 'authentication.failed'],
+      ['warn', 'ticket.validation.failed'],
+    ]);
+    expect(lines[0]).to.include({ ticket: ticketFingerprint(TGT), principal: 'casuser', kind: 'TGT' });
+    expect(lines[1]).to.deep.include({ credentialIds: ['casuser'], reasons: ['Invalid credentials.'] });
+  });
+
+  it('server.error logs the error with its stack, ticket ids replaced by fingerprints', () => {
+    const { lines, logger } = capture();
+    new LoggingEventSink(logger).emit({ type: 'server.error', context: 'POST /v1/tickets/:tgt', error: new TypeError(`cannot read ticket ${TGT}`) });
+    const [line] = lines;
+    expect(line).to.include({ level: 'error', event: 'server.error', context: 'POST /v1/tickets/:tgt' });
+    const err = line!['err'] as Record<string, string>;
+    expect(err['type']).to.equal('TypeError');
+    expect(err['message']).to.equal(`cannot read ticket ${ticketFingerprint(TGT)}`);
+    expect(err['stack']).to.match(/TypeError: cannot read ticket TGT-12#[0-9a-f]{12}\n\s+at /);
+    expect(JSON.stringify(lines)).to.not.include(TGT.split('-')[2]);
+  });
+
+  it('password fields are redacted and ticket ids scrubbed wherever they appear', () => {
+    const { lines, logger } = capture();
+    logger.info({ password: 'Mellon', user: { password: 'Mellon', passwordHash: '$argon2id$x' }, credentials: [{ password: 'Mellon' }], url: `/cas/v1/tickets/${TGT}` }, `granted by ${TGT}`);
+    const text = JSON.stringify(lines);
+    expect(text).to.not.include('Mellon');
+    expect(text).to.not.include('$argon2id$x');
+    expect(text).to.not.include(TGT);
+    expect(lines[0]).to.include({ password: '[redacted]', url: `/cas/v1/tickets/${ticketFingerprint(TGT)}`, msg: `granted by ${ticketFingerprint(TGT)}` });
+  });
+
+  it('below the configured level nothing is written', () => {
+    const lines: string[] = [];
+    const logger = createLogger('warn', new Writable({ write: (chunk: Buffer, _encoding, done) => (lines.push(chunk.toString()), done()) }));
+    new LoggingEventSink(logger).emit({ type: 'ticket.destroyed', ticket: 'TGT-1#abc', descendants: 2 });
+    expect(lines).to.deep.equal([]);
+  });
+});

@@ -1,0 +1,89 @@
+import { expect } from 'chai';
+import { Writable } from 'node:stream';
+import { parseConfig, startServer, type RunningServer } from '@tessera/cli-server';
+
+interface Started {
+  readonly server: RunningServer;
+  readonly logs: Record<string, unknown>[];
+}
+
+async function start(raw: Record<string, unknown>): Promise<Started> {
+  const logs: Record<string, unknown>[] = [];
+  const log = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      logs.push(...chunk.toString('utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>));
+      done();
+    },
+  });
+  const server = await startServer({ config: parseConfig({ ...raw, server: { port: 0, ...(raw['server'] as object) } }), log });
+  return { server, logs };
+}
+
+const form = (fields: Record<string, string>): RequestInit => ({
+  method: 'POST',
+  headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/plain' },
+  body: new URLSearchParams(fields).toString(),
+});
+
+// issue 2 §6–7 — start, the ready line, module switches, graceful close
+describe('startServer', () => {
+  const running: RunningServer[] = [];
+  async function started(raw: Record<string, unknown>): Promise<Started> {
+    const result = await start(raw);
+    running.push(result.server);
+    return result;
+  }
+  afterEach(() => Promise.all(running.splice(0).map((server) => server.close())));
+
+  it('listens on the real port and logs one ready line with the URL', async () => {
+    const { server, logs } = await started({ server: { basePath: '/sso' } });
+    expect(server.port).to.be.above(0);
+    expect(server.url).to.equal(`http://127.0.0.1:${server.port}/sso`);
+    const ready = logs.filter((line) => String(line['msg']).includes(server.url));
+    expect(ready.map((line) => line['msg'])).to.deep.equal([`tessera ready at ${server.url}`]);
+  });
+
+  it('serves the composed app: configured users log in, ticket ids carry the node name', async () => {
+    const { server } = await started({ server: { nodeName: 'node7' }, users: [{ username: 'alice', password: 'secret' }] });
+    const response = await fetch(`${server.url}/v1/tickets`, form({ username: 'alice', password: 'secret' }));
+    expect(response.status).to.equal(201);
+    expect(await response.text()).to.match(/^TGT-\d+-[A-Za-z0-9-]+-node7$/);
+  });
+
+  it('warns about demo credentials and plain passwords, naming the user but never the password', async () => {
+    const { logs } = await started({ demo: true, users: [{ username: 'alice', password: 'Sup3r-Secret' }] });
+    const warnings = logs.filter((line) => line['level'] === 'warn').map((line) => String(line['msg']));
+    expect(warnings.some((msg) => /DEMO CREDENTIALS ARE ON/.test(msg))).to.equal(true);
+    expect(warnings.some((msg) => msg.includes('user alice has a plain-text password'))).to.equal(true);
+    expect(JSON.stringify(logs)).to.not.include('Sup3r-Secret');
+    expect(JSON.stringify(logs)).to.not.include('Mellon');
+  });
+
+  it('with the rest module off, /v1/tickets is 404 and validation still answers', async () => {
+    const { server } = await started({ modules: [], users: [{ username: 'alice', password: 'secret' }] });
+    expect((await fetch(`${server.url}/v1/tickets`, form({ username: 'alice', password: 'secret' }))).status).to.equal(404);
+    const validation = await fetch(`${server.url}/p3/serviceValidate?service=https%3A%2F%2Fapp&ticket=ST-1-abc`);
+    expect(validation.status).to.equal(400);
+    expect(await validation.text()).to.include('INVALID_TICKET');
+  });
+
+  it('close() refuses new connections and does not wait for idle keep-alive connections', async () => {
+    const { server } = await started({ server: { shutdownTimeoutSeconds: 3600 } });
+    // fetch keeps the connection alive after this answer.
+    expect((await fetch(`${server.url}/v1/tickets/TGT-1-none`)).status).to.equal(404);
+    await server.close();
+    await server.close();
+    const refused = await fetch(`${server.url}/v1/tickets/TGT-1-none`).then(
+      () => false,
+      () => true,
+    );
+    expect(refused).to.equal(true);
+  });
+
+  it('a port in use is an error, not a silent start', async () => {
+    const { server } = await started({});
+    let failure: unknown;
+    await start({ server: { port: server.port } }).catch((error: unknown) => (failure = error));
+    expect((failure as NodeJS.ErrnoException | undefined)?.code).to.equal('EADDRINUSE');
+  });
+});
