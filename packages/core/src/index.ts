@@ -31,3 +31,7 @@ export * from './services/ticket-status.js';
 export * from './services/validate-service-ticket.js';
 export * from './capabilities/passwords/argon2-password-hasher.js';
 export * from './capabilities/passwords/directory-password-handler.js';
+export * from './ports/ticket-codec.js';
+export * from './capabilities/tokens/cas-jwt-codec.js';
+export * from './capabilities/tokens/jwt-tickets.js';
+export * from './capabilities/tokens/token-keys.js';

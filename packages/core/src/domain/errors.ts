@@ -16,6 +16,7 @@ export type ErrorCode =
   | 'ROUTE_NOT_FOUND'
   | 'STORE_UNAVAILABLE'
   | 'STORE_CAPACITY_EXCEEDED'
+  | 'INVALID_TOKEN'
   | 'INVALID_CONFIGURATION';
 
 /** Failure codes of the CAS validation protocol (CAS protocol 3.0 §2.5.3). */
@@ -129,5 +130,13 @@ export class InvalidConfigurationError extends TesseraError {
     problem: string,
   ) {
     super(`${setting}: ${problem}`);
+  }
+}
+
+/** A JWT ticket failed verification, decryption or its claim checks. Which check failed is not told. */
+export class InvalidTokenError extends TesseraError {
+  readonly code = 'INVALID_TOKEN';
+  constructor() {
+    super('The token is not valid');
   }
 }

@@ -1,4 +1,5 @@
 import type { Credential } from '../domain/authentication/credential.js';
+import type { Principal } from '../domain/authentication/principal.js';
 import { AuthenticationFailedError, InvalidRequestError, NoCredentialsError, TicketNotFoundError } from '../domain/errors.js';
 import type { RegisteredService } from '../domain/registry/registered-service.js';
 import { ticketFingerprint } from '../domain/tickets/fingerprint.js';
@@ -25,6 +26,8 @@ export interface GrantServiceTicketInput {
 export interface GrantedServiceTicket {
   readonly ticket: ServiceTicket;
   readonly service: RegisteredService;
+  /** Whom the ticket speaks for: the TGT's principal. */
+  readonly principal: Principal;
 }
 
 /** POST /v1/tickets/{tgt}: trade a live TGT for a one-time ST bound to a registered service. */
@@ -78,6 +81,6 @@ export class GrantServiceTicket {
       principal: tgt.authentication.principal.id,
       service: input.service,
     });
-    return { ticket, service };
+    return { ticket, service, principal: tgt.authentication.principal };
   }
 }
