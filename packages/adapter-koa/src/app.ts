@@ -13,13 +13,14 @@ import { registerValidationRoutes } from './validation/validation-routes.js';
  * base path, behind the REST error renderer. Nothing a request does can crash it.
  */
 export function createApp(deps: AppDependencies): Koa {
-  const { core, options, modules, extractors, events } = deps;
+  const { core, options, modules, extractors, events, tokens } = deps;
   const app = new Koa({ proxy: options.trustProxy });
   const http: HttpContext = {
     core,
     options,
     events,
     extractors,
+    tokens,
     readBody: readBody(options.maxBodyBytes),
     parameters: requestParameters,
     credentials: (ctx) => extractCredentials(ctx, extractors),

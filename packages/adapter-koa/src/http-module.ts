@@ -1,6 +1,6 @@
 import type { RouterMiddleware } from '@koa/router';
 import type Router from '@koa/router';
-import type { CasCore, Credential, EventSink } from '@tessera/core';
+import type { CasCore, Credential, EventSink, JwtTickets } from '@tessera/core';
 import type { Context } from 'koa';
 import type { HttpOptions } from './http-options.js';
 import type { CredentialExtractor } from './request/credentials.js';
@@ -15,6 +15,8 @@ export interface HttpContext {
   readonly options: HttpOptions;
   readonly events: EventSink;
   readonly extractors: readonly CredentialExtractor[];
+  /** The tokens module's JWT tickets; undefined when the module is off (the `token` flag is then ignored). */
+  readonly tokens: JwtTickets | undefined;
   /** Route step: refuses unreadable bodies (415, 413, 400) and parses form and JSON bodies. */
   readonly readBody: Step;
   /** Body parameters over query parameters; throws InvalidRequestError for non-string JSON values. */
@@ -38,4 +40,6 @@ export interface AppDependencies {
   readonly extractors: readonly CredentialExtractor[];
   /** Unexpected errors are reported as `server.error`. */
   readonly events: EventSink;
+  /** Present only with the tokens module. */
+  readonly tokens?: JwtTickets;
 }

@@ -1,5 +1,9 @@
 import {
   CAS_REGISTERED_SERVICE,
+  CasJwtCodec,
+  JwtTickets,
+  generateTokenKeys,
+  type TokenKeys,
   createCasCore,
   cryptoRandomSource,
   defaultTicketLifetimes,
@@ -16,6 +20,8 @@ export const APP = 'https://app.example.org/home';
 export const ADMIN_APP = 'https://admin.example.org/console';
 /** Registered, releases no attributes. */
 export const QUIET_APP = 'https://quiet.example.org/';
+/** Registered with jwtAsServiceTicket: its STs are JWTs when the tokens module is on. */
+export const JWT_APP = 'https://jwt.example.org/app';
 export const UNREGISTERED = 'https://unknown.example.com/';
 
 export const CASUSER = { username: 'casuser', password: 'Mellon' } as const;
@@ -40,6 +46,7 @@ const SERVICES = [
     accessStrategy: { enabled: true, ssoEnabled: true, requiredAttributes: { memberOf: ['admin'] } },
   }),
   service(3, 'quiet', '^https://quiet\\.example\\.org/.*', { attributeRelease: { kind: 'none' } }),
+  service(4, 'jwt', '^https://jwt\\.example\\.org/.*', { properties: { jwtAsServiceTicket: ['true'] } }),
 ];
 
 export const DEFAULT_OPTIONS: HttpOptions = {
@@ -54,6 +61,12 @@ export interface ServerSetup {
   readonly options?: Partial<HttpOptions>;
   readonly users?: Readonly<Record<string, FakeUser>>;
   readonly tickets?: TicketStore;
+  /** Switches the tokens module on with these keys. */
+  readonly tokenKeys?: TokenKeys;
+}
+
+export function testTokenKeys(): TokenKeys {
+  return { ...generateTokenKeys('A128CBC-HS256', cryptoRandomSource), encryptionAlgorithm: 'A128CBC-HS256' };
 }
 
 /**
@@ -84,6 +97,7 @@ export function testServer(setup: ServerSetup = {}) {
     modules: [restModule()],
     extractors: [usernamePasswordExtractor],
     events,
+    ...(setup.tokenKeys && { tokens: new JwtTickets(new CasJwtCodec(setup.tokenKeys, clock), clock, undefined) }),
   });
   const http = request(app.callback());
   return { app, http, clock, tickets, events, core };

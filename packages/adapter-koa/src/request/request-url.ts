@@ -10,6 +10,11 @@ export function requestUrl(ctx: Context): string {
   return `${ctx.protocol}://${host}${ctx.path.replace(/\/+$/, '')}`;
 }
 
+/** The server's own URL as this request reached it: scheme, host and base path (CAS's server prefix). */
+export function serverUrl(ctx: Context, basePath: string): string {
+  return `${ctx.protocol}://${ctx.host || localAuthority(ctx)}${basePath.replace(/\/+$/, '')}`;
+}
+
 function localAuthority(ctx: Context): string {
   const { localAddress = 'localhost', localPort } = ctx.req.socket;
   const address = localAddress.includes(':') ? `[${localAddress}]` : localAddress;

@@ -1,23 +1,26 @@
 import type { RouterContext } from '@koa/router';
 import type { HttpContext } from '../http-module.js';
 import { isTruthy } from '../request/flags.js';
+import { issuer, ticketIdOf } from '../tokens/jwt-requests.js';
 
 /**
- * POST /v1/tickets/{tgt}: trade the TGT for an ST. Credentials are read only with `renew`, where
- * they must prove the TGT's principal again and mark the ST as from a fresh login.
+ * POST /v1/tickets/{tgt}: trade the TGT (its id, or its JWT with the tokens module) for an ST.
+ * Credentials are read only with `renew`, where they must prove the TGT's principal again and mark
+ * the ST as from a fresh login. A `jwtAsServiceTicket` service gets the ST as a JWT.
  */
 export function grantServiceTicket(http: HttpContext) {
   return async function grantServiceTicket(ctx: RouterContext): Promise<void> {
     const parameters = http.parameters(ctx);
     const renew = isTruthy(parameters.get('renew'));
-    const { ticket } = await http.core.grantServiceTicket.execute({
-      tgtId: ctx.params.tgt ?? '',
+    const granted = await http.core.grantServiceTicket.execute({
+      tgtId: await ticketIdOf(http, ctx.params.tgt ?? ''),
       service: parameters.get('service'),
       renew,
       credentials: renew ? http.credentials(ctx) : [],
     });
     ctx.status = 200;
     ctx.type = 'text/plain';
-    ctx.body = ticket.id;
+    const { tokens } = http;
+    ctx.body = tokens?.wantsJwtServiceTicket(granted.service) ? await tokens.serviceTicket(granted, issuer(tokens, http, ctx)) : granted.ticket.id;
   };
 }

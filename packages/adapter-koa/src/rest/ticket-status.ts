@@ -1,10 +1,11 @@
 import type { RouterContext } from '@koa/router';
 import type { HttpContext } from '../http-module.js';
+import { ticketIdOf } from '../tokens/jwt-requests.js';
 
-/** GET /v1/tickets/{id}: 200 with the id while the ticket lives, 404 otherwise. */
+/** GET /v1/tickets/{id}: 200 with the id while the ticket lives, 404 otherwise. A TGT JWT stands for its id. */
 export function reportTicketStatus(http: HttpContext) {
   return async function reportTicketStatus(ctx: RouterContext): Promise<void> {
-    const ticket = await http.core.ticketStatus.execute(ctx.params.id ?? '');
+    const ticket = await http.core.ticketStatus.execute(await ticketIdOf(http, ctx.params.id ?? ''));
     ctx.status = 200;
     ctx.type = 'text/plain';
     ctx.body = ticket.id;

@@ -4,6 +4,7 @@ import type { Context, Next } from 'koa';
 import type { HttpContext } from '../http-module.js';
 import { isTruthy } from '../request/flags.js';
 import { queryParameters } from '../request/parameters.js';
+import { ticketIdOf } from '../tokens/jwt-requests.js';
 import { renderValidationFailures } from './validation-failures.js';
 import { cas1View, casView, type ValidationView } from './validation-views.js';
 
@@ -33,8 +34,10 @@ async function onlyGet(ctx: Context, next: Next): Promise<void> {
 function validateServiceTicket(http: HttpContext, view: ValidationView) {
   return async function validateServiceTicket(ctx: Context): Promise<void> {
     const query = queryParameters(ctx);
+    const ticket = query.get('ticket');
     const result = await http.core.validateServiceTicket.execute({
-      ticket: query.get('ticket'),
+      // A JWT ST stands for its stored ST, so it validates once, like any ST (protocol.md §6).
+      ticket: ticket === undefined ? undefined : await ticketIdOf(http, ticket),
       service: query.get('service'),
       renew: isTruthy(query.get('renew')),
     });
