@@ -1,11 +1,13 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
+import { generateKeys } from './cli/generate-keys.js';
 import { hashPassword } from './cli/hash-password.js';
 import { start } from './cli/start.js';
 
 const USAGE = `Usage:
   tessera [start] [--config FILE] [--port N]   serve (default command)
   tessera hash-password                        read a password from stdin, print its argon2id hash
+  tessera keys generate [--algorithm ENC]      print a fresh key pair for the tokens module (JSON)
   tessera --help
 
 Settings come from FILE (YAML or JSON), then TESSERA_* environment variables
@@ -19,7 +21,7 @@ async function main(argv: string[]): Promise<void> {
     parsed = parseArgs({
       args: argv,
       allowPositionals: true,
-      options: { config: { type: 'string' }, port: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      options: { config: { type: 'string' }, port: { type: 'string' }, algorithm: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
     });
   } catch (error) {
     return usageError((error as Error).message);
@@ -30,6 +32,10 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   const [command = 'start', ...extra] = positionals;
+  if (command === 'keys' && extra[0] === 'generate' && extra.length === 1) {
+    process.exitCode = generateKeys(values.algorithm);
+    return;
+  }
   if (extra.length > 0) return usageError(`unexpected argument "${extra.join(' ')}"`);
   if (command === 'start') {
     await start(values);

@@ -4,6 +4,7 @@ import type {
   Clock,
   CredentialHandler,
   EventSink,
+  JwtTickets,
   PasswordHasher,
   RandomSource,
   RegisteredService,
@@ -47,5 +48,7 @@ export const TOKENS = {
   CredentialHandler: token<CredentialHandler>('CredentialHandler'),
   CredentialExtractor: token<CredentialExtractor>('CredentialExtractor'),
   HttpModule: token<HttpModule>('HttpModule'),
+  /** Bound only by the tokens module: zero or one. */
+  JwtTickets: token<JwtTickets>('JwtTickets'),
   HttpApp: token<HttpApp>('HttpApp'),
 } as const;

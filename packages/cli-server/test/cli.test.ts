@@ -70,6 +70,18 @@ describe('tessera CLI', function () {
     expect(run.stderr).to.include('no password');
   });
 
+  it('keys generate prints a fresh pair of the sizes the algorithm needs', async () => {
+    const run = await runCli(['keys', 'generate']);
+    expect(run.code).to.equal(0);
+    const keys = JSON.parse(run.stdout) as { signingKey: string; encryptionKey: string };
+    expect(Buffer.from(keys.encryptionKey, 'base64url')).to.have.length(32);
+    expect(keys.signingKey).to.have.length.of.at.least(64);
+    expect((JSON.parse((await runCli(['keys', 'generate'])).stdout) as typeof keys).signingKey).to.not.equal(keys.signingKey);
+    const wide = JSON.parse((await runCli(['keys', 'generate', '--algorithm', 'A256CBC-HS512'])).stdout) as typeof keys;
+    expect(Buffer.from(wide.encryptionKey, 'base64url')).to.have.length(64);
+    expect((await runCli(['keys', 'generate', '--algorithm', 'RSA'])).code).to.equal(2);
+  });
+
   it('--help prints the commands; an unknown command or option exits 2', async () => {
     const help = await runCli(['--help']);
     expect(help.code).to.equal(0);

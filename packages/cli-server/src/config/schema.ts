@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { sanitizeNodeName } from '@tessera/core';
 import { knownModuleNames, moduleListProblems } from '../modules/catalog.js';
 import { servicesSchema } from './services.js';
+import { tokensSchema } from './tokens.js';
 import { usersSchema } from './users.js';
 
 function integerFrom(min: number, max?: number) {
@@ -90,6 +91,7 @@ export const configSchema = section({
       .default('current')
       .describe('`earlier` answers bad credentials with 400 instead of 401, as CAS 4.x did.'),
   }).prefault({}),
+  tokens: tokensSchema.prefault({}),
   tickets: tickets.prefault({}),
   storage: storage.prefault({}),
   users: usersSchema

@@ -1,10 +1,11 @@
 /**
  * Every module tessera knows (protocol.md §8): its name, the modules it needs, what it adds. Plain
  * data, so configuration is checked without loading any adapter; registry.ts holds what each does.
- * Dependencies come before their dependants. Later modules (tokens, services, x509, otp, throttle) join here.
+ * Dependencies come before their dependants. Later modules (services, x509, otp, throttle) join here.
  */
 export const MODULE_CATALOG = [
   { name: 'rest', dependencies: [], summary: 'TGT, ST, status and logout under /v1/tickets, and /v1/users' },
+  { name: 'tokens', dependencies: ['rest'], summary: 'TGTs (token=true) and service tickets as signed and encrypted JWTs' },
 ] as const satisfies readonly ModuleDescriptor[];
 
 export interface ModuleDescriptor {

@@ -1,0 +1,41 @@
+import { z } from 'zod';
+import { CONTENT_ENCRYPTION_ALGORITHMS, encryptionKeyProblem, signingKeyProblem } from '@tessera/core';
+
+const key = (what: string) => z.string({ error: `expected ${what}` }).min(1, { error: `expected ${what}` });
+
+/**
+ * Settings of the `tokens` module (protocol.md §6). Configured keys are size-checked here, so a bad
+ * one stops the start with its setting named; keys from the key file are checked when it is read.
+ */
+export const tokensSchema = z
+  .strictObject(
+    {
+      encryptionAlgorithm: z
+        .enum(CONTENT_ENCRYPTION_ALGORITHMS, { error: `expected ${CONTENT_ENCRYPTION_ALGORITHMS.join(', ')}` })
+        .default('A128CBC-HS256')
+        .describe('Content encryption of the JWE inside each JWT (key management is always `dir`), as CAS `cas.authn.token.crypto.alg`.'),
+      signingKey: key('the HS512 signing key')
+        .optional()
+        .describe('HS512 key of the outer JWS; its UTF-8 bytes are the key (at least 64). Unset: taken from `tokens.keyFile`.'),
+      encryptionKey: key('the encryption key')
+        .optional()
+        .describe('JWE key as base64url (an `oct` JWK `k`): 32 bytes for A128CBC-HS256 and A256GCM, 64 for A256CBC-HS512. Unset: taken from `tokens.keyFile`.'),
+      keyFile: key('a file path')
+        .default('tessera-token-keys.json')
+        .describe('Where keys not configured are kept: read if it exists, else generated on first start and written with mode 0600. Share it between nodes.'),
+      issuer: z
+        .url({ error: 'expected an absolute URL such as https://cas.example.org/cas' })
+        .optional()
+        .meta({ defaultText: 'the server URL as each request reached it' })
+        .describe('`iss` of every JWT and `aud` of TGT JWTs (CAS `cas.server.prefix`), e.g. `https://cas.example.org/cas`.'),
+    },
+    { error: 'expected a map of settings' },
+  )
+  .superRefine((tokens, context) => {
+    const signing = tokens.signingKey === undefined ? undefined : signingKeyProblem(tokens.signingKey);
+    if (signing) context.addIssue({ code: 'custom', path: ['signingKey'], message: signing, input: '(secret)' });
+    const encryption = tokens.encryptionKey === undefined ? undefined : encryptionKeyProblem(tokens.encryptionKey, tokens.encryptionAlgorithm);
+    if (encryption) context.addIssue({ code: 'custom', path: ['encryptionKey'], message: encryption, input: '(secret)' });
+  });
+
+export type TokensConfig = z.output<typeof tokensSchema>;
