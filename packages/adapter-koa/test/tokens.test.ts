@@ -67,6 +67,16 @@ describe('protocol.md §3 and §6 — JWT tickets (tokens module)', () => {
     expect(await server.tickets.get(st.text)).to.include({ kind: 'ST', tgtId: jti });
   });
 
+  it('DELETE /v1/tickets/{jwt} logs out the TGT behind the JWT', async () => {
+    const server = tokenServer();
+    const jwt = await jwtTgt(server);
+    const { jti } = await server.codec.decode(jwt);
+    const response = await server.http.delete(`/cas/v1/tickets/${jwt}`);
+    expect(response.status).to.equal(200);
+    expect(response.text).to.equal(jwt);
+    expect(await server.tickets.get(jti as string)).to.equal(undefined);
+  });
+
   it('a tampered TGT JWT, or one signed with other keys, is an unknown ticket (404)', async () => {
     const server = tokenServer();
     const jwt = await jwtTgt(server);

@@ -52,6 +52,16 @@ describe('JWT ticket crypto, CAS ENCRYPT_AND_SIGN (protocol.md §6)', () => {
     });
   }
 
+  it('reads a token as Apereo CAS writes it: a deflated JWE (jose4j enableDefaultCompression, zip DEF)', async () => {
+    const clock = new ManualClock();
+    const pair = keys();
+    const jwe = await new EncryptJWT(claims(clock))
+      .setProtectedHeader({ alg: 'dir', enc: 'A128CBC-HS256', zip: 'DEF' })
+      .encrypt(Buffer.from(pair.encryptionKey, 'base64url'));
+    const token = await new CompactSign(new TextEncoder().encode(jwe)).setProtectedHeader({ alg: 'HS512', typ: 'JWT' }).sign(new TextEncoder().encode(pair.signingKey));
+    expect(await new CasJwtCodec(pair, clock).decode(token)).to.deep.equal(claims(clock));
+  });
+
   it('verifies a JWT ST for its service with the exported helper', async () => {
     const clock = new ManualClock();
     const codec = new CasJwtCodec(keys(), clock);

@@ -12,11 +12,14 @@ export function reportTicketStatus(http: HttpContext) {
   };
 }
 
-/** DELETE /v1/tickets/{id}: logout, idempotent: 200 with the id, known or not. */
+/**
+ * DELETE /v1/tickets/{id}: logout, idempotent: 200 with the id as sent, known or not. A TGT JWT
+ * logs out its TGT: a client holding only the JWT must be able to end its session.
+ */
 export function destroyTicketGrantingTicket(http: HttpContext) {
   return async function destroyTicketGrantingTicket(ctx: RouterContext): Promise<void> {
     const id = ctx.params.id ?? '';
-    await http.core.destroyTicketGrantingTicket.execute(id);
+    await http.core.destroyTicketGrantingTicket.execute(await ticketIdOf(http, id));
     ctx.status = 200;
     ctx.type = 'text/plain';
     ctx.body = id;
