@@ -75,7 +75,7 @@ describe('Apereo CAS protocol §4 — /samlValidate reads its SOAP request safel
 
   it('the XML library itself never resolves an external entity, even with a DTD (defence in depth)', () => {
     const xxe = `<!DOCTYPE r [<!ENTITY xxe SYSTEM "${pathToFileURL(secretFile).href}">]><r>&xxe;</r>`;
-    let parsed = '';
+    let parsed: string;
     try {
       parsed = JSON.stringify(new XMLParser({ processEntities: true }).parse(xxe, true));
     } catch (error) {
