@@ -54,6 +54,18 @@ describe('Apereo CAS protocol §4 — /samlValidate reads its SOAP request safel
     expect((await post(server, valid)).status).to.equal(200);
   });
 
+  it('reads the request as python-cas writes it: XML declaration, line breaks, default namespace on the envelope', async () => {
+    const server = testServer();
+    const st = await loginSt(server);
+    const pythonCas =
+      `<?xml version="1.0" encoding="UTF-8"?>\n<Envelope xmlns="${SOAP_ENVELOPE}">\n<Header/>\n<Body>\n` +
+      `<samlp:Request xmlns:samlp="${SAML_PROTOCOL}"\nMajorVersion="1"\nMinorVersion="1"\nRequestID="_py"\nIssueInstant="2026-11-21T10:00:00Z">\n` +
+      `<samlp:AssertionArtifact>${st}</samlp:AssertionArtifact></samlp:Request>\n</Body>\n</Envelope>`;
+    const response = await post(server, pythonCas);
+    expect(response.status, response.text).to.equal(200);
+    expect(parseSamlResponse(response.text).response['@_InResponseTo']).to.equal('_py');
+  });
+
   it('refuses an external entity (XXE) with 400 without reading the file', async () => {
     const server = testServer();
     const st = await loginSt(server);

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { ExplodingTicketStore } from './fakes.js';
 import { APP, createTgt, grantSt, QUIET_APP, testServer, UNREGISTERED, type TestServer } from './harness.js';
 import { child, parseSamlResponse, samlAttributes, samlRequest, text, type XmlNode } from './saml-documents.js';
 
@@ -149,6 +150,16 @@ describe('Apereo CAS protocol §4 — SAML 1.1: TARGET and /samlValidate', () =>
       const response = await samlValidate(server, APP, samlRequest('ST-1-unknown'));
       expect(response.status).to.equal(200);
       expectDenied(response.text, 'not recognized');
+    });
+
+    it('a broken ticket store is the responder\'s fault: 500 with samlp:Responder, nothing echoed, reported', async () => {
+      const server = testServer({ tickets: new ExplodingTicketStore() });
+      const response = await samlValidate(server, APP, samlRequest('ST-1-x'));
+      expect(response.status).to.equal(500);
+      const { status } = parseSamlResponse(response.text);
+      expect(child(status, 'samlp:StatusCode')).to.deep.equal({ '@_Value': 'samlp:Responder' });
+      expect(text(status, 'samlp:StatusMessage')).to.equal('The server could not validate the ticket');
+      expect(server.events.ofType('server.error')).to.have.length(1);
     });
 
     it('takes only POST (405, Allow: POST) and only an XML body (415), up to maxBodyBytes (413)', async () => {
