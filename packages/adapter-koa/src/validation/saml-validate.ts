@@ -6,6 +6,7 @@ import type { HttpContext } from '../http-module.js';
 import { isTruthy } from '../request/flags.js';
 import { optionalParameter, queryParameters } from '../request/parameters.js';
 import { readXmlBody } from '../request/read-body.js';
+import { requestUrl } from '../request/request-url.js';
 import { parseSamlValidationRequest, type SamlValidationRequest } from './saml-request.js';
 import { samlFailureXml, samlSuccessXml, type SamlResponseHeader } from './saml-xml.js';
 import { renderValidationFailures } from './validation-failures.js';
@@ -53,7 +54,8 @@ function validateArtifact(http: HttpContext) {
     ctx.set('Content-Type', SOAP_TYPE);
     ctx.body = samlSuccessXml(header(ctx, http), {
       assertionId: newSamlId(),
-      issuer: ctx.hostname,
+      // The host name the client reached us by (its own address for a client without Host), as CAS's default issuer.
+      issuer: new URL(requestUrl(ctx)).hostname,
       audience: target,
       user: result.user,
       attributes: result.attributes,
