@@ -151,6 +151,14 @@ describe('ticket use cases (protocol.md §1, §3)', () => {
       await expectValidationFailure(core.validateServiceTicket.execute({ ticket: st.id, service: APP, renew: false }), 'INVALID_TICKET');
     });
 
+    it('reports when and how the session authenticated (for SAML assertions)', async () => {
+      const { core, st, tgt, clock } = await issued();
+      clock.advanceSeconds(3);
+      const result = await core.validateServiceTicket.execute({ ticket: st.id, service: APP, renew: false });
+      expect(result.authenticatedAt).to.equal(tgt.authentication.authenticatedAt);
+      expect(result.credentialTypes).to.deep.equal(['usernamePassword']);
+    });
+
     it('compares services decoded, without fragment, case-insensitively', async () => {
       const { core, st } = await issued();
       const result = await core.validateServiceTicket.execute({ ticket: st.id, service: 'HTTPS://APP.example.org/home#top', renew: false });

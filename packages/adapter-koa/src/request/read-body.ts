@@ -37,3 +37,20 @@ function carriesBody(ctx: Context): boolean {
   const length = Number.parseInt(ctx.get('Content-Length'), 10);
   return Number.isFinite(length) && length > 0;
 }
+
+/** The XML media types `/samlValidate` reads; SOAP 1.1 sends text/xml. */
+export const XML_BODY_TYPES: readonly string[] = ['text/xml', 'application/xml'];
+
+/**
+ * The one deliberate exception to `readBody`, for the SAML 1.1 validation route only: an XML body up to
+ * `maxBodyBytes` (413 beyond) is read as text into `ctx.request.body`; any other body type is refused (415).
+ */
+export function readXmlBody(maxBodyBytes: number): Step {
+  const parse = koaBody({ json: false, urlencoded: false, text: true, textTypes: [...XML_BODY_TYPES], multipart: false, textLimit: maxBodyBytes });
+  return async function readXmlBody(ctx, next) {
+    if (carriesBody(ctx) && !ctx.is([...XML_BODY_TYPES])) {
+      throw new UnsupportedMediaTypeError(`Unsupported request body type; send ${XML_BODY_TYPES.join(' or ')}`);
+    }
+    await parse(ctx, next);
+  };
+}

@@ -1,12 +1,14 @@
 import type { RouterContext } from '@koa/router';
 import type { HttpContext } from '../http-module.js';
 import { isTruthy } from '../request/flags.js';
+import { optionalParameter } from '../request/parameters.js';
 import { issuer, ticketIdOf } from '../tokens/jwt-requests.js';
 
 /**
  * POST /v1/tickets/{tgt}: trade the TGT (its id, or its JWT with the tokens module) for an ST.
  * Credentials are read only with `renew`, where they must prove the TGT's principal again and mark
- * the ST as from a fresh login. A `jwtAsServiceTicket` service gets the ST as a JWT.
+ * the ST as from a fresh login. SAML 1.1 clients name the service `TARGET` (CAS protocol §4): it
+ * stands in for a missing or blank `service`. A `jwtAsServiceTicket` service gets the ST as a JWT.
  */
 export function grantServiceTicket(http: HttpContext) {
   return async function grantServiceTicket(ctx: RouterContext): Promise<void> {
@@ -14,7 +16,7 @@ export function grantServiceTicket(http: HttpContext) {
     const renew = isTruthy(parameters.get('renew'));
     const granted = await http.core.grantServiceTicket.execute({
       tgtId: await ticketIdOf(http, ctx.params.tgt ?? ''),
-      service: parameters.get('service'),
+      service: optionalParameter(parameters, 'service') ?? parameters.get('TARGET'),
       renew,
       credentials: renew ? http.credentials(ctx) : [],
     });

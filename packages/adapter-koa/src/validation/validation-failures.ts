@@ -15,7 +15,7 @@ const INTERNAL_ERROR_DESCRIPTION = 'The server could not validate the ticket';
  * read is INVALID_REQUEST with its own status (405, 413, 415); anything else is INTERNAL_ERROR,
  * reported and never echoed, with status 500 (or 200 for clients that need Apereo's always-200).
  */
-export function renderValidationFailures(options: HttpOptions, events: EventSink, view: ValidationView) {
+export function renderValidationFailures(options: HttpOptions, events: EventSink, view: Pick<ValidationView, 'failure'>) {
   return async function renderValidationFailures(ctx: RouterContext, next: Next) {
     try {
       await next();

@@ -5,6 +5,7 @@ import type { HttpContext } from '../http-module.js';
 import { isTruthy } from '../request/flags.js';
 import { queryParameters } from '../request/parameters.js';
 import { ticketIdOf } from '../tokens/jwt-requests.js';
+import { registerSamlValidateRoute } from './saml-validate.js';
 import { renderValidationFailures } from './validation-failures.js';
 import { cas1View, casView, type ValidationView } from './validation-views.js';
 
@@ -19,11 +20,13 @@ const VIEWS: Readonly<Record<string, ValidationView>> = {
 /**
  * The CAS validation endpoints, always on. CAS 2 paths answer like CAS 3 (attributes included) and the
  * proxy paths accept plain STs. Every method is routed here so that even a wrong method gets a CAS document.
+ * SAML 1.1's /samlValidate is one of them.
  */
 export function registerValidationRoutes(router: Router, http: HttpContext): void {
   for (const [path, view] of Object.entries(VIEWS)) {
     router.all(path, renderValidationFailures(http.options, http.events, view), onlyGet, http.readBody, validateServiceTicket(http, view));
   }
+  registerSamlValidateRoute(router, http);
 }
 
 async function onlyGet(ctx: Context, next: Next): Promise<void> {

@@ -17,6 +17,19 @@ export function xmlText(value: string): string {
   return value.replace(ILLEGAL_XML_CHARS, '').replace(/[&<>\r]/g, (char) => ESCAPES[char] ?? char);
 }
 
+const ATTRIBUTE_ESCAPES: Readonly<Record<string, string>> = {
+  ...ESCAPES,
+  '"': '&quot;',
+  // Attribute-value normalization would turn literal tabs and line feeds into spaces.
+  '\t': '&#9;',
+  '\n': '&#10;',
+};
+
+/** A value inside a double-quoted attribute: illegal characters dropped, everything that could end or alter it escaped. */
+export function xmlAttribute(value: string): string {
+  return value.replace(ILLEGAL_XML_CHARS, '').replace(/[&<>"\t\n\r]/g, (char) => ATTRIBUTE_ESCAPES[char] ?? char);
+}
+
 const NAME_START = 'A-Z_a-z\\u00C0-\\u00D6\\u00D8-\\u00F6\\u00F8-\\u02FF\\u0370-\\u037D\\u037F-\\u1FFF\\u200C\\u200D\\u2070-\\u218F\\u2C00-\\u2FEF\\u3001-\\uD7FF\\uF900-\\uFDCF\\uFDF0-\\uFFFD\\u{10000}-\\u{EFFFF}';
 const NAME_REST = `${NAME_START}\\-.0-9\\u00B7\\u0300-\\u036F\\u203F\\u2040`;
 // The classes are code point ranges (combining marks included by the spec), not characters to combine.

@@ -30,6 +30,8 @@ export interface CasCoreDependencies {
 
 /** Every use case of the CAS protocol, wired to one set of ports. */
 export interface CasCore {
+  /** The time every use case reads, for adapters that stamp documents (SAML issue instants). */
+  readonly clock: Clock;
   readonly authenticator: Authenticator;
   readonly serviceAccess: ServiceAccess;
   readonly createTicketGrantingTicket: CreateTicketGrantingTicket;
@@ -46,6 +48,7 @@ export function createCasCore(deps: CasCoreDependencies): CasCore {
   const serviceAccess = new ServiceAccess(deps.registry);
   const issuing = [authenticator, serviceAccess, deps.tickets, ids, deps.clock, deps.lifetimes, deps.events] as const;
   return {
+    clock: deps.clock,
     authenticator,
     serviceAccess,
     createTicketGrantingTicket: new CreateTicketGrantingTicket(...issuing),

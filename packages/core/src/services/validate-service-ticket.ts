@@ -1,3 +1,4 @@
+import type { CredentialType } from '../domain/authentication/credential.js';
 import type { AttributeMap } from '../domain/authentication/principal.js';
 import { TicketValidationError, type CasFailureCode } from '../domain/errors.js';
 import type { RegisteredService } from '../domain/registry/registered-service.js';
@@ -20,6 +21,10 @@ export interface ValidatedServiceTicket {
   /** Released attributes plus the protocol attributes; empty when the service releases none. */
   readonly attributes: AttributeMap;
   readonly service: RegisteredService;
+  /** When the authentication behind the ticket happened (epoch ms): SAML's AuthenticationInstant. */
+  readonly authenticatedAt: number;
+  /** Types of the credentials that authenticated the session, in order: SAML's AuthenticationMethod. */
+  readonly credentialTypes: readonly CredentialType[];
 }
 
 /** Longest ticket or service text echoed back in a failure description. */
@@ -69,7 +74,13 @@ export class ValidateServiceTicket {
         ? released
         : { ...released, isFromNewLogin: [String(st.fromNewLogin)], authenticationDate: [isoInstant(st.authenticatedAt)] };
     this.events.emit({ type: 'ticket.validated', ticket: ticketFingerprint(id), principal: principal.id, service });
-    return { user: principal.id, attributes, service: registered };
+    return {
+      user: principal.id,
+      attributes,
+      service: registered,
+      authenticatedAt: st.authenticatedAt,
+      credentialTypes: tgt.authentication.credentials.map(({ type }) => type),
+    };
   }
 }
 
