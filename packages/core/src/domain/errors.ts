@@ -6,6 +6,8 @@ export type ErrorCode =
   | 'INVALID_REQUEST'
   | 'NO_CREDENTIALS'
   | 'AUTHENTICATION_FAILED'
+  | 'UNAUTHENTICATED'
+  | 'FORBIDDEN'
   | 'TICKET_NOT_FOUND'
   | 'SERVICE_NOT_AUTHORIZED'
   | 'TICKET_VALIDATION_FAILED'
@@ -50,6 +52,25 @@ export class AuthenticationFailedError extends TesseraError {
   readonly code = 'AUTHENTICATION_FAILED';
   constructor(readonly reasons: readonly string[]) {
     super(reasons.join('; ') || 'Authentication failed');
+  }
+}
+
+/**
+ * An endpoint that demands its own credentials (HTTP Basic on /v1/services) got none that
+ * authenticate. Unlike AuthenticationFailedError its status never depends on the REST revision.
+ */
+export class UnauthenticatedError extends TesseraError {
+  readonly code = 'UNAUTHENTICATED';
+  constructor(message = 'Unable to determine or verify authentication attempt') {
+    super(message);
+  }
+}
+
+/** The caller is known but may not do this, e.g. register services without the required attribute. */
+export class ForbiddenError extends TesseraError {
+  readonly code = 'FORBIDDEN';
+  constructor(message = 'Request is not authorized') {
+    super(message);
   }
 }
 
