@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import {
   ForbiddenError,
+  ImportServices,
   InvalidConfigurationError,
   InvalidServiceDefinitionError,
   LEGACY_DEFAULT_EVALUATION_ORDER,
@@ -139,5 +140,22 @@ describe('toCasServiceJson', () => {
   it('writes Java collections as CAS does', () => {
     const json = toCasServiceJson(service({ accessStrategy: { enabled: true, ssoEnabled: true, requiredAttributes: { memberOf: ['staff'] } } }));
     expect(json['accessStrategy']).to.deep.include({ requiredAttributes: { '@class': 'java.util.HashMap', memberOf: ['java.util.HashSet', ['staff']] } });
+  });
+});
+
+describe('ImportServices', () => {
+  it('saves each definition, reports the one it replaced, and gives id-less ones an unused id', async () => {
+    const { registry, events } = coreWithFakes();
+    const importer = new ImportServices(registry, ONES, events);
+    const [replacing, fresh] = await importer.execute([
+      { ...parseServiceDefinition(NEW), id: 1 },
+      parseServiceDefinition({ ...NEW, name: 'Fresh' }),
+    ]);
+    expect(replacing?.replaced?.name).to.equal('app');
+    expect(replacing?.saved.name).to.equal('New');
+    expect(fresh).to.not.have.property('replaced');
+    expect(fresh?.saved.id).to.equal(0x010101010101 + 1);
+    expect((await registry.list()).map((s) => s.name)).to.deep.equal(['Fresh', 'New']);
+    expect(events.ofType('service.saved')).to.have.length(2);
   });
 });

@@ -2,6 +2,7 @@ import type { Config } from '../config/schema.js';
 import type { Binder } from '../di.js';
 import { MODULE_CATALOG, type ModuleName } from './catalog.js';
 import { registerRestModule } from './rest.js';
+import { registerServicesModule } from './services.js';
 
 /**
  * Adds a module's HTTP routes, credential extractors and credential handlers to the container's
@@ -12,6 +13,7 @@ export type ModuleRegistration = (binder: Binder, config: Config) => void;
 /** One registration per catalogued module; the type makes a module without one a compile error. */
 const REGISTRATIONS: Record<ModuleName, ModuleRegistration> = {
   rest: registerRestModule,
+  services: registerServicesModule,
 };
 
 /** Registrations of the enabled modules in catalog order. Assumes a list that passed moduleListProblems. */

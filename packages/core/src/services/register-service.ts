@@ -17,6 +17,7 @@ import type { RandomSource } from '../ports/random-source.js';
 import type { ServiceRegistry } from '../ports/service-registry.js';
 import type { TicketStore } from '../ports/ticket-store.js';
 import type { Authenticator } from './authenticator.js';
+import { ImportServices } from './import-services.js';
 
 export interface RegistrationPolicy {
   /** Who may register: a principal attribute with a value matching the pattern (case-insensitive, whole value). */
@@ -35,12 +36,12 @@ export interface RegisterServiceDependencies {
 
 /**
  * Registering services over REST (protocol.md §3, both revisions). A definition with an id that is
- * already stored replaces it; one without an id gets a random unused one (as CAS's generated ids, and
- * safe when several nodes share one store, where max+1 would race). Saved definitions take effect at
- * once: ServiceAccess reads the same registry on every request.
+ * already stored replaces it; one without an id gets a random unused one (unusedServiceId). Saved
+ * definitions take effect at once: ServiceAccess reads the same registry on every request.
  */
 export class RegisterService {
   private readonly valuePattern: RegExp;
+  private readonly importer: ImportServices;
 
   constructor(
     private readonly deps: RegisterServiceDependencies,
@@ -49,6 +50,7 @@ export class RegisterService {
     const pattern = compileFullMatch(policy.requiredAttribute.valuePattern, 'i');
     if (!pattern) throw new InvalidConfigurationError('registration.requiredAttribute.valuePattern', 'is not a valid regular expression');
     this.valuePattern = pattern;
+    this.importer = new ImportServices(deps.registry, deps.random, deps.events);
   }
 
   /** POST /v1/services: the caller's own credentials (HTTP Basic), then a CAS JSON definition. */
@@ -82,17 +84,6 @@ export class RegisterService {
   }
 
   private async save(definition: ServiceDefinition): Promise<RegisteredService> {
-    const saved = await this.deps.registry.save({ ...definition, id: definition.id ?? (await this.unusedId()) });
-    this.deps.events.emit({ type: 'service.saved', serviceId: saved.id, name: saved.name });
-    return saved;
-  }
-
-  /** 48 random bits: a few tries always find a free id unless the random source is broken. */
-  private async unusedId(): Promise<number> {
-    for (let attempt = 0; attempt < 16; attempt++) {
-      const id = this.deps.random.bytes(6).reduce((number, byte) => number * 256 + byte, 0) + 1;
-      if (!(await this.deps.registry.findById(id))) return id;
-    }
-    throw new Error('No unused service id found in 16 random draws; is the random source working?');
+    return (await this.importer.save(definition)).saved;
   }
 }
