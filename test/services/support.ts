@@ -32,7 +32,7 @@ export async function grantStatus(base: string, service: string): Promise<number
 export async function validatedUser(base: string, service: string): Promise<string> {
   const ticket = await serviceTicket(base, await login(base), service);
   const query = new URLSearchParams({ service, ticket, format: 'JSON' });
-  const body = (await (await fetch(`${base}/p3/serviceValidate?${query}`)).json()) as {
+  const body = (await (await fetch(`${base}/p3/serviceValidate?${query.toString()}`)).json()) as {
     serviceResponse: { authenticationSuccess?: { user: string }; authenticationFailure?: { code: string } };
   };
   return body.serviceResponse.authenticationSuccess?.user ?? body.serviceResponse.authenticationFailure?.code ?? 'none';
