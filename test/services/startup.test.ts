@@ -1,24 +1,5 @@
 import { expect } from 'chai';
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const MAIN = join(ROOT, 'packages/cli-server/dist/main.js');
-
-/** Runs the built CLI as an operator would; its exit code and output. */
-export function runTessera(args: string[], env: Record<string, string> = {}) {
-  const result = spawnSync(process.execPath, [MAIN, ...args], { cwd: ROOT, encoding: 'utf8', timeout: 20_000, env: { ...process.env, NODE_OPTIONS: '', ...env } });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
-}
-
-export function configFile(settings: Record<string, unknown>): string {
-  const file = join(mkdtempSync(join(tmpdir(), 'tessera-services-')), 'tessera.json');
-  writeFileSync(file, JSON.stringify(settings));
-  return file;
-}
+import { configFile, runTessera } from './support.js';
 
 // protocol.md §8 and issue 10 §3 — no silent open registration
 describe('services module start-up', () => {

@@ -1,11 +1,13 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
 import { hashPassword } from './cli/hash-password.js';
+import { servicesCommand, SERVICES_USAGE } from './cli/services.js';
 import { start } from './cli/start.js';
 
 const USAGE = `Usage:
   tessera [start] [--config FILE] [--port N]   serve (default command)
   tessera hash-password                        read a password from stdin, print its argon2id hash
+${SERVICES_USAGE}
   tessera --help
 
 Settings come from FILE (YAML or JSON), then TESSERA_* environment variables
@@ -30,6 +32,10 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   const [command = 'start', ...extra] = positionals;
+  if (command === 'services') {
+    process.exitCode = await servicesCommand(extra, values.config, process.stdout, process.stderr);
+    return;
+  }
   if (extra.length > 0) return usageError(`unexpected argument "${extra.join(' ')}"`);
   if (command === 'start') {
     await start(values);
