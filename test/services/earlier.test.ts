@@ -26,6 +26,12 @@ describe('POST /v1/services/add/{tgt} — register a service, earlier revision (
     expect(await grantStatus(tessera.url, 'https://legacy-off.example.org/x')).to.equal(403);
   });
 
+  it('ssoEnabled=false registers a service that needs renew with credentials', async () => {
+    const fields = { ...FIELDS, serviceId: '^https://legacy-renew\\.example\\.org/.*', enabled: 'true', ssoEnabled: 'false', evaluationOrder: '3' };
+    expect((await addService(tessera.url, await login(tessera.url), fields)).status).to.equal(200);
+    expect(await grantStatus(tessera.url, 'https://legacy-renew.example.org/x')).to.equal(401);
+  });
+
   it('404 for an unknown or logged-out TGT', async () => {
     const tgt = await login(tessera.url);
     await fetch(`${tessera.url}/v1/tickets/${tgt}`, { method: 'DELETE' });

@@ -127,6 +127,7 @@ describe('toCasServiceJson', () => {
     const original = service({
       id: 42,
       description: 'd',
+      evaluationOrder: 7,
       accessStrategy: { enabled: false, ssoEnabled: true, requiredAttributes: { memberOf: ['staff'] } },
       attributeRelease: { kind: 'allowed', names: ['mail'] },
       properties: { jwtAsServiceTicket: ['true'] },
