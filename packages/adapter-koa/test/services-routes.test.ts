@@ -54,6 +54,8 @@ describe('services module routes (protocol.md §3)', () => {
     expect((await server.http.post('/cas/v1/services').set('Authorization', bob).send(DEFINITION)).status).to.equal(403);
     const form = await server.http.post('/cas/v1/services').set('Authorization', BASIC_CASUSER).type('form').send({ name: 'x' });
     expect(form.status).to.equal(415);
+    const empty = await server.http.post('/cas/v1/services').set('Authorization', BASIC_CASUSER).set('Content-Type', 'application/json; charset=utf-8');
+    expect([empty.status, empty.text]).to.deep.equal([400, 'serviceId: is required (a regular expression)']);
     const bad = await server.http.post('/cas/v1/services').set('Authorization', BASIC_CASUSER).send({ ...DEFINITION, serviceId: '(' });
     expect(bad.status).to.equal(400);
     expect(bad.text).to.match(/^serviceId: /);

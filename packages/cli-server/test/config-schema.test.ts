@@ -14,7 +14,6 @@ function problems(raw: unknown): string[] {
 }
 
 const app = { name: 'App', serviceId: '^https://app\\.example\\.org/.*' };
-const REGISTRATION = { requiredAttribute: { name: 'memberOf', valuePattern: 'admins' } };
 
 // issue 2 §6–7 — one schema supplies the defaults and names every bad setting
 describe('configuration schema', () => {
@@ -104,12 +103,6 @@ describe('configuration schema', () => {
     ['a sweep interval over a day', { storage: { memory: { sweepIntervalSeconds: 86401 } } }, 'storage.memory.sweepIntervalSeconds: expected a number from 1 to 86400'],
     ['an unknown log level', { logging: { level: 'loud' } }, 'logging.level: expected fatal, error, warn, info, debug, trace or silent'],
     ['an unknown module', { modules: ['rest', 'tokenz'] }, 'modules[1]: unknown module "tokenz" (known: rest, services)'],
-    ['services without rest', { modules: ['services'], registration: REGISTRATION }, 'modules[0]: module "services" needs module "rest", which is not enabled'],
-    ['services without the required attribute', { modules: ['rest', 'services'] }, 'registration.requiredAttribute.name: is required when the services module is on'],
-    ['services without a value pattern', { modules: ['rest', 'services'], registration: { requiredAttribute: { name: 'memberOf' } } }, 'registration.requiredAttribute.valuePattern: is required when the services module is on'],
-    ['a broken value pattern', { registration: { requiredAttribute: { name: 'memberOf', valuePattern: '(' } } }, 'registration.requiredAttribute.valuePattern: is not a valid regular expression'],
-    ['no accepted types', { registration: { acceptedTypes: [] } }, 'registration.acceptedTypes: expected at least one class name'],
-    ['a typo in registration', { registration: { curent: false } }, 'registration.curent: unknown setting'],
     ['a module listed twice', { modules: ['rest', 'rest'] }, 'modules[1]: module "rest" is listed twice'],
     ['modules as text', { modules: 'rest' }, 'modules: expected a list of module names'],
     ['a user without a username', { users: [{ password: 'x' }] }, 'users[0].username: is required'],
@@ -140,17 +133,6 @@ describe('configuration schema', () => {
     const lines = problems({ server: { port: -1, host: '' }, rest: { revision: 'x' } });
     expect(lines).to.have.length(3);
     expect(lines.map((line) => line.split(':')[0])).to.have.members(['server.port', 'server.host', 'rest.revision']);
-  });
-
-  it('registration: the current variant on, the earlier off, the two CAS classes accepted; nothing required while the module is off', () => {
-    const { registration } = parseConfig({});
-    expect(registration).to.deep.equal({
-      current: true,
-      earlier: false,
-      requiredAttribute: {},
-      acceptedTypes: ['org.apereo.cas.services.CasRegisteredService', 'org.apereo.cas.services.RegexRegisteredService'],
-    });
-    expect(parseConfig({ modules: ['rest', 'services'], registration: REGISTRATION }).registration.requiredAttribute).to.deep.equal(REGISTRATION.requiredAttribute);
   });
 
   it('a bad password is never echoed in a problem', () => {

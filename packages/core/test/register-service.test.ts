@@ -1,19 +1,16 @@
 import { expect } from 'chai';
 import {
   ForbiddenError,
-  ImportServices,
   InvalidConfigurationError,
   InvalidServiceDefinitionError,
   LEGACY_DEFAULT_EVALUATION_ORDER,
   RegisterService,
   TicketNotFoundError,
   UnauthenticatedError,
-  parseServiceDefinition,
-  toCasServiceJson,
   type RandomSource,
 } from '@tessera/core';
 import { coreWithFakes } from './harness.js';
-import { password, service } from './fakes.js';
+import { password } from './fakes.js';
 
 const POLICY = {
   requiredAttribute: { name: 'memberOf', valuePattern: 'STAFF|admins' },
@@ -119,44 +116,5 @@ describe('RegisterService (protocol.md §3)', () => {
         expect(error, field).to.be.instanceOf(InvalidServiceDefinitionError).with.property('field', field);
       }
     });
-  });
-});
-
-describe('toCasServiceJson', () => {
-  it('round-trips through parseServiceDefinition', () => {
-    const original = service({
-      id: 42,
-      description: 'd',
-      evaluationOrder: 7,
-      accessStrategy: { enabled: false, ssoEnabled: true, requiredAttributes: { memberOf: ['staff'] } },
-      attributeRelease: { kind: 'allowed', names: ['mail'] },
-      properties: { jwtAsServiceTicket: ['true'] },
-    });
-    expect(parseServiceDefinition(toCasServiceJson(original))).to.deep.equal(original);
-    for (const attributeRelease of [{ kind: 'none' }, { kind: 'all' }] as const) {
-      expect(parseServiceDefinition(toCasServiceJson(service({ attributeRelease })))).to.deep.equal(service({ attributeRelease }));
-    }
-  });
-
-  it('writes Java collections as CAS does', () => {
-    const json = toCasServiceJson(service({ accessStrategy: { enabled: true, ssoEnabled: true, requiredAttributes: { memberOf: ['staff'] } } }));
-    expect(json['accessStrategy']).to.deep.include({ requiredAttributes: { '@class': 'java.util.HashMap', memberOf: ['java.util.HashSet', ['staff']] } });
-  });
-});
-
-describe('ImportServices', () => {
-  it('saves each definition, reports the one it replaced, and gives id-less ones an unused id', async () => {
-    const { registry, events } = coreWithFakes();
-    const importer = new ImportServices(registry, ONES, events);
-    const [replacing, fresh] = await importer.execute([
-      { ...parseServiceDefinition(NEW), id: 1 },
-      parseServiceDefinition({ ...NEW, name: 'Fresh' }),
-    ]);
-    expect(replacing?.replaced?.name).to.equal('app');
-    expect(replacing?.saved.name).to.equal('New');
-    expect(fresh).to.not.have.property('replaced');
-    expect(fresh?.saved.id).to.equal(0x010101010101 + 1);
-    expect((await registry.list()).map((s) => s.name)).to.deep.equal(['Fresh', 'New']);
-    expect(events.ofType('service.saved')).to.have.length(2);
   });
 });

@@ -24,8 +24,11 @@ export function servicesModule(options: ServicesModuleOptions): HttpModule {
   };
 }
 
-/** The current variant reads only JSON (CAS's `consumes`), checked before anything else: 415. */
+/**
+ * The current variant reads only JSON (CAS's `consumes`), checked before anything else: 415. The
+ * declared type is what counts: an empty JSON body is a bad definition (400), not a wrong type.
+ */
 const requireJsonBody: Step = async function requireJsonBody(ctx, next) {
-  if (!ctx.is('application/json')) throw new UnsupportedMediaTypeError('Send the service definition as Content-Type: application/json');
+  if (ctx.request.type !== 'application/json') throw new UnsupportedMediaTypeError('Send the service definition as Content-Type: application/json');
   await next();
 };

@@ -55,10 +55,7 @@ export class AuthenticationFailedError extends TesseraError {
   }
 }
 
-/**
- * An endpoint that demands its own credentials (HTTP Basic on /v1/services) got none that
- * authenticate. Unlike AuthenticationFailedError its status never depends on the REST revision.
- */
+/** No credentials that authenticate where an endpoint demands its own (HTTP Basic); never revision-dependent. */
 export class UnauthenticatedError extends TesseraError {
   readonly code = 'UNAUTHENTICATED';
   constructor(message = 'Unable to determine or verify authentication attempt') {
@@ -66,12 +63,9 @@ export class UnauthenticatedError extends TesseraError {
   }
 }
 
-/** The caller is known but may not do this, e.g. register services without the required attribute. */
+/** The caller is known but may not do this (register services without the required attribute). */
 export class ForbiddenError extends TesseraError {
   readonly code = 'FORBIDDEN';
-  constructor(message = 'Request is not authorized') {
-    super(message);
-  }
 }
 
 export class TicketNotFoundError extends TesseraError {

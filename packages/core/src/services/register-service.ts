@@ -80,7 +80,7 @@ export class RegisterService {
 
   private authorize(principal: Principal): void {
     const values = principal.attributes[this.policy.requiredAttribute.name] ?? [];
-    if (!values.some((value) => this.valuePattern.test(value))) throw new ForbiddenError();
+    if (!values.some((value) => this.valuePattern.test(value))) throw new ForbiddenError('Request is not authorized');
   }
 
   private async save(definition: ServiceDefinition): Promise<RegisteredService> {
