@@ -4,3 +4,5 @@ export type { AppDependencies, HttpContext, HttpModule, Step } from './http-modu
 export { restModule } from './rest/rest-module.js';
 export { usernamePasswordExtractor, type CredentialExtractor, type CredentialRequest } from './request/credentials.js';
 export type { RequestParameters } from './request/parameters.js';
+export { servicesModule, type ServicesModuleOptions } from './services/services-module.js';
+export { BASIC_CHALLENGE } from './errors/rest-errors.js';

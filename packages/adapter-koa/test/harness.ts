@@ -7,12 +7,13 @@ import {
   createCasCore,
   cryptoRandomSource,
   defaultTicketLifetimes,
+  type CasCore,
   type RegisteredService,
   type TicketStore,
 } from '@tessera/core';
 import { expect } from 'chai';
 import request from 'supertest';
-import { createApp, restModule, usernamePasswordExtractor, type HttpOptions } from '../src/index.js';
+import { createApp, restModule, usernamePasswordExtractor, type HttpModule, type HttpOptions } from '../src/index.js';
 import { FakePasswordHandler, ListServiceRegistry, ManualClock, MapTicketStore, RecordingEvents, type FakeUser } from './fakes.js';
 
 export const APP = 'https://app.example.org/home';
@@ -63,6 +64,8 @@ export interface ServerSetup {
   readonly tickets?: TicketStore;
   /** Switches the tokens module on with these keys. */
   readonly tokenKeys?: TokenKeys;
+  /** Modules besides `rest`, built on the same core and stores. */
+  readonly modules?: (parts: { core: CasCore; tickets: TicketStore; registry: ListServiceRegistry; events: RecordingEvents }) => HttpModule[];
 }
 
 export function testTokenKeys(): TokenKeys {
@@ -81,9 +84,10 @@ export function testServer(setup: ServerSetup = {}) {
     casuser: { password: 'Mellon', attributes: { memberOf: ['staff', 'faculty'] } },
     ...setup.users,
   });
+  const registry = new ListServiceRegistry(SERVICES);
   const core = createCasCore({
     tickets: setup.tickets ?? tickets,
-    registry: new ListServiceRegistry(SERVICES),
+    registry,
     handlers: [handler],
     clock,
     random: cryptoRandomSource,
@@ -94,13 +98,13 @@ export function testServer(setup: ServerSetup = {}) {
   const app = createApp({
     core,
     options: { ...DEFAULT_OPTIONS, ...setup.options },
-    modules: [restModule()],
+    modules: [restModule(), ...(setup.modules?.({ core, tickets: setup.tickets ?? tickets, registry, events }) ?? [])],
     extractors: [usernamePasswordExtractor],
     events,
     ...(setup.tokenKeys && { tokens: new JwtTickets(new CasJwtCodec(setup.tokenKeys, clock), clock, undefined) }),
   });
   const http = request(app.callback());
-  return { app, http, clock, tickets, events, core };
+  return { app, http, clock, tickets, events, core, registry };
 }
 
 export type TestServer = ReturnType<typeof testServer>;

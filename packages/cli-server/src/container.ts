@@ -31,6 +31,7 @@ export function buildContainer({ config, logger, services }: CompositionInputs):
   binder.resolved(TOKENS.EventSink, [TOKENS.Logger], (log) => new LoggingEventSink(log));
   binder.resolved(TOKENS.TicketStore, [TOKENS.Clock], (clock) => new MemoryTicketStore(clock, { maxTickets: config.storage.memory.maxTickets }));
   binder.resolved(TOKENS.ServiceRegistry, [TOKENS.InitialServices], (initial) => new MemoryServiceRegistry(initial));
+  binder.constant(TOKENS.ServiceRegistryOutlivesProcess, false);
   binder.resolved(TOKENS.UserDirectory, [], () => new MemoryUserDirectory(config.users));
   binder.resolved(TOKENS.PasswordHasher, [], () => new Argon2PasswordHasher());
 

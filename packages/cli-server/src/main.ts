@@ -2,12 +2,14 @@
 import { parseArgs } from 'node:util';
 import { generateKeys } from './cli/generate-keys.js';
 import { hashPassword } from './cli/hash-password.js';
+import { servicesCommand, SERVICES_USAGE } from './cli/services.js';
 import { start } from './cli/start.js';
 
 const USAGE = `Usage:
   tessera [start] [--config FILE] [--port N]   serve (default command)
   tessera hash-password                        read a password from stdin, print its argon2id hash
   tessera keys generate [--algorithm ENC]      print a fresh key pair for the tokens module (JSON)
+${SERVICES_USAGE}
   tessera --help
 
 Settings come from FILE (YAML or JSON), then TESSERA_* environment variables
@@ -34,6 +36,10 @@ async function main(argv: string[]): Promise<void> {
   const [command = 'start', ...extra] = positionals;
   if (command === 'keys' && extra[0] === 'generate' && extra.length === 1) {
     process.exitCode = generateKeys(values.algorithm);
+    return;
+  }
+  if (command === 'services') {
+    process.exitCode = await servicesCommand(extra, values.config, process.stdout, process.stderr);
     return;
   }
   if (extra.length > 0) return usageError(`unexpected argument "${extra.join(' ')}"`);

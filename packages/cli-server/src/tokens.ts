@@ -41,6 +41,8 @@ export const TOKENS = {
   /** The service definitions the registry starts with (configuration, services directory, demo). */
   InitialServices: token<readonly RegisteredService[]>('InitialServices'),
   ServiceRegistry: token<ServiceRegistry>('ServiceRegistry'),
+  /** Whether what is saved to the ServiceRegistry is still there for the next process (memory: no). */
+  ServiceRegistryOutlivesProcess: token<boolean>('ServiceRegistryOutlivesProcess'),
   UserDirectory: token<UserDirectory>('UserDirectory'),
   PasswordHasher: token<PasswordHasher>('PasswordHasher'),
   CasCore: token<CasCore>('CasCore'),

@@ -102,7 +102,7 @@ describe('configuration schema', () => {
     ['a ticket limit of 0', { storage: { memory: { maxTickets: 0 } } }, 'storage.memory.maxTickets: expected a whole number of at least 1'],
     ['a sweep interval over a day', { storage: { memory: { sweepIntervalSeconds: 86401 } } }, 'storage.memory.sweepIntervalSeconds: expected a number from 1 to 86400'],
     ['an unknown log level', { logging: { level: 'loud' } }, 'logging.level: expected fatal, error, warn, info, debug, trace or silent'],
-    ['an unknown module', { modules: ['rest', 'tokenz'] }, 'modules[1]: unknown module "tokenz" (known: rest, tokens)'],
+    ['an unknown module', { modules: ['rest', 'tokenz'] }, 'modules[1]: unknown module "tokenz" (known: rest, tokens, services)'],
     ['a module listed twice', { modules: ['rest', 'rest'] }, 'modules[1]: module "rest" is listed twice'],
     ['modules as text', { modules: 'rest' }, 'modules: expected a list of module names'],
     ['a user without a username', { users: [{ password: 'x' }] }, 'users[0].username: is required'],

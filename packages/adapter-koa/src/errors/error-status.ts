@@ -8,6 +8,8 @@ const STATUS_BY_CODE: Readonly<Record<ErrorCode, StatusRule>> = {
   INVALID_REQUEST: 400,
   NO_CREDENTIALS: 400,
   AUTHENTICATION_FAILED: (options) => (options.restRevision === 'earlier' ? 400 : 401),
+  UNAUTHENTICATED: 401,
+  FORBIDDEN: 403,
   TICKET_NOT_FOUND: 404,
   SERVICE_NOT_AUTHORIZED: 403,
   TICKET_VALIDATION_FAILED: (options) => options.validationFailureStatus,

@@ -1,4 +1,4 @@
-import { AuthenticationFailedError, MethodNotAllowedError, RouteNotFoundError, type EventSink } from '@tessera/core';
+import { AuthenticationFailedError, MethodNotAllowedError, RouteNotFoundError, UnauthenticatedError, type EventSink } from '@tessera/core';
 import type { Context, Middleware, Next } from 'koa';
 import type { HttpOptions } from '../http-options.js';
 import { statusOf, UNEXPECTED_ERROR_STATUS } from './error-status.js';
@@ -6,6 +6,8 @@ import { toTesseraError } from './normalize-error.js';
 import { reportServerError } from './report.js';
 
 const SERVER_ERROR_MESSAGE = 'The server could not complete the request';
+/** The challenge of endpoints that take HTTP Basic credentials (/v1/services). */
+export const BASIC_CHALLENGE = 'Basic realm="tessera"';
 
 /**
  * The outermost middleware and the REST routes' renderer: a status from the one table and a
@@ -43,6 +45,7 @@ export function renderRestError(ctx: Context, thrown: unknown, options: HttpOpti
     return;
   }
   if (error instanceof MethodNotAllowedError) ctx.set('Allow', error.allowed.join(', '));
+  if (error instanceof UnauthenticatedError) ctx.set('WWW-Authenticate', BASIC_CHALLENGE);
   ctx.type = 'text/plain';
   ctx.body = !error || status >= 500 ? SERVER_ERROR_MESSAGE : error.message;
 }

@@ -4,7 +4,7 @@ import { InvalidServiceDefinitionError, parseServiceDefinition, type RegisteredS
 import { configurationError, type ConfigProblem } from './errors.js';
 import type { Config } from './schema.js';
 
-interface Sourced {
+export interface Sourced {
   readonly definition: ServiceDefinition;
   /** Where it was defined, for error messages: `services[2]` or a file path. */
   readonly origin: string;
@@ -32,24 +32,32 @@ export async function initialServices(config: Config): Promise<RegisteredService
   return sourced.map(({ definition }) => ({ ...definition, id: definition.id ?? nextId++ }));
 }
 
-/** Apereo CAS service files, one definition each, in file name order. Errors name the file. */
-export async function readServicesDirectory(directory: string): Promise<Sourced[]> {
+/** One `*.json` file of a services folder: its definition, or what is wrong with it (`<field>: <problem>`). */
+export type ServiceFile = Sourced | { readonly origin: string; readonly problem: string };
+
+/** Apereo CAS service files, one definition each, in file name order. Throws when the folder cannot be read. */
+export async function readServiceFiles(directory: string): Promise<ServiceFile[]> {
   let names: string[];
   try {
     names = (await readdir(directory)).filter((name) => name.toLowerCase().endsWith('.json')).sort();
   } catch (error) {
     throw configurationError([{ setting: 'servicesDirectory', problem: `cannot read ${directory} (${(error as NodeJS.ErrnoException).code ?? String(error)})` }]);
   }
-  const problems: ConfigProblem[] = [];
-  const sourced: Sourced[] = [];
+  const files: ServiceFile[] = [];
   for (const name of names) {
     const origin = join(directory, name);
     const definition = await readDefinition(origin);
-    if (typeof definition === 'string') problems.push({ setting: 'servicesDirectory', problem: `${origin}: ${definition}` });
-    else sourced.push({ definition, origin });
+    files.push(typeof definition === 'string' ? { origin, problem: definition } : { origin, definition });
   }
+  return files;
+}
+
+/** The folder's definitions; any bad file is a configuration error naming the file. */
+export async function readServicesDirectory(directory: string): Promise<Sourced[]> {
+  const files = await readServiceFiles(directory);
+  const problems = files.flatMap((file): ConfigProblem[] => ('problem' in file ? [{ setting: 'servicesDirectory', problem: `${file.origin}: ${file.problem}` }] : []));
   if (problems.length > 0) throw configurationError(problems);
-  return sourced;
+  return files.filter((file): file is Sourced => 'definition' in file);
 }
 
 /** The definition in the file, or what is wrong with it. */

@@ -2,6 +2,7 @@ import { hostname } from 'node:os';
 import { z } from 'zod';
 import { sanitizeNodeName } from '@tessera/core';
 import { knownModuleNames, moduleListProblems } from '../modules/catalog.js';
+import { registrationProblems, registrationSchema } from './registration.js';
 import { servicesSchema } from './services.js';
 import { tokensSchema } from './tokens.js';
 import { usersSchema } from './users.js';
@@ -92,6 +93,7 @@ export const configSchema = section({
       .describe('`earlier` answers bad credentials with 400 instead of 401, as CAS 4.x did.'),
   }).prefault({}),
   tokens: tokensSchema.prefault({}),
+  registration: registrationSchema.prefault({}),
   tickets: tickets.prefault({}),
   storage: storage.prefault({}),
   users: usersSchema
@@ -113,6 +115,10 @@ export const configSchema = section({
   demo: flag()
     .default(false)
     .describe('Adds the demo user `casuser` (password `Mellon`) and a demo service accepting any http(s) URL, with a loud warning. On by itself when tessera starts without a config file.'),
+}).superRefine((config, context) => {
+  // No silent open registration: the services module does not start without its required attribute.
+  if (!config.modules.includes('services')) return;
+  for (const { path, message } of registrationProblems(config.registration)) context.addIssue({ code: 'custom', path, message, input: undefined });
 });
 
 /** Settings as read: the shape of the config file, every default filled in. */

@@ -1,11 +1,13 @@
 /**
  * Every module tessera knows (protocol.md §8): its name, the modules it needs, what it adds. Plain
  * data, so configuration is checked without loading any adapter; registry.ts holds what each does.
- * Dependencies come before their dependants. Later modules (services, x509, otp, throttle) join here.
+ * Dependencies come before their dependants. Later modules (x509, otp, throttle) join here.
  */
 export const MODULE_CATALOG = [
   { name: 'rest', dependencies: [], summary: 'TGT, ST, status and logout under /v1/tickets, and /v1/users' },
   { name: 'tokens', dependencies: ['rest'], summary: 'TGTs (token=true) and service tickets as signed and encrypted JWTs' },
+  // Needs rest: its handler checks the Basic credentials, and its TGTs authorize the earlier variant.
+  { name: 'services', dependencies: ['rest'], summary: 'register services over REST: POST /v1/services and /v1/services/add/{tgt}' },
 ] as const satisfies readonly ModuleDescriptor[];
 
 export interface ModuleDescriptor {

@@ -3,6 +3,7 @@ import type { Binder } from '../di.js';
 import { MODULE_CATALOG, type ModuleName } from './catalog.js';
 import { registerRestModule } from './rest.js';
 import { registerTokensModule } from './tokens.js';
+import { registerServicesModule } from './services.js';
 
 /**
  * Adds a module's HTTP routes, credential extractors and credential handlers to the container's
@@ -14,6 +15,7 @@ export type ModuleRegistration = (binder: Binder, config: Config) => void;
 const REGISTRATIONS: Record<ModuleName, ModuleRegistration> = {
   rest: registerRestModule,
   tokens: registerTokensModule,
+  services: registerServicesModule,
 };
 
 /** Registrations of the enabled modules in catalog order. Assumes a list that passed moduleListProblems. */

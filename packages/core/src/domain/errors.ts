@@ -6,6 +6,8 @@ export type ErrorCode =
   | 'INVALID_REQUEST'
   | 'NO_CREDENTIALS'
   | 'AUTHENTICATION_FAILED'
+  | 'UNAUTHENTICATED'
+  | 'FORBIDDEN'
   | 'TICKET_NOT_FOUND'
   | 'SERVICE_NOT_AUTHORIZED'
   | 'TICKET_VALIDATION_FAILED'
@@ -52,6 +54,19 @@ export class AuthenticationFailedError extends TesseraError {
   constructor(readonly reasons: readonly string[]) {
     super(reasons.join('; ') || 'Authentication failed');
   }
+}
+
+/** No credentials that authenticate where an endpoint demands its own (HTTP Basic); never revision-dependent. */
+export class UnauthenticatedError extends TesseraError {
+  readonly code = 'UNAUTHENTICATED';
+  constructor(message = 'Unable to determine or verify authentication attempt') {
+    super(message);
+  }
+}
+
+/** The caller is known but may not do this (register services without the required attribute). */
+export class ForbiddenError extends TesseraError {
+  readonly code = 'FORBIDDEN';
 }
 
 export class TicketNotFoundError extends TesseraError {

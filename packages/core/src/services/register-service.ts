@@ -1,0 +1,89 @@
+import type { Credential } from '../domain/authentication/credential.js';
+import type { Principal } from '../domain/authentication/principal.js';
+import {
+  AuthenticationFailedError,
+  ForbiddenError,
+  InvalidConfigurationError,
+  NoCredentialsError,
+  TicketNotFoundError,
+  UnauthenticatedError,
+} from '../domain/errors.js';
+import { parseServiceDefinition, type ServiceDefinition } from '../domain/registry/cas-service-json.js';
+import { legacyServiceDefinition, type LegacyServiceForm } from '../domain/registry/legacy-service-form.js';
+import type { RegisteredService } from '../domain/registry/registered-service.js';
+import { compileFullMatch } from '../domain/registry/service-matcher.js';
+import type { EventSink } from '../ports/event-sink.js';
+import type { RandomSource } from '../ports/random-source.js';
+import type { ServiceRegistry } from '../ports/service-registry.js';
+import type { TicketStore } from '../ports/ticket-store.js';
+import type { Authenticator } from './authenticator.js';
+import { ImportServices } from './import-services.js';
+
+export interface RegistrationPolicy {
+  /** Who may register: a principal attribute with a value matching the pattern (case-insensitive, whole value). */
+  readonly requiredAttribute: { readonly name: string; readonly valuePattern: string };
+  /** `@class` values accepted in a definition. */
+  readonly acceptedTypes: readonly string[];
+}
+
+export interface RegisterServiceDependencies {
+  readonly authenticator: Authenticator;
+  readonly tickets: TicketStore;
+  readonly registry: ServiceRegistry;
+  readonly random: RandomSource;
+  readonly events: EventSink;
+}
+
+/**
+ * Registering services over REST (protocol.md §3, both revisions). A definition with an id that is
+ * already stored replaces it; one without an id gets a random unused one (unusedServiceId). Saved
+ * definitions take effect at once: ServiceAccess reads the same registry on every request.
+ */
+export class RegisterService {
+  private readonly valuePattern: RegExp;
+  private readonly importer: ImportServices;
+
+  constructor(
+    private readonly deps: RegisterServiceDependencies,
+    private readonly policy: RegistrationPolicy,
+  ) {
+    const pattern = compileFullMatch(policy.requiredAttribute.valuePattern, 'i');
+    if (!pattern) throw new InvalidConfigurationError('registration.requiredAttribute.valuePattern', 'is not a valid regular expression');
+    this.valuePattern = pattern;
+    this.importer = new ImportServices(deps.registry, deps.random, deps.events);
+  }
+
+  /** POST /v1/services: the caller's own credentials (HTTP Basic), then a CAS JSON definition. */
+  async withCredentials(credentials: readonly Credential[], json: unknown): Promise<RegisteredService> {
+    const principal = await this.authenticate(credentials);
+    this.authorize(principal);
+    return this.save(parseServiceDefinition(json, { acceptedTypes: this.policy.acceptedTypes }));
+  }
+
+  /** POST /v1/services/add/{tgt}: the TGT's principal registers the service the form describes. */
+  async withTicket(tgtId: string, form: LegacyServiceForm): Promise<RegisteredService> {
+    const tgt = await this.deps.tickets.get(tgtId);
+    if (tgt?.kind !== 'TGT') throw new TicketNotFoundError();
+    this.authorize(tgt.authentication.principal);
+    return this.save(legacyServiceDefinition(form));
+  }
+
+  private async authenticate(credentials: readonly Credential[]): Promise<Principal> {
+    try {
+      return (await this.deps.authenticator.authenticate(credentials)).principal;
+    } catch (error) {
+      if (error instanceof NoCredentialsError) throw new UnauthenticatedError();
+      if (error instanceof AuthenticationFailedError) throw new UnauthenticatedError(error.message);
+      throw error;
+    }
+  }
+
+  private authorize(principal: Principal): void {
+    const values = principal.attributes[this.policy.requiredAttribute.name] ?? [];
+    if (!values.some((value) => this.valuePattern.test(value))) throw new ForbiddenError('Request is not authorized');
+  }
+
+  private async save(definition: ServiceDefinition): Promise<RegisteredService> {
+    return (await this.importer.save(definition)).saved;
+  }
+}
