@@ -6,11 +6,10 @@ import type {
   EventSink,
   PasswordHasher,
   RandomSource,
-  RegisteredService,
   ServiceRegistry,
+  TicketStore,
   UserDirectory,
 } from '@tessera/core';
-import type { MemoryTicketStore } from '@tessera/adapter-memory';
 import type { CredentialExtractor, HttpModule } from '@tessera/adapter-koa';
 import type { RequestListener } from 'node:http';
 import type { Config } from './config/schema.js';
@@ -36,9 +35,7 @@ export const TOKENS = {
   Clock: token<Clock>('Clock'),
   RandomSource: token<RandomSource>('RandomSource'),
   EventSink: token<EventSink>('EventSink'),
-  TicketStore: token<MemoryTicketStore>('TicketStore'),
-  /** The service definitions the registry starts with (configuration, services directory, demo). */
-  InitialServices: token<readonly RegisteredService[]>('InitialServices'),
+  TicketStore: token<TicketStore>('TicketStore'),
   ServiceRegistry: token<ServiceRegistry>('ServiceRegistry'),
   UserDirectory: token<UserDirectory>('UserDirectory'),
   PasswordHasher: token<PasswordHasher>('PasswordHasher'),

@@ -55,11 +55,38 @@ const tickets = section({
   }).prefault({}),
 });
 
+const mongo = section({
+  uri: z
+    .string()
+    .regex(/^mongodb(\+srv)?:\/\/./, { error: 'expected a MongoDB connection string (mongodb://… or mongodb+srv://…)' })
+    .optional()
+    .describe('MongoDB connection string, e.g. `mongodb://db1,db2,db3/?replicaSet=rs0`; required with `storage.type: mongo`.'),
+  database: z.string().regex(/^[^/\\. "$]{1,63}$/, { error: 'expected a database name (no / \\ . " $ or space)' }).default('tessera').describe('Database holding the collections.'),
+  collectionPrefix: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]*$/, { error: 'expected letters, digits, _ or -' })
+    .default('')
+    .meta({ defaultText: 'none' })
+    .describe('Put before each collection name (`tickets`, `services`, `users`), so several deployments can share one database.'),
+  timeoutSeconds: positiveInteger(120)
+    .default(5)
+    .describe('How long to look for a reachable server: at start (then exit 1) and for each request while the database is away (then 503).'),
+});
+
 const storage = section({
+  type: z
+    .enum(['memory', 'mongo'], { error: 'expected memory or mongo' })
+    .default('memory')
+    .describe('Where tickets, services and users live: `memory` (one process) or `mongo` (shared by every node).'),
   memory: section({
     maxTickets: positiveInteger().default(10_000_000).describe('Most tickets held in memory; a full store refuses new logins rather than grow.'),
     sweepIntervalSeconds: positiveInteger(86400).default(60).describe('How often expired tickets are removed from memory.'),
   }).prefault({}),
+  mongo: mongo.prefault({}),
+}).superRefine((settings, context) => {
+  if (settings.type === 'mongo' && settings.mongo.uri === undefined) {
+    context.addIssue({ code: 'custom', path: ['mongo', 'uri'], message: 'required when storage.type is mongo', input: undefined });
+  }
 });
 
 const modules = z
