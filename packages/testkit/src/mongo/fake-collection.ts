@@ -21,7 +21,7 @@ export class FakeCollection {
 
   insertOne(document: Document) {
     this.record('insertOne', document);
-    if (this.documents.some((stored) => stored._id === document._id)) throw new Error(`E11000 duplicate key error: _id ${String(document._id)}`);
+    if (this.documents.some((stored) => stored._id === document._id)) throw duplicateKey(document._id);
     this.documents.push(structuredClone(document));
     return Promise.resolve({ acknowledged: true, insertedId: document._id });
   }
@@ -48,12 +48,14 @@ export class FakeCollection {
     return Promise.resolve(copy(found));
   }
 
-  findOneAndUpdate(filter: Filter, changes: Document, options: { returnDocument?: 'before' | 'after' } = {}) {
+  findOneAndUpdate(filter: Filter, changes: Document, options: { returnDocument?: 'before' | 'after'; upsert?: boolean } = {}) {
     this.record('findOneAndUpdate', filter, changes, options);
     const found = this.first(filter);
-    if (found === undefined) return Promise.resolve(null);
+    if (found === undefined) return options.upsert === true ? this.upsert(filter, changes, options.returnDocument) : Promise.resolve(null);
     const before = structuredClone(found);
-    update(found, changes);
+    // $setOnInsert applies only when an upsert inserts.
+    const { $setOnInsert: _onInsertOnly, ...onUpdate } = changes;
+    update(found, onUpdate);
     return Promise.resolve(options.returnDocument === 'after' ? structuredClone(found) : before);
   }
 
@@ -93,6 +95,16 @@ export class FakeCollection {
     return this.calls.filter((call) => call.method === method).map((call) => call.args);
   }
 
+  /** An upsert that inserts: the filter's `_id`, then $setOnInsert with the other changes; a taken `_id` is E11000. */
+  private upsert(filter: Filter, changes: Document, returnDocument: 'before' | 'after' | undefined) {
+    if (this.documents.some((stored) => stored._id === filter._id)) throw duplicateKey(filter._id);
+    const { $setOnInsert, $set, ...others } = changes as { $setOnInsert?: Document; $set?: Document };
+    const inserted: Document = { _id: filter._id };
+    update(inserted, { ...others, $set: { ...$setOnInsert, ...$set } });
+    this.documents.push(inserted);
+    return Promise.resolve(returnDocument === 'after' ? structuredClone(inserted) : null);
+  }
+
   private record(method: string, ...args: unknown[]): void {
     this.calls.push({ method, args: structuredClone(args) });
     if (this.failWith !== undefined) throw this.failWith;
@@ -102,6 +114,11 @@ export class FakeCollection {
     const query = new Query(filter);
     return this.documents.find((stored) => query.test(stored));
   }
+}
+
+/** The server's duplicate key error, as far as callers look at it: its code. */
+function duplicateKey(id: unknown): Error {
+  return Object.assign(new Error(`E11000 duplicate key error: _id ${String(id)}`), { code: 11000 });
 }
 
 function copy(document: Document | undefined): Document | null {
