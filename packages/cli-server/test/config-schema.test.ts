@@ -122,6 +122,7 @@ describe('configuration schema', () => {
     ['services as a map', { services: { app } }, 'services: expected a list of service definitions'],
     ['an empty services directory path', { servicesDirectory: '' }, 'servicesDirectory: expected a folder path'],
     ['demo as text', { demo: 'on' }, 'demo: expected true or false'],
+    ['the demo on MongoDB', { demo: true, storage: { type: 'mongo', mongo: { uri: 'mongodb://db:27017' } } }, 'demo: cannot be used with storage.type mongo'],
     ['an unknown storage type', { storage: { type: 'redis' } }, 'storage.type: expected memory or mongo'],
     ['mongo storage without a URI', { storage: { type: 'mongo' } }, 'storage.mongo.uri: required when storage.type is mongo'],
     ['a MongoDB URI of another scheme', { storage: { mongo: { uri: 'http://db:27017' } } }, 'storage.mongo.uri: expected a MongoDB connection string'],

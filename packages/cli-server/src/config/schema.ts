@@ -137,7 +137,12 @@ export const configSchema = section({
   }).prefault({}),
   demo: flag()
     .default(false)
-    .describe('Adds the demo user `casuser` (password `Mellon`) and a demo service accepting any http(s) URL, with a loud warning. On by itself when tessera starts without a config file.'),
+    .describe('Adds the demo user `casuser` (password `Mellon`) and a demo service accepting any http(s) URL, with a loud warning. On by itself when tessera starts without a config file. Not with `storage.type: mongo`.'),
+}).superRefine((settings, context) => {
+  // Upserted at start, the demo user would stay in a shared database after the demo is switched off.
+  if (settings.demo && settings.storage.type === 'mongo') {
+    context.addIssue({ code: 'custom', path: ['demo'], message: 'cannot be used with storage.type mongo: the demo user would be written into the shared database; configure users instead', input: true });
+  }
 });
 
 /** Settings as read: the shape of the config file, every default filled in. */
