@@ -4,7 +4,7 @@ import { fromServiceDocument, toServiceDocument, type ServiceDocument } from './
 import { guarded } from './unavailable.js';
 
 /** compareServices as a sort: evaluation order, name ignoring case (the stored sort key), id. */
-export const SERVICE_ORDER = { evaluationOrder: 1, sortName: 1, _id: 1 } as const;
+const SERVICE_ORDER = { evaluationOrder: 1, sortName: 1, _id: 1 } as const;
 
 /** Service definitions in MongoDB; every node reads the same list, so a change shows everywhere. */
 export class MongoServiceRegistry implements ServiceRegistry {

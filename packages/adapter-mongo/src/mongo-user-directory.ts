@@ -31,11 +31,11 @@ export class MongoUserDirectory implements UserDirectory {
   }
 }
 
-export function toUserDocument({ username, password, attributes }: UserRecord): UserDocument {
+function toUserDocument({ username, password, attributes }: UserRecord): UserDocument {
   return password.kind === 'hash' ? { username, passwordHash: password.phc, attributes } : { username, password: password.value, attributes };
 }
 
-export function fromUserDocument(document: UserDocument): UserRecord {
+function fromUserDocument(document: UserDocument): UserRecord {
   return { username: document.username, password: storedPassword(document), attributes: document.attributes ?? {} };
 }
 
