@@ -75,6 +75,12 @@ describe('tessera CLI', function () {
     expect(run.stdout).to.not.include('ready');
   });
 
+  it('a MongoDB URI the driver cannot parse exits 2 as bad configuration, naming storage.mongo.uri', async () => {
+    const run = await runCli(['--config', configFile({ storage: { type: 'mongo', mongo: { uri: 'mongodb://db:99999' } }, logging: { level: 'silent' } })]);
+    expect(run.code).to.equal(2);
+    expect(run.stderr).to.match(/storage\.mongo\.uri: .*db:99999/);
+  });
+
   it('hash-password reads the password from stdin and prints an argon2id hash that verifies', async () => {
     const run = await runCli(['hash-password'], 'Correct horse battery staple\n');
     expect(run.code).to.equal(0);

@@ -37,11 +37,11 @@ async function connect(settings: MongoSettings): Promise<MongoConnection> {
   }
 }
 
-/** A lost database stays "unavailable" (exit 1); anything else (a bad URI, refused credentials) is configuration. */
+/** A lost database stays "unavailable" (exit 1); anything else (an unparsable URI, refused credentials) is configuration (exit 2). */
 function startFailure(error: unknown, setting: string): Error {
   const reason = oneLine(error instanceof Error ? error.message : String(error));
   if (error instanceof StoreUnavailableError) return new StoreUnavailableError(`storage.mongo.uri: ${reason}`, { cause: error });
-  return new InvalidConfigurationError(setting, `MongoDB refused: ${reason}`);
+  return new InvalidConfigurationError(setting, reason);
 }
 
 function oneLine(text: string): string {
