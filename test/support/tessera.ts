@@ -1,5 +1,7 @@
+import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
-import { parseConfig, startServer, type RunningServer } from '@tessera/cli-server';
+import { parseConfig, startServer, type RunningServer, type StartOptions } from '@tessera/cli-server';
+import { FakeDatabase } from '@tessera/testkit/mongo';
 
 export const APP = 'https://app.example.org/home';
 
@@ -64,8 +66,27 @@ export async function startTessera(overrides: Record<string, unknown> = {}): Pro
       done();
     },
   });
-  const server = await startServer({ config: parseConfig(baseConfig(overrides)), log });
+  const server = await startServer({ config: parseConfig(baseConfig({ ...storageUnderTest(), ...overrides })), log, ...fakeDatabaseUnderTest() });
   return { url: server.url, server, logs, close: () => server.close() };
+}
+
+/**
+ * The storage every end-to-end test runs on, from E2E_STORAGE: `memory` (the default),
+ * `mongo` (the server at MONGODB_URI, collections of their own per start) or `mongo-fake` (the
+ * Mongo adapter on the mingo-evaluated fake database, which needs no server).
+ */
+function storageUnderTest(): Record<string, unknown> {
+  const storage = process.env.E2E_STORAGE ?? 'memory';
+  if (storage === 'memory') return {};
+  if (storage === 'mongo-fake') return { storage: { type: 'mongo', mongo: { uri: 'mongodb://fake.invalid' } } };
+  if (storage !== 'mongo') throw new Error(`E2E_STORAGE: expected memory, mongo or mongo-fake, got ${storage}`);
+  const uri = process.env.MONGODB_URI;
+  if (uri === undefined || uri === '') throw new Error('E2E_STORAGE=mongo needs MONGODB_URI');
+  return { storage: { type: 'mongo', mongo: { uri, database: 'tessera_e2e', collectionPrefix: `t${randomBytes(4).toString('hex')}_` } } };
+}
+
+function fakeDatabaseUnderTest(): Pick<StartOptions, 'mongoDatabase'> {
+  return process.env.E2E_STORAGE === 'mongo-fake' ? { mongoDatabase: new FakeDatabase() as unknown as NonNullable<StartOptions['mongoDatabase']> } : {};
 }
 
 export function form(fields: Record<string, string>): RequestInit {

@@ -1,38 +1,38 @@
 import { Container } from 'inversify';
 import type { Logger } from 'pino';
-import { MemoryServiceRegistry, MemoryTicketStore, MemoryUserDirectory } from '@tessera/adapter-memory';
 import { createApp, type HttpOptions } from '@tessera/adapter-koa';
-import { Argon2PasswordHasher, createCasCore, cryptoRandomSource, systemClock, type RegisteredService } from '@tessera/core';
+import { Argon2PasswordHasher, createCasCore, cryptoRandomSource, systemClock } from '@tessera/core';
 import type { Config } from './config/schema.js';
 import { Binder } from './di.js';
 import { LoggingEventSink } from './logging.js';
 import { enabledModules } from './modules/registry.js';
+import type { StorePorts } from './storage/storage.js';
 import { TOKENS } from './tokens.js';
 
 export interface CompositionInputs {
   readonly config: Config;
   readonly logger: Logger;
-  /** The registry's starting definitions, ids assigned (see initialServices). */
-  readonly services: readonly RegisteredService[];
+  /** The ticket store, service registry and user directory of the adapter `storage.type` names. */
+  readonly stores: StorePorts;
 }
 
 /**
  * The composition root: every port bound to its adapter, then each enabled module adds its routes,
  * extractors and handlers. Nothing is built until something asks for it.
  */
-export function buildContainer({ config, logger, services }: CompositionInputs): Binder {
+export function buildContainer({ config, logger, stores }: CompositionInputs): Binder {
   const binder = new Binder(new Container());
   binder.constant(TOKENS.Config, config);
   binder.constant(TOKENS.Logger, logger);
   binder.constant(TOKENS.Clock, systemClock);
   binder.constant(TOKENS.RandomSource, cryptoRandomSource);
-  binder.constant(TOKENS.InitialServices, services);
 
   binder.resolved(TOKENS.EventSink, [TOKENS.Logger], (log) => new LoggingEventSink(log));
-  binder.resolved(TOKENS.TicketStore, [TOKENS.Clock], (clock) => new MemoryTicketStore(clock, { maxTickets: config.storage.memory.maxTickets }));
-  binder.resolved(TOKENS.ServiceRegistry, [TOKENS.InitialServices], (initial) => new MemoryServiceRegistry(initial));
-  binder.constant(TOKENS.ServiceRegistryOutlivesProcess, false);
-  binder.resolved(TOKENS.UserDirectory, [], () => new MemoryUserDirectory(config.users));
+  binder.constant(TOKENS.TicketStore, stores.tickets);
+  binder.constant(TOKENS.ServiceRegistry, stores.registry);
+  binder.constant(TOKENS.UserDirectory, stores.users);
+  // The CLI's `services import` saves for real only where the registry outlives the process.
+  binder.constant(TOKENS.ServiceRegistryOutlivesProcess, config.storage.type === 'mongo');
   binder.resolved(TOKENS.PasswordHasher, [], () => new Argon2PasswordHasher());
 
   binder.resolved(

@@ -4,6 +4,8 @@ export { configSchema, type Config } from './config/schema.js';
 export { ConfigurationError, type ConfigProblem } from './config/errors.js';
 export { initialServices } from './config/initial-services.js';
 export { renderConfigReference, withConfigReference, REFERENCE_START, REFERENCE_END } from './config/reference.js';
+export { memoryStores } from './storage/memory-storage.js';
+export { openStorage, type Storage, type StorageInputs, type StorePorts } from './storage/storage.js';
 export { buildContainer, httpOptions, type CompositionInputs } from './container.js';
 export { Binder, type Dependency } from './di.js';
 export { TOKENS, type Token, type HttpApp } from './tokens.js';

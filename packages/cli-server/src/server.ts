@@ -1,17 +1,22 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { DestinationStream, Logger } from 'pino';
+import type { MongoDatabase } from '@tessera/adapter-mongo';
+import { systemClock } from '@tessera/core';
 import { initialServices } from './config/initial-services.js';
 import type { Config } from './config/schema.js';
 import { buildContainer } from './container.js';
 import { gracefulCloser } from './graceful-close.js';
 import { createLogger } from './logging.js';
+import { openStorage } from './storage/storage.js';
 import { TOKENS } from './tokens.js';
 
 export interface StartOptions {
   readonly config: Config;
   /** Where JSON log lines go; stdout by default. */
   readonly log?: DestinationStream;
+  /** Tests only: a stand-in MongoDB database for `storage.type: mongo`, used instead of connecting. */
+  readonly mongoDatabase?: MongoDatabase;
 }
 
 export interface RunningServer {
@@ -23,19 +28,21 @@ export interface RunningServer {
 }
 
 /** Composes tessera from its configuration and listens; resolves once it accepts connections. */
-export async function startServer({ config, log }: StartOptions): Promise<RunningServer> {
+export async function startServer({ config, log, mongoDatabase }: StartOptions): Promise<RunningServer> {
   const logger = createLogger(config.logging.level, log);
   warnAboutDemoAndPlainPasswords(config, logger);
-  const binder = buildContainer({ config, logger, services: await initialServices(config) });
-  const tickets = binder.get(TOKENS.TicketStore);
+  const services = await initialServices(config);
+  const storage = await openStorage({ config, services, clock: systemClock, logger, ...(mongoDatabase === undefined ? {} : { mongoDatabase }) });
+  const binder = buildContainer({ config, logger, stores: storage.ports });
   const server = createServer(binder.get(TOKENS.HttpApp).callback());
   const closeGracefully = gracefulCloser(server);
 
-  await listen(server, config.server.port, config.server.host);
-  const sweeper = setInterval(() => {
-    const removed = tickets.sweep();
-    if (removed > 0) logger.debug({ removed }, 'expired tickets swept');
-  }, config.storage.memory.sweepIntervalSeconds * 1000).unref();
+  try {
+    await listen(server, config.server.port, config.server.host);
+  } catch (error) {
+    await storage.close();
+    throw error;
+  }
 
   const port = (server.address() as AddressInfo).port;
   const url = `http://${urlHost(config.server.host)}:${port}${config.server.basePath}`;
@@ -45,8 +52,8 @@ export async function startServer({ config, log }: StartOptions): Promise<Runnin
   const close = () =>
     (closing ??= (async () => {
       logger.info('tessera stopping: requests in flight may finish');
-      clearInterval(sweeper);
       await closeGracefully(config.server.shutdownTimeoutSeconds * 1000);
+      await storage.close();
       logger.info('tessera stopped');
     })());
   return { url, port, close };

@@ -7,11 +7,10 @@ import type {
   JwtTickets,
   PasswordHasher,
   RandomSource,
-  RegisteredService,
   ServiceRegistry,
+  TicketStore,
   UserDirectory,
 } from '@tessera/core';
-import type { MemoryTicketStore } from '@tessera/adapter-memory';
 import type { CredentialExtractor, HttpModule } from '@tessera/adapter-koa';
 import type { RequestListener } from 'node:http';
 import type { Config } from './config/schema.js';
@@ -37,9 +36,7 @@ export const TOKENS = {
   Clock: token<Clock>('Clock'),
   RandomSource: token<RandomSource>('RandomSource'),
   EventSink: token<EventSink>('EventSink'),
-  TicketStore: token<MemoryTicketStore>('TicketStore'),
-  /** The service definitions the registry starts with (configuration, services directory, demo). */
-  InitialServices: token<readonly RegisteredService[]>('InitialServices'),
+  TicketStore: token<TicketStore>('TicketStore'),
   ServiceRegistry: token<ServiceRegistry>('ServiceRegistry'),
   /** Whether what is saved to the ServiceRegistry is still there for the next process (memory: no). */
   ServiceRegistryOutlivesProcess: token<boolean>('ServiceRegistryOutlivesProcess'),

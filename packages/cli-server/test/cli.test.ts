@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,6 +25,15 @@ function runCli(args: string[], stdin = ''): Promise<Run> {
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   child.stdin.end(stdin);
   return new Promise((resolve) => child.on('exit', (code) => resolve({ code, stdout, stderr })));
+}
+
+/** A loopback port nothing listens on: bound once, then closed. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
 }
 
 function configFile(content: unknown): string {
@@ -50,6 +60,25 @@ describe('tessera CLI', function () {
     const run = await runCli(['--config', configFile({ servicesDirectory: directory }), '--port', '0']);
     expect(run.code).to.equal(2);
     expect(run.stderr).to.match(/servicesDirectory: .*broken\.json: not valid JSON/);
+  });
+
+  it('storage.type mongo with an unreachable database exits 1 within seconds, one line naming storage.mongo.uri', async () => {
+    const port = await closedPort();
+    const startedAt = Date.now();
+    const storage = { type: 'mongo', mongo: { uri: `mongodb://127.0.0.1:${port}/?directConnection=true`, timeoutSeconds: 1 } };
+    const run = await runCli(['--config', configFile({ storage, logging: { level: 'silent' } })]);
+    expect(run.code).to.equal(1);
+    expect(Date.now() - startedAt).to.be.below(10_000);
+    const lines = run.stderr.trim().split('\n');
+    expect(lines).to.have.length(1);
+    expect(lines[0]).to.match(new RegExp(`^tessera: storage\\.mongo\\.uri: cannot reach MongoDB within 1 s: .*127\\.0\\.0\\.1:${port}`));
+    expect(run.stdout).to.not.include('ready');
+  });
+
+  it('a MongoDB URI the driver cannot parse exits 2 as bad configuration, naming storage.mongo.uri', async () => {
+    const run = await runCli(['--config', configFile({ storage: { type: 'mongo', mongo: { uri: 'mongodb://db:99999' } }, logging: { level: 'silent' } })]);
+    expect(run.code).to.equal(2);
+    expect(run.stderr).to.match(/storage\.mongo\.uri: .*db:99999/);
   });
 
   it('hash-password reads the password from stdin and prints an argon2id hash that verifies', async () => {

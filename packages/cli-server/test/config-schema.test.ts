@@ -32,7 +32,9 @@ describe('configuration schema', () => {
     expect(config.protocol.validationFailureStatus).to.equal(400);
     expect(config.rest.revision).to.equal('current');
     expect(config.tickets).to.deep.equal({ tgt: { maxTimeToLiveSeconds: 28800, timeToKillSeconds: 7200 }, st: { timeToLiveSeconds: 10 } });
+    expect(config.storage.type).to.equal('memory');
     expect(config.storage.memory).to.deep.equal({ maxTickets: 10_000_000, sweepIntervalSeconds: 60 });
+    expect(config.storage.mongo).to.deep.equal({ database: 'tessera', collectionPrefix: '', timeoutSeconds: 5 });
     expect(config.logging.level).to.equal('info');
     expect(config.users).to.deep.equal([]);
     expect(config.services).to.deep.equal([]);
@@ -120,6 +122,12 @@ describe('configuration schema', () => {
     ['services as a map', { services: { app } }, 'services: expected a list of service definitions'],
     ['an empty services directory path', { servicesDirectory: '' }, 'servicesDirectory: expected a folder path'],
     ['demo as text', { demo: 'on' }, 'demo: expected true or false'],
+    ['the demo on MongoDB', { demo: true, storage: { type: 'mongo', mongo: { uri: 'mongodb://db:27017' } } }, 'demo: cannot be used with storage.type mongo'],
+    ['an unknown storage type', { storage: { type: 'redis' } }, 'storage.type: expected memory or mongo'],
+    ['mongo storage without a URI', { storage: { type: 'mongo' } }, 'storage.mongo.uri: required when storage.type is mongo'],
+    ['a MongoDB URI of another scheme', { storage: { mongo: { uri: 'http://db:27017' } } }, 'storage.mongo.uri: expected a MongoDB connection string'],
+    ['a database name with a dot', { storage: { mongo: { database: 'sso.prod' } } }, 'storage.mongo.database: expected a database name'],
+    ['a collection prefix with a space', { storage: { mongo: { collectionPrefix: 'my sso' } } }, 'storage.mongo.collectionPrefix: expected letters, digits, _ or -'],
     ['a configuration that is not a map', 'port: 8080', '(configuration): expected a map of settings'],
   ];
 

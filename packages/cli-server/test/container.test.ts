@@ -1,9 +1,9 @@
 import { expect } from 'chai';
-import { Argon2PasswordHasher, AuthenticationFailedError } from '@tessera/core';
-import { buildContainer, createLogger, parseConfig, TOKENS, type Config } from '@tessera/cli-server';
+import { Argon2PasswordHasher, AuthenticationFailedError, systemClock } from '@tessera/core';
+import { buildContainer, createLogger, memoryStores, parseConfig, TOKENS, type Config } from '@tessera/cli-server';
 
 function containerFor(config: Config) {
-  return buildContainer({ config, logger: createLogger('silent'), services: [] });
+  return buildContainer({ config, logger: createLogger('silent'), stores: memoryStores(config, [], systemClock) });
 }
 
 const credential = (password: string) => ({ type: 'usernamePassword', username: 'casuser', password }) as const;
@@ -38,7 +38,7 @@ describe('container composition (protocol.md §8)', () => {
     expect(binder.get(TOKENS.HttpApp).callback()).to.be.a('function');
   });
 
-  it('every port is one shared instance built from the settings: the core and the sweeper see one ticket store', async () => {
+  it('every port is one shared instance built from the settings: the core and the server see one ticket store', async () => {
     const binder = containerFor(parseConfig({ users: [{ username: 'casuser', password: 'Mellon' }], server: { nodeName: 'node7' } }));
     const core = binder.get(TOKENS.CasCore);
     expect(binder.get(TOKENS.CasCore)).to.equal(core);

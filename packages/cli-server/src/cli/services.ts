@@ -1,8 +1,10 @@
-import { ImportServices, InvalidConfigurationError, type RegisteredService } from '@tessera/core';
+import { ImportServices, InvalidConfigurationError, systemClock, type RegisteredService, type ServiceRegistry } from '@tessera/core';
 import { initialServices, readServiceFiles, type Sourced } from '../config/initial-services.js';
 import { loadConfig } from '../config/load.js';
 import type { Config } from '../config/schema.js';
 import { buildContainer } from '../container.js';
+import type { Binder } from '../di.js';
+import { openStorage } from '../storage/storage.js';
 import { createLogger } from '../logging.js';
 import { TOKENS } from '../tokens.js';
 
@@ -34,17 +36,25 @@ export async function servicesCommand(args: readonly string[], file: string | un
   }
 }
 
-async function registryOf(config: Config) {
-  const binder = buildContainer({ config, logger: createLogger('silent'), services: await initialServices(config) });
-  return { binder, registry: binder.get(TOKENS.ServiceRegistry), durable: binder.get(TOKENS.ServiceRegistryOutlivesProcess) };
+/** Runs `work` on the registry the server would start with, then lets go of the storage. */
+async function withRegistry<T>(config: Config, work: (parts: { binder: Binder; registry: ServiceRegistry; durable: boolean }) => Promise<T>): Promise<T> {
+  const logger = createLogger('silent');
+  const storage = await openStorage({ config, services: await initialServices(config), clock: systemClock, logger });
+  try {
+    const binder = buildContainer({ config, logger, stores: storage.ports });
+    return await work({ binder, registry: binder.get(TOKENS.ServiceRegistry), durable: binder.get(TOKENS.ServiceRegistryOutlivesProcess) });
+  } finally {
+    await storage.close();
+  }
 }
 
 async function listServices(config: Config, out: Output, err: Output): Promise<number> {
-  const { registry, durable } = await registryOf(config);
-  const rows = (await registry.list()).map((s) => [String(s.id), String(s.evaluationOrder), s.accessStrategy.enabled ? 'yes' : 'no', s.name, s.serviceId]);
-  out.write(table([['ID', 'ORDER', 'ENABLED', 'NAME', 'SERVICE ID'], ...rows]));
-  if (!durable) err.write('Listed from the configuration and servicesDirectory. Services registered over REST live in the memory of the server that took them and are not shown.\n');
-  return 0;
+  return withRegistry(config, async ({ registry, durable }) => {
+    const rows = (await registry.list()).map((s) => [String(s.id), String(s.evaluationOrder), s.accessStrategy.enabled ? 'yes' : 'no', s.name, s.serviceId]);
+    out.write(table([['ID', 'ORDER', 'ENABLED', 'NAME', 'SERVICE ID'], ...rows]));
+    if (!durable) err.write('Listed from the configuration and servicesDirectory. Services registered over REST live in the memory of the server that took them and are not shown.\n');
+    return 0;
+  });
 }
 
 async function importFolder(config: Config, directory: string, out: Output, err: Output): Promise<number> {
@@ -56,19 +66,20 @@ async function importFolder(config: Config, directory: string, out: Output, err:
     err.write(`${problems.join('\n')}\n${problems.length} problem(s) in ${files.length} file(s) of ${directory}; nothing imported.\n`);
     return 1;
   }
-  const { binder, registry, durable } = await registryOf(config);
-  const importer = new ImportServices(registry, binder.get(TOKENS.RandomSource), binder.get(TOKENS.EventSink));
-  for (const { origin, definition } of valid) {
-    const { saved, replaced } = await importer.save(definition);
-    out.write(`${origin}: ${summary(saved, definition.id === undefined, durable)}${replaced ? `, replacing "${replaced.name}"` : ''}\n`);
-  }
-  out.write(
-    durable
-      ? `Imported ${valid.length} service(s).\n`
-      : `${valid.length} service file(s) valid. Nothing was imported: the service registry is in memory and lasts only as long as one process. ` +
-          `To load these files at every start, set servicesDirectory to ${directory}.\n`,
-  );
-  return 0;
+  return withRegistry(config, async ({ binder, registry, durable }) => {
+    const importer = new ImportServices(registry, binder.get(TOKENS.RandomSource), binder.get(TOKENS.EventSink));
+    for (const { origin, definition } of valid) {
+      const { saved, replaced } = await importer.save(definition);
+      out.write(`${origin}: ${summary(saved, definition.id === undefined, durable)}${replaced ? `, replacing "${replaced.name}"` : ''}\n`);
+    }
+    out.write(
+      durable
+        ? `Imported ${valid.length} service(s).\n`
+        : `${valid.length} service file(s) valid. Nothing was imported: the service registry is in memory and lasts only as long as one process. ` +
+            `To load these files at every start, set servicesDirectory to ${directory}.\n`,
+    );
+    return 0;
+  });
 }
 
 function summary(service: RegisteredService, assigned: boolean, durable: boolean): string {

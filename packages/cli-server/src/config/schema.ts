@@ -57,11 +57,38 @@ const tickets = section({
   }).prefault({}),
 });
 
+const mongo = section({
+  uri: z
+    .string()
+    .regex(/^mongodb(\+srv)?:\/\/./, { error: 'expected a MongoDB connection string (mongodb://… or mongodb+srv://…)' })
+    .optional()
+    .describe('MongoDB connection string, e.g. `mongodb://db1,db2,db3/?replicaSet=rs0`; required with `storage.type: mongo`.'),
+  database: z.string().regex(/^[^/\\. "$]{1,63}$/, { error: 'expected a database name (no / \\ . " $ or space)' }).default('tessera').describe('Database holding the collections.'),
+  collectionPrefix: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]*$/, { error: 'expected letters, digits, _ or -' })
+    .default('')
+    .meta({ defaultText: 'none' })
+    .describe('Put before each collection name (`tickets`, `services`, `users`, `throttle`), so several deployments can share one database.'),
+  timeoutSeconds: positiveInteger(120)
+    .default(5)
+    .describe('How long to look for a reachable server: at start (then exit 1) and for each request while the database is away (then 503).'),
+});
+
 const storage = section({
+  type: z
+    .enum(['memory', 'mongo'], { error: 'expected memory or mongo' })
+    .default('memory')
+    .describe('Where tickets, services and users live: `memory` (one process) or `mongo` (shared by every node).'),
   memory: section({
     maxTickets: positiveInteger().default(10_000_000).describe('Most tickets held in memory; a full store refuses new logins rather than grow.'),
     sweepIntervalSeconds: positiveInteger(86400).default(60).describe('How often expired tickets are removed from memory.'),
   }).prefault({}),
+  mongo: mongo.prefault({}),
+}).superRefine((settings, context) => {
+  if (settings.type === 'mongo' && settings.mongo.uri === undefined) {
+    context.addIssue({ code: 'custom', path: ['mongo', 'uri'], message: 'required when storage.type is mongo', input: undefined });
+  }
 });
 
 const modules = z
@@ -114,11 +141,16 @@ export const configSchema = section({
   }).prefault({}),
   demo: flag()
     .default(false)
-    .describe('Adds the demo user `casuser` (password `Mellon`) and a demo service accepting any http(s) URL, with a loud warning. On by itself when tessera starts without a config file.'),
-}).superRefine((config, context) => {
+    .describe('Adds the demo user `casuser` (password `Mellon`) and a demo service accepting any http(s) URL, with a loud warning. On by itself when tessera starts without a config file. Not with `storage.type: mongo`.'),
+}).superRefine((settings, context) => {
+  // Upserted at start, the demo user would stay in a shared database after the demo is switched off.
+  if (settings.demo && settings.storage.type === 'mongo') {
+    context.addIssue({ code: 'custom', path: ['demo'], message: 'cannot be used with storage.type mongo: the demo user would be written into the shared database; configure users instead', input: true });
+  }
   // No silent open registration: the services module does not start without its required attribute.
-  if (!config.modules.includes('services')) return;
-  for (const { path, message } of registrationProblems(config.registration)) context.addIssue({ code: 'custom', path, message, input: undefined });
+  if (settings.modules.includes('services')) {
+    for (const { path, message } of registrationProblems(settings.registration)) context.addIssue({ code: 'custom', path, message, input: undefined });
+  }
 });
 
 /** Settings as read: the shape of the config file, every default filled in. */

@@ -1,0 +1,41 @@
+import type { Db } from 'mongodb';
+import type { Clock } from '@tessera/core';
+import { MongoServiceRegistry } from './mongo-service-registry.js';
+import { MongoThrottleStore } from './mongo-throttle-store.js';
+import { MongoTicketStore } from './mongo-ticket-store.js';
+import { MongoUserDirectory } from './mongo-user-directory.js';
+
+/** What the stores need of a database: its collections. A real `Db`, or a fake one in tests. */
+export type MongoDatabase = Pick<Db, 'collection'>;
+
+/** The collection names, each after an optional prefix (several deployments in one database). */
+export const COLLECTIONS = { tickets: 'tickets', services: 'services', users: 'users', throttle: 'throttle' } as const;
+
+export interface MongoStores {
+  readonly tickets: MongoTicketStore;
+  readonly registry: MongoServiceRegistry;
+  readonly users: MongoUserDirectory;
+  /** For the throttle module (not composed yet): failure counters shared by every node. */
+  readonly throttle: MongoThrottleStore;
+  /** Creates every index; safe to run at each start of each node. */
+  createIndexes(): Promise<void>;
+}
+
+export function createMongoStores(database: MongoDatabase, clock: Clock, collectionPrefix = ''): MongoStores {
+  const tickets = new MongoTicketStore(database.collection(collectionPrefix + COLLECTIONS.tickets), clock);
+  const registry = new MongoServiceRegistry(database.collection(collectionPrefix + COLLECTIONS.services));
+  const users = new MongoUserDirectory(database.collection(collectionPrefix + COLLECTIONS.users));
+  const throttle = new MongoThrottleStore(database.collection(collectionPrefix + COLLECTIONS.throttle), clock);
+  return {
+    tickets,
+    registry,
+    users,
+    throttle,
+    async createIndexes() {
+      await tickets.createIndexes();
+      await registry.createIndexes();
+      await users.createIndexes();
+      await throttle.createIndexes();
+    },
+  };
+}

@@ -1,0 +1,63 @@
+import type { Collection } from 'mongodb';
+import type { Clock, ServiceTicket, Ticket, TicketGrantingTicket, TicketStore } from '@tessera/core';
+import { fromStDocument, fromTgtDocument, fromTicketDocument, toTicketDocument, type StDocument, type TgtDocument, type TicketDocument } from './ticket-documents.js';
+import { guarded } from './unavailable.js';
+
+/**
+ * Tickets in MongoDB, shared by every node. Each read filters `expiresAt > now` itself: the TTL index
+ * only collects garbage, and may lag a minute or more. Consume and touch are single atomic commands,
+ * so concurrent nodes never both win.
+ */
+export class MongoTicketStore implements TicketStore {
+  constructor(
+    private readonly tickets: Collection<TicketDocument>,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Idempotent: creating an index that exists with the same options does nothing. */
+  async createIndexes(): Promise<void> {
+    await guarded(() => this.tickets.createIndex({ expiresAt: 1 }, { name: 'expiresAt_ttl', expireAfterSeconds: 0 }));
+    await guarded(() => this.tickets.createIndex({ tgtId: 1 }, { name: 'tgtId', sparse: true }));
+  }
+
+  async save(ticket: Ticket): Promise<void> {
+    await guarded(() => this.tickets.insertOne(toTicketDocument(ticket)));
+  }
+
+  async get(id: string): Promise<Ticket | undefined> {
+    const found = await guarded(() => this.tickets.findOne({ _id: id, expiresAt: { $gt: this.now() } }));
+    return found === null ? undefined : fromTicketDocument(found);
+  }
+
+  async consume(id: string): Promise<ServiceTicket | undefined> {
+    const consumed = await guarded(() => this.tickets.findOneAndDelete({ _id: id, kind: 'ST', expiresAt: { $gt: this.now() } }));
+    return consumed === null ? undefined : fromStDocument(consumed as StDocument);
+  }
+
+  async touch(tgtId: string, expiresAt: number): Promise<TicketGrantingTicket | undefined> {
+    const now = this.now();
+    const touched = await guarded(() =>
+      this.tickets.findOneAndUpdate(
+        { _id: tgtId, kind: 'TGT', expiresAt: { $gt: now }, hardExpiresAt: { $gt: now } },
+        { $inc: { servicesGranted: 1 }, $set: { expiresAt: new Date(expiresAt) } },
+        { returnDocument: 'after' },
+      ),
+    );
+    return touched === null ? undefined : fromTgtDocument(touched as TgtDocument);
+  }
+
+  async remove(id: string): Promise<void> {
+    await guarded(() => this.tickets.deleteOne({ _id: id }));
+  }
+
+  /** Counts the live STs it removes (the contract's number), then clears expired leftovers too. */
+  async removeDescendants(tgtId: string): Promise<number> {
+    const live = await guarded(() => this.tickets.deleteMany({ tgtId, kind: 'ST', expiresAt: { $gt: this.now() } }));
+    await guarded(() => this.tickets.deleteMany({ tgtId, kind: 'ST' }));
+    return live.deletedCount;
+  }
+
+  private now(): Date {
+    return new Date(this.clock.now());
+  }
+}

@@ -1,0 +1,35 @@
+import type { AccessStrategy, AttributeMap, AttributeReleasePolicy, RegisteredService } from '@tessera/core';
+
+/** A registered service as stored, keyed by its id, with a lower-cased name for case-insensitive order. */
+export interface ServiceDocument {
+  _id: number;
+  type: string;
+  name: string;
+  sortName: string;
+  serviceId: string;
+  description?: string;
+  evaluationOrder: number;
+  accessStrategy: AccessStrategy;
+  attributeRelease: AttributeReleasePolicy;
+  properties: AttributeMap;
+}
+
+export function toServiceDocument(service: RegisteredService): ServiceDocument {
+  const { id, description, ...rest } = service;
+  return { _id: id, ...rest, sortName: service.name.toLowerCase(), ...(description === undefined ? {} : { description }) };
+}
+
+/** Field by field: `_id` and `sortName` stay in the database, an absent description stays absent. */
+export function fromServiceDocument(document: ServiceDocument): RegisteredService {
+  return {
+    id: document._id,
+    type: document.type,
+    name: document.name,
+    serviceId: document.serviceId,
+    ...(document.description === undefined ? {} : { description: document.description }),
+    evaluationOrder: document.evaluationOrder,
+    accessStrategy: document.accessStrategy,
+    attributeRelease: document.attributeRelease,
+    properties: document.properties,
+  };
+}

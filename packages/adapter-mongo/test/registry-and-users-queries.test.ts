@@ -1,0 +1,63 @@
+import { expect } from 'chai';
+import { FixedClock, aRegisteredService } from '@tessera/testkit';
+import { FakeDatabase } from '@tessera/testkit/mongo';
+import { createMongoStores, type MongoDatabase } from '@tessera/adapter-mongo';
+
+describe('MongoServiceRegistry and MongoUserDirectory: the exact queries they send', () => {
+  let database: FakeDatabase;
+  const stores = (prefix?: string) => createMongoStores(database as unknown as MongoDatabase, new FixedClock(), prefix);
+
+  beforeEach(() => {
+    database = new FakeDatabase();
+  });
+
+  it('creates the sort index on services and a unique index on usernames, every collection prefixed', async () => {
+    await stores('sso_').createIndexes();
+    expect(database.names).to.deep.equal(['sso_tickets', 'sso_services', 'sso_users', 'sso_throttle']);
+    expect(database.collection('sso_services').argsOf('createIndex')).to.deep.equal([[{ evaluationOrder: 1, sortName: 1, _id: 1 }, { name: 'evaluation_order' }]]);
+    expect(database.collection('sso_users').argsOf('createIndex')).to.deep.equal([[{ username: 1 }, { name: 'username_unique', unique: true }]]);
+  });
+
+  it('saves a service as an upserted document keyed by id, with a lower-cased sort name and no absent fields', async () => {
+    const service = aRegisteredService({ id: 7, name: 'Staff Portal' });
+    await stores().registry.save(service);
+    const { id, ...fields } = service;
+    expect(database.collection('services').argsOf('replaceOne')).to.deep.equal([[{ _id: id }, { _id: 7, ...fields, sortName: 'staff portal' }, { upsert: true }]]);
+    const stored = database.collection('services').documents[0]!;
+    expect(stored).to.not.have.property('description');
+    expect(await stores().registry.findById(7)).to.deep.equal(service);
+  });
+
+  it('lists with one find sorted by evaluationOrder, sortName, _id', async () => {
+    await stores().registry.list();
+    expect(database.collection('services').calls.map(({ method, args }) => [method, ...args])).to.deep.equal([
+      ['find', {}],
+      ['find.sort', { evaluationOrder: 1, sortName: 1, _id: 1 }],
+    ]);
+  });
+
+  it('removes by _id and tells whether something was removed', async () => {
+    await stores().registry.save(aRegisteredService({ id: 9 }));
+    expect(await stores().registry.remove(9)).to.equal(true);
+    expect(database.collection('services').argsOf('deleteOne')).to.deep.equal([[{ _id: 9 }]]);
+  });
+
+  it('upserts users by username in the configuration shape: passwordHash or password, and attributes', async () => {
+    const phc = '$argon2id$v=19$m=19456,t=2,p=1$c2FsdHNhbHQ$aGFzaGhhc2g';
+    await stores().users.upsert([
+      { username: 'alice', password: { kind: 'hash', phc }, attributes: { mail: ['alice@example.org'] } },
+      { username: 'demo', password: { kind: 'plain', value: 'Mellon' }, attributes: {} },
+    ]);
+    expect(database.collection('users').argsOf('replaceOne')).to.deep.equal([
+      [{ username: 'alice' }, { username: 'alice', passwordHash: phc, attributes: { mail: ['alice@example.org'] } }, { upsert: true }],
+      [{ username: 'demo' }, { username: 'demo', password: 'Mellon', attributes: {} }, { upsert: true }],
+    ]);
+    expect(await stores().users.findByUsername('alice')).to.deep.equal({ username: 'alice', password: { kind: 'hash', phc }, attributes: { mail: ['alice@example.org'] } });
+    expect(database.collection('users').argsOf('findOne')).to.deep.equal([[{ username: 'alice' }]]);
+  });
+
+  it('reads a user someone inserted by hand without attributes as having none', async () => {
+    database.collection('users').documents.push({ _id: 'x', username: 'bob', password: 'pw' });
+    expect(await stores().users.findByUsername('bob')).to.deep.equal({ username: 'bob', password: { kind: 'plain', value: 'pw' }, attributes: {} });
+  });
+});

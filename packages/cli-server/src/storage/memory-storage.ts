@@ -1,0 +1,29 @@
+import { MemoryServiceRegistry, MemoryTicketStore, MemoryUserDirectory } from '@tessera/adapter-memory';
+import type { Clock, RegisteredService } from '@tessera/core';
+import type { Config } from '../config/schema.js';
+import type { Storage, StorageInputs, StorePorts } from './storage.js';
+
+/** The in-memory adapters, filled from the configuration. */
+export function memoryStores(config: Config, services: readonly RegisteredService[], clock: Clock): StorePorts & { tickets: MemoryTicketStore } {
+  return {
+    tickets: new MemoryTicketStore(clock, { maxTickets: config.storage.memory.maxTickets }),
+    registry: new MemoryServiceRegistry(services),
+    users: new MemoryUserDirectory(config.users),
+  };
+}
+
+/** Memory stores plus the sweeper that frees expired tickets (reads already ignore them). */
+export function openMemoryStorage({ config, services, clock, logger }: StorageInputs): Storage {
+  const ports = memoryStores(config, services, clock);
+  const sweeper = setInterval(() => {
+    const removed = ports.tickets.sweep();
+    if (removed > 0) logger.debug({ removed }, 'expired tickets swept');
+  }, config.storage.memory.sweepIntervalSeconds * 1000).unref();
+  return {
+    ports,
+    close: () => {
+      clearInterval(sweeper);
+      return Promise.resolve();
+    },
+  };
+}

@@ -1,0 +1,49 @@
+import { COLLECTIONS, connectMongo, createMongoStores, type MongoConnection } from '@tessera/adapter-mongo';
+import { InvalidConfigurationError, StoreUnavailableError } from '@tessera/core';
+import type { Config } from '../config/schema.js';
+import type { Storage, StorageInputs } from './storage.js';
+
+type MongoSettings = Config['storage']['mongo'];
+
+/**
+ * Connects, creates the indexes, then upserts the configured users and services: the configuration
+ * is the truth for what it names (every node writes the same), and entries added to the database by
+ * other means stay. Any failure here stops the start with one line naming the setting.
+ */
+export async function openMongoStorage({ config, services, clock, logger, mongoDatabase }: StorageInputs): Promise<Storage> {
+  const settings = config.storage.mongo;
+  const connection = mongoDatabase === undefined ? await connect(settings) : undefined;
+  try {
+    const database = mongoDatabase ?? connection!.client.db(settings.database);
+    const stores = createMongoStores(database, clock, settings.collectionPrefix);
+    await stores.createIndexes();
+    await stores.users.upsert(config.users);
+    for (const service of services) await stores.registry.save(service);
+    const collections = Object.values(COLLECTIONS).map((name) => settings.collectionPrefix + name);
+    logger.info({ database: settings.database, collections, users: config.users.length, services: services.length }, 'MongoDB storage ready');
+    return { ports: stores, close: async () => connection?.close() };
+  } catch (error) {
+    await connection?.close();
+    throw startFailure(error, 'storage.mongo.database');
+  }
+}
+
+async function connect(settings: MongoSettings): Promise<MongoConnection> {
+  if (settings.uri === undefined) throw new InvalidConfigurationError('storage.mongo.uri', 'required when storage.type is mongo');
+  try {
+    return await connectMongo(settings.uri, settings.timeoutSeconds * 1000);
+  } catch (error) {
+    throw startFailure(error, 'storage.mongo.uri');
+  }
+}
+
+/** A lost database stays "unavailable" (exit 1); anything else (an unparsable URI, refused credentials) is configuration (exit 2). */
+function startFailure(error: unknown, setting: string): Error {
+  const reason = oneLine(error instanceof Error ? error.message : String(error));
+  if (error instanceof StoreUnavailableError) return new StoreUnavailableError(`storage.mongo.uri: ${reason}`, { cause: error });
+  return new InvalidConfigurationError(setting, reason);
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s*\n\s*/g, ' ');
+}

@@ -1,0 +1,33 @@
+import type { Logger } from 'pino';
+import type { Clock, RegisteredService, ServiceRegistry, TicketStore, UserDirectory } from '@tessera/core';
+import type { MongoDatabase } from '@tessera/adapter-mongo';
+import type { Config } from '../config/schema.js';
+import { openMemoryStorage } from './memory-storage.js';
+import { openMongoStorage } from './mongo-storage.js';
+
+/** The store ports the container binds, from whichever adapter `storage.type` names. */
+export interface StorePorts {
+  readonly tickets: TicketStore;
+  readonly registry: ServiceRegistry;
+  readonly users: UserDirectory;
+}
+
+export interface Storage {
+  readonly ports: StorePorts;
+  /** Stops background work and lets go of connections. */
+  close(): Promise<void>;
+}
+
+export interface StorageInputs {
+  readonly config: Config;
+  /** The configured services (configuration, services directory, demo), ids assigned. */
+  readonly services: readonly RegisteredService[];
+  readonly clock: Clock;
+  readonly logger: Logger;
+  /** Tests only: a stand-in for the MongoDB database, used instead of connecting to `storage.mongo.uri`. */
+  readonly mongoDatabase?: MongoDatabase;
+}
+
+export function openStorage(inputs: StorageInputs): Promise<Storage> {
+  return inputs.config.storage.type === 'mongo' ? openMongoStorage(inputs) : Promise.resolve(openMemoryStorage(inputs));
+}

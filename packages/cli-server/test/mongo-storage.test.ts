@@ -1,0 +1,68 @@
+import { expect } from 'chai';
+import { Writable } from 'node:stream';
+import { MongoNetworkError, MongoServerSelectionError, type TopologyDescription } from 'mongodb';
+import { FakeDatabase } from '@tessera/testkit/mongo';
+import { parseConfig, startServer, type RunningServer, type StartOptions } from '@tessera/cli-server';
+
+const APP = 'https://app.example.org/home';
+
+const config = parseConfig({
+  server: { port: 0 },
+  logging: { level: 'silent' },
+  storage: { type: 'mongo', mongo: { uri: 'mongodb://db.invalid:27017', collectionPrefix: 'sso_' } },
+  users: [{ username: 'casuser', password: 'Mellon', attributes: { memberOf: ['staff'] } }],
+  services: [{ '@class': 'org.apereo.cas.services.CasRegisteredService', id: 1, name: 'App', serviceId: '^https://app\\.example\\.org/.*' }],
+});
+
+const post = (url: string, fields: Record<string, string>) =>
+  fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/plain' }, body: new URLSearchParams(fields).toString() });
+
+// issue 3 §3 — storage.type mongo composed end to end over HTTP, its collections fakes evaluated by mingo
+describe('startServer with storage.type mongo (fake database)', () => {
+  let database: FakeDatabase;
+  let server: RunningServer;
+
+  beforeEach(async () => {
+    database = new FakeDatabase();
+    database.collection('sso_users').documents.push({ _id: 'u1', username: 'bob', password: 'added-by-hand', attributes: {} });
+    const silent = new Writable({ write: (_chunk, _encoding, done) => done() });
+    server = await startServer({ config, log: silent, mongoDatabase: database as unknown as NonNullable<StartOptions['mongoDatabase']> });
+  });
+  afterEach(() => server.close());
+
+  it('upserts the configured users and services at start, and keeps users added to the database by other means', () => {
+    const users = database.collection('sso_users').documents.map((user) => user.username);
+    expect(users).to.have.members(['bob', 'casuser']);
+    expect(database.collection('sso_services').documents.map((service) => service._id)).to.deep.equal([1]);
+    expect(database.collection('sso_tickets').argsOf('createIndex')).to.have.length(2);
+  });
+
+  it('serves login, service ticket and validation from the database', async () => {
+    const tgt = await (await post(`${server.url}/v1/tickets`, { username: 'casuser', password: 'Mellon' })).text();
+    expect(database.collection('sso_tickets').documents.map((ticket) => ticket._id)).to.deep.equal([tgt]);
+    const st = await (await post(`${server.url}/v1/tickets/${tgt}`, { service: APP })).text();
+    const validation = await fetch(`${server.url}/p3/serviceValidate?${new URLSearchParams({ service: APP, ticket: st }).toString()}`);
+    expect(validation.status).to.equal(200);
+    expect(await validation.text()).to.include('<cas:user>casuser</cas:user>');
+    expect((await post(`${server.url}/v1/tickets`, { username: 'bob', password: 'added-by-hand' })).status).to.equal(201);
+  });
+
+  it('answers 503 with a clear body while the database is lost, and serves again when it returns', async () => {
+    const tgt = await (await post(`${server.url}/v1/tickets`, { username: 'casuser', password: 'Mellon' })).text();
+    database.failEveryCall(new MongoNetworkError('connection 4 to 10.0.0.5:27017 closed'));
+
+    const login = await post(`${server.url}/v1/tickets`, { username: 'casuser', password: 'Mellon' });
+    expect(login.status).to.equal(503);
+    expect(await login.text()).to.equal('The service is temporarily unavailable; try again shortly');
+    database.failEveryCall(new MongoServerSelectionError('Server selection timed out after 5000 ms', {} as TopologyDescription));
+    expect((await post(`${server.url}/v1/tickets/${tgt}`, { service: APP })).status).to.equal(503);
+    const validation = await fetch(`${server.url}/p3/serviceValidate?${new URLSearchParams({ service: APP, ticket: 'ST-1-abc-x' }).toString()}`);
+    expect(validation.status).to.equal(503);
+    expect(await validation.text()).to.include('code="INTERNAL_ERROR"');
+
+    database.failEveryCall(undefined);
+    const st = await post(`${server.url}/v1/tickets/${tgt}`, { service: APP });
+    expect(st.status).to.equal(200);
+    expect(await st.text()).to.match(/^ST-/);
+  });
+});
