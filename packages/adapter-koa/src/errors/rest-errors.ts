@@ -6,6 +6,8 @@ import { toTesseraError } from './normalize-error.js';
 import { reportServerError } from './report.js';
 
 const SERVER_ERROR_MESSAGE = 'The server could not complete the request';
+/** 503: a store or directory is down. Its details (hosts, causes) go to the log only. */
+export const UNAVAILABLE_MESSAGE = 'A service the server depends on is unavailable; please try again later.';
 
 /**
  * The outermost middleware and the REST routes' renderer: a status from the one table and a
@@ -44,5 +46,5 @@ export function renderRestError(ctx: Context, thrown: unknown, options: HttpOpti
   }
   if (error instanceof MethodNotAllowedError) ctx.set('Allow', error.allowed.join(', '));
   ctx.type = 'text/plain';
-  ctx.body = !error || status >= 500 ? SERVER_ERROR_MESSAGE : error.message;
+  ctx.body = !error || status >= 500 ? (status === 503 ? UNAVAILABLE_MESSAGE : SERVER_ERROR_MESSAGE) : error.message;
 }

@@ -2,6 +2,8 @@ import { hostname } from 'node:os';
 import { z } from 'zod';
 import { sanitizeNodeName } from '@tessera/core';
 import { knownModuleNames, moduleListProblems } from '../modules/catalog.js';
+import { authenticationSchema } from './authentication.js';
+import { ldapProblems, ldapSchema } from './ldap.js';
 import { servicesSchema } from './services.js';
 import { tokensSchema } from './tokens.js';
 import { usersSchema } from './users.js';
@@ -94,6 +96,8 @@ export const configSchema = section({
   tokens: tokensSchema.prefault({}),
   tickets: tickets.prefault({}),
   storage: storage.prefault({}),
+  authentication: authenticationSchema.prefault({}),
+  ldap: ldapSchema.prefault({}),
   users: usersSchema
     .default([])
     .meta({ defaultText: '`[]` (with `demo`: the demo user)' })
@@ -113,6 +117,10 @@ export const configSchema = section({
   demo: flag()
     .default(false)
     .describe('Adds the demo user `casuser` (password `Mellon`) and a demo service accepting any http(s) URL, with a loud warning. On by itself when tessera starts without a config file.'),
+}).superRefine((config, context) => {
+  // ldap.* is only required of a deployment that uses the ldap handler.
+  if (!config.authentication.handlers.includes('ldap')) return;
+  for (const { path, message } of ldapProblems(config.ldap)) context.addIssue({ code: 'custom', path: ['ldap', path], message });
 });
 
 /** Settings as read: the shape of the config file, every default filled in. */
