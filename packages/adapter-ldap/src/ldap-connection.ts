@@ -27,7 +27,8 @@ export class LdapConnection {
     const connection = new LdapConnection(client);
     if (settings.startTls) {
       try {
-        await client.startTLS(tlsOptions);
+        // ldapts upgrades the socket without a host, so Node would check the certificate against "localhost".
+        await client.startTLS({ ...tlsOptions, host: new URL(settings.url).hostname.replace(/^\[|\]$/g, '') });
       } catch (error) {
         await connection.close();
         throw unavailable(error);

@@ -1,9 +1,10 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { chownSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, connect } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { ADMIN_DN, ADMIN_PASSWORD, SEED_LDIF, slapdConfig } from './seed.js';
+import { makeTlsFiles, slapdTlsConfig, type TlsFiles } from './tls-files.js';
 
 const SLAPD = '/usr/sbin/slapd';
 const LDAPADD = '/usr/bin/ldapadd';
@@ -23,17 +24,26 @@ export class Slapd {
   private constructor(
     private readonly dir: string,
     readonly port: number,
+    /** With `tls`: the CA to trust, and a second port serving ldaps://. */
+    readonly tls: (TlsFiles & { readonly ldapsPort: number }) | undefined,
   ) {}
 
   get url(): string {
     return `ldap://127.0.0.1:${this.port}`;
   }
 
-  static async launch(): Promise<Slapd> {
+  get ldapsUrl(): string {
+    if (!this.tls) throw new Error('slapd was launched without tls');
+    return `ldaps://127.0.0.1:${this.tls.ldapsPort}`;
+  }
+
+  /** `tls: true` also serves StartTLS and ldaps:// with a certificate from a throwaway CA (needs openssl). */
+  static async launch(options: { readonly tls?: boolean } = {}): Promise<Slapd> {
     const dir = mkdtempSync(join(tmpdir(), 'tessera-slapd-'));
     mkdirSync(join(dir, 'data'));
-    writeFileSync(join(dir, 'slapd.conf'), slapdConfig(dir));
-    const slapd = new Slapd(dir, await freePort());
+    const tls = options.tls ? { ...makeTlsFiles(dir), ldapsPort: await freePort() } : undefined;
+    writeFileSync(join(dir, 'slapd.conf'), slapdConfig(dir) + (tls ? slapdTlsConfig(tls) : ''));
+    const slapd = new Slapd(dir, await freePort(), tls);
     try {
       await slapd.start();
       const seeded = spawnSync(LDAPADD, ['-x', '-H', slapd.url, '-D', ADMIN_DN, '-w', ADMIN_PASSWORD], { input: SEED_LDIF, encoding: 'utf8' });
@@ -46,7 +56,8 @@ export class Slapd {
   }
 
   async start(): Promise<void> {
-    const child = spawn(SLAPD, ['-h', this.url, '-f', join(this.dir, 'slapd.conf'), ...unprivileged(this.dir), '-d', '0'], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const urls = this.tls ? `${this.url} ${this.ldapsUrl}` : this.url;
+    const child = spawn(SLAPD, ['-h', urls, '-f', join(this.dir, 'slapd.conf'), ...unprivileged(this.dir), '-d', '0'], { stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
     this.process = child;
@@ -80,7 +91,7 @@ function unprivileged(dir: string): string[] {
   const groups = spawnSync('id', ['-g', 'openldap'], { encoding: 'utf8' });
   if (ids.status !== 0 || groups.status !== 0) return [];
   const [uid, gid] = [Number(ids.stdout.trim()), Number(groups.stdout.trim())];
-  for (const path of [dir, join(dir, 'data'), join(dir, 'slapd.conf')]) chownSync(path, uid, gid);
+  for (const path of [dir, ...readdirSync(dir).map((name) => join(dir, name))]) chownSync(path, uid, gid);
   return ['-u', 'openldap', '-g', 'openldap'];
 }
 
