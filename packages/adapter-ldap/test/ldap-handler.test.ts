@@ -33,6 +33,19 @@ describeWithSlapd('LdapCredentialHandler against OpenLDAP', (slapd) => {
       expect(principal.id).to.equal('E-1001');
     });
 
+    it('falls back to the username when the entry lacks the principal id attribute', async () => {
+      expect((await login(searchSettings(slapd(), { principalIdAttribute: 'employeeNumber' }), 'alice', 'secret')).id).to.equal('alice');
+    });
+
+    it('searches anonymously when no service account is configured', async () => {
+      expect((await login(searchSettings(slapd(), { bindDn: undefined, bindPassword: undefined }), 'alice', 'secret')).id).to.equal('alice');
+    });
+
+    it('refuses a filter that finds more than one entry rather than pick one', async () => {
+      const loose = searchSettings(slapd(), { searchFilter: '(|(uid={user})(objectClass=inetOrgPerson))' });
+      expect(await refusal(loose, 'alice', 'secret')).to.deep.equal([INVALID_CREDENTIALS]);
+    });
+
     it('refuses a wrong password and an unknown user with the same reason', async () => {
       expect(await refusal(searchSettings(slapd()), 'casuser', 'wrong')).to.deep.equal([INVALID_CREDENTIALS]);
       expect(await refusal(searchSettings(slapd()), 'nobody', 'Mellon')).to.deep.equal([INVALID_CREDENTIALS]);
