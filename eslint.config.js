@@ -15,7 +15,7 @@ const edges = [
       ],
     },
   },
-  ...['adapter-memory', 'adapter-koa', 'adapter-mongo'].map((adapter) => ({
+  ...['adapter-memory', 'adapter-koa', 'adapter-mongo', 'adapter-ldap'].map((adapter) => ({
     files: [`packages/${adapter}/**/*.ts`],
     rules: {
       'no-restricted-imports': [

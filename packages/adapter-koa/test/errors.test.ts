@@ -56,6 +56,7 @@ describe('errors — one status table, per-family renderers, never a crash', () 
     const response = await outage.http.post('/cas/v1/tickets').type('form').send(CASUSER);
     expect(response.status).to.equal(503);
     expect(response.text).not.to.include('10.1.2.3');
+    expect(response.text).to.equal('A service the server depends on is unavailable; please try again later.');
     expect(outage.events.ofType('server.error')).to.have.length(1);
 
     const odd = testServer({ tickets: new ExplodingTicketStore('a string') });

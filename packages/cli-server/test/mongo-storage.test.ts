@@ -53,7 +53,7 @@ describe('startServer with storage.type mongo (fake database)', () => {
 
     const login = await post(`${server.url}/v1/tickets`, { username: 'casuser', password: 'Mellon' });
     expect(login.status).to.equal(503);
-    expect(await login.text()).to.equal('The service is temporarily unavailable; try again shortly');
+    expect(await login.text()).to.equal('A service the server depends on is unavailable; please try again later.');
     database.failEveryCall(new MongoServerSelectionError('Server selection timed out after 5000 ms', {} as TopologyDescription));
     expect((await post(`${server.url}/v1/tickets/${tgt}`, { service: APP })).status).to.equal(503);
     const validation = await fetch(`${server.url}/p3/serviceValidate?${new URLSearchParams({ service: APP, ticket: 'ST-1-abc-x' }).toString()}`);

@@ -8,8 +8,8 @@ import { reportServerError } from './report.js';
 const SERVER_ERROR_MESSAGE = 'The server could not complete the request';
 /** The challenge of endpoints that take HTTP Basic credentials (/v1/services). */
 export const BASIC_CHALLENGE = 'Basic realm="tessera"';
-/** 503: a store is away or full; the same request may succeed shortly, so say so. */
-const UNAVAILABLE_MESSAGE = 'The service is temporarily unavailable; try again shortly';
+/** 503: a store or directory is down. Its details (hosts, causes) go to the log only. */
+export const UNAVAILABLE_MESSAGE = 'A service the server depends on is unavailable; please try again later.';
 
 /**
  * The outermost middleware and the REST routes' renderer: a status from the one table and a
@@ -49,5 +49,5 @@ export function renderRestError(ctx: Context, thrown: unknown, options: HttpOpti
   if (error instanceof MethodNotAllowedError) ctx.set('Allow', error.allowed.join(', '));
   if (error instanceof UnauthenticatedError) ctx.set('WWW-Authenticate', BASIC_CHALLENGE);
   ctx.type = 'text/plain';
-  ctx.body = status === 503 ? UNAVAILABLE_MESSAGE : !error || status >= 500 ? SERVER_ERROR_MESSAGE : error.message;
+  ctx.body = !error || status >= 500 ? (status === 503 ? UNAVAILABLE_MESSAGE : SERVER_ERROR_MESSAGE) : error.message;
 }

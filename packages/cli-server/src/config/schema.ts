@@ -3,6 +3,8 @@ import { z } from 'zod';
 import { sanitizeNodeName } from '@tessera/core';
 import { knownModuleNames, moduleListProblems } from '../modules/catalog.js';
 import { registrationProblems, registrationSchema } from './registration.js';
+import { authenticationSchema } from './authentication.js';
+import { ldapProblems, ldapSchema } from './ldap.js';
 import { servicesSchema } from './services.js';
 import { tokensSchema } from './tokens.js';
 import { usersSchema } from './users.js';
@@ -123,6 +125,8 @@ export const configSchema = section({
   registration: registrationSchema.prefault({}),
   tickets: tickets.prefault({}),
   storage: storage.prefault({}),
+  authentication: authenticationSchema.prefault({}),
+  ldap: ldapSchema.prefault({}),
   users: usersSchema
     .default([])
     .meta({ defaultText: '`[]` (with `demo`: the demo user)' })
@@ -150,6 +154,10 @@ export const configSchema = section({
   // No silent open registration: the services module does not start without its required attribute.
   if (settings.modules.includes('services')) {
     for (const { path, message } of registrationProblems(settings.registration)) context.addIssue({ code: 'custom', path, message, input: undefined });
+  }
+  // ldap.* is only required of a deployment that uses the ldap handler.
+  if (settings.authentication.handlers.includes('ldap')) {
+    for (const { path, message } of ldapProblems(settings.ldap)) context.addIssue({ code: 'custom', path: ['ldap', path], message });
   }
 });
 

@@ -1,0 +1,56 @@
+import { readFileSync } from 'node:fs';
+import { LdapCredentialHandler, type LdapSettings } from '@tessera/adapter-ldap';
+import { DirectoryPasswordHandler } from '@tessera/core';
+import type { PasswordHandlerName } from '../config/authentication.js';
+import { configurationError } from '../config/errors.js';
+import type { LdapConfig } from '../config/ldap.js';
+import type { Config } from '../config/schema.js';
+import type { Binder } from '../di.js';
+import { TOKENS } from '../tokens.js';
+
+type HandlerRegistration = (binder: Binder, config: Config) => void;
+
+const PASSWORD_HANDLERS: Record<PasswordHandlerName, HandlerRegistration> = {
+  'config-users': (binder) =>
+    binder.resolved(
+      TOKENS.CredentialHandler,
+      [TOKENS.UserDirectory, TOKENS.PasswordHasher],
+      (directory, hasher) => new DirectoryPasswordHandler('config-users', directory, hasher),
+    ),
+  ldap: (binder, config) => binder.resolved(TOKENS.CredentialHandler, [], () => new LdapCredentialHandler(ldapSettings(config.ldap))),
+};
+
+/** Binds the username + password handlers in `authentication.handlers` order, the order they are tried in. */
+export function registerPasswordHandlers(binder: Binder, config: Config): void {
+  for (const name of config.authentication.handlers) PASSWORD_HANDLERS[name](binder, config);
+}
+
+/** The adapter's settings from `ldap.*`, already checked by the schema (ldapProblems); reads the CA file. */
+export function ldapSettings(ldap: LdapConfig): LdapSettings {
+  const { url, searchBase } = ldap;
+  if (url === undefined) throw configurationError([{ setting: 'ldap.url', problem: 'is required when authentication.handlers lists ldap' }]);
+  return {
+    url,
+    mode: ldap.mode,
+    bindDn: ldap.bindDn,
+    bindPassword: ldap.bindPassword,
+    searchBase: searchBase ?? '',
+    searchFilter: ldap.searchFilter,
+    dnPattern: ldap.dnPattern,
+    startTls: ldap.startTls,
+    ca: ldap.caFile === undefined ? undefined : readCa(ldap.caFile),
+    connectTimeoutMs: ldap.connectTimeoutMs,
+    operationTimeoutMs: ldap.operationTimeoutMs,
+    attributes: ldap.attributes,
+    principalIdAttribute: ldap.principalIdAttribute,
+    lockedAttribute: ldap.lockedAttribute,
+  };
+}
+
+function readCa(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    throw configurationError([{ setting: 'ldap.caFile', problem: `cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? String(error)})` }]);
+  }
+}
