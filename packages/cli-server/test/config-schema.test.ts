@@ -1,17 +1,7 @@
 import { expect } from 'chai';
 import { hostname } from 'node:os';
-import { ConfigurationError, parseConfig } from '@tessera/cli-server';
-
-/** The lines of the ConfigurationError that `raw` raises. */
-function problems(raw: unknown): string[] {
-  try {
-    parseConfig(raw);
-  } catch (error) {
-    if (error instanceof ConfigurationError) return error.message.split('\n');
-    throw error;
-  }
-  return expect.fail('expected a ConfigurationError');
-}
+import { parseConfig } from '@tessera/cli-server';
+import { configProblems as problems } from './config-problems.js';
 
 const app = { name: 'App', serviceId: '^https://app\\.example\\.org/.*' };
 

@@ -1,16 +1,7 @@
 import { expect } from 'chai';
 import { systemClock } from '@tessera/core';
 import { buildContainer, ConfigurationError, createLogger, memoryStores, parseConfig, TOKENS } from '@tessera/cli-server';
-
-function problems(raw: unknown): string[] {
-  try {
-    parseConfig(raw);
-  } catch (error) {
-    if (error instanceof ConfigurationError) return error.message.split('\n');
-    throw error;
-  }
-  return expect.fail('expected a ConfigurationError');
-}
+import { configProblems as problems } from './config-problems.js';
 
 const ldap = { url: 'ldap://127.0.0.1:389', searchBase: 'ou=people,dc=example,dc=org' };
 

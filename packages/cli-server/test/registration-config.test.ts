@@ -1,17 +1,8 @@
 import { expect } from 'chai';
-import { ConfigurationError, parseConfig } from '@tessera/cli-server';
+import { parseConfig } from '@tessera/cli-server';
+import { configProblems as problems } from './config-problems.js';
 
 const REGISTRATION = { requiredAttribute: { name: 'memberOf', valuePattern: 'admins' } };
-
-function problems(raw: unknown): string[] {
-  try {
-    parseConfig(raw);
-  } catch (error) {
-    if (error instanceof ConfigurationError) return error.message.split('\n');
-    throw error;
-  }
-  return expect.fail('expected a ConfigurationError');
-}
 
 // issue 10 §3 — registration.* settings; no silent open registration
 describe('configuration: registration (services module)', () => {

@@ -5,18 +5,9 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { ConfigurationError, parseConfig, startServer } from '@tessera/cli-server';
 import { generateTokenKeys, cryptoRandomSource } from '@tessera/core';
+import { configProblems as problems } from './config-problems.js';
 
 const quiet = new Writable({ write: (_chunk, _encoding, done) => done() });
-
-function problems(raw: unknown): string[] {
-  try {
-    parseConfig(raw);
-  } catch (error) {
-    if (error instanceof ConfigurationError) return error.message.split('\n');
-    throw error;
-  }
-  return expect.fail('expected a ConfigurationError');
-}
 
 async function startFailure(raw: Record<string, unknown>): Promise<ConfigurationError> {
   const config = parseConfig({ server: { port: 0 }, modules: ['rest', 'tokens'], ...raw });
