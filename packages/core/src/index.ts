@@ -21,6 +21,7 @@ export * from './ports/throttle-store.js';
 export * from './ports/ticket-store.js';
 export * from './ports/user-directory.js';
 export * from './services/authenticate-user.js';
+export * from './services/authentication-throttle.js';
 export * from './services/authenticator.js';
 export * from './services/cas-core.js';
 export * from './services/create-ticket-granting-ticket.js';

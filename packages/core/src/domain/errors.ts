@@ -17,6 +17,7 @@ export type ErrorCode =
   | 'STORE_UNAVAILABLE'
   | 'STORE_CAPACITY_EXCEEDED'
   | 'INVALID_TOKEN'
+  | 'THROTTLED'
   | 'INVALID_CONFIGURATION';
 
 /** Failure codes of the CAS validation protocol (CAS protocol 3.0 §2.5.3). */
@@ -138,5 +139,13 @@ export class InvalidTokenError extends TesseraError {
   readonly code = 'INVALID_TOKEN';
   constructor() {
     super('The token is not valid');
+  }
+}
+
+/** Too many failed authentications for this client and username: refused before any credential is checked. */
+export class ThrottledError extends TesseraError {
+  readonly code = 'THROTTLED';
+  constructor(readonly retryAfterSeconds: number) {
+    super('Too many failed attempts. Try again later.');
   }
 }

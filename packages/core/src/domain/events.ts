@@ -20,6 +20,13 @@ export type DomainEvent =
       readonly reasons: readonly string[];
     }
   | {
+      /** A throttle key (client IP + username) reached the failure threshold and is locked. */
+      readonly type: 'authentication.throttled';
+      readonly key: string;
+      readonly lockSeconds: number;
+      readonly failures: number;
+    }
+  | {
       readonly type: 'ticket.created';
       readonly kind: TicketKind;
       readonly ticket: string;
