@@ -4,3 +4,4 @@ export { aRegisteredService, aServiceTicket, aTicketGrantingTicket, anAuthentica
 export { describeTicketStore, type ContractHooks, type TicketStoreFactory } from './ticket-store-contract.js';
 export { describeServiceRegistry, type ServiceRegistryFactory } from './service-registry-contract.js';
 export { describeUserDirectory, type UserDirectoryFactory } from './user-directory-contract.js';
+export { describeThrottleStore, type ThrottleStoreFactory } from './throttle-store-contract.js';
