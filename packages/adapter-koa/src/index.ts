@@ -4,3 +4,4 @@ export type { AppDependencies, HttpContext, HttpModule, Step } from './http-modu
 export { restModule } from './rest/rest-module.js';
 export { usernamePasswordExtractor, type CredentialExtractor, type CredentialRequest } from './request/credentials.js';
 export type { RequestParameters } from './request/parameters.js';
+export type { ThrottleCondition } from './throttle/throttle-step.js';

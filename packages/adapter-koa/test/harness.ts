@@ -1,5 +1,8 @@
 import {
+  AuthenticationThrottle,
   CAS_REGISTERED_SERVICE,
+  type CredentialHandler,
+  type ThrottleSettings,
   CasJwtCodec,
   JwtTickets,
   generateTokenKeys,
@@ -13,6 +16,7 @@ import {
 import { expect } from 'chai';
 import request from 'supertest';
 import { createApp, restModule, usernamePasswordExtractor, type HttpOptions } from '../src/index.js';
+import { MapThrottleStore } from './throttle-fakes.js';
 import { FakePasswordHandler, ListServiceRegistry, ManualClock, MapTicketStore, RecordingEvents, type FakeUser } from './fakes.js';
 
 export const APP = 'https://app.example.org/home';
@@ -63,6 +67,10 @@ export interface ServerSetup {
   readonly tickets?: TicketStore;
   /** Switches the tokens module on with these keys. */
   readonly tokenKeys?: TokenKeys;
+  /** Replace the fake password handler (casuser/Mellon). */
+  readonly handlers?: readonly CredentialHandler[];
+  /** Switches the throttle module on, its state in `throttleStore`. */
+  readonly throttle?: ThrottleSettings | undefined;
 }
 
 export function testTokenKeys(): TokenKeys {
@@ -84,13 +92,14 @@ export function testServer(setup: ServerSetup = {}) {
   const core = createCasCore({
     tickets: setup.tickets ?? tickets,
     registry: new ListServiceRegistry(SERVICES),
-    handlers: [handler],
+    handlers: setup.handlers ?? [handler],
     clock,
     random: cryptoRandomSource,
     nodeName: 'test',
     lifetimes: defaultTicketLifetimes,
     events,
   });
+  const throttleStore = new MapThrottleStore();
   const app = createApp({
     core,
     options: { ...DEFAULT_OPTIONS, ...setup.options },
@@ -98,9 +107,10 @@ export function testServer(setup: ServerSetup = {}) {
     extractors: [usernamePasswordExtractor],
     events,
     ...(setup.tokenKeys && { tokens: new JwtTickets(new CasJwtCodec(setup.tokenKeys, clock), clock, undefined) }),
+    ...(setup.throttle && { throttle: new AuthenticationThrottle(throttleStore, clock, setup.throttle, events) }),
   });
   const http = request(app.callback());
-  return { app, http, clock, tickets, events, core };
+  return { app, http, clock, tickets, events, core, throttleStore };
 }
 
 export type TestServer = ReturnType<typeof testServer>;

@@ -20,6 +20,7 @@ const STATUS_BY_CODE: Readonly<Record<ErrorCode, StatusRule>> = {
   STORE_CAPACITY_EXCEEDED: 503,
   INVALID_CONFIGURATION: 500,
   INVALID_TOKEN: 401,
+  THROTTLED: 423,
 };
 
 /** Status of anything that is not a TesseraError: a bug or an outage, never the client's fault. */
