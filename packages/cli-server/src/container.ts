@@ -55,9 +55,9 @@ export function buildContainer({ config, logger, services }: CompositionInputs):
   );
   binder.resolved(
     TOKENS.HttpApp,
-    [TOKENS.CasCore, { all: TOKENS.HttpModule }, { all: TOKENS.CredentialExtractor }, TOKENS.EventSink, { all: TOKENS.JwtTickets }],
-    (core, modules, extractors, events, [tokens]) =>
-      createApp({ core, options: httpOptions(config), modules, extractors, events, ...(tokens && { tokens }) }),
+    [TOKENS.CasCore, { all: TOKENS.HttpModule }, { all: TOKENS.CredentialExtractor }, TOKENS.EventSink, { all: TOKENS.JwtTickets }, { all: TOKENS.AuthenticationThrottle }],
+    (core, modules, extractors, events, [tokens], [throttle]) =>
+      createApp({ core, options: httpOptions(config), modules, extractors, events, ...(tokens && { tokens }), ...(throttle && { throttle }) }),
   );
 
   for (const register of enabledModules(config.modules)) register(binder, config);

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type {
+  AuthenticationThrottle,
   CasCore,
   Clock,
   CredentialHandler,
@@ -9,6 +10,7 @@ import type {
   RandomSource,
   RegisteredService,
   ServiceRegistry,
+  ThrottleStore,
   UserDirectory,
 } from '@tessera/core';
 import type { MemoryTicketStore } from '@tessera/adapter-memory';
@@ -50,5 +52,8 @@ export const TOKENS = {
   HttpModule: token<HttpModule>('HttpModule'),
   /** Bound only by the tokens module: zero or one. */
   JwtTickets: token<JwtTickets>('JwtTickets'),
+  /** Bound only by the throttle module: zero or one. */
+  AuthenticationThrottle: token<AuthenticationThrottle>('AuthenticationThrottle'),
+  ThrottleStore: token<ThrottleStore>('ThrottleStore'),
   HttpApp: token<HttpApp>('HttpApp'),
 } as const;

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { sanitizeNodeName } from '@tessera/core';
 import { knownModuleNames, moduleListProblems } from '../modules/catalog.js';
 import { servicesSchema } from './services.js';
+import { throttleSchema } from './throttle.js';
 import { tokensSchema } from './tokens.js';
 import { usersSchema } from './users.js';
 
@@ -35,7 +36,7 @@ const server = section({
     .overwrite((path) => path.replace(/\/$/, ''))
     .default('/cas')
     .describe('Path prefix of every endpoint.'),
-  trustProxy: flag().default(false).describe('Build absolute URLs (`Location`) from `X-Forwarded-Proto`/`X-Forwarded-Host`; only behind a proxy that sets them.'),
+  trustProxy: flag().default(false).describe('Build absolute URLs (`Location`) from `X-Forwarded-Proto`/`X-Forwarded-Host`, and take the client address (throttle key) from the last `X-Forwarded-For` entry; only behind a proxy that sets them.'),
   nodeName: z
     .string()
     .regex(/^[A-Za-z0-9-]{1,16}$/, { error: 'expected 1 to 16 letters, digits or hyphens' })
@@ -92,6 +93,7 @@ export const configSchema = section({
       .describe('`earlier` answers bad credentials with 400 instead of 401, as CAS 4.x did.'),
   }).prefault({}),
   tokens: tokensSchema.prefault({}),
+  throttle: throttleSchema.prefault({}),
   tickets: tickets.prefault({}),
   storage: storage.prefault({}),
   users: usersSchema

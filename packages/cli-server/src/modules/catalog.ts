@@ -6,6 +6,7 @@
 export const MODULE_CATALOG = [
   { name: 'rest', dependencies: [], summary: 'TGT, ST, status and logout under /v1/tickets, and /v1/users' },
   { name: 'tokens', dependencies: ['rest'], summary: 'TGTs (token=true) and service tickets as signed and encrypted JWTs' },
+  { name: 'throttle', dependencies: [], summary: 'locks a client IP + username after repeated failed logins (423 with Retry-After)' },
 ] as const satisfies readonly ModuleDescriptor[];
 
 export interface ModuleDescriptor {

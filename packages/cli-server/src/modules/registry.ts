@@ -2,6 +2,7 @@ import type { Config } from '../config/schema.js';
 import type { Binder } from '../di.js';
 import { MODULE_CATALOG, type ModuleName } from './catalog.js';
 import { registerRestModule } from './rest.js';
+import { registerThrottleModule } from './throttle.js';
 import { registerTokensModule } from './tokens.js';
 
 /**
@@ -14,6 +15,7 @@ export type ModuleRegistration = (binder: Binder, config: Config) => void;
 const REGISTRATIONS: Record<ModuleName, ModuleRegistration> = {
   rest: registerRestModule,
   tokens: registerTokensModule,
+  throttle: registerThrottleModule,
 };
 
 /** Registrations of the enabled modules in catalog order. Assumes a list that passed moduleListProblems. */
