@@ -2,3 +2,4 @@ export { DEFAULT_MAX_TICKETS, MemoryTicketStore, type MemoryTicketStoreOptions }
 export { MemoryServiceRegistry } from './memory-service-registry.js';
 export { MemoryUserDirectory } from './memory-user-directory.js';
 export { MemoryThrottleStore, type MemoryThrottleStoreOptions } from './memory-throttle-store.js';
+export { MemoryOtpReplayStore } from './memory-otp-replay-store.js';

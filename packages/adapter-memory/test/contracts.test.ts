@@ -1,9 +1,10 @@
-import { describeServiceRegistry, describeThrottleStore, describeTicketStore, describeUserDirectory } from '@tessera/testkit';
-import { MemoryServiceRegistry, MemoryThrottleStore, MemoryTicketStore, MemoryUserDirectory } from '@tessera/adapter-memory';
+import { describeOtpReplayStore, describeServiceRegistry, describeThrottleStore, describeTicketStore, describeUserDirectory } from '@tessera/testkit';
+import { MemoryOtpReplayStore, MemoryServiceRegistry, MemoryThrottleStore, MemoryTicketStore, MemoryUserDirectory } from '@tessera/adapter-memory';
 
 describe('memory adapter: port contracts (architecture.md, adapter parity)', () => {
   describeTicketStore('MemoryTicketStore', (clock) => new MemoryTicketStore(clock));
   describeServiceRegistry('MemoryServiceRegistry', () => new MemoryServiceRegistry());
   describeUserDirectory('MemoryUserDirectory', (users) => new MemoryUserDirectory(users));
   describeThrottleStore('MemoryThrottleStore', () => new MemoryThrottleStore());
+  describeOtpReplayStore('MemoryOtpReplayStore', () => new MemoryOtpReplayStore());
 });

@@ -5,3 +5,4 @@ export { describeTicketStore, type ContractHooks, type TicketStoreFactory } from
 export { describeServiceRegistry, type ServiceRegistryFactory } from './service-registry-contract.js';
 export { describeUserDirectory, type UserDirectoryFactory } from './user-directory-contract.js';
 export { describeThrottleStore, type ThrottleStoreFactory } from './throttle-store-contract.js';
+export { describeOtpReplayStore, type OtpReplayStoreFactory } from './otp-replay-store-contract.js';

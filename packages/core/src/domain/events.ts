@@ -27,6 +27,11 @@ export type DomainEvent =
       readonly failures: number;
     }
   | {
+      /** A TOTP code, or an older one, was presented again (ASVS 2.8.5: refused and logged). */
+      readonly type: 'otp.reused';
+      readonly username: string;
+    }
+  | {
       readonly type: 'ticket.created';
       readonly kind: TicketKind;
       readonly ticket: string;
