@@ -2,6 +2,6 @@ export { createApp } from './app.js';
 export type { HttpOptions } from './http-options.js';
 export type { AppDependencies, HttpContext, HttpModule, Step } from './http-module.js';
 export { restModule } from './rest/rest-module.js';
-export { usernamePasswordExtractor, type CredentialExtractor, type CredentialRequest } from './request/credentials.js';
+export { otpExtractor, usernamePasswordExtractor, type CredentialExtractor, type CredentialRequest } from './request/credentials.js';
 export type { RequestParameters } from './request/parameters.js';
 export type { ThrottleCondition } from './throttle/throttle-step.js';

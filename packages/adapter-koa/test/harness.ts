@@ -1,6 +1,7 @@
 import {
   AuthenticationThrottle,
   CAS_REGISTERED_SERVICE,
+  type AuthenticationPolicy,
   type CredentialHandler,
   type ThrottleSettings,
   CasJwtCodec,
@@ -15,7 +16,7 @@ import {
 } from '@tessera/core';
 import { expect } from 'chai';
 import request from 'supertest';
-import { createApp, restModule, usernamePasswordExtractor, type HttpOptions } from '../src/index.js';
+import { createApp, restModule, usernamePasswordExtractor, type CredentialExtractor, type HttpOptions } from '../src/index.js';
 import { MapThrottleStore } from './throttle-fakes.js';
 import { FakePasswordHandler, ListServiceRegistry, ManualClock, MapTicketStore, RecordingEvents, type FakeUser } from './fakes.js';
 
@@ -67,8 +68,10 @@ export interface ServerSetup {
   readonly tickets?: TicketStore;
   /** Switches the tokens module on with these keys. */
   readonly tokenKeys?: TokenKeys;
-  /** Replace the fake password handler (casuser/Mellon). */
+  /** Replace the fake password handler (casuser/Mellon), the username/password extractor, no policies. */
   readonly handlers?: readonly CredentialHandler[];
+  readonly extractors?: readonly CredentialExtractor[];
+  readonly policies?: readonly AuthenticationPolicy[];
   /** Switches the throttle module on, its state in `throttleStore`. */
   readonly throttle?: ThrottleSettings | undefined;
 }
@@ -93,6 +96,7 @@ export function testServer(setup: ServerSetup = {}) {
     tickets: setup.tickets ?? tickets,
     registry: new ListServiceRegistry(SERVICES),
     handlers: setup.handlers ?? [handler],
+    ...(setup.policies && { policies: setup.policies }),
     clock,
     random: cryptoRandomSource,
     nodeName: 'test',
@@ -104,7 +108,7 @@ export function testServer(setup: ServerSetup = {}) {
     core,
     options: { ...DEFAULT_OPTIONS, ...setup.options },
     modules: [restModule()],
-    extractors: [usernamePasswordExtractor],
+    extractors: setup.extractors ?? [usernamePasswordExtractor],
     events,
     ...(setup.tokenKeys && { tokens: new JwtTickets(new CasJwtCodec(setup.tokenKeys, clock), clock, undefined) }),
     ...(setup.throttle && { throttle: new AuthenticationThrottle(throttleStore, clock, setup.throttle, events) }),

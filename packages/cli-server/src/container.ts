@@ -36,12 +36,13 @@ export function buildContainer({ config, logger, services }: CompositionInputs):
 
   binder.resolved(
     TOKENS.CasCore,
-    [TOKENS.TicketStore, TOKENS.ServiceRegistry, { all: TOKENS.CredentialHandler }, TOKENS.Clock, TOKENS.RandomSource, TOKENS.EventSink],
-    (tickets, registry, handlers, clock, random, events) =>
+    [TOKENS.TicketStore, TOKENS.ServiceRegistry, { all: TOKENS.CredentialHandler }, { all: TOKENS.AuthenticationPolicy }, TOKENS.Clock, TOKENS.RandomSource, TOKENS.EventSink],
+    (tickets, registry, handlers, policies, clock, random, events) =>
       createCasCore({
         tickets,
         registry,
         handlers,
+        policies,
         clock,
         random,
         events,

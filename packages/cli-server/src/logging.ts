@@ -57,6 +57,7 @@ const LEVELS: Record<DomainEventType, Level> = {
   'authentication.succeeded': 'info',
   'authentication.failed': 'warn',
   'authentication.throttled': 'warn',
+  'otp.reused': 'warn',
   'ticket.created': 'info',
   'ticket.validated': 'info',
   'ticket.validation.failed': 'warn',

@@ -2,12 +2,14 @@
 import { parseArgs } from 'node:util';
 import { generateKeys } from './cli/generate-keys.js';
 import { hashPassword } from './cli/hash-password.js';
+import { otpNew } from './cli/otp-new.js';
 import { start } from './cli/start.js';
 
 const USAGE = `Usage:
   tessera [start] [--config FILE] [--port N]   serve (default command)
   tessera hash-password                        read a password from stdin, print its argon2id hash
   tessera keys generate [--algorithm ENC]      print a fresh key pair for the tokens module (JSON)
+  tessera otp new --user NAME                  print a new TOTP secret (users[].otpSecret) and its otpauth:// URI
   tessera --help
 
 Settings come from FILE (YAML or JSON), then TESSERA_* environment variables
@@ -21,7 +23,7 @@ async function main(argv: string[]): Promise<void> {
     parsed = parseArgs({
       args: argv,
       allowPositionals: true,
-      options: { config: { type: 'string' }, port: { type: 'string' }, algorithm: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      options: { config: { type: 'string' }, port: { type: 'string' }, algorithm: { type: 'string' }, user: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
     });
   } catch (error) {
     return usageError((error as Error).message);
@@ -34,6 +36,10 @@ async function main(argv: string[]): Promise<void> {
   const [command = 'start', ...extra] = positionals;
   if (command === 'keys' && extra[0] === 'generate' && extra.length === 1) {
     process.exitCode = generateKeys(values.algorithm);
+    return;
+  }
+  if (command === 'otp' && extra[0] === 'new' && extra.length === 1) {
+    process.exitCode = otpNew(values.user);
     return;
   }
   if (extra.length > 0) return usageError(`unexpected argument "${extra.join(' ')}"`);

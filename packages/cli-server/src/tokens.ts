@@ -1,11 +1,13 @@
 import type { Logger } from 'pino';
 import type {
+  AuthenticationPolicy,
   AuthenticationThrottle,
   CasCore,
   Clock,
   CredentialHandler,
   EventSink,
   JwtTickets,
+  OtpReplayStore,
   PasswordHasher,
   RandomSource,
   RegisteredService,
@@ -49,6 +51,9 @@ export const TOKENS = {
   /** Multi-bound: every enabled module adds its own. */
   CredentialHandler: token<CredentialHandler>('CredentialHandler'),
   CredentialExtractor: token<CredentialExtractor>('CredentialExtractor'),
+  /** Multi-bound: rules over a whole authentication (the otp module's). */
+  AuthenticationPolicy: token<AuthenticationPolicy>('AuthenticationPolicy'),
+  OtpReplayStore: token<OtpReplayStore>('OtpReplayStore'),
   HttpModule: token<HttpModule>('HttpModule'),
   /** Bound only by the tokens module: zero or one. */
   JwtTickets: token<JwtTickets>('JwtTickets'),

@@ -40,3 +40,4 @@ export * from './capabilities/tokens/jwt-tickets.js';
 export * from './capabilities/tokens/token-keys.js';
 export * from './capabilities/otp/require-otp-policy.js';
 export * from './capabilities/otp/totp-handler.js';
+export * from './capabilities/otp/totp-enrolment.js';

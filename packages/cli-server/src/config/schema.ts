@@ -74,8 +74,7 @@ const logLevel = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'si
   error: 'expected fatal, error, warn, info, debug, trace or silent',
 });
 
-/** The one schema of tessera's settings: defaults, validation and the README reference come from it. */
-export const configSchema = section({
+const settings = section({
   modules: modules
     .default(['rest'])
     .describe(`Enabled modules, by name (known: ${knownModuleNames().join(', ')}). A module that is off adds no route, extractor or handler.`),
@@ -94,6 +93,13 @@ export const configSchema = section({
   }).prefault({}),
   tokens: tokensSchema.prefault({}),
   throttle: throttleSchema.prefault({}),
+  otp: section({
+    parameter: z
+      .string()
+      .regex(/^[A-Za-z0-9._-]+$/, { error: 'expected a parameter name' })
+      .default('otp')
+      .describe('Request parameter carrying the TOTP code, next to `username` and `password`.'),
+  }).prefault({}),
   tickets: tickets.prefault({}),
   storage: storage.prefault({}),
   users: usersSchema
@@ -115,6 +121,17 @@ export const configSchema = section({
   demo: flag()
     .default(false)
     .describe('Adds the demo user `casuser` (password `Mellon`) and a demo service accepting any http(s) URL, with a loud warning. On by itself when tessera starts without a config file.'),
+});
+
+/**
+ * The one schema of tessera's settings: defaults, validation and the README reference come from it.
+ * A user who requires a one-time password could never log in without the module that checks it.
+ */
+export const configSchema = settings.superRefine((config, context) => {
+  if (config.modules.includes('otp')) return;
+  config.users.forEach((user, index) => {
+    if (user.otp?.required) context.addIssue({ code: 'custom', path: ['users', index, 'requireOtp'], message: 'needs module "otp", which is not enabled' });
+  });
 });
 
 /** Settings as read: the shape of the config file, every default filled in. */

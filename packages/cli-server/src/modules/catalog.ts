@@ -6,6 +6,7 @@
 export const MODULE_CATALOG = [
   { name: 'rest', dependencies: [], summary: 'TGT, ST, status and logout under /v1/tickets, and /v1/users' },
   { name: 'tokens', dependencies: ['rest'], summary: 'TGTs (token=true) and service tickets as signed and encrypted JWTs' },
+  { name: 'otp', dependencies: ['rest'], summary: 'TOTP codes (RFC 6238) as a second credential; users with requireOtp need one' },
   { name: 'throttle', dependencies: [], summary: 'locks a client IP + username after repeated failed logins (423 with Retry-After)' },
 ] as const satisfies readonly ModuleDescriptor[];
 

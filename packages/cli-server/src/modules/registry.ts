@@ -2,6 +2,7 @@ import type { Config } from '../config/schema.js';
 import type { Binder } from '../di.js';
 import { MODULE_CATALOG, type ModuleName } from './catalog.js';
 import { registerRestModule } from './rest.js';
+import { registerOtpModule } from './otp.js';
 import { registerThrottleModule } from './throttle.js';
 import { registerTokensModule } from './tokens.js';
 
@@ -15,6 +16,7 @@ export type ModuleRegistration = (binder: Binder, config: Config) => void;
 const REGISTRATIONS: Record<ModuleName, ModuleRegistration> = {
   rest: registerRestModule,
   tokens: registerTokensModule,
+  otp: registerOtpModule,
   throttle: registerThrottleModule,
 };
 
