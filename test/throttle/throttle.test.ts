@@ -33,6 +33,20 @@ describe('throttle module end to end (protocol.md §5)', () => {
     expect(await login(tessera.url, 'alice', 'secret')).to.match(/^TGT-/);
   });
 
+  it('limits validation requests per client IP when a rate is set: 429 with Retry-After', async () => {
+    const limited = await startTessera({ modules: ['rest', 'throttle'], throttle: { validation: { requestsPerSecond: 0.01, burst: 2 } } });
+    try {
+      const validate = () => fetch(`${limited.url}/p3/serviceValidate?service=https%3A%2F%2Fapp.example.org%2F&ticket=ST-1-x-e2e`);
+      expect([(await validate()).status, (await validate()).status]).to.deep.equal([400, 400]);
+      const refused = await validate();
+      expect(refused.status).to.equal(429);
+      expect(Number(refused.headers.get('retry-after'))).to.be.within(99, 100);
+      expect(await refused.text()).to.include('code="INVALID_REQUEST"');
+    } finally {
+      await limited.close();
+    }
+  });
+
   it('is off by default: failures never lock', async () => {
     const plain = await startTessera();
     try {

@@ -6,6 +6,7 @@ import type { AppDependencies, HttpContext } from './http-module.js';
 import { extractCredentials } from './request/credentials.js';
 import { requestParameters } from './request/parameters.js';
 import { readBody } from './request/read-body.js';
+import { rateLimitStep } from './throttle/rate-limit-step.js';
 import { throttleStep } from './throttle/throttle-step.js';
 import { registerValidationRoutes } from './validation/validation-routes.js';
 
@@ -14,7 +15,7 @@ import { registerValidationRoutes } from './validation/validation-routes.js';
  * base path, behind the REST error renderer. Nothing a request does can crash it.
  */
 export function createApp(deps: AppDependencies): Koa {
-  const { core, options, modules, extractors, events, tokens, throttle } = deps;
+  const { core, options, modules, extractors, events, tokens, throttle, validationRateLimit } = deps;
   // Behind a trusted proxy the client is the address that proxy appended last to X-Forwarded-For;
   // earlier entries come from the client itself and prove nothing.
   const app = new Koa({ proxy: options.trustProxy, maxIpsCount: 1 });
@@ -26,6 +27,7 @@ export function createApp(deps: AppDependencies): Koa {
     tokens,
     readBody: readBody(options.maxBodyBytes),
     throttle: (condition) => throttleStep(throttle, options, condition),
+    limitRequestRate: rateLimitStep(validationRateLimit),
     parameters: requestParameters,
     credentials: (ctx) => extractCredentials(ctx, extractors),
   };

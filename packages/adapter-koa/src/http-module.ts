@@ -1,6 +1,6 @@
 import type { RouterMiddleware } from '@koa/router';
 import type Router from '@koa/router';
-import type { AuthenticationThrottle, CasCore, Credential, EventSink, JwtTickets } from '@tessera/core';
+import type { AuthenticationThrottle, CasCore, Credential, EventSink, JwtTickets, RequestRateLimit } from '@tessera/core';
 import type { Context } from 'koa';
 import type { HttpOptions } from './http-options.js';
 import type { CredentialExtractor } from './request/credentials.js';
@@ -25,6 +25,8 @@ export interface HttpContext {
    * credentials (only for requests meeting `condition` when given); passes every request on when the module is off.
    */
   throttle(condition?: ThrottleCondition): Step;
+  /** Route step of the validation endpoints: the request-rate limit per client IP, when one is configured. */
+  readonly limitRequestRate: Step;
   /** Body parameters over query parameters; throws InvalidRequestError for non-string JSON values. */
   parameters(ctx: Context): RequestParameters;
   /** What every installed extractor finds in the request, in extractor order. */
@@ -50,4 +52,6 @@ export interface AppDependencies {
   readonly tokens?: JwtTickets;
   /** Present only with the throttle module. */
   readonly throttle?: AuthenticationThrottle;
+  /** Present only with the throttle module and a validation request rate configured. */
+  readonly validationRateLimit?: RequestRateLimit;
 }

@@ -1,9 +1,11 @@
 import {
   AuthenticationThrottle,
+  RequestRateLimit,
   CAS_REGISTERED_SERVICE,
   type AuthenticationPolicy,
   type CredentialHandler,
   type ThrottleSettings,
+  type RequestRateSettings,
   CasJwtCodec,
   JwtTickets,
   generateTokenKeys,
@@ -17,7 +19,7 @@ import {
 import { expect } from 'chai';
 import request from 'supertest';
 import { createApp, restModule, usernamePasswordExtractor, type CredentialExtractor, type HttpOptions } from '../src/index.js';
-import { MapThrottleStore } from './throttle-fakes.js';
+import { DrainingRateStore, MapThrottleStore } from './throttle-fakes.js';
 import { FakePasswordHandler, ListServiceRegistry, ManualClock, MapTicketStore, RecordingEvents, type FakeUser } from './fakes.js';
 
 export const APP = 'https://app.example.org/home';
@@ -74,6 +76,8 @@ export interface ServerSetup {
   readonly policies?: readonly AuthenticationPolicy[];
   /** Switches the throttle module on, its state in `throttleStore`. */
   readonly throttle?: ThrottleSettings | undefined;
+  /** A request-rate limit on the validation endpoints, its buckets draining without refill. */
+  readonly validationRate?: RequestRateSettings;
 }
 
 export function testTokenKeys(): TokenKeys {
@@ -112,6 +116,7 @@ export function testServer(setup: ServerSetup = {}) {
     events,
     ...(setup.tokenKeys && { tokens: new JwtTickets(new CasJwtCodec(setup.tokenKeys, clock), clock, undefined) }),
     ...(setup.throttle && { throttle: new AuthenticationThrottle(throttleStore, clock, setup.throttle, events) }),
+    ...(setup.validationRate && { validationRateLimit: new RequestRateLimit(new DrainingRateStore(), clock, setup.validationRate) }),
   });
   const http = request(app.callback());
   return { app, http, clock, tickets, events, core, throttleStore };

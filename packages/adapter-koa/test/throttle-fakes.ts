@@ -1,4 +1,4 @@
-import type { PasswordHasher, ThrottleState, ThrottleStore, UserDirectory, UserRecord } from '@tessera/core';
+import type { PasswordHasher, RequestRateStore, ThrottleState, ThrottleStore, UserDirectory, UserRecord } from '@tessera/core';
 
 /** The smallest ThrottleStore for route tests; adapters pass the testkit contract instead. */
 export class MapThrottleStore implements ThrottleStore {
@@ -42,5 +42,16 @@ export class TableDirectory implements UserDirectory {
   constructor(private readonly users: readonly UserRecord[]) {}
   findByUsername(username: string): Promise<UserRecord | undefined> {
     return Promise.resolve(this.users.find((user) => user.username === username));
+  }
+}
+
+/** A bucket per key holding `capacity` tokens that never refill; an empty one answers a 1.5 s wait. */
+export class DrainingRateStore implements RequestRateStore {
+  readonly taken = new Map<string, number>();
+  take(key: string, _now: number, capacity: number): Promise<number> {
+    const taken = this.taken.get(key) ?? 0;
+    if (taken >= capacity) return Promise.resolve(1500);
+    this.taken.set(key, taken + 1);
+    return Promise.resolve(0);
   }
 }

@@ -3,3 +3,4 @@ export { MemoryServiceRegistry } from './memory-service-registry.js';
 export { MemoryUserDirectory } from './memory-user-directory.js';
 export { MemoryThrottleStore, type MemoryThrottleStoreOptions } from './memory-throttle-store.js';
 export { MemoryOtpReplayStore } from './memory-otp-replay-store.js';
+export { MemoryRequestRateStore } from './memory-request-rate-store.js';

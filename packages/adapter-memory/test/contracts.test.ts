@@ -1,5 +1,5 @@
-import { describeOtpReplayStore, describeServiceRegistry, describeThrottleStore, describeTicketStore, describeUserDirectory } from '@tessera/testkit';
-import { MemoryOtpReplayStore, MemoryServiceRegistry, MemoryThrottleStore, MemoryTicketStore, MemoryUserDirectory } from '@tessera/adapter-memory';
+import { describeOtpReplayStore, describeRequestRateStore, describeServiceRegistry, describeThrottleStore, describeTicketStore, describeUserDirectory } from '@tessera/testkit';
+import { MemoryOtpReplayStore, MemoryRequestRateStore, MemoryServiceRegistry, MemoryThrottleStore, MemoryTicketStore, MemoryUserDirectory } from '@tessera/adapter-memory';
 
 describe('memory adapter: port contracts (architecture.md, adapter parity)', () => {
   describeTicketStore('MemoryTicketStore', (clock) => new MemoryTicketStore(clock));
@@ -7,4 +7,5 @@ describe('memory adapter: port contracts (architecture.md, adapter parity)', () 
   describeUserDirectory('MemoryUserDirectory', (users) => new MemoryUserDirectory(users));
   describeThrottleStore('MemoryThrottleStore', () => new MemoryThrottleStore());
   describeOtpReplayStore('MemoryOtpReplayStore', () => new MemoryOtpReplayStore());
+  describeRequestRateStore('MemoryRequestRateStore', () => new MemoryRequestRateStore());
 });

@@ -56,9 +56,18 @@ export function buildContainer({ config, logger, services }: CompositionInputs):
   );
   binder.resolved(
     TOKENS.HttpApp,
-    [TOKENS.CasCore, { all: TOKENS.HttpModule }, { all: TOKENS.CredentialExtractor }, TOKENS.EventSink, { all: TOKENS.JwtTickets }, { all: TOKENS.AuthenticationThrottle }],
-    (core, modules, extractors, events, [tokens], [throttle]) =>
-      createApp({ core, options: httpOptions(config), modules, extractors, events, ...(tokens && { tokens }), ...(throttle && { throttle }) }),
+    [TOKENS.CasCore, { all: TOKENS.HttpModule }, { all: TOKENS.CredentialExtractor }, TOKENS.EventSink, { all: TOKENS.JwtTickets }, { all: TOKENS.AuthenticationThrottle }, { all: TOKENS.RequestRateLimit }],
+    (core, modules, extractors, events, [tokens], [throttle], [validationRateLimit]) =>
+      createApp({
+        core,
+        options: httpOptions(config),
+        modules,
+        extractors,
+        events,
+        ...(tokens && { tokens }),
+        ...(throttle && { throttle }),
+        ...(validationRateLimit && { validationRateLimit }),
+      }),
   );
 
   for (const register of enabledModules(config.modules)) register(binder, config);

@@ -11,6 +11,7 @@ import type {
   PasswordHasher,
   RandomSource,
   RegisteredService,
+  RequestRateLimit,
   ServiceRegistry,
   ThrottleStore,
   UserDirectory,
@@ -60,5 +61,7 @@ export const TOKENS = {
   /** Bound only by the throttle module: zero or one. */
   AuthenticationThrottle: token<AuthenticationThrottle>('AuthenticationThrottle'),
   ThrottleStore: token<ThrottleStore>('ThrottleStore'),
+  /** Bound only with the throttle module and a validation request rate: zero or one. */
+  RequestRateLimit: token<RequestRateLimit>('RequestRateLimit'),
   HttpApp: token<HttpApp>('HttpApp'),
 } as const;

@@ -6,3 +6,4 @@ export { describeServiceRegistry, type ServiceRegistryFactory } from './service-
 export { describeUserDirectory, type UserDirectoryFactory } from './user-directory-contract.js';
 export { describeThrottleStore, type ThrottleStoreFactory } from './throttle-store-contract.js';
 export { describeOtpReplayStore, type OtpReplayStoreFactory } from './otp-replay-store-contract.js';
+export { describeRequestRateStore, type RequestRateStoreFactory } from './request-rate-store-contract.js';

@@ -21,6 +21,7 @@ const STATUS_BY_CODE: Readonly<Record<ErrorCode, StatusRule>> = {
   INVALID_CONFIGURATION: 500,
   INVALID_TOKEN: 401,
   THROTTLED: 423,
+  RATE_LIMITED: 429,
 };
 
 /** Status of anything that is not a TesseraError: a bug or an outage, never the client's fault. */

@@ -24,8 +24,21 @@ export const throttleSchema = z
           path: ['maxLockSeconds'],
         })
         .prefault({}),
+      validation: z
+        .strictObject(
+          {
+            requestsPerSecond: z
+              .number({ error: 'expected a positive number' })
+              .positive({ error: 'expected a positive number' })
+              .optional()
+              .describe('Sustained validation requests per second per client IP (a token bucket); unset: no limit. Over it: 429 with `Retry-After`.'),
+            burst: atLeastOne('a whole number of at least 1').default(60).describe('Validation requests a client IP may make at once after a quiet period.'),
+          },
+          { error: 'expected a map of settings' },
+        )
+        .prefault({}),
       memory: z
-        .strictObject({ maxKeys: atLeastOne('a whole number of at least 1').default(100_000).describe('Most throttle keys held in memory; beyond it the least recently written is forgotten.') }, { error: 'expected a map of settings' })
+        .strictObject({ maxKeys: atLeastOne('a whole number of at least 1').default(100_000).describe('Most throttle keys (and request-rate buckets) held in memory; beyond it the least recently written is forgotten.') }, { error: 'expected a map of settings' })
         .prefault({}),
     },
     { error: 'expected a map of settings' },

@@ -1,11 +1,12 @@
-import { MemoryThrottleStore } from '@tessera/adapter-memory';
-import { AuthenticationThrottle } from '@tessera/core';
+import { MemoryRequestRateStore, MemoryThrottleStore } from '@tessera/adapter-memory';
+import { AuthenticationThrottle, RequestRateLimit } from '@tessera/core';
 import { TOKENS } from '../tokens.js';
 import type { ModuleRegistration } from './registry.js';
 
 /**
  * `throttle`: the lock policy in front of every credential-checking route (adapter-koa's throttle step),
  * its state in the memory throttle store. A shared store (Mongo) replaces the ThrottleStore binding.
+ * With `throttle.validation.requestsPerSecond` set, also the validation endpoints' request-rate limit.
  */
 export const registerThrottleModule: ModuleRegistration = (binder, config) => {
   binder.resolved(TOKENS.ThrottleStore, [], () => new MemoryThrottleStore({ maxKeys: config.throttle.memory.maxKeys }));
@@ -13,5 +14,12 @@ export const registerThrottleModule: ModuleRegistration = (binder, config) => {
     TOKENS.AuthenticationThrottle,
     [TOKENS.ThrottleStore, TOKENS.Clock, TOKENS.EventSink],
     (store, clock, events) => new AuthenticationThrottle(store, clock, config.throttle.failure, events),
+  );
+  const { requestsPerSecond, burst } = config.throttle.validation;
+  if (requestsPerSecond === undefined) return;
+  binder.resolved(
+    TOKENS.RequestRateLimit,
+    [TOKENS.Clock],
+    (clock) => new RequestRateLimit(new MemoryRequestRateStore(config.throttle.memory.maxKeys), clock, { burst, requestsPerSecond }),
   );
 };

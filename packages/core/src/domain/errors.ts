@@ -18,6 +18,7 @@ export type ErrorCode =
   | 'STORE_CAPACITY_EXCEEDED'
   | 'INVALID_TOKEN'
   | 'THROTTLED'
+  | 'RATE_LIMITED'
   | 'INVALID_CONFIGURATION';
 
 /** Failure codes of the CAS validation protocol (CAS protocol 3.0 §2.5.3). */
@@ -147,5 +148,13 @@ export class ThrottledError extends TesseraError {
   readonly code = 'THROTTLED';
   constructor(readonly retryAfterSeconds: number) {
     super('Too many failed attempts. Try again later.');
+  }
+}
+
+/** A client sent more requests than the configured rate allows. */
+export class RateLimitedError extends TesseraError {
+  readonly code = 'RATE_LIMITED';
+  constructor(readonly retryAfterSeconds: number) {
+    super('Too many requests. Try again later.');
   }
 }
