@@ -6,6 +6,8 @@ import type { AppDependencies, HttpContext } from './http-module.js';
 import { extractCredentials } from './request/credentials.js';
 import { requestParameters } from './request/parameters.js';
 import { readBody } from './request/read-body.js';
+import { rateLimitStep } from './throttle/rate-limit-step.js';
+import { throttleStep } from './throttle/throttle-step.js';
 import { registerValidationRoutes } from './validation/validation-routes.js';
 
 /**
@@ -13,8 +15,10 @@ import { registerValidationRoutes } from './validation/validation-routes.js';
  * base path, behind the REST error renderer. Nothing a request does can crash it.
  */
 export function createApp(deps: AppDependencies): Koa {
-  const { core, options, modules, extractors, events, tokens } = deps;
-  const app = new Koa({ proxy: options.trustProxy });
+  const { core, options, modules, extractors, events, tokens, throttle, validationRateLimit } = deps;
+  // Behind a trusted proxy the client is the address that proxy appended last to X-Forwarded-For;
+  // earlier entries come from the client itself and prove nothing.
+  const app = new Koa({ proxy: options.trustProxy, maxIpsCount: 1 });
   const http: HttpContext = {
     core,
     options,
@@ -22,6 +26,8 @@ export function createApp(deps: AppDependencies): Koa {
     extractors,
     tokens,
     readBody: readBody(options.maxBodyBytes),
+    throttle: (condition) => throttleStep(throttle, options, condition),
+    limitRequestRate: rateLimitStep(validationRateLimit),
     parameters: requestParameters,
     credentials: (ctx) => extractCredentials(ctx, extractors),
   };

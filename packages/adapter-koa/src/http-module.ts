@@ -1,10 +1,11 @@
 import type { RouterMiddleware } from '@koa/router';
 import type Router from '@koa/router';
-import type { CasCore, Credential, EventSink, JwtTickets } from '@tessera/core';
+import type { AuthenticationThrottle, CasCore, Credential, EventSink, JwtTickets, RequestRateLimit } from '@tessera/core';
 import type { Context } from 'koa';
 import type { HttpOptions } from './http-options.js';
 import type { CredentialExtractor } from './request/credentials.js';
 import type { RequestParameters } from './request/parameters.js';
+import type { ThrottleCondition } from './throttle/throttle-step.js';
 
 /** One named step of a route (node-oidc-provider style): checks or does one thing, then calls next. */
 export type Step = RouterMiddleware;
@@ -19,6 +20,13 @@ export interface HttpContext {
   readonly tokens: JwtTickets | undefined;
   /** Route step: refuses unreadable bodies (415, 413, 400) and parses form and JSON bodies. */
   readonly readBody: Step;
+  /**
+   * Route step of the throttle module, placed right after readBody on every route that checks
+   * credentials (only for requests meeting `condition` when given); passes every request on when the module is off.
+   */
+  throttle(condition?: ThrottleCondition): Step;
+  /** Route step of the validation endpoints: the request-rate limit per client IP, when one is configured. */
+  readonly limitRequestRate: Step;
   /** Body parameters over query parameters; throws InvalidRequestError for non-string JSON values. */
   parameters(ctx: Context): RequestParameters;
   /** What every installed extractor finds in the request, in extractor order. */
@@ -42,4 +50,8 @@ export interface AppDependencies {
   readonly events: EventSink;
   /** Present only with the tokens module. */
   readonly tokens?: JwtTickets;
+  /** Present only with the throttle module. */
+  readonly throttle?: AuthenticationThrottle;
+  /** Present only with the throttle module and a validation request rate configured. */
+  readonly validationRateLimit?: RequestRateLimit;
 }

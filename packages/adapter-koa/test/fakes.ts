@@ -118,7 +118,7 @@ export class FakePasswordHandler implements CredentialHandler {
   }
   authenticate(credential: Credential): Promise<Principal> {
     const user = Object.hasOwn(this.users, credential.username) ? this.users[credential.username] : undefined;
-    if (user?.password !== credential.password) {
+    if (!user || credential.type !== 'usernamePassword' || user.password !== credential.password) {
       return Promise.reject(new AuthenticationFailedError(['Authentication failed: invalid credentials.']));
     }
     return Promise.resolve({ id: credential.username, attributes: user.attributes });

@@ -1,5 +1,11 @@
 import {
+  AuthenticationThrottle,
+  RequestRateLimit,
   CAS_REGISTERED_SERVICE,
+  type AuthenticationPolicy,
+  type CredentialHandler,
+  type ThrottleSettings,
+  type RequestRateSettings,
   CasJwtCodec,
   JwtTickets,
   generateTokenKeys,
@@ -13,7 +19,8 @@ import {
 } from '@tessera/core';
 import { expect } from 'chai';
 import request from 'supertest';
-import { createApp, restModule, usernamePasswordExtractor, type HttpModule, type HttpOptions } from '../src/index.js';
+import { createApp, restModule, usernamePasswordExtractor, type CredentialExtractor, type HttpModule, type HttpOptions } from '../src/index.js';
+import { DrainingRateStore, MapThrottleStore } from './throttle-fakes.js';
 import { FakePasswordHandler, ListServiceRegistry, ManualClock, MapTicketStore, RecordingEvents, type FakeUser } from './fakes.js';
 
 export const APP = 'https://app.example.org/home';
@@ -66,6 +73,14 @@ export interface ServerSetup {
   readonly tokenKeys?: TokenKeys;
   /** Modules besides `rest`, built on the same core and stores. */
   readonly modules?: (parts: { core: CasCore; tickets: TicketStore; registry: ListServiceRegistry; events: RecordingEvents }) => HttpModule[];
+  /** Replace the fake password handler (casuser/Mellon), the username/password extractor, no policies. */
+  readonly handlers?: readonly CredentialHandler[];
+  readonly extractors?: readonly CredentialExtractor[];
+  readonly policies?: readonly AuthenticationPolicy[];
+  /** Switches the throttle module on, its state in `throttleStore`. */
+  readonly throttle?: ThrottleSettings | undefined;
+  /** A request-rate limit on the validation endpoints, its buckets draining without refill. */
+  readonly validationRate?: RequestRateSettings;
 }
 
 export function testTokenKeys(): TokenKeys {
@@ -88,23 +103,27 @@ export function testServer(setup: ServerSetup = {}) {
   const core = createCasCore({
     tickets: setup.tickets ?? tickets,
     registry,
-    handlers: [handler],
+    handlers: setup.handlers ?? [handler],
+    ...(setup.policies && { policies: setup.policies }),
     clock,
     random: cryptoRandomSource,
     nodeName: 'test',
     lifetimes: defaultTicketLifetimes,
     events,
   });
+  const throttleStore = new MapThrottleStore();
   const app = createApp({
     core,
     options: { ...DEFAULT_OPTIONS, ...setup.options },
     modules: [restModule(), ...(setup.modules?.({ core, tickets: setup.tickets ?? tickets, registry, events }) ?? [])],
-    extractors: [usernamePasswordExtractor],
+    extractors: setup.extractors ?? [usernamePasswordExtractor],
     events,
     ...(setup.tokenKeys && { tokens: new JwtTickets(new CasJwtCodec(setup.tokenKeys, clock), clock, undefined) }),
+    ...(setup.throttle && { throttle: new AuthenticationThrottle(throttleStore, clock, setup.throttle, events) }),
+    ...(setup.validationRate && { validationRateLimit: new RequestRateLimit(new DrainingRateStore(), clock, setup.validationRate) }),
   });
   const http = request(app.callback());
-  return { app, http, clock, tickets, events, core, registry };
+  return { app, http, clock, tickets, events, core, registry, throttleStore };
 }
 
 export type TestServer = ReturnType<typeof testServer>;

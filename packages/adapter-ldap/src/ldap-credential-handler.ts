@@ -24,6 +24,7 @@ export class LdapCredentialHandler implements CredentialHandler {
   }
 
   async authenticate(credential: Credential): Promise<Principal> {
+    if (credential.type !== 'usernamePassword') throw new AuthenticationFailedError([INVALID_CREDENTIALS]);
     const { username, password } = credential;
     // An empty password makes an unauthenticated bind, which directories answer with success.
     if (username.trim() === '' || password.trim() === '') throw new AuthenticationFailedError([INVALID_CREDENTIALS]);

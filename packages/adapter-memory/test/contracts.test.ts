@@ -1,8 +1,11 @@
-import { describeServiceRegistry, describeTicketStore, describeUserDirectory } from '@tessera/testkit';
-import { MemoryServiceRegistry, MemoryTicketStore, MemoryUserDirectory } from '@tessera/adapter-memory';
+import { describeOtpReplayStore, describeRequestRateStore, describeServiceRegistry, describeThrottleStore, describeTicketStore, describeUserDirectory } from '@tessera/testkit';
+import { MemoryOtpReplayStore, MemoryRequestRateStore, MemoryServiceRegistry, MemoryThrottleStore, MemoryTicketStore, MemoryUserDirectory } from '@tessera/adapter-memory';
 
 describe('memory adapter: port contracts (architecture.md, adapter parity)', () => {
   describeTicketStore('MemoryTicketStore', (clock) => new MemoryTicketStore(clock));
   describeServiceRegistry('MemoryServiceRegistry', () => new MemoryServiceRegistry());
   describeUserDirectory('MemoryUserDirectory', (users) => new MemoryUserDirectory(users));
+  describeThrottleStore('MemoryThrottleStore', () => new MemoryThrottleStore());
+  describeOtpReplayStore('MemoryOtpReplayStore', () => new MemoryOtpReplayStore());
+  describeRequestRateStore('MemoryRequestRateStore', () => new MemoryRequestRateStore());
 });

@@ -15,7 +15,7 @@ export interface MongoStores {
   readonly tickets: MongoTicketStore;
   readonly registry: MongoServiceRegistry;
   readonly users: MongoUserDirectory;
-  /** For the throttle module (not composed yet): failure counters shared by every node. */
+  /** For the throttle module: failure counters shared by every node. */
   readonly throttle: MongoThrottleStore;
   /** Creates every index; safe to run at each start of each node. */
   createIndexes(): Promise<void>;
@@ -25,7 +25,7 @@ export function createMongoStores(database: MongoDatabase, clock: Clock, collect
   const tickets = new MongoTicketStore(database.collection(collectionPrefix + COLLECTIONS.tickets), clock);
   const registry = new MongoServiceRegistry(database.collection(collectionPrefix + COLLECTIONS.services));
   const users = new MongoUserDirectory(database.collection(collectionPrefix + COLLECTIONS.users));
-  const throttle = new MongoThrottleStore(database.collection(collectionPrefix + COLLECTIONS.throttle), clock);
+  const throttle = new MongoThrottleStore(database.collection(collectionPrefix + COLLECTIONS.throttle));
   return {
     tickets,
     registry,

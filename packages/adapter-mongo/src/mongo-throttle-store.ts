@@ -1,5 +1,5 @@
 import type { Collection } from 'mongodb';
-import type { Clock, ThrottleState, ThrottleStore } from '@tessera/core';
+import type { ThrottleState, ThrottleStore } from '@tessera/core';
 import { guarded } from './unavailable.js';
 
 /** A throttle key's counters; `_id` is the key (client IP + lower-cased username), unique by nature. */
@@ -9,7 +9,7 @@ export interface ThrottleDocument {
   windowEndsAt: Date;
   lockedUntil: Date;
   locks: number;
-  /** Carries the TTL index; the lock count is kept this long after the last failure or lock ends. */
+  /** Carries the TTL index: a key is forgotten this long after its last window or lock ended. */
   expiresAt: Date;
 }
 
@@ -19,83 +19,78 @@ const DUPLICATE_KEY = 11000;
 const ATTEMPTS = 3;
 
 /**
- * Failure counters in MongoDB, shared by every node: each change is one atomic upsert ($inc with
- * $setOnInsert), so two nodes counting at once see one count. Reads filter `expiresAt > now`.
+ * Failure counters in MongoDB, shared by every node, exactly as core's ThrottleStore port describes: each
+ * method is single-document atomic updates, so two nodes counting at once see one count and only one of
+ * them locks a key. Times come from the caller's clock; the TTL index on `expiresAt` is garbage collection.
  */
 export class MongoThrottleStore implements ThrottleStore {
-  constructor(
-    private readonly throttle: Collection<ThrottleDocument>,
-    private readonly clock: Clock,
-  ) {}
+  constructor(private readonly throttle: Collection<ThrottleDocument>) {}
 
   async createIndexes(): Promise<void> {
     await guarded(() => this.throttle.createIndex({ expiresAt: 1 }, { name: 'expiresAt_ttl', expireAfterSeconds: 0 }));
   }
 
   async get(key: string): Promise<ThrottleState | undefined> {
-    const now = this.clock.now();
-    const found = await guarded(() => this.throttle.findOne({ _id: key, expiresAt: { $gt: new Date(now) } }));
-    return found === null ? undefined : toState(found, now);
+    const found = await guarded(() => this.throttle.findOne({ _id: key }));
+    return found === null ? undefined : toState(found);
   }
 
-  async recordFailure(key: string, windowMs: number): Promise<ThrottleState> {
-    const now = this.clock.now();
-    const windowEndsAt = new Date(now + windowMs);
+  async recordFailure(key: string, now: number, windowMs: number): Promise<number> {
     const expiresAt = new Date(now + windowMs + THROTTLE_RETENTION_MS);
     for (let attempt = 1; ; attempt += 1) {
+      // Counts in the open window...
+      const counted = await guarded(() =>
+        this.throttle.findOneAndUpdate({ _id: key, windowEndsAt: { $gt: new Date(now) } }, { $inc: { failures: 1 } }, { returnDocument: 'after' }),
+      );
+      if (counted !== null) return counted.failures;
       try {
-        // Counts in the open window, or starts the key's first one.
-        const counted = await guarded(() =>
+        // ...or opens a new one counting this failure, on an existing key or a new one.
+        const opened = await guarded(() =>
           this.throttle.findOneAndUpdate(
-            { _id: key, windowEndsAt: { $gt: new Date(now) } },
-            { $inc: { failures: 1 }, $max: { expiresAt }, $setOnInsert: { windowEndsAt, lockedUntil: new Date(0), locks: 0 } },
+            { _id: key, windowEndsAt: { $not: { $gt: new Date(now) } } },
+            { $set: { failures: 1, windowEndsAt: new Date(now + windowMs) }, $max: { expiresAt }, $setOnInsert: { lockedUntil: new Date(0), locks: 0 } },
             { upsert: true, returnDocument: 'after' },
           ),
         );
-        return toState(counted!, now);
+        return opened?.failures ?? 1;
       } catch (error) {
-        // The key exists with a closed window (the upsert's insert collided). A record past its own
-        // expiry is gone for good (its lock count too); otherwise a new window opens on it.
+        // Another node opened the window between the two steps: count in it from the start.
         if ((error as { code?: unknown }).code !== DUPLICATE_KEY || attempt === ATTEMPTS) throw error;
-        await guarded(() => this.throttle.deleteOne({ _id: key, expiresAt: { $lte: new Date(now) } }));
-        const reopened = await this.reopenWindow(key, now, windowEndsAt, expiresAt);
-        if (reopened !== undefined) return reopened;
       }
     }
   }
 
-  async lock(key: string, until: number): Promise<ThrottleState> {
-    const locked = await guarded(() =>
-      this.throttle.findOneAndUpdate(
-        { _id: key },
-        { $set: { lockedUntil: new Date(until) }, $inc: { locks: 1 }, $max: { expiresAt: new Date(until + THROTTLE_RETENTION_MS) }, $setOnInsert: { failures: 0, windowEndsAt: new Date(0) } },
-        { upsert: true, returnDocument: 'after' },
-      ),
-    );
-    return toState(locked!, this.clock.now());
+  async lock(key: string, now: number, until: number): Promise<boolean> {
+    try {
+      await guarded(() =>
+        this.throttle.findOneAndUpdate(
+          { _id: key, lockedUntil: { $not: { $gt: new Date(now) } } },
+          {
+            $set: { lockedUntil: new Date(until), failures: 0, windowEndsAt: new Date(0) },
+            $inc: { locks: 1 },
+            $max: { expiresAt: new Date(until + THROTTLE_RETENTION_MS) },
+          },
+          { upsert: true, returnDocument: 'after' },
+        ),
+      );
+      return true;
+    } catch (error) {
+      // The key exists and is locked: the upsert's insert collided. A lock is never extended.
+      if ((error as { code?: unknown }).code === DUPLICATE_KEY) return false;
+      throw error;
+    }
   }
 
   async reset(key: string): Promise<void> {
     await guarded(() => this.throttle.deleteOne({ _id: key }));
   }
-
-  /** Starts a new window on a key whose window closed; undefined when another node changed it first. */
-  private async reopenWindow(key: string, now: number, windowEndsAt: Date, expiresAt: Date): Promise<ThrottleState | undefined> {
-    const reopened = await guarded(() =>
-      this.throttle.findOneAndUpdate(
-        { _id: key, windowEndsAt: { $lte: new Date(now) } },
-        { $set: { failures: 1, windowEndsAt }, $max: { expiresAt } },
-        { returnDocument: 'after' },
-      ),
-    );
-    return reopened === null ? undefined : toState(reopened, now);
-  }
 }
 
-function toState(document: ThrottleDocument, now: number): ThrottleState {
+function toState(document: ThrottleDocument): ThrottleState {
   return {
-    failures: document.windowEndsAt.getTime() > now ? document.failures : 0,
-    lockedUntil: document.lockedUntil.getTime() > now ? document.lockedUntil.getTime() : 0,
+    failures: document.failures,
+    windowEndsAt: document.windowEndsAt.getTime(),
+    lockedUntil: document.lockedUntil.getTime(),
     locks: document.locks,
   };
 }

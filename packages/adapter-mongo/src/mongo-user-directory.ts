@@ -1,5 +1,5 @@
 import type { Collection } from 'mongodb';
-import type { AttributeMap, StoredPassword, UserDirectory, UserRecord } from '@tessera/core';
+import type { AttributeMap, OtpSetup, StoredPassword, UserDirectory, UserRecord } from '@tessera/core';
 import { guarded } from './unavailable.js';
 
 /** A user as stored, in the configuration's shape: exactly one of `passwordHash` (argon2id PHC) and `password`. */
@@ -8,6 +8,8 @@ export interface UserDocument {
   passwordHash?: string;
   password?: string;
   attributes: AttributeMap;
+  /** TOTP secret (base32) and whether the user must present a code; absent for users without one. */
+  otp?: OtpSetup;
 }
 
 /** Users in MongoDB (a `users` collection, username unique), looked up by exact username. */
@@ -31,12 +33,19 @@ export class MongoUserDirectory implements UserDirectory {
   }
 }
 
-function toUserDocument({ username, password, attributes }: UserRecord): UserDocument {
-  return password.kind === 'hash' ? { username, passwordHash: password.phc, attributes } : { username, password: password.value, attributes };
+function toUserDocument({ username, password, attributes, otp }: UserRecord): UserDocument {
+  const secret = password.kind === 'hash' ? { passwordHash: password.phc } : { password: password.value };
+  return { username, ...secret, attributes, ...(otp === undefined ? {} : { otp: { secret: otp.secret, required: otp.required } }) };
 }
 
 function fromUserDocument(document: UserDocument): UserRecord {
-  return { username: document.username, password: storedPassword(document), attributes: document.attributes ?? {} };
+  const { otp } = document;
+  return {
+    username: document.username,
+    password: storedPassword(document),
+    attributes: document.attributes ?? {},
+    ...(otp === undefined || otp === null ? {} : { otp: { secret: otp.secret, required: otp.required } }),
+  };
 }
 
 function storedPassword({ username, passwordHash, password }: UserDocument): StoredPassword {

@@ -46,8 +46,8 @@ describe('mongo adapter: a lost database becomes StoreUnavailableError (503), ot
     ['users.findByUsername', () => stores.users.findByUsername('casuser')],
     ['users.upsert', () => stores.users.upsert([{ username: 'casuser', password: { kind: 'plain', value: 'x' }, attributes: {} }])],
     ['throttle.get', () => stores.throttle.get('ip|user')],
-    ['throttle.recordFailure', () => stores.throttle.recordFailure('ip|user', 60_000)],
-    ['throttle.lock', () => stores.throttle.lock('ip|user', clock.now() + 60_000)],
+    ['throttle.recordFailure', () => stores.throttle.recordFailure('ip|user', clock.now(), 60_000)],
+    ['throttle.lock', () => stores.throttle.lock('ip|user', clock.now(), clock.now() + 60_000)],
     ['throttle.reset', () => stores.throttle.reset('ip|user')],
     ['createIndexes', () => stores.createIndexes()],
   ];

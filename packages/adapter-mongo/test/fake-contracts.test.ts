@@ -1,4 +1,4 @@
-import { describeServiceRegistry, describeTicketStore, describeUserDirectory } from '@tessera/testkit';
+import { describeServiceRegistry, describeThrottleStore, describeTicketStore, describeUserDirectory } from '@tessera/testkit';
 import { FakeDatabase } from '@tessera/testkit/mongo';
 import { createMongoStores, type MongoDatabase } from '@tessera/adapter-mongo';
 
@@ -13,4 +13,5 @@ describe('mongo adapter on a mingo-evaluated fake database: port contracts', () 
     await directory.upsert(users);
     return directory;
   });
+  describeThrottleStore('MongoThrottleStore (fake collection)', () => storesOn(new FakeDatabase()).throttle);
 });

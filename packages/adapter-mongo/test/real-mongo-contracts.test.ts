@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { describeServiceRegistry, describeTicketStore, describeUserDirectory } from '@tessera/testkit';
+import { describeServiceRegistry, describeThrottleStore, describeTicketStore, describeUserDirectory } from '@tessera/testkit';
 import { COLLECTIONS, connectMongo, createMongoStores, type MongoConnection } from '@tessera/adapter-mongo';
 import type { Db } from 'mongodb';
 
@@ -39,6 +39,10 @@ if (uri === undefined || uri === '') {
       const directory = createMongoStores(db, { now: () => Date.now() }, prefix).users;
       await directory.upsert(users);
       return directory;
+    });
+    describeThrottleStore('MongoThrottleStore', async () => {
+      await clean(COLLECTIONS.throttle);
+      return createMongoStores(db, { now: () => Date.now() }, prefix).throttle;
     });
   });
 }

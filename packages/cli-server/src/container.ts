@@ -31,18 +31,20 @@ export function buildContainer({ config, logger, stores }: CompositionInputs): B
   binder.constant(TOKENS.TicketStore, stores.tickets);
   binder.constant(TOKENS.ServiceRegistry, stores.registry);
   binder.constant(TOKENS.UserDirectory, stores.users);
+  binder.constant(TOKENS.ThrottleStore, stores.throttle);
   // The CLI's `services import` saves for real only where the registry outlives the process.
   binder.constant(TOKENS.ServiceRegistryOutlivesProcess, config.storage.type === 'mongo');
   binder.resolved(TOKENS.PasswordHasher, [], () => new Argon2PasswordHasher());
 
   binder.resolved(
     TOKENS.CasCore,
-    [TOKENS.TicketStore, TOKENS.ServiceRegistry, { all: TOKENS.CredentialHandler }, TOKENS.Clock, TOKENS.RandomSource, TOKENS.EventSink],
-    (tickets, registry, handlers, clock, random, events) =>
+    [TOKENS.TicketStore, TOKENS.ServiceRegistry, { all: TOKENS.CredentialHandler }, { all: TOKENS.AuthenticationPolicy }, TOKENS.Clock, TOKENS.RandomSource, TOKENS.EventSink],
+    (tickets, registry, handlers, policies, clock, random, events) =>
       createCasCore({
         tickets,
         registry,
         handlers,
+        policies,
         clock,
         random,
         events,
@@ -56,9 +58,18 @@ export function buildContainer({ config, logger, stores }: CompositionInputs): B
   );
   binder.resolved(
     TOKENS.HttpApp,
-    [TOKENS.CasCore, { all: TOKENS.HttpModule }, { all: TOKENS.CredentialExtractor }, TOKENS.EventSink, { all: TOKENS.JwtTickets }],
-    (core, modules, extractors, events, [tokens]) =>
-      createApp({ core, options: httpOptions(config), modules, extractors, events, ...(tokens && { tokens }) }),
+    [TOKENS.CasCore, { all: TOKENS.HttpModule }, { all: TOKENS.CredentialExtractor }, TOKENS.EventSink, { all: TOKENS.JwtTickets }, { all: TOKENS.AuthenticationThrottle }, { all: TOKENS.RequestRateLimit }],
+    (core, modules, extractors, events, [tokens], [throttle], [validationRateLimit]) =>
+      createApp({
+        core,
+        options: httpOptions(config),
+        modules,
+        extractors,
+        events,
+        ...(tokens && { tokens }),
+        ...(throttle && { throttle }),
+        ...(validationRateLimit && { validationRateLimit }),
+      }),
   );
 
   for (const register of enabledModules(config.modules)) register(binder, config);

@@ -56,6 +56,8 @@ function scrub(value: unknown, depth: number): unknown {
 const LEVELS: Record<DomainEventType, Level> = {
   'authentication.succeeded': 'info',
   'authentication.failed': 'warn',
+  'authentication.throttled': 'warn',
+  'otp.reused': 'warn',
   'ticket.created': 'info',
   'ticket.validated': 'info',
   'ticket.validation.failed': 'warn',

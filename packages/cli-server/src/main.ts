@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { generateKeys } from './cli/generate-keys.js';
 import { hashPassword } from './cli/hash-password.js';
 import { servicesCommand, SERVICES_USAGE } from './cli/services.js';
+import { otpNew } from './cli/otp-new.js';
 import { start } from './cli/start.js';
 
 const USAGE = `Usage:
@@ -10,6 +11,7 @@ const USAGE = `Usage:
   tessera hash-password                        read a password from stdin, print its argon2id hash
   tessera keys generate [--algorithm ENC]      print a fresh key pair for the tokens module (JSON)
 ${SERVICES_USAGE}
+  tessera otp new --user NAME                  print a new TOTP secret (users[].otpSecret) and its otpauth:// URI
   tessera --help
 
 Settings come from FILE (YAML or JSON), then TESSERA_* environment variables
@@ -23,7 +25,7 @@ async function main(argv: string[]): Promise<void> {
     parsed = parseArgs({
       args: argv,
       allowPositionals: true,
-      options: { config: { type: 'string' }, port: { type: 'string' }, algorithm: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      options: { config: { type: 'string' }, port: { type: 'string' }, algorithm: { type: 'string' }, user: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
     });
   } catch (error) {
     return usageError((error as Error).message);
@@ -40,6 +42,10 @@ async function main(argv: string[]): Promise<void> {
   }
   if (command === 'services') {
     process.exitCode = await servicesCommand(extra, values.config, process.stdout, process.stderr);
+    return;
+  }
+  if (command === 'otp' && extra[0] === 'new' && extra.length === 1) {
+    process.exitCode = otpNew(values.user);
     return;
   }
   if (extra.length > 0) return usageError(`unexpected argument "${extra.join(' ')}"`);

@@ -1,13 +1,18 @@
 import type { Logger } from 'pino';
 import type {
+  AuthenticationPolicy,
+  AuthenticationThrottle,
   CasCore,
   Clock,
   CredentialHandler,
   EventSink,
   JwtTickets,
+  OtpReplayStore,
   PasswordHasher,
   RandomSource,
+  RequestRateLimit,
   ServiceRegistry,
+  ThrottleStore,
   TicketStore,
   UserDirectory,
 } from '@tessera/core';
@@ -46,8 +51,16 @@ export const TOKENS = {
   /** Multi-bound: every enabled module adds its own. */
   CredentialHandler: token<CredentialHandler>('CredentialHandler'),
   CredentialExtractor: token<CredentialExtractor>('CredentialExtractor'),
+  /** Multi-bound: rules over a whole authentication (the otp module's). */
+  AuthenticationPolicy: token<AuthenticationPolicy>('AuthenticationPolicy'),
+  OtpReplayStore: token<OtpReplayStore>('OtpReplayStore'),
   HttpModule: token<HttpModule>('HttpModule'),
   /** Bound only by the tokens module: zero or one. */
   JwtTickets: token<JwtTickets>('JwtTickets'),
+  /** Bound only by the throttle module: zero or one. */
+  AuthenticationThrottle: token<AuthenticationThrottle>('AuthenticationThrottle'),
+  ThrottleStore: token<ThrottleStore>('ThrottleStore'),
+  /** Bound only with the throttle module and a validation request rate: zero or one. */
+  RequestRateLimit: token<RequestRateLimit>('RequestRateLimit'),
   HttpApp: token<HttpApp>('HttpApp'),
 } as const;

@@ -111,6 +111,17 @@ describe('tessera CLI', function () {
     expect((await runCli(['keys', 'generate', '--algorithm', 'RSA'])).code).to.equal(2);
   });
 
+  it('otp new prints a fresh base32 secret for otpSecret and its otpauth:// URI; --user is required', async () => {
+    const run = await runCli(['otp', 'new', '--user', 'alice']);
+    expect(run.code).to.equal(0);
+    const [secretLine, uri] = run.stdout.trim().split('\n');
+    const secret = /^otpSecret: ([A-Z2-7]{32})$/.exec(secretLine ?? '')?.[1];
+    expect(secret, run.stdout).to.be.a('string');
+    expect(uri).to.equal(`otpauth://totp/tessera:alice?issuer=tessera&secret=${secret}&algorithm=SHA1&digits=6&period=30`);
+    expect((await runCli(['otp', 'new', '--user', 'alice'])).stdout).to.not.include(secret);
+    expect((await runCli(['otp', 'new'])).code).to.equal(2);
+  });
+
   it('--help prints the commands; an unknown command or option exits 2', async () => {
     const help = await runCli(['--help']);
     expect(help.code).to.equal(0);

@@ -100,7 +100,7 @@ export class TableHandler implements CredentialHandler {
   }
   authenticate(credential: Credential): Promise<Principal> {
     const user = this.users[credential.username];
-    if (!user || user.password !== credential.password) return Promise.reject(new AuthenticationFailedError([`${this.name} refused`]));
+    if (!user || credential.type !== 'usernamePassword' || user.password !== credential.password) return Promise.reject(new AuthenticationFailedError([`${this.name} refused`]));
     return Promise.resolve({ id: credential.username, attributes: user.attributes ?? {} });
   }
 }

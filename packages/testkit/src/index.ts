@@ -7,3 +7,6 @@ export { describeUserDirectory, type UserDirectoryFactory } from './user-directo
 export { Slapd, slapdInstalled } from './slapd/slapd-server.js';
 export { describeWithSlapd } from './slapd/describe-with-slapd.js';
 export * as ldapSeed from './slapd/seed.js';
+export { describeThrottleStore, type ThrottleStoreFactory } from './throttle-store-contract.js';
+export { describeOtpReplayStore, type OtpReplayStoreFactory } from './otp-replay-store-contract.js';
+export { describeRequestRateStore, type RequestRateStoreFactory } from './request-rate-store-contract.js';

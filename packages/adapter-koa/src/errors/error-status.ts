@@ -22,6 +22,8 @@ const STATUS_BY_CODE: Readonly<Record<ErrorCode, StatusRule>> = {
   STORE_CAPACITY_EXCEEDED: 503,
   INVALID_CONFIGURATION: 500,
   INVALID_TOKEN: 401,
+  THROTTLED: 423,
+  RATE_LIMITED: 429,
 };
 
 /** Status of anything that is not a TesseraError: a bug or an outage, never the client's fault. */

@@ -1,4 +1,4 @@
-import { AuthenticationFailedError, MethodNotAllowedError, RouteNotFoundError, UnauthenticatedError, type EventSink } from '@tessera/core';
+import { AuthenticationFailedError, MethodNotAllowedError, RouteNotFoundError, ThrottledError, UnauthenticatedError, type EventSink } from '@tessera/core';
 import type { Context, Middleware, Next } from 'koa';
 import type { HttpOptions } from '../http-options.js';
 import { statusOf, UNEXPECTED_ERROR_STATUS } from './error-status.js';
@@ -13,7 +13,8 @@ export const UNAVAILABLE_MESSAGE = 'A service the server depends on is unavailab
 
 /**
  * The outermost middleware and the REST routes' renderer: a status from the one table and a
- * text/plain message, or for failed authentication `{"authentication_exceptions":[...]}`.
+ * text/plain message, or for failed authentication `{"authentication_exceptions":[...]}`. A throttled
+ * request gets the same JSON shape with one fixed reason and `Retry-After`: nothing about its credentials.
  * Statuses the router leaves unanswered (404, 405, 501) become core errors first.
  * Server errors are reported, never echoed.
  */
@@ -44,6 +45,11 @@ export function renderRestError(ctx: Context, thrown: unknown, options: HttpOpti
   ctx.status = status;
   if (error instanceof AuthenticationFailedError) {
     ctx.body = { authentication_exceptions: error.reasons.length > 0 ? error.reasons : [error.message] };
+    return;
+  }
+  if (error instanceof ThrottledError) {
+    ctx.set('Retry-After', String(error.retryAfterSeconds));
+    ctx.body = { authentication_exceptions: [error.message] };
     return;
   }
   if (error instanceof MethodNotAllowedError) ctx.set('Allow', error.allowed.join(', '));

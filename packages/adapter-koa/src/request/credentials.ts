@@ -22,6 +22,19 @@ export const usernamePasswordExtractor: CredentialExtractor = ({ parameters }) =
   return [{ type: 'usernamePassword', username, password }];
 };
 
+/**
+ * The otp module's extractor: the code in `parameter` (default `otp`) for the username of the same
+ * request. Without both, none: a code is only ever checked against the user who sent it.
+ */
+export function otpExtractor(parameter: string): CredentialExtractor {
+  return ({ parameters }) => {
+    const username = parameters.get('username');
+    const code = parameters.get(parameter)?.trim();
+    if (!username?.trim() || !code) return [];
+    return [{ type: 'otp', username, code }];
+  };
+}
+
 /** Runs every extractor and collects all they find (CAS's chaining factory: it never stops at the first). */
 export function extractCredentials(ctx: Context, extractors: readonly CredentialExtractor[]): Credential[] {
   const request: CredentialRequest = {

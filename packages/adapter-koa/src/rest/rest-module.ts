@@ -1,5 +1,5 @@
 import type { HttpModule } from '../http-module.js';
-import { grantServiceTicket } from './service-tickets.js';
+import { grantServiceTicket, renewRequested } from './service-tickets.js';
 import { createTicketGrantingTicket } from './ticket-granting-tickets.js';
 import { destroyTicketGrantingTicket, reportTicketStatus } from './ticket-status.js';
 import { authenticateUser } from './users.js';
@@ -12,11 +12,11 @@ export function restModule(): HttpModule {
   return {
     name: 'rest',
     register(router, http) {
-      router.post('/v1/tickets', http.readBody, createTicketGrantingTicket(http));
-      router.post('/v1/tickets/:tgt', http.readBody, grantServiceTicket(http));
+      router.post('/v1/tickets', http.readBody, http.throttle(), createTicketGrantingTicket(http));
+      router.post('/v1/tickets/:tgt', http.readBody, http.throttle(renewRequested), grantServiceTicket(http));
       router.get('/v1/tickets/:id', http.readBody, reportTicketStatus(http));
       router.delete('/v1/tickets/:id', http.readBody, destroyTicketGrantingTicket(http));
-      router.post('/v1/users', http.readBody, authenticateUser(http));
+      router.post('/v1/users', http.readBody, http.throttle(), authenticateUser(http));
     },
   };
 }

@@ -1,7 +1,8 @@
 import type { RouterContext } from '@koa/router';
+import type { Context } from 'koa';
 import type { HttpContext } from '../http-module.js';
 import { isTruthy } from '../request/flags.js';
-import { optionalParameter } from '../request/parameters.js';
+import { optionalParameter, requestParameters } from '../request/parameters.js';
 import { issuer, ticketIdOf } from '../tokens/jwt-requests.js';
 
 /**
@@ -10,6 +11,11 @@ import { issuer, ticketIdOf } from '../tokens/jwt-requests.js';
  * the ST as from a fresh login. SAML 1.1 clients name the service `TARGET` (CAS protocol §4): it
  * stands in for a missing or blank `service`. A `jwtAsServiceTicket` service gets the ST as a JWT.
  */
+/** Only a renew request checks credentials here, so only it is throttled. */
+export function renewRequested(ctx: Context): boolean {
+  return isTruthy(requestParameters(ctx).get('renew'));
+}
+
 export function grantServiceTicket(http: HttpContext) {
   return async function grantServiceTicket(ctx: RouterContext): Promise<void> {
     const parameters = http.parameters(ctx);

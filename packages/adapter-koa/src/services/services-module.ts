@@ -12,14 +12,14 @@ export interface ServicesModuleOptions {
 
 /**
  * The `services` module (protocol.md §3): register services over REST. A variant that is off adds
- * no route, so it answers 404. Each route is a list of steps, so a throttling step can go in front.
+ * no route, so it answers 404. Both are throttled like every credential-checking route (protocol.md §5).
  */
 export function servicesModule(options: ServicesModuleOptions): HttpModule {
   return {
     name: 'services',
     register(router, http) {
-      if (options.current) router.post('/v1/services', requireJsonBody, http.readBody, registerFromJson(options.registerService));
-      if (options.earlier) router.post('/v1/services/add/:tgt', http.readBody, registerFromForm(http, options.registerService));
+      if (options.current) router.post('/v1/services', requireJsonBody, http.readBody, http.throttle(), registerFromJson(options.registerService));
+      if (options.earlier) router.post('/v1/services/add/:tgt', http.readBody, http.throttle(), registerFromForm(http, options.registerService));
     },
   };
 }

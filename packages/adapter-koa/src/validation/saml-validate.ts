@@ -30,7 +30,7 @@ const readRequests = new WeakMap<Context, SamlValidationRequest>();
  */
 export function registerSamlValidateRoute(router: Router, http: HttpContext): void {
   const view = { failure: (ctx: Context, failure: ValidationFailure) => writeFailure(ctx, http, failure) };
-  router.all('/samlValidate', renderValidationFailures(http.options, http.events, view), onlyPost, readXmlBody(http.options.maxBodyBytes), readSamlRequest, validateArtifact(http));
+  router.all('/samlValidate', renderValidationFailures(http.options, http.events, view), http.limitRequestRate, onlyPost, readXmlBody(http.options.maxBodyBytes), readSamlRequest, validateArtifact(http));
 }
 
 async function onlyPost(ctx: Context, next: Next): Promise<void> {

@@ -1,4 +1,4 @@
-import { MethodNotAllowedError, TicketValidationError, type EventSink } from '@tessera/core';
+import { MethodNotAllowedError, RateLimitedError, TicketValidationError, type EventSink } from '@tessera/core';
 import type { Next } from 'koa';
 import type { RouterContext } from '@koa/router';
 import { statusOf, UNEXPECTED_ERROR_STATUS } from '../errors/error-status.js';
@@ -12,7 +12,7 @@ const INTERNAL_ERROR_DESCRIPTION = 'The server could not validate the ticket';
 /**
  * The validation routes' renderer: whatever goes wrong, the answer is a CAS failure document.
  * Protocol failures carry their CAS code with `validationFailureStatus`; a request the server cannot
- * read is INVALID_REQUEST with its own status (405, 413, 415); anything else is INTERNAL_ERROR,
+ * read, or one over the request-rate limit, is INVALID_REQUEST with its own status (405, 413, 415, 429); anything else is INTERNAL_ERROR,
  * reported and never echoed, with status 500 (or 200 for clients that need Apereo's always-200).
  */
 export function renderValidationFailures(options: HttpOptions, events: EventSink, view: Pick<ValidationView, 'failure'>) {
@@ -33,6 +33,7 @@ export function renderValidationFailures(options: HttpOptions, events: EventSink
       }
       ctx.status = status >= 500 && options.validationFailureStatus === 200 ? 200 : status;
       if (error instanceof MethodNotAllowedError) ctx.set('Allow', error.allowed.join(', '));
+      if (error instanceof RateLimitedError) ctx.set('Retry-After', String(error.retryAfterSeconds));
       view.failure(ctx, failure);
     }
   };

@@ -24,7 +24,7 @@ const VIEWS: Readonly<Record<string, ValidationView>> = {
  */
 export function registerValidationRoutes(router: Router, http: HttpContext): void {
   for (const [path, view] of Object.entries(VIEWS)) {
-    router.all(path, renderValidationFailures(http.options, http.events, view), onlyGet, http.readBody, validateServiceTicket(http, view));
+    router.all(path, renderValidationFailures(http.options, http.events, view), http.limitRequestRate, onlyGet, http.readBody, validateServiceTicket(http, view));
   }
   registerSamlValidateRoute(router, http);
 }

@@ -6,6 +6,7 @@ import { registrationProblems, registrationSchema } from './registration.js';
 import { authenticationSchema } from './authentication.js';
 import { ldapProblems, ldapSchema } from './ldap.js';
 import { servicesSchema } from './services.js';
+import { throttleSchema } from './throttle.js';
 import { tokensSchema } from './tokens.js';
 import { usersSchema } from './users.js';
 
@@ -38,7 +39,7 @@ const server = section({
     .overwrite((path) => path.replace(/\/$/, ''))
     .default('/cas')
     .describe('Path prefix of every endpoint.'),
-  trustProxy: flag().default(false).describe('Build absolute URLs (`Location`) from `X-Forwarded-Proto`/`X-Forwarded-Host`; only behind a proxy that sets them.'),
+  trustProxy: flag().default(false).describe('Build absolute URLs (`Location`) from `X-Forwarded-Proto`/`X-Forwarded-Host`, and take the client address (throttle key) from the last `X-Forwarded-For` entry; only behind a proxy that sets them.'),
   nodeName: z
     .string()
     .regex(/^[A-Za-z0-9-]{1,16}$/, { error: 'expected 1 to 16 letters, digits or hyphens' })
@@ -103,8 +104,7 @@ const logLevel = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'si
   error: 'expected fatal, error, warn, info, debug, trace or silent',
 });
 
-/** The one schema of tessera's settings: defaults, validation and the README reference come from it. */
-export const configSchema = section({
+const settings = section({
   modules: modules
     .default(['rest'])
     .describe(`Enabled modules, by name (known: ${knownModuleNames().join(', ')}). A module that is off adds no route, extractor or handler.`),
@@ -123,6 +123,14 @@ export const configSchema = section({
   }).prefault({}),
   tokens: tokensSchema.prefault({}),
   registration: registrationSchema.prefault({}),
+  throttle: throttleSchema.prefault({}),
+  otp: section({
+    parameter: z
+      .string()
+      .regex(/^[A-Za-z0-9._-]+$/, { error: 'expected a parameter name' })
+      .default('otp')
+      .describe('Request parameter carrying the TOTP code, next to `username` and `password`.'),
+  }).prefault({}),
   tickets: tickets.prefault({}),
   storage: storage.prefault({}),
   authentication: authenticationSchema.prefault({}),
@@ -159,6 +167,17 @@ export const configSchema = section({
   if (settings.authentication.handlers.includes('ldap')) {
     for (const { path, message } of ldapProblems(settings.ldap)) context.addIssue({ code: 'custom', path: ['ldap', path], message });
   }
+});
+
+/**
+ * The one schema of tessera's settings: defaults, validation and the README reference come from it.
+ * A user who requires a one-time password could never log in without the module that checks it.
+ */
+export const configSchema = settings.superRefine((config, context) => {
+  if (config.modules.includes('otp')) return;
+  config.users.forEach((user, index) => {
+    if (user.otp?.required) context.addIssue({ code: 'custom', path: ['users', index, 'requireOtp'], message: 'needs module "otp", which is not enabled' });
+  });
 });
 
 /** Settings as read: the shape of the config file, every default filled in. */

@@ -14,6 +14,16 @@ const userSchema = z
       .regex(/^\$argon2(id|i|d)\$/, { error: 'expected an argon2 PHC string ($argon2id$…); make one with `tessera hash-password`' })
       .optional()
       .describe('argon2id PHC string from `tessera hash-password`.'),
+    otpSecret: z
+      .string({ error: 'expected a base32 secret' })
+      .overwrite((secret) => secret.replace(/\s+/g, '').toUpperCase())
+      .regex(/^[A-Z2-7]{26,}=*$/, { error: 'expected a base32 secret of at least 128 bits (26 characters); make one with `tessera otp new`' })
+      .optional()
+      .describe('TOTP secret (base32, RFC 6238) for the `otp` module, from `tessera otp new --user NAME`.'),
+    requireOtp: z
+      .boolean({ error: 'expected true or false' })
+      .default(false)
+      .describe('This user logs in only with a one-time password next to the password (needs `otpSecret` and the `otp` module).'),
     attributes: z
       .record(z.string(), attributeValues, { error: 'expected a map of attribute names to lists of values' })
       .default({})
@@ -24,8 +34,16 @@ const userSchema = z
     if ((user.password === undefined) === (user.passwordHash === undefined)) {
       context.addIssue({ code: 'custom', message: 'set exactly one of password or passwordHash' });
     }
+    if (user.requireOtp && user.otpSecret === undefined) {
+      context.addIssue({ code: 'custom', path: ['requireOtp'], message: 'needs otpSecret' });
+    }
   })
-  .transform(({ username, password, passwordHash, attributes }) => ({ username, password: storedPassword(password, passwordHash), attributes }));
+  .transform(({ username, password, passwordHash, otpSecret, requireOtp, attributes }) => ({
+    username,
+    password: storedPassword(password, passwordHash),
+    attributes,
+    ...(otpSecret !== undefined && { otp: { secret: otpSecret, required: requireOtp } }),
+  }));
 
 function storedPassword(password: string | undefined, passwordHash: string | undefined): StoredPassword {
   if (passwordHash !== undefined) return { kind: 'hash', phc: passwordHash };

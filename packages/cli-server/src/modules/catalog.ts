@@ -1,13 +1,15 @@
 /**
  * Every module tessera knows (protocol.md §8): its name, the modules it needs, what it adds. Plain
  * data, so configuration is checked without loading any adapter; registry.ts holds what each does.
- * Dependencies come before their dependants. Later modules (x509, otp, throttle) join here.
+ * Dependencies come before their dependants. Later modules (x509) join here.
  */
 export const MODULE_CATALOG = [
   { name: 'rest', dependencies: [], summary: 'TGT, ST, status and logout under /v1/tickets, and /v1/users' },
   { name: 'tokens', dependencies: ['rest'], summary: 'TGTs (token=true) and service tickets as signed and encrypted JWTs' },
   // Needs rest: its handler checks the Basic credentials, and its TGTs authorize the earlier variant.
   { name: 'services', dependencies: ['rest'], summary: 'register services over REST: POST /v1/services and /v1/services/add/{tgt}' },
+  { name: 'otp', dependencies: ['rest'], summary: 'TOTP codes (RFC 6238) as a second credential; users with requireOtp need one' },
+  { name: 'throttle', dependencies: [], summary: 'locks a client IP + username after repeated failed logins (423 with Retry-After)' },
 ] as const satisfies readonly ModuleDescriptor[];
 
 export interface ModuleDescriptor {

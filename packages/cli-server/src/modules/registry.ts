@@ -2,6 +2,8 @@ import type { Config } from '../config/schema.js';
 import type { Binder } from '../di.js';
 import { MODULE_CATALOG, type ModuleName } from './catalog.js';
 import { registerRestModule } from './rest.js';
+import { registerOtpModule } from './otp.js';
+import { registerThrottleModule } from './throttle.js';
 import { registerTokensModule } from './tokens.js';
 import { registerServicesModule } from './services.js';
 
@@ -16,6 +18,8 @@ const REGISTRATIONS: Record<ModuleName, ModuleRegistration> = {
   rest: registerRestModule,
   tokens: registerTokensModule,
   services: registerServicesModule,
+  otp: registerOtpModule,
+  throttle: registerThrottleModule,
 };
 
 /** Registrations of the enabled modules in catalog order. Assumes a list that passed moduleListProblems. */

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { Clock, RegisteredService, ServiceRegistry, TicketStore, UserDirectory } from '@tessera/core';
+import type { Clock, RegisteredService, ServiceRegistry, ThrottleStore, TicketStore, UserDirectory } from '@tessera/core';
 import type { MongoDatabase } from '@tessera/adapter-mongo';
 import type { Config } from '../config/schema.js';
 import { openMemoryStorage } from './memory-storage.js';
@@ -10,6 +10,8 @@ export interface StorePorts {
   readonly tickets: TicketStore;
   readonly registry: ServiceRegistry;
   readonly users: UserDirectory;
+  /** Failure counters of the throttle module: per process in memory, shared by every node in Mongo. */
+  readonly throttle: ThrottleStore;
 }
 
 export interface Storage {

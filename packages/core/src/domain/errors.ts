@@ -19,6 +19,8 @@ export type ErrorCode =
   | 'STORE_UNAVAILABLE'
   | 'STORE_CAPACITY_EXCEEDED'
   | 'INVALID_TOKEN'
+  | 'THROTTLED'
+  | 'RATE_LIMITED'
   | 'INVALID_CONFIGURATION';
 
 /** Failure codes of the CAS validation protocol (CAS protocol 3.0 §2.5.3). */
@@ -153,5 +155,21 @@ export class InvalidTokenError extends TesseraError {
   readonly code = 'INVALID_TOKEN';
   constructor() {
     super('The token is not valid');
+  }
+}
+
+/** Too many failed authentications for this client and username: refused before any credential is checked. */
+export class ThrottledError extends TesseraError {
+  readonly code = 'THROTTLED';
+  constructor(readonly retryAfterSeconds: number) {
+    super('Too many failed attempts. Try again later.');
+  }
+}
+
+/** A client sent more requests than the configured rate allows. */
+export class RateLimitedError extends TesseraError {
+  readonly code = 'RATE_LIMITED';
+  constructor(readonly retryAfterSeconds: number) {
+    super('Too many requests. Try again later.');
   }
 }

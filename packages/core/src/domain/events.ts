@@ -20,6 +20,18 @@ export type DomainEvent =
       readonly reasons: readonly string[];
     }
   | {
+      /** A throttle key (client IP + username) reached the failure threshold and is locked. */
+      readonly type: 'authentication.throttled';
+      readonly key: string;
+      readonly lockSeconds: number;
+      readonly failures: number;
+    }
+  | {
+      /** A TOTP code, or an older one, was presented again (ASVS 2.8.5: refused and logged). */
+      readonly type: 'otp.reused';
+      readonly username: string;
+    }
+  | {
       readonly type: 'ticket.created';
       readonly kind: TicketKind;
       readonly ticket: string;

@@ -2,6 +2,7 @@ import type { Authentication, HandlerSuccess } from '../domain/authentication/au
 import { describeCredential, type Credential } from '../domain/authentication/credential.js';
 import { mergeAttributes, type Principal } from '../domain/authentication/principal.js';
 import { AuthenticationFailedError, NoCredentialsError } from '../domain/errors.js';
+import type { AuthenticationPolicy } from '../ports/authentication-policy.js';
 import type { Clock } from '../ports/clock.js';
 import type { CredentialHandler } from '../ports/credential-handler.js';
 import type { EventSink } from '../ports/event-sink.js';
@@ -22,6 +23,7 @@ export class Authenticator {
     private readonly handlers: readonly CredentialHandler[],
     private readonly clock: Clock,
     private readonly events: EventSink,
+    private readonly policies: readonly AuthenticationPolicy[] = [],
   ) {}
 
   async authenticate(credentials: readonly Credential[]): Promise<Authentication> {
@@ -39,6 +41,7 @@ export class Authenticator {
     if (reasons.length === 0 && first && accepted.some((a) => a.principal.id !== first.principal.id)) {
       reasons.push(MIXED_PRINCIPALS);
     }
+    if (reasons.length === 0 && first) reasons.push(...(await this.violations(first.principal, credentials)));
     if (reasons.length > 0 || !first) {
       this.events.emit({
         type: 'authentication.failed',
@@ -64,6 +67,12 @@ export class Authenticator {
         successfulAuthenticationHandlers: handlerNames,
       },
     };
+  }
+
+  private async violations(principal: Principal, credentials: readonly Credential[]): Promise<string[]> {
+    const types = credentials.map((c) => c.type);
+    const found = await Promise.all(this.policies.map((policy) => policy.violation(principal, types)));
+    return found.filter((reason) => reason !== undefined);
   }
 
   /** Handlers for the credential's kind are tried in order; the first that accepts it wins. */

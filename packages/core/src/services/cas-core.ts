@@ -1,5 +1,6 @@
 import { TicketIdGenerator } from '../domain/tickets/ticket-ids.js';
 import type { TicketLifetimes } from '../domain/tickets/lifetimes.js';
+import type { AuthenticationPolicy } from '../ports/authentication-policy.js';
 import type { Clock } from '../ports/clock.js';
 import type { CredentialHandler } from '../ports/credential-handler.js';
 import type { EventSink } from '../ports/event-sink.js';
@@ -20,6 +21,8 @@ export interface CasCoreDependencies {
   readonly registry: ServiceRegistry;
   /** In the order they are tried for a credential. */
   readonly handlers: readonly CredentialHandler[];
+  /** Checked once all credentials resolved to one principal (the otp module's second-factor rules). */
+  readonly policies?: readonly AuthenticationPolicy[];
   readonly clock: Clock;
   readonly random: RandomSource;
   /** Suffix of ticket ids, e.g. the host name up to its first dot. */
@@ -44,7 +47,7 @@ export interface CasCore {
 
 export function createCasCore(deps: CasCoreDependencies): CasCore {
   const ids = new TicketIdGenerator(deps.random, deps.nodeName);
-  const authenticator = new Authenticator(deps.handlers, deps.clock, deps.events);
+  const authenticator = new Authenticator(deps.handlers, deps.clock, deps.events, deps.policies);
   const serviceAccess = new ServiceAccess(deps.registry);
   const issuing = [authenticator, serviceAccess, deps.tickets, ids, deps.clock, deps.lifetimes, deps.events] as const;
   return {

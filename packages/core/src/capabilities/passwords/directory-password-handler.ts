@@ -27,6 +27,7 @@ export class DirectoryPasswordHandler implements CredentialHandler {
   }
 
   async authenticate(credential: Credential): Promise<Principal> {
+    if (credential.type !== 'usernamePassword') throw new AuthenticationFailedError([INVALID_CREDENTIALS]);
     const user = await this.directory.findByUsername(credential.username);
     if (!user) {
       await this.hasher.verify(await this.decoyHash(), credential.password);

@@ -8,7 +8,14 @@ export interface UsernamePasswordCredential {
   readonly password: string;
 }
 
-export type Credential = UsernamePasswordCredential;
+/** A TOTP code (RFC 6238) for the user named in the same request (module `otp`). */
+export interface OneTimePasswordCredential {
+  readonly type: 'otp';
+  readonly username: string;
+  readonly code: string;
+}
+
+export type Credential = UsernamePasswordCredential | OneTimePasswordCredential;
 export type CredentialType = Credential['type'];
 
 /** What may be shown about a credential: its type and a non-secret identifier. */
@@ -20,6 +27,7 @@ export interface CredentialMetadata {
 export function describeCredential(credential: Credential): CredentialMetadata {
   switch (credential.type) {
     case 'usernamePassword':
+    case 'otp':
       return { id: credential.username, type: credential.type };
   }
 }

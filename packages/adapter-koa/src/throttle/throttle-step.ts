@@ -1,0 +1,58 @@
+import { throttleKey, type AuthenticationThrottle } from '@tessera/core';
+import type { Context, Next } from 'koa';
+import type { Step } from '../http-module.js';
+import type { HttpOptions } from '../http-options.js';
+import { statusOf } from '../errors/error-status.js';
+import { toTesseraError } from '../errors/normalize-error.js';
+import { basicCredentials } from '../request/basic-credentials.js';
+import { requestParameters } from '../request/parameters.js';
+
+/** Which requests of a route check credentials, e.g. POST /v1/tickets/{tgt} only with `renew`. */
+export type ThrottleCondition = (ctx: Context) => boolean;
+
+/**
+ * The throttle module's route step (protocol.md §5), placed after the body is read and before the
+ * step that checks credentials: a locked key is refused (ThrottledError → 423) before any password
+ * hash is computed. Afterwards a 401 counts as a failure and a success resets the key; nothing else counts.
+ * Without the module the step only passes the request on.
+ */
+export function throttleStep(throttle: AuthenticationThrottle | undefined, options: HttpOptions, condition?: ThrottleCondition): Step {
+  return async function throttleAuthentication(ctx: Context, next: Next): Promise<void> {
+    if (!throttle || (condition && !condition(ctx))) {
+      await next();
+      return;
+    }
+    const key = throttleKey(ctx.ip, usernameOf(ctx));
+    await throttle.check(key);
+    try {
+      await next();
+    } catch (thrown) {
+      await report(throttle, key, statusOfThrown(thrown, options));
+      throw thrown;
+    }
+    await report(throttle, key, ctx.status);
+  };
+}
+
+/** CAS counts 401 answers only; a success (2xx) resets the key; any other answer leaves it as it was. */
+async function report(throttle: AuthenticationThrottle, key: string, status: number): Promise<void> {
+  if (status === 401) await throttle.failed(key);
+  else if (status >= 200 && status < 300) await throttle.succeeded(key);
+}
+
+/** As the one status table answers it, but a failed authentication counts as the 401 of the current revision. */
+function statusOfThrown(thrown: unknown, options: HttpOptions): number {
+  const error = toTesseraError(thrown);
+  return error ? statusOf(error.code, { ...options, restRevision: 'current' }) : 500;
+}
+
+/** The username of a form or JSON body or the query, else of HTTP Basic credentials (the services routes). */
+function usernameOf(ctx: Context): string | undefined {
+  try {
+    const username = requestParameters(ctx).get('username');
+    if (username?.trim()) return username;
+  } catch {
+    // A body that is not a map of strings (a service definition) names no username parameter.
+  }
+  return basicCredentials(ctx)[0]?.username;
+}

@@ -1,0 +1,68 @@
+import { DirectoryPasswordHandler, OTP_REQUIRED, REUSED_OTP, RequireOtpPolicy, TotpHandler } from '@tessera/core';
+import { expect } from 'chai';
+import { Secret, TOTP } from 'otpauth';
+import { otpExtractor, usernamePasswordExtractor } from '../src/index.js';
+import { testServer } from './harness.js';
+import { CountingHasher, TableDirectory } from './throttle-fakes.js';
+import { MapReplayStore } from './otp-fakes.js';
+
+const SECRET = new Secret({ size: 20 }).base32;
+
+/** casuser/Mellon requires a TOTP code; alice/secret has none. The otp module's parts on unless `otpOff`. */
+function otpServer(parameter = 'otp', otpOff = false) {
+  const directory = new TableDirectory([
+    { username: 'casuser', password: { kind: 'hash', phc: 'hashed:Mellon' }, attributes: {}, otp: { secret: SECRET, required: true } },
+    { username: 'alice', password: { kind: 'hash', phc: 'hashed:secret' }, attributes: {} },
+  ]);
+  const passwords = new DirectoryPasswordHandler('users', directory, new CountingHasher());
+  const server = testServer(
+    otpOff
+      ? { handlers: [passwords] }
+      : {
+          handlers: [passwords, new TotpHandler('totp', directory, new MapReplayStore(), { now: () => server.clock.now() }, { emit: () => undefined })],
+          extractors: [usernamePasswordExtractor, otpExtractor(parameter)],
+          policies: [new RequireOtpPolicy(directory)],
+        },
+  );
+  const code = () => TOTP.generate({ secret: Secret.fromBase32(SECRET), timestamp: server.clock.now() });
+  const login = (fields: Record<string, string>) => server.http.post('/cas/v1/tickets').set('Accept', 'text/plain').type('form').send(fields);
+  return { ...server, code, login };
+}
+
+// protocol.md §2 — the one-time password credential, over HTTP
+describe('protocol.md §2 otp module: routes', () => {
+  it('password and code in one request log in; the same code again is refused with 401', async () => {
+    const server = otpServer();
+    const code = server.code();
+    expect((await server.login({ username: 'casuser', password: 'Mellon', otp: code })).status).to.equal(201);
+    const replay = await server.login({ username: 'casuser', password: 'Mellon', otp: code });
+    expect(replay.status).to.equal(401);
+    expect(replay.body).to.deep.equal({ authentication_exceptions: [REUSED_OTP] });
+  });
+
+  it('a user requiring OTP fails with only a password, with a clear reason', async () => {
+    const response = await otpServer().login({ username: 'casuser', password: 'Mellon' });
+    expect(response.status).to.equal(401);
+    expect(response.body).to.deep.equal({ authentication_exceptions: [OTP_REQUIRED] });
+  });
+
+  it('/v1/users reports both credentials; the parameter name is configurable, JSON bodies too', async () => {
+    const server = otpServer('totp');
+    const response = await server.http.post('/cas/v1/users').type('json').send({ username: 'casuser', password: 'Mellon', totp: server.code() });
+    expect(response.status, response.text).to.equal(200);
+    const credentials = (response.body as { authentication: { credentials: unknown } }).authentication.credentials;
+    expect(credentials).to.deep.equal([{ id: 'casuser', type: 'usernamePassword' }, { id: 'casuser', type: 'otp' }]);
+    expect(response.text).not.to.include(server.code());
+  });
+
+  it("a code is checked against the sender's own secret: casuser's code does not help alice", async () => {
+    const server = otpServer();
+    expect((await server.login({ username: 'alice', password: 'secret', otp: server.code() })).status).to.equal(401);
+    expect((await server.login({ username: 'alice', password: 'secret' })).status).to.equal(201);
+  });
+
+  it('module off: the parameter is ignored', async () => {
+    const server = otpServer('otp', true);
+    expect((await server.login({ username: 'alice', password: 'secret', otp: '000000' })).status).to.equal(201);
+  });
+});

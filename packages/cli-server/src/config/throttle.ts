@@ -1,0 +1,45 @@
+import { z } from 'zod';
+
+const atLeastOne = (what: string) => z.number({ error: `expected ${what}` }).int({ error: `expected ${what}` }).min(1, { error: `expected ${what}` });
+
+/**
+ * Settings of the `throttle` module (protocol.md §5). Defaults follow Keycloak's brute-force detection
+ * scaled down (libraries-and-reliability.md R7): 5 failures a minute lock for a minute, doubling up to 15.
+ */
+export const throttleSchema = z
+  .strictObject(
+    {
+      failure: z
+        .strictObject(
+          {
+            threshold: atLeastOne('a whole number of at least 1').default(5).describe('Failures (401 answers) of one client IP + username within `rangeSeconds` that lock it.'),
+            rangeSeconds: atLeastOne('a whole number of seconds, at least 1').default(60).describe('Window in which failures are counted; it opens at the first failure.'),
+            lockSeconds: atLeastOne('a whole number of seconds, at least 1').default(60).describe('First lock; each further lock without a success in between doubles it. Locked requests get 423 with `Retry-After`.'),
+            maxLockSeconds: atLeastOne('a whole number of seconds, at least 1').default(900).describe('Longest lock, however often the key was locked.'),
+          },
+          { error: 'expected a map of settings' },
+        )
+        .refine((failure) => failure.maxLockSeconds >= failure.lockSeconds, {
+          error: 'maxLockSeconds must be at least lockSeconds',
+          path: ['maxLockSeconds'],
+        })
+        .prefault({}),
+      validation: z
+        .strictObject(
+          {
+            requestsPerSecond: z
+              .number({ error: 'expected a positive number' })
+              .positive({ error: 'expected a positive number' })
+              .optional()
+              .describe('Sustained validation requests per second per client IP (a token bucket); unset: no limit. Over it: 429 with `Retry-After`.'),
+            burst: atLeastOne('a whole number of at least 1').default(60).describe('Validation requests a client IP may make at once after a quiet period.'),
+          },
+          { error: 'expected a map of settings' },
+        )
+        .prefault({}),
+      memory: z
+        .strictObject({ maxKeys: atLeastOne('a whole number of at least 1').default(100_000).describe('Most throttle keys (and request-rate buckets) held in memory; beyond it the least recently written key that is not locked is forgotten.') }, { error: 'expected a map of settings' })
+        .prefault({}),
+    },
+    { error: 'expected a map of settings' },
+  );

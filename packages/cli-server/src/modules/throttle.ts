@@ -1,0 +1,24 @@
+import { MemoryRequestRateStore } from '@tessera/adapter-memory';
+import { AuthenticationThrottle, RequestRateLimit } from '@tessera/core';
+import { TOKENS } from '../tokens.js';
+import type { ModuleRegistration } from './registry.js';
+
+/**
+ * `throttle`: the lock policy in front of every credential-checking route (adapter-koa's throttle step),
+ * its state in the storage's throttle store (memory, or Mongo shared by every node).
+ * With `throttle.validation.requestsPerSecond` set, also the validation endpoints' request-rate limit.
+ */
+export const registerThrottleModule: ModuleRegistration = (binder, config) => {
+  binder.resolved(
+    TOKENS.AuthenticationThrottle,
+    [TOKENS.ThrottleStore, TOKENS.Clock, TOKENS.EventSink],
+    (store, clock, events) => new AuthenticationThrottle(store, clock, config.throttle.failure, events),
+  );
+  const { requestsPerSecond, burst } = config.throttle.validation;
+  if (requestsPerSecond === undefined) return;
+  binder.resolved(
+    TOKENS.RequestRateLimit,
+    [TOKENS.Clock],
+    (clock) => new RequestRateLimit(new MemoryRequestRateStore(config.throttle.memory.maxKeys), clock, { burst, requestsPerSecond }),
+  );
+};

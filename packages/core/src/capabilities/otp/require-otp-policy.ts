@@ -1,0 +1,23 @@
+import type { CredentialType } from '../../domain/authentication/credential.js';
+import type { Principal } from '../../domain/authentication/principal.js';
+import type { AuthenticationPolicy } from '../../ports/authentication-policy.js';
+import type { UserDirectory } from '../../ports/user-directory.js';
+
+export const OTP_REQUIRED = 'A one-time password is required for this user.';
+export const OTP_ALONE = 'A one-time password must come with the password.';
+
+/**
+ * The second factor rules of the otp module: a user set up with `required` needs an accepted OTP in
+ * the same request, and an OTP never logs in on its own (six digits are no password).
+ */
+export class RequireOtpPolicy implements AuthenticationPolicy {
+  constructor(private readonly directory: UserDirectory) {}
+
+  async violation(principal: Principal, credentialTypes: readonly CredentialType[]): Promise<string | undefined> {
+    const withOtp = credentialTypes.includes('otp');
+    if (withOtp && credentialTypes.every((type) => type === 'otp')) return OTP_ALONE;
+    if (withOtp) return undefined;
+    const user = await this.directory.findByUsername(principal.id);
+    return user?.otp?.required ? OTP_REQUIRED : undefined;
+  }
+}

@@ -1,0 +1,11 @@
+import type { CredentialType } from '../domain/authentication/credential.js';
+import type { Principal } from '../domain/authentication/principal.js';
+
+/**
+ * A rule over a whole authentication, checked once every credential was accepted for one principal
+ * (CAS's authentication policies), e.g. "this user needs a one-time password too".
+ */
+export interface AuthenticationPolicy {
+  /** A reason safe to show the caller when the authentication must fail; undefined when it may pass. */
+  violation(principal: Principal, credentialTypes: readonly CredentialType[]): Promise<string | undefined>;
+}

@@ -1,0 +1,103 @@
+import { expect } from 'chai';
+import { Secret, TOTP } from 'otpauth';
+import {
+  AuthenticationFailedError,
+  Authenticator,
+  INVALID_OTP,
+  MIXED_PRINCIPALS,
+  OTP_ALONE,
+  OTP_REQUIRED,
+  REUSED_OTP,
+  RequireOtpPolicy,
+  TotpHandler,
+  type Credential,
+} from '@tessera/core';
+import { ManualClock, RecordingEvents, TableHandler, password } from './fakes.js';
+import { ListDirectory, MapReplayStore } from './otp-fakes.js';
+
+const CASUSER_SECRET = new Secret({ size: 20 }).base32;
+const BOB_SECRET = new Secret({ size: 20 }).base32;
+
+function setup() {
+  const clock = new ManualClock();
+  const events = new RecordingEvents();
+  const directory = new ListDirectory([
+    { username: 'casuser', password: { kind: 'plain', value: 'Mellon' }, attributes: {}, otp: { secret: CASUSER_SECRET, required: true } },
+    { username: 'bob', password: { kind: 'plain', value: 'builder' }, attributes: {}, otp: { secret: BOB_SECRET, required: false } },
+    { username: 'alice', password: { kind: 'plain', value: 'secret' }, attributes: {} },
+  ]);
+  const totp = new TotpHandler('totp', directory, new MapReplayStore(), clock, events);
+  const passwords = new TableHandler('table', { casuser: { password: 'Mellon' }, bob: { password: 'builder' }, alice: { password: 'secret' } });
+  const authenticator = new Authenticator([passwords, totp], clock, events, [new RequireOtpPolicy(directory)]);
+  /** The code of the step `steps` away from now. */
+  const code = (secret: string, steps = 0) => TOTP.generate({ secret: Secret.fromBase32(secret), timestamp: clock.now() + steps * 30_000 });
+  return { clock, events, authenticator, code };
+}
+
+const otp = (username: string, code: string): Credential => ({ type: 'otp', username, code });
+
+async function reasons(attempt: Promise<unknown>): Promise<readonly string[]> {
+  try {
+    await attempt;
+  } catch (error) {
+    if (error instanceof AuthenticationFailedError) return error.reasons;
+    throw error;
+  }
+  return [];
+}
+
+// protocol.md §2 one-time passwords; libraries-and-reliability.md R15 (ASVS 2.8.4, 2.8.5)
+describe('otp: TOTP credentials (protocol.md §2)', () => {
+  it('accepts password + the current code, naming both credential types', async () => {
+    const { authenticator, code } = setup();
+    const result = await authenticator.authenticate([password('casuser', 'Mellon'), otp('casuser', code(CASUSER_SECRET))]);
+    expect(result.principal.id).to.equal('casuser');
+    expect(result.attributes.credentialType).to.deep.equal(['usernamePassword', 'otp']);
+    expect(Object.keys(result.successes)).to.deep.equal(['table', 'totp']);
+  });
+
+  it('accepts the step before and after (clock drift), not two steps away', async () => {
+    for (const [steps, accepted] of [[-1, true], [1, true], [-2, false], [2, false]] as const) {
+      const { authenticator, code } = setup();
+      const found = await reasons(authenticator.authenticate([password('bob', 'builder'), otp('bob', code(BOB_SECRET, steps))]));
+      expect(found, `step ${steps}`).to.deep.equal(accepted ? [] : [INVALID_OTP]);
+    }
+  });
+
+  it('accepts a code only once, refusing and reporting a replay and any older code', async () => {
+    const { authenticator, code, clock, events } = setup();
+    const current = code(BOB_SECRET);
+    await authenticator.authenticate([password('bob', 'builder'), otp('bob', current)]);
+    clock.advanceSeconds(10);
+    expect(await reasons(authenticator.authenticate([password('bob', 'builder'), otp('bob', current)]))).to.deep.equal([REUSED_OTP]);
+    expect(await reasons(authenticator.authenticate([password('bob', 'builder'), otp('bob', code(BOB_SECRET, -1))]))).to.deep.equal([REUSED_OTP]);
+    expect(events.ofType('otp.reused')).to.deep.equal([{ type: 'otp.reused', username: 'bob' }, { type: 'otp.reused', username: 'bob' }]);
+    clock.advanceSeconds(30);
+    expect(await reasons(authenticator.authenticate([password('bob', 'builder'), otp('bob', code(BOB_SECRET))]))).to.deep.equal([]);
+  });
+
+  it('a user requiring OTP fails with only a password; others log in with a password alone', async () => {
+    const { authenticator } = setup();
+    expect(await reasons(authenticator.authenticate([password('casuser', 'Mellon')]))).to.deep.equal([OTP_REQUIRED]);
+    expect(await reasons(authenticator.authenticate([password('bob', 'builder')]))).to.deep.equal([]);
+  });
+
+  it('needs both factors right: a wrong password with a right code fails, and so does a code alone', async () => {
+    const { authenticator, code } = setup();
+    expect(await reasons(authenticator.authenticate([password('casuser', 'nope'), otp('casuser', code(CASUSER_SECRET))]))).to.deep.equal(['table refused']);
+    expect(await reasons(authenticator.authenticate([otp('casuser', code(CASUSER_SECRET, 1))]))).to.deep.equal([OTP_ALONE]);
+  });
+
+  it("refuses another user's code: checked against this user's secret, or a different principal", async () => {
+    const { authenticator, code } = setup();
+    expect(await reasons(authenticator.authenticate([password('casuser', 'Mellon'), otp('casuser', code(BOB_SECRET))]))).to.deep.equal([INVALID_OTP]);
+    expect(await reasons(authenticator.authenticate([password('casuser', 'Mellon'), otp('bob', code(BOB_SECRET))]))).to.deep.equal([MIXED_PRINCIPALS]);
+  });
+
+  it('one reason for a malformed code, a user without OTP and an unknown user', async () => {
+    const { authenticator, code } = setup();
+    for (const credential of [otp('bob', '12345'), otp('bob', 'abcdef'), otp('alice', code(BOB_SECRET)), otp('nobody', '123456')]) {
+      expect(await reasons(authenticator.authenticate([password('bob', 'builder'), credential]))).to.include(INVALID_OTP);
+    }
+  });
+});

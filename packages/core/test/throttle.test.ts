@@ -1,0 +1,91 @@
+import { expect } from 'chai';
+import { AuthenticationThrottle, ThrottledError, throttleKey } from '@tessera/core';
+import { ManualClock, RecordingEvents } from './fakes.js';
+import { MapThrottleStore } from './throttle-fakes.js';
+
+const KEY = throttleKey('203.0.113.9', 'CasUser');
+
+function throttle(settings = { threshold: 3, rangeSeconds: 60, lockSeconds: 60, maxLockSeconds: 200 }) {
+  const clock = new ManualClock();
+  const store = new MapThrottleStore();
+  const events = new RecordingEvents();
+  return { clock, store, events, throttle: new AuthenticationThrottle(store, clock, settings, events) };
+}
+
+async function retryAfter(check: Promise<void>): Promise<number | 'open'> {
+  try {
+    await check;
+    return 'open';
+  } catch (error) {
+    if (!(error instanceof ThrottledError)) throw error;
+    return error.retryAfterSeconds;
+  }
+}
+
+async function fail(subject: AuthenticationThrottle, times: number): Promise<void> {
+  for (let i = 0; i < times; i++) await subject.failed(KEY);
+}
+
+describe('throttle policy (protocol.md §5)', () => {
+  it('keys by client IP and lower-cased username, or the IP alone', () => {
+    expect(throttleKey('203.0.113.9', 'CasUser')).to.equal(throttleKey('203.0.113.9', 'casuser'));
+    expect(throttleKey('203.0.113.9', 'casuser')).to.not.equal(throttleKey('198.51.100.1', 'casuser'));
+    expect(throttleKey('203.0.113.9', undefined)).to.equal('203.0.113.9');
+    expect(throttleKey('203.0.113.9', '  ')).to.equal('203.0.113.9');
+  });
+
+  it('locks at the threshold within the range, for lockSeconds, then lets the key try again', async () => {
+    const { throttle: subject, clock, events } = throttle();
+    await fail(subject, 2);
+    expect(await retryAfter(subject.check(KEY))).to.equal('open');
+    await fail(subject, 1);
+    expect(await retryAfter(subject.check(KEY))).to.equal(60);
+    expect(await retryAfter(subject.check(throttleKey('203.0.113.9', 'alice')))).to.equal('open');
+    clock.advanceSeconds(59.5);
+    expect(await retryAfter(subject.check(KEY))).to.equal(1);
+    clock.advanceSeconds(0.5);
+    expect(await retryAfter(subject.check(KEY))).to.equal('open');
+    expect(events.ofType('authentication.throttled')).to.deep.equal([{ type: 'authentication.throttled', key: KEY, lockSeconds: 60, failures: 3 }]);
+  });
+
+  it('does not lock when the failures are spread wider than the range', async () => {
+    const { throttle: subject, clock } = throttle();
+    await fail(subject, 2);
+    clock.advanceSeconds(60);
+    await fail(subject, 2);
+    expect(await retryAfter(subject.check(KEY))).to.equal('open');
+  });
+
+  it('doubles each further lock without a success, up to maxLockSeconds', async () => {
+    const { throttle: subject, clock } = throttle();
+    const schedule: (number | 'open')[] = [];
+    for (let round = 0; round < 4; round++) {
+      await fail(subject, 3);
+      const seconds = await retryAfter(subject.check(KEY));
+      schedule.push(seconds);
+      clock.advanceSeconds(typeof seconds === 'number' ? seconds : 0);
+    }
+    expect(schedule).to.deep.equal([60, 120, 200, 200]);
+  });
+
+  it('starts over after a success: the next lock is lockSeconds again', async () => {
+    const { throttle: subject, clock } = throttle();
+    await fail(subject, 3);
+    clock.advanceSeconds(60);
+    await fail(subject, 2);
+    await subject.succeeded(KEY);
+    await fail(subject, 2);
+    expect(await retryAfter(subject.check(KEY))).to.equal('open');
+    await fail(subject, 1);
+    expect(await retryAfter(subject.check(KEY))).to.equal(60);
+  });
+
+  it('never extends a lock with failures reported while it holds', async () => {
+    const { throttle: subject, clock, events } = throttle();
+    await fail(subject, 3);
+    clock.advanceSeconds(30);
+    await fail(subject, 5);
+    expect(await retryAfter(subject.check(KEY))).to.equal(30);
+    expect(events.ofType('authentication.throttled')).to.have.length(1);
+  });
+});

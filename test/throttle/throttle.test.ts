@@ -1,0 +1,60 @@
+import { expect } from 'chai';
+import { form, login, startTessera, type Tessera } from '../support/tessera.js';
+
+const SETTINGS = { failure: { threshold: 3, rangeSeconds: 60, lockSeconds: 30, maxLockSeconds: 120 } };
+
+// protocol.md §5 — the throttle module over real HTTP; no sleeps: the lock is read from 423 and Retry-After
+describe('throttle module end to end (protocol.md §5)', () => {
+  let tessera: Tessera;
+  before(async () => {
+    tessera = await startTessera({ modules: ['rest', 'throttle'], throttle: SETTINGS });
+  });
+  after(() => tessera.close());
+
+  const attempt = (path: string, username: string, password: string) =>
+    fetch(`${tessera.url}${path}`, { ...form({ username, password }), headers: { ...form({}).headers, accept: 'text/plain' } });
+
+  it('holds a brute force against /v1/tickets with 423 and Retry-After, whatever the password, and logs the lock', async () => {
+    const statuses = [];
+    for (let i = 0; i < 8; i++) statuses.push((await attempt('/v1/tickets', 'casuser', `guess-${i}`)).status);
+    expect(statuses).to.deep.equal([401, 401, 401, 423, 423, 423, 423, 423]);
+    const locked = await attempt('/v1/tickets', 'CASUSER', 'Mellon');
+    expect(locked.status).to.equal(423);
+    expect(locked.headers.get('content-type')).to.match(/^application\/json/);
+    expect(Number(locked.headers.get('retry-after'))).to.be.within(29, 30);
+    expect(await locked.json()).to.deep.equal({ authentication_exceptions: ['Too many failed attempts. Try again later.'] });
+    expect((await attempt('/v1/users', 'casuser', 'Mellon')).status).to.equal(423);
+    const lockLines = tessera.logs.filter((line) => line.includes('"event":"authentication.throttled"'));
+    expect(lockLines).to.have.length(1);
+    expect(lockLines[0]).to.include('"lockSeconds":30').and.not.include('guess');
+  });
+
+  it('keeps other usernames of the same client open', async () => {
+    expect(await login(tessera.url, 'alice', 'secret')).to.match(/^TGT-/);
+  });
+
+  it('limits validation requests per client IP when a rate is set: 429 with Retry-After', async () => {
+    const limited = await startTessera({ modules: ['rest', 'throttle'], throttle: { validation: { requestsPerSecond: 0.01, burst: 2 } } });
+    try {
+      const validate = () => fetch(`${limited.url}/p3/serviceValidate?service=https%3A%2F%2Fapp.example.org%2F&ticket=ST-1-x-e2e`);
+      expect([(await validate()).status, (await validate()).status]).to.deep.equal([400, 400]);
+      const refused = await validate();
+      expect(refused.status).to.equal(429);
+      expect(Number(refused.headers.get('retry-after'))).to.be.within(99, 100);
+      expect(await refused.text()).to.include('code="INVALID_REQUEST"');
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('is off by default: failures never lock', async () => {
+    const plain = await startTessera();
+    try {
+      const post = () => fetch(`${plain.url}/v1/tickets`, form({ username: 'casuser', password: 'wrong' }));
+      for (let i = 0; i < 6; i++) expect((await post()).status).to.equal(401);
+      expect(await login(plain.url)).to.match(/^TGT-/);
+    } finally {
+      await plain.close();
+    }
+  });
+});
