@@ -1,5 +1,6 @@
 import type { Db } from 'mongodb';
 import type { Clock } from '@tessera/core';
+import { MongoOtpReplayStore } from './mongo-otp-replay-store.js';
 import { MongoServiceRegistry } from './mongo-service-registry.js';
 import { MongoThrottleStore } from './mongo-throttle-store.js';
 import { MongoTicketStore } from './mongo-ticket-store.js';
@@ -9,7 +10,7 @@ import { MongoUserDirectory } from './mongo-user-directory.js';
 export type MongoDatabase = Pick<Db, 'collection'>;
 
 /** The collection names, each after an optional prefix (several deployments in one database). */
-export const COLLECTIONS = { tickets: 'tickets', services: 'services', users: 'users', throttle: 'throttle' } as const;
+export const COLLECTIONS = { tickets: 'tickets', services: 'services', users: 'users', throttle: 'throttle', otpSteps: 'otp_steps' } as const;
 
 export interface MongoStores {
   readonly tickets: MongoTicketStore;
@@ -17,6 +18,8 @@ export interface MongoStores {
   readonly users: MongoUserDirectory;
   /** For the throttle module: failure counters shared by every node. */
   readonly throttle: MongoThrottleStore;
+  /** For the otp module: the last accepted TOTP step per user, shared by every node. */
+  readonly otpSteps: MongoOtpReplayStore;
   /** Creates every index; safe to run at each start of each node. */
   createIndexes(): Promise<void>;
 }
@@ -26,11 +29,13 @@ export function createMongoStores(database: MongoDatabase, clock: Clock, collect
   const registry = new MongoServiceRegistry(database.collection(collectionPrefix + COLLECTIONS.services));
   const users = new MongoUserDirectory(database.collection(collectionPrefix + COLLECTIONS.users));
   const throttle = new MongoThrottleStore(database.collection(collectionPrefix + COLLECTIONS.throttle));
+  const otpSteps = new MongoOtpReplayStore(database.collection(collectionPrefix + COLLECTIONS.otpSteps));
   return {
     tickets,
     registry,
     users,
     throttle,
+    otpSteps,
     async createIndexes() {
       await tickets.createIndexes();
       await registry.createIndexes();

@@ -1,4 +1,4 @@
-import { describeServiceRegistry, describeThrottleStore, describeTicketStore, describeUserDirectory } from '@tessera/testkit';
+import { describeOtpReplayStore, describeServiceRegistry, describeThrottleStore, describeTicketStore, describeUserDirectory } from '@tessera/testkit';
 import { FakeDatabase } from '@tessera/testkit/mongo';
 import { createMongoStores, type MongoDatabase } from '@tessera/adapter-mongo';
 
@@ -14,4 +14,5 @@ describe('mongo adapter on a mingo-evaluated fake database: port contracts', () 
     return directory;
   });
   describeThrottleStore('MongoThrottleStore (fake collection)', () => storesOn(new FakeDatabase()).throttle);
+  describeOtpReplayStore('MongoOtpReplayStore (fake collection)', () => storesOn(new FakeDatabase()).otpSteps);
 });

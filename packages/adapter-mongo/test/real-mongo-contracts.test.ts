@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { describeServiceRegistry, describeThrottleStore, describeTicketStore, describeUserDirectory } from '@tessera/testkit';
+import { describeOtpReplayStore, describeServiceRegistry, describeThrottleStore, describeTicketStore, describeUserDirectory } from '@tessera/testkit';
 import { COLLECTIONS, connectMongo, createMongoStores, type MongoConnection } from '@tessera/adapter-mongo';
 import type { Db } from 'mongodb';
 
@@ -43,6 +43,10 @@ if (uri === undefined || uri === '') {
     describeThrottleStore('MongoThrottleStore', async () => {
       await clean(COLLECTIONS.throttle);
       return createMongoStores(db, { now: () => Date.now() }, prefix).throttle;
+    });
+    describeOtpReplayStore('MongoOtpReplayStore', async () => {
+      await clean(COLLECTIONS.otpSteps);
+      return createMongoStores(db, { now: () => Date.now() }, prefix).otpSteps;
     });
   });
 }

@@ -65,3 +65,16 @@ describe('MongoThrottleStore queries', () => {
     expect(collection().argsOf('createIndex')).to.deep.equal([[{ expiresAt: 1 }, { name: 'expiresAt_ttl', expireAfterSeconds: 0 }]]);
   });
 });
+
+// core's OtpReplayStore port on MongoDB: one conditional upsert per claim (ASVS 2.8.4 across nodes)
+describe('MongoOtpReplayStore queries', () => {
+  it('claims a step with one upsert conditioned on an earlier step; a collision means used', async () => {
+    const database = new FakeDatabase();
+    const steps = createMongoStores(database as unknown as MongoDatabase, new FixedClock()).otpSteps;
+    expect(await steps.claim('alice', 100)).to.equal(true);
+    expect(database.collection('otp_steps').argsOf('findOneAndUpdate')).to.deep.equal([[{ _id: 'alice', step: { $lt: 100 } }, { $set: { step: 100 } }, { upsert: true }]]);
+    expect(await steps.claim('alice', 100)).to.equal(false);
+    expect(await steps.claim('alice', 99)).to.equal(false);
+    expect(await steps.claim('alice', 101)).to.equal(true);
+  });
+});

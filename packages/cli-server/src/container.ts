@@ -32,6 +32,7 @@ export function buildContainer({ config, logger, stores }: CompositionInputs): B
   binder.constant(TOKENS.ServiceRegistry, stores.registry);
   binder.constant(TOKENS.UserDirectory, stores.users);
   binder.constant(TOKENS.ThrottleStore, stores.throttle);
+  binder.constant(TOKENS.OtpReplayStore, stores.otpSteps);
   // The CLI's `services import` saves for real only where the registry outlives the process.
   binder.constant(TOKENS.ServiceRegistryOutlivesProcess, config.storage.type === 'mongo');
   binder.resolved(TOKENS.PasswordHasher, [], () => new Argon2PasswordHasher());

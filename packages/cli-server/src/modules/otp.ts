@@ -1,4 +1,3 @@
-import { MemoryOtpReplayStore } from '@tessera/adapter-memory';
 import { otpExtractor } from '@tessera/adapter-koa';
 import { RequireOtpPolicy, TotpHandler } from '@tessera/core';
 import { TOKENS } from '../tokens.js';
@@ -10,7 +9,6 @@ import type { ModuleRegistration } from './registry.js';
  */
 export const registerOtpModule: ModuleRegistration = (binder, config) => {
   binder.constant(TOKENS.CredentialExtractor, otpExtractor(config.otp.parameter));
-  binder.resolved(TOKENS.OtpReplayStore, [], () => new MemoryOtpReplayStore());
   binder.resolved(
     TOKENS.CredentialHandler,
     [TOKENS.UserDirectory, TOKENS.OtpReplayStore, TOKENS.Clock, TOKENS.EventSink],

@@ -1,4 +1,4 @@
-import { MemoryServiceRegistry, MemoryThrottleStore, MemoryTicketStore, MemoryUserDirectory } from '@tessera/adapter-memory';
+import { MemoryOtpReplayStore, MemoryServiceRegistry, MemoryThrottleStore, MemoryTicketStore, MemoryUserDirectory } from '@tessera/adapter-memory';
 import type { Clock, RegisteredService } from '@tessera/core';
 import type { Config } from '../config/schema.js';
 import type { Storage, StorageInputs, StorePorts } from './storage.js';
@@ -10,6 +10,7 @@ export function memoryStores(config: Config, services: readonly RegisteredServic
     registry: new MemoryServiceRegistry(services),
     users: new MemoryUserDirectory(config.users),
     throttle: new MemoryThrottleStore({ maxKeys: config.throttle.memory.maxKeys }),
+    otpSteps: new MemoryOtpReplayStore(),
   };
 }
 

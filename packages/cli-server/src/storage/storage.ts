@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { Clock, RegisteredService, ServiceRegistry, ThrottleStore, TicketStore, UserDirectory } from '@tessera/core';
+import type { Clock, OtpReplayStore, RegisteredService, ServiceRegistry, ThrottleStore, TicketStore, UserDirectory } from '@tessera/core';
 import type { MongoDatabase } from '@tessera/adapter-mongo';
 import type { Config } from '../config/schema.js';
 import { openMemoryStorage } from './memory-storage.js';
@@ -12,6 +12,8 @@ export interface StorePorts {
   readonly users: UserDirectory;
   /** Failure counters of the throttle module: per process in memory, shared by every node in Mongo. */
   readonly throttle: ThrottleStore;
+  /** Used one-time passwords of the otp module, likewise per process or shared. */
+  readonly otpSteps: OtpReplayStore;
 }
 
 export interface Storage {
