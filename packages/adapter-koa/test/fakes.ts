@@ -1,71 +1,13 @@
 import {
   AuthenticationFailedError,
-  compareServices,
-  type Clock,
   type Credential,
   type CredentialHandler,
-  type DomainEvent,
-  type EventSink,
   type Principal,
-  type RegisteredService,
-  type ServiceRegistry,
   type ServiceTicket,
   type Ticket,
   type TicketGrantingTicket,
   type TicketStore,
 } from '@tessera/core';
-
-/** Tiny fakes of core's ports for route tests; adapters never import each other. */
-export class ManualClock implements Clock {
-  constructor(private time = Date.UTC(2026, 10, 21, 10, 0, 0)) {}
-  now(): number {
-    return this.time;
-  }
-  advanceSeconds(seconds: number): void {
-    this.time += seconds * 1000;
-  }
-}
-
-export class MapTicketStore implements TicketStore {
-  readonly tickets = new Map<string, Ticket>();
-  constructor(private readonly clock: Clock) {}
-
-  private live(id: string): Ticket | undefined {
-    const ticket = this.tickets.get(id);
-    return ticket && ticket.expiresAt > this.clock.now() ? ticket : undefined;
-  }
-  save(ticket: Ticket): Promise<void> {
-    this.tickets.set(ticket.id, ticket);
-    return Promise.resolve();
-  }
-  get(id: string): Promise<Ticket | undefined> {
-    return Promise.resolve(this.live(id));
-  }
-  consume(id: string): Promise<ServiceTicket | undefined> {
-    const ticket = this.live(id);
-    if (ticket?.kind !== 'ST') return Promise.resolve(undefined);
-    this.tickets.delete(id);
-    return Promise.resolve(ticket);
-  }
-  touch(id: string, expiresAt: number): Promise<TicketGrantingTicket | undefined> {
-    const ticket = this.live(id);
-    if (ticket?.kind !== 'TGT') return Promise.resolve(undefined);
-    const updated = { ...ticket, expiresAt, servicesGranted: ticket.servicesGranted + 1 };
-    this.tickets.set(id, updated);
-    return Promise.resolve(updated);
-  }
-  remove(id: string): Promise<void> {
-    this.tickets.delete(id);
-    return Promise.resolve();
-  }
-  removeDescendants(tgtId: string): Promise<number> {
-    let removed = 0;
-    for (const [id, ticket] of this.tickets) {
-      if (ticket.kind === 'ST' && ticket.tgtId === tgtId) removed += Number(this.tickets.delete(id));
-    }
-    return Promise.resolve(removed);
-  }
-}
 
 /** A store whose backend is gone: every call fails, by default with a plain Error as a broken driver would. */
 export class ExplodingTicketStore implements TicketStore {
@@ -80,28 +22,6 @@ export class ExplodingTicketStore implements TicketStore {
   touch = (): Promise<TicketGrantingTicket | undefined> => this.fail();
   remove = (): Promise<void> => this.fail();
   removeDescendants = (): Promise<number> => this.fail();
-}
-
-export class ListServiceRegistry implements ServiceRegistry {
-  private services: RegisteredService[];
-  constructor(initial: readonly RegisteredService[]) {
-    this.services = [...initial].sort(compareServices);
-  }
-  save(service: RegisteredService): Promise<RegisteredService> {
-    this.services = [...this.services.filter((s) => s.id !== service.id), service].sort(compareServices);
-    return Promise.resolve(service);
-  }
-  findById(id: number): Promise<RegisteredService | undefined> {
-    return Promise.resolve(this.services.find((s) => s.id === id));
-  }
-  list(): Promise<readonly RegisteredService[]> {
-    return Promise.resolve(this.services);
-  }
-  remove(id: number): Promise<boolean> {
-    const before = this.services.length;
-    this.services = this.services.filter((s) => s.id !== id);
-    return Promise.resolve(this.services.length < before);
-  }
 }
 
 export interface FakeUser {
@@ -125,12 +45,5 @@ export class FakePasswordHandler implements CredentialHandler {
   }
 }
 
-export class RecordingEvents implements EventSink {
-  readonly events: DomainEvent[] = [];
-  emit(event: DomainEvent): void {
-    this.events.push(event);
-  }
-  ofType<T extends DomainEvent['type']>(type: T): Extract<DomainEvent, { type: T }>[] {
-    return this.events.filter((e): e is Extract<DomainEvent, { type: T }> => e.type === type);
-  }
-}
+
+export { FixedClock, ListServiceRegistry, MapTicketStore, RecordingEvents } from '@tessera/testkit';

@@ -21,7 +21,7 @@ import { expect } from 'chai';
 import request from 'supertest';
 import { createApp, restModule, usernamePasswordExtractor, type CredentialExtractor, type HttpModule, type HttpOptions } from '../src/index.js';
 import { DrainingRateStore, MapThrottleStore } from './throttle-fakes.js';
-import { FakePasswordHandler, ListServiceRegistry, ManualClock, MapTicketStore, RecordingEvents, type FakeUser } from './fakes.js';
+import { FakePasswordHandler, ListServiceRegistry, FixedClock, MapTicketStore, RecordingEvents, type FakeUser } from './fakes.js';
 
 export const APP = 'https://app.example.org/home';
 /** Registered, but only for principals with memberOf=admin. */
@@ -92,7 +92,7 @@ export function testTokenKeys(): TokenKeys {
  * in-memory store the core uses unless `setup.tickets` replaces it.
  */
 export function testServer(setup: ServerSetup = {}) {
-  const clock = new ManualClock();
+  const clock = new FixedClock();
   const tickets = new MapTicketStore(clock);
   const events = new RecordingEvents();
   const handler = new FakePasswordHandler({

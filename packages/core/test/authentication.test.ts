@@ -13,7 +13,7 @@ import {
   type PasswordHasher,
   type UserRecord,
 } from '@tessera/core';
-import { ManualClock, RecordingEvents, TableHandler, password } from './fakes.js';
+import { FixedClock, RecordingEvents, TableHandler, password } from './fakes.js';
 
 async function failure(promise: Promise<unknown>): Promise<unknown> {
   return promise.then(
@@ -23,7 +23,7 @@ async function failure(promise: Promise<unknown>): Promise<unknown> {
 }
 
 describe('authentication (protocol.md §2)', () => {
-  const clock = new ManualClock();
+  const clock = new FixedClock();
 
   it('every credential must pass; one reason per failed credential, no secrets', async () => {
     const events = new RecordingEvents();

@@ -1,11 +1,11 @@
 import { createCasCore, cryptoRandomSource, defaultTicketLifetimes, type RegisteredService } from '@tessera/core';
-import { ListServiceRegistry, ManualClock, MapTicketStore, RecordingEvents, TableHandler, service } from './fakes.js';
+import { ListServiceRegistry, FixedClock, MapTicketStore, RecordingEvents, TableHandler, service } from './fakes.js';
 
 export const APP = 'https://app.example.org/home';
 
 /** A core wired to fakes: casuser/Mellon with staff/faculty, alice/secret with no attributes. */
 export function coreWithFakes(services: readonly RegisteredService[] = [service()]) {
-  const clock = new ManualClock();
+  const clock = new FixedClock();
   const tickets = new MapTicketStore(clock);
   const registry = new ListServiceRegistry(services);
   const events = new RecordingEvents();

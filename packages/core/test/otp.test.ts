@@ -12,14 +12,14 @@ import {
   TotpHandler,
   type Credential,
 } from '@tessera/core';
-import { ManualClock, RecordingEvents, TableHandler, password } from './fakes.js';
+import { FixedClock, RecordingEvents, TableHandler, password } from './fakes.js';
 import { ListDirectory, MapReplayStore } from './otp-fakes.js';
 
 const CASUSER_SECRET = new Secret({ size: 20 }).base32;
 const BOB_SECRET = new Secret({ size: 20 }).base32;
 
 function setup() {
-  const clock = new ManualClock();
+  const clock = new FixedClock();
   const events = new RecordingEvents();
   const directory = new ListDirectory([
     { username: 'casuser', password: { kind: 'plain', value: 'Mellon' }, attributes: {}, otp: { secret: CASUSER_SECRET, required: true } },

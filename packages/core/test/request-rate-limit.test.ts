@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { RateLimitedError, RequestRateLimit, type RequestRateStore } from '@tessera/core';
-import { ManualClock } from './fakes.js';
+import { FixedClock } from './fakes.js';
 
 /** Answers each take with the next wait of a script, recording what it was asked. */
 class ScriptedRateStore implements RequestRateStore {
@@ -14,14 +14,14 @@ class ScriptedRateStore implements RequestRateStore {
 
 describe('request-rate limit (protocol.md §5)', () => {
   it('asks the bucket of the client IP with the configured burst and rate', async () => {
-    const clock = new ManualClock();
+    const clock = new FixedClock();
     const store = new ScriptedRateStore([0]);
     await new RequestRateLimit(store, clock, { burst: 60, requestsPerSecond: 2 }).admit('203.0.113.9');
     expect(store.calls).to.deep.equal([['203.0.113.9', clock.now(), 60, 2]]);
   });
 
   it('refuses with the wait in whole seconds, rounded up and at least one', async () => {
-    const limit = new RequestRateLimit(new ScriptedRateStore([1, 1500, 3000]), new ManualClock(), { burst: 1, requestsPerSecond: 1 });
+    const limit = new RequestRateLimit(new ScriptedRateStore([1, 1500, 3000]), new FixedClock(), { burst: 1, requestsPerSecond: 1 });
     const waits = [];
     for (let i = 0; i < 3; i++) {
       const error: unknown = await limit.admit('ip').catch((thrown: unknown) => thrown);

@@ -1,12 +1,12 @@
 import { expect } from 'chai';
 import { AuthenticationThrottle, ThrottledError, throttleKey } from '@tessera/core';
-import { ManualClock, RecordingEvents } from './fakes.js';
+import { FixedClock, RecordingEvents } from './fakes.js';
 import { MapThrottleStore } from './throttle-fakes.js';
 
 const KEY = throttleKey('203.0.113.9', 'CasUser');
 
 function throttle(settings = { threshold: 3, rangeSeconds: 60, lockSeconds: 60, maxLockSeconds: 200 }) {
-  const clock = new ManualClock();
+  const clock = new FixedClock();
   const store = new MapThrottleStore();
   const events = new RecordingEvents();
   return { clock, store, events, throttle: new AuthenticationThrottle(store, clock, settings, events) };

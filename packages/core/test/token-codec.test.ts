@@ -9,7 +9,7 @@ import {
   type ContentEncryptionAlgorithm,
   type TokenKeys,
 } from '@tessera/core';
-import { ManualClock } from './fakes.js';
+import { FixedClock } from './fakes.js';
 
 const ALGORITHMS: readonly ContentEncryptionAlgorithm[] = ['A128CBC-HS256', 'A256CBC-HS512', 'A256GCM'];
 const SERVICE = 'https://app.example.org/home';
@@ -18,7 +18,7 @@ function keys(encryptionAlgorithm: ContentEncryptionAlgorithm = 'A128CBC-HS256')
   return { ...generateTokenKeys(encryptionAlgorithm, { bytes: (size) => crypto.getRandomValues(new Uint8Array(size)) }), encryptionAlgorithm };
 }
 
-function claims(clock: ManualClock, lifetimeSeconds = 10) {
+function claims(clock: FixedClock, lifetimeSeconds = 10) {
   const now = Math.floor(clock.now() / 1000);
   return { jti: 'ST-1-abc-test', sub: 'casuser', aud: SERVICE, iat: now, exp: now + lifetimeSeconds, memberOf: ['staff', 'faculty'] };
 }
@@ -39,7 +39,7 @@ async function resign(token: string, header: { alg: string }, key: Uint8Array): 
 describe('JWT ticket crypto, CAS ENCRYPT_AND_SIGN (protocol.md §6)', () => {
   for (const algorithm of ALGORITHMS) {
     it(`reads back with the documented CAS consumer steps (${algorithm})`, async () => {
-      const clock = new ManualClock();
+      const clock = new FixedClock();
       const pair = keys(algorithm);
       const token = await new CasJwtCodec(pair, clock).encode(claims(clock));
 
@@ -53,7 +53,7 @@ describe('JWT ticket crypto, CAS ENCRYPT_AND_SIGN (protocol.md §6)', () => {
   }
 
   it('reads a token as Apereo CAS writes it: a deflated JWE (jose4j enableDefaultCompression, zip DEF)', async () => {
-    const clock = new ManualClock();
+    const clock = new FixedClock();
     const pair = keys();
     const jwe = await new EncryptJWT(claims(clock))
       .setProtectedHeader({ alg: 'dir', enc: 'A128CBC-HS256', zip: 'DEF' })
@@ -63,7 +63,7 @@ describe('JWT ticket crypto, CAS ENCRYPT_AND_SIGN (protocol.md §6)', () => {
   });
 
   it('verifies a JWT ST for its service with the exported helper', async () => {
-    const clock = new ManualClock();
+    const clock = new FixedClock();
     const codec = new CasJwtCodec(keys(), clock);
     const token = await codec.encode(claims(clock));
     expect(await verifyJwtServiceTicket(codec, token, SERVICE)).to.include({ jti: 'ST-1-abc-test', sub: 'casuser' });
@@ -71,7 +71,7 @@ describe('JWT ticket crypto, CAS ENCRYPT_AND_SIGN (protocol.md §6)', () => {
   });
 
   it('refuses an expired token: the clock moved past exp', async () => {
-    const clock = new ManualClock();
+    const clock = new FixedClock();
     const codec = new CasJwtCodec(keys(), clock);
     const token = await codec.encode(claims(clock, 10));
     clock.advanceSeconds(11);
@@ -79,7 +79,7 @@ describe('JWT ticket crypto, CAS ENCRYPT_AND_SIGN (protocol.md §6)', () => {
   });
 
   it('refuses a tampered token, and one made with other keys', async () => {
-    const clock = new ManualClock();
+    const clock = new FixedClock();
     const codec = new CasJwtCodec(keys(), clock);
     const token = await codec.encode(claims(clock));
     const [header, payload, signature] = token.split('.') as [string, string, string];
@@ -91,7 +91,7 @@ describe('JWT ticket crypto, CAS ENCRYPT_AND_SIGN (protocol.md §6)', () => {
   });
 
   it('refuses alg none and algorithm confusion (HS256 with the same key), even with the right JWE inside', async () => {
-    const clock = new ManualClock();
+    const clock = new FixedClock();
     const pair = keys();
     const codec = new CasJwtCodec(pair, clock);
     const token = await codec.encode(claims(clock));
@@ -106,7 +106,7 @@ describe('JWT ticket crypto, CAS ENCRYPT_AND_SIGN (protocol.md §6)', () => {
   });
 
   it('refuses a validly signed token whose JWE uses another content encryption', async () => {
-    const clock = new ManualClock();
+    const clock = new FixedClock();
     const pair = keys('A128CBC-HS256');
     const gcmKey = Buffer.from(pair.encryptionKey, 'base64url');
     const jwe = await new EncryptJWT(claims(clock)).setProtectedHeader({ alg: 'dir', enc: 'A256GCM' }).encrypt(gcmKey);
@@ -115,7 +115,7 @@ describe('JWT ticket crypto, CAS ENCRYPT_AND_SIGN (protocol.md §6)', () => {
   });
 
   it('refuses keys of the wrong size at construction, naming the setting', () => {
-    const clock = new ManualClock();
+    const clock = new FixedClock();
     const good = keys('A128CBC-HS256');
     expect(() => new CasJwtCodec({ ...good, signingKey: 'short' }, clock))
       .to.throw(InvalidConfigurationError)
