@@ -1,0 +1,50 @@
+import { randomBytes } from 'node:crypto';
+import { Writable } from 'node:stream';
+import { parseConfig, startServer } from '@tessera/cli-server';
+import { Argon2PasswordHasher } from '@tessera/core';
+import type { Listening } from './baseline.js';
+
+export const SERVICE = 'https://app.example.org/home';
+/** A config user with a plain password: checking it is one SHA-256 compare, the cheap handler. */
+export const CHEAP_LOGIN = 'username=casuser&password=Mellon';
+/** A config user with an argon2id passwordHash from core's hasher: every login costs one verify. */
+export const ARGON2_PASSWORD = 'argon2-secret';
+export const ARGON2_LOGIN = `username=alice&password=${ARGON2_PASSWORD}`;
+
+export interface Tessera extends Listening {
+  /** Base path of every endpoint, e.g. `/cas`. */
+  readonly base: string;
+  /** The argon2id user's PHC string, for measuring the raw verify rate against the same hash. */
+  readonly argon2Phc: string;
+}
+
+/**
+ * The composed server exactly as `tessera` starts it (startServer + parseConfig, memory store,
+ * modules rest + tokens), with log lines formatted at the default level but thrown away.
+ */
+export async function startTessera(): Promise<Tessera> {
+  const passwordHash = await new Argon2PasswordHasher().hash(ARGON2_PASSWORD);
+  const config = parseConfig({
+    modules: ['rest', 'tokens'],
+    server: { host: '127.0.0.1', port: 0, nodeName: 'bench' },
+    // Long-lived STs so that the pool minted before a validation round is still valid when it runs.
+    tickets: { st: { timeToLiveSeconds: 3600 } },
+    tokens: { signingKey: randomBytes(48).toString('base64url'), encryptionKey: randomBytes(32).toString('base64url') },
+    users: [
+      { username: 'casuser', password: 'Mellon', attributes: { mail: 'casuser@example.org', memberOf: ['staff', 'faculty'] } },
+      { username: 'alice', passwordHash, attributes: { memberOf: 'students' } },
+    ],
+    services: [
+      {
+        '@class': 'org.apereo.cas.services.CasRegisteredService',
+        id: 1,
+        name: 'App',
+        serviceId: '^https://app\\.example\\.org/.*',
+        attributeReleasePolicy: { '@class': 'org.apereo.cas.services.ReturnAllAttributeReleasePolicy' },
+      },
+    ],
+  });
+  const server = await startServer({ config, log: new Writable({ write: (_chunk, _encoding, done) => done() }) });
+  const url = new URL(server.url);
+  return { origin: url.origin, base: url.pathname, argon2Phc: passwordHash, close: () => server.close() };
+}
