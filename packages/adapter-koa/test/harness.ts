@@ -20,7 +20,8 @@ import {
 import { expect } from 'chai';
 import request from 'supertest';
 import { createApp, restModule, usernamePasswordExtractor, type CredentialExtractor, type HttpModule, type HttpOptions } from '../src/index.js';
-import { DrainingRateStore, MapThrottleStore } from './throttle-fakes.js';
+import { MapThrottleStore } from '@tessera/testkit';
+import { DrainingRateStore } from './throttle-fakes.js';
 import { FakePasswordHandler, ListServiceRegistry, FixedClock, MapTicketStore, RecordingEvents, type FakeUser } from './fakes.js';
 
 export const APP = 'https://app.example.org/home';

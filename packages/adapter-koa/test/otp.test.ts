@@ -3,14 +3,13 @@ import { expect } from 'chai';
 import { Secret, TOTP } from 'otpauth';
 import { otpExtractor, usernamePasswordExtractor } from '../src/index.js';
 import { testServer } from './harness.js';
-import { CountingHasher, TableDirectory } from './throttle-fakes.js';
-import { MapReplayStore } from './otp-fakes.js';
+import { CountingHasher, ListUserDirectory, MapReplayStore } from '@tessera/testkit';
 
 const SECRET = new Secret({ size: 20 }).base32;
 
 /** casuser/Mellon requires a TOTP code; alice/secret has none. The otp module's parts on unless `otpOff`. */
 function otpServer(parameter = 'otp', otpOff = false) {
-  const directory = new TableDirectory([
+  const directory = new ListUserDirectory([
     { username: 'casuser', password: { kind: 'hash', phc: 'hashed:Mellon' }, attributes: {}, otp: { secret: SECRET, required: true } },
     { username: 'alice', password: { kind: 'hash', phc: 'hashed:secret' }, attributes: {} },
   ]);

@@ -2,7 +2,7 @@ import { DirectoryPasswordHandler } from '@tessera/core';
 import { expect } from 'chai';
 import type { Response } from 'supertest';
 import { APP, createTgt, testServer, UNREGISTERED, type ServerSetup } from './harness.js';
-import { CountingHasher, TableDirectory } from './throttle-fakes.js';
+import { CountingHasher, ListUserDirectory } from '@tessera/testkit';
 
 const SETTINGS = { threshold: 3, rangeSeconds: 60, lockSeconds: 60, maxLockSeconds: 900 };
 const GOOD = { username: 'casuser', password: 'Mellon' };
@@ -11,7 +11,7 @@ const BAD = { username: 'casuser', password: 'guess' };
 /** The throttle module on, casuser's password behind a counting hasher. */
 function throttled(setup: ServerSetup = {}) {
   const hasher = new CountingHasher();
-  const directory = new TableDirectory([{ username: 'casuser', password: { kind: 'hash', phc: 'hashed:Mellon' }, attributes: {} }]);
+  const directory = new ListUserDirectory([{ username: 'casuser', password: { kind: 'hash', phc: 'hashed:Mellon' }, attributes: {} }]);
   const server = testServer({ throttle: SETTINGS, handlers: [new DirectoryPasswordHandler('users', directory, hasher)], ...setup });
   const post = (path: string, form: object, headers: Record<string, string> = {}) =>
     server.http.post(`/cas${path}`).set('Accept', 'text/plain').set(headers).type('form').send(form);

@@ -10,10 +10,10 @@ import {
   StoreUnavailableError,
   type Credential,
   type CredentialHandler,
-  type PasswordHasher,
   type UserRecord,
 } from '@tessera/core';
 import { FixedClock, RecordingEvents, TableHandler, password } from './fakes.js';
+import { CountingHasher, ListUserDirectory } from '@tessera/testkit';
 
 async function failure(promise: Promise<unknown>): Promise<unknown> {
   return promise.then(
@@ -67,21 +67,11 @@ describe('authentication (protocol.md §2)', () => {
   });
 
   describe('directory password handler', () => {
-    class CountingHasher implements PasswordHasher {
-      verifications = 0;
-      hash(value: string): Promise<string> {
-        return Promise.resolve(`hashed:${value}`);
-      }
-      verify(phc: string, value: string): Promise<boolean> {
-        this.verifications++;
-        return Promise.resolve(phc === `hashed:${value}`);
-      }
-    }
     const users: UserRecord[] = [
       { username: 'hashed', password: { kind: 'hash', phc: 'hashed:pw' }, attributes: { mail: ['h@example.org'] } },
       { username: 'plain', password: { kind: 'plain', value: 'pw' }, attributes: {} },
     ];
-    const directory = { findByUsername: (name: string) => Promise.resolve(users.find((u) => u.username === name)) };
+    const directory = new ListUserDirectory(users);
     const login = (handler: DirectoryPasswordHandler, username: string, secret: string) =>
       handler.authenticate({ type: 'usernamePassword', username, password: secret } satisfies Credential);
 

@@ -13,7 +13,7 @@ import {
   type Credential,
 } from '@tessera/core';
 import { FixedClock, RecordingEvents, TableHandler, password } from './fakes.js';
-import { ListDirectory, MapReplayStore } from './otp-fakes.js';
+import { ListUserDirectory, MapReplayStore } from '@tessera/testkit';
 
 const CASUSER_SECRET = new Secret({ size: 20 }).base32;
 const BOB_SECRET = new Secret({ size: 20 }).base32;
@@ -21,7 +21,7 @@ const BOB_SECRET = new Secret({ size: 20 }).base32;
 function setup() {
   const clock = new FixedClock();
   const events = new RecordingEvents();
-  const directory = new ListDirectory([
+  const directory = new ListUserDirectory([
     { username: 'casuser', password: { kind: 'plain', value: 'Mellon' }, attributes: {}, otp: { secret: CASUSER_SECRET, required: true } },
     { username: 'bob', password: { kind: 'plain', value: 'builder' }, attributes: {}, otp: { secret: BOB_SECRET, required: false } },
     { username: 'alice', password: { kind: 'plain', value: 'secret' }, attributes: {} },

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { AuthenticationThrottle, ThrottledError, throttleKey } from '@tessera/core';
 import { FixedClock, RecordingEvents } from './fakes.js';
-import { MapThrottleStore } from './throttle-fakes.js';
+import { MapThrottleStore } from '@tessera/testkit';
 
 const KEY = throttleKey('203.0.113.9', 'CasUser');
 

@@ -3,12 +3,18 @@ import {
   type Clock,
   type DomainEvent,
   type EventSink,
+  type OtpReplayStore,
+  type PasswordHasher,
   type RegisteredService,
   type ServiceRegistry,
   type ServiceTicket,
+  type ThrottleState,
+  type ThrottleStore,
   type Ticket,
   type TicketGrantingTicket,
   type TicketStore,
+  type UserDirectory,
+  type UserRecord,
 } from '@tessera/core';
 
 /**
@@ -86,5 +92,59 @@ export class RecordingEvents implements EventSink {
   }
   ofType<T extends DomainEvent['type']>(type: T): Extract<DomainEvent, { type: T }>[] {
     return this.events.filter((e): e is Extract<DomainEvent, { type: T }> => e.type === type);
+  }
+}
+
+export class ListUserDirectory implements UserDirectory {
+  constructor(private readonly users: readonly UserRecord[]) {}
+  findByUsername(username: string): Promise<UserRecord | undefined> {
+    return Promise.resolve(this.users.find((user) => user.username === username));
+  }
+}
+
+/** A spy standing in for argon2: a "hash" is `hashed:<password>`, and every verification is counted. */
+export class CountingHasher implements PasswordHasher {
+  verifications = 0;
+  hash(password: string): Promise<string> {
+    return Promise.resolve(`hashed:${password}`);
+  }
+  verify(phc: string, password: string): Promise<boolean> {
+    this.verifications += 1;
+    return Promise.resolve(phc === `hashed:${password}`);
+  }
+}
+
+export class MapThrottleStore implements ThrottleStore {
+  readonly states = new Map<string, ThrottleState>();
+
+  get(key: string): Promise<ThrottleState | undefined> {
+    return Promise.resolve(this.states.get(key));
+  }
+  recordFailure(key: string, now: number, windowMs: number): Promise<number> {
+    const state = this.states.get(key) ?? { failures: 0, windowEndsAt: 0, lockedUntil: 0, locks: 0 };
+    const open = state.windowEndsAt > now;
+    const failures = open ? state.failures + 1 : 1;
+    this.states.set(key, { ...state, failures, windowEndsAt: open ? state.windowEndsAt : now + windowMs });
+    return Promise.resolve(failures);
+  }
+  lock(key: string, now: number, until: number): Promise<boolean> {
+    const state = this.states.get(key);
+    if (state && state.lockedUntil > now) return Promise.resolve(false);
+    this.states.set(key, { failures: 0, windowEndsAt: 0, lockedUntil: until, locks: (state?.locks ?? 0) + 1 });
+    return Promise.resolve(true);
+  }
+  reset(key: string): Promise<void> {
+    this.states.delete(key);
+    return Promise.resolve();
+  }
+}
+
+export class MapReplayStore implements OtpReplayStore {
+  readonly steps = new Map<string, number>();
+  claim(username: string, step: number): Promise<boolean> {
+    const last = this.steps.get(username);
+    if (last !== undefined && last >= step) return Promise.resolve(false);
+    this.steps.set(username, step);
+    return Promise.resolve(true);
   }
 }
