@@ -6,22 +6,22 @@ import { READABLE_BODY_TYPES } from './parameters.js';
 
 /**
  * The body-reading step of every route: a body of a media type routes do not read is refused (415)
- * before a byte of it is read; form and JSON bodies up to `maxBodyBytes` are parsed (413 beyond,
- * 400 for malformed JSON). The raw form text is kept so parameters are decoded literally
- * (`a[b]` stays a name, not a nested object).
+ * before a byte of it is read; JSON bodies up to `maxBodyBytes` are parsed and form bodies read as
+ * text (413 beyond, 400 for malformed JSON). A form is decoded once, by requestParameters, literally
+ * (`a[b]` stays a name, not the nested object koa-body's qs parse would make of it).
  */
 export function readBody(maxBodyBytes: number): Step {
   const parse = koaBody({
     json: true,
     jsonStrict: true,
     jsonTypes: ['application/json'],
-    urlencoded: true,
-    urlencodedTypes: ['application/x-www-form-urlencoded'],
-    text: false,
+    urlencoded: false,
+    text: true,
+    textTypes: ['application/x-www-form-urlencoded'],
     multipart: false,
     includeUnparsed: true,
     jsonLimit: maxBodyBytes,
-    formLimit: maxBodyBytes,
+    textLimit: maxBodyBytes,
   });
   return async function refuseUnreadableBody(ctx, next) {
     if (carriesBody(ctx) && !ctx.is([...READABLE_BODY_TYPES])) {
