@@ -5,6 +5,7 @@ import {
   type Principal,
   type RegisteredService,
 } from '@tessera/core';
+import { aRegisteredService } from '@tessera/testkit';
 
 /** Accepts username/password pairs from a table. */
 export class TableHandler implements CredentialHandler {
@@ -26,18 +27,9 @@ export function password(username: string, secret: string): Credential {
   return { type: 'usernamePassword', username, password: secret };
 }
 
+/** The one app most domain tests use: always id 1, so saving it again replaces it. */
 export function service(overrides: Partial<RegisteredService> = {}): RegisteredService {
-  return {
-    id: 1,
-    type: 'org.apereo.cas.services.CasRegisteredService',
-    name: 'app',
-    serviceId: '^https://app\\.example\\.org/.*',
-    evaluationOrder: 0,
-    accessStrategy: { enabled: true, ssoEnabled: true, requiredAttributes: {} },
-    attributeRelease: { kind: 'all' },
-    properties: {},
-    ...overrides,
-  };
+  return aRegisteredService({ id: 1, name: 'app', ...overrides });
 }
 
 export { FixedClock, ListServiceRegistry, MapTicketStore, RecordingEvents } from '@tessera/testkit';
