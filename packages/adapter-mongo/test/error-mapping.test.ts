@@ -11,6 +11,9 @@ const connectivityErrors = (): Error[] => [
   new MongoNetworkTimeoutError('connection timed out'),
   new MongoServerSelectionError('Server selection timed out after 5000 ms', {} as TopologyDescription),
   new MongoTopologyClosedError(),
+  new MongoServerError({ message: 'not primary', code: 10107, codeName: 'NotWritablePrimary' }),
+  new MongoServerError({ message: 'operation was interrupted', code: 11602, codeName: 'InterruptedDueToReplStateChange' }),
+  new MongoServerError({ message: 'The server is in quiesce mode and will shut down', code: 91, codeName: 'ShutdownInProgress' }),
 ];
 
 async function failureOf(operation: () => Promise<unknown>): Promise<unknown> {
@@ -53,7 +56,7 @@ describe('mongo adapter: a lost database becomes StoreUnavailableError (503), ot
   ];
 
   for (const error of connectivityErrors()) {
-    it(`maps ${error.name} from every operation, keeping the driver error as the cause`, async () => {
+    it(`maps ${error.name} (${error.message}) from every operation, keeping the driver error as the cause`, async () => {
       database.failEveryCall(error);
       for (const [name, operation] of everyOperation()) {
         const failure = await failureOf(operation);
