@@ -1,0 +1,35 @@
+# syntax=docker/dockerfile:1
+# tessera's container image. Stage 1 builds the workspace and writes the server with its production
+# dependencies only (scripts/deploy-production.sh, which the test suite also runs); stage 2 is Node
+# with that tree, owned by root and run as the unprivileged `node` user.
+#   docker build -t tessera .
+#   docker run -p 8080:8080 -v ./tessera.yaml:/etc/tessera/tessera.yaml:ro tessera
+
+ARG NODE_IMAGE=node:20.20-bookworm-slim
+
+FROM ${NODE_IMAGE} AS build
+WORKDIR /src
+# Dependencies first, from the lockfile alone, so this layer is reused until the lockfile changes.
+COPY pnpm-lock.yaml pnpm-workspace.yaml .npmrc ./
+RUN npx --yes pnpm@10.34.8 fetch
+COPY . .
+RUN npx --yes pnpm@10.34.8 install --frozen-lockfile --offline \
+ && npx tsc -b packages/cli-server \
+ && scripts/deploy-production.sh /out
+
+FROM ${NODE_IMAGE}
+ENV NODE_ENV=production \
+    TESSERA_SERVER__HOST=0.0.0.0 \
+    TESSERA_HEALTH_URL=http://127.0.0.1:8080/health/live
+COPY --from=build /out /app
+# The working directory is the one place the server may write: the tokens module's generated key
+# file (tokens.keyFile, relative by default) lands here. Mount a volume on it to keep keys.
+RUN mkdir -p /var/lib/tessera /etc/tessera && chown node:node /var/lib/tessera
+WORKDIR /var/lib/tessera
+USER node
+EXPOSE 8080
+HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
+  CMD ["node", "-e", "fetch(process.env.TESSERA_HEALTH_URL).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+# Node runs as PID 1 and handles SIGTERM itself: requests in flight finish, then it exits 0.
+ENTRYPOINT ["node", "/app/dist/main.js"]
+CMD ["start", "--config", "/etc/tessera/tessera.yaml"]
