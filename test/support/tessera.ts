@@ -58,7 +58,8 @@ export interface Tessera {
   close(): Promise<void>;
 }
 
-export async function startTessera(overrides: Record<string, unknown> = {}): Promise<Tessera> {
+/** `mongoDatabase`: a fake database of the test's own for `storage.type: mongo`, to break or inspect. */
+export async function startTessera(overrides: Record<string, unknown> = {}, options: Pick<StartOptions, 'mongoDatabase'> = {}): Promise<Tessera> {
   const logs: string[] = [];
   const log = new Writable({
     write(chunk: Buffer, _encoding, done) {
@@ -66,7 +67,7 @@ export async function startTessera(overrides: Record<string, unknown> = {}): Pro
       done();
     },
   });
-  const server = await startServer({ config: parseConfig(baseConfig({ ...storageUnderTest(), ...overrides })), log, ...fakeDatabaseUnderTest() });
+  const server = await startServer({ config: parseConfig(baseConfig({ ...storageUnderTest(), ...overrides })), log, ...fakeDatabaseUnderTest(), ...options });
   return { url: server.url, server, logs, close: () => server.close() };
 }
 

@@ -3,6 +3,7 @@ import Koa from 'koa';
 import { restErrors } from './errors/rest-errors.js';
 import { reportEscapedError } from './errors/report.js';
 import type { AppDependencies, HttpContext } from './http-module.js';
+import { observeRequests } from './observability/observe-requests.js';
 import { extractCredentials } from './request/credentials.js';
 import { requestParameters } from './request/parameters.js';
 import { readBody } from './request/read-body.js';
@@ -37,6 +38,7 @@ export function createApp(deps: AppDependencies): Koa {
   registerValidationRoutes(router, http);
   for (const module of modules) module.register(router, http);
 
+  if (deps.observeRequest) app.use(observeRequests(deps.observeRequest));
   app.use(restErrors(options, events));
   app.use(router.allowedMethods());
   app.use(router.routes());

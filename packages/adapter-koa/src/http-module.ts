@@ -3,6 +3,7 @@ import type Router from '@koa/router';
 import type { AuthenticationThrottle, CasCore, Credential, EventSink, JwtTickets, RequestRateLimit } from '@tessera/core';
 import type { Context } from 'koa';
 import type { HttpOptions } from './http-options.js';
+import type { RequestObserver } from './observability/observe-requests.js';
 import type { CredentialExtractor } from './request/credentials.js';
 import type { RequestParameters } from './request/parameters.js';
 import type { ThrottleCondition } from './throttle/throttle-step.js';
@@ -54,4 +55,6 @@ export interface AppDependencies {
   readonly throttle?: AuthenticationThrottle;
   /** Present only with the throttle module and a validation request rate configured. */
   readonly validationRateLimit?: RequestRateLimit;
+  /** Told the method, route pattern, status and duration of every request (the latency histogram). */
+  readonly observeRequest?: RequestObserver;
 }

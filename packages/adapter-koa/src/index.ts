@@ -7,3 +7,5 @@ export type { RequestParameters } from './request/parameters.js';
 export { servicesModule, type ServicesModuleOptions } from './services/services-module.js';
 export { BASIC_CHALLENGE } from './errors/rest-errors.js';
 export type { ThrottleCondition } from './throttle/throttle-step.js';
+export { ADMIN_PATHS, createAdminApp, type AdminDependencies, type MetricsExposition } from './observability/admin-app.js';
+export type { RequestObserver } from './observability/observe-requests.js';

@@ -19,7 +19,7 @@ import {
 } from '@tessera/core';
 import { expect } from 'chai';
 import request from 'supertest';
-import { createApp, restModule, usernamePasswordExtractor, type CredentialExtractor, type HttpModule, type HttpOptions } from '../src/index.js';
+import { createApp, restModule, usernamePasswordExtractor, type CredentialExtractor, type HttpModule, type HttpOptions, type RequestObserver } from '../src/index.js';
 import { MapThrottleStore } from '@tessera/testkit';
 import { DrainingRateStore } from './throttle-fakes.js';
 import { FakePasswordHandler, ListServiceRegistry, FixedClock, MapTicketStore, RecordingEvents, type FakeUser } from './fakes.js';
@@ -82,6 +82,8 @@ export interface ServerSetup {
   readonly throttle?: ThrottleSettings | undefined;
   /** A request-rate limit on the validation endpoints, its buckets draining without refill. */
   readonly validationRate?: RequestRateSettings;
+  /** Told about every request (the latency histogram's hook). */
+  readonly observeRequest?: RequestObserver;
 }
 
 export function testTokenKeys(): TokenKeys {
@@ -122,6 +124,7 @@ export function testServer(setup: ServerSetup = {}) {
     ...(setup.tokenKeys && { tokens: new JwtTickets(new CasJwtCodec(setup.tokenKeys, clock), clock, undefined) }),
     ...(setup.throttle && { throttle: new AuthenticationThrottle(throttleStore, clock, setup.throttle, events) }),
     ...(setup.validationRate && { validationRateLimit: new RequestRateLimit(new DrainingRateStore(), clock, setup.validationRate) }),
+    ...(setup.observeRequest && { observeRequest: setup.observeRequest }),
   });
   const http = request(app.callback());
   return { app, http, clock, tickets, events, core, registry, throttleStore };

@@ -50,6 +50,16 @@ export class LdapConnection {
     }
   }
 
+  /** A refused service account is the server's misconfiguration, not a user's failure: 503, not 401. */
+  async bindServiceAccount(dn: string, password: string): Promise<void> {
+    try {
+      await this.bind(dn, password);
+    } catch (error) {
+      if (error instanceof BindRefusedError) throw new StoreUnavailableError(`${DIRECTORY_UNAVAILABLE} (service account bind refused)`);
+      throw error;
+    }
+  }
+
   async search(base: string, scope: 'base' | 'sub', filter: string, attributes: readonly string[]): Promise<Entry[]> {
     try {
       const { searchEntries } = await this.client.search(base, { scope, filter, attributes: [...attributes] });

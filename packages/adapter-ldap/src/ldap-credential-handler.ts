@@ -1,7 +1,7 @@
 import type { Entry } from 'ldapts';
-import { AuthenticationFailedError, INVALID_CREDENTIALS, StoreUnavailableError, type Credential, type CredentialHandler, type Principal } from '@tessera/core';
+import { AuthenticationFailedError, INVALID_CREDENTIALS, type Credential, type CredentialHandler, type Principal } from '@tessera/core';
 import { escapeDnValue, escapeFilterValue, fillTemplate } from './escape.js';
-import { BindRefusedError, DIRECTORY_UNAVAILABLE, LdapConnection } from './ldap-connection.js';
+import { BindRefusedError, LdapConnection } from './ldap-connection.js';
 import type { LdapSettings } from './ldap-settings.js';
 import { isLocked, principalFromEntry, requestedAttributes } from './principal-from-entry.js';
 
@@ -42,7 +42,7 @@ export class LdapCredentialHandler implements CredentialHandler {
 
   private async searchThenBind(connection: LdapConnection, username: string, password: string): Promise<Entry> {
     const { bindDn, bindPassword, searchBase, searchFilter } = this.settings;
-    if (bindDn !== undefined && bindPassword !== undefined) await this.bindServiceAccount(connection, bindDn, bindPassword);
+    if (bindDn !== undefined && bindPassword !== undefined) await connection.bindServiceAccount(bindDn, bindPassword);
     const filter = fillTemplate(searchFilter, username, escapeFilterValue);
     const entries = await connection.search(searchBase, 'sub', filter, requestedAttributes(this.settings));
     const entry = entries.length === 1 ? entries[0] : undefined;
@@ -59,15 +59,5 @@ export class LdapCredentialHandler implements CredentialHandler {
     const [entry = { dn }] = await connection.search(dn, 'base', EVERY_ENTRY, requestedAttributes(this.settings));
     if (isLocked(entry, this.settings)) throw new AuthenticationFailedError([ACCOUNT_LOCKED]);
     return entry;
-  }
-
-  /** A refused service account is the server's misconfiguration, not the user's failure: 503, not 401. */
-  private async bindServiceAccount(connection: LdapConnection, dn: string, password: string): Promise<void> {
-    try {
-      await connection.bind(dn, password);
-    } catch (error) {
-      if (error instanceof BindRefusedError) throw new StoreUnavailableError(`${DIRECTORY_UNAVAILABLE} (service account bind refused)`);
-      throw error;
-    }
   }
 }

@@ -4,3 +4,4 @@ export { MemoryUserDirectory } from './memory-user-directory.js';
 export { MemoryThrottleStore, type MemoryThrottleStoreOptions } from './memory-throttle-store.js';
 export { MemoryOtpReplayStore } from './memory-otp-replay-store.js';
 export { MemoryRequestRateStore } from './memory-request-rate-store.js';
+export { memoryStorageReadiness } from './memory-readiness.js';

@@ -2,6 +2,7 @@ import {
   InvalidConfigurationError,
   StoreCapacityExceededError,
   type Clock,
+  type LiveTgtCount,
   type ServiceTicket,
   type Ticket,
   type TicketGrantingTicket,
@@ -24,8 +25,10 @@ const NOTHING: Promise<undefined> = Promise.resolve(undefined);
  * Tickets in one process's memory. Every method runs in one synchronous step, so consume and touch
  * are atomic without locks. Expired tickets are invisible at once and removed by `sweep`.
  */
-export class MemoryTicketStore implements TicketStore {
+export class MemoryTicketStore implements TicketStore, LiveTgtCount {
   private readonly tickets = new Map<string, Ticket>();
+  /** TGTs held, kept as they come and go: the metrics gauge must not visit a million tickets. */
+  private tgtsHeld = 0;
   /** TGT id → ids of the STs it granted that are still held, so removeDescendants visits only those. */
   private readonly descendants = new Map<string, Set<string>>();
   private readonly maxTickets: number;
@@ -54,7 +57,13 @@ export class MemoryTicketStore implements TicketStore {
     }
     this.tickets.set(ticket.id, ticket);
     if (ticket.kind === 'ST') this.index(ticket);
+    else this.tgtsHeld += 1;
     return DONE;
+  }
+
+  /** Exact for logins and logouts; a TGT that expired still counts until the next `sweep`. */
+  liveTgts(): Promise<number> {
+    return Promise.resolve(this.tgtsHeld);
   }
 
   get(id: string): Promise<Ticket | undefined> {
@@ -83,6 +92,7 @@ export class MemoryTicketStore implements TicketStore {
     if (ticket === undefined) return DONE;
     this.tickets.delete(id);
     if (ticket.kind === 'ST') this.unindex(ticket);
+    else this.tgtsHeld -= 1;
     return DONE;
   }
 
@@ -109,6 +119,7 @@ export class MemoryTicketStore implements TicketStore {
       if (ticket.expiresAt > now) continue;
       this.tickets.delete(id);
       if (ticket.kind === 'ST') this.unindex(ticket);
+      else this.tgtsHeld -= 1;
       removed += 1;
     }
     return removed;

@@ -1,5 +1,6 @@
 export { connectMongo, type MongoConnection } from './connect.js';
 export { COLLECTIONS, createMongoStores, type MongoDatabase, type MongoStores } from './mongo-stores.js';
+export { MongoReadinessCheck } from './mongo-readiness.js';
 export { MongoOtpReplayStore, type OtpStepDocument } from './mongo-otp-replay-store.js';
 export { MongoServiceRegistry } from './mongo-service-registry.js';
 export { MongoThrottleStore, THROTTLE_RETENTION_MS, type ThrottleDocument } from './mongo-throttle-store.js';

@@ -6,8 +6,8 @@ import { MongoThrottleStore } from './mongo-throttle-store.js';
 import { MongoTicketStore } from './mongo-ticket-store.js';
 import { MongoUserDirectory } from './mongo-user-directory.js';
 
-/** What the stores need of a database: its collections. A real `Db`, or a fake one in tests. */
-export type MongoDatabase = Pick<Db, 'collection'>;
+/** What the stores need of a database: its collections, and `command` for the readiness ping. A real `Db`, or a fake one in tests. */
+export type MongoDatabase = Pick<Db, 'collection' | 'command'>;
 
 /** The collection names, each after an optional prefix (several deployments in one database). */
 export const COLLECTIONS = { tickets: 'tickets', services: 'services', users: 'users', throttle: 'throttle', otpSteps: 'otp_steps' } as const;

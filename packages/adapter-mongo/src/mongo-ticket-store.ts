@@ -1,5 +1,5 @@
 import type { Collection } from 'mongodb';
-import type { Clock, ServiceTicket, Ticket, TicketGrantingTicket, TicketStore } from '@tessera/core';
+import type { Clock, LiveTgtCount, ServiceTicket, Ticket, TicketGrantingTicket, TicketStore } from '@tessera/core';
 import { fromStDocument, fromTgtDocument, fromTicketDocument, toTicketDocument, type StDocument, type TgtDocument, type TicketDocument } from './ticket-documents.js';
 import { guarded } from './unavailable.js';
 
@@ -8,7 +8,7 @@ import { guarded } from './unavailable.js';
  * only collects garbage, and may lag a minute or more. Consume and touch are single atomic commands,
  * so concurrent nodes never both win.
  */
-export class MongoTicketStore implements TicketStore {
+export class MongoTicketStore implements TicketStore, LiveTgtCount {
   constructor(
     private readonly tickets: Collection<TicketDocument>,
     private readonly clock: Clock,
@@ -18,6 +18,15 @@ export class MongoTicketStore implements TicketStore {
   async createIndexes(): Promise<void> {
     await guarded(() => this.tickets.createIndex({ expiresAt: 1 }, { name: 'expiresAt_ttl', expireAfterSeconds: 0 }));
     await guarded(() => this.tickets.createIndex({ tgtId: 1 }, { name: 'tgtId', sparse: true }));
+    await guarded(() => this.tickets.createIndex({ kind: 1, expiresAt: 1 }, { name: 'kind_expiresAt' }));
+  }
+
+  /**
+   * Exact at the moment of the count, for the whole cluster (every node shares the collection). The
+   * kind_expiresAt index answers it: one index range of the live TGTs, no document read.
+   */
+  liveTgts(): Promise<number> {
+    return guarded(() => this.tickets.countDocuments({ kind: 'TGT', expiresAt: { $gt: this.now() } }));
   }
 
   async save(ticket: Ticket): Promise<void> {

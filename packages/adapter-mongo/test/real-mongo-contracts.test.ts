@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { describeOtpReplayStore, describeServiceRegistry, describeThrottleStore, describeTicketStore, describeUserDirectory } from '@tessera/testkit';
-import { COLLECTIONS, connectMongo, createMongoStores, type MongoConnection } from '@tessera/adapter-mongo';
+import { expect } from 'chai';
+import { FixedClock, aTicketGrantingTicket, describeOtpReplayStore, describeServiceRegistry, describeThrottleStore, describeTicketStore, describeUserDirectory } from '@tessera/testkit';
+import { COLLECTIONS, MongoReadinessCheck, connectMongo, createMongoStores, type MongoConnection } from '@tessera/adapter-mongo';
 import type { Db } from 'mongodb';
 
 const uri = process.env.MONGODB_URI;
@@ -47,6 +48,19 @@ if (uri === undefined || uri === '') {
     describeOtpReplayStore('MongoOtpReplayStore', async () => {
       await clean(COLLECTIONS.otpSteps);
       return createMongoStores(db, { now: () => Date.now() }, prefix).otpSteps;
+    });
+
+    // issue 9 §1–2: the readiness ping and the live TGT count, on a real server
+    it('answers the readiness ping, and counts live TGTs only', async () => {
+      await new MongoReadinessCheck(db, 5000).check();
+      await clean(COLLECTIONS.tickets);
+      const clock = new FixedClock(Date.now());
+      const tickets = createMongoStores(db, clock, prefix).tickets;
+      await tickets.save(aTicketGrantingTicket(clock, { expiresAt: clock.now() + 1000 }));
+      await tickets.save(aTicketGrantingTicket(clock, { expiresAt: clock.now() + 60_000 }));
+      clock.advanceSeconds(2);
+      expect(await tickets.liveTgts()).to.equal(1);
+      await clean(COLLECTIONS.tickets);
     });
   });
 }

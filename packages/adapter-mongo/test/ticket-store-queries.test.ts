@@ -16,11 +16,12 @@ describe('MongoTicketStore: the exact queries it sends', () => {
     database = new FakeDatabase();
   });
 
-  it('creates a TTL index on expiresAt (garbage collection only) and an index on tgtId', async () => {
+  it('creates a TTL index on expiresAt (garbage collection only), an index on tgtId, and kind + expiresAt for the live TGT count', async () => {
     await store().createIndexes();
     expect(tickets().argsOf('createIndex')).to.deep.equal([
       [{ expiresAt: 1 }, { name: 'expiresAt_ttl', expireAfterSeconds: 0 }],
       [{ tgtId: 1 }, { name: 'tgtId', sparse: true }],
+      [{ kind: 1, expiresAt: 1 }, { name: 'kind_expiresAt' }],
     ]);
   });
 

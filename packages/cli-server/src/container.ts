@@ -1,10 +1,12 @@
 import { Container } from 'inversify';
 import type { Logger } from 'pino';
 import { createApp, type HttpOptions } from '@tessera/adapter-koa';
-import { Argon2PasswordHasher, createCasCore, cryptoRandomSource, systemClock } from '@tessera/core';
+import { Argon2PasswordHasher, ReadinessProbe, createCasCore, cryptoRandomSource, systemClock } from '@tessera/core';
 import type { Config } from './config/schema.js';
 import { Binder } from './di.js';
+import { FanOutEventSink } from './events/fan-out-event-sink.js';
 import { LoggingEventSink } from './logging.js';
+import { registerMetrics } from './metrics/register-metrics.js';
 import { enabledModules } from './modules/registry.js';
 import type { StorePorts } from './storage/storage.js';
 import { TOKENS } from './tokens.js';
@@ -27,7 +29,12 @@ export function buildContainer({ config, logger, stores }: CompositionInputs): B
   binder.constant(TOKENS.Clock, systemClock);
   binder.constant(TOKENS.RandomSource, cryptoRandomSource);
 
-  binder.resolved(TOKENS.EventSink, [TOKENS.Logger], (log) => new LoggingEventSink(log));
+  binder.resolved(TOKENS.EventSink, [{ all: TOKENS.EventSinks }], (sinks) => new FanOutEventSink(sinks));
+  binder.resolved(TOKENS.EventSinks, [TOKENS.Logger], (log) => new LoggingEventSink(log));
+  if (config.metrics.enabled) registerMetrics(binder);
+  binder.constant(TOKENS.ReadinessCheck, stores.readiness);
+  binder.resolved(TOKENS.ReadinessProbe, [{ all: TOKENS.ReadinessCheck }, TOKENS.EventSink], (checks, events) => new ReadinessProbe(checks, config.health.timeoutMs, events));
+  binder.constant(TOKENS.LiveTgtCount, stores.liveTgts);
   binder.constant(TOKENS.TicketStore, stores.tickets);
   binder.constant(TOKENS.ServiceRegistry, stores.registry);
   binder.constant(TOKENS.UserDirectory, stores.users);
@@ -59,8 +66,8 @@ export function buildContainer({ config, logger, stores }: CompositionInputs): B
   );
   binder.resolved(
     TOKENS.HttpApp,
-    [TOKENS.CasCore, { all: TOKENS.HttpModule }, { all: TOKENS.CredentialExtractor }, TOKENS.EventSink, { all: TOKENS.JwtTickets }, { all: TOKENS.AuthenticationThrottle }, { all: TOKENS.RequestRateLimit }],
-    (core, modules, extractors, events, [tokens], [throttle], [validationRateLimit]) =>
+    [TOKENS.CasCore, { all: TOKENS.HttpModule }, { all: TOKENS.CredentialExtractor }, TOKENS.EventSink, { all: TOKENS.JwtTickets }, { all: TOKENS.AuthenticationThrottle }, { all: TOKENS.RequestRateLimit }, { all: TOKENS.Metrics }],
+    (core, modules, extractors, events, [tokens], [throttle], [validationRateLimit], [metrics]) =>
       createApp({
         core,
         options: httpOptions(config),
@@ -70,6 +77,7 @@ export function buildContainer({ config, logger, stores }: CompositionInputs): B
         ...(tokens && { tokens }),
         ...(throttle && { throttle }),
         ...(validationRateLimit && { validationRateLimit }),
+        ...(metrics && { observeRequest: metrics.observeRequest }),
       }),
   );
 

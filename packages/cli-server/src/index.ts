@@ -12,3 +12,7 @@ export { TOKENS, type Token, type HttpApp } from './tokens.js';
 export { createLogger, LoggingEventSink, type LogLevel } from './logging.js';
 export { MODULE_CATALOG, knownModuleNames, type ModuleDescriptor, type ModuleName } from './modules/catalog.js';
 export type { ModuleRegistration } from './modules/registry.js';
+export { FanOutEventSink } from './events/fan-out-event-sink.js';
+export { MetricsEventSink, NO_HANDLER } from './metrics/metrics-event-sink.js';
+export { TesseraMetrics, UNMATCHED_ROUTE } from './metrics/tessera-metrics.js';
+export { AdminEndpoints } from './admin/admin-endpoints.js';

@@ -64,6 +64,7 @@ const LEVELS: Record<DomainEventType, Level> = {
   'ticket.destroyed': 'info',
   'service.saved': 'info',
   'server.error': 'error',
+  'readiness.failed': 'warn',
 };
 
 /** Logs each domain event as one JSON line: `event` names it, its fields follow. */

@@ -1,12 +1,14 @@
-import { createServer, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { DestinationStream, Logger } from 'pino';
 import type { MongoDatabase } from '@tessera/adapter-mongo';
 import { systemClock } from '@tessera/core';
+import { AdminEndpoints } from './admin/admin-endpoints.js';
 import { initialServices } from './config/initial-services.js';
 import type { Config } from './config/schema.js';
 import { buildContainer } from './container.js';
 import { gracefulCloser } from './graceful-close.js';
+import { listen, urlHost } from './listen.js';
 import { createLogger } from './logging.js';
 import { openStorage } from './storage/storage.js';
 import { TOKENS } from './tokens.js';
@@ -23,6 +25,8 @@ export interface RunningServer {
   /** Base URL of every endpoint, with the port actually bound, e.g. `http://127.0.0.1:8080/cas`. */
   readonly url: string;
   readonly port: number;
+  /** Origin of `/health/live`, `/health/ready` and `/metrics`: the admin listener's, or the main one's without the base path. */
+  readonly adminUrl: string;
   /** Stops accepting connections and resolves once the requests in flight have finished. */
   close(): Promise<void>;
 }
@@ -34,7 +38,8 @@ export async function startServer({ config, log, mongoDatabase }: StartOptions):
   const services = await initialServices(config);
   const storage = await openStorage({ config, services, clock: systemClock, logger, ...(mongoDatabase === undefined ? {} : { mongoDatabase }) });
   const binder = buildContainer({ config, logger, stores: storage.ports });
-  const server = createServer(binder.get(TOKENS.HttpApp).callback());
+  const admin = new AdminEndpoints(binder, config);
+  const server = createServer(admin.mainListener(binder.get(TOKENS.HttpApp).callback()));
   const closeGracefully = gracefulCloser(server);
 
   try {
@@ -45,32 +50,29 @@ export async function startServer({ config, log, mongoDatabase }: StartOptions):
   }
 
   const port = (server.address() as AddressInfo).port;
-  const url = `http://${urlHost(config.server.host)}:${port}${config.server.basePath}`;
-  logger.info({ url, modules: config.modules }, `tessera ready at ${url}`);
+  const origin = `http://${urlHost(config.server.host)}:${port}`;
+  const url = `${origin}${config.server.basePath}`;
+  let adminUrl: string;
+  try {
+    adminUrl = await admin.start(origin);
+  } catch (error) {
+    await closeGracefully(0);
+    await storage.close();
+    throw error;
+  }
+  logger.info({ url, adminUrl, modules: config.modules }, `tessera ready at ${url}`);
 
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
       logger.info('tessera stopping: requests in flight may finish');
+      admin.markStopping();
       await closeGracefully(config.server.shutdownTimeoutSeconds * 1000);
+      await admin.close(config.server.shutdownTimeoutSeconds * 1000);
       await storage.close();
       logger.info('tessera stopped');
     })());
-  return { url, port, close };
-}
-
-function listen(server: Server, port: number, host: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-}
-
-function urlHost(host: string): string {
-  return host.includes(':') ? `[${host}]` : host;
+  return { url, port, adminUrl, close };
 }
 
 function warnAboutDemoAndPlainPasswords(config: Config, logger: Logger): void {

@@ -7,9 +7,12 @@ import type {
   CredentialHandler,
   EventSink,
   JwtTickets,
+  LiveTgtCount,
   OtpReplayStore,
   PasswordHasher,
   RandomSource,
+  ReadinessCheck,
+  ReadinessProbe,
   RequestRateLimit,
   ServiceRegistry,
   ThrottleStore,
@@ -19,6 +22,7 @@ import type {
 import type { CredentialExtractor, HttpModule } from '@tessera/adapter-koa';
 import type { RequestListener } from 'node:http';
 import type { Config } from './config/schema.js';
+import type { TesseraMetrics } from './metrics/tessera-metrics.js';
 
 /** What the composition root needs of the web app (a Koa app): a request listener for node:http. */
 export interface HttpApp {
@@ -40,7 +44,10 @@ export const TOKENS = {
   Logger: token<Logger>('Logger'),
   Clock: token<Clock>('Clock'),
   RandomSource: token<RandomSource>('RandomSource'),
+  /** The one sink everything reports to: it forwards each event to every EventSinks binding. */
   EventSink: token<EventSink>('EventSink'),
+  /** Multi-bound: where events go (logging, metrics, ...); each is isolated from the others. */
+  EventSinks: token<EventSink>('EventSinks'),
   TicketStore: token<TicketStore>('TicketStore'),
   ServiceRegistry: token<ServiceRegistry>('ServiceRegistry'),
   /** Whether what is saved to the ServiceRegistry is still there for the next process (memory: no). */
@@ -63,4 +70,10 @@ export const TOKENS = {
   /** Bound only with the throttle module and a validation request rate: zero or one. */
   RequestRateLimit: token<RequestRateLimit>('RequestRateLimit'),
   HttpApp: token<HttpApp>('HttpApp'),
+  /** Multi-bound: the components of /health/ready (the storage's, the ldap handler's). */
+  ReadinessCheck: token<ReadinessCheck>('ReadinessCheck'),
+  ReadinessProbe: token<ReadinessProbe>('ReadinessProbe'),
+  LiveTgtCount: token<LiveTgtCount>('LiveTgtCount'),
+  /** Bound only with `metrics.enabled`: zero or one. */
+  Metrics: token<TesseraMetrics>('Metrics'),
 } as const;

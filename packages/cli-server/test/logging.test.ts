@@ -22,7 +22,7 @@ describe('logging', () => {
     const { lines, logger } = capture();
     const sink = new LoggingEventSink(logger);
     sink.emit({ type: 'ticket.created', kind: 'TGT', ticket: ticketFingerprint(TGT), principal: 'casuser' });
-    sink.emit({ type: 'authentication.failed', credentialIds: ['casuser'], credentialTypes: ['usernamePassword'], reasons: ['Invalid credentials.'] });
+    sink.emit({ type: 'authentication.failed', credentialIds: ['casuser'], credentialTypes: ['usernamePassword'], handlers: ['config-users'], reasons: ['Invalid credentials.'] });
     sink.emit({ type: 'ticket.validation.failed', ticket: 'ST-3#abc', code: 'INVALID_TICKET', service: 'https://app' });
     expect(lines.map((line) => [line['level'], line['event']])).to.deep.equal([
       ['info', 'ticket.created'],

@@ -34,7 +34,7 @@ describe('startServer with storage.type mongo (fake database)', () => {
     const users = database.collection('sso_users').documents.map((user) => user.username);
     expect(users).to.have.members(['bob', 'casuser']);
     expect(database.collection('sso_services').documents.map((service) => service._id)).to.deep.equal([1]);
-    expect(database.collection('sso_tickets').argsOf('createIndex')).to.have.length(2);
+    expect(database.collection('sso_tickets').argsOf('createIndex')).to.have.length(3);
   });
 
   it('serves login, service ticket and validation from the database', async () => {

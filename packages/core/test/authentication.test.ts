@@ -35,6 +35,15 @@ describe('authentication (protocol.md §2)', () => {
     expect(events.ofType('authentication.failed')[0]!.credentialIds).to.deep.equal(['casuser', 'bob', 'eve']);
   });
 
+  it('a failed attempt names every handler asked (the metrics label), each once; none when no handler supports the credential', async () => {
+    const events = new RecordingEvents();
+    const first = new TableHandler('first', { a: { password: '1' } });
+    const second = new TableHandler('second', { b: { password: '2' } });
+    await failure(new Authenticator([first, second], clock, events).authenticate([password('a', 'wrong'), password('b', 'wrong')]));
+    await failure(new Authenticator([], clock, events).authenticate([password('a', '1')]));
+    expect(events.ofType('authentication.failed').map((event) => event.handlers)).to.deep.equal([['first', 'second'], []]);
+  });
+
   it('credentials of different principals fail together', async () => {
     const authenticator = new Authenticator([new TableHandler('t', { a: { password: '1' }, b: { password: '2' } })], clock, new RecordingEvents());
     const error = (await failure(authenticator.authenticate([password('a', '1'), password('b', '2')]))) as AuthenticationFailedError;

@@ -1,5 +1,6 @@
 import type { EventSink } from '@tessera/core';
 import type { Context } from 'koa';
+import { routePattern } from '../request/route-pattern.js';
 
 /**
  * Reports a server-side failure as `server.error`. The context names the route pattern, never the
@@ -7,9 +8,8 @@ import type { Context } from 'koa';
  */
 export function reportServerError(events: EventSink, thrown: unknown, ctx: Context): void {
   const error = thrown instanceof Error ? thrown : new Error(`Non-error thrown: ${typeof thrown}`);
-  const route = (ctx as { routerPath?: unknown }).routerPath;
   try {
-    events.emit({ type: 'server.error', error, context: `${ctx.method} ${typeof route === 'string' ? route : '(no route)'}` });
+    events.emit({ type: 'server.error', error, context: `${ctx.method} ${routePattern(ctx) ?? '(no route)'}` });
   } catch {
     // A sink breaking its no-throw contract must not turn an error answer into a crash.
   }

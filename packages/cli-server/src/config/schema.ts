@@ -5,6 +5,7 @@ import { knownModuleNames, moduleListProblems } from '../modules/catalog.js';
 import { registrationProblems, registrationSchema } from './registration.js';
 import { authenticationSchema } from './authentication.js';
 import { ldapProblems, ldapSchema } from './ldap.js';
+import { adminSchema, healthSchema, metricsSchema } from './operability.js';
 import { servicesSchema } from './services.js';
 import { throttleSchema } from './throttle.js';
 import { tokensSchema } from './tokens.js';
@@ -151,6 +152,9 @@ const settings = section({
   logging: section({
     level: logLevel.default('info').describe('Least severe level written to the JSON log on stdout.'),
   }).prefault({}),
+  admin: adminSchema.prefault({}),
+  health: healthSchema.prefault({}),
+  metrics: metricsSchema.prefault({}),
   demo: flag()
     .default(false)
     .describe('Adds the demo user `casuser` (password `Mellon`) and a demo service accepting any http(s) URL, with a loud warning. On by itself when tessera starts without a config file. Not with `storage.type: mongo`.'),

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { LdapCredentialHandler, type LdapSettings } from '@tessera/adapter-ldap';
+import { LdapCredentialHandler, LdapReadinessCheck, type LdapSettings } from '@tessera/adapter-ldap';
 import { DirectoryPasswordHandler } from '@tessera/core';
 import type { PasswordHandlerName } from '../config/authentication.js';
 import { configurationError } from '../config/errors.js';
@@ -17,7 +17,13 @@ const PASSWORD_HANDLERS: Record<PasswordHandlerName, HandlerRegistration> = {
       [TOKENS.UserDirectory, TOKENS.PasswordHasher],
       (directory, hasher) => new DirectoryPasswordHandler('config-users', directory, hasher),
     ),
-  ldap: (binder, config) => binder.resolved(TOKENS.CredentialHandler, [], () => new LdapCredentialHandler(ldapSettings(config.ldap))),
+  ldap: (binder, config) => {
+    let settings: LdapSettings | undefined;
+    const settingsOnce = () => (settings ??= ldapSettings(config.ldap));
+    binder.resolved(TOKENS.CredentialHandler, [], () => new LdapCredentialHandler(settingsOnce()));
+    // The directory is a component of /health/ready, checked as a login reaches it.
+    binder.resolved(TOKENS.ReadinessCheck, [], () => new LdapReadinessCheck(settingsOnce()));
+  },
 };
 
 /** Binds the username + password handlers in `authentication.handlers` order, the order they are tried in. */

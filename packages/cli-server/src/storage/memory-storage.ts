@@ -1,16 +1,19 @@
-import { MemoryOtpReplayStore, MemoryServiceRegistry, MemoryThrottleStore, MemoryTicketStore, MemoryUserDirectory } from '@tessera/adapter-memory';
+import { MemoryOtpReplayStore, MemoryServiceRegistry, MemoryThrottleStore, MemoryTicketStore, MemoryUserDirectory, memoryStorageReadiness } from '@tessera/adapter-memory';
 import type { Clock, RegisteredService } from '@tessera/core';
 import type { Config } from '../config/schema.js';
 import type { Storage, StorageInputs, StorePorts } from './storage.js';
 
 /** The in-memory adapters, filled from the configuration. */
 export function memoryStores(config: Config, services: readonly RegisteredService[], clock: Clock): StorePorts & { tickets: MemoryTicketStore } {
+  const tickets = new MemoryTicketStore(clock, { maxTickets: config.storage.memory.maxTickets });
   return {
-    tickets: new MemoryTicketStore(clock, { maxTickets: config.storage.memory.maxTickets }),
+    tickets,
     registry: new MemoryServiceRegistry(services),
     users: new MemoryUserDirectory(config.users),
     throttle: new MemoryThrottleStore({ maxKeys: config.throttle.memory.maxKeys }),
     otpSteps: new MemoryOtpReplayStore(),
+    readiness: memoryStorageReadiness,
+    liveTgts: tickets,
   };
 }
 

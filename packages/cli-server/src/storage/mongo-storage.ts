@@ -1,4 +1,4 @@
-import { COLLECTIONS, connectMongo, createMongoStores, type MongoConnection } from '@tessera/adapter-mongo';
+import { COLLECTIONS, MongoReadinessCheck, connectMongo, createMongoStores, type MongoConnection } from '@tessera/adapter-mongo';
 import { InvalidConfigurationError, StoreUnavailableError } from '@tessera/core';
 import type { Config } from '../config/schema.js';
 import type { Storage, StorageInputs } from './storage.js';
@@ -21,7 +21,8 @@ export async function openMongoStorage({ config, services, clock, logger, mongoD
     for (const service of services) await stores.registry.save(service);
     const collections = Object.values(COLLECTIONS).map((name) => settings.collectionPrefix + name);
     logger.info({ database: settings.database, collections, users: config.users.length, services: services.length }, 'MongoDB storage ready');
-    return { ports: stores, close: async () => connection?.close() };
+    const readiness = new MongoReadinessCheck(database, settings.timeoutSeconds * 1000);
+    return { ports: { ...stores, readiness, liveTgts: stores.tickets }, close: async () => connection?.close() };
   } catch (error) {
     await connection?.close();
     throw startFailure(error, 'storage.mongo.database');

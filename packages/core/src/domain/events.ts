@@ -17,6 +17,8 @@ export type DomainEvent =
       readonly type: 'authentication.failed';
       readonly credentialIds: readonly string[];
       readonly credentialTypes: readonly CredentialType[];
+      /** Every handler asked about a credential of the attempt, each once; empty when none supports them. */
+      readonly handlers: readonly string[];
       readonly reasons: readonly string[];
     }
   | {
@@ -47,6 +49,13 @@ export type DomainEvent =
     }
   | { readonly type: 'ticket.destroyed'; readonly ticket: string; readonly descendants: number }
   | { readonly type: 'service.saved'; readonly serviceId: number; readonly name: string }
-  | { readonly type: 'server.error'; readonly error: Error; readonly context: string };
+  | { readonly type: 'server.error'; readonly error: Error; readonly context: string }
+  | {
+      /** A readiness check failed: `reason` is safe to show anyone, `error` (hosts, causes) is for the log. */
+      readonly type: 'readiness.failed';
+      readonly component: string;
+      readonly reason: string;
+      readonly error?: Error;
+    };
 
 export type DomainEventType = DomainEvent['type'];

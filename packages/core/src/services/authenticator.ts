@@ -28,7 +28,8 @@ export class Authenticator {
 
   async authenticate(credentials: readonly Credential[]): Promise<Authentication> {
     if (credentials.length === 0) throw new NoCredentialsError();
-    const outcomes = await Promise.allSettled(credentials.map((credential) => this.authenticateOne(credential)));
+    const asked = new Set<string>();
+    const outcomes = await Promise.allSettled(credentials.map((credential) => this.authenticateOne(credential, asked)));
 
     const accepted: Accepted[] = [];
     const reasons: string[] = [];
@@ -47,6 +48,7 @@ export class Authenticator {
         type: 'authentication.failed',
         credentialIds: credentials.map((c) => describeCredential(c).id),
         credentialTypes: credentials.map((c) => c.type),
+        handlers: [...asked],
         reasons,
       });
       throw new AuthenticationFailedError(reasons);
@@ -75,12 +77,13 @@ export class Authenticator {
     return found.filter((reason) => reason !== undefined);
   }
 
-  /** Handlers for the credential's kind are tried in order; the first that accepts it wins. */
-  private async authenticateOne(credential: Credential): Promise<Accepted> {
+  /** Handlers for the credential's kind are tried in order; the first that accepts it wins. Each one tried joins `asked`. */
+  private async authenticateOne(credential: Credential, asked: Set<string>): Promise<Accepted> {
     const candidates = this.handlers.filter((handler) => handler.supports(credential));
     if (candidates.length === 0) throw new AuthenticationFailedError([`No handler accepts ${credential.type} credentials.`]);
     let failure: AuthenticationFailedError | undefined;
     for (const handler of candidates) {
+      asked.add(handler.name);
       try {
         const principal = await handler.authenticate(credential);
         return { principal, success: { handlerName: handler.name, credentialType: credential.type, principalId: principal.id } };

@@ -85,6 +85,12 @@ export class FakeCollection {
     return Promise.resolve({ acknowledged: true, deletedCount });
   }
 
+  countDocuments(filter: Filter) {
+    this.record('countDocuments', filter);
+    const query = new Query(filter);
+    return Promise.resolve(this.documents.filter((stored) => query.test(stored)).length);
+  }
+
   createIndex(keys: Record<string, unknown>, options: Record<string, unknown> = {}) {
     this.record('createIndex', keys, options);
     return Promise.resolve(typeof options.name === 'string' ? options.name : Object.keys(keys).join('_'));

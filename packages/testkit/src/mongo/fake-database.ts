@@ -1,9 +1,14 @@
 import { FakeCollection } from './fake-collection.js';
 
-/** A stand-in for a driver `Db`: collections by name, created on first use, all failing on demand. */
+/**
+ * A stand-in for a driver `Db`: collections by name, created on first use, all failing on demand;
+ * and `command`, which answers `ping` (the readiness check) and records each command document.
+ */
 export class FakeDatabase {
   private readonly byName = new Map<string, FakeCollection>();
   private failure: Error | undefined;
+  /** Every command document sent, in order (options such as an AbortSignal are not recorded). */
+  readonly commands: Record<string, unknown>[] = [];
 
   collection(name: string): FakeCollection {
     let found = this.byName.get(name);
@@ -15,7 +20,15 @@ export class FakeDatabase {
     return found;
   }
 
-  /** Every collection, present and future, throws this from each call (undefined: the database is back). */
+  command(command: Record<string, unknown>, options: { signal?: AbortSignal } = {}): Promise<Record<string, unknown>> {
+    this.commands.push(structuredClone(command));
+    if (this.failure !== undefined) return Promise.reject(this.failure);
+    if (options.signal?.aborted) return Promise.reject(options.signal.reason as Error);
+    if (command.ping === 1) return Promise.resolve({ ok: 1 });
+    return Promise.reject(new Error(`FakeDatabase: command ${Object.keys(command).join(', ')} is not supported`));
+  }
+
+  /** Every collection, present and future, and every command throw this (undefined: the database is back). */
   failEveryCall(error: Error | undefined): void {
     this.failure = error;
     for (const collection of this.byName.values()) collection.failWith = error;

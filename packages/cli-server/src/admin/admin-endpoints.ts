@@ -1,0 +1,65 @@
+import { createServer, type RequestListener } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ADMIN_PATHS, createAdminApp } from '@tessera/adapter-koa';
+import type { Config } from '../config/schema.js';
+import type { Binder } from '../di.js';
+import { gracefulCloser } from '../graceful-close.js';
+import { listen, urlHost } from '../listen.js';
+import { TOKENS, type HttpApp } from '../tokens.js';
+
+/**
+ * `/health/live`, `/health/ready` and `/metrics` (issue 9 §1–2): on a listener of their own when
+ * `admin.port` is set (and then not on the main one), otherwise in front of the main app, outside
+ * the CAS base path.
+ */
+export class AdminEndpoints {
+  private stopping = false;
+  private readonly answer: RequestListener;
+  private closeGracefully: ((timeoutMs: number) => Promise<void>) | undefined;
+
+  constructor(
+    binder: Binder,
+    private readonly config: Config,
+  ) {
+    const [metrics] = binder.getAll(TOKENS.Metrics);
+    const app: HttpApp = createAdminApp({
+      readiness: binder.get(TOKENS.ReadinessProbe),
+      metrics,
+      events: binder.get(TOKENS.EventSink),
+      stopping: () => this.stopping,
+    });
+    this.answer = app.callback();
+  }
+
+  /** The main listener's handler: as given with an admin port, else answering the admin paths first. */
+  mainListener(app: RequestListener): RequestListener {
+    if (this.config.admin.port !== undefined) return app;
+    return (request, response) => (isAdminPath(request.url) ? this.answer(request, response) : app(request, response));
+  }
+
+  /** Listens on `admin.port` when set; resolves to the origin of the admin endpoints. */
+  async start(mainOrigin: string): Promise<string> {
+    const { host, port } = this.config.admin;
+    if (port === undefined) return mainOrigin;
+    const server = createServer(this.answer);
+    this.closeGracefully = gracefulCloser(server);
+    await listen(server, port, host);
+    return `http://${urlHost(host)}:${(server.address() as AddressInfo).port}`;
+  }
+
+  /** From now on readiness answers 503 "stopping", so load balancers drain this node. */
+  markStopping(): void {
+    this.stopping = true;
+  }
+
+  async close(timeoutMs: number): Promise<void> {
+    this.markStopping();
+    await this.closeGracefully?.(timeoutMs);
+  }
+}
+
+function isAdminPath(url: string | undefined): boolean {
+  if (url === undefined) return false;
+  const query = url.indexOf('?');
+  return ADMIN_PATHS.includes(query < 0 ? url : url.slice(0, query));
+}

@@ -1,0 +1,45 @@
+import type { DomainEvent, EventSink } from '@tessera/core';
+import type { TesseraMetrics } from './tessera-metrics.js';
+
+/** The label of a failed authentication no handler was asked about (no handler supports the credential). */
+export const NO_HANDLER = 'none';
+
+/**
+ * Counts domain events. Only bounded values become labels (ticket kind, CAS failure code, handler
+ * name); principals, ticket fingerprints, services and throttle keys never do.
+ */
+export class MetricsEventSink implements EventSink {
+  constructor(private readonly metrics: TesseraMetrics) {}
+
+  emit(event: DomainEvent): void {
+    const { metrics } = this;
+    switch (event.type) {
+      case 'ticket.created':
+        metrics.ticketsIssued.inc({ kind: event.kind });
+        break;
+      case 'ticket.validated':
+        metrics.ticketValidations.inc({ outcome: 'success' });
+        break;
+      case 'ticket.validation.failed':
+        metrics.ticketValidations.inc({ outcome: event.code });
+        break;
+      case 'authentication.succeeded':
+        for (const handler of event.handlers) metrics.authentications.inc({ handler, outcome: 'success' });
+        break;
+      case 'authentication.failed':
+        for (const handler of event.handlers.length > 0 ? event.handlers : [NO_HANDLER]) metrics.authentications.inc({ handler, outcome: 'failure' });
+        break;
+      case 'authentication.throttled':
+        metrics.throttleLocks.inc();
+        break;
+      case 'otp.reused':
+        metrics.otpReuses.inc();
+        break;
+      case 'server.error':
+        metrics.serverErrors.inc();
+        break;
+      default:
+        break;
+    }
+  }
+}

@@ -1,0 +1,13 @@
+import type { Binder } from '../di.js';
+import { TOKENS } from '../tokens.js';
+import { MetricsEventSink } from './metrics-event-sink.js';
+import { TesseraMetrics } from './tessera-metrics.js';
+
+/**
+ * With `metrics.enabled`: one registry per container (so per server), its counters fed as one more
+ * event sink and its latency histogram by the web app's request observer.
+ */
+export function registerMetrics(binder: Binder): void {
+  binder.resolved(TOKENS.Metrics, [TOKENS.LiveTgtCount], (liveTgts) => new TesseraMetrics(liveTgts));
+  binder.resolved(TOKENS.EventSinks, [TOKENS.Metrics], (metrics) => new MetricsEventSink(metrics));
+}
