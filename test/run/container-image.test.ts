@@ -73,7 +73,7 @@ describe('container image: the tree its build stage deploys (scripts/deploy-prod
     expect(readdirSync(app).sort()).to.deep.equal(['dist', 'node_modules', 'package.json']);
   });
 
-  it('serves logins from that tree alone, with deploy/tessera.yaml (storage switched to memory), and stops on SIGTERM', async () => {
+  it('serves logins and its HEALTHCHECK URL from that tree alone, with deploy/tessera.yaml (storage switched to memory), and stops on SIGTERM', async () => {
     const { child, url } = await startDeployed(app, work, {
       TESSERA_SERVER__HOST: '127.0.0.1',
       TESSERA_SERVER__PORT: '0',
@@ -92,6 +92,9 @@ describe('container image: the tree its build stage deploys (scripts/deploy-prod
       expect(body).to.include('<cas:user>bob</cas:user>');
       expect(body).to.include('<cas:mail>bob@example.org</cas:mail>');
       expect(existsSync(join(work, 'token-keys.json')), 'the tokens module wrote its key file').to.be.true;
+      const healthPath = /TESSERA_HEALTH_URL=http:\/\/127\.0\.0\.1:8080(\/\S+)/.exec(readFileSync(join(ROOT, 'Dockerfile'), 'utf8'))?.[1];
+      expect(healthPath, "the Dockerfile's HEALTHCHECK URL").to.equal('/health/live');
+      expect((await fetch(new URL(healthPath!, url))).status, 'HEALTHCHECK answer').to.equal(200);
     } finally {
       child.kill('SIGTERM');
     }
