@@ -12,3 +12,4 @@ export { TOKENS, type Token, type HttpApp } from './tokens.js';
 export { createLogger, LoggingEventSink, type LogLevel } from './logging.js';
 export { MODULE_CATALOG, knownModuleNames, type ModuleDescriptor, type ModuleName } from './modules/catalog.js';
 export type { ModuleRegistration } from './modules/registry.js';
+export { CrlFiles, readTrustAnchors } from './x509/certificate-files.js';

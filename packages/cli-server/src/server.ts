@@ -1,4 +1,3 @@
-import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { DestinationStream, Logger } from 'pino';
 import type { MongoDatabase } from '@tessera/adapter-mongo';
@@ -7,6 +6,7 @@ import { initialServices } from './config/initial-services.js';
 import type { Config } from './config/schema.js';
 import { buildContainer } from './container.js';
 import { gracefulCloser } from './graceful-close.js';
+import { createListener, type Listener } from './listener.js';
 import { createLogger } from './logging.js';
 import { openStorage } from './storage/storage.js';
 import { TOKENS } from './tokens.js';
@@ -20,7 +20,7 @@ export interface StartOptions {
 }
 
 export interface RunningServer {
-  /** Base URL of every endpoint, with the port actually bound, e.g. `http://127.0.0.1:8080/cas`. */
+  /** Base URL of every endpoint, with the port actually bound, e.g. `http://127.0.0.1:8080/cas` (`https://` with `server.tls`). */
   readonly url: string;
   readonly port: number;
   /** Stops accepting connections and resolves once the requests in flight have finished. */
@@ -33,19 +33,22 @@ export async function startServer({ config, log, mongoDatabase }: StartOptions):
   warnAboutDemoAndPlainPasswords(config, logger);
   const services = await initialServices(config);
   const storage = await openStorage({ config, services, clock: systemClock, logger, ...(mongoDatabase === undefined ? {} : { mongoDatabase }) });
-  const binder = buildContainer({ config, logger, stores: storage.ports });
-  const server = createServer(binder.get(TOKENS.HttpApp).callback());
-  const closeGracefully = gracefulCloser(server);
-
+  let server: Listener;
+  let scheme: 'http' | 'https';
+  let closeGracefully: ReturnType<typeof gracefulCloser>;
   try {
+    const binder = buildContainer({ config, logger, stores: storage.ports });
+    ({ server, scheme } = createListener(config, binder.get(TOKENS.HttpApp).callback()));
+    closeGracefully = gracefulCloser(server);
     await listen(server, config.server.port, config.server.host);
   } catch (error) {
+    // Bad files (keys, certificates) are found while composing: leave no store connection behind.
     await storage.close();
     throw error;
   }
 
   const port = (server.address() as AddressInfo).port;
-  const url = `http://${urlHost(config.server.host)}:${port}${config.server.basePath}`;
+  const url = `${scheme}://${urlHost(config.server.host)}:${port}${config.server.basePath}`;
   logger.info({ url, modules: config.modules }, `tessera ready at ${url}`);
 
   let closing: Promise<void> | undefined;
@@ -59,7 +62,7 @@ export async function startServer({ config, log, mongoDatabase }: StartOptions):
   return { url, port, close };
 }
 
-function listen(server: Server, port: number, host: string): Promise<void> {
+function listen(server: Listener, port: number, host: string): Promise<void> {
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {
