@@ -10,14 +10,35 @@ const CERTIFICATE_LABELS = ['CERTIFICATE', 'X509 CERTIFICATE'];
 /** RFC 7468 names CRLs `X509 CRL`; some tools (@peculiar/x509, older OpenSSL) write `CRL`. */
 const CRL_LABELS = ['X509 CRL', 'CRL'];
 
-/** A DER certificate parsed, or undefined when it is not one. */
+/** Parsed certificates by their DER (base64), least recently used first: a bounded memo. */
+const parsed = new Map<string, pkijs.Certificate | null>();
+const PARSED_LIMIT = 256;
+
+/**
+ * A DER certificate parsed, or undefined when it is not one. Parsing with pkijs costs about a
+ * millisecond, and a request would parse its certificates three times (extractor, credential,
+ * validator) and a client sends the same one at every login: recent results are kept.
+ */
 export function parseCertificate(der: Uint8Array): pkijs.Certificate | undefined {
+  const key = Buffer.from(der).toString('base64');
+  let certificate = parsed.get(key);
+  if (certificate === undefined) {
+    certificate = parseUncached(der);
+    if (parsed.size >= PARSED_LIMIT) parsed.delete(parsed.keys().next().value!);
+  } else {
+    parsed.delete(key);
+  }
+  parsed.set(key, certificate);
+  return certificate ?? undefined;
+}
+
+function parseUncached(der: Uint8Array): pkijs.Certificate | null {
   try {
     const certificate = pkijs.Certificate.fromBER(der);
     rfc2253(certificate.subject);
     return certificate;
   } catch {
-    return undefined;
+    return null;
   }
 }
 
