@@ -16,6 +16,9 @@ export interface PkiFiles {
   readonly revoked: IssuedCertificate;
   readonly selfSigned: IssuedCertificate;
   readonly server: IssuedCertificate;
+  /** Issued by `issuingCa`, an intermediate below `root`. */
+  readonly bob: IssuedCertificate;
+  readonly issuingCa: TestAuthority;
   readonly files: { readonly root: string; readonly crl: string; readonly serverCert: string; readonly serverKey: string };
   readonly dir: string;
   remove(): void;
@@ -26,12 +29,15 @@ export async function makePkiFiles(): Promise<PkiFiles> {
   const pki = new TestPki(now);
   const root = await pki.rootAuthority('CN=tessera e2e CA,O=tessera');
   const revoked = await root.issue({ subject: 'CN=revoked,O=Example' });
+  const issuingCa = await root.intermediate('CN=tessera e2e issuing CA,O=tessera');
   const parts = {
     root,
     alice: await root.issue({ subject: 'CN=alice,OU=People,O=Example', email: 'alice@example.org' }),
     casuser: await root.issue({ subject: 'CN=casuser,O=Example' }),
     expired: await root.issue({ subject: 'CN=expired,O=Example', notBefore: now - 30 * DAY, notAfter: now - DAY }),
     revoked,
+    issuingCa,
+    bob: await issuingCa.issue({ subject: 'CN=bob,OU=People,O=Example' }),
     selfSigned: await pki.selfSigned({ subject: 'CN=alice,OU=People,O=Example' }),
     server: await root.issue({ subject: 'CN=127.0.0.1', ipAddress: '127.0.0.1', extendedKeyUsages: [EXTENDED_KEY_USAGE.serverAuth], keyUsage: KEY_USAGE.digitalSignature }),
   };
@@ -54,6 +60,8 @@ export interface HttpsOptions {
   /** PEM of the CA that issued the server's certificate. */
   readonly ca: string;
   readonly client?: IssuedCertificate;
+  /** Intermediate CAs the client sends after its certificate. */
+  readonly clientChain?: readonly IssuedCertificate[];
   /** POST unless told otherwise. */
   readonly method?: string;
   readonly headers?: Record<string, string>;
@@ -70,7 +78,7 @@ export function overHttps(url: string, options: HttpsOptions): Promise<Answer> {
         headers: options.headers ?? {},
         ca: options.ca,
         agent: false,
-        ...(options.client && { cert: options.client.pem, key: options.client.privateKeyPem }),
+        ...(options.client && { cert: options.client.pem + (options.clientChain ?? []).map((ca) => ca.pem).join(''), key: options.client.privateKeyPem }),
       },
       (response) => {
         let body = '';

@@ -119,6 +119,31 @@ describe('x509 module end to end (protocol.md §2, §7)', () => {
     });
   });
 
+  describe('a client certificate of an intermediate CA (x509.maxPathLength 2)', () => {
+    let tessera: Tessera;
+    before(async () => {
+      tessera = await startTessera({
+        ...server({ tls: { cert: pki.files.serverCert, key: pki.files.serverKey, clientCa: pki.files.root } }),
+        ...x509(pki, { sources: ['tls', 'form'], trustedProxies: LOCAL, maxPathLength: 2, crl: { files: [] } }),
+      });
+    });
+    after(() => tessera.close());
+
+    const login = (options: Omit<HttpsOptions, 'ca'>) => overHttps(`${tessera.url}/v1/tickets`, { headers: FORM, ...options, ca: pki.root.certificate.pem });
+
+    it('logs in when the intermediate comes along: in the TLS handshake, or as a second PEM block of the form field', async () => {
+      const byTls = await login({ client: pki.bob, clientChain: [pki.issuingCa.certificate] });
+      expect(byTls.status, byTls.body).to.equal(201);
+      const byForm = await login({ body: new URLSearchParams({ cert: pki.bob.pem + pki.issuingCa.certificate.pem }).toString() });
+      expect(byForm.status, byForm.body).to.equal(201);
+    });
+
+    it('without the intermediate there is no path to the trust anchor: 401', async () => {
+      const alone = await login({ body: new URLSearchParams({ cert: pki.bob.pem }).toString() });
+      expect(JSON.parse(alone.body)).to.deep.equal({ authentication_exceptions: [CERTIFICATE_REASONS.untrusted] });
+    });
+  });
+
   describe('a password and a certificate in one request (principal from the CN)', () => {
     let tessera: Tessera;
     before(async () => {
