@@ -4,7 +4,7 @@ import { FixedClock } from '@tessera/testkit';
 import { TestPki, type IssuedCertificate, type TestAuthority } from '@tessera/testkit/x509';
 import { formCertificateExtractor, headerCertificateExtractor, tlsCertificateExtractor, trustedPeers, usernamePasswordExtractor, type CredentialExtractor } from '../src/index.js';
 import { FakePasswordHandler, RecordingEvents } from './fakes.js';
-import { testServer } from './harness.js';
+import { APP, testServer } from './harness.js';
 
 const LOCAL_PEERS = ['127.0.0.1', '::1'];
 const ELSEWHERE = ['10.0.0.0/8'];
@@ -129,6 +129,15 @@ describe('protocol.md §2 x509 module: certificate extractors', () => {
       expect(mixed.status).to.equal(401);
       expect(mixed.body).to.deep.equal({ authentication_exceptions: ['Credentials identify different principals.'] });
     });
+  });
+
+  it('renews with a certificate: POST /v1/tickets/{tgt} renew=true takes it as the fresh credential', async () => {
+    const server = x509Server(root);
+    const tgt = (await server.login({ cert: alice.pem })).text;
+    const renewed = await server.http.post(`/cas/v1/tickets/${tgt}`).type('form').send({ service: APP, renew: 'true', cert: alice.pem });
+    expect(renewed.status, renewed.text).to.equal(200);
+    const someoneElse = await root.issue({ subject: 'CN=eve,O=Example' });
+    expect((await server.http.post(`/cas/v1/tickets/${tgt}`).type('form').send({ service: APP, renew: 'true', cert: someoneElse.pem })).status).to.equal(401);
   });
 
   it('extractors that are not installed read nothing: form and header are ignored with only tls on', async () => {
