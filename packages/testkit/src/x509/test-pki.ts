@@ -193,7 +193,7 @@ function serialNumber(): string {
   return bytes.toString('hex');
 }
 
-export function pem(label: string, der: Uint8Array): string {
+function pem(label: string, der: Uint8Array): string {
   const lines = Buffer.from(der).toString('base64').match(/.{1,64}/g) ?? [];
   return `-----BEGIN ${label}-----\n${lines.join('\n')}\n-----END ${label}-----\n`;
 }

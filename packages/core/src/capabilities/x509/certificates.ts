@@ -54,9 +54,9 @@ export function certificatesFromText(text: string): Uint8Array[] | undefined {
 
 /** The credential of a chain (DER, client first), or undefined when it is empty or any certificate cannot be read. */
 export function x509Credential(chain: readonly Uint8Array[], source: CertificateSource): X509Credential | undefined {
-  const parsed = chain.map(parseCertificate);
-  const [leaf] = parsed;
-  if (!leaf || parsed.some((certificate) => !certificate)) return undefined;
+  const certificates = chain.map(parseCertificate);
+  const [leaf] = certificates;
+  if (!leaf || certificates.some((certificate) => !certificate)) return undefined;
   return { type: 'x509', chain, source, subject: rfc2253(leaf.subject) };
 }
 

@@ -87,7 +87,7 @@ function stringValue(value: asn1js.AsnType): string | undefined {
 }
 
 /** RFC 2253 §2.4: `,+"\<>;` escaped, a leading `#` or space and a trailing space too; control characters as `\XX`. */
-export function escapeValue(text: string): string {
+function escapeValue(text: string): string {
   const characters = Array.from(text);
   return characters
     .map((c, index) => {
