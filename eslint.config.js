@@ -4,16 +4,20 @@ import tseslint from 'typescript-eslint';
 
 const frameworks = ['koa', 'koa-*', '@koa/*', 'mongodb', 'inversify', 'reflect-metadata', 'pino', 'pino-*', 'zod', 'yaml'];
 
+const corePurity = { group: [...frameworks, '@tessera/*'], message: 'core stays pure: no framework, database, DI or sibling package.' };
+const certificateLibraries = ['pkijs', 'asn1js'];
+
 /** The hexagon's edges (architecture.md), checked on every lint. */
 const edges = [
   {
     files: ['packages/core/src/**/*.ts'],
     rules: {
-      'no-restricted-imports': [
-        'error',
-        { patterns: [{ group: [...frameworks, '@tessera/*'], message: 'core stays pure: no framework, database, DI or sibling package.' }] },
-      ],
+      'no-restricted-imports': ['error', { patterns: [corePurity, { group: certificateLibraries, message: 'pkijs and asn1js live in core/src/capabilities/x509 only.' }] }],
     },
+  },
+  {
+    files: ['packages/core/src/capabilities/x509/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [corePurity] }] },
   },
   ...['adapter-memory', 'adapter-koa', 'adapter-mongo', 'adapter-ldap'].map((adapter) => ({
     files: [`packages/${adapter}/**/*.ts`],
@@ -24,6 +28,7 @@ const edges = [
           patterns: [
             { group: ['@tessera/adapter-*', `!@tessera/${adapter}`, '@tessera/cli-server'], message: 'adapters never import each other; only cli-server composes them.' },
             { group: ['inversify', 'reflect-metadata'], message: 'only cli-server knows the DI container.' },
+            { group: certificateLibraries, message: 'pkijs and asn1js live in core/src/capabilities/x509 only.' },
           ],
         },
       ],

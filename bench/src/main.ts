@@ -15,8 +15,7 @@ const say = (line: string) => console.error(`[bench] ${line}`);
 
 console.log(describeEnvironment(argv));
 console.log(`settings: ${options.connections} connections, ${options.duration} s × ${options.rounds} rounds after ${options.warmup} s warm-up per row`);
-console.log('load generator: autocannon in a child process (own event loop, same two cores as the servers)');
-console.log('skipped: X.509 TGT create (the x509 module does not exist yet)\n');
+console.log('load generator: autocannon in a child process (own event loop, same two cores as the servers)\n');
 
 const baseline = await startBaseline();
 const tessera = await startTessera();

@@ -1,7 +1,7 @@
 import { FORM, type LoadSpec } from './load-spec.js';
 import { CHEAP_LOGIN, ARGON2_LOGIN, SERVICE, type Tessera } from './servers/tessera.js';
 
-export type RowName = 'baseline' | 'tgt' | 'grant' | 'validate' | 'status' | 'jwt' | 'argon2';
+export type RowName = 'baseline' | 'tgt' | 'grant' | 'validate' | 'status' | 'jwt' | 'argon2' | 'x509';
 
 export interface Row {
   readonly name: RowName;
@@ -18,6 +18,7 @@ export const ROWS: readonly Row[] = [
   { name: 'status', label: 'GET /v1/tickets/{TGT} (status)' },
   { name: 'jwt', label: 'POST /v1/tickets token=true (JWT TGT create)' },
   { name: 'argon2', label: 'POST /v1/tickets (TGT create, argon2id user)', target: { against: 'argon2', ratio: 0.9 } },
+  { name: 'x509', label: 'POST /v1/tickets (X.509 TGT create, cert form field from a trusted proxy)' },
 ];
 
 const TEXT = { ...FORM, accept: 'text/plain' } as const;
@@ -48,6 +49,8 @@ export function loadFor(name: RowName, servers: { baseline: string; tessera: Tes
       return { ...common, method: 'POST', paths: [`${base}/v1/tickets`], body: `${CHEAP_LOGIN}&token=true`, headers: TEXT };
     case 'argon2':
       return { ...common, method: 'POST', paths: [`${base}/v1/tickets`], body: ARGON2_LOGIN, headers: TEXT };
+    case 'x509':
+      return { ...common, method: 'POST', paths: [`${base}/v1/tickets`], body: servers.tessera.x509Login, headers: TEXT };
   }
 }
 

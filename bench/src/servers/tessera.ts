@@ -1,7 +1,11 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { parseConfig, startServer } from '@tessera/cli-server';
 import { Argon2PasswordHasher } from '@tessera/core';
+import { TestPki } from '@tessera/testkit/x509';
 import type { Listening } from './baseline.js';
 
 export const SERVICE = 'https://app.example.org/home';
@@ -16,16 +20,21 @@ export interface Tessera extends Listening {
   readonly base: string;
   /** The argon2id user's PHC string, for measuring the raw verify rate against the same hash. */
   readonly argon2Phc: string;
+  /** A login form with a client certificate of the configured trust anchor in `cert` (URL-encoded PEM). */
+  readonly x509Login: string;
 }
 
 /**
  * The composed server exactly as `tessera` starts it (startServer + parseConfig, memory store,
- * modules rest + tokens), with log lines formatted at the default level but thrown away.
+ * modules rest + tokens + x509), with log lines formatted at the default level but thrown away. The
+ * x509 module reads form certificates from 127.0.0.1, the load generator, against a CA made now.
  */
 export async function startTessera(): Promise<Tessera> {
   const passwordHash = await new Argon2PasswordHasher().hash(ARGON2_PASSWORD);
+  const pki = await x509Files();
   const config = parseConfig({
-    modules: ['rest', 'tokens'],
+    modules: ['rest', 'tokens', 'x509'],
+    x509: { sources: ['form'], trustedProxies: ['127.0.0.1', '::1'], trustAnchors: [pki.trustAnchor] },
     server: { host: '127.0.0.1', port: 0, nodeName: 'bench' },
     // Long-lived STs so that the pool minted before a validation round is still valid when it runs.
     tickets: { st: { timeToLiveSeconds: 3600 } },
@@ -46,5 +55,19 @@ export async function startTessera(): Promise<Tessera> {
   });
   const server = await startServer({ config, log: new Writable({ write: (_chunk, _encoding, done) => done() }) });
   const url = new URL(server.url);
-  return { origin: url.origin, base: url.pathname, argon2Phc: passwordHash, close: () => server.close() };
+  const close = async () => {
+    await server.close();
+    pki.remove();
+  };
+  return { origin: url.origin, base: url.pathname, argon2Phc: passwordHash, x509Login: pki.login, close };
+}
+
+/** A CA written to a temporary file, and a login form carrying a client certificate it issued. */
+async function x509Files(): Promise<{ trustAnchor: string; login: string; remove: () => void }> {
+  const root = await new TestPki().rootAuthority('CN=tessera bench CA');
+  const client = await root.issue({ subject: 'CN=casuser,O=bench' });
+  const dir = mkdtempSync(join(tmpdir(), 'tessera-bench-'));
+  const trustAnchor = join(dir, 'ca.pem');
+  writeFileSync(trustAnchor, root.certificate.pem);
+  return { trustAnchor, login: new URLSearchParams({ cert: client.pem }).toString(), remove: () => rmSync(dir, { recursive: true, force: true }) };
 }

@@ -4,6 +4,8 @@ export type { AppDependencies, HttpContext, HttpModule, Step } from './http-modu
 export { restModule } from './rest/rest-module.js';
 export { otpExtractor, usernamePasswordExtractor, type CredentialExtractor, type CredentialRequest } from './request/credentials.js';
 export type { RequestParameters } from './request/parameters.js';
+export { formCertificateExtractor, headerCertificateExtractor, tlsCertificateExtractor, type ProxyCertificateOptions } from './request/certificate-extractors.js';
+export { peerAddress, trustedPeers } from './request/trusted-peers.js';
 export { servicesModule, type ServicesModuleOptions } from './services/services-module.js';
 export { BASIC_CHALLENGE } from './errors/rest-errors.js';
 export type { ThrottleCondition } from './throttle/throttle-step.js';

@@ -37,8 +37,9 @@ export class FakePasswordHandler implements CredentialHandler {
     return credential.type === 'usernamePassword';
   }
   authenticate(credential: Credential): Promise<Principal> {
+    if (credential.type !== 'usernamePassword') return Promise.reject(new AuthenticationFailedError(['Authentication failed: invalid credentials.']));
     const user = Object.hasOwn(this.users, credential.username) ? this.users[credential.username] : undefined;
-    if (!user || credential.type !== 'usernamePassword' || user.password !== credential.password) {
+    if (!user || user.password !== credential.password) {
       return Promise.reject(new AuthenticationFailedError(['Authentication failed: invalid credentials.']));
     }
     return Promise.resolve({ id: credential.username, attributes: user.attributes });

@@ -16,3 +16,4 @@ export { FanOutEventSink } from './events/fan-out-event-sink.js';
 export { MetricsEventSink, NO_HANDLER } from './metrics/metrics-event-sink.js';
 export { TesseraMetrics, UNMATCHED_ROUTE } from './metrics/tessera-metrics.js';
 export { AdminEndpoints } from './admin/admin-endpoints.js';
+export { CrlFiles, readTrustAnchors } from './x509/certificate-files.js';

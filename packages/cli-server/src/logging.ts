@@ -58,6 +58,7 @@ const LEVELS: Record<DomainEventType, Level> = {
   'authentication.failed': 'warn',
   'authentication.throttled': 'warn',
   'otp.reused': 'warn',
+  'x509.certificate.ignored': 'warn',
   'ticket.created': 'info',
   'ticket.validated': 'info',
   'ticket.validation.failed': 'warn',

@@ -1,4 +1,3 @@
-import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { DestinationStream, Logger } from 'pino';
 import type { MongoDatabase } from '@tessera/adapter-mongo';
@@ -9,6 +8,7 @@ import type { Config } from './config/schema.js';
 import { buildContainer } from './container.js';
 import { gracefulCloser } from './graceful-close.js';
 import { listen, urlHost } from './listen.js';
+import { createListener, type Listener } from './listener.js';
 import { createLogger } from './logging.js';
 import { openStorage } from './storage/storage.js';
 import { TOKENS } from './tokens.js';
@@ -22,7 +22,7 @@ export interface StartOptions {
 }
 
 export interface RunningServer {
-  /** Base URL of every endpoint, with the port actually bound, e.g. `http://127.0.0.1:8080/cas`. */
+  /** Base URL of every endpoint, with the port actually bound, e.g. `http://127.0.0.1:8080/cas` (`https://` with `server.tls`). */
   readonly url: string;
   readonly port: number;
   /** Origin of `/health/live`, `/health/ready` and `/metrics`: the admin listener's, or the main one's without the base path. */
@@ -37,20 +37,24 @@ export async function startServer({ config, log, mongoDatabase }: StartOptions):
   warnAboutDemoAndPlainPasswords(config, logger);
   const services = await initialServices(config);
   const storage = await openStorage({ config, services, clock: systemClock, logger, ...(mongoDatabase === undefined ? {} : { mongoDatabase }) });
-  const binder = buildContainer({ config, logger, stores: storage.ports });
-  const admin = new AdminEndpoints(binder, config);
-  const server = createServer(admin.mainListener(binder.get(TOKENS.HttpApp).callback()));
-  const closeGracefully = gracefulCloser(server);
-
+  let server: Listener;
+  let scheme: 'http' | 'https';
+  let closeGracefully: ReturnType<typeof gracefulCloser>;
+  let admin: AdminEndpoints;
   try {
+    const binder = buildContainer({ config, logger, stores: storage.ports });
+    admin = new AdminEndpoints(binder, config);
+    ({ server, scheme } = createListener(config, admin.mainListener(binder.get(TOKENS.HttpApp).callback())));
+    closeGracefully = gracefulCloser(server);
     await listen(server, config.server.port, config.server.host);
   } catch (error) {
+    // Bad files (keys, certificates) are found while composing: leave no store connection behind.
     await storage.close();
     throw error;
   }
 
   const port = (server.address() as AddressInfo).port;
-  const origin = `http://${urlHost(config.server.host)}:${port}`;
+  const origin = `${scheme}://${urlHost(config.server.host)}:${port}`;
   const url = `${origin}${config.server.basePath}`;
   let adminUrl: string;
   try {

@@ -17,7 +17,7 @@ export class TableHandler implements CredentialHandler {
     return credential.type === 'usernamePassword';
   }
   authenticate(credential: Credential): Promise<Principal> {
-    const user = this.users[credential.username];
+    const user = credential.type === 'usernamePassword' ? this.users[credential.username] : undefined;
     if (!user || credential.type !== 'usernamePassword' || user.password !== credential.password) return Promise.reject(new AuthenticationFailedError([`${this.name} refused`]));
     return Promise.resolve({ id: credential.username, attributes: user.attributes ?? {} });
   }

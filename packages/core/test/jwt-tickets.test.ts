@@ -14,9 +14,10 @@ async function setup() {
 }
 
 describe('JWT tickets: claims and ids (protocol.md §6)', () => {
-  it('a TGT JWT carries sub, jti, iss, aud, iat, exp = iat + hard limit, attributes and extra parameters', async () => {
+  it('a TGT JWT carries sub, jti, iss, aud, iat, exp = iat + hard limit, attributes and extra parameters, never the credentials', async () => {
     const { tokens, codec, tgt, clock } = await setup();
-    const token = await tokens.ticketGrantingTicket(tgt, ISSUER, { username: 'casuser', password: 'Mellon', token: 'true', service: APP, extra: 'x' });
+    const cert = '-----BEGIN CERTIFICATE-----\nMIIB...\n-----END CERTIFICATE-----';
+    const token = await tokens.ticketGrantingTicket(tgt, ISSUER, { username: 'casuser', password: 'Mellon', cert, token: 'true', service: APP, extra: 'x' });
     const iat = Math.floor(clock.now() / 1000);
     expect(await codec.decode(token)).to.deep.equal({
       sub: 'casuser',

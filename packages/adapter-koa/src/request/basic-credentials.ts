@@ -1,4 +1,4 @@
-import type { Credential } from '@tessera/core';
+import type { UsernamePasswordCredential } from '@tessera/core';
 import parseBasicAuth from 'basic-auth';
 import type { Context } from 'koa';
 
@@ -6,7 +6,7 @@ import type { Context } from 'koa';
  * The username + password of an `Authorization: Basic` header (RFC 7617, parsed by the basic-auth
  * library); none when the header is absent, malformed, or either part is blank.
  */
-export function basicCredentials(ctx: Context): Credential[] {
+export function basicCredentials(ctx: Context): UsernamePasswordCredential[] {
   const parsed = parseBasicAuth(ctx.req);
   if (!parsed?.name.trim() || !parsed.pass.trim()) return [];
   return [{ type: 'usernamePassword', username: parsed.name, password: parsed.pass }];

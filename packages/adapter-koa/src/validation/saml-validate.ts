@@ -15,6 +15,7 @@ import type { ValidationFailure } from './validation-views.js';
 /** SAML 1.1 authentication method identifiers (SAML 1.1 core §7.1) by credential type; others are unspecified. */
 const AUTHENTICATION_METHODS: Readonly<Record<string, string>> = {
   usernamePassword: 'urn:oasis:names:tc:SAML:1.0:am:password',
+  x509: 'urn:oasis:names:tc:SAML:1.0:am:X509-PKI',
 };
 const UNSPECIFIED_METHOD = 'urn:oasis:names:tc:SAML:1.0:am:unspecified';
 const SOAP_TYPE = 'text/xml; charset=utf-8';

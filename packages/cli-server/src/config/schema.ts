@@ -10,6 +10,7 @@ import { servicesSchema } from './services.js';
 import { throttleSchema } from './throttle.js';
 import { tokensSchema } from './tokens.js';
 import { usersSchema } from './users.js';
+import { x509Problems, x509Schema } from './x509.js';
 
 function integerFrom(min: number, max?: number) {
   const error = max === undefined ? `expected a whole number of at least ${min}` : `expected a number from ${min} to ${max}`;
@@ -20,6 +21,8 @@ function integerFrom(min: number, max?: number) {
 const positiveInteger = (max?: number) => integerFrom(1, max);
 
 const flag = () => z.boolean({ error: 'expected true or false' });
+
+const filePath = () => z.string({ error: 'expected a file path' }).min(1, { error: 'expected a file path' });
 
 /** A map of settings: unknown keys are errors, so a typo never passes for a default. */
 function section<Shape extends z.core.$ZodLooseShape>(shape: Shape) {
@@ -49,6 +52,20 @@ const server = section({
     .describe('Suffix of ticket ids, telling the nodes of a cluster apart.'),
   maxBodyBytes: positiveInteger().default(65536).describe('Largest request body read; larger bodies get 413.'),
   shutdownTimeoutSeconds: positiveInteger(3600).default(10).describe('On stop, how long requests in flight may take before their connections are closed.'),
+  tls: section({
+    cert: filePath().optional().describe('PEM certificate (then any intermediates) of an HTTPS listener; with `key` set, the server speaks HTTPS only.'),
+    key: filePath().optional().describe('PEM private key of `server.tls.cert`.'),
+    clientCa: filePath()
+      .optional()
+      .describe('PEM CA certificates the server names to clients when it asks for a client certificate, which it does with the `x509` module’s `tls` source or this set. A handshake is never refused for its certificate: the `x509` module decides.'),
+  })
+    .superRefine((tls, context) => {
+      if ((tls.cert === undefined) !== (tls.key === undefined)) {
+        context.addIssue({ code: 'custom', path: [tls.cert === undefined ? 'cert' : 'key'], message: 'set server.tls.cert and server.tls.key together', input: undefined });
+      }
+      if (tls.clientCa !== undefined && tls.cert === undefined) context.addIssue({ code: 'custom', path: ['clientCa'], message: 'needs server.tls.cert and server.tls.key', input: tls.clientCa });
+    })
+    .prefault({}),
 });
 
 const tickets = section({
@@ -125,6 +142,7 @@ const settings = section({
   tokens: tokensSchema.prefault({}),
   registration: registrationSchema.prefault({}),
   throttle: throttleSchema.prefault({}),
+  x509: x509Schema.prefault({}),
   otp: section({
     parameter: z
       .string()
@@ -166,6 +184,9 @@ const settings = section({
   // No silent open registration: the services module does not start without its required attribute.
   if (settings.modules.includes('services')) {
     for (const { path, message } of registrationProblems(settings.registration)) context.addIssue({ code: 'custom', path, message, input: undefined });
+  }
+  if (settings.modules.includes('x509')) {
+    for (const { path, message } of x509Problems(settings.x509, settings.server.tls.cert !== undefined)) context.addIssue({ code: 'custom', path: [...path], message, input: undefined });
   }
   // ldap.* is only required of a deployment that uses the ldap handler.
   if (settings.authentication.handlers.includes('ldap')) {

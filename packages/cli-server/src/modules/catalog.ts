@@ -1,7 +1,7 @@
 /**
  * Every module tessera knows (protocol.md §8): its name, the modules it needs, what it adds. Plain
  * data, so configuration is checked without loading any adapter; registry.ts holds what each does.
- * Dependencies come before their dependants. Later modules (x509) join here.
+ * Dependencies come before their dependants.
  */
 export const MODULE_CATALOG = [
   { name: 'rest', dependencies: [], summary: 'TGT, ST, status and logout under /v1/tickets, and /v1/users' },
@@ -10,6 +10,8 @@ export const MODULE_CATALOG = [
   { name: 'services', dependencies: ['rest'], summary: 'register services over REST: POST /v1/services and /v1/services/add/{tgt}' },
   { name: 'otp', dependencies: ['rest'], summary: 'TOTP codes (RFC 6238) as a second credential; users with requireOtp need one' },
   { name: 'throttle', dependencies: [], summary: 'locks a client IP + username after repeated failed logins (423 with Retry-After)' },
+  // Needs rest: certificates are one more credential of /v1/tickets and /v1/users.
+  { name: 'x509', dependencies: ['rest'], summary: 'X.509 client certificates from a form field, a trusted proxy header or the TLS handshake' },
 ] as const satisfies readonly ModuleDescriptor[];
 
 export interface ModuleDescriptor {

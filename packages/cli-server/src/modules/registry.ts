@@ -6,6 +6,7 @@ import { registerOtpModule } from './otp.js';
 import { registerThrottleModule } from './throttle.js';
 import { registerTokensModule } from './tokens.js';
 import { registerServicesModule } from './services.js';
+import { registerX509Module } from './x509.js';
 
 /**
  * Adds a module's HTTP routes, credential extractors and credential handlers to the container's
@@ -20,6 +21,7 @@ const REGISTRATIONS: Record<ModuleName, ModuleRegistration> = {
   services: registerServicesModule,
   otp: registerOtpModule,
   throttle: registerThrottleModule,
+  x509: registerX509Module,
 };
 
 /** Registrations of the enabled modules in catalog order. Assumes a list that passed moduleListProblems. */

@@ -1,4 +1,4 @@
-import type { CredentialType } from './authentication/credential.js';
+import type { CertificateSource, CredentialType } from './authentication/credential.js';
 import type { CasFailureCode } from './errors.js';
 import type { TicketKind } from './tickets/ticket.js';
 
@@ -32,6 +32,17 @@ export type DomainEvent =
       /** A TOTP code, or an older one, was presented again (ASVS 2.8.5: refused and logged). */
       readonly type: 'otp.reused';
       readonly username: string;
+    }
+  | {
+      /**
+       * A certificate in a request was left out of its credentials: a form or header certificate from
+       * a peer that is not a trusted proxy (anyone could have written it), or one that cannot be read.
+       */
+      readonly type: 'x509.certificate.ignored';
+      readonly source: CertificateSource;
+      readonly reason: 'untrusted peer' | 'unreadable';
+      /** The TCP peer address the request came from. */
+      readonly peer: string;
     }
   | {
       readonly type: 'ticket.created';

@@ -6,8 +6,8 @@ import type { Clock } from '../../ports/clock.js';
 import type { JwtClaims, TicketCodec } from '../../ports/ticket-codec.js';
 import type { GrantedServiceTicket } from '../../services/grant-service-ticket.js';
 
-/** Request parameters that never become claims: the credentials and the flag itself. */
-const UNCLAIMED_PARAMETERS = new Set(['username', 'password', 'token']);
+/** Request parameters that never become claims: the credentials (the x509 module's `cert` too) and the flag itself. */
+const UNCLAIMED_PARAMETERS = new Set(['username', 'password', 'cert', 'token']);
 
 /** The service property (Apereo CAS's `jwtAsServiceTicket`) that turns a service's STs into JWTs. */
 export const JWT_AS_SERVICE_TICKET = 'jwtAsServiceTicket';

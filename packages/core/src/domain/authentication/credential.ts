@@ -15,7 +15,23 @@ export interface OneTimePasswordCredential {
   readonly code: string;
 }
 
-export type Credential = UsernamePasswordCredential | OneTimePasswordCredential;
+/** Where a certificate came from: a form field or a header set by a trusted proxy, or this server's TLS handshake. */
+export type CertificateSource = 'form' | 'header' | 'tls';
+
+/**
+ * An X.509 client certificate (module `x509`). Form and header certificates prove nothing about the
+ * private key; only trusted proxies may send them (the extractor's check). The handler validates the chain.
+ */
+export interface X509Credential {
+  readonly type: 'x509';
+  /** DER certificates, the client's first; any others are untrusted candidates for the path (intermediates). */
+  readonly chain: readonly Uint8Array[];
+  readonly source: CertificateSource;
+  /** The client certificate's subject DN (RFC 2253), read when the credential was made: its shown id. */
+  readonly subject: string;
+}
+
+export type Credential = UsernamePasswordCredential | OneTimePasswordCredential | X509Credential;
 export type CredentialType = Credential['type'];
 
 /** What may be shown about a credential: its type and a non-secret identifier. */
@@ -29,5 +45,7 @@ export function describeCredential(credential: Credential): CredentialMetadata {
     case 'usernamePassword':
     case 'otp':
       return { id: credential.username, type: credential.type };
+    case 'x509':
+      return { id: credential.subject, type: credential.type };
   }
 }

@@ -1,0 +1,43 @@
+import { readFileSync } from 'node:fs';
+import { createServer as createHttpServer, type RequestListener, type Server as HttpServer } from 'node:http';
+import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
+import { createSecureContext, type SecureContextOptions } from 'node:tls';
+import { configurationError } from './config/errors.js';
+import type { Config } from './config/schema.js';
+
+export type Listener = HttpServer | HttpsServer;
+
+/**
+ * The server of `server.*`: plain HTTP, or HTTPS only when `server.tls` names a certificate and key.
+ * It asks clients for a certificate when the x509 module reads TLS certificates (or `clientCa` is
+ * set), and never refuses a handshake for one: the request then gets a proper 401 from the module.
+ */
+export function createListener(config: Config, listener: RequestListener): { server: Listener; scheme: 'http' | 'https' } {
+  const { cert, key, clientCa } = config.server.tls;
+  if (cert === undefined || key === undefined) return { server: createHttpServer(listener), scheme: 'http' };
+  const options: SecureContextOptions = { cert: readPem('server.tls.cert', cert), key: readPem('server.tls.key', key) };
+  checkContext('server.tls.cert', { cert: options.cert }, 'is not a PEM certificate');
+  checkContext('server.tls.key', options, 'is not a PEM private key of server.tls.cert');
+  if (clientCa !== undefined) {
+    options.ca = readPem('server.tls.clientCa', clientCa);
+    checkContext('server.tls.clientCa', { ca: options.ca }, 'is not a PEM file of CA certificates');
+  }
+  const askForCertificates = clientCa !== undefined || (config.modules.includes('x509') && config.x509.sources.includes('tls'));
+  return { server: createHttpsServer({ ...options, requestCert: askForCertificates, rejectUnauthorized: false }, listener), scheme: 'https' };
+}
+
+function readPem(setting: string, file: string): Buffer {
+  try {
+    return readFileSync(file);
+  } catch (error) {
+    throw configurationError([{ setting, problem: `cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? String(error)})` }]);
+  }
+}
+
+function checkContext(setting: string, options: SecureContextOptions, problem: string): void {
+  try {
+    createSecureContext(options);
+  } catch (error) {
+    throw configurationError([{ setting, problem: `${problem} (${(error as Error).message})` }]);
+  }
+}
