@@ -8,6 +8,7 @@ import { LoggingEventSink } from './logging.js';
 import { enabledModules } from './modules/registry.js';
 import type { StorePorts } from './storage/storage.js';
 import { TOKENS } from './tokens.js';
+import { TESSERA_VERSION } from './version.js';
 
 export interface CompositionInputs {
   readonly config: Config;
@@ -67,6 +68,7 @@ export function buildContainer({ config, logger, stores }: CompositionInputs): B
         modules,
         extractors,
         events,
+        version: TESSERA_VERSION,
         ...(tokens && { tokens }),
         ...(throttle && { throttle }),
         ...(validationRateLimit && { validationRateLimit }),
