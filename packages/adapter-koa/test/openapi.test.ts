@@ -1,7 +1,8 @@
 import { RegisterService, cryptoRandomSource } from '@tessera/core';
 import { expect } from 'chai';
 import { z } from 'zod';
-import { defineRoute, otpExtractor, servicesModule, usernamePasswordExtractor, type HttpModule } from '../src/index.js';
+import { credentialExtractor, defineRoute, otpExtractor, servicesModule, usernamePasswordExtractor, type HttpModule } from '../src/index.js';
+import { USERNAME } from '../src/request/credentials.js';
 import { CASUSER, testServer, testTokenKeys, type ServerSetup } from './harness.js';
 import { bodyParameters, headerNames, openApiOf, operation, parameterNames } from './openapi-document.js';
 
@@ -75,6 +76,21 @@ describe('issue 9 §3 OpenAPI document: GET <basePath>/openapi.json', () => {
     expect(operation(document, 'get', '/serviceValidate').responses['429']?.headers).to.have.key('Retry-After');
   });
 
+  it("an extractor's parameters and headers are parsed and documented on every credential-taking route", async () => {
+    const headerPassword = credentialExtractor(
+      { parameters: { username: USERNAME }, headers: { 'x-password': z.string().optional().meta({ description: 'A password in a header.' }) } },
+      ({ parameters: { username }, headers }) => (username && headers['x-password'] ? [{ type: 'usernamePassword', username, password: headers['x-password'] }] : []),
+    );
+    const server = testServer({ extractors: [headerPassword] });
+    const document = await openApiOf(server);
+    for (const path of ['/v1/tickets', '/v1/users']) {
+      expect(parameterNames(document, path), path).to.deep.equal(['username', 'service']);
+      expect(headerNames(operation(document, 'post', path)), path).to.deep.equal(['x-password']);
+    }
+    const login = await server.http.post('/cas/v1/tickets').set('X-Password', 'Mellon').set('Accept', 'text/plain').type('form').send({ username: 'casuser' });
+    expect(login.status, login.text).to.equal(201);
+  });
+
   it('each services variant adds its own path; the current one is documented with HTTP Basic', async () => {
     const current = await openApiOf(testServer({ modules: services({ current: true, earlier: false }) }));
     expect(operation(current, 'post', '/v1/services').security).to.deep.equal([{ basicAuth: [] }]);
@@ -118,6 +134,11 @@ describe('issue 9 §3 OpenAPI document: GET <basePath>/openapi.json', () => {
       ],
     };
     expect(() => testServer({ modules: () => [broken] })).to.throw('GET /v1/things/{thing} declares path parameters [other]');
+  });
+
+  it('an extractor header that is not lower-case (it would never match) is refused when the app is built', () => {
+    const upper = credentialExtractor({ parameters: {}, headers: { 'SSL_Client_Cert': z.string().optional() } }, () => []);
+    expect(() => testServer({ extractors: [upper] })).to.throw('POST /v1/tickets declares headers [SSL_Client_Cert]; use lower-case names');
   });
 });
 

@@ -31,12 +31,16 @@ function handleRoute(route: Route): RouterMiddleware {
   };
 }
 
-/** `/v1/tickets/{tgt}` → `/v1/tickets/:tgt`, refusing a declaration whose path and path parameters disagree. */
+/**
+ * `/v1/tickets/{tgt}` → `/v1/tickets/:tgt`, refusing a declaration whose path and path parameters
+ * disagree, or whose header names are not lower-case (Node lower-cases them: another would never match).
+ */
 function koaPath(route: Route): string {
+  const where = `${route.method.toUpperCase()} ${route.path}`;
   const names = [...route.path.matchAll(/\{([A-Za-z_]\w*)\}/g)].map((match) => match[1]!);
   const declared = Object.keys(route.request.params?.shape ?? {});
-  if (names.join() !== declared.join()) {
-    throw new Error(`${route.method.toUpperCase()} ${route.path} declares path parameters [${declared.join(', ')}]`);
-  }
+  if (names.join() !== declared.join()) throw new Error(`${where} declares path parameters [${declared.join(', ')}]`);
+  const headers = Object.keys(route.request.headers?.shape ?? {});
+  if (headers.some((name) => name !== name.toLowerCase())) throw new Error(`${where} declares headers [${headers.join(', ')}]; use lower-case names`);
   return route.path.replace(/\{([A-Za-z_]\w*)\}/g, ':$1');
 }
