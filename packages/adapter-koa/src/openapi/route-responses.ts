@@ -11,9 +11,9 @@ interface Answer {
 }
 
 /**
- * Every answer of a route by status: its successes, then what its steps, its input's parsing and its handler refuse, each
- * core error at the status the route's renderer gives it. Answers sharing a status are merged (with
- * `validationFailureStatus: 200` a failure document is a 200 too).
+ * Every answer of a route by status: its successes, then what its steps, the parsing of its input and
+ * its handler refuse, each core error at the status the route's renderer gives it. Answers sharing a
+ * status are merged (with `validationFailureStatus: 200` a failure document is a 200 too).
  */
 export function routeResponses(route: Route): Record<string, ResponseConfig> {
   const answers = new Map<number, Answer>();
