@@ -18,6 +18,9 @@ function integerFrom(min: number, max?: number) {
 
 const positiveInteger = (max?: number) => integerFrom(1, max);
 
+/** Parameters the REST routes read themselves: a credential parameter of the same name could never be told apart. */
+const ROUTE_PARAMETERS = ['username', 'password', 'service', 'TARGET', 'renew', 'token'];
+
 const flag = () => z.boolean({ error: 'expected true or false' });
 
 /** A map of settings: unknown keys are errors, so a typo never passes for a default. */
@@ -128,6 +131,7 @@ const settings = section({
     parameter: z
       .string()
       .regex(/^[A-Za-z0-9._-]+$/, { error: 'expected a parameter name' })
+      .refine((name) => !ROUTE_PARAMETERS.includes(name), { error: `expected a name other than ${ROUTE_PARAMETERS.join(', ')}, which the REST routes read already` })
       .default('otp')
       .describe('Request parameter carrying the TOTP code, next to `username` and `password`.'),
   }).prefault({}),
