@@ -25,6 +25,16 @@ describe('throttle module on service registration (protocol.md §5)', () => {
     expect(Number(locked.headers.get('retry-after'))).to.be.within(29, 30);
   });
 
+  it('a username parameter does not move a Basic login to another key: the lock holds', async () => {
+    for (let i = 0; i < 3; i++) await postService(tessera.url, NEW, basic('casuser', `guess-${i}`));
+    const elsewhere = await fetch(`${tessera.url}/v1/services?username=someone-else`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: basic('casuser', 'Mellon') },
+      body: JSON.stringify(NEW),
+    });
+    expect(elsewhere.status).to.equal(423);
+  });
+
   it('a 403 (authenticated, not allowed) does not count', async () => {
     for (let i = 0; i < 3; i++) expect((await postService(tessera.url, NEW, basic('alice', 'secret'))).status).to.equal(403);
   });

@@ -1,19 +1,23 @@
 import Router from '@koa/router';
 import Koa from 'koa';
 import { restErrors } from './errors/rest-errors.js';
+import { restFailures } from './errors/rest-failures.js';
 import { reportEscapedError } from './errors/report.js';
 import type { AppDependencies, HttpContext } from './http-module.js';
 import { observeRequests } from './observability/observe-requests.js';
-import { extractCredentials } from './request/credentials.js';
-import { requestParameters } from './request/parameters.js';
+import { openApiDocument, type OpenApiDocument, type RouteGroup } from './openapi/openapi-document.js';
+import { openApiRoute } from './openapi/openapi-route.js';
+import { extractCredentials, mergeShapes } from './request/credentials.js';
 import { readBody } from './request/read-body.js';
+import { registerRoutes } from './routes/register-routes.js';
+import { inputOf } from './routes/route-input.js';
 import { rateLimitStep } from './throttle/rate-limit-step.js';
 import { throttleStep } from './throttle/throttle-step.js';
-import { registerValidationRoutes } from './validation/validation-routes.js';
+import { validationRoutes } from './validation/validation-routes.js';
 
 /**
- * The HTTP face of the server: the validation endpoints plus every enabled module's routes under the
- * base path, behind the REST error renderer. Nothing a request does can crash it.
+ * The HTTP face of the server: the validation endpoints, every enabled module's routes and the
+ * OpenAPI document of them all under the base path, behind the REST error renderer. Nothing a request does can crash it.
  */
 export function createApp(deps: AppDependencies): Koa {
   const { core, options, modules, extractors, events, tokens, throttle, validationRateLimit } = deps;
@@ -24,19 +28,34 @@ export function createApp(deps: AppDependencies): Koa {
     core,
     options,
     events,
-    extractors,
+    credentialSchemas: {
+      parameters: mergeShapes(
+        extractors.map((extractor) => extractor.parameters),
+        'parameter',
+      ),
+      headers: mergeShapes(
+        extractors.map((extractor) => extractor.headers),
+        'header',
+      ),
+    },
     tokens,
     readBody: readBody(options.maxBodyBytes),
     throttle: (condition) => throttleStep(throttle, options, condition),
     limitRequestRate: rateLimitStep(validationRateLimit),
-    parameters: requestParameters,
-    credentials: (ctx) => extractCredentials(ctx, extractors),
+    credentials: (ctx) => extractCredentials({ ...inputOf(ctx), socket: ctx.req.socket }, extractors),
+    restFailures: restFailures(options),
   };
+
+  let document: OpenApiDocument | undefined;
+  const groups: RouteGroup[] = [{ tag: 'validation', routes: validationRoutes(http) }, ...modules.map((module) => ({ tag: module.name, routes: module.routes(http) }))];
+  groups.push({ tag: 'openapi', routes: [openApiRoute(http, () => (document ??= openApiDocument(groups, deps.version ?? 'unknown')))] });
 
   const basePath = options.basePath.replace(/\/+$/, '');
   const router = new Router(basePath === '' ? {} : { prefix: basePath });
-  registerValidationRoutes(router, http);
-  for (const module of modules) module.register(router, http);
+  registerRoutes(
+    router,
+    groups.flatMap((group) => group.routes),
+  );
 
   if (deps.observeRequest) app.use(observeRequests(deps.observeRequest));
   app.use(restErrors(options, events));

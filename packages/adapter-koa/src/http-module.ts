@@ -1,22 +1,21 @@
-import type { RouterMiddleware } from '@koa/router';
-import type Router from '@koa/router';
 import type { AuthenticationThrottle, CasCore, Credential, EventSink, JwtTickets, RequestRateLimit } from '@tessera/core';
 import type { Context } from 'koa';
+import type { z } from 'zod';
 import type { HttpOptions } from './http-options.js';
 import type { RequestObserver } from './observability/observe-requests.js';
 import type { CredentialExtractor } from './request/credentials.js';
-import type { RequestParameters } from './request/parameters.js';
+import type { FailureRendering, Route, Step } from './routes/route.js';
 import type { ThrottleCondition } from './throttle/throttle-step.js';
 
-/** One named step of a route (node-oidc-provider style): checks or does one thing, then calls next. */
-export type Step = RouterMiddleware;
+export type { Step } from './routes/route.js';
 
 /** What a module's routes may use: the core, the options, and the request helpers shared by every route. */
 export interface HttpContext {
   readonly core: CasCore;
   readonly options: HttpOptions;
   readonly events: EventSink;
-  readonly extractors: readonly CredentialExtractor[];
+  /** What the installed extractors read: every credential-taking route parses and documents it. */
+  readonly credentialSchemas: { readonly parameters: z.ZodRawShape; readonly headers: z.ZodRawShape };
   /** The tokens module's JWT tickets; undefined when the module is off (the `token` flag is then ignored). */
   readonly tokens: JwtTickets | undefined;
   /** Route step: refuses unreadable bodies (415, 413, 400) and parses form and JSON bodies. */
@@ -28,22 +27,22 @@ export interface HttpContext {
   throttle(condition?: ThrottleCondition): Step;
   /** Route step of the validation endpoints: the request-rate limit per client IP, when one is configured. */
   readonly limitRequestRate: Step;
-  /** Body parameters over query parameters; throws InvalidRequestError for non-string JSON values. */
-  parameters(ctx: Context): RequestParameters;
-  /** What every installed extractor finds in the request, in extractor order. */
+  /** What every installed extractor finds in the route's parsed input, in extractor order. */
   credentials(ctx: Context): Credential[];
+  /** How REST routes answer core errors (the one status table; text/plain or JSON bodies). */
+  readonly restFailures: FailureRendering;
 }
 
-/** A capability's routes (rest, tokens, services, ...); the composition root passes the enabled ones. */
+/** A capability's routes (rest, services, ...); the composition root passes the enabled ones. */
 export interface HttpModule {
   readonly name: string;
-  register(router: Router, context: HttpContext): void;
+  routes(context: HttpContext): Route[];
 }
 
 export interface AppDependencies {
   readonly core: CasCore;
   readonly options: HttpOptions;
-  /** Enabled modules' routes; the validation endpoints are always on. */
+  /** Enabled modules' routes; the validation endpoints and the OpenAPI document are always on. */
   readonly modules: readonly HttpModule[];
   /** Every installed extractor runs on every credential-taking request. */
   readonly extractors: readonly CredentialExtractor[];
@@ -57,4 +56,6 @@ export interface AppDependencies {
   readonly validationRateLimit?: RequestRateLimit;
   /** Told the method, route pattern, status and duration of every request (the latency histogram). */
   readonly observeRequest?: RequestObserver;
+  /** The server's version, as the OpenAPI document's `info.version`. */
+  readonly version?: string;
 }

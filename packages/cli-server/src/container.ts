@@ -10,6 +10,7 @@ import { registerMetrics } from './metrics/register-metrics.js';
 import { enabledModules } from './modules/registry.js';
 import type { StorePorts } from './storage/storage.js';
 import { TOKENS } from './tokens.js';
+import { TESSERA_VERSION } from './version.js';
 
 export interface CompositionInputs {
   readonly config: Config;
@@ -74,6 +75,7 @@ export function buildContainer({ config, logger, stores }: CompositionInputs): B
         modules,
         extractors,
         events,
+        version: TESSERA_VERSION,
         ...(tokens && { tokens }),
         ...(throttle && { throttle }),
         ...(validationRateLimit && { validationRateLimit }),

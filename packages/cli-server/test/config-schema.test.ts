@@ -99,6 +99,7 @@ describe('configuration schema', () => {
     ['an OTP secret that is not base32', { users: [{ username: 'a', password: 'p', otpSecret: 'not-base32!' }] }, 'users[0].otpSecret: expected a base32 secret'],
     ['requireOtp without a secret', { modules: ['rest', 'otp'], users: [{ username: 'a', password: 'p', requireOtp: true }] }, 'users[0].requireOtp: needs otpSecret'],
     ['requireOtp with the otp module off', { users: [{ username: 'a', password: 'p', otpSecret: 'JBSWY3DPEHPK3PXPJBSWY3DPEH', requireOtp: true }] }, 'users[0].requireOtp: needs module "otp"'],
+    ['an otp parameter the REST routes read already', { otp: { parameter: 'service' } }, 'otp.parameter: expected a name other than username, password, service, TARGET, renew, token, cert, which tessera reads already'],
     ['a throttle threshold of 0', { throttle: { failure: { threshold: 0 } } }, 'throttle.failure.threshold: expected a whole number of at least 1'],
     ['a lock cap below the lock', { throttle: { failure: { lockSeconds: 60, maxLockSeconds: 30 } } }, 'throttle.failure.maxLockSeconds: maxLockSeconds must be at least lockSeconds'],
     ['a module listed twice', { modules: ['rest', 'rest'] }, 'modules[1]: module "rest" is listed twice'],

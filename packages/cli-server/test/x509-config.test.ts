@@ -123,7 +123,8 @@ describe('x509 module settings', () => {
   it('adds its extractors after username + password, in the order of x509.sources, and the x509 handler', () => {
     const config = parseConfig(x509On({ trustAnchors: [rootFile], sources: ['header', 'form'], trustedProxies: ['127.0.0.1'] }));
     const binder = buildContainer({ config, logger: createLogger('silent'), stores: memoryStores(config, [], systemClock) });
-    expect(binder.getAll(TOKENS.CredentialExtractor).map((extractor) => extractor.name)).to.deep.equal(['usernamePasswordExtractor', 'headerCertificate', 'formCertificate']);
+    const reads = binder.getAll(TOKENS.CredentialExtractor).map((extractor) => [...Object.keys(extractor.parameters), ...Object.keys(extractor.headers)]);
+    expect(reads).to.deep.equal([['username', 'password'], ['ssl_client_cert'], ['cert']]);
     expect(binder.getAll(TOKENS.CredentialHandler).map((handler) => handler.name)).to.deep.equal(['config-users', 'x509']);
   });
 

@@ -1,7 +1,8 @@
 import { certificatesFromText, x509Credential, type CertificateSource, type EventSink, type X509Credential } from '@tessera/core';
 import type { Socket } from 'node:net';
 import { TLSSocket, type DetailedPeerCertificate } from 'node:tls';
-import type { CredentialExtractor, CredentialRequest } from './credentials.js';
+import { credentialExtractor, type CredentialExtractor } from './credentials.js';
+import { text } from './parameter-schemas.js';
 import { peerAddress } from './trusted-peers.js';
 
 /** What the form and header extractors need: which TCP peers are trusted proxies, and where ignored certificates are reported. */
@@ -15,9 +16,10 @@ export interface ProxyCertificateOptions {
  * `curl --data-urlencode cert@client.pem` sends it) or DER in base64. Read only from a trusted proxy.
  */
 export function formCertificateExtractor(options: ProxyCertificateOptions): CredentialExtractor {
-  return function formCertificate(request) {
-    return fromTrustedProxy(request, 'form', request.parameters.get('cert'), options);
-  };
+  const cert = text('The client certificate as PEM (several blocks: client first, then intermediates) or base64 DER; read only from a trusted proxy (`x509.trustedProxies`).');
+  return credentialExtractor({ parameters: { cert } }, function formCertificate({ parameters, socket }) {
+    return fromTrustedProxy(socket, 'form', parameters.cert, options);
+  });
 }
 
 /**
@@ -26,9 +28,12 @@ export function formCertificateExtractor(options: ProxyCertificateOptions): Cred
  * Blank or `(null)` (mod_headers with no client certificate) means none. Read only from a trusted proxy.
  */
 export function headerCertificateExtractor(headerName: string, options: ProxyCertificateOptions): CredentialExtractor {
-  return function headerCertificate(request) {
-    return fromTrustedProxy(request, 'header', request.header(headerName), options);
-  };
+  const name = headerName.toLowerCase();
+  const header = text('The client certificate a TLS-terminating proxy verified: PEM (newlines as spaces), or URL-encoded PEM; `(null)` or blank for none. Read only from a trusted proxy.');
+  return credentialExtractor({ parameters: {}, headers: { [name]: header } }, function headerCertificate({ headers, socket }) {
+    const value = headers[name];
+    return fromTrustedProxy(socket, 'header', typeof value === 'string' ? value : undefined, options);
+  });
 }
 
 /**
@@ -37,24 +42,24 @@ export function headerCertificateExtractor(headerName: string, options: ProxyCer
  * handshake's verdict was (the listener lets unverified clients in so they get a proper 401).
  */
 export function tlsCertificateExtractor(events: EventSink): CredentialExtractor {
-  return function tlsCertificate({ socket }) {
+  return credentialExtractor({ parameters: {} }, function tlsCertificate({ socket }) {
     const chain = peerChain(socket);
     if (chain.length === 0) return [];
     return credentialOrReport(x509Credential(chain, 'tls'), 'tls', socket, events);
-  };
+  });
 }
 
-function fromTrustedProxy(request: CredentialRequest, source: CertificateSource, value: string | undefined, options: ProxyCertificateOptions): X509Credential[] {
-  const text = value?.trim();
-  if (!text || text === '(null)') return [];
-  const peer = peerAddress(request.socket);
+function fromTrustedProxy(socket: Socket, source: CertificateSource, value: string | undefined, options: ProxyCertificateOptions): X509Credential[] {
+  const sent = value?.trim();
+  if (!sent || sent === '(null)') return [];
+  const peer = peerAddress(socket);
   if (!options.trustedPeer(peer)) {
     // Anyone can write a form field or a header: only a trusted proxy vouches for the private key.
     options.events.emit({ type: 'x509.certificate.ignored', source, reason: 'untrusted peer', peer });
     return [];
   }
-  const chain = certificatesFromText(urlDecoded(text));
-  return credentialOrReport(chain && x509Credential(chain, source), source, request.socket, options.events);
+  const chain = certificatesFromText(urlDecoded(sent));
+  return credentialOrReport(chain && x509Credential(chain, source), source, socket, options.events);
 }
 
 function credentialOrReport(credential: X509Credential | undefined, source: CertificateSource, socket: Socket, events: EventSink): X509Credential[] {

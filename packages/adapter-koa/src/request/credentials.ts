@@ -1,49 +1,76 @@
 import type { Credential } from '@tessera/core';
 import type { Socket } from 'node:net';
-import type { Context } from 'koa';
-import { requestParameters, type RequestParameters } from './parameters.js';
+import type { z } from 'zod';
+import { optionalText } from './parameter-schemas.js';
 
-/** What an extractor may look at. The socket is a TLSSocket on an HTTPS listener (client certificates). */
-export interface CredentialRequest {
-  readonly parameters: RequestParameters;
-  /** First value of a request header (case-insensitive name), or undefined. */
-  header(name: string): string | undefined;
+/** What an extractor may look at: its own parameters and headers, parsed through its schemas. */
+export interface CredentialRequest<Parameters = Readonly<Record<string, unknown>>, Headers = Readonly<Record<string, unknown>>> {
+  readonly parameters: Parameters;
+  readonly headers: Headers;
+  /** A TLSSocket on an HTTPS listener (client certificates). */
   readonly socket: Socket;
 }
 
-/** Request → credentials (CAS's REST credential factories); credential → principal is core's handlers' job. */
-export type CredentialExtractor = (request: CredentialRequest) => Credential[];
+/**
+ * Request → credentials (CAS's REST credential factories); credential → principal is core's handlers'
+ * job. Every credential-taking route reads and documents the parameters and headers of every installed
+ * extractor, so a module that is off adds none.
+ */
+export interface CredentialExtractor {
+  readonly parameters: z.ZodRawShape;
+  /** By lower-case header name. */
+  readonly headers: z.ZodRawShape;
+  extract(request: CredentialRequest): Credential[];
+}
+
+/** An extractor whose `extract` sees its parameters and headers typed by their schemas. */
+export function credentialExtractor<P extends z.ZodRawShape, H extends z.ZodRawShape = Record<never, never>>(
+  schemas: { readonly parameters: P; readonly headers?: H },
+  extract: (request: CredentialRequest<z.output<z.ZodObject<P>>, z.output<z.ZodObject<H>>>) => Credential[],
+): CredentialExtractor {
+  return {
+    parameters: schemas.parameters,
+    headers: schemas.headers ?? {},
+    // The route parsed every extractor's parameters and headers through these same schemas.
+    extract: (request) => extract(request as CredentialRequest<z.output<z.ZodObject<P>>, z.output<z.ZodObject<H>>>),
+  };
+}
+
+/** Shared by every extractor that reads it, so the merged schemas agree on it. */
+export const USERNAME = optionalText('The user logging in.');
 
 /** `username` and `password`, both non-blank → one credential; otherwise none. */
-export const usernamePasswordExtractor: CredentialExtractor = ({ parameters }) => {
-  const username = parameters.get('username');
-  const password = parameters.get('password');
-  if (!username?.trim() || !password?.trim()) return [];
-  return [{ type: 'usernamePassword', username, password }];
-};
+export const usernamePasswordExtractor = credentialExtractor(
+  { parameters: { username: USERNAME, password: optionalText('Their password.') } },
+  ({ parameters: { username, password } }) => (username && password ? [{ type: 'usernamePassword', username, password }] : []),
+);
 
 /**
  * The otp module's extractor: the code in `parameter` (default `otp`) for the username of the same
  * request. Without both, none: a code is only ever checked against the user who sent it.
  */
 export function otpExtractor(parameter: string): CredentialExtractor {
-  return ({ parameters }) => {
-    const username = parameters.get('username');
-    const code = parameters.get(parameter)?.trim();
-    if (!username?.trim() || !code) return [];
-    return [{ type: 'otp', username, code }];
-  };
+  const code = optionalText('A TOTP code (RFC 6238) of the user named by `username`.');
+  return credentialExtractor({ parameters: { username: USERNAME, [parameter]: code } }, ({ parameters }) => {
+    const { username } = parameters;
+    const value = parameters[parameter];
+    return username && typeof value === 'string' ? [{ type: 'otp', username, code: value.trim() }] : [];
+  });
 }
 
 /** Runs every extractor and collects all they find (CAS's chaining factory: it never stops at the first). */
-export function extractCredentials(ctx: Context, extractors: readonly CredentialExtractor[]): Credential[] {
-  const request: CredentialRequest = {
-    parameters: requestParameters(ctx),
-    header: (name) => {
-      const value = ctx.get(name);
-      return value === '' ? undefined : value;
-    },
-    socket: ctx.req.socket,
-  };
-  return extractors.flatMap((extract) => extract(request));
+export function extractCredentials(request: CredentialRequest, extractors: readonly CredentialExtractor[]): Credential[] {
+  return extractors.flatMap((extractor) => extractor.extract(request));
+}
+
+/** Schemas of several sources (extractors, a route) together; a name two of them read must be one schema. */
+export function mergeShapes(shapes: readonly z.ZodRawShape[], what: string): z.ZodRawShape {
+  const merged: Record<string, z.ZodRawShape[string]> = {};
+  for (const shape of shapes) {
+    for (const [name, schema] of Object.entries(shape)) {
+      if (merged[name] && merged[name] !== schema) throw new Error(`The ${what} '${name}' is read with two different schemas`);
+      merged[name] = schema;
+    }
+  }
+  return merged;
 }

@@ -1,13 +1,15 @@
 import { UnsupportedMediaTypeError } from '@tessera/core';
 import { koaBody } from 'koa-body';
 import type { Context } from 'koa';
-import type { Step } from '../http-module.js';
-import { READABLE_BODY_TYPES } from './parameters.js';
+import { withErrors, type Step } from '../routes/route.js';
+
+/** The body media types routes read; any other body is refused with 415. */
+export const READABLE_BODY_TYPES: readonly string[] = ['application/x-www-form-urlencoded', 'application/json'];
 
 /**
  * The body-reading step of every route: a body of a media type routes do not read is refused (415)
  * before a byte of it is read; JSON bodies up to `maxBodyBytes` are parsed and form bodies read as
- * text (413 beyond, 400 for malformed JSON). A form is decoded once, by requestParameters, literally
+ * text (413 beyond, 400 for malformed JSON). A form is decoded once, by the route's input, literally
  * (`a[b]` stays a name, not the nested object koa-body's qs parse would make of it).
  */
 export function readBody(maxBodyBytes: number): Step {
@@ -23,12 +25,19 @@ export function readBody(maxBodyBytes: number): Step {
     jsonLimit: maxBodyBytes,
     textLimit: maxBodyBytes,
   });
-  return async function refuseUnreadableBody(ctx, next) {
-    if (carriesBody(ctx) && !ctx.is([...READABLE_BODY_TYPES])) {
-      throw new UnsupportedMediaTypeError(`Unsupported request body type; send ${READABLE_BODY_TYPES.join(' or ')}`);
-    }
-    await parse(ctx, next);
-  };
+  return withErrors(
+    async function refuseUnreadableBody(ctx, next) {
+      if (carriesBody(ctx) && !ctx.is([...READABLE_BODY_TYPES])) {
+        throw new UnsupportedMediaTypeError(`Unsupported request body type; send ${READABLE_BODY_TYPES.join(' or ')}`);
+      }
+      await parse(ctx, next);
+    },
+    {
+      INVALID_REQUEST: 'The JSON body is malformed.',
+      PAYLOAD_TOO_LARGE: 'The body is larger than `server.maxBodyBytes`.',
+      UNSUPPORTED_MEDIA_TYPE: `A body of another type than ${READABLE_BODY_TYPES.join(' or ')}.`,
+    },
+  );
 }
 
 /** An empty body (Content-Length: 0) is no body, whatever its declared type. */
@@ -47,10 +56,16 @@ export const XML_BODY_TYPES: readonly string[] = ['text/xml', 'application/xml']
  */
 export function readXmlBody(maxBodyBytes: number): Step {
   const parse = koaBody({ json: false, urlencoded: false, text: true, textTypes: [...XML_BODY_TYPES], multipart: false, textLimit: maxBodyBytes });
-  return async function readXmlBody(ctx, next) {
-    if (carriesBody(ctx) && !ctx.is([...XML_BODY_TYPES])) {
-      throw new UnsupportedMediaTypeError(`Unsupported request body type; send ${XML_BODY_TYPES.join(' or ')}`);
-    }
-    await parse(ctx, next);
-  };
+  return withErrors(
+    async function readXmlBody(ctx, next) {
+      if (carriesBody(ctx) && !ctx.is([...XML_BODY_TYPES])) {
+        throw new UnsupportedMediaTypeError(`Unsupported request body type; send ${XML_BODY_TYPES.join(' or ')}`);
+      }
+      await parse(ctx, next);
+    },
+    {
+      PAYLOAD_TOO_LARGE: 'The body is larger than `server.maxBodyBytes`.',
+      UNSUPPORTED_MEDIA_TYPE: `A body of another type than ${XML_BODY_TYPES.join(' or ')}.`,
+    },
+  );
 }

@@ -1,34 +1,65 @@
-import type { RouterContext } from '@koa/router';
 import type { Context } from 'koa';
+import { z } from 'zod';
 import type { HttpContext } from '../http-module.js';
-import { isTruthy } from '../request/flags.js';
-import { optionalParameter, requestParameters } from '../request/parameters.js';
+import { flag, text } from '../request/parameter-schemas.js';
+import { typedInputOf } from '../routes/route-input.js';
+import { defineRoute, type Route } from '../routes/route.js';
 import { issuer, ticketIdOf } from '../tokens/jwt-requests.js';
+import { CREDENTIAL_ERRORS, credentialRequest, SERVICE, STORE_ERRORS, TICKET_ID } from './rest-requests.js';
 
 /**
  * POST /v1/tickets/{tgt}: trade the TGT (its id, or its JWT with the tokens module) for an ST.
  * Credentials are read only with `renew`, where they must prove the TGT's principal again and mark
  * the ST as from a fresh login. SAML 1.1 clients name the service `TARGET` (CAS protocol §4): it
  * stands in for a missing or blank `service`. A `jwtAsServiceTicket` service gets the ST as a JWT.
+ * Only a renew request checks credentials, so only it is throttled.
  */
-/** Only a renew request checks credentials here, so only it is throttled. */
-export function renewRequested(ctx: Context): boolean {
-  return isTruthy(requestParameters(ctx).get('renew'));
-}
-
-export function grantServiceTicket(http: HttpContext) {
-  return async function grantServiceTicket(ctx: RouterContext): Promise<void> {
-    const parameters = http.parameters(ctx);
-    const renew = isTruthy(parameters.get('renew'));
-    const granted = await http.core.grantServiceTicket.execute({
-      tgtId: await ticketIdOf(http, ctx.params.tgt ?? ''),
-      service: optionalParameter(parameters, 'service') ?? parameters.get('TARGET'),
-      renew,
-      credentials: renew ? http.credentials(ctx) : [],
-    });
-    ctx.status = 200;
-    ctx.type = 'text/plain';
-    const { tokens } = http;
-    ctx.body = tokens?.wantsJwtServiceTicket(granted.service) ? await tokens.serviceTicket(granted, issuer(tokens, http, ctx)) : granted.ticket.id;
+export function grantServiceTicketRoute(http: HttpContext): Route {
+  const request = {
+    params: z.object({ tgt: TICKET_ID }),
+    ...credentialRequest(http, {
+      parameters: {
+        service: SERVICE,
+        TARGET: text('The service URL as SAML 1.1 clients name it; read when `service` is absent or blank.'),
+        renew: flag('Prove the login again with credentials in this request; the ST then counts as from a fresh login.'),
+      },
+    }),
   };
+  const renewRequested = (ctx: Context) => typedInputOf(ctx, request).parameters.renew;
+  return defineRoute({
+    method: 'post',
+    path: '/v1/tickets/{tgt}',
+    operationId: 'grantServiceTicket',
+    summary: 'Grant a service ticket (ST) from a TGT',
+    description: 'Credentials are read only with `renew`. Granting an ST resets the TGT idle timer.',
+    request,
+    responses: {
+      200: {
+        description: 'The service ticket.',
+        content: { 'text/plain': z.string().meta({ description: http.tokens ? 'The ST id, or the ST as a JWT for a service with `jwtAsServiceTicket`.' : 'The ST id.' }) },
+      },
+    },
+    errors: {
+      ...CREDENTIAL_ERRORS,
+      INVALID_REQUEST: 'No `service` (nor `TARGET`).',
+      TICKET_NOT_FOUND: 'The TGT is unknown or expired.',
+      ...STORE_ERRORS,
+      STORE_CAPACITY_EXCEEDED: 'The ticket store is full.',
+    },
+    failures: http.restFailures,
+    steps: [http.readBody, http.throttle(renewRequested)],
+    async handle(ctx, { params, parameters }) {
+      const { renew } = parameters;
+      const granted = await http.core.grantServiceTicket.execute({
+        tgtId: await ticketIdOf(http, params.tgt),
+        service: parameters.service ?? parameters.TARGET,
+        renew,
+        credentials: renew ? http.credentials(ctx) : [],
+      });
+      ctx.status = 200;
+      ctx.type = 'text/plain';
+      const { tokens } = http;
+      ctx.body = tokens?.wantsJwtServiceTicket(granted.service) ? await tokens.serviceTicket(granted, issuer(tokens, http, ctx)) : granted.ticket.id;
+    },
+  });
 }

@@ -1,21 +1,46 @@
 import type { AuthenticationResult } from '@tessera/core';
-import type { RouterContext } from '@koa/router';
+import { z } from 'zod';
 import type { HttpContext } from '../http-module.js';
-import { optionalParameter } from '../request/parameters.js';
+import { defineRoute, type Route } from '../routes/route.js';
+import { CREDENTIAL_ERRORS, credentialRequest, SERVICE, STORE_ERRORS } from './rest-requests.js';
+
+const attributes = z.record(z.string(), z.array(z.string()).readonly());
+
+const authenticationResultSchema = z
+  .object({
+    authentication: z.object({
+      principal: z.object({ id: z.string(), attributes }),
+      authenticationDate: z.string().meta({ format: 'date-time' }),
+      credentials: z.array(z.object({ id: z.string(), type: z.string() })),
+      successes: z.record(z.string(), z.unknown()).meta({ description: 'By handler name: what each accepted.' }),
+      attributes: z.record(z.string(), z.unknown()),
+    }),
+    service: z.string().nullable(),
+  })
+  .meta({ id: 'AuthenticationResult', description: "CAS's AuthenticationResult, without Jackson's type wrappers." });
 
 /** POST /v1/users: authenticate (and check `service` when given) without creating a ticket. */
-export function authenticateUser(http: HttpContext) {
-  return async function authenticateUser(ctx: RouterContext): Promise<void> {
-    const credentials = http.credentials(ctx);
-    const service = optionalParameter(http.parameters(ctx), 'service');
-    const result = await http.core.authenticateUser.execute({ credentials, ...(service !== undefined && { service }) });
-    ctx.status = 200;
-    ctx.body = authenticationResultJson(result);
-  };
+export function authenticateUserRoute(http: HttpContext): Route {
+  return defineRoute({
+    method: 'post',
+    path: '/v1/users',
+    operationId: 'authenticateUser',
+    summary: 'Check credentials without creating a ticket',
+    request: credentialRequest(http, { parameters: { service: SERVICE } }),
+    responses: { 200: { description: 'Authenticated.', content: { 'application/json': authenticationResultSchema } } },
+    errors: { ...CREDENTIAL_ERRORS, ...STORE_ERRORS },
+    failures: http.restFailures,
+    steps: [http.readBody, http.throttle()],
+    async handle(ctx, { parameters: { service } }) {
+      const result = await http.core.authenticateUser.execute({ credentials: http.credentials(ctx), ...(service !== undefined && { service }) });
+      ctx.status = 200;
+      ctx.body = authenticationResultJson(result);
+    },
+  });
 }
 
 /** The shape of protocol.md §3 (CAS's AuthenticationResult, without Jackson's type wrappers). */
-function authenticationResultJson({ authentication, service }: AuthenticationResult) {
+function authenticationResultJson({ authentication, service }: AuthenticationResult): z.input<typeof authenticationResultSchema> {
   return {
     authentication: {
       principal: { id: authentication.principal.id, attributes: authentication.principal.attributes },

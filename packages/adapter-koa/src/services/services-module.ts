@@ -1,6 +1,6 @@
-import { UnsupportedMediaTypeError, type RegisterService } from '@tessera/core';
-import type { HttpModule, Step } from '../http-module.js';
-import { registerFromForm, registerFromJson } from './register-routes.js';
+import type { RegisterService } from '@tessera/core';
+import type { HttpModule } from '../http-module.js';
+import { registerFromFormRoute, registerFromJsonRoute } from './registration-routes.js';
 
 export interface ServicesModuleOptions {
   readonly registerService: RegisterService;
@@ -17,18 +17,9 @@ export interface ServicesModuleOptions {
 export function servicesModule(options: ServicesModuleOptions): HttpModule {
   return {
     name: 'services',
-    register(router, http) {
-      if (options.current) router.post('/v1/services', requireJsonBody, http.readBody, http.throttle(), registerFromJson(options.registerService));
-      if (options.earlier) router.post('/v1/services/add/:tgt', http.readBody, http.throttle(), registerFromForm(http, options.registerService));
-    },
+    routes: (http) => [
+      ...(options.current ? [registerFromJsonRoute(http, options.registerService)] : []),
+      ...(options.earlier ? [registerFromFormRoute(http, options.registerService)] : []),
+    ],
   };
 }
-
-/**
- * The current variant reads only JSON (CAS's `consumes`), checked before anything else: 415. The
- * declared type is what counts: an empty JSON body is a bad definition (400), not a wrong type.
- */
-const requireJsonBody: Step = async function requireJsonBody(ctx, next) {
-  if (ctx.request.type !== 'application/json') throw new UnsupportedMediaTypeError('Send the service definition as Content-Type: application/json');
-  await next();
-};

@@ -1,6 +1,6 @@
 import type { RequestRateLimit } from '@tessera/core';
 import type { Context, Next } from 'koa';
-import type { Step } from '../http-module.js';
+import { withErrors, type Step } from '../routes/route.js';
 
 /**
  * The validation endpoints' request-rate limit per client IP (protocol.md §5), placed after the
@@ -8,8 +8,9 @@ import type { Step } from '../http-module.js';
  * any ticket is looked at, so it consumes nothing. Without a configured limit it only passes requests on.
  */
 export function rateLimitStep(limit: RequestRateLimit | undefined): Step {
-  return async function limitRequestRate(ctx: Context, next: Next): Promise<void> {
+  const step = async function limitRequestRate(ctx: Context, next: Next): Promise<void> {
     if (limit) await limit.admit(ctx.ip);
     await next();
   };
+  return limit ? withErrors(step, { RATE_LIMITED: 'Too many validation requests from this address: wait `Retry-After` seconds.' }) : step;
 }

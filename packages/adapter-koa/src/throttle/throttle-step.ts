@@ -1,11 +1,11 @@
 import { throttleKey, type AuthenticationThrottle } from '@tessera/core';
 import type { Context, Next } from 'koa';
-import type { Step } from '../http-module.js';
 import type { HttpOptions } from '../http-options.js';
 import { statusOf } from '../errors/error-status.js';
 import { toTesseraError } from '../errors/normalize-error.js';
 import { basicCredentials } from '../request/basic-credentials.js';
-import { requestParameters } from '../request/parameters.js';
+import { inputOf } from '../routes/route-input.js';
+import { withErrors, type Step } from '../routes/route.js';
 
 /** Which requests of a route check credentials, e.g. POST /v1/tickets/{tgt} only with `renew`. */
 export type ThrottleCondition = (ctx: Context) => boolean;
@@ -17,7 +17,7 @@ export type ThrottleCondition = (ctx: Context) => boolean;
  * Without the module the step only passes the request on.
  */
 export function throttleStep(throttle: AuthenticationThrottle | undefined, options: HttpOptions, condition?: ThrottleCondition): Step {
-  return async function throttleAuthentication(ctx: Context, next: Next): Promise<void> {
+  const step = async function throttleAuthentication(ctx: Context, next: Next): Promise<void> {
     if (!throttle || (condition && !condition(ctx))) {
       await next();
       return;
@@ -32,6 +32,7 @@ export function throttleStep(throttle: AuthenticationThrottle | undefined, optio
     }
     await report(throttle, key, ctx.status);
   };
+  return throttle ? withErrors(step, { THROTTLED: 'Too many failed logins from this address for this username: locked for `Retry-After` seconds.' }) : step;
 }
 
 /** CAS counts 401 answers only; a success (2xx) resets the key; any other answer leaves it as it was. */
@@ -46,13 +47,13 @@ function statusOfThrown(thrown: unknown, options: HttpOptions): number {
   return error ? statusOf(error.code, { ...options, restRevision: 'current' }) : 500;
 }
 
-/** The username of a form or JSON body or the query, else of HTTP Basic credentials (the services routes). */
+/** The username parameter of the route's input, else of HTTP Basic credentials (the services routes). */
 function usernameOf(ctx: Context): string | undefined {
   try {
-    const username = requestParameters(ctx).get('username');
-    if (username?.trim()) return username;
+    const username = inputOf(ctx).parameters['username'];
+    if (typeof username === 'string' && username.trim()) return username;
   } catch {
-    // A body that is not a map of strings (a service definition) names no username parameter.
+    // Input the route refuses names no username; the route answers 400 once the lock is checked.
   }
   return basicCredentials(ctx)[0]?.username;
 }

@@ -1,15 +1,15 @@
-import type Router from '@koa/router';
 import { MethodNotAllowedError, TicketValidationError, type CredentialType } from '@tessera/core';
 import { randomUUID } from 'node:crypto';
 import type { Context, Next } from 'koa';
+import { z } from 'zod';
 import type { HttpContext } from '../http-module.js';
-import { isTruthy } from '../request/flags.js';
-import { optionalParameter, queryParameters } from '../request/parameters.js';
-import { readXmlBody } from '../request/read-body.js';
+import { flag, optionalText } from '../request/parameter-schemas.js';
+import { readXmlBody, XML_BODY_TYPES } from '../request/read-body.js';
 import { requestUrl } from '../request/request-url.js';
+import { defineRoute, withErrors, type Route } from '../routes/route.js';
 import { parseSamlValidationRequest, type SamlValidationRequest } from './saml-request.js';
 import { samlFailureXml, samlSuccessXml, type SamlResponseHeader } from './saml-xml.js';
-import { renderValidationFailures } from './validation-failures.js';
+import { renderValidationFailures, VALIDATION_ERRORS, validationFailures } from './validation-failures.js';
 import type { ValidationFailure } from './validation-views.js';
 
 /** SAML 1.1 authentication method identifiers (SAML 1.1 core §7.1) by credential type; others are unspecified. */
@@ -23,47 +23,69 @@ const SOAP_TYPE = 'text/xml; charset=utf-8';
 /** The request read by `readSamlRequest`, kept so even a failure answers `InResponseTo` it. */
 const readRequests = new WeakMap<Context, SamlValidationRequest>();
 
+const soapSchema = z.string().meta({ id: 'SoapEnvelope', description: 'A SOAP 1.1 envelope (SAML 1.1 SOAP binding).' });
+const samlView = { failureContent: { 'text/xml': soapSchema } };
+
 /**
  * POST /samlValidate?TARGET=<service> (Apereo CAS protocol §4): a SOAP 1.1 envelope whose SAML 1.1
  * `samlp:Request` carries the ST as `samlp:AssertionArtifact`. The ST is validated (and consumed) by the
  * same use case as every CAS endpoint; the answer is a SAML 1.1 `samlp:Response` in a SOAP envelope.
  * Every method is routed here so that even a wrong one gets a SAML document.
  */
-export function registerSamlValidateRoute(router: Router, http: HttpContext): void {
+export function samlValidateRoute(http: HttpContext): Route {
   const view = { failure: (ctx: Context, failure: ValidationFailure) => writeFailure(ctx, http, failure) };
-  router.all('/samlValidate', renderValidationFailures(http.options, http.events, view), http.limitRequestRate, onlyPost, readXmlBody(http.options.maxBodyBytes), readSamlRequest, validateArtifact(http));
+  return defineRoute({
+    method: 'post',
+    path: '/samlValidate',
+    operationId: 'samlValidate',
+    summary: 'Validate a service ticket (SAML 1.1)',
+    everyMethod: true,
+    request: {
+      query: z.object({
+        TARGET: optionalText('The service URL the ticket was granted for.'),
+        renew: flag('Succeed only for a ticket from a fresh login.'),
+      }),
+      body: {
+        description: 'A `samlp:Request` whose `samlp:AssertionArtifact` is the service ticket; no DTD.',
+        content: Object.fromEntries(XML_BODY_TYPES.map((type) => [type, soapSchema])),
+      },
+    },
+    responses: { 200: { description: 'A `samlp:Response` holding the assertion.', content: samlView.failureContent } },
+    errors: { ...VALIDATION_ERRORS, INVALID_REQUEST: 'The body is not a well-formed SAML 1.1 request.' },
+    failures: validationFailures(http.options, samlView),
+    steps: [renderValidationFailures(http.options, http.events, view), http.limitRequestRate, onlyPost, readXmlBody(http.options.maxBodyBytes), readSamlRequest],
+    async handle(ctx, { query }) {
+      const request = readRequests.get(ctx)!;
+      const target = query.TARGET;
+      if (target === undefined) throw new TicketValidationError('INVALID_REQUEST', "The 'TARGET' parameter is required");
+      const result = await http.core.validateServiceTicket.execute({ ticket: request.artifact, service: target, renew: query.renew });
+      ctx.status = 200;
+      ctx.set('Content-Type', SOAP_TYPE);
+      ctx.body = samlSuccessXml(header(ctx, http), {
+        assertionId: newSamlId(),
+        // The host name the client reached us by (its own address for a client without Host), as CAS's default issuer.
+        issuer: new URL(requestUrl(ctx)).hostname,
+        audience: target,
+        user: result.user,
+        attributes: result.attributes,
+        authenticationMethod: authenticationMethod(result.credentialTypes),
+        authenticatedAt: result.authenticatedAt,
+      });
+    },
+  });
 }
 
-async function onlyPost(ctx: Context, next: Next): Promise<void> {
-  if (ctx.method !== 'POST') throw new MethodNotAllowedError(['POST']);
-  await next();
-}
+const onlyPost = withErrors(
+  async function onlyPost(ctx: Context, next: Next): Promise<void> {
+    if (ctx.method !== 'POST') throw new MethodNotAllowedError(['POST']);
+    await next();
+  },
+  { METHOD_NOT_ALLOWED: 'Only POST.' },
+);
 
 async function readSamlRequest(ctx: Context, next: Next): Promise<void> {
   readRequests.set(ctx, parseSamlValidationRequest(ctx.request.body));
   await next();
-}
-
-function validateArtifact(http: HttpContext) {
-  return async function validateArtifact(ctx: Context): Promise<void> {
-    const request = readRequests.get(ctx)!;
-    const query = queryParameters(ctx);
-    const target = optionalParameter(query, 'TARGET');
-    if (target === undefined) throw new TicketValidationError('INVALID_REQUEST', "The 'TARGET' parameter is required");
-    const result = await http.core.validateServiceTicket.execute({ ticket: request.artifact, service: target, renew: isTruthy(query.get('renew')) });
-    ctx.status = 200;
-    ctx.set('Content-Type', SOAP_TYPE);
-    ctx.body = samlSuccessXml(header(ctx, http), {
-      assertionId: newSamlId(),
-      // The host name the client reached us by (its own address for a client without Host), as CAS's default issuer.
-      issuer: new URL(requestUrl(ctx)).hostname,
-      audience: target,
-      user: result.user,
-      attributes: result.attributes,
-      authenticationMethod: authenticationMethod(result.credentialTypes),
-      authenticatedAt: result.authenticatedAt,
-    });
-  };
 }
 
 function writeFailure(ctx: Context, http: HttpContext, { code, description }: ValidationFailure): void {

@@ -1,13 +1,21 @@
-import { MethodNotAllowedError, RateLimitedError, TicketValidationError, type EventSink } from '@tessera/core';
+import { MethodNotAllowedError, RateLimitedError, TicketValidationError, type ErrorCode, type EventSink } from '@tessera/core';
 import type { Next } from 'koa';
 import type { RouterContext } from '@koa/router';
 import { statusOf, UNEXPECTED_ERROR_STATUS } from '../errors/error-status.js';
 import { toTesseraError } from '../errors/normalize-error.js';
+import { failureHeaders } from '../errors/rest-failures.js';
 import { reportServerError } from '../errors/report.js';
 import type { HttpOptions } from '../http-options.js';
+import type { FailureRendering, RouteErrors } from '../routes/route.js';
 import type { ValidationFailure, ValidationView } from './validation-views.js';
 
 const INTERNAL_ERROR_DESCRIPTION = 'The server could not validate the ticket';
+
+/** What every validation endpoint may answer besides its success. */
+export const VALIDATION_ERRORS: RouteErrors = {
+  TICKET_VALIDATION_FAILED: 'Validation failed: INVALID_REQUEST (a parameter missing), INVALID_TICKET, INVALID_SERVICE or UNAUTHORIZED_SERVICE.',
+  STORE_UNAVAILABLE: 'INTERNAL_ERROR: a store the server depends on is unavailable.',
+};
 
 /**
  * The validation routes' renderer: whatever goes wrong, the answer is a CAS failure document.
@@ -31,10 +39,26 @@ export function renderValidationFailures(options: HttpOptions, events: EventSink
         reportServerError(events, thrown, ctx);
         failure = { code: 'INTERNAL_ERROR', description: INTERNAL_ERROR_DESCRIPTION };
       }
-      ctx.status = status >= 500 && options.validationFailureStatus === 200 ? 200 : status;
+      ctx.status = validationStatus(status, options);
       if (error instanceof MethodNotAllowedError) ctx.set('Allow', error.allowed.join(', '));
       if (error instanceof RateLimitedError) ctx.set('Retry-After', String(error.retryAfterSeconds));
       view.failure(ctx, failure);
     }
+  };
+}
+
+/** Server faults answer 200 too where clients need Apereo's always-200. */
+function validationStatus(status: number, options: HttpOptions): number {
+  return status >= 500 && options.validationFailureStatus === 200 ? 200 : status;
+}
+
+/** What renderValidationFailures answers, for the document: the view's failure document at the status above. */
+export function validationFailures(options: HttpOptions, view: Pick<ValidationView, 'failureContent'>): FailureRendering {
+  return {
+    statusOf: (code: ErrorCode) => validationStatus(statusOf(code, options), options),
+    response(code) {
+      const headers = failureHeaders(code);
+      return headers ? { content: view.failureContent, headers } : { content: view.failureContent };
+    },
   };
 }

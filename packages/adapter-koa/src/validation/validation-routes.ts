@@ -1,50 +1,72 @@
-import type Router from '@koa/router';
 import { MethodNotAllowedError } from '@tessera/core';
 import type { Context, Next } from 'koa';
+import { z } from 'zod';
 import type { HttpContext } from '../http-module.js';
-import { isTruthy } from '../request/flags.js';
-import { queryParameters } from '../request/parameters.js';
+import { flag, text } from '../request/parameter-schemas.js';
+import { defineRoute, withErrors, type Route } from '../routes/route.js';
 import { ticketIdOf } from '../tokens/jwt-requests.js';
-import { registerSamlValidateRoute } from './saml-validate.js';
-import { renderValidationFailures } from './validation-failures.js';
-import { cas1View, casView, type ValidationView } from './validation-views.js';
+import { samlValidateRoute } from './saml-validate.js';
+import { renderValidationFailures, VALIDATION_ERRORS, validationFailures } from './validation-failures.js';
+import { cas1View, casView } from './validation-views.js';
 
-const VIEWS: Readonly<Record<string, ValidationView>> = {
-  '/validate': cas1View,
-  '/serviceValidate': casView,
-  '/proxyValidate': casView,
-  '/p3/serviceValidate': casView,
-  '/p3/proxyValidate': casView,
-};
+const cas1Query = z.object({
+  service: text('The service URL the ticket was granted for; compared percent-decoded, without fragment, in any case.'),
+  ticket: text('The service ticket (with the tokens module, also its JWT). It is used up by this attempt, whatever the outcome.'),
+  renew: flag('Succeed only for a ticket from a fresh login.'),
+});
+const casQuery = cas1Query.extend({
+  format: z
+    .string()
+    .optional()
+    .transform((value) => (value?.trim().toUpperCase() === 'JSON' ? 'JSON' : 'XML'))
+    .meta({ description: '`JSON` (any case) for a JSON answer; XML otherwise. The Accept header does not count.' }),
+});
+
+const ENDPOINTS = [
+  { path: '/validate', operationId: 'validate', summary: 'Validate a service ticket (CAS 1)', view: cas1View, query: cas1Query },
+  { path: '/serviceValidate', operationId: 'serviceValidate', summary: 'Validate a service ticket (CAS 2, with attributes)', view: casView, query: casQuery },
+  { path: '/proxyValidate', operationId: 'proxyValidate', summary: 'Validate a service ticket (CAS 2 proxy path; plain STs)', view: casView, query: casQuery },
+  { path: '/p3/serviceValidate', operationId: 'p3ServiceValidate', summary: 'Validate a service ticket (CAS 3)', view: casView, query: casQuery },
+  { path: '/p3/proxyValidate', operationId: 'p3ProxyValidate', summary: 'Validate a service ticket (CAS 3 proxy path; plain STs)', view: casView, query: casQuery },
+] as const;
 
 /**
  * The CAS validation endpoints, always on. CAS 2 paths answer like CAS 3 (attributes included) and the
  * proxy paths accept plain STs. Every method is routed here so that even a wrong method gets a CAS document.
  * SAML 1.1's /samlValidate is one of them.
  */
-export function registerValidationRoutes(router: Router, http: HttpContext): void {
-  for (const [path, view] of Object.entries(VIEWS)) {
-    router.all(path, renderValidationFailures(http.options, http.events, view), http.limitRequestRate, onlyGet, http.readBody, validateServiceTicket(http, view));
-  }
-  registerSamlValidateRoute(router, http);
+export function validationRoutes(http: HttpContext): Route[] {
+  const routes = ENDPOINTS.map(({ path, operationId, summary, view, query }) =>
+    defineRoute({
+      method: 'get',
+      path,
+      operationId,
+      summary,
+      everyMethod: true,
+      request: { query },
+      responses: { 200: { description: 'The ticket is valid for the service.', content: view.successContent } },
+      errors: VALIDATION_ERRORS,
+      failures: validationFailures(http.options, view),
+      steps: [renderValidationFailures(http.options, http.events, view), http.limitRequestRate, onlyGet, http.readBody],
+      async handle(ctx, { query }) {
+        const result = await http.core.validateServiceTicket.execute({
+          // A JWT ST stands for its stored ST, so it validates once, like any ST (protocol.md §6).
+          ticket: query.ticket === undefined ? undefined : await ticketIdOf(http, query.ticket),
+          service: query.service,
+          renew: query.renew,
+        });
+        ctx.status = 200;
+        (view).success(ctx, result);
+      },
+    }),
+  );
+  return [...routes, samlValidateRoute(http)];
 }
 
-async function onlyGet(ctx: Context, next: Next): Promise<void> {
-  if (ctx.method !== 'GET' && ctx.method !== 'HEAD') throw new MethodNotAllowedError(['GET', 'HEAD']);
-  await next();
-}
-
-function validateServiceTicket(http: HttpContext, view: ValidationView) {
-  return async function validateServiceTicket(ctx: Context): Promise<void> {
-    const query = queryParameters(ctx);
-    const ticket = query.get('ticket');
-    const result = await http.core.validateServiceTicket.execute({
-      // A JWT ST stands for its stored ST, so it validates once, like any ST (protocol.md §6).
-      ticket: ticket === undefined ? undefined : await ticketIdOf(http, ticket),
-      service: query.get('service'),
-      renew: isTruthy(query.get('renew')),
-    });
-    ctx.status = 200;
-    view.success(ctx, result);
-  };
-}
+const onlyGet = withErrors(
+  async function onlyGet(ctx: Context, next: Next): Promise<void> {
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') throw new MethodNotAllowedError(['GET', 'HEAD']);
+    await next();
+  },
+  { METHOD_NOT_ALLOWED: 'Only GET and HEAD.' },
+);

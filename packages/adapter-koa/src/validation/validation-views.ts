@@ -1,6 +1,7 @@
 import type { CasFailureCode, ValidatedServiceTicket } from '@tessera/core';
 import type { Context } from 'koa';
-import { queryParameters } from '../request/parameters.js';
+import { z } from 'zod';
+import { inputOf } from '../routes/route-input.js';
 import { casFailureXml, casSuccessXml } from './cas-xml.js';
 
 export interface ValidationFailure {
@@ -8,25 +9,43 @@ export interface ValidationFailure {
   readonly description: string;
 }
 
-/** How one family of validation endpoints writes its answer; the status is set by the caller. */
+/** How one family of validation endpoints writes its answer (the status is set by the caller), and its bodies for the document. */
 export interface ValidationView {
   success(ctx: Context, result: ValidatedServiceTicket): void;
   failure(ctx: Context, failure: ValidationFailure): void;
+  readonly successContent: Readonly<Record<string, z.ZodType>>;
+  readonly failureContent: Readonly<Record<string, z.ZodType>>;
 }
 
 const XML_TYPE = 'application/xml; charset=utf-8';
 
+const casXmlSchema = z.string().meta({
+  id: 'CasServiceResponseXml',
+  description: 'A `cas:serviceResponse` document (namespace http://www.yale.edu/tp/cas) holding `cas:authenticationSuccess` (`cas:user`, `cas:attributes`) or `cas:authenticationFailure code="…"`.',
+});
+const attributes = z.record(z.string(), z.array(z.string()).readonly());
+const casJsonSuccess = z
+  .object({ serviceResponse: z.object({ authenticationSuccess: z.object({ user: z.string(), attributes }) }) })
+  .meta({ id: 'CasAuthenticationSuccess' });
+const casJsonFailure = z
+  .object({ serviceResponse: z.object({ authenticationFailure: z.object({ code: z.string().meta({ description: 'INVALID_REQUEST, INVALID_TICKET, INVALID_SERVICE, UNAUTHORIZED_SERVICE or INTERNAL_ERROR.' }), description: z.string() }) }) })
+  .meta({ id: 'CasAuthenticationFailure' });
+
 /** CAS 2 and 3: XML unless the query asks `format=JSON` (any case); the Accept header never decides. */
 export const casView: ValidationView = {
   success(ctx, { user, attributes }) {
-    if (wantsJson(ctx)) ctx.body = { serviceResponse: { authenticationSuccess: { user, attributes } } };
+    if (wantsJson(ctx)) ctx.body = { serviceResponse: { authenticationSuccess: { user, attributes } } } satisfies z.input<typeof casJsonSuccess>;
     else writeXml(ctx, casSuccessXml(user, attributes));
   },
   failure(ctx, { code, description }) {
-    if (wantsJson(ctx)) ctx.body = { serviceResponse: { authenticationFailure: { code, description } } };
+    if (wantsJson(ctx)) ctx.body = { serviceResponse: { authenticationFailure: { code, description } } } satisfies z.input<typeof casJsonFailure>;
     else writeXml(ctx, casFailureXml(code, description));
   },
+  successContent: { 'application/xml': casXmlSchema, 'application/json': casJsonSuccess },
+  failureContent: { 'application/xml': casXmlSchema, 'application/json': casJsonFailure },
 };
+
+const cas1Schema = z.string().meta({ id: 'Cas1Answer', description: 'Two lines: `yes` and the user, or `no` and an empty line.' });
 
 /** CAS 1 `/validate`: two lines of plain text. */
 export const cas1View: ValidationView = {
@@ -38,10 +57,12 @@ export const cas1View: ValidationView = {
     ctx.type = 'text/plain';
     ctx.body = 'no\n\n';
   },
+  successContent: { 'text/plain': cas1Schema },
+  failureContent: { 'text/plain': cas1Schema },
 };
 
 function wantsJson(ctx: Context): boolean {
-  return queryParameters(ctx).get('format')?.trim().toUpperCase() === 'JSON';
+  return inputOf(ctx).query['format'] === 'JSON';
 }
 
 function writeXml(ctx: Context, xml: string): void {

@@ -20,6 +20,9 @@ function integerFrom(min: number, max?: number) {
 
 const positiveInteger = (max?: number) => integerFrom(1, max);
 
+/** Parameters the REST routes and the x509 form extractor read: a credential parameter of the same name could never be told apart. */
+const ROUTE_PARAMETERS = ['username', 'password', 'service', 'TARGET', 'renew', 'token', 'cert'];
+
 const flag = () => z.boolean({ error: 'expected true or false' });
 
 const filePath = () => z.string({ error: 'expected a file path' }).min(1, { error: 'expected a file path' });
@@ -147,6 +150,7 @@ const settings = section({
     parameter: z
       .string()
       .regex(/^[A-Za-z0-9._-]+$/, { error: 'expected a parameter name' })
+      .refine((name) => !ROUTE_PARAMETERS.includes(name), { error: `expected a name other than ${ROUTE_PARAMETERS.join(', ')}, which tessera reads already` })
       .default('otp')
       .describe('Request parameter carrying the TOTP code, next to `username` and `password`.'),
   }).prefault({}),

@@ -1,0 +1,101 @@
+import { InvalidRequestError } from '@tessera/core';
+import type { Context } from 'koa';
+import type { z } from 'zod';
+import type { RouteErrors, RouteInput, RouteRequest } from './route.js';
+
+const FORM = 'application/x-www-form-urlencoded';
+
+/** What parsing a route's parameters refuses, for the document. */
+export const PARAMETER_ERRORS: RouteErrors = {
+  INVALID_REQUEST: 'A JSON body that is not an object, or a parameter the schema refuses (a JSON value that is not a string), named in the message.',
+};
+
+interface Binding {
+  readonly request: RouteRequest;
+  read(): RouteInput;
+}
+
+const bindings = new WeakMap<Context, Binding>();
+
+/** The route's first step: its input is parsed through `request` once, when a step or the handler first asks. */
+export function bindInput(ctx: Context, request: RouteRequest): void {
+  let outcome: { input: RouteInput } | { error: unknown } | undefined;
+  const read = () => {
+    if (!outcome) {
+      try {
+        outcome = { input: parseInput(ctx, request) };
+      } catch (error) {
+        outcome = { error };
+      }
+    }
+    if ('error' in outcome) throw outcome.error;
+    return outcome.input;
+  };
+  bindings.set(ctx, { request, read });
+}
+
+/** The route's parsed input; throws InvalidRequestError, naming the value, for input its schemas refuse. */
+export function inputOf(ctx: Context): RouteInput {
+  const binding = bindings.get(ctx);
+  if (!binding) throw new Error('No route input is bound to this request');
+  return binding.read();
+}
+
+/** As inputOf, typed by the route's own request schemas (checked to be the ones the route declared). */
+export function typedInputOf<Request extends RouteRequest>(ctx: Context, request: Request): RouteInput<Request> {
+  if (bindings.get(ctx)?.request !== request) throw new Error('The request schemas are not those of this route');
+  return inputOf(ctx);
+}
+
+function parseInput(ctx: Context, request: RouteRequest): RouteInput {
+  const sent = request.parameters ? sentParameters(ctx) : {};
+  const query = Object.fromEntries(firstValues(new URLSearchParams(ctx.querystring)));
+  const headers = Object.fromEntries(Object.entries(ctx.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : value]));
+  return {
+    params: parse(request.params, (ctx as { params?: unknown }).params ?? {}, 'Path parameter'),
+    parameters: parse(request.parameters, sent, 'Parameter'),
+    query: parse(request.query, query, 'Parameter'),
+    headers: parse(request.headers, headers, 'Header'),
+    // Parsing `parameters` admitted only string values.
+    sentParameters: sent as Record<string, string>,
+  };
+}
+
+function parse(schema: z.ZodObject | undefined, value: unknown, kind: string): Readonly<Record<string, unknown>> {
+  if (!schema) return {};
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const name = issue?.path[0];
+  if (name === undefined) return refuse('The JSON request body must be an object of string parameters');
+  const expected = issue?.code === 'invalid_type' ? `must be a ${issue.expected}` : `is invalid: ${issue?.message}`;
+  return refuse(`${kind} '${clip(String(name))}' ${expected}`);
+}
+
+function refuse(message: string): never {
+  throw new InvalidRequestError(message);
+}
+
+/**
+ * Body parameters (form or JSON) over query parameters; a repeated name yields its first value, as a
+ * servlet's getParameter. A JSON body that is not an object is passed on as it is, for the schema to refuse.
+ */
+function sentParameters(ctx: Context): unknown {
+  const query = Object.fromEntries(firstValues(new URLSearchParams(ctx.querystring)));
+  if (ctx.request.rawBody === undefined) return query;
+  if (ctx.is(FORM)) return { ...query, ...Object.fromEntries(firstValues(new URLSearchParams(ctx.request.rawBody))) };
+  const body: unknown = ctx.request.body;
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return body;
+  return { ...query, ...body };
+}
+
+/** URLSearchParams decodes leniently: a malformed escape stays as written instead of failing. */
+function firstValues(search: URLSearchParams): Map<string, string> {
+  const values = new Map<string, string>();
+  for (const [name, value] of search) if (!values.has(name)) values.set(name, value);
+  return values;
+}
+
+function clip(name: string): string {
+  return name.length > 64 ? `${name.slice(0, 64)}…` : name;
+}

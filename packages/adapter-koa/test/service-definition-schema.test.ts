@@ -1,0 +1,41 @@
+import { aRegisteredService } from '@tessera/testkit';
+import { parseServiceDefinition, toCasServiceJson } from '@tessera/core';
+import { expect } from 'chai';
+import { serviceDefinitionSchema } from '../src/services/service-definition.js';
+
+const CAS = 'org.apereo.cas.services';
+
+/** Definitions core's parser accepts: a minimal one, one with every part in Apereo's wrapped form, one with plain lists. */
+const ACCEPTED: readonly Record<string, unknown>[] = [
+  { serviceId: '^https://app\\.example\\.org/.*', name: 'App' },
+  {
+    '@class': `${CAS}.CasRegisteredService`,
+    id: 7,
+    name: 'Staff only',
+    serviceId: '^https://staff\\.example\\.org/.*',
+    description: 'For staff',
+    evaluationOrder: -1,
+    accessStrategy: {
+      '@class': `${CAS}.DefaultRegisteredServiceAccessStrategy`,
+      enabled: true,
+      ssoEnabled: false,
+      requiredAttributes: { '@class': 'java.util.HashMap', memberOf: ['java.util.HashSet', ['staff']] },
+    },
+    attributeReleasePolicy: { '@class': `${CAS}.ReturnAllowedAttributeReleasePolicy`, allowedAttributes: ['java.util.ArrayList', ['mail']] },
+    properties: { '@class': 'java.util.HashMap', jwtAsServiceTicket: { '@class': `${CAS}.DefaultRegisteredServiceProperty`, values: ['java.util.HashSet', ['true']] } },
+  },
+  { serviceId: '^https://.*', name: 'Plain', description: null, accessStrategy: { requiredAttributes: { memberOf: ['staff'] } }, attributeReleasePolicy: { '@class': `${CAS}.ReturnAllAttributeReleasePolicy` } },
+];
+
+// issue 9 §3 — POST /v1/services hands its body to core's parser; the schema the document shows must describe what it accepts
+describe('issue 9 §3 the documented service definition (CasServiceDefinition)', () => {
+  it('accepts every definition core accepts, and what the route answers', () => {
+    for (const definition of ACCEPTED) {
+      expect(() => parseServiceDefinition(definition)).to.not.throw();
+      const result = serviceDefinitionSchema.safeParse(definition);
+      expect(result.success, JSON.stringify(result.error?.issues)).to.equal(true);
+      const stored = toCasServiceJson({ ...aRegisteredService(), ...parseServiceDefinition(definition), id: 9 });
+      expect(serviceDefinitionSchema.safeParse(stored).success, JSON.stringify(stored)).to.equal(true);
+    }
+  });
+});
