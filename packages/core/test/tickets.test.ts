@@ -174,6 +174,16 @@ describe('ticket use cases (protocol.md §1, §3)', () => {
       await expectValidationFailure(core.validateServiceTicket.execute({ ticket: st.id, service: APP, renew: false }), 'INVALID_TICKET');
     });
 
+    it('a failure names the principal once the ticket was found, and only then', async () => {
+      const { core, st, events } = await issued();
+      await expectValidationFailure(core.validateServiceTicket.execute({ ticket: st.id, service: 'https://app.example.org/other', renew: false }), 'INVALID_SERVICE');
+      await expectValidationFailure(core.validateServiceTicket.execute({ ticket: st.id, service: APP, renew: false }), 'INVALID_TICKET');
+      expect(events.ofType('ticket.validation.failed').map(({ code, principal }) => [code, principal])).to.deep.equal([
+        ['INVALID_SERVICE', 'casuser'],
+        ['INVALID_TICKET', undefined],
+      ]);
+    });
+
     it('missing parameters → INVALID_REQUEST; unknown, expired or TGT ids → INVALID_TICKET', async () => {
       const { core, st, tgt, clock } = await issued();
       await expectValidationFailure(core.validateServiceTicket.execute({ ticket: undefined, service: APP, renew: false }), 'INVALID_REQUEST');
@@ -207,7 +217,7 @@ describe('ticket use cases (protocol.md §1, §3)', () => {
       await expectValidationFailure(core.validateServiceTicket.execute({ ticket: st.id, service: APP, renew: false }), 'INVALID_TICKET');
       await core.destroyTicketGrantingTicket.execute(tgt.id); // idempotent
       expect(events.ofType('ticket.destroyed')).to.have.length(1);
-      expect(events.ofType('ticket.destroyed')[0]!.descendants).to.equal(1);
+      expect(events.ofType('ticket.destroyed')[0]).to.include({ descendants: 1, principal: 'casuser' });
     });
 
     it('an ST whose TGT is gone (expired or removed without cascade) never validates', async () => {

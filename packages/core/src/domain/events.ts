@@ -23,6 +23,8 @@ export type DomainEvent =
       /** A throttle key (client IP + username) reached the failure threshold and is locked. */
       readonly type: 'authentication.throttled';
       readonly key: string;
+      /** The lower-cased username of the key, when the requests named one. */
+      readonly username?: string;
       readonly lockSeconds: number;
       readonly failures: number;
     }
@@ -44,9 +46,25 @@ export type DomainEvent =
       readonly ticket: string;
       readonly code: CasFailureCode;
       readonly service: string;
+      /** Whose ticket it was, when the ticket and its TGT were found. */
+      readonly principal?: string;
     }
-  | { readonly type: 'ticket.destroyed'; readonly ticket: string; readonly descendants: number }
-  | { readonly type: 'service.saved'; readonly serviceId: number; readonly name: string }
+  | {
+      readonly type: 'ticket.destroyed';
+      readonly ticket: string;
+      readonly descendants: number;
+      /** The TGT's principal, when the destroyed ticket was a live TGT. */
+      readonly principal?: string;
+    }
+  | {
+      readonly type: 'service.saved';
+      readonly serviceId: number;
+      readonly name: string;
+      /** Whether a definition with the same id was stored before. */
+      readonly replaced: boolean;
+      /** Who registered it over REST; absent for the `services import` command. */
+      readonly principal?: string;
+    }
   | { readonly type: 'server.error'; readonly error: Error; readonly context: string };
 
 export type DomainEventType = DomainEvent['type'];

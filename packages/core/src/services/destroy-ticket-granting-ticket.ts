@@ -13,9 +13,11 @@ export class DestroyTicketGrantingTicket {
   ) {}
 
   async execute(id: string): Promise<void> {
-    const existed = (await this.tickets.get(id)) !== undefined;
+    const found = await this.tickets.get(id);
     await this.tickets.remove(id);
     const descendants = await this.tickets.removeDescendants(id);
-    if (existed || descendants > 0) this.events.emit({ type: 'ticket.destroyed', ticket: ticketFingerprint(id), descendants });
+    if (found === undefined && descendants === 0) return;
+    const principal = found?.kind === 'TGT' ? found.authentication.principal.id : undefined;
+    this.events.emit({ type: 'ticket.destroyed', ticket: ticketFingerprint(id), descendants, ...(principal !== undefined && { principal }) });
   }
 }

@@ -28,11 +28,12 @@ export class ImportServices {
     return imported;
   }
 
-  async save(definition: ServiceDefinition): Promise<ImportedService> {
+  /** `principal`: who registered it over REST, for the event; none for the `services import` command. */
+  async save(definition: ServiceDefinition, principal?: string): Promise<ImportedService> {
     const id = definition.id ?? (await unusedServiceId(this.registry, this.random));
     const replaced = await this.registry.findById(id);
     const saved = await this.registry.save({ ...definition, id });
-    this.events.emit({ type: 'service.saved', serviceId: saved.id, name: saved.name });
+    this.events.emit({ type: 'service.saved', serviceId: saved.id, name: saved.name, replaced: replaced !== undefined, ...(principal !== undefined && { principal }) });
     return replaced ? { saved, replaced } : { saved };
   }
 }

@@ -57,7 +57,7 @@ export class RegisterService {
   async withCredentials(credentials: readonly Credential[], json: unknown): Promise<RegisteredService> {
     const principal = await this.authenticate(credentials);
     this.authorize(principal);
-    return this.save(parseServiceDefinition(json, { acceptedTypes: this.policy.acceptedTypes }));
+    return this.save(parseServiceDefinition(json, { acceptedTypes: this.policy.acceptedTypes }), principal);
   }
 
   /** POST /v1/services/add/{tgt}: the TGT's principal registers the service the form describes. */
@@ -65,7 +65,7 @@ export class RegisterService {
     const tgt = await this.deps.tickets.get(tgtId);
     if (tgt?.kind !== 'TGT') throw new TicketNotFoundError();
     this.authorize(tgt.authentication.principal);
-    return this.save(legacyServiceDefinition(form));
+    return this.save(legacyServiceDefinition(form), tgt.authentication.principal);
   }
 
   private async authenticate(credentials: readonly Credential[]): Promise<Principal> {
@@ -83,7 +83,7 @@ export class RegisterService {
     if (!values.some((value) => this.valuePattern.test(value))) throw new ForbiddenError('Request is not authorized');
   }
 
-  private async save(definition: ServiceDefinition): Promise<RegisteredService> {
-    return (await this.importer.save(definition)).saved;
+  private async save(definition: ServiceDefinition, by: Principal): Promise<RegisteredService> {
+    return (await this.importer.save(definition, by.id)).saved;
   }
 }

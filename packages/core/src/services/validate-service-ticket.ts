@@ -45,27 +45,30 @@ export class ValidateServiceTicket {
     const { ticket: id, service } = input;
     if (!id || !service) throw new TicketValidationError('INVALID_REQUEST', "'service' and 'ticket' parameters are both required");
     const echo = clip(id);
-    const fail = (code: CasFailureCode, message: string): never => {
-      this.events.emit({ type: 'ticket.validation.failed', ticket: ticketFingerprint(id), code, service });
+    // Once the ticket and its TGT are found, a failure is reported as that principal's.
+    const fail = (code: CasFailureCode, message: string, owner?: string): never => {
+      this.events.emit({ type: 'ticket.validation.failed', ticket: ticketFingerprint(id), code, service, ...(owner !== undefined && { principal: owner }) });
       throw new TicketValidationError(code, message);
     };
 
     const st = await this.tickets.consume(id);
     if (!st) return fail('INVALID_TICKET', `Ticket '${echo}' not recognized`);
+    const tgt = await this.tickets.get(st.tgtId);
+    const owner = tgt?.kind === 'TGT' ? tgt.authentication.principal.id : undefined;
     if (!sameService(st.service, service)) {
       return fail(
         'INVALID_SERVICE',
         `Ticket '${echo}' does not match supplied service. The original service was '${clip(st.service)}' and the supplied service was '${clip(service)}'.`,
+        owner,
       );
     }
-    const tgt = await this.tickets.get(st.tgtId);
     if (tgt?.kind !== 'TGT') return fail('INVALID_TICKET', `Ticket '${echo}' not recognized`);
-    if (input.renew && !st.fromNewLogin) return fail('INVALID_TICKET', `Ticket '${echo}' was not issued from a new login, as renew requires`);
+    if (input.renew && !st.fromNewLogin) return fail('INVALID_TICKET', `Ticket '${echo}' was not issued from a new login, as renew requires`, owner);
 
     const registered = await this.access.find(st.service);
     const principal = tgt.authentication.principal;
     if (!registered || !principalMeetsRequirements(registered, principal)) {
-      return fail('UNAUTHORIZED_SERVICE', 'Service is not authorized to use CAS for this user');
+      return fail('UNAUTHORIZED_SERVICE', 'Service is not authorized to use CAS for this user', owner);
     }
 
     const released = releaseAttributes(registered.attributeRelease, principal.attributes);
