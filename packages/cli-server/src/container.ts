@@ -1,9 +1,11 @@
 import { Container } from 'inversify';
 import type { Logger } from 'pino';
-import { createApp, type HttpOptions } from '@tessera/adapter-koa';
+import { createApp, currentRequest, type HttpOptions } from '@tessera/adapter-koa';
 import { Argon2PasswordHasher, createCasCore, cryptoRandomSource, systemClock } from '@tessera/core';
+import { AuditEventSink } from './audit/audit-event-sink.js';
 import type { Config } from './config/schema.js';
 import { Binder } from './di.js';
+import { FanOutEventSink } from './fan-out-events.js';
 import { LoggingEventSink } from './logging.js';
 import { enabledModules } from './modules/registry.js';
 import type { StorePorts } from './storage/storage.js';
@@ -12,6 +14,8 @@ import { TOKENS } from './tokens.js';
 export interface CompositionInputs {
   readonly config: Config;
   readonly logger: Logger;
+  /** The audit trail's logger; none when `audit.destination` is off. */
+  readonly auditLogger?: Logger | undefined;
   /** The ticket store, service registry and user directory of the adapter `storage.type` names. */
   readonly stores: StorePorts;
 }
@@ -20,14 +24,16 @@ export interface CompositionInputs {
  * The composition root: every port bound to its adapter, then each enabled module adds its routes,
  * extractors and handlers. Nothing is built until something asks for it.
  */
-export function buildContainer({ config, logger, stores }: CompositionInputs): Binder {
+export function buildContainer({ config, logger, auditLogger, stores }: CompositionInputs): Binder {
   const binder = new Binder(new Container());
   binder.constant(TOKENS.Config, config);
   binder.constant(TOKENS.Logger, logger);
   binder.constant(TOKENS.Clock, systemClock);
   binder.constant(TOKENS.RandomSource, cryptoRandomSource);
 
-  binder.resolved(TOKENS.EventSink, [TOKENS.Logger], (log) => new LoggingEventSink(log));
+  binder.resolved(TOKENS.EventListener, [TOKENS.Logger], (log) => new LoggingEventSink(log));
+  if (auditLogger) binder.constant(TOKENS.EventListener, new AuditEventSink(auditLogger, currentRequest));
+  binder.resolved(TOKENS.EventSink, [{ all: TOKENS.EventListener }], (listeners) => new FanOutEventSink(listeners));
   binder.constant(TOKENS.TicketStore, stores.tickets);
   binder.constant(TOKENS.ServiceRegistry, stores.registry);
   binder.constant(TOKENS.UserDirectory, stores.users);

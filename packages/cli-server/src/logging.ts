@@ -1,4 +1,4 @@
-import { pino, type DestinationStream, type Level, type Logger } from 'pino';
+import { pino, type DestinationStream, type Level, type Logger, type LoggerOptions } from 'pino';
 import { ticketFingerprint, type DomainEvent, type DomainEventType, type EventSink } from '@tessera/core';
 
 export type LogLevel = Level | 'silent';
@@ -20,25 +20,32 @@ const REDACTED = [
 const TICKET_ID = /\b(?:TGT|ST|PT|PGT)-\d+-[A-Za-z0-9-]{8,}/g;
 const MAX_DEPTH = 6;
 
+/**
+ * JSON lines with an ISO time that keep secrets out, whatever code logs through them: password paths
+ * redacted, whole ticket ids replaced by fingerprints in every string. The application log and the
+ * audit trail share them.
+ */
+const safeJsonLines = {
+  redact: { paths: REDACTED, censor: '[redacted]' },
+  timestamp: pino.stdTimeFunctions.isoTime,
+  formatters: { level: (label) => ({ level: label }), log: (object) => scrub(object, 0) as Record<string, unknown> },
+  // Errors are already serialized (and scrubbed) by the log formatter above.
+  serializers: { err: (value: unknown) => (value instanceof Error ? pino.stdSerializers.err(value) : value) },
+  hooks: {
+    logMethod(args, method) {
+      method.apply(this, args.map((arg) => (typeof arg === 'string' ? withoutTicketIds(arg) : arg)) as Parameters<typeof method>);
+    },
+  },
+} satisfies LoggerOptions;
+
 /** pino writing JSON lines to `destination` (stdout by default), redacted and without ticket ids. */
 export function createLogger(level: LogLevel, destination: DestinationStream = pino.destination({ dest: 1, sync: true })): Logger {
-  return pino(
-    {
-      name: 'tessera',
-      level,
-      redact: { paths: REDACTED, censor: '[redacted]' },
-      timestamp: pino.stdTimeFunctions.isoTime,
-      formatters: { level: (label) => ({ level: label }), log: (object) => scrub(object, 0) as Record<string, unknown> },
-      // Errors are already serialized (and scrubbed) by the log formatter above.
-      serializers: { err: (value: unknown) => (value instanceof Error ? pino.stdSerializers.err(value) : value) },
-      hooks: {
-        logMethod(args, method) {
-          method.apply(this, args.map((arg) => (typeof arg === 'string' ? withoutTicketIds(arg) : arg)) as Parameters<typeof method>);
-        },
-      },
-    },
-    destination,
-  );
+  return pino({ name: 'tessera', level, ...safeJsonLines }, destination);
+}
+
+/** The audit trail's pino: the same safe JSON lines, with the `node` instead of pid and host name. */
+export function createAuditLogger(destination: DestinationStream, node: string): Logger {
+  return pino({ level: 'info', base: { node }, ...safeJsonLines }, destination);
 }
 
 function withoutTicketIds(text: string): string {

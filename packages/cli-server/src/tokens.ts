@@ -40,7 +40,10 @@ export const TOKENS = {
   Logger: token<Logger>('Logger'),
   Clock: token<Clock>('Clock'),
   RandomSource: token<RandomSource>('RandomSource'),
+  /** The one sink every use case reports to: it hands each event to every EventListener. */
   EventSink: token<EventSink>('EventSink'),
+  /** Multi-bound: what receives every domain event (the application log, the audit trail). */
+  EventListener: token<EventSink>('EventListener'),
   TicketStore: token<TicketStore>('TicketStore'),
   ServiceRegistry: token<ServiceRegistry>('ServiceRegistry'),
   /** Whether what is saved to the ServiceRegistry is still there for the next process (memory: no). */
