@@ -20,7 +20,7 @@ export interface Tessera extends Listening {
 
 /**
  * The composed server exactly as `tessera` starts it (startServer + parseConfig, memory store,
- * modules rest + tokens), with log lines formatted at the default level but thrown away.
+ * modules rest + tokens), with log and audit lines formatted at the default level but thrown away.
  */
 export async function startTessera(): Promise<Tessera> {
   const passwordHash = await new Argon2PasswordHasher().hash(ARGON2_PASSWORD);
@@ -44,7 +44,8 @@ export async function startTessera(): Promise<Tessera> {
       },
     ],
   });
-  const server = await startServer({ config, log: new Writable({ write: (_chunk, _encoding, done) => done() }) });
+  const discard = () => new Writable({ write: (_chunk, _encoding, done) => done() });
+  const server = await startServer({ config, log: discard(), auditLog: discard() });
   const url = new URL(server.url);
   return { origin: url.origin, base: url.pathname, argon2Phc: passwordHash, close: () => server.close() };
 }

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { DestinationStream, Logger } from 'pino';
 import type { MongoDatabase } from '@tessera/adapter-mongo';
 import { systemClock } from '@tessera/core';
+import { openAuditStream } from './audit/audit-stream.js';
 import { initialServices } from './config/initial-services.js';
 import type { Config } from './config/schema.js';
 import { buildContainer } from './container.js';
@@ -15,6 +16,8 @@ export interface StartOptions {
   readonly config: Config;
   /** Where JSON log lines go; stdout by default. */
   readonly log?: DestinationStream;
+  /** Where audit lines go instead of `audit.destination` (unless that is `off`). */
+  readonly auditLog?: DestinationStream;
   /** Tests only: a stand-in MongoDB database for `storage.type: mongo`, used instead of connecting. */
   readonly mongoDatabase?: MongoDatabase;
 }
@@ -25,15 +28,21 @@ export interface RunningServer {
   readonly port: number;
   /** Stops accepting connections and resolves once the requests in flight have finished. */
   close(): Promise<void>;
+  /** With an audit file: opens it again under its name, after logrotate moved it (SIGHUP); logs a failure. */
+  readonly reopenAuditFile?: () => void;
 }
 
 /** Composes tessera from its configuration and listens; resolves once it accepts connections. */
-export async function startServer({ config, log, mongoDatabase }: StartOptions): Promise<RunningServer> {
+export async function startServer({ config, log, auditLog, mongoDatabase }: StartOptions): Promise<RunningServer> {
   const logger = createLogger(config.logging.level, log);
   warnAboutDemoAndPlainPasswords(config, logger);
   const services = await initialServices(config);
-  const storage = await openStorage({ config, services, clock: systemClock, logger, ...(mongoDatabase === undefined ? {} : { mongoDatabase }) });
-  const binder = buildContainer({ config, logger, stores: storage.ports });
+  const audit = openAuditStream(config.audit.destination, config.server.nodeName, auditLog);
+  const storage = await openStorage({ config, services, clock: systemClock, logger, ...(mongoDatabase === undefined ? {} : { mongoDatabase }) }).catch((error: unknown) => {
+    audit?.close();
+    throw error;
+  });
+  const binder = buildContainer({ config, logger, auditLogger: audit?.logger, stores: storage.ports });
   const server = createServer(binder.get(TOKENS.HttpApp).callback());
   const closeGracefully = gracefulCloser(server);
 
@@ -41,6 +50,7 @@ export async function startServer({ config, log, mongoDatabase }: StartOptions):
     await listen(server, config.server.port, config.server.host);
   } catch (error) {
     await storage.close();
+    audit?.close();
     throw error;
   }
 
@@ -54,9 +64,18 @@ export async function startServer({ config, log, mongoDatabase }: StartOptions):
       logger.info('tessera stopping: requests in flight may finish');
       await closeGracefully(config.server.shutdownTimeoutSeconds * 1000);
       await storage.close();
+      audit?.close();
       logger.info('tessera stopped');
     })());
-  return { url, port, close };
+  if (!audit?.file) return { url, port, close };
+  const reopenAuditFile = () => {
+    try {
+      audit.reopen();
+    } catch (error) {
+      logger.error({ err: error }, `could not reopen the audit file ${audit.file}; still writing to the one open`);
+    }
+  };
+  return { url, port, close, reopenAuditFile };
 }
 
 function listen(server: Server, port: number, host: string): Promise<void> {
