@@ -6,7 +6,6 @@ import type { AppDependencies, HttpContext } from './http-module.js';
 import { extractCredentials } from './request/credentials.js';
 import { requestParameters } from './request/parameters.js';
 import { readBody } from './request/read-body.js';
-import { requestOriginScope } from './request/request-origin.js';
 import { rateLimitStep } from './throttle/rate-limit-step.js';
 import { throttleStep } from './throttle/throttle-step.js';
 import { registerValidationRoutes } from './validation/validation-routes.js';
@@ -38,7 +37,6 @@ export function createApp(deps: AppDependencies): Koa {
   registerValidationRoutes(router, http);
   for (const module of modules) module.register(router, http);
 
-  app.use(requestOriginScope);
   app.use(restErrors(options, events));
   app.use(router.allowedMethods());
   app.use(router.routes());

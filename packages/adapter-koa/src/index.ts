@@ -4,7 +4,7 @@ export type { AppDependencies, HttpContext, HttpModule, Step } from './http-modu
 export { restModule } from './rest/rest-module.js';
 export { otpExtractor, usernamePasswordExtractor, type CredentialExtractor, type CredentialRequest } from './request/credentials.js';
 export type { RequestParameters } from './request/parameters.js';
-export { currentRequest, type RequestOrigin } from './request/request-origin.js';
+export { requestOrigin } from './request/request-origin.js';
 export { servicesModule, type ServicesModuleOptions } from './services/services-module.js';
 export { BASIC_CHALLENGE } from './errors/rest-errors.js';
 export type { ThrottleCondition } from './throttle/throttle-step.js';

@@ -1,6 +1,6 @@
 import { Container } from 'inversify';
 import type { Logger } from 'pino';
-import { createApp, currentRequest, type HttpOptions } from '@tessera/adapter-koa';
+import { createApp, type HttpOptions } from '@tessera/adapter-koa';
 import { Argon2PasswordHasher, createCasCore, cryptoRandomSource, systemClock } from '@tessera/core';
 import { AuditEventSink } from './audit/audit-event-sink.js';
 import type { Config } from './config/schema.js';
@@ -32,7 +32,7 @@ export function buildContainer({ config, logger, auditLogger, stores }: Composit
   binder.constant(TOKENS.RandomSource, cryptoRandomSource);
 
   binder.resolved(TOKENS.EventListener, [TOKENS.Logger], (log) => new LoggingEventSink(log));
-  if (auditLogger) binder.constant(TOKENS.EventListener, new AuditEventSink(auditLogger, currentRequest));
+  if (auditLogger) binder.constant(TOKENS.EventListener, new AuditEventSink(auditLogger));
   binder.resolved(TOKENS.EventSink, [{ all: TOKENS.EventListener }], (listeners) => new FanOutEventSink(listeners));
   binder.constant(TOKENS.TicketStore, stores.tickets);
   binder.constant(TOKENS.ServiceRegistry, stores.registry);

@@ -1,4 +1,4 @@
-import type { DomainEvent, EventSink } from '@tessera/core';
+import type { DomainEvent, EventSink, RequestOrigin } from '@tessera/core';
 
 /**
  * The one EventSink of the server: hands every event to each listener (the application log, the
@@ -7,10 +7,10 @@ import type { DomainEvent, EventSink } from '@tessera/core';
 export class FanOutEventSink implements EventSink {
   constructor(private readonly listeners: readonly EventSink[]) {}
 
-  emit(event: DomainEvent): void {
+  emit(event: DomainEvent, origin?: RequestOrigin): void {
     for (const listener of this.listeners) {
       try {
-        listener.emit(event);
+        listener.emit(event, origin);
       } catch {
         // EventSink's contract is not to throw; a listener breaking it loses its own record only.
       }

@@ -10,7 +10,7 @@ export { buildContainer, httpOptions, type CompositionInputs } from './container
 export { Binder, type Dependency } from './di.js';
 export { TOKENS, type Token, type HttpApp } from './tokens.js';
 export { createAuditLogger, createLogger, LoggingEventSink, type LogLevel } from './logging.js';
-export { AuditEventSink, type OriginOf } from './audit/audit-event-sink.js';
+export { AuditEventSink } from './audit/audit-event-sink.js';
 export { auditRecordOf, type AuditCategory, type AuditRecord } from './audit/audit-record.js';
 export { FanOutEventSink } from './fan-out-events.js';
 export { MODULE_CATALOG, knownModuleNames, type ModuleDescriptor, type ModuleName } from './modules/catalog.js';

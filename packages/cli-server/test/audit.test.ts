@@ -1,12 +1,12 @@
 import { expect } from 'chai';
 import { Writable } from 'node:stream';
 import { ticketFingerprint, type DomainEvent, type EventSink } from '@tessera/core';
-import { auditRecordOf, AuditEventSink, createAuditLogger, FanOutEventSink, type OriginOf } from '@tessera/cli-server';
+import { auditRecordOf, AuditEventSink, createAuditLogger, FanOutEventSink } from '@tessera/cli-server';
 
 const ST = 'ST-5-kM3tQ9zF8wXyLp2VbN7cR4-node1';
-const ORIGIN = { clientAddress: '203.0.113.7', requestId: 'req-1', method: 'POST', route: '/cas/v1/tickets' };
+const ORIGIN = { clientAddress: '203.0.113.7', requestId: 'req-1', endpoint: 'POST /cas/v1/tickets' };
 
-function auditTrail(originOf: OriginOf = () => ORIGIN) {
+function auditTrail() {
   const lines: Record<string, unknown>[] = [];
   const stream = new Writable({
     write(chunk: Buffer, _encoding, done) {
@@ -14,7 +14,7 @@ function auditTrail(originOf: OriginOf = () => ORIGIN) {
       done();
     },
   });
-  return { lines, sink: new AuditEventSink(createAuditLogger(stream, 'node1'), originOf) };
+  return { lines, sink: new AuditEventSink(createAuditLogger(stream, 'node1')) };
 }
 
 /** One event of each type, and the audit, outcome and who its record must have. */
@@ -42,8 +42,8 @@ describe('audit trail (issue 9 §4)', () => {
 
   it('writes one JSON line per event: time, node, what, who, the request origin, then the details; failures at warn', () => {
     const { lines, sink } = auditTrail();
-    sink.emit({ type: 'ticket.validation.failed', ticket: 'ST-2#abc', code: 'INVALID_SERVICE', service: 'https://app/', principal: 'alice' });
-    sink.emit({ type: 'authentication.throttled', key: '203.0.113.7 alice', username: 'alice', lockSeconds: 60, failures: 5 });
+    sink.emit({ type: 'ticket.validation.failed', ticket: 'ST-2#abc', code: 'INVALID_SERVICE', service: 'https://app/', principal: 'alice' }, ORIGIN);
+    sink.emit({ type: 'authentication.throttled', key: '203.0.113.7 alice', username: 'alice', lockSeconds: 60, failures: 5 }, ORIGIN);
     const [failed, locked] = lines;
     expect(Object.keys(failed!)).to.deep.equal(['level', 'time', 'node', 'audit', 'action', 'outcome', 'who', 'address', 'requestId', 'endpoint', 'ticket', 'code', 'service']);
     expect(failed).to.deep.include({
@@ -62,19 +62,22 @@ describe('audit trail (issue 9 §4)', () => {
     expect(locked).to.deep.include({ who: 'alice', lockSeconds: 60, failures: 5 }).and.not.have.property('key');
   });
 
-  it('outside a request there is no address, request id or endpoint; successes are at info', () => {
-    const { lines, sink } = auditTrail(() => undefined);
+  it('without a request (the origin is optional) there is no address, request id or endpoint; successes are at info', () => {
+    const { lines, sink } = auditTrail();
     sink.emit({ type: 'service.saved', serviceId: 7, name: 'App', replaced: true });
     expect(lines).to.have.length(1);
     expect(lines[0]).to.include({ level: 'info', audit: 'service', outcome: 'success', serviceId: 7, replaced: true });
     expect(lines[0]).to.not.have.any.keys('who', 'address', 'requestId', 'endpoint');
   });
 
-  it('scrubs a whole ticket id wherever it appears, as the application log does', () => {
+  it('scrubs a whole ticket id wherever it appears and redacts passwords, as the application log does', () => {
     const { lines, sink } = auditTrail();
     sink.emit({ type: 'ticket.validated', ticket: ticketFingerprint(ST), principal: 'alice', service: `https://app/?ticket=${ST}` });
     expect(JSON.stringify(lines)).to.not.include(ST);
     expect(lines[0]).to.include({ service: `https://app/?ticket=${ticketFingerprint(ST)}` });
+    const stream = new Writable({ write: (chunk: Buffer, _encoding, done) => (lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>), done()) });
+    createAuditLogger(stream, 'node1').info({ who: 'alice', details: { credentials: [{ password: 'Mellon' }] } });
+    expect(JSON.stringify(lines[1])).to.include('[redacted]').and.not.include('Mellon');
   });
 
   it('the fan-out hands each event to every listener; one that throws affects neither the others nor the caller', () => {
@@ -84,8 +87,9 @@ describe('audit trail (issue 9 §4)', () => {
         throw new Error('disk full');
       },
     };
-    const fanOut = new FanOutEventSink([{ emit: (e) => received.push(`first ${e.type}`) }, throwing, { emit: (e) => received.push(`last ${e.type}`) }]);
-    expect(() => fanOut.emit({ type: 'otp.reused', username: 'alice' })).to.not.throw();
-    expect(received).to.deep.equal(['first otp.reused', 'last otp.reused']);
+    const note = (name: string): EventSink => ({ emit: (event, origin) => received.push(`${name} ${event.type} ${origin?.requestId}`) });
+    const fanOut = new FanOutEventSink([note('first'), throwing, note('last')]);
+    expect(() => fanOut.emit({ type: 'otp.reused', username: 'alice' }, ORIGIN)).to.not.throw();
+    expect(received).to.deep.equal(['first otp.reused req-1', 'last otp.reused req-1']);
   });
 });

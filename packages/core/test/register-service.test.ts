@@ -37,7 +37,12 @@ async function refusal(promise: Promise<unknown>): Promise<unknown> {
 describe('RegisterService (protocol.md §3)', () => {
   it('saves a definition from an authorized principal, assigns a random unused id and reports service.saved', async () => {
     const { register, registry, events, core } = setup();
-    const saved = await register.withCredentials([password('casuser', 'Mellon')], NEW);
+    const origin = { clientAddress: '203.0.113.7', requestId: 'r1' };
+    const saved = await register.withCredentials([password('casuser', 'Mellon')], NEW, origin);
+    expect(events.events.map((event) => [event.type, events.origins.get(event)])).to.deep.equal([
+      ['authentication.succeeded', origin],
+      ['service.saved', origin],
+    ]);
     expect(saved.id).to.equal(0x010101010101 + 1);
     expect(await registry.findById(saved.id)).to.deep.equal(saved);
     expect(events.ofType('service.saved')).to.deep.equal([{ type: 'service.saved', serviceId: saved.id, name: 'New', replaced: false, principal: 'casuser' }]);

@@ -3,7 +3,8 @@ import { AuthenticationThrottle, ThrottledError, throttleKey } from '@tessera/co
 import { FixedClock, RecordingEvents } from './fakes.js';
 import { MapThrottleStore } from '@tessera/testkit';
 
-const SUBJECT = { clientIp: '203.0.113.9', username: 'CasUser' };
+const ORIGIN = { clientAddress: '203.0.113.9', requestId: 'r1' };
+const SUBJECT = { origin: ORIGIN, username: 'CasUser' };
 const KEY = throttleKey('203.0.113.9', 'CasUser');
 
 function throttle(settings = { threshold: 3, rangeSeconds: 60, lockSeconds: 60, maxLockSeconds: 200 }) {
@@ -41,12 +42,13 @@ describe('throttle policy (protocol.md §5)', () => {
     expect(await retryAfter(subject.check(SUBJECT))).to.equal('open');
     await fail(subject, 1);
     expect(await retryAfter(subject.check(SUBJECT))).to.equal(60);
-    expect(await retryAfter(subject.check({ clientIp: '203.0.113.9', username: 'alice' }))).to.equal('open');
+    expect(await retryAfter(subject.check({ origin: ORIGIN, username: 'alice' }))).to.equal('open');
     clock.advanceSeconds(59.5);
     expect(await retryAfter(subject.check(SUBJECT))).to.equal(1);
     clock.advanceSeconds(0.5);
     expect(await retryAfter(subject.check(SUBJECT))).to.equal('open');
     expect(events.ofType('authentication.throttled')).to.deep.equal([{ type: 'authentication.throttled', key: KEY, username: 'casuser', lockSeconds: 60, failures: 3 }]);
+    expect(events.origins.get(events.ofType('authentication.throttled')[0]!)).to.equal(ORIGIN);
   });
 
   it('does not lock when the failures are spread wider than the range', async () => {
@@ -83,7 +85,7 @@ describe('throttle policy (protocol.md §5)', () => {
 
   it('a lock of an address alone (no username sent) reports no username', async () => {
     const { throttle: subject, events } = throttle();
-    for (let i = 0; i < 3; i++) await subject.failed({ clientIp: '203.0.113.9', username: ' ' });
+    for (let i = 0; i < 3; i++) await subject.failed({ origin: ORIGIN, username: ' ' });
     expect(events.ofType('authentication.throttled')).to.deep.equal([{ type: 'authentication.throttled', key: '203.0.113.9', lockSeconds: 60, failures: 3 }]);
   });
 

@@ -33,6 +33,29 @@ describe('ticket use cases (protocol.md §1, §3)', () => {
     return { ...harness, tgt };
   }
 
+  it('every event a use case reports comes with the request origin it was given, for the audit trail', async () => {
+    const { core, events } = coreWithFakes();
+    const origin = (requestId: string) => ({ clientAddress: '203.0.113.7', requestId, endpoint: 'POST /cas/v1/tickets' });
+    await rejection(core.createTicketGrantingTicket.execute({ credentials: [password('casuser', 'nope')], origin: origin('r1') }));
+    const tgt = await core.createTicketGrantingTicket.execute({ credentials: [password('casuser', 'Mellon')], origin: origin('r2') });
+    const { ticket } = await core.grantServiceTicket.execute({ tgtId: tgt.id, service: APP, renew: true, credentials: [password('casuser', 'Mellon')], origin: origin('r3') });
+    await core.validateServiceTicket.execute({ ticket: ticket.id, service: APP, renew: false, origin: origin('r4') });
+    await expectValidationFailure(core.validateServiceTicket.execute({ ticket: ticket.id, service: APP, renew: false, origin: origin('r5') }), 'INVALID_TICKET');
+    await core.authenticateUser.execute({ credentials: [password('casuser', 'Mellon')], origin: origin('r6') });
+    await core.destroyTicketGrantingTicket.execute(tgt.id, origin('r7'));
+    expect(events.events.map((event) => [event.type, events.origins.get(event)?.requestId])).to.deep.equal([
+      ['authentication.failed', 'r1'],
+      ['authentication.succeeded', 'r2'],
+      ['ticket.created', 'r2'],
+      ['authentication.succeeded', 'r3'],
+      ['ticket.created', 'r3'],
+      ['ticket.validated', 'r4'],
+      ['ticket.validation.failed', 'r5'],
+      ['authentication.succeeded', 'r6'],
+      ['ticket.destroyed', 'r7'],
+    ]);
+  });
+
   describe('create TGT', () => {
     it('stores a TGT with the authentication, 8 h hard and 2 h idle limits', async () => {
       const { tgt, tickets, clock } = await login();

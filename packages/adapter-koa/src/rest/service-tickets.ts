@@ -3,6 +3,7 @@ import type { Context } from 'koa';
 import type { HttpContext } from '../http-module.js';
 import { isTruthy } from '../request/flags.js';
 import { optionalParameter, requestParameters } from '../request/parameters.js';
+import { requestOrigin } from '../request/request-origin.js';
 import { issuer, ticketIdOf } from '../tokens/jwt-requests.js';
 
 /**
@@ -25,6 +26,7 @@ export function grantServiceTicket(http: HttpContext) {
       service: optionalParameter(parameters, 'service') ?? parameters.get('TARGET'),
       renew,
       credentials: renew ? http.credentials(ctx) : [],
+      origin: requestOrigin(ctx),
     });
     ctx.status = 200;
     ctx.type = 'text/plain';

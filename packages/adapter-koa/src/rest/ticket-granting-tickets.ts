@@ -1,6 +1,7 @@
 import type { RouterContext } from '@koa/router';
 import type { HttpContext } from '../http-module.js';
 import { optionalParameter } from '../request/parameters.js';
+import { requestOrigin } from '../request/request-origin.js';
 import { requestUrl } from '../request/request-url.js';
 import { allParameters, issuer, wantsTokenResponse } from '../tokens/jwt-requests.js';
 import { acceptsHtml, tgtCreatedPage } from './tgt-created-page.js';
@@ -13,7 +14,7 @@ export function createTicketGrantingTicket(http: HttpContext) {
   return async function createTicketGrantingTicket(ctx: RouterContext): Promise<void> {
     const credentials = http.credentials(ctx);
     const service = optionalParameter(http.parameters(ctx), 'service');
-    const tgt = await http.core.createTicketGrantingTicket.execute({ credentials, ...(service !== undefined && { service }) });
+    const tgt = await http.core.createTicketGrantingTicket.execute({ credentials, ...(service !== undefined && { service }), origin: requestOrigin(ctx) });
 
     ctx.status = 201;
     if (http.tokens && wantsTokenResponse(http, ctx)) {

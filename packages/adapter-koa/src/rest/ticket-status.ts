@@ -1,5 +1,6 @@
 import type { RouterContext } from '@koa/router';
 import type { HttpContext } from '../http-module.js';
+import { requestOrigin } from '../request/request-origin.js';
 import { ticketIdOf } from '../tokens/jwt-requests.js';
 
 /** GET /v1/tickets/{id}: 200 with the id while the ticket lives, 404 otherwise. A TGT JWT stands for its id. */
@@ -19,7 +20,7 @@ export function reportTicketStatus(http: HttpContext) {
 export function destroyTicketGrantingTicket(http: HttpContext) {
   return async function destroyTicketGrantingTicket(ctx: RouterContext): Promise<void> {
     const id = ctx.params.id ?? '';
-    await http.core.destroyTicketGrantingTicket.execute(await ticketIdOf(http, id));
+    await http.core.destroyTicketGrantingTicket.execute(await ticketIdOf(http, id), requestOrigin(ctx));
     ctx.status = 200;
     ctx.type = 'text/plain';
     ctx.body = id;

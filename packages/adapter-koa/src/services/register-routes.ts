@@ -2,11 +2,12 @@ import { toCasServiceJson, type RegisterService } from '@tessera/core';
 import type { RouterContext } from '@koa/router';
 import type { HttpContext } from '../http-module.js';
 import { basicCredentials } from '../request/basic-credentials.js';
+import { requestOrigin } from '../request/request-origin.js';
 
 /** POST /v1/services: 200 with the stored definition in CAS JSON, its assigned id included. */
 export function registerFromJson(register: RegisterService) {
   return async function registerFromJson(ctx: RouterContext): Promise<void> {
-    const saved = await register.withCredentials(basicCredentials(ctx), ctx.request.body);
+    const saved = await register.withCredentials(basicCredentials(ctx), ctx.request.body, requestOrigin(ctx));
     ctx.status = 200;
     ctx.body = toCasServiceJson(saved);
   };
@@ -23,7 +24,7 @@ export function registerFromForm(http: HttpContext, register: RegisterService) {
       evaluationOrder: parameters.get('evaluationOrder'),
       enabled: parameters.get('enabled'),
       ssoEnabled: parameters.get('ssoEnabled'),
-    });
+    }, requestOrigin(ctx));
     ctx.status = 200;
     ctx.type = 'text/plain';
     ctx.body = String(saved.id);

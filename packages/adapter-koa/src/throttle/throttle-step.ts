@@ -6,6 +6,7 @@ import { statusOf } from '../errors/error-status.js';
 import { toTesseraError } from '../errors/normalize-error.js';
 import { basicCredentials } from '../request/basic-credentials.js';
 import { requestParameters } from '../request/parameters.js';
+import { requestOrigin } from '../request/request-origin.js';
 
 /** Which requests of a route check credentials, e.g. POST /v1/tickets/{tgt} only with `renew`. */
 export type ThrottleCondition = (ctx: Context) => boolean;
@@ -22,7 +23,7 @@ export function throttleStep(throttle: AuthenticationThrottle | undefined, optio
       await next();
       return;
     }
-    const subject: ThrottleSubject = { clientIp: ctx.ip, username: usernameOf(ctx) };
+    const subject: ThrottleSubject = { origin: requestOrigin(ctx), username: usernameOf(ctx) };
     await throttle.check(subject);
     try {
       await next();

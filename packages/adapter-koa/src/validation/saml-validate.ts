@@ -6,6 +6,7 @@ import type { HttpContext } from '../http-module.js';
 import { isTruthy } from '../request/flags.js';
 import { optionalParameter, queryParameters } from '../request/parameters.js';
 import { readXmlBody } from '../request/read-body.js';
+import { requestOrigin } from '../request/request-origin.js';
 import { requestUrl } from '../request/request-url.js';
 import { parseSamlValidationRequest, type SamlValidationRequest } from './saml-request.js';
 import { samlFailureXml, samlSuccessXml, type SamlResponseHeader } from './saml-xml.js';
@@ -49,7 +50,7 @@ function validateArtifact(http: HttpContext) {
     const query = queryParameters(ctx);
     const target = optionalParameter(query, 'TARGET');
     if (target === undefined) throw new TicketValidationError('INVALID_REQUEST', "The 'TARGET' parameter is required");
-    const result = await http.core.validateServiceTicket.execute({ ticket: request.artifact, service: target, renew: isTruthy(query.get('renew')) });
+    const result = await http.core.validateServiceTicket.execute({ ticket: request.artifact, service: target, renew: isTruthy(query.get('renew')), origin: requestOrigin(ctx) });
     ctx.status = 200;
     ctx.set('Content-Type', SOAP_TYPE);
     ctx.body = samlSuccessXml(header(ctx, http), {

@@ -4,6 +4,7 @@ import type { Context, Next } from 'koa';
 import type { HttpContext } from '../http-module.js';
 import { isTruthy } from '../request/flags.js';
 import { queryParameters } from '../request/parameters.js';
+import { requestOrigin } from '../request/request-origin.js';
 import { ticketIdOf } from '../tokens/jwt-requests.js';
 import { registerSamlValidateRoute } from './saml-validate.js';
 import { renderValidationFailures } from './validation-failures.js';
@@ -43,6 +44,7 @@ function validateServiceTicket(http: HttpContext, view: ValidationView) {
       ticket: ticket === undefined ? undefined : await ticketIdOf(http, ticket),
       service: query.get('service'),
       renew: isTruthy(query.get('renew')),
+      origin: requestOrigin(ctx),
     });
     ctx.status = 200;
     view.success(ctx, result);

@@ -3,6 +3,19 @@ import type { CasFailureCode } from './errors.js';
 import type { TicketKind } from './tickets/ticket.js';
 
 /**
+ * Where the request behind a use case comes from, as the adapter that received it saw it (Apereo
+ * CAS's ClientInfo). Reported beside every event the request causes, for the audit trail.
+ */
+export interface RequestOrigin {
+  /** The client's address, e.g. the TCP peer or, behind a trusted proxy, the address it reports. */
+  readonly clientAddress: string;
+  /** Random, shared by every event of one request. */
+  readonly requestId: string;
+  /** What was asked, e.g. `POST /cas/v1/tickets/:tgt`; never a path, which may hold ticket ids. */
+  readonly endpoint?: string;
+}
+
+/**
  * What happened, reported through the EventSink. Ticket ids appear only as fingerprints
  * (ticketFingerprint) and secrets never appear: events are logged and counted as they are.
  */

@@ -1,4 +1,5 @@
 import { ThrottledError } from '../domain/errors.js';
+import type { RequestOrigin } from '../domain/events.js';
 import type { Clock } from '../ports/clock.js';
 import type { EventSink } from '../ports/event-sink.js';
 import type { ThrottleStore } from '../ports/throttle-store.js';
@@ -12,9 +13,9 @@ export interface ThrottleSettings {
   readonly maxLockSeconds: number;
 }
 
-/** Whose failures are counted together (protocol.md §5): a client address, and the username it sent if any. */
+/** Whose failures are counted together (protocol.md §5): the request's client address, and the username it sent if any. */
 export interface ThrottleSubject {
-  readonly clientIp: string;
+  readonly origin: RequestOrigin;
   readonly username?: string | undefined;
 }
 
@@ -58,7 +59,7 @@ export class AuthenticationThrottle {
     // Concurrent failures may all reach the threshold: the store locks once and never extends a lock.
     if (await this.store.lock(key, now, now + lockSeconds * 1000)) {
       const username = normalizedUsername(subject.username);
-      this.events.emit({ type: 'authentication.throttled', key, ...(username && { username }), lockSeconds, failures });
+      this.events.emit({ type: 'authentication.throttled', key, ...(username && { username }), lockSeconds, failures }, subject.origin);
     }
   }
 
@@ -73,6 +74,6 @@ export class AuthenticationThrottle {
   }
 }
 
-function keyOf({ clientIp, username }: ThrottleSubject): string {
-  return throttleKey(clientIp, username);
+function keyOf({ origin, username }: ThrottleSubject): string {
+  return throttleKey(origin.clientAddress, username);
 }

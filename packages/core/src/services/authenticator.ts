@@ -2,6 +2,7 @@ import type { Authentication, HandlerSuccess } from '../domain/authentication/au
 import { describeCredential, type Credential } from '../domain/authentication/credential.js';
 import { mergeAttributes, type Principal } from '../domain/authentication/principal.js';
 import { AuthenticationFailedError, NoCredentialsError } from '../domain/errors.js';
+import type { RequestOrigin } from '../domain/events.js';
 import type { AuthenticationPolicy } from '../ports/authentication-policy.js';
 import type { Clock } from '../ports/clock.js';
 import type { CredentialHandler } from '../ports/credential-handler.js';
@@ -26,9 +27,10 @@ export class Authenticator {
     private readonly policies: readonly AuthenticationPolicy[] = [],
   ) {}
 
-  async authenticate(credentials: readonly Credential[]): Promise<Authentication> {
+  /** `origin`: the request the credentials came with, reported with the events. */
+  async authenticate(credentials: readonly Credential[], origin?: RequestOrigin): Promise<Authentication> {
     if (credentials.length === 0) throw new NoCredentialsError();
-    const outcomes = await Promise.allSettled(credentials.map((credential) => this.authenticateOne(credential)));
+    const outcomes = await Promise.allSettled(credentials.map((credential) => this.authenticateOne(credential, origin)));
 
     const accepted: Accepted[] = [];
     const reasons: string[] = [];
@@ -43,12 +45,15 @@ export class Authenticator {
     }
     if (reasons.length === 0 && first) reasons.push(...(await this.violations(first.principal, credentials)));
     if (reasons.length > 0 || !first) {
-      this.events.emit({
-        type: 'authentication.failed',
-        credentialIds: credentials.map((c) => describeCredential(c).id),
-        credentialTypes: credentials.map((c) => c.type),
-        reasons,
-      });
+      this.events.emit(
+        {
+          type: 'authentication.failed',
+          credentialIds: credentials.map((c) => describeCredential(c).id),
+          credentialTypes: credentials.map((c) => c.type),
+          reasons,
+        },
+        origin,
+      );
       throw new AuthenticationFailedError(reasons);
     }
 
@@ -56,7 +61,7 @@ export class Authenticator {
     for (const { success } of accepted) successes[success.handlerName] = success;
     const handlerNames = Object.keys(successes);
     const credentialTypes = credentials.map((c) => c.type);
-    this.events.emit({ type: 'authentication.succeeded', principal: first.principal.id, handlers: handlerNames, credentialTypes });
+    this.events.emit({ type: 'authentication.succeeded', principal: first.principal.id, handlers: handlerNames, credentialTypes }, origin);
     return {
       principal: { id: first.principal.id, attributes: mergeAttributes(...accepted.map((a) => a.principal.attributes)) },
       authenticatedAt: this.clock.now(),
@@ -76,13 +81,13 @@ export class Authenticator {
   }
 
   /** Handlers for the credential's kind are tried in order; the first that accepts it wins. */
-  private async authenticateOne(credential: Credential): Promise<Accepted> {
+  private async authenticateOne(credential: Credential, origin: RequestOrigin | undefined): Promise<Accepted> {
     const candidates = this.handlers.filter((handler) => handler.supports(credential));
     if (candidates.length === 0) throw new AuthenticationFailedError([`No handler accepts ${credential.type} credentials.`]);
     let failure: AuthenticationFailedError | undefined;
     for (const handler of candidates) {
       try {
-        const principal = await handler.authenticate(credential);
+        const principal = await handler.authenticate(credential, origin);
         return { principal, success: { handlerName: handler.name, credentialType: credential.type, principalId: principal.id } };
       } catch (error) {
         if (!(error instanceof AuthenticationFailedError)) throw error;

@@ -1,6 +1,7 @@
 import type { CredentialType } from '../domain/authentication/credential.js';
 import type { AttributeMap } from '../domain/authentication/principal.js';
 import { TicketValidationError, type CasFailureCode } from '../domain/errors.js';
+import type { RequestOrigin } from '../domain/events.js';
 import type { RegisteredService } from '../domain/registry/registered-service.js';
 import { principalMeetsRequirements, releaseAttributes } from '../domain/registry/service-matcher.js';
 import { sameService } from '../domain/service-url.js';
@@ -14,6 +15,8 @@ export interface ValidateServiceTicketInput {
   readonly service: string | undefined;
   /** renew=true: only an ST issued from a fresh login validates. */
   readonly renew: boolean;
+  /** The request asking, reported with the events. */
+  readonly origin?: RequestOrigin;
 }
 
 export interface ValidatedServiceTicket {
@@ -42,12 +45,12 @@ export class ValidateServiceTicket {
   ) {}
 
   async execute(input: ValidateServiceTicketInput): Promise<ValidatedServiceTicket> {
-    const { ticket: id, service } = input;
+    const { ticket: id, service, origin } = input;
     if (!id || !service) throw new TicketValidationError('INVALID_REQUEST', "'service' and 'ticket' parameters are both required");
     const echo = clip(id);
     // Once the ticket and its TGT are found, a failure is reported as that principal's.
     const fail = (code: CasFailureCode, message: string, owner?: string): never => {
-      this.events.emit({ type: 'ticket.validation.failed', ticket: ticketFingerprint(id), code, service, ...(owner !== undefined && { principal: owner }) });
+      this.events.emit({ type: 'ticket.validation.failed', ticket: ticketFingerprint(id), code, service, ...(owner !== undefined && { principal: owner }) }, origin);
       throw new TicketValidationError(code, message);
     };
 
@@ -76,7 +79,7 @@ export class ValidateServiceTicket {
       registered.attributeRelease.kind === 'none'
         ? released
         : { ...released, isFromNewLogin: [String(st.fromNewLogin)], authenticationDate: [isoInstant(st.authenticatedAt)] };
-    this.events.emit({ type: 'ticket.validated', ticket: ticketFingerprint(id), principal: principal.id, service });
+    this.events.emit({ type: 'ticket.validated', ticket: ticketFingerprint(id), principal: principal.id, service }, origin);
     return {
       user: principal.id,
       attributes,
