@@ -34,7 +34,8 @@ describe('otp module end to end (protocol.md §2)', () => {
     const replay = await login({ username: 'casuser', password: 'Mellon', otp: current });
     expect(replay.status).to.equal(401);
     expect(tessera.logs.some((line) => line.includes('"event":"otp.reused"') && line.includes('"username":"casuser"'))).to.equal(true);
-    expect(tessera.logs.some((line) => line.includes(current) || line.includes(SECRET))).to.equal(false);
+    expect(tessera.audit.filter((line) => line.includes('"action":"otp.reused"') && line.includes('"who":"casuser"') && line.includes('"outcome":"failure"'))).to.have.length(1);
+    expect([...tessera.logs, ...tessera.audit].some((line) => line.includes(current) || line.includes(SECRET))).to.equal(false);
     // A code alone never logs in (it is spent all the same: any code seen in a request is used up).
     const alone = await login({ username: 'casuser', otp: code(1) });
     expect(alone.status).to.equal(401);

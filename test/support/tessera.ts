@@ -55,20 +55,29 @@ export interface Tessera {
   readonly server: RunningServer;
   /** Every log line the server wrote. */
   readonly logs: string[];
+  /** Every line of the audit trail, apart from the log. */
+  readonly audit: string[];
   close(): Promise<void>;
 }
 
 /** `mongoDatabase`: a fake database of the test's own for `storage.type: mongo`, to break or inspect. */
 export async function startTessera(overrides: Record<string, unknown> = {}, options: Pick<StartOptions, 'mongoDatabase'> = {}): Promise<Tessera> {
-  const logs: string[] = [];
-  const log = new Writable({
+  const [logs, log] = lines();
+  const [audit, auditLog] = lines();
+  const server = await startServer({ config: parseConfig(baseConfig({ ...storageUnderTest(), ...overrides })), log, auditLog, ...fakeDatabaseUnderTest(), ...options });
+  return { url: server.url, server, logs, audit, close: () => server.close() };
+}
+
+/** A stream keeping each line written to it. */
+function lines(): [string[], Writable] {
+  const kept: string[] = [];
+  const stream = new Writable({
     write(chunk: Buffer, _encoding, done) {
-      logs.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+      kept.push(...chunk.toString('utf8').split('\n').filter(Boolean));
       done();
     },
   });
-  const server = await startServer({ config: parseConfig(baseConfig({ ...storageUnderTest(), ...overrides })), log, ...fakeDatabaseUnderTest(), ...options });
-  return { url: server.url, server, logs, close: () => server.close() };
+  return [kept, stream];
 }
 
 /**

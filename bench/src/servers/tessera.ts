@@ -26,8 +26,8 @@ export interface Tessera extends Listening {
 
 /**
  * The composed server exactly as `tessera` starts it (startServer + parseConfig, memory store,
- * modules rest + tokens + x509), with log lines formatted at the default level but thrown away. The
- * x509 module reads form certificates from 127.0.0.1, the load generator, against a CA made now.
+ * modules rest + tokens + x509), with log and audit lines formatted at the default level but thrown
+ * away. The x509 module reads form certificates from 127.0.0.1, the load generator, against a CA made now.
  */
 export async function startTessera(): Promise<Tessera> {
   const passwordHash = await new Argon2PasswordHasher().hash(ARGON2_PASSWORD);
@@ -53,7 +53,8 @@ export async function startTessera(): Promise<Tessera> {
       },
     ],
   });
-  const server = await startServer({ config, log: new Writable({ write: (_chunk, _encoding, done) => done() }) });
+  const discard = () => new Writable({ write: (_chunk, _encoding, done) => done() });
+  const server = await startServer({ config, log: discard(), auditLog: discard() });
   const url = new URL(server.url);
   const close = async () => {
     await server.close();

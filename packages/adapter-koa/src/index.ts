@@ -6,6 +6,7 @@ export { credentialExtractor, otpExtractor, usernamePasswordExtractor, type Cred
 export { defineRoute, type Route, type RouteDeclaration, type RouteInput, type RouteRequest } from './routes/route.js';
 export { formCertificateExtractor, headerCertificateExtractor, tlsCertificateExtractor, type ProxyCertificateOptions } from './request/certificate-extractors.js';
 export { peerAddress, trustedPeers } from './request/trusted-peers.js';
+export { requestOrigin } from './request/request-origin.js';
 export { servicesModule, type ServicesModuleOptions } from './services/services-module.js';
 export { BASIC_CHALLENGE } from './errors/rest-errors.js';
 export type { ThrottleCondition } from './throttle/throttle-step.js';

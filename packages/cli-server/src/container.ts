@@ -2,6 +2,7 @@ import { Container } from 'inversify';
 import type { Logger } from 'pino';
 import { createApp, type HttpOptions } from '@tessera/adapter-koa';
 import { Argon2PasswordHasher, ReadinessProbe, createCasCore, cryptoRandomSource, systemClock } from '@tessera/core';
+import { AuditEventSink } from './audit/audit-event-sink.js';
 import type { Config } from './config/schema.js';
 import { Binder } from './di.js';
 import { FanOutEventSink } from './events/fan-out-event-sink.js';
@@ -15,6 +16,8 @@ import { TESSERA_VERSION } from './version.js';
 export interface CompositionInputs {
   readonly config: Config;
   readonly logger: Logger;
+  /** The audit trail's logger; none when `audit.destination` is off. */
+  readonly auditLogger?: Logger | undefined;
   /** The ticket store, service registry and user directory of the adapter `storage.type` names. */
   readonly stores: StorePorts;
 }
@@ -23,7 +26,7 @@ export interface CompositionInputs {
  * The composition root: every port bound to its adapter, then each enabled module adds its routes,
  * extractors and handlers. Nothing is built until something asks for it.
  */
-export function buildContainer({ config, logger, stores }: CompositionInputs): Binder {
+export function buildContainer({ config, logger, auditLogger, stores }: CompositionInputs): Binder {
   const binder = new Binder(new Container());
   binder.constant(TOKENS.Config, config);
   binder.constant(TOKENS.Logger, logger);
@@ -33,6 +36,7 @@ export function buildContainer({ config, logger, stores }: CompositionInputs): B
   binder.resolved(TOKENS.EventSink, [{ all: TOKENS.EventSinks }], (sinks) => new FanOutEventSink(sinks));
   binder.resolved(TOKENS.EventSinks, [TOKENS.Logger], (log) => new LoggingEventSink(log));
   if (config.metrics.enabled) registerMetrics(binder);
+  if (auditLogger) binder.constant(TOKENS.EventSinks, new AuditEventSink(auditLogger));
   binder.constant(TOKENS.ReadinessCheck, stores.readiness);
   binder.resolved(TOKENS.ReadinessProbe, [{ all: TOKENS.ReadinessCheck }, TOKENS.EventSink], (checks, events) => new ReadinessProbe(checks, config.health.timeoutMs, events));
   binder.constant(TOKENS.LiveTgtCount, stores.liveTgts);

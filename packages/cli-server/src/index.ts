@@ -9,7 +9,9 @@ export { openStorage, type Storage, type StorageInputs, type StorePorts } from '
 export { buildContainer, httpOptions, type CompositionInputs } from './container.js';
 export { Binder, type Dependency } from './di.js';
 export { TOKENS, type Token, type HttpApp } from './tokens.js';
-export { createLogger, LoggingEventSink, type LogLevel } from './logging.js';
+export { createAuditLogger, createLogger, LoggingEventSink, type LogLevel } from './logging.js';
+export { AuditEventSink } from './audit/audit-event-sink.js';
+export { auditRecordOf, type AuditCategory, type AuditRecord } from './audit/audit-record.js';
 export { MODULE_CATALOG, knownModuleNames, type ModuleDescriptor, type ModuleName } from './modules/catalog.js';
 export type { ModuleRegistration } from './modules/registry.js';
 export { FanOutEventSink } from './events/fan-out-event-sink.js';

@@ -1,44 +1,41 @@
-import { pino, type DestinationStream, type Level, type Logger } from 'pino';
+import { pino, type DestinationStream, type Level, type Logger, type LoggerOptions } from 'pino';
 import { ticketFingerprint, type DomainEvent, type DomainEventType, type EventSink } from '@tessera/core';
 
 export type LogLevel = Level | 'silent';
 
-/** Second line of defence: these paths never reach the log, whatever code logs them. */
-const REDACTED = [
-  'password',
-  'passwordHash',
-  '*.password',
-  '*.passwordHash',
-  '*.*.password',
-  'users[*].password',
-  'credentials[*].password',
-  'headers.authorization',
-  '*.headers.authorization',
-];
+/** Second line of defence: values under these keys never reach a log, at any depth, whatever code logs them. */
+const REDACTED_KEYS = new Set(['password', 'passwordHash', 'authorization']);
 
 /** Whole ticket ids (bearer secrets) as they may appear inside any logged text. */
 const TICKET_ID = /\b(?:TGT|ST|PT|PGT)-\d+-[A-Za-z0-9-]{8,}/g;
 const MAX_DEPTH = 6;
 
+/**
+ * JSON lines with an ISO time that keep secrets out, whatever code logs through them: passwords and
+ * authorization headers redacted, whole ticket ids replaced by fingerprints in every string. The
+ * application log and the audit trail share them. One walk (scrub) does both: pino's path-based
+ * redact, a second walk, doubled the cost of every line on the request path.
+ */
+const safeJsonLines = {
+  timestamp: pino.stdTimeFunctions.isoTime,
+  formatters: { level: (label) => ({ level: label }), log: (object) => scrub(object, 0) as Record<string, unknown> },
+  // Errors are already serialized (and scrubbed) by the log formatter above.
+  serializers: { err: (value: unknown) => (value instanceof Error ? pino.stdSerializers.err(value) : value) },
+  hooks: {
+    logMethod(args, method) {
+      method.apply(this, args.map((arg) => (typeof arg === 'string' ? withoutTicketIds(arg) : arg)) as Parameters<typeof method>);
+    },
+  },
+} satisfies LoggerOptions;
+
 /** pino writing JSON lines to `destination` (stdout by default), redacted and without ticket ids. */
 export function createLogger(level: LogLevel, destination: DestinationStream = pino.destination({ dest: 1, sync: true })): Logger {
-  return pino(
-    {
-      name: 'tessera',
-      level,
-      redact: { paths: REDACTED, censor: '[redacted]' },
-      timestamp: pino.stdTimeFunctions.isoTime,
-      formatters: { level: (label) => ({ level: label }), log: (object) => scrub(object, 0) as Record<string, unknown> },
-      // Errors are already serialized (and scrubbed) by the log formatter above.
-      serializers: { err: (value: unknown) => (value instanceof Error ? pino.stdSerializers.err(value) : value) },
-      hooks: {
-        logMethod(args, method) {
-          method.apply(this, args.map((arg) => (typeof arg === 'string' ? withoutTicketIds(arg) : arg)) as Parameters<typeof method>);
-        },
-      },
-    },
-    destination,
-  );
+  return pino({ name: 'tessera', level, ...safeJsonLines }, destination);
+}
+
+/** The audit trail's pino: the same safe JSON lines, with the `node` instead of pid and host name. */
+export function createAuditLogger(destination: DestinationStream, node: string): Logger {
+  return pino({ level: 'info', base: { node }, ...safeJsonLines }, destination);
 }
 
 function withoutTicketIds(text: string): string {
@@ -50,7 +47,7 @@ function scrub(value: unknown, depth: number): unknown {
   if (depth > MAX_DEPTH || typeof value !== 'object' || value === null) return value;
   if (value instanceof Error) return scrub({ ...pino.stdSerializers.err(value) }, depth + 1);
   if (Array.isArray(value)) return value.map((item) => scrub(item, depth + 1));
-  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, scrub(item, depth + 1)]));
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, REDACTED_KEYS.has(key) ? '[redacted]' : scrub(item, depth + 1)]));
 }
 
 const LEVELS: Record<DomainEventType, Level> = {

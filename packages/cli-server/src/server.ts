@@ -3,6 +3,7 @@ import type { DestinationStream, Logger } from 'pino';
 import type { MongoDatabase } from '@tessera/adapter-mongo';
 import { systemClock } from '@tessera/core';
 import { AdminEndpoints } from './admin/admin-endpoints.js';
+import { openAuditStream } from './audit/audit-stream.js';
 import { initialServices } from './config/initial-services.js';
 import type { Config } from './config/schema.js';
 import { buildContainer } from './container.js';
@@ -17,6 +18,8 @@ export interface StartOptions {
   readonly config: Config;
   /** Where JSON log lines go; stdout by default. */
   readonly log?: DestinationStream;
+  /** Where audit lines go instead of `audit.destination` (unless that is `off`). */
+  readonly auditLog?: DestinationStream;
   /** Tests only: a stand-in MongoDB database for `storage.type: mongo`, used instead of connecting. */
   readonly mongoDatabase?: MongoDatabase;
 }
@@ -29,20 +32,26 @@ export interface RunningServer {
   readonly adminUrl: string;
   /** Stops accepting connections and resolves once the requests in flight have finished. */
   close(): Promise<void>;
+  /** With an audit file: opens it again under its name, after logrotate moved it (SIGHUP); logs a failure. */
+  readonly reopenAuditFile?: () => void;
 }
 
 /** Composes tessera from its configuration and listens; resolves once it accepts connections. */
-export async function startServer({ config, log, mongoDatabase }: StartOptions): Promise<RunningServer> {
+export async function startServer({ config, log, auditLog, mongoDatabase }: StartOptions): Promise<RunningServer> {
   const logger = createLogger(config.logging.level, log);
   warnAboutDemoAndPlainPasswords(config, logger);
   const services = await initialServices(config);
-  const storage = await openStorage({ config, services, clock: systemClock, logger, ...(mongoDatabase === undefined ? {} : { mongoDatabase }) });
+  const audit = openAuditStream(config.audit.destination, config.server.nodeName, auditLog);
+  const storage = await openStorage({ config, services, clock: systemClock, logger, ...(mongoDatabase === undefined ? {} : { mongoDatabase }) }).catch((error: unknown) => {
+    audit?.close();
+    throw error;
+  });
   let server: Listener;
   let scheme: 'http' | 'https';
   let closeGracefully: ReturnType<typeof gracefulCloser>;
   let admin: AdminEndpoints;
   try {
-    const binder = buildContainer({ config, logger, stores: storage.ports });
+    const binder = buildContainer({ config, logger, auditLogger: audit?.logger, stores: storage.ports });
     admin = new AdminEndpoints(binder, config);
     ({ server, scheme } = createListener(config, admin.mainListener(binder.get(TOKENS.HttpApp).callback())));
     closeGracefully = gracefulCloser(server);
@@ -50,6 +59,7 @@ export async function startServer({ config, log, mongoDatabase }: StartOptions):
   } catch (error) {
     // Bad files (keys, certificates) are found while composing: leave no store connection behind.
     await storage.close();
+    audit?.close();
     throw error;
   }
 
@@ -62,6 +72,7 @@ export async function startServer({ config, log, mongoDatabase }: StartOptions):
   } catch (error) {
     await closeGracefully(0);
     await storage.close();
+    audit?.close();
     throw error;
   }
   logger.info({ url, adminUrl, modules: config.modules }, `tessera ready at ${url}`);
@@ -74,9 +85,18 @@ export async function startServer({ config, log, mongoDatabase }: StartOptions):
       await closeGracefully(config.server.shutdownTimeoutSeconds * 1000);
       await admin.close(config.server.shutdownTimeoutSeconds * 1000);
       await storage.close();
+      audit?.close();
       logger.info('tessera stopped');
     })());
-  return { url, port, adminUrl, close };
+  if (!audit?.file) return { url, port, adminUrl, close };
+  const reopenAuditFile = () => {
+    try {
+      audit.reopen();
+    } catch (error) {
+      logger.error({ err: error }, `could not reopen the audit file ${audit.file}; still writing to the one open`);
+    }
+  };
+  return { url, port, adminUrl, close, reopenAuditFile };
 }
 
 function warnAboutDemoAndPlainPasswords(config: Config, logger: Logger): void {

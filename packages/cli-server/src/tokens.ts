@@ -44,9 +44,9 @@ export const TOKENS = {
   Logger: token<Logger>('Logger'),
   Clock: token<Clock>('Clock'),
   RandomSource: token<RandomSource>('RandomSource'),
-  /** The one sink everything reports to: it forwards each event to every EventSinks binding. */
+  /** The one sink everything reports to: it forwards each event (and its request origin) to every EventSinks binding. */
   EventSink: token<EventSink>('EventSink'),
-  /** Multi-bound: where events go (logging, metrics, ...); each is isolated from the others. */
+  /** Multi-bound: where events go (the application log, metrics, the audit trail); each is isolated from the others. */
   EventSinks: token<EventSink>('EventSinks'),
   TicketStore: token<TicketStore>('TicketStore'),
   ServiceRegistry: token<ServiceRegistry>('ServiceRegistry'),

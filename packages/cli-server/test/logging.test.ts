@@ -47,9 +47,19 @@ describe('logging', () => {
 
   it('password fields are redacted and ticket ids scrubbed wherever they appear', () => {
     const { lines, logger } = capture();
-    logger.info({ password: 'Mellon', user: { password: 'Mellon', passwordHash: '$argon2id$x' }, credentials: [{ password: 'Mellon' }], url: `/cas/v1/tickets/${TGT}` }, `granted by ${TGT}`);
+    logger.info(
+      {
+        password: 'Mellon',
+        user: { password: 'Mellon', passwordHash: '$argon2id$x' },
+        credentials: [{ password: 'Mellon' }],
+        deep: { request: { form: { password: 'Mellon' }, headers: { authorization: 'Basic Y2FzdXNlcjpNZWxsb24=' } } },
+        url: `/cas/v1/tickets/${TGT}`,
+      },
+      `granted by ${TGT}`,
+    );
     const text = JSON.stringify(lines);
     expect(text).to.not.include('Mellon');
+    expect(text).to.not.include('Y2FzdXNlcjpNZWxsb24=');
     expect(text).to.not.include('$argon2id$x');
     expect(text).to.not.include(TGT);
     expect(lines[0]).to.include({ password: '[redacted]', url: `/cas/v1/tickets/${ticketFingerprint(TGT)}`, msg: `granted by ${ticketFingerprint(TGT)}` });

@@ -26,7 +26,7 @@ describe('startServer with storage.type mongo (fake database)', () => {
     database = new FakeDatabase();
     database.collection('sso_users').documents.push({ _id: 'u1', username: 'bob', password: 'added-by-hand', attributes: {} });
     const silent = new Writable({ write: (_chunk, _encoding, done) => done() });
-    server = await startServer({ config, log: silent, mongoDatabase: database as unknown as NonNullable<StartOptions['mongoDatabase']> });
+    server = await startServer({ config, log: silent, auditLog: silent, mongoDatabase: database as unknown as NonNullable<StartOptions['mongoDatabase']> });
   });
   afterEach(() => server.close());
 

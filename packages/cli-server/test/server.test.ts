@@ -15,7 +15,8 @@ async function start(raw: Record<string, unknown>): Promise<Started> {
       done();
     },
   });
-  const server = await startServer({ config: parseConfig({ ...raw, server: { port: 0, ...(raw['server'] as object) } }), log });
+  const auditLog = new Writable({ write: (_chunk, _encoding, done) => done() });
+  const server = await startServer({ config: parseConfig({ ...raw, server: { port: 0, ...(raw['server'] as object) } }), log, auditLog });
   return { server, logs };
 }
 

@@ -11,7 +11,7 @@ const quiet = new Writable({ write: (_chunk, _encoding, done) => done() });
 
 async function startFailure(raw: Record<string, unknown>): Promise<ConfigurationError> {
   const config = parseConfig({ server: { port: 0 }, modules: ['rest', 'tokens'], ...raw });
-  return startServer({ config, log: quiet }).then(
+  return startServer({ config, log: quiet, auditLog: quiet }).then(
     async (server) => {
       await server.close();
       return expect.fail('expected the start to fail');
@@ -45,12 +45,12 @@ describe('tokens module settings and keys', () => {
 
   it('writes a generated pair to the key file with mode 0600, and reads it back on the next start', async () => {
     const keyFile = join(mkdtempSync(join(tmpdir(), 'tessera-keys-')), 'keys.json');
-    const first = await startServer({ config: parseConfig({ server: { port: 0 }, modules: ['rest', 'tokens'], tokens: { keyFile } }), log: quiet });
+    const first = await startServer({ config: parseConfig({ server: { port: 0 }, modules: ['rest', 'tokens'], tokens: { keyFile } }), log: quiet, auditLog: quiet });
     await first.close();
     expect(statSync(keyFile).mode & 0o777).to.equal(0o600);
     const written = readFileSync(keyFile, 'utf8');
     expect(JSON.parse(written)).to.have.all.keys('signingKey', 'encryptionKey');
-    const second = await startServer({ config: parseConfig({ server: { port: 0 }, modules: ['rest', 'tokens'], tokens: { keyFile } }), log: quiet });
+    const second = await startServer({ config: parseConfig({ server: { port: 0 }, modules: ['rest', 'tokens'], tokens: { keyFile } }), log: quiet, auditLog: quiet });
     await second.close();
     expect(readFileSync(keyFile, 'utf8')).to.equal(written);
   });
@@ -68,7 +68,7 @@ describe('tokens module settings and keys', () => {
 
   it('uses configured keys without touching the key file', async () => {
     const keyFile = join(mkdtempSync(join(tmpdir(), 'tessera-keys-')), 'keys.json');
-    const server = await startServer({ config: parseConfig({ server: { port: 0 }, modules: ['rest', 'tokens'], tokens: { ...pair(), keyFile } }), log: quiet });
+    const server = await startServer({ config: parseConfig({ server: { port: 0 }, modules: ['rest', 'tokens'], tokens: { ...pair(), keyFile } }), log: quiet, auditLog: quiet });
     await server.close();
     expect(() => statSync(keyFile)).to.throw(/ENOENT/);
   });

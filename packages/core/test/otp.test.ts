@@ -69,9 +69,11 @@ describe('otp: TOTP credentials (protocol.md §2)', () => {
     const current = code(BOB_SECRET);
     await authenticator.authenticate([password('bob', 'builder'), otp('bob', current)]);
     clock.advanceSeconds(10);
-    expect(await reasons(authenticator.authenticate([password('bob', 'builder'), otp('bob', current)]))).to.deep.equal([REUSED_OTP]);
+    const origin = { clientAddress: '203.0.113.7', requestId: 'replay' };
+    expect(await reasons(authenticator.authenticate([password('bob', 'builder'), otp('bob', current)], origin))).to.deep.equal([REUSED_OTP]);
     expect(await reasons(authenticator.authenticate([password('bob', 'builder'), otp('bob', code(BOB_SECRET, -1))]))).to.deep.equal([REUSED_OTP]);
     expect(events.ofType('otp.reused')).to.deep.equal([{ type: 'otp.reused', username: 'bob' }, { type: 'otp.reused', username: 'bob' }]);
+    expect(events.ofType('otp.reused').map((event) => events.origins.get(event))).to.deep.equal([origin, undefined]);
     clock.advanceSeconds(30);
     expect(await reasons(authenticator.authenticate([password('bob', 'builder'), otp('bob', code(BOB_SECRET))]))).to.deep.equal([]);
   });

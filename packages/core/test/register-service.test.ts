@@ -37,10 +37,15 @@ async function refusal(promise: Promise<unknown>): Promise<unknown> {
 describe('RegisterService (protocol.md §3)', () => {
   it('saves a definition from an authorized principal, assigns a random unused id and reports service.saved', async () => {
     const { register, registry, events, core } = setup();
-    const saved = await register.withCredentials([password('casuser', 'Mellon')], NEW);
+    const origin = { clientAddress: '203.0.113.7', requestId: 'r1' };
+    const saved = await register.withCredentials([password('casuser', 'Mellon')], NEW, origin);
+    expect(events.events.map((event) => [event.type, events.origins.get(event)])).to.deep.equal([
+      ['authentication.succeeded', origin],
+      ['service.saved', origin],
+    ]);
     expect(saved.id).to.equal(0x010101010101 + 1);
     expect(await registry.findById(saved.id)).to.deep.equal(saved);
-    expect(events.ofType('service.saved')).to.deep.equal([{ type: 'service.saved', serviceId: saved.id, name: 'New' }]);
+    expect(events.ofType('service.saved')).to.deep.equal([{ type: 'service.saved', serviceId: saved.id, name: 'New', replaced: false, principal: 'casuser' }]);
     expect((await core.serviceAccess.find('https://new.example.org/x'))?.id).to.equal(saved.id);
   });
 
@@ -89,9 +94,10 @@ describe('RegisterService (protocol.md §3)', () => {
       return (await fakes.core.createTicketGrantingTicket.execute({ credentials: [password(username, secret)] })).id;
     }
 
-    it('builds a RegexRegisteredService; enabled and SSO by default, evaluated last', async () => {
+    it('builds a RegexRegisteredService; enabled and SSO by default, evaluated last; service.saved names the principal', async () => {
       const fakes = setup();
       const saved = await fakes.register.withTicket(await tgtOf(fakes, 'casuser', 'Mellon'), { serviceId: '^https://old\\.example\\.org/.*', name: 'Old', description: 'legacy' });
+      expect(fakes.events.ofType('service.saved')).to.deep.equal([{ type: 'service.saved', serviceId: saved.id, name: 'Old', replaced: false, principal: 'casuser' }]);
       expect(saved).to.include({ type: 'org.apereo.cas.services.RegexRegisteredService', name: 'Old', description: 'legacy', evaluationOrder: LEGACY_DEFAULT_EVALUATION_ORDER });
       expect(saved.accessStrategy).to.deep.equal({ enabled: true, ssoEnabled: true, requiredAttributes: {} });
     });

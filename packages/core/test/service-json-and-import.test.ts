@@ -42,6 +42,9 @@ describe('ImportServices', () => {
     expect(fresh).to.not.have.property('replaced');
     expect(fresh?.saved.id).to.equal(0x010101010101 + 1);
     expect((await registry.list()).map((s) => s.name)).to.deep.equal(['Fresh', 'New']);
-    expect(events.ofType('service.saved')).to.have.length(2);
+    expect(events.ofType('service.saved').map(({ name, replaced, principal }) => [name, replaced, principal])).to.deep.equal([
+      ['New', true, undefined],
+      ['Fresh', false, undefined],
+    ]);
   });
 });

@@ -3,6 +3,8 @@ import { AuthenticationThrottle, ThrottledError, throttleKey } from '@tessera/co
 import { FixedClock, RecordingEvents } from './fakes.js';
 import { MapThrottleStore } from '@tessera/testkit';
 
+const ORIGIN = { clientAddress: '203.0.113.9', requestId: 'r1' };
+const SUBJECT = { origin: ORIGIN, username: 'CasUser' };
 const KEY = throttleKey('203.0.113.9', 'CasUser');
 
 function throttle(settings = { threshold: 3, rangeSeconds: 60, lockSeconds: 60, maxLockSeconds: 200 }) {
@@ -23,7 +25,7 @@ async function retryAfter(check: Promise<void>): Promise<number | 'open'> {
 }
 
 async function fail(subject: AuthenticationThrottle, times: number): Promise<void> {
-  for (let i = 0; i < times; i++) await subject.failed(KEY);
+  for (let i = 0; i < times; i++) await subject.failed(SUBJECT);
 }
 
 describe('throttle policy (protocol.md §5)', () => {
@@ -37,15 +39,16 @@ describe('throttle policy (protocol.md §5)', () => {
   it('locks at the threshold within the range, for lockSeconds, then lets the key try again', async () => {
     const { throttle: subject, clock, events } = throttle();
     await fail(subject, 2);
-    expect(await retryAfter(subject.check(KEY))).to.equal('open');
+    expect(await retryAfter(subject.check(SUBJECT))).to.equal('open');
     await fail(subject, 1);
-    expect(await retryAfter(subject.check(KEY))).to.equal(60);
-    expect(await retryAfter(subject.check(throttleKey('203.0.113.9', 'alice')))).to.equal('open');
+    expect(await retryAfter(subject.check(SUBJECT))).to.equal(60);
+    expect(await retryAfter(subject.check({ origin: ORIGIN, username: 'alice' }))).to.equal('open');
     clock.advanceSeconds(59.5);
-    expect(await retryAfter(subject.check(KEY))).to.equal(1);
+    expect(await retryAfter(subject.check(SUBJECT))).to.equal(1);
     clock.advanceSeconds(0.5);
-    expect(await retryAfter(subject.check(KEY))).to.equal('open');
-    expect(events.ofType('authentication.throttled')).to.deep.equal([{ type: 'authentication.throttled', key: KEY, lockSeconds: 60, failures: 3 }]);
+    expect(await retryAfter(subject.check(SUBJECT))).to.equal('open');
+    expect(events.ofType('authentication.throttled')).to.deep.equal([{ type: 'authentication.throttled', key: KEY, username: 'casuser', lockSeconds: 60, failures: 3 }]);
+    expect(events.origins.get(events.ofType('authentication.throttled')[0]!)).to.equal(ORIGIN);
   });
 
   it('does not lock when the failures are spread wider than the range', async () => {
@@ -53,7 +56,7 @@ describe('throttle policy (protocol.md §5)', () => {
     await fail(subject, 2);
     clock.advanceSeconds(60);
     await fail(subject, 2);
-    expect(await retryAfter(subject.check(KEY))).to.equal('open');
+    expect(await retryAfter(subject.check(SUBJECT))).to.equal('open');
   });
 
   it('doubles each further lock without a success, up to maxLockSeconds', async () => {
@@ -61,7 +64,7 @@ describe('throttle policy (protocol.md §5)', () => {
     const schedule: (number | 'open')[] = [];
     for (let round = 0; round < 4; round++) {
       await fail(subject, 3);
-      const seconds = await retryAfter(subject.check(KEY));
+      const seconds = await retryAfter(subject.check(SUBJECT));
       schedule.push(seconds);
       clock.advanceSeconds(typeof seconds === 'number' ? seconds : 0);
     }
@@ -73,11 +76,17 @@ describe('throttle policy (protocol.md §5)', () => {
     await fail(subject, 3);
     clock.advanceSeconds(60);
     await fail(subject, 2);
-    await subject.succeeded(KEY);
+    await subject.succeeded(SUBJECT);
     await fail(subject, 2);
-    expect(await retryAfter(subject.check(KEY))).to.equal('open');
+    expect(await retryAfter(subject.check(SUBJECT))).to.equal('open');
     await fail(subject, 1);
-    expect(await retryAfter(subject.check(KEY))).to.equal(60);
+    expect(await retryAfter(subject.check(SUBJECT))).to.equal(60);
+  });
+
+  it('a lock of an address alone (no username sent) reports no username', async () => {
+    const { throttle: subject, events } = throttle();
+    for (let i = 0; i < 3; i++) await subject.failed({ origin: ORIGIN, username: ' ' });
+    expect(events.ofType('authentication.throttled')).to.deep.equal([{ type: 'authentication.throttled', key: '203.0.113.9', lockSeconds: 60, failures: 3 }]);
   });
 
   it('never extends a lock with failures reported while it holds', async () => {
@@ -85,7 +94,7 @@ describe('throttle policy (protocol.md §5)', () => {
     await fail(subject, 3);
     clock.advanceSeconds(30);
     await fail(subject, 5);
-    expect(await retryAfter(subject.check(KEY))).to.equal(30);
+    expect(await retryAfter(subject.check(SUBJECT))).to.equal(30);
     expect(events.ofType('authentication.throttled')).to.have.length(1);
   });
 });

@@ -33,6 +33,29 @@ describe('ticket use cases (protocol.md §1, §3)', () => {
     return { ...harness, tgt };
   }
 
+  it('every event a use case reports comes with the request origin it was given, for the audit trail', async () => {
+    const { core, events } = coreWithFakes();
+    const origin = (requestId: string) => ({ clientAddress: '203.0.113.7', requestId, endpoint: 'POST /cas/v1/tickets' });
+    await rejection(core.createTicketGrantingTicket.execute({ credentials: [password('casuser', 'nope')], origin: origin('r1') }));
+    const tgt = await core.createTicketGrantingTicket.execute({ credentials: [password('casuser', 'Mellon')], origin: origin('r2') });
+    const { ticket } = await core.grantServiceTicket.execute({ tgtId: tgt.id, service: APP, renew: true, credentials: [password('casuser', 'Mellon')], origin: origin('r3') });
+    await core.validateServiceTicket.execute({ ticket: ticket.id, service: APP, renew: false, origin: origin('r4') });
+    await expectValidationFailure(core.validateServiceTicket.execute({ ticket: ticket.id, service: APP, renew: false, origin: origin('r5') }), 'INVALID_TICKET');
+    await core.authenticateUser.execute({ credentials: [password('casuser', 'Mellon')], origin: origin('r6') });
+    await core.destroyTicketGrantingTicket.execute(tgt.id, origin('r7'));
+    expect(events.events.map((event) => [event.type, events.origins.get(event)?.requestId])).to.deep.equal([
+      ['authentication.failed', 'r1'],
+      ['authentication.succeeded', 'r2'],
+      ['ticket.created', 'r2'],
+      ['authentication.succeeded', 'r3'],
+      ['ticket.created', 'r3'],
+      ['ticket.validated', 'r4'],
+      ['ticket.validation.failed', 'r5'],
+      ['authentication.succeeded', 'r6'],
+      ['ticket.destroyed', 'r7'],
+    ]);
+  });
+
   describe('create TGT', () => {
     it('stores a TGT with the authentication, 8 h hard and 2 h idle limits', async () => {
       const { tgt, tickets, clock } = await login();
@@ -174,6 +197,16 @@ describe('ticket use cases (protocol.md §1, §3)', () => {
       await expectValidationFailure(core.validateServiceTicket.execute({ ticket: st.id, service: APP, renew: false }), 'INVALID_TICKET');
     });
 
+    it('a failure names the principal once the ticket was found, and only then', async () => {
+      const { core, st, events } = await issued();
+      await expectValidationFailure(core.validateServiceTicket.execute({ ticket: st.id, service: 'https://app.example.org/other', renew: false }), 'INVALID_SERVICE');
+      await expectValidationFailure(core.validateServiceTicket.execute({ ticket: st.id, service: APP, renew: false }), 'INVALID_TICKET');
+      expect(events.ofType('ticket.validation.failed').map(({ code, principal }) => [code, principal])).to.deep.equal([
+        ['INVALID_SERVICE', 'casuser'],
+        ['INVALID_TICKET', undefined],
+      ]);
+    });
+
     it('missing parameters → INVALID_REQUEST; unknown, expired or TGT ids → INVALID_TICKET', async () => {
       const { core, st, tgt, clock } = await issued();
       await expectValidationFailure(core.validateServiceTicket.execute({ ticket: undefined, service: APP, renew: false }), 'INVALID_REQUEST');
@@ -207,7 +240,7 @@ describe('ticket use cases (protocol.md §1, §3)', () => {
       await expectValidationFailure(core.validateServiceTicket.execute({ ticket: st.id, service: APP, renew: false }), 'INVALID_TICKET');
       await core.destroyTicketGrantingTicket.execute(tgt.id); // idempotent
       expect(events.ofType('ticket.destroyed')).to.have.length(1);
-      expect(events.ofType('ticket.destroyed')[0]!.descendants).to.equal(1);
+      expect(events.ofType('ticket.destroyed')[0]).to.include({ descendants: 1, principal: 'casuser' });
     });
 
     it('an ST whose TGT is gone (expired or removed without cascade) never validates', async () => {

@@ -5,6 +5,7 @@ import {
   type EventSink,
   type OtpReplayStore,
   type PasswordHasher,
+  type RequestOrigin,
   type RegisteredService,
   type ServiceRegistry,
   type ServiceTicket,
@@ -84,11 +85,13 @@ export class ListServiceRegistry implements ServiceRegistry {
   }
 }
 
-/** Keeps every event, so tests can assert what was reported (and that no secret was). */
+/** Keeps every event and the request origin it came with, so tests can assert what was reported (and that no secret was). */
 export class RecordingEvents implements EventSink {
   readonly events: DomainEvent[] = [];
-  emit(event: DomainEvent): void {
+  readonly origins = new Map<DomainEvent, RequestOrigin | undefined>();
+  emit(event: DomainEvent, origin?: RequestOrigin): void {
     this.events.push(event);
+    this.origins.set(event, origin);
   }
   ofType<T extends DomainEvent['type']>(type: T): Extract<DomainEvent, { type: T }>[] {
     return this.events.filter((e): e is Extract<DomainEvent, { type: T }> => e.type === type);

@@ -2,6 +2,7 @@ import type { Context } from 'koa';
 import { z } from 'zod';
 import type { HttpContext } from '../http-module.js';
 import { flag, text } from '../request/parameter-schemas.js';
+import { requestOrigin } from '../request/request-origin.js';
 import { typedInputOf } from '../routes/route-input.js';
 import { defineRoute, type Route } from '../routes/route.js';
 import { issuer, ticketIdOf } from '../tokens/jwt-requests.js';
@@ -55,6 +56,7 @@ export function grantServiceTicketRoute(http: HttpContext): Route {
         service: parameters.service ?? parameters.TARGET,
         renew,
         credentials: renew ? http.credentials(ctx) : [],
+        origin: requestOrigin(ctx),
       });
       ctx.status = 200;
       ctx.type = 'text/plain';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { HttpContext } from '../http-module.js';
 import { optionalFlag } from '../request/parameter-schemas.js';
+import { requestOrigin } from '../request/request-origin.js';
 import { requestUrl } from '../request/request-url.js';
 import { defineRoute, type Route } from '../routes/route.js';
 import { issuer } from '../tokens/jwt-requests.js';
@@ -41,7 +42,7 @@ export function createTicketGrantingTicketRoute(http: HttpContext): Route {
     steps: [http.readBody, http.throttle()],
     async handle(ctx, { parameters, headers, sentParameters }) {
       const { service } = parameters;
-      const tgt = await http.core.createTicketGrantingTicket.execute({ credentials: http.credentials(ctx), ...(service !== undefined && { service }) });
+      const tgt = await http.core.createTicketGrantingTicket.execute({ credentials: http.credentials(ctx), ...(service !== undefined && { service }), origin: requestOrigin(ctx) });
       ctx.status = 201;
       if (http.tokens && (parameters.token ?? headers.token)) {
         ctx.type = 'text/plain';

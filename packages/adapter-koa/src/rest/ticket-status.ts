@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { HttpContext } from '../http-module.js';
+import { requestOrigin } from '../request/request-origin.js';
 import { defineRoute, type Route } from '../routes/route.js';
 import { ticketIdOf } from '../tokens/jwt-requests.js';
 import { STORE_ERRORS, TICKET_ID } from './rest-requests.js';
@@ -44,7 +45,7 @@ export function logoutRoute(http: HttpContext): Route {
     failures: http.restFailures,
     steps: [http.readBody],
     async handle(ctx, { params }) {
-      await http.core.destroyTicketGrantingTicket.execute(await ticketIdOf(http, params.id));
+      await http.core.destroyTicketGrantingTicket.execute(await ticketIdOf(http, params.id), requestOrigin(ctx));
       ctx.status = 200;
       ctx.type = 'text/plain';
       ctx.body = params.id;

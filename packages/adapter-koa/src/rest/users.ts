@@ -1,6 +1,7 @@
 import type { AuthenticationResult } from '@tessera/core';
 import { z } from 'zod';
 import type { HttpContext } from '../http-module.js';
+import { requestOrigin } from '../request/request-origin.js';
 import { defineRoute, type Route } from '../routes/route.js';
 import { CREDENTIAL_ERRORS, credentialRequest, SERVICE, STORE_ERRORS } from './rest-requests.js';
 
@@ -32,7 +33,7 @@ export function authenticateUserRoute(http: HttpContext): Route {
     failures: http.restFailures,
     steps: [http.readBody, http.throttle()],
     async handle(ctx, { parameters: { service } }) {
-      const result = await http.core.authenticateUser.execute({ credentials: http.credentials(ctx), ...(service !== undefined && { service }) });
+      const result = await http.core.authenticateUser.execute({ credentials: http.credentials(ctx), ...(service !== undefined && { service }), origin: requestOrigin(ctx) });
       ctx.status = 200;
       ctx.body = authenticationResultJson(result);
     },

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { plainTextSchema } from '../errors/rest-failures.js';
 import type { HttpContext } from '../http-module.js';
 import { basicCredentials } from '../request/basic-credentials.js';
+import { requestOrigin } from '../request/request-origin.js';
 import { parameterObject, text } from '../request/parameter-schemas.js';
 import { TICKET_ID, STORE_ERRORS } from '../rest/rest-requests.js';
 import { defineRoute, withErrors, type Route } from '../routes/route.js';
@@ -25,7 +26,7 @@ export function registerFromJsonRoute(http: HttpContext, register: RegisterServi
     failures: http.restFailures,
     steps: [requireJsonBody, http.readBody, http.throttle()],
     async handle(ctx) {
-      const saved = await register.withCredentials(basicCredentials(ctx), ctx.request.body);
+      const saved = await register.withCredentials(basicCredentials(ctx), ctx.request.body, requestOrigin(ctx));
       ctx.status = 200;
       ctx.body = toCasServiceJson(saved);
     },
@@ -60,7 +61,7 @@ export function registerFromFormRoute(http: HttpContext, register: RegisterServi
     steps: [http.readBody, http.throttle()],
     async handle(ctx, { params, parameters }) {
       const { serviceId, name, description, evaluationOrder, enabled, ssoEnabled } = parameters;
-      const saved = await register.withTicket(params.tgt, { serviceId, name, description, evaluationOrder, enabled, ssoEnabled });
+      const saved = await register.withTicket(params.tgt, { serviceId, name, description, evaluationOrder, enabled, ssoEnabled }, requestOrigin(ctx));
       ctx.status = 200;
       ctx.type = 'text/plain';
       ctx.body = String(saved.id);

@@ -1,4 +1,4 @@
-import { throttleKey, type AuthenticationThrottle } from '@tessera/core';
+import type { AuthenticationThrottle, ThrottleSubject } from '@tessera/core';
 import type { Context, Next } from 'koa';
 import type { HttpOptions } from '../http-options.js';
 import { statusOf } from '../errors/error-status.js';
@@ -6,6 +6,7 @@ import { toTesseraError } from '../errors/normalize-error.js';
 import { basicCredentials } from '../request/basic-credentials.js';
 import { inputOf } from '../routes/route-input.js';
 import { withErrors, type Step } from '../routes/route.js';
+import { requestOrigin } from '../request/request-origin.js';
 
 /** Which requests of a route check credentials, e.g. POST /v1/tickets/{tgt} only with `renew`. */
 export type ThrottleCondition = (ctx: Context) => boolean;
@@ -22,23 +23,23 @@ export function throttleStep(throttle: AuthenticationThrottle | undefined, optio
       await next();
       return;
     }
-    const key = throttleKey(ctx.ip, usernameOf(ctx));
-    await throttle.check(key);
+    const subject: ThrottleSubject = { origin: requestOrigin(ctx), username: usernameOf(ctx) };
+    await throttle.check(subject);
     try {
       await next();
     } catch (thrown) {
-      await report(throttle, key, statusOfThrown(thrown, options));
+      await report(throttle, subject, statusOfThrown(thrown, options));
       throw thrown;
     }
-    await report(throttle, key, ctx.status);
+    await report(throttle, subject, ctx.status);
   };
   return throttle ? withErrors(step, { THROTTLED: 'Too many failed logins from this address for this username: locked for `Retry-After` seconds.' }) : step;
 }
 
 /** CAS counts 401 answers only; a success (2xx) resets the key; any other answer leaves it as it was. */
-async function report(throttle: AuthenticationThrottle, key: string, status: number): Promise<void> {
-  if (status === 401) await throttle.failed(key);
-  else if (status >= 200 && status < 300) await throttle.succeeded(key);
+async function report(throttle: AuthenticationThrottle, subject: ThrottleSubject, status: number): Promise<void> {
+  if (status === 401) await throttle.failed(subject);
+  else if (status >= 200 && status < 300) await throttle.succeeded(subject);
 }
 
 /** As the one status table answers it, but a failed authentication counts as the 401 of the current revision. */

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { HttpContext } from '../http-module.js';
 import { flag, optionalText } from '../request/parameter-schemas.js';
 import { readXmlBody, XML_BODY_TYPES } from '../request/read-body.js';
+import { requestOrigin } from '../request/request-origin.js';
 import { requestUrl } from '../request/request-url.js';
 import { defineRoute, withErrors, type Route } from '../routes/route.js';
 import { parseSamlValidationRequest, type SamlValidationRequest } from './saml-request.js';
@@ -58,7 +59,7 @@ export function samlValidateRoute(http: HttpContext): Route {
       const request = readRequests.get(ctx)!;
       const target = query.TARGET;
       if (target === undefined) throw new TicketValidationError('INVALID_REQUEST', "The 'TARGET' parameter is required");
-      const result = await http.core.validateServiceTicket.execute({ ticket: request.artifact, service: target, renew: query.renew });
+      const result = await http.core.validateServiceTicket.execute({ ticket: request.artifact, service: target, renew: query.renew, origin: requestOrigin(ctx) });
       ctx.status = 200;
       ctx.set('Content-Type', SOAP_TYPE);
       ctx.body = samlSuccessXml(header(ctx, http), {

@@ -3,6 +3,7 @@ import type { Context, Next } from 'koa';
 import { z } from 'zod';
 import type { HttpContext } from '../http-module.js';
 import { flag, text } from '../request/parameter-schemas.js';
+import { requestOrigin } from '../request/request-origin.js';
 import { defineRoute, withErrors, type Route } from '../routes/route.js';
 import { ticketIdOf } from '../tokens/jwt-requests.js';
 import { samlValidateRoute } from './saml-validate.js';
@@ -54,9 +55,10 @@ export function validationRoutes(http: HttpContext): Route[] {
           ticket: query.ticket === undefined ? undefined : await ticketIdOf(http, query.ticket),
           service: query.service,
           renew: query.renew,
+          origin: requestOrigin(ctx),
         });
         ctx.status = 200;
-        (view).success(ctx, result);
+        view.success(ctx, result);
       },
     }),
   );

@@ -42,6 +42,9 @@ export async function start(args: StartArguments): Promise<void> {
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+  // logrotate's postrotate convention; only an audit file has anything to reopen, so otherwise SIGHUP keeps its default.
+  const { reopenAuditFile } = server;
+  if (reopenAuditFile) process.on('SIGHUP', reopenAuditFile);
 }
 
 function indent(lines: string): string {

@@ -177,6 +177,13 @@ const settings = section({
   admin: adminSchema.prefault({}),
   health: healthSchema.prefault({}),
   metrics: metricsSchema.prefault({}),
+  audit: section({
+    destination: z
+      .string({ error: 'expected off, stdout, stderr or a file path' })
+      .min(1, { error: 'expected off, stdout, stderr or a file path' })
+      .default('stderr')
+      .describe('Where the audit trail goes, one JSON line per action: `off`, `stdout`, `stderr` (apart from the application log) or a file path, appended to, created with mode 0600 and reopened on SIGHUP.'),
+  }).prefault({}),
   demo: flag()
     .default(false)
     .describe('Adds the demo user `casuser` (password `Mellon`) and a demo service accepting any http(s) URL, with a loud warning. On by itself when tessera starts without a config file. Not with `storage.type: mongo`.'),

@@ -1,17 +1,18 @@
-import type { DomainEvent, EventSink } from '@tessera/core';
+import type { DomainEvent, EventSink, RequestOrigin } from '@tessera/core';
 
 /**
- * The one EventSink the core and the web app report to: it hands every event to each sink bound to
- * TOKENS.EventSinks (logging, metrics, ...), in binding order. A sink that throws is skipped for
- * that event; the others still get it, and the use case never sees the failure.
+ * The one EventSink the core and the web app report to: it hands every event, with the request it
+ * came from, to each sink bound to TOKENS.EventSinks (the application log, metrics, the audit trail),
+ * in binding order. A sink that throws is skipped for that event; the others still get it, and the
+ * use case never sees the failure.
  */
 export class FanOutEventSink implements EventSink {
   constructor(private readonly sinks: readonly EventSink[]) {}
 
-  emit(event: DomainEvent): void {
+  emit(event: DomainEvent, origin?: RequestOrigin): void {
     for (const sink of this.sinks) {
       try {
-        sink.emit(event);
+        sink.emit(event, origin);
       } catch {
         // Each sink is isolated: one broken sink must not silence the others.
       }

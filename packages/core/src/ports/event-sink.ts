@@ -1,8 +1,9 @@
-import type { DomainEvent } from '../domain/events.js';
+import type { DomainEvent, RequestOrigin } from '../domain/events.js';
 
 /** Receives what happened. Must not throw and must not block: logging and metrics hang off it. */
 export interface EventSink {
-  emit(event: DomainEvent): void;
+  /** `origin`: the request that caused the event, when the use case was given one. */
+  emit(event: DomainEvent, origin?: RequestOrigin): void;
 }
 
 export const discardEvents: EventSink = { emit: () => undefined };

@@ -1,4 +1,5 @@
 import { ThrottledError } from '../domain/errors.js';
+import type { RequestOrigin } from '../domain/events.js';
 import type { Clock } from '../ports/clock.js';
 import type { EventSink } from '../ports/event-sink.js';
 import type { ThrottleStore } from '../ports/throttle-store.js';
@@ -12,10 +13,20 @@ export interface ThrottleSettings {
   readonly maxLockSeconds: number;
 }
 
+/** Whose failures are counted together (protocol.md §5): the request's client address, and the username it sent if any. */
+export interface ThrottleSubject {
+  readonly origin: RequestOrigin;
+  readonly username?: string | undefined;
+}
+
 /** The throttle key of protocol.md §5: the client IP, plus the lower-cased username when one was sent. */
 export function throttleKey(clientIp: string, username?: string): string {
-  const name = username?.trim().toLowerCase();
+  const name = normalizedUsername(username);
   return name ? `${clientIp} ${name}` : clientIp;
+}
+
+function normalizedUsername(username: string | undefined): string | undefined {
+  return username?.trim().toLowerCase() || undefined;
 }
 
 /**
@@ -31,14 +42,15 @@ export class AuthenticationThrottle {
     private readonly events: EventSink,
   ) {}
 
-  /** Throws ThrottledError, with the whole seconds left, while the key is locked. */
-  async check(key: string): Promise<void> {
-    const state = await this.store.get(key);
+  /** Throws ThrottledError, with the whole seconds left, while the subject's key is locked. */
+  async check(subject: ThrottleSubject): Promise<void> {
+    const state = await this.store.get(keyOf(subject));
     const now = this.clock.now();
     if (state && state.lockedUntil > now) throw new ThrottledError(Math.ceil((state.lockedUntil - now) / 1000));
   }
 
-  async failed(key: string): Promise<void> {
+  async failed(subject: ThrottleSubject): Promise<void> {
+    const key = keyOf(subject);
     const now = this.clock.now();
     const failures = await this.store.recordFailure(key, now, this.settings.rangeSeconds * 1000);
     if (failures < this.settings.threshold) return;
@@ -46,12 +58,13 @@ export class AuthenticationThrottle {
     const lockSeconds = this.lockSeconds(locks);
     // Concurrent failures may all reach the threshold: the store locks once and never extends a lock.
     if (await this.store.lock(key, now, now + lockSeconds * 1000)) {
-      this.events.emit({ type: 'authentication.throttled', key, lockSeconds, failures });
+      const username = normalizedUsername(subject.username);
+      this.events.emit({ type: 'authentication.throttled', key, ...(username && { username }), lockSeconds, failures }, subject.origin);
     }
   }
 
-  succeeded(key: string): Promise<void> {
-    return this.store.reset(key);
+  succeeded(subject: ThrottleSubject): Promise<void> {
+    return this.store.reset(keyOf(subject));
   }
 
   /** lockSeconds doubled once per earlier lock, capped; the exponent is bounded so it never overflows. */
@@ -59,4 +72,8 @@ export class AuthenticationThrottle {
     const { lockSeconds, maxLockSeconds } = this.settings;
     return Math.min(lockSeconds * 2 ** Math.min(earlierLocks, 52), maxLockSeconds);
   }
+}
+
+function keyOf({ origin, username }: ThrottleSubject): string {
+  return throttleKey(origin.clientAddress, username);
 }

@@ -2,6 +2,7 @@ import type { Authentication, HandlerSuccess } from '../domain/authentication/au
 import { describeCredential, type Credential } from '../domain/authentication/credential.js';
 import { mergeAttributes, type Principal } from '../domain/authentication/principal.js';
 import { AuthenticationFailedError, NoCredentialsError } from '../domain/errors.js';
+import type { RequestOrigin } from '../domain/events.js';
 import type { AuthenticationPolicy } from '../ports/authentication-policy.js';
 import type { Clock } from '../ports/clock.js';
 import type { CredentialHandler } from '../ports/credential-handler.js';
@@ -26,10 +27,11 @@ export class Authenticator {
     private readonly policies: readonly AuthenticationPolicy[] = [],
   ) {}
 
-  async authenticate(credentials: readonly Credential[]): Promise<Authentication> {
+  /** `origin`: the request the credentials came with, reported with the events. */
+  async authenticate(credentials: readonly Credential[], origin?: RequestOrigin): Promise<Authentication> {
     if (credentials.length === 0) throw new NoCredentialsError();
     const asked = new Set<string>();
-    const outcomes = await Promise.allSettled(credentials.map((credential) => this.authenticateOne(credential, asked)));
+    const outcomes = await Promise.allSettled(credentials.map((credential) => this.authenticateOne(credential, asked, origin)));
 
     const accepted: Accepted[] = [];
     const reasons: string[] = [];
@@ -44,13 +46,16 @@ export class Authenticator {
     }
     if (reasons.length === 0 && first) reasons.push(...(await this.violations(first.principal, credentials)));
     if (reasons.length > 0 || !first) {
-      this.events.emit({
-        type: 'authentication.failed',
-        credentialIds: credentials.map((c) => describeCredential(c).id),
-        credentialTypes: credentials.map((c) => c.type),
-        handlers: [...asked],
-        reasons,
-      });
+      this.events.emit(
+        {
+          type: 'authentication.failed',
+          credentialIds: credentials.map((c) => describeCredential(c).id),
+          credentialTypes: credentials.map((c) => c.type),
+          handlers: [...asked],
+          reasons,
+        },
+        origin,
+      );
       throw new AuthenticationFailedError(reasons);
     }
 
@@ -58,7 +63,7 @@ export class Authenticator {
     for (const { success } of accepted) successes[success.handlerName] = success;
     const handlerNames = Object.keys(successes);
     const credentialTypes = credentials.map((c) => c.type);
-    this.events.emit({ type: 'authentication.succeeded', principal: first.principal.id, handlers: handlerNames, credentialTypes });
+    this.events.emit({ type: 'authentication.succeeded', principal: first.principal.id, handlers: handlerNames, credentialTypes }, origin);
     return {
       principal: { id: first.principal.id, attributes: mergeAttributes(...accepted.map((a) => a.principal.attributes)) },
       authenticatedAt: this.clock.now(),
@@ -78,14 +83,14 @@ export class Authenticator {
   }
 
   /** Handlers for the credential's kind are tried in order; the first that accepts it wins. Each one tried joins `asked`. */
-  private async authenticateOne(credential: Credential, asked: Set<string>): Promise<Accepted> {
+  private async authenticateOne(credential: Credential, asked: Set<string>, origin: RequestOrigin | undefined): Promise<Accepted> {
     const candidates = this.handlers.filter((handler) => handler.supports(credential));
     if (candidates.length === 0) throw new AuthenticationFailedError([`No handler accepts ${credential.type} credentials.`]);
     let failure: AuthenticationFailedError | undefined;
     for (const handler of candidates) {
       asked.add(handler.name);
       try {
-        const principal = await handler.authenticate(credential);
+        const principal = await handler.authenticate(credential, origin);
         return { principal, success: { handlerName: handler.name, credentialType: credential.type, principalId: principal.id } };
       } catch (error) {
         if (!(error instanceof AuthenticationFailedError)) throw error;

@@ -1,4 +1,5 @@
 import type { Credential } from '../domain/authentication/credential.js';
+import type { RequestOrigin } from '../domain/events.js';
 import type { TicketGrantingTicket } from '../domain/tickets/ticket.js';
 import type { TicketLifetimes } from '../domain/tickets/lifetimes.js';
 import type { TicketIdGenerator } from '../domain/tickets/ticket-ids.js';
@@ -13,6 +14,8 @@ export interface CreateTicketGrantingTicketInput {
   readonly credentials: readonly Credential[];
   /** When given, the service must be registered (403) and the principal allowed by it (401). */
   readonly service?: string;
+  /** The request asking, reported with the events. */
+  readonly origin?: RequestOrigin;
 }
 
 /** POST /v1/tickets: authenticate, optionally check the service, store a new TGT. */
@@ -28,7 +31,7 @@ export class CreateTicketGrantingTicket {
   ) {}
 
   async execute(input: CreateTicketGrantingTicketInput): Promise<TicketGrantingTicket> {
-    const authentication = await this.authenticator.authenticate(input.credentials);
+    const authentication = await this.authenticator.authenticate(input.credentials, input.origin);
     if (input.service !== undefined) {
       const service = await this.access.require(input.service);
       this.access.requirePrincipal(service, authentication.principal);
@@ -45,7 +48,7 @@ export class CreateTicketGrantingTicket {
       servicesGranted: 0,
     };
     await this.tickets.save(tgt);
-    this.events.emit({ type: 'ticket.created', kind: 'TGT', ticket: ticketFingerprint(tgt.id), principal: authentication.principal.id });
+    this.events.emit({ type: 'ticket.created', kind: 'TGT', ticket: ticketFingerprint(tgt.id), principal: authentication.principal.id }, input.origin);
     return tgt;
   }
 }

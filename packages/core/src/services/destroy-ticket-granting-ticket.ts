@@ -1,3 +1,4 @@
+import type { RequestOrigin } from '../domain/events.js';
 import { ticketFingerprint } from '../domain/tickets/fingerprint.js';
 import type { EventSink } from '../ports/event-sink.js';
 import type { TicketStore } from '../ports/ticket-store.js';
@@ -12,10 +13,12 @@ export class DestroyTicketGrantingTicket {
     private readonly events: EventSink,
   ) {}
 
-  async execute(id: string): Promise<void> {
-    const existed = (await this.tickets.get(id)) !== undefined;
+  async execute(id: string, origin?: RequestOrigin): Promise<void> {
+    const found = await this.tickets.get(id);
     await this.tickets.remove(id);
     const descendants = await this.tickets.removeDescendants(id);
-    if (existed || descendants > 0) this.events.emit({ type: 'ticket.destroyed', ticket: ticketFingerprint(id), descendants });
+    if (found === undefined && descendants === 0) return;
+    const principal = found?.kind === 'TGT' ? found.authentication.principal.id : undefined;
+    this.events.emit({ type: 'ticket.destroyed', ticket: ticketFingerprint(id), descendants, ...(principal !== undefined && { principal }) }, origin);
   }
 }

@@ -1,5 +1,6 @@
 import type { Credential } from '../domain/authentication/credential.js';
 import type { Principal } from '../domain/authentication/principal.js';
+import type { RequestOrigin } from '../domain/events.js';
 import { AuthenticationFailedError, InvalidRequestError, NoCredentialsError, TicketNotFoundError } from '../domain/errors.js';
 import type { RegisteredService } from '../domain/registry/registered-service.js';
 import { ticketFingerprint } from '../domain/tickets/fingerprint.js';
@@ -21,6 +22,8 @@ export interface GrantServiceTicketInput {
   /** renew=true: the request must carry credentials of the TGT's principal. */
   readonly renew: boolean;
   readonly credentials: readonly Credential[];
+  /** The request asking, reported with the events. */
+  readonly origin?: RequestOrigin;
 }
 
 export interface GrantedServiceTicket {
@@ -52,7 +55,7 @@ export class GrantServiceTicket {
     let renewed = false;
     if (input.renew) {
       if (input.credentials.length === 0) throw new NoCredentialsError();
-      const renewal = await this.authenticator.authenticate(input.credentials);
+      const renewal = await this.authenticator.authenticate(input.credentials, input.origin);
       if (renewal.principal.id !== found.authentication.principal.id) throw new AuthenticationFailedError([RENEW_PRINCIPAL_MISMATCH]);
       authenticatedAt = renewal.authenticatedAt;
       renewed = true;
@@ -74,13 +77,10 @@ export class GrantServiceTicket {
       expiresAt: now + this.lifetimes.stTimeToLiveSeconds * 1000,
     };
     await this.tickets.save(ticket);
-    this.events.emit({
-      type: 'ticket.created',
-      kind: 'ST',
-      ticket: ticketFingerprint(ticket.id),
-      principal: tgt.authentication.principal.id,
-      service: input.service,
-    });
+    this.events.emit(
+      { type: 'ticket.created', kind: 'ST', ticket: ticketFingerprint(ticket.id), principal: tgt.authentication.principal.id, service: input.service },
+      input.origin,
+    );
     return { ticket, service, principal: tgt.authentication.principal };
   }
 }

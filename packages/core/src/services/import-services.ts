@@ -1,3 +1,4 @@
+import type { RequestOrigin } from '../domain/events.js';
 import type { ServiceDefinition } from '../domain/registry/cas-service-json.js';
 import type { RegisteredService } from '../domain/registry/registered-service.js';
 import type { EventSink } from '../ports/event-sink.js';
@@ -28,11 +29,13 @@ export class ImportServices {
     return imported;
   }
 
-  async save(definition: ServiceDefinition): Promise<ImportedService> {
+  /** `registeredBy`: who registered it over REST and in which request, for the event; none for `services import`. */
+  async save(definition: ServiceDefinition, registeredBy?: { readonly principal: string; readonly origin?: RequestOrigin | undefined }): Promise<ImportedService> {
     const id = definition.id ?? (await unusedServiceId(this.registry, this.random));
     const replaced = await this.registry.findById(id);
     const saved = await this.registry.save({ ...definition, id });
-    this.events.emit({ type: 'service.saved', serviceId: saved.id, name: saved.name });
+    const principal = registeredBy?.principal;
+    this.events.emit({ type: 'service.saved', serviceId: saved.id, name: saved.name, replaced: replaced !== undefined, ...(principal !== undefined && { principal }) }, registeredBy?.origin);
     return replaced ? { saved, replaced } : { saved };
   }
 }

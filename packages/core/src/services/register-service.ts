@@ -1,5 +1,6 @@
 import type { Credential } from '../domain/authentication/credential.js';
 import type { Principal } from '../domain/authentication/principal.js';
+import type { RequestOrigin } from '../domain/events.js';
 import {
   AuthenticationFailedError,
   ForbiddenError,
@@ -54,23 +55,23 @@ export class RegisterService {
   }
 
   /** POST /v1/services: the caller's own credentials (HTTP Basic), then a CAS JSON definition. */
-  async withCredentials(credentials: readonly Credential[], json: unknown): Promise<RegisteredService> {
-    const principal = await this.authenticate(credentials);
+  async withCredentials(credentials: readonly Credential[], json: unknown, origin?: RequestOrigin): Promise<RegisteredService> {
+    const principal = await this.authenticate(credentials, origin);
     this.authorize(principal);
-    return this.save(parseServiceDefinition(json, { acceptedTypes: this.policy.acceptedTypes }));
+    return this.save(parseServiceDefinition(json, { acceptedTypes: this.policy.acceptedTypes }), principal, origin);
   }
 
   /** POST /v1/services/add/{tgt}: the TGT's principal registers the service the form describes. */
-  async withTicket(tgtId: string, form: LegacyServiceForm): Promise<RegisteredService> {
+  async withTicket(tgtId: string, form: LegacyServiceForm, origin?: RequestOrigin): Promise<RegisteredService> {
     const tgt = await this.deps.tickets.get(tgtId);
     if (tgt?.kind !== 'TGT') throw new TicketNotFoundError();
     this.authorize(tgt.authentication.principal);
-    return this.save(legacyServiceDefinition(form));
+    return this.save(legacyServiceDefinition(form), tgt.authentication.principal, origin);
   }
 
-  private async authenticate(credentials: readonly Credential[]): Promise<Principal> {
+  private async authenticate(credentials: readonly Credential[], origin: RequestOrigin | undefined): Promise<Principal> {
     try {
-      return (await this.deps.authenticator.authenticate(credentials)).principal;
+      return (await this.deps.authenticator.authenticate(credentials, origin)).principal;
     } catch (error) {
       if (error instanceof NoCredentialsError) throw new UnauthenticatedError();
       if (error instanceof AuthenticationFailedError) throw new UnauthenticatedError(error.message);
@@ -83,7 +84,7 @@ export class RegisterService {
     if (!values.some((value) => this.valuePattern.test(value))) throw new ForbiddenError('Request is not authorized');
   }
 
-  private async save(definition: ServiceDefinition): Promise<RegisteredService> {
-    return (await this.importer.save(definition)).saved;
+  private async save(definition: ServiceDefinition, by: Principal, origin: RequestOrigin | undefined): Promise<RegisteredService> {
+    return (await this.importer.save(definition, { principal: by.id, origin })).saved;
   }
 }

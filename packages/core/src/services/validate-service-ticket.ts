@@ -1,6 +1,7 @@
 import type { CredentialType } from '../domain/authentication/credential.js';
 import type { AttributeMap } from '../domain/authentication/principal.js';
 import { TicketValidationError, type CasFailureCode } from '../domain/errors.js';
+import type { RequestOrigin } from '../domain/events.js';
 import type { RegisteredService } from '../domain/registry/registered-service.js';
 import { principalMeetsRequirements, releaseAttributes } from '../domain/registry/service-matcher.js';
 import { sameService } from '../domain/service-url.js';
@@ -14,6 +15,8 @@ export interface ValidateServiceTicketInput {
   readonly service: string | undefined;
   /** renew=true: only an ST issued from a fresh login validates. */
   readonly renew: boolean;
+  /** The request asking, reported with the events. */
+  readonly origin?: RequestOrigin;
 }
 
 export interface ValidatedServiceTicket {
@@ -42,30 +45,33 @@ export class ValidateServiceTicket {
   ) {}
 
   async execute(input: ValidateServiceTicketInput): Promise<ValidatedServiceTicket> {
-    const { ticket: id, service } = input;
+    const { ticket: id, service, origin } = input;
     if (!id || !service) throw new TicketValidationError('INVALID_REQUEST', "'service' and 'ticket' parameters are both required");
     const echo = clip(id);
-    const fail = (code: CasFailureCode, message: string): never => {
-      this.events.emit({ type: 'ticket.validation.failed', ticket: ticketFingerprint(id), code, service });
+    // Once the ticket and its TGT are found, a failure is reported as that principal's.
+    const fail = (code: CasFailureCode, message: string, owner?: string): never => {
+      this.events.emit({ type: 'ticket.validation.failed', ticket: ticketFingerprint(id), code, service, ...(owner !== undefined && { principal: owner }) }, origin);
       throw new TicketValidationError(code, message);
     };
 
     const st = await this.tickets.consume(id);
     if (!st) return fail('INVALID_TICKET', `Ticket '${echo}' not recognized`);
+    const tgt = await this.tickets.get(st.tgtId);
+    const owner = tgt?.kind === 'TGT' ? tgt.authentication.principal.id : undefined;
     if (!sameService(st.service, service)) {
       return fail(
         'INVALID_SERVICE',
         `Ticket '${echo}' does not match supplied service. The original service was '${clip(st.service)}' and the supplied service was '${clip(service)}'.`,
+        owner,
       );
     }
-    const tgt = await this.tickets.get(st.tgtId);
     if (tgt?.kind !== 'TGT') return fail('INVALID_TICKET', `Ticket '${echo}' not recognized`);
-    if (input.renew && !st.fromNewLogin) return fail('INVALID_TICKET', `Ticket '${echo}' was not issued from a new login, as renew requires`);
+    if (input.renew && !st.fromNewLogin) return fail('INVALID_TICKET', `Ticket '${echo}' was not issued from a new login, as renew requires`, owner);
 
     const registered = await this.access.find(st.service);
     const principal = tgt.authentication.principal;
     if (!registered || !principalMeetsRequirements(registered, principal)) {
-      return fail('UNAUTHORIZED_SERVICE', 'Service is not authorized to use CAS for this user');
+      return fail('UNAUTHORIZED_SERVICE', 'Service is not authorized to use CAS for this user', owner);
     }
 
     const released = releaseAttributes(registered.attributeRelease, principal.attributes);
@@ -73,7 +79,7 @@ export class ValidateServiceTicket {
       registered.attributeRelease.kind === 'none'
         ? released
         : { ...released, isFromNewLogin: [String(st.fromNewLogin)], authenticationDate: [isoInstant(st.authenticatedAt)] };
-    this.events.emit({ type: 'ticket.validated', ticket: ticketFingerprint(id), principal: principal.id, service });
+    this.events.emit({ type: 'ticket.validated', ticket: ticketFingerprint(id), principal: principal.id, service }, origin);
     return {
       user: principal.id,
       attributes,

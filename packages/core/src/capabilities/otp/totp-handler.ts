@@ -2,6 +2,7 @@ import { Secret, TOTP } from 'otpauth';
 import type { Credential } from '../../domain/authentication/credential.js';
 import type { Principal } from '../../domain/authentication/principal.js';
 import { AuthenticationFailedError } from '../../domain/errors.js';
+import type { RequestOrigin } from '../../domain/events.js';
 import type { Clock } from '../../ports/clock.js';
 import type { CredentialHandler } from '../../ports/credential-handler.js';
 import type { EventSink } from '../../ports/event-sink.js';
@@ -30,7 +31,7 @@ export class TotpHandler implements CredentialHandler {
     return credential.type === 'otp';
   }
 
-  async authenticate(credential: Credential): Promise<Principal> {
+  async authenticate(credential: Credential, origin?: RequestOrigin): Promise<Principal> {
     if (credential.type !== 'otp' || !/^\d{6}$/.test(credential.code)) throw new AuthenticationFailedError([INVALID_OTP]);
     const user = await this.directory.findByUsername(credential.username);
     if (!user?.otp) throw new AuthenticationFailedError([INVALID_OTP]);
@@ -38,7 +39,7 @@ export class TotpHandler implements CredentialHandler {
     const delta = TOTP.validate({ token: credential.code, secret: Secret.fromBase32(user.otp.secret), timestamp: now, window: 1 });
     if (delta === null) throw new AuthenticationFailedError([INVALID_OTP]);
     if (!(await this.replays.claim(user.username, TOTP.counter({ timestamp: now }) + delta))) {
-      this.events.emit({ type: 'otp.reused', username: user.username });
+      this.events.emit({ type: 'otp.reused', username: user.username }, origin);
       throw new AuthenticationFailedError([REUSED_OTP]);
     }
     return { id: user.username, attributes: user.attributes };

@@ -1,0 +1,77 @@
+import type { DomainEvent } from '@tessera/core';
+
+/** What an audit record is about: the `audit` field, for filtering one kind of action. */
+export type AuditCategory = 'authentication' | 'ticket' | 'validation' | 'logout' | 'service';
+
+/** The fields every audit record has, before the request's origin and the event's details. */
+export interface AuditRecord {
+  readonly audit: AuditCategory;
+  /** The domain event's type, the same name the application log and the metrics use. */
+  readonly action: DomainEvent['type'];
+  readonly outcome: 'success' | 'failure';
+  /** The principal or the username as sent; absent when nobody is known (an unknown ticket). */
+  readonly who: string | undefined;
+  /** The event's other fields: ticket fingerprints, service URLs, CAS codes, reasons. */
+  readonly details: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * The audit record of a domain event, or undefined for events that are not an action of a client
+ * (`server.error` and `readiness.failed` belong to the application log). Events carry no secrets: ticket ids are
+ * fingerprints already, and no event has a password.
+ */
+export function auditRecordOf(event: DomainEvent): AuditRecord | undefined {
+  switch (event.type) {
+    case 'authentication.succeeded': {
+      const { type, principal, ...details } = event;
+      return { audit: 'authentication', action: type, outcome: 'success', who: principal, details };
+    }
+    case 'authentication.failed': {
+      const { type, credentialIds, ...details } = event;
+      return { audit: 'authentication', action: type, outcome: 'failure', who: oneName(credentialIds), details };
+    }
+    case 'authentication.throttled': {
+      // The key is the address and the username, both recorded on their own.
+      const { type, username, key: _key, ...details } = event;
+      return { audit: 'authentication', action: type, outcome: 'failure', who: username, details };
+    }
+    case 'x509.certificate.ignored': {
+      // A certificate nobody may vouch for here (an untrusted peer), or one that could not be read.
+      const { type, ...details } = event;
+      return { audit: 'authentication', action: type, outcome: 'failure', who: undefined, details };
+    }
+    case 'otp.reused': {
+      const { type, username } = event;
+      return { audit: 'authentication', action: type, outcome: 'failure', who: username, details: {} };
+    }
+    case 'ticket.created': {
+      const { type, principal, ...details } = event;
+      return { audit: 'ticket', action: type, outcome: 'success', who: principal, details };
+    }
+    case 'ticket.validated': {
+      const { type, principal, ...details } = event;
+      return { audit: 'validation', action: type, outcome: 'success', who: principal, details };
+    }
+    case 'ticket.validation.failed': {
+      const { type, principal, ...details } = event;
+      return { audit: 'validation', action: type, outcome: 'failure', who: principal, details };
+    }
+    case 'ticket.destroyed': {
+      const { type, principal, ...details } = event;
+      return { audit: 'logout', action: type, outcome: 'success', who: principal, details };
+    }
+    case 'service.saved': {
+      const { type, principal, ...details } = event;
+      return { audit: 'service', action: type, outcome: 'success', who: principal, details };
+    }
+    case 'server.error':
+    case 'readiness.failed':
+      return undefined;
+  }
+}
+
+/** The credentials' identifiers, each once: a username and its one-time password name one person. */
+function oneName(ids: readonly string[]): string | undefined {
+  const distinct = [...new Set(ids)];
+  return distinct.length === 0 ? undefined : distinct.join(',');
+}
