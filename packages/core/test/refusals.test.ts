@@ -59,9 +59,11 @@ describe('refusals are reported as events (issue 9 §4)', () => {
       expect(events.events.slice(before).map((event) => event.type)).to.deep.equal(['authentication.succeeded', 'ticket.refused']);
     });
 
-    it('bad credentials are an authentication.failed, never a refusal as well', async () => {
-      const { core, events } = await loggedIn();
+    it('bad credentials are an authentication.failed, never a refusal as well, with renew too', async () => {
+      const { core, events, tgt } = await loggedIn();
       await refusal(core.createTicketGrantingTicket.execute({ credentials: [password('alice', 'nope')], service: APP }));
+      await refusal(core.grantServiceTicket.execute({ tgtId: tgt.id, service: APP, renew: true, credentials: [password('casuser', 'nope')] }));
+      expect(events.ofType('authentication.failed')).to.have.length(2);
       expect(events.ofType('ticket.refused')).to.deep.equal([]);
     });
   });
