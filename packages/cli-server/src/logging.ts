@@ -1,5 +1,5 @@
 import { pino, type DestinationStream, type Level, type Logger, type LoggerOptions } from 'pino';
-import { ticketFingerprint, type DomainEvent, type DomainEventType, type EventSink } from '@tessera/core';
+import { ticketFingerprint, type DomainEvent, type DomainEventType, type EventSink, type RequestOrigin } from '@tessera/core';
 
 export type LogLevel = Level | 'silent';
 
@@ -89,29 +89,34 @@ const LEVELS: Record<DomainEventType, Level> = {
   'authentication.throttled': 'warn',
   'otp.reused': 'warn',
   'x509.certificate.ignored': 'warn',
+  'authentication.refused': 'warn',
   'ticket.created': 'info',
+  'ticket.refused': 'warn',
   'ticket.validated': 'info',
   'ticket.validation.failed': 'warn',
   'ticket.destroyed': 'info',
   'service.saved': 'info',
+  'service.refused': 'warn',
   'server.error': 'error',
   'readiness.failed': 'warn',
 };
 
-/** Logs each domain event as one JSON line: `event` names it, its fields follow. */
+/**
+ * Logs each domain event as one JSON line: `event` names it, its fields follow, then the `requestId`
+ * of the request that caused it (when there was one), the same id as on the request's audit lines.
+ * One of TOKENS.EventSinks: the FanOutEventSink in front of it keeps a logger that throws (a full
+ * disk, a closed pipe) from reaching the use case, as for the audit and metrics sinks.
+ */
 export class LoggingEventSink implements EventSink {
   constructor(private readonly logger: Logger) {}
 
-  emit(event: DomainEvent): void {
-    try {
-      if (event.type === 'server.error') {
-        this.logger.error({ event: event.type, context: event.context, err: event.error }, `unexpected error in ${event.context}`);
-        return;
-      }
-      const { type, ...fields } = event;
-      this.logger[LEVELS[type]]({ event: type, ...fields }, type);
-    } catch {
-      // An event sink must never throw into the use case that reported the event.
+  emit(event: DomainEvent, origin?: RequestOrigin): void {
+    const request = origin && { requestId: origin.requestId };
+    if (event.type === 'server.error') {
+      this.logger.error({ event: event.type, context: event.context, err: event.error, ...request }, `unexpected error in ${event.context}`);
+      return;
     }
+    const { type, ...fields } = event;
+    this.logger[LEVELS[type]]({ event: type, ...fields, ...request }, type);
   }
 }

@@ -30,6 +30,11 @@ const CASES: [DomainEvent, string, string, string | undefined][] = [
   [{ type: 'ticket.validation.failed', ticket: 'ST-2#abc', code: 'INVALID_TICKET', service: 'https://app/' }, 'validation', 'failure', undefined],
   [{ type: 'ticket.destroyed', ticket: 'TGT-1#abc', descendants: 2, principal: 'alice' }, 'logout', 'success', 'alice'],
   [{ type: 'service.saved', serviceId: 7, name: 'App', replaced: false, principal: 'alice' }, 'service', 'success', 'alice'],
+  [{ type: 'ticket.refused', kind: 'TGT', reason: 'SERVICE_NOT_AUTHORIZED', service: 'https://evil/', principal: 'alice' }, 'ticket', 'failure', 'alice'],
+  [{ type: 'ticket.refused', kind: 'ST', reason: 'TGT_NOT_FOUND', service: 'https://app/', tgt: 'TGT-1#abc' }, 'ticket', 'failure', undefined],
+  [{ type: 'authentication.refused', principal: 'alice', service: 'https://app/', reason: 'PRINCIPAL_NOT_ALLOWED' }, 'authentication', 'failure', 'alice'],
+  [{ type: 'service.refused', reason: 'MISSING_REQUIRED_ATTRIBUTE', principal: 'alice' }, 'service', 'failure', 'alice'],
+  [{ type: 'service.refused', reason: 'TGT_NOT_FOUND', tgt: 'TGT-1#abc' }, 'service', 'failure', undefined],
 ];
 
 // issue 9 §4 — the audit trail: what each domain event becomes, and how the listeners stay apart
@@ -62,6 +67,30 @@ describe('audit trail (issue 9 §4)', () => {
     });
     expect(failed!['time']).to.match(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
     expect(locked).to.deep.include({ who: 'alice', lockSeconds: 60, failures: 5 }).and.not.have.property('key');
+  });
+
+  it('a refusal is a failure line with its reason code and details, who taken out of them', () => {
+    const { lines, sink } = auditTrail();
+    sink.emit({ type: 'ticket.refused', kind: 'ST', reason: 'SSO_NOT_ALLOWED', service: 'https://nosso/', principal: 'alice', tgt: 'TGT-1#abc' }, ORIGIN);
+    sink.emit({ type: 'service.refused', reason: 'INVALID_SERVICE_DEFINITION', principal: 'alice', field: 'serviceId' }, ORIGIN);
+    const { time, ...refused } = lines[0]!;
+    expect(time).to.be.a('string');
+    expect(refused).to.deep.equal({
+      level: 'warn',
+      node: 'node1',
+      audit: 'ticket',
+      action: 'ticket.refused',
+      outcome: 'failure',
+      who: 'alice',
+      address: '203.0.113.7',
+      requestId: 'req-1',
+      endpoint: 'POST /cas/v1/tickets',
+      kind: 'ST',
+      reason: 'SSO_NOT_ALLOWED',
+      service: 'https://nosso/',
+      tgt: 'TGT-1#abc',
+    });
+    expect(lines[1]).to.deep.include({ level: 'warn', audit: 'service', action: 'service.refused', who: 'alice', reason: 'INVALID_SERVICE_DEFINITION', field: 'serviceId' }).and.not.have.property('principal');
   });
 
   it('without a request (the origin is optional) there is no address, request id or endpoint; successes are at info', () => {

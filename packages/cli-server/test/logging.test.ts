@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { Writable } from 'node:stream';
 import { ticketFingerprint } from '@tessera/core';
-import { createLogger, LoggingEventSink } from '@tessera/cli-server';
+import { systemClock } from '@tessera/core';
+import { buildContainer, createLogger, LoggingEventSink, memoryStores, parseConfig, TOKENS } from '@tessera/cli-server';
 
 function capture() {
   const lines: Record<string, unknown>[] = [];
@@ -63,6 +64,45 @@ describe('logging', () => {
     expect(text).to.not.include('$argon2id$x');
     expect(text).to.not.include(TGT);
     expect(lines[0]).to.include({ password: '[redacted]', url: `/cas/v1/tickets/${ticketFingerprint(TGT)}`, msg: `granted by ${ticketFingerprint(TGT)}` });
+  });
+
+  it('refusals are warnings with their reason code', () => {
+    const { lines, logger } = capture();
+    const sink = new LoggingEventSink(logger);
+    sink.emit({ type: 'ticket.refused', kind: 'TGT', reason: 'SERVICE_NOT_AUTHORIZED', service: 'https://evil/', principal: 'casuser' });
+    sink.emit({ type: 'authentication.refused', principal: 'alice', service: 'https://staff/', reason: 'PRINCIPAL_NOT_ALLOWED' });
+    sink.emit({ type: 'service.refused', reason: 'MISSING_REQUIRED_ATTRIBUTE', principal: 'alice' });
+    expect(lines.map((line) => [line['level'], line['event'], line['reason']])).to.deep.equal([
+      ['warn', 'ticket.refused', 'SERVICE_NOT_AUTHORIZED'],
+      ['warn', 'authentication.refused', 'PRINCIPAL_NOT_ALLOWED'],
+      ['warn', 'service.refused', 'MISSING_REQUIRED_ATTRIBUTE'],
+    ]);
+  });
+
+  // issue 9 §4 — an operator joins a log line to the audit lines of the same request
+  it('an event from a request carries its requestId, and nothing else of the origin; one from no request has none', () => {
+    const { lines, logger } = capture();
+    const sink = new LoggingEventSink(logger);
+    const event = { type: 'ticket.created', kind: 'TGT', ticket: ticketFingerprint(TGT), principal: 'casuser' } as const;
+    sink.emit(event);
+    sink.emit(event, { clientAddress: '203.0.113.7', requestId: 'req-42', endpoint: 'POST /cas/v1/tickets' });
+    sink.emit({ type: 'server.error', context: 'GET /x', error: new Error('boom') }, { clientAddress: '203.0.113.7', requestId: 'req-43' });
+    const [alone, fromRequest, error] = lines;
+    expect(alone).to.not.have.property('requestId');
+    const { requestId, ...rest } = fromRequest!;
+    expect(requestId).to.equal('req-42');
+    expect({ ...rest, time: alone!['time'] }).to.deep.equal(alone);
+    expect(JSON.stringify(lines)).to.not.include('203.0.113.7').and.not.include('"endpoint"');
+    expect(error).to.include({ event: 'server.error', requestId: 'req-43' });
+  });
+
+  it('in the container, a log that throws (a full disk) reaches neither the use case nor the metrics sink after it', async () => {
+    const broken = createLogger('info', { write: () => { throw new Error('ENOSPC'); } });
+    const binder = buildContainer({ config: parseConfig({}), logger: broken, stores: memoryStores(parseConfig({}), [], systemClock) });
+    const event = { type: 'ticket.refused', kind: 'TGT', reason: 'SERVICE_NOT_AUTHORIZED', principal: 'casuser' } as const;
+    expect(() => binder.get(TOKENS.EventSink).emit(event)).to.not.throw();
+    const [metrics] = binder.getAll(TOKENS.Metrics);
+    expect(await metrics!.render()).to.include('tessera_refusals_total{request="TGT",reason="SERVICE_NOT_AUTHORIZED"} 1');
   });
 
   it('below the configured level nothing is written', () => {

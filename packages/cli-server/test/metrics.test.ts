@@ -22,6 +22,11 @@ const EVENTS: DomainEvent[] = [
   { type: 'ticket.destroyed', ticket: 'TGT-1#abcdef', descendants: 1 },
   { type: 'server.error', error: new Error('db1.internal down'), context: 'POST /cas/v1/tickets' },
   { type: 'readiness.failed', component: 'storage', reason: 'no answer within 2000 ms' },
+  { type: 'ticket.refused', kind: 'TGT', reason: 'PRINCIPAL_NOT_ALLOWED', service: 'https://staff.example.org/', principal: 'alice' },
+  { type: 'ticket.refused', kind: 'ST', reason: 'TGT_NOT_FOUND', service: 'https://app.example.org/home', tgt: 'TGT-9#fedcba' },
+  { type: 'ticket.refused', kind: 'ST', reason: 'TGT_NOT_FOUND', service: 'https://app.example.org/home', tgt: 'TGT-8#fedcba' },
+  { type: 'authentication.refused', principal: 'alice', service: 'https://staff.example.org/', reason: 'PRINCIPAL_NOT_ALLOWED' },
+  { type: 'service.refused', reason: 'INVALID_SERVICE_DEFINITION', principal: 'casuser', field: 'properties.x509-subject' },
 ];
 
 // issue 9 §2 — the counters fed by domain events, the histogram, the live TGT gauge
@@ -45,14 +50,20 @@ describe('metrics from domain events (issue 9 §2)', () => {
     expect(await linesOf(metrics, 'tessera_throttle_locks_total')).to.deep.equal(['tessera_throttle_locks_total 1']);
     expect(await linesOf(metrics, 'tessera_otp_reuses_total')).to.deep.equal(['tessera_otp_reuses_total 1']);
     expect(await linesOf(metrics, 'tessera_server_errors_total')).to.deep.equal(['tessera_server_errors_total 1']);
+    expect(await linesOf(metrics, 'tessera_refusals_total')).to.deep.equal([
+      'tessera_refusals_total{request="TGT",reason="PRINCIPAL_NOT_ALLOWED"} 1',
+      'tessera_refusals_total{request="ST",reason="TGT_NOT_FOUND"} 2',
+      'tessera_refusals_total{request="authentication",reason="PRINCIPAL_NOT_ALLOWED"} 1',
+      'tessera_refusals_total{request="registration",reason="INVALID_SERVICE_DEFINITION"} 1',
+    ]);
   });
 
-  it('never carries a principal, username, throttle key, ticket fingerprint, service or error text', async () => {
+  it('never carries a principal, username, throttle key, ticket fingerprint, service, definition field or error text', async () => {
     const metrics = new TesseraMetrics(noTgts);
     const sink = new MetricsEventSink(metrics);
     for (const event of EVENTS) sink.emit(event);
     const text = await metrics.render();
-    for (const secret of ['casuser', 'alice', '10.0.0.7', 'x509-subject', 'abcdef', '123456', '654321', 'example', 'db1.internal']) {
+    for (const secret of ['casuser', 'alice', '10.0.0.7', 'x509-subject', 'abcdef', '123456', '654321', 'fedcba', 'example', 'db1.internal']) {
       expect(text, secret).not.to.include(secret);
     }
   });

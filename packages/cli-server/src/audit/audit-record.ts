@@ -11,7 +11,7 @@ export interface AuditRecord {
   readonly outcome: 'success' | 'failure';
   /** The principal or the username as sent; absent when nobody is known (an unknown ticket). */
   readonly who: string | undefined;
-  /** The event's other fields: ticket fingerprints, service URLs, CAS codes, reasons. */
+  /** The event's other fields: ticket fingerprints, service URLs, CAS codes, reasons and refusal codes. */
   readonly details: Readonly<Record<string, unknown>>;
 }
 
@@ -35,6 +35,11 @@ export function auditRecordOf(event: DomainEvent): AuditRecord | undefined {
       const { type, username, key: _key, ...details } = event;
       return { audit: 'authentication', action: type, outcome: 'failure', who: username, details };
     }
+    case 'authentication.refused': {
+      // Good credentials, but the service named refuses the principal (POST /v1/users).
+      const { type, principal, ...details } = event;
+      return { audit: 'authentication', action: type, outcome: 'failure', who: principal, details };
+    }
     case 'x509.certificate.ignored': {
       // A certificate nobody may vouch for here (an untrusted peer), or one that could not be read.
       const { type, ...details } = event;
@@ -47,6 +52,11 @@ export function auditRecordOf(event: DomainEvent): AuditRecord | undefined {
     case 'ticket.created': {
       const { type, principal, ...details } = event;
       return { audit: 'ticket', action: type, outcome: 'success', who: principal, details };
+    }
+    case 'ticket.refused': {
+      // No ticket after all: a service or TGT refused the request, often right after a successful login.
+      const { type, principal, ...details } = event;
+      return { audit: 'ticket', action: type, outcome: 'failure', who: principal, details };
     }
     case 'ticket.validated': {
       const { type, principal, ...details } = event;
@@ -63,6 +73,10 @@ export function auditRecordOf(event: DomainEvent): AuditRecord | undefined {
     case 'service.saved': {
       const { type, principal, ...details } = event;
       return { audit: 'service', action: type, outcome: 'success', who: principal, details };
+    }
+    case 'service.refused': {
+      const { type, principal, ...details } = event;
+      return { audit: 'service', action: type, outcome: 'failure', who: principal, details };
     }
     case 'server.error':
     case 'readiness.failed':

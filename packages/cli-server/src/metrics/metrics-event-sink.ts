@@ -6,7 +6,7 @@ export const NO_HANDLER = 'none';
 
 /**
  * Counts domain events. Only bounded values become labels (ticket kind, CAS failure code, handler
- * name); principals, ticket fingerprints, services and throttle keys never do.
+ * name, refusal reason code); principals, ticket fingerprints, services and throttle keys never do.
  */
 export class MetricsEventSink implements EventSink {
   constructor(private readonly metrics: TesseraMetrics) {}
@@ -16,6 +16,15 @@ export class MetricsEventSink implements EventSink {
     switch (event.type) {
       case 'ticket.created':
         metrics.ticketsIssued.inc({ kind: event.kind });
+        break;
+      case 'ticket.refused':
+        metrics.refusals.inc({ request: event.kind, reason: event.reason });
+        break;
+      case 'authentication.refused':
+        metrics.refusals.inc({ request: 'authentication', reason: event.reason });
+        break;
+      case 'service.refused':
+        metrics.refusals.inc({ request: 'registration', reason: event.reason });
         break;
       case 'ticket.validated':
         metrics.ticketValidations.inc({ outcome: 'success' });

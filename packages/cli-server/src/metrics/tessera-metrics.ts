@@ -27,6 +27,12 @@ export class TesseraMetrics implements MetricsExposition {
     labelNames: ['handler', 'outcome'],
     registers: [this.registry],
   });
+  readonly refusals = new Counter({
+    name: 'tessera_refusals_total',
+    help: 'Requests refused past their parameters, by request (TGT, ST, authentication, registration) and reason code.',
+    labelNames: ['request', 'reason'],
+    registers: [this.registry],
+  });
   readonly throttleLocks = new Counter({ name: 'tessera_throttle_locks_total', help: 'Client IP + username keys locked by the throttle module.', registers: [this.registry] });
   readonly otpReuses = new Counter({ name: 'tessera_otp_reuses_total', help: 'One-time passwords refused because they were used before.', registers: [this.registry] });
   readonly serverErrors = new Counter({ name: 'tessera_server_errors_total', help: 'Unexpected errors and outages answered 5xx.', registers: [this.registry] });

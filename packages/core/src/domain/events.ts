@@ -15,6 +15,34 @@ export interface RequestOrigin {
   readonly endpoint?: string;
 }
 
+/** Why a registered service refuses a request (ServiceAccess): stable codes, for alerts and metrics. */
+export type ServiceAccessRefusal =
+  /** No enabled definition matches the service URL (403). */
+  | 'SERVICE_NOT_AUTHORIZED'
+  /** The principal lacks the service's required attributes (401). */
+  | 'PRINCIPAL_NOT_ALLOWED';
+
+/** Why no ticket was issued to a request that got past its parameters. */
+export type TicketRefusalReason =
+  | ServiceAccessRefusal
+  /** The TGT is unknown, expired or not a TGT (404). */
+  | 'TGT_NOT_FOUND'
+  /** The service has `ssoEnabled: false` and the request did not renew the login (401). */
+  | 'SSO_NOT_ALLOWED'
+  /** `renew=true` without credentials (400). */
+  | 'RENEW_WITHOUT_CREDENTIALS'
+  /** The renewed credentials identify another principal than the TGT's (401). */
+  | 'RENEW_PRINCIPAL_MISMATCH';
+
+/** Why a service registration was refused. */
+export type ServiceRefusalReason =
+  /** The form variant's TGT is unknown or expired (404). */
+  | 'TGT_NOT_FOUND'
+  /** The principal lacks `registration.requiredAttribute` (403). */
+  | 'MISSING_REQUIRED_ATTRIBUTE'
+  /** The definition is invalid (400); the event names the field. */
+  | 'INVALID_SERVICE_DEFINITION';
+
 /**
  * What happened, reported through the EventSink. Ticket ids appear only as fingerprints
  * (ticketFingerprint) and secrets never appear: events are logged and counted as they are.
@@ -66,6 +94,25 @@ export type DomainEvent =
       readonly principal: string;
       readonly service?: string;
     }
+  | {
+      /** No ticket for a request past its parameters: its service, its TGT or its renewal refused it. */
+      readonly type: 'ticket.refused';
+      readonly kind: TicketKind;
+      readonly reason: TicketRefusalReason;
+      /** The service URL asked for, when the request named one. */
+      readonly service?: string;
+      /** Who asked: the authenticated principal, or the TGT's; absent for an unknown TGT. */
+      readonly principal?: string;
+      /** ST requests: the fingerprint of the TGT presented. */
+      readonly tgt?: string;
+    }
+  | {
+      /** POST /v1/users with a service: the credentials are good, but the service refuses the principal. */
+      readonly type: 'authentication.refused';
+      readonly principal: string;
+      readonly service: string;
+      readonly reason: ServiceAccessRefusal;
+    }
   | { readonly type: 'ticket.validated'; readonly ticket: string; readonly principal: string; readonly service: string }
   | {
       readonly type: 'ticket.validation.failed';
@@ -90,6 +137,17 @@ export type DomainEvent =
       readonly replaced: boolean;
       /** Who registered it over REST; absent for the `services import` command. */
       readonly principal?: string;
+    }
+  | {
+      /** A service registration refused once its caller was identified (by credentials or a TGT). */
+      readonly type: 'service.refused';
+      readonly reason: ServiceRefusalReason;
+      /** Who tried; absent for an unknown TGT. */
+      readonly principal?: string;
+      /** The form variant: the fingerprint of the TGT presented. */
+      readonly tgt?: string;
+      /** INVALID_SERVICE_DEFINITION: the field at fault, as the answer names it. */
+      readonly field?: string;
     }
   | { readonly type: 'server.error'; readonly error: Error; readonly context: string }
   | {

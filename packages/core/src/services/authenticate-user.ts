@@ -1,6 +1,8 @@
 import type { Authentication } from '../domain/authentication/authentication.js';
 import type { Credential } from '../domain/authentication/credential.js';
-import type { RequestOrigin } from '../domain/events.js';
+import type { TesseraError } from '../domain/errors.js';
+import type { RequestOrigin, ServiceAccessRefusal } from '../domain/events.js';
+import type { EventSink } from '../ports/event-sink.js';
 import type { Authenticator } from './authenticator.js';
 import type { ServiceAccess } from './service-access.js';
 
@@ -21,14 +23,21 @@ export class AuthenticateUser {
   constructor(
     private readonly authenticator: Authenticator,
     private readonly access: ServiceAccess,
+    private readonly events: EventSink,
   ) {}
 
   async execute(input: AuthenticateUserInput): Promise<AuthenticationResult> {
-    const authentication = await this.authenticator.authenticate(input.credentials, input.origin);
-    if (input.service !== undefined) {
-      const service = await this.access.require(input.service);
-      this.access.requirePrincipal(service, authentication.principal);
+    const { service: url, origin } = input;
+    const authentication = await this.authenticator.authenticate(input.credentials, origin);
+    if (url !== undefined) {
+      const principal = authentication.principal;
+      // The trail shows the credentials were good; this says why the answer was still no.
+      const refuse = (reason: ServiceAccessRefusal, error: TesseraError): never => {
+        this.events.emit({ type: 'authentication.refused', principal: principal.id, service: url, reason }, origin);
+        throw error;
+      };
+      this.access.requirePrincipal(await this.access.require(url, refuse), principal, refuse);
     }
-    return { authentication, service: input.service ?? null };
+    return { authentication, service: url ?? null };
   }
 }

@@ -59,6 +59,6 @@ export function createCasCore(deps: CasCoreDependencies): CasCore {
     validateServiceTicket: new ValidateServiceTicket(deps.tickets, serviceAccess, deps.events),
     ticketStatus: new TicketStatus(deps.tickets),
     destroyTicketGrantingTicket: new DestroyTicketGrantingTicket(deps.tickets, deps.events),
-    authenticateUser: new AuthenticateUser(authenticator, serviceAccess),
+    authenticateUser: new AuthenticateUser(authenticator, serviceAccess, deps.events),
   };
 }

@@ -1,5 +1,6 @@
 import type { Credential } from '../domain/authentication/credential.js';
-import type { RequestOrigin } from '../domain/events.js';
+import type { TesseraError } from '../domain/errors.js';
+import type { RequestOrigin, TicketRefusalReason } from '../domain/events.js';
 import type { TicketGrantingTicket } from '../domain/tickets/ticket.js';
 import type { TicketLifetimes } from '../domain/tickets/lifetimes.js';
 import type { TicketIdGenerator } from '../domain/tickets/ticket-ids.js';
@@ -31,10 +32,16 @@ export class CreateTicketGrantingTicket {
   ) {}
 
   async execute(input: CreateTicketGrantingTicketInput): Promise<TicketGrantingTicket> {
-    const authentication = await this.authenticator.authenticate(input.credentials, input.origin);
-    if (input.service !== undefined) {
-      const service = await this.access.require(input.service);
-      this.access.requirePrincipal(service, authentication.principal);
+    const { service: url, origin } = input;
+    const authentication = await this.authenticator.authenticate(input.credentials, origin);
+    if (url !== undefined) {
+      // The trail shows the login succeeded; this says why no TGT followed.
+      const refuse = (reason: TicketRefusalReason, error: TesseraError): never => {
+        this.events.emit({ type: 'ticket.refused', kind: 'TGT', reason, service: url, principal: authentication.principal.id }, origin);
+        throw error;
+      };
+      const service = await this.access.require(url, refuse);
+      this.access.requirePrincipal(service, authentication.principal, refuse);
     }
     const now = this.clock.now();
     const hardExpiresAt = now + this.lifetimes.tgtMaxTimeToLiveSeconds * 1000;
@@ -48,7 +55,7 @@ export class CreateTicketGrantingTicket {
       servicesGranted: 0,
     };
     await this.tickets.save(tgt);
-    this.events.emit({ type: 'ticket.created', kind: 'TGT', ticket: ticketFingerprint(tgt.id), principal: authentication.principal.id }, input.origin);
+    this.events.emit({ type: 'ticket.created', kind: 'TGT', ticket: ticketFingerprint(tgt.id), principal: authentication.principal.id }, origin);
     return tgt;
   }
 }

@@ -1,7 +1,7 @@
 import type { Credential } from '../domain/authentication/credential.js';
 import type { Principal } from '../domain/authentication/principal.js';
-import type { RequestOrigin } from '../domain/events.js';
-import { AuthenticationFailedError, InvalidRequestError, NoCredentialsError, TicketNotFoundError } from '../domain/errors.js';
+import { AuthenticationFailedError, InvalidRequestError, NoCredentialsError, TicketNotFoundError, type TesseraError } from '../domain/errors.js';
+import type { RequestOrigin, TicketRefusalReason } from '../domain/events.js';
 import type { RegisteredService } from '../domain/registry/registered-service.js';
 import { ticketFingerprint } from '../domain/tickets/fingerprint.js';
 import { slidTgtExpiry, type TicketLifetimes } from '../domain/tickets/lifetimes.js';
@@ -46,31 +46,40 @@ export class GrantServiceTicket {
   ) {}
 
   async execute(input: GrantServiceTicketInput): Promise<GrantedServiceTicket> {
-    if (input.service === undefined || input.service.trim() === '') throw new InvalidRequestError("The 'service' parameter is required");
+    const { service: url, origin } = input;
+    if (url === undefined || url.trim() === '') throw new InvalidRequestError("The 'service' parameter is required");
+    // Every refusal from here on is reported: which TGT asked for which service, and whose it was once found.
+    const refuse = (reason: TicketRefusalReason, error: TesseraError, owner?: Principal): never => {
+      this.events.emit({ type: 'ticket.refused', kind: 'ST', reason, service: url, tgt: ticketFingerprint(input.tgtId), ...(owner && { principal: owner.id }) }, origin);
+      throw error;
+    };
     const found = await this.tickets.get(input.tgtId);
-    if (found?.kind !== 'TGT') throw new TicketNotFoundError();
-    const service = await this.access.require(input.service);
+    if (found?.kind !== 'TGT') return refuse('TGT_NOT_FOUND', new TicketNotFoundError());
+    const owner = found.authentication.principal;
+    const refuseOwner = (reason: TicketRefusalReason, error: TesseraError): never => refuse(reason, error, owner);
+    const service = await this.access.require(url, refuseOwner);
 
     let authenticatedAt = found.authentication.authenticatedAt;
     let renewed = false;
     if (input.renew) {
-      if (input.credentials.length === 0) throw new NoCredentialsError();
-      const renewal = await this.authenticator.authenticate(input.credentials, input.origin);
-      if (renewal.principal.id !== found.authentication.principal.id) throw new AuthenticationFailedError([RENEW_PRINCIPAL_MISMATCH]);
+      if (input.credentials.length === 0) refuseOwner('RENEW_WITHOUT_CREDENTIALS', new NoCredentialsError());
+      const renewal = await this.authenticator.authenticate(input.credentials, origin);
+      if (renewal.principal.id !== owner.id) refuseOwner('RENEW_PRINCIPAL_MISMATCH', new AuthenticationFailedError([RENEW_PRINCIPAL_MISMATCH]));
       authenticatedAt = renewal.authenticatedAt;
       renewed = true;
     }
-    if (!service.accessStrategy.ssoEnabled && !renewed) throw new AuthenticationFailedError([SSO_NOT_ALLOWED]);
-    this.access.requirePrincipal(service, found.authentication.principal);
+    if (!service.accessStrategy.ssoEnabled && !renewed) refuseOwner('SSO_NOT_ALLOWED', new AuthenticationFailedError([SSO_NOT_ALLOWED]));
+    this.access.requirePrincipal(service, owner, refuseOwner);
 
     const now = this.clock.now();
     const tgt = await this.tickets.touch(found.id, slidTgtExpiry(found, now, this.lifetimes));
-    if (!tgt) throw new TicketNotFoundError();
+    // It expired or was destroyed since it was read.
+    if (!tgt) return refuseOwner('TGT_NOT_FOUND', new TicketNotFoundError());
     const ticket: ServiceTicket = {
       kind: 'ST',
       id: this.ids.next('ST'),
       tgtId: tgt.id,
-      service: input.service,
+      service: url,
       fromNewLogin: renewed || tgt.servicesGranted === 1,
       authenticatedAt,
       createdAt: now,
@@ -78,8 +87,8 @@ export class GrantServiceTicket {
     };
     await this.tickets.save(ticket);
     this.events.emit(
-      { type: 'ticket.created', kind: 'ST', ticket: ticketFingerprint(ticket.id), principal: tgt.authentication.principal.id, service: input.service },
-      input.origin,
+      { type: 'ticket.created', kind: 'ST', ticket: ticketFingerprint(ticket.id), principal: tgt.authentication.principal.id, service: url },
+      origin,
     );
     return { ticket, service, principal: tgt.authentication.principal };
   }

@@ -1,10 +1,11 @@
 import type { Credential } from '../domain/authentication/credential.js';
 import type { Principal } from '../domain/authentication/principal.js';
-import type { RequestOrigin } from '../domain/events.js';
+import type { RequestOrigin, ServiceRefusalReason } from '../domain/events.js';
 import {
   AuthenticationFailedError,
   ForbiddenError,
   InvalidConfigurationError,
+  InvalidServiceDefinitionError,
   NoCredentialsError,
   TicketNotFoundError,
   UnauthenticatedError,
@@ -13,12 +14,14 @@ import { parseServiceDefinition, type ServiceDefinition } from '../domain/regist
 import { legacyServiceDefinition, type LegacyServiceForm } from '../domain/registry/legacy-service-form.js';
 import type { RegisteredService } from '../domain/registry/registered-service.js';
 import { compileFullMatch } from '../domain/registry/service-matcher.js';
+import { ticketFingerprint } from '../domain/tickets/fingerprint.js';
 import type { EventSink } from '../ports/event-sink.js';
 import type { RandomSource } from '../ports/random-source.js';
 import type { ServiceRegistry } from '../ports/service-registry.js';
 import type { TicketStore } from '../ports/ticket-store.js';
 import type { Authenticator } from './authenticator.js';
 import { ImportServices } from './import-services.js';
+import type { Refuse } from './service-access.js';
 
 export interface RegistrationPolicy {
   /** Who may register: a principal attribute with a value matching the pattern (case-insensitive, whole value). */
@@ -57,16 +60,30 @@ export class RegisterService {
   /** POST /v1/services: the caller's own credentials (HTTP Basic), then a CAS JSON definition. */
   async withCredentials(credentials: readonly Credential[], json: unknown, origin?: RequestOrigin): Promise<RegisteredService> {
     const principal = await this.authenticate(credentials, origin);
-    this.authorize(principal);
-    return this.save(parseServiceDefinition(json, { acceptedTypes: this.policy.acceptedTypes }), principal, origin);
+    const refuse = this.refuser({ principal: principal.id }, origin);
+    this.authorize(principal, refuse);
+    const definition = this.read(() => parseServiceDefinition(json, { acceptedTypes: this.policy.acceptedTypes }), refuse);
+    return this.save(definition, principal, origin);
   }
 
   /** POST /v1/services/add/{tgt}: the TGT's principal registers the service the form describes. */
   async withTicket(tgtId: string, form: LegacyServiceForm, origin?: RequestOrigin): Promise<RegisteredService> {
     const tgt = await this.deps.tickets.get(tgtId);
-    if (tgt?.kind !== 'TGT') throw new TicketNotFoundError();
-    this.authorize(tgt.authentication.principal);
-    return this.save(legacyServiceDefinition(form), tgt.authentication.principal, origin);
+    const presented = { tgt: ticketFingerprint(tgtId) };
+    if (tgt?.kind !== 'TGT') return this.refuser(presented, origin)('TGT_NOT_FOUND', new TicketNotFoundError());
+    const principal = tgt.authentication.principal;
+    const refuse = this.refuser({ ...presented, principal: principal.id }, origin);
+    this.authorize(principal, refuse);
+    return this.save(this.read(() => legacyServiceDefinition(form), refuse), principal, origin);
+  }
+
+  /** Reports service.refused with who asked (and the field at fault), then throws the answer. */
+  private refuser(who: { readonly principal?: string; readonly tgt?: string }, origin: RequestOrigin | undefined): Refuse<ServiceRefusalReason> {
+    return (reason, error) => {
+      const field = error instanceof InvalidServiceDefinitionError ? { field: error.field } : {};
+      this.deps.events.emit({ type: 'service.refused', reason, ...who, ...field }, origin);
+      throw error;
+    };
   }
 
   private async authenticate(credentials: readonly Credential[], origin: RequestOrigin | undefined): Promise<Principal> {
@@ -79,9 +96,19 @@ export class RegisterService {
     }
   }
 
-  private authorize(principal: Principal): void {
+  private authorize(principal: Principal, refuse: Refuse<ServiceRefusalReason>): void {
     const values = principal.attributes[this.policy.requiredAttribute.name] ?? [];
-    if (!values.some((value) => this.valuePattern.test(value))) throw new ForbiddenError('Request is not authorized');
+    if (!values.some((value) => this.valuePattern.test(value))) refuse('MISSING_REQUIRED_ATTRIBUTE', new ForbiddenError('Request is not authorized'));
+  }
+
+  /** The definition `parse` reads; an invalid one is refused (400, naming the field). */
+  private read(parse: () => ServiceDefinition, refuse: Refuse<ServiceRefusalReason>): ServiceDefinition {
+    try {
+      return parse();
+    } catch (error) {
+      if (error instanceof InvalidServiceDefinitionError) return refuse('INVALID_SERVICE_DEFINITION', error);
+      throw error;
+    }
   }
 
   private async save(definition: ServiceDefinition, by: Principal, origin: RequestOrigin | undefined): Promise<RegisteredService> {

@@ -1,10 +1,17 @@
 import type { Principal } from '../domain/authentication/principal.js';
-import { AuthenticationFailedError, ServiceNotAuthorizedError } from '../domain/errors.js';
+import { AuthenticationFailedError, ServiceNotAuthorizedError, type TesseraError } from '../domain/errors.js';
+import type { ServiceAccessRefusal } from '../domain/events.js';
 import type { RegisteredService } from '../domain/registry/registered-service.js';
 import { principalMeetsRequirements, selectService } from '../domain/registry/service-matcher.js';
 import type { ServiceRegistry } from '../ports/service-registry.js';
 
 export const SERVICE_ACCESS_DENIED = 'Service access denied due to missing privileges.';
+
+/**
+ * How a use case says no: it reports the refusal with its reason (the audit trail needs who was
+ * refused what, which only the use case knows), then throws `error`, which the caller answers with.
+ */
+export type Refuse<Reason extends string> = (reason: Reason, error: TesseraError) => never;
 
 /** Finds the registered service for a URL and applies its access strategy (protocol.md §4). */
 export class ServiceAccess {
@@ -16,14 +23,12 @@ export class ServiceAccess {
   }
 
   /** As find, but an unregistered or disabled service is refused (403). */
-  async require(url: string): Promise<RegisteredService> {
-    const service = await this.find(url);
-    if (!service) throw new ServiceNotAuthorizedError();
-    return service;
+  async require(url: string, refuse: Refuse<ServiceAccessRefusal>): Promise<RegisteredService> {
+    return (await this.find(url)) ?? refuse('SERVICE_NOT_AUTHORIZED', new ServiceNotAuthorizedError());
   }
 
   /** The principal must hold the service's required attributes (401). */
-  requirePrincipal(service: RegisteredService, principal: Principal): void {
-    if (!principalMeetsRequirements(service, principal)) throw new AuthenticationFailedError([SERVICE_ACCESS_DENIED]);
+  requirePrincipal(service: RegisteredService, principal: Principal, refuse: Refuse<ServiceAccessRefusal>): void {
+    if (!principalMeetsRequirements(service, principal)) refuse('PRINCIPAL_NOT_ALLOWED', new AuthenticationFailedError([SERVICE_ACCESS_DENIED]));
   }
 }
