@@ -22,7 +22,9 @@ const UNSPECIFIED_METHOD = 'urn:oasis:names:tc:SAML:1.0:am:unspecified';
 const SOAP_TYPE = 'text/xml; charset=utf-8';
 
 /** The request read by `readSamlRequest`, kept so even a failure answers `InResponseTo` it. */
-const readRequests = new WeakMap<Context, SamlValidationRequest>();
+/** The request's parsed SOAP envelope, on its context (a WeakMap of contexts would slow every GC). */
+const SAML_REQUEST = Symbol('samlRequest');
+type SamlState = { [SAML_REQUEST]?: SamlValidationRequest };
 
 const soapSchema = z.string().meta({ id: 'SoapEnvelope', description: 'A SOAP 1.1 envelope (SAML 1.1 SOAP binding).' });
 const samlView = { failureContent: { 'text/xml': soapSchema } };
@@ -56,7 +58,7 @@ export function samlValidateRoute(http: HttpContext): Route {
     failures: validationFailures(http.options, samlView),
     steps: [renderValidationFailures(http.options, http.events, view), http.limitRequestRate, onlyPost, readXmlBody(http.options.maxBodyBytes), readSamlRequest],
     async handle(ctx, { query }) {
-      const request = readRequests.get(ctx)!;
+      const request = (ctx.state as SamlState)[SAML_REQUEST]!;
       const target = query.TARGET;
       if (target === undefined) throw new TicketValidationError('INVALID_REQUEST', "The 'TARGET' parameter is required");
       const result = await http.core.validateServiceTicket.execute({ ticket: request.artifact, service: target, renew: query.renew, origin: requestOrigin(ctx) });
@@ -85,7 +87,7 @@ const onlyPost = withErrors(
 );
 
 async function readSamlRequest(ctx: Context, next: Next): Promise<void> {
-  readRequests.set(ctx, parseSamlValidationRequest(ctx.request.body));
+  (ctx.state as SamlState)[SAML_REQUEST] = parseSamlValidationRequest(ctx.request.body);
   await next();
 }
 
@@ -95,7 +97,7 @@ function writeFailure(ctx: Context, http: HttpContext, { code, description }: Va
 }
 
 function header(ctx: Context, http: HttpContext): SamlResponseHeader {
-  return { responseId: newSamlId(), inResponseTo: readRequests.get(ctx)?.requestId, issuedAt: http.core.clock.now() };
+  return { responseId: newSamlId(), inResponseTo: (ctx.state as SamlState)[SAML_REQUEST]?.requestId, issuedAt: http.core.clock.now() };
 }
 
 function authenticationMethod(types: readonly CredentialType[]): string {
