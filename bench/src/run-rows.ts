@@ -1,10 +1,9 @@
 import { argon2VerifyRate } from './argon2-rate.js';
 import { drive } from './child.js';
-import type { LoadOutcome } from './load-spec.js';
 import type { BenchOptions } from './options.js';
 import { loadFor, mintSpec, ROWS, type Pools, type RowName } from './rows.js';
 import { ARGON2_PASSWORD, type Tessera } from './servers/tessera.js';
-import { median, type RowResult } from './table.js';
+import { median, type MeasuredOutcome, type RowResult } from './table.js';
 
 const TGT_POOL = 1000;
 
@@ -24,10 +23,16 @@ export interface RowsOutcome {
  */
 export async function runRows(options: BenchOptions, servers: { baseline: string; tessera: Tessera }, say: (line: string) => void): Promise<RowsOutcome> {
   const tgts = await mint(servers.tessera, 'tgts', TGT_POOL, []);
-  const outcomes = new Map<RowName, LoadOutcome[]>(ROWS.map((row) => [row.name, []]));
+  const outcomes = new Map<RowName, MeasuredOutcome[]>(ROWS.map((row) => [row.name, []]));
   const argon2Rounds: number[] = [];
-  const run = async (name: RowName, seconds: number, sts: readonly string[] = []): Promise<LoadOutcome> =>
-    drive(loadFor(name, servers, { tgts, sts } satisfies Pools, options.connections, seconds));
+  const run = async (name: RowName, seconds: number, sts: readonly string[] = []): Promise<MeasuredOutcome> => {
+    // Both servers live in this process and only one is driven at a time: its CPU (every thread,
+    // argon2's pool included) over the run, per response, whatever share of the cores autocannon took.
+    const before = process.cpuUsage();
+    const outcome = await drive(loadFor(name, servers, { tgts, sts } satisfies Pools, options.connections, seconds));
+    const used = process.cpuUsage(before);
+    return { ...outcome, cpuMicrosPerResponse: (used.user + used.system) / Math.max(1, outcome.responses) };
+  };
 
   if (options.warmup > 0) {
     say(`warm-up: ${options.warmup} s per row`);

@@ -1,9 +1,14 @@
 import type { LoadOutcome } from './load-spec.js';
 import type { Row } from './rows.js';
 
+/** A load's outcome with the server's CPU time per response over it. */
+export interface MeasuredOutcome extends LoadOutcome {
+  readonly cpuMicrosPerResponse: number;
+}
+
 export interface RowResult {
   readonly row: Row;
-  readonly rounds: readonly LoadOutcome[];
+  readonly rounds: readonly MeasuredOutcome[];
 }
 
 export function median(values: readonly number[]): number {
@@ -17,8 +22,8 @@ const P99_TARGET_MS = 15;
 /** The results as a Markdown table: medians over rounds, errors and non-2xx summed. */
 export function renderTable(results: readonly RowResult[], baselineRate: number, argon2Rate: number): string {
   const lines = [
-    '| Endpoint | 2xx req/s | ratio | p50 ms | p99 ms | errors | non-2xx | target |',
-    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |',
+    '| Endpoint | 2xx req/s | ratio | p50 ms | p99 ms | server CPU µs/req | errors | non-2xx | target |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |',
   ];
   for (const { row, rounds } of results) {
     const rate = median(rounds.map((r) => r.okPerSecond));
@@ -28,7 +33,8 @@ export function renderTable(results: readonly RowResult[], baselineRate: number,
     const sum = (pick: (r: LoadOutcome) => number) => rounds.reduce((total, r) => total + pick(r), 0);
     lines.push(
       `| ${row.label} | ${rate.toFixed(0)} | ${ratio.toFixed(2)}${row.target?.against === 'argon2' ? ' of raw argon2' : ''} | ` +
-        `${median(rounds.map((r) => r.p50)).toFixed(1)} | ${p99.toFixed(1)} | ${sum((r) => r.errors)} | ${sum((r) => r.non2xx)} | ${verdict(row, ratio, p99)} |`,
+        `${median(rounds.map((r) => r.p50)).toFixed(1)} | ${p99.toFixed(1)} | ${median(rounds.map((r) => r.cpuMicrosPerResponse)).toFixed(0)} | ` +
+        `${sum((r) => r.errors)} | ${sum((r) => r.non2xx)} | ${verdict(row, ratio, p99)} |`,
     );
   }
   return lines.join('\n');

@@ -56,17 +56,25 @@ export function typedInputOf<Request extends RouteRequest>(ctx: Context, request
 }
 
 function parseInput(ctx: Context, request: RouteRequest): RouteInput {
+  // Only what the route declares is read: every request pays for what is built here.
   const sent = request.parameters ? sentParameters(ctx) : {};
-  const query = Object.fromEntries(firstValues(new URLSearchParams(ctx.querystring)));
-  const headers = Object.fromEntries(Object.entries(ctx.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : value]));
   return {
     params: parse(request.params, (ctx as { params?: unknown }).params ?? {}, 'Path parameter'),
     parameters: parse(request.parameters, sent, 'Parameter'),
-    query: parse(request.query, query, 'Parameter'),
-    headers: parse(request.headers, headers, 'Header'),
+    query: request.query ? parse(request.query, queryParameters(ctx), 'Parameter') : {},
+    headers: request.headers ? parse(request.headers, headerValues(ctx), 'Header') : {},
     // Parsing `parameters` admitted only string values.
     sentParameters: sent as Record<string, string>,
   };
+}
+
+function queryParameters(ctx: Context): Record<string, string> {
+  return Object.fromEntries(firstValues(new URLSearchParams(ctx.querystring)));
+}
+
+/** Repeated headers joined as HTTP joins them. */
+function headerValues(ctx: Context): Record<string, string | undefined> {
+  return Object.fromEntries(Object.entries(ctx.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : value]));
 }
 
 function parse(schema: z.ZodObject | undefined, value: unknown, kind: string): Readonly<Record<string, unknown>> {
@@ -89,7 +97,7 @@ function refuse(message: string): never {
  * servlet's getParameter. A JSON body that is not an object is passed on as it is, for the schema to refuse.
  */
 function sentParameters(ctx: Context): unknown {
-  const query = Object.fromEntries(firstValues(new URLSearchParams(ctx.querystring)));
+  const query = queryParameters(ctx);
   if (ctx.request.rawBody === undefined) return query;
   if (ctx.is(FORM)) return { ...query, ...Object.fromEntries(firstValues(new URLSearchParams(ctx.request.rawBody))) };
   const body: unknown = ctx.request.body;
