@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the real CAS clients that test/clients/ runs against tessera (Debian/Ubuntu, apt):
-# Apache mod_auth_cas, phpCAS (+ php-cli, php-xml for its DOM parser), Perl Authen::CAS::Client and AuthCAS,
-# and openssl, which makes the certificate of the TLS front the tests put before tessera.
+# Apache mod_auth_cas, phpCAS (+ php-cli, php-xml for its DOM parser), Perl Authen::CAS::Client (+ LWP's
+# HTTPS support) and AuthCAS. Each client talks to tessera's own HTTPS listener.
 # Idempotent and quiet: does nothing when every package is present.
 set -euo pipefail
 source "$(dirname "$0")/lib/apt-install.sh"
@@ -11,5 +11,4 @@ source "$(dirname "$0")/lib/apt-install.sh"
 apt_install install-cas-clients \
   apache2-bin libapache2-mod-auth-cas \
   php-cli php-xml php-curl php-cas \
-  libauthen-cas-client-perl libauthcas-perl \
-  openssl
+  libauthen-cas-client-perl liblwp-protocol-https-perl libauthcas-perl

@@ -1,15 +1,18 @@
 #!/usr/bin/perl
 # Validates one ticket with Authen::CAS::Client and prints, as one JSON object, what the client concluded.
-# Usage: authen-cas-client.pl <cas base URL> <validate|service_validate|proxy_validate> <service> <ticket>
+# Usage: authen-cas-client.pl <https cas base URL> <CA file> <validate|service_validate|proxy_validate> <service> <ticket>
 use strict;
 use warnings;
 use Authen::CAS::Client;
 use JSON::PP;
 use XML::LibXML::XPathContext;
 
-my ( $cas_url, $method, $service, $ticket ) = @ARGV;
-die "usage: $0 <cas-url> <method> <service> <ticket>\n" unless defined $ticket;
+my ( $cas_url, $ca_file, $method, $service, $ticket ) = @ARGV;
+die "usage: $0 <cas-url> <ca-file> <method> <service> <ticket>\n" unless defined $ticket;
 
+# The client's LWP::UserAgent takes its CA from the environment when it is made (HTTPS_CA_FILE would also
+# switch off its host name check, PERL_LWP_SSL_CA_FILE keeps it).
+$ENV{PERL_LWP_SSL_CA_FILE} = $ca_file;
 my $cas      = Authen::CAS::Client->new($cas_url);
 my $response = $cas->$method( $service, $ticket );
 my %outcome;

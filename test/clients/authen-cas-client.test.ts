@@ -6,15 +6,15 @@ import { runPerlClient, type PerlOutcome } from './perl-clients.js';
 // The client sends exactly this service string (URI-encoded), so the ticket is minted for it.
 const SERVICE = 'https://perl.example.org/app?next=/home&lang=en';
 const OTHER_SERVICE = 'https://perl.example.org/other';
-const PROBES = [['perl', '-MAuthen::CAS::Client', '-MJSON::PP', '-e1']] as const;
+const PROBES = [['perl', '-MAuthen::CAS::Client', '-MLWP::Protocol::https', '-MJSON::PP', '-e1']] as const;
 
 type Method = 'validate' | 'service_validate' | 'proxy_validate';
 
-function validateWith(fixture: CasFixture, method: Method, service: string, ticket: string): Promise<PerlOutcome> {
-  return runPerlClient('authen-cas-client.pl', [fixture.httpUrl, method, service, ticket]);
+function validateWith(fixture: CasFixture, method: Method, service: string, ticket: string, caFile = fixture.caFile): Promise<PerlOutcome> {
+  return runPerlClient('authen-cas-client.pl', [fixture.url, caFile, method, service, ticket]);
 }
 
-// protocol.md §3 (validation endpoints), checked by Perl Authen::CAS::Client 0.08 over plain HTTP.
+// protocol.md §3 (validation endpoints), checked by Perl Authen::CAS::Client 0.08 (LWP) over tessera's HTTPS listener.
 describe('Authen::CAS::Client validates tessera service tickets (protocol.md §3)', function () {
   this.timeout(30_000);
   before(function () {
@@ -24,7 +24,7 @@ describe('Authen::CAS::Client validates tessera service tickets (protocol.md §3
   describe('with protocol.validationFailureStatus: 200, which this client needs', () => {
     let fixture: CasFixture | undefined;
     before(async () => {
-      fixture = await startCasFixture({ serviceUrls: [SERVICE, OTHER_SERVICE], validationFailureStatus: 200, tls: false });
+      fixture = await startCasFixture({ serviceUrls: [SERVICE, OTHER_SERVICE], validationFailureStatus: 200 });
     });
     after(() => fixture?.close());
 
@@ -63,12 +63,18 @@ describe('Authen::CAS::Client validates tessera service tickets (protocol.md §3
       expect((await validateWith(fixture!, 'validate', SERVICE, ticket)).outcome).to.equal('success');
       expect(await validateWith(fixture!, 'validate', SERVICE, ticket)).to.include({ outcome: 'failure', code: 'V10_AUTH_FAILURE' });
     });
+
+    it('refuses to talk to tessera when its certificate is not of the CA it trusts', async () => {
+      const outcome = await validateWith(fixture!, 'service_validate', SERVICE, await fixture!.ticketFor(SERVICE), fixture!.strangerCaFile);
+      expect(outcome.outcome).to.equal('error');
+      expect(outcome.error).to.match(/^HTTP request failed: 500: .*certificate verify failed/);
+    });
   });
 
   describe('with the default failure status 400', () => {
     let fixture: CasFixture | undefined;
     before(async () => {
-      fixture = await startCasFixture({ serviceUrls: [SERVICE], tls: false });
+      fixture = await startCasFixture({ serviceUrls: [SERVICE] });
     });
     after(() => fixture?.close());
 

@@ -1,24 +1,22 @@
-import { chmod, readFile } from 'node:fs/promises';
-import { connect, type Socket } from 'node:net';
+import { chmod, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createServer as createTlsServer, type Server as TlsServer } from 'node:tls';
-import { login, serviceTicket, startTessera, type Tessera } from '../support/tessera.js';
-import { makeTempDir, runProgram } from './harness.js';
-
-/** openssl makes the TLS front's certificate; AuthCAS, phpCAS and mod_auth_cas only speak HTTPS to CAS. */
-export const OPENSSL_PROBE = ['openssl', 'version'] as const;
+import { EXTENDED_KEY_USAGE, KEY_USAGE, TestPki } from '@tessera/testkit/x509';
+import { startTessera, type Tessera } from '../support/tessera.js';
+import { overHttps } from '../x509/support.js';
+import { makeTempDir } from './harness.js';
 
 export interface CasFixture {
   /** The running tessera (a new one after `restartTessera`). */
   readonly tessera: Tessera;
-  /** Tessera's base URL over plain HTTP, e.g. `http://127.0.0.1:41234/cas`. */
-  readonly httpUrl: string;
-  /** Tessera through a TLS front whose certificate (for 127.0.0.1) is in `caFile`; '' without `tls`. Survives restarts. */
-  readonly httpsUrl: string;
+  /** Tessera's HTTPS base URL, e.g. `https://127.0.0.1:41234/cas`; the same after a restart. */
+  readonly url: string;
+  /** The PEM of the CA that issued tessera's certificate (for 127.0.0.1): what the clients trust. */
   readonly caFile: string;
-  /** Logs in as casuser over REST and has the TGT grant a service ticket for `service`. */
-  ticketFor(service: string): Promise<string>;
-  /** Stops tessera and starts a new one with the same settings (its ticket counter starts again), behind the same TLS front. */
+  /** The PEM of a CA that issued nothing tessera serves: a client trusting only it must refuse to talk. */
+  readonly strangerCaFile: string;
+  /** Logs in as casuser over REST and has the TGT grant a service ticket for `service`, named by `parameter`. */
+  ticketFor(service: string, parameter?: 'service' | 'TARGET'): Promise<string>;
+  /** Stops tessera and starts a new one with the same settings and port (its ticket counter starts again). */
   restartTessera(): Promise<void>;
   close(): Promise<void>;
 }
@@ -28,48 +26,43 @@ export interface CasFixtureOptions {
   readonly serviceUrls: readonly string[];
   /** protocol.validationFailureStatus; tessera answers 400 unless told otherwise. */
   readonly validationFailureStatus?: 200 | 400;
-  /** Whether to start the TLS front (needs openssl); on by default. */
-  readonly tls?: boolean;
 }
 
+/** Tessera on its own HTTPS listener (server.tls) with a certificate of a CA made for this run. */
 export async function startCasFixture(options: CasFixtureOptions): Promise<CasFixture> {
-  const overrides = {
-    services: options.serviceUrls.map(exactService),
-    protocol: { validationFailureStatus: options.validationFailureStatus ?? 400 },
-  };
   const dir = await makeTempDir('cas-tls');
   let tessera: Tessera | undefined;
-  let front: TlsFront | undefined;
   const close = async () => {
-    await front?.close();
     await tessera?.close();
     await dir.remove();
   };
   try {
-    tessera = await startTessera(overrides);
-    const caFile = join(dir.path, 'cert.pem');
-    if (options.tls ?? true) {
-      const keyFile = join(dir.path, 'key.pem');
-      await makeCertificate(keyFile, caFile);
-      // Apache, started as root, reads the CA file as www-data (openssl keeps the key itself 0600).
-      await chmod(dir.path, 0o755);
-      front = await startTlsFront(await readFile(keyFile), await readFile(caFile), () => Number(new URL(tessera!.url).port));
-    }
-    const basePath = new URL(tessera.url).pathname;
+    const files = await writePki(dir.path);
+    const start = (port: number) =>
+      startTessera({
+        server: { host: '127.0.0.1', port, nodeName: 'e2e', tls: { cert: files.cert, key: files.key } },
+        services: options.serviceUrls.map(exactService),
+        protocol: { validationFailureStatus: options.validationFailureStatus ?? 400 },
+      });
+    tessera = await start(0);
+    const { url, server } = tessera;
+    const ca = files.caPem;
     return {
       get tessera() {
         return tessera!;
       },
-      get httpUrl() {
-        return tessera!.url;
+      url,
+      caFile: files.ca,
+      strangerCaFile: files.strangerCa,
+      ticketFor: async (service, parameter = 'service') => {
+        const tgt = await post(`${url}/v1/tickets`, { username: 'casuser', password: 'Mellon' }, ca, 201);
+        return post(`${url}/v1/tickets/${tgt}`, { [parameter]: service }, ca, 200);
       },
-      httpsUrl: front ? `https://127.0.0.1:${front.port}${basePath}` : '',
-      caFile,
-      ticketFor: async (service) => serviceTicket(tessera!.url, await login(tessera!.url), service),
+      // The clients were configured with this URL, so the new tessera takes the old one's port.
       restartTessera: async () => {
         await tessera?.close();
         tessera = undefined;
-        tessera = await startTessera(overrides);
+        tessera = await start(server.port);
       },
       close,
     };
@@ -77,6 +70,46 @@ export async function startCasFixture(options: CasFixtureOptions): Promise<CasFi
     await close();
     throw error;
   }
+}
+
+interface PkiFiles {
+  readonly ca: string;
+  readonly caPem: string;
+  readonly strangerCa: string;
+  readonly cert: string;
+  readonly key: string;
+}
+
+/**
+ * A root CA, tessera's server certificate for 127.0.0.1 issued by it, and an unrelated CA. The address is
+ * only in the SAN: Perl's IO::Socket::SSL would also accept it as the CN, even beside a SAN naming another.
+ */
+async function writePki(dir: string): Promise<PkiFiles> {
+  const pki = new TestPki();
+  const root = await pki.rootAuthority('CN=tessera client-test CA,O=tessera');
+  const stranger = await pki.rootAuthority('CN=stranger CA,O=elsewhere');
+  const server = await root.issue({
+    subject: 'CN=tessera client-test server,O=tessera',
+    ipAddress: '127.0.0.1',
+    extendedKeyUsages: [EXTENDED_KEY_USAGE.serverAuth],
+    keyUsage: KEY_USAGE.digitalSignature,
+  });
+  const files = { ca: join(dir, 'ca.pem'), strangerCa: join(dir, 'stranger-ca.pem'), cert: join(dir, 'server.pem'), key: join(dir, 'server.key') };
+  await writeFile(files.ca, root.certificate.pem);
+  await writeFile(files.strangerCa, stranger.certificate.pem);
+  await writeFile(files.cert, server.pem);
+  await writeFile(files.key, server.privateKeyPem, { mode: 0o600 });
+  // Apache, started as root, reads the CA file as www-data; the key stays readable by its owner only.
+  await chmod(dir, 0o755);
+  return { ...files, caPem: root.certificate.pem };
+}
+
+/** POSTs a form to tessera over HTTPS, trusting only the test CA, and returns the body of the `expected` status. */
+async function post(url: string, fields: Record<string, string>, ca: string, expected: number): Promise<string> {
+  const headers = { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/plain' };
+  const answer = await overHttps(url, { ca, headers, body: new URLSearchParams(fields).toString() });
+  if (answer.status !== expected) throw new Error(`POST ${url}: ${answer.status} ${answer.body}`);
+  return answer.body;
 }
 
 /** An Apereo CAS service definition for exactly this URL (serviceId is a regex over the whole URL). */
@@ -88,44 +121,4 @@ function exactService(url: string, index: number): Record<string, unknown> {
     serviceId: `^${url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`,
     attributeReleasePolicy: { '@class': 'org.apereo.cas.services.ReturnAllAttributeReleasePolicy' },
   };
-}
-
-async function makeCertificate(keyFile: string, certFile: string): Promise<void> {
-  const args = ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1'];
-  args.push('-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', keyFile, '-out', certFile);
-  const result = await runProgram('openssl', args);
-  if (result.code !== 0) throw new Error(`openssl could not make a test certificate:\n${result.stderr}`);
-}
-
-interface TlsFront {
-  readonly port: number;
-  close(): Promise<void>;
-}
-
-/** Terminates TLS on a free 127.0.0.1 port and pipes each connection to tessera's current plain HTTP port. */
-function startTlsFront(key: Buffer, cert: Buffer, upstreamPort: () => number): Promise<TlsFront> {
-  const sockets = new Set<Socket>();
-  const server: TlsServer = createTlsServer({ key, cert }, (client) => {
-    const upstream = connect(upstreamPort(), '127.0.0.1');
-    for (const socket of [client, upstream]) {
-      sockets.add(socket);
-      socket.once('close', () => sockets.delete(socket));
-    }
-    client.on('error', () => upstream.destroy());
-    upstream.on('error', () => client.destroy());
-    client.pipe(upstream).pipe(client);
-  });
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      const close = () =>
-        new Promise<void>((done) => {
-          for (const socket of sockets) socket.destroy();
-          server.close(() => done());
-        });
-      resolve({ port, close });
-    });
-  });
 }

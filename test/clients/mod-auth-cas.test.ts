@@ -1,25 +1,31 @@
 import { expect } from 'chai';
 import { APACHE_PROBES, startCasApache, type CasApache } from './apache.js';
-import { OPENSSL_PROBE, startCasFixture, type CasFixture } from './cas-fixture.js';
+import { startCasFixture, type CasFixture } from './cas-fixture.js';
 import { freePort, skipUnlessInstalled } from './harness.js';
 
-// protocol.md §3, checked by Apache mod_auth_cas 1.2 (CAS 2 /serviceValidate over HTTPS, lower-case
-// percent-encoding, a ticket-to-cookie cache that needs ticket ids never to repeat).
+// protocol.md §3, checked by Apache mod_auth_cas 1.2 (CAS 2 /serviceValidate over tessera's own HTTPS listener,
+// lower-case percent-encoding, a ticket-to-cookie cache that needs ticket ids never to repeat).
 describe('mod_auth_cas validates tessera service tickets (protocol.md §3)', function () {
   this.timeout(30_000);
   let fixture: CasFixture | undefined;
   let apache: CasApache | undefined;
   let app = '';
   let other = '';
+  let waryPort = 0;
+  let waryApp = '';
 
   before(async function () {
-    skipUnlessInstalled(this, 'mod_auth_cas', [...APACHE_PROBES, OPENSSL_PROBE]);
+    skipUnlessInstalled(this, 'mod_auth_cas', APACHE_PROBES);
     // Services are registered before Apache starts, so reserve its port first.
     const port = await freePort();
     app = `http://127.0.0.1:${port}/app/`;
     other = `http://127.0.0.1:${port}/other/`;
-    fixture = await startCasFixture({ serviceUrls: [app, other] });
-    apache = await startCasApache({ casUrl: fixture.httpsUrl, caFile: fixture.caFile, port });
+    // A second Apache, started by its test, trusts another CA than the one of tessera's certificate.
+    do waryPort = await freePort();
+    while (waryPort === port);
+    waryApp = `http://127.0.0.1:${waryPort}/app/`;
+    fixture = await startCasFixture({ serviceUrls: [app, other, waryApp] });
+    apache = await startCasApache({ casUrl: fixture.url, caFile: fixture.caFile, port });
   });
   after(async () => {
     await apache?.stop();
@@ -90,9 +96,21 @@ describe('mod_auth_cas validates tessera service tickets (protocol.md §3)', fun
     expect(await apache!.errorLog()).to.include('MOD_AUTH_CAS: INVALID_SERVICE');
   });
 
+  it("refuses a fresh ticket when tessera's certificate is not of the CA it trusts: 401, curl names the certificate", async () => {
+    const wary = await startCasApache({ casUrl: fixture!.url, caFile: fixture!.strangerCaFile, port: waryPort });
+    try {
+      const landing = await present(await fixture!.ticketFor(waryApp), waryApp);
+      expect(landing.status).to.equal(401);
+      expect(landing.cookie).to.equal(undefined);
+      expect(await wary.errorLog()).to.include('curl_easy_perform() failed (SSL certificate problem: ');
+    } finally {
+      await wary.stop();
+    }
+  });
+
   it('without a session, sends the browser to tessera with the service URL it will validate', async () => {
     const response = await fetch(app, { redirect: 'manual' });
     expect(response.status).to.equal(302);
-    expect(response.headers.get('location')).to.equal(`${fixture!.httpsUrl}/login?service=${encodeURIComponent(app).toLowerCase()}`);
+    expect(response.headers.get('location')).to.equal(`${fixture!.url}/login?service=${encodeURIComponent(app).toLowerCase()}`);
   });
 });

@@ -1,7 +1,7 @@
 import type { Context } from 'mocha';
 import { copyFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { OPENSSL_PROBE, startCasFixture, type CasFixture } from './cas-fixture.js';
+import { startCasFixture, type CasFixture } from './cas-fixture.js';
 import { freePort, makeTempDir, skipUnlessInstalled, startChildServer, type ChildServer } from './harness.js';
 
 /** What phpcas-app.php answers: the user and attributes phpCAS saw, or the error it raised. */
@@ -12,7 +12,7 @@ export interface PageAnswer {
 }
 
 export interface PhpcasApp {
-  /** tessera behind its TLS front, with one service per page URL. */
+  /** tessera on its HTTPS listener, with one service per page URL. */
   readonly fixture: CasFixture;
   readonly php: ChildServer;
   /** The URL of a page, e.g. `app.php`: the service URL phpCAS builds for it. */
@@ -23,14 +23,19 @@ export interface PhpcasApp {
 
 export function skipUnlessPhpcas(context: Context): void {
   const phpcasLoads = 'require "CAS.php"; exit(extension_loaded("curl") && extension_loaded("dom") ? 0 : 1);';
-  skipUnlessInstalled(context, 'phpCAS', [['php', '-d', 'error_reporting=0', '-r', phpcasLoads], OPENSSL_PROBE]);
+  skipUnlessInstalled(context, 'phpCAS', [['php', '-d', 'error_reporting=0', '-r', phpcasLoads]]);
 }
 
-/**
- * phpcas-app.php served by `php -S` on a free loopback port, talking to tessera over HTTPS. `protocol`
- * saml11 switches phpCAS to SAML_VERSION_1_1 (/samlValidate); CAS 3.0 (/p3/serviceValidate) otherwise.
- */
-export async function startPhpcasApp(options: { readonly pages: readonly string[]; readonly protocol?: 'saml11' }): Promise<PhpcasApp> {
+export interface PhpcasAppOptions {
+  readonly pages: readonly string[];
+  /** saml11 switches phpCAS to SAML_VERSION_1_1 (/samlValidate); CAS 3.0 (/p3/serviceValidate) otherwise. */
+  readonly protocol?: 'saml11';
+  /** The CA phpCAS trusts: the one of tessera's certificate unless told `stranger`. */
+  readonly trust?: 'stranger';
+}
+
+/** phpcas-app.php served by `php -S` on a free loopback port, talking to tessera over HTTPS. */
+export async function startPhpcasApp(options: PhpcasAppOptions): Promise<PhpcasApp> {
   const port = await freePort();
   // phpCAS builds the service URL from its service base URL and the request path, minus `ticket`.
   const base = `http://127.0.0.1:${port}`;
@@ -42,14 +47,14 @@ export async function startPhpcasApp(options: { readonly pages: readonly string[
   await mkdir(docroot);
   await mkdir(sessions);
   await copyFile(new URL('phpcas-app.php', import.meta.url), join(docroot, 'app.php'));
-  const cas = new URL(fixture.httpsUrl);
+  const cas = new URL(fixture.url);
   const env = {
     ...process.env,
     ...(options.protocol === undefined ? {} : { CAS_PROTOCOL: options.protocol }),
     CAS_HOST: cas.hostname,
     CAS_PORT: cas.port,
     CAS_URI: cas.pathname,
-    CAS_CA_FILE: fixture.caFile,
+    CAS_CA_FILE: options.trust === 'stranger' ? fixture.strangerCaFile : fixture.caFile,
     SERVICE_BASE_URL: base,
   };
   const args = ['-d', `session.save_path=${sessions}`, '-d', 'error_reporting=E_ALL & ~E_DEPRECATED', '-S', `127.0.0.1:${port}`, '-t', docroot];

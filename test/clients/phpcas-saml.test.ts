@@ -1,5 +1,4 @@
 import { expect } from 'chai';
-import { form, login } from '../support/tessera.js';
 import { skipUnlessPhpcas, startPhpcasApp, type PhpcasApp } from './phpcas-app.js';
 
 // Apereo CAS protocol §4 (SAML 1.1), checked by phpCAS 1.6 in SAML_VERSION_1_1 mode: POST /samlValidate?TARGET= over HTTPS.
@@ -16,12 +15,7 @@ describe('phpCAS (SAML 1.1) logs in with a ticket granted for TARGET', function 
   after(() => app?.close());
 
   /** Logs in over REST and has the TGT grant an ST the SAML 1.1 way: the service named TARGET. */
-  async function targetTicket(): Promise<string> {
-    const base = app!.fixture.httpUrl;
-    const response = await fetch(`${base}/v1/tickets/${await login(base)}`, form({ TARGET: page }));
-    expect(response.status).to.equal(200);
-    return response.text();
-  }
+  const targetTicket = () => app!.fixture.ticketFor(page, 'TARGET');
 
   const answerOf = (response: Response) => app!.answerOf(response);
 

@@ -46,4 +46,19 @@ describe('phpCAS validates tessera service tickets (protocol.md §3)', function 
     expect(response.status).to.equal(401);
     expect((await answerOf(response)).error).to.include('Reason: [INVALID_SERVICE]');
   });
+
+  describe("trusting another CA than the one of tessera's certificate", () => {
+    let wary: PhpcasApp | undefined;
+    before(async () => {
+      wary = await startPhpcasApp({ pages: ['app.php'], trust: 'stranger' });
+    });
+    after(() => wary?.close());
+
+    it('refuses a fresh ticket: the TLS handshake fails, so it has no answer from tessera', async () => {
+      const warysPage = wary!.url('app.php');
+      const response = await fetch(`${warysPage}?ticket=${await wary!.fixture.ticketFor(warysPage)}`, { redirect: 'manual' });
+      expect(response.status, wary!.php.output()).to.equal(401);
+      expect((await wary!.answerOf(response)).error).to.include('Reason: no response from the CAS server');
+    });
+  });
 });
