@@ -2,18 +2,13 @@ import { expect } from 'chai';
 import { Writable } from 'node:stream';
 import { ticketFingerprint, type DomainEvent, type EventSink } from '@tessera/core';
 import { auditRecordOf, AuditEventSink, createAuditLogger, FanOutEventSink } from '@tessera/cli-server';
+import { jsonLines } from './json-lines.js';
 
 const ST = 'ST-5-kM3tQ9zF8wXyLp2VbN7cR4-node1';
 const ORIGIN = { clientAddress: '203.0.113.7', requestId: 'req-1', endpoint: 'POST /cas/v1/tickets' };
 
 function auditTrail() {
-  const lines: Record<string, unknown>[] = [];
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      lines.push(...chunk.toString('utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>));
-      done();
-    },
-  });
+  const { lines, stream } = jsonLines();
   return { lines, sink: new AuditEventSink(createAuditLogger(stream, 'node1')) };
 }
 

@@ -3,15 +3,10 @@ import { Writable } from 'node:stream';
 import { ticketFingerprint } from '@tessera/core';
 import { systemClock } from '@tessera/core';
 import { buildContainer, createLogger, LoggingEventSink, memoryStores, parseConfig, TOKENS } from '@tessera/cli-server';
+import { jsonLines } from './json-lines.js';
 
 function capture() {
-  const lines: Record<string, unknown>[] = [];
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      lines.push(...chunk.toString('utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>));
-      done();
-    },
-  });
+  const { lines, stream } = jsonLines();
   return { lines, logger: createLogger('info', stream) };
 }
 

@@ -8,17 +8,12 @@ import { systemClock } from '@tessera/core';
 import { FixedClock } from '@tessera/testkit';
 import { TestPki, type TestAuthority } from '@tessera/testkit/x509';
 import { configProblems as problems } from './config-problems.js';
+import { jsonLines } from './json-lines.js';
 
 const x509On = (x509: Record<string, unknown>, rest: Record<string, unknown> = {}) => ({ modules: ['rest', 'x509'], x509, ...rest });
 
 function capture() {
-  const lines: Record<string, unknown>[] = [];
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      lines.push(...chunk.toString('utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>));
-      done();
-    },
-  });
+  const { lines, stream } = jsonLines();
   return { lines, logger: createLogger('info', stream) };
 }
 

@@ -1,7 +1,6 @@
 import { expect } from 'chai';
 import { Secret, TOTP } from 'otpauth';
 import {
-  AuthenticationFailedError,
   Authenticator,
   INVALID_OTP,
   MIXED_PRINCIPALS,
@@ -14,6 +13,7 @@ import {
 } from '@tessera/core';
 import { FixedClock, RecordingEvents, TableHandler, password } from './fakes.js';
 import { ListUserDirectory, MapReplayStore } from '@tessera/testkit';
+import { failureReasons } from './failure-reasons.js';
 
 const CASUSER_SECRET = new Secret({ size: 20 }).base32;
 const BOB_SECRET = new Secret({ size: 20 }).base32;
@@ -36,16 +36,6 @@ function setup() {
 
 const otp = (username: string, code: string): Credential => ({ type: 'otp', username, code });
 
-async function reasons(attempt: Promise<unknown>): Promise<readonly string[]> {
-  try {
-    await attempt;
-  } catch (error) {
-    if (error instanceof AuthenticationFailedError) return error.reasons;
-    throw error;
-  }
-  return [];
-}
-
 // protocol.md §2 one-time passwords; libraries-and-reliability.md R15 (ASVS 2.8.4, 2.8.5)
 describe('otp: TOTP credentials (protocol.md §2)', () => {
   it('accepts password + the current code, naming both credential types', async () => {
@@ -59,7 +49,7 @@ describe('otp: TOTP credentials (protocol.md §2)', () => {
   it('accepts the step before and after (clock drift), not two steps away', async () => {
     for (const [steps, accepted] of [[-1, true], [1, true], [-2, false], [2, false]] as const) {
       const { authenticator, code } = setup();
-      const found = await reasons(authenticator.authenticate([password('bob', 'builder'), otp('bob', code(BOB_SECRET, steps))]));
+      const found = await failureReasons(authenticator.authenticate([password('bob', 'builder'), otp('bob', code(BOB_SECRET, steps))]));
       expect(found, `step ${steps}`).to.deep.equal(accepted ? [] : [INVALID_OTP]);
     }
   });
@@ -70,36 +60,36 @@ describe('otp: TOTP credentials (protocol.md §2)', () => {
     await authenticator.authenticate([password('bob', 'builder'), otp('bob', current)]);
     clock.advanceSeconds(10);
     const origin = { clientAddress: '203.0.113.7', requestId: 'replay' };
-    expect(await reasons(authenticator.authenticate([password('bob', 'builder'), otp('bob', current)], origin))).to.deep.equal([REUSED_OTP]);
-    expect(await reasons(authenticator.authenticate([password('bob', 'builder'), otp('bob', code(BOB_SECRET, -1))]))).to.deep.equal([REUSED_OTP]);
+    expect(await failureReasons(authenticator.authenticate([password('bob', 'builder'), otp('bob', current)], origin))).to.deep.equal([REUSED_OTP]);
+    expect(await failureReasons(authenticator.authenticate([password('bob', 'builder'), otp('bob', code(BOB_SECRET, -1))]))).to.deep.equal([REUSED_OTP]);
     expect(events.ofType('otp.reused')).to.deep.equal([{ type: 'otp.reused', username: 'bob' }, { type: 'otp.reused', username: 'bob' }]);
     expect(events.ofType('otp.reused').map((event) => events.origins.get(event))).to.deep.equal([origin, undefined]);
     clock.advanceSeconds(30);
-    expect(await reasons(authenticator.authenticate([password('bob', 'builder'), otp('bob', code(BOB_SECRET))]))).to.deep.equal([]);
+    expect(await failureReasons(authenticator.authenticate([password('bob', 'builder'), otp('bob', code(BOB_SECRET))]))).to.deep.equal([]);
   });
 
   it('a user requiring OTP fails with only a password; others log in with a password alone', async () => {
     const { authenticator } = setup();
-    expect(await reasons(authenticator.authenticate([password('casuser', 'Mellon')]))).to.deep.equal([OTP_REQUIRED]);
-    expect(await reasons(authenticator.authenticate([password('bob', 'builder')]))).to.deep.equal([]);
+    expect(await failureReasons(authenticator.authenticate([password('casuser', 'Mellon')]))).to.deep.equal([OTP_REQUIRED]);
+    expect(await failureReasons(authenticator.authenticate([password('bob', 'builder')]))).to.deep.equal([]);
   });
 
   it('needs both factors right: a wrong password with a right code fails, and so does a code alone', async () => {
     const { authenticator, code } = setup();
-    expect(await reasons(authenticator.authenticate([password('casuser', 'nope'), otp('casuser', code(CASUSER_SECRET))]))).to.deep.equal(['table refused']);
-    expect(await reasons(authenticator.authenticate([otp('casuser', code(CASUSER_SECRET, 1))]))).to.deep.equal([OTP_ALONE]);
+    expect(await failureReasons(authenticator.authenticate([password('casuser', 'nope'), otp('casuser', code(CASUSER_SECRET))]))).to.deep.equal(['table refused']);
+    expect(await failureReasons(authenticator.authenticate([otp('casuser', code(CASUSER_SECRET, 1))]))).to.deep.equal([OTP_ALONE]);
   });
 
   it("refuses another user's code: checked against this user's secret, or a different principal", async () => {
     const { authenticator, code } = setup();
-    expect(await reasons(authenticator.authenticate([password('casuser', 'Mellon'), otp('casuser', code(BOB_SECRET))]))).to.deep.equal([INVALID_OTP]);
-    expect(await reasons(authenticator.authenticate([password('casuser', 'Mellon'), otp('bob', code(BOB_SECRET))]))).to.deep.equal([MIXED_PRINCIPALS]);
+    expect(await failureReasons(authenticator.authenticate([password('casuser', 'Mellon'), otp('casuser', code(BOB_SECRET))]))).to.deep.equal([INVALID_OTP]);
+    expect(await failureReasons(authenticator.authenticate([password('casuser', 'Mellon'), otp('bob', code(BOB_SECRET))]))).to.deep.equal([MIXED_PRINCIPALS]);
   });
 
   it('one reason for a malformed code, a user without OTP and an unknown user', async () => {
     const { authenticator, code } = setup();
     for (const credential of [otp('bob', '12345'), otp('bob', 'abcdef'), otp('alice', code(BOB_SECRET)), otp('nobody', '123456')]) {
-      expect(await reasons(authenticator.authenticate([password('bob', 'builder'), credential]))).to.include(INVALID_OTP);
+      expect(await failureReasons(authenticator.authenticate([password('bob', 'builder'), credential]))).to.include(INVALID_OTP);
     }
   });
 });

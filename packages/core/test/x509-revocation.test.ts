@@ -1,19 +1,10 @@
 import { expect } from 'chai';
-import { AuthenticationFailedError, CERTIFICATE_REASONS, PkijsCertificateValidator, type RevocationPolicy } from '@tessera/core';
+import { CERTIFICATE_REASONS, PkijsCertificateValidator, type RevocationPolicy } from '@tessera/core';
 import { ListRevocationSource, TestPki, type IssuedCertificate, type TestAuthority } from '@tessera/testkit/x509';
 import { FixedClock } from './fakes.js';
+import { failureReasons } from './failure-reasons.js';
 
 const HOUR = 3_600_000;
-
-async function refusal(attempt: Promise<unknown>): Promise<readonly string[]> {
-  try {
-    await attempt;
-  } catch (error) {
-    if (error instanceof AuthenticationFailedError) return error.reasons;
-    throw error;
-  }
-  return expect.fail('expected the certificate to be refused');
-}
 
 // issue 5 §3 revocation; libraries-and-reliability.md R17 (fail closed on a stale or missing CRL)
 describe('x509: revocation from configured CRLs (protocol.md §7)', () => {
@@ -34,14 +25,14 @@ describe('x509: revocation from configured CRLs (protocol.md §7)', () => {
   it('refuses a certificate listed on its issuer’s CRL and accepts one that is not', async () => {
     const lists = new ListRevocationSource([await root.revocationList({ revoked: [revokedBob] })]);
     const checker = validator({ lists, failClosed: true });
-    expect(await refusal(checker.validate([revokedBob.der]))).to.deep.equal([CERTIFICATE_REASONS.revoked]);
+    expect(await failureReasons(checker.validate([revokedBob.der]))).to.deep.equal([CERTIFICATE_REASONS.revoked]);
     expect((await checker.validate([alice.der])).subjectDn).to.equal('CN=alice');
   });
 
   it('fails closed: a CRL past its nextUpdate is stale, no CRL of the issuer is missing', async () => {
     const stale = await root.revocationList({ thisUpdate: clock.now() - 48 * HOUR, nextUpdate: clock.now() - HOUR });
-    expect(await refusal(validator({ lists: new ListRevocationSource([stale]), failClosed: true }).validate([alice.der]))).to.deep.equal([CERTIFICATE_REASONS.crlStale]);
-    expect(await refusal(validator({ lists: new ListRevocationSource([]), failClosed: true }).validate([alice.der]))).to.deep.equal([CERTIFICATE_REASONS.crlMissing]);
+    expect(await failureReasons(validator({ lists: new ListRevocationSource([stale]), failClosed: true }).validate([alice.der]))).to.deep.equal([CERTIFICATE_REASONS.crlStale]);
+    expect(await failureReasons(validator({ lists: new ListRevocationSource([]), failClosed: true }).validate([alice.der]))).to.deep.equal([CERTIFICATE_REASONS.crlMissing]);
   });
 
   it('turns stale as the clock passes nextUpdate', async () => {
@@ -50,7 +41,7 @@ describe('x509: revocation from configured CRLs (protocol.md §7)', () => {
     const checker = validator({ lists, failClosed: true }, 1, moving);
     await checker.validate([alice.der]);
     moving.advance(HOUR + 1000);
-    expect(await refusal(checker.validate([alice.der]))).to.deep.equal([CERTIFICATE_REASONS.crlStale]);
+    expect(await failureReasons(checker.validate([alice.der]))).to.deep.equal([CERTIFICATE_REASONS.crlStale]);
   });
 
   it('with failClosed off, lets a stale or missing CRL pass, but never a listed certificate', async () => {
@@ -58,14 +49,14 @@ describe('x509: revocation from configured CRLs (protocol.md §7)', () => {
     expect((await validator({ lists: new ListRevocationSource([]), failClosed: false }).validate([alice.der])).subjectDn).to.equal('CN=alice');
     const open = validator({ lists: new ListRevocationSource([stale]), failClosed: false });
     expect((await open.validate([alice.der])).subjectDn).to.equal('CN=alice');
-    expect(await refusal(open.validate([revokedBob.der]))).to.deep.equal([CERTIFICATE_REASONS.revoked]);
+    expect(await failureReasons(open.validate([revokedBob.der]))).to.deep.equal([CERTIFICATE_REASONS.revoked]);
   });
 
   it('ignores a CRL that is not signed by the issuer (a forged CRL cannot vouch, nor revoke)', async () => {
     const impostor = await new TestPki(clock.now()).rootAuthority('CN=tessera test root CA,O=tessera');
     const forged = await impostor.revocationList({ revoked: [alice] });
     const checker = validator({ lists: new ListRevocationSource([forged]), failClosed: true });
-    expect(await refusal(checker.validate([alice.der]))).to.deep.equal([CERTIFICATE_REASONS.crlMissing]);
+    expect(await failureReasons(checker.validate([alice.der]))).to.deep.equal([CERTIFICATE_REASONS.crlMissing]);
   });
 
   it('checks every certificate below the anchor: a revoked intermediate, and an intermediate without its CRL', async () => {
@@ -75,9 +66,9 @@ describe('x509: revocation from configured CRLs (protocol.md §7)', () => {
     const bothCurrent = new ListRevocationSource([await root.revocationList(), await intermediate.revocationList()]);
     expect((await validator({ lists: bothCurrent, failClosed: true }, 2).validate(chain)).subjectDn).to.equal('CN=carol');
     const intermediateRevoked = new ListRevocationSource([await root.revocationList({ revoked: [intermediate.certificate] }), await intermediate.revocationList()]);
-    expect(await refusal(validator({ lists: intermediateRevoked, failClosed: true }, 2).validate(chain))).to.deep.equal([CERTIFICATE_REASONS.revoked]);
+    expect(await failureReasons(validator({ lists: intermediateRevoked, failClosed: true }, 2).validate(chain))).to.deep.equal([CERTIFICATE_REASONS.revoked]);
     const onlyRootList = new ListRevocationSource([await root.revocationList()]);
-    expect(await refusal(validator({ lists: onlyRootList, failClosed: true }, 2).validate(chain))).to.deep.equal([CERTIFICATE_REASONS.crlMissing]);
+    expect(await failureReasons(validator({ lists: onlyRootList, failClosed: true }, 2).validate(chain))).to.deep.equal([CERTIFICATE_REASONS.crlMissing]);
   });
 
   it('reads replaced lists: a certificate revoked after start is refused once the source has the new CRL', async () => {
@@ -85,7 +76,7 @@ describe('x509: revocation from configured CRLs (protocol.md §7)', () => {
     const checker = validator({ lists, failClosed: true });
     await checker.validate([alice.der]);
     lists.replace([await root.revocationList({ revoked: [alice] })]);
-    expect(await refusal(checker.validate([alice.der]))).to.deep.equal([CERTIFICATE_REASONS.revoked]);
+    expect(await failureReasons(checker.validate([alice.der]))).to.deep.equal([CERTIFICATE_REASONS.revoked]);
   });
 
   it('does not check revocation without a revocation policy', async () => {
