@@ -18,6 +18,8 @@ describe('errors — one status table, per-family renderers, never a crash', () 
     expect(reported).to.have.length(1);
     expect(reported[0]!.error.message).to.equal('backend exploded');
     expect(reported[0]!.context).to.equal('POST /cas/v1/tickets');
+    // With the request's origin, so the log line carries the request id of the audit lines.
+    expect(server.events.origins.get(reported[0]!)).to.include({ endpoint: 'POST /cas/v1/tickets' }).and.to.have.property('requestId');
   });
 
   it('reports the route pattern, never the path with its ticket id', async () => {

@@ -1,15 +1,16 @@
 import type { EventSink } from '@tessera/core';
 import type { Context } from 'koa';
+import { requestOrigin } from '../request/request-origin.js';
 import { routePattern } from '../request/route-pattern.js';
 
 /**
- * Reports a server-side failure as `server.error`. The context names the route pattern, never the
- * request path: paths carry ticket ids.
+ * Reports a server-side failure as `server.error`, with the request's origin so its log line carries
+ * the request id. The context names the route pattern, never the request path: paths carry ticket ids.
  */
 export function reportServerError(events: EventSink, thrown: unknown, ctx: Context): void {
   const error = thrown instanceof Error ? thrown : new Error(`Non-error thrown: ${typeof thrown}`);
   try {
-    events.emit({ type: 'server.error', error, context: `${ctx.method} ${routePattern(ctx) ?? '(no route)'}` });
+    events.emit({ type: 'server.error', error, context: `${ctx.method} ${routePattern(ctx) ?? '(no route)'}` }, requestOrigin(ctx));
   } catch {
     // A sink breaking its no-throw contract must not turn an error answer into a crash.
   }

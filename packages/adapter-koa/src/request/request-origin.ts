@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { RequestOrigin } from '@tessera/core';
 import type { Context } from 'koa';
+import { routePattern } from './route-pattern.js';
 
 const ORIGIN = Symbol('requestOrigin');
 
@@ -12,10 +13,5 @@ const ORIGIN = Symbol('requestOrigin');
  */
 export function requestOrigin(ctx: Context): RequestOrigin {
   const state = ctx.state as { [ORIGIN]?: RequestOrigin };
-  return (state[ORIGIN] ??= { clientAddress: ctx.ip, requestId: randomUUID(), endpoint: `${ctx.method} ${routeOf(ctx)}` });
-}
-
-function routeOf(ctx: Context): string {
-  const route = (ctx as { routerPath?: unknown }).routerPath;
-  return typeof route === 'string' ? route : '(no route)';
+  return (state[ORIGIN] ??= { clientAddress: ctx.ip, requestId: randomUUID(), endpoint: `${ctx.method} ${routePattern(ctx) ?? '(no route)'}` });
 }
