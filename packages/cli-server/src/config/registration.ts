@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CAS_REGISTERED_SERVICE, compileFullMatch, InvalidConfigurationError, type RegistrationPolicy } from '@tessera/core';
+import { flag } from './setting-schemas.js';
 
-const flag = () => z.boolean({ error: 'expected true or false' });
 
 /** `registration.*`: the settings of the `services` module (protocol.md §3, POST /v1/services*). */
 export const registrationSchema = z.strictObject(

@@ -7,30 +7,14 @@ import { authenticationSchema } from './authentication.js';
 import { ldapProblems, ldapSchema } from './ldap.js';
 import { adminSchema, healthSchema, metricsSchema } from './operability.js';
 import { servicesSchema } from './services.js';
+import { filePath, flag, integerFrom, positiveInteger, section } from './setting-schemas.js';
 import { throttleSchema } from './throttle.js';
 import { tokensSchema } from './tokens.js';
 import { usersSchema } from './users.js';
 import { x509Problems, x509Schema } from './x509.js';
 
-function integerFrom(min: number, max?: number) {
-  const error = max === undefined ? `expected a whole number of at least ${min}` : `expected a number from ${min} to ${max}`;
-  const atLeastMin = z.number({ error }).int({ error }).min(min, { error });
-  return max === undefined ? atLeastMin : atLeastMin.max(max, { error });
-}
-
-const positiveInteger = (max?: number) => integerFrom(1, max);
-
 /** Parameters the REST routes and the x509 form extractor read: a credential parameter of the same name could never be told apart. */
 const ROUTE_PARAMETERS = ['username', 'password', 'service', 'TARGET', 'renew', 'token', 'cert'];
-
-const flag = () => z.boolean({ error: 'expected true or false' });
-
-const filePath = () => z.string({ error: 'expected a file path' }).min(1, { error: 'expected a file path' });
-
-/** A map of settings: unknown keys are errors, so a typo never passes for a default. */
-function section<Shape extends z.core.$ZodLooseShape>(shape: Shape) {
-  return z.strictObject(shape, { error: 'expected a map of settings' });
-}
 
 /** Host name up to its first dot, reduced to the characters a ticket id allows. */
 function defaultNodeName(): string {
