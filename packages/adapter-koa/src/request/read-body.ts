@@ -1,7 +1,7 @@
 import { UnsupportedMediaTypeError } from '@tessera/core';
 import { koaBody } from 'koa-body';
-import type { Context } from 'koa';
-import { withErrors, type Step } from '../routes/route.js';
+import type { Context, Middleware } from 'koa';
+import { withErrors, type RouteErrors, type Step } from '../routes/route.js';
 
 /** The body media types routes read; any other body is refused with 415. */
 export const READABLE_BODY_TYPES: readonly string[] = ['application/x-www-form-urlencoded', 'application/json'];
@@ -25,17 +25,23 @@ export function readBody(maxBodyBytes: number): Step {
     jsonLimit: maxBodyBytes,
     textLimit: maxBodyBytes,
   });
+  return bodyOf(READABLE_BODY_TYPES, parse, { INVALID_REQUEST: 'The JSON body is malformed.' });
+}
+
+/**
+ * A step reading bodies of `types` only: any other is refused (415) before a byte of it is read,
+ * then `parse` (koa-body, with its size limit: 413) reads it.
+ */
+function bodyOf(types: readonly string[], parse: Middleware, errors: RouteErrors): Step {
   return withErrors(
     async function refuseUnreadableBody(ctx, next) {
-      if (carriesBody(ctx) && !ctx.is([...READABLE_BODY_TYPES])) {
-        throw new UnsupportedMediaTypeError(`Unsupported request body type; send ${READABLE_BODY_TYPES.join(' or ')}`);
-      }
+      if (carriesBody(ctx) && !ctx.is([...types])) throw new UnsupportedMediaTypeError(`Unsupported request body type; send ${types.join(' or ')}`);
       await parse(ctx, next);
     },
     {
-      INVALID_REQUEST: 'The JSON body is malformed.',
+      ...errors,
       PAYLOAD_TOO_LARGE: 'The body is larger than `server.maxBodyBytes`.',
-      UNSUPPORTED_MEDIA_TYPE: `A body of another type than ${READABLE_BODY_TYPES.join(' or ')}.`,
+      UNSUPPORTED_MEDIA_TYPE: `A body of another type than ${types.join(' or ')}.`,
     },
   );
 }
@@ -56,16 +62,5 @@ export const XML_BODY_TYPES: readonly string[] = ['text/xml', 'application/xml']
  */
 export function readXmlBody(maxBodyBytes: number): Step {
   const parse = koaBody({ json: false, urlencoded: false, text: true, textTypes: [...XML_BODY_TYPES], multipart: false, textLimit: maxBodyBytes });
-  return withErrors(
-    async function readXmlBody(ctx, next) {
-      if (carriesBody(ctx) && !ctx.is([...XML_BODY_TYPES])) {
-        throw new UnsupportedMediaTypeError(`Unsupported request body type; send ${XML_BODY_TYPES.join(' or ')}`);
-      }
-      await parse(ctx, next);
-    },
-    {
-      PAYLOAD_TOO_LARGE: 'The body is larger than `server.maxBodyBytes`.',
-      UNSUPPORTED_MEDIA_TYPE: `A body of another type than ${XML_BODY_TYPES.join(' or ')}.`,
-    },
-  );
+  return bodyOf(XML_BODY_TYPES, parse, {});
 }

@@ -1,4 +1,4 @@
-import { MethodNotAllowedError, TicketValidationError, type CredentialType } from '@tessera/core';
+import { TicketValidationError, type CredentialType } from '@tessera/core';
 import { randomUUID } from 'node:crypto';
 import type { Context, Next } from 'koa';
 import { z } from 'zod';
@@ -7,7 +7,8 @@ import { flag, optionalText } from '../request/parameter-schemas.js';
 import { readXmlBody, XML_BODY_TYPES } from '../request/read-body.js';
 import { requestOrigin } from '../request/request-origin.js';
 import { requestUrl } from '../request/request-url.js';
-import { defineRoute, withErrors, type Route } from '../routes/route.js';
+import { onlyMethods } from '../routes/only-methods.js';
+import { defineRoute, type Route } from '../routes/route.js';
 import { parseSamlValidationRequest, type SamlValidationRequest } from './saml-request.js';
 import { samlFailureXml, samlSuccessXml, type SamlResponseHeader } from './saml-xml.js';
 import { renderValidationFailures, VALIDATION_ERRORS, validationFailures } from './validation-failures.js';
@@ -78,13 +79,7 @@ export function samlValidateRoute(http: HttpContext): Route {
   });
 }
 
-const onlyPost = withErrors(
-  async function onlyPost(ctx: Context, next: Next): Promise<void> {
-    if (ctx.method !== 'POST') throw new MethodNotAllowedError(['POST']);
-    await next();
-  },
-  { METHOD_NOT_ALLOWED: 'Only POST.' },
-);
+const onlyPost = onlyMethods('POST');
 
 async function readSamlRequest(ctx: Context, next: Next): Promise<void> {
   (ctx.state as SamlState)[SAML_REQUEST] = parseSamlValidationRequest(ctx.request.body);

@@ -1,10 +1,9 @@
-import { MethodNotAllowedError } from '@tessera/core';
-import type { Context, Next } from 'koa';
 import { z } from 'zod';
 import type { HttpContext } from '../http-module.js';
 import { flag, text } from '../request/parameter-schemas.js';
 import { requestOrigin } from '../request/request-origin.js';
-import { defineRoute, withErrors, type Route } from '../routes/route.js';
+import { onlyMethods } from '../routes/only-methods.js';
+import { defineRoute, type Route } from '../routes/route.js';
 import { ticketIdOf } from '../tokens/jwt-requests.js';
 import { samlValidateRoute } from './saml-validate.js';
 import { renderValidationFailures, VALIDATION_ERRORS, validationFailures } from './validation-failures.js';
@@ -65,10 +64,4 @@ export function validationRoutes(http: HttpContext): Route[] {
   return [...routes, samlValidateRoute(http)];
 }
 
-const onlyGet = withErrors(
-  async function onlyGet(ctx: Context, next: Next): Promise<void> {
-    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') throw new MethodNotAllowedError(['GET', 'HEAD']);
-    await next();
-  },
-  { METHOD_NOT_ALLOWED: 'Only GET and HEAD.' },
-);
+const onlyGet = onlyMethods('GET', 'HEAD');
