@@ -1,5 +1,4 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EXTENDED_KEY_USAGE, KEY_USAGE, TestPki, type IssuedCertificate, type TestAuthority } from '@tessera/testkit/x509';
@@ -48,48 +47,6 @@ export async function makePkiFiles(): Promise<PkiFiles> {
   writeFileSync(files.serverCert, parts.server.pem);
   writeFileSync(files.serverKey, parts.server.privateKeyPem, { mode: 0o600 });
   return { ...parts, files, dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
-}
-
-export interface Answer {
-  readonly status: number;
-  readonly headers: Record<string, string | string[] | undefined>;
-  readonly body: string;
-}
-
-export interface HttpsOptions {
-  /** PEM of the CA that issued the server's certificate. */
-  readonly ca: string;
-  readonly client?: IssuedCertificate;
-  /** Intermediate CAs the client sends after its certificate. */
-  readonly clientChain?: readonly IssuedCertificate[];
-  /** POST unless told otherwise. */
-  readonly method?: string;
-  readonly headers?: Record<string, string>;
-  readonly body?: string;
-}
-
-/** One HTTPS request trusting `ca`, presenting `client`'s certificate and key when given (fetch cannot). */
-export function overHttps(url: string, options: HttpsOptions): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const request = httpsRequest(
-      url,
-      {
-        method: options.method ?? 'POST',
-        headers: options.headers ?? {},
-        ca: options.ca,
-        agent: false,
-        ...(options.client && { cert: options.client.pem + (options.clientChain ?? []).map((ca) => ca.pem).join(''), key: options.client.privateKeyPem }),
-      },
-      (response) => {
-        let body = '';
-        response.setEncoding('utf8');
-        response.on('data', (chunk: string) => (body += chunk));
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body }));
-      },
-    );
-    request.on('error', reject);
-    request.end(options.body);
-  });
 }
 
 export const FORM = { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/plain' } as const;

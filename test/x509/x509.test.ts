@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import { XMLParser } from 'fast-xml-parser';
 import { CERTIFICATE_REASONS } from '@tessera/core';
 import { APP, form, startTessera, type Tessera } from '../support/tessera.js';
-import { FORM, makePkiFiles, overHttps, type HttpsOptions, type PkiFiles } from './support.js';
+import { overHttps, type HttpsOptions } from '../support/https.js';
+import { FORM, makePkiFiles, type PkiFiles } from './support.js';
 
 const LOCAL = ['127.0.0.1', '::1'];
 const server = (overrides: Record<string, unknown> = {}) => ({ server: { host: '127.0.0.1', port: 0, nodeName: 'e2e', ...overrides } });

@@ -1,0 +1,44 @@
+import { request as httpsRequest } from 'node:https';
+import type { IssuedCertificate } from '@tessera/testkit/x509';
+
+export interface Answer {
+  readonly status: number;
+  readonly headers: Record<string, string | string[] | undefined>;
+  readonly body: string;
+}
+
+export interface HttpsOptions {
+  /** PEM of the CA that issued the server's certificate. */
+  readonly ca: string;
+  readonly client?: IssuedCertificate;
+  /** Intermediate CAs the client sends after its certificate. */
+  readonly clientChain?: readonly IssuedCertificate[];
+  /** POST unless told otherwise. */
+  readonly method?: string;
+  readonly headers?: Record<string, string>;
+  readonly body?: string;
+}
+
+/** One HTTPS request trusting `ca`, presenting `client`'s certificate and key when given (fetch cannot). */
+export function overHttps(url: string, options: HttpsOptions): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const request = httpsRequest(
+      url,
+      {
+        method: options.method ?? 'POST',
+        headers: options.headers ?? {},
+        ca: options.ca,
+        agent: false,
+        ...(options.client && { cert: options.client.pem + (options.clientChain ?? []).map((ca) => ca.pem).join(''), key: options.client.privateKeyPem }),
+      },
+      (response) => {
+        let body = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (body += chunk));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body }));
+      },
+    );
+    request.on('error', reject);
+    request.end(options.body);
+  });
+}
