@@ -7,7 +7,7 @@ const frameworks = ['koa', 'koa-*', '@koa/*', 'mongodb', 'inversify', 'reflect-m
 const corePurity = { group: [...frameworks, '@tessera/*'], message: 'core stays pure: no framework, database, DI or sibling package.' };
 const certificateLibraries = ['pkijs', 'asn1js'];
 
-/** The hexagon's edges (architecture.md), checked on every lint. */
+/** The hexagon's edges (docs/architecture.md §2), checked on every lint. */
 const edges = [
   {
     files: ['packages/core/src/**/*.ts'],

@@ -6,7 +6,7 @@ export type RowName = 'baseline' | 'tgt' | 'grant' | 'validate' | 'status' | 'jw
 export interface Row {
   readonly name: RowName;
   readonly label: string;
-  /** What the ratio is taken against, and the least ratio wanted (issue 7). */
+  /** What the ratio is taken against, and the least ratio wanted. */
   readonly target?: { readonly against: 'baseline' | 'argon2'; readonly ratio: number };
 }
 

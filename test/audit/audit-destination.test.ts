@@ -11,8 +11,8 @@ const quiet = () => new Writable({ write: (_chunk, _encoding, done) => done() })
 const fromBehind = (url: string) => fetch(`${url}/v1/tickets`, { ...form({ username: 'casuser', password: 'nope' }), headers: { ...form({}).headers, 'x-forwarded-for': '203.0.113.7, 198.51.100.2' } });
 const tempFile = (name: string) => join(mkdtempSync(join(tmpdir(), 'tessera-audit-')), name);
 
-// issue 9 §4 — "from which address", and where the trail goes (audit.destination)
-describe('audit trail: address and destination (issue 9 §4)', function () {
+// docs/architecture.md §6 — "from which address", and where the trail goes (audit.destination)
+describe('audit trail: address and destination (docs/architecture.md §6)', function () {
   this.timeout(30_000);
 
   it('the address is the TCP peer; X-Forwarded-For counts only with server.trustProxy, and then its last entry', async () => {

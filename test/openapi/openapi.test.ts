@@ -23,8 +23,8 @@ async function openApi(tessera: Tessera): Promise<Document> {
 const loginParameters = (document: Document) => document.paths['/v1/tickets']?.['post']?.requestBody?.content['application/json']?.schema.properties ?? {};
 const loginHeaders = (document: Document) => (document.paths['/v1/tickets']?.['post']?.parameters ?? []).filter((p) => p.in === 'header').map((p) => p.name);
 
-// issue 9 §3 and §7 — the OpenAPI document of the running server, over real HTTP
-describe('issue 9 §3 OpenAPI document end to end', () => {
+// docs/protocol.md §11 — the OpenAPI document of the running server, over real HTTP
+describe('docs/protocol.md §11 OpenAPI document end to end', () => {
   describe('with the default modules (rest)', () => {
     let tessera: Tessera;
     before(async () => (tessera = await startTessera()));

@@ -6,8 +6,8 @@ const SECRET = new Secret({ size: 20 }).base32;
 /** The code of the 30 s step `steps` away from now. */
 const code = (steps = 0) => TOTP.generate({ secret: Secret.fromBase32(SECRET), timestamp: Date.now() + steps * 30_000 });
 
-// protocol.md §2 one-time passwords, over real HTTP with the otp (and throttle) modules on
-describe('otp module end to end (protocol.md §2)', () => {
+// docs/protocol.md §2 one-time passwords, over real HTTP with the otp (and throttle) modules on
+describe('otp module end to end (docs/protocol.md §2)', () => {
   let tessera: Tessera;
   before(async () => {
     tessera = await startTessera({

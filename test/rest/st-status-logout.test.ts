@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { APP, form, login, serviceTicket, startTessera, type Tessera } from '../support/tessera.js';
 
-// protocol.md §3 — POST/GET/DELETE /v1/tickets/{id}
-describe('service tickets, status and logout (protocol.md §3)', () => {
+// docs/protocol.md §3 — POST/GET/DELETE /v1/tickets/{id}
+describe('service tickets, status and logout (docs/protocol.md §3)', () => {
   let tessera: Tessera;
   before(async () => {
     tessera = await startTessera();

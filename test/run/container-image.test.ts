@@ -39,7 +39,7 @@ async function post(url: string, body: string, accept = 'text/plain'): Promise<R
   return fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', accept }, body });
 }
 
-// issue 9 §5 — the container image: multi-stage, production dependencies only, non-root
+// the container image: multi-stage, production dependencies only, non-root
 describe('container image: the tree its build stage deploys (scripts/deploy-production.sh)', function () {
   this.timeout(120_000);
   const work = mkdtempSync(join(tmpdir(), 'tessera-image-'));

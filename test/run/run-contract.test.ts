@@ -41,7 +41,7 @@ function exitOf(child: ChildProcess): Promise<number | null> {
   return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
 }
 
-// issue 2 §7 — the run contract: node packages/cli-server/dist/main.js [--config FILE] [--port N]
+// the run contract: node packages/cli-server/dist/main.js [--config FILE] [--port N]
 describe('run contract: node packages/cli-server/dist/main.js', function () {
   this.timeout(30_000);
   before(function () {

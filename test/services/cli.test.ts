@@ -18,7 +18,7 @@ const config = () =>
     servicesDirectory: folder({ 'late.json': JSON.stringify({ '@class': CAS, id: 2, name: 'From folder', serviceId: '^https://f/.*', evaluationOrder: 1 }) }),
   });
 
-// issue 10 §5 — tessera services list | import DIR
+// tessera services list | import DIR
 describe('tessera services (CLI)', function () {
   this.timeout(30_000);
 

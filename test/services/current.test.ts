@@ -5,8 +5,8 @@ import { basic, grantStatus, postService, startWithServices, validatedUser } fro
 const CAS = 'org.apereo.cas.services';
 const NEW = { '@class': `${CAS}.CasRegisteredService`, name: 'New app', serviceId: '^https://new\\.example\\.org/.*' };
 
-// protocol.md §3 — POST /v1/services (current revision), over real HTTP
-describe('POST /v1/services — register a service (protocol.md §3)', () => {
+// docs/protocol.md §3 — POST /v1/services (current revision), over real HTTP
+describe('POST /v1/services — register a service (docs/protocol.md §3)', () => {
   let tessera: Tessera;
   before(async () => {
     tessera = await startWithServices();

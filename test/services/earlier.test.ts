@@ -4,8 +4,8 @@ import { REGISTRATION, addService, grantStatus, postService, startWithServices, 
 
 const FIELDS = { serviceId: '^https://legacy\\.example\\.org/.*', name: 'Legacy', description: 'added by form' };
 
-// protocol.md §3 — POST /v1/services/add/{tgt} (earlier revision), over real HTTP
-describe('POST /v1/services/add/{tgt} — register a service, earlier revision (protocol.md §3)', () => {
+// docs/protocol.md §3 — POST /v1/services/add/{tgt} (earlier revision), over real HTTP
+describe('POST /v1/services/add/{tgt} — register a service, earlier revision (docs/protocol.md §3)', () => {
   let tessera: Tessera;
   before(async () => {
     tessera = await startWithServices();
@@ -53,7 +53,7 @@ describe('POST /v1/services/add/{tgt} — register a service, earlier revision (
   }
 });
 
-describe('services module switches (protocol.md §8)', () => {
+describe('services module switches (docs/protocol.md §8)', () => {
   it('with the module off, both endpoints answer 404', async () => {
     const tessera = await startTessera({ registration: REGISTRATION });
     try {

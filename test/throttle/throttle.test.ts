@@ -3,8 +3,8 @@ import { form, login, startTessera, type Tessera } from '../support/tessera.js';
 
 const SETTINGS = { failure: { threshold: 3, rangeSeconds: 60, lockSeconds: 30, maxLockSeconds: 120 } };
 
-// protocol.md §5 — the throttle module over real HTTP; no sleeps: the lock is read from 423 and Retry-After
-describe('throttle module end to end (protocol.md §5)', () => {
+// docs/protocol.md §5 — the throttle module over real HTTP; no sleeps: the lock is read from 423 and Retry-After
+describe('throttle module end to end (docs/protocol.md §5)', () => {
   let tessera: Tessera;
   before(async () => {
     tessera = await startTessera({ modules: ['rest', 'throttle'], throttle: SETTINGS });

@@ -35,8 +35,8 @@ async function jwtTgt(tessera: Tessera, headers: Record<string, string> = {}, fi
   return fetch(`${tessera.url}/v1/tickets`, { ...init, headers: { ...(init.headers as Record<string, string>), ...headers } });
 }
 
-// protocol.md §3 (token=true) and §6 — JWT tickets through the composed server
-describe('JWT tickets over HTTP (protocol.md §6)', () => {
+// docs/protocol.md §3 (token=true) and §6 — JWT tickets through the composed server
+describe('JWT tickets over HTTP (docs/protocol.md §6)', () => {
   let keyFile: string;
   let tessera: Tessera;
   before(async () => {
@@ -96,7 +96,7 @@ describe('JWT tickets over HTTP (protocol.md §6)', () => {
   });
 });
 
-describe('JWT tickets with the tokens module off (protocol.md §8)', () => {
+describe('JWT tickets with the tokens module off (docs/protocol.md §8)', () => {
   it('token=true is ignored: the usual TGT with a Location', async () => {
     const tessera = await startTessera();
     try {

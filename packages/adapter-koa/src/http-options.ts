@@ -4,7 +4,7 @@ export interface HttpOptions {
   readonly basePath: string;
   /** Honour X-Forwarded-Proto/Host/For (Koa's `app.proxy`) only behind a proxy that sets them. */
   readonly trustProxy: boolean;
-  /** HTTP status of a failed ticket validation (protocol.md §3 Decision); success is always 200. */
+  /** HTTP status of a failed ticket validation (docs/protocol.md §3.7); success is always 200. */
   readonly validationFailureStatus: 200 | 400;
   /** `earlier` answers bad credentials with 400 instead of 401, as CAS 4.x did. */
   readonly restRevision: 'current' | 'earlier';

@@ -3,7 +3,7 @@ import { ADMIN_APP, APP, CASUSER, testServer, UNREGISTERED } from './harness.js'
 
 const TGT_ID = /^TGT-\d+-[A-Za-z0-9-]+-test$/;
 
-describe('protocol.md §3 POST /v1/tickets — create a TGT', () => {
+describe('docs/protocol.md §3 POST /v1/tickets — create a TGT', () => {
   it('answers 201 with Location = absolute request URL + / + TGT id, and stores the TGT', async () => {
     const server = testServer();
     const response = await server.http.post('/cas/v1/tickets').set('Host', 'sso.example.org').type('form').send(CASUSER);

@@ -18,8 +18,8 @@ const services = (variants: { current: boolean; earlier: boolean }): NonNullable
   }),
 ];
 
-// issue 9 §3 — one OpenAPI 3.1 document of the REST interface, generated from the routes' own declarations
-describe('issue 9 §3 OpenAPI document: GET <basePath>/openapi.json', () => {
+// docs/protocol.md §11 — one OpenAPI 3.1 document of the REST interface, generated from the routes' own declarations
+describe('docs/protocol.md §11 OpenAPI document: GET <basePath>/openapi.json', () => {
   it('answers 200 application/json with an OpenAPI 3.1 document whose server is the base URL as the request reached it', async () => {
     const document = await openApiOf(testServer());
     expect(document.openapi).to.equal('3.1.0');
@@ -142,8 +142,8 @@ describe('issue 9 §3 OpenAPI document: GET <basePath>/openapi.json', () => {
   });
 });
 
-// issue 9 §3 and protocol.md §2 — the document shows the schema the route parses its input through
-describe('issue 9 §3 the schema a route refuses input with is the one its document shows', () => {
+// docs/protocol.md §11 and §2 — the document shows the schema the route parses its input through
+describe('docs/protocol.md §11 the schema a route refuses input with is the one its document shows', () => {
   it('every documented parameter of POST /v1/tickets is a string, and a JSON value of another type is refused naming it', async () => {
     const server = testServer({ extractors: [usernamePasswordExtractor, otpExtractor('otp')], tokenKeys: testTokenKeys() });
     const schema = bodyParameters(await openApiOf(server), '/v1/tickets');

@@ -28,8 +28,8 @@ function otpServer(parameter = 'otp', otpOff = false) {
   return { ...server, code, login };
 }
 
-// protocol.md §2 — the one-time password credential, over HTTP
-describe('protocol.md §2 otp module: routes', () => {
+// docs/protocol.md §2 — the one-time password credential, over HTTP
+describe('docs/protocol.md §2 otp module: routes', () => {
   it('password and code in one request log in; the same code again is refused with 401', async () => {
     const server = otpServer();
     const code = server.code();

@@ -17,7 +17,7 @@ function validate(server: TestServer, ticket: string, service: string) {
   return server.http.get('/cas/p3/serviceValidate').query({ service, ticket });
 }
 
-describe('protocol.md §3 and §6 — JWT tickets (tokens module)', () => {
+describe('docs/protocol.md §3 and §6 — JWT tickets (tokens module)', () => {
   it('token=true answers 201 text/plain with the stored TGT as a JWT and no Location', async () => {
     const server = tokenServer();
     const response = await server.http.post('/cas/v1/tickets').type('form').send({ ...CASUSER, token: 'true', service: APP });

@@ -50,7 +50,7 @@ if (uri === undefined || uri === '') {
       return createMongoStores(db, { now: () => Date.now() }, prefix).otpSteps;
     });
 
-    // issue 9 §1–2: the readiness ping and the live TGT count, on a real server
+    // docs/protocol.md §10: the readiness ping and the live TGT count, on a real server
     it('answers the readiness ping, and counts live TGTs only', async () => {
       await new MongoReadinessCheck(db, 5000).check();
       await clean(COLLECTIONS.tickets);

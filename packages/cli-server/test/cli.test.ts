@@ -42,7 +42,7 @@ function configFile(content: unknown): string {
   return file;
 }
 
-// issue 2 §6 — commands start (default) and hash-password
+// commands start (default) and hash-password
 describe('tessera CLI', function () {
   this.timeout(30_000);
 

@@ -36,7 +36,7 @@ services:
     serviceId: "^https://bob\\\\.example\\\\.org/.*"
 `;
 
-// issue 2 §6–7 — configuration from a file plus TESSERA_* overrides; the demo only without configuration
+// configuration from a file plus TESSERA_* overrides; the demo only without configuration
 describe('configuration loading', () => {
   it('reads a YAML file', () => {
     const config = loadConfig({ file: tempFile('tessera.yaml', YAML), env: {} });

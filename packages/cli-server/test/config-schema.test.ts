@@ -5,7 +5,7 @@ import { configProblems as problems } from './config-problems.js';
 
 const app = { name: 'App', serviceId: '^https://app\\.example\\.org/.*' };
 
-// issue 2 §6–7 — one schema supplies the defaults and names every bad setting
+// one schema supplies the defaults and names every bad setting
 describe('configuration schema', () => {
   it('an empty configuration gets every default', () => {
     const config = parseConfig({});

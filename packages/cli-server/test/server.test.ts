@@ -26,7 +26,7 @@ const form = (fields: Record<string, string>): RequestInit => ({
   body: new URLSearchParams(fields).toString(),
 });
 
-// issue 2 §6–7 — start, the ready line, module switches, graceful close
+// start, the ready line, module switches, graceful close
 describe('startServer', () => {
   const running: RunningServer[] = [];
   async function started(raw: Record<string, unknown>): Promise<Started> {

@@ -33,8 +33,8 @@ async function startupError(config: Parameters<typeof initialServices>[0]): Prom
   return expect.fail('expected a ConfigurationError');
 }
 
-// protocol.md §4 — definitions load at start from a directory of Apereo CAS JSON files
-describe('servicesDirectory (protocol.md §4)', () => {
+// docs/protocol.md §4 — definitions load at start from a directory of Apereo CAS JSON files
+describe('servicesDirectory (docs/protocol.md §4)', () => {
   it('loads every *.json file next to the configured services; services without an id get the next free one', async () => {
     const directory = directoryWith({ 'Portal-10000001.json': casFile, 'README.txt': 'not a service' });
     const config = parseConfig({ services: [{ name: 'App', serviceId: '^https://app/.*' }], servicesDirectory: directory });

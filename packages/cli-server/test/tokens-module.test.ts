@@ -25,7 +25,7 @@ async function startFailure(raw: Record<string, unknown>): Promise<Configuration
 
 const pair = () => generateTokenKeys('A128CBC-HS256', cryptoRandomSource);
 
-// issue 4 §3 — keys: sizes checked at start, generated once into an owner-only key file
+// keys: sizes checked at start, generated once into an owner-only key file
 describe('tokens module settings and keys', () => {
   it('needs the rest module and takes tokens.* settings with CAS defaults', () => {
     expect(problems({ modules: ['tokens'] })).to.deep.equal(['modules[0]: module "tokens" needs module "rest", which is not enabled']);

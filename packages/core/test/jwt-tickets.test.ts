@@ -13,7 +13,7 @@ async function setup() {
   return { ...harness, codec, tokens, tgt };
 }
 
-describe('JWT tickets: claims and ids (protocol.md §6)', () => {
+describe('JWT tickets: claims and ids (docs/protocol.md §6)', () => {
   it('a TGT JWT carries sub, jti, iss, aud, iat, exp = iat + hard limit, attributes and extra parameters, never the credentials', async () => {
     const { tokens, codec, tgt, clock } = await setup();
     const cert = '-----BEGIN CERTIFICATE-----\nMIIB...\n-----END CERTIFICATE-----';

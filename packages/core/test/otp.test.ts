@@ -36,8 +36,8 @@ function setup() {
 
 const otp = (username: string, code: string): Credential => ({ type: 'otp', username, code });
 
-// protocol.md §2 one-time passwords; libraries-and-reliability.md R15 (ASVS 2.8.4, 2.8.5)
-describe('otp: TOTP credentials (protocol.md §2)', () => {
+// docs/protocol.md §2 one-time passwords: each code works once (ASVS 2.8.4, 2.8.5)
+describe('otp: TOTP credentials (docs/protocol.md §2)', () => {
   it('accepts password + the current code, naming both credential types', async () => {
     const { authenticator, code } = setup();
     const result = await authenticator.authenticate([password('casuser', 'Mellon'), otp('casuser', code(CASUSER_SECRET))]);

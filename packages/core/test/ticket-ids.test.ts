@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { TicketIdGenerator, cryptoRandomSource, sanitizeNodeName } from '@tessera/core';
 
-// protocol.md §1 — ticket id format
-describe('ticket ids (protocol.md §1)', () => {
+// docs/protocol.md §1 — ticket id format
+describe('ticket ids (docs/protocol.md §1)', () => {
   const ids = new TicketIdGenerator(cryptoRandomSource, 'cas1');
 
   it('TGT ids are TGT-<n>-<≥32 random bytes>-<node> with only A-Za-z0-9-', () => {

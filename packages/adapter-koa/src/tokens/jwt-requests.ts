@@ -8,7 +8,7 @@ export function issuer(tokens: JwtTickets, http: HttpContext, ctx: Context): str
   return tokens.issuer ?? serverUrl(ctx, http.options.basePath);
 }
 
-/** A ticket id from the path or query, where a client may send our JWT instead (protocol.md §6). */
+/** A ticket id from the path or query, where a client may send our JWT instead (docs/protocol.md §6). */
 export function ticketIdOf(http: HttpContext, idOrToken: string): Promise<string> {
   return http.tokens ? http.tokens.ticketId(idOrToken) : Promise.resolve(idOrToken);
 }

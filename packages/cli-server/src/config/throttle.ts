@@ -3,8 +3,8 @@ import { z } from 'zod';
 const atLeastOne = (what: string) => z.number({ error: `expected ${what}` }).int({ error: `expected ${what}` }).min(1, { error: `expected ${what}` });
 
 /**
- * Settings of the `throttle` module (protocol.md §5). Defaults follow Keycloak's brute-force detection
- * scaled down (libraries-and-reliability.md R7): 5 failures a minute lock for a minute, doubling up to 15.
+ * Settings of the `throttle` module (docs/protocol.md §5). Defaults follow Keycloak's brute-force detection
+ * scaled down: 5 failures a minute lock for a minute, doubling up to 15.
  */
 export const throttleSchema = z
   .strictObject(

@@ -4,7 +4,7 @@ import { CONTENT_ENCRYPTION_ALGORITHMS, encryptionKeyProblem, signingKeyProblem 
 const key = (what: string) => z.string({ error: `expected ${what}` }).min(1, { error: `expected ${what}` });
 
 /**
- * Settings of the `tokens` module (protocol.md §6). Configured keys are size-checked here, so a bad
+ * Settings of the `tokens` module (docs/protocol.md §6). Configured keys are size-checked here, so a bad
  * one stops the start with its setting named; keys from the key file are checked when it is read.
  */
 export const tokensSchema = z

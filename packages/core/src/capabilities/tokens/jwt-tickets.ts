@@ -13,7 +13,7 @@ const UNCLAIMED_PARAMETERS = new Set(['username', 'password', 'cert', 'token']);
 export const JWT_AS_SERVICE_TICKET = 'jwtAsServiceTicket';
 
 /**
- * The tokens module (protocol.md §6): TGTs and STs as JWTs whose `jti` is a stored ticket, so the
+ * The tokens module (docs/protocol.md §6): TGTs and STs as JWTs whose `jti` is a stored ticket, so the
  * store keeps deciding what lives. A JWT ST is single use because its `jti` is an ordinary ST.
  */
 export class JwtTickets {

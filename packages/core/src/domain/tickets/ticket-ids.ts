@@ -6,7 +6,7 @@ const RANDOM_BYTES: Record<TicketKind, number> = { TGT: 32, ST: 16 };
 const MAX_NODE_LENGTH = 16;
 
 /**
- * Ticket ids `<KIND>-<n>-<random>-<node>` (protocol.md §1): `n` a per-process counter, `random` CSPRNG
+ * Ticket ids `<KIND>-<n>-<random>-<node>` (docs/protocol.md §1): `n` a per-process counter, `random` CSPRNG
  * bytes in base64url with `_` turned into `-` (mod_auth_cas chokes on `_`), `node` the node name.
  * The random part alone guarantees ids never repeat across restarts and nodes.
  */
