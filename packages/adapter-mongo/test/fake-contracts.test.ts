@@ -1,4 +1,12 @@
-import { describeOtpReplayStore, describeServiceRegistry, describeThrottleStore, describeTicketStore, describeUserDirectory } from '@tessera/testkit';
+import {
+  describeFormTokenStore,
+  describeOtpReplayStore,
+  describeServiceRegistry,
+  describeServiceSessionStore,
+  describeThrottleStore,
+  describeTicketStore,
+  describeUserDirectory,
+} from '@tessera/testkit';
 import { FakeDatabase } from '@tessera/testkit/mongo';
 import { createMongoStores, type MongoDatabase } from '@tessera/adapter-mongo';
 
@@ -15,4 +23,6 @@ describe('mongo adapter on a mingo-evaluated fake database: port contracts', () 
   });
   describeThrottleStore('MongoThrottleStore (fake collection)', () => storesOn(new FakeDatabase()).throttle);
   describeOtpReplayStore('MongoOtpReplayStore (fake collection)', () => storesOn(new FakeDatabase()).otpSteps);
+  describeServiceSessionStore('MongoServiceSessionStore (fake collection)', () => storesOn(new FakeDatabase()).serviceSessions);
+  describeFormTokenStore('MongoFormTokenStore (fake collection)', () => storesOn(new FakeDatabase()).formTokens);
 });

@@ -10,4 +10,6 @@ export * as ldapSeed from './slapd/seed.js';
 export { describeThrottleStore, type ThrottleStoreFactory } from './throttle-store-contract.js';
 export { describeOtpReplayStore, type OtpReplayStoreFactory } from './otp-replay-store-contract.js';
 export { describeRequestRateStore, type RequestRateStoreFactory } from './request-rate-store-contract.js';
+export { describeServiceSessionStore, type ServiceSessionStoreFactory } from './service-session-store-contract.js';
+export { describeFormTokenStore, type FormTokenStoreFactory } from './form-token-store-contract.js';
 export { CountingHasher, ListServiceRegistry, ListUserDirectory, MapReplayStore, MapThrottleStore, MapTicketStore, RecordingEvents } from './fakes.js';
