@@ -2,6 +2,7 @@ import { hostname } from 'node:os';
 import { z } from 'zod';
 import { sanitizeNodeName } from '@tessera/core';
 import { knownModuleNames, moduleListProblems } from '../modules/catalog.js';
+import { loginSchema } from '../modules/login/config.js';
 import { registrationProblems, registrationSchema } from './registration.js';
 import { authenticationSchema } from './authentication.js';
 import { ldapProblems, ldapSchema } from './ldap.js';
@@ -13,8 +14,8 @@ import { tokensSchema } from './tokens.js';
 import { usersSchema } from './users.js';
 import { x509Problems, x509Schema } from './x509.js';
 
-/** Parameters the REST routes and the x509 form extractor read: a credential parameter of the same name could never be told apart. */
-const ROUTE_PARAMETERS = ['username', 'password', 'service', 'TARGET', 'renew', 'token', 'cert'];
+/** Parameters the REST and login routes and the x509 form extractor read: a credential parameter of the same name could never be told apart. */
+const ROUTE_PARAMETERS = ['username', 'password', 'service', 'TARGET', 'renew', 'token', 'cert', 'method', 'warn', 'formToken', 'confirmed'];
 
 /** Host name up to its first dot, reduced to the characters a ticket id allows. */
 function defaultNodeName(): string {
@@ -130,6 +131,7 @@ const settings = section({
   registration: registrationSchema.prefault({}),
   throttle: throttleSchema.prefault({}),
   x509: x509Schema.prefault({}),
+  login: loginSchema.prefault({}),
   otp: section({
     parameter: z
       .string()
