@@ -5,6 +5,7 @@ import {
   describeRequestRateStore,
   describeServiceRegistry,
   describeServiceSessionStore,
+  describeSingleLogoutOnStores,
   describeThrottleStore,
   describeTicketStore,
   describeUserDirectory,
@@ -29,4 +30,5 @@ describe('memory adapter: port contracts (docs/architecture.md §9, adapter pari
   describeRequestRateStore('MemoryRequestRateStore', () => new MemoryRequestRateStore());
   describeServiceSessionStore('MemoryServiceSessionStore', () => new MemoryServiceSessionStore());
   describeFormTokenStore('MemoryFormTokenStore', () => new MemoryFormTokenStore(new FixedClock()));
+  describeSingleLogoutOnStores('memory', (clock) => ({ tickets: new MemoryTicketStore(clock), sessions: new MemoryServiceSessionStore(), registry: new MemoryServiceRegistry() }));
 });

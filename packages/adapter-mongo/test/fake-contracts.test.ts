@@ -3,6 +3,7 @@ import {
   describeOtpReplayStore,
   describeServiceRegistry,
   describeServiceSessionStore,
+  describeSingleLogoutOnStores,
   describeThrottleStore,
   describeTicketStore,
   describeUserDirectory,
@@ -25,4 +26,8 @@ describe('mongo adapter on a mingo-evaluated fake database: port contracts', () 
   describeOtpReplayStore('MongoOtpReplayStore (fake collection)', () => storesOn(new FakeDatabase()).otpSteps);
   describeServiceSessionStore('MongoServiceSessionStore (fake collection)', () => storesOn(new FakeDatabase()).serviceSessions);
   describeFormTokenStore('MongoFormTokenStore (fake collection)', () => storesOn(new FakeDatabase()).formTokens);
+  describeSingleLogoutOnStores('mongo (fake collections)', (clock) => {
+    const stores = storesOn(new FakeDatabase(), clock);
+    return { tickets: stores.tickets, sessions: stores.serviceSessions, registry: stores.registry };
+  });
 });
