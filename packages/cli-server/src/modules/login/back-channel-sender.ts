@@ -3,13 +3,19 @@ import type { LoginConfig } from './config.js';
 
 type Settings = LoginConfig['singleLogout'];
 
+/**
+ * Answers that count as delivered, as Apereo CAS's HTTP client accepts them: a client such as
+ * mod_auth_cas drops the session, then redirects the (unauthenticated) POST to the login page.
+ */
+const DELIVERED = new Set([301, 302, 304]);
+
 /** One attempt's failure, as the event reports it. */
 type AttemptFailure = `HTTP ${number}` | 'timeout' | 'unreachable' | 'stopping';
 
 /**
  * CAS back-channel logout over HTTP: `POST <url>` with the form parameter `logoutRequest`, each
  * attempt bounded by `timeoutMs`, up to `attempts` attempts with a doubling delay, redirects not
- * followed. Runs apart from the request that ended the session; each request's outcome becomes one
+ * followed (a 2xx, 301, 302 or 304 is delivered). Runs apart from the request that ended the session; each request's outcome becomes one
  * event (`logout.request.delivered` or `logout.request.failed`) carrying that request's origin.
  */
 export class HttpLogoutRequestSender implements LogoutRequestSender {
@@ -67,7 +73,7 @@ export class HttpLogoutRequestSender implements LogoutRequestSender {
         signal: AbortSignal.any([timeout, stopping]),
       });
       await response.body?.cancel();
-      return response.status >= 200 && response.status < 300 ? undefined : `HTTP ${response.status}`;
+      return (response.status >= 200 && response.status < 300) || DELIVERED.has(response.status) ? undefined : `HTTP ${response.status}`;
     } catch {
       if (stopping.aborted) return 'stopping';
       return timeout.aborted ? 'timeout' : 'unreachable';

@@ -69,7 +69,7 @@ export const loginSchema = section({
   }).prefault({}),
   singleLogout: section({
     timeoutMs: integerFrom(1, 60_000).default(5000).describe('How long one logout request may take before it counts as failed.'),
-    attempts: integerFrom(1, 10).default(3).describe('Attempts per logout request (the first and its retries); a 2xx answer ends them.'),
+    attempts: integerFrom(1, 10).default(3).describe('Attempts per logout request (the first and its retries); an answer 2xx, 301, 302 or 304 (as CAS) ends them.'),
     retryDelayMs: integerFrom(0, 600_000).default(1000).describe('Wait before the first retry; doubled before each further one.'),
     expiryCheckSeconds: positiveInteger(86400).default(60).describe('How often a node looks for login sessions that expired, to send their logout requests.'),
   }).prefault({}),
