@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { baseConfig, startTessera, type Tessera } from '../support/tessera.js';
-import { Browser, type Visit } from '../support/browser.js';
+import type { Browser, Visit } from '../support/browser.js';
 
 export const OTHER = 'https://other.example.org/start';
 

@@ -34,8 +34,8 @@ function readKeyFile<Keys>(keys: KeyFile<Keys>): Keys | undefined {
     parsed = undefined;
   }
   const read = keys.read(parsed);
-  if (typeof read === 'object' && read !== null && 'problem' in read) throw keyFileError(keys, read.problem);
-  return read as Keys;
+  if (isProblem(read)) throw keyFileError(keys, read.problem);
+  return read;
 }
 
 function createKeyFile<Keys>(keys: KeyFile<Keys>): Keys {
@@ -50,6 +50,10 @@ function createKeyFile<Keys>(keys: KeyFile<Keys>): Keys {
     if (written) return written;
     throw keyFileError(keys, `cannot write it (${code ?? String(error)})`);
   }
+}
+
+function isProblem<Keys>(read: Keys | { readonly problem: string }): read is { readonly problem: string } {
+  return typeof read === 'object' && read !== null && 'problem' in read;
 }
 
 function keyFileError(keys: KeyFile<unknown>, problem: string) {

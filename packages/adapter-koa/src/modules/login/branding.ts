@@ -49,7 +49,7 @@ function relativeLuminance(colour: string): number {
  * come only from `#hex` values, checked again here, so a setting can never write CSS of its own.
  */
 export function stylesheet(colours: BrandColours): string {
-  for (const [name, value] of Object.entries(colours)) if (!isHexColour(value)) throw new Error(`login.branding.colours.${name}: not a #hex colour`);
+  for (const [name, value] of Object.entries(colours) as [string, string][]) if (!isHexColour(value)) throw new Error(`login.branding.colours.${name}: not a #hex colour`);
   const { background, text, accent, accentText } = colours;
   return `*{box-sizing:border-box}
 html{font-family:system-ui,-apple-system,"Segoe UI",Roboto,"DejaVu Sans",sans-serif;font-size:100%;line-height:1.5;color:${text};background:${background}}

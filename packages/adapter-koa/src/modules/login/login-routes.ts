@@ -12,7 +12,7 @@ import { inputOf } from '../../routes/route-input.js';
 import { defineRoute, type FailureRendering, type Route, type Step } from '../../routes/route.js';
 import { credentialRequest, SERVICE, STORE_ERRORS } from '../../rest/rest-requests.js';
 import { LoginCookies, TICKET_GRANTING_COOKIE, WARN_COOKIE } from './login-cookies.js';
-import { LoginPages, type LoginForm, type Page, type ResponseMethod } from './pages.js';
+import type { LoginForm, LoginPages, Page, ResponseMethod } from './pages.js';
 
 /** What the login routes work with, beside the HTTP context every module gets. */
 export interface LoginRouteDependencies {
