@@ -25,7 +25,7 @@ export interface ServerConfiguration {
 
 export const MEMORY_STORE: ServerConfiguration = {
   name: 'memory',
-  description: 'memory store (`storage.type: memory`), one process',
+  description: 'the memory store (`storage.type: memory`) in one process',
   rows: ['tgt', 'grant', 'validate', 'jwt', 'x509', 'argon2'],
   memoryFigure: true,
   prepare: () => Promise.resolve({ settings: { storage: { type: 'memory' } }, release: () => Promise.resolve() }),

@@ -69,7 +69,7 @@ export function method(options: BenchOptions, configurations: readonly ServerCon
   return `- **The servers run as an operator runs them.** tessera is started by its CLI,
   \`node packages/cli-server/dist/main.js start --config FILE\`, as a process of its own: modules
   \`rest\`, \`tokens\` and \`x509\`, the JSON log at the default level (\`info\`) on stdout redirected
-  to a file, the audit trail to a file, metrics on. Configurations measured: ${configurations.map((configuration) => `**${configuration.name}** (${configuration.description})`).join(', ')}.
+  to a file, the audit trail to a file, metrics on. Configurations measured: ${configurations.map((configuration) => `**${configuration.name}**, ${configuration.description}`).join('; ')}.
   The **baseline** is a bare Koa + @koa/router + koa-body POST route in a process of its own,
   answering 201 with a Location and a TGT-sized text body.
 - **Load** comes from autocannon in a separate process (a fresh one per run), ${options.connections}
@@ -96,7 +96,9 @@ export function method(options: BenchOptions, configurations: readonly ServerCon
   the row's connections) for the same ${options.duration} s, with the same libuv thread pool as the
   server (\`UV_THREADPOOL_SIZE=${options.poolSize}\` for both), and right after it the row runs. Its
   ratio is the median over rounds of row / the raw rate measured just before it, so a drift of
-  the machine between rounds moves both sides of each ratio.
+  the machine between rounds moves both sides of each ratio. On a machine busy with other work
+  this ratio means little: the scheduler shares the cores per thread, and the row (server, its
+  pool, the load generator) has more threads than the raw measure.
 - **Memory**: a fresh tessera of each configuration that wants the figure, started the same way
   (plus \`--expose-gc\` and a preloaded SIGUSR2 hook that runs a full GC), receives
   ${options.tickets.toLocaleString('en')} cheap TGT creations over HTTP; its \`tessera_tgts_live\` gauge must show

@@ -91,13 +91,15 @@ function key(server: Running, row: Row): string {
 
 async function startConfiguration(configuration: ServerConfiguration, options: BenchOptions, fixtures: Fixtures, say: Say): Promise<Running> {
   const prepared = await configuration.prepare();
+  let tessera: TesseraProcess | undefined;
   try {
-    const tessera = await startTessera({ dir: join(fixtures.dir, configuration.name), settings: (audit) => ({ ...fixtures.settings(audit), ...prepared.settings }), poolSize: options.poolSize });
+    tessera = await startTessera({ dir: join(fixtures.dir, configuration.name), settings: (audit) => ({ ...fixtures.settings(audit), ...prepared.settings }), poolSize: options.poolSize });
     say(`tessera (${configuration.name}) started by its CLI, pid ${tessera.pid}, log ${tessera.files.log}`);
     const target = { origin: tessera.origin, base: tessera.base, x509Login: fixtures.x509Login };
     const rows = ROWS.filter((row) => configuration.rows.includes(row.name));
     return { configuration, release: prepared.release, tessera, target, rows, tgts: await mint(target, 'tgts', TGT_POOL, []), validateRate: 0 };
   } catch (error) {
+    await tessera?.close().catch(() => undefined);
     await prepared.release();
     throw error;
   }
