@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Argon2PasswordHasher } from '@tessera/core';
+import { Argon2PasswordHasher, toCasServiceJson } from '@tessera/core';
+import { aRegisteredService } from '@tessera/testkit';
 import { TestPki } from '@tessera/testkit/x509';
 
 export const SERVICE = 'https://app.example.org/home';
@@ -56,15 +57,8 @@ export async function makeFixtures(): Promise<Fixtures> {
         { username: 'casuser', password: 'Mellon', attributes: { mail: 'casuser@example.org', memberOf: ['staff', 'faculty'] } },
         { username: 'alice', passwordHash: argon2Phc, attributes: { memberOf: 'students' } },
       ],
-      services: [
-        {
-          '@class': 'org.apereo.cas.services.CasRegisteredService',
-          id: 1,
-          name: 'App',
-          serviceId: '^https://app\\.example\\.org/.*',
-          attributeReleasePolicy: { '@class': 'org.apereo.cas.services.ReturnAllAttributeReleasePolicy' },
-        },
-      ],
+      // SERVICE's app, releasing every attribute.
+      services: [toCasServiceJson(aRegisteredService({ id: 1, name: 'App' }))],
     });
     return {
       dir,
