@@ -84,25 +84,26 @@ export function parseServiceDefinition(json: unknown, options: ParseOptions = {}
 type Fail = (field: string, problem: string) => InvalidServiceDefinitionError;
 
 /**
- * Every key of the definition that is unknown or not supported, at every level. Objects of a class
- * tessera does not read are left to the parser, which refuses the class itself.
+ * Every key of the definition that is unknown or not supported, at every level, in the order written.
+ * Objects of a class tessera does not read are left to the parser, which refuses the class itself.
  */
 function definitionKeyProblems(json: Readonly<Record<string, unknown>>): ServiceDefinitionProblem[] {
-  const problems = keyProblems(json, SERVICE_KEYS);
-  const strategy = json['accessStrategy'];
-  if (isRecord(strategy) && (strategy['@class'] === undefined || isClass(strategy['@class'], 'DefaultRegisteredServiceAccessStrategy'))) {
-    problems.push(...keyProblems(strategy, ACCESS_STRATEGY_KEYS, 'accessStrategy.'));
-  }
-  const release = json['attributeReleasePolicy'];
-  const releaseKeys = isRecord(release) ? releasePolicyKeys(release['@class']) : undefined;
-  if (isRecord(release) && releaseKeys) problems.push(...keyProblems(release, releaseKeys, 'attributeReleasePolicy.'));
-  const properties = json['properties'];
-  if (isRecord(properties)) {
-    for (const [name, property] of Object.entries(properties)) {
-      if (isRecord(property)) problems.push(...keyProblems(property, PROPERTY_KEYS, `properties.${name}.`));
+  return keyProblems(json, SERVICE_KEYS, '', (key, value, field) => {
+    if (!isRecord(value)) return [];
+    const within = `${field}.`;
+    if (key === 'accessStrategy') {
+      const readable = value['@class'] === undefined || isClass(value['@class'], 'DefaultRegisteredServiceAccessStrategy');
+      return readable ? keyProblems(value, ACCESS_STRATEGY_KEYS, within) : [];
     }
-  }
-  return problems;
+    if (key === 'attributeReleasePolicy') {
+      const rules = releasePolicyKeys(value['@class']);
+      return rules ? keyProblems(value, rules, within) : [];
+    }
+    if (key === 'properties') {
+      return Object.entries(value).flatMap(([name, property]) => (isRecord(property) ? keyProblems(property, PROPERTY_KEYS, `${within}${name}.`) : []));
+    }
+    return [];
+  });
 }
 
 function parseAccessStrategy(value: unknown, fail: Fail): AccessStrategy {

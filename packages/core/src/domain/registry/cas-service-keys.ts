@@ -25,12 +25,24 @@ export interface Unsupported {
   readonly accepted?: { readonly when: (value: unknown) => boolean; readonly as: string };
 }
 
-/** Problems with the keys of one object (`at` prefixes the field names); an empty list when every key is allowed. */
-export function keyProblems(object: Readonly<Record<string, unknown>>, rules: KeyRules, at = ''): ServiceDefinitionProblem[] {
+/**
+ * Problems with the keys of one object, in the order they are written (`at` prefixes the field
+ * names); `inside` gives those within the value of a key that is read. Empty when every key is allowed.
+ */
+export function keyProblems(
+  object: Readonly<Record<string, unknown>>,
+  rules: KeyRules,
+  at = '',
+  inside: (key: string, value: unknown, field: string) => ServiceDefinitionProblem[] = () => [],
+): ServiceDefinitionProblem[] {
   const problems: ServiceDefinitionProblem[] = [];
   for (const [key, value] of Object.entries(object)) {
-    if (rules.read.includes(key) || rules.descriptive?.includes(key)) continue;
     const field = `${at}${key}`;
+    if (rules.read.includes(key)) {
+      problems.push(...inside(key, value, field));
+      continue;
+    }
+    if (rules.descriptive?.includes(key)) continue;
     const unsupported = rules.unsupported && Object.hasOwn(rules.unsupported, key) ? rules.unsupported[key] : undefined;
     if (unsupported) {
       if (value === null || unsupported.accepted?.when(value)) continue;
