@@ -1,4 +1,5 @@
 import type { LoadOptions } from '../config/load.js';
+import type { RunningServer } from '../server.js';
 import { withConfiguration, type Output } from './configuration.js';
 
 /**
@@ -10,24 +11,31 @@ export async function start(options: LoadOptions, err: Output): Promise<number |
   return withConfiguration(options, err, async (config) => {
     // Loaded only now, so a bad configuration is reported before the web stack is even read.
     const { startServer } = await import('../server.js');
-    const server = await startServer({ config });
+    // Listening before the server is up: a signal right after the ready line must stop it gracefully too.
+    let server: RunningServer | undefined;
     let stopping = false;
     const stop = () => {
       if (stopping) process.exit(1);
       stopping = true;
-      server.close().then(
-        () => process.exit(0),
-        (error: unknown) => {
-          process.stderr.write(`tessera: could not stop cleanly: ${String(error)}\n`);
-          process.exit(1);
-        },
-      );
+      if (server) closeAndExit(server);
     };
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
+    server = await startServer({ config });
+    if (stopping) closeAndExit(server);
     // logrotate's postrotate convention; only an audit file has anything to reopen, so otherwise SIGHUP keeps its default.
     const { reopenAuditFile } = server;
     if (reopenAuditFile) process.on('SIGHUP', reopenAuditFile);
     return undefined;
   });
+}
+
+function closeAndExit(server: RunningServer): void {
+  server.close().then(
+    () => process.exit(0),
+    (error: unknown) => {
+      process.stderr.write(`tessera: could not stop cleanly: ${String(error)}\n`);
+      process.exit(1);
+    },
+  );
 }
