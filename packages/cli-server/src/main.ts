@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
-import { commandHelp, commandList, invocationOf, OPTIONS, USAGE, usageLine, type Command, type OptionName, type OptionValues } from './cli/commands.js';
+import { commandHelp, commandList, invocationOf, OPTIONS, USAGE, usageLine, type Command, type OptionName } from './cli/commands.js';
 
 async function main(argv: string[]): Promise<void> {
   let parsed;
@@ -23,7 +23,7 @@ async function main(argv: string[]): Promise<void> {
   if (help) return void process.stdout.write(commandHelp(command));
   const problem = usageProblem(command, Object.keys(given) as OptionName[], operands);
   if (problem) return usageError(problem, `Usage: ${usageLine(command)}\n(tessera ${command.name} --help for more)\n`);
-  const code = await command.run({ values: given as OptionValues, operands, out: process.stdout, err: process.stderr });
+  const code = await command.run({ values: given, operands, out: process.stdout, err: process.stderr });
   if (code !== undefined) process.exitCode = code;
 }
 

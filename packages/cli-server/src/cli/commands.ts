@@ -1,12 +1,5 @@
 import { CONTENT_ENCRYPTION_ALGORITHMS } from '@tessera/core';
-import { checkConfiguration } from './config-check.js';
 import { loadOptions, type Output } from './configuration.js';
-import { generateKeys } from './generate-keys.js';
-import { hashPassword } from './hash-password.js';
-import { checkHealth } from './health.js';
-import { otpNew } from './otp-new.js';
-import { importServices, listServices, validateServices } from './services.js';
-import { start } from './start.js';
 
 /** Every option of every command; each command names the ones it takes. */
 export const OPTIONS = {
@@ -39,8 +32,8 @@ export interface Command {
   readonly required?: readonly OptionName[];
   readonly summary: string;
   readonly description: string;
-  /** The exit code; undefined while the command goes on (a server). */
-  run(input: CommandInput): Promise<number | undefined> | number;
+  /** The exit code; undefined while the command goes on (a server). Each loads its own modules, so `--help` and small commands start fast. */
+  run(input: CommandInput): Promise<number | undefined>;
 }
 
 const SETTINGS = `Settings come from --config FILE, then TESSERA_* environment variables (TESSERA_SERVER__PORT=9000:
@@ -54,7 +47,7 @@ export const COMMANDS: readonly Command[] = [
     description: `Loads and checks the configuration, then serves until SIGINT or SIGTERM, letting requests in flight finish.
 Without --config and without users or services in the environment, the demo user casuser is on.
 ${SETTINGS}`,
-    run: ({ values, err }) => start(loadOptions(values), err),
+    run: async ({ values, err }) => (await import('./start.js')).start(loadOptions(values), err),
   },
   {
     name: 'config check',
@@ -64,7 +57,7 @@ ${SETTINGS}`,
 and composes the server as start does, but opens no storage, listens on no port and writes no file.
 Prints "configuration OK" and exits 0, or one line per problem and exits 2.
 ${SETTINGS}`,
-    run: ({ values, out, err }) => checkConfiguration(loadOptions(values), out, err),
+    run: async ({ values, out, err }) => (await import('./config-check.js')).checkConfiguration(loadOptions(values), out, err),
   },
   {
     name: 'hash-password',
@@ -72,7 +65,7 @@ ${SETTINGS}`,
     summary: 'read a password from stdin, print its argon2id hash',
     description: `Prints the argon2id PHC string for users[].passwordHash. The password is read from stdin (the first line)
 or typed at the terminal without echo, never taken from the command line.`,
-    run: () => hashPassword(),
+    run: async () => (await import('./hash-password.js')).hashPassword(),
   },
   {
     name: 'generate-keys',
@@ -81,7 +74,7 @@ or typed at the terminal without echo, never taken from the command line.`,
     summary: 'print a fresh key pair for the tokens module (JSON)',
     description: `Prints {"signingKey", "encryptionKey"}: redirect it into the file tokens.keyFile names, or copy the values into
 tokens.signingKey and tokens.encryptionKey. Every node of a cluster needs the same keys.`,
-    run: ({ values, out, err }) => generateKeys(values.algorithm, out, err),
+    run: async ({ values, out, err }) => (await import('./generate-keys.js')).generateKeys(values.algorithm, out, err),
   },
   {
     name: 'services list',
@@ -89,7 +82,7 @@ tokens.signingKey and tokens.encryptionKey. Every node of a cluster needs the sa
     summary: 'list the registered services, in evaluation order',
     description: `Lists the services the server would start with: the configuration's services, servicesDirectory, and with
 MongoDB storage every service stored there.`,
-    run: ({ values, out, err }) => listServices(loadOptions(values), out, err),
+    run: async ({ values, out, err }) => (await import('./services.js')).listServices(loadOptions(values), out, err),
   },
   {
     name: 'services import',
@@ -99,7 +92,7 @@ MongoDB storage every service stored there.`,
     description: `Checks every *.json file of DIR (Apereo CAS service files, comments allowed); one bad file imports nothing.
 With MongoDB storage the services are saved there, replacing those of the same id. With memory storage
 nothing outlives the command: it shows what would load. Exit 1 when a file is invalid.`,
-    run: ({ values, operands, out, err }) => importServices(operands[0] ?? '', loadOptions(values), out, err),
+    run: async ({ values, operands, out, err }) => (await import('./services.js')).importServices(operands[0] ?? '', loadOptions(values), out, err),
   },
   {
     name: 'services validate',
@@ -108,7 +101,7 @@ nothing outlives the command: it shows what would load. Exit 1 when a file is in
     summary: 'check CAS JSON service files and folders; import nothing',
     description: `Checks each file, and every *.json file of each folder, as the server reads them: every problem on its own line,
 naming the file, the key and the service. Reads no configuration and changes nothing. Exit 0 valid, 1 not.`,
-    run: ({ operands, out, err }) => validateServices(operands, out, err),
+    run: async ({ operands, out, err }) => (await import('./services.js')).validateServices(operands, out, err),
   },
   {
     name: 'otp new',
@@ -116,7 +109,7 @@ naming the file, the key and the service. Reads no configuration and changes not
     required: ['user'],
     summary: 'print a new TOTP secret (users[].otpSecret) and its otpauth:// URI',
     description: 'Prints a fresh base32 secret for users[].otpSecret and the otpauth:// URI to show an authenticator app (as a QR code).',
-    run: ({ values }) => otpNew(values.user),
+    run: async ({ values }) => (await import('./otp-new.js')).otpNew(values.user),
   },
   {
     name: 'health',
@@ -125,7 +118,7 @@ naming the file, the key and the service. Reads no configuration and changes not
     description: `Asks /health/live at the address, port and scheme the configuration gives the server (the admin listener when
 admin.port is set); a wildcard host is asked on loopback. Exit 0 when it answers 200, else 1.
 ${SETTINGS}`,
-    run: ({ values, out, err }) => checkHealth(loadOptions(values), out, err),
+    run: async ({ values, out, err }) => (await import('./health.js')).checkHealth(loadOptions(values), out, err),
   },
 ];
 

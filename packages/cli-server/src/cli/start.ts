@@ -12,7 +12,7 @@ export async function start(options: LoadOptions, err: Output): Promise<number |
     // Loaded only now, so a bad configuration is reported before the web stack is even read.
     const { startServer } = await import('../server.js');
     // Listening before the server is up: a signal right after the ready line must stop it gracefully too.
-    let server: RunningServer | undefined;
+    let server: RunningServer | undefined = undefined;
     let stopping = false;
     const stop = () => {
       if (stopping) process.exit(1);
