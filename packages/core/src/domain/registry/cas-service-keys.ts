@@ -99,6 +99,10 @@ const is =
 
 const LOGIN_PAGES = ['theme', 'locale', 'templateName', 'logo', 'informationUrl', 'privacyUrl', 'contacts'];
 const NO_LIFETIMES = "tessera's ticket lifetimes are the same for every service (tickets.*)";
+const PRINCIPAL_ID = 'the user in every answer is the principal id';
+const NO_PROXIES = 'tessera grants no proxy tickets to any service';
+const NO_LOGOUT_NOTIFICATIONS = 'tessera sends no logout notifications to services';
+const EVERY_HANDLER = 'every authentication handler is accepted for every service';
 
 /** A registered service (CasRegisteredService, RegexRegisteredService). */
 export const SERVICE_KEYS: KeyRules = {
@@ -106,22 +110,22 @@ export const SERVICE_KEYS: KeyRules = {
   descriptive: LOGIN_PAGES,
   unsupported: {
     usernameAttributeProvider: {
-      instead: 'the user in every answer is the principal id',
+      instead: PRINCIPAL_ID,
       accepted: { when: defaultUsernameProvider, as: 'org.apereo.cas.services.DefaultRegisteredServiceUsernameProvider without options' },
     },
     proxyPolicy: {
-      instead: 'tessera grants no proxy tickets to any service',
+      instead: NO_PROXIES,
       accepted: { when: onlyClass('RefuseRegisteredServiceProxyPolicy'), as: 'org.apereo.cas.services.RefuseRegisteredServiceProxyPolicy' },
     },
     matchingStrategy: {
       instead: 'serviceId is always a regular expression over the whole URL, case ignored',
       accepted: { when: onlyClass('FullRegexRegisteredServiceMatchingStrategy'), as: 'org.apereo.cas.services.FullRegexRegisteredServiceMatchingStrategy' },
     },
-    logoutType: { instead: 'tessera sends no logout notifications to services', accepted: { when: is('NONE'), as: 'NONE' } },
-    logoutUrl: { instead: 'tessera sends no logout notifications to services' },
+    logoutType: { instead: NO_LOGOUT_NOTIFICATIONS, accepted: { when: is('NONE'), as: 'NONE' } },
+    logoutUrl: { instead: NO_LOGOUT_NOTIFICATIONS },
     multifactorPolicy: { instead: 'a second factor is asked per user (users[].requireOtp), never per service' },
-    authenticationPolicy: { instead: 'every authentication handler is accepted for every service' },
-    requiredHandlers: { instead: 'every authentication handler is accepted for every service', accepted: { when: isEmptyCollection, as: 'an empty list' } },
+    authenticationPolicy: { instead: EVERY_HANDLER },
+    requiredHandlers: { instead: EVERY_HANDLER, accepted: { when: isEmptyCollection, as: 'an empty list' } },
     expirationPolicy: {
       instead: 'a service does not expire; remove it or set accessStrategy.enabled to false',
       accepted: { when: onlyClass('DefaultRegisteredServiceExpirationPolicy'), as: 'org.apereo.cas.services.DefaultRegisteredServiceExpirationPolicy without a date' },
@@ -143,9 +147,9 @@ export const SERVICE_KEYS: KeyRules = {
     // CAS 4.0 kept these on the service itself; read there, they would be lost.
     enabled: { instead: 'write it as accessStrategy.enabled' },
     ssoEnabled: { instead: 'write it as accessStrategy.ssoEnabled' },
-    usernameAttribute: { instead: 'the user in every answer is the principal id' },
-    allowedToProxy: { instead: 'tessera grants no proxy tickets to any service', accepted: { when: is(false), as: 'false' } },
-    anonymousAccess: { instead: 'the user in every answer is the principal id', accepted: { when: is(false), as: 'false' } },
+    usernameAttribute: { instead: PRINCIPAL_ID },
+    allowedToProxy: { instead: NO_PROXIES, accepted: { when: is(false), as: 'false' } },
+    anonymousAccess: { instead: PRINCIPAL_ID, accepted: { when: is(false), as: 'false' } },
   },
 };
 
@@ -165,11 +169,11 @@ export const ACCESS_STRATEGY_KEYS: KeyRules = {
 
 const RELEASE_UNSUPPORTED: Readonly<Record<string, Unsupported>> = {
   authorizedToReleaseCredentialPassword: { instead: 'the password is never released', accepted: { when: is(false), as: 'false' } },
-  authorizedToReleaseProxyGrantingTicket: { instead: 'tessera grants no proxy tickets to any service', accepted: { when: is(false), as: 'false' } },
+  authorizedToReleaseProxyGrantingTicket: { instead: NO_PROXIES, accepted: { when: is(false), as: 'false' } },
   // tessera has no default attributes to exclude, and always releases the authentication attributes.
   excludeDefaultAttributes: { instead: 'there are no default attributes', accepted: { when: (value) => typeof value === 'boolean', as: 'true or false' } },
   authorizedToReleaseAuthenticationAttributes: { instead: 'isFromNewLogin and authenticationDate are always released', accepted: { when: is(true), as: 'true' } },
-  principalIdAttribute: { instead: 'the user in every answer is the principal id' },
+  principalIdAttribute: { instead: PRINCIPAL_ID },
   canonicalizationMode: { instead: 'attribute values are released as they are', accepted: { when: is('NONE'), as: 'NONE' } },
   principalAttributesRepository: { instead: 'attributes come from the authentication only' },
   attributeFilter: { instead: 'attribute values are released unfiltered' },
