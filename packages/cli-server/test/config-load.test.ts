@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConfigurationError, environmentOverrides, loadConfig } from '@tessera/cli-server';
+import { ConfigurationError, describeProblems, environmentOverrides, loadConfig, type LoadOptions } from '@tessera/cli-server';
 
 function tempFile(name: string, content: string): string {
   const file = join(mkdtempSync(join(tmpdir(), 'tessera-config-')), name);
@@ -85,6 +85,27 @@ describe('configuration loading', () => {
     expect(loadError({ env: { TESSERA_SERVER__PORT: 'eighty' } })).to.include('server.port: expected a number from 0 to 65535');
     expect(loadError({ env: { TESSERA_SERVR__PORT: '80' } })).to.include('servr: unknown setting');
     expect(loadError({ env: {}, port: 'x' })).to.include('server.port: expected a number from 0 to 65535');
+  });
+
+  it('a problem with a value from the environment or --port names the variable or option too', () => {
+    const problems = (options: LoadOptions) => {
+      try {
+        loadConfig(options);
+      } catch (error) {
+        if (error instanceof ConfigurationError) return describeProblems(error, options);
+        throw error;
+      }
+      return expect.fail('expected a ConfigurationError');
+    };
+    const file = tempFile('tessera.yaml', 'rest:\n  revision: old\n');
+    expect(problems({ file, env: { TESSERA_SERVER__PORT: 'eighty' } })).to.deep.equal([
+      'server.port (TESSERA_SERVER__PORT): expected a number from 0 to 65535',
+      'rest.revision: expected current or earlier',
+    ]);
+    expect(problems({ file, env: { TESSERA_SERVER: '{"port": "eighty"}' } })).to.include('server.port (TESSERA_SERVER): expected a number from 0 to 65535');
+    expect(problems({ env: { TESSERA_SERVER__PORT: '1' }, port: 'x' })).to.deep.equal(['server.port (--port): expected a number from 0 to 65535']);
+    expect(problems({ env: { TESSERA_SERVR__PORT: '80' } })).to.deep.equal(['servr (TESSERA_SERVR__PORT): unknown setting']);
+    expect(problems({ env: { TESSERA_USERS: '[{"username": "bob", "password": "x", "attributes": 5}]' } })[0]).to.match(/^users\[0\]\.attributes \(TESSERA_USERS\): /);
   });
 
   it('a missing or unreadable file is reported as --config', () => {
