@@ -1,0 +1,149 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { connect, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const REDIS_SERVER = '/usr/bin/redis-server';
+const REDIS_CLI = '/usr/bin/redis-cli';
+
+/** Installed by scripts/install-redis.sh (Debian's redis-server, which brings redis-cli). */
+export function redisInstalled(): boolean {
+  return existsSync(REDIS_SERVER) && existsSync(REDIS_CLI);
+}
+
+export interface RedisServerOptions {
+  /** `requirepass`: clients must give this password. */
+  readonly password?: string;
+  /** Keep the data across stop() and start(): an append-only file, synced at every write. */
+  readonly persistent?: boolean;
+  /** One node of a Redis Cluster (`cluster-enabled yes`), made into one by RedisCluster. */
+  readonly clusterNode?: boolean;
+}
+
+/**
+ * A real redis-server on a free loopback port, in a temp dir of its own, never a system service.
+ * stop() and start() keep the port (and with `persistent`, the data), to test an outage and the
+ * recovery after it. dispose() stops it and removes the dir.
+ */
+export class RedisServer {
+  private process: ChildProcess | undefined;
+  private output = '';
+
+  private constructor(
+    private readonly dir: string,
+    readonly port: number,
+    private readonly options: RedisServerOptions,
+  ) {}
+
+  static async launch(options: RedisServerOptions = {}): Promise<RedisServer> {
+    const dir = mkdtempSync(join(tmpdir(), 'tessera-redis-'));
+    const server = new RedisServer(dir, await freePort(options.clusterNode === true), options);
+    try {
+      await server.start();
+      return server;
+    } catch (error) {
+      await server.dispose();
+      throw error;
+    }
+  }
+
+  /** `redis://[:password@]127.0.0.1:<port>`. */
+  get url(): string {
+    const credentials = this.options.password === undefined ? '' : `:${encodeURIComponent(this.options.password)}@`;
+    return `redis://${credentials}127.0.0.1:${this.port}`;
+  }
+
+  get running(): boolean {
+    return this.process !== undefined && this.process.exitCode === null;
+  }
+
+  async start(): Promise<void> {
+    const { password, persistent, clusterNode } = this.options;
+    const args = ['--port', String(this.port), '--bind', '127.0.0.1', '--dir', this.dir, '--save', '', '--daemonize', 'no', '--logfile', ''];
+    args.push('--appendonly', persistent ? 'yes' : 'no', ...(persistent ? ['--appendfsync', 'always'] : []));
+    if (password !== undefined) args.push('--requirepass', password);
+    if (clusterNode) args.push('--cluster-enabled', 'yes', '--cluster-config-file', join(this.dir, 'nodes.conf'), '--cluster-node-timeout', '2000');
+    const child = spawn(REDIS_SERVER, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    this.output = '';
+    const keep = (chunk: Buffer) => (this.output = (this.output + chunk.toString('utf8')).slice(-4000));
+    child.stdout?.on('data', keep);
+    child.stderr?.on('data', keep);
+    this.process = child;
+    const deadline = Date.now() + 10_000;
+    while (!(await answersPing(this.port, password))) {
+      if (child.exitCode !== null || Date.now() > deadline) throw new Error(`redis-server did not start on port ${this.port}:\n${this.output}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  /** Stops redis-server (SIGTERM) and waits for its exit: the port refuses connections afterwards. */
+  async stop(): Promise<void> {
+    const child = this.process;
+    this.process = undefined;
+    if (!child || child.exitCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    await exited;
+  }
+
+  async dispose(): Promise<void> {
+    await this.stop();
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+
+  /** Runs redis-cli against this server (password included) and returns its output; throws on failure. */
+  cli(...args: string[]): string {
+    const auth = this.options.password === undefined ? [] : ['--no-auth-warning', '-a', this.options.password];
+    const result = spawnSync(REDIS_CLI, ['-p', String(this.port), ...auth, ...args], { encoding: 'utf8', timeout: 20_000 });
+    if (result.status !== 0) throw new Error(`redis-cli ${args.join(' ')} failed: ${result.stderr}${result.stdout}`);
+    return result.stdout;
+  }
+}
+
+/** A free loopback port; for a cluster node, one whose bus port (port + 10000) is free too. */
+export async function freePort(withBusPort = false): Promise<number> {
+  for (;;) {
+    const port = await anyFreePort();
+    if (!withBusPort) return port;
+    if (port + 10_000 <= 65_535 && (await portIsFree(port + 10_000))) return port;
+  }
+}
+
+function anyFreePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+function portIsFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}
+
+/** Sends PING (after AUTH) in the inline protocol; true once the answer is +PONG. */
+function answersPing(port: number, password: string | undefined): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    let answer = '';
+    socket.setTimeout(1000, () => socket.destroy());
+    socket.once('connect', () => socket.write(`${password === undefined ? '' : `AUTH ${password}\r\n`}PING\r\n`));
+    socket.on('data', (chunk: Buffer) => {
+      answer += chunk.toString('utf8');
+      if (answer.includes('+PONG') || answer.includes('-')) {
+        socket.destroy();
+        resolve(answer.includes('+PONG'));
+      }
+    });
+    socket.once('error', () => resolve(false));
+    socket.once('close', () => resolve(false));
+  });
+}
