@@ -40,7 +40,9 @@ const MAX_RECONNECT_DELAY_MS = 1000;
 export async function connectRedis(settings: RedisSettings, events?: RedisConnectionEvents): Promise<RedisConnection> {
   const { client, target } = createClient(settings);
   defineScripts(client);
+  let stopReporting = () => {};
   const close = async (): Promise<void> => {
+    stopReporting();
     await client.quit().catch(() => undefined);
     client.disconnect();
   };
@@ -50,7 +52,7 @@ export async function connectRedis(settings: RedisSettings, events?: RedisConnec
     await close();
     throw error;
   }
-  reportConnectionChanges(client, events);
+  stopReporting = reportConnectionChanges(client, events);
   return { client, target, close };
 }
 
@@ -120,11 +122,15 @@ function untilReady(client: RedisClient, timeoutMs: number, target: string): Pro
   });
 }
 
-/** Keeps an 'error' listener for good (without one, an error event would end the process) and reports each change once. */
-function reportConnectionChanges(client: RedisClient, events: RedisConnectionEvents | undefined): void {
+/**
+ * Keeps an 'error' listener for good (without one, an error event would end the process) and reports
+ * each change once, until the returned function is called (a deliberate close is no loss).
+ */
+function reportConnectionChanges(client: RedisClient, events: RedisConnectionEvents | undefined): () => void {
   let connected = true;
+  let reporting = true;
   const lost = (reason: string) => {
-    if (!connected) return;
+    if (!connected || !reporting) return;
     connected = false;
     events?.lost(reason);
   };
@@ -132,10 +138,13 @@ function reportConnectionChanges(client: RedisClient, events: RedisConnectionEve
   client.on('node error', (error: Error) => lost(error.message));
   client.on('close', () => lost('connection closed'));
   client.on('ready', () => {
-    if (connected) return;
+    if (connected || !reporting) return;
     connected = true;
     events?.restored();
   });
+  return () => {
+    reporting = false;
+  };
 }
 
 /** `redis://user:secret@host:6379` → `redis://user:***@host:6379`: the URL as a log line may show it. */

@@ -37,7 +37,7 @@ export class RedisTicketStore implements TicketStore, LiveTgtCount {
     if (ticket.kind === 'TGT') {
       const data: TgtData = { authentication: ticket.authentication, createdAt: ticket.createdAt };
       await guarded(() => runScript(this.client, 'tesseraSaveTgt', [key], [ticket.expiresAt, ticket.hardExpiresAt, ticket.servicesGranted, JSON.stringify(data), ttl]));
-      this.updateGauge(() => this.client.zadd(this.keys.liveTgts, ticket.expiresAt, ticket.id));
+      this.countTgt(ticket.id, ticket.expiresAt, '');
       return;
     }
     const { kind: _kind, id, expiresAt, ...data } = ticket;
@@ -69,7 +69,7 @@ export class RedisTicketStore implements TicketStore, LiveTgtCount {
       | null;
     if (touched === null) return undefined;
     const [servicesGranted, data, hardExpiresAt] = touched;
-    this.updateGauge(() => this.client.zadd(this.keys.liveTgts, 'XX', expiresAt, tgtId));
+    this.countTgt(tgtId, expiresAt, 'XX');
     return grantingTicket(tgtId, data, { expiresAt: String(expiresAt), hardExpiresAt, servicesGranted: String(servicesGranted) });
   }
 
@@ -77,7 +77,7 @@ export class RedisTicketStore implements TicketStore, LiveTgtCount {
     const key = this.keys.ticket(id);
     if (key === undefined) return;
     await guarded(() => this.client.del(key));
-    if (id.startsWith('TGT-')) this.updateGauge(() => this.client.zrem(this.keys.liveTgts, id));
+    if (id.startsWith('TGT-')) this.client.zrem(this.keys.liveTgts, id).catch(() => undefined);
   }
 
   async removeDescendants(tgtId: string): Promise<number> {
@@ -86,9 +86,10 @@ export class RedisTicketStore implements TicketStore, LiveTgtCount {
   }
 
   /**
-   * TGTs saved, slid and removed, pruned of the ones dead by the clock at each count. Exact but for
-   * the moments between a TGT's own write and the gauge's (never waited for), and TGTs that died
-   * idle since the last count; one key read by every scrape of every node, written by every login.
+   * A sorted set of TGT ids scored by expiresAt, written with each save, slide and removal, pruned of
+   * the TGTs dead by the clock at each login and each count. Exact but for the moment between a TGT's
+   * own write and the gauge's, which no request waits for. One key for the whole cluster: written by
+   * every login and ST grant, read by every scrape of every node.
    */
   async liveTgts(): Promise<number> {
     const now = this.clock.now();
@@ -107,8 +108,8 @@ export class RedisTicketStore implements TicketStore, LiveTgtCount {
   }
 
   /** The gauge is bookkeeping: a request never waits for it, and a lost write only skews a count. */
-  private updateGauge(write: () => Promise<unknown>): void {
-    write().catch(() => undefined);
+  private countTgt(id: string, expiresAt: number, mode: 'XX' | ''): void {
+    runScript(this.client, 'tesseraCountTgt', [this.keys.liveTgts], [id, expiresAt, this.clock.now(), this.ttlUntil(expiresAt), mode]).catch(() => undefined);
   }
 }
 

@@ -57,6 +57,19 @@ redis.call('PEXPIRE', KEYS[1], ARGV[3])
 return { granted, tgt[4], tgt[3] }`,
   },
   /**
+   * KEYS: the live TGT gauge. ARGV: TGT id, expiresAt, now, ttlMs, 'XX' to update only a TGT counted
+   * already (a slide, which must not count a TGT logged out meanwhile). Forgets TGTs dead by the clock;
+   * lives as long as its longest-lived TGT.
+   */
+  tesseraCountTgt: {
+    keys: 1,
+    lua: `
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[3])
+if ARGV[5] == 'XX' then redis.call('ZADD', KEYS[1], 'XX', ARGV[2], ARGV[1]) else redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1]) end
+if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[4]) then redis.call('PEXPIRE', KEYS[1], ARGV[4]) end
+return 1`,
+  },
+  /**
    * KEYS: index of a TGT's STs. ARGV: now, what the keys of the TGT's slot start with. Deletes every
    * ST in the index (their keys share the index's hash slot) and the index; returns how many were live.
    */
