@@ -60,6 +60,37 @@ describeWithRedis('redis adapter: outage and recovery on one connection', (serve
   });
 });
 
+describeWithRedis('redis adapter: a server that stops answering', (server) => {
+  let connection: RedisConnection;
+  const changes: string[] = [];
+  before(async () => {
+    connection = await connectRedis({ url: server().url, ...timeouts }, { lost: (reason) => changes.push(`lost: ${reason}`), restored: () => changes.push('restored') });
+  });
+  after(() => connection.close());
+
+  it('fails a command with StoreUnavailableError after commandTimeoutMs, drops the silent connection, and serves on a new one once it answers', async function () {
+    this.timeout(30_000);
+    const clock = new FixedClock(Date.now());
+    const { tickets, readiness } = createRedisStores(connection.client, clock, `t${randomBytes(4).toString('hex')}:`);
+    const tgt = aTicketGrantingTicket(clock);
+    await tickets.save(tgt);
+    server().pause();
+    try {
+      const started = Date.now();
+      expect(await rejection(tickets.get(tgt.id))).to.be.instanceOf(StoreUnavailableError);
+      expect(Date.now() - started).to.be.within(timeouts.commandTimeoutMs - 50, 4 * timeouts.commandTimeoutMs);
+      expect(await rejection(readiness.check())).to.be.instanceOf(StoreUnavailableError);
+    } finally {
+      server().resume();
+    }
+    await until(() => readiness.check().then(() => true, () => false), 'answers again');
+    expect(await tickets.get(tgt.id)).to.deep.equal(tgt);
+    expect(changes).to.have.length(2);
+    expect(changes[0]).to.match(/^lost: Socket timeout/);
+    expect(changes[1]).to.equal('restored');
+  });
+});
+
 describeWithRedis('redis adapter: what it leaves in Redis', (server) => {
   let connection: RedisConnection;
   before(async () => {

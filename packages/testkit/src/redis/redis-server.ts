@@ -87,7 +87,17 @@ export class RedisServer {
     await exited;
   }
 
+  /** Freezes redis-server (SIGSTOP): connections stay open, and nothing is answered until resume(). */
+  pause(): void {
+    this.process?.kill('SIGSTOP');
+  }
+
+  resume(): void {
+    this.process?.kill('SIGCONT');
+  }
+
   async dispose(): Promise<void> {
+    this.resume();
     await this.stop();
     rmSync(this.dir, { recursive: true, force: true });
   }
