@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { configFile, runTessera } from './support.js';
+import { runTessera } from '../support/built-server.js';
+import { configFile } from './support.js';
 
 // protocol.md §8 and issue 10 §3 — no silent open registration
 describe('services module start-up', () => {

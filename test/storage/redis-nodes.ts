@@ -46,13 +46,15 @@ export function clusterSettings(redisUrl: string): Record<string, unknown> {
 export interface Node extends Built {
   /** Origin of /health/live and /health/ready (no admin port: the main listener's). */
   readonly origin: string;
+  /** The config file it was started with. */
+  readonly configFile: string;
 }
 
 export async function startNode(settings: Record<string, unknown>, nodeName: string): Promise<Node> {
   const file = join(mkdtempSync(join(tmpdir(), `tessera-${nodeName}-`)), 'tessera.json');
   writeFileSync(file, JSON.stringify({ ...settings, server: { host: '127.0.0.1', port: 0, nodeName } }));
   const built = await startBuilt(['--config', file]);
-  return { ...built, origin: new URL(built.url).origin };
+  return { ...built, origin: new URL(built.url).origin, configFile: file };
 }
 
 /** The CAS 3 JSON validation answer: the user on success, else the failure code. */

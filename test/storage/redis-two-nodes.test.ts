@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { describeWithRedis } from '@tessera/testkit/redis';
+import { runTessera } from '../support/built-server.js';
 import { APP, form, login, serviceTicket } from '../support/tessera.js';
 import { JWT_APP, clusterSettings, otpCode, startNode, validate, type Node } from './redis-nodes.js';
 
@@ -64,6 +65,11 @@ describeWithRedis('two tessera processes sharing one Redis', (redis) => {
     expect(registered.status).to.equal(200);
     const st = await serviceTicket(b.url, await login(b.url), 'https://wiki.example.org/page');
     expect(await validate(b.url, st, 'https://wiki.example.org/page')).to.deep.include({ user: 'casuser' });
+    // The CLI lists the shared registry, REST registrations included, without the memory store's caveat.
+    const listed = runTessera(['services', 'list', '--config', b.configFile]);
+    expect(listed.code).to.equal(0);
+    expect(listed.stdout).to.match(/\n\d+ +5 +yes +Wiki +\^https:\/\/wiki/);
+    expect(listed.stderr).to.equal('');
   });
 
   it('a JWT service ticket consumed on A is refused on B', async () => {

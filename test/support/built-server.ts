@@ -1,8 +1,16 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const MAIN = fileURLToPath(new URL('../../packages/cli-server/dist/main.js', import.meta.url));
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const MAIN = join(ROOT, 'packages/cli-server/dist/main.js');
+
+/** Runs the built CLI as an operator would, to its end; its exit code and output. */
+export function runTessera(args: string[], env: Record<string, string> = {}) {
+  const result = spawnSync(process.execPath, [MAIN, ...args], { cwd: ROOT, encoding: 'utf8', timeout: 20_000, env: { ...process.env, NODE_OPTIONS: '', ...env } });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
 
 export interface Built {
   readonly child: ChildProcess;
