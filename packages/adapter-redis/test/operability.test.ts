@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import { StoreUnavailableError } from '@tessera/core';
-import { FixedClock, aRegisteredService, aServiceTicket, aTicketGrantingTicket } from '@tessera/testkit';
-import { describeWithRedis, freePort } from '@tessera/testkit/redis';
+import { FixedClock, aRegisteredService, aServiceTicket, aTicketGrantingTicket, freePort } from '@tessera/testkit';
+import { describeWithRedis } from '@tessera/testkit/redis';
 import { connectRedis, createRedisStores, isUnavailable, type RedisConnection } from '@tessera/adapter-redis';
 
 const timeouts = { connectTimeoutMs: 1000, commandTimeoutMs: 500 };

@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { describeWithRedis, freePort } from '@tessera/testkit/redis';
+import { freePort } from '@tessera/testkit';
+import { describeWithRedis } from '@tessera/testkit/redis';
 import { parseConfig, startServer, type RunningServer } from '@tessera/cli-server';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));

@@ -12,3 +12,4 @@ export { describeOtpReplayStore, type OtpReplayStoreFactory } from './otp-replay
 export { describeRequestRateStore, type RequestRateStoreFactory } from './request-rate-store-contract.js';
 export { CountingHasher, ListServiceRegistry, ListUserDirectory, MapReplayStore, MapThrottleStore, MapTicketStore, RecordingEvents } from './fakes.js';
 export type { AnotherNode } from './another-node.js';
+export { freePort } from './ports.js';

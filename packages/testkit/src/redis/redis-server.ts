@@ -1,8 +1,10 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { stopChild, untilServing } from '../child-process.js';
+import { freePort } from '../ports.js';
 
 const REDIS_SERVER = '/usr/bin/redis-server';
 const REDIS_CLI = '/usr/bin/redis-cli';
@@ -38,7 +40,7 @@ export class RedisServer {
 
   static async launch(options: RedisServerOptions = {}): Promise<RedisServer> {
     const dir = mkdtempSync(join(tmpdir(), 'tessera-redis-'));
-    const server = new RedisServer(dir, await freePort(options.clusterNode === true), options);
+    const server = new RedisServer(dir, await freePort({ withBusPort: options.clusterNode === true }), options);
     try {
       await server.start();
       return server;
@@ -70,21 +72,14 @@ export class RedisServer {
     child.stdout?.on('data', keep);
     child.stderr?.on('data', keep);
     this.process = child;
-    const deadline = Date.now() + 10_000;
-    while (!(await answersPing(this.port, password))) {
-      if (child.exitCode !== null || Date.now() > deadline) throw new Error(`redis-server did not start on port ${this.port}:\n${this.output}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    await untilServing(child, () => answersPing(this.port, password), `redis-server on port ${this.port}`, () => this.output);
   }
 
   /** Stops redis-server (SIGTERM) and waits for its exit: the port refuses connections afterwards. */
   async stop(): Promise<void> {
     const child = this.process;
     this.process = undefined;
-    if (!child || child.exitCode !== null) return;
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
-    await exited;
+    await stopChild(child);
   }
 
   /** Freezes redis-server (SIGSTOP): connections stay open, and nothing is answered until resume(). */
@@ -109,34 +104,6 @@ export class RedisServer {
     if (result.status !== 0) throw new Error(`redis-cli ${args.join(' ')} failed: ${result.stderr}${result.stdout}`);
     return result.stdout;
   }
-}
-
-/** A free loopback port; for a cluster node, one whose bus port (port + 10000) is free too. */
-export async function freePort(withBusPort = false): Promise<number> {
-  for (;;) {
-    const port = await anyFreePort();
-    if (!withBusPort) return port;
-    if (port + 10_000 <= 65_535 && (await portIsFree(port + 10_000))) return port;
-  }
-}
-
-function anyFreePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
-
-function portIsFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.once('error', () => resolve(false));
-    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
-  });
 }
 
 /** Sends PING (after AUTH) in the inline protocol; true once the answer is +PONG. */
