@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { describeOtpReplayStore, describeRequestRateStore, describeServiceRegistry, describeThrottleStore, describeTicketStore, type FixedClock } from '@tessera/testkit';
+import { expect } from 'chai';
+import { FixedClock, aTicketGrantingTicket, describeOtpReplayStore, describeRequestRateStore, describeServiceRegistry, describeThrottleStore, describeTicketStore } from '@tessera/testkit';
 import { describeWithRedis, describeWithRedisCluster } from '@tessera/testkit/redis';
 import { connectRedis, createRedisStores, type RedisConnection, type RedisSettings } from '@tessera/adapter-redis';
 
@@ -29,6 +30,17 @@ function describeContractsOn(settings: () => RedisSettings): void {
   describeThrottleStore('RedisThrottleStore', () => (fresh(), storesOn(0).throttle), () => storesOn(1).throttle);
   describeOtpReplayStore('RedisOtpReplayStore', () => (fresh(), storesOn(0).otpSteps), () => storesOn(1).otpSteps);
   describeRequestRateStore('RedisRequestRateStore', () => (fresh(), storesOn(0).requestRates), () => storesOn(1).requestRates);
+
+  it('answers the readiness check, and counts the live TGTs any node saved', async () => {
+    fresh();
+    const clock = new FixedClock(Date.now());
+    await storesOn(0, clock).readiness.check();
+    await storesOn(0, clock).tickets.save(aTicketGrantingTicket(clock));
+    await storesOn(1, clock).tickets.save(aTicketGrantingTicket(clock, { expiresAt: clock.now() + 1000 }));
+    expect(await storesOn(1, clock).tickets.liveTgts()).to.equal(2);
+    clock.advance(1000);
+    expect(await storesOn(0, clock).tickets.liveTgts()).to.equal(1);
+  });
 }
 
 const timeouts = { connectTimeoutMs: 2000, commandTimeoutMs: 2000 };
