@@ -5,7 +5,7 @@ import { guarded } from './unavailable.js';
 
 /**
  * How long Redis keeps a ticket after the clock says it died. Reads decide by the clock alone; the
- * margin only keeps a node whose clock runs a little behind Redis's from losing a live ticket early.
+ * margin keeps a node whose clock runs a little behind the saving node's from losing a live ticket early.
  */
 export const EXPIRY_MARGIN_MS = 5000;
 
