@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { configFile, runTessera } from './support.js';
+import { runTessera } from '../support/built-server.js';
+import { configFile } from './support.js';
 
 const CAS = 'org.apereo.cas.services.CasRegisteredService';
 

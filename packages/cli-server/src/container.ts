@@ -44,9 +44,10 @@ export function buildContainer({ config, logger, auditLogger, stores }: Composit
   binder.constant(TOKENS.ServiceRegistry, stores.registry);
   binder.constant(TOKENS.UserDirectory, stores.users);
   binder.constant(TOKENS.ThrottleStore, stores.throttle);
+  binder.constant(TOKENS.RequestRateStore, stores.requestRates);
   binder.constant(TOKENS.OtpReplayStore, stores.otpSteps);
   // The CLI's `services import` saves for real only where the registry outlives the process.
-  binder.constant(TOKENS.ServiceRegistryOutlivesProcess, config.storage.type === 'mongo');
+  binder.constant(TOKENS.ServiceRegistryOutlivesProcess, config.storage.type !== 'memory');
   binder.resolved(TOKENS.PasswordHasher, [], () => new Argon2PasswordHasher());
 
   binder.resolved(

@@ -76,6 +76,27 @@ describe('configuration loading', () => {
     });
   });
 
+  it('every storage.redis setting comes from the environment too, cluster nodes as a JSON list', () => {
+    const env = {
+      TESSERA_STORAGE__TYPE: 'redis',
+      TESSERA_STORAGE__REDIS__CLUSTER__NODES: '["redis://:pw@h1:7000","redis://h2:7001"]',
+      TESSERA_STORAGE__REDIS__KEY_PREFIX: 'sso:',
+      TESSERA_STORAGE__REDIS__CONNECT_TIMEOUT_MS: '3000',
+      TESSERA_STORAGE__REDIS__COMMAND_TIMEOUT_MS: '250',
+    };
+    const config = loadConfig({ file: tempFile('tessera.yaml', YAML), env });
+    expect(config.storage.type).to.equal('redis');
+    expect(config.storage.redis).to.deep.equal({ cluster: { nodes: ['redis://:pw@h1:7000', 'redis://h2:7001'] }, keyPrefix: 'sso:', connectTimeoutMs: 3000, commandTimeoutMs: 250 });
+    const standalone = loadConfig({ file: tempFile('tessera.yaml', YAML), env: { TESSERA_STORAGE__TYPE: 'redis', TESSERA_STORAGE__REDIS__URL: 'rediss://:pw@r.example.org:6380' } });
+    expect(standalone.storage.redis).to.deep.include({ url: 'rediss://:pw@r.example.org:6380', keyPrefix: 'tessera:', connectTimeoutMs: 2000, commandTimeoutMs: 1000 });
+  });
+
+  it('a bad Redis URL is reported without echoing it, so a password in it stays out of the output', () => {
+    const message = loadError({ env: { TESSERA_STORAGE__TYPE: 'redis', TESSERA_STORAGE__REDIS__URL: 'http://:hunter2@r:6379' } });
+    expect(message).to.include('storage.redis.url: expected a Redis URL');
+    expect(message).to.not.include('hunter2');
+  });
+
   it('--port overrides both the file and the environment', () => {
     const config = loadConfig({ file: tempFile('tessera.yaml', YAML), env: { TESSERA_SERVER__PORT: '9000' }, port: '0' });
     expect(config.server.port).to.equal(0);

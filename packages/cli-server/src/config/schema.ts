@@ -83,19 +83,55 @@ const mongo = section({
     .describe('How long to look for a reachable server: at start (then exit 1) and for each request while the database is away (then 503).'),
 });
 
+const redisUrl = (what: string) =>
+  z
+    .string({ error: `expected ${what}` })
+    .regex(/^rediss?:\/\/[^/?#\s]+/, { error: `expected ${what}` })
+    .refine(parsesAsUrl, { error: `expected ${what}` });
+
+function parsesAsUrl(text: string): boolean {
+  return URL.canParse(text);
+}
+
+const milliseconds = (fallback: number, what: string) => integerFrom(1, 600_000).default(fallback).describe(what);
+
+const redis = section({
+  url: redisUrl('a Redis URL (redis://host:6379 or rediss://… for TLS)')
+    .optional()
+    .describe('Standalone Redis server, e.g. `redis://:password@redis.example.org:6379` (`rediss://` for TLS); a password in it is never logged. Set this or `cluster.nodes` with `storage.type: redis`.'),
+  cluster: section({
+    nodes: z
+      .array(redisUrl('a Redis URL (redis://host:7000)'), { error: 'expected a list of Redis URLs' })
+      .min(1, { error: 'expected at least one Redis URL' })
+      .describe('Instead of `url`: some nodes of a Redis Cluster (the client finds the others), e.g. `[redis://h1:7000, redis://h2:7001]`; user, password and TLS come from the first.'),
+  }).optional(),
+  keyPrefix: z
+    .string()
+    .regex(/^[^{}\s]{0,64}$/, { error: 'expected up to 64 characters without spaces, { or } (tessera adds hash tags of its own)' })
+    .default('tessera:')
+    .describe('Put before every key, so several deployments can share one Redis.'),
+  connectTimeoutMs: milliseconds(2000, 'How long to wait for a connection: at start (then exit 1) and for each reconnection attempt.'),
+  commandTimeoutMs: milliseconds(1000, 'How long a request waits for Redis to answer before it gets 503.'),
+});
+
 const storage = section({
   type: z
-    .enum(['memory', 'mongo'], { error: 'expected memory or mongo' })
+    .enum(['memory', 'mongo', 'redis'], { error: 'expected memory, mongo or redis' })
     .default('memory')
-    .describe('Where tickets, services and users live: `memory` (one process) or `mongo` (shared by every node).'),
+    .describe('Where tickets and registered services live: `memory` (one process), `mongo` or `redis` (shared by every node).'),
   memory: section({
     maxTickets: positiveInteger().default(10_000_000).describe('Most tickets held in memory; a full store refuses new logins rather than grow.'),
     sweepIntervalSeconds: positiveInteger(86400).default(60).describe('How often expired tickets are removed from memory.'),
   }).prefault({}),
   mongo: mongo.prefault({}),
+  redis: redis.prefault({}),
 }).superRefine((settings, context) => {
   if (settings.type === 'mongo' && settings.mongo.uri === undefined) {
     context.addIssue({ code: 'custom', path: ['mongo', 'uri'], message: 'required when storage.type is mongo', input: undefined });
+  }
+  if (settings.type === 'redis' && (settings.redis.url === undefined) === (settings.redis.cluster === undefined)) {
+    const both = settings.redis.url !== undefined;
+    context.addIssue({ code: 'custom', path: ['redis', both ? 'cluster' : 'url'], message: both ? 'set either storage.redis.url or storage.redis.cluster, not both' : 'required when storage.type is redis (or storage.redis.cluster.nodes)', input: undefined });
   }
 });
 
@@ -170,11 +206,16 @@ const settings = section({
   }).prefault({}),
   demo: flag()
     .default(false)
-    .describe('Adds the demo user `casuser` (password `Mellon`) and a demo service accepting any http(s) URL, with a loud warning. On by itself when tessera starts without a config file. Not with `storage.type: mongo`.'),
+    .describe('Adds the demo user `casuser` (password `Mellon`) and a demo service accepting any http(s) URL, with a loud warning. On by itself when tessera starts without a config file. Only with `storage.type: memory`.'),
 }).superRefine((settings, context) => {
-  // Upserted at start, the demo user would stay in a shared database after the demo is switched off.
-  if (settings.demo && settings.storage.type === 'mongo') {
-    context.addIssue({ code: 'custom', path: ['demo'], message: 'cannot be used with storage.type mongo: the demo user would be written into the shared database; configure users instead', input: true });
+  // Upserted at start, the demo user (and service) would stay in a shared store after the demo is switched off.
+  if (settings.demo && settings.storage.type !== 'memory') {
+    context.addIssue({
+      code: 'custom',
+      path: ['demo'],
+      message: `cannot be used with storage.type ${settings.storage.type}: the demo service would be written into the shared store; configure users and services instead`,
+      input: true,
+    });
   }
   // No silent open registration: the services module does not start without its required attribute.
   if (settings.modules.includes('services')) {
