@@ -15,6 +15,8 @@ import { x509Problems, x509Schema } from './x509.js';
 
 /** Parameters the REST routes and the x509 form extractor read: a credential parameter of the same name could never be told apart. */
 const ROUTE_PARAMETERS = ['username', 'password', 'service', 'TARGET', 'renew', 'token', 'cert'];
+/** Parameters carrying credentials (the x509 module's `cert` too; the OTP code's is `otp.parameter`): never copied into a token. */
+const CREDENTIAL_PARAMETERS = ['username', 'password', 'cert'];
 
 /** Host name up to its first dot, reduced to the characters a ticket id allows. */
 function defaultNodeName(): string {
@@ -183,6 +185,12 @@ const settings = section({
   if (settings.modules.includes('x509')) {
     for (const { path, message } of x509Problems(settings.x509, settings.server.tls.cert !== undefined)) context.addIssue({ code: 'custom', path: [...path], message, input: undefined });
   }
+  const credentialParameters = [...CREDENTIAL_PARAMETERS, settings.otp.parameter];
+  settings.tokens.requestParameters.forEach((name, index) => {
+    if (credentialParameters.includes(name)) {
+      context.addIssue({ code: 'custom', path: ['tokens', 'requestParameters', index], message: `"${name}" carries a credential, which never goes into a token`, input: name });
+    }
+  });
   // ldap.* is only required of a deployment that uses the ldap handler.
   if (settings.authentication.handlers.includes('ldap')) {
     for (const { path, message } of ldapProblems(settings.ldap)) context.addIssue({ code: 'custom', path: ['ldap', path], message });
