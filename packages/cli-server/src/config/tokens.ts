@@ -26,8 +26,8 @@ export const tokensSchema = z
       issuer: z
         .url({ error: 'expected an absolute URL such as https://cas.example.org/cas' })
         .optional()
-        .meta({ defaultText: 'the server URL as each request reached it' })
-        .describe('`iss` of every JWT and `aud` of TGT JWTs (CAS `cas.server.prefix`), e.g. `https://cas.example.org/cas`.'),
+        .meta({ defaultText: '`server.publicUrl` + `server.basePath`, else the server URL as each request reached it' })
+        .describe('`iss` of every JWT and `aud` of TGT JWTs (CAS `cas.server.prefix`), e.g. `https://cas.example.org/cas`. With `server.publicUrl` set it may only repeat that URL and the base path; leave it unset.'),
       requestParameters: z
         .array(z.string({ error: 'expected a parameter name' }).regex(/^[A-Za-z][A-Za-z0-9._-]*$/, { error: 'expected a parameter name: a letter, then letters, digits, ., _ or -' }), {
           error: 'expected a list of parameter names',
