@@ -1,36 +1,16 @@
 import { expect } from 'chai';
 import { mkdtempSync, readFileSync } from 'node:fs';
-import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CasJwtCodec, systemClock, type TokenKeyPair } from '@tessera/core';
+import { overHttp, type Answer } from '../support/https.js';
 import { APP, serviceTicket, startTessera, type Tessera } from '../support/tessera.js';
-
-interface Answer {
-  readonly status: number;
-  readonly headers: Record<string, string | string[] | undefined>;
-  readonly body: string;
-}
-
-/** A request with headers fetch would not send as given (Host above all). */
-function send(url: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const outgoing = request(url, { method: options.method ?? 'GET', headers: options.headers ?? {} }, (response) => {
-      let body = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => (body += chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body }));
-    });
-    outgoing.on('error', reject);
-    outgoing.end(options.body);
-  });
-}
 
 const LOGIN = 'username=casuser&password=Mellon';
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 
 function login(tessera: Tessera, headers: Record<string, string>, body = LOGIN): Promise<Answer> {
-  return send(`${tessera.url}/v1/tickets`, { method: 'POST', headers: { ...FORM, ...headers }, body });
+  return overHttp(`${tessera.url}/v1/tickets`, { method: 'POST', headers: { ...FORM, ...headers }, body });
 }
 
 function samlValidate(tessera: Tessera, ticket: string, headers: Record<string, string>): Promise<Answer> {
@@ -38,7 +18,7 @@ function samlValidate(tessera: Tessera, ticket: string, headers: Record<string, 
     '<SOAP-ENV:Envelope xmlns:SOAP-ENV="http://schemas.xmlsoap.org/soap/envelope/"><SOAP-ENV:Body>' +
     '<samlp:Request xmlns:samlp="urn:oasis:names:tc:SAML:1.0:protocol" MajorVersion="1" MinorVersion="1" RequestID="_1" IssueInstant="2026-11-22T00:00:00Z">' +
     `<samlp:AssertionArtifact>${ticket}</samlp:AssertionArtifact></samlp:Request></SOAP-ENV:Body></SOAP-ENV:Envelope>`;
-  return send(`${tessera.url}/samlValidate?TARGET=${encodeURIComponent(APP)}`, { method: 'POST', headers: { 'content-type': 'text/xml', ...headers }, body: envelope });
+  return overHttp(`${tessera.url}/samlValidate?TARGET=${encodeURIComponent(APP)}`, { method: 'POST', headers: { 'content-type': 'text/xml', ...headers }, body: envelope });
 }
 
 function keyFileIn(): string {
@@ -77,7 +57,7 @@ describe('absolute URLs with server.publicUrl: the Host header never reaches a r
     expect(saml.status).to.equal(200);
     expect(saml.body).to.include('Issuer="cas.example.org"');
 
-    const openapi = await send(`${tessera.url}/openapi.json`, { headers: hostile });
+    const openapi = await overHttp(`${tessera.url}/openapi.json`, { headers: hostile });
     expect((JSON.parse(openapi.body) as { servers: unknown }).servers).to.deep.equal([{ url: 'https://cas.example.org/cas' }]);
 
     for (const answer of [html, jwt, saml, openapi]) expect(JSON.stringify(answer)).to.not.include('evil');
@@ -116,7 +96,7 @@ describe('absolute URLs without server.publicUrl: only server.allowedHosts are a
       const badScheme = await login(tessera, { host: 'internal:8080', 'x-forwarded-host': 'cas.example.org', 'x-forwarded-proto': 'javascript' });
       expect(badScheme.status).to.equal(400);
 
-      const validation = await send(`${tessera.url}/p3/serviceValidate?service=${encodeURIComponent(APP)}&ticket=ST-1-x-e2e`, { headers: { host: 'evil.example.net' } });
+      const validation = await overHttp(`${tessera.url}/p3/serviceValidate?service=${encodeURIComponent(APP)}&ticket=ST-1-x-e2e`, { headers: { host: 'evil.example.net' } });
       expect(validation.status).to.equal(400);
       expect(validation.body).to.not.include('<cas:');
     } finally {
