@@ -47,7 +47,9 @@ describe('throttle module end to end (protocol.md §5)', () => {
     }
   });
 
-  it('a burst of new usernames never unlocks a locked key: with the key table full of locks, new keys are refused until a lock ends', async () => {
+  it('a burst of new usernames never unlocks a locked key: with the key table full of locks, new keys are refused until a lock ends', async function () {
+    // The bound is the memory store's: MongoDB keeps every key, so there is nothing to flush.
+    if ((process.env.E2E_STORAGE ?? 'memory') !== 'memory') this.skip();
     const small = await startTessera({ modules: ['rest', 'throttle'], throttle: { failure: { threshold: 1, lockSeconds: 30, maxLockSeconds: 30 }, memory: { maxKeys: 3 } } });
     try {
       const post = (username: string, password = 'wrong') =>
