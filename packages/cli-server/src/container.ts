@@ -1,6 +1,6 @@
 import { Container } from 'inversify';
 import type { Logger } from 'pino';
-import { createApp, type HttpOptions } from '@tessera/adapter-koa';
+import { LOOPBACK_HOSTS, createApp, type HttpOptions } from '@tessera/adapter-koa';
 import { Argon2PasswordHasher, ReadinessProbe, createCasCore, cryptoRandomSource, systemClock } from '@tessera/core';
 import { AuditEventSink } from './audit/audit-event-sink.js';
 import type { Config } from './config/schema.js';
@@ -96,6 +96,8 @@ export function httpOptions(config: Config): HttpOptions {
   return {
     basePath: config.server.basePath,
     trustProxy: config.server.trustProxy,
+    ...(config.server.publicUrl !== undefined && { publicUrl: config.server.publicUrl }),
+    allowedHosts: config.server.allowedHosts ?? LOOPBACK_HOSTS,
     validationFailureStatus: config.protocol.validationFailureStatus,
     restRevision: config.rest.revision,
     maxBodyBytes: config.server.maxBodyBytes,

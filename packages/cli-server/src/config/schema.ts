@@ -1,5 +1,6 @@
 import { hostname } from 'node:os';
 import { z } from 'zod';
+import { HOST_PATTERN, LOOPBACK_HOSTS } from '@tessera/adapter-koa';
 import { sanitizeNodeName } from '@tessera/core';
 import { knownModuleNames, moduleListProblems } from '../modules/catalog.js';
 import { registrationProblems, registrationSchema } from './registration.js';
@@ -15,6 +16,23 @@ import { x509Problems, x509Schema } from './x509.js';
 
 /** Parameters the REST routes and the x509 form extractor read: a credential parameter of the same name could never be told apart. */
 const ROUTE_PARAMETERS = ['username', 'password', 'service', 'TARGET', 'renew', 'token', 'cert'];
+/** Parameters carrying credentials (the x509 module's `cert` too; the OTP code's is `otp.parameter`): never copied into a token. */
+const CREDENTIAL_PARAMETERS = ['username', 'password', 'cert'];
+
+/**
+ * With `server.publicUrl` the request's host is never used, so `allowedHosts` would be ignored, and
+ * `tokens.issuer` could only disagree with the URL clients use: neither is taken unless it agrees.
+ */
+function publicUrlProblems(server: { publicUrl?: string | undefined; basePath: string; allowedHosts?: readonly string[] | undefined }, issuer: string | undefined) {
+  if (server.publicUrl === undefined) return [];
+  const problems: { path: readonly (string | number)[]; message: string }[] = [];
+  if (server.allowedHosts !== undefined) problems.push({ path: ['server', 'allowedHosts'], message: 'is not used with server.publicUrl (no request host is reflected then): remove one of them' });
+  const serverPrefix = `${server.publicUrl}${server.basePath}`;
+  if (issuer !== undefined && issuer !== serverPrefix) {
+    problems.push({ path: ['tokens', 'issuer'], message: `disagrees with server.publicUrl and server.basePath, which make ${serverPrefix}: leave it unset, or set it to that` });
+  }
+  return problems;
+}
 
 /** Host name up to its first dot, reduced to the characters a ticket id allows. */
 function defaultNodeName(): string {
@@ -30,7 +48,33 @@ const server = section({
     .overwrite((path) => path.replace(/\/$/, ''))
     .default('/cas')
     .describe('Path prefix of every endpoint.'),
-  trustProxy: flag().default(false).describe('Build absolute URLs (`Location`) from `X-Forwarded-Proto`/`X-Forwarded-Host`, and take the client address (throttle key) from the last `X-Forwarded-For` entry; only behind a proxy that sets them.'),
+  trustProxy: flag()
+    .default(false)
+    .describe('Take the client address (throttle key) from the last `X-Forwarded-For` entry and, without `publicUrl`, build absolute URLs from `X-Forwarded-Proto`/`X-Forwarded-Host` (checked against `allowedHosts`); only behind a proxy that sets them.'),
+  publicUrl: z
+    .url({ protocol: /^https?$/, error: 'expected an http(s) URL such as https://cas.example.org' })
+    .refine(
+      (url) => {
+        if (!URL.canParse(url)) return true; // z.url has reported it
+        const { pathname, search, hash, username, password } = new URL(url);
+        return pathname === '/' && search === '' && hash === '' && username === '' && password === '';
+      },
+      { error: 'expected scheme, host and port only, such as https://cas.example.org: server.basePath is added to it' },
+    )
+    .overwrite((url) => (URL.canParse(url) ? new URL(url).origin : url))
+    .optional()
+    .describe(
+      'The URL clients reach tessera by: scheme, host and port, without the base path, e.g. `https://cas.example.org`. Every absolute URL (`Location`, the login form), the JWT `iss`/`aud` and the SAML `Issuer` are built from it and `basePath`, never from the request’s `Host` or `X-Forwarded-Host`. Set it in production.',
+    ),
+  allowedHosts: z
+    .array(z.string({ error: 'expected a host' }).regex(HOST_PATTERN, { error: 'expected a host name or address, with an optional :port (no scheme or path)' }), {
+      error: 'expected a list of hosts',
+    })
+    .optional()
+    .meta({ defaultText: `\`${JSON.stringify(LOOPBACK_HOSTS)}\`` })
+    .describe(
+      'Without `publicUrl`: the hosts (`Host`, or `X-Forwarded-Host` with `trustProxy`) whose requests are answered, and reflected in absolute URLs and tokens; a name alone allows any port. Other hosts get 400. The default, the loopback names, can only ever point a client back at its own machine. Not with `publicUrl`.',
+    ),
   nodeName: z
     .string()
     .regex(/^[A-Za-z0-9-]{1,16}$/, { error: 'expected 1 to 16 letters, digits or hyphens' })
@@ -224,6 +268,13 @@ const settings = section({
   if (settings.modules.includes('x509')) {
     for (const { path, message } of x509Problems(settings.x509, settings.server.tls.cert !== undefined)) context.addIssue({ code: 'custom', path: [...path], message, input: undefined });
   }
+  for (const { path, message } of publicUrlProblems(settings.server, settings.tokens.issuer)) context.addIssue({ code: 'custom', path: [...path], message, input: undefined });
+  const credentialParameters = [...CREDENTIAL_PARAMETERS, settings.otp.parameter];
+  settings.tokens.requestParameters.forEach((name, index) => {
+    if (credentialParameters.includes(name)) {
+      context.addIssue({ code: 'custom', path: ['tokens', 'requestParameters', index], message: `"${name}" carries a credential, which never goes into a token`, input: name });
+    }
+  });
   // ldap.* is only required of a deployment that uses the ldap handler.
   if (settings.authentication.handlers.includes('ldap')) {
     for (const { path, message } of ldapProblems(settings.ldap)) context.addIssue({ code: 'custom', path: ['ldap', path], message });
