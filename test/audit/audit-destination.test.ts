@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { ConfigurationError, parseConfig, startServer } from '@tessera/cli-server';
 import { baseConfig, form, login, startTessera } from '../support/tessera.js';
-import { parsed, startBuilt } from './support.js';
+import { startBuilt } from '../support/built-server.js';
+import { parsed } from './support.js';
 
 const quiet = () => new Writable({ write: (_chunk, _encoding, done) => done() });
 const fromBehind = (url: string) => fetch(`${url}/v1/tickets`, { ...form({ username: 'casuser', password: 'nope' }), headers: { ...form({}).headers, 'x-forwarded-for': '203.0.113.7, 198.51.100.2' } });

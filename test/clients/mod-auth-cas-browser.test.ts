@@ -4,7 +4,8 @@ import { expect } from 'chai';
 import { formOf, headingOf } from '../support/browser.js';
 import { APACHE_PROBES, startCasApache, type CasApache } from './apache.js';
 import { startCasFixture, type CasFixture } from './cas-fixture.js';
-import { freePort, makeTempDir, runProgram, skipUnlessInstalled, type TempDir } from './harness.js';
+import { freePort } from '@tessera/testkit';
+import { makeTempDir, runProgram, skipUnlessInstalled, type TempDir } from './harness.js';
 
 interface CurlAnswer {
   readonly status: number;

@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { APACHE_PROBES, startCasApache, type CasApache } from './apache.js';
 import { startCasFixture, type CasFixture } from './cas-fixture.js';
-import { freePort, skipUnlessInstalled } from './harness.js';
+import { freePort } from '@tessera/testkit';
+import { skipUnlessInstalled } from './harness.js';
 
 // docs/protocol.md §3, checked by Apache mod_auth_cas 1.2 (CAS 2 /serviceValidate over tessera's own HTTPS listener,
 // lower-case percent-encoding, a ticket-to-cookie cache that needs ticket ids never to repeat).

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { cryptoRandomSource, generateTokenKeys, INVALID_OTP } from '@tessera/core';
+import { cryptoRandomSource, generateTokenKeys, INVALID_CREDENTIALS } from '@tessera/core';
 import { startTessera, type Tessera } from '../support/tessera.js';
 
 interface Document {
@@ -80,9 +80,9 @@ describe('docs/protocol.md §11 OpenAPI document end to end', () => {
         headers: { 'content-type': 'application/json', accept: 'text/plain' },
         body: JSON.stringify({ username: 'alice', password: 'secret', passcode: '123456' }),
       });
-      // alice has no OTP secret: the code is read and handed to the otp handler, which refuses it.
+      // alice's password is right and she has no OTP secret: the code was read and handed to the otp handler, which refused it.
       expect(read.status).to.equal(401);
-      expect(await read.json()).to.deep.equal({ authentication_exceptions: [INVALID_OTP] });
+      expect(await read.json()).to.deep.equal({ authentication_exceptions: [INVALID_CREDENTIALS] });
     });
   });
 });

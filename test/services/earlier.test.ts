@@ -51,6 +51,14 @@ describe('POST /v1/services/add/{tgt} — register a service, earlier revision (
       expect(await response.text()).to.match(new RegExp(`^${field}: `));
     });
   }
+
+  it('400 naming a form field it does not read, with the nearest known one; nothing stored', async () => {
+    const fields = { ...FIELDS, serviceId: '^https://legacy-typo\\.example\\.org/.*', enable: 'false' };
+    const response = await addService(tessera.url, await login(tessera.url), fields);
+    expect(response.status).to.equal(400);
+    expect(await response.text()).to.equal('enable: unknown key; did you mean enabled?');
+    expect(await grantStatus(tessera.url, 'https://legacy-typo.example.org/x')).to.equal(403);
+  });
 });
 
 describe('services module switches (docs/protocol.md §8)', () => {

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { configFile, runTessera } from './support.js';
+import { runTessera } from '../support/built-server.js';
+import { configFile } from './support.js';
 
 // docs/protocol.md §8 — no silent open registration
 describe('services module start-up', () => {

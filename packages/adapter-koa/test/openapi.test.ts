@@ -26,10 +26,10 @@ describe('docs/protocol.md §11 OpenAPI document: GET <basePath>/openapi.json', 
     expect(document.servers).to.have.length(1);
     expect(document.servers[0]!.url).to.match(/^http:\/\/127\.0\.0\.1:\d+\/cas$/);
 
-    const proxied = testServer({ options: { trustProxy: true } });
+    const proxied = testServer({ options: { trustProxy: true, allowedHosts: ['sso.example.org'] } });
     const behindProxy = await proxied.http.get('/cas/openapi.json').set('X-Forwarded-Proto', 'https').set('X-Forwarded-Host', 'sso.example.org');
     expect((behindProxy.body as { servers: unknown }).servers).to.deep.equal([{ url: 'https://sso.example.org/cas' }]);
-    const atRoot = await testServer({ options: { basePath: '' } }).http.get('/openapi.json').set('Host', 'cas.example.org');
+    const atRoot = await testServer({ options: { basePath: '', allowedHosts: ['cas.example.org'] } }).http.get('/openapi.json').set('Host', 'cas.example.org');
     expect((atRoot.body as { servers: unknown }).servers).to.deep.equal([{ url: 'http://cas.example.org' }]);
   });
 

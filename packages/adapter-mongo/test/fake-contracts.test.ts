@@ -15,19 +15,23 @@ const storesOn = (database: FakeDatabase, clock = { now: () => Date.now() }) => 
 
 // The same contracts as every adapter, with the adapter's real queries evaluated by mingo.
 describe('mongo adapter on a mingo-evaluated fake database: port contracts', () => {
-  describeTicketStore('MongoTicketStore (fake collection)', (clock) => storesOn(new FakeDatabase(), clock).tickets);
-  describeServiceRegistry('MongoServiceRegistry (fake collection)', () => storesOn(new FakeDatabase()).registry);
+  // The database of the store made last, which another node's stores open too.
+  let database = new FakeDatabase();
+  const fresh = () => (database = new FakeDatabase());
+
+  describeTicketStore('MongoTicketStore (fake collection)', (clock) => storesOn(fresh(), clock).tickets, { anotherNode: (clock) => storesOn(database, clock).tickets });
+  describeServiceRegistry('MongoServiceRegistry (fake collection)', () => storesOn(fresh()).registry, () => storesOn(database).registry);
   describeUserDirectory('MongoUserDirectory (fake collection)', async (users) => {
     const { users: directory } = storesOn(new FakeDatabase());
     await directory.upsert(users);
     return directory;
   });
-  describeThrottleStore('MongoThrottleStore (fake collection)', () => storesOn(new FakeDatabase()).throttle);
-  describeOtpReplayStore('MongoOtpReplayStore (fake collection)', () => storesOn(new FakeDatabase()).otpSteps);
-  describeServiceSessionStore('MongoServiceSessionStore (fake collection)', () => storesOn(new FakeDatabase()).serviceSessions);
-  describeFormTokenStore('MongoFormTokenStore (fake collection)', () => storesOn(new FakeDatabase()).formTokens);
+  describeThrottleStore('MongoThrottleStore (fake collection)', () => storesOn(fresh()).throttle, () => storesOn(database).throttle);
+  describeOtpReplayStore('MongoOtpReplayStore (fake collection)', () => storesOn(fresh()).otpSteps, () => storesOn(database).otpSteps);
+  describeServiceSessionStore('MongoServiceSessionStore (fake collection)', () => storesOn(fresh()).serviceSessions);
+  describeFormTokenStore('MongoFormTokenStore (fake collection)', () => storesOn(fresh()).formTokens);
   describeSingleLogoutOnStores('mongo (fake collections)', (clock) => {
-    const stores = storesOn(new FakeDatabase(), clock);
+    const stores = storesOn(fresh(), clock);
     return { tickets: stores.tickets, sessions: stores.serviceSessions, registry: stores.registry };
   });
 });

@@ -40,11 +40,14 @@ if (uri === undefined || uri === '') {
       await connection.close();
     });
 
-    describeTicketStore('MongoTicketStore', (clock) => createMongoStores(db, clock, prefix).tickets, { afterEach: () => clean(COLLECTIONS.tickets) });
+    describeTicketStore('MongoTicketStore', (clock) => createMongoStores(db, clock, prefix).tickets, {
+      afterEach: () => clean(COLLECTIONS.tickets),
+      anotherNode: (clock) => createMongoStores(db, clock, prefix).tickets,
+    });
     describeServiceRegistry('MongoServiceRegistry', async () => {
       await clean(COLLECTIONS.services);
       return createMongoStores(db, { now: () => Date.now() }, prefix).registry;
-    });
+    }, () => createMongoStores(db, { now: () => Date.now() }, prefix).registry);
     describeUserDirectory('MongoUserDirectory', async (users) => {
       await clean(COLLECTIONS.users);
       const directory = createMongoStores(db, { now: () => Date.now() }, prefix).users;
@@ -54,11 +57,11 @@ if (uri === undefined || uri === '') {
     describeThrottleStore('MongoThrottleStore', async () => {
       await clean(COLLECTIONS.throttle);
       return createMongoStores(db, { now: () => Date.now() }, prefix).throttle;
-    });
+    }, () => createMongoStores(db, { now: () => Date.now() }, prefix).throttle);
     describeOtpReplayStore('MongoOtpReplayStore', async () => {
       await clean(COLLECTIONS.otpSteps);
       return createMongoStores(db, { now: () => Date.now() }, prefix).otpSteps;
-    });
+    }, () => createMongoStores(db, { now: () => Date.now() }, prefix).otpSteps);
     describeServiceSessionStore('MongoServiceSessionStore', async () => {
       await clean(COLLECTIONS.serviceSessions);
       return createMongoStores(db, { now: () => Date.now() }, prefix).serviceSessions;

@@ -15,6 +15,7 @@ import type {
   ReadinessCheck,
   ReadinessProbe,
   RequestRateLimit,
+  RequestRateStore,
   ServiceRegistry,
   ServiceSessionStore,
   SessionListener,
@@ -76,6 +77,7 @@ export const TOKENS = {
   /** Bound only by the throttle module: zero or one. */
   AuthenticationThrottle: token<AuthenticationThrottle>('AuthenticationThrottle'),
   ThrottleStore: token<ThrottleStore>('ThrottleStore'),
+  RequestRateStore: token<RequestRateStore>('RequestRateStore'),
   /** Bound only with the throttle module and a validation request rate: zero or one. */
   RequestRateLimit: token<RequestRateLimit>('RequestRateLimit'),
   HttpApp: token<HttpApp>('HttpApp'),

@@ -60,6 +60,13 @@ describe('startServer', () => {
     expect(JSON.stringify(logs)).to.not.include('Mellon');
   });
 
+  it('warns when it listens beyond loopback without server.publicUrl', async () => {
+    const publicUrlWarnings = (logs: Record<string, unknown>[]) => logs.filter((line) => line['level'] === 'warn' && String(line['msg']).startsWith('server.publicUrl is not set'));
+    expect(publicUrlWarnings((await started({ server: { host: '0.0.0.0' } })).logs)).to.have.length(1);
+    expect(publicUrlWarnings((await started({ server: { host: '0.0.0.0', publicUrl: 'https://cas.example.org' } })).logs)).to.have.length(0);
+    expect(publicUrlWarnings((await started({})).logs)).to.have.length(0);
+  });
+
   it('with the rest module off, /v1/tickets is 404 and validation still answers', async () => {
     const { server } = await started({ modules: [], users: [{ username: 'alice', password: 'secret' }] });
     expect((await fetch(`${server.url}/v1/tickets`, form({ username: 'alice', password: 'secret' }))).status).to.equal(404);

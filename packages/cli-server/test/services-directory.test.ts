@@ -50,7 +50,7 @@ describe('servicesDirectory (docs/protocol.md §4)', () => {
   it('a bad file stops the start with a message naming the file and the field', async () => {
     const directory = directoryWith({ 'good.json': casFile, 'bad.json': { name: 'No pattern' } });
     const message = await startupError(parseConfig({ servicesDirectory: directory }));
-    expect(message).to.equal(`servicesDirectory: ${join(directory, 'bad.json')}: serviceId: is required (a regular expression)`);
+    expect(message).to.equal(`servicesDirectory: ${join(directory, 'bad.json')}: serviceId: is required (a regular expression) (service "No pattern")`);
   });
 
   it('a file that is not JSON names the file', async () => {
@@ -66,6 +66,6 @@ describe('servicesDirectory (docs/protocol.md §4)', () => {
 
   it('a folder that cannot be read is named', async () => {
     const missing = join(tmpdir(), 'no-such-tessera-services');
-    expect(await startupError(parseConfig({ servicesDirectory: missing }))).to.equal(`servicesDirectory: cannot read ${missing} (ENOENT)`);
+    expect(await startupError(parseConfig({ servicesDirectory: missing }))).to.equal(`servicesDirectory: ${missing}: cannot read it (ENOENT)`);
   });
 });

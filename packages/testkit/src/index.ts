@@ -14,3 +14,5 @@ export { describeServiceSessionStore, type ServiceSessionStoreFactory } from './
 export { describeFormTokenStore, type FormTokenStoreFactory } from './form-token-store-contract.js';
 export { CountingHasher, ListServiceRegistry, ListUserDirectory, MapReplayStore, MapThrottleStore, MapTicketStore, RecordingEvents } from './fakes.js';
 export { describeSingleLogoutOnStores, type SingleLogoutStores, type SingleLogoutStoresFactory } from './single-logout-cases.js';
+export type { AnotherNode } from './another-node.js';
+export { freePort } from './ports.js';

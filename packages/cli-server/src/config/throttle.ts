@@ -38,7 +38,7 @@ export const throttleSchema = z
         )
         .prefault({}),
       memory: z
-        .strictObject({ maxKeys: atLeastOne('a whole number of at least 1').default(100_000).describe('Most throttle keys (and request-rate buckets) held in memory; beyond it the least recently written key that is not locked is forgotten.') }, { error: 'expected a map of settings' })
+        .strictObject({ maxKeys: atLeastOne('a whole number of at least 1').default(100_000).describe('Most throttle keys (and request-rate buckets) held in memory; beyond it the least recently written key that is not locked (bucket that has refilled) is forgotten. An active lock never is: while every key is locked, new keys get 423 (new addresses 429) until one ends.') }, { error: 'expected a map of settings' })
         .prefault({}),
     },
     { error: 'expected a map of settings' },

@@ -1,6 +1,7 @@
 import {
   MemoryFormTokenStore,
   MemoryOtpReplayStore,
+  MemoryRequestRateStore,
   MemoryServiceRegistry,
   MemoryServiceSessionStore,
   MemoryThrottleStore,
@@ -20,6 +21,7 @@ export function memoryStores(config: Config, services: readonly RegisteredServic
     registry: new MemoryServiceRegistry(services),
     users: new MemoryUserDirectory(config.users),
     throttle: new MemoryThrottleStore({ maxKeys: config.throttle.memory.maxKeys }),
+    requestRates: new MemoryRequestRateStore(config.throttle.memory.maxKeys),
     otpSteps: new MemoryOtpReplayStore(),
     serviceSessions: new MemoryServiceSessionStore(),
     formTokens: new MemoryFormTokenStore(clock),
