@@ -24,7 +24,7 @@ describe('service definitions fail closed on keys', () => {
 
   it('a key far from every known one lists the known keys instead of guessing', () => {
     const [problem] = problems({ ...BASE, colour: 'blue' });
-    expect(problem).to.match(/^services\[0\]\.colour: unknown key \(known: @class, id, name, serviceId, description, evaluationOrder, accessStrategy, attributeReleasePolicy, properties/);
+    expect(problem).to.match(/^services\[0\]\.colour: unknown key \(known: @class, id, name, serviceId, description, evaluationOrder, accessStrategy, attributeReleasePolicy, logoutType, logoutUrl, properties/);
   });
 
   it('checks nested objects too: access strategy, release policy, and each property', () => {
@@ -79,7 +79,6 @@ describe('service definitions fail closed on keys', () => {
       proxyPolicy: { '@class': `${CAS}.RefuseRegisteredServiceProxyPolicy` },
       usernameAttributeProvider: { '@class': `${CAS}.DefaultRegisteredServiceUsernameProvider`, canonicalizationMode: 'NONE' },
       matchingStrategy: { '@class': `${CAS}.FullRegexRegisteredServiceMatchingStrategy` },
-      logoutType: 'NONE',
       requiredHandlers: ['java.util.HashSet', []],
       accessStrategy: { '@class': STRATEGY, requireAllAttributes: true, caseInsensitive: false, rejectedAttributes: { '@class': 'java.util.HashMap' } },
       attributeReleasePolicy: { '@class': `${CAS}.ReturnAllAttributeReleasePolicy`, authorizedToReleaseCredentialPassword: false, authorizedToReleaseProxyGrantingTicket: false },
