@@ -22,7 +22,7 @@ ENV NODE_ENV=production \
     TESSERA_SERVER__HOST=0.0.0.0
 COPY --from=build /out /app
 # The working directory is the one place the server may write: the tokens module's generated key
-# file (tokens.keyFile, relative by default) lands here. Mount a volume on it to keep keys.
+# file (tokens.keyFile, login.keyFile: relative by default) lands here. Mount a volume on it to keep keys.
 RUN mkdir -p /var/lib/tessera /etc/tessera && chown node:node /var/lib/tessera
 WORKDIR /var/lib/tessera
 USER node

@@ -26,6 +26,8 @@ export interface CasFixtureOptions {
   readonly serviceUrls: readonly string[];
   /** protocol.validationFailureStatus; tessera answers 400 unless told otherwise. */
   readonly validationFailureStatus?: 200 | 400;
+  /** With the login module (browsers), every service opted in to back-channel single logout. */
+  readonly browserLogin?: boolean;
 }
 
 /** Tessera on its own HTTPS listener (server.tls) with a certificate of a CA made for this run. */
@@ -38,11 +40,14 @@ export async function startCasFixture(options: CasFixtureOptions): Promise<CasFi
   };
   try {
     const files = await writePki(dir.path);
+    const services = options.serviceUrls.map(exactService).map((service) => (options.browserLogin ? { ...service, logoutType: 'BACK_CHANNEL' } : service));
+    const login = options.browserLogin ? { modules: ['rest', 'login'], login: { keyFile: join(dir.path, 'login-key.json') } } : {};
     const start = (port: number) =>
       startTessera({
         server: { host: '127.0.0.1', port, nodeName: 'e2e', tls: { cert: files.cert, key: files.key } },
-        services: options.serviceUrls.map(exactService),
+        services,
         protocol: { validationFailureStatus: options.validationFailureStatus ?? 400 },
+        ...login,
       });
     tessera = await start(0);
     const { url, server } = tessera;

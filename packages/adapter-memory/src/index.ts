@@ -5,3 +5,5 @@ export { MemoryThrottleStore, type MemoryThrottleStoreOptions } from './memory-t
 export { MemoryOtpReplayStore } from './memory-otp-replay-store.js';
 export { MemoryRequestRateStore } from './memory-request-rate-store.js';
 export { memoryStorageReadiness } from './memory-readiness.js';
+export { MemoryServiceSessionStore } from './memory-service-session-store.js';
+export { DEFAULT_MAX_FORM_TOKENS, MemoryFormTokenStore } from './memory-form-token-store.js';

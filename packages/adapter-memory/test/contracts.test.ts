@@ -1,5 +1,25 @@
-import { describeOtpReplayStore, describeRequestRateStore, describeServiceRegistry, describeThrottleStore, describeTicketStore, describeUserDirectory } from '@tessera/testkit';
-import { MemoryOtpReplayStore, MemoryRequestRateStore, MemoryServiceRegistry, MemoryThrottleStore, MemoryTicketStore, MemoryUserDirectory } from '@tessera/adapter-memory';
+import {
+  FixedClock,
+  describeFormTokenStore,
+  describeOtpReplayStore,
+  describeRequestRateStore,
+  describeServiceRegistry,
+  describeServiceSessionStore,
+  describeSingleLogoutOnStores,
+  describeThrottleStore,
+  describeTicketStore,
+  describeUserDirectory,
+} from '@tessera/testkit';
+import {
+  MemoryFormTokenStore,
+  MemoryOtpReplayStore,
+  MemoryRequestRateStore,
+  MemoryServiceRegistry,
+  MemoryServiceSessionStore,
+  MemoryThrottleStore,
+  MemoryTicketStore,
+  MemoryUserDirectory,
+} from '@tessera/adapter-memory';
 
 describe('memory adapter: port contracts (docs/architecture.md §9, adapter parity)', () => {
   describeTicketStore('MemoryTicketStore', (clock) => new MemoryTicketStore(clock));
@@ -8,4 +28,7 @@ describe('memory adapter: port contracts (docs/architecture.md §9, adapter pari
   describeThrottleStore('MemoryThrottleStore', () => new MemoryThrottleStore());
   describeOtpReplayStore('MemoryOtpReplayStore', () => new MemoryOtpReplayStore());
   describeRequestRateStore('MemoryRequestRateStore', () => new MemoryRequestRateStore());
+  describeServiceSessionStore('MemoryServiceSessionStore', () => new MemoryServiceSessionStore());
+  describeFormTokenStore('MemoryFormTokenStore', () => new MemoryFormTokenStore(new FixedClock()));
+  describeSingleLogoutOnStores('memory', (clock) => ({ tickets: new MemoryTicketStore(clock), sessions: new MemoryServiceSessionStore(), registry: new MemoryServiceRegistry() }));
 });

@@ -8,3 +8,5 @@ export { MongoTicketStore } from './mongo-ticket-store.js';
 export { MongoUserDirectory, type UserDocument } from './mongo-user-directory.js';
 export type { ServiceDocument } from './service-documents.js';
 export type { StDocument, TgtDocument, TicketDocument } from './ticket-documents.js';
+export { MongoServiceSessionStore, type ServiceSessionDocument } from './mongo-service-session-store.js';
+export { MongoFormTokenStore, type FormTokenDocument } from './mongo-form-token-store.js';

@@ -1,7 +1,9 @@
 import type { Db } from 'mongodb';
 import type { Clock } from '@tessera/core';
+import { MongoFormTokenStore } from './mongo-form-token-store.js';
 import { MongoOtpReplayStore } from './mongo-otp-replay-store.js';
 import { MongoServiceRegistry } from './mongo-service-registry.js';
+import { MongoServiceSessionStore } from './mongo-service-session-store.js';
 import { MongoThrottleStore } from './mongo-throttle-store.js';
 import { MongoTicketStore } from './mongo-ticket-store.js';
 import { MongoUserDirectory } from './mongo-user-directory.js';
@@ -10,7 +12,15 @@ import { MongoUserDirectory } from './mongo-user-directory.js';
 export type MongoDatabase = Pick<Db, 'collection' | 'command'>;
 
 /** The collection names, each after an optional prefix (several deployments in one database). */
-export const COLLECTIONS = { tickets: 'tickets', services: 'services', users: 'users', throttle: 'throttle', otpSteps: 'otp_steps' } as const;
+export const COLLECTIONS = {
+  tickets: 'tickets',
+  services: 'services',
+  users: 'users',
+  throttle: 'throttle',
+  otpSteps: 'otp_steps',
+  serviceSessions: 'service_sessions',
+  formTokens: 'form_tokens',
+} as const;
 
 export interface MongoStores {
   readonly tickets: MongoTicketStore;
@@ -20,6 +30,10 @@ export interface MongoStores {
   readonly throttle: MongoThrottleStore;
   /** For the otp module: the last accepted TOTP step per user, shared by every node. */
   readonly otpSteps: MongoOtpReplayStore;
+  /** For the login module: who to tell when a TGT ends (single logout). */
+  readonly serviceSessions: MongoServiceSessionStore;
+  /** For the login module: used login-form tokens. */
+  readonly formTokens: MongoFormTokenStore;
   /** Creates every index; safe to run at each start of each node. */
   createIndexes(): Promise<void>;
 }
@@ -30,17 +44,23 @@ export function createMongoStores(database: MongoDatabase, clock: Clock, collect
   const users = new MongoUserDirectory(database.collection(collectionPrefix + COLLECTIONS.users));
   const throttle = new MongoThrottleStore(database.collection(collectionPrefix + COLLECTIONS.throttle));
   const otpSteps = new MongoOtpReplayStore(database.collection(collectionPrefix + COLLECTIONS.otpSteps));
+  const serviceSessions = new MongoServiceSessionStore(database.collection(collectionPrefix + COLLECTIONS.serviceSessions));
+  const formTokens = new MongoFormTokenStore(database.collection(collectionPrefix + COLLECTIONS.formTokens));
   return {
     tickets,
     registry,
     users,
     throttle,
     otpSteps,
+    serviceSessions,
+    formTokens,
     async createIndexes() {
       await tickets.createIndexes();
       await registry.createIndexes();
       await users.createIndexes();
       await throttle.createIndexes();
+      await serviceSessions.createIndexes();
+      await formTokens.createIndexes();
     },
   };
 }

@@ -1,4 +1,4 @@
-import type { AccessStrategy, AttributeMap, AttributeReleasePolicy, RegisteredService } from '@tessera/core';
+import type { AccessStrategy, AttributeMap, AttributeReleasePolicy, LogoutType, RegisteredService } from '@tessera/core';
 
 /** A registered service as stored, keyed by its id, with a lower-cased name for case-insensitive order. */
 export interface ServiceDocument {
@@ -12,6 +12,8 @@ export interface ServiceDocument {
   accessStrategy: AccessStrategy;
   attributeRelease: AttributeReleasePolicy;
   properties: AttributeMap;
+  logoutType?: LogoutType;
+  logoutUrl?: string;
 }
 
 export function toServiceDocument(service: RegisteredService): ServiceDocument {
@@ -31,5 +33,7 @@ export function fromServiceDocument(document: ServiceDocument): RegisteredServic
     accessStrategy: document.accessStrategy,
     attributeRelease: document.attributeRelease,
     properties: document.properties,
+    ...(document.logoutType === undefined ? {} : { logoutType: document.logoutType }),
+    ...(document.logoutUrl === undefined ? {} : { logoutUrl: document.logoutUrl }),
   };
 }

@@ -1,4 +1,13 @@
-import { describeOtpReplayStore, describeServiceRegistry, describeThrottleStore, describeTicketStore, describeUserDirectory } from '@tessera/testkit';
+import {
+  describeFormTokenStore,
+  describeOtpReplayStore,
+  describeServiceRegistry,
+  describeServiceSessionStore,
+  describeSingleLogoutOnStores,
+  describeThrottleStore,
+  describeTicketStore,
+  describeUserDirectory,
+} from '@tessera/testkit';
 import { FakeDatabase } from '@tessera/testkit/mongo';
 import { createMongoStores, type MongoDatabase } from '@tessera/adapter-mongo';
 
@@ -19,4 +28,10 @@ describe('mongo adapter on a mingo-evaluated fake database: port contracts', () 
   });
   describeThrottleStore('MongoThrottleStore (fake collection)', () => storesOn(fresh()).throttle, () => storesOn(database).throttle);
   describeOtpReplayStore('MongoOtpReplayStore (fake collection)', () => storesOn(fresh()).otpSteps, () => storesOn(database).otpSteps);
+  describeServiceSessionStore('MongoServiceSessionStore (fake collection)', () => storesOn(fresh()).serviceSessions);
+  describeFormTokenStore('MongoFormTokenStore (fake collection)', () => storesOn(fresh()).formTokens);
+  describeSingleLogoutOnStores('mongo (fake collections)', (clock) => {
+    const stores = storesOn(fresh(), clock);
+    return { tickets: stores.tickets, sessions: stores.serviceSessions, registry: stores.registry };
+  });
 });

@@ -1,6 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
-import { FixedClock, aTicketGrantingTicket, describeOtpReplayStore, describeServiceRegistry, describeThrottleStore, describeTicketStore, describeUserDirectory } from '@tessera/testkit';
+import {
+  FixedClock,
+  aTicketGrantingTicket,
+  describeFormTokenStore,
+  describeOtpReplayStore,
+  describeServiceRegistry,
+  describeServiceSessionStore,
+  describeThrottleStore,
+  describeTicketStore,
+  describeUserDirectory,
+} from '@tessera/testkit';
 import { COLLECTIONS, MongoReadinessCheck, connectMongo, createMongoStores, type MongoConnection } from '@tessera/adapter-mongo';
 import type { Db } from 'mongodb';
 
@@ -52,6 +62,14 @@ if (uri === undefined || uri === '') {
       await clean(COLLECTIONS.otpSteps);
       return createMongoStores(db, { now: () => Date.now() }, prefix).otpSteps;
     }, () => createMongoStores(db, { now: () => Date.now() }, prefix).otpSteps);
+    describeServiceSessionStore('MongoServiceSessionStore', async () => {
+      await clean(COLLECTIONS.serviceSessions);
+      return createMongoStores(db, { now: () => Date.now() }, prefix).serviceSessions;
+    });
+    describeFormTokenStore('MongoFormTokenStore', async () => {
+      await clean(COLLECTIONS.formTokens);
+      return createMongoStores(db, { now: () => Date.now() }, prefix).formTokens;
+    });
 
     // docs/protocol.md §10: the readiness ping and the live TGT count, on a real server
     it('answers the readiness ping, and counts live TGTs only', async () => {

@@ -42,6 +42,21 @@ export class RedisKeys {
     return `${this.prefix}otp:${username}`;
   }
 
+  /** A login-form token claimed as used. */
+  formToken(tokenId: string): string {
+    return `${this.prefix}form-token:${tokenId}`;
+  }
+
+  /** The list of the sessions a TGT's services hold (single logout), in the TGT's slot. */
+  serviceSessions(tgtId: string): string {
+    return `${this.prefix}slo:{${sessionTag(tgtId)}}:${tgtId}`;
+  }
+
+  /** TGT ids with single-logout records, scored by the time to check whether their TGT has ended. */
+  get serviceSessionsDue(): string {
+    return `${this.prefix}slo-due`;
+  }
+
   /** One hash of every service definition (field: id, value: JSON), read whole by `list`. */
   get services(): string {
     return `${this.prefix}services`;

@@ -85,6 +85,14 @@ end
 redis.call('DEL', KEYS[1])
 return live`,
   },
+  /** KEYS: a list. Removes it and returns its items in order ([] when there is none), in one step. */
+  tesseraTakeList: {
+    keys: 1,
+    lua: `
+local items = redis.call('LRANGE', KEYS[1], 0, -1)
+redis.call('DEL', KEYS[1])
+return items`,
+  },
   /**
    * KEYS: throttle key. ARGV: now, end of a window opened now, ttlMs of a window opened now.
    * Counts in the open window, or opens one counting 1; returns the failures counted.

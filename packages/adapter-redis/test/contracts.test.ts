@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
-import { FixedClock, aTicketGrantingTicket, describeOtpReplayStore, describeRequestRateStore, describeServiceRegistry, describeThrottleStore, describeTicketStore } from '@tessera/testkit';
+import { FixedClock, aTicketGrantingTicket, describeFormTokenStore, describeOtpReplayStore, describeRequestRateStore, describeServiceRegistry, describeServiceSessionStore, describeThrottleStore, describeTicketStore } from '@tessera/testkit';
 import { describeWithRedis, describeWithRedisCluster } from '@tessera/testkit/redis';
 import { connectRedis, createRedisStores, type RedisConnection, type RedisSettings } from '@tessera/adapter-redis';
 
@@ -30,6 +30,9 @@ function describeContractsOn(settings: () => RedisSettings): void {
   describeThrottleStore('RedisThrottleStore', () => (fresh(), storesOn(0).throttle), () => storesOn(1).throttle);
   describeOtpReplayStore('RedisOtpReplayStore', () => (fresh(), storesOn(0).otpSteps), () => storesOn(1).otpSteps);
   describeRequestRateStore('RedisRequestRateStore', () => (fresh(), storesOn(0).requestRates), () => storesOn(1).requestRates);
+  describeServiceSessionStore('RedisServiceSessionStore', () => (fresh(), storesOn(0).serviceSessions));
+  // The contract's tokens expire at a fixed date: a clock before it gives their keys a positive TTL.
+  describeFormTokenStore('RedisFormTokenStore', () => (fresh(), storesOn(0, new FixedClock(Date.UTC(2026, 10, 21, 10, 0, 0))).formTokens));
 
   it('answers the readiness check, and counts the live TGTs any node saved', async () => {
     fresh();

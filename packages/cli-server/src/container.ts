@@ -46,14 +46,16 @@ export function buildContainer({ config, logger, auditLogger, stores }: Composit
   binder.constant(TOKENS.ThrottleStore, stores.throttle);
   binder.constant(TOKENS.RequestRateStore, stores.requestRates);
   binder.constant(TOKENS.OtpReplayStore, stores.otpSteps);
+  binder.constant(TOKENS.ServiceSessionStore, stores.serviceSessions);
+  binder.constant(TOKENS.FormTokenStore, stores.formTokens);
   // The CLI's `services import` saves for real only where the registry outlives the process.
   binder.constant(TOKENS.ServiceRegistryOutlivesProcess, config.storage.type !== 'memory');
   binder.resolved(TOKENS.PasswordHasher, [], () => new Argon2PasswordHasher());
 
   binder.resolved(
     TOKENS.CasCore,
-    [TOKENS.TicketStore, TOKENS.ServiceRegistry, { all: TOKENS.CredentialHandler }, { all: TOKENS.AuthenticationPolicy }, TOKENS.Clock, TOKENS.RandomSource, TOKENS.EventSink],
-    (tickets, registry, handlers, policies, clock, random, events) =>
+    [TOKENS.TicketStore, TOKENS.ServiceRegistry, { all: TOKENS.CredentialHandler }, { all: TOKENS.AuthenticationPolicy }, TOKENS.Clock, TOKENS.RandomSource, TOKENS.EventSink, { all: TOKENS.SessionListener }],
+    (tickets, registry, handlers, policies, clock, random, events, [sessionListener]) =>
       createCasCore({
         tickets,
         registry,
@@ -62,6 +64,7 @@ export function buildContainer({ config, logger, auditLogger, stores }: Composit
         clock,
         random,
         events,
+        ...(sessionListener && { sessionListener }),
         nodeName: config.server.nodeName,
         lifetimes: {
           tgtMaxTimeToLiveSeconds: config.tickets.tgt.maxTimeToLiveSeconds,

@@ -97,6 +97,9 @@ const LEVELS: Record<DomainEventType, Level> = {
   'ticket.destroyed': 'info',
   'service.saved': 'info',
   'service.refused': 'warn',
+  'login.token.refused': 'warn',
+  'logout.request.delivered': 'info',
+  'logout.request.failed': 'warn',
   'server.error': 'error',
   'readiness.failed': 'warn',
 };

@@ -13,7 +13,7 @@ import { listen, urlHost } from './listen.js';
 import { createListener, type Listener } from './listener.js';
 import { createLogger } from './logging.js';
 import { openStorage } from './storage/storage.js';
-import { TOKENS } from './tokens.js';
+import { TOKENS, type BackgroundJob } from './tokens.js';
 
 export interface StartOptions {
   readonly config: Config;
@@ -51,10 +51,12 @@ export async function startServer({ config, log, auditLog, mongoDatabase }: Star
   let scheme: 'http' | 'https';
   let closeGracefully: ReturnType<typeof gracefulCloser>;
   let admin: AdminEndpoints;
+  let jobs: BackgroundJob[];
   try {
     const binder = buildContainer({ config, logger, auditLogger: audit?.logger, stores: storage.ports });
     admin = new AdminEndpoints(binder, config);
     ({ server, scheme } = createListener(config, admin.mainListener(binder.get(TOKENS.HttpApp).callback())));
+    jobs = binder.getAll(TOKENS.BackgroundJob);
     closeGracefully = gracefulCloser(server);
     await listen(server, config.server.port, config.server.host);
   } catch (error) {
@@ -76,6 +78,7 @@ export async function startServer({ config, log, auditLog, mongoDatabase }: Star
     audit?.close();
     throw error;
   }
+  for (const job of jobs) job.start();
   logger.info({ url, adminUrl, modules: config.modules }, `tessera ready at ${url}`);
 
   let closing: Promise<void> | undefined;
@@ -85,6 +88,7 @@ export async function startServer({ config, log, auditLog, mongoDatabase }: Star
       admin.markStopping();
       await closeGracefully(config.server.shutdownTimeoutSeconds * 1000);
       await admin.close(config.server.shutdownTimeoutSeconds * 1000);
+      for (const job of jobs) await job.stop();
       await storage.close();
       audit?.close();
       logger.info('tessera stopped');

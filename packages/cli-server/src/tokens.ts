@@ -6,6 +6,7 @@ import type {
   Clock,
   CredentialHandler,
   EventSink,
+  FormTokenStore,
   JwtTickets,
   LiveTgtCount,
   OtpReplayStore,
@@ -16,6 +17,8 @@ import type {
   RequestRateLimit,
   RequestRateStore,
   ServiceRegistry,
+  ServiceSessionStore,
+  SessionListener,
   ThrottleStore,
   TicketStore,
   UserDirectory,
@@ -30,12 +33,18 @@ export interface HttpApp {
   callback(): RequestListener;
 }
 
+/** Work of a module beside requests (the login module's expiry check). */
+export interface BackgroundJob {
+  start(): void;
+  stop(): Promise<void>;
+}
+
 declare const tokenType: unique symbol;
 
 /** A container key that remembers the type bound to it, so bindings and lookups are type-checked. */
 export type Token<T> = symbol & { readonly [tokenType]?: T };
 
-function token<T>(description: string): Token<T> {
+export function token<T>(description: string): Token<T> {
   return Symbol(description);
 }
 
@@ -78,4 +87,11 @@ export const TOKENS = {
   LiveTgtCount: token<LiveTgtCount>('LiveTgtCount'),
   /** Bound only with `metrics.enabled`: zero or one. */
   Metrics: token<TesseraMetrics>('Metrics'),
+  /** The login module's single-logout records and used form tokens, from the storage. */
+  ServiceSessionStore: token<ServiceSessionStore>('ServiceSessionStore'),
+  FormTokenStore: token<FormTokenStore>('FormTokenStore'),
+  /** Bound only by the login module (single logout): zero or one, told of every grant and logout. */
+  SessionListener: token<SessionListener>('SessionListener'),
+  /** Multi-bound: work a node does on its own time, started once it listens and stopped before the storage closes. */
+  BackgroundJob: token<BackgroundJob>('BackgroundJob'),
 } as const;

@@ -57,3 +57,5 @@ export { PkijsCertificateValidator, type CertificatePolicy } from './capabilitie
 export { CERTIFICATE_REASONS } from './capabilities/x509/reasons.js';
 export type { RevocationPolicy } from './capabilities/x509/revocation.js';
 export { PRINCIPAL_ID_SOURCES, X509CredentialHandler, type PrincipalIdSource } from './capabilities/x509/x509-handler.js';
+export * from './ports/session-listener.js';
+export * from './modules/login/index.js';

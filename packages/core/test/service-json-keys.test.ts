@@ -24,7 +24,7 @@ describe('service definitions fail closed on keys', () => {
 
   it('a key far from every known one lists the known keys instead of guessing', () => {
     const [problem] = problems({ ...BASE, colour: 'blue' });
-    expect(problem).to.match(/^services\[0\]\.colour: unknown key \(known: @class, id, name, serviceId, description, evaluationOrder, accessStrategy, attributeReleasePolicy, properties/);
+    expect(problem).to.match(/^services\[0\]\.colour: unknown key \(known: @class, id, name, serviceId, description, evaluationOrder, accessStrategy, attributeReleasePolicy, logoutType, logoutUrl, properties/);
   });
 
   it('checks nested objects too: access strategy, release policy, and each property', () => {
@@ -55,7 +55,6 @@ describe('service definitions fail closed on keys', () => {
       [{ multifactorPolicy: { '@class': `${CAS}.DefaultRegisteredServiceMultifactorPolicy`, multifactorAuthenticationProviders: ['java.util.LinkedHashSet', ['mfa-duo']] } }, /^services\[0\]\.multifactorPolicy: not supported/],
       [{ authenticationPolicy: { '@class': `${CAS}.DefaultRegisteredServiceAuthenticationPolicy` } }, /^services\[0\]\.authenticationPolicy: not supported/],
       [{ expirationPolicy: { '@class': `${CAS}.DefaultRegisteredServiceExpirationPolicy`, expirationDate: '2020-01-01' } }, /^services\[0\]\.expirationPolicy: not supported/],
-      [{ logoutUrl: 'https://app/logout' }, /^services\[0\]\.logoutUrl: not supported/],
       [{ enabled: false }, /^services\[0\]\.enabled: not supported by tessera: .*accessStrategy\.enabled/],
       [{ accessStrategy: { rejectedAttributes: { memberOf: ['guests'] } } }, /^services\[0\]\.accessStrategy\.rejectedAttributes: not supported/],
       [{ accessStrategy: { requireAllAttributes: false } }, /^services\[0\]\.accessStrategy\.requireAllAttributes: not supported.*accepted only as true/],
@@ -80,7 +79,6 @@ describe('service definitions fail closed on keys', () => {
       proxyPolicy: { '@class': `${CAS}.RefuseRegisteredServiceProxyPolicy` },
       usernameAttributeProvider: { '@class': `${CAS}.DefaultRegisteredServiceUsernameProvider`, canonicalizationMode: 'NONE' },
       matchingStrategy: { '@class': `${CAS}.FullRegexRegisteredServiceMatchingStrategy` },
-      logoutType: 'NONE',
       requiredHandlers: ['java.util.HashSet', []],
       accessStrategy: { '@class': STRATEGY, requireAllAttributes: true, caseInsensitive: false, rejectedAttributes: { '@class': 'java.util.HashMap' } },
       attributeReleasePolicy: { '@class': `${CAS}.ReturnAllAttributeReleasePolicy`, authorizedToReleaseCredentialPassword: false, authorizedToReleaseProxyGrantingTicket: false },

@@ -34,6 +34,16 @@ export const serviceDefinitionSchema = z
       .nullable()
       .optional(),
     properties: valueLists('Service properties (e.g. `jwtAsServiceTicket`)').nullable().optional(),
+    logoutType: z
+      .enum(['NONE', 'BACK_CHANNEL'])
+      .nullable()
+      .optional()
+      .meta({ description: '`BACK_CHANNEL` opts in to single logout (login module): the service gets a logout request when a login session it took part in ends. Absent or `NONE`: never.' }),
+    logoutUrl: z
+      .url()
+      .nullable()
+      .optional()
+      .meta({ description: 'Where the back-channel logout request goes; absent, the service URL the ticket was issued for.' }),
   })
   .meta({
     id: 'CasServiceDefinition',

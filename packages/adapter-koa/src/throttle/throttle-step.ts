@@ -14,7 +14,7 @@ export type ThrottleCondition = (ctx: Context) => boolean;
 /**
  * The throttle module's route step (docs/protocol.md §5), placed after the body is read and before the
  * step that checks credentials: a locked key is refused (ThrottledError → 423) before any password
- * hash is computed. Afterwards a 401 counts as a failure and a success resets the key; nothing else counts.
+ * hash is computed. Afterwards a 401 counts as a failure and a success (2xx, 3xx) resets the key; nothing else counts.
  * Without the module the step only passes the request on.
  */
 export function throttleStep(throttle: AuthenticationThrottle | undefined, options: HttpOptions, condition?: ThrottleCondition): Step {
@@ -36,10 +36,13 @@ export function throttleStep(throttle: AuthenticationThrottle | undefined, optio
   return throttle ? withErrors(step, { THROTTLED: 'Too many failed logins from this address for this username: locked for `Retry-After` seconds.' }) : step;
 }
 
-/** CAS counts 401 answers only; a success (2xx) resets the key; any other answer leaves it as it was. */
+/**
+ * CAS counts 401 answers only; a success resets the key: a 2xx, or the 3xx with which the login form
+ * sends a logged-in browser on; any other answer leaves it as it was.
+ */
 async function report(throttle: AuthenticationThrottle, subject: ThrottleSubject, status: number): Promise<void> {
   if (status === 401) await throttle.failed(subject);
-  else if (status >= 200 && status < 300) await throttle.succeeded(subject);
+  else if (status >= 200 && status < 400) await throttle.succeeded(subject);
 }
 
 /** As the one status table answers it, but a failed authentication counts as the 401 of the current revision. */

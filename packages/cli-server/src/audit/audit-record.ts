@@ -78,6 +78,17 @@ export function auditRecordOf(event: DomainEvent): AuditRecord | undefined {
       const { type, principal, ...details } = event;
       return { audit: 'service', action: type, outcome: 'failure', who: principal, details };
     }
+    case 'login.token.refused': {
+      // A login form posted without a token of this browser: a forged cross-site post looks like this.
+      const { type, ...details } = event;
+      return { audit: 'authentication', action: type, outcome: 'failure', who: undefined, details };
+    }
+    case 'logout.request.delivered':
+    case 'logout.request.failed': {
+      // Single logout: whether a service was told that a session it took part in ended.
+      const { type, principal, ...details } = event;
+      return { audit: 'logout', action: type, outcome: type === 'logout.request.delivered' ? 'success' : 'failure', who: principal, details };
+    }
     case 'server.error':
     case 'readiness.failed':
       return undefined;

@@ -19,9 +19,13 @@ export const DEMO_SERVICES = servicesSchema.parse([
   },
 ]);
 
-/** Adds the demo user and service, unless a configured one has the same username or id. */
+/** Modules the demo switches on besides those configured (when `rest`, which they need, is on): the browser login. */
+const DEMO_MODULES = ['login'] as const;
+
+/** Adds the demo user, service and modules, unless a configured one has the same username, id or name. */
 export function withDemo(config: Config): Config {
   const users = DEMO_USERS.filter((demo) => !config.users.some((user) => user.username === demo.username));
   const services = DEMO_SERVICES.filter((demo) => !config.services.some((service) => service.id === demo.id));
-  return { ...config, users: [...config.users, ...users], services: [...config.services, ...services] };
+  const modules = config.modules.includes('rest') ? DEMO_MODULES.filter((name) => !config.modules.includes(name)) : [];
+  return { ...config, users: [...config.users, ...users], services: [...config.services, ...services], modules: [...config.modules, ...modules] };
 }

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { HOST_PATTERN, LOOPBACK_HOSTS } from '@tessera/adapter-koa';
 import { sanitizeNodeName } from '@tessera/core';
 import { knownModuleNames, moduleListProblems } from '../modules/catalog.js';
+import { loginSchema } from '../modules/login/config.js';
 import { registrationProblems, registrationSchema } from './registration.js';
 import { authenticationSchema } from './authentication.js';
 import { ldapProblems, ldapSchema } from './ldap.js';
@@ -14,8 +15,8 @@ import { tokensSchema } from './tokens.js';
 import { usersSchema } from './users.js';
 import { x509Problems, x509Schema } from './x509.js';
 
-/** Parameters the REST routes and the x509 form extractor read: a credential parameter of the same name could never be told apart. */
-const ROUTE_PARAMETERS = ['username', 'password', 'service', 'TARGET', 'renew', 'token', 'cert'];
+/** Parameters the REST and login routes and the x509 form extractor read: a credential parameter of the same name could never be told apart. */
+const ROUTE_PARAMETERS = ['username', 'password', 'service', 'TARGET', 'renew', 'token', 'cert', 'method', 'warn', 'formToken', 'confirmed'];
 /** Parameters carrying credentials (the x509 module's `cert` too; the OTP code's is `otp.parameter`): never copied into a token. */
 const CREDENTIAL_PARAMETERS = ['username', 'password', 'cert'];
 
@@ -210,6 +211,7 @@ const settings = section({
   registration: registrationSchema.prefault({}),
   throttle: throttleSchema.prefault({}),
   x509: x509Schema.prefault({}),
+  login: loginSchema.prefault({}),
   otp: section({
     parameter: z
       .string()

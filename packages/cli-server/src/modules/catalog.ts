@@ -1,3 +1,5 @@
+import { LOGIN_MODULE } from './login/descriptor.js';
+
 /**
  * Every module tessera knows (docs/protocol.md §8): its name, the modules it needs, what it adds. Plain
  * data, so configuration is checked without loading any adapter; registry.ts holds what each does.
@@ -12,6 +14,7 @@ export const MODULE_CATALOG = [
   { name: 'throttle', dependencies: [], summary: 'locks a client IP + username after repeated failed logins (423 with Retry-After)' },
   // Needs rest: certificates are one more credential of /v1/tickets and /v1/users.
   { name: 'x509', dependencies: ['rest'], summary: 'X.509 client certificates from a form field, a trusted proxy header or the TLS handshake' },
+  LOGIN_MODULE,
 ] as const satisfies readonly ModuleDescriptor[];
 
 export interface ModuleDescriptor {

@@ -7,6 +7,7 @@ import { registerThrottleModule } from './throttle.js';
 import { registerTokensModule } from './tokens.js';
 import { registerServicesModule } from './services.js';
 import { registerX509Module } from './x509.js';
+import { registerLoginModule } from './login/register.js';
 
 /**
  * Adds a module's HTTP routes, credential extractors and credential handlers to the container's
@@ -22,6 +23,7 @@ const REGISTRATIONS: Record<ModuleName, ModuleRegistration> = {
   otp: registerOtpModule,
   throttle: registerThrottleModule,
   x509: registerX509Module,
+  login: registerLoginModule,
 };
 
 /** Registrations of the enabled modules in catalog order. Assumes a list that passed moduleListProblems. */

@@ -1,10 +1,20 @@
-import { MemoryOtpReplayStore, MemoryRequestRateStore, MemoryServiceRegistry, MemoryThrottleStore, MemoryTicketStore, MemoryUserDirectory, memoryStorageReadiness } from '@tessera/adapter-memory';
+import {
+  MemoryFormTokenStore,
+  MemoryOtpReplayStore,
+  MemoryRequestRateStore,
+  MemoryServiceRegistry,
+  MemoryServiceSessionStore,
+  MemoryThrottleStore,
+  MemoryTicketStore,
+  MemoryUserDirectory,
+  memoryStorageReadiness,
+} from '@tessera/adapter-memory';
 import type { Clock, RegisteredService } from '@tessera/core';
 import type { Config } from '../config/schema.js';
 import type { Storage, StorageInputs, StorePorts } from './storage.js';
 
 /** The in-memory adapters, filled from the configuration. */
-export function memoryStores(config: Config, services: readonly RegisteredService[], clock: Clock): StorePorts & { tickets: MemoryTicketStore } {
+export function memoryStores(config: Config, services: readonly RegisteredService[], clock: Clock): StorePorts & { tickets: MemoryTicketStore; formTokens: MemoryFormTokenStore } {
   const tickets = new MemoryTicketStore(clock, { maxTickets: config.storage.memory.maxTickets });
   return {
     tickets,
@@ -13,6 +23,8 @@ export function memoryStores(config: Config, services: readonly RegisteredServic
     throttle: new MemoryThrottleStore({ maxKeys: config.throttle.memory.maxKeys }),
     requestRates: new MemoryRequestRateStore(config.throttle.memory.maxKeys),
     otpSteps: new MemoryOtpReplayStore(),
+    serviceSessions: new MemoryServiceSessionStore(),
+    formTokens: new MemoryFormTokenStore(clock),
     readiness: memoryStorageReadiness,
     liveTgts: tickets,
   };
@@ -23,6 +35,7 @@ export function openMemoryStorage({ config, services, clock, logger }: StorageIn
   const ports = memoryStores(config, services, clock);
   const sweeper = setInterval(() => {
     const removed = ports.tickets.sweep();
+    ports.formTokens.forgetExpired();
     if (removed > 0) logger.debug({ removed }, 'expired tickets swept');
   }, config.storage.memory.sweepIntervalSeconds * 1000).unref();
   return {

@@ -23,9 +23,9 @@ export async function openRedisStorage({ config, services, clock, logger }: Stor
     const stores = createRedisStores(connection.client, clock, settings.keyPrefix);
     for (const service of services) await stores.registry.save(service);
     logger.info({ redis: connection.target, keyPrefix: settings.keyPrefix, services: services.length }, 'Redis storage ready');
-    const { tickets, registry, throttle, requestRates, otpSteps, readiness } = stores;
+    const { tickets, registry, throttle, requestRates, otpSteps, serviceSessions, formTokens, readiness } = stores;
     const users = new MemoryUserDirectory(config.users);
-    return { ports: { tickets, registry, users, throttle, requestRates, otpSteps, readiness, liveTgts: tickets }, close: () => connection.close() };
+    return { ports: { tickets, registry, users, throttle, requestRates, otpSteps, serviceSessions, formTokens, readiness, liveTgts: tickets }, close: () => connection.close() };
   } catch (error) {
     await connection.close();
     throw startFailure(error, setting);

@@ -1,5 +1,18 @@
 import type { Logger } from 'pino';
-import type { Clock, LiveTgtCount, OtpReplayStore, ReadinessCheck, RegisteredService, RequestRateStore, ServiceRegistry, ThrottleStore, TicketStore, UserDirectory } from '@tessera/core';
+import type {
+  Clock,
+  FormTokenStore,
+  LiveTgtCount,
+  OtpReplayStore,
+  ReadinessCheck,
+  RegisteredService,
+  RequestRateStore,
+  ServiceRegistry,
+  ServiceSessionStore,
+  ThrottleStore,
+  TicketStore,
+  UserDirectory,
+} from '@tessera/core';
 import type { MongoDatabase } from '@tessera/adapter-mongo';
 import type { Config } from '../config/schema.js';
 import { openMemoryStorage } from './memory-storage.js';
@@ -17,6 +30,9 @@ export interface StorePorts {
   readonly requestRates: RequestRateStore;
   /** Used one-time passwords of the otp module, likewise per process or shared. */
   readonly otpSteps: OtpReplayStore;
+  /** Single-logout records and used login-form tokens of the login module, likewise per process or shared. */
+  readonly serviceSessions: ServiceSessionStore;
+  readonly formTokens: FormTokenStore;
   /** The `storage` component of /health/ready. */
   readonly readiness: ReadinessCheck;
   /** The tessera_tgts_live gauge: this process's TGTs in memory, the cluster's in Mongo and Redis. */

@@ -149,6 +149,34 @@ export type DomainEvent =
       /** INVALID_SERVICE_DEFINITION: the field at fault, as the answer names it. */
       readonly field?: string;
     }
+  | {
+      /** The login form came back without a token this browser may use: missing, forged, expired or used before. */
+      readonly type: 'login.token.refused';
+      readonly reason: 'missing' | 'invalid' | 'expired' | 'reused';
+    }
+  | {
+      /** A service opted in to single logout accepted the logout request of one of its sessions. */
+      readonly type: 'logout.request.delivered';
+      /** The service URL the session's ticket was issued for. */
+      readonly service: string;
+      /** The fingerprint of that ticket (the request's SessionIndex). */
+      readonly ticket: string;
+      readonly principal: string;
+      /** `logout` (the session was logged out) or `expiry` (the TGT expired). */
+      readonly trigger: 'logout' | 'expiry';
+      readonly attempts: number;
+    }
+  | {
+      /** Every attempt to deliver a logout request failed; the service's session may live on. */
+      readonly type: 'logout.request.failed';
+      readonly service: string;
+      readonly ticket: string;
+      readonly principal: string;
+      readonly trigger: 'logout' | 'expiry';
+      readonly attempts: number;
+      /** The last attempt's failure: `HTTP <status>`, `timeout` or `unreachable`. */
+      readonly reason: string;
+    }
   | { readonly type: 'server.error'; readonly error: Error; readonly context: string }
   | {
       /** A readiness check failed: `reason` is safe to show anyone, `error` (hosts, causes) is for the log. */

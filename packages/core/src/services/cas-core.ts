@@ -6,6 +6,7 @@ import type { CredentialHandler } from '../ports/credential-handler.js';
 import type { EventSink } from '../ports/event-sink.js';
 import type { RandomSource } from '../ports/random-source.js';
 import type { ServiceRegistry } from '../ports/service-registry.js';
+import type { SessionListener } from '../ports/session-listener.js';
 import type { TicketStore } from '../ports/ticket-store.js';
 import { AuthenticateUser } from './authenticate-user.js';
 import { Authenticator } from './authenticator.js';
@@ -29,6 +30,8 @@ export interface CasCoreDependencies {
   readonly nodeName: string;
   readonly lifetimes: TicketLifetimes;
   readonly events: EventSink;
+  /** Told of each grant and each logout (the login module's single logout); none without it. */
+  readonly sessionListener?: SessionListener;
 }
 
 /** Every use case of the CAS protocol, wired to one set of ports. */
@@ -55,10 +58,10 @@ export function createCasCore(deps: CasCoreDependencies): CasCore {
     authenticator,
     serviceAccess,
     createTicketGrantingTicket: new CreateTicketGrantingTicket(...issuing),
-    grantServiceTicket: new GrantServiceTicket(...issuing),
+    grantServiceTicket: new GrantServiceTicket(...issuing, deps.sessionListener),
     validateServiceTicket: new ValidateServiceTicket(deps.tickets, serviceAccess, deps.events),
     ticketStatus: new TicketStatus(deps.tickets),
-    destroyTicketGrantingTicket: new DestroyTicketGrantingTicket(deps.tickets, deps.events),
+    destroyTicketGrantingTicket: new DestroyTicketGrantingTicket(deps.tickets, deps.events, deps.sessionListener),
     authenticateUser: new AuthenticateUser(authenticator, serviceAccess, deps.events),
   };
 }

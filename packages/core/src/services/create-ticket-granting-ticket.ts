@@ -1,3 +1,4 @@
+import type { Authentication } from '../domain/authentication/authentication.js';
 import type { Credential } from '../domain/authentication/credential.js';
 import type { TesseraError } from '../domain/errors.js';
 import type { RequestOrigin, TicketRefusalReason } from '../domain/events.js';
@@ -43,6 +44,11 @@ export class CreateTicketGrantingTicket {
       const service = await this.access.require(url, refuse);
       this.access.requirePrincipal(service, authentication.principal, refuse);
     }
+    return this.store(authentication, origin);
+  }
+
+  /** A new TGT for a login already made (the login form, which grants its ST apart). */
+  async store(authentication: Authentication, origin?: RequestOrigin): Promise<TicketGrantingTicket> {
     const now = this.clock.now();
     const hardExpiresAt = now + this.lifetimes.tgtMaxTimeToLiveSeconds * 1000;
     const tgt: TicketGrantingTicket = {

@@ -1,3 +1,4 @@
+import type { Authentication } from '../domain/authentication/authentication.js';
 import type { Credential } from '../domain/authentication/credential.js';
 import type { Principal } from '../domain/authentication/principal.js';
 import { AuthenticationFailedError, InvalidRequestError, NoCredentialsError, TicketNotFoundError, type TesseraError } from '../domain/errors.js';
@@ -9,6 +10,7 @@ import type { ServiceTicket } from '../domain/tickets/ticket.js';
 import type { TicketIdGenerator } from '../domain/tickets/ticket-ids.js';
 import type { Clock } from '../ports/clock.js';
 import type { EventSink } from '../ports/event-sink.js';
+import type { SessionListener } from '../ports/session-listener.js';
 import type { TicketStore } from '../ports/ticket-store.js';
 import type { Authenticator } from './authenticator.js';
 import type { ServiceAccess } from './service-access.js';
@@ -22,6 +24,11 @@ export interface GrantServiceTicketInput {
   /** renew=true: the request must carry credentials of the TGT's principal. */
   readonly renew: boolean;
   readonly credentials: readonly Credential[];
+  /**
+   * A login this request already made (the login form): it counts as renew with credentials, without
+   * checking them a second time (a one-time password works once).
+   */
+  readonly renewal?: Authentication;
   /** The request asking, reported with the events. */
   readonly origin?: RequestOrigin;
 }
@@ -43,6 +50,7 @@ export class GrantServiceTicket {
     private readonly clock: Clock,
     private readonly lifetimes: TicketLifetimes,
     private readonly events: EventSink,
+    private readonly listener?: SessionListener,
   ) {}
 
   async execute(input: GrantServiceTicketInput): Promise<GrantedServiceTicket> {
@@ -59,15 +67,14 @@ export class GrantServiceTicket {
     const refuseOwner = (reason: TicketRefusalReason, error: TesseraError): never => refuse(reason, error, owner);
     const service = await this.access.require(url, refuseOwner);
 
-    let authenticatedAt = found.authentication.authenticatedAt;
-    let renewed = false;
-    if (input.renew) {
+    let renewal = input.renewal;
+    if (input.renew && !renewal) {
       if (input.credentials.length === 0) refuseOwner('RENEW_WITHOUT_CREDENTIALS', new NoCredentialsError());
-      const renewal = await this.authenticator.authenticate(input.credentials, origin);
-      if (renewal.principal.id !== owner.id) refuseOwner('RENEW_PRINCIPAL_MISMATCH', new AuthenticationFailedError([RENEW_PRINCIPAL_MISMATCH]));
-      authenticatedAt = renewal.authenticatedAt;
-      renewed = true;
+      renewal = await this.authenticator.authenticate(input.credentials, origin);
     }
+    if (renewal && renewal.principal.id !== owner.id) refuseOwner('RENEW_PRINCIPAL_MISMATCH', new AuthenticationFailedError([RENEW_PRINCIPAL_MISMATCH]));
+    const renewed = renewal !== undefined;
+    const authenticatedAt = renewal?.authenticatedAt ?? found.authentication.authenticatedAt;
     if (!service.accessStrategy.ssoEnabled && !renewed) refuseOwner('SSO_NOT_ALLOWED', new AuthenticationFailedError([SSO_NOT_ALLOWED]));
     this.access.requirePrincipal(service, owner, refuseOwner);
 
@@ -85,6 +92,8 @@ export class GrantServiceTicket {
       createdAt: now,
       expiresAt: now + this.lifetimes.stTimeToLiveSeconds * 1000,
     };
+    // Before the ticket exists, so a logout that follows its validation always knows of it.
+    await this.listener?.granted(tgt, ticket, service);
     await this.tickets.save(ticket);
     this.events.emit(
       { type: 'ticket.created', kind: 'ST', ticket: ticketFingerprint(ticket.id), principal: tgt.authentication.principal.id, service: url },

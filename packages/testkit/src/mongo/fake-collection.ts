@@ -36,7 +36,14 @@ export class FakeCollection {
     return {
       sort: (order: Record<string, 1 | -1>) => {
         this.record('find.sort', order);
-        return { toArray: () => Promise.resolve(find(this.documents, filter).sort(order).all().map((found) => structuredClone(found))) };
+        const sorted = () => find(this.documents, filter).sort(order).all().map((found) => structuredClone(found));
+        return {
+          toArray: () => Promise.resolve(sorted()),
+          limit: (count: number) => {
+            this.record('find.limit', count);
+            return { toArray: () => Promise.resolve(sorted().slice(0, count)) };
+          },
+        };
       },
     };
   }

@@ -4,7 +4,9 @@ import { ACCESS_STRATEGY_KEYS, isClass, isRecord, keyProblems, PROPERTY_KEYS, re
 import { compileFullMatch } from './service-matcher.js';
 import {
   CAS_REGISTERED_SERVICE,
+  LOGOUT_TYPES,
   type AccessStrategy,
+  type LogoutType,
   type AttributeReleasePolicy,
   type RegisteredService,
 } from './registered-service.js';
@@ -78,7 +80,32 @@ export function parseServiceDefinition(json: unknown, options: ParseOptions = {}
       fail(`attributeReleasePolicy.${field}`, problem),
     ),
     properties: parseProperties(json['properties'], (field, problem) => fail(`properties.${field}`, problem)),
+    ...parseLogout(json['logoutType'], json['logoutUrl'], fail),
   };
+}
+
+/** `logoutType` and `logoutUrl`, kept only when present so a definition round-trips as written. */
+function parseLogout(type: unknown, url: unknown, fail: Fail): { logoutType?: LogoutType; logoutUrl?: string } {
+  const parsed: { logoutType?: LogoutType; logoutUrl?: string } = {};
+  if (type !== undefined && type !== null) {
+    if (type === 'FRONT_CHANNEL') throw fail('logoutType', 'FRONT_CHANNEL is not supported; use BACK_CHANNEL or NONE');
+    if (!LOGOUT_TYPES.includes(type as LogoutType)) throw fail('logoutType', `must be one of ${LOGOUT_TYPES.join(', ')}`);
+    parsed.logoutType = type as LogoutType;
+  }
+  if (url !== undefined && url !== null) {
+    if (typeof url !== 'string' || !isHttpUrl(url)) throw fail('logoutUrl', 'must be an absolute http or https URL');
+    parsed.logoutUrl = url;
+  }
+  return parsed;
+}
+
+function isHttpUrl(text: string): boolean {
+  try {
+    const { protocol } = new URL(text);
+    return protocol === 'http:' || protocol === 'https:';
+  } catch {
+    return false;
+  }
 }
 
 type Fail = (field: string, problem: string) => InvalidServiceDefinitionError;

@@ -101,12 +101,11 @@ const LOGIN_PAGES = ['theme', 'locale', 'templateName', 'logo', 'informationUrl'
 const NO_LIFETIMES = "tessera's ticket lifetimes are the same for every service (tickets.*)";
 const PRINCIPAL_ID = 'the user in every answer is the principal id';
 const NO_PROXIES = 'tessera grants no proxy tickets to any service';
-const NO_LOGOUT_NOTIFICATIONS = 'tessera sends no logout notifications to services';
 const EVERY_HANDLER = 'every authentication handler is accepted for every service';
 
 /** A registered service (CasRegisteredService, RegexRegisteredService). */
 export const SERVICE_KEYS: KeyRules = {
-  read: ['@class', 'id', 'name', 'serviceId', 'description', 'evaluationOrder', 'accessStrategy', 'attributeReleasePolicy', 'properties'],
+  read: ['@class', 'id', 'name', 'serviceId', 'description', 'evaluationOrder', 'accessStrategy', 'attributeReleasePolicy', 'logoutType', 'logoutUrl', 'properties'],
   descriptive: LOGIN_PAGES,
   unsupported: {
     usernameAttributeProvider: {
@@ -121,8 +120,6 @@ export const SERVICE_KEYS: KeyRules = {
       instead: 'serviceId is always a regular expression over the whole URL, case ignored',
       accepted: { when: onlyClass('FullRegexRegisteredServiceMatchingStrategy'), as: 'org.apereo.cas.services.FullRegexRegisteredServiceMatchingStrategy' },
     },
-    logoutType: { instead: NO_LOGOUT_NOTIFICATIONS, accepted: { when: is('NONE'), as: 'NONE' } },
-    logoutUrl: { instead: NO_LOGOUT_NOTIFICATIONS },
     multifactorPolicy: { instead: 'a second factor is asked per user (users[].requireOtp), never per service' },
     authenticationPolicy: { instead: EVERY_HANDLER },
     requiredHandlers: { instead: EVERY_HANDLER, accepted: { when: isEmptyCollection, as: 'an empty list' } },

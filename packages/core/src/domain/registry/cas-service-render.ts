@@ -24,6 +24,8 @@ export function toCasServiceJson(service: RegisteredService): Record<string, unk
     },
     attributeReleasePolicy: releasePolicyJson(service.attributeRelease),
     properties: javaMap(service.properties, (values) => ({ '@class': `${CAS}.DefaultRegisteredServiceProperty`, values: javaSet(values) })),
+    ...(service.logoutType === undefined ? {} : { logoutType: service.logoutType }),
+    ...(service.logoutUrl === undefined ? {} : { logoutUrl: service.logoutUrl }),
   };
 }
 

@@ -27,6 +27,21 @@ export interface RegisteredService {
   readonly accessStrategy: AccessStrategy;
   readonly attributeRelease: AttributeReleasePolicy;
   readonly properties: AttributeMap;
+  /**
+   * CAS's `logoutType`: `BACK_CHANNEL` opts the service in to single logout (the login module tells it
+   * when a login session it took part in ends); absent or `NONE`, it is never told.
+   */
+  readonly logoutType?: LogoutType;
+  /** CAS's `logoutUrl`: where the logout request goes; absent, the service URL the ticket was issued for. */
+  readonly logoutUrl?: string;
+}
+
+export const LOGOUT_TYPES = ['NONE', 'BACK_CHANNEL'] as const;
+export type LogoutType = (typeof LOGOUT_TYPES)[number];
+
+/** Whether the service is to be told, by a back-channel logout request, when a login session ends. */
+export function wantsBackChannelLogout(service: RegisteredService): boolean {
+  return service.logoutType === 'BACK_CHANNEL';
 }
 
 export const CAS_REGISTERED_SERVICE = 'org.apereo.cas.services.CasRegisteredService';

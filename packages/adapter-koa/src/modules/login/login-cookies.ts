@@ -1,0 +1,51 @@
+import type { Context } from 'koa';
+
+/** CAS's ticket-granting cookie: the sealed TGT id of the browser's login session. */
+export const TICKET_GRANTING_COOKIE = 'TGC';
+/** CAS's warn cookie: the user asked to be warned before single sign-on to a service. */
+export const WARN_COOKIE = 'CASPRIVACY';
+/** A random id of the browser, which each login form token is bound to. */
+export const BROWSER_COOKIE = 'TBROWSER';
+
+const BROWSER_ID = /^[A-Za-z0-9_-]{43}$/;
+const CHOSEN_BROWSER_ID = Symbol('browserId');
+
+/**
+ * The login module's cookies: HttpOnly, SameSite=Lax, for the base path only, Secure whenever the
+ * request came over TLS (tessera's own listener, or a trusted proxy's X-Forwarded-Proto: https).
+ * Session cookies: they end with the browser, the TGT's own lifetime bounds them on the server.
+ */
+export class LoginCookies {
+  constructor(private readonly path: string) {}
+
+  get(ctx: Context, name: string): string | undefined {
+    const value = ctx.cookies.get(name, { signed: false });
+    return value === undefined || value === '' ? undefined : value;
+  }
+
+  set(ctx: Context, name: string, value: string): void {
+    ctx.cookies.set(name, value, { httpOnly: true, sameSite: 'lax', secure: ctx.secure, path: this.path, signed: false, overwrite: true });
+  }
+
+  clear(ctx: Context, name: string): void {
+    ctx.cookies.set(name, null, { httpOnly: true, sameSite: 'lax', secure: ctx.secure, path: this.path, signed: false, overwrite: true });
+  }
+
+  /** The browser's id, set now (once per request) when it has none, or one not of ours. */
+  browserId(ctx: Context, newId: () => string): string {
+    const state = ctx.state as { [CHOSEN_BROWSER_ID]?: string };
+    const chosen = state[CHOSEN_BROWSER_ID];
+    if (chosen !== undefined) return chosen;
+    const sent = this.get(ctx, BROWSER_COOKIE);
+    if (sent !== undefined && BROWSER_ID.test(sent)) return (state[CHOSEN_BROWSER_ID] = sent);
+    const id = (state[CHOSEN_BROWSER_ID] = newId());
+    this.set(ctx, BROWSER_COOKIE, id);
+    return id;
+  }
+
+  /** The id the browser sent, for checking a form token; never a new one. */
+  sentBrowserId(ctx: Context): string | undefined {
+    const sent = this.get(ctx, BROWSER_COOKIE);
+    return sent !== undefined && BROWSER_ID.test(sent) ? sent : undefined;
+  }
+}

@@ -1,0 +1,32 @@
+import type { BrowserLogin, LoginFormTokens, TicketGrantingCookie } from '@tessera/core';
+import type { HttpModule } from '../../http-module.js';
+import type { Branding } from './branding.js';
+import { loginRoutes } from './login-routes.js';
+import type { Messages } from './messages.js';
+import { LoginPages } from './pages.js';
+
+export interface LoginModuleOptions {
+  readonly login: BrowserLogin;
+  readonly cookie: TicketGrantingCookie;
+  readonly formTokens: LoginFormTokens;
+  readonly branding: Branding;
+  readonly messages: Messages;
+  /** The otp module's code parameter, when that module is on: the form then asks for a code. */
+  readonly otpParameter?: string;
+}
+
+/** The `login` module: the browser side of CAS (/login with single sign-on, /logout). */
+export function loginModule(options: LoginModuleOptions): HttpModule {
+  return {
+    name: 'login',
+    routes: (http) => {
+      const pages = new LoginPages({
+        branding: options.branding,
+        messages: options.messages,
+        basePath: http.options.basePath.replace(/\/+$/, ''),
+        ...(options.otpParameter !== undefined && { otpParameter: options.otpParameter }),
+      });
+      return loginRoutes(http, { login: options.login, cookie: options.cookie, formTokens: options.formTokens, pages });
+    },
+  };
+}

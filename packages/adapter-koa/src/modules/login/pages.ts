@@ -1,0 +1,170 @@
+import { hash } from 'node:crypto';
+import { stylesheet, type Branding } from './branding.js';
+import { formatMessage, html, Html } from './html.js';
+import type { Messages } from './messages.js';
+
+/** What every page is built with: the operator's branding, the language, where the routes are. */
+export interface PageSettings {
+  readonly branding: Branding;
+  readonly messages: Messages;
+  /** `/cas`, or `''` at the root. */
+  readonly basePath: string;
+  /** The otp module's code parameter, when the module is on: the form then has a field for it. */
+  readonly otpParameter?: string;
+}
+
+/** A page and the headers that go with it. */
+export interface Page {
+  readonly markup: string;
+  readonly contentSecurityPolicy: string;
+}
+
+/** The one script of any page: the POST redirect submits its form by itself. */
+const AUTO_SUBMIT = 'document.forms[0].submit();';
+
+/** The pages of the login module, each a whole HTML document in the configured language. */
+export class LoginPages {
+  private readonly style: string;
+  private readonly styleHash: string;
+
+  constructor(private readonly settings: PageSettings) {
+    this.style = stylesheet(settings.branding.colours);
+    this.styleHash = sha256(this.style);
+  }
+
+  get messages(): Messages {
+    return this.settings.messages;
+  }
+
+  /** The login form. `message` says why it is shown again; `principal` who is logged in already (renew). */
+  loginForm(form: LoginForm): Page {
+    const { messages: text, branding, otpParameter } = this.settings;
+    const describedBy = form.message ? 'login-message' : undefined;
+    const otp =
+      otpParameter === undefined
+        ? undefined
+        : html`<div class="field"><label for="otp">${text.otp}</label><input type="text" id="otp" name="${otpParameter}" inputmode="numeric" autocomplete="one-time-code" aria-describedby="otp-hint"><p class="hint" id="otp-hint">${text.otpHint}</p></div>`;
+    const content = html`${form.service === undefined ? undefined : html`<p>${formatMessage(text.loginForService, { service: displayed(form.service) })}</p>`}
+${form.principal === undefined ? undefined : html`<p>${formatMessage(text.renewNotice, { principal: form.principal })}</p>`}
+${branding.text === undefined ? undefined : html`<p>${branding.text}</p>`}
+${form.message === undefined ? undefined : html`<p class="message" id="login-message" role="alert">${form.message}</p>`}
+<form method="post" action="${this.path('/login')}">
+<input type="hidden" name="formToken" value="${form.formToken}">
+${form.service === undefined ? undefined : html`<input type="hidden" name="service" value="${form.service}">`}
+${form.renew ? html`<input type="hidden" name="renew" value="true">` : undefined}
+${form.method === 'POST' ? html`<input type="hidden" name="method" value="POST">` : undefined}
+<div class="field"><label for="username">${text.username}</label><input type="text" id="username" name="username" value="${form.username ?? ''}" autocomplete="username" autocapitalize="none" spellcheck="false" required${form.username ? undefined : html` autofocus`}${describedBy ? html` aria-describedby="${describedBy}"` : undefined}></div>
+<div class="field"><label for="password">${text.password}</label><input type="password" id="password" name="password" autocomplete="current-password" required${form.username ? html` autofocus` : undefined}></div>
+${otp}
+<div class="check"><input type="checkbox" id="warn" name="warn" value="true"${form.warn ? html` checked` : undefined}><label for="warn">${text.warn}</label></div>
+<button type="submit">${text.submit}</button>
+</form>`;
+    return this.page(text.loginHeading, content);
+  }
+
+  signedIn(principal: string): Page {
+    const text = this.settings.messages;
+    return this.page(text.signedInHeading, html`<p>${formatMessage(text.signedIn, { principal })}</p>\n<p><a href="${this.path('/logout')}">${text.logOut}</a></p>`);
+  }
+
+  /** `warn`: a button that asks /login again for the ticket, once the user agrees. */
+  confirm(confirmation: { service: string; principal: string; method: ResponseMethod; formToken: string }): Page {
+    const text = this.settings.messages;
+    const content = html`<p>${formatMessage(text.confirm, { service: displayed(confirmation.service), principal: confirmation.principal })}</p>
+<form method="post" action="${this.path('/login')}">
+<input type="hidden" name="formToken" value="${confirmation.formToken}">
+<input type="hidden" name="service" value="${confirmation.service}">
+<input type="hidden" name="confirmed" value="true">
+${confirmation.method === 'POST' ? html`<input type="hidden" name="method" value="POST">` : undefined}
+<button type="submit">${text.continue}</button>
+</form>`;
+    return this.page(text.confirmHeading, content);
+  }
+
+  /** `method=POST`: the ticket (if any) posted to the service by a form that submits itself. */
+  postRedirect(service: string, ticket: string | undefined): Page {
+    const text = this.settings.messages;
+    const content = html`<p>${text.redirect}</p>
+<form method="post" action="${service}">
+${ticket === undefined ? undefined : html`<input type="hidden" name="ticket" value="${ticket}">`}
+<button type="submit">${text.continue}</button>
+</form>
+<script>${Html.trusted(AUTO_SUBMIT)}</script>`;
+    return this.page(text.redirectHeading, content, AUTO_SUBMIT);
+  }
+
+  denied(service: string, principal: string): Page {
+    const text = this.settings.messages;
+    return this.page(text.deniedHeading, html`<p>${formatMessage(text.denied, { service: displayed(service), principal })}</p>\n<p><a href="${this.path('/logout')}">${text.logOut}</a></p>`);
+  }
+
+  loggedOut(): Page {
+    const text = this.settings.messages;
+    return this.page(text.loggedOutHeading, html`<p>${text.loggedOut}</p>`);
+  }
+
+  /** A page that only says something went wrong: a heading and one paragraph. */
+  notice(heading: string, paragraph: string): Page {
+    return this.page(heading, html`<p>${paragraph}</p>`);
+  }
+
+  private path(route: string): string {
+    return `${this.settings.basePath}${route}`;
+  }
+
+  private page(heading: string, content: Html, script?: string): Page {
+    const { branding, messages } = this.settings;
+    const logo = branding.logoUrl === undefined ? undefined : html`<img src="${branding.logoUrl}" alt="${branding.logoAlt ?? branding.title}">`;
+    const markup = html`<!DOCTYPE html>
+<html lang="${messages.language}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>${heading} – ${branding.title}</title>
+<style>${Html.trusted(this.style)}</style>
+</head>
+<body>
+<header>${logo}<span class="brand">${branding.title}</span></header>
+<main>
+<h1>${heading}</h1>
+${content}
+</main>
+</body>
+</html>
+`;
+    const scripts = script === undefined ? "'none'" : `'sha256-${sha256(script)}'`;
+    // No form-action: the form's redirect goes to whichever registered service asked, and browsers check it against form-action.
+    const contentSecurityPolicy = `default-src 'none'; style-src 'sha256-${this.styleHash}'; script-src ${scripts}; img-src 'self' https: data:; base-uri 'none'; frame-ancestors 'none'`;
+    return { markup: markup.toString(), contentSecurityPolicy };
+  }
+}
+
+export type ResponseMethod = 'GET' | 'POST';
+
+export interface LoginForm {
+  readonly formToken: string;
+  readonly service?: string;
+  readonly renew: boolean;
+  readonly method: ResponseMethod;
+  /** Filled in again after a failed attempt. */
+  readonly username?: string;
+  readonly warn?: boolean;
+  /** Who is logged in already, when the form is shown anyway (renew, a service without single sign-on). */
+  readonly principal?: string;
+  /** Why the form is shown again. */
+  readonly message?: string;
+}
+
+/** The host a service URL points at, which tells a user more than the whole URL; the URL when it has none. */
+function displayed(service: string): string {
+  try {
+    return new URL(service).host || service;
+  } catch {
+    return service;
+  }
+}
+
+function sha256(text: string): string {
+  return hash('sha256', text, 'base64');
+}

@@ -1,0 +1,59 @@
+import type { Collection } from 'mongodb';
+import type { ServiceSession, ServiceSessionStore } from '@tessera/core';
+import { guarded } from './unavailable.js';
+
+/** A TGT's single-logout record; `_id` is the TGT id. */
+export interface ServiceSessionDocument {
+  _id: string;
+  sessions: ServiceSession[];
+  /** Before this the TGT cannot have expired; the `checkAt` index serves the expiry check. */
+  checkAt: Date;
+}
+
+const DUPLICATE_KEY = 11000;
+const ATTEMPTS = 3;
+
+/**
+ * Single-logout records in MongoDB, shared by every node: adds are one upsert ($push, $max), take is one
+ * findOneAndDelete, so of the nodes noticing a TGT's end at once exactly one tells its services.
+ */
+export class MongoServiceSessionStore implements ServiceSessionStore {
+  constructor(private readonly records: Collection<ServiceSessionDocument>) {}
+
+  async createIndexes(): Promise<void> {
+    await guarded(() => this.records.createIndex({ checkAt: 1 }, { name: 'checkAt' }));
+  }
+
+  async add(tgtId: string, session: ServiceSession, checkAt: number): Promise<void> {
+    const change = { $push: { sessions: { ticketId: session.ticketId, service: session.service, principal: session.principal } }, $max: { checkAt: new Date(checkAt) } };
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        await guarded(() => this.records.findOneAndUpdate({ _id: tgtId }, change, { upsert: true }));
+        return;
+      } catch (error) {
+        // Two first adds raced to insert the record: the loser updates the winner's.
+        if ((error as { code?: unknown }).code !== DUPLICATE_KEY || attempt >= ATTEMPTS) throw error;
+      }
+    }
+  }
+
+  async take(tgtId: string): Promise<readonly ServiceSession[]> {
+    const taken = await guarded(() => this.records.findOneAndDelete({ _id: tgtId }));
+    return (taken?.sessions ?? []).map(({ ticketId, service, principal }) => ({ ticketId, service, principal }));
+  }
+
+  async due(now: number, limit: number): Promise<readonly string[]> {
+    const found = await guarded(() =>
+      this.records
+        .find({ checkAt: { $lte: new Date(now) } })
+        .sort({ checkAt: 1 })
+        .limit(limit)
+        .toArray(),
+    );
+    return found.map((record) => record._id);
+  }
+
+  async postpone(tgtId: string, checkAt: number): Promise<void> {
+    await guarded(() => this.records.findOneAndUpdate({ _id: tgtId }, { $max: { checkAt: new Date(checkAt) } }));
+  }
+}

@@ -1,0 +1,102 @@
+import { ticketFingerprint, type EventSink, type LogoutDelivery, type LogoutRequestSender } from '@tessera/core';
+import type { LoginConfig } from './config.js';
+
+type Settings = LoginConfig['singleLogout'];
+
+/**
+ * Answers that count as delivered, as Apereo CAS's HTTP client accepts them: a client such as
+ * mod_auth_cas drops the session, then redirects the (unauthenticated) POST to the login page.
+ */
+const DELIVERED = new Set([301, 302, 304]);
+
+/** One attempt's failure, as the event reports it. */
+type AttemptFailure = `HTTP ${number}` | 'timeout' | 'unreachable' | 'stopping';
+
+/**
+ * CAS back-channel logout over HTTP: `POST <url>` with the form parameter `logoutRequest`, each
+ * attempt bounded by `timeoutMs`, up to `attempts` attempts with a doubling delay, redirects not
+ * followed (a 2xx, 301, 302 or 304 is delivered). Runs apart from the request that ended the session; each request's outcome becomes one
+ * event (`logout.request.delivered` or `logout.request.failed`) carrying that request's origin.
+ */
+export class HttpLogoutRequestSender implements LogoutRequestSender {
+  private readonly pending = new Set<{ abort(): void }>();
+  private stopped = false;
+
+  constructor(
+    private readonly settings: Settings,
+    private readonly events: EventSink,
+  ) {}
+
+  send(delivery: LogoutDelivery): void {
+    void this.deliver(delivery);
+  }
+
+  /** Deliveries in progress: their attempts in flight or their next retry. */
+  get inProgress(): number {
+    return this.pending.size;
+  }
+
+  /** Ends every delivery now: attempts in flight are aborted and no retry follows; each is reported failed. */
+  stop(): void {
+    this.stopped = true;
+    for (const delivery of this.pending) delivery.abort();
+  }
+
+  private async deliver(delivery: LogoutDelivery): Promise<void> {
+    const controller = new AbortController();
+    const handle = { abort: () => controller.abort() };
+    this.pending.add(handle);
+    let attempts = 0;
+    let failure: AttemptFailure | undefined = 'stopping';
+    try {
+      while (!this.stopped && attempts < this.settings.attempts) {
+        if (attempts > 0) await pause(this.settings.retryDelayMs * 2 ** (attempts - 1), controller.signal);
+        if (this.stopped) break;
+        attempts += 1;
+        failure = await this.attempt(delivery, controller.signal);
+        if (failure === undefined) break;
+      }
+    } finally {
+      this.pending.delete(handle);
+    }
+    this.report(delivery, attempts, this.stopped && failure !== undefined ? 'stopping' : failure);
+  }
+
+  private async attempt({ url, logoutRequest }: LogoutDelivery, stopping: AbortSignal): Promise<AttemptFailure | undefined> {
+    const timeout = AbortSignal.timeout(this.settings.timeoutMs);
+    try {
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ logoutRequest }).toString(),
+        redirect: 'manual',
+        signal: AbortSignal.any([timeout, stopping]),
+      });
+      await response.body?.cancel();
+      return (response.status >= 200 && response.status < 300) || DELIVERED.has(response.status) ? undefined : `HTTP ${response.status}`;
+    } catch {
+      if (stopping.aborted) return 'stopping';
+      return timeout.aborted ? 'timeout' : 'unreachable';
+    }
+  }
+
+  private report({ session, trigger, origin }: LogoutDelivery, attempts: number, failure: AttemptFailure | undefined): void {
+    const about = { service: session.service, ticket: ticketFingerprint(session.ticketId), principal: session.principal, trigger, attempts };
+    if (failure === undefined) this.events.emit({ type: 'logout.request.delivered', ...about }, origin);
+    else this.events.emit({ type: 'logout.request.failed', ...about, reason: failure }, origin);
+  }
+}
+
+/** Waits `ms`, or less when `signal` aborts. */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}

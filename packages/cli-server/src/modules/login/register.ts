@@ -1,0 +1,53 @@
+import { loginModule, MESSAGES } from '@tessera/adapter-koa';
+import { BrowserLogin, deriveLoginKeys, LoginFormTokens, SingleLogout, TicketGrantingCookie } from '@tessera/core';
+import { token, TOKENS } from '../../tokens.js';
+import type { ModuleRegistration } from '../registry.js';
+import { HttpLogoutRequestSender } from './back-channel-sender.js';
+import { loadLoginSecret } from './login-key.js';
+import { SingleLogoutJob } from './single-logout-job.js';
+
+const SENDER = token<HttpLogoutRequestSender>('login: logout request sender');
+const SINGLE_LOGOUT = token<SingleLogout>('login: single logout');
+
+/**
+ * `login`: /login and /logout for browsers on the rest module's authentication, throttle and audit;
+ * single logout, told of every grant and logout (REST's included) and checking for expired sessions
+ * in the background. The cookie and form keys come from `login.key` or `login.keyFile`.
+ */
+export const registerLoginModule: ModuleRegistration = (binder, config) => {
+  const settings = config.login;
+  binder.resolved(SENDER, [TOKENS.EventSink], (events) => new HttpLogoutRequestSender(settings.singleLogout, events));
+  binder.resolved(
+    SINGLE_LOGOUT,
+    [TOKENS.ServiceSessionStore, TOKENS.TicketStore, TOKENS.ServiceRegistry, SENDER, TOKENS.Clock, TOKENS.RandomSource],
+    (sessions, tickets, registry, sender, clock, random) => new SingleLogout(sessions, tickets, registry, sender, clock, random),
+  );
+  binder.resolved(TOKENS.SessionListener, [SINGLE_LOGOUT], (singleLogout) => singleLogout);
+  binder.resolved(
+    TOKENS.BackgroundJob,
+    [SINGLE_LOGOUT, SENDER, TOKENS.EventSink],
+    (singleLogout, sender, events) => new SingleLogoutJob(singleLogout, sender, settings.singleLogout.expiryCheckSeconds, events),
+  );
+  binder.resolved(
+    TOKENS.HttpModule,
+    [TOKENS.CasCore, TOKENS.TicketStore, TOKENS.FormTokenStore, TOKENS.EventSink, TOKENS.Clock, TOKENS.RandomSource],
+    (core, tickets, usedFormTokens, events, clock, random) => {
+      const keys = deriveLoginKeys(loadLoginSecret(settings, random));
+      const { branding } = settings;
+      return loginModule({
+        login: new BrowserLogin(core, tickets, events),
+        cookie: new TicketGrantingCookie(keys),
+        formTokens: new LoginFormTokens(keys, usedFormTokens, clock, random, settings.formTokenLifetimeSeconds),
+        branding: {
+          title: branding.title,
+          colours: branding.colours,
+          ...(branding.logoUrl !== undefined && { logoUrl: branding.logoUrl }),
+          ...(branding.logoAlt !== undefined && { logoAlt: branding.logoAlt }),
+          ...(branding.text !== undefined && { text: branding.text }),
+        },
+        messages: MESSAGES[settings.language],
+        ...(config.modules.includes('otp') && { otpParameter: config.otp.parameter }),
+      });
+    },
+  );
+};

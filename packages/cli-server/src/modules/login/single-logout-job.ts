@@ -1,0 +1,49 @@
+import { EXPIRY_BATCH, type EventSink, type SingleLogout } from '@tessera/core';
+import type { HttpLogoutRequestSender } from './back-channel-sender.js';
+
+/** Rounds of one check at most, so a backlog is worked off over several checks rather than in one burst. */
+const MAX_ROUNDS = 50;
+
+/**
+ * The login module's background work on each node: every `intervalSeconds`, the login sessions that
+ * expired get their single logout (SingleLogout.endExpired); on stop, deliveries still running end.
+ */
+export class SingleLogoutJob {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+
+  constructor(
+    private readonly singleLogout: SingleLogout,
+    private readonly sender: HttpLogoutRequestSender,
+    private readonly intervalSeconds: number,
+    private readonly events: EventSink,
+  ) {}
+
+  start(): void {
+    this.timer ??= setInterval(() => void this.check(), this.intervalSeconds * 1000).unref();
+  }
+
+  /** One expiry check; a check already running is not started twice. */
+  check(): Promise<void> {
+    this.running ??= this.endExpired().finally(() => (this.running = undefined));
+    return this.running;
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    this.timer = undefined;
+    await this.running;
+    this.sender.stop();
+  }
+
+  private async endExpired(): Promise<void> {
+    try {
+      for (let round = 0; round < MAX_ROUNDS; round += 1) {
+        if ((await this.singleLogout.endExpired(EXPIRY_BATCH)) < EXPIRY_BATCH) return;
+      }
+    } catch (error) {
+      // A store that cannot answer now is asked again at the next check.
+      this.events.emit({ type: 'server.error', error: error instanceof Error ? error : new Error(String(error)), context: 'single logout: expiry check' });
+    }
+  }
+}

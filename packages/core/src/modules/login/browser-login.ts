@@ -1,0 +1,127 @@
+import type { Credential } from '../../domain/authentication/credential.js';
+import { AuthenticationFailedError, ServiceNotAuthorizedError, TicketNotFoundError, type TesseraError } from '../../domain/errors.js';
+import type { RequestOrigin, TicketRefusalReason } from '../../domain/events.js';
+import type { Authentication } from '../../domain/authentication/authentication.js';
+import type { TicketGrantingTicket } from '../../domain/tickets/ticket.js';
+import type { EventSink } from '../../ports/event-sink.js';
+import type { TicketStore } from '../../ports/ticket-store.js';
+import type { CasCore } from '../../services/cas-core.js';
+
+/** A visit to /login, as CAS protocol 3.0 defines its parameters. */
+export interface LoginRequest {
+  /** Where the user is going; it must be a registered, enabled service. */
+  readonly service?: string;
+  /** The TGT the browser's ticket-granting cookie names, if it sent one that opened. */
+  readonly sessionTgtId?: string;
+  /** Ask for credentials whatever the session (and mark the ticket as from a new login). */
+  readonly renew: boolean;
+  /** Never ask for credentials: without a session, back to the service with no ticket. */
+  readonly gateway: boolean;
+  /** The user asked to be warned before being logged in to a service by single sign-on, and has not confirmed yet. */
+  readonly warn: boolean;
+  readonly origin?: RequestOrigin;
+}
+
+/** What the browser is shown next. */
+export type LoginOutcome =
+  /** The login form; `principal` names who is logged in already (renew, or a service without SSO). */
+  | { readonly kind: 'credentials'; readonly principal?: string }
+  /** Back to the service: with a ticket, or without one (gateway). */
+  | { readonly kind: 'redirect'; readonly service: string; readonly ticket?: string }
+  /** `warn`: ask before single sign-on to the service. */
+  | { readonly kind: 'confirm'; readonly service: string; readonly principal: string }
+  /** Logged in, and no service to go to. */
+  | { readonly kind: 'signedIn'; readonly principal: string }
+  /** Logged in, but the service's access rules refuse the principal. */
+  | { readonly kind: 'denied'; readonly service: string; readonly principal: string };
+
+export interface LoginWithCredentials extends LoginRequest {
+  readonly credentials: readonly Credential[];
+}
+
+export interface LoggedIn {
+  /** The login session: the browser's own one when the same user logged in again, else a new one. */
+  readonly tgt: TicketGrantingTicket;
+  readonly outcome: LoginOutcome;
+}
+
+/**
+ * The browser side of CAS (/login, /logout), on the same use cases as REST: one Authenticator, the
+ * same ticket rules, the same events. Single sign-on is the browser's TGT granting STs without a form.
+ */
+export class BrowserLogin {
+  constructor(
+    private readonly core: CasCore,
+    private readonly tickets: TicketStore,
+    private readonly events: EventSink,
+  ) {}
+
+  /** GET /login: single sign-on, gateway, or the form. An unregistered service is refused (ServiceNotAuthorizedError). */
+  async begin(request: LoginRequest): Promise<LoginOutcome> {
+    const service = request.service === undefined ? undefined : await this.requireService(request.service, request.origin);
+    const tgt = await this.session(request.sessionTgtId);
+    const singleSignOn = tgt !== undefined && !request.renew && (service?.accessStrategy.ssoEnabled ?? true);
+    if (singleSignOn) {
+      const principal = tgt.authentication.principal.id;
+      if (request.service === undefined) return { kind: 'signedIn', principal };
+      if (request.warn) return { kind: 'confirm', service: request.service, principal };
+      return this.grant(tgt, request.service, request.origin);
+    }
+    // renew wins over gateway (CAS protocol 3.0 §2.1.1).
+    if (request.gateway && !request.renew && request.service !== undefined) return { kind: 'redirect', service: request.service };
+    return tgt ? { kind: 'credentials', principal: tgt.authentication.principal.id } : { kind: 'credentials' };
+  }
+
+  /**
+   * POST /login: authenticate (AuthenticationFailedError, NoCredentialsError as REST), then keep the
+   * browser's session when it is the same user's, or end it (its services are logged out) and start a
+   * new one. A ticket granted now is always from a new login.
+   */
+  async logIn(request: LoginWithCredentials): Promise<LoggedIn> {
+    if (request.service !== undefined) await this.requireService(request.service, request.origin);
+    const authentication = await this.core.authenticator.authenticate(request.credentials, request.origin);
+    let tgt = await this.session(request.sessionTgtId);
+    if (tgt?.authentication.principal.id !== authentication.principal.id) {
+      if (request.sessionTgtId !== undefined) await this.core.destroyTicketGrantingTicket.execute(request.sessionTgtId, request.origin);
+      tgt = await this.core.createTicketGrantingTicket.store(authentication, request.origin);
+    }
+    const principal = authentication.principal.id;
+    if (request.service === undefined) return { tgt, outcome: { kind: 'signedIn', principal } };
+    return { tgt, outcome: await this.grant(tgt, request.service, request.origin, authentication) };
+  }
+
+  /** GET /logout: the browser's TGT, its STs, and (single logout) its services' sessions end. */
+  async logOut(sessionTgtId: string | undefined, origin?: RequestOrigin): Promise<void> {
+    if (sessionTgtId !== undefined) await this.core.destroyTicketGrantingTicket.execute(sessionTgtId, origin);
+  }
+
+  /** Where a logout may send the browser: a registered, enabled service only, never any other URL. */
+  async logoutRedirect(url: string | undefined): Promise<string | undefined> {
+    return url !== undefined && (await this.core.serviceAccess.find(url)) ? url : undefined;
+  }
+
+  private async session(tgtId: string | undefined): Promise<TicketGrantingTicket | undefined> {
+    const found = tgtId === undefined ? undefined : await this.tickets.get(tgtId);
+    return found?.kind === 'TGT' ? found : undefined;
+  }
+
+  private requireService(url: string, origin?: RequestOrigin) {
+    return this.core.serviceAccess.require(url, (reason: TicketRefusalReason, error: TesseraError): never => {
+      this.events.emit({ type: 'ticket.refused', kind: 'ST', reason, service: url }, origin);
+      throw error;
+    });
+  }
+
+  private async grant(tgt: TicketGrantingTicket, service: string, origin?: RequestOrigin, renewal?: Authentication): Promise<LoginOutcome> {
+    const principal = tgt.authentication.principal.id;
+    try {
+      const granted = await this.core.grantServiceTicket.execute({ tgtId: tgt.id, service, renew: false, credentials: [], ...(renewal && { renewal }), ...(origin && { origin }) });
+      return { kind: 'redirect', service, ticket: granted.ticket.id };
+    } catch (error) {
+      // The use case reported each refusal already.
+      if (error instanceof AuthenticationFailedError || error instanceof ServiceNotAuthorizedError) return { kind: 'denied', service, principal };
+      if (error instanceof TicketNotFoundError) return { kind: 'credentials' };
+      throw error;
+    }
+  }
+}

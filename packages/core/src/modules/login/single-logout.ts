@@ -1,0 +1,92 @@
+import type { RequestOrigin } from '../../domain/events.js';
+import { selectService } from '../../domain/registry/service-matcher.js';
+import { wantsBackChannelLogout, type RegisteredService } from '../../domain/registry/registered-service.js';
+import type { DomainEvent } from '../../domain/events.js';
+import type { TicketGrantingTicket } from '../../domain/tickets/ticket.js';
+import type { Clock } from '../../ports/clock.js';
+import type { RandomSource } from '../../ports/random-source.js';
+import type { ServiceRegistry } from '../../ports/service-registry.js';
+import type { GrantedTicket, SessionListener } from '../../ports/session-listener.js';
+import type { TicketStore } from '../../ports/ticket-store.js';
+import { logoutRequestXml } from './logout-request.js';
+import type { ServiceSession, ServiceSessionStore } from './service-session-store.js';
+
+/** Why a service is told: its login session was logged out (by the user, REST or another login) or expired. */
+export type LogoutTrigger = Extract<DomainEvent, { type: 'logout.request.delivered' }>['trigger'];
+
+/** One back-channel logout request to deliver. */
+export interface LogoutDelivery {
+  /** Where it goes: the service's `logoutUrl`, else the URL its ticket was issued for. */
+  readonly url: string;
+  /** The `logoutRequest` form parameter: the SAML LogoutRequest naming the session's ticket. */
+  readonly logoutRequest: string;
+  readonly session: ServiceSession;
+  readonly trigger: LogoutTrigger;
+  /** The request that ended the session; none for an expiry. */
+  readonly origin?: RequestOrigin;
+}
+
+/**
+ * Delivers logout requests on its own time (a timeout per attempt, bounded retries), reporting each
+ * outcome as an event. `send` returns at once and never throws: a service that is slow or down never
+ * holds up the user's request.
+ */
+export interface LogoutRequestSender {
+  send(delivery: LogoutDelivery): void;
+}
+
+/** How many due records one round of `endExpired` looks at. */
+export const EXPIRY_BATCH = 100;
+
+/**
+ * Single logout (CAS back-channel SLO). Each ST granted to a service with `logoutType: BACK_CHANNEL`
+ * is recorded under its TGT; when the TGT ends, each recorded service still registered and still opted
+ * in gets a logout request. A logout ends a TGT at once; an expiry is found by `endExpired`, which a
+ * node runs periodically: records whose check time has passed are looked up, a TGT still alive
+ * postpones its record to its current expiry, a TGT gone ends it. `take` is atomic, so however many
+ * nodes look, each service is told once.
+ */
+export class SingleLogout implements SessionListener {
+  constructor(
+    private readonly sessions: ServiceSessionStore,
+    private readonly tickets: TicketStore,
+    private readonly registry: ServiceRegistry,
+    private readonly sender: LogoutRequestSender,
+    private readonly clock: Clock,
+    private readonly random: RandomSource,
+  ) {}
+
+  async granted(tgt: TicketGrantingTicket, ticket: GrantedTicket, service: RegisteredService): Promise<void> {
+    if (!wantsBackChannelLogout(service)) return;
+    await this.sessions.add(tgt.id, { ticketId: ticket.id, service: ticket.service, principal: tgt.authentication.principal.id }, tgt.expiresAt);
+  }
+
+  ended(tgtId: string, origin?: RequestOrigin): Promise<void> {
+    return this.notify(tgtId, 'logout', origin);
+  }
+
+  /** Ends the records of TGTs that expired since their check time; returns how many records were due. */
+  async endExpired(limit = EXPIRY_BATCH): Promise<number> {
+    const due = await this.sessions.due(this.clock.now(), limit);
+    for (const tgtId of due) {
+      const found = await this.tickets.get(tgtId);
+      if (found?.kind === 'TGT') await this.sessions.postpone(tgtId, found.expiresAt);
+      else await this.notify(tgtId, 'expiry');
+    }
+    return due.length;
+  }
+
+  private async notify(tgtId: string, trigger: LogoutTrigger, origin?: RequestOrigin): Promise<void> {
+    const sessions = await this.sessions.take(tgtId);
+    if (sessions.length === 0) return;
+    // The definition as it is now: a service removed or no longer opted in is not told.
+    const services = await this.registry.list();
+    const now = this.clock.now();
+    for (const session of sessions) {
+      const service = selectService(services, session.service);
+      if (!service || !wantsBackChannelLogout(service)) continue;
+      const logoutRequest = logoutRequestXml(session.ticketId, now, this.random);
+      this.sender.send({ url: service.logoutUrl ?? session.service, logoutRequest, session, trigger, ...(origin && { origin }) });
+    }
+  }
+}

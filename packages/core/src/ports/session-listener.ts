@@ -1,0 +1,22 @@
+import type { RequestOrigin } from '../domain/events.js';
+import type { RegisteredService } from '../domain/registry/registered-service.js';
+import type { TicketGrantingTicket } from '../domain/tickets/ticket.js';
+
+/** A ticket a TGT handed to a service: an ST today; a proxy ticket would be one too. */
+export interface GrantedTicket {
+  readonly id: string;
+  /** The service URL exactly as requested. */
+  readonly service: string;
+}
+
+/**
+ * Told about a login session (a TGT) beyond its tickets: the login module's single logout listens.
+ * Both methods are awaited by the use case, so a grant is recorded before its ticket exists and a
+ * logout is handled before it answers. An error fails the use case (a store that cannot answer: 503).
+ */
+export interface SessionListener {
+  /** The TGT (as updated by the grant) gave `ticket` to `service`; called before the ticket is stored. */
+  granted(tgt: TicketGrantingTicket, ticket: GrantedTicket, service: RegisteredService): Promise<void>;
+  /** The TGT was destroyed (a logout), its descendants with it. Called also for an id that was unknown. */
+  ended(tgtId: string, origin?: RequestOrigin): Promise<void>;
+}

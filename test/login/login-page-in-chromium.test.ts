@@ -1,0 +1,116 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect } from 'chai';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { Tessera } from '../support/tessera.js';
+import { servicesWith, startLogin, validate } from './support.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+/** `UPDATE_SCREENSHOTS=1` writes the README's picture of the page. */
+const SCREENSHOT = fileURLToPath(new URL('../../docs/login-page.png', import.meta.url));
+const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+interface AxeViolation {
+  readonly id: string;
+  readonly help: string;
+  readonly nodes: readonly { readonly target: readonly string[] }[];
+}
+
+// docs/protocol.md §12.3: the login page in a real browser (Debian's Chromium, headless): it renders,
+// submits, and axe-core finds no accessibility violation on its pages.
+describe('the login page in headless Chromium, checked by axe-core (docs/protocol.md §12.3)', function () {
+  this.timeout(60_000);
+  let tessera: Tessera | undefined;
+  let context: BrowserContext | undefined;
+  let profile = '';
+  let axeSource = '';
+  let app: Server | undefined;
+  /** The service the user logs in to: a page of its own on this machine. */
+  let APP = '';
+
+  before(async function () {
+    if (!existsSync(CHROMIUM)) {
+      process.stdout.write(`    skipping the login page in Chromium: ${CHROMIUM} not found; run scripts/install-chromium.sh\n`);
+      this.skip();
+    }
+    axeSource = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+    app = createServer((_request, response) => response.writeHead(200, { 'content-type': 'text/html' }).end('<!DOCTYPE html><html lang="en"><title>App</title><main><h1>App</h1></main></html>'));
+    await new Promise<void>((resolve) => app!.listen(0, '127.0.0.1', resolve));
+    APP = `http://127.0.0.1:${(app.address() as AddressInfo).port}/app/home`;
+    tessera = await startLogin({
+      services: servicesWith({ id: 20, name: 'Local app', serviceId: `^http://127\\.0\\.0\\.1:${(app.address() as AddressInfo).port}/app/.*` }),
+      login: { branding: { title: 'Example University', text: 'Use your university account. Forgotten your password? Ask the IT desk.' } },
+    });
+    profile = mkdtempSync(join(tmpdir(), 'tessera-chromium-'));
+    // axe is injected as a script: the pages' own CSP allows none, so the test context bypasses it.
+    context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: FLAGS, bypassCSP: true, viewport: { width: 800, height: 720 } });
+  });
+  after(async () => {
+    await context?.close();
+    await tessera?.close();
+    app?.closeAllConnections();
+    app?.close();
+    if (profile) rmSync(profile, { recursive: true, force: true });
+  });
+
+  async function violations(page: Page): Promise<AxeViolation[]> {
+    await page.addScriptTag({ content: axeSource });
+    const result = await page.evaluate(async () => (globalThis as unknown as { axe: { run(): Promise<{ violations: AxeViolation[] }> } }).axe.run());
+    return result.violations;
+  }
+
+  const describeViolations = (found: readonly AxeViolation[]) => found.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`).join('\n');
+
+  it('renders the form with its labels, focuses the username, and axe finds no violation', async () => {
+    const page = await context!.newPage();
+    const response = await page.goto(`${tessera!.url}/login?service=${encodeURIComponent('https://app.example.org/home')}`);
+    expect(response?.status()).to.equal(200);
+    expect(await page.title()).to.equal('Log in – Example University');
+    expect(await page.getByText('Log in to continue to').textContent()).to.equal('Log in to continue to app.example.org.');
+    expect(await page.getByLabel('Username').isVisible()).to.equal(true);
+    expect(await page.getByLabel('Password').isVisible()).to.equal(true);
+    expect(await page.evaluate<string | undefined>('document.activeElement?.id')).to.equal('username');
+    // The page's own stylesheet applied under its CSP: the button has the accent colour.
+    expect(await page.evaluate<string>("getComputedStyle(document.querySelector('button')).backgroundColor")).to.equal('rgb(29, 78, 216)');
+    if (process.env['UPDATE_SCREENSHOTS'] === '1') await page.screenshot({ path: SCREENSHOT, fullPage: true });
+    const found = await violations(page);
+    expect(found, describeViolations(found)).to.deep.equal([]);
+    await page.close();
+  });
+
+  it('a refused login shows the message, still without violations; the right password reaches the service with a ticket', async () => {
+    const page = await context!.newPage();
+    await page.goto(`${tessera!.url}/login?service=${encodeURIComponent(APP)}`);
+    await page.getByLabel('Username').fill('casuser');
+    await page.getByLabel('Password').fill('wrong');
+    await Promise.all([page.waitForURL(`${tessera!.url}/login`), page.getByRole('button', { name: 'Log in' }).click()]);
+    expect(await page.getByRole('alert').textContent()).to.equal('The username, password or one-time code is not right. Please try again.');
+    const found = await violations(page);
+    expect(found, describeViolations(found)).to.deep.equal([]);
+
+    await page.getByLabel('Password').fill('Mellon');
+    await Promise.all([page.waitForURL((url) => url.toString().startsWith(`${APP}?ticket=ST-`)), page.getByRole('button', { name: 'Log in' }).click()]);
+    const ticket = new URL(page.url()).searchParams.get('ticket')!;
+    expect((await validate(tessera!.url, APP, ticket)).user).to.equal('casuser');
+    await page.close();
+  });
+
+  it('the logged-in and logged-out pages have no violations either', async () => {
+    const page = await context!.newPage();
+    await page.goto(`${tessera!.url}/login`);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).to.equal('You are logged in');
+    let found = await violations(page);
+    expect(found, describeViolations(found)).to.deep.equal([]);
+    await Promise.all([page.waitForURL(`${tessera!.url}/logout`), page.getByRole('link', { name: 'Log out' }).click()]);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).to.equal('You are logged out');
+    found = await violations(page);
+    expect(found, describeViolations(found)).to.deep.equal([]);
+    await page.close();
+  });
+});
