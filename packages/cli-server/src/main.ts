@@ -5,6 +5,7 @@ import { hashPassword } from './cli/hash-password.js';
 import { servicesCommand, SERVICES_USAGE } from './cli/services.js';
 import { otpNew } from './cli/otp-new.js';
 import { start } from './cli/start.js';
+import { redactedText } from './redaction.js';
 
 const USAGE = `Usage:
   tessera [start] [--config FILE] [--port N]   serve (default command)
@@ -66,6 +67,7 @@ function usageError(message: string): void {
 main(process.argv.slice(2)).catch((error: unknown) => {
   // System errors (a port in use, a missing file) speak for themselves; anything else is a bug: show where.
   const systemError = error instanceof Error && 'code' in error;
-  process.stderr.write(`tessera: ${error instanceof Error ? (systemError ? error.message : (error.stack ?? error.message)) : String(error)}\n`);
+  const text = error instanceof Error ? (systemError ? error.message : (error.stack ?? error.message)) : `a thrown ${typeof error}`;
+  process.stderr.write(`tessera: ${redactedText(text)}\n`);
   process.exit(1);
 });

@@ -1,5 +1,6 @@
 import { InvalidConfigurationError } from '@tessera/core';
 import { loadConfig } from '../config/load.js';
+import { redactedText } from '../redaction.js';
 import type { RunningServer } from '../server.js';
 
 export interface StartArguments {
@@ -24,7 +25,7 @@ export async function start(args: StartArguments): Promise<void> {
     server = await startServer({ config });
   } catch (error) {
     if (!(error instanceof InvalidConfigurationError)) throw error;
-    process.stderr.write(`tessera: invalid configuration\n${indent(error.message)}\n`);
+    process.stderr.write(`tessera: invalid configuration\n${indent(redactedText(error.message))}\n`);
     process.exit(2);
   }
 
@@ -35,7 +36,7 @@ export async function start(args: StartArguments): Promise<void> {
     server.close().then(
       () => process.exit(0),
       (error: unknown) => {
-        process.stderr.write(`tessera: could not stop cleanly: ${String(error)}\n`);
+        process.stderr.write(`tessera: could not stop cleanly: ${redactedText(error instanceof Error ? error.message : `a thrown ${typeof error}`)}\n`);
         process.exit(1);
       },
     );
