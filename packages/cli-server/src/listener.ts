@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs';
 import { createServer as createHttpServer, type RequestListener, type Server as HttpServer } from 'node:http';
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import { createSecureContext, type SecureContextOptions } from 'node:tls';
+import { answerClientErrors } from '@tessera/adapter-koa';
+import type { EventSink } from '@tessera/core';
 import { configurationError } from './config/errors.js';
 import type { Config } from './config/schema.js';
 
@@ -12,7 +14,21 @@ export type Listener = HttpServer | HttpsServer;
  * It asks clients for a certificate when the x509 module reads TLS certificates (or `clientCa` is
  * set), and never refuses a handshake for one: the request then gets a proper 401 from the module.
  */
-export function createListener(config: Config, listener: RequestListener): { server: Listener; scheme: 'http' | 'https' } {
+export function createListener(config: Config, listener: RequestListener, events: EventSink): { server: Listener; scheme: 'http' | 'https' } {
+  const { server, scheme } = createServer(config, listener);
+  return { server: guardConnections(server, events), scheme };
+}
+
+/**
+ * What every listener of tessera (the main one, the admin one) does with connections: a request the
+ * client botches is refused by adapter-koa's clientError listener, never reported as a server error.
+ */
+export function guardConnections<Server extends Listener>(server: Server, events: EventSink): Server {
+  server.on('clientError', answerClientErrors(events));
+  return server;
+}
+
+function createServer(config: Config, listener: RequestListener): { server: Listener; scheme: 'http' | 'https' } {
   const { cert, key, clientCa } = config.server.tls;
   if (cert === undefined || key === undefined) return { server: createHttpServer(listener), scheme: 'http' };
   const options: SecureContextOptions = { cert: readPem('server.tls.cert', cert), key: readPem('server.tls.key', key) };
