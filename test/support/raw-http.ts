@@ -54,10 +54,35 @@ export function converse(baseUrl: string, chunks: readonly string[], { gapMs = 0
     socket.on('close', () => {
       clearTimeout(timer);
       clearTimeout(deadline);
-      const statuses = [...answer.matchAll(/(?:^|\r\n)HTTP\/1\.[01] (\d{3}) /g)].map((match) => Number(match[1]));
-      resolve({ answer, statuses, closedAfterMs: Date.now() - started });
+      resolve({ answer, statuses: statusesOf(answer), closedAfterMs: Date.now() - started });
     });
   });
+}
+
+/** The status of each answer in `text`, read one after the other (Content-Length or chunked bodies). */
+function statusesOf(text: string): number[] {
+  const statuses: number[] = [];
+  let at = 0;
+  while (at < text.length) {
+    const head = /^HTTP\/1\.[01] (\d{3})[^\r]*\r\n((?:[^\r]+\r\n)*)\r\n/.exec(text.slice(at));
+    if (!head) throw new Error(`not an HTTP answer at ${at}: ${JSON.stringify(text.slice(at, at + 80))}`);
+    statuses.push(Number(head[1]));
+    at += head[0].length;
+    const length = /^content-length: *(\d+)/im.exec(head[2]!);
+    if (length) at += Number(length[1]);
+    else if (/^transfer-encoding: *chunked/im.test(head[2]!)) at = afterChunks(text, at);
+  }
+  return statuses;
+}
+
+function afterChunks(text: string, from: number): number {
+  let at = from;
+  for (;;) {
+    const size = /^([0-9a-f]+)[^\r]*\r\n/i.exec(text.slice(at));
+    if (!size) throw new Error(`not a chunk at ${at}`);
+    at += size[0].length + Number.parseInt(size[1]!, 16) + 2;
+    if (size[1] === '0') return at;
+  }
 }
 
 function connectTo(baseUrl: string, onConnect: () => void): Socket {

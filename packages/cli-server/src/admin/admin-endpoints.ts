@@ -1,4 +1,4 @@
-import { createServer, type RequestListener } from 'node:http';
+import type { RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ADMIN_PATHS, createAdminApp } from '@tessera/adapter-koa';
 import type { EventSink } from '@tessera/core';
@@ -6,7 +6,7 @@ import type { Config } from '../config/schema.js';
 import type { Binder } from '../di.js';
 import { gracefulCloser } from '../graceful-close.js';
 import { listen, urlHost } from '../listen.js';
-import { guardConnections } from '../listener.js';
+import { createPlainListener } from '../listener.js';
 import { TOKENS, type HttpApp } from '../tokens.js';
 
 /**
@@ -45,7 +45,7 @@ export class AdminEndpoints {
   async start(mainOrigin: string): Promise<string> {
     const { host, port } = this.config.admin;
     if (port === undefined) return mainOrigin;
-    const server = guardConnections(createServer(this.answer), this.events);
+    const server = createPlainListener(this.config, this.answer, this.events);
     this.closeGracefully = gracefulCloser(server);
     await listen(server, port, host);
     return `http://${urlHost(host)}:${(server.address() as AddressInfo).port}`;
