@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { guardOutput } from '../support/log-canary.js';
 
 /** One line of the audit trail, parsed. */
 export type AuditLine = Record<string, unknown>;
@@ -47,6 +48,7 @@ export function startBuilt(args: string[]): Promise<Built> {
   if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: run "tsc -b" (pnpm test does) before these tests`);
   const child = spawn(process.execPath, [MAIN, ...args], { env: { ...process.env, NODE_OPTIONS: '' } });
   const out = { stdout: '', stderr: '' };
+  guardOutput(`stdout and stderr of tessera ${args.join(' ')}`, () => out.stdout + out.stderr);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no ready line within 15 s:\n${out.stdout}${out.stderr}`)), 15_000);

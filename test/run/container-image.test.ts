@@ -4,6 +4,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { guardOutput } from '../support/log-canary.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const DEPLOY_SCRIPT = 'scripts/deploy-production.sh';
@@ -16,6 +17,7 @@ function startDeployed(app: string, cwd: string, env: Record<string, string>): P
     env: { PATH: process.env.PATH ?? '', NODE_OPTIONS: '', ...env },
   });
   let output = '';
+  guardOutput('output of the deployed tree', () => output);
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no ready line within 15 s:\n${output}`)), 15_000);
     const onData = (chunk: Buffer) => {

@@ -4,6 +4,7 @@ import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { guardOutput } from '../support/log-canary.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const MAIN = join(ROOT, 'packages/cli-server/dist/main.js');
@@ -18,6 +19,7 @@ interface Started {
 function startBuilt(args: string[]): Promise<Started> {
   const child = spawn(process.execPath, [MAIN, ...args], { cwd: ROOT, env: { ...process.env, NODE_OPTIONS: '' } });
   let output = '';
+  guardOutput(`output of tessera ${args.join(' ')}`, () => output);
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no ready line within 15 s:\n${output}`)), 15_000);
     const onData = (chunk: Buffer) => {

@@ -1,5 +1,6 @@
 import { request as httpsRequest } from 'node:https';
 import type { IssuedCertificate } from '@tessera/testkit/x509';
+import { rememberAnswer, rememberRequest } from './log-canary.js';
 
 export interface Answer {
   readonly status: number;
@@ -21,6 +22,7 @@ export interface HttpsOptions {
 
 /** One HTTPS request trusting `ca`, presenting `client`'s certificate and key when given (fetch cannot). */
 export function overHttps(url: string, options: HttpsOptions): Promise<Answer> {
+  rememberRequest(url, Object.entries(options.headers ?? {}), options.body);
   return new Promise((resolve, reject) => {
     const request = httpsRequest(
       url,
@@ -35,7 +37,10 @@ export function overHttps(url: string, options: HttpsOptions): Promise<Answer> {
         let body = '';
         response.setEncoding('utf8');
         response.on('data', (chunk: string) => (body += chunk));
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body }));
+        response.on('end', () => {
+          rememberAnswer(body, response.headers.location);
+          resolve({ status: response.statusCode ?? 0, headers: response.headers, body });
+        });
       },
     );
     request.on('error', reject);

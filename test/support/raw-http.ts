@@ -1,7 +1,9 @@
 import { connect, type Socket } from 'node:net';
+import { rememberRawRequest } from './log-canary.js';
 
 /** Sends bytes exactly as given (fetch would normalise them) and returns the status code of the answer. */
 export function rawRequest(baseUrl: string, request: string): Promise<number> {
+  rememberRawRequest(request);
   return new Promise((resolve, reject) => {
     const socket = connectTo(baseUrl, () => socket.end(request));
     let answer = '';
@@ -33,6 +35,7 @@ export interface Conversation {
  * the connection, with all it sent. Rejects when the server holds the connection past `deadlineMs`.
  */
 export function converse(baseUrl: string, chunks: readonly string[], { gapMs = 0, deadlineMs = 5_000 } = {}): Promise<Conversation> {
+  rememberRawRequest(chunks.join(''));
   return new Promise((resolve, reject) => {
     let answer = '';
     let timer: NodeJS.Timeout | undefined;
