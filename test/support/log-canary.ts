@@ -153,19 +153,32 @@ export function leaks(): Leak[] {
  * are read as the text they hold. Each source is searched as one text, once per secret.
  */
 export function findLeaks(sources: readonly Source[], secrets: ReadonlyMap<string, string>): Leak[] {
-  const checks = [
-    { what: 'a whole ticket id', pattern: new RegExp(TICKET_ID, 'g') },
-    { what: 'a JWT', pattern: new RegExp(JWT, 'g') },
-    ...[...secrets].map(([secret, what]) => ({ what, pattern: new RegExp(`(?<![A-Za-z0-9])${escape(secret)}${secret.length < LONGEST_PROBE ? '(?![A-Za-z0-9])' : ''}`, 'g') })),
+  const shapes = [
+    { what: 'a whole ticket id', pattern: new RegExp(TICKET_ID, 'g'), words: [] },
+    { what: 'a JWT', pattern: new RegExp(JWT, 'g'), words: [] },
   ];
+  const checks = [...secrets].map(([secret, what]) => {
+    const whole = secret.length < LONGEST_PROBE;
+    const pattern = new RegExp(`(?<![A-Za-z0-9])${escape(secret)}${whole ? '(?![A-Za-z0-9])' : ''}`, 'g');
+    // A probe cut short may end inside a longer word of the line: its last word is not required.
+    return { what, pattern, words: whole ? wordsOf(secret) : wordsOf(secret).slice(0, -1) };
+  });
   const found: Leak[] = [];
   for (const source of sources) {
     const text = source.lines().map(withBuffersDecoded).join('\n');
-    for (const { what, pattern } of checks) {
+    // A secret standing alone in the text has each of its whole words there as a whole word too: only
+    // those secrets are searched for, which keeps a run with a fuzzing server's many lines quick.
+    const words = new Set(wordsOf(text));
+    for (const { what, pattern, words: required } of [...shapes, ...checks]) {
+      if (!required.every((word) => words.has(word))) continue;
       for (const match of text.matchAll(pattern)) found.push({ source: source.name, what, excerpt: excerptAround(text, match.index, match[0].length) });
     }
   }
   return found;
+}
+
+function wordsOf(text: string): string[] {
+  return text.split(/[^A-Za-z0-9]+/).filter(Boolean);
 }
 
 /** The secret masked, in as much of its line as shows where it is. */
