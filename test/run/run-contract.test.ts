@@ -94,6 +94,24 @@ describe('run contract: node packages/cli-server/dist/main.js', function () {
     }
   });
 
+  it('an error that escapes everything ends the process with one line through the redaction step', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tessera-'));
+    const crash = join(dir, 'crash.mjs');
+    const tgt = `TGT-9-${'k'.repeat(43)}-e2e`;
+    const rawPacket = "Buffer.from('POST /cas/v1/tickets HTTP/1.1\\r\\nAuthorization: Basic Y2FzdXNlcjpNZWxsb24=')";
+    // Thrown from a timer once tessera listens for what escapes, as a bug on the request path would be.
+    const error = `Object.assign(new Error('lost password=Mellon of ${tgt}'), { rawPacket: ${rawPacket} })`;
+    writeFileSync(crash, `const timer = setInterval(() => { if (process.listenerCount('uncaughtException') > 0) { clearInterval(timer); throw ${error}; } }, 20);\n`);
+    const child = spawn(process.execPath, ['--import', crash, MAIN, '--port', '0'], { cwd: ROOT, env: { ...process.env, NODE_OPTIONS: '' } });
+    let stderr = '';
+    guardOutput('stderr of a crashing tessera', () => stderr);
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.stdout.resume();
+    expect(await exitOf(child)).to.equal(1);
+    expect(stderr).to.match(/^tessera: Error: lost password=\[redacted\] of TGT-9#[0-9a-f]{12}\n {4}at /m);
+    for (const secret of ['Mellon', 'Y2FzdXNlcjpNZWxsb24', 'rawPacket', 'k'.repeat(43)]) expect(stderr).to.not.include(secret);
+  });
+
   it('a bad setting stops the server at once with a message naming it and a non-zero exit', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'tessera-'));
     const file = join(dir, 'bad.json');

@@ -1,4 +1,4 @@
-import { pino, type DestinationStream, type Level, type Logger, type LoggerOptions } from 'pino';
+import { pino, type Bindings, type ChildLoggerOptions, type DestinationStream, type Level, type Logger, type LoggerOptions } from 'pino';
 import type { DomainEvent, DomainEventType, EventSink, RequestOrigin } from '@tessera/core';
 import { redacted, redactedError, redactedText } from './redaction.js';
 
@@ -27,12 +27,23 @@ const safeJsonLines = {
 
 /** pino writing JSON lines to `destination` (stdout by default), redacted and without ticket ids. */
 export function createLogger(level: LogLevel, destination: DestinationStream = pino.destination({ dest: 1, sync: true })): Logger {
-  return pino({ name: 'tessera', level, ...safeJsonLines }, destination);
+  return withRedactedChildren(pino({ name: 'tessera', level, ...safeJsonLines }, destination));
 }
 
 /** The audit trail's pino: the same safe JSON lines, with the `node` instead of pid and host name. */
 export function createAuditLogger(destination: DestinationStream, node: string): Logger {
-  return pino({ level: 'info', base: { node }, ...safeJsonLines }, destination);
+  return withRedactedChildren(pino({ level: 'info', base: { node }, ...safeJsonLines }, destination));
+}
+
+/**
+ * pino writes a child logger's bindings on each of its lines without the log formatter: they pass
+ * `redacted` when the child is made, and so on down for the child's own children. `makeChild` is
+ * pino's own method, applied to each logger in turn (a child inherits its parent's properties).
+ */
+function withRedactedChildren<Levels extends string>(logger: Logger<Levels>, makeChild = Reflect.get(logger, 'child') as Logger<Levels>['child']): Logger<Levels> {
+  logger.child = <ChildLevels extends string = never>(bindings: Bindings, options?: ChildLoggerOptions<ChildLevels>) =>
+    withRedactedChildren(Reflect.apply(makeChild, logger, [redacted(bindings), options]) as Logger<Levels | ChildLevels>, makeChild);
+  return logger;
 }
 
 let lastMillis = -1;

@@ -85,6 +85,13 @@ describe('logging', () => {
     expect(odd).to.deep.include({ packet: `(${rawPacket.length} bytes)`, msg: 'odd shapes' });
   });
 
+  it('the bindings of child loggers, and of theirs, pass the same redaction', () => {
+    const { lines, logger } = capture();
+    logger.child({ request: { authorization: 'Basic Y2FzdXNlcjpNZWxsb24=', url: `/cas/v1/tickets/${TGT}` } }).child({ password: 'Mellon' }).info('child line');
+    expect(JSON.stringify(lines)).to.not.include('Y2FzdXNlcjpNZWxsb24').and.not.include(TGT).and.not.include('Mellon');
+    expect(lines[0]).to.deep.include({ request: { authorization: '[redacted]', url: `/cas/v1/tickets/${ticketFingerprint(TGT)}` }, password: '[redacted]', msg: 'child line' });
+  });
+
   it('texts lose the secrets they quote, and keep everything else', () => {
     expect(redactedText('password=Mellon&username=casuser otp=123456 token: abc')).to.equal('password=[redacted]&username=casuser otp=[redacted] token: [redacted]');
     expect(redactedText('{"password":"Mellon","service":"https://app/"}')).to.equal('{"password":"[redacted]","service":"https://app/"}');
