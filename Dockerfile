@@ -19,8 +19,7 @@ RUN npx --yes pnpm@10.34.8 install --frozen-lockfile --offline \
 
 FROM ${NODE_IMAGE}
 ENV NODE_ENV=production \
-    TESSERA_SERVER__HOST=0.0.0.0 \
-    TESSERA_HEALTH_URL=http://127.0.0.1:8080/health/live
+    TESSERA_SERVER__HOST=0.0.0.0
 COPY --from=build /out /app
 # The working directory is the one place the server may write: the tokens module's generated key
 # file (tokens.keyFile, relative by default) lands here. Mount a volume on it to keep keys.
@@ -28,8 +27,11 @@ RUN mkdir -p /var/lib/tessera /etc/tessera && chown node:node /var/lib/tessera
 WORKDIR /var/lib/tessera
 USER node
 EXPOSE 8080
+# `tessera health` reads the configuration and TESSERA_* variables as the server does, so it asks
+# /health/live on the port and scheme the server listens on (server.port, server.tls, admin.port).
+# Mount the configuration at the path below, or override HEALTHCHECK with the same --config as CMD.
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
-  CMD ["node", "-e", "fetch(process.env.TESSERA_HEALTH_URL).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+  CMD ["node", "/app/dist/main.js", "health", "--config", "/etc/tessera/tessera.yaml"]
 # Node runs as PID 1 and handles SIGTERM itself: requests in flight finish, then it exits 0.
 ENTRYPOINT ["node", "/app/dist/main.js"]
 CMD ["start", "--config", "/etc/tessera/tessera.yaml"]

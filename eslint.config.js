@@ -2,12 +2,12 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
-const frameworks = ['koa', 'koa-*', '@koa/*', 'mongodb', 'inversify', 'reflect-metadata', 'pino', 'pino-*', 'zod', 'yaml'];
+const frameworks = ['koa', 'koa-*', '@koa/*', 'mongodb', 'ioredis', 'inversify', 'reflect-metadata', 'pino', 'pino-*', 'zod', 'yaml'];
 
 const corePurity = { group: [...frameworks, '@tessera/*'], message: 'core stays pure: no framework, database, DI or sibling package.' };
 const certificateLibraries = ['pkijs', 'asn1js'];
 
-/** The hexagon's edges (architecture.md), checked on every lint. */
+/** The hexagon's edges (docs/architecture.md §2), checked on every lint. */
 const edges = [
   {
     files: ['packages/core/src/**/*.ts'],
@@ -19,7 +19,7 @@ const edges = [
     files: ['packages/core/src/capabilities/x509/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [corePurity] }] },
   },
-  ...['adapter-memory', 'adapter-koa', 'adapter-mongo', 'adapter-ldap'].map((adapter) => ({
+  ...['adapter-memory', 'adapter-koa', 'adapter-mongo', 'adapter-redis', 'adapter-ldap'].map((adapter) => ({
     files: [`packages/${adapter}/**/*.ts`],
     rules: {
       'no-restricted-imports': [

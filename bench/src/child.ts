@@ -1,28 +1,24 @@
 import { fork } from 'node:child_process';
-import type { LoadOutcome, LoadSpec } from './load-spec.js';
+import type { FlowProgress, FlowSpec, LoadOutcome, LoadSpec } from './load-spec.js';
 
-/** Forks a bench child module, sends it one message and resolves with its one answer. */
-export function askChild<Answer>(module: string, message: unknown, execArgv: readonly string[] = []): Promise<Answer> {
+/** Runs one load in a fresh driver child process (autocannon) and resolves with what it measured; a flow reports its progress on the way. */
+export function drive(spec: LoadSpec | FlowSpec, onProgress?: (progress: FlowProgress) => void): Promise<LoadOutcome> {
   return new Promise((resolve, reject) => {
-    const child = fork(new URL(module, import.meta.url), {
-      execArgv: [...execArgv],
+    const child = fork(new URL('./drive.js', import.meta.url), {
+      execArgv: [],
       serialization: 'advanced',
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     let answered = false;
-    child.once('message', (answer: Answer | { error: string }) => {
+    child.on('message', (answer: LoadOutcome | { error: string } | { progress: FlowProgress }) => {
+      if ('progress' in answer) return onProgress?.(answer.progress);
       answered = true;
-      if (typeof answer === 'object' && answer !== null && 'error' in answer) reject(new Error(`${module} failed: ${answer.error}`));
+      if ('error' in answer) reject(new Error(`the load generator failed: ${answer.error}`));
       else resolve(answer);
     });
     child.once('exit', (code) => {
-      if (!answered) reject(new Error(`${module} exited with ${code} before answering`));
+      if (!answered) reject(new Error(`the load generator exited with ${code} before answering`));
     });
-    child.send(message as object);
+    child.send(spec);
   });
-}
-
-/** Runs one load in a fresh driver child process and resolves with what it measured. */
-export function drive(spec: LoadSpec): Promise<LoadOutcome> {
-  return askChild<LoadOutcome>('./drive.js', spec);
 }

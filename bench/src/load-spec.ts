@@ -1,5 +1,6 @@
-/** One autocannon run, as sent to the driver child process (plain data, so it crosses IPC). */
+/** One autocannon run of one request, as sent to the driver child process (plain data, so it crosses IPC). */
 export interface LoadSpec {
+  readonly kind: 'request';
   /** Origin, e.g. `http://127.0.0.1:8080`. */
   readonly origin: string;
   readonly connections: number;
@@ -12,20 +13,47 @@ export interface LoadSpec {
   readonly paths: readonly string[];
   readonly body?: string;
   readonly headers?: Readonly<Record<string, string>>;
-  /** Keep the body of every 2xx response (minting ticket pools). */
+  /** Keep the body of every 2xx response (minting ticket pools; never while measuring). */
   readonly collect?: boolean;
 }
 
+/**
+ * The soak's loop, on every connection: log in (POST /v1/tickets), grant an ST for `service` with
+ * the TGT, validate it (GET /p3/serviceValidate), log out (DELETE the TGT); then again.
+ */
+export interface FlowSpec {
+  readonly kind: 'flow';
+  readonly origin: string;
+  /** Base path of tessera's endpoints, e.g. `/cas`. */
+  readonly base: string;
+  readonly connections: number;
+  readonly duration: number;
+  readonly login: string;
+  readonly service: string;
+  /** How often the driver reports a FlowProgress while it runs. */
+  readonly progressSeconds: number;
+}
+
+/** Requests of a flow so far: answered 2xx, and failed (non-2xx or no answer). */
+export interface FlowProgress {
+  ok: number;
+  failed: number;
+}
+
 export interface LoadOutcome {
+  /** Seconds the load ran. */
+  readonly seconds: number;
   /** 2xx responses per second: only successes count as throughput. */
   readonly okPerSecond: number;
   readonly p50: number;
   readonly p99: number;
+  /** Connection errors and timeouts (autocannon counts a timeout as an error too). */
   readonly errors: number;
-  readonly timeouts: number;
   readonly non2xx: number;
   readonly responses: number;
   readonly collected: readonly string[];
 }
 
 export const FORM = { 'content-type': 'application/x-www-form-urlencoded' } as const;
+/** A form that asks for the plain-text answer (a TGT id, not the HTML page). */
+export const TEXT_FORM = { ...FORM, accept: 'text/plain' } as const;

@@ -1,45 +1,57 @@
 /* eslint-disable no-console -- a command-line tool whose output is its report */
-import { askChild } from './child.js';
-import { describeEnvironment, loadAverage } from './environment.js';
-import type { MemoryFigure } from './memory-figure.js';
-import { benchOptions } from './options.js';
-import { runRows } from './run-rows.js';
-import { startBaseline } from './servers/baseline.js';
-import { startTessera } from './servers/tessera.js';
-import { soak } from './soak.js';
-import { renderTable } from './table.js';
+import { writeFileSync } from 'node:fs';
+import { CONFIGURATIONS } from './configurations.js';
+import { describeEnvironment, environmentLines, loadAverage } from './environment.js';
+import { makeFixtures } from './fixtures.js';
+import { rawArgon2Line, renderDocument } from './markdown.js';
+import { measure } from './measure.js';
+import { BENCH_USAGE, benchOptions, type BenchOptions } from './options.js';
+import { renderPlot } from './plot.js';
+import { renderMemoryTable, renderTable } from './table.js';
+import { summarise } from './verdicts.js';
+
+const DOCUMENT = new URL('../../docs/benchmarks.md', import.meta.url);
+const PLOT_NAME = 'benchmarks.svg';
+const PLOT = new URL(`../../docs/${PLOT_NAME}`, import.meta.url);
 
 const argv = process.argv.slice(2);
-const options = benchOptions(argv);
+let options: BenchOptions;
+try {
+  options = benchOptions(argv);
+} catch (error) {
+  console.error(`pnpm bench: ${(error as Error).message}\n\n${BENCH_USAGE}`);
+  process.exit(2);
+}
 const say = (line: string) => console.error(`[bench] ${line}`);
 
-console.log(describeEnvironment(argv));
-console.log(`settings: ${options.connections} connections, ${options.duration} s × ${options.rounds} rounds after ${options.warmup} s warm-up per row`);
-console.log('load generator: autocannon in a child process (own event loop, same two cores as the servers)\n');
+const environment = describeEnvironment(argv);
+console.log(environmentLines(environment).join('\n'));
+console.log(
+  `settings: ${options.connections} connections, ${options.warmup} s warm-up per row, ${options.rounds} round(s) of ${options.duration} s, ` +
+    `thread pool ${options.poolSize}, ${options.tickets.toLocaleString('en')} TGTs for the memory figure; servers and load generator in processes of their own\n`,
+);
 
-const baseline = await startBaseline();
-const tessera = await startTessera();
+const fixtures = await makeFixtures();
+let results;
 try {
-  const rows = await runRows(options, { baseline: baseline.origin, tessera }, say);
-  console.log(renderTable(rows.results, rows.baselineRate, rows.argon2Rate));
-  console.log(`\nraw argon2id verify rate (core's Argon2PasswordHasher, 8 in flight): ${rows.argon2Rounds.map((r) => r.toFixed(1)).join(', ')} /s per round, median ${rows.argon2Rate.toFixed(1)}`);
-
-  if (options.soakMinutes > 0) {
-    say(`soak: ${options.soakMinutes} min of mixed load`);
-    const samples = await soak(tessera, rows.tgts, options.soakMinutes, options.connections);
-    console.log(`\nsoak (${options.soakMinutes} min, mixed): RSS MiB ${samples.map((s) => `${s.second}s=${s.rssMiB.toFixed(0)}`).join(' ')}`);
-  }
+  results = await measure(options, CONFIGURATIONS, fixtures, say);
 } finally {
-  await Promise.all([baseline.close(), tessera.close()]);
+  fixtures.remove();
 }
+const summary = summarise(
+  results,
+  CONFIGURATIONS.filter((configuration) => configuration.memoryFigure).map((configuration) => configuration.name),
+);
+console.log(`\n${renderTable(summary)}\n\n${renderMemoryTable(summary.memory)}\n\n${rawArgon2Line(results)}`);
+const loadAverageAtEnd = loadAverage();
+console.log(`\nload average at the end: ${loadAverageAtEnd}`);
 
-if (options.tickets > 0) {
-  say(`memory figure: ${options.tickets} TGTs in a fresh process`);
-  const figure = await askChild<MemoryFigure>('./memory-figure.js', options.tickets, ['--expose-gc']);
-  const verdict = figure.rssMiB * 2 ** 20 < 1.5e9 ? 'met' : '**not met**';
-  console.log(
-    `\nmemory: ${figure.tickets} live TGTs (core's CreateTicketGrantingTicket → MemoryTicketStore, created in ${figure.seconds.toFixed(1)} s): ` +
-      `RSS ${figure.rssMiB.toFixed(0)} MiB (${figure.rssBeforeMiB.toFixed(0)} MiB before), heap used ${figure.heapUsedMiB.toFixed(0)} MiB; target < 1.5 GB RSS: ${verdict}`,
-  );
+if (options.markdown) {
+  writeFileSync(PLOT, renderPlot(summary.rows, `tessera / baseline, ${environment.commit}`));
+  writeFileSync(DOCUMENT, renderDocument({ environment, loadAverageAtEnd, options, configurations: CONFIGURATIONS, results, summary, plot: PLOT_NAME }));
+  say('wrote docs/benchmarks.md and docs/benchmarks.svg');
 }
-console.log(`\nload average at the end: ${loadAverage()}`);
+if (options.check && !summary.allMet) {
+  console.error('\npnpm bench --check: not every target is met (see the verdicts above)');
+  process.exitCode = 1;
+}

@@ -7,41 +7,62 @@ export interface BenchOptions {
   /** Seconds of unmeasured load per row before the first round. */
   readonly warmup: number;
   readonly rounds: number;
-  /** Live TGTs for the memory figure (0 skips it). */
+  /** Live TGTs created over HTTP for the memory figure (0 skips it). */
   readonly tickets: number;
-  /** Minutes of mixed load with RSS sampled (0: no soak). */
-  readonly soakMinutes: number;
+  /** libuv thread pool size (UV_THREADPOOL_SIZE) of every server and of the raw argon2 measure. */
+  readonly poolSize: number;
+  /** Exit 1 unless every target is met. */
+  readonly check: boolean;
+  /** Write docs/benchmarks.md and its plot from this run. */
+  readonly markdown: boolean;
+  readonly quick: boolean;
 }
 
-const FULL: BenchOptions = { connections: 50, duration: 10, warmup: 3, rounds: 3, tickets: 1_000_000, soakMinutes: 0 };
-const QUICK: BenchOptions = { connections: 50, duration: 2, warmup: 1, rounds: 1, tickets: 100_000, soakMinutes: 0 };
+type Defaults = Pick<BenchOptions, 'connections' | 'duration' | 'warmup' | 'rounds' | 'tickets'>;
 
-/** `pnpm bench [--quick] [--duration S] [--warmup S] [--rounds N] [--connections N] [--tickets N] [--soak [MIN]]` */
-export function benchOptions(argv: readonly string[]): BenchOptions {
+const FULL: Defaults = { connections: 50, duration: 10, warmup: 3, rounds: 3, tickets: 1_000_000 };
+const QUICK: Defaults = { connections: 50, duration: 2, warmup: 1, rounds: 1, tickets: 20_000 };
+
+export const BENCH_USAGE = `Usage: pnpm bench [--quick] [--check] [--markdown] [--duration S] [--warmup S] [--rounds N]
+                  [--connections N] [--tickets N] [--pool-size N]
+  --quick       1 round of 2 s after 1 s warm-up, 20,000 TGTs: checks the harness, not the targets
+  --check       exit 1 unless every target is met
+  --markdown    write docs/benchmarks.md and docs/benchmarks.svg from this run
+  --pool-size   UV_THREADPOOL_SIZE of every server and of the raw argon2 measure (default: the
+                environment's UV_THREADPOOL_SIZE, else libuv's 4)
+`;
+
+/** The options of `pnpm bench`; throws naming the flag on a bad value. */
+export function benchOptions(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): BenchOptions {
   const { values } = parseArgs({
     args: argv.filter((arg) => arg !== '--'),
     options: {
       quick: { type: 'boolean', default: false },
+      check: { type: 'boolean', default: false },
+      markdown: { type: 'boolean', default: false },
       duration: { type: 'string' },
       warmup: { type: 'string' },
       rounds: { type: 'string' },
       connections: { type: 'string' },
       tickets: { type: 'string' },
-      soak: { type: 'string' },
+      'pool-size': { type: 'string' },
     },
   });
   const defaults = values.quick ? QUICK : FULL;
   return {
-    connections: count('--connections', values.connections, defaults.connections, 1),
-    duration: count('--duration', values.duration, defaults.duration, 1),
-    warmup: count('--warmup', values.warmup, defaults.warmup, 0),
-    rounds: count('--rounds', values.rounds, defaults.rounds, 1),
-    tickets: count('--tickets', values.tickets, defaults.tickets, 0),
-    soakMinutes: count('--soak', values.soak, defaults.soakMinutes, 0),
+    connections: wholeNumber('--connections', values.connections, defaults.connections, 1),
+    duration: wholeNumber('--duration', values.duration, defaults.duration, 1),
+    warmup: wholeNumber('--warmup', values.warmup, defaults.warmup, 0),
+    rounds: wholeNumber('--rounds', values.rounds, defaults.rounds, 1),
+    tickets: wholeNumber('--tickets', values.tickets, defaults.tickets, 0),
+    poolSize: wholeNumber('--pool-size', values['pool-size'] ?? env['UV_THREADPOOL_SIZE'], 4, 1),
+    check: values.check,
+    markdown: values.markdown,
+    quick: values.quick,
   };
 }
 
-function count(flag: string, text: string | undefined, fallback: number, least: number): number {
+export function wholeNumber(flag: string, text: string | undefined, fallback: number, least: number): number {
   if (text === undefined) return fallback;
   const value = Number(text);
   if (!Number.isInteger(value) || value < least) throw new Error(`${flag}: expected a whole number ≥ ${least}, got "${text}"`);

@@ -1,48 +1,50 @@
-import type { LoadOutcome } from './load-spec.js';
-import type { Row } from './rows.js';
+import type { MemorySummary, RowSummary, Summary } from './verdicts.js';
+import { targetText } from './verdicts.js';
 
-/** A load's outcome with the server's CPU time per response over it. */
-export interface MeasuredOutcome extends LoadOutcome {
-  readonly cpuMicrosPerResponse: number;
-}
+const MIB = 2 ** 20;
 
-export interface RowResult {
-  readonly row: Row;
-  readonly rounds: readonly MeasuredOutcome[];
-}
-
-export function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-}
-
-const P99_TARGET_MS = 15;
-
-/** The results as a Markdown table: medians over rounds, errors and non-2xx summed. */
-export function renderTable(results: readonly RowResult[], baselineRate: number, argon2Rate: number): string {
+/** The rows as a Markdown table: medians over rounds, errors and non-2xx summed, ratio, target and verdict. */
+export function renderTable(summary: Summary): string {
   const lines = [
-    '| Endpoint | 2xx req/s | ratio | p50 ms | p99 ms | server CPU µs/req | errors | non-2xx | target |',
-    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |',
+    '| Row | server | ratio | 2xx req/s | p50 ms | p99 ms | server CPU µs/req | errors | non-2xx | target | verdict |',
+    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |',
+    ...summary.rows.map(renderRow),
   ];
-  for (const { row, rounds } of results) {
-    const rate = median(rounds.map((r) => r.okPerSecond));
-    const against = row.target?.against === 'argon2' ? argon2Rate : baselineRate;
-    const ratio = rate / against;
-    const p99 = median(rounds.map((r) => r.p99));
-    const sum = (pick: (r: LoadOutcome) => number) => rounds.reduce((total, r) => total + pick(r), 0);
-    lines.push(
-      `| ${row.label} | ${rate.toFixed(0)} | ${ratio.toFixed(2)}${row.target?.against === 'argon2' ? ' of raw argon2' : ''} | ` +
-        `${median(rounds.map((r) => r.p50)).toFixed(1)} | ${p99.toFixed(1)} | ${median(rounds.map((r) => r.cpuMicrosPerResponse)).toFixed(0)} | ` +
-        `${sum((r) => r.errors)} | ${sum((r) => r.non2xx)} | ${verdict(row, ratio, p99)} |`,
-    );
-  }
   return lines.join('\n');
 }
 
-function verdict(row: Row, ratio: number, p99: number): string {
-  if (!row.target) return '';
-  const wanted = `≥ ${row.target.ratio}${row.target.against === 'baseline' ? `, p99 ≤ ${P99_TARGET_MS} ms` : ''}`;
-  const met = ratio >= row.target.ratio && (row.target.against === 'argon2' || p99 <= P99_TARGET_MS);
-  return `${wanted}: ${met ? 'met' : '**not met**'}`;
+function renderRow(row: RowSummary): string {
+  const ratio = `${row.ratio.toFixed(2)}${row.target?.against === 'raw argon2' ? ' of raw' : ''}`;
+  const cells = [
+    row.label,
+    row.configuration ?? 'Koa',
+    ratio,
+    row.okPerSecond.toFixed(0),
+    row.p50.toFixed(1),
+    row.p99.toFixed(1),
+    row.cpuMicros.toFixed(0),
+    String(row.errors),
+    String(row.non2xx),
+    row.target ? targetText(row.target) : '',
+    row.verdict.text,
+  ];
+  return `| ${cells.join(' | ')} |`;
+}
+
+/** The memory figures as a Markdown table. */
+export function renderMemoryTable(memory: readonly MemorySummary[]): string {
+  const lines = ['| Figure | server | RSS after GC | heap used | created in | target | verdict |', '| --- | --- | ---: | ---: | ---: | --- | --- |'];
+  for (const { configuration, figure, verdict } of memory) {
+    const cells = figure
+      ? [
+          `${figure.tickets.toLocaleString('en')} live TGTs created over HTTP`,
+          configuration,
+          `${(figure.rssBytes / MIB).toFixed(0)} MiB (${(figure.rssBytes / 1e9).toFixed(2)} GB; ${(figure.rssBeforeBytes / MIB).toFixed(0)} MiB before)`,
+          `${(figure.heapUsedBytes / MIB).toFixed(0)} MiB`,
+          `${figure.seconds.toFixed(0)} s`,
+        ]
+      : ['live TGTs created over HTTP', configuration, '', '', ''];
+    lines.push(`| ${[...cells, '< 1.2 GB RSS after GC at 1,000,000', verdict.text].join(' | ')} |`);
+  }
+  return lines.join('\n');
 }

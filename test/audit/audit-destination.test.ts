@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { ConfigurationError, parseConfig, startServer } from '@tessera/cli-server';
 import { capturedLines, guardOutput } from '../support/log-canary.js';
 import { baseConfig, form, login, startTessera } from '../support/tessera.js';
-import { parsed, startBuilt } from './support.js';
+import { startBuilt } from '../support/built-server.js';
+import { parsed } from './support.js';
 
 const quiet = () => capturedLines('log of a server with an audit destination')[1];
 const fromBehind = (url: string) => fetch(`${url}/v1/tickets`, { ...form({ username: 'casuser', password: 'nope' }), headers: { ...form({}).headers, 'x-forwarded-for': '203.0.113.7, 198.51.100.2' } });
@@ -15,8 +16,8 @@ const tempFile = (name: string) => {
   return file;
 };
 
-// issue 9 §4 — "from which address", and where the trail goes (audit.destination)
-describe('audit trail: address and destination (issue 9 §4)', function () {
+// docs/architecture.md §6 — "from which address", and where the trail goes (audit.destination)
+describe('audit trail: address and destination (docs/architecture.md §6)', function () {
   this.timeout(30_000);
 
   it('the address is the TCP peer; X-Forwarded-For counts only with server.trustProxy, and then its last entry', async () => {

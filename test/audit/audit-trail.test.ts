@@ -10,8 +10,8 @@ const SOAP = (ticket: string) =>
   '<samlp:Request xmlns:samlp="urn:oasis:names:tc:SAML:1.0:protocol" MajorVersion="1" MinorVersion="1" RequestID="_1" IssueInstant="2026-11-22T00:00:00Z">' +
   `<samlp:AssertionArtifact>${ticket}</samlp:AssertionArtifact></samlp:Request></SOAP-ENV:Body></SOAP-ENV:Envelope>`;
 
-// issue 9 §4 — the audit trail over real HTTP: one line per action with who, what, address, outcome and time
-describe('audit trail: one line per action (issue 9 §4)', () => {
+// docs/architecture.md §6 — the audit trail over real HTTP: one line per action with who, what, address, outcome and time
+describe('audit trail: one line per action (docs/architecture.md §6)', () => {
   let tessera: Tessera;
   const secrets: string[] = ['Mellon', 'Wr0ng-Guess'];
   before(async () => {

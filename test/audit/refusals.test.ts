@@ -19,8 +19,8 @@ interface Refusal {
   readonly line: AuditLine;
 }
 
-// issue 9 §4 — refusals after a successful authentication, or once a TGT was presented, are audited
-describe('audit trail: refusals (issue 9 §4)', () => {
+// docs/architecture.md §6 — refusals after a successful authentication, or once a TGT was presented, are audited
+describe('audit trail: refusals (docs/architecture.md §6)', () => {
   let tessera: Tessera;
   let casuserTgt: string;
   let aliceTgt: string;

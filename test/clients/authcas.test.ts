@@ -11,9 +11,9 @@ function validateWith(fixture: CasFixture, method: 'validateST' | 'validatePT', 
   return runPerlClient('authcas.pl', [fixture.url, caFile, method, service, ticket]);
 }
 
-// protocol.md §3, checked by Perl AuthCAS 1.7: HTTPS only, HTTP/1.0 without User-Agent, a regex XML reader
+// docs/protocol.md §3, checked by Perl AuthCAS 1.7: HTTPS only, HTTP/1.0 without User-Agent, a regex XML reader
 // that ignores the HTTP status (so tessera's default 400 for failures is fine).
-describe('AuthCAS validates tessera service tickets (protocol.md §3)', function () {
+describe('AuthCAS validates tessera service tickets (docs/protocol.md §3)', function () {
   this.timeout(30_000);
   let fixture: CasFixture | undefined;
   before(async function () {

@@ -14,8 +14,8 @@ function validateWith(fixture: CasFixture, method: Method, service: string, tick
   return runPerlClient('authen-cas-client.pl', [fixture.url, caFile, method, service, ticket]);
 }
 
-// protocol.md §3 (validation endpoints), checked by Perl Authen::CAS::Client 0.08 (LWP) over tessera's HTTPS listener.
-describe('Authen::CAS::Client validates tessera service tickets (protocol.md §3)', function () {
+// docs/protocol.md §3 (validation endpoints), checked by Perl Authen::CAS::Client 0.08 (LWP) over tessera's HTTPS listener.
+describe('Authen::CAS::Client validates tessera service tickets (docs/protocol.md §3)', function () {
   this.timeout(30_000);
   before(function () {
     skipUnlessInstalled(this, 'Authen::CAS::Client', PROBES);

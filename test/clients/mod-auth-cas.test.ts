@@ -1,11 +1,12 @@
 import { expect } from 'chai';
 import { APACHE_PROBES, startCasApache, type CasApache } from './apache.js';
 import { startCasFixture, type CasFixture } from './cas-fixture.js';
-import { freePort, skipUnlessInstalled } from './harness.js';
+import { freePort } from '@tessera/testkit';
+import { skipUnlessInstalled } from './harness.js';
 
-// protocol.md §3, checked by Apache mod_auth_cas 1.2 (CAS 2 /serviceValidate over tessera's own HTTPS listener,
+// docs/protocol.md §3, checked by Apache mod_auth_cas 1.2 (CAS 2 /serviceValidate over tessera's own HTTPS listener,
 // lower-case percent-encoding, a ticket-to-cookie cache that needs ticket ids never to repeat).
-describe('mod_auth_cas validates tessera service tickets (protocol.md §3)', function () {
+describe('mod_auth_cas validates tessera service tickets (docs/protocol.md §3)', function () {
   this.timeout(30_000);
   let fixture: CasFixture | undefined;
   let apache: CasApache | undefined;

@@ -2,7 +2,8 @@ import type { Context } from 'mocha';
 import { copyFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { startCasFixture, type CasFixture } from './cas-fixture.js';
-import { freePort, makeTempDir, skipUnlessInstalled, startChildServer, type ChildServer } from './harness.js';
+import { freePort } from '@tessera/testkit';
+import { makeTempDir, skipUnlessInstalled, startChildServer, type ChildServer } from './harness.js';
 
 /** What phpcas-app.php answers: the user and attributes phpCAS saw, or the error it raised. */
 export interface PageAnswer {

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { skipUnlessPhpcas, startPhpcasApp, type PhpcasApp } from './phpcas-app.js';
 
-// protocol.md §3, checked by phpCAS 1.6 (CAS_VERSION_3_0: /p3/serviceValidate over HTTPS) in `php -S`.
-describe('phpCAS validates tessera service tickets (protocol.md §3)', function () {
+// docs/protocol.md §3, checked by phpCAS 1.6 (CAS_VERSION_3_0: /p3/serviceValidate over HTTPS) in `php -S`.
+describe('phpCAS validates tessera service tickets (docs/protocol.md §3)', function () {
   this.timeout(30_000);
   let app: PhpcasApp | undefined;
   let page = '';

@@ -49,6 +49,8 @@ export async function startFuzzTarget(): Promise<FuzzTarget> {
   ];
   const { signingKey, encryptionKey } = generateTokenKeys('A128CBC-HS256', cryptoRandomSource);
   const tessera = await startTessera({
+    // The fuzzer's Host (and the suite's own) are served; any other it sends is refused, as without publicUrl.
+    server: { host: '127.0.0.1', port: 0, nodeName: 'e2e', allowedHosts: ['fuzz.example.org', '127.0.0.1'] },
     modules: ['rest', 'tokens', 'services', 'otp', 'throttle', 'x509'],
     users,
     services,

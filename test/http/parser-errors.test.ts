@@ -9,12 +9,12 @@ const BASIC = 'Basic Y2FzdXNlcjpNZWxsb24=';
 function goodLogin(path = '/cas/v1/tickets'): string {
   const body = 'username=casuser&password=Mellon';
   return (
-    `POST ${path} HTTP/1.1\r\nHost: sso.example.org\r\nAuthorization: ${BASIC}\r\n` +
+    `POST ${path} HTTP/1.1\r\nHost: localhost\r\nAuthorization: ${BASIC}\r\n` +
     `Content-Type: application/x-www-form-urlencoded\r\nAccept: text/plain\r\nContent-Length: ${body.length}\r\n\r\n${body}`
   );
 }
 
-const BAD_HEADER_LINE = 'GET /cas/v1/tickets HTTP/1.1\r\nHost: sso.example.org\r\nBad Header Line\r\n\r\n';
+const BAD_HEADER_LINE = 'GET /cas/v1/tickets HTTP/1.1\r\nHost: localhost\r\nBad Header Line\r\n\r\n';
 
 // A request Node's HTTP parser cannot read is the client's fault: a 4xx or a closed connection, one
 // log line naming the parser code and the peer, a metric of its own, and nothing of the bytes.
@@ -56,7 +56,7 @@ describe('requests the HTTP parser cannot read', () => {
 
   it('the same on the admin paths served by the main listener', async () => {
     const logged = newLines();
-    const { statuses } = await converse(tessera.url, [`GET /metrics HTTP/1.1\r\nHost: x\r\nAuthorization: ${BASIC}\r\n\r\n${BAD_HEADER_LINE}`]);
+    const { statuses } = await converse(tessera.url, [`GET /metrics HTTP/1.1\r\nHost: localhost\r\nAuthorization: ${BASIC}\r\n\r\n${BAD_HEADER_LINE}`]);
     expect(statuses[statuses.length - 1]).to.equal(400);
     const lines = logged();
     expect(JSON.stringify(lines)).to.not.include('Y2FzdXNlcjpNZWxsb24');
@@ -66,9 +66,9 @@ describe('requests the HTTP parser cannot read', () => {
   for (const [what, bytes, status, code] of [
     ['a request line that is no HTTP', 'password=Mellon\r\n\r\n', 400, 'HPE_INVALID_METHOD'],
     ['a space before a header colon', `POST /cas/v1/tickets HTTP/1.1\r\nHost : x\r\nAuthorization: ${BASIC}\r\n\r\n`, 400, 'HPE_INVALID_HEADER_TOKEN'],
-    ['both Content-Length and chunked', 'POST /cas/v1/tickets HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n', 400, 'HPE_INVALID_TRANSFER_ENCODING'],
-    ['a bad chunk size', 'POST /cas/v1/tickets HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\npassword=Mellon\r\n0\r\n\r\n', 400, 'HPE_INVALID_CHUNK_SIZE'],
-    ['headers larger than Node allows', `GET /cas/openapi.json HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\nAuthorization: ${BASIC}\r\n\r\n`, 431, 'HPE_HEADER_OVERFLOW'],
+    ['both Content-Length and chunked', 'POST /cas/v1/tickets HTTP/1.1\r\nHost: localhost\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n', 400, 'HPE_INVALID_TRANSFER_ENCODING'],
+    ['a bad chunk size', 'POST /cas/v1/tickets HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-www-form-urlencoded\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\npassword=Mellon\r\n0\r\n\r\n', 400, 'HPE_INVALID_CHUNK_SIZE'],
+    ['headers larger than Node allows', `GET /cas/openapi.json HTTP/1.1\r\nHost: localhost\r\nX-Big: ${'a'.repeat(20_000)}\r\nAuthorization: ${BASIC}\r\n\r\n`, 431, 'HPE_HEADER_OVERFLOW'],
   ] as const) {
     it(`${what}: ${status}, counted under ${code}, never a server error`, async () => {
       const before = await scrape(tessera.server.adminUrl);
@@ -94,7 +94,7 @@ describe('requests the admin listener (admin.port) cannot read', () => {
     const tessera = await startTessera({ admin: { port: 0 } });
     try {
       const seen = tessera.logs.length;
-      const { statuses } = await converse(tessera.server.adminUrl, [`GET /metrics HTTP/1.1\r\nHost: x\r\nAuthorization: ${BASIC}\r\n\r\n${BAD_HEADER_LINE}`]);
+      const { statuses } = await converse(tessera.server.adminUrl, [`GET /metrics HTTP/1.1\r\nHost: localhost\r\nAuthorization: ${BASIC}\r\n\r\n${BAD_HEADER_LINE}`]);
       expect(statuses[statuses.length - 1]).to.equal(400);
       const lines = tessera.logs.slice(seen).map((line) => JSON.parse(line) as Record<string, unknown>);
       expect(lines.map((line) => [line['event'], line['code'], line['peerAddress']])).to.deep.equal([['request.unreadable', 'HPE_INVALID_HEADER_TOKEN', '127.0.0.1']]);

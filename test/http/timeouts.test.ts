@@ -27,7 +27,7 @@ describe('slow clients (server.timeouts)', function () {
 
   it('headers trickled a byte at a time: 408 and closed once headersMs has passed', async () => {
     const logged = tessera.logs.length;
-    const headers = bytesOf(`GET /cas/openapi.json HTTP/1.1\r\nHost: x\r\n${'X-Slow: y\r\n'.repeat(200)}\r\n`);
+    const headers = bytesOf(`GET /cas/openapi.json HTTP/1.1\r\nHost: localhost\r\n${'X-Slow: y\r\n'.repeat(200)}\r\n`);
     const { statuses, closedAfterMs } = await converse(tessera.url, headers, { gapMs: 20 });
     expect(statuses).to.deep.equal([408]);
     expect(closedAfterMs).to.be.within(TIMEOUTS.headersMs - 50, TIMEOUTS.headersMs + SLACK_MS);
@@ -42,7 +42,7 @@ describe('slow clients (server.timeouts)', function () {
 
   it('a body trickled a byte at a time after prompt headers: 408 and closed once requestMs has passed', async () => {
     const body = 'username=casuser&password=Mellon'.padEnd(300, '&');
-    const head = `POST /cas/v1/tickets HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\n\r\n`;
+    const head = `POST /cas/v1/tickets HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\n\r\n`;
     const { statuses, closedAfterMs } = await converse(tessera.url, [head, ...bytesOf(body)], { gapMs: 20 });
     expect(statuses).to.deep.equal([408]);
     expect(closedAfterMs).to.be.within(TIMEOUTS.requestMs - 50, TIMEOUTS.requestMs + SLACK_MS);
@@ -50,14 +50,14 @@ describe('slow clients (server.timeouts)', function () {
 
   it('a kept-alive connection left idle after its answer is closed once keepAliveMs has passed', async () => {
     // Node adds a second to keepAliveTimeout, so that a client never reuses a connection the server is closing.
-    const { statuses, closedAfterMs } = await converse(tessera.url, ['GET /cas/openapi.json HTTP/1.1\r\nHost: x\r\n\r\n']);
+    const { statuses, closedAfterMs } = await converse(tessera.url, ['GET /cas/openapi.json HTTP/1.1\r\nHost: localhost\r\n\r\n']);
     expect(statuses).to.deep.equal([200]);
     expect(closedAfterMs).to.be.within(TIMEOUTS.keepAliveMs, TIMEOUTS.keepAliveMs + 1_000 + SLACK_MS);
   });
 
   it('a second request on a kept-alive connection has requestMs of its own', async () => {
-    const request = 'GET /cas/openapi.json HTTP/1.1\r\nHost: x\r\n\r\n';
-    const slowSecond = bytesOf('GET /cas/openapi.json HTTP/1.1\r\nHost: x\r\n' + 'X-Slow: y\r\n'.repeat(200));
+    const request = 'GET /cas/openapi.json HTTP/1.1\r\nHost: localhost\r\n\r\n';
+    const slowSecond = bytesOf('GET /cas/openapi.json HTTP/1.1\r\nHost: localhost\r\n' + 'X-Slow: y\r\n'.repeat(200));
     const { statuses } = await converse(tessera.url, [request, ...slowSecond], { gapMs: 5 });
     expect(statuses).to.deep.equal([200, 408]);
   });
@@ -103,7 +103,7 @@ describe('slow clients on the HTTPS listener and the admin listener', function (
         let text = '';
         const socket = connectTls({ host: '127.0.0.1', port: Number(port), rejectUnauthorized: false }, () => {
           const timer = setInterval(() => socket.writable && socket.write('X-Slow: y\r\n'), 20);
-          socket.write('GET /cas/openapi.json HTTP/1.1\r\nHost: x\r\n');
+          socket.write('GET /cas/openapi.json HTTP/1.1\r\nHost: localhost\r\n');
           socket.on('close', () => (clearInterval(timer), resolve(text)));
         });
         socket.setEncoding('latin1');

@@ -4,7 +4,7 @@ import { APP, serviceTicket } from '../support/tessera.js';
 import type { Tessera } from '../support/tessera.js';
 import { postForm, startWithLdap } from './ldap-support.js';
 
-// issue 8 — logins against a real OpenLDAP through the composed server (protocol.md §2–3)
+// logins against a real OpenLDAP through the composed server (docs/protocol.md §2–3)
 describeWithSlapd('LDAP logins through the REST API', (slapd) => {
   let tessera: Tessera;
   before(async () => {

@@ -3,7 +3,7 @@ import { describeWithSlapd, ldapSeed } from '@tessera/testkit';
 import type { Tessera } from '../support/tessera.js';
 import { postForm, startWithLdap } from './ldap-support.js';
 
-// issue 8 — handler order, direct bind, and a directory that goes away and comes back
+// handler order, direct bind, and a directory that goes away and comes back
 describeWithSlapd('LDAP with the configured users, direct bind, and outages', (slapd) => {
   let tessera: Tessera;
   before(async () => {

@@ -3,7 +3,7 @@ import { describeWithSlapd } from '@tessera/testkit';
 import type { Tessera } from '../support/tessera.js';
 import { postForm, startWithLdap } from './ldap-support.js';
 
-// issue 8 — LDAPS and StartTLS with the CA from ldap.caFile
+// LDAPS and StartTLS with the CA from ldap.caFile
 describeWithSlapd(
   'LDAP logins over TLS with a configured CA file',
   (slapd) => {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { cryptoRandomSource, generateTokenKeys, INVALID_OTP } from '@tessera/core';
+import { cryptoRandomSource, generateTokenKeys, INVALID_CREDENTIALS } from '@tessera/core';
 import { startTessera, type Tessera } from '../support/tessera.js';
 
 interface Document {
@@ -23,8 +23,8 @@ async function openApi(tessera: Tessera): Promise<Document> {
 const loginParameters = (document: Document) => document.paths['/v1/tickets']?.['post']?.requestBody?.content['application/json']?.schema.properties ?? {};
 const loginHeaders = (document: Document) => (document.paths['/v1/tickets']?.['post']?.parameters ?? []).filter((p) => p.in === 'header').map((p) => p.name);
 
-// issue 9 §3 and §7 — the OpenAPI document of the running server, over real HTTP
-describe('issue 9 §3 OpenAPI document end to end', () => {
+// docs/protocol.md §11 — the OpenAPI document of the running server, over real HTTP
+describe('docs/protocol.md §11 OpenAPI document end to end', () => {
   describe('with the default modules (rest)', () => {
     let tessera: Tessera;
     before(async () => (tessera = await startTessera()));
@@ -80,9 +80,9 @@ describe('issue 9 §3 OpenAPI document end to end', () => {
         headers: { 'content-type': 'application/json', accept: 'text/plain' },
         body: JSON.stringify({ username: 'alice', password: 'secret', passcode: '123456' }),
       });
-      // alice has no OTP secret: the code is read and handed to the otp handler, which refuses it.
+      // alice's password is right and she has no OTP secret: the code was read and handed to the otp handler, which refused it.
       expect(read.status).to.equal(401);
-      expect(await read.json()).to.deep.equal({ authentication_exceptions: [INVALID_OTP] });
+      expect(await read.json()).to.deep.equal({ authentication_exceptions: [INVALID_CREDENTIALS] });
     });
   });
 });

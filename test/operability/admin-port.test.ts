@@ -9,8 +9,8 @@ const refused = (url: string) =>
     () => true,
   );
 
-// issue 9 §1–2 — admin.port: health and metrics on a listener of their own
-describe('a separate admin port (issue 9 §1–2)', () => {
+// docs/protocol.md §10 — admin.port: health and metrics on a listener of their own
+describe('a separate admin port (docs/protocol.md §10)', () => {
   let tessera: Tessera;
   before(async () => {
     tessera = await startTessera({ admin: { host: '127.0.0.1', port: 0 } });
@@ -33,7 +33,7 @@ describe('a separate admin port (issue 9 §1–2)', () => {
   });
 });
 
-describe('the admin port during shutdown (issue 9 §1)', () => {
+describe('the admin port during shutdown (docs/protocol.md §10.1)', () => {
   it('readiness answers 503 "stopping" while requests drain, then the admin listener closes too', async () => {
     const tessera = await startTessera({ admin: { host: '127.0.0.1', port: 0 } });
     const { port, pathname } = new URL(tessera.url);
@@ -62,7 +62,7 @@ describe('the admin port during shutdown (issue 9 §1)', () => {
   });
 });
 
-describe('metrics.enabled: false (issue 9 §2)', () => {
+describe('metrics.enabled: false (docs/protocol.md §10.2)', () => {
   it('serves no /metrics, and the health endpoints as before', async () => {
     const tessera = await startTessera({ metrics: { enabled: false } });
     try {

@@ -11,8 +11,8 @@ async function get(url: string): Promise<{ status: number; type: string | null; 
   return { status: response.status, type, body: type?.startsWith('application/json') ? await response.json() : await response.text() };
 }
 
-// issue 9 §1 — liveness and readiness probes over real HTTP
-describe('health endpoints on the main listener (issue 9 §1)', () => {
+// docs/protocol.md §10.1 — liveness and readiness probes over real HTTP
+describe('health endpoints on the main listener (docs/protocol.md §10.1)', () => {
   let tessera: Tessera;
   before(async () => {
     tessera = await startTessera();
@@ -34,7 +34,7 @@ describe('health endpoints on the main listener (issue 9 §1)', () => {
   });
 });
 
-describe('readiness when the storage fails (issue 9 §1)', () => {
+describe('readiness when the storage fails (docs/protocol.md §10.1)', () => {
   let tessera: Tessera;
   let database: FakeDatabase;
   beforeEach(async () => {
@@ -74,7 +74,7 @@ describe('readiness when the storage fails (issue 9 §1)', () => {
   });
 });
 
-describeWithSlapd('readiness with the LDAP handler (issue 9 §1)', (slapd) => {
+describeWithSlapd('readiness with the LDAP handler (docs/protocol.md §10.1)', (slapd) => {
   let tessera: Tessera;
   before(async () => {
     tessera = await startWithLdap(slapd(), ['config-users', 'ldap']);

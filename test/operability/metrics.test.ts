@@ -4,8 +4,8 @@ import { scrape, valueOf, type Scrape } from '../support/prometheus.js';
 
 const THROTTLE = { failure: { threshold: 2, rangeSeconds: 60, lockSeconds: 30, maxLockSeconds: 60 } };
 
-// issue 9 §2 — Prometheus metrics over real HTTP: what moves, how requests are timed, what never appears
-describe('metrics at /metrics (issue 9 §2)', () => {
+// docs/protocol.md §10.2 — Prometheus metrics over real HTTP: what moves, how requests are timed, what never appears
+describe('metrics at /metrics (docs/protocol.md §10.2)', () => {
   let tessera: Tessera;
   const secrets: string[] = [];
   before(async () => {

@@ -2,8 +2,8 @@ import { expect } from 'chai';
 import { APP, form, login, startTessera, type Tessera } from '../support/tessera.js';
 import { rawRequest } from '../support/raw-http.js';
 
-// protocol.md §2–3 — bad input gets a clear 4xx, never a 5xx or a crash
-describe('bad input (protocol.md §2–3)', () => {
+// docs/protocol.md §2–3 — bad input gets a clear 4xx, never a 5xx or a crash
+describe('bad input (docs/protocol.md §2–3)', () => {
   let tessera: Tessera;
   let path: string;
   before(async () => {

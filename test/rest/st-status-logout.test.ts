@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { APP, form, login, serviceTicket, startTessera, type Tessera } from '../support/tessera.js';
 
-// protocol.md §3 — POST/GET/DELETE /v1/tickets/{id}
-describe('service tickets, status and logout (protocol.md §3)', () => {
+// docs/protocol.md §3 — POST/GET/DELETE /v1/tickets/{id}
+describe('service tickets, status and logout (docs/protocol.md §3)', () => {
   let tessera: Tessera;
   before(async () => {
     tessera = await startTessera();
@@ -16,7 +16,7 @@ describe('service tickets, status and logout (protocol.md §3)', () => {
       expect(response.status).to.equal(200);
       expect(response.headers.get('content-type')).to.match(/^text\/plain/);
       const st = await response.text();
-      expect(st).to.match(/^ST-\d+-[A-Za-z0-9-]{22}-e2e$/);
+      expect(st).to.match(/^ST-\d+-[A-Za-z0-9-]{26}-e2e$/);
       expect(st.length).to.be.at.most(64);
     });
 

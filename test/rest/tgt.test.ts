@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { APP, form, startTessera, type Tessera } from '../support/tessera.js';
 
-// protocol.md §3 — POST /v1/tickets, over real HTTP against the composed server
-describe('POST /v1/tickets — create a TGT (protocol.md §3)', () => {
+// docs/protocol.md §3 — POST /v1/tickets, over real HTTP against the composed server
+describe('POST /v1/tickets — create a TGT (docs/protocol.md §3)', () => {
   let tessera: Tessera;
   before(async () => {
     tessera = await startTessera();

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,11 +38,28 @@ function startDeployed(app: string, cwd: string, env: Record<string, string>): P
   });
 }
 
+/** The exec form of the Dockerfile's HEALTHCHECK CMD. */
+function healthcheckCommand(): string[] {
+  const dockerfile = readFileSync(join(ROOT, 'Dockerfile'), 'utf8');
+  const exec = /^HEALTHCHECK [^\n]*\\\n\s+CMD (\[.*\])$/m.exec(dockerfile)?.[1];
+  if (exec === undefined) throw new Error('no HEALTHCHECK ... CMD [...] in the Dockerfile');
+  return JSON.parse(exec) as string[];
+}
+
+/** A loopback port nothing listens on: bound once, then closed. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
 async function post(url: string, body: string, accept = 'text/plain'): Promise<Response> {
   return fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', accept }, body });
 }
 
-// issue 9 §5 — the container image: multi-stage, production dependencies only, non-root
+// the container image: multi-stage, production dependencies only, non-root
 describe('container image: the tree its build stage deploys (scripts/deploy-production.sh)', function () {
   this.timeout(120_000);
   const work = mkdtempSync(join(tmpdir(), 'tessera-image-'));
@@ -72,17 +90,18 @@ describe('container image: the tree its build stage deploys (scripts/deploy-prod
       const files = readdirSync(join(app, 'node_modules/@tessera', name)).filter((entry) => entry !== 'node_modules');
       expect(files.sort(), name).to.deep.equal(['dist', 'package.json']);
     }
-    expect(readdirSync(app).sort()).to.deep.equal(['dist', 'node_modules', 'package.json']);
+    expect(readdirSync(app).sort()).to.deep.equal(['bin', 'dist', 'node_modules', 'package.json']);
   });
 
-  it('serves logins and its HEALTHCHECK URL from that tree alone, with deploy/tessera.yaml (storage switched to memory), and stops on SIGTERM', async () => {
-    const { child, url } = await startDeployed(app, work, {
+  it('serves logins and answers its HEALTHCHECK from that tree alone, with deploy/tessera.yaml (storage switched to memory), and stops on SIGTERM', async () => {
+    const env = {
       TESSERA_SERVER__HOST: '127.0.0.1',
-      TESSERA_SERVER__PORT: '0',
+      TESSERA_SERVER__PORT: String(await freePort()),
       TESSERA_STORAGE__TYPE: 'memory',
       TESSERA_TOKENS__KEY_FILE: join(work, 'token-keys.json'),
       TESSERA_USERS: JSON.stringify([{ username: 'bob', password: 'builder', attributes: { mail: 'bob@example.org' } }]),
-    });
+    };
+    const { child, url } = await startDeployed(app, work, env);
     const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
     try {
       const created = await post(`${url}/v1/tickets`, 'username=bob&password=builder');
@@ -94,9 +113,11 @@ describe('container image: the tree its build stage deploys (scripts/deploy-prod
       expect(body).to.include('<cas:user>bob</cas:user>');
       expect(body).to.include('<cas:mail>bob@example.org</cas:mail>');
       expect(existsSync(join(work, 'token-keys.json')), 'the tokens module wrote its key file').to.be.true;
-      const healthPath = /TESSERA_HEALTH_URL=http:\/\/127\.0\.0\.1:8080(\/\S+)/.exec(readFileSync(join(ROOT, 'Dockerfile'), 'utf8'))?.[1];
-      expect(healthPath, "the Dockerfile's HEALTHCHECK URL").to.equal('/health/live');
-      expect((await fetch(new URL(healthPath!, url))).status, 'HEALTHCHECK answer').to.equal(200);
+      // The image's HEALTHCHECK command, its paths mapped onto this tree, with the server's environment.
+      const [command, ...args] = healthcheckCommand().map((word) => word.replace(/^\/app\//, `${app}/`).replace('/etc/tessera/tessera.yaml', join(ROOT, 'deploy/tessera.yaml')));
+      const health = spawnSync(command === 'node' ? process.execPath : command!, args, { cwd: work, encoding: 'utf8', env: { PATH: process.env.PATH ?? '', NODE_OPTIONS: '', ...env } });
+      expect(health.status, health.stderr).to.equal(0);
+      expect(health.stdout.trim()).to.equal(`${new URL(url).origin}/health/live: 200`);
     } finally {
       child.kill('SIGTERM');
     }

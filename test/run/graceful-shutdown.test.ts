@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { connect } from 'node:net';
 import { startTessera } from '../support/tessera.js';
 
-// issue 2 §6 — graceful shutdown: in-flight requests finish
+// graceful shutdown: in-flight requests finish
 describe('graceful shutdown', () => {
   it('a request in flight when close() starts still gets its answer; new connections are refused', async () => {
     const tessera = await startTessera();

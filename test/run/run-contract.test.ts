@@ -43,7 +43,7 @@ function exitOf(child: ChildProcess): Promise<number | null> {
   return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
 }
 
-// issue 2 §7 — the run contract: node packages/cli-server/dist/main.js [--config FILE] [--port N]
+// the run contract: node packages/cli-server/dist/main.js [--config FILE] [--port N]
 describe('run contract: node packages/cli-server/dist/main.js', function () {
   this.timeout(30_000);
   before(function () {
@@ -110,6 +110,25 @@ describe('run contract: node packages/cli-server/dist/main.js', function () {
     expect(await exitOf(child)).to.equal(1);
     expect(stderr).to.match(/^tessera: Error: lost password=\[redacted\] of TGT-9#[0-9a-f]{12}\n {4}at /m);
     for (const secret of ['Mellon', 'Y2FzdXNlcjpNZWxsb24', 'rawPacket', 'k'.repeat(43)]) expect(stderr).to.not.include(secret);
+  });
+
+  it('a password hash argon2 cannot verify against (the placeholder of an example) stops the start, naming the setting and the user', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tessera-'));
+    const file = join(dir, 'tessera.yaml');
+    writeFileSync(file, ['users:', '  - username: alice', '    passwordHash: $argon2id$v=19$m=19456,t=2,p=1$...', ''].join('\n'));
+    const child = spawn(process.execPath, [MAIN, '--config', file, '--port', '0'], { cwd: ROOT });
+    let output = '';
+    child.stdout.on('data', (c: Buffer) => (output += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (output += c.toString()));
+    const exited = exitOf(child);
+    // A server that starts anyway is stopped, not left behind.
+    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    try {
+      expect(await exited).to.equal(2);
+    } finally {
+      clearTimeout(timer);
+    }
+    expect(output).to.include('users[0].passwordHash: user "alice": argon2 cannot verify against this hash');
   });
 
   it('a bad setting stops the server at once with a message naming it and a non-zero exit', async () => {

@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { configFile, runTessera } from './support.js';
+import { runTessera } from '../support/built-server.js';
+import { configFile } from './support.js';
 
 const CAS = 'org.apereo.cas.services.CasRegisteredService';
 
@@ -18,7 +19,7 @@ const config = () =>
     servicesDirectory: folder({ 'late.json': JSON.stringify({ '@class': CAS, id: 2, name: 'From folder', serviceId: '^https://f/.*', evaluationOrder: 1 }) }),
   });
 
-// issue 10 §5 — tessera services list | import DIR
+// tessera services list | import DIR
 describe('tessera services (CLI)', function () {
   this.timeout(30_000);
 
@@ -44,7 +45,7 @@ describe('tessera services (CLI)', function () {
     expect(stdout).to.equal('');
     expect(stderr).to.include(`${join(directory, 'b.json')}: serviceId: is not a valid regular expression`);
     expect(stderr).to.include(`${join(directory, 'c.json')}: not valid JSON`);
-    expect(stderr).to.include(`${join(directory, 'd.json')}: id: 7 is already used by ${join(directory, 'a.json')}`);
+    expect(stderr).to.include(`${join(directory, 'd.json')}: id 7 is already used by ${join(directory, 'a.json')}`);
     expect(stderr).to.include('3 problem(s) in 4 file(s)');
   });
 
@@ -60,11 +61,41 @@ describe('tessera services (CLI)', function () {
     expect(stdout).to.match(/Nothing was imported: the service registry is in memory/);
   });
 
-  it('bad usage and an unreadable folder exit 2', () => {
+  it('validate: files and folders, comments allowed; every problem names the file, the key and the service; reads no configuration', () => {
+    const directory = folder({
+      'a.json': `// Apereo CAS writes comments\n{ "@class": "${CAS}", "id": 7, "name": "A", /* pattern */ "serviceId": "^https://a/.*" }`,
+      'b.json': JSON.stringify({ '@class': CAS, name: 'B', serviceId: '^https://b/.*' }),
+    });
+    const single = join(folder({ 'c.json': JSON.stringify({ '@class': CAS, id: 8, name: 'C', serviceId: '^https://c/.*' }) }), 'c.json');
+    // No storage is opened: a MongoDB nobody runs does not matter.
+    const unreachable = { TESSERA_STORAGE__TYPE: 'mongo', TESSERA_STORAGE__MONGO__URI: 'mongodb://127.0.0.1:1' };
+    const valid = runTessera(['services', 'validate', directory, single], unreachable);
+    expect(valid.code, valid.stderr).to.equal(0);
+    expect(valid.stdout.trim().split('\n')).to.deep.equal([
+      `${join(directory, 'a.json')}: valid, "A" as id 7`,
+      `${join(directory, 'b.json')}: valid, "B" without an id (one is assigned when it is loaded)`,
+      `${single}: valid, "C" as id 8`,
+      '3 service file(s) valid.',
+    ]);
+
+    const bad = folder({ 'x.json': JSON.stringify({ '@class': CAS, id: 9, name: 'X', serviceId: '^https://x/.*', attributeReleasePolicy: { '@class': 'org.apereo.cas.services.ReturnAllowedAttributeReleasePolicy', allowedAttributes: ['mail'], principalIdAttribute: 'mail' }, theme: 'x', logutType: 'NONE' }) });
+    const invalid = runTessera(['services', 'validate', bad]);
+    expect(invalid.code).to.equal(1);
+    expect(invalid.stdout).to.equal('');
+    const file = join(bad, 'x.json');
+    expect(invalid.stderr.trim().split('\n')).to.deep.equal([
+      `${file}: attributeReleasePolicy.principalIdAttribute: not supported by tessera: the user in every answer is the principal id (service "X", id 9)`,
+      `${file}: logutType: unknown key; did you mean logoutType? (service "X", id 9)`,
+      `2 problem(s) in 1 file(s) of ${bad}; nothing was imported.`,
+    ]);
+  });
+
+  it('bad usage exits 2; an unreadable folder is a problem naming it, exit 1', () => {
     expect(runTessera(['services', 'remove']).code).to.equal(2);
     expect(runTessera(['services', 'import']).code).to.equal(2);
-    const missing = runTessera(['services', 'import', join(tmpdir(), 'no-such-tessera-folder'), '--config', config()]);
-    expect(missing.code).to.equal(2);
-    expect(missing.stderr).to.include('cannot read');
+    const folder = join(tmpdir(), 'no-such-tessera-folder');
+    const missing = runTessera(['services', 'import', folder, '--config', config()]);
+    expect(missing.code).to.equal(1);
+    expect(missing.stderr).to.include(`${folder}: cannot read it (ENOENT)`);
   });
 });

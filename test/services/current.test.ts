@@ -5,8 +5,8 @@ import { basic, grantStatus, postService, startWithServices, validatedUser } fro
 const CAS = 'org.apereo.cas.services';
 const NEW = { '@class': `${CAS}.CasRegisteredService`, name: 'New app', serviceId: '^https://new\\.example\\.org/.*' };
 
-// protocol.md §3 — POST /v1/services (current revision), over real HTTP
-describe('POST /v1/services — register a service (protocol.md §3)', () => {
+// docs/protocol.md §3 — POST /v1/services (current revision), over real HTTP
+describe('POST /v1/services — register a service (docs/protocol.md §3)', () => {
   let tessera: Tessera;
   before(async () => {
     tessera = await startWithServices();
@@ -88,6 +88,30 @@ describe('POST /v1/services — register a service (protocol.md §3)', () => {
       const response = await postService(tessera.url, body);
       expect(response.status).to.equal(400);
       expect(await response.text()).to.match(message);
+    });
+  }
+
+  // A key the server does not read must not be dropped: without its requiredAttributes the service would admit everyone.
+  const unread: [string, string, Record<string, unknown>, string][] = [
+    [
+      'a misspelt key of the access strategy, with the nearest known key',
+      'typo',
+      { accessStrategy: { '@class': `${CAS}.DefaultRegisteredServiceAccessStrategy`, requiredAttribute: { memberOf: ['java.util.HashSet', ['admins']] } } },
+      'accessStrategy.requiredAttribute: unknown key; did you mean requiredAttributes?',
+    ],
+    [
+      'an Apereo CAS key tessera does not support',
+      'unsupported',
+      { usernameAttributeProvider: { '@class': `${CAS}.PrincipalAttributeRegisteredServiceUsernameProvider`, usernameAttribute: 'mail' } },
+      'usernameAttributeProvider: not supported by tessera',
+    ],
+  ];
+  for (const [what, host, keys, message] of unread) {
+    it(`400 naming the key, nothing stored: ${what}`, async () => {
+      const response = await postService(tessera.url, { ...NEW, serviceId: `^https://${host}\\.example\\.org/.*`, ...keys });
+      expect(response.status).to.equal(400);
+      expect(await response.text()).to.include(message);
+      expect(await grantStatus(tessera.url, `https://${host}.example.org/x`)).to.equal(403);
     });
   }
 });

@@ -4,8 +4,8 @@ import { REGISTRATION, addService, grantStatus, postService, startWithServices, 
 
 const FIELDS = { serviceId: '^https://legacy\\.example\\.org/.*', name: 'Legacy', description: 'added by form' };
 
-// protocol.md §3 — POST /v1/services/add/{tgt} (earlier revision), over real HTTP
-describe('POST /v1/services/add/{tgt} — register a service, earlier revision (protocol.md §3)', () => {
+// docs/protocol.md §3 — POST /v1/services/add/{tgt} (earlier revision), over real HTTP
+describe('POST /v1/services/add/{tgt} — register a service, earlier revision (docs/protocol.md §3)', () => {
   let tessera: Tessera;
   before(async () => {
     tessera = await startWithServices();
@@ -51,9 +51,17 @@ describe('POST /v1/services/add/{tgt} — register a service, earlier revision (
       expect(await response.text()).to.match(new RegExp(`^${field}: `));
     });
   }
+
+  it('400 naming a form field it does not read, with the nearest known one; nothing stored', async () => {
+    const fields = { ...FIELDS, serviceId: '^https://legacy-typo\\.example\\.org/.*', enable: 'false' };
+    const response = await addService(tessera.url, await login(tessera.url), fields);
+    expect(response.status).to.equal(400);
+    expect(await response.text()).to.equal('enable: unknown key; did you mean enabled?');
+    expect(await grantStatus(tessera.url, 'https://legacy-typo.example.org/x')).to.equal(403);
+  });
 });
 
-describe('services module switches (protocol.md §8)', () => {
+describe('services module switches (docs/protocol.md §8)', () => {
   it('with the module off, both endpoints answer 404', async () => {
     const tessera = await startTessera({ registration: REGISTRATION });
     try {

@@ -1,7 +1,8 @@
 import { expect } from 'chai';
-import { configFile, runTessera } from './support.js';
+import { runTessera } from '../support/built-server.js';
+import { configFile } from './support.js';
 
-// protocol.md §8 and issue 10 §3 — no silent open registration
+// docs/protocol.md §8 — no silent open registration
 describe('services module start-up', () => {
   it('refuses to start without the required attribute: exit 2 naming both settings', () => {
     const { code, stderr } = runTessera(['--config', configFile({ modules: ['rest', 'services'], server: { port: 0 } })]);

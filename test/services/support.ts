@@ -1,8 +1,6 @@
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { form, login, serviceTicket, startTessera, type Tessera } from '../support/tessera.js';
 
 /** casuser (memberOf staff) may register; alice (students) may not. */
@@ -41,15 +39,6 @@ export async function validatedUser(base: string, service: string): Promise<stri
     serviceResponse: { authenticationSuccess?: { user: string }; authenticationFailure?: { code: string } };
   };
   return body.serviceResponse.authenticationSuccess?.user ?? body.serviceResponse.authenticationFailure?.code ?? 'none';
-}
-
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const MAIN = join(ROOT, 'packages/cli-server/dist/main.js');
-
-/** Runs the built CLI as an operator would; its exit code and output. */
-export function runTessera(args: string[], env: Record<string, string> = {}) {
-  const result = spawnSync(process.execPath, [MAIN, ...args], { cwd: ROOT, encoding: 'utf8', timeout: 20_000, env: { ...process.env, NODE_OPTIONS: '', ...env } });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
 export function configFile(settings: Record<string, unknown>): string {

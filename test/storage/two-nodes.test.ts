@@ -4,7 +4,7 @@ import { APP, login, serviceTicket, startTessera, type Tessera } from '../suppor
 
 const uri = process.env.MONGODB_URI;
 
-// issue 3 §4 — two server processes' worth of nodes, one database. Without MONGODB_URI this registers
+// two server processes' worth of nodes, one database. Without MONGODB_URI this registers
 // nothing: the one skip line of the MongoDB suites (packages/adapter-mongo/test/real-mongo-contracts.test.ts) covers it.
 if (uri !== undefined && uri !== '') {
   describe('two nodes sharing one MongoDB (MONGODB_URI)', () => {

@@ -1,3 +1,4 @@
+import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { IssuedCertificate } from '@tessera/testkit/x509';
 import { rememberAnswer, rememberRequest } from './log-canary.js';
@@ -33,17 +34,29 @@ export function overHttps(url: string, options: HttpsOptions): Promise<Answer> {
         agent: false,
         ...(options.client && { cert: options.client.pem + (options.clientChain ?? []).map((ca) => ca.pem).join(''), key: options.client.privateKeyPem }),
       },
-      (response) => {
-        let body = '';
-        response.setEncoding('utf8');
-        response.on('data', (chunk: string) => (body += chunk));
-        response.on('end', () => {
-          rememberAnswer(body, response.headers.location);
-          resolve({ status: response.statusCode ?? 0, headers: response.headers, body });
-        });
-      },
+      (response) => readAnswer(response, resolve),
     );
     request.on('error', reject);
     request.end(options.body);
+  });
+}
+
+/** One plain HTTP request with headers exactly as given (fetch would not send `Host` as given). GET unless told otherwise. */
+export function overHttp(url: string, options: { readonly method?: string; readonly headers?: Record<string, string>; readonly body?: string } = {}): Promise<Answer> {
+  rememberRequest(url, Object.entries(options.headers ?? {}), options.body);
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(url, { method: options.method ?? 'GET', headers: options.headers ?? {} }, (response) => readAnswer(response, resolve));
+    request.on('error', reject);
+    request.end(options.body);
+  });
+}
+
+function readAnswer(response: IncomingMessage, resolve: (answer: Answer) => void): void {
+  let body = '';
+  response.setEncoding('utf8');
+  response.on('data', (chunk: string) => (body += chunk));
+  response.on('end', () => {
+    rememberAnswer(body, response.headers.location);
+    resolve({ status: response.statusCode ?? 0, headers: response.headers, body });
   });
 }

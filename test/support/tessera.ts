@@ -75,14 +75,20 @@ let startedServers = 0;
 
 /**
  * The storage every end-to-end test runs on, from E2E_STORAGE: `memory` (the default),
- * `mongo` (the server at MONGODB_URI, collections of their own per start) or `mongo-fake` (the
- * Mongo adapter on the mingo-evaluated fake database, which needs no server).
+ * `mongo` (the server at MONGODB_URI, collections of their own per start), `mongo-fake` (the
+ * Mongo adapter on the mingo-evaluated fake database, which needs no server) or `redis` (the server
+ * at REDIS_URL, a key prefix of its own per start).
  */
 function storageUnderTest(): Record<string, unknown> {
   const storage = process.env.E2E_STORAGE ?? 'memory';
   if (storage === 'memory') return {};
   if (storage === 'mongo-fake') return { storage: { type: 'mongo', mongo: { uri: 'mongodb://fake.invalid' } } };
-  if (storage !== 'mongo') throw new Error(`E2E_STORAGE: expected memory, mongo or mongo-fake, got ${storage}`);
+  if (storage === 'redis') {
+    const url = process.env.REDIS_URL;
+    if (url === undefined || url === '') throw new Error('E2E_STORAGE=redis needs REDIS_URL');
+    return { storage: { type: 'redis', redis: { url, keyPrefix: `e2e${randomBytes(4).toString('hex')}:` } } };
+  }
+  if (storage !== 'mongo') throw new Error(`E2E_STORAGE: expected memory, mongo, mongo-fake or redis, got ${storage}`);
   const uri = process.env.MONGODB_URI;
   if (uri === undefined || uri === '') throw new Error('E2E_STORAGE=mongo needs MONGODB_URI');
   return { storage: { type: 'mongo', mongo: { uri, database: 'tessera_e2e', collectionPrefix: `t${randomBytes(4).toString('hex')}_` } } };

@@ -4,8 +4,8 @@ import { REGISTRATION, basic, postService } from '../services/support.js';
 
 const NEW = { '@class': 'org.apereo.cas.services.CasRegisteredService', name: 'New app', serviceId: '^https://new\\.example\\.org/.*' };
 
-// protocol.md §5 — throttling applies to /v1/services too: HTTP Basic failures count per IP + username
-describe('throttle module on service registration (protocol.md §5)', () => {
+// docs/protocol.md §5 — throttling applies to /v1/services too: HTTP Basic failures count per IP + username
+describe('throttle module on service registration (docs/protocol.md §5)', () => {
   let tessera: Tessera;
   before(async () => {
     tessera = await startTessera({

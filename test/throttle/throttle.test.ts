@@ -3,8 +3,8 @@ import { form, login, startTessera, type Tessera } from '../support/tessera.js';
 
 const SETTINGS = { failure: { threshold: 3, rangeSeconds: 60, lockSeconds: 30, maxLockSeconds: 120 } };
 
-// protocol.md §5 — the throttle module over real HTTP; no sleeps: the lock is read from 423 and Retry-After
-describe('throttle module end to end (protocol.md §5)', () => {
+// docs/protocol.md §5 — the throttle module over real HTTP; no sleeps: the lock is read from 423 and Retry-After
+describe('throttle module end to end (docs/protocol.md §5)', () => {
   let tessera: Tessera;
   before(async () => {
     tessera = await startTessera({ modules: ['rest', 'throttle'], throttle: SETTINGS });
@@ -44,6 +44,27 @@ describe('throttle module end to end (protocol.md §5)', () => {
       expect(await refused.text()).to.include('code="INVALID_REQUEST"');
     } finally {
       await limited.close();
+    }
+  });
+
+  it('a burst of new usernames never unlocks a locked key: with the key table full of locks, new keys are refused until a lock ends', async function () {
+    // The bound is the memory store's: MongoDB keeps every key, so there is nothing to flush.
+    if ((process.env.E2E_STORAGE ?? 'memory') !== 'memory') this.skip();
+    const small = await startTessera({ modules: ['rest', 'throttle'], throttle: { failure: { threshold: 1, lockSeconds: 30, maxLockSeconds: 30 }, memory: { maxKeys: 3 } } });
+    try {
+      const post = (username: string, password = 'wrong') =>
+        fetch(`${small.url}/v1/tickets`, { ...form({ username, password }), headers: { ...form({}).headers, accept: 'text/plain' } });
+      expect((await post('casuser')).status).to.equal(401);
+      expect((await post('casuser', 'Mellon')).status).to.equal(423);
+      // The attacker fills the table with keys of their own, then keeps sending new ones.
+      for (const username of ['flood-1', 'flood-2']) expect((await post(username)).status).to.equal(401);
+      const refused = await post('flood-3');
+      expect(refused.status).to.equal(423);
+      expect(Number(refused.headers.get('retry-after'))).to.be.within(1, 30);
+      expect((await post('flood-4', 'anything')).status).to.equal(423);
+      expect((await post('casuser', 'Mellon')).status).to.equal(423);
+    } finally {
+      await small.close();
     }
   });
 

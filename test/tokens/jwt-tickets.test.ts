@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CasJwtCodec, systemClock, verifyJwtServiceTicket, type TokenKeyPair } from '@tessera/core';
-import { baseConfig, form, startTessera, type Tessera } from '../support/tessera.js';
+import { APP, baseConfig, form, startTessera, type Tessera } from '../support/tessera.js';
 
 const JWT_APP = 'https://jwt.example.org/app';
 
@@ -20,8 +20,8 @@ const jwtService = {
   },
 };
 
-function tokensOn(keyFile: string): Record<string, unknown> {
-  return { modules: ['rest', 'tokens'], tokens: { keyFile }, services: [...(baseConfig()['services'] as unknown[]), jwtService] };
+function tokensOn(keyFile: string, tokens: Record<string, unknown> = {}): Record<string, unknown> {
+  return { modules: ['rest', 'tokens'], tokens: { keyFile, ...tokens }, services: [...(baseConfig()['services'] as unknown[]), jwtService] };
 }
 
 /** What a service does with the documented steps: the key file's keys, imported once. */
@@ -35,8 +35,8 @@ async function jwtTgt(tessera: Tessera, headers: Record<string, string> = {}, fi
   return fetch(`${tessera.url}/v1/tickets`, { ...init, headers: { ...(init.headers as Record<string, string>), ...headers } });
 }
 
-// protocol.md §3 (token=true) and §6 — JWT tickets through the composed server
-describe('JWT tickets over HTTP (protocol.md §6)', () => {
+// docs/protocol.md §3 (token=true) and §6 — JWT tickets through the composed server
+describe('JWT tickets over HTTP (docs/protocol.md §6)', () => {
   let keyFile: string;
   let tessera: Tessera;
   before(async () => {
@@ -47,19 +47,65 @@ describe('JWT tickets over HTTP (protocol.md §6)', () => {
 
   it('token=true: 201 text/plain JWT without Location, readable with the key file, for a stored TGT', async () => {
     expect(statSync(keyFile).mode & 0o777).to.equal(0o600);
-    const response = await jwtTgt(tessera, {}, { token: 'true', additionalParam1: 'kept' });
+    const response = await jwtTgt(tessera);
     expect(response.status).to.equal(201);
     expect(response.headers.get('content-type')).to.match(/^text\/plain/);
     expect(response.headers.get('location')).to.equal(null);
     const jwt = await response.text();
     const claims = await codecFrom(keyFile).decode(jwt);
-    expect(claims).to.include({ sub: 'casuser', iss: tessera.url, aud: tessera.url, mail: 'casuser@example.org', additionalParam1: 'kept' });
-    expect(claims).to.not.have.any.keys('password', 'username', 'token');
+    expect(claims).to.include({ sub: 'casuser', iss: tessera.url, aud: tessera.url, mail: 'casuser@example.org' });
     expect((claims['exp'] as number) - (claims['iat'] as number)).to.equal(28800);
 
     const status = await fetch(`${tessera.url}/v1/tickets/${jwt}`);
     expect(status.status).to.equal(200);
     expect(await status.text()).to.equal(claims['jti']);
+  });
+
+  it('claims come from the user and the server only: no request parameter becomes or overrides a claim', async () => {
+    const forged = new URLSearchParams([
+      ['username', 'casuser'],
+      ['password', 'Mellon'],
+      ['token', 'true'],
+      ['service', APP],
+      ['memberOf', 'admins'],
+      ['mail', 'mallory@example.org'],
+      ['sub', 'root'],
+      ['iss', 'https://evil.example.org'],
+      ['nbf', '99999999999'],
+      ['exp', '1'],
+      ['iat', '0'],
+      ['jti', 'TGT-forged'],
+      ['__proto__', 'polluted'],
+      ['otp', '123456'],
+      ['additionalParam1', 'dropped'],
+    ]);
+    const response = await fetch(`${tessera.url}/v1/tickets`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: forged.toString() });
+    expect(response.status).to.equal(201);
+    const jwt = await response.text();
+    const claims = await codecFrom(keyFile).decode(jwt);
+    expect(Object.keys(claims).sort()).to.deep.equal(['aud', 'exp', 'iat', 'iss', 'jti', 'mail', 'memberOf', 'sub']);
+    expect(claims).to.deep.include({ sub: 'casuser', iss: tessera.url, mail: 'casuser@example.org', memberOf: ['staff', 'faculty'] });
+    expect((claims['exp'] as number) - (claims['iat'] as number)).to.equal(28800);
+    // The server accepts its own token: nothing the client sent made it invalid.
+    expect((await fetch(`${tessera.url}/v1/tickets/${jwt}`)).status).to.equal(200);
+  });
+
+  it('tokens.requestParameters copies the named parameters, as sent, into the one claim requestParameters', async () => {
+    const other = join(mkdtempSync(join(tmpdir(), 'tessera-e2e-keys-')), 'token-keys.json');
+    const withContext = await startTessera(tokensOn(other, { requestParameters: ['deviceId', 'memberOf', 'exp'] }));
+    try {
+      const response = await jwtTgt(withContext, {}, { token: 'true', deviceId: 'laptop-7', memberOf: 'admins', exp: '1', unlisted: 'dropped' });
+      expect(response.status).to.equal(201);
+      const claims = await codecFrom(other).decode(await response.text());
+      expect(Object.keys(claims).sort()).to.deep.equal(['aud', 'exp', 'iat', 'iss', 'jti', 'mail', 'memberOf', 'requestParameters', 'sub']);
+      expect(claims['requestParameters']).to.deep.equal({ deviceId: 'laptop-7', memberOf: 'admins', exp: '1' });
+      expect(claims['memberOf']).to.deep.equal(['staff', 'faculty']);
+      expect((claims['exp'] as number) - (claims['iat'] as number)).to.equal(28800);
+      const without = await codecFrom(other).decode(await (await jwtTgt(withContext)).text());
+      expect(without).to.not.have.property('requestParameters');
+    } finally {
+      await withContext.close();
+    }
   });
 
   it('the `token` header works too', async () => {
@@ -96,7 +142,7 @@ describe('JWT tickets over HTTP (protocol.md §6)', () => {
   });
 });
 
-describe('JWT tickets with the tokens module off (protocol.md §8)', () => {
+describe('JWT tickets with the tokens module off (docs/protocol.md §8)', () => {
   it('token=true is ignored: the usual TGT with a Location', async () => {
     const tessera = await startTessera();
     try {

@@ -4,8 +4,8 @@ import { APP, login, serviceTicket, startTessera, type Tessera } from '../suppor
 
 const ENDPOINTS = ['/serviceValidate', '/proxyValidate', '/p3/serviceValidate', '/p3/proxyValidate'];
 
-// protocol.md §3 — validation endpoints, as CAS clients call them
-describe('validation endpoints (protocol.md §3, CAS protocol 3.0)', () => {
+// docs/protocol.md §3 — validation endpoints, as CAS clients call them
+describe('validation endpoints (docs/protocol.md §3, CAS protocol 3.0)', () => {
   let tessera: Tessera;
   before(async () => {
     tessera = await startTessera();

@@ -13,8 +13,8 @@ const x509 = (pki: PkiFiles, overrides: Record<string, unknown> = {}) => ({
 });
 const flattened = (pem: string) => pem.trim().replace(/\n/g, ' ');
 
-// issue 5 "Done when": a client holding a certificate of a configured CA gets a TGT through each enabled path
-describe('x509 module end to end (protocol.md §2, §7)', () => {
+// A client holding a certificate of a configured CA gets a TGT through each enabled path
+describe('x509 module end to end (docs/protocol.md §2, §7)', () => {
   let pki: PkiFiles;
   before(async () => {
     pki = await makePkiFiles();
@@ -99,7 +99,7 @@ describe('x509 module end to end (protocol.md §2, §7)', () => {
     });
   });
 
-  // libraries-and-reliability.md R18: a header-supplied certificate only behind a trusted proxy
+  // docs/protocol.md §7.1: a header or form certificate counts only from a trusted proxy
   describe('from a peer that is not a trusted proxy', () => {
     let tessera: Tessera;
     before(async () => {

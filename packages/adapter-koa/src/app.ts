@@ -9,6 +9,7 @@ import { openApiDocument, type OpenApiDocument, type RouteGroup } from './openap
 import { openApiRoute } from './openapi/openapi-route.js';
 import { extractCredentials, mergeShapes } from './request/credentials.js';
 import { readBody } from './request/read-body.js';
+import { refuseUnservedHosts } from './request/request-url.js';
 import { registerRoutes } from './routes/register-routes.js';
 import { inputOf } from './routes/route-input.js';
 import { rateLimitStep } from './throttle/rate-limit-step.js';
@@ -59,6 +60,7 @@ export function createApp(deps: AppDependencies): Koa {
 
   if (deps.observeRequest) app.use(observeRequests(deps.observeRequest));
   app.use(restErrors(options, events));
+  app.use(refuseUnservedHosts(options));
   app.use(router.allowedMethods());
   app.use(router.routes());
   app.on('error', (error: unknown, ctx: Koa.Context) => reportEscapedError(events, error, ctx));

@@ -4,7 +4,14 @@ export interface HttpOptions {
   readonly basePath: string;
   /** Honour X-Forwarded-Proto/Host/For (Koa's `app.proxy`) only behind a proxy that sets them. */
   readonly trustProxy: boolean;
-  /** HTTP status of a failed ticket validation (protocol.md §3 Decision); success is always 200. */
+  /**
+   * Scheme, host and port clients reach the server by (`https://cas.example.org`), no path: every absolute
+   * URL, `iss` and SAML Issuer is built from it and `basePath`, never from the request's host.
+   */
+  readonly publicUrl?: string;
+  /** Without `publicUrl`: the request hosts answered and reflected (`name` on any port, or `name:port`); others get 400. */
+  readonly allowedHosts: readonly string[];
+  /** HTTP status of a failed ticket validation (docs/protocol.md §3.7); success is always 200. */
   readonly validationFailureStatus: 200 | 400;
   /** `earlier` answers bad credentials with 400 instead of 401, as CAS 4.x did. */
   readonly restRevision: 'current' | 'earlier';

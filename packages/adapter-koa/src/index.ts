@@ -7,6 +7,7 @@ export { defineRoute, type Route, type RouteDeclaration, type RouteInput, type R
 export { formCertificateExtractor, headerCertificateExtractor, tlsCertificateExtractor, type ProxyCertificateOptions } from './request/certificate-extractors.js';
 export { peerAddress, trustedPeers } from './request/trusted-peers.js';
 export { requestOrigin } from './request/request-origin.js';
+export { HOST_PATTERN, LOOPBACK_HOSTS } from './request/request-url.js';
 export { servicesModule, type ServicesModuleOptions } from './services/services-module.js';
 export { BASIC_CHALLENGE } from './errors/rest-errors.js';
 export { answerClientErrors } from './errors/client-errors.js';

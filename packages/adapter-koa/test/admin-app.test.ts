@@ -19,8 +19,8 @@ function admin(overrides: Partial<AdminDependencies> = {}) {
   return { http: request(createAdminApp(deps).callback()), events };
 }
 
-// issue 9 §1–2 — the admin endpoints: liveness, readiness, metrics
-describe('admin endpoints (issue 9 §1–2)', () => {
+// docs/protocol.md §10 — the admin endpoints: liveness, readiness, metrics
+describe('admin endpoints (docs/protocol.md §10)', () => {
   it('GET /health/live: 200 JSON whenever the process answers, never cached', async () => {
     const response = await admin({ readiness: { probe: () => Promise.resolve(UNREADY) } }).http.get('/health/live');
     expect(response.status).to.equal(200);

@@ -1,11 +1,12 @@
 import { expect } from 'chai';
+import { tgtCreatedPage } from '../src/rest/tgt-created-page.js';
 import { ADMIN_APP, APP, CASUSER, testServer, UNREGISTERED } from './harness.js';
 
 const TGT_ID = /^TGT-\d+-[A-Za-z0-9-]+-test$/;
 
-describe('protocol.md §3 POST /v1/tickets — create a TGT', () => {
+describe('docs/protocol.md §3 POST /v1/tickets — create a TGT', () => {
   it('answers 201 with Location = absolute request URL + / + TGT id, and stores the TGT', async () => {
-    const server = testServer();
+    const server = testServer({ options: { allowedHosts: ['sso.example.org'] } });
     const response = await server.http.post('/cas/v1/tickets').set('Host', 'sso.example.org').type('form').send(CASUSER);
     expect(response.status).to.equal(201);
     const location = response.headers.location as string;
@@ -16,7 +17,7 @@ describe('protocol.md §3 POST /v1/tickets — create a TGT', () => {
   });
 
   it('leaves the query string out of Location and never doubles the slash', async () => {
-    const server = testServer();
+    const server = testServer({ options: { allowedHosts: ['sso.example.org'] } });
     const response = await server.http.post('/cas/v1/tickets/?lang=en').set('Host', 'sso.example.org').type('form').send(CASUSER);
     expect(response.status).to.equal(201);
     expect(response.headers.location).to.match(/^http:\/\/sso\.example\.org\/cas\/v1\/tickets\/TGT-[^/?]+$/);
@@ -60,11 +61,8 @@ describe('protocol.md §3 POST /v1/tickets — create a TGT', () => {
       });
     }
 
-    it('HTML-escapes the Location inside the form action', async () => {
-      const server = testServer();
-      const response = await server.http.post('/cas/v1/tickets').set('Host', 'a"b<c>').type('form').send(CASUSER);
-      expect(response.status).to.equal(201);
-      expect(response.text).to.include('action="http://a&quot;b&lt;c&gt;/cas/v1/tickets/TGT-');
+    it('HTML-escapes the Location inside the form action', () => {
+      expect(tgtCreatedPage('http://a"b<c>/cas/v1/tickets/TGT-1')).to.include('action="http://a&quot;b&lt;c&gt;/cas/v1/tickets/TGT-1"');
     });
   });
 
@@ -72,15 +70,50 @@ describe('protocol.md §3 POST /v1/tickets — create a TGT', () => {
     const forwarded = { 'X-Forwarded-Proto': 'https', 'X-Forwarded-Host': 'cas.example.org' };
 
     it('ignores X-Forwarded-* unless the proxy is trusted', async () => {
-      const server = testServer();
+      const server = testServer({ options: { allowedHosts: ['internal:8080', 'cas.example.org'] } });
       const response = await server.http.post('/cas/v1/tickets').set('Host', 'internal:8080').set(forwarded).type('form').send(CASUSER);
       expect(response.headers.location).to.match(/^http:\/\/internal:8080\/cas\/v1\/tickets\/TGT-/);
     });
 
     it('honours X-Forwarded-Proto and -Host with trustProxy', async () => {
-      const server = testServer({ options: { trustProxy: true } });
+      const server = testServer({ options: { trustProxy: true, allowedHosts: ['internal:8080', 'cas.example.org'] } });
       const response = await server.http.post('/cas/v1/tickets').set('Host', 'internal:8080').set(forwarded).type('form').send(CASUSER);
       expect(response.headers.location).to.match(/^https:\/\/cas\.example\.org\/cas\/v1\/tickets\/TGT-/);
+    });
+  });
+
+  describe('Location and the request host', () => {
+    const login = (server: ReturnType<typeof testServer>, headers: Record<string, string>) => server.http.post('/cas/v1/tickets').set(headers).set('Accept', 'text/plain').type('form').send(CASUSER);
+
+    it('with publicUrl: from it and the base path, whatever Host and X-Forwarded-* say', async () => {
+      const server = testServer({ options: { trustProxy: true, publicUrl: 'https://cas.example.org' } });
+      const response = await login(server, { Host: 'evil.example.net', 'X-Forwarded-Host': 'evil.example.net', 'X-Forwarded-Proto': 'http' });
+      expect(response.status).to.equal(201);
+      expect(response.headers.location).to.equal(`https://cas.example.org/cas/v1/tickets/${response.text}`);
+    });
+
+    it('without it: a name alone allows any port, a name with a port that port only; case does not matter', async () => {
+      const server = testServer({ options: { allowedHosts: ['cas.example.org', 'internal:8080', '[2001:db8::1]'] } });
+      for (const host of ['cas.example.org', 'CAS.Example.org:8443', 'internal:8080', '[2001:db8::1]:80']) {
+        const response = await login(server, { Host: host });
+        expect(response.status, host).to.equal(201);
+        expect(response.headers.location, host).to.equal(`http://${host.toLowerCase()}/cas/v1/tickets/${response.text}`);
+      }
+      for (const host of ['internal', 'internal:8081', 'cas.example.org.evil.net', 'evil.net', '[2001:db8::2]', 'a"b<c>']) {
+        const response = await login(server, { Host: host });
+        expect(response.status, host).to.equal(400);
+        expect(response.headers.location, host).to.equal(undefined);
+      }
+      expect(server.tickets.tickets.size).to.equal(4);
+    });
+
+    it('without it, behind a trusted proxy: the forwarded host is checked the same way, and the scheme must be http or https', async () => {
+      const server = testServer({ options: { trustProxy: true, allowedHosts: ['cas.example.org'] } });
+      expect((await login(server, { Host: 'evil.net', 'X-Forwarded-Host': 'cas.example.org', 'X-Forwarded-Proto': 'https' })).status).to.equal(201);
+      expect((await login(server, { Host: 'cas.example.org', 'X-Forwarded-Host': 'evil.net' })).status).to.equal(400);
+      const scheme = await login(server, { Host: 'cas.example.org', 'X-Forwarded-Proto': 'javascript' });
+      expect(scheme.status).to.equal(400);
+      expect(scheme.text).to.equal('The forwarded scheme is neither http nor https.');
     });
   });
 

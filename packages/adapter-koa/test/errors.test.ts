@@ -117,7 +117,7 @@ describe('errors — one status table, per-family renderers, never a crash', () 
     });
 
     it('an empty base path serves from the root', async () => {
-      const server = testServer({ options: { basePath: '' } });
+      const server = testServer({ options: { basePath: '', allowedHosts: ['sso.example.org', '127.0.0.1'] } });
       const created = await server.http.post('/v1/tickets').set('Host', 'sso.example.org').set('Accept', 'text/plain').type('form').send(CASUSER);
       expect(created.status).to.equal(201);
       expect(created.headers.location).to.equal(`http://sso.example.org/v1/tickets/${created.text}`);

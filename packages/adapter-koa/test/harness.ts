@@ -19,7 +19,7 @@ import {
 } from '@tessera/core';
 import { expect } from 'chai';
 import request from 'supertest';
-import { createApp, restModule, usernamePasswordExtractor, type CredentialExtractor, type HttpModule, type HttpOptions, type RequestObserver } from '../src/index.js';
+import { LOOPBACK_HOSTS, createApp, restModule, usernamePasswordExtractor, type CredentialExtractor, type HttpModule, type HttpOptions, type RequestObserver } from '../src/index.js';
 import { MapThrottleStore } from '@tessera/testkit';
 import { DrainingRateStore } from './throttle-fakes.js';
 import { FakePasswordHandler, ListServiceRegistry, FixedClock, MapTicketStore, RecordingEvents, type FakeUser } from './fakes.js';
@@ -61,6 +61,7 @@ const SERVICES = [
 export const DEFAULT_OPTIONS: HttpOptions = {
   basePath: '/cas',
   trustProxy: false,
+  allowedHosts: LOOPBACK_HOSTS,
   validationFailureStatus: 400,
   restRevision: 'current',
   maxBodyBytes: 4096,

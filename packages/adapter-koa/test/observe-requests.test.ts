@@ -14,8 +14,8 @@ function observedServer() {
   return { server, observed };
 }
 
-// issue 9 §2 — request latency per route: the hook the histogram hangs off
-describe('request observer (issue 9 §2)', () => {
+// docs/protocol.md §10.2 — request latency per route: the hook the histogram hangs off
+describe('request observer (docs/protocol.md §10.2)', () => {
   it('is told each request once: method, route pattern with the base path, final status, duration', async () => {
     const { server, observed } = observedServer();
     const tgt = await createTgt(server);

@@ -18,18 +18,18 @@ const services = (variants: { current: boolean; earlier: boolean }): NonNullable
   }),
 ];
 
-// issue 9 §3 — one OpenAPI 3.1 document of the REST interface, generated from the routes' own declarations
-describe('issue 9 §3 OpenAPI document: GET <basePath>/openapi.json', () => {
+// docs/protocol.md §11 — one OpenAPI 3.1 document of the REST interface, generated from the routes' own declarations
+describe('docs/protocol.md §11 OpenAPI document: GET <basePath>/openapi.json', () => {
   it('answers 200 application/json with an OpenAPI 3.1 document whose server is the base URL as the request reached it', async () => {
     const document = await openApiOf(testServer());
     expect(document.openapi).to.equal('3.1.0');
     expect(document.servers).to.have.length(1);
     expect(document.servers[0]!.url).to.match(/^http:\/\/127\.0\.0\.1:\d+\/cas$/);
 
-    const proxied = testServer({ options: { trustProxy: true } });
+    const proxied = testServer({ options: { trustProxy: true, allowedHosts: ['sso.example.org'] } });
     const behindProxy = await proxied.http.get('/cas/openapi.json').set('X-Forwarded-Proto', 'https').set('X-Forwarded-Host', 'sso.example.org');
     expect((behindProxy.body as { servers: unknown }).servers).to.deep.equal([{ url: 'https://sso.example.org/cas' }]);
-    const atRoot = await testServer({ options: { basePath: '' } }).http.get('/openapi.json').set('Host', 'cas.example.org');
+    const atRoot = await testServer({ options: { basePath: '', allowedHosts: ['cas.example.org'] } }).http.get('/openapi.json').set('Host', 'cas.example.org');
     expect((atRoot.body as { servers: unknown }).servers).to.deep.equal([{ url: 'http://cas.example.org' }]);
   });
 
@@ -142,8 +142,8 @@ describe('issue 9 §3 OpenAPI document: GET <basePath>/openapi.json', () => {
   });
 });
 
-// issue 9 §3 and protocol.md §2 — the document shows the schema the route parses its input through
-describe('issue 9 §3 the schema a route refuses input with is the one its document shows', () => {
+// docs/protocol.md §11 and §2 — the document shows the schema the route parses its input through
+describe('docs/protocol.md §11 the schema a route refuses input with is the one its document shows', () => {
   it('every documented parameter of POST /v1/tickets is a string, and a JSON value of another type is refused naming it', async () => {
     const server = testServer({ extractors: [usernamePasswordExtractor, otpExtractor('otp')], tokenKeys: testTokenKeys() });
     const schema = bodyParameters(await openApiOf(server), '/v1/tickets');

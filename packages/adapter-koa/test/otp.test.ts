@@ -1,4 +1,4 @@
-import { DirectoryPasswordHandler, OTP_REQUIRED, REUSED_OTP, RequireOtpPolicy, TotpHandler } from '@tessera/core';
+import { DirectoryPasswordHandler, INVALID_CREDENTIALS, RequireOtpPolicy, TotpHandler } from '@tessera/core';
 import { expect } from 'chai';
 import { Secret, TOTP } from 'otpauth';
 import { otpExtractor, usernamePasswordExtractor } from '../src/index.js';
@@ -28,21 +28,23 @@ function otpServer(parameter = 'otp', otpOff = false) {
   return { ...server, code, login };
 }
 
-// protocol.md §2 — the one-time password credential, over HTTP
-describe('protocol.md §2 otp module: routes', () => {
+// docs/protocol.md §2 — the one-time password credential, over HTTP
+describe('docs/protocol.md §2 otp module: routes', () => {
   it('password and code in one request log in; the same code again is refused with 401', async () => {
     const server = otpServer();
     const code = server.code();
     expect((await server.login({ username: 'casuser', password: 'Mellon', otp: code })).status).to.equal(201);
     const replay = await server.login({ username: 'casuser', password: 'Mellon', otp: code });
     expect(replay.status).to.equal(401);
-    expect(replay.body).to.deep.equal({ authentication_exceptions: [REUSED_OTP] });
+    expect(replay.body).to.deep.equal({ authentication_exceptions: [INVALID_CREDENTIALS] });
   });
 
-  it('a user requiring OTP fails with only a password, with a clear reason', async () => {
-    const response = await otpServer().login({ username: 'casuser', password: 'Mellon' });
+  it('a user requiring OTP fails with only a password, answered as a wrong password is', async () => {
+    const server = otpServer();
+    const response = await server.login({ username: 'casuser', password: 'Mellon' });
     expect(response.status).to.equal(401);
-    expect(response.body).to.deep.equal({ authentication_exceptions: [OTP_REQUIRED] });
+    expect(response.body).to.deep.equal({ authentication_exceptions: [INVALID_CREDENTIALS] });
+    expect((await server.login({ username: 'casuser', password: 'wrong' })).body).to.deep.equal(response.body);
   });
 
   it('/v1/users reports both credentials; the parameter name is configurable, JSON bodies too', async () => {

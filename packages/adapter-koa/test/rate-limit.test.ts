@@ -3,7 +3,7 @@ import { APP, loginSt, testServer } from './harness.js';
 
 const validate = (ticket: string) => `/cas/p3/serviceValidate?service=${encodeURIComponent(APP)}&ticket=${ticket}`;
 
-describe('protocol.md §5 request-rate limit of the validation endpoints', () => {
+describe('docs/protocol.md §5 request-rate limit of the validation endpoints', () => {
   it('over the limit: 429 with Retry-After and a CAS INVALID_REQUEST document; the ticket is not consumed', async () => {
     const server = testServer({ validationRate: { burst: 2, requestsPerSecond: 1 } });
     const st = await loginSt(server);

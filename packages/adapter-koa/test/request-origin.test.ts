@@ -7,8 +7,8 @@ function reported(server: TestServer): [DomainEventType, RequestOrigin | undefin
   return server.events.events.map((event) => [event.type, server.events.origins.get(event)]);
 }
 
-// issue 9 §4 — "from which address": each use case is handed the origin of the request behind it
-describe('request origin of the events (issue 9 §4)', () => {
+// docs/architecture.md §6 — "from which address": each use case is handed the origin of the request behind it
+describe('request origin of the events (docs/architecture.md §6)', () => {
   it('events of one request share its origin: address, route pattern and one request id; another request has another id', async () => {
     const server = testServer();
     const tgt = await createTgt(server);

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { CASUSER, testServer } from './harness.js';
 
-describe('protocol.md §2 credentials — where parameters come from', () => {
+describe('docs/protocol.md §2 credentials — where parameters come from', () => {
   it('reads a form body, a JSON object body (any charset parameter) or the query string', async () => {
     const server = testServer();
     expect((await server.http.post('/cas/v1/tickets').type('form').send(CASUSER)).status).to.equal(201);

@@ -27,8 +27,8 @@ const ACCEPTED: readonly Record<string, unknown>[] = [
   { serviceId: '^https://.*', name: 'Plain', description: null, accessStrategy: { requiredAttributes: { memberOf: ['staff'] } }, attributeReleasePolicy: { '@class': `${CAS}.ReturnAllAttributeReleasePolicy` } },
 ];
 
-// issue 9 §3 — POST /v1/services hands its body to core's parser; the schema the document shows must describe what it accepts
-describe('issue 9 §3 the documented service definition (CasServiceDefinition)', () => {
+// docs/protocol.md §11 — POST /v1/services hands its body to core's parser; the schema the document shows must describe what it accepts
+describe('docs/protocol.md §11 the documented service definition (CasServiceDefinition)', () => {
   it('accepts every definition core accepts, and what the route answers', () => {
     for (const definition of ACCEPTED) {
       expect(() => parseServiceDefinition(definition)).to.not.throw();

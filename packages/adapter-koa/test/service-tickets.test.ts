@@ -3,7 +3,7 @@ import { ADMIN_APP, APP, CASUSER, createTgt, grantSt, testServer, UNREGISTERED }
 
 const ST_ID = /^ST-\d+-[A-Za-z0-9-]+-test$/;
 
-describe('protocol.md §3 POST /v1/tickets/{tgt} — grant an ST', () => {
+describe('docs/protocol.md §3 POST /v1/tickets/{tgt} — grant an ST', () => {
   it('answers 200 text/plain with the ST id, stored for the service', async () => {
     const server = testServer();
     const tgt = await createTgt(server);
@@ -89,7 +89,7 @@ describe('protocol.md §3 POST /v1/tickets/{tgt} — grant an ST', () => {
   });
 });
 
-describe('protocol.md §3 GET /v1/tickets/{id} — status', () => {
+describe('docs/protocol.md §3 GET /v1/tickets/{id} — status', () => {
   it('200 text/plain with the id for a live TGT or ST, 404 otherwise', async () => {
     const server = testServer();
     const tgt = await createTgt(server);
@@ -117,7 +117,7 @@ describe('protocol.md §3 GET /v1/tickets/{id} — status', () => {
   });
 });
 
-describe('protocol.md §3 DELETE /v1/tickets/{tgt} — logout', () => {
+describe('docs/protocol.md §3 DELETE /v1/tickets/{tgt} — logout', () => {
   it('200 text/plain with the id; the TGT and its STs are gone', async () => {
     const server = testServer();
     const tgt = await createTgt(server);

@@ -22,8 +22,8 @@ function servicesServer(variants = { current: true, earlier: true }, options: Pa
   });
 }
 
-// protocol.md §3 — the services module's routes over a core with fakes
-describe('services module routes (protocol.md §3)', () => {
+// docs/protocol.md §3 — the services module's routes over a core with fakes
+describe('services module routes (docs/protocol.md §3)', () => {
   it('POST /v1/services: 200 application/json with the stored definition and its id', async () => {
     const server = servicesServer();
     const response = await server.http.post('/cas/v1/services').set('Authorization', BASIC_CASUSER).send(DEFINITION);

@@ -22,7 +22,7 @@ function visible(response: Response) {
   return { status: response.status, type: response.headers['content-type'], retryAfter: response.headers['retry-after'], body: response.text };
 }
 
-describe('protocol.md §5 throttle module: routes', () => {
+describe('docs/protocol.md §5 throttle module: routes', () => {
   it('holds a brute force at the threshold: 423 JSON with Retry-After, no hashing while locked, open again after lockSeconds', async () => {
     const server = throttled();
     for (let i = 0; i < 3; i++) expect((await server.post('/v1/tickets', BAD)).status).to.equal(401);

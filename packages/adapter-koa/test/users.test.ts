@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { ADMIN_APP, APP, CASUSER, testServer, UNREGISTERED } from './harness.js';
 
-describe('protocol.md §3 POST /v1/users — authenticate only', () => {
+describe('docs/protocol.md §3 POST /v1/users — authenticate only', () => {
   it('200 application/json with the authentication result, and no ticket', async () => {
     const server = testServer();
     const response = await server.http.post('/cas/v1/users').type('form').send({ ...CASUSER, service: APP });

@@ -3,7 +3,7 @@ import { APP, createTgt, grantSt, loginSt, testServer } from './harness.js';
 
 const CAS2_AND_3 = ['/serviceValidate', '/proxyValidate', '/p3/serviceValidate', '/p3/proxyValidate'];
 
-describe('protocol.md §3 validation endpoints', () => {
+describe('docs/protocol.md §3 validation endpoints', () => {
   for (const path of CAS2_AND_3) {
     it(`${path} validates a REST-issued ST once, releasing attributes`, async () => {
       const server = testServer();

@@ -39,7 +39,7 @@ function xmlLegal(text: string): string {
   return text.replace(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '');
 }
 
-describe('protocol.md §3 validation — XML documents', () => {
+describe('docs/protocol.md §3 validation — XML documents', () => {
   it('answers success in exactly the canonical shape, application/xml; charset=utf-8', async () => {
     const server = testServer();
     const st = await loginSt(server);

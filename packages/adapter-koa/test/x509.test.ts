@@ -37,8 +37,8 @@ function x509Server(root: TestAuthority, setup: X509Setup = {}) {
   return { ...server, events, login, authenticate };
 }
 
-// protocol.md §2 (certificate credential) and §7; issue 5 §1, §5; libraries-and-reliability.md R18
-describe('protocol.md §2 x509 module: certificate extractors', () => {
+// docs/protocol.md §2 (certificate credential) and §7.1: form and header certificates count only from a trusted proxy
+describe('docs/protocol.md §2 x509 module: certificate extractors', () => {
   let root: TestAuthority;
   let alice: IssuedCertificate;
   before(async () => {
@@ -109,7 +109,7 @@ describe('protocol.md §2 x509 module: certificate extractors', () => {
     });
   });
 
-  describe('failures (issue 5 §5)', () => {
+  describe('failures', () => {
     it('an untrusted or expired certificate answers 401 with the reason in authentication_exceptions', async () => {
       const server = x509Server(root);
       const stranger = await new TestPki(server.clock.now()).selfSigned({ subject: 'CN=mallory' });

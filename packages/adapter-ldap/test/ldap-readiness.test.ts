@@ -11,8 +11,8 @@ async function failureOf(settings: LdapSettings): Promise<unknown> {
   );
 }
 
-// issue 9 §1 — the directory as a component of /health/ready
-describeWithSlapd('LdapReadinessCheck (issue 9 §1)', (slapd) => {
+// docs/protocol.md §10.1 — the directory as a component of /health/ready
+describeWithSlapd('LdapReadinessCheck (docs/protocol.md §10.1)', (slapd) => {
   it('passes when the service account binds, under the component name ldap', async () => {
     const check = new LdapReadinessCheck(searchSettings(slapd()));
     expect(check.name).to.equal('ldap');

@@ -1,22 +1,37 @@
+import TinyQueue from 'tinyqueue';
 import type { ThrottleState, ThrottleStore } from '@tessera/core';
 
 export interface MemoryThrottleStoreOptions {
   /**
    * Most keys held, so a flood of usernames cannot exhaust memory. When full, the least recently written
-   * key that is not locked is forgotten (among the oldest few, so a flood cannot unlock its target either).
+   * key that is not locked is forgotten; an active lock never is (a flood must not unlock its target).
    */
   readonly maxKeys?: number;
 }
 
-const EVICTION_SCAN = 64;
+interface LockEnd {
+  readonly until: number;
+  readonly key: string;
+}
+
 const NEW_KEY: ThrottleState = { failures: 0, windowEndsAt: 0, lockedUntil: 0, locks: 0 };
 
 /**
  * ThrottleStore in one process's memory. Every method finishes its read-modify-write without awaiting,
  * so concurrent requests of the same process see each other's counts, as atomic updates would.
+ *
+ * When every key held is locked, a new key cannot be counted without forgetting a lock. It is then
+ * answered as locked until the first lock ends (when its room frees), so an attacker who filled the
+ * table gets no unthrottled guesses out of it; the cost, new clients waiting while the table is full of
+ * locks, only arises under such a flood, and `throttle.memory.maxKeys` bounds it.
  */
 export class MemoryThrottleStore implements ThrottleStore {
-  private readonly states = new Map<string, ThrottleState>();
+  /** Keys not locked when last written, least recently written first: the first is forgotten first. */
+  private readonly unlocked = new Map<string, ThrottleState>();
+  /** Keys locked when last written; each moves to `unlocked` once its lock has ended. */
+  private readonly locked = new Map<string, ThrottleState>();
+  /** When each lock ends, earliest first; an entry whose key was reset or locked again since is skipped. */
+  private lockEnds = new TinyQueue<LockEnd>([], (a, b) => a.until - b.until);
   private readonly maxKeys: number;
 
   constructor(options: MemoryThrottleStoreOptions = {}) {
@@ -24,11 +39,14 @@ export class MemoryThrottleStore implements ThrottleStore {
   }
 
   get(key: string): Promise<ThrottleState | undefined> {
-    return Promise.resolve(this.states.get(key));
+    const state = this.stateOf(key);
+    if (state || this.size < this.maxKeys || this.unlocked.size > 0) return Promise.resolve(state);
+    // No room without forgetting a lock: the new key is locked until the earliest lock ends.
+    return Promise.resolve({ ...NEW_KEY, lockedUntil: this.earliestLockEnd() });
   }
 
   recordFailure(key: string, now: number, windowMs: number): Promise<number> {
-    const state = this.states.get(key) ?? NEW_KEY;
+    const state = this.stateOf(key) ?? NEW_KEY;
     const open = state.windowEndsAt > now;
     const failures = open ? state.failures + 1 : 1;
     this.put(key, { ...state, failures, windowEndsAt: open ? state.windowEndsAt : now + windowMs }, now);
@@ -36,36 +54,66 @@ export class MemoryThrottleStore implements ThrottleStore {
   }
 
   lock(key: string, now: number, until: number): Promise<boolean> {
-    const state = this.states.get(key) ?? NEW_KEY;
+    const state = this.stateOf(key) ?? NEW_KEY;
     if (state.lockedUntil > now) return Promise.resolve(false);
-    this.put(key, { failures: 0, windowEndsAt: 0, lockedUntil: until, locks: state.locks + 1 }, now);
-    return Promise.resolve(true);
+    return Promise.resolve(this.put(key, { failures: 0, windowEndsAt: 0, lockedUntil: until, locks: state.locks + 1 }, now));
   }
 
   reset(key: string): Promise<void> {
-    this.states.delete(key);
+    this.unlocked.delete(key);
+    this.locked.delete(key);
     return Promise.resolve();
   }
 
-  /** Keys in insertion order, refreshed on every write: the first is the least recently written. */
-  private put(key: string, state: ThrottleState, now: number): void {
-    this.states.delete(key);
-    if (this.states.size >= this.maxKeys) this.evictOne(now);
-    this.states.set(key, state);
+  private get size(): number {
+    return this.unlocked.size + this.locked.size;
   }
 
-  /** The oldest unlocked key among the first EVICTION_SCAN; if all of those are locked, the oldest. */
-  private evictOne(now: number): void {
-    let victim: string | undefined;
-    let scanned = 0;
-    for (const [key, state] of this.states) {
-      victim ??= key;
-      if (state.lockedUntil <= now) {
-        victim = key;
-        break;
-      }
-      if (++scanned >= EVICTION_SCAN) break;
+  private stateOf(key: string): ThrottleState | undefined {
+    return this.unlocked.get(key) ?? this.locked.get(key);
+  }
+
+  /** Writes the key as the most recent; false when it is new and there is no room without forgetting a lock. */
+  private put(key: string, state: ThrottleState, now: number): boolean {
+    const known = this.unlocked.delete(key) || this.locked.delete(key);
+    if (!known && !this.makeRoom(now)) return false;
+    if (state.lockedUntil <= now) {
+      this.unlocked.set(key, state);
+      return true;
     }
-    if (victim !== undefined) this.states.delete(victim);
+    this.locked.set(key, state);
+    this.lockEnds.push({ until: state.lockedUntil, key });
+    // Skipped entries of keys reset or locked again pile up only while their locks last; bound them anyway.
+    if (this.lockEnds.length > 2 * this.maxKeys) this.lockEnds = new TinyQueue([...this.locked].map(([lockedKey, { lockedUntil }]) => ({ until: lockedUntil, key: lockedKey })), (a, b) => a.until - b.until);
+    return true;
+  }
+
+  /** Forgets the least recently written unlocked key when full; false when every key is still locked. */
+  private makeRoom(now: number): boolean {
+    if (this.size < this.maxKeys) return true;
+    this.releaseEndedLocks(now);
+    const oldest = this.unlocked.keys().next();
+    if (oldest.done) return false;
+    this.unlocked.delete(oldest.value);
+    return true;
+  }
+
+  private releaseEndedLocks(now: number): void {
+    for (let end = this.lockEnds.peek(); end !== undefined && end.until <= now; end = this.lockEnds.peek()) {
+      this.lockEnds.pop();
+      const state = this.locked.get(end.key);
+      if (state?.lockedUntil !== end.until) continue;
+      this.locked.delete(end.key);
+      this.unlocked.set(end.key, state);
+    }
+  }
+
+  /** The end of the earliest lock held (0 without any): when a new key will find room. */
+  private earliestLockEnd(): number {
+    for (let end = this.lockEnds.peek(); end !== undefined; end = this.lockEnds.peek()) {
+      if (this.locked.get(end.key)?.lockedUntil === end.until) return end.until;
+      this.lockEnds.pop();
+    }
+    return 0;
   }
 }

@@ -2,8 +2,8 @@ import { expect } from 'chai';
 import { MemoryTicketStore, memoryStorageReadiness } from '@tessera/adapter-memory';
 import { FixedClock, aServiceTicket, aTicketGrantingTicket } from '@tessera/testkit';
 
-// issue 9 §1–2 — the memory adapter's readiness and its live TGT count (tessera_tgts_live)
-describe('memory storage: readiness and live TGT count (issue 9)', () => {
+// docs/protocol.md §10 — the memory adapter's readiness and its live TGT count (tessera_tgts_live)
+describe('memory storage: readiness and live TGT count (docs/protocol.md §10)', () => {
   it('is always ready, under the component name storage', async () => {
     expect(memoryStorageReadiness.name).to.equal('storage');
     await memoryStorageReadiness.check();

@@ -6,13 +6,17 @@ const storesOn = (database: FakeDatabase, clock = { now: () => Date.now() }) => 
 
 // The same contracts as every adapter, with the adapter's real queries evaluated by mingo.
 describe('mongo adapter on a mingo-evaluated fake database: port contracts', () => {
-  describeTicketStore('MongoTicketStore (fake collection)', (clock) => storesOn(new FakeDatabase(), clock).tickets);
-  describeServiceRegistry('MongoServiceRegistry (fake collection)', () => storesOn(new FakeDatabase()).registry);
+  // The database of the store made last, which another node's stores open too.
+  let database = new FakeDatabase();
+  const fresh = () => (database = new FakeDatabase());
+
+  describeTicketStore('MongoTicketStore (fake collection)', (clock) => storesOn(fresh(), clock).tickets, { anotherNode: (clock) => storesOn(database, clock).tickets });
+  describeServiceRegistry('MongoServiceRegistry (fake collection)', () => storesOn(fresh()).registry, () => storesOn(database).registry);
   describeUserDirectory('MongoUserDirectory (fake collection)', async (users) => {
     const { users: directory } = storesOn(new FakeDatabase());
     await directory.upsert(users);
     return directory;
   });
-  describeThrottleStore('MongoThrottleStore (fake collection)', () => storesOn(new FakeDatabase()).throttle);
-  describeOtpReplayStore('MongoOtpReplayStore (fake collection)', () => storesOn(new FakeDatabase()).otpSteps);
+  describeThrottleStore('MongoThrottleStore (fake collection)', () => storesOn(fresh()).throttle, () => storesOn(database).throttle);
+  describeOtpReplayStore('MongoOtpReplayStore (fake collection)', () => storesOn(fresh()).otpSteps, () => storesOn(database).otpSteps);
 });

@@ -12,8 +12,8 @@ async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
   );
 }
 
-// issue 9 §1–2 — what the Mongo adapter sends for /health/ready and for tessera_tgts_live
-describe('mongo adapter: readiness ping and live TGT count (issue 9)', () => {
+// docs/protocol.md §10 — what the Mongo adapter sends for /health/ready and for tessera_tgts_live
+describe('mongo adapter: readiness ping and live TGT count (docs/protocol.md §10)', () => {
   let database: FakeDatabase;
   beforeEach(() => {
     database = new FakeDatabase();

@@ -30,11 +30,14 @@ if (uri === undefined || uri === '') {
       await connection.close();
     });
 
-    describeTicketStore('MongoTicketStore', (clock) => createMongoStores(db, clock, prefix).tickets, { afterEach: () => clean(COLLECTIONS.tickets) });
+    describeTicketStore('MongoTicketStore', (clock) => createMongoStores(db, clock, prefix).tickets, {
+      afterEach: () => clean(COLLECTIONS.tickets),
+      anotherNode: (clock) => createMongoStores(db, clock, prefix).tickets,
+    });
     describeServiceRegistry('MongoServiceRegistry', async () => {
       await clean(COLLECTIONS.services);
       return createMongoStores(db, { now: () => Date.now() }, prefix).registry;
-    });
+    }, () => createMongoStores(db, { now: () => Date.now() }, prefix).registry);
     describeUserDirectory('MongoUserDirectory', async (users) => {
       await clean(COLLECTIONS.users);
       const directory = createMongoStores(db, { now: () => Date.now() }, prefix).users;
@@ -44,13 +47,13 @@ if (uri === undefined || uri === '') {
     describeThrottleStore('MongoThrottleStore', async () => {
       await clean(COLLECTIONS.throttle);
       return createMongoStores(db, { now: () => Date.now() }, prefix).throttle;
-    });
+    }, () => createMongoStores(db, { now: () => Date.now() }, prefix).throttle);
     describeOtpReplayStore('MongoOtpReplayStore', async () => {
       await clean(COLLECTIONS.otpSteps);
       return createMongoStores(db, { now: () => Date.now() }, prefix).otpSteps;
-    });
+    }, () => createMongoStores(db, { now: () => Date.now() }, prefix).otpSteps);
 
-    // issue 9 §1–2: the readiness ping and the live TGT count, on a real server
+    // docs/protocol.md §10: the readiness ping and the live TGT count, on a real server
     it('answers the readiness ping, and counts live TGTs only', async () => {
       await new MongoReadinessCheck(db, 5000).check();
       await clean(COLLECTIONS.tickets);

@@ -6,7 +6,7 @@ import { THROTTLE_RETENTION_MS, createMongoStores, type MongoDatabase } from '@t
 const KEY = '203.0.113.7|casuser';
 const MINUTE = 60_000;
 
-// core's ThrottleStore port on MongoDB: the exact single-document updates its doc comment names (issue 3 §2)
+// core's ThrottleStore port on MongoDB: the exact single-document updates its doc comment names
 describe('MongoThrottleStore queries', () => {
   let clock: FixedClock;
   let database: FakeDatabase;

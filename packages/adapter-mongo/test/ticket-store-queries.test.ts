@@ -3,7 +3,7 @@ import { FixedClock, aServiceTicket, aTicketGrantingTicket } from '@tessera/test
 import { FakeDatabase } from '@tessera/testkit/mongo';
 import { createMongoStores, type MongoDatabase } from '@tessera/adapter-mongo';
 
-// Pins every query the ticket store sends (issue 3 §2): what a real cluster would be asked to do.
+// Pins every query the ticket store sends: what a real cluster would be asked to do.
 describe('MongoTicketStore: the exact queries it sends', () => {
   let clock: FixedClock;
   let database: FakeDatabase;

@@ -1,6 +1,6 @@
 import { Container } from 'inversify';
 import type { Logger } from 'pino';
-import { createApp, type HttpOptions } from '@tessera/adapter-koa';
+import { LOOPBACK_HOSTS, createApp, type HttpOptions } from '@tessera/adapter-koa';
 import { Argon2PasswordHasher, ReadinessProbe, createCasCore, cryptoRandomSource, systemClock } from '@tessera/core';
 import { AuditEventSink } from './audit/audit-event-sink.js';
 import type { Config } from './config/schema.js';
@@ -44,9 +44,10 @@ export function buildContainer({ config, logger, auditLogger, stores }: Composit
   binder.constant(TOKENS.ServiceRegistry, stores.registry);
   binder.constant(TOKENS.UserDirectory, stores.users);
   binder.constant(TOKENS.ThrottleStore, stores.throttle);
+  binder.constant(TOKENS.RequestRateStore, stores.requestRates);
   binder.constant(TOKENS.OtpReplayStore, stores.otpSteps);
   // The CLI's `services import` saves for real only where the registry outlives the process.
-  binder.constant(TOKENS.ServiceRegistryOutlivesProcess, config.storage.type === 'mongo');
+  binder.constant(TOKENS.ServiceRegistryOutlivesProcess, config.storage.type !== 'memory');
   binder.resolved(TOKENS.PasswordHasher, [], () => new Argon2PasswordHasher());
 
   binder.resolved(
@@ -95,6 +96,8 @@ export function httpOptions(config: Config): HttpOptions {
   return {
     basePath: config.server.basePath,
     trustProxy: config.server.trustProxy,
+    ...(config.server.publicUrl !== undefined && { publicUrl: config.server.publicUrl }),
+    allowedHosts: config.server.allowedHosts ?? LOOPBACK_HOSTS,
     validationFailureStatus: config.protocol.validationFailureStatus,
     restRevision: config.rest.revision,
     maxBodyBytes: config.server.maxBodyBytes,

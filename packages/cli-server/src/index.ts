@@ -1,5 +1,5 @@
 export { startServer, type RunningServer, type StartOptions } from './server.js';
-export { loadConfig, parseConfig, environmentOverrides, type LoadOptions } from './config/load.js';
+export { loadConfig, parseConfig, environmentOverrides, describeProblems, type LoadOptions } from './config/load.js';
 export { configSchema, type Config } from './config/schema.js';
 export { ConfigurationError, type ConfigProblem } from './config/errors.js';
 export { initialServices } from './config/initial-services.js';

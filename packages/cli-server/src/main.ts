@@ -1,66 +1,44 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
-import { generateKeys } from './cli/generate-keys.js';
-import { hashPassword } from './cli/hash-password.js';
-import { servicesCommand, SERVICES_USAGE } from './cli/services.js';
-import { otpNew } from './cli/otp-new.js';
-import { start } from './cli/start.js';
+import { commandHelp, commandList, invocationOf, OPTIONS, USAGE, usageLine, type Command, type OptionName } from './cli/commands.js';
 import { redactedText } from './redaction.js';
-
-const USAGE = `Usage:
-  tessera [start] [--config FILE] [--port N]   serve (default command)
-  tessera hash-password                        read a password from stdin, print its argon2id hash
-  tessera keys generate [--algorithm ENC]      print a fresh key pair for the tokens module (JSON)
-${SERVICES_USAGE}
-  tessera otp new --user NAME                  print a new TOTP secret (users[].otpSecret) and its otpauth:// URI
-  tessera --help
-
-Settings come from FILE (YAML or JSON), then TESSERA_* environment variables
-(TESSERA_SERVER__PORT=9000: "__" between levels), then --port.
-Without FILE, a demo user (casuser) and a demo service are on. See README.md.
-`;
 
 async function main(argv: string[]): Promise<void> {
   let parsed;
   try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: { config: { type: 'string' }, port: { type: 'string' }, algorithm: { type: 'string' }, user: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-    });
+    parsed = parseArgs({ args: argv, allowPositionals: true, options: OPTIONS });
   } catch (error) {
-    return usageError((error as Error).message);
+    return usageError((error as Error).message, USAGE);
   }
   const { values, positionals } = parsed;
-  if (values.help) {
-    process.stdout.write(USAGE);
-    return;
+  const { help, ...given } = values;
+  if (help && positionals.length === 0) return void process.stdout.write(USAGE);
+  const invocation = invocationOf(positionals);
+  if (invocation.kind === 'unknown') return usageError(`unknown command "${invocation.words}"`, USAGE);
+  if (invocation.kind === 'group') {
+    const usage = `Usage:\n${commandList(invocation.commands)}`;
+    if (help) return void process.stdout.write(usage);
+    return usageError(`expected one of`, usage);
   }
-  const [command = 'start', ...extra] = positionals;
-  if (command === 'keys' && extra[0] === 'generate' && extra.length === 1) {
-    process.exitCode = generateKeys(values.algorithm);
-    return;
-  }
-  if (command === 'services') {
-    process.exitCode = await servicesCommand(extra, values.config, process.stdout, process.stderr);
-    return;
-  }
-  if (command === 'otp' && extra[0] === 'new' && extra.length === 1) {
-    process.exitCode = otpNew(values.user);
-    return;
-  }
-  if (extra.length > 0) return usageError(`unexpected argument "${extra.join(' ')}"`);
-  if (command === 'start') {
-    await start(values);
-  } else if (command === 'hash-password') {
-    process.exitCode = await hashPassword();
-  } else {
-    usageError(`unknown command "${command}"`);
-  }
+  const { command, operands } = invocation;
+  if (help) return void process.stdout.write(commandHelp(command));
+  const problem = usageProblem(command, Object.keys(given) as OptionName[], operands);
+  if (problem) return usageError(problem, `Usage: ${usageLine(command)}\n(tessera ${command.name} --help for more)\n`);
+  const code = await command.run({ values: given, operands, out: process.stdout, err: process.stderr });
+  if (code !== undefined) process.exitCode = code;
 }
 
-function usageError(message: string): void {
-  process.stderr.write(`tessera: ${message}\n\n${USAGE}`);
+function usageProblem(command: Command, options: readonly OptionName[], operands: readonly string[]): string | undefined {
+  const foreign = options.find((name) => !command.options.includes(name));
+  if (foreign) return `${OPTIONS[foreign].usage.split(' ')[0]} is not an option of tessera ${command.name}`;
+  const { min = 0, max = 0 } = command.operands ?? {};
+  if (operands.length < min) return `tessera ${command.name} needs ${command.operands?.usage}`;
+  if (operands.length > max) return `unexpected argument "${operands.slice(max).join(' ')}"`;
+  return undefined;
+}
+
+function usageError(message: string, usage: string): void {
+  process.stderr.write(`tessera: ${message}\n\n${usage}`);
   process.exitCode = 2;
 }
 

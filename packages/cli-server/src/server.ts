@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import type { DestinationStream, Logger } from 'pino';
+import { LOOPBACK_HOSTS } from '@tessera/adapter-koa';
 import type { MongoDatabase } from '@tessera/adapter-mongo';
 import { systemClock } from '@tessera/core';
 import { AdminEndpoints } from './admin/admin-endpoints.js';
@@ -39,7 +40,7 @@ export interface RunningServer {
 /** Composes tessera from its configuration and listens; resolves once it accepts connections. */
 export async function startServer({ config, log, auditLog, mongoDatabase }: StartOptions): Promise<RunningServer> {
   const logger = createLogger(config.logging.level, log);
-  warnAboutDemoAndPlainPasswords(config, logger);
+  warnAboutUnsafeSettings(config, logger);
   const services = await initialServices(config);
   const audit = openAuditStream(config.audit.destination, config.server.nodeName, auditLog);
   const storage = await openStorage({ config, services, clock: systemClock, logger, ...(mongoDatabase === undefined ? {} : { mongoDatabase }) }).catch((error: unknown) => {
@@ -99,11 +100,17 @@ export async function startServer({ config, log, auditLog, mongoDatabase }: Star
   return { url, port, adminUrl, close, reopenAuditFile };
 }
 
-function warnAboutDemoAndPlainPasswords(config: Config, logger: Logger): void {
+function warnAboutUnsafeSettings(config: Config, logger: Logger): void {
   if (config.demo) {
     logger.warn(
       'DEMO CREDENTIALS ARE ON: the demo user casuser can log in and a demo service accepts every http(s) URL. ' +
         'Never run this in production; start with --config to switch the demo off.',
+    );
+  }
+  if (config.server.publicUrl === undefined && !isLoopback(config.server.host)) {
+    logger.warn(
+      `server.publicUrl is not set: absolute URLs and token issuers come from each request's host, and only hosts in server.allowedHosts are answered (${(config.server.allowedHosts ?? LOOPBACK_HOSTS).join(', ')}). ` +
+        'Set server.publicUrl to the URL users reach in production.',
     );
   }
   for (const user of config.users) {
@@ -111,4 +118,8 @@ function warnAboutDemoAndPlainPasswords(config: Config, logger: Logger): void {
       logger.warn({ username: user.username }, `user ${user.username} has a plain-text password; use passwordHash (tessera hash-password)`);
     }
   }
+}
+
+function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || host.startsWith('127.');
 }

@@ -14,6 +14,7 @@ import type {
   ReadinessCheck,
   ReadinessProbe,
   RequestRateLimit,
+  RequestRateStore,
   ServiceRegistry,
   ThrottleStore,
   TicketStore,
@@ -67,6 +68,7 @@ export const TOKENS = {
   /** Bound only by the throttle module: zero or one. */
   AuthenticationThrottle: token<AuthenticationThrottle>('AuthenticationThrottle'),
   ThrottleStore: token<ThrottleStore>('ThrottleStore'),
+  RequestRateStore: token<RequestRateStore>('RequestRateStore'),
   /** Bound only with the throttle module and a validation request rate: zero or one. */
   RequestRateLimit: token<RequestRateLimit>('RequestRateLimit'),
   HttpApp: token<HttpApp>('HttpApp'),

@@ -32,8 +32,8 @@ const CASES: [DomainEvent, string, string, string | undefined][] = [
   [{ type: 'service.refused', reason: 'TGT_NOT_FOUND', tgt: 'TGT-1#abc' }, 'service', 'failure', undefined],
 ];
 
-// issue 9 §4 — the audit trail: what each domain event becomes, and how the listeners stay apart
-describe('audit trail (issue 9 §4)', () => {
+// docs/architecture.md §6 — the audit trail: what each domain event becomes, and how the listeners stay apart
+describe('audit trail (docs/architecture.md §6)', () => {
   it('maps every client action to its audit category, outcome and who; server errors, failed readiness checks and unreadable requests are not audited', () => {
     for (const [event, audit, outcome, who] of CASES) {
       expect(auditRecordOf(event), event.type).to.deep.include({ audit, action: event.type, outcome, who });

@@ -1,11 +1,15 @@
 import { expect } from 'chai';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
+import { parseConfig, startServer } from '@tessera/cli-server';
 import { Argon2PasswordHasher } from '@tessera/core';
+import { FixedClock } from '@tessera/testkit';
+import { TestPki, type TestAuthority } from '@tessera/testkit/x509';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const MAIN = join(ROOT, 'packages/cli-server/src/main.ts');
@@ -17,8 +21,8 @@ interface Run {
 }
 
 /** Runs the CLI from source, as `node dist/main.js` would run, feeding `stdin`. */
-function runCli(args: string[], stdin = ''): Promise<Run> {
-  const child = spawn(process.execPath, ['--conditions=source', '--import=tsx', MAIN, ...args], { cwd: ROOT, env: { ...process.env, NODE_OPTIONS: '' } });
+function runCli(args: string[], stdin = '', env: Record<string, string> = {}): Promise<Run> {
+  const child = spawn(process.execPath, ['--conditions=source', '--import=tsx', MAIN, ...args], { cwd: ROOT, env: { ...process.env, NODE_OPTIONS: '', ...env } });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -42,7 +46,7 @@ function configFile(content: unknown): string {
   return file;
 }
 
-// issue 2 §6 — commands start (default) and hash-password
+// commands start (default) and hash-password
 describe('tessera CLI', function () {
   this.timeout(30_000);
 
@@ -99,16 +103,16 @@ describe('tessera CLI', function () {
     expect(run.stderr).to.include('no password');
   });
 
-  it('keys generate prints a fresh pair of the sizes the algorithm needs', async () => {
-    const run = await runCli(['keys', 'generate']);
+  it('generate-keys prints a fresh pair of the sizes the algorithm needs; the earlier spelling keys generate still works', async () => {
+    const run = await runCli(['generate-keys']);
     expect(run.code).to.equal(0);
     const keys = JSON.parse(run.stdout) as { signingKey: string; encryptionKey: string };
     expect(Buffer.from(keys.encryptionKey, 'base64url')).to.have.length(32);
     expect(keys.signingKey).to.have.length.of.at.least(64);
     expect((JSON.parse((await runCli(['keys', 'generate'])).stdout) as typeof keys).signingKey).to.not.equal(keys.signingKey);
-    const wide = JSON.parse((await runCli(['keys', 'generate', '--algorithm', 'A256CBC-HS512'])).stdout) as typeof keys;
+    const wide = JSON.parse((await runCli(['generate-keys', '--algorithm', 'A256CBC-HS512'])).stdout) as typeof keys;
     expect(Buffer.from(wide.encryptionKey, 'base64url')).to.have.length(64);
-    expect((await runCli(['keys', 'generate', '--algorithm', 'RSA'])).code).to.equal(2);
+    expect((await runCli(['generate-keys', '--algorithm', 'RSA'])).code).to.equal(2);
   });
 
   it('otp new prints a fresh base32 secret for otpSecret and its otpauth:// URI; --user is required', async () => {
@@ -122,11 +126,101 @@ describe('tessera CLI', function () {
     expect((await runCli(['otp', 'new'])).code).to.equal(2);
   });
 
-  it('--help prints the commands; an unknown command or option exits 2', async () => {
+  it('--help lists every command; each command has its own --help; unknown commands, options and operands exit 2', async () => {
     const help = await runCli(['--help']);
     expect(help.code).to.equal(0);
-    expect(help.stdout).to.include('hash-password').and.include('--config FILE').and.include('--port N');
-    expect((await runCli(['serve'])).code).to.equal(2);
-    expect((await runCli(['--verbose'])).code).to.equal(2);
+    const listed = [...help.stdout.matchAll(/^ {2}tessera ([a-z-]+(?: [a-z]+)?)/gm)].map((match) => match[1]);
+    expect(listed).to.deep.equal(COMMANDS);
+    const helps = await Promise.all(COMMANDS.map((command) => runCli([...command.split(' '), '--help'])));
+    helps.forEach((run, index) => {
+      expect(run.code, COMMANDS[index]).to.equal(0);
+      expect(run.stdout, COMMANDS[index]).to.match(new RegExp(`^Usage: tessera ${COMMANDS[index]}\\b[^]*\\n\\nOptions:\\n[^]*--help`));
+    });
+    const group = await runCli(['services', '--help']);
+    expect(group.stdout.trim().split('\n').slice(1).map((line) => line.trim().split(' ').slice(0, 3).join(' '))).to.deep.equal(['tessera services list', 'tessera services import', 'tessera services validate']);
+    const refused = await Promise.all([['serve'], ['--verbose'], ['generate-keys', '--config', 'x.yaml'], ['services', 'import'], ['hash-password', 'now']].map((args) => runCli(args)));
+    refused.forEach((run) => expect(run.code, run.stderr).to.equal(2));
+    expect(refused[2]!.stderr).to.include('--config is not an option of tessera generate-keys');
+  });
+
+  it('config check reads settings, service files and key files as start does, writes nothing, serves nothing: exit 0', async () => {
+    const directory = mkdtempSync(join(tmpdir(), 'tessera-check-'));
+    writeFileSync(join(directory, 'app.json'), '// an app\n{ "name": "App", "id": 5, "serviceId": "^https://app/.*", }\n');
+    const keyFile = join(directory, 'keys.json');
+    const file = configFile({ modules: ['rest', 'tokens'], tokens: { keyFile }, servicesDirectory: directory, users: [] });
+    const run = await runCli(['config', 'check', '--config', file], '', { TESSERA_SERVER__PORT: '9443' });
+    expect(run.code, run.stderr).to.equal(0);
+    expect(run.stdout).to.include(`${file}: configuration OK`);
+    expect(run.stdout).to.include('would serve http://127.0.0.1:9443/cas with modules rest, tokens; 0 user(s), 1 service(s)');
+    expect(run.stdout).to.include(`tokens.keyFile ${keyFile} does not exist yet`);
+    expect(existsSync(keyFile), 'no key file written').to.equal(false);
+  });
+
+  it('config check: exit 2 with one line per problem, naming the setting and the variable it came from', async () => {
+    const run = await runCli(['config', 'check', '--config', configFile({ rest: { revision: 'old' } })], '', { TESSERA_SERVER__PORT: 'eighty' });
+    expect(run.code).to.equal(2);
+    expect(run.stderr.trim().split('\n')).to.deep.equal([
+      'tessera: invalid configuration',
+      '  server.port (TESSERA_SERVER__PORT): expected a number from 0 to 65535',
+      '  rest.revision: expected current or earlier',
+    ]);
+    const files = await runCli(['config', 'check', '--config', configFile({ server: { tls: { cert: join(tmpdir(), 'no-such.pem'), key: join(tmpdir(), 'no-such.key') } } })]);
+    expect(files.code).to.equal(2);
+    expect(files.stderr).to.include(`server.tls.cert: cannot read ${join(tmpdir(), 'no-such.pem')} (ENOENT)`);
+  });
+});
+
+const COMMANDS = ['start', 'config check', 'hash-password', 'generate-keys', 'services list', 'services import', 'services validate', 'otp new', 'health'];
+
+describe('tessera health', function () {
+  this.timeout(30_000);
+  const quiet = new Writable({ write: (_chunk, _encoding, done) => done() });
+  let pki: TestAuthority;
+  let directory: string;
+  before(async () => {
+    pki = await new TestPki(new FixedClock().now()).rootAuthority();
+    directory = mkdtempSync(join(tmpdir(), 'tessera-health-'));
+  });
+
+  it('asks /health/live where the configuration says the server listens: a wildcard host on loopback, the port from the environment too', async () => {
+    const server = await startServer({ config: parseConfig({ server: { host: '127.0.0.1', port: 0 } }), log: quiet });
+    try {
+      const file = configFile({ server: { host: '0.0.0.0', port: 1 } });
+      const run = await runCli(['health', '--config', file], '', { TESSERA_SERVER__PORT: String(server.port) });
+      expect(run.code, run.stderr).to.equal(0);
+      expect(run.stdout.trim()).to.equal(`http://127.0.0.1:${server.port}/health/live: 200`);
+    } finally {
+      await server.close();
+    }
+    const down = await runCli(['health', '--config', configFile({ server: { port: server.port } })]);
+    expect(down.code).to.equal(1);
+    expect(down.stderr).to.match(new RegExp(`^tessera health: http://127\\.0\\.0\\.1:${server.port}/health/live: .*ECONNREFUSED`));
+  });
+
+  it('speaks HTTPS when server.tls is set, and asks the admin listener when admin.port is set', async () => {
+    const issued = await pki.issue({ subject: 'CN=tessera.example.org' });
+    const tls = { cert: join(directory, 'server.pem'), key: join(directory, 'server.key') };
+    writeFileSync(tls.cert, issued.pem);
+    writeFileSync(tls.key, issued.privateKeyPem);
+    const adminPort = await closedPort();
+    const server = await startServer({ config: parseConfig({ server: { port: 0, tls } }), log: quiet });
+    const withAdmin = await startServer({ config: parseConfig({ server: { port: 0 }, admin: { port: adminPort } }), log: quiet });
+    try {
+      const https = await runCli(['health', '--config', configFile({ server: { port: server.port, tls } })]);
+      expect(https.code, https.stderr).to.equal(0);
+      expect(https.stdout.trim()).to.equal(`https://127.0.0.1:${server.port}/health/live: 200`);
+      const admin = await runCli(['health', '--config', configFile({ server: { port: withAdmin.port }, admin: { port: adminPort } })]);
+      expect(admin.code, admin.stderr).to.equal(0);
+      expect(admin.stdout.trim()).to.equal(`http://127.0.0.1:${adminPort}/health/live: 200`);
+    } finally {
+      await Promise.all([server.close(), withAdmin.close()]);
+    }
+  });
+
+  it('exits 1, never 2 (Docker reserves it), on a configuration it cannot use', async () => {
+    const run = await runCli(['health', '--config', configFile({ server: { port: 0 } })]);
+    expect(run.code).to.equal(1);
+    expect(run.stderr).to.include('server.port is 0');
+    expect((await runCli(['health'], '', { TESSERA_SERVER__PORT: 'x' })).code).to.equal(1);
   });
 });

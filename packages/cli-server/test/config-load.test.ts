@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConfigurationError, environmentOverrides, loadConfig } from '@tessera/cli-server';
+import { ConfigurationError, describeProblems, environmentOverrides, loadConfig, type LoadOptions } from '@tessera/cli-server';
 
 function tempFile(name: string, content: string): string {
   const file = join(mkdtempSync(join(tmpdir(), 'tessera-config-')), name);
@@ -36,7 +36,7 @@ services:
     serviceId: "^https://bob\\\\.example\\\\.org/.*"
 `;
 
-// issue 2 §6–7 — configuration from a file plus TESSERA_* overrides; the demo only without configuration
+// configuration from a file plus TESSERA_* overrides; the demo only without configuration
 describe('configuration loading', () => {
   it('reads a YAML file', () => {
     const config = loadConfig({ file: tempFile('tessera.yaml', YAML), env: {} });
@@ -76,6 +76,27 @@ describe('configuration loading', () => {
     });
   });
 
+  it('every storage.redis setting comes from the environment too, cluster nodes as a JSON list', () => {
+    const env = {
+      TESSERA_STORAGE__TYPE: 'redis',
+      TESSERA_STORAGE__REDIS__CLUSTER__NODES: '["redis://:pw@h1:7000","redis://h2:7001"]',
+      TESSERA_STORAGE__REDIS__KEY_PREFIX: 'sso:',
+      TESSERA_STORAGE__REDIS__CONNECT_TIMEOUT_MS: '3000',
+      TESSERA_STORAGE__REDIS__COMMAND_TIMEOUT_MS: '250',
+    };
+    const config = loadConfig({ file: tempFile('tessera.yaml', YAML), env });
+    expect(config.storage.type).to.equal('redis');
+    expect(config.storage.redis).to.deep.equal({ cluster: { nodes: ['redis://:pw@h1:7000', 'redis://h2:7001'] }, keyPrefix: 'sso:', connectTimeoutMs: 3000, commandTimeoutMs: 250 });
+    const standalone = loadConfig({ file: tempFile('tessera.yaml', YAML), env: { TESSERA_STORAGE__TYPE: 'redis', TESSERA_STORAGE__REDIS__URL: 'rediss://:pw@r.example.org:6380' } });
+    expect(standalone.storage.redis).to.deep.include({ url: 'rediss://:pw@r.example.org:6380', keyPrefix: 'tessera:', connectTimeoutMs: 2000, commandTimeoutMs: 1000 });
+  });
+
+  it('a bad Redis URL is reported without echoing it, so a password in it stays out of the output', () => {
+    const message = loadError({ env: { TESSERA_STORAGE__TYPE: 'redis', TESSERA_STORAGE__REDIS__URL: 'http://:hunter2@r:6379' } });
+    expect(message).to.include('storage.redis.url: expected a Redis URL');
+    expect(message).to.not.include('hunter2');
+  });
+
   it('--port overrides both the file and the environment', () => {
     const config = loadConfig({ file: tempFile('tessera.yaml', YAML), env: { TESSERA_SERVER__PORT: '9000' }, port: '0' });
     expect(config.server.port).to.equal(0);
@@ -85,6 +106,27 @@ describe('configuration loading', () => {
     expect(loadError({ env: { TESSERA_SERVER__PORT: 'eighty' } })).to.include('server.port: expected a number from 0 to 65535');
     expect(loadError({ env: { TESSERA_SERVR__PORT: '80' } })).to.include('servr: unknown setting');
     expect(loadError({ env: {}, port: 'x' })).to.include('server.port: expected a number from 0 to 65535');
+  });
+
+  it('a problem with a value from the environment or --port names the variable or option too', () => {
+    const problems = (options: LoadOptions) => {
+      try {
+        loadConfig(options);
+      } catch (error) {
+        if (error instanceof ConfigurationError) return describeProblems(error, options);
+        throw error;
+      }
+      return expect.fail('expected a ConfigurationError');
+    };
+    const file = tempFile('tessera.yaml', 'rest:\n  revision: old\n');
+    expect(problems({ file, env: { TESSERA_SERVER__PORT: 'eighty' } })).to.deep.equal([
+      'server.port (TESSERA_SERVER__PORT): expected a number from 0 to 65535',
+      'rest.revision: expected current or earlier',
+    ]);
+    expect(problems({ file, env: { TESSERA_SERVER: '{"port": "eighty"}' } })).to.include('server.port (TESSERA_SERVER): expected a number from 0 to 65535');
+    expect(problems({ env: { TESSERA_SERVER__PORT: '1' }, port: 'x' })).to.deep.equal(['server.port (--port): expected a number from 0 to 65535']);
+    expect(problems({ env: { TESSERA_SERVR__PORT: '80' } })).to.deep.equal(['servr (TESSERA_SERVR__PORT): unknown setting']);
+    expect(problems({ env: { TESSERA_USERS: '[{"username": "bob", "password": "x", "attributes": 5}]' } })[0]).to.match(/^users\[0\]\.attributes \(TESSERA_USERS\): /);
   });
 
   it('a missing or unreadable file is reported as --config', () => {

@@ -5,7 +5,7 @@ import { configProblems as problems } from './config-problems.js';
 
 const app = { name: 'App', serviceId: '^https://app\\.example\\.org/.*' };
 
-// issue 2 §6–7 — one schema supplies the defaults and names every bad setting
+// one schema supplies the defaults and names every bad setting
 describe('configuration schema', () => {
   it('an empty configuration gets every default', () => {
     const config = parseConfig({});
@@ -42,6 +42,15 @@ describe('configuration schema', () => {
     expect(config.protocol.validationFailureStatus).to.equal(200);
     expect(config.rest.revision).to.equal('earlier');
     expect(parseConfig({ server: { basePath: '/' } }).server.basePath).to.equal('');
+  });
+
+  it('server.publicUrl: scheme, host and port, normalised; tokens.issuer may repeat it with the base path', () => {
+    expect(parseConfig({}).server).to.not.have.any.keys('publicUrl', 'allowedHosts');
+    expect(parseConfig({ server: { publicUrl: 'HTTPS://CAS.Example.org:443/' } }).server.publicUrl).to.equal('https://cas.example.org');
+    expect(parseConfig({ server: { publicUrl: 'http://127.0.0.1:8080' } }).server.publicUrl).to.equal('http://127.0.0.1:8080');
+    const both = parseConfig({ server: { publicUrl: 'https://cas.example.org', basePath: '/sso' }, tokens: { issuer: 'https://cas.example.org/sso' } });
+    expect(both.tokens.issuer).to.equal('https://cas.example.org/sso');
+    expect(parseConfig({ server: { allowedHosts: ['cas.example.org', 'internal:8080', '[::1]', '10.0.0.5'] } }).server.allowedHosts).to.have.length(4);
   });
 
   it('users: a plain password or an argon2 hash, attributes always lists', () => {
@@ -111,7 +120,19 @@ describe('configuration schema', () => {
     ['a user without a username', { users: [{ password: 'x' }] }, 'users[0].username: is required'],
     ['a user without a password', { users: [{ username: 'bob' }] }, 'users[0]: set exactly one of password or passwordHash'],
     ['a user with both kinds of password', { users: [{ username: 'bob', password: 'x', passwordHash: '$argon2id$v=19$x' }] }, 'users[0]: set exactly one of password or passwordHash'],
+    ['a public URL with a path', { server: { publicUrl: 'https://cas.example.org/cas' } }, 'server.publicUrl: expected scheme, host and port only, such as https://cas.example.org: server.basePath is added to it'],
+    ['a public URL with a query', { server: { publicUrl: 'https://cas.example.org/?a=1' } }, 'server.publicUrl: expected scheme, host and port only'],
+    ['a public URL with credentials', { server: { publicUrl: 'https://user:pw@cas.example.org' } }, 'server.publicUrl: expected scheme, host and port only'],
+    ['a public URL of another scheme', { server: { publicUrl: 'ftp://cas.example.org' } }, 'server.publicUrl: expected an http(s) URL such as https://cas.example.org'],
+    ['a public URL that is no URL', { server: { publicUrl: 'cas.example.org' } }, 'server.publicUrl: expected an http(s) URL such as https://cas.example.org'],
+    ['an allowed host with a scheme', { server: { allowedHosts: ['https://cas.example.org'] } }, 'server.allowedHosts[0]: expected a host name or address, with an optional :port (no scheme or path)'],
+    ['an allowed host with a path', { server: { allowedHosts: ['cas.example.org', 'cas.example.org/cas'] } }, 'server.allowedHosts[1]: expected a host name or address'],
+    ['allowed hosts next to a public URL', { server: { publicUrl: 'https://cas.example.org', allowedHosts: ['cas.example.org'] } }, 'server.allowedHosts: is not used with server.publicUrl (no request host is reflected then): remove one of them'],
+    ['a token issuer that disagrees with the public URL', { server: { publicUrl: 'https://cas.example.org' }, tokens: { issuer: 'https://sso.example.org/cas' } }, 'tokens.issuer: disagrees with server.publicUrl and server.basePath, which make https://cas.example.org/cas: leave it unset, or set it to that'],
     ['a hash that is not argon2', { users: [{ username: 'bob', passwordHash: '$2b$10$abc' }] }, 'users[0].passwordHash: expected an argon2 PHC string'],
+    ['a placeholder argon2 hash', { users: [{ username: 'bob', password: 'x' }, { username: 'alice', passwordHash: '$argon2id$v=19$m=19456,t=2,p=1$...' }] }, 'users[1].passwordHash: user "alice": argon2 cannot verify against this hash (Decoding failed)'],
+    ['an argon2 hash with a memory cost too small', { users: [{ username: 'alice', passwordHash: '$argon2id$v=19$m=1,t=2,p=1$c2FsdHNhbHQ$aGFzaGhhc2hoYXNo' }] }, 'users[0].passwordHash: user "alice": argon2 cannot verify against this hash (Memory cost is too small)'],
+    ['a truncated argon2 hash', { users: [{ username: 'alice', passwordHash: '$argon2id$v=19$m=19456,t=2,p=1$c2FsdHNhbHQ$' }] }, 'users[0].passwordHash: user "alice": argon2 cannot verify against this hash'],
     ['an attribute value that is a number', { users: [{ username: 'bob', password: 'x', attributes: { age: 42 } }] }, 'users[0].attributes.age: expected a string or a list of strings'],
     ['the same username twice', { users: [{ username: 'bob', password: 'x' }, { username: 'bob', password: 'y' }] }, 'users[1].username: duplicate username "bob"'],
     ['an unknown user field', { users: [{ username: 'bob', password: 'x', role: 'admin' }] }, 'users[0].role: unknown setting'],
@@ -124,7 +145,18 @@ describe('configuration schema', () => {
     ['an empty services directory path', { servicesDirectory: '' }, 'servicesDirectory: expected a folder path'],
     ['demo as text', { demo: 'on' }, 'demo: expected true or false'],
     ['the demo on MongoDB', { demo: true, storage: { type: 'mongo', mongo: { uri: 'mongodb://db:27017' } } }, 'demo: cannot be used with storage.type mongo'],
-    ['an unknown storage type', { storage: { type: 'redis' } }, 'storage.type: expected memory or mongo'],
+    ['an unknown storage type', { storage: { type: 'etcd' } }, 'storage.type: expected memory, mongo or redis'],
+    ['the demo on Redis', { demo: true, storage: { type: 'redis', redis: { url: 'redis://r:6379' } } }, 'demo: cannot be used with storage.type redis'],
+    ['redis storage without a server', { storage: { type: 'redis' } }, 'storage.redis.url: required when storage.type is redis (or storage.redis.cluster.nodes)'],
+    ['redis storage with a URL and a cluster', { storage: { type: 'redis', redis: { url: 'redis://r:6379', cluster: { nodes: ['redis://h1:7000'] } } } }, 'storage.redis.cluster: set either storage.redis.url or storage.redis.cluster, not both'],
+    ['a Redis URL of another scheme', { storage: { redis: { url: 'http://r:6379' } } }, 'storage.redis.url: expected a Redis URL (redis://host:6379 or rediss://… for TLS)'],
+    ['a Redis URL without a host', { storage: { redis: { url: 'redis://' } } }, 'storage.redis.url: expected a Redis URL'],
+    ['a cluster without nodes', { storage: { redis: { cluster: { nodes: [] } } } }, 'storage.redis.cluster.nodes: expected at least one Redis URL'],
+    ['a cluster node that is not a URL', { storage: { redis: { cluster: { nodes: ['redis://h1:7000', 'h2:7001'] } } } }, 'storage.redis.cluster.nodes[1]: expected a Redis URL (redis://host:7000)'],
+    ['an unknown cluster setting', { storage: { redis: { cluster: { node: ['redis://h1:7000'] } } } }, 'storage.redis.cluster.node: unknown setting'],
+    ['a key prefix with a hash tag', { storage: { redis: { keyPrefix: '{sso}:' } } }, 'storage.redis.keyPrefix: expected up to 64 characters without spaces, { or }'],
+    ['a command timeout of 0', { storage: { redis: { commandTimeoutMs: 0 } } }, 'storage.redis.commandTimeoutMs: expected a number from 1 to 600000'],
+    ['a connect timeout as text', { storage: { redis: { connectTimeoutMs: 'soon' } } }, 'storage.redis.connectTimeoutMs: expected a number from 1 to 600000'],
     ['mongo storage without a URI', { storage: { type: 'mongo' } }, 'storage.mongo.uri: required when storage.type is mongo'],
     ['a MongoDB URI of another scheme', { storage: { mongo: { uri: 'http://db:27017' } } }, 'storage.mongo.uri: expected a MongoDB connection string'],
     ['a database name with a dot', { storage: { mongo: { database: 'sso.prod' } } }, 'storage.mongo.database: expected a database name'],

@@ -8,8 +8,8 @@ function containerFor(config: Config) {
 
 const credential = (password: string) => ({ type: 'usernamePassword', username: 'casuser', password }) as const;
 
-// protocol.md §8 — the composition root installs only the enabled modules
-describe('container composition (protocol.md §8)', () => {
+// docs/protocol.md §8 — the composition root installs only the enabled modules
+describe('container composition (docs/protocol.md §8)', () => {
   let phc: string;
   before(async () => {
     phc = await new Argon2PasswordHasher().hash('Mellon');

@@ -5,7 +5,7 @@ import { configProblems as problems } from './config-problems.js';
 
 const ldap = { url: 'ldap://127.0.0.1:389', searchBase: 'ou=people,dc=example,dc=org' };
 
-// issue 8 — authentication.handlers chooses the password handlers; ldap.* is checked when ldap is listed
+// authentication.handlers chooses the password handlers; ldap.* is checked when ldap is listed
 describe('authentication.handlers and ldap.* settings', () => {
   it('defaults to the configured users only, and needs no ldap settings then', () => {
     const config = parseConfig({});

@@ -116,7 +116,7 @@ describe('logging', () => {
     ]);
   });
 
-  // issue 9 §4 — an operator joins a log line to the audit lines of the same request
+  // docs/architecture.md §6 — an operator joins a log line to the audit lines of the same request
   it('an event from a request carries its requestId, and nothing else of the origin; one from no request has none', () => {
     const { lines, logger } = capture();
     const sink = new LoggingEventSink(logger);

@@ -31,8 +31,8 @@ const EVENTS: DomainEvent[] = [
   { type: 'service.refused', reason: 'INVALID_SERVICE_DEFINITION', principal: 'casuser', field: 'properties.x509-subject' },
 ];
 
-// issue 9 §2 — the counters fed by domain events, the histogram, the live TGT gauge
-describe('metrics from domain events (issue 9 §2)', () => {
+// docs/protocol.md §10.2 — the counters fed by domain events, the histogram, the live TGT gauge
+describe('metrics from domain events (docs/protocol.md §10.2)', () => {
   it('counts each event under bounded labels only', async () => {
     const metrics = new TesseraMetrics(noTgts);
     const sink = new MetricsEventSink(metrics);
@@ -106,7 +106,7 @@ describe('metrics from domain events (issue 9 §2)', () => {
   });
 });
 
-describe('event fan-out (issue 9 §2)', () => {
+describe('event fan-out (docs/protocol.md §10.2)', () => {
   it('hands every event to each sink in order; a sink that throws affects no other', () => {
     const seen: string[] = [];
     const recording = (name: string): EventSink => ({ emit: (event) => seen.push(`${name}:${event.type}`) });

@@ -17,7 +17,7 @@ const config = parseConfig({
 const post = (url: string, fields: Record<string, string>) =>
   fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/plain' }, body: new URLSearchParams(fields).toString() });
 
-// issue 3 §3 — storage.type mongo composed end to end over HTTP, its collections fakes evaluated by mingo
+// storage.type mongo composed end to end over HTTP, its collections fakes evaluated by mingo
 describe('startServer with storage.type mongo (fake database)', () => {
   let database: FakeDatabase;
   let server: RunningServer;

@@ -71,8 +71,8 @@ function schemaObjects(node: unknown, found: unknown[] = []): unknown[] {
   return found;
 }
 
-// issue 9 §3 — the document describes exactly the routes the server serves, and is valid OpenAPI 3.1
-describe('issue 9 §3 OpenAPI document of the composed server', () => {
+// docs/protocol.md §11 — the document describes exactly the routes the server serves, and is valid OpenAPI 3.1
+describe('docs/protocol.md §11 OpenAPI document of the composed server', () => {
   let app: HttpApp;
   let document: { openapi: string; info: { version: string }; paths: Operations };
   before(async () => {

@@ -11,8 +11,8 @@ function containerFor(config: Config) {
 
 const notCas: RequestListener = (_request, response) => response.writeHead(418).end('CAS app');
 
-// issue 9 §1–2 — admin.*, health.*, metrics.* and how the container composes them
-describe('operability settings and composition (issue 9 §1–2)', () => {
+// docs/protocol.md §10 — admin.*, health.*, metrics.* and how the container composes them
+describe('operability settings and composition (docs/protocol.md §10)', () => {
   it('defaults: health and metrics on the main listener, metrics on, a 2 s readiness deadline', () => {
     const config = parseConfig({});
     expect(config.admin).to.deep.equal({ host: '127.0.0.1' });

@@ -5,7 +5,7 @@ import { REFERENCE_END, REFERENCE_START, renderConfigReference, withConfigRefere
 
 const README = fileURLToPath(new URL('../../../README.md', import.meta.url));
 
-// issue 2 §8 — the README's configuration reference is generated from the schema
+// the README's configuration reference is generated from the schema
 describe('README configuration reference', () => {
   it('is in step with the configuration schema (regenerate: node scripts/config-reference.mjs)', () => {
     const readme = readFileSync(README, 'utf8');

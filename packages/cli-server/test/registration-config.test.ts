@@ -4,7 +4,7 @@ import { configProblems as problems } from './config-problems.js';
 
 const REGISTRATION = { requiredAttribute: { name: 'memberOf', valuePattern: 'admins' } };
 
-// issue 10 §3 — registration.* settings; no silent open registration
+// registration.* settings; no silent open registration
 describe('configuration: registration (services module)', () => {
   it('registration: the current variant on, the earlier off, the two CAS classes accepted; nothing required while the module is off', () => {
     const { registration } = parseConfig({});

@@ -26,7 +26,7 @@ const form = (fields: Record<string, string>): RequestInit => ({
   body: new URLSearchParams(fields).toString(),
 });
 
-// issue 2 §6–7 — start, the ready line, module switches, graceful close
+// start, the ready line, module switches, graceful close
 describe('startServer', () => {
   const running: RunningServer[] = [];
   async function started(raw: Record<string, unknown>): Promise<Started> {
@@ -58,6 +58,13 @@ describe('startServer', () => {
     expect(warnings.some((msg) => msg.includes('user alice has a plain-text password'))).to.equal(true);
     expect(JSON.stringify(logs)).to.not.include('Sup3r-Secret');
     expect(JSON.stringify(logs)).to.not.include('Mellon');
+  });
+
+  it('warns when it listens beyond loopback without server.publicUrl', async () => {
+    const publicUrlWarnings = (logs: Record<string, unknown>[]) => logs.filter((line) => line['level'] === 'warn' && String(line['msg']).startsWith('server.publicUrl is not set'));
+    expect(publicUrlWarnings((await started({ server: { host: '0.0.0.0' } })).logs)).to.have.length(1);
+    expect(publicUrlWarnings((await started({ server: { host: '0.0.0.0', publicUrl: 'https://cas.example.org' } })).logs)).to.have.length(0);
+    expect(publicUrlWarnings((await started({})).logs)).to.have.length(0);
   });
 
   it('with the rest module off, /v1/tickets is 404 and validation still answers', async () => {

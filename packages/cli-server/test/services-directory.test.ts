@@ -33,8 +33,8 @@ async function startupError(config: Parameters<typeof initialServices>[0]): Prom
   return expect.fail('expected a ConfigurationError');
 }
 
-// protocol.md §4 — definitions load at start from a directory of Apereo CAS JSON files
-describe('servicesDirectory (protocol.md §4)', () => {
+// docs/protocol.md §4 — definitions load at start from a directory of Apereo CAS JSON files
+describe('servicesDirectory (docs/protocol.md §4)', () => {
   it('loads every *.json file next to the configured services; services without an id get the next free one', async () => {
     const directory = directoryWith({ 'Portal-10000001.json': casFile, 'README.txt': 'not a service' });
     const config = parseConfig({ services: [{ name: 'App', serviceId: '^https://app/.*' }], servicesDirectory: directory });
@@ -50,7 +50,7 @@ describe('servicesDirectory (protocol.md §4)', () => {
   it('a bad file stops the start with a message naming the file and the field', async () => {
     const directory = directoryWith({ 'good.json': casFile, 'bad.json': { name: 'No pattern' } });
     const message = await startupError(parseConfig({ servicesDirectory: directory }));
-    expect(message).to.equal(`servicesDirectory: ${join(directory, 'bad.json')}: serviceId: is required (a regular expression)`);
+    expect(message).to.equal(`servicesDirectory: ${join(directory, 'bad.json')}: serviceId: is required (a regular expression) (service "No pattern")`);
   });
 
   it('a file that is not JSON names the file', async () => {
@@ -66,6 +66,6 @@ describe('servicesDirectory (protocol.md §4)', () => {
 
   it('a folder that cannot be read is named', async () => {
     const missing = join(tmpdir(), 'no-such-tessera-services');
-    expect(await startupError(parseConfig({ servicesDirectory: missing }))).to.equal(`servicesDirectory: cannot read ${missing} (ENOENT)`);
+    expect(await startupError(parseConfig({ servicesDirectory: missing }))).to.equal(`servicesDirectory: ${missing}: cannot read it (ENOENT)`);
   });
 });

@@ -31,7 +31,7 @@ async function startFailure(raw: Record<string, unknown>): Promise<string> {
   );
 }
 
-// issue 5 §1–3 — x509.* and server.tls.* settings, refused at start with the exact setting named
+// x509.* and server.tls.* settings, refused at start with the exact setting named
 describe('x509 module settings', () => {
   let dir: string;
   let root: TestAuthority;
@@ -123,7 +123,7 @@ describe('x509 module settings', () => {
     expect(binder.getAll(TOKENS.CredentialHandler).map((handler) => handler.name)).to.deep.equal(['config-users', 'x509']);
   });
 
-  // issue 5 §3: an operator replaces a CRL file without a restart
+  // an operator replaces a CRL file without a restart
   describe('CRL files, read again after x509.crl.refreshSeconds on the clock', () => {
     it('picks up a replaced file once the refresh time has passed, and keeps the same lists while nothing changed', async () => {
       const file = join(dir, 'refresh.crl.pem');

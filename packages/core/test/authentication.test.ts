@@ -22,7 +22,7 @@ async function failure(promise: Promise<unknown>): Promise<unknown> {
   );
 }
 
-describe('authentication (protocol.md §2)', () => {
+describe('authentication (docs/protocol.md §2)', () => {
   const clock = new FixedClock();
 
   it('every credential must pass; one reason per failed credential, no secrets', async () => {

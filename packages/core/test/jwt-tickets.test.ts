@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { CasJwtCodec, JwtTickets, generateTokenKeys, cryptoRandomSource } from '@tessera/core';
+import { CasJwtCodec, JwtTickets, REQUEST_PARAMETERS_CLAIM, generateTokenKeys, cryptoRandomSource } from '@tessera/core';
 import { password, service } from './fakes.js';
 import { APP, coreWithFakes } from './harness.js';
 
@@ -13,11 +13,12 @@ async function setup() {
   return { ...harness, codec, tokens, tgt };
 }
 
-describe('JWT tickets: claims and ids (protocol.md §6)', () => {
-  it('a TGT JWT carries sub, jti, iss, aud, iat, exp = iat + hard limit, attributes and extra parameters, never the credentials', async () => {
+describe('JWT tickets: claims and ids (docs/protocol.md §6)', () => {
+  it('a TGT JWT carries sub, jti, iss, aud, iat, exp = iat + hard limit and the attributes; no request parameter, credentials least of all', async () => {
     const { tokens, codec, tgt, clock } = await setup();
     const cert = '-----BEGIN CERTIFICATE-----\nMIIB...\n-----END CERTIFICATE-----';
-    const token = await tokens.ticketGrantingTicket(tgt, ISSUER, { username: 'casuser', password: 'Mellon', cert, token: 'true', service: APP, extra: 'x' });
+    const forged = { username: 'casuser', password: 'Mellon', otp: '123456', cert, token: 'true', service: APP, memberOf: 'admins', sub: 'root', exp: '1', nbf: '99999999999' };
+    const token = await tokens.ticketGrantingTicket(tgt, ISSUER, forged);
     const iat = Math.floor(clock.now() / 1000);
     expect(await codec.decode(token)).to.deep.equal({
       sub: 'casuser',
@@ -28,9 +29,20 @@ describe('JWT tickets: claims and ids (protocol.md §6)', () => {
       exp: iat + 8 * 3600,
       memberOf: ['staff', 'faculty'],
       mail: 'casuser@example.org',
-      service: APP,
-      extra: 'x',
     });
+  });
+
+  it('copies only the configured parameters, when sent, into the one claim requestParameters, which shadows no attribute or registered claim', async () => {
+    const { codec, tgt, clock } = await setup();
+    const tokens = new JwtTickets(codec, clock, undefined, ['deviceId', 'exp', 'absent']);
+    const claims = await codec.decode(await tokens.ticketGrantingTicket(tgt, ISSUER, { deviceId: 'laptop-7', exp: '1', memberOf: 'admins' }));
+    expect(claims[REQUEST_PARAMETERS_CLAIM]).to.deep.equal({ deviceId: 'laptop-7', exp: '1' });
+    expect(claims).to.include({ sub: 'casuser', exp: Math.floor(clock.now() / 1000) + 8 * 3600 });
+    expect(claims['memberOf']).to.deep.equal(['staff', 'faculty']);
+
+    const namedLikeTheClaim = { ...tgt, authentication: { ...tgt.authentication, principal: { id: 'casuser', attributes: { [REQUEST_PARAMETERS_CLAIM]: ['from the directory'] } } } };
+    const shadowed = await codec.decode(await tokens.ticketGrantingTicket(namedLikeTheClaim, ISSUER, { deviceId: 'laptop-7' }));
+    expect(shadowed[REQUEST_PARAMETERS_CLAIM]).to.equal('from the directory');
   });
 
   it('a JWT ST carries the ST id, the service as aud, the ST lifetime and the released attributes', async () => {

@@ -2,6 +2,8 @@ import { expect } from 'chai';
 import { Secret, TOTP } from 'otpauth';
 import {
   Authenticator,
+  DirectoryPasswordHandler,
+  INVALID_CREDENTIALS,
   INVALID_OTP,
   MIXED_PRINCIPALS,
   OTP_ALONE,
@@ -10,9 +12,10 @@ import {
   RequireOtpPolicy,
   TotpHandler,
   type Credential,
+  type CredentialHandler,
 } from '@tessera/core';
 import { FixedClock, RecordingEvents, TableHandler, password } from './fakes.js';
-import { ListUserDirectory, MapReplayStore } from '@tessera/testkit';
+import { CountingHasher, ListUserDirectory, MapReplayStore } from '@tessera/testkit';
 import { failureReasons } from './failure-reasons.js';
 
 const CASUSER_SECRET = new Secret({ size: 20 }).base32;
@@ -36,8 +39,18 @@ function setup() {
 
 const otp = (username: string, code: string): Credential => ({ type: 'otp', username, code });
 
-// protocol.md §2 one-time passwords; libraries-and-reliability.md R15 (ASVS 2.8.4, 2.8.5)
-describe('otp: TOTP credentials (protocol.md §2)', () => {
+/** What the caller is shown (`shown`) and what the authentication.failed event says (`reported`); both empty when it passed. */
+async function refusal(events: RecordingEvents, attempt: Promise<unknown>): Promise<{ shown: readonly string[]; reported: readonly string[] }> {
+  const before = events.ofType('authentication.failed').length;
+  const shown = await failureReasons(attempt);
+  const reported = events.ofType('authentication.failed').slice(before)[0]?.reasons ?? [];
+  return { shown, reported };
+}
+
+const concealed = (reported: readonly string[]) => ({ shown: [INVALID_CREDENTIALS], reported });
+
+// docs/protocol.md §2 one-time passwords: each code works once (ASVS 2.8.4, 2.8.5)
+describe('otp: TOTP credentials (docs/protocol.md §2)', () => {
   it('accepts password + the current code, naming both credential types', async () => {
     const { authenticator, code } = setup();
     const result = await authenticator.authenticate([password('casuser', 'Mellon'), otp('casuser', code(CASUSER_SECRET))]);
@@ -48,9 +61,9 @@ describe('otp: TOTP credentials (protocol.md §2)', () => {
 
   it('accepts the step before and after (clock drift), not two steps away', async () => {
     for (const [steps, accepted] of [[-1, true], [1, true], [-2, false], [2, false]] as const) {
-      const { authenticator, code } = setup();
-      const found = await failureReasons(authenticator.authenticate([password('bob', 'builder'), otp('bob', code(BOB_SECRET, steps))]));
-      expect(found, `step ${steps}`).to.deep.equal(accepted ? [] : [INVALID_OTP]);
+      const { authenticator, code, events } = setup();
+      const found = await refusal(events, authenticator.authenticate([password('bob', 'builder'), otp('bob', code(BOB_SECRET, steps))]));
+      expect(found, `step ${steps}`).to.deep.equal(accepted ? { shown: [], reported: [] } : concealed([INVALID_OTP]));
     }
   });
 
@@ -60,8 +73,8 @@ describe('otp: TOTP credentials (protocol.md §2)', () => {
     await authenticator.authenticate([password('bob', 'builder'), otp('bob', current)]);
     clock.advanceSeconds(10);
     const origin = { clientAddress: '203.0.113.7', requestId: 'replay' };
-    expect(await failureReasons(authenticator.authenticate([password('bob', 'builder'), otp('bob', current)], origin))).to.deep.equal([REUSED_OTP]);
-    expect(await failureReasons(authenticator.authenticate([password('bob', 'builder'), otp('bob', code(BOB_SECRET, -1))]))).to.deep.equal([REUSED_OTP]);
+    expect(await refusal(events, authenticator.authenticate([password('bob', 'builder'), otp('bob', current)], origin))).to.deep.equal(concealed([REUSED_OTP]));
+    expect(await refusal(events, authenticator.authenticate([password('bob', 'builder'), otp('bob', code(BOB_SECRET, -1))]))).to.deep.equal(concealed([REUSED_OTP]));
     expect(events.ofType('otp.reused')).to.deep.equal([{ type: 'otp.reused', username: 'bob' }, { type: 'otp.reused', username: 'bob' }]);
     expect(events.ofType('otp.reused').map((event) => events.origins.get(event))).to.deep.equal([origin, undefined]);
     clock.advanceSeconds(30);
@@ -69,27 +82,68 @@ describe('otp: TOTP credentials (protocol.md §2)', () => {
   });
 
   it('a user requiring OTP fails with only a password; others log in with a password alone', async () => {
-    const { authenticator } = setup();
-    expect(await failureReasons(authenticator.authenticate([password('casuser', 'Mellon')]))).to.deep.equal([OTP_REQUIRED]);
+    const { authenticator, events } = setup();
+    expect(await refusal(events, authenticator.authenticate([password('casuser', 'Mellon')]))).to.deep.equal(concealed([OTP_REQUIRED]));
     expect(await failureReasons(authenticator.authenticate([password('bob', 'builder')]))).to.deep.equal([]);
   });
 
   it('needs both factors right: a wrong password with a right code fails, and so does a code alone', async () => {
-    const { authenticator, code } = setup();
-    expect(await failureReasons(authenticator.authenticate([password('casuser', 'nope'), otp('casuser', code(CASUSER_SECRET))]))).to.deep.equal(['table refused']);
-    expect(await failureReasons(authenticator.authenticate([otp('casuser', code(CASUSER_SECRET, 1))]))).to.deep.equal([OTP_ALONE]);
+    const { authenticator, code, events } = setup();
+    expect(await refusal(events, authenticator.authenticate([password('casuser', 'nope'), otp('casuser', code(CASUSER_SECRET))]))).to.deep.equal(concealed(['table refused']));
+    expect(await refusal(events, authenticator.authenticate([otp('casuser', code(CASUSER_SECRET, 1))]))).to.deep.equal(concealed([OTP_ALONE]));
   });
 
   it("refuses another user's code: checked against this user's secret, or a different principal", async () => {
-    const { authenticator, code } = setup();
-    expect(await failureReasons(authenticator.authenticate([password('casuser', 'Mellon'), otp('casuser', code(BOB_SECRET))]))).to.deep.equal([INVALID_OTP]);
-    expect(await failureReasons(authenticator.authenticate([password('casuser', 'Mellon'), otp('bob', code(BOB_SECRET))]))).to.deep.equal([MIXED_PRINCIPALS]);
+    const { authenticator, code, events } = setup();
+    expect(await refusal(events, authenticator.authenticate([password('casuser', 'Mellon'), otp('casuser', code(BOB_SECRET))]))).to.deep.equal(concealed([INVALID_OTP]));
+    expect(await refusal(events, authenticator.authenticate([password('casuser', 'Mellon'), otp('bob', code(BOB_SECRET))]))).to.deep.equal(concealed([MIXED_PRINCIPALS]));
   });
 
   it('one reason for a malformed code, a user without OTP and an unknown user', async () => {
-    const { authenticator, code } = setup();
+    const { authenticator, code, events } = setup();
     for (const credential of [otp('bob', '12345'), otp('bob', 'abcdef'), otp('alice', code(BOB_SECRET)), otp('nobody', '123456')]) {
-      expect(await failureReasons(authenticator.authenticate([password('bob', 'builder'), credential]))).to.include(INVALID_OTP);
+      expect(await refusal(events, authenticator.authenticate([password('bob', 'builder'), credential]))).to.deep.equal(concealed([INVALID_OTP]));
+    }
+  });
+
+  it('a user without a code to give keeps the reasons of a password login', async () => {
+    const { authenticator, events } = setup();
+    expect(await refusal(events, authenticator.authenticate([password('alice', 'wrong')]))).to.deep.equal({ shown: ['table refused'], reported: ['table refused'] });
+  });
+});
+
+// One timing class for every wrong factor: the same work is done whichever factor is wrong.
+describe('otp: every factor is checked, whichever fails', () => {
+  it('runs the password hash for every login with a password, and checks every code given', async () => {
+    const clock = new FixedClock();
+    const events = new RecordingEvents();
+    const hasher = new CountingHasher();
+    const directory = new ListUserDirectory([{ username: 'casuser', password: { kind: 'hash', phc: await hasher.hash('Mellon') }, attributes: {}, otp: { secret: CASUSER_SECRET, required: true } }]);
+    const totp = new TotpHandler('totp', directory, new MapReplayStore(), clock, events);
+    let codesChecked = 0;
+    const countingTotp: CredentialHandler = {
+      name: totp.name,
+      supports: (credential) => totp.supports(credential),
+      authenticate: (credential, origin) => {
+        codesChecked += 1;
+        return totp.authenticate(credential, origin);
+      },
+    };
+    const authenticator = new Authenticator([new DirectoryPasswordHandler('config-users', directory, hasher), countingTotp], clock, events, [new RequireOtpPolicy(directory)]);
+    const code = (steps: number) => TOTP.generate({ secret: Secret.fromBase32(CASUSER_SECRET), timestamp: clock.now() + steps * 30_000 });
+    const rightCodes = [code(-1), code(0), code(1)];
+    const wrongCode = ['000000', '000001', '000002', '000003'].find((candidate) => !rightCodes.includes(candidate)) ?? '';
+    const attempts: [string, Credential[]][] = [
+      ['password wrong', [password('casuser', 'wrong'), otp('casuser', code(-1))]],
+      ['code wrong', [password('casuser', 'Mellon'), otp('casuser', wrongCode)]],
+      ['code missing', [password('casuser', 'Mellon')]],
+      ['code reused', [password('casuser', 'Mellon'), otp('casuser', code(-1))]],
+    ];
+    for (const [what, credentials] of attempts) {
+      const [verificationsBefore, codesBefore] = [hasher.verifications, codesChecked];
+      expect(await failureReasons(authenticator.authenticate(credentials)), what).to.deep.equal([INVALID_CREDENTIALS]);
+      expect(hasher.verifications - verificationsBefore, `${what}: password hashes`).to.equal(1);
+      expect(codesChecked - codesBefore, `${what}: codes checked`).to.equal(credentials.length - 1);
     }
   });
 });

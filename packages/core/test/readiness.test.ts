@@ -6,8 +6,8 @@ const up = (name: string): ReadinessCheck => ({ name, check: () => Promise.resol
 const failing = (name: string, error: Error): ReadinessCheck => ({ name, check: () => Promise.reject(error) });
 const hung = (name: string): ReadinessCheck => ({ name, check: () => new Promise<void>(() => undefined) });
 
-// issue 9 §1 — GET /health/ready: stores reachable, or the failing component named
-describe('readiness probe (issue 9 §1)', () => {
+// docs/protocol.md §10.1 — GET /health/ready: stores reachable, or the failing component named
+describe('readiness probe (docs/protocol.md §10.1)', () => {
   it('is ready when every component answers, naming each one up', async () => {
     const report = await new ReadinessProbe([up('storage'), up('ldap')], 1000, new RecordingEvents()).probe();
     expect(report).to.deep.equal({ ready: true, components: { storage: 'up', ldap: 'up' }, failures: {} });

@@ -42,8 +42,8 @@ async function loggedIn(services: readonly RegisteredService[] = [STAFF_ONLY, NO
   return { ...harness, tgt, refused };
 }
 
-// issue 9 §4 — a refusal after a successful authentication (or once a TGT was presented) leaves a record
-describe('refusals are reported as events (issue 9 §4)', () => {
+// docs/architecture.md §6 — a refusal after a successful authentication (or once a TGT was presented) leaves a record
+describe('refusals are reported as events (docs/architecture.md §6)', () => {
   describe('ticket.refused: POST /v1/tickets with a service', () => {
     it('an unregistered or disabled service: SERVICE_NOT_AUTHORIZED, naming who and the service (403)', async () => {
       const { core, refused } = await loggedIn();

@@ -33,8 +33,8 @@ async function refusal(promise: Promise<unknown>): Promise<unknown> {
   );
 }
 
-// protocol.md §3 — POST /v1/services and /v1/services/add/{tgt}, in core with fakes
-describe('RegisterService (protocol.md §3)', () => {
+// docs/protocol.md §3 — POST /v1/services and /v1/services/add/{tgt}, in core with fakes
+describe('RegisterService (docs/protocol.md §3)', () => {
   it('saves a definition from an authorized principal, assigns a random unused id and reports service.saved', async () => {
     const { register, registry, events, core } = setup();
     const origin = { clientAddress: '203.0.113.7', requestId: 'r1' };

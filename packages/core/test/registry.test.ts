@@ -20,7 +20,7 @@ function parseError(json: unknown): InvalidServiceDefinitionError {
   return expect.fail('expected the definition to be refused');
 }
 
-describe('registered services (protocol.md §4)', () => {
+describe('registered services (docs/protocol.md §4)', () => {
   describe('Apereo CAS JSON format', () => {
     it('loads a CAS service file unchanged, type wrappers included', () => {
       const parsed = parseServiceDefinition({

@@ -12,7 +12,7 @@ class ScriptedRateStore implements RequestRateStore {
   }
 }
 
-describe('request-rate limit (protocol.md §5)', () => {
+describe('request-rate limit (docs/protocol.md §5)', () => {
   it('asks the bucket of the client IP with the configured burst and rate', async () => {
     const clock = new FixedClock();
     const store = new ScriptedRateStore([0]);

@@ -6,7 +6,7 @@ import { service } from './fakes.js';
 const ONES: RandomSource = { bytes: (size) => new Uint8Array(size).fill(1) };
 const NEW = { '@class': 'org.apereo.cas.services.CasRegisteredService', name: 'New', serviceId: '^https://new\\.example\\.org/.*' };
 
-// protocol.md §4 — stored definitions round-trip as Apereo CAS JSON; imports go through the registry port
+// docs/protocol.md §4 — stored definitions round-trip as Apereo CAS JSON; imports go through the registry port
 describe('toCasServiceJson', () => {
   it('round-trips through parseServiceDefinition', () => {
     const original = service({

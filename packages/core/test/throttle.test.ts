@@ -28,7 +28,7 @@ async function fail(subject: AuthenticationThrottle, times: number): Promise<voi
   for (let i = 0; i < times; i++) await subject.failed(SUBJECT);
 }
 
-describe('throttle policy (protocol.md §5)', () => {
+describe('throttle policy (docs/protocol.md §5)', () => {
   it('keys by client IP and lower-cased username, or the IP alone', () => {
     expect(throttleKey('203.0.113.9', 'CasUser')).to.equal(throttleKey('203.0.113.9', 'casuser'));
     expect(throttleKey('203.0.113.9', 'casuser')).to.not.equal(throttleKey('198.51.100.1', 'casuser'));

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
-import { TicketIdGenerator, cryptoRandomSource, sanitizeNodeName } from '@tessera/core';
+import { TicketIdGenerator, cryptoRandomSource, sanitizeNodeName, sessionTag, sessionTagOfServiceTicket } from '@tessera/core';
 
-// protocol.md §1 — ticket id format
-describe('ticket ids (protocol.md §1)', () => {
+// docs/protocol.md §1 — ticket id format
+describe('ticket ids (docs/protocol.md §1)', () => {
   const ids = new TicketIdGenerator(cryptoRandomSource, 'cas1');
 
   it('TGT ids are TGT-<n>-<≥32 random bytes>-<node> with only A-Za-z0-9-', () => {
@@ -10,21 +10,30 @@ describe('ticket ids (protocol.md §1)', () => {
     expect(id).to.match(/^TGT-\d+-[A-Za-z0-9-]{43}-cas1$/);
   });
 
-  it('ST ids are ST-<n>-<≥16 random bytes>-<node>, at most 64 characters', () => {
-    const id = ids.next('ST');
-    expect(id).to.match(/^ST-\d+-[A-Za-z0-9-]{22}-cas1$/);
+  it('ST ids are ST-<n>-<session tag><≥16 random bytes>-<node>, at most 64 characters', () => {
+    const id = ids.next('ST', ids.next('TGT'));
+    expect(id).to.match(/^ST-\d+-[A-Za-z0-9-]{4}[A-Za-z0-9-]{22}-cas1$/);
     expect(id.length).to.be.at.most(64);
+  });
+
+  it("an ST carries its TGT's session tag, a hash that tells nothing of the TGT id", () => {
+    const tgt = ids.next('TGT');
+    const tags = new Set(Array.from({ length: 20 }, () => sessionTagOfServiceTicket(ids.next('ST', tgt))));
+    expect([...tags]).to.deep.equal([sessionTag(tgt)]);
+    expect(sessionTag(tgt)).to.match(/^[A-Za-z0-9-]{4}$/);
+    expect(sessionTag(ids.next('TGT'))).to.not.equal(sessionTag(tgt));
+    for (const notAnSt of [tgt, 'ST-x-abcd', 'ST-1-ab', '']) expect(sessionTagOfServiceTicket(notAnSt), notAnSt).to.equal(undefined);
   });
 
   it('never repeats in 100 000 ids', () => {
     const seen = new Set<string>();
-    for (let i = 0; i < 100_000; i++) seen.add(ids.next('ST'));
+    for (let i = 0; i < 100_000; i++) seen.add(ids.next('ST', 'TGT-1-same-session'));
     expect(seen.size).to.equal(100_000);
   });
 
   it('two generators (restarts, other nodes) with the same counter still differ', () => {
-    const a = new TicketIdGenerator(cryptoRandomSource, 'n').next('ST');
-    const b = new TicketIdGenerator(cryptoRandomSource, 'n').next('ST');
+    const a = new TicketIdGenerator(cryptoRandomSource, 'n').next('ST', 'TGT-1-x');
+    const b = new TicketIdGenerator(cryptoRandomSource, 'n').next('ST', 'TGT-1-x');
     expect(a.startsWith('ST-1-')).to.equal(true);
     expect(b.startsWith('ST-1-')).to.equal(true);
     expect(a).to.not.equal(b);
@@ -32,6 +41,6 @@ describe('ticket ids (protocol.md §1)', () => {
 
   it('keeps node names short and within the id alphabet', () => {
     expect(sanitizeNodeName('cas_node.example.org')).to.equal('casnodeexampleor');
-    expect(new TicketIdGenerator(cryptoRandomSource, '').next('ST')).to.match(/^ST-1-[A-Za-z0-9-]{22}$/);
+    expect(new TicketIdGenerator(cryptoRandomSource, '').next('ST', 'TGT-1-x')).to.match(/^ST-1-[A-Za-z0-9-]{26}$/);
   });
 });

@@ -27,7 +27,7 @@ async function rejection(promise: Promise<unknown>): Promise<unknown> {
   );
 }
 
-describe('ticket use cases (protocol.md §1, §3)', () => {
+describe('ticket use cases (docs/protocol.md §1, §3)', () => {
   async function login(harness = coreWithFakes()) {
     const tgt = await harness.core.createTicketGrantingTicket.execute({ credentials: [password('casuser', 'Mellon')] });
     return { ...harness, tgt };

@@ -36,7 +36,7 @@ async function resign(token: string, header: { alg: string }, key: Uint8Array): 
   return new CompactSign(Buffer.from(jwe, 'base64url')).setProtectedHeader(header).sign(key);
 }
 
-describe('JWT ticket crypto, CAS ENCRYPT_AND_SIGN (protocol.md §6)', () => {
+describe('JWT ticket crypto, CAS ENCRYPT_AND_SIGN (docs/protocol.md §6)', () => {
   for (const algorithm of ALGORITHMS) {
     it(`reads back with the documented CAS consumer steps (${algorithm})`, async () => {
       const clock = new FixedClock();

@@ -21,8 +21,8 @@ const SUBJECT = 'CN=Smith\\, John+OU=R\\+D,O=Example,E=john@example.org';
 const ia5Hex = (text: string) => `16${text.length.toString(16).padStart(2, '0')}${Buffer.from(text).toString('hex')}`;
 const SUBJECT_DN = `CN=Smith\\, John+OU=R\\+D,O=Example,1.2.840.113549.1.9.1=#${ia5Hex('john@example.org')}`;
 
-// protocol.md §2 (certificate credential) and §7 (principal from the subject DN by default)
-describe('x509: the credential, its handler and principal resolution (protocol.md §2, §7)', () => {
+// docs/protocol.md §2 (certificate credential) and §7 (principal from the subject DN by default)
+describe('x509: the credential, its handler and principal resolution (docs/protocol.md §2, §7)', () => {
   let clock: FixedClock;
   let root: TestAuthority;
   let john: IssuedCertificate;

@@ -6,8 +6,8 @@ import { failureReasons } from './failure-reasons.js';
 
 const HOUR = 3_600_000;
 
-// issue 5 §3 revocation; libraries-and-reliability.md R17 (fail closed on a stale or missing CRL)
-describe('x509: revocation from configured CRLs (protocol.md §7)', () => {
+// docs/protocol.md §7.2 revocation: fail closed on a stale or missing CRL
+describe('x509: revocation from configured CRLs (docs/protocol.md §7)', () => {
   let clock: FixedClock;
   let root: TestAuthority;
   let alice: IssuedCertificate;

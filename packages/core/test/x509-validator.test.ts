@@ -27,8 +27,8 @@ function validator({ clock, root }: Pki, policy: Partial<CertificatePolicy> = {}
 
 const chainOf = (...certificates: IssuedCertificate[]) => certificates.map((certificate) => certificate.der);
 
-// protocol.md §7; issue 5 §3; libraries-and-reliability.md R16 (chain enforcement)
-describe('x509: certificate validation with pkijs (protocol.md §7)', () => {
+// docs/protocol.md §7.2: the chain to a trust anchor is enforced
+describe('x509: certificate validation with pkijs (docs/protocol.md §7)', () => {
   let ctx: Pki;
   before(async () => {
     ctx = await aPki();

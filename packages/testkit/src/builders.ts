@@ -44,13 +44,17 @@ export function aTicketGrantingTicket(clock: FixedClock, overrides: Partial<Tick
   };
 }
 
-/** A fresh ST created now with the default 10 s lifetime; pass `tgtId` to bind it to a stored TGT. */
+/**
+ * A fresh ST created now with the default 10 s lifetime; pass `tgtId` to bind it to a stored TGT.
+ * Its id carries that TGT's session tag, as the ids of granted STs do.
+ */
 export function aServiceTicket(clock: FixedClock, overrides: Partial<ServiceTicket> = {}): ServiceTicket {
   const now = clock.now();
+  const tgtId = overrides.tgtId ?? ids.next('TGT');
   return {
     kind: 'ST',
-    id: ids.next('ST'),
-    tgtId: ids.next('TGT'),
+    id: ids.next('ST', tgtId),
+    tgtId,
     service: 'https://app.example.org/login?next=%2Fhome',
     fromNewLogin: true,
     authenticatedAt: now,

@@ -11,3 +11,5 @@ export { describeThrottleStore, type ThrottleStoreFactory } from './throttle-sto
 export { describeOtpReplayStore, type OtpReplayStoreFactory } from './otp-replay-store-contract.js';
 export { describeRequestRateStore, type RequestRateStoreFactory } from './request-rate-store-contract.js';
 export { CountingHasher, ListServiceRegistry, ListUserDirectory, MapReplayStore, MapThrottleStore, MapTicketStore, RecordingEvents } from './fakes.js';
+export type { AnotherNode } from './another-node.js';
+export { freePort } from './ports.js';

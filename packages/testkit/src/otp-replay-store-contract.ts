@@ -1,12 +1,13 @@
 import { expect } from 'chai';
 import type { OtpReplayStore } from '@tessera/core';
+import { twoNodes, type AnotherNode } from './another-node.js';
 
 export type OtpReplayStoreFactory = () => OtpReplayStore | Promise<OtpReplayStore>;
 
 const STEP = 59_000_000;
 
 /** The OtpReplayStore contract (core's ports/otp-replay-store.ts): each step is accepted once, never an older one. */
-export function describeOtpReplayStore(name: string, factory: OtpReplayStoreFactory): void {
+export function describeOtpReplayStore(name: string, factory: OtpReplayStoreFactory, anotherNode?: AnotherNode<OtpReplayStore>): void {
   describe(`OtpReplayStore contract: ${name}`, () => {
     it('accepts a first step, then only later ones', async () => {
       const store = await factory();
@@ -27,6 +28,14 @@ export function describeOtpReplayStore(name: string, factory: OtpReplayStoreFact
     it('lets exactly one of many concurrent claims of a step win', async () => {
       const store = await factory();
       const results = await Promise.all(Array.from({ length: 10 }, () => store.claim('casuser', STEP)));
+      expect(results.filter(Boolean)).to.have.length(1);
+    });
+
+    it('refuses on one node a step claimed on the other, and lets one of concurrent claims on both win', async () => {
+      const [store, other] = await twoNodes(factory, anotherNode);
+      expect(await store.claim('casuser', STEP)).to.equal(true);
+      expect(await other.claim('casuser', STEP)).to.equal(false);
+      const results = await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 === 0 ? store : other).claim('casuser', STEP + 1)));
       expect(results.filter(Boolean)).to.have.length(1);
     });
   });

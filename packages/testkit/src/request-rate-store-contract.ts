@@ -1,12 +1,13 @@
 import { expect } from 'chai';
 import type { RequestRateStore } from '@tessera/core';
+import { twoNodes, type AnotherNode } from './another-node.js';
 
 export type RequestRateStoreFactory = () => RequestRateStore | Promise<RequestRateStore>;
 
 const T0 = Date.UTC(2026, 10, 21, 10, 0, 0);
 
 /** The RequestRateStore contract (core's ports/request-rate-store.ts): a token bucket per key. */
-export function describeRequestRateStore(name: string, factory: RequestRateStoreFactory): void {
+export function describeRequestRateStore(name: string, factory: RequestRateStoreFactory, anotherNode?: AnotherNode<RequestRateStore>): void {
   describe(`RequestRateStore contract: ${name}`, () => {
     it('starts full: `capacity` requests at once, then the wait until the next token', async () => {
       const store = await factory();
@@ -29,6 +30,12 @@ export function describeRequestRateStore(name: string, factory: RequestRateStore
     it('lets exactly `capacity` of many concurrent requests through', async () => {
       const store = await factory();
       const waits = await Promise.all(Array.from({ length: 10 }, () => store.take('k', T0, 4, 1)));
+      expect(waits.filter((wait) => wait === 0)).to.have.length(4);
+    });
+
+    it('shares one bucket per key between nodes: exactly `capacity` of concurrent requests on both get through', async () => {
+      const [store, other] = await twoNodes(factory, anotherNode);
+      const waits = await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 === 0 ? store : other).take('k', T0, 4, 1)));
       expect(waits.filter((wait) => wait === 0)).to.have.length(4);
     });
   });

@@ -1,16 +1,18 @@
 import { expect } from 'chai';
 import type { ServiceRegistry } from '@tessera/core';
+import { twoNodes, type AnotherNode } from './another-node.js';
 import { aRegisteredService } from './builders.js';
 
 export type ServiceRegistryFactory = () => ServiceRegistry | Promise<ServiceRegistry>;
 
 /** The ServiceRegistry contract (core's ports/service-registry.ts); each case starts from an empty registry. */
-export function describeServiceRegistry(name: string, factory: ServiceRegistryFactory): void {
+export function describeServiceRegistry(name: string, factory: ServiceRegistryFactory, anotherNode?: AnotherNode<ServiceRegistry>): void {
   describe(`ServiceRegistry contract: ${name}`, () => {
     let registry: ServiceRegistry;
+    let other: ServiceRegistry;
 
     beforeEach(async () => {
-      registry = await factory();
+      [registry, other] = await twoNodes(factory, anotherNode);
     });
 
     it('finds a saved service by id with every field equal, with and without optional fields', async () => {
@@ -77,6 +79,17 @@ export function describeServiceRegistry(name: string, factory: ServiceRegistryFa
       expect(await registry.remove(service.id)).to.equal(false);
       expect(await registry.findById(service.id)).to.equal(undefined);
       expect(await registry.list()).to.deep.equal([]);
+    });
+
+    it("shows one node's save, replacement and removal in the other's very next lookup and list", async () => {
+      const service = aRegisteredService({ name: 'shared' });
+      await registry.save(service);
+      expect(await other.findById(service.id)).to.deep.equal(service);
+      const replaced = { ...service, name: 'replaced' };
+      await other.save(replaced);
+      expect(await registry.list()).to.deep.equal([replaced]);
+      expect(await other.remove(service.id)).to.equal(true);
+      expect(await registry.findById(service.id)).to.equal(undefined);
     });
   });
 }

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import type { ThrottleStore } from '@tessera/core';
+import { twoNodes, type AnotherNode } from './another-node.js';
 
 export type ThrottleStoreFactory = () => ThrottleStore | Promise<ThrottleStore>;
 
@@ -8,7 +9,7 @@ const MINUTE = 60_000;
 const KEY = '203.0.113.9 casuser';
 
 /** The ThrottleStore contract (core's ports/throttle-store.ts): times are passed in, so no clock moves. */
-export function describeThrottleStore(name: string, factory: ThrottleStoreFactory): void {
+export function describeThrottleStore(name: string, factory: ThrottleStoreFactory, anotherNode?: AnotherNode<ThrottleStore>): void {
   describe(`ThrottleStore contract: ${name}`, () => {
     it('knows nothing of a key never seen', async () => {
       expect(await (await factory()).get(KEY)).to.equal(undefined);
@@ -69,6 +70,17 @@ export function describeThrottleStore(name: string, factory: ThrottleStoreFactor
       expect(await store.get(KEY)).to.equal(undefined);
       expect(await store.get('198.51.100.1')).to.include({ failures: 1 });
       await store.reset('never seen');
+    });
+
+    it('counts failures from two nodes as one count, and locks once when both lock at the same time', async () => {
+      const [store, other] = await twoNodes(factory, anotherNode);
+      const counts = await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 === 0 ? store : other).recordFailure(KEY, T0, MINUTE)));
+      expect([...counts].sort((a, b) => a - b)).to.deep.equal(Array.from({ length: 10 }, (_, i) => i + 1));
+      const locked = await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 === 0 ? store : other).lock(KEY, T0, T0 + MINUTE)));
+      expect(locked.filter(Boolean)).to.have.length(1);
+      expect(await other.get(KEY)).to.include({ failures: 0, lockedUntil: T0 + MINUTE, locks: 1 });
+      await other.reset(KEY);
+      expect(await store.get(KEY)).to.equal(undefined);
     });
   });
 }

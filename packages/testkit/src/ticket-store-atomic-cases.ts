@@ -71,3 +71,46 @@ export function describeConsumeAndTouch(current: CurrentFixture): void {
     });
   });
 }
+
+/** What holds between nodes: each node's store sees and changes the same tickets, atomically. */
+export function describeAcrossNodes(current: CurrentFixture): void {
+  describe('across nodes (two stores over the same data)', () => {
+    it("shows a ticket saved on one node on the other, and one node's touch to the other", async () => {
+      const { tgt, st } = await saveTgtWithSt(current());
+      const { clock, other, store } = current();
+      expect(await other.get(tgt.id)).to.deep.equal(tgt);
+      expect(await other.get(st.id)).to.deep.equal(st);
+      await other.touch(tgt.id, clock.now() + 5000);
+      expect(await store.get(tgt.id)).to.deep.include({ servicesGranted: 1, expiresAt: clock.now() + 5000 });
+    });
+
+    it('gives one ST to exactly one of 50 concurrent callers spread over both nodes', async () => {
+      const { st } = await saveTgtWithSt(current());
+      const { other, store } = current();
+      const results = await Promise.all(Array.from({ length: 50 }, (_, i) => (i % 2 === 0 ? store : other).consume(st.id)));
+      const winners = results.filter((result) => result !== undefined);
+      expect(winners).to.have.length(1);
+      expect(winners[0]).to.deep.equal(st);
+    });
+
+    it('counts every one of 20 concurrent touches from both nodes', async () => {
+      const { tgt } = await saveTgtWithSt(current());
+      const { clock, other, store } = current();
+      await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? store : other).touch(tgt.id, clock.now() + 1000 + i)));
+      expect(await store.get(tgt.id)).to.deep.include({ servicesGranted: 20 });
+    });
+
+    it("removes on one node the STs the other saved, and only the TGT's", async () => {
+      const { clock, other, store } = current();
+      const { tgt, st } = await saveTgtWithSt(current());
+      const fromOther = aServiceTicket(clock, { tgtId: tgt.id });
+      const unrelated = aServiceTicket(clock);
+      await other.save(fromOther);
+      await other.save(unrelated);
+      await store.remove(tgt.id);
+      expect(await store.removeDescendants(tgt.id)).to.equal(2);
+      for (const gone of [tgt, st, fromOther]) expect(await other.get(gone.id)).to.equal(undefined);
+      expect(await other.get(unrelated.id)).to.deep.equal(unrelated);
+    });
+  });
+}

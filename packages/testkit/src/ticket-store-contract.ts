@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import type { TicketStore } from '@tessera/core';
 import { aServiceTicket, aTicketGrantingTicket } from './builders.js';
 import { FixedClock } from './fixed-clock.js';
-import { describeConsumeAndTouch } from './ticket-store-atomic-cases.js';
+import { describeAcrossNodes, describeConsumeAndTouch } from './ticket-store-atomic-cases.js';
 import { saveTgtWithSt, type TicketStoreFixture } from './ticket-store-fixture.js';
 import { describeExpiry, describeRemoval } from './ticket-store-lifecycle-cases.js';
 
@@ -11,6 +11,11 @@ export type TicketStoreFactory = (clock: FixedClock) => TicketStore | Promise<Ti
 export interface ContractHooks {
   /** Runs after each case, e.g. to empty a shared database. */
   readonly afterEach?: () => Promise<void>;
+  /**
+   * A second store over the data of the one the factory made last, as another node opens it. Without
+   * it (one process is the whole cluster, as with memory) the cases across nodes run on that one store.
+   */
+  readonly anotherNode?: (clock: FixedClock) => TicketStore | Promise<TicketStore>;
 }
 
 /**
@@ -25,7 +30,8 @@ export function describeTicketStore(name: string, factory: TicketStoreFactory, h
 
     beforeEach(async () => {
       const clock = new FixedClock();
-      fixture = { clock, store: await factory(clock) };
+      const store = await factory(clock);
+      fixture = { clock, store, other: (await hooks.anotherNode?.(clock)) ?? store };
     });
     afterEach(async () => {
       await hooks.afterEach?.();
@@ -64,5 +70,6 @@ export function describeTicketStore(name: string, factory: TicketStoreFactory, h
     describeExpiry(current);
     describeConsumeAndTouch(current);
     describeRemoval(current);
+    describeAcrossNodes(current);
   });
 }

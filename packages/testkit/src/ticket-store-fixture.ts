@@ -6,6 +6,8 @@ import type { FixedClock } from './fixed-clock.js';
 export interface TicketStoreFixture {
   readonly clock: FixedClock;
   readonly store: TicketStore;
+  /** Another node's store over the same data (the same store where one process is the cluster). */
+  readonly other: TicketStore;
 }
 
 /** The fixture of the running case; mocha creates it in beforeEach. */

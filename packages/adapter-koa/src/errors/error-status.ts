@@ -3,7 +3,7 @@ import type { HttpOptions } from '../http-options.js';
 
 type StatusRule = number | ((options: HttpOptions) => number);
 
-/** The only table from core error codes to HTTP statuses (protocol.md §3). */
+/** The only table from core error codes to HTTP statuses (docs/protocol.md §3). */
 const STATUS_BY_CODE: Readonly<Record<ErrorCode, StatusRule>> = {
   INVALID_REQUEST: 400,
   NO_CREDENTIALS: 400,

@@ -26,7 +26,7 @@ export const ADMIN_PATHS: readonly string[] = ['/health/live', '/health/ready', 
 const NOT_SERVED = 'The server could not complete the request';
 
 /**
- * Health and metrics for operators (issue 9 §1–2): GET or HEAD only, never cached, and never behind
+ * Health and metrics for operators (docs/protocol.md §10): GET or HEAD only, never cached, and never behind
  * the CAS REST error renderer. Liveness is the process answering; readiness runs the checks.
  */
 export function createAdminApp(deps: AdminDependencies): Koa {

@@ -10,7 +10,7 @@ const documentSchema = z
 
 /**
  * GET /openapi.json, always on: the document of the running server, its one server URL being the
- * base URL as this request reached it (scheme and host as for `Location`).
+ * base URL, built as `Location` is.
  */
 export function openApiRoute(http: HttpContext, document: () => OpenApiDocument): Route {
   return defineRoute({
@@ -26,7 +26,7 @@ export function openApiRoute(http: HttpContext, document: () => OpenApiDocument)
     handle(ctx) {
       const { openapi, info, ...rest } = document();
       ctx.status = 200;
-      ctx.body = { openapi, info, servers: [{ url: serverUrl(ctx, http.options.basePath) }], ...rest };
+      ctx.body = { openapi, info, servers: [{ url: serverUrl(ctx, http.options) }], ...rest };
       return Promise.resolve();
     },
   });

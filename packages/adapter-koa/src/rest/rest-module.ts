@@ -5,7 +5,7 @@ import { logoutRoute, ticketStatusRoute } from './ticket-status.js';
 import { authenticateUserRoute } from './users.js';
 
 /**
- * The `rest` module (protocol.md §3): tickets and authentication over REST. GET /v1/tickets has no
+ * The `rest` module (docs/protocol.md §3): tickets and authentication over REST. GET /v1/tickets has no
  * route, so the router answers it 405 with `Allow: POST`.
  */
 export function restModule(): HttpModule {

@@ -9,7 +9,7 @@ export const SERVICE = optionalText('The service URL; it must be registered and 
 
 export const TICKET_ID = z.string().meta({ description: 'A ticket id, or with the tokens module the JWT of a TGT.' });
 
-const OTHER_PARAMETERS = 'Any other parameter is kept as request metadata (a JWT claim with the tokens module).';
+const OTHER_PARAMETERS = 'Any other parameter is ignored; with the tokens module, those named in `tokens.requestParameters` are copied into the TGT JWT’s `requestParameters` claim.';
 
 /**
  * The parameters and headers of a route that checks credentials: every installed extractor's (so an

@@ -5,7 +5,7 @@ function escapeHtml(text: string): string {
 }
 
 /**
- * The page Apereo CAS answers a new TGT with when the client takes HTML (apereo-cas-behaviour.md §1.3).
+ * The page Apereo CAS answers a new TGT with when the client takes HTML (docs/protocol.md §3.2).
  * Clients such as connect-cas2 scrape `action="…/TGT-…"`, so the markup stays byte for byte.
  */
 export function tgtCreatedPage(location: string): string {

@@ -49,7 +49,7 @@ export function createTicketGrantingTicketRoute(http: HttpContext): Route {
         ctx.body = await http.tokens.ticketGrantingTicket(tgt, issuer(http.tokens, http, ctx), sentParameters);
         return;
       }
-      const location = `${requestUrl(ctx)}/${tgt.id}`;
+      const location = `${requestUrl(ctx, http.options)}/${tgt.id}`;
       ctx.set('Location', location);
       if (acceptsHtml(ctx.get('Accept'))) {
         ctx.type = 'text/html';

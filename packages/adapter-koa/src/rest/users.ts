@@ -40,7 +40,7 @@ export function authenticateUserRoute(http: HttpContext): Route {
   });
 }
 
-/** The shape of protocol.md §3 (CAS's AuthenticationResult, without Jackson's type wrappers). */
+/** The shape of docs/protocol.md §3 (CAS's AuthenticationResult, without Jackson's type wrappers). */
 function authenticationResultJson({ authentication, service }: AuthenticationResult): z.input<typeof authenticationResultSchema> {
   return {
     authentication: {

@@ -22,7 +22,7 @@ export function registerFromJsonRoute(http: HttpContext, register: RegisterServi
     basicAuth: true,
     request: { body: { description: 'The service definition.', content: { 'application/json': serviceDefinitionSchema } } },
     responses: { 200: { description: 'Saved; the stored definition with its id.', content: { 'application/json': serviceDefinitionSchema } } },
-    errors: { UNAUTHENTICATED: 'HTTP Basic credentials are missing or refused.', FORBIDDEN: NOT_ALLOWED, INVALID_SERVICE_DEFINITION: 'The definition is invalid; the message names the field.', ...STORE_ERRORS },
+    errors: { UNAUTHENTICATED: 'HTTP Basic credentials are missing or refused.', FORBIDDEN: NOT_ALLOWED, INVALID_SERVICE_DEFINITION: 'The definition is invalid, or has a key tessera does not read; one line per problem, each naming the key.', ...STORE_ERRORS },
     failures: http.restFailures,
     steps: [requireJsonBody, http.readBody, http.throttle()],
     async handle(ctx) {
@@ -52,16 +52,15 @@ export function registerFromFormRoute(http: HttpContext, register: RegisterServi
           enabled: text('true/yes/on/1 or false/no/off/0; default true.'),
           ssoEnabled: text('true/yes/on/1 or false/no/off/0; default true.'),
         },
-        'Other parameters are ignored.',
+        'Any other parameter is refused (400, naming it): a field this form does not have would otherwise be lost.',
       ),
     },
     responses: { 200: { description: 'Saved.', content: { 'text/plain': plainTextSchema } } },
-    errors: { INVALID_SERVICE_DEFINITION: 'A field is missing or invalid; the message names it.', TICKET_NOT_FOUND: 'The TGT is unknown or expired.', FORBIDDEN: NOT_ALLOWED, ...STORE_ERRORS },
+    errors: { INVALID_SERVICE_DEFINITION: 'A field is missing, invalid or unknown; the message names it.', TICKET_NOT_FOUND: 'The TGT is unknown or expired.', FORBIDDEN: NOT_ALLOWED, ...STORE_ERRORS },
     failures: http.restFailures,
     steps: [http.readBody, http.throttle()],
-    async handle(ctx, { params, parameters }) {
-      const { serviceId, name, description, evaluationOrder, enabled, ssoEnabled } = parameters;
-      const saved = await register.withTicket(params.tgt, { serviceId, name, description, evaluationOrder, enabled, ssoEnabled }, requestOrigin(ctx));
+    async handle(ctx, { params, sentParameters }) {
+      const saved = await register.withTicket(params.tgt, sentParameters, requestOrigin(ctx));
       ctx.status = 200;
       ctx.type = 'text/plain';
       ctx.body = String(saved.id);

@@ -35,4 +35,9 @@ export const serviceDefinitionSchema = z
       .optional(),
     properties: valueLists('Service properties (e.g. `jwtAsServiceTicket`)').nullable().optional(),
   })
-  .meta({ id: 'CasServiceDefinition', description: 'An Apereo CAS service definition (JSON). Apereo service files load unchanged.' });
+  .meta({
+    id: 'CasServiceDefinition',
+    description:
+      'An Apereo CAS service definition (JSON). Apereo service files load unchanged. Any other key is refused (400, naming it), ' +
+      "except CAS's descriptive ones (theme, logo, informationUrl, …) and CAS keys whose value asks for what tessera does anyway.",
+  });

@@ -11,8 +11,8 @@ export interface ServicesModuleOptions {
 }
 
 /**
- * The `services` module (protocol.md §3): register services over REST. A variant that is off adds
- * no route, so it answers 404. Both are throttled like every credential-checking route (protocol.md §5).
+ * The `services` module (docs/protocol.md §3): register services over REST. A variant that is off adds
+ * no route, so it answers 404. Both are throttled like every credential-checking route (docs/protocol.md §5).
  */
 export function servicesModule(options: ServicesModuleOptions): HttpModule {
   return {

@@ -3,7 +3,7 @@ import type { Context, Next } from 'koa';
 import { withErrors, type Step } from '../routes/route.js';
 
 /**
- * The validation endpoints' request-rate limit per client IP (protocol.md §5), placed after the
+ * The validation endpoints' request-rate limit per client IP (docs/protocol.md §5), placed after the
  * route's failure renderer: an exhausted client gets RateLimitedError (429 with Retry-After) before
  * any ticket is looked at, so it consumes nothing. Without a configured limit it only passes requests on.
  */

@@ -12,7 +12,7 @@ import { requestOrigin } from '../request/request-origin.js';
 export type ThrottleCondition = (ctx: Context) => boolean;
 
 /**
- * The throttle module's route step (protocol.md §5), placed after the body is read and before the
+ * The throttle module's route step (docs/protocol.md §5), placed after the body is read and before the
  * step that checks credentials: a locked key is refused (ThrottledError → 423) before any password
  * hash is computed. Afterwards a 401 counts as a failure and a success resets the key; nothing else counts.
  * Without the module the step only passes the request on.

@@ -3,7 +3,7 @@ import { isNcName, xmlText } from './xml-text.js';
 
 /**
  * CAS 2/3 validation responses, exactly the canonical form every measured client accepts
- * (client-compatibility.md §3.1): the literal `cas:` prefix declared on the root and `cas:user`
+ * (docs/protocol.md §3.7): the literal `cas:` prefix declared on the root and `cas:user`
  * first. One element per attribute value; names that cannot be XML element names are not released.
  */
 const OPEN = '<cas:serviceResponse xmlns:cas="http://www.yale.edu/tp/cas">';

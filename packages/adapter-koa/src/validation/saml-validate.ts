@@ -6,7 +6,7 @@ import type { HttpContext } from '../http-module.js';
 import { flag, optionalText } from '../request/parameter-schemas.js';
 import { readXmlBody, XML_BODY_TYPES } from '../request/read-body.js';
 import { requestOrigin } from '../request/request-origin.js';
-import { requestUrl } from '../request/request-url.js';
+import { publicHostName } from '../request/request-url.js';
 import { onlyMethods } from '../routes/only-methods.js';
 import { defineRoute, type Route } from '../routes/route.js';
 import { parseSamlValidationRequest, type SamlValidationRequest } from './saml-request.js';
@@ -67,8 +67,8 @@ export function samlValidateRoute(http: HttpContext): Route {
       ctx.set('Content-Type', SOAP_TYPE);
       ctx.body = samlSuccessXml(header(ctx, http), {
         assertionId: newSamlId(),
-        // The host name the client reached us by (its own address for a client without Host), as CAS's default issuer.
-        issuer: new URL(requestUrl(ctx)).hostname,
+        // The host name clients reach us by (publicUrl's, else the request's), as CAS's default issuer.
+        issuer: publicHostName(ctx, http.options),
         audience: target,
         user: result.user,
         attributes: result.attributes,

@@ -50,7 +50,7 @@ export function validationRoutes(http: HttpContext): Route[] {
       steps: [renderValidationFailures(http.options, http.events, view), http.limitRequestRate, onlyGet, http.readBody],
       async handle(ctx, { query }) {
         const result = await http.core.validateServiceTicket.execute({
-          // A JWT ST stands for its stored ST, so it validates once, like any ST (protocol.md §6).
+          // A JWT ST stands for its stored ST, so it validates once, like any ST (docs/protocol.md §6).
           ticket: query.ticket === undefined ? undefined : await ticketIdOf(http, query.ticket),
           service: query.service,
           renew: query.renew,

@@ -10,7 +10,7 @@ import { createPlainListener } from '../listener.js';
 import { TOKENS, type HttpApp } from '../tokens.js';
 
 /**
- * `/health/live`, `/health/ready` and `/metrics` (issue 9 §1–2): on a listener of their own when
+ * `/health/live`, `/health/ready` and `/metrics` (docs/protocol.md §10): on a listener of their own when
  * `admin.port` is set (and then not on the main one), otherwise in front of the main app, outside
  * the CAS base path.
  */

@@ -1,16 +1,18 @@
 import { CONTENT_ENCRYPTION_ALGORITHMS, cryptoRandomSource, generateTokenKeys, type ContentEncryptionAlgorithm } from '@tessera/core';
+import type { Output } from './configuration.js';
 
 /**
- * `tessera keys generate`: a fresh key pair for the tokens module, printed as the key file's JSON
+ * `tessera generate-keys`: a fresh key pair for the tokens module, printed as the key file's JSON
  * (redirect it into `tokens.keyFile`, or copy the values into `tokens.signingKey`/`tokens.encryptionKey`).
  * Returns the exit code.
  */
-export function generateKeys(algorithm = 'A128CBC-HS256'): number {
-  if (!isAlgorithm(algorithm)) {
-    process.stderr.write(`tessera keys generate: --algorithm must be one of ${CONTENT_ENCRYPTION_ALGORITHMS.join(', ')}\n`);
+export function generateKeys(algorithm: string | undefined, out: Output, err: Output): number {
+  const chosen = algorithm ?? 'A128CBC-HS256';
+  if (!isAlgorithm(chosen)) {
+    err.write(`tessera generate-keys: --algorithm must be one of ${CONTENT_ENCRYPTION_ALGORITHMS.join(', ')}\n`);
     return 2;
   }
-  process.stdout.write(`${JSON.stringify(generateTokenKeys(algorithm, cryptoRandomSource), null, 2)}\n`);
+  out.write(`${JSON.stringify(generateTokenKeys(chosen, cryptoRandomSource), null, 2)}\n`);
   return 0;
 }
 

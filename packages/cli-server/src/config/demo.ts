@@ -2,7 +2,7 @@ import type { Config } from './schema.js';
 import { servicesSchema } from './services.js';
 import { usersSchema } from './users.js';
 
-/** The demo of protocol.md's examples; on when tessera starts without any configuration. */
+/** The demo of the README walkthrough; on when tessera starts without any configuration. */
 export const DEMO_USERS = usersSchema.parse([
   { username: 'casuser', password: 'Mellon', attributes: { mail: ['casuser@example.org'], memberOf: ['staff', 'faculty'] } },
 ]);

@@ -22,7 +22,7 @@ export function configurationError(problems: readonly ConfigProblem[]): Configur
 }
 
 /** `['users', 1, 'username']` → `users[1].username`. */
-function settingName(path: readonly PropertyKey[]): string {
+export function settingName(path: readonly PropertyKey[]): string {
   let name = '';
   for (const segment of path) {
     name += typeof segment === 'number' ? `[${segment}]` : name === '' ? String(segment) : `.${String(segment)}`;
@@ -38,4 +38,11 @@ export function problemsOf(error: z.ZodError): ConfigProblem[] {
     const missing = issue.code === 'invalid_type' && issue.input === undefined;
     return [{ setting: settingName(issue.path), problem: missing ? 'is required' : issue.message }];
   });
+}
+
+/** The problems of any configuration error: a ConfigurationError's list, or the one setting of core's error. */
+export function problemsOfError(error: InvalidConfigurationError): readonly ConfigProblem[] {
+  if (error instanceof ConfigurationError) return error.problems;
+  const prefix = `${error.setting}: `;
+  return [{ setting: error.setting, problem: error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message }];
 }

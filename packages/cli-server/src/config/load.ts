@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { withDemo } from './demo.js';
-import { configurationError, problemsOf } from './errors.js';
+import type { InvalidConfigurationError } from '@tessera/core';
+import { configurationError, problemsOf, problemsOfError, settingName } from './errors.js';
 import { configSchema, type Config } from './schema.js';
 
 const ENV_PREFIX = 'TESSERA_';
@@ -62,13 +63,54 @@ function readConfigFile(file: string): Record<string, unknown> {
  */
 export function environmentOverrides(env: Readonly<Record<string, string | undefined>>): Record<string, unknown> {
   let overrides: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(env).sort(([a], [b]) => a.localeCompare(b))) {
-    if (!name.startsWith(ENV_PREFIX) || value === undefined) continue;
-    const path = name.slice(ENV_PREFIX.length).split('__').filter(Boolean).map(camelCase);
-    if (path.length === 0) continue;
-    overrides = mergeSettings(overrides, path.reduceRight<unknown>((inner, key) => ({ [key]: inner }), jsonOrString(value)));
+  for (const { path, value } of environmentSettings(env)) {
+    overrides = mergeSettings(overrides, path.reduceRight<unknown>((inner, key) => ({ [key]: inner }), value));
   }
   return overrides;
+}
+
+function environmentSettings(env: Readonly<Record<string, string | undefined>>): { variable: string; path: string[]; value: unknown }[] {
+  return Object.entries(env)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .flatMap(([variable, text]) => {
+      if (!variable.startsWith(ENV_PREFIX) || text === undefined) return [];
+      const path = variable.slice(ENV_PREFIX.length).split('__').filter(Boolean).map(camelCase);
+      return path.length === 0 ? [] : [{ variable, path, value: jsonOrString(text) }];
+    });
+}
+
+/**
+ * The configuration error's lines, `<setting>: <problem>`, each setting followed by where its value
+ * came from when that was not the file: `server.port (TESSERA_SERVER__PORT): …`, `server.port (--port): …`.
+ */
+export function describeProblems(error: InvalidConfigurationError, options: LoadOptions): string[] {
+  const origins = settingOrigins(options);
+  return problemsOfError(error).map(({ setting, problem }) => {
+    // The value of the setting, or of one holding it, came from there; else (an unknown key) values inside it did.
+    const whole = origins.filter(({ name }) => within(setting, name)).at(-1);
+    const sources = whole ? [whole.source] : [...new Set(origins.filter(({ name }) => within(name, setting)).map(({ source }) => source))];
+    return `${setting}${sources.length > 0 ? ` (${sources.join(', ')})` : ''}: ${problem}`;
+  });
+}
+
+/** `users[1].passwordHash` is within `users` and itself. */
+function within(setting: string, outer: string): boolean {
+  return setting === outer || setting.startsWith(`${outer}.`) || setting.startsWith(`${outer}[`);
+}
+
+/** Each setting a variable (or `--port`) gave a value to, later ones winning as they do when merged. Maps are followed to their leaves: a variable holding a map sets only the keys it has. */
+function settingOrigins(options: LoadOptions): { name: string; source: string }[] {
+  const origins: { name: string; source: string }[] = [];
+  const visit = (path: readonly string[], value: unknown, source: string) => {
+    if (isPlainObject(value) && Object.keys(value).length > 0) {
+      for (const [key, inner] of Object.entries(value)) visit([...path, key], inner, source);
+    } else {
+      origins.push({ name: settingName(path), source });
+    }
+  };
+  for (const { variable, path, value } of environmentSettings(options.env ?? {})) visit(path, value, variable);
+  if (options.port !== undefined) origins.push({ name: 'server.port', source: '--port' });
+  return origins.sort((a, b) => a.name.length - b.name.length);
 }
 
 function camelCase(upperSnake: string): string {

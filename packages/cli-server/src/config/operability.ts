@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { flag, integerFrom, section } from './setting-schemas.js';
 
-/** Where the health and metrics endpoints listen (issue 9 §1–2). */
+/** Where the health and metrics endpoints listen (docs/protocol.md §10). */
 export const adminSchema = section({
   host: z
     .string({ error: 'expected a host name or IP address' })

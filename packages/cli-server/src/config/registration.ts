@@ -3,7 +3,7 @@ import { CAS_REGISTERED_SERVICE, compileFullMatch, InvalidConfigurationError, ty
 import { flag } from './setting-schemas.js';
 
 
-/** `registration.*`: the settings of the `services` module (protocol.md §3, POST /v1/services*). */
+/** `registration.*`: the settings of the `services` module (docs/protocol.md §3, POST /v1/services*). */
 export const registrationSchema = z.strictObject(
   {
     current: flag().default(true).describe('With the `services` module: serve `POST /v1/services` (HTTP Basic credentials, a CAS JSON definition).'),

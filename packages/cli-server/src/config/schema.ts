@@ -1,5 +1,6 @@
 import { hostname } from 'node:os';
 import { z } from 'zod';
+import { HOST_PATTERN, LOOPBACK_HOSTS } from '@tessera/adapter-koa';
 import { sanitizeNodeName } from '@tessera/core';
 import { knownModuleNames, moduleListProblems } from '../modules/catalog.js';
 import { registrationProblems, registrationSchema } from './registration.js';
@@ -15,6 +16,23 @@ import { x509Problems, x509Schema } from './x509.js';
 
 /** Parameters the REST routes and the x509 form extractor read: a credential parameter of the same name could never be told apart. */
 const ROUTE_PARAMETERS = ['username', 'password', 'service', 'TARGET', 'renew', 'token', 'cert'];
+/** Parameters carrying credentials (the x509 module's `cert` too; the OTP code's is `otp.parameter`): never copied into a token. */
+const CREDENTIAL_PARAMETERS = ['username', 'password', 'cert'];
+
+/**
+ * With `server.publicUrl` the request's host is never used, so `allowedHosts` would be ignored, and
+ * `tokens.issuer` could only disagree with the URL clients use: neither is taken unless it agrees.
+ */
+function publicUrlProblems(server: { publicUrl?: string | undefined; basePath: string; allowedHosts?: readonly string[] | undefined }, issuer: string | undefined) {
+  if (server.publicUrl === undefined) return [];
+  const problems: { path: readonly (string | number)[]; message: string }[] = [];
+  if (server.allowedHosts !== undefined) problems.push({ path: ['server', 'allowedHosts'], message: 'is not used with server.publicUrl (no request host is reflected then): remove one of them' });
+  const serverPrefix = `${server.publicUrl}${server.basePath}`;
+  if (issuer !== undefined && issuer !== serverPrefix) {
+    problems.push({ path: ['tokens', 'issuer'], message: `disagrees with server.publicUrl and server.basePath, which make ${serverPrefix}: leave it unset, or set it to that` });
+  }
+  return problems;
+}
 
 /** Host name up to its first dot, reduced to the characters a ticket id allows. */
 function defaultNodeName(): string {
@@ -30,7 +48,33 @@ const server = section({
     .overwrite((path) => path.replace(/\/$/, ''))
     .default('/cas')
     .describe('Path prefix of every endpoint.'),
-  trustProxy: flag().default(false).describe('Build absolute URLs (`Location`) from `X-Forwarded-Proto`/`X-Forwarded-Host`, and take the client address (throttle key) from the last `X-Forwarded-For` entry; only behind a proxy that sets them.'),
+  trustProxy: flag()
+    .default(false)
+    .describe('Take the client address (throttle key) from the last `X-Forwarded-For` entry and, without `publicUrl`, build absolute URLs from `X-Forwarded-Proto`/`X-Forwarded-Host` (checked against `allowedHosts`); only behind a proxy that sets them.'),
+  publicUrl: z
+    .url({ protocol: /^https?$/, error: 'expected an http(s) URL such as https://cas.example.org' })
+    .refine(
+      (url) => {
+        if (!URL.canParse(url)) return true; // z.url has reported it
+        const { pathname, search, hash, username, password } = new URL(url);
+        return pathname === '/' && search === '' && hash === '' && username === '' && password === '';
+      },
+      { error: 'expected scheme, host and port only, such as https://cas.example.org: server.basePath is added to it' },
+    )
+    .overwrite((url) => (URL.canParse(url) ? new URL(url).origin : url))
+    .optional()
+    .describe(
+      'The URL clients reach tessera by: scheme, host and port, without the base path, e.g. `https://cas.example.org`. Every absolute URL (`Location`, the login form), the JWT `iss`/`aud` and the SAML `Issuer` are built from it and `basePath`, never from the request’s `Host` or `X-Forwarded-Host`. Set it in production.',
+    ),
+  allowedHosts: z
+    .array(z.string({ error: 'expected a host' }).regex(HOST_PATTERN, { error: 'expected a host name or address, with an optional :port (no scheme or path)' }), {
+      error: 'expected a list of hosts',
+    })
+    .optional()
+    .meta({ defaultText: `\`${JSON.stringify(LOOPBACK_HOSTS)}\`` })
+    .describe(
+      'Without `publicUrl`: the hosts (`Host`, or `X-Forwarded-Host` with `trustProxy`) whose requests are answered, and reflected in absolute URLs and tokens; a name alone allows any port. Other hosts get 400. The default, the loopback names, can only ever point a client back at its own machine. Not with `publicUrl`.',
+    ),
   nodeName: z
     .string()
     .regex(/^[A-Za-z0-9-]{1,16}$/, { error: 'expected 1 to 16 letters, digits or hyphens' })
@@ -98,19 +142,55 @@ const mongo = section({
     .describe('How long to look for a reachable server: at start (then exit 1) and for each request while the database is away (then 503).'),
 });
 
+const redisUrl = (what: string) =>
+  z
+    .string({ error: `expected ${what}` })
+    .regex(/^rediss?:\/\/[^/?#\s]+/, { error: `expected ${what}` })
+    .refine(parsesAsUrl, { error: `expected ${what}` });
+
+function parsesAsUrl(text: string): boolean {
+  return URL.canParse(text);
+}
+
+const milliseconds = (fallback: number, what: string) => integerFrom(1, 600_000).default(fallback).describe(what);
+
+const redis = section({
+  url: redisUrl('a Redis URL (redis://host:6379 or rediss://… for TLS)')
+    .optional()
+    .describe('Standalone Redis server, e.g. `redis://:password@redis.example.org:6379` (`rediss://` for TLS); a password in it is never logged. Set this or `cluster.nodes` with `storage.type: redis`.'),
+  cluster: section({
+    nodes: z
+      .array(redisUrl('a Redis URL (redis://host:7000)'), { error: 'expected a list of Redis URLs' })
+      .min(1, { error: 'expected at least one Redis URL' })
+      .describe('Instead of `url`: some nodes of a Redis Cluster (the client finds the others), e.g. `[redis://h1:7000, redis://h2:7001]`; user, password and TLS come from the first.'),
+  }).optional(),
+  keyPrefix: z
+    .string()
+    .regex(/^[^{}\s]{0,64}$/, { error: 'expected up to 64 characters without spaces, { or } (tessera adds hash tags of its own)' })
+    .default('tessera:')
+    .describe('Put before every key, so several deployments can share one Redis.'),
+  connectTimeoutMs: milliseconds(2000, 'How long to wait for a connection: at start (then exit 1) and for each reconnection attempt.'),
+  commandTimeoutMs: milliseconds(1000, 'How long a request waits for Redis to answer before it gets 503.'),
+});
+
 const storage = section({
   type: z
-    .enum(['memory', 'mongo'], { error: 'expected memory or mongo' })
+    .enum(['memory', 'mongo', 'redis'], { error: 'expected memory, mongo or redis' })
     .default('memory')
-    .describe('Where tickets, services and users live: `memory` (one process) or `mongo` (shared by every node).'),
+    .describe('Where tickets and registered services live: `memory` (one process), `mongo` or `redis` (shared by every node).'),
   memory: section({
     maxTickets: positiveInteger().default(10_000_000).describe('Most tickets held in memory; a full store refuses new logins rather than grow.'),
     sweepIntervalSeconds: positiveInteger(86400).default(60).describe('How often expired tickets are removed from memory.'),
   }).prefault({}),
   mongo: mongo.prefault({}),
+  redis: redis.prefault({}),
 }).superRefine((settings, context) => {
   if (settings.type === 'mongo' && settings.mongo.uri === undefined) {
     context.addIssue({ code: 'custom', path: ['mongo', 'uri'], message: 'required when storage.type is mongo', input: undefined });
+  }
+  if (settings.type === 'redis' && (settings.redis.url === undefined) === (settings.redis.cluster === undefined)) {
+    const both = settings.redis.url !== undefined;
+    context.addIssue({ code: 'custom', path: ['redis', both ? 'cluster' : 'url'], message: both ? 'set either storage.redis.url or storage.redis.cluster, not both' : 'required when storage.type is redis (or storage.redis.cluster.nodes)', input: undefined });
   }
 });
 
@@ -185,11 +265,16 @@ const settings = section({
   }).prefault({}),
   demo: flag()
     .default(false)
-    .describe('Adds the demo user `casuser` (password `Mellon`) and a demo service accepting any http(s) URL, with a loud warning. On by itself when tessera starts without a config file. Not with `storage.type: mongo`.'),
+    .describe('Adds the demo user `casuser` (password `Mellon`) and a demo service accepting any http(s) URL, with a loud warning. On by itself when tessera starts without a config file. Only with `storage.type: memory`.'),
 }).superRefine((settings, context) => {
-  // Upserted at start, the demo user would stay in a shared database after the demo is switched off.
-  if (settings.demo && settings.storage.type === 'mongo') {
-    context.addIssue({ code: 'custom', path: ['demo'], message: 'cannot be used with storage.type mongo: the demo user would be written into the shared database; configure users instead', input: true });
+  // Upserted at start, the demo user (and service) would stay in a shared store after the demo is switched off.
+  if (settings.demo && settings.storage.type !== 'memory') {
+    context.addIssue({
+      code: 'custom',
+      path: ['demo'],
+      message: `cannot be used with storage.type ${settings.storage.type}: the demo service would be written into the shared store; configure users and services instead`,
+      input: true,
+    });
   }
   // No silent open registration: the services module does not start without its required attribute.
   if (settings.modules.includes('services')) {
@@ -198,6 +283,13 @@ const settings = section({
   if (settings.modules.includes('x509')) {
     for (const { path, message } of x509Problems(settings.x509, settings.server.tls.cert !== undefined)) context.addIssue({ code: 'custom', path: [...path], message, input: undefined });
   }
+  for (const { path, message } of publicUrlProblems(settings.server, settings.tokens.issuer)) context.addIssue({ code: 'custom', path: [...path], message, input: undefined });
+  const credentialParameters = [...CREDENTIAL_PARAMETERS, settings.otp.parameter];
+  settings.tokens.requestParameters.forEach((name, index) => {
+    if (credentialParameters.includes(name)) {
+      context.addIssue({ code: 'custom', path: ['tokens', 'requestParameters', index], message: `"${name}" carries a credential, which never goes into a token`, input: name });
+    }
+  });
   // ldap.* is only required of a deployment that uses the ldap handler.
   if (settings.authentication.handlers.includes('ldap')) {
     for (const { path, message } of ldapProblems(settings.ldap)) context.addIssue({ code: 'custom', path: ['ldap', path], message });

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { InvalidServiceDefinitionError, parseServiceDefinition, type ServiceDefinition } from '@tessera/core';
+import { InvalidServiceDefinitionError, parseServiceDefinition, type ServiceDefinition, type ServiceDefinitionProblem } from '@tessera/core';
 
 /**
- * Service definitions in Apereo CAS JSON, read by core's parser. Its errors become issues at
- * `services[i].<field>`, so a bad definition is reported like any other setting.
+ * Service definitions in Apereo CAS JSON, read by core's parser. Each of its problems becomes an
+ * issue at `services[i].<field>`, so a bad definition is reported like any other setting.
  */
 export const servicesSchema = z.array(z.unknown(), { error: 'expected a list of service definitions' }).transform((list, context) => {
   const parsed: ServiceDefinition[] = [];
@@ -12,7 +12,9 @@ export const servicesSchema = z.array(z.unknown(), { error: 'expected a list of 
       parsed.push(parseServiceDefinition(json));
     } catch (error) {
       if (!(error instanceof InvalidServiceDefinitionError)) throw error;
-      context.addIssue({ code: 'custom', path: [index, ...fieldPath(error.field)], message: problemOf(error), input: json });
+      for (const { field, problem } of labelledProblems(error, json)) {
+        context.addIssue({ code: 'custom', path: [index, ...fieldPath(field)], message: problem, input: json });
+      }
     }
   });
   if (parsed.length < list.length) return parsed;
@@ -20,15 +22,24 @@ export const servicesSchema = z.array(z.unknown(), { error: 'expected a list of 
   return parsed;
 });
 
+/** The parser's problems, each followed by the service it is about, `(service "Intranet", id 3)`, when the definition names one. */
+export function labelledProblems(error: InvalidServiceDefinitionError, json: unknown): ServiceDefinitionProblem[] {
+  const label = serviceLabel(json);
+  return error.problems.map(({ field, problem }) => ({ field, problem: label ? `${problem} (${label})` : problem }));
+}
+
+function serviceLabel(json: unknown): string | undefined {
+  if (typeof json !== 'object' || json === null) return undefined;
+  const { name, id } = json as Record<string, unknown>;
+  const named = typeof name === 'string' && name.trim() !== '' ? `service ${JSON.stringify(name)}` : undefined;
+  const numbered = typeof id === 'number' ? `id ${id}` : undefined;
+  if (named) return numbered ? `${named}, ${numbered}` : named;
+  return numbered && `service ${numbered}`;
+}
+
 /** `accessStrategy.enabled` → ['accessStrategy', 'enabled']; placeholders such as `(definition)` name the item itself. */
 function fieldPath(field: string): string[] {
   return field.split('.').filter((segment) => !segment.startsWith('('));
-}
-
-/** The parser's message is `<field>: <problem>`. */
-function problemOf(error: InvalidServiceDefinitionError): string {
-  const prefix = `${error.field}: `;
-  return error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message;
 }
 
 /** Positions of definitions that repeat an id used earlier in the list. */

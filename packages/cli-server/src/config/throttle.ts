@@ -3,8 +3,8 @@ import { z } from 'zod';
 const atLeastOne = (what: string) => z.number({ error: `expected ${what}` }).int({ error: `expected ${what}` }).min(1, { error: `expected ${what}` });
 
 /**
- * Settings of the `throttle` module (protocol.md §5). Defaults follow Keycloak's brute-force detection
- * scaled down (libraries-and-reliability.md R7): 5 failures a minute lock for a minute, doubling up to 15.
+ * Settings of the `throttle` module (docs/protocol.md §5). Defaults follow Keycloak's brute-force detection
+ * scaled down: 5 failures a minute lock for a minute, doubling up to 15.
  */
 export const throttleSchema = z
   .strictObject(
@@ -38,7 +38,7 @@ export const throttleSchema = z
         )
         .prefault({}),
       memory: z
-        .strictObject({ maxKeys: atLeastOne('a whole number of at least 1').default(100_000).describe('Most throttle keys (and request-rate buckets) held in memory; beyond it the least recently written key that is not locked is forgotten.') }, { error: 'expected a map of settings' })
+        .strictObject({ maxKeys: atLeastOne('a whole number of at least 1').default(100_000).describe('Most throttle keys (and request-rate buckets) held in memory; beyond it the least recently written key that is not locked (bucket that has refilled) is forgotten. An active lock never is: while every key is locked, new keys get 423 (new addresses 429) until one ends.') }, { error: 'expected a map of settings' })
         .prefault({}),
     },
     { error: 'expected a map of settings' },

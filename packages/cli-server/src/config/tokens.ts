@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { CONTENT_ENCRYPTION_ALGORITHMS, encryptionKeyProblem, signingKeyProblem } from '@tessera/core';
+import { CONTENT_ENCRYPTION_ALGORITHMS, REQUEST_PARAMETERS_CLAIM, encryptionKeyProblem, signingKeyProblem } from '@tessera/core';
 
 const key = (what: string) => z.string({ error: `expected ${what}` }).min(1, { error: `expected ${what}` });
 
 /**
- * Settings of the `tokens` module (protocol.md §6). Configured keys are size-checked here, so a bad
+ * Settings of the `tokens` module (docs/protocol.md §6). Configured keys are size-checked here, so a bad
  * one stops the start with its setting named; keys from the key file are checked when it is read.
  */
 export const tokensSchema = z
@@ -26,8 +26,17 @@ export const tokensSchema = z
       issuer: z
         .url({ error: 'expected an absolute URL such as https://cas.example.org/cas' })
         .optional()
-        .meta({ defaultText: 'the server URL as each request reached it' })
-        .describe('`iss` of every JWT and `aud` of TGT JWTs (CAS `cas.server.prefix`), e.g. `https://cas.example.org/cas`.'),
+        .meta({ defaultText: '`server.publicUrl` + `server.basePath`, else the server URL as each request reached it' })
+        .describe('`iss` of every JWT and `aud` of TGT JWTs (CAS `cas.server.prefix`), e.g. `https://cas.example.org/cas`. With `server.publicUrl` set it may only repeat that URL and the base path; leave it unset.'),
+      requestParameters: z
+        .array(z.string({ error: 'expected a parameter name' }).regex(/^[A-Za-z][A-Za-z0-9._-]*$/, { error: 'expected a parameter name: a letter, then letters, digits, ., _ or -' }), {
+          error: 'expected a list of parameter names',
+        })
+        .refine((names) => new Set(names).size === names.length, { error: 'lists a parameter twice' })
+        .default([])
+        .describe(
+          `Parameters of \`POST /v1/tickets\` copied, when sent, into one claim \`${REQUEST_PARAMETERS_CLAIM}\` of the TGT JWT (an object of name → value), which never replaces an attribute or a registered claim. Credential parameters are refused. Empty: no request parameter reaches a token.`,
+        ),
     },
     { error: 'expected a map of settings' },
   )

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { StoredPassword } from '@tessera/core';
+import { argon2HashProblem, type StoredPassword } from '@tessera/core';
 
 const attributeValues = z.union([z.string().transform((value) => [value]), z.array(z.string())], {
   error: 'expected a string or a list of strings',
@@ -13,7 +13,7 @@ const userSchema = z
       .string()
       .regex(/^\$argon2(id|i|d)\$/, { error: 'expected an argon2 PHC string ($argon2id$…); make one with `tessera hash-password`' })
       .optional()
-      .describe('argon2id PHC string from `tessera hash-password`.'),
+      .describe('argon2id PHC string from `tessera hash-password`; one argon2 cannot verify against stops the start.'),
     otpSecret: z
       .string({ error: 'expected a base32 secret' })
       .overwrite((secret) => secret.replace(/\s+/g, '').toUpperCase())
@@ -33,6 +33,11 @@ const userSchema = z
   .superRefine((user, context) => {
     if ((user.password === undefined) === (user.passwordHash === undefined)) {
       context.addIssue({ code: 'custom', message: 'set exactly one of password or passwordHash' });
+    }
+    // A hash argon2 cannot read passes a prefix check, and its user could never log in.
+    const hashProblem = user.passwordHash === undefined ? undefined : argon2HashProblem(user.passwordHash);
+    if (hashProblem !== undefined) {
+      context.addIssue({ code: 'custom', path: ['passwordHash'], message: `user "${user.username}": argon2 cannot verify against this hash (${hashProblem}); make one with \`tessera hash-password\``, input: '(hash)' });
     }
     if (user.requireOtp && user.otpSecret === undefined) {
       context.addIssue({ code: 'custom', path: ['requireOtp'], message: 'needs otpSecret' });

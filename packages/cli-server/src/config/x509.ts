@@ -22,7 +22,7 @@ function isRegularExpression(pattern: string): boolean {
   }
 }
 
-/** Settings of the `x509` module (protocol.md §2, §7); what it needs of the rest of the configuration is x509Problems'. */
+/** Settings of the `x509` module (docs/protocol.md §2, §7); what it needs of the rest of the configuration is x509Problems'. */
 export const x509Schema = section({
   sources: z
     .array(z.enum(SOURCES, { error: 'expected form, header or tls' }), { error: 'expected a list of form, header, tls' })

@@ -1,5 +1,5 @@
 /**
- * Every module tessera knows (protocol.md §8): its name, the modules it needs, what it adds. Plain
+ * Every module tessera knows (docs/protocol.md §8): its name, the modules it needs, what it adds. Plain
  * data, so configuration is checked without loading any adapter; registry.ts holds what each does.
  * Dependencies come before their dependants.
  */

@@ -1,12 +1,12 @@
-import { MemoryRequestRateStore } from '@tessera/adapter-memory';
 import { AuthenticationThrottle, RequestRateLimit } from '@tessera/core';
 import { TOKENS } from '../tokens.js';
 import type { ModuleRegistration } from './registry.js';
 
 /**
  * `throttle`: the lock policy in front of every credential-checking route (adapter-koa's throttle step),
- * its state in the storage's throttle store (memory, or Mongo shared by every node).
- * With `throttle.validation.requestsPerSecond` set, also the validation endpoints' request-rate limit.
+ * its state in the storage's throttle store (memory, or Mongo or Redis shared by every node).
+ * With `throttle.validation.requestsPerSecond` set, also the validation endpoints' request-rate limit,
+ * its buckets in the storage's request-rate store.
  */
 export const registerThrottleModule: ModuleRegistration = (binder, config) => {
   binder.resolved(
@@ -18,7 +18,7 @@ export const registerThrottleModule: ModuleRegistration = (binder, config) => {
   if (requestsPerSecond === undefined) return;
   binder.resolved(
     TOKENS.RequestRateLimit,
-    [TOKENS.Clock],
-    (clock) => new RequestRateLimit(new MemoryRequestRateStore(config.throttle.memory.maxKeys), clock, { burst, requestsPerSecond }),
+    [TOKENS.RequestRateStore, TOKENS.Clock],
+    (store, clock) => new RequestRateLimit(store, clock, { burst, requestsPerSecond }),
   );
 };

@@ -8,6 +8,6 @@ export const registerTokensModule: ModuleRegistration = (binder, config) => {
   binder.resolved(
     TOKENS.JwtTickets,
     [TOKENS.Clock, TOKENS.RandomSource],
-    (clock, random) => new JwtTickets(new CasJwtCodec(loadTokenKeys(config.tokens, random), clock), clock, config.tokens.issuer),
+    (clock, random) => new JwtTickets(new CasJwtCodec(loadTokenKeys(config.tokens, random), clock), clock, config.tokens.issuer, config.tokens.requestParameters),
   );
 };

@@ -1,4 +1,4 @@
-import { MemoryOtpReplayStore, MemoryServiceRegistry, MemoryThrottleStore, MemoryTicketStore, MemoryUserDirectory, memoryStorageReadiness } from '@tessera/adapter-memory';
+import { MemoryOtpReplayStore, MemoryRequestRateStore, MemoryServiceRegistry, MemoryThrottleStore, MemoryTicketStore, MemoryUserDirectory, memoryStorageReadiness } from '@tessera/adapter-memory';
 import type { Clock, RegisteredService } from '@tessera/core';
 import type { Config } from '../config/schema.js';
 import type { Storage, StorageInputs, StorePorts } from './storage.js';
@@ -11,6 +11,7 @@ export function memoryStores(config: Config, services: readonly RegisteredServic
     registry: new MemoryServiceRegistry(services),
     users: new MemoryUserDirectory(config.users),
     throttle: new MemoryThrottleStore({ maxKeys: config.throttle.memory.maxKeys }),
+    requestRates: new MemoryRequestRateStore(config.throttle.memory.maxKeys),
     otpSteps: new MemoryOtpReplayStore(),
     readiness: memoryStorageReadiness,
     liveTgts: tickets,

@@ -1,22 +1,25 @@
 import type { Logger } from 'pino';
-import type { Clock, LiveTgtCount, OtpReplayStore, ReadinessCheck, RegisteredService, ServiceRegistry, ThrottleStore, TicketStore, UserDirectory } from '@tessera/core';
+import type { Clock, LiveTgtCount, OtpReplayStore, ReadinessCheck, RegisteredService, RequestRateStore, ServiceRegistry, ThrottleStore, TicketStore, UserDirectory } from '@tessera/core';
 import type { MongoDatabase } from '@tessera/adapter-mongo';
 import type { Config } from '../config/schema.js';
 import { openMemoryStorage } from './memory-storage.js';
 import { openMongoStorage } from './mongo-storage.js';
+import { openRedisStorage } from './redis-storage.js';
 
 /** The store ports the container binds, from whichever adapter `storage.type` names. */
 export interface StorePorts {
   readonly tickets: TicketStore;
   readonly registry: ServiceRegistry;
   readonly users: UserDirectory;
-  /** Failure counters of the throttle module: per process in memory, shared by every node in Mongo. */
+  /** Failure counters of the throttle module: per process in memory, shared by every node in Mongo and Redis. */
   readonly throttle: ThrottleStore;
+  /** Token buckets of the throttle module's validation rate limit: shared by every node in Redis, per process otherwise. */
+  readonly requestRates: RequestRateStore;
   /** Used one-time passwords of the otp module, likewise per process or shared. */
   readonly otpSteps: OtpReplayStore;
   /** The `storage` component of /health/ready. */
   readonly readiness: ReadinessCheck;
-  /** The tessera_tgts_live gauge: this process's TGTs in memory, the cluster's in Mongo. */
+  /** The tessera_tgts_live gauge: this process's TGTs in memory, the cluster's in Mongo and Redis. */
   readonly liveTgts: LiveTgtCount;
 }
 
@@ -37,5 +40,12 @@ export interface StorageInputs {
 }
 
 export function openStorage(inputs: StorageInputs): Promise<Storage> {
-  return inputs.config.storage.type === 'mongo' ? openMongoStorage(inputs) : Promise.resolve(openMemoryStorage(inputs));
+  switch (inputs.config.storage.type) {
+    case 'mongo':
+      return openMongoStorage(inputs);
+    case 'redis':
+      return openRedisStorage(inputs);
+    default:
+      return Promise.resolve(openMemoryStorage(inputs));
+  }
 }

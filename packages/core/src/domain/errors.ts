@@ -97,13 +97,24 @@ export class TicketValidationError extends TesseraError {
   }
 }
 
+export interface ServiceDefinitionProblem {
+  /** The key at fault, dotted: `accessStrategy.requiredAttributes`. */
+  readonly field: string;
+  readonly problem: string;
+}
+
+/** A service definition that cannot be used; one line `<field>: <problem>` per problem, the first in `field`. */
 export class InvalidServiceDefinitionError extends TesseraError {
   readonly code = 'INVALID_SERVICE_DEFINITION';
+  readonly problems: readonly [ServiceDefinitionProblem, ...ServiceDefinitionProblem[]];
   constructor(
     readonly field: string,
     problem: string,
+    ...more: readonly ServiceDefinitionProblem[]
   ) {
-    super(`${field}: ${problem}`);
+    const problems = [{ field, problem }, ...more] as const;
+    super(problems.map((each) => `${each.field}: ${each.problem}`).join('\n'));
+    this.problems = problems;
   }
 }
 

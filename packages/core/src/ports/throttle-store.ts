@@ -23,7 +23,10 @@ export interface ThrottleState {
 }
 
 export interface ThrottleStore {
-  /** The key's state, or undefined for a key never seen (or reset). */
+  /**
+   * The key's state, or undefined for a key never seen (or reset). A bounded store that cannot take a
+   * new key without forgetting an active lock answers it as locked until it can (and does not keep it).
+   */
   get(key: string): Promise<ThrottleState | undefined>;
 
   /**

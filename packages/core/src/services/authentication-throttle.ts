@@ -13,13 +13,13 @@ export interface ThrottleSettings {
   readonly maxLockSeconds: number;
 }
 
-/** Whose failures are counted together (protocol.md §5): the request's client address, and the username it sent if any. */
+/** Whose failures are counted together (docs/protocol.md §5): the request's client address, and the username it sent if any. */
 export interface ThrottleSubject {
   readonly origin: RequestOrigin;
   readonly username?: string | undefined;
 }
 
-/** The throttle key of protocol.md §5: the client IP, plus the lower-cased username when one was sent. */
+/** The throttle key of docs/protocol.md §5: the client IP, plus the lower-cased username when one was sent. */
 export function throttleKey(clientIp: string, username?: string): string {
   const name = normalizedUsername(username);
   return name ? `${clientIp} ${name}` : clientIp;
@@ -30,7 +30,7 @@ function normalizedUsername(username: string | undefined): string | undefined {
 }
 
 /**
- * The throttle module's decisions (protocol.md §5). The caller asks `check` before any credential is
+ * The throttle module's decisions (docs/protocol.md §5). The caller asks `check` before any credential is
  * looked at, so a locked key costs no password hash, then reports the outcome: `failed` for a 401,
  * `succeeded` for a success. Other outcomes are reported to neither.
  */

@@ -17,7 +17,9 @@ interface Accepted {
 
 /**
  * Authenticates every extracted credential (CAS's "all" policy): each needs a handler that accepts
- * it, and all must resolve to the same principal. One failure reason per failed credential.
+ * it, and all must resolve to the same principal. Every credential is checked, whatever the others'
+ * outcome, so the time taken does not tell which one failed (the password's hash always runs).
+ * One failure reason per failed credential, unless a policy conceals them behind one.
  */
 export class Authenticator {
   constructor(
@@ -56,7 +58,7 @@ export class Authenticator {
         },
         origin,
       );
-      throw new AuthenticationFailedError(reasons);
+      throw new AuthenticationFailedError(await this.shownReasons(credentials, reasons));
     }
 
     const successes: Record<string, HandlerSuccess> = {};
@@ -74,6 +76,13 @@ export class Authenticator {
         successfulAuthenticationHandlers: handlerNames,
       },
     };
+  }
+
+  /** The reasons the caller sees: the first policy's concealing reason, else the real ones. */
+  private async shownReasons(credentials: readonly Credential[], reasons: string[]): Promise<string[]> {
+    const concealing = await Promise.all(this.policies.map((policy) => policy.concealedFailure(credentials)));
+    const reason = concealing.find((found) => found !== undefined);
+    return reason === undefined ? reasons : [reason];
   }
 
   private async violations(principal: Principal, credentials: readonly Credential[]): Promise<string[]> {

@@ -77,7 +77,7 @@ export class GrantServiceTicket {
     if (!tgt) return refuseOwner('TGT_NOT_FOUND', new TicketNotFoundError());
     const ticket: ServiceTicket = {
       kind: 'ST',
-      id: this.ids.next('ST'),
+      id: this.ids.next('ST', tgt.id),
       tgtId: tgt.id,
       service: url,
       fromNewLogin: renewed || tgt.servicesGranted === 1,

@@ -39,7 +39,7 @@ export interface RegisterServiceDependencies {
 }
 
 /**
- * Registering services over REST (protocol.md §3, both revisions). A definition with an id that is
+ * Registering services over REST (docs/protocol.md §3, both revisions). A definition with an id that is
  * already stored replaces it; one without an id gets a random unused one (unusedServiceId). Saved
  * definitions take effect at once: ServiceAccess reads the same registry on every request.
  */

@@ -9,7 +9,7 @@ export interface RequestRateSettings {
   readonly requestsPerSecond: number;
 }
 
-/** The optional request-rate limit per client IP of protocol.md §5, for the validation endpoints. */
+/** The optional request-rate limit per client IP of docs/protocol.md §5, for the validation endpoints. */
 export class RequestRateLimit {
   constructor(
     private readonly store: RequestRateStore,

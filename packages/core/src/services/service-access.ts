@@ -13,7 +13,7 @@ export const SERVICE_ACCESS_DENIED = 'Service access denied due to missing privi
  */
 export type Refuse<Reason extends string> = (reason: Reason, error: TesseraError) => never;
 
-/** Finds the registered service for a URL and applies its access strategy (protocol.md §4). */
+/** Finds the registered service for a URL and applies its access strategy (docs/protocol.md §4). */
 export class ServiceAccess {
   constructor(private readonly registry: ServiceRegistry) {}
 

@@ -1,8 +1,10 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, connect } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
+import { stopChild, untilServing } from '../child-process.js';
+import { freePort } from '../ports.js';
 import { ADMIN_DN, ADMIN_PASSWORD, SEED_LDIF, slapdConfig } from './seed.js';
 import { makeTlsFiles, slapdTlsConfig, type TlsFiles } from './tls-files.js';
 
@@ -61,21 +63,14 @@ export class Slapd {
     let stderr = '';
     child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
     this.process = child;
-    const deadline = Date.now() + 10_000;
-    while (!(await accepts(this.port))) {
-      if (child.exitCode !== null || Date.now() > deadline) throw new Error(`slapd did not start: ${stderr}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    await untilServing(child, () => accepts(this.port), 'slapd', () => stderr);
   }
 
   /** Stops slapd and waits for its exit: the port refuses connections afterwards. */
   async stop(): Promise<void> {
     const child = this.process;
     this.process = undefined;
-    if (!child || child.exitCode !== null) return;
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
-    await exited;
+    await stopChild(child);
   }
 
   async dispose(): Promise<void> {
@@ -93,17 +88,6 @@ function unprivileged(dir: string): string[] {
   const [uid, gid] = [Number(ids.stdout.trim()), Number(groups.stdout.trim())];
   for (const path of [dir, ...readdirSync(dir).map((name) => join(dir, name))]) chownSync(path, uid, gid);
   return ['-u', 'openldap', '-g', 'openldap'];
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
 }
 
 function accepts(port: number): Promise<boolean> {

@@ -1,4 +1,5 @@
-import type { CredentialType } from '../../domain/authentication/credential.js';
+import { INVALID_CREDENTIALS } from '../../domain/authentication/authentication.js';
+import type { Credential, CredentialType } from '../../domain/authentication/credential.js';
 import type { Principal } from '../../domain/authentication/principal.js';
 import type { AuthenticationPolicy } from '../../ports/authentication-policy.js';
 import type { UserDirectory } from '../../ports/user-directory.js';
@@ -8,7 +9,9 @@ export const OTP_ALONE = 'A one-time password must come with the password.';
 
 /**
  * The second factor rules of the otp module: a user set up with `required` needs an accepted OTP in
- * the same request, and an OTP never logs in on its own (six digits are no password).
+ * the same request, and an OTP never logs in on its own (six digits are no password). Until every
+ * factor is right, a login with a code, or of a user who needs one, fails with INVALID_CREDENTIALS
+ * alone: a wrong password, a wrong, reused or missing code and a code alone all look the same.
  */
 export class RequireOtpPolicy implements AuthenticationPolicy {
   constructor(private readonly directory: UserDirectory) {}
@@ -19,5 +22,12 @@ export class RequireOtpPolicy implements AuthenticationPolicy {
     if (withOtp) return undefined;
     const user = await this.directory.findByUsername(principal.id);
     return user?.otp?.required ? OTP_REQUIRED : undefined;
+  }
+
+  async concealedFailure(credentials: readonly Credential[]): Promise<string | undefined> {
+    if (credentials.some((credential) => credential.type === 'otp')) return INVALID_CREDENTIALS;
+    const usernames = credentials.flatMap((credential) => (credential.type === 'usernamePassword' ? [credential.username] : []));
+    const users = await Promise.all(usernames.map((username) => this.directory.findByUsername(username)));
+    return users.some((user) => user?.otp?.required) ? INVALID_CREDENTIALS : undefined;
   }
 }

@@ -1,4 +1,4 @@
-import { hash, verify, type Algorithm } from '@node-rs/argon2';
+import { hash, verify, verifySync, type Algorithm } from '@node-rs/argon2';
 import type { PasswordHasher } from '../../ports/password-hasher.js';
 
 /** argon2id at the OWASP minimum (m = 19 MiB, t = 2, p = 1); computed on libuv's thread pool. */
@@ -16,5 +16,18 @@ export class Argon2PasswordHasher implements PasswordHasher {
     } catch {
       return false;
     }
+  }
+}
+
+/**
+ * Why argon2 cannot verify a password against `phc`, or undefined when it can: the library parses the
+ * PHC string and runs one verification (one hash's time), so a hash that passes can log its user in.
+ */
+export function argon2HashProblem(phc: string): string | undefined {
+  try {
+    verifySync(phc, '');
+    return undefined;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
   }
 }

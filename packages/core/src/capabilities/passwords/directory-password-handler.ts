@@ -1,13 +1,11 @@
 import { hash, timingSafeEqual } from 'node:crypto';
+import { INVALID_CREDENTIALS } from '../../domain/authentication/authentication.js';
 import type { Credential } from '../../domain/authentication/credential.js';
 import type { Principal } from '../../domain/authentication/principal.js';
 import { AuthenticationFailedError } from '../../domain/errors.js';
 import type { CredentialHandler } from '../../ports/credential-handler.js';
 import type { PasswordHasher } from '../../ports/password-hasher.js';
 import type { StoredPassword, UserDirectory } from '../../ports/user-directory.js';
-
-/** The same reason for an unknown user and a wrong password: no account-existence oracle. */
-export const INVALID_CREDENTIALS = 'Invalid credentials. Please verify and try again.';
 
 /**
  * Username + password against a user directory. Unknown users still cost one hash verification,

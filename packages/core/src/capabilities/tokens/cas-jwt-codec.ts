@@ -18,8 +18,8 @@ const KEY_MANAGEMENT = 'dir';
  * Apereo CAS's ENCRYPT_AND_SIGN scheme (JwtTicketCipherExecutor): the claims JSON becomes a JWE
  * compact string (`dir` + the content encryption), whose UTF-8 bytes are the payload of a JWS
  * `HS512` with `typ: JWT`. A consumer written for CAS reads our tokens, and we read theirs. Unlike
- * CAS we do not deflate the JWE (`zip`): the claims mix request parameters with the secret `jti`, and
- * compression would let the token's length leak it; jose4j reads both forms.
+ * CAS we do not deflate the JWE (`zip`): the claims may mix request parameters with the secret `jti`,
+ * and compression would let the token's length leak it; jose4j reads both forms.
  * Keys are checked when built and imported once; verification accepts only the pinned algorithms.
  */
 export class CasJwtCodec implements TicketCodec {

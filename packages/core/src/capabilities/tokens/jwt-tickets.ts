@@ -6,14 +6,14 @@ import type { Clock } from '../../ports/clock.js';
 import type { JwtClaims, TicketCodec } from '../../ports/ticket-codec.js';
 import type { GrantedServiceTicket } from '../../services/grant-service-ticket.js';
 
-/** Request parameters that never become claims: the credentials (the x509 module's `cert` too) and the flag itself. */
-const UNCLAIMED_PARAMETERS = new Set(['username', 'password', 'cert', 'token']);
+/** The one claim holding the request parameters an operator chose to copy (`tokens.requestParameters`). */
+export const REQUEST_PARAMETERS_CLAIM = 'requestParameters';
 
 /** The service property (Apereo CAS's `jwtAsServiceTicket`) that turns a service's STs into JWTs. */
 export const JWT_AS_SERVICE_TICKET = 'jwtAsServiceTicket';
 
 /**
- * The tokens module (protocol.md §6): TGTs and STs as JWTs whose `jti` is a stored ticket, so the
+ * The tokens module (docs/protocol.md §6): TGTs and STs as JWTs whose `jti` is a stored ticket, so the
  * store keeps deciding what lives. A JWT ST is single use because its `jti` is an ordinary ST.
  */
 export class JwtTickets {
@@ -22,14 +22,25 @@ export class JwtTickets {
     private readonly clock: Clock,
     /** `iss` and the TGT's `aud`; unset, the adapter uses the server's URL as requested. */
     readonly issuer: string | undefined,
+    /** Request parameters copied into the REQUEST_PARAMETERS_CLAIM object; none by default. Never credentials (the configuration refuses them). */
+    private readonly copiedParameters: readonly string[] = [],
   ) {}
 
-  /** `token=true` on POST /v1/tickets: the stored TGT as a JWT. */
+  /**
+   * `token=true` on POST /v1/tickets: the stored TGT as a JWT. Claims come from the principal and the
+   * server; of the request's `parameters` only the copied ones appear, inside their one claim, which an
+   * attribute of the same name and the registered claims are written over: nothing a client sends can
+   * change what the token says about the user or its validity.
+   */
   ticketGrantingTicket(tgt: TicketGrantingTicket, issuer: string, parameters: Readonly<Record<string, string>>): Promise<string> {
-    const requestClaims = Object.fromEntries(Object.entries(parameters).filter(([name]) => !UNCLAIMED_PARAMETERS.has(name)));
+    const copied: Record<string, string> = {};
+    for (const name of this.copiedParameters) {
+      const value = parameters[name];
+      if (Object.hasOwn(parameters, name) && value !== undefined) copied[name] = value;
+    }
     return this.codec.encode({
+      ...(Object.keys(copied).length > 0 && { [REQUEST_PARAMETERS_CLAIM]: copied }),
       ...attributeClaims(tgt.authentication.principal.attributes),
-      ...requestClaims,
       sub: tgt.authentication.principal.id,
       jti: tgt.id,
       iss: issuer,

@@ -1,3 +1,9 @@
+/**
+ * The one reason shown for wrong credentials: an unknown user, a wrong password, and any wrong factor of a
+ * multi-factor login alike, so the answer tells neither which accounts exist nor which factor was right.
+ */
+export const INVALID_CREDENTIALS = 'Invalid credentials. Please verify and try again.';
+
 import type { CredentialMetadata, CredentialType } from './credential.js';
 import type { AttributeMap, Principal } from './principal.js';
 

@@ -1,5 +1,6 @@
-import { InvalidServiceDefinitionError } from '../errors.js';
+import { InvalidServiceDefinitionError, type ServiceDefinitionProblem } from '../errors.js';
 import type { AttributeMap } from '../authentication/principal.js';
+import { ACCESS_STRATEGY_KEYS, isClass, isRecord, keyProblems, PROPERTY_KEYS, releasePolicyKeys, SERVICE_KEYS } from './cas-service-keys.js';
 import { compileFullMatch } from './service-matcher.js';
 import {
   CAS_REGISTERED_SERVICE,
@@ -27,17 +28,20 @@ export interface ParseOptions {
 /**
  * Reads a service definition in Apereo CAS's JSON format, unchanged: `@class` keys, Java collections
  * written as `["java.util.HashSet", [values]]`; plain arrays and objects too. Errors name the field.
+ * Keys fail closed (cas-service-keys.ts): every unknown or unsupported key is refused, all at once.
  */
 export function parseServiceDefinition(json: unknown, options: ParseOptions = {}): ServiceDefinition {
   const at = (field: string) => (options.path ? `${options.path}.${field}` : field);
   const fail = (field: string, problem: string) => new InvalidServiceDefinitionError(at(field), problem);
-  if (!isObject(json)) throw fail('(definition)', 'must be a JSON object');
+  if (!isRecord(json)) throw fail('(definition)', 'must be a JSON object');
 
   const type = json['@class'] ?? CAS_REGISTERED_SERVICE;
   const accepted = options.acceptedTypes ?? DEFAULT_SERVICE_TYPES;
   if (typeof type !== 'string' || !accepted.includes(type)) {
     throw fail('@class', `must be one of ${accepted.join(', ')}`);
   }
+  const [first, ...more] = definitionKeyProblems(json).map(({ field, problem }) => ({ field: at(field), problem }));
+  if (first) throw new InvalidServiceDefinitionError(first.field, first.problem, ...more);
 
   const serviceId = json['serviceId'];
   if (typeof serviceId !== 'string' || serviceId.trim() === '') throw fail('serviceId', 'is required (a regular expression)');
@@ -79,9 +83,32 @@ export function parseServiceDefinition(json: unknown, options: ParseOptions = {}
 
 type Fail = (field: string, problem: string) => InvalidServiceDefinitionError;
 
+/**
+ * Every key of the definition that is unknown or not supported, at every level, in the order written.
+ * Objects of a class tessera does not read are left to the parser, which refuses the class itself.
+ */
+function definitionKeyProblems(json: Readonly<Record<string, unknown>>): ServiceDefinitionProblem[] {
+  return keyProblems(json, SERVICE_KEYS, '', (key, value, field) => {
+    if (!isRecord(value)) return [];
+    const within = `${field}.`;
+    if (key === 'accessStrategy') {
+      const readable = value['@class'] === undefined || isClass(value['@class'], 'DefaultRegisteredServiceAccessStrategy');
+      return readable ? keyProblems(value, ACCESS_STRATEGY_KEYS, within) : [];
+    }
+    if (key === 'attributeReleasePolicy') {
+      const rules = releasePolicyKeys(value['@class']);
+      return rules ? keyProblems(value, rules, within) : [];
+    }
+    if (key === 'properties') {
+      return Object.entries(value).flatMap(([name, property]) => (isRecord(property) ? keyProblems(property, PROPERTY_KEYS, `${within}${name}.`) : []));
+    }
+    return [];
+  });
+}
+
 function parseAccessStrategy(value: unknown, fail: Fail): AccessStrategy {
   if (value === undefined || value === null) return { enabled: true, ssoEnabled: true, requiredAttributes: {} };
-  if (!isObject(value)) throw fail('(strategy)', 'must be an object');
+  if (!isRecord(value)) throw fail('(strategy)', 'must be an object');
   const type = value['@class'];
   if (type !== undefined && !isClass(type, 'DefaultRegisteredServiceAccessStrategy')) {
     throw fail('@class', 'only DefaultRegisteredServiceAccessStrategy is supported');
@@ -95,7 +122,7 @@ function parseAccessStrategy(value: unknown, fail: Fail): AccessStrategy {
 
 function parseReleasePolicy(value: unknown, fail: Fail): AttributeReleasePolicy {
   if (value === undefined || value === null) return { kind: 'none' };
-  if (!isObject(value)) throw fail('(policy)', 'must be an object');
+  if (!isRecord(value)) throw fail('(policy)', 'must be an object');
   const type = value['@class'];
   if (isClass(type, 'ReturnAllAttributeReleasePolicy')) return { kind: 'all' };
   if (isClass(type, 'DenyAllAttributeReleasePolicy')) return { kind: 'none' };
@@ -109,11 +136,11 @@ function parseReleasePolicy(value: unknown, fail: Fail): AttributeReleasePolicy 
 
 function parseProperties(value: unknown, fail: Fail): AttributeMap {
   if (value === undefined || value === null) return {};
-  if (!isObject(value)) throw fail('(properties)', 'must be an object');
+  if (!isRecord(value)) throw fail('(properties)', 'must be an object');
   const properties: Record<string, readonly string[]> = {};
   for (const [name, property] of Object.entries(value)) {
     if (name === '@class') continue;
-    const values = stringList(isObject(property) ? property['values'] : property);
+    const values = stringList(isRecord(property) ? property['values'] : property);
     if (!values) throw fail(name, 'must hold a list of string values');
     properties[name] = values;
   }
@@ -122,7 +149,7 @@ function parseProperties(value: unknown, fail: Fail): AttributeMap {
 
 function parseAttributeMap(value: unknown, fail: (name: string) => InvalidServiceDefinitionError): AttributeMap {
   if (value === undefined || value === null) return {};
-  if (!isObject(value)) throw fail('(map)');
+  if (!isRecord(value)) throw fail('(map)');
   const map: Record<string, readonly string[]> = {};
   for (const [name, values] of Object.entries(value)) {
     if (name === '@class') continue;
@@ -153,10 +180,3 @@ function optionalBoolean(value: unknown, fallback: boolean, fail: () => Error): 
   return value;
 }
 
-function isClass(type: unknown, simpleName: string): boolean {
-  return typeof type === 'string' && (type === simpleName || type.endsWith(`.${simpleName}`));
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}

@@ -14,7 +14,7 @@ export type AttributeReleasePolicy =
   | { readonly kind: 'all' }
   | { readonly kind: 'allowed'; readonly names: readonly string[] };
 
-/** A service definition, as Apereo CAS's registered services (protocol.md §4). */
+/** A service definition, as Apereo CAS's registered services (docs/protocol.md §4). */
 export interface RegisteredService {
   readonly id: number;
   /** The CAS `@class` it was defined with, kept so the definition round-trips. */

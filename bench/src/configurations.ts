@@ -1,0 +1,35 @@
+import type { RowName } from './rows.js';
+
+/** The settings a configuration adds, and what to release once its servers have stopped. */
+export interface PreparedConfiguration {
+  /** Merged over the settings every measured tessera shares; a top-level section given here replaces the shared one. */
+  readonly settings: Record<string, unknown>;
+  readonly release: () => Promise<void>;
+}
+
+/**
+ * One way of running tessera that the bench measures: its storage (and whatever that needs started
+ * first), the rows measured with it, and whether the memory figure is taken with it. Every
+ * configuration's rows are compared with the same baseline in the same rounds.
+ */
+export interface ServerConfiguration {
+  /** Short, shown beside each of its rows, e.g. `memory`. */
+  readonly name: string;
+  readonly description: string;
+  readonly rows: readonly RowName[];
+  /** Create live TGTs over HTTP in a fresh server of this configuration and weigh its RSS after GC. */
+  readonly memoryFigure: boolean;
+  /** Called once per run, before its first server starts (e.g. to start a database it needs). */
+  prepare(): Promise<PreparedConfiguration>;
+}
+
+export const MEMORY_STORE: ServerConfiguration = {
+  name: 'memory',
+  description: 'the memory store (`storage.type: memory`) in one process',
+  rows: ['tgt', 'grant', 'validate', 'jwt', 'x509', 'argon2'],
+  memoryFigure: true,
+  prepare: () => Promise.resolve({ settings: { storage: { type: 'memory' } }, release: () => Promise.resolve() }),
+};
+
+/** What `pnpm bench` measures, in order. */
+export const CONFIGURATIONS: readonly ServerConfiguration[] = [MEMORY_STORE];

@@ -1,0 +1,74 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Argon2PasswordHasher, toCasServiceJson } from '@tessera/core';
+import { aRegisteredService } from '@tessera/testkit';
+import { TestPki } from '@tessera/testkit/x509';
+
+export const SERVICE = 'https://app.example.org/home';
+/** A config user with a plain password: checking it is one SHA-256 compare, the cheap handler. */
+export const CHEAP_LOGIN = 'username=casuser&password=Mellon';
+/** A config user with an argon2id passwordHash from core's hasher: every login costs one verify. */
+export const ARGON2_PASSWORD = 'argon2-secret';
+export const ARGON2_LOGIN = `username=alice&password=${ARGON2_PASSWORD}`;
+
+/** What every tessera process of one run shares: a folder, the users' secrets, a PKI on disk. */
+export interface Fixtures {
+  /** Every file of the run lives below it; removed at the end. */
+  readonly dir: string;
+  /** The argon2id user's PHC string, for the raw verify rate against the same hash. */
+  readonly argon2Phc: string;
+  /** A login form whose `cert` field holds a client certificate and the intermediate CA that issued it. */
+  readonly x509Login: string;
+  /** The settings every measured tessera shares (each configuration adds its own, storage first). */
+  settings(auditFile: string): Record<string, unknown>;
+  remove(): void;
+}
+
+/**
+ * A PKI as an operator would have it: a root CA (the trust anchor), an issuing CA below it, a
+ * client certificate of the issuing CA, and a current CRL of each CA listing one revoked
+ * certificate, so every X.509 login builds a two-link chain and checks it against both CRLs.
+ */
+export async function makeFixtures(): Promise<Fixtures> {
+  const dir = mkdtempSync(join(tmpdir(), 'tessera-bench-'));
+  try {
+    const argon2Phc = await new Argon2PasswordHasher().hash(ARGON2_PASSWORD);
+    const pki = new TestPki();
+    const root = await pki.rootAuthority('CN=tessera bench root CA,O=bench');
+    const issuing = await root.intermediate('CN=tessera bench issuing CA,O=bench');
+    const client = await issuing.issue({ subject: 'CN=casuser,O=bench' });
+    const files = { root: join(dir, 'root.pem'), rootCrl: join(dir, 'root.crl.pem'), issuingCrl: join(dir, 'issuing.crl.pem') };
+    writeFileSync(files.root, root.certificate.pem);
+    writeFileSync(files.rootCrl, (await root.revocationList({ revoked: [await root.issue({ subject: 'CN=revoked by root,O=bench' })] })).pem);
+    writeFileSync(files.issuingCrl, (await issuing.revocationList({ revoked: [await issuing.issue({ subject: 'CN=revoked by issuing,O=bench' })] })).pem);
+    const tokens = { signingKey: randomBytes(48).toString('base64url'), encryptionKey: randomBytes(32).toString('base64url') };
+    const settings = (auditFile: string): Record<string, unknown> => ({
+      modules: ['rest', 'tokens', 'x509'],
+      server: { host: '127.0.0.1', port: 0, nodeName: 'bench' },
+      // STs that live ten minutes, so the pool minted before a validation run is still valid when it runs,
+      // while the unvalidated ones of the grant row are swept during the run.
+      tickets: { st: { timeToLiveSeconds: 600 } },
+      tokens,
+      x509: { sources: ['form'], trustedProxies: ['127.0.0.1', '::1'], trustAnchors: [files.root], maxPathLength: 2, crl: { files: [files.rootCrl, files.issuingCrl] } },
+      audit: { destination: auditFile },
+      users: [
+        { username: 'casuser', password: 'Mellon', attributes: { mail: 'casuser@example.org', memberOf: ['staff', 'faculty'] } },
+        { username: 'alice', passwordHash: argon2Phc, attributes: { memberOf: 'students' } },
+      ],
+      // SERVICE's app, releasing every attribute.
+      services: [toCasServiceJson(aRegisteredService({ id: 1, name: 'App' }))],
+    });
+    return {
+      dir,
+      argon2Phc,
+      x509Login: new URLSearchParams({ cert: client.pem + issuing.certificate.pem }).toString(),
+      settings,
+      remove: () => rmSync(dir, { recursive: true, force: true }),
+    };
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
+}

@@ -1,0 +1,146 @@
+import { join } from 'node:path';
+import { drive } from './child.js';
+import type { ServerConfiguration } from './configurations.js';
+import { ARGON2_PASSWORD, CHEAP_LOGIN, type Fixtures } from './fixtures.js';
+import type { LoadSpec } from './load-spec.js';
+import { TEXT_FORM } from './load-spec.js';
+import { scrapeSample } from './metrics.js';
+import type { BenchOptions } from './options.js';
+import { rawArgon2 } from './processes/argon2-raw.js';
+import { startBaseline } from './processes/baseline-process.js';
+import { cpuMicros } from './processes/proc.js';
+import { startTessera, startTesseraWithGcHook, type TesseraProcess } from './processes/tessera-process.js';
+import type { BenchResults, Measured, MemoryFigure, RowRun } from './results.js';
+import { baselineLoad, mintLoad, ROWS, rowLoad, type Row, type TesseraTarget } from './rows.js';
+
+const TGT_POOL = 1000;
+
+type Say = (line: string) => void;
+
+interface Running {
+  readonly configuration: ServerConfiguration;
+  readonly release: () => Promise<void>;
+  readonly tessera: TesseraProcess;
+  readonly target: TesseraTarget;
+  readonly rows: readonly Row[];
+  readonly tgts: readonly string[];
+  /** The best validation rate seen so far, to size the next pool of fresh STs. */
+  validateRate: number;
+}
+
+/**
+ * The baseline and one tessera per configuration, each in a process of its own, then: a warm-up
+ * of every row, and `rounds` rounds of every row in turn, the baseline first in each round, so a
+ * row's ratio compares loads a minute or two apart at most. The argon2 row is a pair in every
+ * round: the raw verify rate, then the row. Then the memory figure, in fresh servers.
+ */
+export async function measure(options: BenchOptions, configurations: readonly ServerConfiguration[], fixtures: Fixtures, say: Say): Promise<BenchResults> {
+  const baselineRuns: Measured[] = [];
+  const rowRuns = new Map<string, RowRun[]>();
+  const rawArgon2Runs: BenchResults['rawArgon2'][number][] = [];
+  const baseline = await startBaseline(options.poolSize);
+  const running: Running[] = [];
+  try {
+    for (const configuration of configurations) running.push(await startConfiguration(configuration, options, fixtures, say));
+    const seconds = (warmup: boolean) => (warmup ? options.warmup : options.duration);
+
+    const round = async (warmup: boolean, label: string) => {
+      const base = await measured(baseline.pid, baselineLoad(baseline.origin, options.connections, seconds(warmup)));
+      if (!warmup) baselineRuns.push(base);
+      say(`${label} baseline: ${describe(base)}`);
+      for (const server of running) {
+        for (const row of server.rows) {
+          let reference = base.okPerSecond;
+          let sts: readonly string[] = [];
+          if (row.name === 'validate') {
+            const wanted = Math.ceil(1.5 * Math.max(base.okPerSecond, server.validateRate) * seconds(warmup)) + 1000;
+            sts = await mint(server.target, 'sts', wanted, server.tgts);
+          }
+          if (row.name === 'argon2') {
+            const raw = await rawArgon2(fixtures.argon2Phc, ARGON2_PASSWORD, { seconds: seconds(warmup), inFlight: options.connections, poolSize: options.poolSize });
+            reference = raw.perSecond;
+            if (!warmup) rawArgon2Runs.push({ configuration: server.configuration.name, ...raw });
+            say(`${label} raw argon2id verify: ${raw.perSecond.toFixed(1)}/s, ${raw.cpuMicrosPerVerify.toFixed(0)} µs CPU each`);
+          }
+          const outcome = await measured(server.tessera.pid, rowLoad(row.name, server.target, { tgts: server.tgts, sts }, options.connections, seconds(warmup)));
+          if (row.name === 'validate') server.validateRate = Math.max(server.validateRate, outcome.okPerSecond);
+          if (!warmup) rowRuns.set(key(server, row), [...(rowRuns.get(key(server, row)) ?? []), { measured: outcome, reference }]);
+          say(`${label} ${row.name} (${server.configuration.name}): ${describe(outcome)}`);
+        }
+      }
+    };
+
+    if (options.warmup > 0) await round(true, 'warm-up');
+    for (let index = 1; index <= options.rounds; index += 1) await round(false, `round ${index}/${options.rounds}`);
+  } finally {
+    await Promise.allSettled([baseline.close(), ...running.map((server) => server.tessera.close())]);
+    await Promise.allSettled(running.map((server) => server.release()));
+  }
+
+  const memory: MemoryFigure[] = [];
+  for (const configuration of configurations.filter((candidate) => candidate.memoryFigure && options.tickets > 0)) {
+    memory.push(await memoryFigure(configuration, options, fixtures, say));
+  }
+  const rows = running.flatMap((server) => server.rows.map((row) => ({ configuration: server.configuration.name, row, runs: rowRuns.get(key(server, row)) ?? [] })));
+  return { baseline: baselineRuns, rows, rawArgon2: rawArgon2Runs, memory };
+}
+
+function key(server: Running, row: Row): string {
+  return `${server.configuration.name}/${row.name}`;
+}
+
+async function startConfiguration(configuration: ServerConfiguration, options: BenchOptions, fixtures: Fixtures, say: Say): Promise<Running> {
+  const prepared = await configuration.prepare();
+  let tessera: TesseraProcess | undefined;
+  try {
+    tessera = await startTessera({ dir: join(fixtures.dir, configuration.name), settings: (audit) => ({ ...fixtures.settings(audit), ...prepared.settings }), poolSize: options.poolSize });
+    say(`tessera (${configuration.name}) started by its CLI, pid ${tessera.pid}, log ${tessera.files.log}`);
+    const target = { origin: tessera.origin, base: tessera.base, x509Login: fixtures.x509Login };
+    const rows = ROWS.filter((row) => configuration.rows.includes(row.name));
+    return { configuration, release: prepared.release, tessera, target, rows, tgts: await mint(target, 'tgts', TGT_POOL, []), validateRate: 0 };
+  } catch (error) {
+    await tessera?.close().catch(() => undefined);
+    await prepared.release();
+    throw error;
+  }
+}
+
+/** Runs a load against the server process `pid`, with that process's CPU time over it per response. */
+async function measured(pid: number, spec: LoadSpec): Promise<Measured> {
+  const before = cpuMicros(pid);
+  const { collected: _collected, ...outcome } = await drive(spec);
+  return { ...outcome, cpuMicrosPerResponse: (cpuMicros(pid) - before) / Math.max(1, outcome.responses) };
+}
+
+async function mint(target: TesseraTarget, what: 'tgts' | 'sts', count: number, tgts: readonly string[]): Promise<readonly string[]> {
+  const outcome = await drive(mintLoad(target, what, count, tgts));
+  if (outcome.collected.length < count) throw new Error(`minting ${what}: wanted ${count}, got ${outcome.collected.length} (${outcome.errors} errors, ${outcome.non2xx} non-2xx)`);
+  return outcome.collected;
+}
+
+/** `options.tickets` cheap logins over HTTP into a fresh server, then its RSS after a full GC. */
+async function memoryFigure(configuration: ServerConfiguration, options: BenchOptions, fixtures: Fixtures, say: Say): Promise<MemoryFigure> {
+  say(`memory figure (${configuration.name}): ${options.tickets} TGTs over HTTP into a fresh tessera`);
+  const prepared = await configuration.prepare();
+  try {
+    const dir = join(fixtures.dir, `${configuration.name}-memory`);
+    const { server, memoryAfterGc } = await startTesseraWithGcHook({ dir, settings: (audit) => ({ ...fixtures.settings(audit), ...prepared.settings }), poolSize: options.poolSize });
+    try {
+      const rssBeforeBytes = (await memoryAfterGc()).rss;
+      const spec: LoadSpec = { kind: 'request', origin: server.origin, connections: options.connections, duration: 24 * 3600, amount: options.tickets, method: 'POST', paths: [`${server.base}/v1/tickets`], body: CHEAP_LOGIN, headers: TEXT_FORM };
+      const outcome = await drive(spec);
+      if (outcome.errors > 0 || outcome.non2xx > 0) throw new Error(`creating TGTs for the memory figure: ${outcome.errors} errors, ${outcome.non2xx} non-2xx`);
+      const liveTgts = await scrapeSample(server.metricsUrl, 'tessera_tgts_live');
+      const after = await memoryAfterGc();
+      return { configuration: configuration.name, tickets: options.tickets, liveTgts, seconds: outcome.seconds, rssBeforeBytes, rssBytes: after.rss, heapUsedBytes: after.heapUsed };
+    } finally {
+      await server.close();
+    }
+  } finally {
+    await prepared.release();
+  }
+}
+
+function describe(outcome: Measured): string {
+  return `${outcome.okPerSecond.toFixed(0)} 2xx/s, p99 ${outcome.p99} ms, ${outcome.cpuMicrosPerResponse.toFixed(0)} µs CPU/req, errors ${outcome.errors}, non-2xx ${outcome.non2xx}`;
+}

@@ -1,0 +1,34 @@
+import type { Clock } from '@tessera/core';
+import { RedisKeys } from './keys.js';
+import { RedisOtpReplayStore } from './redis-otp-replay-store.js';
+import { RedisReadinessCheck } from './redis-readiness.js';
+import { RedisRequestRateStore } from './redis-request-rate-store.js';
+import { RedisServiceRegistry } from './redis-service-registry.js';
+import { RedisThrottleStore } from './redis-throttle-store.js';
+import { RedisTicketStore } from './redis-ticket-store.js';
+import type { RedisClient } from './scripts.js';
+
+export interface RedisStores {
+  readonly tickets: RedisTicketStore;
+  readonly registry: RedisServiceRegistry;
+  /** For the throttle module: failure counters shared by every node. */
+  readonly throttle: RedisThrottleStore;
+  /** For the throttle module's validation rate limit: token buckets shared by every node. */
+  readonly requestRates: RedisRequestRateStore;
+  /** For the otp module: the last accepted TOTP step per user, shared by every node. */
+  readonly otpSteps: RedisOtpReplayStore;
+  readonly readiness: RedisReadinessCheck;
+}
+
+/** Every store on one connection (from connectRedis, whose scripts they run), each key after `keyPrefix`. */
+export function createRedisStores(client: RedisClient, clock: Clock, keyPrefix: string): RedisStores {
+  const keys = new RedisKeys(keyPrefix);
+  return {
+    tickets: new RedisTicketStore(client, keys, clock),
+    registry: new RedisServiceRegistry(client, keys),
+    throttle: new RedisThrottleStore(client, keys),
+    requestRates: new RedisRequestRateStore(client, keys),
+    otpSteps: new RedisOtpReplayStore(client, keys),
+    readiness: new RedisReadinessCheck(client),
+  };
+}

@@ -1,0 +1,160 @@
+import type { Cluster, Redis } from 'ioredis';
+
+/** A standalone connection or a cluster: both take the same commands and scripts. */
+export type RedisClient = Redis | Cluster;
+
+/**
+ * Every read-modify-write step of the stores, each one Lua script that Redis runs atomically: no
+ * other command of any node runs between its reads and its writes. Times come in as arguments
+ * (the caller's clock, epoch ms); native TTLs (PEXPIRE) only collect garbage, a little after the
+ * clock says a record is dead. Times and counts to store come in as strings, so Lua formats none of them.
+ */
+const SCRIPTS = {
+  /** KEYS: ticket. ARGV: expiresAt, hardExpiresAt, servicesGranted, data, ttlMs. */
+  tesseraSaveTgt: {
+    keys: 1,
+    lua: `
+redis.call('HSET', KEYS[1], 'kind', 'TGT', 'expiresAt', ARGV[1], 'hardExpiresAt', ARGV[2], 'servicesGranted', ARGV[3], 'data', ARGV[4])
+redis.call('PEXPIRE', KEYS[1], ARGV[5])
+return 1`,
+  },
+  /**
+   * KEYS: ST, index of its TGT's STs (one slot). ARGV: ST id, expiresAt, data, ttlMs, now.
+   * The index forgets STs dead by the clock, and lives as long as its longest-lived ST.
+   */
+  tesseraSaveSt: {
+    keys: 2,
+    lua: `
+redis.call('HSET', KEYS[1], 'kind', 'ST', 'expiresAt', ARGV[2], 'data', ARGV[3])
+redis.call('PEXPIRE', KEYS[1], ARGV[4])
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[5])
+redis.call('ZADD', KEYS[2], ARGV[2], ARGV[1])
+if redis.call('PTTL', KEYS[2]) < tonumber(ARGV[4]) then redis.call('PEXPIRE', KEYS[2], ARGV[4]) end
+return 1`,
+  },
+  /** KEYS: ST. ARGV: now. Removes a live ST and returns { data, expiresAt }; nil for a TGT, a dead or an unknown ticket. */
+  tesseraConsume: {
+    keys: 1,
+    lua: `
+local st = redis.call('HMGET', KEYS[1], 'kind', 'expiresAt', 'data')
+if st[1] ~= 'ST' or tonumber(st[2]) <= tonumber(ARGV[1]) then return false end
+redis.call('DEL', KEYS[1])
+return { st[3], st[2] }`,
+  },
+  /**
+   * KEYS: TGT. ARGV: now, new expiresAt, ttlMs. Slides a live TGT (idle and hard limit both after
+   * now) and counts the ST; returns { servicesGranted, data, hardExpiresAt }, or nil.
+   */
+  tesseraTouch: {
+    keys: 1,
+    lua: `
+local tgt = redis.call('HMGET', KEYS[1], 'kind', 'expiresAt', 'hardExpiresAt', 'data')
+local now = tonumber(ARGV[1])
+if tgt[1] ~= 'TGT' or tonumber(tgt[2]) <= now or tonumber(tgt[3]) <= now then return false end
+redis.call('HSET', KEYS[1], 'expiresAt', ARGV[2])
+local granted = redis.call('HINCRBY', KEYS[1], 'servicesGranted', 1)
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+return { granted, tgt[4], tgt[3] }`,
+  },
+  /**
+   * KEYS: the live TGT gauge. ARGV: TGT id, expiresAt, now, ttlMs, 'XX' to update only a TGT counted
+   * already (a slide, which must not count a TGT logged out meanwhile). Forgets TGTs dead by the clock;
+   * lives as long as its longest-lived TGT.
+   */
+  tesseraCountTgt: {
+    keys: 1,
+    lua: `
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[3])
+if ARGV[5] == 'XX' then redis.call('ZADD', KEYS[1], 'XX', ARGV[2], ARGV[1]) else redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1]) end
+if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[4]) then redis.call('PEXPIRE', KEYS[1], ARGV[4]) end
+return 1`,
+  },
+  /**
+   * KEYS: index of a TGT's STs. ARGV: now, what the keys of the TGT's slot start with. Deletes every
+   * ST in the index (their keys share the index's hash slot) and the index; returns how many were live.
+   */
+  tesseraRemoveDescendants: {
+    keys: 1,
+    lua: `
+local live = 0
+local entries = redis.call('ZRANGE', KEYS[1], 0, -1, 'WITHSCORES')
+for i = 1, #entries, 2 do
+  local deleted = redis.call('DEL', ARGV[2] .. entries[i])
+  if tonumber(entries[i + 1]) > tonumber(ARGV[1]) then live = live + deleted end
+end
+redis.call('DEL', KEYS[1])
+return live`,
+  },
+  /**
+   * KEYS: throttle key. ARGV: now, end of a window opened now, ttlMs of a window opened now.
+   * Counts in the open window, or opens one counting 1; returns the failures counted.
+   */
+  tesseraRecordFailure: {
+    keys: 1,
+    lua: `
+local state = redis.call('HMGET', KEYS[1], 'windowEndsAt', 'lockedUntil')
+if (tonumber(state[1]) or 0) > tonumber(ARGV[1]) then
+  return redis.call('HINCRBY', KEYS[1], 'failures', 1)
+end
+redis.call('HSET', KEYS[1], 'failures', '1', 'windowEndsAt', ARGV[2])
+if not state[2] then redis.call('HSET', KEYS[1], 'lockedUntil', '0', 'locks', '0') end
+if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[3]) then redis.call('PEXPIRE', KEYS[1], ARGV[3]) end
+return 1`,
+  },
+  /** KEYS: throttle key. ARGV: now, until, ttlMs. Locks a key not locked at now; 1 when this call locked it. */
+  tesseraLock: {
+    keys: 1,
+    lua: `
+if (tonumber(redis.call('HGET', KEYS[1], 'lockedUntil')) or 0) > tonumber(ARGV[1]) then return 0 end
+redis.call('HSET', KEYS[1], 'lockedUntil', ARGV[2], 'failures', '0', 'windowEndsAt', '0')
+redis.call('HINCRBY', KEYS[1], 'locks', 1)
+if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[3]) then redis.call('PEXPIRE', KEYS[1], ARGV[3]) end
+return 1`,
+  },
+  /**
+   * KEYS: bucket. ARGV: now, capacity, refillPerSecond. A token bucket, as MemoryRequestRateStore:
+   * returns 0 when a token was taken, else the ms until one is there. The bucket expires once full
+   * again, which is the same as never seen.
+   */
+  tesseraTake: {
+    keys: 1,
+    lua: `
+local now, capacity, rate = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+local bucket = redis.call('HMGET', KEYS[1], 'tokens', 'at')
+local tokens = capacity
+if bucket[1] then tokens = math.min(capacity, tonumber(bucket[1]) + math.max(0, now - tonumber(bucket[2])) * rate / 1000) end
+local taken = tokens >= 1
+if taken then tokens = tokens - 1 end
+redis.call('HSET', KEYS[1], 'tokens', string.format('%.17g', tokens), 'at', ARGV[1])
+redis.call('PEXPIRE', KEYS[1], math.ceil((capacity - tokens) * 1000 / rate) + 1000)
+if taken then return 0 end
+return math.ceil((1 - tokens) * 1000 / rate)`,
+  },
+  /** KEYS: the user's last step. ARGV: step, ttlSeconds. 1 when the step is later than the one recorded. */
+  tesseraClaimStep: {
+    keys: 1,
+    lua: `
+local last = tonumber(redis.call('GET', KEYS[1]))
+if last and last >= tonumber(ARGV[1]) then return 0 end
+redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2])
+return 1`,
+  },
+} as const;
+
+export type ScriptName = keyof typeof SCRIPTS;
+
+/**
+ * Registers the scripts with the client, which sends each by EVALSHA and falls back to EVAL (loading
+ * it) when a server answers NOSCRIPT, as one that just restarted does; in a cluster, node by node.
+ */
+export function defineScripts(client: RedisClient): void {
+  for (const [name, { keys, lua }] of Object.entries(SCRIPTS)) client.defineCommand(name, { numberOfKeys: keys, lua });
+}
+
+type ScriptCommand = (...keysAndArgs: string[]) => Promise<unknown>;
+
+/** Runs a script registered by defineScripts. */
+export function runScript(client: RedisClient, name: ScriptName, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown> {
+  const command = (client as unknown as Record<ScriptName, ScriptCommand>)[name];
+  return command.call(client, ...keys, ...args.map(String));
+}

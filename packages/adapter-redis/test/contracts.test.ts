@@ -1,0 +1,54 @@
+import { randomBytes } from 'node:crypto';
+import { expect } from 'chai';
+import { FixedClock, aTicketGrantingTicket, describeOtpReplayStore, describeRequestRateStore, describeServiceRegistry, describeThrottleStore, describeTicketStore } from '@tessera/testkit';
+import { describeWithRedis, describeWithRedisCluster } from '@tessera/testkit/redis';
+import { connectRedis, createRedisStores, type RedisConnection, type RedisSettings } from '@tessera/adapter-redis';
+
+const systemClock = { now: () => Date.now() };
+
+/**
+ * Every port's contract on Redis. Two connections stand for two nodes: each case's store runs on one,
+ * and `anotherNode` opens the same keys (the prefix the factory chose last) on the other. A fresh
+ * random prefix per store keeps the cases apart on one server.
+ */
+function describeContractsOn(settings: () => RedisSettings): void {
+  const nodes: RedisConnection[] = [];
+  let prefix = '';
+  const fresh = () => (prefix = `t${randomBytes(4).toString('hex')}:`);
+  const node = (index: number) => nodes[index]!.client;
+  const storesOn = (index: number, clock: FixedClock | typeof systemClock = systemClock) => createRedisStores(node(index), clock, prefix);
+
+  before(async () => {
+    nodes.push(await connectRedis(settings()), await connectRedis(settings()));
+  });
+  after(async () => {
+    await Promise.all(nodes.splice(0).map((connection) => connection.close()));
+  });
+
+  describeTicketStore('RedisTicketStore', (clock) => (fresh(), storesOn(0, clock).tickets), { anotherNode: (clock) => storesOn(1, clock).tickets });
+  describeServiceRegistry('RedisServiceRegistry', () => (fresh(), storesOn(0).registry), () => storesOn(1).registry);
+  describeThrottleStore('RedisThrottleStore', () => (fresh(), storesOn(0).throttle), () => storesOn(1).throttle);
+  describeOtpReplayStore('RedisOtpReplayStore', () => (fresh(), storesOn(0).otpSteps), () => storesOn(1).otpSteps);
+  describeRequestRateStore('RedisRequestRateStore', () => (fresh(), storesOn(0).requestRates), () => storesOn(1).requestRates);
+
+  it('answers the readiness check, and counts the live TGTs any node saved', async () => {
+    fresh();
+    const clock = new FixedClock(Date.now());
+    await storesOn(0, clock).readiness.check();
+    await storesOn(0, clock).tickets.save(aTicketGrantingTicket(clock));
+    await storesOn(1, clock).tickets.save(aTicketGrantingTicket(clock, { expiresAt: clock.now() + 1000 }));
+    expect(await storesOn(1, clock).tickets.liveTgts()).to.equal(2);
+    clock.advance(1000);
+    expect(await storesOn(0, clock).tickets.liveTgts()).to.equal(1);
+  });
+}
+
+const timeouts = { connectTimeoutMs: 2000, commandTimeoutMs: 2000 };
+
+describeWithRedis('redis adapter on a standalone redis-server: port contracts', (server) => {
+  describeContractsOn(() => ({ url: server().url, ...timeouts }));
+});
+
+describeWithRedisCluster('redis adapter on a three-master Redis Cluster: port contracts', (cluster) => {
+  describeContractsOn(() => ({ clusterNodes: cluster().urls, ...timeouts }));
+});

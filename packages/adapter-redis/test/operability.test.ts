@@ -1,0 +1,173 @@
+import { expect } from 'chai';
+import { randomBytes } from 'node:crypto';
+import { StoreUnavailableError } from '@tessera/core';
+import { FixedClock, aRegisteredService, aServiceTicket, aTicketGrantingTicket, freePort } from '@tessera/testkit';
+import { describeWithRedis } from '@tessera/testkit/redis';
+import { connectRedis, createRedisStores, isUnavailable, type RedisConnection } from '@tessera/adapter-redis';
+
+const timeouts = { connectTimeoutMs: 1000, commandTimeoutMs: 500 };
+
+async function rejection(promise: Promise<unknown>): Promise<Error> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as Error;
+  }
+  throw new Error('expected a rejection');
+}
+
+async function until(condition: () => boolean | Promise<boolean>, what: string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`within 10 s: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describeWithRedis('redis adapter: outage and recovery on one connection', (server) => {
+  let connection: RedisConnection;
+  const changes: string[] = [];
+
+  before(async () => {
+    connection = await connectRedis({ url: server().url, ...timeouts }, { lost: (reason) => changes.push(`lost: ${reason}`), restored: () => changes.push('restored') });
+  });
+  after(() => connection.close());
+
+  it('fails every operation and the readiness check with StoreUnavailableError while Redis is down, and serves again when it is back', async function () {
+    this.timeout(30_000);
+    const clock = new FixedClock(Date.now());
+    const stores = createRedisStores(connection.client, clock, `t${randomBytes(4).toString('hex')}:`);
+    const tgt = aTicketGrantingTicket(clock);
+    await stores.tickets.save(tgt);
+    await stores.readiness.check();
+
+    await server().stop();
+    await until(() => changes.length === 1, 'the loss is reported');
+    const started = Date.now();
+    for (const operation of [stores.tickets.get(tgt.id), stores.tickets.consume(`ST-1-abcd-x`), stores.throttle.recordFailure('k', clock.now(), 1000), stores.registry.list(), stores.readiness.check()]) {
+      expect(await rejection(operation)).to.be.instanceOf(StoreUnavailableError);
+    }
+    expect(Date.now() - started, 'each fails within the command timeout').to.be.below(5 * timeouts.commandTimeoutMs);
+    expect(changes).to.have.length(1);
+    expect(changes[0]).to.match(/^lost: /);
+
+    await server().start();
+    await until(() => stores.readiness.check().then(() => true, () => false), 'the connection comes back');
+    const st = aServiceTicket(clock);
+    await stores.tickets.save(st);
+    expect(await stores.tickets.consume(st.id)).to.deep.equal(st);
+    expect(changes).to.deep.equal([changes[0], 'restored']);
+  });
+});
+
+describeWithRedis('redis adapter: a server that stops answering', (server) => {
+  let connection: RedisConnection;
+  const changes: string[] = [];
+  before(async () => {
+    connection = await connectRedis({ url: server().url, ...timeouts }, { lost: (reason) => changes.push(`lost: ${reason}`), restored: () => changes.push('restored') });
+  });
+  after(() => connection.close());
+
+  it('fails a command with StoreUnavailableError after commandTimeoutMs, drops the silent connection, and serves on a new one once it answers', async function () {
+    this.timeout(30_000);
+    const clock = new FixedClock(Date.now());
+    const { tickets, readiness } = createRedisStores(connection.client, clock, `t${randomBytes(4).toString('hex')}:`);
+    const tgt = aTicketGrantingTicket(clock);
+    await tickets.save(tgt);
+    server().pause();
+    try {
+      const started = Date.now();
+      expect(await rejection(tickets.get(tgt.id))).to.be.instanceOf(StoreUnavailableError);
+      expect(Date.now() - started).to.be.within(timeouts.commandTimeoutMs - 50, 4 * timeouts.commandTimeoutMs);
+      expect(await rejection(readiness.check())).to.be.instanceOf(StoreUnavailableError);
+    } finally {
+      server().resume();
+    }
+    await until(() => readiness.check().then(() => true, () => false), 'answers again');
+    expect(await tickets.get(tgt.id)).to.deep.equal(tgt);
+    expect(changes).to.have.length(2);
+    expect(changes[0]).to.match(/^lost: Socket timeout/);
+    expect(changes[1]).to.equal('restored');
+  });
+});
+
+describeWithRedis('redis adapter: what it leaves in Redis', (server) => {
+  let connection: RedisConnection;
+  before(async () => {
+    connection = await connectRedis({ url: server().url, ...timeouts });
+  });
+  after(() => connection.close());
+
+  it('gives every key an expiry but the service registry, whose definitions stay until removed', async () => {
+    const prefix = `t${randomBytes(4).toString('hex')}:`;
+    const clock = new FixedClock(Date.now());
+    const stores = createRedisStores(connection.client, clock, prefix);
+    const tgt = aTicketGrantingTicket(clock);
+    await stores.tickets.save(tgt);
+    await stores.tickets.save(aServiceTicket(clock, { tgtId: tgt.id }));
+    await stores.tickets.touch(tgt.id, clock.now() + 60_000);
+    await stores.throttle.recordFailure('203.0.113.9 casuser', clock.now(), 60_000);
+    await stores.throttle.lock('203.0.113.9 alice', clock.now(), clock.now() + 60_000);
+    await stores.requestRates.take('203.0.113.9', clock.now(), 5, 1);
+    await stores.otpSteps.claim('casuser', 59_000_000);
+    await stores.registry.save(aRegisteredService());
+
+    const keys = server().cli('--scan', '--pattern', `${prefix}*`).trim().split('\n').sort();
+    expect(keys).to.have.length(9);
+    const lasting = keys.filter((key) => Number(server().cli('pttl', key).trim()) < 0);
+    expect(lasting).to.deep.equal([`${prefix}services`]);
+  });
+
+  it('counts live TGTs only: not expired by the clock, not removed', async () => {
+    const clock = new FixedClock(Date.now());
+    const { tickets } = createRedisStores(connection.client, clock, `t${randomBytes(4).toString('hex')}:`);
+    const [short, slid, removed] = [aTicketGrantingTicket(clock, { expiresAt: clock.now() + 1000 }), aTicketGrantingTicket(clock, { expiresAt: clock.now() + 1000 }), aTicketGrantingTicket(clock)];
+    for (const tgt of [short, slid, removed]) await tickets.save(tgt);
+    expect(await tickets.liveTgts()).to.equal(3);
+    await tickets.touch(slid.id, clock.now() + 60_000);
+    await tickets.remove(removed.id);
+    clock.advance(1000);
+    expect(await tickets.liveTgts()).to.equal(1);
+  });
+});
+
+describeWithRedis(
+  'redis adapter: connecting',
+  (server) => {
+    it('names the server with its password masked when it cannot be reached within connectTimeoutMs', async () => {
+      const url = `redis://:hunter2@127.0.0.1:${await freePort()}`;
+      const started = Date.now();
+      const error = await rejection(connectRedis({ url, ...timeouts }));
+      expect(error).to.be.instanceOf(StoreUnavailableError);
+      expect(error.message).to.match(/^cannot reach Redis \(redis:\/\/:\*\*\*@127\.0\.0\.1:\d+\) within 1000 ms: .*ECONNREFUSED/);
+      expect(error.message).to.not.include('hunter2');
+      expect(Date.now() - started).to.be.below(5000);
+    });
+
+    it('rethrows the refusal of a wrong password at once, as the error reply it is', async () => {
+      const error = await rejection(connectRedis({ url: server().url.replace('s3cret', 'wrong'), ...timeouts }));
+      expect(error.name).to.equal('ReplyError');
+      expect(error.message).to.match(/WRONGPASS/);
+      const connection = await connectRedis({ url: server().url, ...timeouts });
+      await connection.close();
+    });
+  },
+  { password: 's3cret' },
+);
+
+describe('redis adapter: which errors mean "Redis is unavailable"', () => {
+  const reply = (message: string) => Object.assign(new Error(message), { name: 'ReplyError' });
+
+  it('every connection-level error, and the transient error replies', () => {
+    for (const error of [new Error('Connection is closed.'), new Error('Command timed out'), reply('LOADING Redis is loading the dataset in memory'), reply('CLUSTERDOWN The cluster is down'), reply('TRYAGAIN Multiple keys request during rehashing of slot')]) {
+      expect(isUnavailable(error), error.message).to.equal(true);
+    }
+  });
+
+  it('never a script error or a wrong argument, which are bugs', () => {
+    for (const error of [reply('ERR Error running script'), reply('WRONGTYPE Operation against a key holding the wrong kind of value'), reply('CROSSSLOT Keys in request')]) {
+      expect(isUnavailable(error), error.message).to.equal(false);
+    }
+    expect(isUnavailable('not an error')).to.equal(false);
+  });
+});

@@ -1,0 +1,176 @@
+import { CONTENT_ENCRYPTION_ALGORITHMS } from '@tessera/core';
+import { loadOptions, type Output } from './configuration.js';
+
+/** Every option of every command; each command names the ones it takes. */
+export const OPTIONS = {
+  config: { type: 'string', usage: '--config FILE', help: 'the settings file (YAML, or JSON by its .json name); without it, the demo defaults' },
+  port: { type: 'string', usage: '--port N', help: 'overrides server.port' },
+  algorithm: { type: 'string', usage: '--algorithm ENC', help: `content encryption of the tokens: ${CONTENT_ENCRYPTION_ALGORITHMS.join(', ')} (default A128CBC-HS256)` },
+  user: { type: 'string', usage: '--user NAME', help: 'the user the secret is for, shown in the authenticator app' },
+  help: { type: 'boolean', short: 'h', usage: '--help', help: 'show this help' },
+} as const;
+
+export type OptionName = Exclude<keyof typeof OPTIONS, 'help'>;
+export type OptionValues = Partial<Record<OptionName, string>>;
+
+export interface CommandInput {
+  readonly values: OptionValues;
+  readonly operands: readonly string[];
+  readonly out: Output;
+  readonly err: Output;
+}
+
+export interface Command {
+  /** The words that call it: `services import`. */
+  readonly name: string;
+  /** Earlier spellings still understood, not shown. */
+  readonly aliases?: readonly string[];
+  /** The operands as the usage shows them, and how many it takes. */
+  readonly operands?: { readonly usage: string; readonly min: number; readonly max: number };
+  readonly options: readonly OptionName[];
+  /** Options among `options` that must be given. */
+  readonly required?: readonly OptionName[];
+  readonly summary: string;
+  readonly description: string;
+  /** The exit code; undefined while the command goes on (a server). Each loads its own modules, so `--help` and small commands start fast. */
+  run(input: CommandInput): Promise<number | undefined>;
+}
+
+const SETTINGS = `Settings come from --config FILE, then TESSERA_* environment variables (TESSERA_SERVER__PORT=9000:
+"__" between levels), then --port. A bad setting is named with the variable it came from, and exits 2.`;
+
+export const COMMANDS: readonly Command[] = [
+  {
+    name: 'start',
+    options: ['config', 'port'],
+    summary: 'serve (the default command)',
+    description: `Loads and checks the configuration, then serves until SIGINT or SIGTERM, letting requests in flight finish.
+Without --config and without users or services in the environment, the demo user casuser is on.
+${SETTINGS}`,
+    run: async ({ values, err }) => (await import('./start.js')).start(loadOptions(values), err),
+  },
+  {
+    name: 'config check',
+    options: ['config', 'port'],
+    summary: 'check a configuration as start would; start nothing',
+    description: `Reads the settings, the service definitions and every file they name (token keys, certificates, CA files)
+and composes the server as start does, but opens no storage, listens on no port and writes no file.
+Prints "configuration OK" and exits 0, or one line per problem and exits 2.
+${SETTINGS}`,
+    run: async ({ values, out, err }) => (await import('./config-check.js')).checkConfiguration(loadOptions(values), out, err),
+  },
+  {
+    name: 'hash-password',
+    options: [],
+    summary: 'read a password from stdin, print its argon2id hash',
+    description: `Prints the argon2id PHC string for users[].passwordHash. The password is read from stdin (the first line)
+or typed at the terminal without echo, never taken from the command line.`,
+    run: async () => (await import('./hash-password.js')).hashPassword(),
+  },
+  {
+    name: 'generate-keys',
+    aliases: ['keys generate'],
+    options: ['algorithm'],
+    summary: 'print a fresh key pair for the tokens module (JSON)',
+    description: `Prints {"signingKey", "encryptionKey"}: redirect it into the file tokens.keyFile names, or copy the values into
+tokens.signingKey and tokens.encryptionKey. Every node of a cluster needs the same keys.`,
+    run: async ({ values, out, err }) => (await import('./generate-keys.js')).generateKeys(values.algorithm, out, err),
+  },
+  {
+    name: 'services list',
+    options: ['config'],
+    summary: 'list the registered services, in evaluation order',
+    description: `Lists the services the server would start with: the configuration's services, servicesDirectory, and with
+MongoDB storage every service stored there.`,
+    run: async ({ values, out, err }) => (await import('./services.js')).listServices(loadOptions(values), out, err),
+  },
+  {
+    name: 'services import',
+    operands: { usage: 'DIR', min: 1, max: 1 },
+    options: ['config'],
+    summary: 'check every CAS JSON service file in DIR and import them',
+    description: `Checks every *.json file of DIR (Apereo CAS service files, comments allowed); one bad file imports nothing.
+With MongoDB storage the services are saved there, replacing those of the same id. With memory storage
+nothing outlives the command: it shows what would load. Exit 1 when a file is invalid.`,
+    run: async ({ values, operands, out, err }) => (await import('./services.js')).importServices(operands[0] ?? '', loadOptions(values), out, err),
+  },
+  {
+    name: 'services validate',
+    operands: { usage: 'PATH...', min: 1, max: Number.POSITIVE_INFINITY },
+    options: [],
+    summary: 'check CAS JSON service files and folders; import nothing',
+    description: `Checks each file, and every *.json file of each folder, as the server reads them: every problem on its own line,
+naming the file, the key and the service. Reads no configuration and changes nothing. Exit 0 valid, 1 not.`,
+    run: async ({ operands, out, err }) => (await import('./services.js')).validateServices(operands, out, err),
+  },
+  {
+    name: 'otp new',
+    options: ['user'],
+    required: ['user'],
+    summary: 'print a new TOTP secret (users[].otpSecret) and its otpauth:// URI',
+    description: 'Prints a fresh base32 secret for users[].otpSecret and the otpauth:// URI to show an authenticator app (as a QR code).',
+    run: async ({ values }) => (await import('./otp-new.js')).otpNew(values.user),
+  },
+  {
+    name: 'health',
+    options: ['config'],
+    summary: "ask this machine's server whether it is live (a container HEALTHCHECK)",
+    description: `Asks /health/live at the address, port and scheme the configuration gives the server (the admin listener when
+admin.port is set); a wildcard host is asked on loopback. Exit 0 when it answers 200, else 1.
+${SETTINGS}`,
+    run: async ({ values, out, err }) => (await import('./health.js')).checkHealth(loadOptions(values), out, err),
+  },
+];
+
+/** `tessera services import DIR [--config FILE]`. */
+export function usageLine(command: Command): string {
+  const options = command.options.map((name) => (command.required?.includes(name) ? OPTIONS[name].usage : `[${OPTIONS[name].usage}]`));
+  return ['tessera', command.name, command.operands?.usage, ...options].filter(Boolean).join(' ');
+}
+
+/** The usage lines of `commands`, each with its summary. */
+export function commandList(commands: readonly Command[]): string {
+  const lines = commands.map((command) => [usageLine(command), command.summary] as const);
+  const width = Math.max(...lines.map(([usage]) => usage.length));
+  return lines.map(([usage, summary]) => `  ${usage.padEnd(width)}   ${summary}\n`).join('');
+}
+
+export const USAGE = `Usage:
+${commandList(COMMANDS)}  tessera COMMAND --help
+
+${SETTINGS}
+See README.md.
+`;
+
+/** `tessera COMMAND --help`. */
+export function commandHelp(command: Command): string {
+  const options = [...command.options, 'help' as const].map((name) => [OPTIONS[name].usage, OPTIONS[name].help] as const);
+  const width = Math.max(...options.map(([usage]) => usage.length));
+  return `Usage: ${usageLine(command)}
+
+${command.description}
+
+Options:
+${options.map(([usage, help]) => `  ${usage.padEnd(width)}   ${help}\n`).join('')}`;
+}
+
+export type Invocation =
+  | { readonly kind: 'command'; readonly command: Command; readonly operands: readonly string[] }
+  /** The first words of several commands (`services`), without one of them. */
+  | { readonly kind: 'group'; readonly commands: readonly Command[] }
+  | { readonly kind: 'unknown'; readonly words: string };
+
+/** The command the positional arguments call (the longest name that starts them), and its operands. */
+export function invocationOf(positionals: readonly string[]): Invocation {
+  if (positionals.length === 0) return { kind: 'command', command: COMMANDS[0]!, operands: [] };
+  let best: { command: Command; length: number } | undefined;
+  for (const command of COMMANDS) {
+    for (const name of [command.name, ...(command.aliases ?? [])]) {
+      const words = name.split(' ');
+      if (words.every((word, index) => positionals[index] === word) && words.length > (best?.length ?? 0)) best = { command, length: words.length };
+    }
+  }
+  if (best) return { kind: 'command', command: best.command, operands: positionals.slice(best.length) };
+  const group = COMMANDS.filter((command) => command.name.startsWith(`${positionals[0]} `));
+  return group.length > 0 ? { kind: 'group', commands: group } : { kind: 'unknown', words: positionals.join(' ') };
+}

@@ -1,0 +1,45 @@
+import { MemoryUserDirectory } from '@tessera/adapter-memory';
+import { connectRedis, createRedisStores, type RedisSettings } from '@tessera/adapter-redis';
+import { InvalidConfigurationError, StoreUnavailableError } from '@tessera/core';
+import type { Config } from '../config/schema.js';
+import type { Storage, StorageInputs } from './storage.js';
+
+/**
+ * Connects (at most `connectTimeoutMs`), then saves the configured services into the shared registry:
+ * the configuration is the truth for what it names (every node writes the same), and services
+ * registered over REST stay. Users are read from the configuration, as with the memory store; they are
+ * never written to Redis. Any failure here stops the start with one line naming the setting.
+ */
+export async function openRedisStorage({ config, services, clock, logger }: StorageInputs): Promise<Storage> {
+  const settings = config.storage.redis;
+  const setting = settings.url === undefined ? 'storage.redis.cluster.nodes' : 'storage.redis.url';
+  const connection = await connectRedis(redisSettings(settings), {
+    lost: (reason) => logger.warn({ reason }, 'Redis connection lost: requests that need it answer 503 until it is back'),
+    restored: () => logger.info('Redis connection restored'),
+  }).catch((error: unknown) => {
+    throw startFailure(error, setting);
+  });
+  try {
+    const stores = createRedisStores(connection.client, clock, settings.keyPrefix);
+    for (const service of services) await stores.registry.save(service);
+    logger.info({ redis: connection.target, keyPrefix: settings.keyPrefix, services: services.length }, 'Redis storage ready');
+    const { tickets, registry, throttle, requestRates, otpSteps, readiness } = stores;
+    const users = new MemoryUserDirectory(config.users);
+    return { ports: { tickets, registry, users, throttle, requestRates, otpSteps, readiness, liveTgts: tickets }, close: () => connection.close() };
+  } catch (error) {
+    await connection.close();
+    throw startFailure(error, setting);
+  }
+}
+
+function redisSettings(settings: Config['storage']['redis']): RedisSettings {
+  const { url, cluster, connectTimeoutMs, commandTimeoutMs } = settings;
+  return { url, clusterNodes: cluster?.nodes, connectTimeoutMs, commandTimeoutMs };
+}
+
+/** An unreachable Redis stays "unavailable" (exit 1); a refusal (a wrong password) is configuration (exit 2). */
+function startFailure(error: unknown, setting: string): Error {
+  const reason = error instanceof Error ? error.message : String(error);
+  if (error instanceof StoreUnavailableError) return new StoreUnavailableError(`${setting}: ${reason}`, { cause: error });
+  return new InvalidConfigurationError(setting, `Redis refused: ${reason}`);
+}

@@ -1,0 +1,91 @@
+import { expect } from 'chai';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { freePort } from '@tessera/testkit';
+import { describeWithRedis } from '@tessera/testkit/redis';
+import { parseConfig, startServer, type RunningServer } from '@tessera/cli-server';
+
+const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
+const MAIN = join(ROOT, 'packages/cli-server/src/main.ts');
+const APP = 'https://app.example.org/home';
+const PASSWORD = 'hunter2-redis';
+
+/** Starts the CLI from source with this configuration and the environment given; its exit code and output. */
+function runCli(settings: unknown, env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const file = join(mkdtempSync(join(tmpdir(), 'tessera-redis-cli-')), 'tessera.json');
+  writeFileSync(file, JSON.stringify(settings));
+  const child = spawn(process.execPath, ['--conditions=source', '--import=tsx', MAIN, '--config', file], { cwd: ROOT, env: { ...process.env, NODE_OPTIONS: '', ...env } });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((resolve) => child.on('exit', (code) => resolve({ code, stdout, stderr })));
+}
+
+const post = (url: string, fields: Record<string, string>) =>
+  fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/plain' }, body: new URLSearchParams(fields).toString() });
+
+describe('storage.type redis at start', function () {
+  this.timeout(30_000);
+
+  it('an unreachable Redis exits 1 within seconds, one line naming storage.redis.url, its password masked', async () => {
+    const port = await freePort();
+    const startedAt = Date.now();
+    const run = await runCli({ storage: { type: 'redis', redis: { connectTimeoutMs: 1000 } }, logging: { level: 'silent' } }, { TESSERA_STORAGE__REDIS__URL: `redis://:${PASSWORD}@127.0.0.1:${port}` });
+    expect(run.code).to.equal(1);
+    expect(Date.now() - startedAt).to.be.below(15_000);
+    const lines = run.stderr.trim().split('\n');
+    expect(lines).to.have.length(1);
+    expect(lines[0]).to.match(new RegExp(`^tessera: storage\\.redis\\.url: cannot reach Redis \\(redis://:\\*\\*\\*@127\\.0\\.0\\.1:${port}\\) within 1000 ms`));
+    expect(run.stdout + run.stderr).to.not.include(PASSWORD);
+  });
+});
+
+describeWithRedis(
+  'storage.type redis against a redis-server that needs a password',
+  (redis) => {
+    it('a wrong password exits 2 as bad configuration, naming storage.redis.url, the password in no output', async function () {
+      this.timeout(30_000);
+      const url = redis().url.replace(PASSWORD, 'not-the-password');
+      const run = await runCli({ storage: { type: 'redis', redis: { url } }, logging: { level: 'silent' } });
+      expect(run.code).to.equal(2);
+      expect(run.stderr).to.match(/storage\.redis\.url: Redis refused: WRONGPASS/);
+      expect(run.stdout + run.stderr).to.not.include('not-the-password');
+    });
+
+    describe('a server composed on it', () => {
+      let server: RunningServer;
+      const logs: string[] = [];
+      const prefix = `cli${process.pid}:`;
+
+      before(async () => {
+        const log = new Writable({ write: (chunk: Buffer, _encoding, done) => (logs.push(chunk.toString()), done()) });
+        const config = parseConfig({
+          server: { port: 0 },
+          storage: { type: 'redis', redis: { url: redis().url, keyPrefix: prefix } },
+          users: [{ username: 'casuser', password: 'Mellon', attributes: { memberOf: ['staff'] } }],
+          services: [{ '@class': 'org.apereo.cas.services.CasRegisteredService', id: 1, name: 'App', serviceId: '^https://app\\.example\\.org/.*' }],
+        });
+        server = await startServer({ config, log, auditLog: log });
+      });
+      after(() => server.close());
+
+      it('saves the configured services into Redis, reads users from the configuration only, and never logs the password', async () => {
+        expect(redis().cli('hkeys', `${prefix}services`).trim()).to.equal('1');
+        const tgt = await (await post(`${server.url}/v1/tickets`, { username: 'casuser', password: 'Mellon' })).text();
+        const st = await (await post(`${server.url}/v1/tickets/${tgt}`, { service: APP })).text();
+        const validation = await fetch(`${server.url}/p3/serviceValidate?${new URLSearchParams({ service: APP, ticket: st }).toString()}`);
+        expect(await validation.text()).to.include('<cas:user>casuser</cas:user>');
+        expect(redis().cli('--scan', '--pattern', `${prefix}*`)).to.not.match(/user/i);
+        expect((await fetch(`${server.adminUrl}/health/ready`)).status).to.equal(200);
+        expect(logs.join('')).to.include('Redis storage ready').and.include('redis://:***@127.0.0.1');
+        expect(logs.join('')).to.not.include(PASSWORD);
+      });
+    });
+  },
+  { password: PASSWORD },
+);
