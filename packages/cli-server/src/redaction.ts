@@ -4,8 +4,8 @@ import { ticketFingerprint } from '@tessera/core';
  * The one redaction step between anything tessera writes about itself (log lines, audit lines, the
  * messages of a failed start) and its reader. Nothing reaches a line without passing `redacted`:
  * - values under secret keys are replaced, at any depth;
- * - every string has whole ticket ids replaced by fingerprints, JWTs, Authorization credentials and
- *   `password=…`-like values taken out;
+ * - every string has whole ticket ids replaced by fingerprints, JWTs, Authorization credentials,
+ *   URL passwords and `password=…`-like values taken out;
  * - an error keeps only its type, code, message and stack (then redacted as text) and its causes:
  *   the other fields libraries hang on errors (Node's parser puts the connection's raw bytes in
  *   `rawPacket`, drivers their commands and requests) never get through;
@@ -42,6 +42,8 @@ const SECRET_TEXT = new RegExp(
   ].join('|'),
   'gi',
 );
+/** The password of a URL's user information (`redis://:secret@host`, `mongodb://user:secret@host`). */
+const URL_PASSWORD = /(:\/\/[^\s/:@]*:)[^\s/@]+@/g;
 const NAME_AND_SEPARATOR = /^([a-z]+["']?\s*[:=]\s*["']?)/i;
 const CREDENTIAL_SCHEME = /^(basic|bearer|digest|negotiate)\s/i;
 
@@ -51,7 +53,8 @@ const MAX_AGGREGATED = 10;
 
 /** A text with the secrets it may quote taken out (see SECRET_TEXT). */
 export function redactedText(text: string): string {
-  return text.replace(SECRET_TEXT, (secret) => {
+  const withoutUrlPasswords = text.includes('://') ? text.replace(URL_PASSWORD, '$1[redacted]@') : text;
+  return withoutUrlPasswords.replace(SECRET_TEXT, (secret) => {
     if (/^(?:TGT|ST|PT|PGT)-/.test(secret)) return ticketFingerprint(secret);
     if (secret.startsWith('eyJ')) return '[jwt]';
     const scheme = CREDENTIAL_SCHEME.exec(secret);
