@@ -42,8 +42,8 @@ const SECRET_TEXT = new RegExp(
   ].join('|'),
   'gi',
 );
-/** The password of a URL's user information (`redis://:secret@host`, `mongodb://user:secret@host`). */
-const URL_PASSWORD = /(:\/\/[^\s/:@]*:)[^\s/@]+@/g;
+/** The password of a URL's user information (`redis://:secret@host`, `mongodb://user:secret@host`); one masked as `***` already stays so. */
+const URL_PASSWORD = /(:\/\/[^\s/:@]*:)(?!\*+@)[^\s/@]+@/g;
 const NAME_AND_SEPARATOR = /^([a-z]+["']?\s*[:=]\s*["']?)/i;
 const CREDENTIAL_SCHEME = /^(basic|bearer|digest|negotiate)\s/i;
 

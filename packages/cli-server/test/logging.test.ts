@@ -100,6 +100,7 @@ describe('logging', () => {
     expect(redactedText(`ticket ${TGT}.`)).to.equal(`ticket ${ticketFingerprint(TGT)}.`);
     expect(redactedText('jwt eyJhbGciOiJIUzUxMiJ9.eyJzdWIiOiJjYXN1c2VyIn0.c2lnbmF0dXJl here')).to.equal('jwt [jwt] here');
     expect(redactedText('cannot reach redis://:s3cret@redis.example.org:6379 or mongodb://app:pa55@db1,db2/x')).to.equal('cannot reach redis://:[redacted]@redis.example.org:6379 or mongodb://app:[redacted]@db1,db2/x');
+    expect(redactedText('cannot reach redis://:***@127.0.0.1:6379')).to.equal('cannot reach redis://:***@127.0.0.1:6379');
     const plain = 'user alice has a plain-text password; use passwordHash (tessera hash-password) at TGT-1#0c877c14bdc6';
     expect(redactedText(plain)).to.equal(plain);
   });
