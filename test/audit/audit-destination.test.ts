@@ -2,15 +2,19 @@ import { expect } from 'chai';
 import { existsSync, mkdtempSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { ConfigurationError, parseConfig, startServer } from '@tessera/cli-server';
+import { capturedLines, guardOutput } from '../support/log-canary.js';
 import { baseConfig, form, login, startTessera } from '../support/tessera.js';
 import { startBuilt } from '../support/built-server.js';
 import { parsed } from './support.js';
 
-const quiet = () => new Writable({ write: (_chunk, _encoding, done) => done() });
+const quiet = () => capturedLines('log of a server with an audit destination')[1];
 const fromBehind = (url: string) => fetch(`${url}/v1/tickets`, { ...form({ username: 'casuser', password: 'nope' }), headers: { ...form({}).headers, 'x-forwarded-for': '203.0.113.7, 198.51.100.2' } });
-const tempFile = (name: string) => join(mkdtempSync(join(tmpdir(), 'tessera-audit-')), name);
+const tempFile = (name: string) => {
+  const file = join(mkdtempSync(join(tmpdir(), 'tessera-audit-')), name);
+  guardOutput(`audit file ${file}`, () => (existsSync(file) ? readFileSync(file, 'utf8') : ''));
+  return file;
+};
 
 // docs/architecture.md §6 — "from which address", and where the trail goes (audit.destination)
 describe('audit trail: address and destination (docs/architecture.md §6)', function () {
@@ -47,8 +51,7 @@ describe('audit trail: address and destination (docs/architecture.md §6)', func
   });
 
   it('off writes nothing; a file that cannot be opened stops the start naming audit.destination', async () => {
-    const lines: string[] = [];
-    const auditLog = new Writable({ write: (chunk: Buffer, _encoding, done) => (lines.push(chunk.toString()), done()) });
+    const [lines, auditLog] = capturedLines('audit lines of a server with audit off');
     const off = await startServer({ config: parseConfig(baseConfig({ audit: { destination: 'off' } })), log: quiet(), auditLog });
     await login(off.url).finally(() => off.close());
     expect(lines).to.deep.equal([]);

@@ -4,6 +4,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { guardOutput } from '../support/log-canary.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const MAIN = join(ROOT, 'packages/cli-server/dist/main.js');
@@ -35,6 +36,7 @@ function startAndStop(file: string): Promise<{ code: number | null; output: stri
     env: { PATH: process.env.PATH ?? '', NODE_OPTIONS: '', TESSERA_SERVER__HOST: '127.0.0.1' },
   });
   let output = '';
+  guardOutput(`output of tessera --config ${file}`, () => output);
   let ready = false;
   const onData = (chunk: Buffer) => {
     output += chunk.toString();

@@ -5,6 +5,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { guardOutput } from '../support/log-canary.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const DEPLOY_SCRIPT = 'scripts/deploy-production.sh';
@@ -17,6 +18,7 @@ function startDeployed(app: string, cwd: string, env: Record<string, string>): P
     env: { PATH: process.env.PATH ?? '', NODE_OPTIONS: '', ...env },
   });
   let output = '';
+  guardOutput('output of the deployed tree', () => output);
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no ready line within 15 s:\n${output}`)), 15_000);
     const onData = (chunk: Buffer) => {

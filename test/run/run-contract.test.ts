@@ -4,6 +4,7 @@ import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { guardOutput } from '../support/log-canary.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const MAIN = join(ROOT, 'packages/cli-server/dist/main.js');
@@ -18,6 +19,7 @@ interface Started {
 function startBuilt(args: string[]): Promise<Started> {
   const child = spawn(process.execPath, [MAIN, ...args], { cwd: ROOT, env: { ...process.env, NODE_OPTIONS: '' } });
   let output = '';
+  guardOutput(`output of tessera ${args.join(' ')}`, () => output);
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no ready line within 15 s:\n${output}`)), 15_000);
     const onData = (chunk: Buffer) => {
@@ -90,6 +92,24 @@ describe('run contract: node packages/cli-server/dist/main.js', function () {
       server.child.kill('SIGINT');
       expect(await exited).to.equal(0);
     }
+  });
+
+  it('an error that escapes everything ends the process with one line through the redaction step', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tessera-'));
+    const crash = join(dir, 'crash.mjs');
+    const tgt = `TGT-9-${'k'.repeat(43)}-e2e`;
+    const rawPacket = "Buffer.from('POST /cas/v1/tickets HTTP/1.1\\r\\nAuthorization: Basic Y2FzdXNlcjpNZWxsb24=')";
+    // Thrown from a timer once tessera listens for what escapes, as a bug on the request path would be.
+    const error = `Object.assign(new Error('lost password=Mellon of ${tgt}'), { rawPacket: ${rawPacket} })`;
+    writeFileSync(crash, `const timer = setInterval(() => { if (process.listenerCount('uncaughtException') > 0) { clearInterval(timer); throw ${error}; } }, 20);\n`);
+    const child = spawn(process.execPath, ['--import', crash, MAIN, '--port', '0'], { cwd: ROOT, env: { ...process.env, NODE_OPTIONS: '' } });
+    let stderr = '';
+    guardOutput('stderr of a crashing tessera', () => stderr);
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.stdout.resume();
+    expect(await exitOf(child)).to.equal(1);
+    expect(stderr).to.match(/^tessera: Error: lost password=\[redacted\] of TGT-9#[0-9a-f]{12}\n {4}at /m);
+    for (const secret of ['Mellon', 'Y2FzdXNlcjpNZWxsb24', 'rawPacket', 'k'.repeat(43)]) expect(stderr).to.not.include(secret);
   });
 
   it('a password hash argon2 cannot verify against (the placeholder of an example) stops the start, naming the setting and the user', async () => {

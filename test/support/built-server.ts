@@ -2,6 +2,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { guardOutput } from './log-canary.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const MAIN = join(ROOT, 'packages/cli-server/dist/main.js');
@@ -9,6 +10,7 @@ const MAIN = join(ROOT, 'packages/cli-server/dist/main.js');
 /** Runs the built CLI as an operator would, to its end; its exit code and output. */
 export function runTessera(args: string[], env: Record<string, string> = {}) {
   const result = spawnSync(process.execPath, [MAIN, ...args], { cwd: ROOT, encoding: 'utf8', timeout: 20_000, env: { ...process.env, NODE_OPTIONS: '', ...env } });
+  guardOutput(`output of tessera ${args.join(' ')}`, () => `${result.stdout}${result.stderr}`);
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -26,6 +28,7 @@ export function startBuilt(args: string[], env: Record<string, string> = {}): Pr
   if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: run "tsc -b" (pnpm test does) before these tests`);
   const child = spawn(process.execPath, [MAIN, ...args], { env: { ...process.env, NODE_OPTIONS: '', ...env } });
   const out = { stdout: '', stderr: '' };
+  guardOutput(`stdout and stderr of tessera ${args.join(' ')}`, () => out.stdout + out.stderr);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no ready line within 15 s:\n${out.stdout}${out.stderr}`)), 15_000);

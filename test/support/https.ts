@@ -1,6 +1,7 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { IssuedCertificate } from '@tessera/testkit/x509';
+import { rememberAnswer, rememberRequest } from './log-canary.js';
 
 export interface Answer {
   readonly status: number;
@@ -22,6 +23,7 @@ export interface HttpsOptions {
 
 /** One HTTPS request trusting `ca`, presenting `client`'s certificate and key when given (fetch cannot). */
 export function overHttps(url: string, options: HttpsOptions): Promise<Answer> {
+  rememberRequest(url, Object.entries(options.headers ?? {}), options.body);
   return new Promise((resolve, reject) => {
     const request = httpsRequest(
       url,
@@ -41,6 +43,7 @@ export function overHttps(url: string, options: HttpsOptions): Promise<Answer> {
 
 /** One plain HTTP request with headers exactly as given (fetch would not send `Host` as given). GET unless told otherwise. */
 export function overHttp(url: string, options: { readonly method?: string; readonly headers?: Record<string, string>; readonly body?: string } = {}): Promise<Answer> {
+  rememberRequest(url, Object.entries(options.headers ?? {}), options.body);
   return new Promise((resolve, reject) => {
     const request = httpRequest(url, { method: options.method ?? 'GET', headers: options.headers ?? {} }, (response) => readAnswer(response, resolve));
     request.on('error', reject);
@@ -52,5 +55,8 @@ function readAnswer(response: IncomingMessage, resolve: (answer: Answer) => void
   let body = '';
   response.setEncoding('utf8');
   response.on('data', (chunk: string) => (body += chunk));
-  response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body }));
+  response.on('end', () => {
+    rememberAnswer(body, response.headers.location);
+    resolve({ status: response.statusCode ?? 0, headers: response.headers, body });
+  });
 }

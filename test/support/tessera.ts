@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { Writable } from 'node:stream';
 import { parseConfig, startServer, type RunningServer, type StartOptions } from '@tessera/cli-server';
 import { FakeDatabase } from '@tessera/testkit/mongo';
+import { capturedLines, rememberConfig } from './log-canary.js';
 
 export const APP = 'https://app.example.org/home';
 
@@ -53,32 +53,25 @@ export function baseConfig(overrides: Record<string, unknown> = {}): Record<stri
 export interface Tessera {
   readonly url: string;
   readonly server: RunningServer;
-  /** Every log line the server wrote. */
+  /** Every log line the server wrote; the log canary reads them too. */
   readonly logs: string[];
-  /** Every line of the audit trail, apart from the log. */
+  /** Every line of the audit trail, apart from the log; the log canary reads them too. */
   readonly audit: string[];
   close(): Promise<void>;
 }
 
 /** `mongoDatabase`: a fake database of the test's own for `storage.type: mongo`, to break or inspect. */
 export async function startTessera(overrides: Record<string, unknown> = {}, options: Pick<StartOptions, 'mongoDatabase'> = {}): Promise<Tessera> {
-  const [logs, log] = lines();
-  const [audit, auditLog] = lines();
-  const server = await startServer({ config: parseConfig(baseConfig({ ...storageUnderTest(), ...overrides })), log, auditLog, ...fakeDatabaseUnderTest(), ...options });
+  const raw = baseConfig({ ...storageUnderTest(), ...overrides });
+  rememberConfig(raw);
+  const started = ++startedServers;
+  const [logs, log] = capturedLines(`log of server ${started}`);
+  const [audit, auditLog] = capturedLines(`audit trail of server ${started}`);
+  const server = await startServer({ config: parseConfig(raw), log, auditLog, ...fakeDatabaseUnderTest(), ...options });
   return { url: server.url, server, logs, audit, close: () => server.close() };
 }
 
-/** A stream keeping each line written to it. */
-function lines(): [string[], Writable] {
-  const kept: string[] = [];
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      kept.push(...chunk.toString('utf8').split('\n').filter(Boolean));
-      done();
-    },
-  });
-  return [kept, stream];
-}
+let startedServers = 0;
 
 /**
  * The storage every end-to-end test runs on, from E2E_STORAGE: `memory` (the default),

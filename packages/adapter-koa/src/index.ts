@@ -10,6 +10,7 @@ export { requestOrigin } from './request/request-origin.js';
 export { HOST_PATTERN, LOOPBACK_HOSTS } from './request/request-url.js';
 export { servicesModule, type ServicesModuleOptions } from './services/services-module.js';
 export { BASIC_CHALLENGE } from './errors/rest-errors.js';
+export { answerClientErrors } from './errors/client-errors.js';
 export type { ThrottleCondition } from './throttle/throttle-step.js';
 export { ADMIN_PATHS, createAdminApp, type AdminDependencies, type MetricsExposition } from './observability/admin-app.js';
 export type { RequestObserver } from './observability/observe-requests.js';

@@ -1,41 +1,49 @@
-import { pino, type DestinationStream, type Level, type Logger, type LoggerOptions } from 'pino';
-import { ticketFingerprint, type DomainEvent, type DomainEventType, type EventSink, type RequestOrigin } from '@tessera/core';
+import { pino, type Bindings, type ChildLoggerOptions, type DestinationStream, type Level, type Logger, type LoggerOptions } from 'pino';
+import type { DomainEvent, DomainEventType, EventSink, RequestOrigin } from '@tessera/core';
+import { redacted, redactedError, redactedText } from './redaction.js';
 
 export type LogLevel = Level | 'silent';
 
-/** Second line of defence: values under these keys never reach a log, at any depth, whatever code logs them. */
-const REDACTED_KEYS = new Set(['password', 'passwordHash', 'authorization']);
-
-/** Whole ticket ids (bearer secrets) as they may appear inside any logged text. */
-const TICKET_ID = /\b(?:TGT|ST|PT|PGT)-\d+-[A-Za-z0-9-]{8,}/g;
-const MAX_DEPTH = 6;
-
 /**
- * JSON lines with an ISO time that keep secrets out, whatever code logs through them: passwords and
- * authorization headers redacted, whole ticket ids replaced by fingerprints in every string. The
- * application log and the audit trail share them. One walk (scrub) does both: pino's path-based
- * redact, a second walk, doubled the cost of every line on the request path.
+ * JSON lines with an ISO time that keep secrets out, whatever code logs through them: every merged
+ * object, error and message passes `redacted`, the one redaction step. The application log and the
+ * audit trail share them. One walk does it all: pino's path-based redact, a second walk, doubled the
+ * cost of every line on the request path.
  */
 const safeJsonLines = {
   timestamp: isoTime,
-  formatters: { level: (label) => ({ level: label }), log: (object) => scrub(object, 0) as Record<string, unknown> },
-  // Errors are already serialized (and scrubbed) by the log formatter above.
-  serializers: { err: (value: unknown) => (value instanceof Error ? pino.stdSerializers.err(value) : value) },
+  formatters: { level: (label) => ({ level: label }), log: (object) => redacted(object) as Record<string, unknown> },
+  // The log formatter above has turned every error into its redacted form already; this only keeps
+  // pino's own error serializer from reading that form as an error of type Object.
+  serializers: { err: (value: unknown) => (value instanceof Error ? redactedError(value) : value) },
   hooks: {
     logMethod(args, method) {
-      method.apply(this, args.map((arg) => (typeof arg === 'string' ? withoutTicketIds(arg) : arg)) as Parameters<typeof method>);
+      // An error given alone would lend pino its raw message as the line's msg: hand over the redacted form.
+      const safeArgs = args.map((arg) => (typeof arg === 'string' ? redactedText(arg) : arg instanceof Error ? { err: redactedError(arg) } : arg));
+      method.apply(this, safeArgs as Parameters<typeof method>);
     },
   },
 } satisfies LoggerOptions;
 
 /** pino writing JSON lines to `destination` (stdout by default), redacted and without ticket ids. */
 export function createLogger(level: LogLevel, destination: DestinationStream = pino.destination({ dest: 1, sync: true })): Logger {
-  return pino({ name: 'tessera', level, ...safeJsonLines }, destination);
+  return withRedactedChildren(pino({ name: 'tessera', level, ...safeJsonLines }, destination));
 }
 
 /** The audit trail's pino: the same safe JSON lines, with the `node` instead of pid and host name. */
 export function createAuditLogger(destination: DestinationStream, node: string): Logger {
-  return pino({ level: 'info', base: { node }, ...safeJsonLines }, destination);
+  return withRedactedChildren(pino({ level: 'info', base: { node }, ...safeJsonLines }, destination));
+}
+
+/**
+ * pino writes a child logger's bindings on each of its lines without the log formatter: they pass
+ * `redacted` when the child is made, and so on down for the child's own children. `makeChild` is
+ * pino's own method, applied to each logger in turn (a child inherits its parent's properties).
+ */
+function withRedactedChildren<Levels extends string>(logger: Logger<Levels>, makeChild = Reflect.get(logger, 'child') as Logger<Levels>['child']): Logger<Levels> {
+  logger.child = <ChildLevels extends string = never>(bindings: Bindings, options?: ChildLoggerOptions<ChildLevels>) =>
+    withRedactedChildren(Reflect.apply(makeChild, logger, [redacted(bindings), options]) as Logger<Levels | ChildLevels>, makeChild);
+  return logger;
 }
 
 let lastMillis = -1;
@@ -49,38 +57,6 @@ function isoTime(): string {
     lastTime = `,"time":"${new Date(now).toISOString()}"`;
   }
   return lastTime;
-}
-
-function withoutTicketIds(text: string): string {
-  // Every ticket prefix ends in "T-": text without it (nearly all) skips the regular expression.
-  return text.includes('T-') ? text.replace(TICKET_ID, (id) => ticketFingerprint(id)) : text;
-}
-
-/**
- * The value with secrets taken out, copied only where something was taken out: events are logged on
- * every request, and they hold fingerprints already, so almost every line goes through untouched.
- */
-function scrub(value: unknown, depth: number): unknown {
-  if (typeof value === 'string') return withoutTicketIds(value);
-  if (depth > MAX_DEPTH || typeof value !== 'object' || value === null) return value;
-  if (value instanceof Error) return scrub({ ...pino.stdSerializers.err(value) }, depth + 1);
-  if (Array.isArray(value)) return scrubList(value, depth);
-  let copy: Record<string, unknown> | undefined;
-  for (const key in value) {
-    const item = (value as Record<string, unknown>)[key];
-    const safe = REDACTED_KEYS.has(key) ? '[redacted]' : scrub(item, depth + 1);
-    if (safe !== item) (copy ??= { ...value })[key] = safe;
-  }
-  return copy ?? value;
-}
-
-function scrubList(list: readonly unknown[], depth: number): unknown {
-  let copy: unknown[] | undefined;
-  list.forEach((item, index) => {
-    const safe = scrub(item, depth + 1);
-    if (safe !== item) (copy ??= [...list])[index] = safe;
-  });
-  return copy ?? list;
 }
 
 const LEVELS: Record<DomainEventType, Level> = {
@@ -102,6 +78,7 @@ const LEVELS: Record<DomainEventType, Level> = {
   'logout.request.failed': 'warn',
   'server.error': 'error',
   'readiness.failed': 'warn',
+  'request.unreadable': 'warn',
 };
 
 /**

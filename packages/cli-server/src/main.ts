@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
 import { commandHelp, commandList, invocationOf, OPTIONS, USAGE, usageLine, type Command, type OptionName } from './cli/commands.js';
+import { redactedText } from './redaction.js';
 
 async function main(argv: string[]): Promise<void> {
   let parsed;
@@ -41,9 +42,18 @@ function usageError(message: string, usage: string): void {
   process.exitCode = 2;
 }
 
-main(process.argv.slice(2)).catch((error: unknown) => {
-  // System errors (a port in use, a missing file) speak for themselves; anything else is a bug: show where.
+/**
+ * How a failure ends the process: one line, through the redaction step. System errors (a port in use,
+ * a missing file) speak for themselves; anything else is a bug: show where. Node's own report of an
+ * uncaught error would print every field of it, raw bytes of a connection included.
+ */
+function exitWith(error: unknown): never {
   const systemError = error instanceof Error && 'code' in error;
-  process.stderr.write(`tessera: ${error instanceof Error ? (systemError ? error.message : (error.stack ?? error.message)) : String(error)}\n`);
+  const text = error instanceof Error ? (systemError ? error.message : (error.stack ?? error.message)) : `a thrown ${typeof error}`;
+  process.stderr.write(`tessera: ${redactedText(text)}\n`);
   process.exit(1);
-});
+}
+
+// An unhandled rejection is an uncaught exception too (Node's default since 15).
+process.on('uncaughtException', exitWith);
+main(process.argv.slice(2)).catch(exitWith);

@@ -55,7 +55,7 @@ export async function startServer({ config, log, auditLog, mongoDatabase }: Star
   try {
     const binder = buildContainer({ config, logger, auditLogger: audit?.logger, stores: storage.ports });
     admin = new AdminEndpoints(binder, config);
-    ({ server, scheme } = createListener(config, admin.mainListener(binder.get(TOKENS.HttpApp).callback())));
+    ({ server, scheme } = createListener(config, admin.mainListener(binder.get(TOKENS.HttpApp).callback()), binder.get(TOKENS.EventSink)));
     jobs = binder.getAll(TOKENS.BackgroundJob);
     closeGracefully = gracefulCloser(server);
     await listen(server, config.server.port, config.server.host);

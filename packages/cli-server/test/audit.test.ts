@@ -34,12 +34,13 @@ const CASES: [DomainEvent, string, string, string | undefined][] = [
 
 // docs/architecture.md §6 — the audit trail: what each domain event becomes, and how the listeners stay apart
 describe('audit trail (docs/architecture.md §6)', () => {
-  it('maps every client action to its audit category, outcome and who; server errors and failed readiness checks are not audited', () => {
+  it('maps every client action to its audit category, outcome and who; server errors, failed readiness checks and unreadable requests are not audited', () => {
     for (const [event, audit, outcome, who] of CASES) {
       expect(auditRecordOf(event), event.type).to.deep.include({ audit, action: event.type, outcome, who });
     }
     expect(auditRecordOf({ type: 'server.error', error: new Error('x'), context: 'GET /' })).to.equal(undefined);
     expect(auditRecordOf({ type: 'readiness.failed', component: 'storage', reason: 'unavailable' })).to.equal(undefined);
+    expect(auditRecordOf({ type: 'request.unreadable', code: 'HPE_INVALID_METHOD', peerAddress: '203.0.113.7' })).to.equal(undefined);
   });
 
   it('writes one JSON line per event: time, node, what, who, the request origin, then the details; failures at warn', () => {

@@ -18,6 +18,7 @@ describe('configuration schema', () => {
       nodeName: hostname().split('.')[0]!.replace(/[^A-Za-z0-9-]/g, '').slice(0, 16) || 'tessera',
       maxBodyBytes: 65536,
       shutdownTimeoutSeconds: 10,
+      timeouts: { headersMs: 10_000, requestMs: 30_000, keepAliveMs: 5_000 },
       tls: {},
     });
     expect(config.protocol.validationFailureStatus).to.equal(400);
@@ -93,6 +94,9 @@ describe('configuration schema', () => {
     ['a node name with dots', { server: { nodeName: 'a.b' } }, 'server.nodeName: expected 1 to 16 letters, digits or hyphens'],
     ['a zero body limit', { server: { maxBodyBytes: 0 } }, 'server.maxBodyBytes: expected a whole number of at least 1'],
     ['a shutdown timeout of an hour and more', { server: { shutdownTimeoutSeconds: 3601 } }, 'server.shutdownTimeoutSeconds: expected a number from 1 to 3600'],
+    ['no headers deadline', { server: { timeouts: { headersMs: 0 } } }, 'server.timeouts.headersMs: expected a number from 1 to 3600000'],
+    ['a headers deadline past the request deadline', { server: { timeouts: { headersMs: 40_000 } } }, 'server.timeouts.headersMs: must not exceed server.timeouts.requestMs'],
+    ['a misspelt timeout', { server: { timeouts: { headerMs: 5_000 } } }, 'server.timeouts.headerMs: unknown setting'],
     ['a typo in a section', { server: { prot: 8080 } }, 'server.prot: unknown setting'],
     ['a typo at the top', { sever: {} }, 'sever: unknown setting'],
     ['a section that is not a map', { server: 8080 }, 'server: expected a map of settings'],

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { Writable } from 'node:stream';
 import { ticketFingerprint } from '@tessera/core';
 import { systemClock } from '@tessera/core';
-import { buildContainer, createLogger, LoggingEventSink, memoryStores, parseConfig, TOKENS } from '@tessera/cli-server';
+import { buildContainer, createLogger, LoggingEventSink, memoryStores, parseConfig, redactedText, TOKENS } from '@tessera/cli-server';
 import { jsonLines } from './json-lines.js';
 
 function capture() {
@@ -59,6 +59,50 @@ describe('logging', () => {
     expect(text).to.not.include('$argon2id$x');
     expect(text).to.not.include(TGT);
     expect(lines[0]).to.include({ password: '[redacted]', url: `/cas/v1/tickets/${ticketFingerprint(TGT)}`, msg: `granted by ${ticketFingerprint(TGT)}` });
+  });
+
+  it('an error reaches a line only as its type, code, message, stack and causes, each text redacted', () => {
+    const { lines, logger } = capture();
+    const rawPacket = Buffer.from('POST /cas/v1/tickets HTTP/1.1\r\nAuthorization: Basic Y2FzdXNlcjpNZWxsb24=\r\n\r\nusername=casuser&password=Mellon');
+    const parserError = Object.assign(new Error('Parse Error: Invalid header token'), { code: 'HPE_INVALID_HEADER_TOKEN', rawPacket, bytesParsed: 90, reason: 'Invalid header token' });
+    const cause = Object.assign(new SyntaxError(`Unexpected token 'u', "username=casuser&password=Mellon" is not valid JSON`), { body: 'password=Mellon', request: { headers: { cookie: 'sid=1' } } });
+    const wrapped = Object.assign(new Error(`bind as ${TGT} refused: Authorization: Bearer eyJhbGciOiJIUzUxMiJ9.eyJzdWIiOiJjYXN1c2VyIn0.c2lnbmF0dXJl`, { cause }), { config: { bindPassword: 'Mellon' } });
+    new LoggingEventSink(logger).emit({ type: 'server.error', context: 'POST /v1/tickets', error: parserError });
+    new LoggingEventSink(logger).emit({ type: 'readiness.failed', component: 'ldap', reason: 'unavailable', error: wrapped });
+    logger.error(wrapped);
+    logger.warn({ deep: { a: { b: { c: { d: { e: { f: { password: 'Mellon' } } } } } } }, packet: rawPacket }, 'odd shapes');
+    const text = JSON.stringify(lines);
+    for (const secret of ['Mellon', 'Y2FzdXNlcjpNZWxsb24', 'eyJhbGciOiJIUzUxMiJ9', 'c2lnbmF0dXJl', TGT, 'sid=1', 'rawPacket', 'bytesParsed', '"data":[']) expect(text).to.not.include(secret);
+    const [server, readiness, alone, odd] = lines;
+    expect(Object.keys(server!['err'] as object)).to.deep.equal(['type', 'message', 'code', 'stack']);
+    expect(server!['err']).to.include({ type: 'Error', message: 'Parse Error: Invalid header token', code: 'HPE_INVALID_HEADER_TOKEN' });
+    const error = readiness!['error'] as Record<string, unknown>;
+    expect(Object.keys(error)).to.deep.equal(['type', 'message', 'stack', 'cause']);
+    expect(error['message']).to.equal(`bind as ${ticketFingerprint(TGT)} refused: Authorization: [redacted]`);
+    expect(error['cause']).to.deep.include({ type: 'SyntaxError', message: `Unexpected token 'u', "username=casuser&password=[redacted]" is not valid JSON` });
+    expect(alone).to.include({ msg: error['message'] });
+    expect(alone!['err']).to.deep.equal(error);
+    expect(odd).to.deep.include({ packet: `(${rawPacket.length} bytes)`, msg: 'odd shapes' });
+  });
+
+  it('the bindings of child loggers, and of theirs, pass the same redaction', () => {
+    const { lines, logger } = capture();
+    logger.child({ request: { authorization: 'Basic Y2FzdXNlcjpNZWxsb24=', url: `/cas/v1/tickets/${TGT}` } }).child({ password: 'Mellon' }).info('child line');
+    expect(JSON.stringify(lines)).to.not.include('Y2FzdXNlcjpNZWxsb24').and.not.include(TGT).and.not.include('Mellon');
+    expect(lines[0]).to.deep.include({ request: { authorization: '[redacted]', url: `/cas/v1/tickets/${ticketFingerprint(TGT)}` }, password: '[redacted]', msg: 'child line' });
+  });
+
+  it('texts lose the secrets they quote, and keep everything else', () => {
+    expect(redactedText('password=Mellon&username=casuser otp=123456 token: abc')).to.equal('password=[redacted]&username=casuser otp=[redacted] token: [redacted]');
+    expect(redactedText('{"password":"Mellon","service":"https://app/"}')).to.equal('{"password":"[redacted]","service":"https://app/"}');
+    expect(redactedText('Authorization: Basic Y2FzdXNlcjpNZWxsb24= then')).to.equal('Authorization: [redacted] then');
+    expect(redactedText('header Basic Y2FzdXNlcjpNZWxsb24=')).to.equal('header Basic [redacted]');
+    expect(redactedText(`ticket ${TGT}.`)).to.equal(`ticket ${ticketFingerprint(TGT)}.`);
+    expect(redactedText('jwt eyJhbGciOiJIUzUxMiJ9.eyJzdWIiOiJjYXN1c2VyIn0.c2lnbmF0dXJl here')).to.equal('jwt [jwt] here');
+    expect(redactedText('cannot reach redis://:s3cret@redis.example.org:6379 or mongodb://app:pa55@db1,db2/x')).to.equal('cannot reach redis://:[redacted]@redis.example.org:6379 or mongodb://app:[redacted]@db1,db2/x');
+    expect(redactedText('cannot reach redis://:***@127.0.0.1:6379')).to.equal('cannot reach redis://:***@127.0.0.1:6379');
+    const plain = 'user alice has a plain-text password; use passwordHash (tessera hash-password) at TGT-1#0c877c14bdc6';
+    expect(redactedText(plain)).to.equal(plain);
   });
 
   it('refusals are warnings with their reason code', () => {

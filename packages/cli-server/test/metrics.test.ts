@@ -22,6 +22,8 @@ const EVENTS: DomainEvent[] = [
   { type: 'ticket.destroyed', ticket: 'TGT-1#abcdef', descendants: 1 },
   { type: 'server.error', error: new Error('db1.internal down'), context: 'POST /cas/v1/tickets' },
   { type: 'readiness.failed', component: 'storage', reason: 'no answer within 2000 ms' },
+  { type: 'request.unreadable', code: 'HPE_INVALID_HEADER_TOKEN', peerAddress: '203.0.113.7' },
+  { type: 'request.unreadable', code: 'ERR_HTTP_REQUEST_TIMEOUT' },
   { type: 'ticket.refused', kind: 'TGT', reason: 'PRINCIPAL_NOT_ALLOWED', service: 'https://staff.example.org/', principal: 'alice' },
   { type: 'ticket.refused', kind: 'ST', reason: 'TGT_NOT_FOUND', service: 'https://app.example.org/home', tgt: 'TGT-9#fedcba' },
   { type: 'ticket.refused', kind: 'ST', reason: 'TGT_NOT_FOUND', service: 'https://app.example.org/home', tgt: 'TGT-8#fedcba' },
@@ -50,6 +52,10 @@ describe('metrics from domain events (docs/protocol.md §10.2)', () => {
     expect(await linesOf(metrics, 'tessera_throttle_locks_total')).to.deep.equal(['tessera_throttle_locks_total 1']);
     expect(await linesOf(metrics, 'tessera_otp_reuses_total')).to.deep.equal(['tessera_otp_reuses_total 1']);
     expect(await linesOf(metrics, 'tessera_server_errors_total')).to.deep.equal(['tessera_server_errors_total 1']);
+    expect(await linesOf(metrics, 'tessera_unreadable_requests_total')).to.deep.equal([
+      'tessera_unreadable_requests_total{code="HPE_INVALID_HEADER_TOKEN"} 1',
+      'tessera_unreadable_requests_total{code="ERR_HTTP_REQUEST_TIMEOUT"} 1',
+    ]);
     expect(await linesOf(metrics, 'tessera_refusals_total')).to.deep.equal([
       'tessera_refusals_total{request="TGT",reason="PRINCIPAL_NOT_ALLOWED"} 1',
       'tessera_refusals_total{request="ST",reason="TGT_NOT_FOUND"} 2',

@@ -21,6 +21,15 @@ export function toTesseraError(thrown: unknown): TesseraError | undefined {
   }
 }
 
+/**
+ * What reading a request body throws, always the client's fault: besides the body parser's own
+ * errors, the decompressor's (zlib, brotli), which carry no status, for a body that is not in the
+ * Content-Encoding it declares.
+ */
+export function bodyReadError(thrown: unknown): TesseraError {
+  return toTesseraError(thrown) ?? new InvalidRequestError('The request body does not decode as its Content-Encoding says');
+}
+
 function clientErrorStatus(thrown: unknown): number | undefined {
   if (typeof thrown !== 'object' || thrown === null || !('status' in thrown)) return undefined;
   const { status } = thrown;

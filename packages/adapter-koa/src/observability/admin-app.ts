@@ -1,5 +1,6 @@
 import type { EventSink, ReadinessReport } from '@tessera/core';
 import Koa, { type Context } from 'koa';
+import { reportEscapedError } from '../errors/report.js';
 
 /** A metrics registry as the admin endpoints serve it, e.g. prom-client's Registry. */
 export interface MetricsExposition {
@@ -50,6 +51,8 @@ export function createAdminApp(deps: AdminDependencies): Koa {
       await endpoint(ctx).catch((thrown: unknown) => failed(ctx, deps.events, thrown));
     }
   });
+  // Without a listener Koa prints what escapes (a response stream failing) to the console, past the log's redaction.
+  app.on('error', (error: unknown, ctx: Context) => reportEscapedError(deps.events, error, ctx));
   return app;
 }
 

@@ -1,6 +1,7 @@
 import { UnsupportedMediaTypeError } from '@tessera/core';
-import { koaBody } from 'koa-body';
+import { koaBody, type KoaBodyMiddlewareOptions } from 'koa-body';
 import type { Context, Middleware } from 'koa';
+import { bodyReadError } from '../errors/normalize-error.js';
 import { withErrors, type RouteErrors, type Step } from '../routes/route.js';
 
 /** The body media types routes read; any other body is refused with 415. */
@@ -14,6 +15,7 @@ export const READABLE_BODY_TYPES: readonly string[] = ['application/x-www-form-u
  */
 export function readBody(maxBodyBytes: number): Step {
   const parse = koaBody({
+    ...DECODING,
     json: true,
     jsonStrict: true,
     jsonTypes: ['application/json'],
@@ -25,8 +27,20 @@ export function readBody(maxBodyBytes: number): Step {
     jsonLimit: maxBodyBytes,
     textLimit: maxBodyBytes,
   });
-  return bodyOf(READABLE_BODY_TYPES, parse, { INVALID_REQUEST: 'The JSON body is malformed.' });
+  return bodyOf(READABLE_BODY_TYPES, parse, { INVALID_REQUEST: 'The JSON body is malformed, or the body does not decode as its `Content-Encoding` says.' });
 }
+
+/**
+ * How every body is decoded: koa-body inflates gzip, deflate and br (any other Content-Encoding is
+ * 415) and applies its size limits to the inflated bytes, so a small body that inflates past them
+ * is 413. What fails while reading (a body that is not in its declared encoding) is the client's:
+ * 400, never a server error.
+ */
+const DECODING = {
+  onError: (error: Error) => {
+    throw bodyReadError(error);
+  },
+} satisfies Partial<KoaBodyMiddlewareOptions>;
 
 /**
  * A step reading bodies of `types` only: any other is refused (415) before a byte of it is read,
@@ -36,14 +50,24 @@ function bodyOf(types: readonly string[], parse: Middleware, errors: RouteErrors
   return withErrors(
     async function refuseUnreadableBody(ctx, next) {
       if (carriesBody(ctx) && !ctx.is([...types])) throw new UnsupportedMediaTypeError(`Unsupported request body type; send ${types.join(' or ')}`);
+      normalizeContentEncoding(ctx);
       await parse(ctx, next);
     },
     {
+      INVALID_REQUEST: 'The body does not decode as its `Content-Encoding` says.',
       ...errors,
-      PAYLOAD_TOO_LARGE: 'The body is larger than `server.maxBodyBytes`.',
-      UNSUPPORTED_MEDIA_TYPE: `A body of another type than ${types.join(' or ')}.`,
+      PAYLOAD_TOO_LARGE: 'The body is larger than `server.maxBodyBytes`, once inflated.',
+      UNSUPPORTED_MEDIA_TYPE: `A body of another type than ${types.join(' or ')}, or in another Content-Encoding than gzip, deflate or br.`,
     },
   );
+}
+
+/** Content codings are case-insensitive, and `x-gzip` is gzip (RFC 9110 §8.4.1); the inflater knows only the lower-case names. */
+function normalizeContentEncoding(ctx: Context): void {
+  const encoding = ctx.req.headers['content-encoding'];
+  if (encoding === undefined) return;
+  const name = encoding.trim().toLowerCase();
+  ctx.req.headers['content-encoding'] = name === 'x-gzip' ? 'gzip' : name;
 }
 
 /** An empty body (Content-Length: 0) is no body, whatever its declared type. */
@@ -61,6 +85,6 @@ export const XML_BODY_TYPES: readonly string[] = ['text/xml', 'application/xml']
  * `maxBodyBytes` (413 beyond) is read as text into `ctx.request.body`; any other body type is refused (415).
  */
 export function readXmlBody(maxBodyBytes: number): Step {
-  const parse = koaBody({ json: false, urlencoded: false, text: true, textTypes: [...XML_BODY_TYPES], multipart: false, textLimit: maxBodyBytes });
+  const parse = koaBody({ ...DECODING, json: false, urlencoded: false, text: true, textTypes: [...XML_BODY_TYPES], multipart: false, textLimit: maxBodyBytes });
   return bodyOf(XML_BODY_TYPES, parse, {});
 }

@@ -1,10 +1,12 @@
-import { createServer, type RequestListener } from 'node:http';
+import type { RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ADMIN_PATHS, createAdminApp } from '@tessera/adapter-koa';
+import type { EventSink } from '@tessera/core';
 import type { Config } from '../config/schema.js';
 import type { Binder } from '../di.js';
 import { gracefulCloser } from '../graceful-close.js';
 import { listen, urlHost } from '../listen.js';
+import { createPlainListener } from '../listener.js';
 import { TOKENS, type HttpApp } from '../tokens.js';
 
 /**
@@ -15,6 +17,7 @@ import { TOKENS, type HttpApp } from '../tokens.js';
 export class AdminEndpoints {
   private stopping = false;
   private readonly answer: RequestListener;
+  private readonly events: EventSink;
   private closeGracefully: ((timeoutMs: number) => Promise<void>) | undefined;
 
   constructor(
@@ -22,10 +25,11 @@ export class AdminEndpoints {
     private readonly config: Config,
   ) {
     const [metrics] = binder.getAll(TOKENS.Metrics);
+    this.events = binder.get(TOKENS.EventSink);
     const app: HttpApp = createAdminApp({
       readiness: binder.get(TOKENS.ReadinessProbe),
       metrics,
-      events: binder.get(TOKENS.EventSink),
+      events: this.events,
       stopping: () => this.stopping,
     });
     this.answer = app.callback();
@@ -41,7 +45,7 @@ export class AdminEndpoints {
   async start(mainOrigin: string): Promise<string> {
     const { host, port } = this.config.admin;
     if (port === undefined) return mainOrigin;
-    const server = createServer(this.answer);
+    const server = createPlainListener(this.config, this.answer, this.events);
     this.closeGracefully = gracefulCloser(server);
     await listen(server, port, host);
     return `http://${urlHost(host)}:${(server.address() as AddressInfo).port}`;

@@ -17,7 +17,7 @@ export interface AuditRecord {
 
 /**
  * The audit record of a domain event, or undefined for events that are not an action of a client
- * (`server.error` and `readiness.failed` belong to the application log). Events carry no secrets: ticket ids are
+ * (`server.error`, `readiness.failed` and `request.unreadable`, which names nobody, belong to the application log). Events carry no secrets: ticket ids are
  * fingerprints already, and no event has a password.
  */
 export function auditRecordOf(event: DomainEvent): AuditRecord | undefined {
@@ -91,6 +91,7 @@ export function auditRecordOf(event: DomainEvent): AuditRecord | undefined {
     }
     case 'server.error':
     case 'readiness.failed':
+    case 'request.unreadable':
       return undefined;
   }
 }

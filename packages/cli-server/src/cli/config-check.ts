@@ -25,7 +25,7 @@ export function checkConfiguration(options: LoadOptions, out: Output, err: Outpu
     const checked = withoutKeyFileWrite(config, notes);
     const binder = buildContainer({ config: checked, logger: createLogger('silent'), stores: memoryStores(checked, services, systemClock) });
     new AdminEndpoints(binder, checked);
-    const { scheme } = createListener(checked, binder.get(TOKENS.HttpApp).callback());
+    const { scheme } = createListener(checked, binder.get(TOKENS.HttpApp).callback(), binder.get(TOKENS.EventSink));
 
     const { host, port, basePath } = config.server;
     out.write(`${options.file ?? '(no file: demo defaults)'}: configuration OK\n`);

@@ -1,6 +1,7 @@
 import { InvalidConfigurationError } from '@tessera/core';
 import { describeProblems, loadConfig, type LoadOptions } from '../config/load.js';
 import type { Config } from '../config/schema.js';
+import { redactedText } from '../redaction.js';
 
 export interface Output {
   write(text: string): unknown;
@@ -21,7 +22,7 @@ export async function withConfiguration(options: LoadOptions, err: Output, work:
     return await work(loadConfig(options));
   } catch (error) {
     if (!(error instanceof InvalidConfigurationError)) throw error;
-    err.write(`tessera: invalid configuration\n${describeProblems(error, options).map((line) => `  ${line}\n`).join('')}`);
+    err.write(`tessera: invalid configuration\n${describeProblems(error, options).map((line) => `  ${redactedText(line)}\n`).join('')}`);
     return 2;
   }
 }

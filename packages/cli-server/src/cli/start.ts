@@ -1,5 +1,6 @@
 import type { LoadOptions } from '../config/load.js';
 import type { RunningServer } from '../server.js';
+import { redactedText } from '../redaction.js';
 import { withConfiguration, type Output } from './configuration.js';
 
 /**
@@ -34,7 +35,7 @@ function closeAndExit(server: RunningServer): void {
   server.close().then(
     () => process.exit(0),
     (error: unknown) => {
-      process.stderr.write(`tessera: could not stop cleanly: ${String(error)}\n`);
+      process.stderr.write(`tessera: could not stop cleanly: ${redactedText(error instanceof Error ? error.message : `a thrown ${typeof error}`)}\n`);
       process.exit(1);
     },
   );

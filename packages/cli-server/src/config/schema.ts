@@ -84,6 +84,21 @@ const server = section({
     .describe('Suffix of ticket ids, telling the nodes of a cluster apart.'),
   maxBodyBytes: positiveInteger().default(65536).describe('Largest request body read; larger bodies get 413.'),
   shutdownTimeoutSeconds: positiveInteger(3600).default(10).describe('On stop, how long requests in flight may take before their connections are closed.'),
+  timeouts: section({
+    headersMs: integerFrom(1, 3_600_000)
+      .default(10_000)
+      .describe('How long a client may take to send the headers of a request (on HTTPS, also to complete its TLS handshake), counted from its connection or from the start of the request; past it: 408 and the connection is closed.'),
+    requestMs: integerFrom(1, 3_600_000)
+      .default(30_000)
+      .describe('How long a client may take to send a whole request, headers and body, counted from its start; past it: 408 and the connection is closed. At least `headersMs`.'),
+    keepAliveMs: integerFrom(1, 3_600_000)
+      .default(5_000)
+      .describe('How long a kept-alive connection may sit idle after an answer before it is closed (Node adds one second, so clients never reuse a connection being closed).'),
+  })
+    .superRefine((timeouts, context) => {
+      if (timeouts.headersMs > timeouts.requestMs) context.addIssue({ code: 'custom', path: ['headersMs'], message: 'must not exceed server.timeouts.requestMs', input: timeouts.headersMs });
+    })
+    .prefault({}),
   tls: section({
     cert: filePath().optional().describe('PEM certificate (then any intermediates) of an HTTPS listener; with `key` set, the server speaks HTTPS only.'),
     key: filePath().optional().describe('PEM private key of `server.tls.cert`.'),

@@ -47,6 +47,9 @@ export class MetricsEventSink implements EventSink {
       case 'server.error':
         metrics.serverErrors.inc();
         break;
+      case 'request.unreadable':
+        metrics.unreadableRequests.inc({ code: event.code });
+        break;
       default:
         break;
     }

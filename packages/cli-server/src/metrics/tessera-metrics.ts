@@ -36,6 +36,13 @@ export class TesseraMetrics implements MetricsExposition {
   readonly throttleLocks = new Counter({ name: 'tessera_throttle_locks_total', help: 'Client IP + username keys locked by the throttle module.', registers: [this.registry] });
   readonly otpReuses = new Counter({ name: 'tessera_otp_reuses_total', help: 'One-time passwords refused because they were used before.', registers: [this.registry] });
   readonly serverErrors = new Counter({ name: 'tessera_server_errors_total', help: 'Unexpected errors and outages answered 5xx.', registers: [this.registry] });
+  /** Node's own codes (HPE_*, ERR_HTTP_REQUEST_TIMEOUT): a bounded set whatever the client sends. */
+  readonly unreadableRequests = new Counter({
+    name: 'tessera_unreadable_requests_total',
+    help: 'Requests the HTTP listener refused (4xx or a closed connection) before any route saw them, by code: HPE_* when the parser could not read them, ERR_HTTP_REQUEST_TIMEOUT when they did not arrive in time.',
+    labelNames: ['code'],
+    registers: [this.registry],
+  });
   private readonly requestDuration = new Histogram({
     name: 'tessera_http_request_duration_seconds',
     help: 'Time to answer a request, by method, route pattern and status.',

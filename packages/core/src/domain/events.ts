@@ -179,6 +179,18 @@ export type DomainEvent =
     }
   | { readonly type: 'server.error'; readonly error: Error; readonly context: string }
   | {
+      /**
+       * The HTTP listener refused a connection's request before any route saw it: its bytes did not
+       * parse, or it did not arrive in time. The client's fault, never a server error; nothing of the
+       * bytes is kept, they may hold another request's password.
+       */
+      readonly type: 'request.unreadable';
+      /** The listener's code: `HPE_*` from the HTTP parser, `ERR_HTTP_REQUEST_TIMEOUT` for a slow client. */
+      readonly code: string;
+      /** The TCP peer, when the connection still had one. */
+      readonly peerAddress?: string;
+    }
+  | {
       /** A readiness check failed: `reason` is safe to show anyone, `error` (hosts, causes) is for the log. */
       readonly type: 'readiness.failed';
       readonly component: string;
