@@ -57,7 +57,8 @@ describe('browser login: the form token is required, bound to the browser and si
     const browser = new Browser();
     const page = await browser.get(`${tessera.url}/login`);
     const token = formOf(page.body).hidden['formToken']!;
-    const tampered = `${token.slice(0, -2)}${token.endsWith('A') ? 'B' : 'A'}${token.slice(-1)}`;
+    // One fully significant character of the signature changed (the last one also carries padding bits).
+    const tampered = `${token.slice(0, -2)}${token.at(-2) === 'A' ? 'B' : 'A'}${token.slice(-1)}`;
     const refused = await browser.post(`${tessera.url}/login`, { username: 'casuser', password: 'Mellon', formToken: tampered });
     expect(refused.status).to.equal(403);
   });
