@@ -1,3 +1,4 @@
+import type { BenchOptions } from './options.js';
 import type { RowName } from './rows.js';
 
 /** The settings a configuration adds, and what to release once its servers have stopped. */
@@ -33,3 +34,12 @@ export const MEMORY_STORE: ServerConfiguration = {
 
 /** What `pnpm bench` measures, in order. */
 export const CONFIGURATIONS: readonly ServerConfiguration[] = [MEMORY_STORE];
+
+/** The configurations `--servers` names (all by default), each with only the rows `--rows` names. */
+export function selectedConfigurations(all: readonly ServerConfiguration[], options: Pick<BenchOptions, 'rows' | 'servers'>): ServerConfiguration[] {
+  const unknown = options.servers?.find((name) => !all.some((configuration) => configuration.name === name));
+  if (unknown !== undefined) throw new Error(`--servers: no server configuration "${unknown}" (configurations: ${all.map((configuration) => configuration.name).join(', ')})`);
+  return all
+    .filter((configuration) => options.servers?.includes(configuration.name) ?? true)
+    .map((configuration) => ({ ...configuration, rows: configuration.rows.filter((row) => options.rows?.includes(row) ?? true) }));
+}
