@@ -49,7 +49,8 @@ const summary = summarise(
   results,
   configurations.filter((configuration) => configuration.memoryFigure).map((configuration) => configuration.name),
 );
-console.log(`\n${renderTable(summary)}\n\n${renderMemoryTable(summary.memory)}\n\n${rawArgon2Line(results)}`);
+const memoryTable = summary.memory.length > 0 ? `\n\n${renderMemoryTable(summary.memory)}` : '';
+console.log(`\n${renderTable(summary)}${memoryTable}\n\n${rawArgon2Line(results)}`);
 const loadAverageAtEnd = loadAverage();
 console.log(`\nload average at the end: ${loadAverageAtEnd}`);
 
