@@ -1,6 +1,6 @@
 export { FixedClock } from './fixed-clock.js';
 export { SeededRandomSource } from './seeded-random-source.js';
-export { aRegisteredService, aServiceTicket, aTicketGrantingTicket, anAuthentication } from './builders.js';
+export { aProxyGrantingTicket, aProxyTicket, aRegisteredService, aServiceTicket, aTicketGrantingTicket, anAuthentication } from './builders.js';
 export { describeTicketStore, type ContractHooks, type TicketStoreFactory } from './ticket-store-contract.js';
 export { describeServiceRegistry, type ServiceRegistryFactory } from './service-registry-contract.js';
 export { describeUserDirectory, type UserDirectoryFactory } from './user-directory-contract.js';
