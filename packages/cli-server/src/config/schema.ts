@@ -4,6 +4,7 @@ import { HOST_PATTERN, LOOPBACK_HOSTS } from '@tessera/adapter-koa';
 import { sanitizeNodeName } from '@tessera/core';
 import { knownModuleNames, moduleListProblems } from '../modules/catalog.js';
 import { loginSchema } from '../modules/login/config.js';
+import { proxySchema } from '../modules/proxy/config.js';
 import { registrationProblems, registrationSchema } from './registration.js';
 import { authenticationSchema } from './authentication.js';
 import { ldapProblems, ldapSchema } from './ldap.js';
@@ -227,6 +228,7 @@ const settings = section({
   throttle: throttleSchema.prefault({}),
   x509: x509Schema.prefault({}),
   login: loginSchema.prefault({}),
+  proxy: proxySchema.prefault({}),
   otp: section({
     parameter: z
       .string()
