@@ -21,11 +21,11 @@ export interface ProxyCallback {
   deliver(request: ProxyCallbackRequest): Promise<ProxyCallbackOutcome>;
 }
 
-/** The URL a callback is called at: the pgtUrl, its own query parameters kept, with `pgtIou` and `pgtId` after them. */
+/** The URL a callback is called at: the pgtUrl, its own query kept as written, with `pgtIou` and `pgtId` after it. */
 export function proxyCallbackUrl({ url, pgtId, pgtIou }: ProxyCallbackRequest): URL {
   const target = new URL(url);
   target.hash = '';
-  target.searchParams.append('pgtIou', pgtIou);
-  target.searchParams.append('pgtId', pgtId);
+  const added = new URLSearchParams({ pgtIou, pgtId }).toString();
+  target.search = target.search === '' ? added : `${target.search.slice(1)}&${added}`;
   return target;
 }
