@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { EXTENDED_KEY_USAGE, KEY_USAGE, type TestAuthority } from './test-pki.js';
@@ -18,11 +19,9 @@ export interface CallbackAnswer {
 export class HttpsCallbackListener {
   readonly received: URL[] = [];
   answer: CallbackAnswer = { status: 200 };
+  private port = 0;
 
-  private constructor(
-    private readonly server: Server,
-    readonly port: number,
-  ) {}
+  private constructor(private readonly server: Server) {}
 
   static async start(authority: TestAuthority, options: { readonly certificateAddress?: string } = {}): Promise<HttpsCallbackListener> {
     const certificate = await authority.issue({
@@ -31,17 +30,18 @@ export class HttpsCallbackListener {
       extendedKeyUsages: [EXTENDED_KEY_USAGE.serverAuth],
       keyUsage: KEY_USAGE.digitalSignature,
     });
-    let listener: HttpsCallbackListener | undefined;
-    const server = createServer({ cert: certificate.pem, key: certificate.privateKeyPem }, (request, response) => {
-      listener?.received.push(new URL(request.url ?? '/', 'https://127.0.0.1'));
-      const { status, delayMs, location } = listener?.answer ?? { status: 500 };
+    const server = createServer({ cert: certificate.pem, key: certificate.privateKeyPem });
+    const listener = new HttpsCallbackListener(server);
+    server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+      listener.received.push(new URL(request.url ?? '/', 'https://127.0.0.1'));
+      const { status, delayMs, location } = listener.answer;
       setTimeout(() => {
         if (location !== undefined) response.setHeader('Location', location);
         response.writeHead(status, { 'Content-Type': 'text/plain' }).end('callback\n');
       }, delayMs ?? 0).unref();
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    listener = new HttpsCallbackListener(server, (server.address() as AddressInfo).port);
+    listener.port = (server.address() as AddressInfo).port;
     return listener;
   }
 
