@@ -128,8 +128,8 @@ export function testServer(setup: ServerSetup = {}) {
   const throttleStore = new MapThrottleStore();
   const store = setup.tickets ?? tickets;
   const proxy = setup.proxyCallback && {
-    granting: new IssueProxyGrantingTicket(store, core.ids, clock, setup.proxyCallback, events),
-    module: proxyModule(new GrantProxyTicket(core.serviceAccess, store, core.ids, clock, defaultTicketLifetimes, events)),
+    granting: new IssueProxyGrantingTicket(core, store, setup.proxyCallback, events),
+    module: proxyModule(new GrantProxyTicket(core, store, events)),
   };
   const app = createApp({
     core,

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { XMLValidator } from 'fast-xml-parser';
-import type { ProxyCallback, ProxyCallbackOutcome, ProxyCallbackRequest } from '@tessera/core';
+import { RecordingProxyCallback } from '@tessera/testkit';
 import { APP, createTgt, grantSt, PROXY_APP, PROXY_CALLBACK, testServer, type TestServer } from './harness.js';
 import { openApiOf, operation } from './openapi-document.js';
 
@@ -13,22 +13,13 @@ interface JsonAnswer {
 
 const jsonOf = (response: { body: unknown }) => (response.body as JsonAnswer).serviceResponse;
 
-class FakeCallback implements ProxyCallback {
-  readonly calls: ProxyCallbackRequest[] = [];
-  outcome: ProxyCallbackOutcome = { delivered: true };
-  deliver(request: ProxyCallbackRequest): Promise<ProxyCallbackOutcome> {
-    this.calls.push(request);
-    return Promise.resolve(this.outcome);
-  }
-}
-
 function proxyServer() {
-  const callback = new FakeCallback();
+  const callback = new RecordingProxyCallback();
   return { server: testServer({ proxyCallback: callback }), callback };
 }
 
 /** Validates a fresh ST of the proxy app with pgtUrl; the validation's answer and the PGT its callback got. */
-async function pgtOf(server: TestServer, callback: FakeCallback, path = '/cas/p3/serviceValidate') {
+async function pgtOf(server: TestServer, callback: RecordingProxyCallback, path = '/cas/p3/serviceValidate') {
   const st = await grantSt(server, await createTgt(server), PROXY_APP);
   const answer = await server.http.get(path).query({ service: PROXY_APP, ticket: st, pgtUrl: PROXY_CALLBACK });
   return { answer, pgt: callback.calls.at(-1)?.pgtId };
@@ -122,7 +113,7 @@ describe('proxy module routes (docs/protocol.md §13)', () => {
     expect(post.headers['allow']).to.equal('GET, HEAD');
     expect(post.text).to.include('<cas:proxyFailure code="INVALID_REQUEST">');
 
-    const lenient = testServer({ proxyCallback: new FakeCallback(), options: { validationFailureStatus: 200 } });
+    const lenient = testServer({ proxyCallback: new RecordingProxyCallback(), options: { validationFailureStatus: 200 } });
     expect((await lenient.http.get('/cas/proxy').query({ pgt: 'PGT-1-nope-test', targetService: APP })).status).to.equal(200);
   });
 

@@ -111,41 +111,25 @@ export function fromValidatableDocument(document: StDocument | PtDocument): Vali
   return document.kind === 'ST' ? fromStDocument(document) : fromPtDocument(document);
 }
 
-function fromStDocument(document: StDocument): ServiceTicket {
+/** What every ticket granted under a TGT has. */
+function grantedFields(document: StDocument | PgtDocument | PtDocument) {
   return {
-    kind: 'ST',
     id: document._id,
     tgtId: document.tgtId,
     service: document.service,
-    fromNewLogin: document.fromNewLogin,
-    authenticatedAt: document.authenticatedAt.getTime(),
     createdAt: document.createdAt.getTime(),
     expiresAt: document.expiresAt.getTime(),
   };
+}
+
+function fromStDocument(document: StDocument): ServiceTicket {
+  return { kind: 'ST', ...grantedFields(document), fromNewLogin: document.fromNewLogin, authenticatedAt: document.authenticatedAt.getTime() };
 }
 
 function fromPgtDocument(document: PgtDocument): ProxyGrantingTicket {
-  return {
-    kind: 'PGT',
-    id: document._id,
-    tgtId: document.tgtId,
-    service: document.service,
-    proxies: [...document.proxies],
-    createdAt: document.createdAt.getTime(),
-    expiresAt: document.expiresAt.getTime(),
-  };
+  return { kind: 'PGT', ...grantedFields(document), proxies: [...document.proxies] };
 }
 
 function fromPtDocument(document: PtDocument): ProxyTicket {
-  return {
-    kind: 'PT',
-    id: document._id,
-    tgtId: document.tgtId,
-    grantedBy: document.grantedBy,
-    service: document.service,
-    proxies: [...document.proxies],
-    authenticatedAt: document.authenticatedAt.getTime(),
-    createdAt: document.createdAt.getTime(),
-    expiresAt: document.expiresAt.getTime(),
-  };
+  return { kind: 'PT', ...grantedFields(document), grantedBy: document.grantedBy, proxies: [...document.proxies], authenticatedAt: document.authenticatedAt.getTime() };
 }

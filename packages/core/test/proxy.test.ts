@@ -8,13 +8,11 @@ import {
   sessionTag,
   sessionTagOfGrantedTicket,
   TicketValidationError,
-  type ProxyCallback,
-  type ProxyCallbackOutcome,
-  type ProxyCallbackRequest,
   type ProxyPolicy,
   type RegisteredService,
   type SessionListener,
 } from '@tessera/core';
+import { RecordingProxyCallback } from '@tessera/testkit';
 import { password, service } from './fakes.js';
 import { APP, coreWithFakes } from './harness.js';
 
@@ -23,21 +21,11 @@ const BACKEND = 'https://backend.example.org/api';
 const SECOND_CALLBACK = 'https://backend.example.org/pgtCallback';
 const regex = (pattern: string, options: Partial<Extract<ProxyPolicy, { kind: 'regex' }>> = {}): ProxyPolicy => ({ kind: 'regex', pattern, useServiceId: false, exactMatch: false, ...options });
 
-/** Takes every PGT it is given, or answers as told. */
-class FakeCallback implements ProxyCallback {
-  readonly calls: ProxyCallbackRequest[] = [];
-  outcome: ProxyCallbackOutcome = { delivered: true };
-  deliver(request: ProxyCallbackRequest): Promise<ProxyCallbackOutcome> {
-    this.calls.push(request);
-    return Promise.resolve(this.outcome);
-  }
-}
-
 /** The app may proxy to its callback; the back end (which may proxy too) and a staff-only and a no-SSO service are registered. */
 function setUp(services: readonly RegisteredService[] = SERVICES) {
   const fakes = coreWithFakes(services);
-  const { core, tickets, clock, events } = fakes;
-  const callback = new FakeCallback();
+  const { core, tickets, events } = fakes;
+  const callback = new RecordingProxyCallback();
   const recorded: { tgtId: string; ticket: string; service: number }[] = [];
   const listener: SessionListener = {
     granted: (tgt, ticket, registered) => {
@@ -46,8 +34,8 @@ function setUp(services: readonly RegisteredService[] = SERVICES) {
     },
     ended: () => Promise.resolve(),
   };
-  const issue = new IssueProxyGrantingTicket(tickets, core.ids, clock, callback, events);
-  const grant = new GrantProxyTicket(core.serviceAccess, tickets, core.ids, clock, defaultTicketLifetimes, events, listener);
+  const issue = new IssueProxyGrantingTicket(core, tickets, callback, events);
+  const grant = new GrantProxyTicket(core, tickets, events, listener);
 
   const login = async () => core.createTicketGrantingTicket.execute({ credentials: [password('casuser', 'Mellon')] });
   const st = async (tgtId: string, url = APP) => (await core.grantServiceTicket.execute({ tgtId, service: url, renew: false, credentials: [] })).ticket.id;

@@ -5,6 +5,9 @@ import {
   type EventSink,
   type OtpReplayStore,
   type PasswordHasher,
+  type ProxyCallback,
+  type ProxyCallbackOutcome,
+  type ProxyCallbackRequest,
   type RequestOrigin,
   type RegisteredService,
   type ServiceRegistry,
@@ -60,6 +63,16 @@ export class MapTicketStore implements TicketStore {
       if (ticket.kind !== 'TGT' && ticket.tgtId === tgtId) removed += Number(this.tickets.delete(id));
     }
     return Promise.resolve(removed);
+  }
+}
+
+/** A proxy's callback that takes every PGT it is given, or answers `outcome`; `calls` keeps each delivery. */
+export class RecordingProxyCallback implements ProxyCallback {
+  readonly calls: ProxyCallbackRequest[] = [];
+  outcome: ProxyCallbackOutcome = { delivered: true };
+  deliver(request: ProxyCallbackRequest): Promise<ProxyCallbackOutcome> {
+    this.calls.push(request);
+    return Promise.resolve(this.outcome);
   }
 }
 

@@ -56,7 +56,7 @@ export class ValidateServiceTicket {
   async execute(input: ValidateServiceTicketInput): Promise<ValidatedServiceTicket> {
     const { ticket: id, service, origin } = input;
     if (!id || !service) throw new TicketValidationError('INVALID_REQUEST', "'service' and 'ticket' parameters are both required");
-    const echo = clip(id);
+    const echo = clipForEcho(id);
     // Once the ticket and its TGT are found, a failure is reported as that principal's.
     const fail = (code: CasFailureCode, message: string, owner?: string): never => {
       this.events.emit({ type: 'ticket.validation.failed', ticket: ticketFingerprint(id), code, service, ...(owner !== undefined && { principal: owner }) }, origin);
@@ -71,7 +71,7 @@ export class ValidateServiceTicket {
     if (!sameService(st.service, service)) {
       return fail(
         'INVALID_SERVICE',
-        `Ticket '${echo}' does not match supplied service. The original service was '${clip(st.service)}' and the supplied service was '${clip(service)}'.`,
+        `Ticket '${echo}' does not match supplied service. The original service was '${clipForEcho(st.service)}' and the supplied service was '${clipForEcho(service)}'.`,
         owner,
       );
     }
@@ -111,6 +111,7 @@ export function isoInstant(epochMs: number): string {
   return new Date(epochMs).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
-function clip(text: string): string {
+/** A ticket id or service URL as a failure description may echo it: long ones cut short. */
+export function clipForEcho(text: string): string {
   return text.length > ECHO_LIMIT ? `${text.slice(0, ECHO_LIMIT)}…` : text;
 }

@@ -17,11 +17,11 @@ export const registerProxyModule: ModuleRegistration = (binder, config) => {
   binder.resolved(
     TOKENS.ProxyGranting,
     [TOKENS.CasCore, TOKENS.TicketStore, CALLBACK, TOKENS.EventSink],
-    (core, tickets, sender, events) => new IssueProxyGrantingTicket(tickets, core.ids, core.clock, sender, events),
+    (core, tickets, sender, events) => new IssueProxyGrantingTicket(core, tickets, sender, events),
   );
   binder.resolved(
     TOKENS.HttpModule,
     [TOKENS.CasCore, TOKENS.TicketStore, TOKENS.EventSink, { all: TOKENS.SessionListener }],
-    (core, tickets, events, [listener]) => proxyModule(new GrantProxyTicket(core.serviceAccess, tickets, core.ids, core.clock, core.lifetimes, events, listener)),
+    (core, tickets, events, [listener]) => proxyModule(new GrantProxyTicket(core, tickets, events, listener)),
   );
 };

@@ -2,14 +2,13 @@ import { TicketValidationError, type CasFailureCode } from '../../domain/errors.
 import type { RequestOrigin, TicketRefusalReason } from '../../domain/events.js';
 import { principalMeetsRequirements } from '../../domain/registry/service-matcher.js';
 import { ticketFingerprint } from '../../domain/tickets/fingerprint.js';
-import { slidTgtExpiry, type TicketLifetimes } from '../../domain/tickets/lifetimes.js';
+import { slidTgtExpiry } from '../../domain/tickets/lifetimes.js';
 import type { ProxyTicket } from '../../domain/tickets/ticket.js';
-import type { TicketIdGenerator } from '../../domain/tickets/ticket-ids.js';
-import type { Clock } from '../../ports/clock.js';
 import type { EventSink } from '../../ports/event-sink.js';
 import type { SessionListener } from '../../ports/session-listener.js';
 import type { TicketStore } from '../../ports/ticket-store.js';
-import type { ServiceAccess } from '../../services/service-access.js';
+import type { CasCore } from '../../services/cas-core.js';
+import { clipForEcho } from '../../services/validate-service-ticket.js';
 import { allowsProxyCallback } from './proxy-policy.js';
 
 export interface GrantProxyTicketInput {
@@ -17,9 +16,6 @@ export interface GrantProxyTicketInput {
   readonly targetService: string | undefined;
   readonly origin?: RequestOrigin;
 }
-
-/** Longest ticket text echoed back in a failure description. */
-const ECHO_LIMIT = 256;
 
 /**
  * `GET /proxy` (CAS protocol 3.0 §2.7): a live PGT gets a one-time PT for a target service. The
@@ -30,11 +26,8 @@ const ECHO_LIMIT = 256;
  */
 export class GrantProxyTicket {
   constructor(
-    private readonly access: ServiceAccess,
+    private readonly core: CasCore,
     private readonly tickets: TicketStore,
-    private readonly ids: TicketIdGenerator,
-    private readonly clock: Clock,
-    private readonly lifetimes: TicketLifetimes,
     private readonly events: EventSink,
     private readonly listener?: SessionListener,
   ) {}
@@ -45,7 +38,7 @@ export class GrantProxyTicket {
       this.events.emit({ type: 'ticket.refused', kind: 'PT', reason, service: url, ticket: ticketFingerprint(pgtId), ...(principal !== undefined && { principal }) }, origin);
       throw new TicketValidationError(code, message);
     };
-    const unknown = `Ticket '${clip(pgtId)}' not recognized`;
+    const unknown = `Ticket '${clipForEcho(pgtId)}' not recognized`;
 
     const pgt = await this.tickets.get(pgtId);
     if (pgt?.kind !== 'PGT') return refuse('PGT_NOT_FOUND', 'INVALID_TICKET', unknown);
@@ -55,27 +48,28 @@ export class GrantProxyTicket {
     const refuseService = (reason: TicketRefusalReason, message: string): never => refuse(reason, 'UNAUTHORIZED_SERVICE', message, principal.id);
 
     // The proxy's definition as it is now: it may have been removed, or its policy narrowed.
-    const proxying = await this.access.find(pgt.service);
+    const { serviceAccess, clock, ids, lifetimes } = this.core;
+    const proxying = await serviceAccess.find(pgt.service);
     if (!proxying || !allowsProxyCallback(proxying, pgt.proxies[0] ?? '')) refuseService('PROXY_NOT_ALLOWED', 'The proxying service is no longer allowed to proxy');
-    const target = await this.access.find(url);
+    const target = await serviceAccess.find(url);
     if (!target) return refuseService('SERVICE_NOT_AUTHORIZED', 'The target service is not registered or not enabled');
     if (!target.accessStrategy.ssoEnabled) refuseService('SSO_NOT_ALLOWED', 'The target service does not take part in single sign-on, so it accepts no proxy tickets');
     if (!principalMeetsRequirements(target, principal)) refuseService('PRINCIPAL_NOT_ALLOWED', 'The target service is not authorized to use CAS for this user');
 
-    const now = this.clock.now();
-    const tgt = await this.tickets.touch(session.id, slidTgtExpiry(session, now, this.lifetimes));
+    const now = clock.now();
+    const tgt = await this.tickets.touch(session.id, slidTgtExpiry(session, now, lifetimes));
     // It expired or was destroyed since it was read.
     if (!tgt) return refuse('TGT_NOT_FOUND', 'INVALID_TICKET', unknown, principal.id);
     const pt: ProxyTicket = {
       kind: 'PT',
-      id: this.ids.next('PT', tgt.id),
+      id: ids.next('PT', tgt.id),
       tgtId: tgt.id,
       grantedBy: pgt.id,
       service: url,
       proxies: pgt.proxies,
       authenticatedAt: tgt.authentication.authenticatedAt,
       createdAt: now,
-      expiresAt: now + this.lifetimes.stTimeToLiveSeconds * 1000,
+      expiresAt: now + lifetimes.stTimeToLiveSeconds * 1000,
     };
     // Before the ticket exists, as for an ST: a logout that follows its validation always knows of it.
     await this.listener?.granted(tgt, pt, target);
@@ -83,8 +77,4 @@ export class GrantProxyTicket {
     this.events.emit({ type: 'ticket.created', kind: 'PT', ticket: ticketFingerprint(pt.id), principal: principal.id, service: url, ...(pgt.proxies[0] !== undefined && { proxy: pgt.proxies[0] }) }, origin);
     return pt;
   }
-}
-
-function clip(text: string): string {
-  return text.length > ECHO_LIMIT ? `${text.slice(0, ECHO_LIMIT)}…` : text;
 }

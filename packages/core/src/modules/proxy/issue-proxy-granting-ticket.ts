@@ -1,10 +1,9 @@
 import type { RequestOrigin, TicketRefusalReason } from '../../domain/events.js';
 import { ticketFingerprint } from '../../domain/tickets/fingerprint.js';
 import type { ProxyGrantingTicket } from '../../domain/tickets/ticket.js';
-import type { TicketIdGenerator } from '../../domain/tickets/ticket-ids.js';
-import type { Clock } from '../../ports/clock.js';
 import type { EventSink } from '../../ports/event-sink.js';
 import type { TicketStore } from '../../ports/ticket-store.js';
+import type { CasCore } from '../../services/cas-core.js';
 import type { ValidatedServiceTicket } from '../../services/validate-service-ticket.js';
 import type { ProxyCallback } from './proxy-callback.js';
 import { allowsProxyCallback, isHttpsUrl } from './proxy-policy.js';
@@ -26,9 +25,8 @@ export interface IssueProxyGrantingTicketInput {
  */
 export class IssueProxyGrantingTicket {
   constructor(
+    private readonly core: CasCore,
     private readonly tickets: TicketStore,
-    private readonly ids: TicketIdGenerator,
-    private readonly clock: Clock,
     private readonly callback: ProxyCallback,
     private readonly events: EventSink,
   ) {}
@@ -47,15 +45,15 @@ export class IssueProxyGrantingTicket {
 
     const pgt: ProxyGrantingTicket = {
       kind: 'PGT',
-      id: this.ids.next('PGT', tgt.id),
+      id: this.core.ids.next('PGT', tgt.id),
       tgtId: tgt.id,
       service: ticket.service,
       proxies: [pgtUrl, ...validated.proxies],
-      createdAt: this.clock.now(),
+      createdAt: this.core.clock.now(),
       // Never past its session's hard limit; the session's idle limit applies through the TGT.
       expiresAt: tgt.hardExpiresAt,
     };
-    const pgtIou = this.ids.nextIou();
+    const pgtIou = this.core.ids.nextIou();
     // Stored first: the proxy may ask for a PT the moment it holds the PGT and the answer.
     await this.tickets.save(pgt);
     const outcome = await this.callback.deliver({ url: pgtUrl, pgtId: pgt.id, pgtIou });
