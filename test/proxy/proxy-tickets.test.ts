@@ -150,7 +150,7 @@ describe('proxy tickets: pgtUrl callbacks over HTTPS, GET /proxy, proxy chains (
     const missing = await fetch(`${base}/proxy?pgt=${pgt!.pgtId}`);
     expect(missing.status).to.equal(400);
     expect(await missing.text()).to.include('<cas:proxyFailure code="INVALID_REQUEST">');
-    expect((await proxyTicket(base, 'PGT-1-unknown-e2e', BACKEND)).code).to.equal('INVALID_TICKET');
+    expect((await proxyTicket(base, 'PGT-1-Zq8xWv3kTm5-e2e', BACKEND)).code).to.equal('INVALID_TICKET');
     expect((await proxyTicket(base, tgt, BACKEND)).code).to.equal('INVALID_TICKET');
     for (const target of ['https://unknown.example.com/', 'https://nosso.example.org/x', 'https://disabled.example.org/x']) {
       expect((await proxyTicket(base, pgt!.pgtId, target)).code, target).to.equal('UNAUTHORIZED_SERVICE');
