@@ -2,11 +2,12 @@ import {
   InvalidConfigurationError,
   StoreCapacityExceededError,
   type Clock,
+  type DescendantTicket,
   type LiveTgtCount,
-  type ServiceTicket,
   type Ticket,
   type TicketGrantingTicket,
   type TicketStore,
+  type ValidatableTicket,
 } from '@tessera/core';
 
 export interface MemoryTicketStoreOptions {
@@ -29,7 +30,7 @@ export class MemoryTicketStore implements TicketStore, LiveTgtCount {
   private readonly tickets = new Map<string, Ticket>();
   /** TGTs held, kept as they come and go: the metrics gauge must not visit a million tickets. */
   private tgtsHeld = 0;
-  /** TGT id → ids of the STs it granted that are still held, so removeDescendants visits only those. */
+  /** TGT id → ids of the tickets granted under it (STs, PGTs, PTs) still held, so removeDescendants visits only those. */
   private readonly descendants = new Map<string, Set<string>>();
   private readonly maxTickets: number;
   private lastSweepAt = Number.NEGATIVE_INFINITY;
@@ -56,8 +57,8 @@ export class MemoryTicketStore implements TicketStore, LiveTgtCount {
       );
     }
     this.tickets.set(ticket.id, ticket);
-    if (ticket.kind === 'ST') this.index(ticket);
-    else this.tgtsHeld += 1;
+    if (ticket.kind === 'TGT') this.tgtsHeld += 1;
+    else this.index(ticket);
     return DONE;
   }
 
@@ -71,9 +72,9 @@ export class MemoryTicketStore implements TicketStore, LiveTgtCount {
     return ticket !== undefined && ticket.expiresAt > this.clock.now() ? Promise.resolve(ticket) : NOTHING;
   }
 
-  consume(id: string): Promise<ServiceTicket | undefined> {
+  consume(id: string): Promise<ValidatableTicket | undefined> {
     const ticket = this.tickets.get(id);
-    if (ticket?.kind !== 'ST' || ticket.expiresAt <= this.clock.now()) return NOTHING;
+    if ((ticket?.kind !== 'ST' && ticket?.kind !== 'PT') || ticket.expiresAt <= this.clock.now()) return NOTHING;
     this.tickets.delete(id);
     this.unindex(ticket);
     return Promise.resolve(ticket);
@@ -91,8 +92,7 @@ export class MemoryTicketStore implements TicketStore, LiveTgtCount {
     const ticket = this.tickets.get(id);
     if (ticket === undefined) return DONE;
     this.tickets.delete(id);
-    if (ticket.kind === 'ST') this.unindex(ticket);
-    else this.tgtsHeld -= 1;
+    this.forget(ticket);
     return DONE;
   }
 
@@ -103,8 +103,8 @@ export class MemoryTicketStore implements TicketStore, LiveTgtCount {
     const now = this.clock.now();
     let live = 0;
     for (const id of ids) {
-      const st = this.tickets.get(id);
-      if (st !== undefined && st.expiresAt > now) live += 1;
+      const descendant = this.tickets.get(id);
+      if (descendant !== undefined && descendant.expiresAt > now) live += 1;
       this.tickets.delete(id);
     }
     return Promise.resolve(live);
@@ -118,8 +118,7 @@ export class MemoryTicketStore implements TicketStore, LiveTgtCount {
     for (const [id, ticket] of this.tickets) {
       if (ticket.expiresAt > now) continue;
       this.tickets.delete(id);
-      if (ticket.kind === 'ST') this.unindex(ticket);
-      else this.tgtsHeld -= 1;
+      this.forget(ticket);
       removed += 1;
     }
     return removed;
@@ -131,16 +130,22 @@ export class MemoryTicketStore implements TicketStore, LiveTgtCount {
     return this.tickets.size < this.maxTickets;
   }
 
-  private index(st: ServiceTicket): void {
-    const ids = this.descendants.get(st.tgtId);
-    if (ids === undefined) this.descendants.set(st.tgtId, new Set([st.id]));
-    else ids.add(st.id);
+  /** The bookkeeping of a ticket just deleted from the map. */
+  private forget(ticket: Ticket): void {
+    if (ticket.kind === 'TGT') this.tgtsHeld -= 1;
+    else this.unindex(ticket);
   }
 
-  private unindex(st: ServiceTicket): void {
-    const ids = this.descendants.get(st.tgtId);
+  private index(descendant: DescendantTicket): void {
+    const ids = this.descendants.get(descendant.tgtId);
+    if (ids === undefined) this.descendants.set(descendant.tgtId, new Set([descendant.id]));
+    else ids.add(descendant.id);
+  }
+
+  private unindex(descendant: DescendantTicket): void {
+    const ids = this.descendants.get(descendant.tgtId);
     if (ids === undefined) return;
-    ids.delete(st.id);
-    if (ids.size === 0) this.descendants.delete(st.tgtId);
+    ids.delete(descendant.id);
+    if (ids.size === 0) this.descendants.delete(descendant.tgtId);
   }
 }
