@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { makeTempDir, startChildServer, type ChildServer, type Probe } from './harness.js';
 
 // Debian's layout (apache2 + libapache2-mod-auth-cas); the server runs from its own config, not /etc/apache2.
-const APACHE = '/usr/sbin/apache2';
-const MODULES = '/usr/lib/apache2/modules';
+export const APACHE = '/usr/sbin/apache2';
+export const MODULES = '/usr/lib/apache2/modules';
 const NEEDED_MODULES = ['mpm_event', 'authn_core', 'authz_core', 'authz_user', 'dir', 'headers', 'auth_cas'];
 
 export const APACHE_PROBES: readonly Probe[] = [[APACHE, '-v'], ...NEEDED_MODULES.map((name): Probe => ['test', '-f', `${MODULES}/mod_${name}.so`])];
@@ -72,7 +72,11 @@ interface ConfigValues extends CasApacheOptions {
   readonly docroot: string;
 }
 
-function apacheConfig({ root, port, cache, docroot, casUrl, caFile }: ConfigValues): string {
+/**
+ * What every test Apache's configuration starts with: its own root, run-time directory and pid file, one
+ * listener on 127.0.0.1, the user it serves as when started as root, the modules of MODULES and the error log.
+ */
+export function apachePreamble(root: string, port: number, modules: readonly string[], logLevel = 'warn'): string {
   const asRoot = process.getuid?.() === 0;
   return `ServerRoot ${root}
 DefaultRuntimeDir ${root}
@@ -80,9 +84,13 @@ PidFile ${root}/httpd.pid
 Listen 127.0.0.1:${port}
 ServerName 127.0.0.1:${port}
 ${asRoot ? 'User www-data\nGroup www-data' : ''}
-${NEEDED_MODULES.map((name) => `LoadModule ${name}_module ${MODULES}/mod_${name}.so`).join('\n')}
+${modules.map((name) => `LoadModule ${name}_module ${MODULES}/mod_${name}.so`).join('\n')}
 ErrorLog ${root}/error.log
-LogLevel warn auth_cas:debug
+LogLevel ${logLevel}`;
+}
+
+function apacheConfig({ root, port, cache, docroot, casUrl, caFile }: ConfigValues): string {
+  return `${apachePreamble(root, port, NEEDED_MODULES, 'warn auth_cas:debug')}
 DocumentRoot ${docroot}
 DirectoryIndex index.html
 

@@ -28,6 +28,11 @@ export interface CasFixtureOptions {
   readonly validationFailureStatus?: 200 | 400;
   /** With the login module (browsers), every service opted in to back-channel single logout. */
   readonly browserLogin?: boolean;
+  /**
+   * With the proxy module: every service may receive PGTs at `callbackUrl`, whose certificate must
+   * chain to a CA of `caFile`.
+   */
+  readonly proxy?: { readonly caFile: string; readonly callbackUrl: string };
 }
 
 /** Tessera on its own HTTPS listener (server.tls) with a certificate of a CA made for this run. */
@@ -40,14 +45,20 @@ export async function startCasFixture(options: CasFixtureOptions): Promise<CasFi
   };
   try {
     const files = await writePki(dir.path);
-    const services = options.serviceUrls.map(exactService).map((service) => (options.browserLogin ? { ...service, logoutType: 'BACK_CHANNEL' } : service));
+    const { proxy } = options;
+    const services = options.serviceUrls
+      .map(exactService)
+      .map((service) => (options.browserLogin ? { ...service, logoutType: 'BACK_CHANNEL' } : service))
+      .map((service) => (proxy ? { ...service, proxyPolicy: { '@class': 'org.apereo.cas.services.RegexMatchingRegisteredServiceProxyPolicy', pattern: `^${escapeRegex(proxy.callbackUrl)}$` } } : service));
     const login = options.browserLogin ? { modules: ['rest', 'login'], login: { keyFile: join(dir.path, 'login-key.json') } } : {};
+    const proxying = proxy ? { modules: ['rest', 'proxy'], proxy: { callback: { caFile: proxy.caFile } } } : {};
     const start = (port: number) =>
       startTessera({
         server: { host: '127.0.0.1', port, nodeName: 'e2e', tls: { cert: files.cert, key: files.key } },
         services,
         protocol: { validationFailureStatus: options.validationFailureStatus ?? 400 },
         ...login,
+        ...proxying,
       });
     tessera = await start(0);
     const { url, server } = tessera;
@@ -117,13 +128,17 @@ async function post(url: string, fields: Record<string, string>, ca: string, exp
   return answer.body;
 }
 
+function escapeRegex(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
 /** An Apereo CAS service definition for exactly this URL (serviceId is a regex over the whole URL). */
 function exactService(url: string, index: number): Record<string, unknown> {
   return {
     '@class': 'org.apereo.cas.services.CasRegisteredService',
     id: index + 1,
     name: `client test service ${index + 1}`,
-    serviceId: `^${url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`,
+    serviceId: `^${escapeRegex(url)}$`,
     attributeReleasePolicy: { '@class': 'org.apereo.cas.services.ReturnAllAttributeReleasePolicy' },
   };
 }

@@ -55,11 +55,13 @@ export interface ChildServerOptions {
   readonly cwd?: string;
   readonly env?: NodeJS.ProcessEnv;
   readonly readyTimeoutMs?: number;
+  /** In a process group of its own: Apache's prefork MPM, stopping, signals its whole group, which would end the test run. */
+  readonly ownProcessGroup?: boolean;
 }
 
 /** Spawns a server process and resolves once it accepts TCP connections on 127.0.0.1:`port`. */
 export async function startChildServer(command: string, args: readonly string[], options: ChildServerOptions): Promise<ChildServer> {
-  const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'], detached: options.ownProcessGroup ?? false });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));

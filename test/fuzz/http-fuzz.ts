@@ -114,8 +114,6 @@ export async function fuzz(target: FuzzTarget, { requests, seed }: { requests: n
  * Writes the request and resolves with everything the server sent until it closed the connection
  * (every request says `Connection: close`). One announcing more body than it has is followed by the
  * end of the client's side, so the server sees it cut short at once instead of waiting its timeout.
- * Complete ones are not: Node ends a connection the client half-closed, answer or not, as clients
- * that wait for their answer never do.
  */
 function exchange(baseUrl: string, { bytes, complete }: RawRequest): Promise<string> {
   const { hostname, port } = new URL(baseUrl);

@@ -40,6 +40,7 @@ export function createApp(deps: AppDependencies): Koa {
       ),
     },
     tokens,
+    proxyGranting: deps.proxyGranting,
     readBody: readBody(options.maxBodyBytes),
     throttle: (condition) => throttleStep(throttle, options, condition),
     limitRequestRate: rateLimitStep(validationRateLimit),

@@ -1,4 +1,4 @@
-import type { AuthenticationThrottle, CasCore, Credential, EventSink, JwtTickets, RequestRateLimit } from '@tessera/core';
+import type { AuthenticationThrottle, CasCore, Credential, EventSink, IssueProxyGrantingTicket, JwtTickets, RequestRateLimit } from '@tessera/core';
 import type { Context } from 'koa';
 import type { z } from 'zod';
 import type { HttpOptions } from './http-options.js';
@@ -18,6 +18,8 @@ export interface HttpContext {
   readonly credentialSchemas: { readonly parameters: z.ZodRawShape; readonly headers: z.ZodRawShape };
   /** The tokens module's JWT tickets; undefined when the module is off (the `token` flag is then ignored). */
   readonly tokens: JwtTickets | undefined;
+  /** The proxy module's PGTs for a validation's `pgtUrl`; undefined when the module is off (`pgtUrl` is then ignored). */
+  readonly proxyGranting: IssueProxyGrantingTicket | undefined;
   /** Route step: refuses unreadable bodies (415, 413, 400) and parses form and JSON bodies. */
   readonly readBody: Step;
   /**
@@ -50,6 +52,8 @@ export interface AppDependencies {
   readonly events: EventSink;
   /** Present only with the tokens module. */
   readonly tokens?: JwtTickets;
+  /** Present only with the proxy module. */
+  readonly proxyGranting?: IssueProxyGrantingTicket;
   /** Present only with the throttle module. */
   readonly throttle?: AuthenticationThrottle;
   /** Present only with the throttle module and a validation request rate configured. */

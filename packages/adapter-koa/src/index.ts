@@ -15,3 +15,4 @@ export type { ThrottleCondition } from './throttle/throttle-step.js';
 export { ADMIN_PATHS, createAdminApp, type AdminDependencies, type MetricsExposition } from './observability/admin-app.js';
 export type { RequestObserver } from './observability/observe-requests.js';
 export * from './modules/login/index.js';
+export * from './modules/proxy/index.js';

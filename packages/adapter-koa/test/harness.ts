@@ -12,6 +12,9 @@ import {
   type TokenKeys,
   createCasCore,
   cryptoRandomSource,
+  GrantProxyTicket,
+  IssueProxyGrantingTicket,
+  type ProxyCallback,
   defaultTicketLifetimes,
   type CasCore,
   type RegisteredService,
@@ -19,7 +22,7 @@ import {
 } from '@tessera/core';
 import { expect } from 'chai';
 import request from 'supertest';
-import { LOOPBACK_HOSTS, createApp, restModule, usernamePasswordExtractor, type CredentialExtractor, type HttpModule, type HttpOptions, type RequestObserver } from '../src/index.js';
+import { LOOPBACK_HOSTS, createApp, proxyModule, restModule, usernamePasswordExtractor, type CredentialExtractor, type HttpModule, type HttpOptions, type RequestObserver } from '../src/index.js';
 import { MapThrottleStore } from '@tessera/testkit';
 import { DrainingRateStore } from './throttle-fakes.js';
 import { FakePasswordHandler, ListServiceRegistry, FixedClock, MapTicketStore, RecordingEvents, type FakeUser } from './fakes.js';
@@ -49,8 +52,13 @@ function service(id: number, name: string, serviceId: string, overrides: Partial
   };
 }
 
+/** Registered, and may receive PGTs at PROXY_CALLBACK. */
+export const PROXY_APP = 'https://proxy.example.org/portal';
+export const PROXY_CALLBACK = 'https://proxy.example.org/pgtCallback';
+
 const SERVICES = [
   service(1, 'app', '^https://app\\.example\\.org/.*'),
+  service(5, 'proxy', '^https://proxy\\.example\\.org/.*', { proxyPolicy: { kind: 'regex', pattern: '^https://proxy\\.example\\.org/pgtCallback$', useServiceId: false, exactMatch: false } }),
   service(2, 'admin', '^https://admin\\.example\\.org/.*', {
     accessStrategy: { enabled: true, ssoEnabled: true, requiredAttributes: { memberOf: ['admin'] } },
   }),
@@ -85,6 +93,8 @@ export interface ServerSetup {
   readonly validationRate?: RequestRateSettings;
   /** Told about every request (the latency histogram's hook). */
   readonly observeRequest?: RequestObserver;
+  /** Switches the proxy module on, PGTs delivered through this callback. */
+  readonly proxyCallback?: ProxyCallback;
 }
 
 export function testTokenKeys(): TokenKeys {
@@ -116,10 +126,16 @@ export function testServer(setup: ServerSetup = {}) {
     events,
   });
   const throttleStore = new MapThrottleStore();
+  const store = setup.tickets ?? tickets;
+  const proxy = setup.proxyCallback && {
+    granting: new IssueProxyGrantingTicket(core, store, setup.proxyCallback, events),
+    module: proxyModule(new GrantProxyTicket(core, store, events)),
+  };
   const app = createApp({
     core,
     options: { ...DEFAULT_OPTIONS, ...setup.options },
-    modules: [restModule(), ...(setup.modules?.({ core, tickets: setup.tickets ?? tickets, registry, events }) ?? [])],
+    modules: [restModule(), ...(proxy ? [proxy.module] : []), ...(setup.modules?.({ core, tickets: store, registry, events }) ?? [])],
+    ...(proxy && { proxyGranting: proxy.granting }),
     extractors: setup.extractors ?? [usernamePasswordExtractor],
     events,
     ...(setup.tokenKeys && { tokens: new JwtTickets(new CasJwtCodec(setup.tokenKeys, clock), clock, undefined) }),

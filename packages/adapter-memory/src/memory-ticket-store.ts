@@ -3,11 +3,12 @@ import {
   StoreCapacityExceededError,
   type Authentication,
   type Clock,
+  type DescendantTicket,
   type LiveTgtCount,
-  type ServiceTicket,
   type Ticket,
   type TicketGrantingTicket,
   type TicketStore,
+  type ValidatableTicket,
 } from '@tessera/core';
 
 export interface MemoryTicketStoreOptions {
@@ -65,7 +66,7 @@ class HeldTgt {
   }
 }
 
-type Held = HeldTgt | ServiceTicket;
+type Held = HeldTgt | DescendantTicket;
 
 /**
  * Tickets in one process's memory. Every method runs in one synchronous step, so consume and touch
@@ -77,7 +78,7 @@ export class MemoryTicketStore implements TicketStore, LiveTgtCount {
   private readonly shared = new Map<string, SharedEntry[]>();
   /** TGTs held, kept as they come and go: the metrics gauge must not visit a million tickets. */
   private tgtsHeld = 0;
-  /** TGT id → ids of the STs it granted that are still held, so removeDescendants visits only those. */
+  /** TGT id → ids of the tickets granted under it (STs, PGTs, PTs) still held, so removeDescendants visits only those. */
   private readonly descendants = new Map<string, Set<string>>();
   private readonly maxTickets: number;
   private lastSweepAt = Number.NEGATIVE_INFINITY;
@@ -103,14 +104,14 @@ export class MemoryTicketStore implements TicketStore, LiveTgtCount {
         new StoreCapacityExceededError(`The in-memory ticket store is full (maxTickets ${this.maxTickets}); no new ticket until some expire`),
       );
     }
-    if (ticket.kind === 'ST') {
-      this.tickets.set(ticket.id, ticket);
-      this.index(ticket);
-    } else {
+    if (ticket.kind === 'TGT') {
       this.forget(this.tickets.get(ticket.id));
       const { createdAt, hardExpiresAt, expiresAt, servicesGranted } = ticket;
       this.tickets.set(ticket.id, new HeldTgt(ticket.id, this.share(ticket.authentication), ticket.authentication.authenticatedAt, createdAt, hardExpiresAt, expiresAt, servicesGranted));
       this.tgtsHeld += 1;
+    } else {
+      this.tickets.set(ticket.id, ticket);
+      this.index(ticket);
     }
     return DONE;
   }
@@ -126,9 +127,9 @@ export class MemoryTicketStore implements TicketStore, LiveTgtCount {
     return Promise.resolve(held instanceof HeldTgt ? held.ticket() : held);
   }
 
-  consume(id: string): Promise<ServiceTicket | undefined> {
+  consume(id: string): Promise<ValidatableTicket | undefined> {
     const held = this.tickets.get(id);
-    if (held === undefined || held instanceof HeldTgt || held.expiresAt <= this.clock.now()) return NOTHING;
+    if (held === undefined || held instanceof HeldTgt || held.kind === 'PGT' || held.expiresAt <= this.clock.now()) return NOTHING;
     this.tickets.delete(id);
     this.unindex(held);
     return Promise.resolve(held);
@@ -157,8 +158,8 @@ export class MemoryTicketStore implements TicketStore, LiveTgtCount {
     const now = this.clock.now();
     let live = 0;
     for (const id of ids) {
-      const st = this.tickets.get(id);
-      if (st !== undefined && st.expiresAt > now) live += 1;
+      const descendant = this.tickets.get(id);
+      if (descendant !== undefined && descendant.expiresAt > now) live += 1;
       this.tickets.delete(id);
     }
     return Promise.resolve(live);
@@ -224,17 +225,17 @@ export class MemoryTicketStore implements TicketStore, LiveTgtCount {
     return this.tickets.size < this.maxTickets;
   }
 
-  private index(st: ServiceTicket): void {
-    const ids = this.descendants.get(st.tgtId);
-    if (ids === undefined) this.descendants.set(st.tgtId, new Set([st.id]));
-    else ids.add(st.id);
+  private index(descendant: DescendantTicket): void {
+    const ids = this.descendants.get(descendant.tgtId);
+    if (ids === undefined) this.descendants.set(descendant.tgtId, new Set([descendant.id]));
+    else ids.add(descendant.id);
   }
 
-  private unindex(st: ServiceTicket): void {
-    const ids = this.descendants.get(st.tgtId);
+  private unindex(descendant: DescendantTicket): void {
+    const ids = this.descendants.get(descendant.tgtId);
     if (ids === undefined) return;
-    ids.delete(st.id);
-    if (ids.size === 0) this.descendants.delete(st.tgtId);
+    ids.delete(descendant.id);
+    if (ids.size === 0) this.descendants.delete(descendant.tgtId);
   }
 }
 

@@ -1,6 +1,15 @@
 import type { Collection } from 'mongodb';
-import type { Clock, LiveTgtCount, ServiceTicket, Ticket, TicketGrantingTicket, TicketStore } from '@tessera/core';
-import { fromStDocument, fromTgtDocument, fromTicketDocument, toTicketDocument, type StDocument, type TgtDocument, type TicketDocument } from './ticket-documents.js';
+import type { Clock, LiveTgtCount, Ticket, TicketGrantingTicket, TicketStore, ValidatableTicket } from '@tessera/core';
+import {
+  fromTgtDocument,
+  fromTicketDocument,
+  fromValidatableDocument,
+  toTicketDocument,
+  type PtDocument,
+  type StDocument,
+  type TgtDocument,
+  type TicketDocument,
+} from './ticket-documents.js';
 import { guarded } from './unavailable.js';
 
 /**
@@ -38,9 +47,9 @@ export class MongoTicketStore implements TicketStore, LiveTgtCount {
     return found === null ? undefined : fromTicketDocument(found);
   }
 
-  async consume(id: string): Promise<ServiceTicket | undefined> {
-    const consumed = await guarded(() => this.tickets.findOneAndDelete({ _id: id, kind: 'ST', expiresAt: { $gt: this.now() } }));
-    return consumed === null ? undefined : fromStDocument(consumed as StDocument);
+  async consume(id: string): Promise<ValidatableTicket | undefined> {
+    const consumed = await guarded(() => this.tickets.findOneAndDelete({ _id: id, kind: { $in: ['ST', 'PT'] }, expiresAt: { $gt: this.now() } }));
+    return consumed === null ? undefined : fromValidatableDocument(consumed as StDocument | PtDocument);
   }
 
   async touch(tgtId: string, expiresAt: number): Promise<TicketGrantingTicket | undefined> {
@@ -59,10 +68,10 @@ export class MongoTicketStore implements TicketStore, LiveTgtCount {
     await guarded(() => this.tickets.deleteOne({ _id: id }));
   }
 
-  /** Counts the live STs it removes (the contract's number), then clears expired leftovers too. */
+  /** Counts the live descendants it removes (the contract's number), then clears expired leftovers too. */
   async removeDescendants(tgtId: string): Promise<number> {
-    const live = await guarded(() => this.tickets.deleteMany({ tgtId, kind: 'ST', expiresAt: { $gt: this.now() } }));
-    await guarded(() => this.tickets.deleteMany({ tgtId, kind: 'ST' }));
+    const live = await guarded(() => this.tickets.deleteMany({ tgtId, expiresAt: { $gt: this.now() } }));
+    await guarded(() => this.tickets.deleteMany({ tgtId }));
     return live.deletedCount;
   }
 

@@ -1,4 +1,4 @@
-import type { AccessStrategy, AttributeMap, AttributeReleasePolicy, LogoutType, RegisteredService } from '@tessera/core';
+import type { AccessStrategy, AttributeMap, AttributeReleasePolicy, LogoutType, ProxyPolicy, RegisteredService } from '@tessera/core';
 
 /** A registered service as stored, keyed by its id, with a lower-cased name for case-insensitive order. */
 export interface ServiceDocument {
@@ -14,6 +14,7 @@ export interface ServiceDocument {
   properties: AttributeMap;
   logoutType?: LogoutType;
   logoutUrl?: string;
+  proxyPolicy?: ProxyPolicy;
 }
 
 export function toServiceDocument(service: RegisteredService): ServiceDocument {
@@ -35,5 +36,6 @@ export function fromServiceDocument(document: ServiceDocument): RegisteredServic
     properties: document.properties,
     ...(document.logoutType === undefined ? {} : { logoutType: document.logoutType }),
     ...(document.logoutUrl === undefined ? {} : { logoutUrl: document.logoutUrl }),
+    ...(document.proxyPolicy === undefined ? {} : { proxyPolicy: document.proxyPolicy }),
   };
 }

@@ -1,4 +1,4 @@
-import type { Authentication, ServiceTicket, Ticket, TicketGrantingTicket } from '@tessera/core';
+import type { Authentication, ProxyGrantingTicket, ProxyTicket, ServiceTicket, Ticket, TicketGrantingTicket, ValidatableTicket } from '@tessera/core';
 
 /** Authentication as stored: the time as a BSON Date, the rest as it is. */
 export type AuthenticationDocument = Omit<Authentication, 'authenticatedAt'> & { authenticatedAt: Date };
@@ -24,39 +24,73 @@ export interface StDocument {
   expiresAt: Date;
 }
 
-/** One `tickets` collection holds both kinds; `expiresAt` carries the TTL index. */
-export type TicketDocument = TgtDocument | StDocument;
-
-export function toTicketDocument(ticket: Ticket): TicketDocument {
-  if (ticket.kind === 'ST') return stDocument(ticket);
-  const { authentication } = ticket;
-  return {
-    _id: ticket.id,
-    kind: 'TGT',
-    authentication: { ...authentication, authenticatedAt: new Date(authentication.authenticatedAt) },
-    createdAt: new Date(ticket.createdAt),
-    hardExpiresAt: new Date(ticket.hardExpiresAt),
-    expiresAt: new Date(ticket.expiresAt),
-    servicesGranted: ticket.servicesGranted,
-  };
+export interface PgtDocument {
+  _id: string;
+  kind: 'PGT';
+  tgtId: string;
+  service: string;
+  proxies: string[];
+  createdAt: Date;
+  expiresAt: Date;
 }
 
-function stDocument(st: ServiceTicket): StDocument {
-  return {
-    _id: st.id,
-    kind: 'ST',
-    tgtId: st.tgtId,
-    service: st.service,
-    fromNewLogin: st.fromNewLogin,
-    authenticatedAt: new Date(st.authenticatedAt),
-    createdAt: new Date(st.createdAt),
-    expiresAt: new Date(st.expiresAt),
-  };
+export interface PtDocument {
+  _id: string;
+  kind: 'PT';
+  tgtId: string;
+  grantedBy: string;
+  service: string;
+  proxies: string[];
+  authenticatedAt: Date;
+  createdAt: Date;
+  expiresAt: Date;
+}
+
+/**
+ * One `tickets` collection holds every kind; `expiresAt` carries the TTL index, and every kind but the
+ * TGT names its session's TGT in `tgtId` (indexed), so a logout finds them all.
+ */
+export type TicketDocument = TgtDocument | StDocument | PgtDocument | PtDocument;
+
+export function toTicketDocument(ticket: Ticket): TicketDocument {
+  const times = { createdAt: new Date(ticket.createdAt), expiresAt: new Date(ticket.expiresAt) };
+  switch (ticket.kind) {
+    case 'TGT': {
+      const { authentication } = ticket;
+      return {
+        _id: ticket.id,
+        kind: 'TGT',
+        authentication: { ...authentication, authenticatedAt: new Date(authentication.authenticatedAt) },
+        hardExpiresAt: new Date(ticket.hardExpiresAt),
+        servicesGranted: ticket.servicesGranted,
+        ...times,
+      };
+    }
+    case 'ST': {
+      const { id, kind, tgtId, service, fromNewLogin, authenticatedAt } = ticket;
+      return { _id: id, kind, tgtId, service, fromNewLogin, authenticatedAt: new Date(authenticatedAt), ...times };
+    }
+    case 'PGT': {
+      const { id, kind, tgtId, service, proxies } = ticket;
+      return { _id: id, kind, tgtId, service, proxies: [...proxies], ...times };
+    }
+    case 'PT': {
+      const { id, kind, tgtId, grantedBy, service, proxies, authenticatedAt } = ticket;
+      return { _id: id, kind, tgtId, grantedBy, service, proxies: [...proxies], authenticatedAt: new Date(authenticatedAt), ...times };
+    }
+  }
 }
 
 /** Field by field, so neither `_id` nor anything a future version adds leaks into core. */
 export function fromTicketDocument(document: TicketDocument): Ticket {
-  return document.kind === 'ST' ? fromStDocument(document) : fromTgtDocument(document);
+  switch (document.kind) {
+    case 'TGT':
+      return fromTgtDocument(document);
+    case 'PGT':
+      return fromPgtDocument(document);
+    default:
+      return fromValidatableDocument(document);
+  }
 }
 
 export function fromTgtDocument(document: TgtDocument): TicketGrantingTicket {
@@ -72,15 +106,30 @@ export function fromTgtDocument(document: TgtDocument): TicketGrantingTicket {
   };
 }
 
-export function fromStDocument(document: StDocument): ServiceTicket {
+/** An ST or a PT, as consume returns them. */
+export function fromValidatableDocument(document: StDocument | PtDocument): ValidatableTicket {
+  return document.kind === 'ST' ? fromStDocument(document) : fromPtDocument(document);
+}
+
+/** What every ticket granted under a TGT has. */
+function grantedFields(document: StDocument | PgtDocument | PtDocument) {
   return {
-    kind: 'ST',
     id: document._id,
     tgtId: document.tgtId,
     service: document.service,
-    fromNewLogin: document.fromNewLogin,
-    authenticatedAt: document.authenticatedAt.getTime(),
     createdAt: document.createdAt.getTime(),
     expiresAt: document.expiresAt.getTime(),
   };
+}
+
+function fromStDocument(document: StDocument): ServiceTicket {
+  return { kind: 'ST', ...grantedFields(document), fromNewLogin: document.fromNewLogin, authenticatedAt: document.authenticatedAt.getTime() };
+}
+
+function fromPgtDocument(document: PgtDocument): ProxyGrantingTicket {
+  return { kind: 'PGT', ...grantedFields(document), proxies: [...document.proxies] };
+}
+
+function fromPtDocument(document: PtDocument): ProxyTicket {
+  return { kind: 'PT', ...grantedFields(document), grantedBy: document.grantedBy, proxies: [...document.proxies], authenticatedAt: document.authenticatedAt.getTime() };
 }

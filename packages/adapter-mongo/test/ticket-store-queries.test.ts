@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { FixedClock, aServiceTicket, aTicketGrantingTicket } from '@tessera/testkit';
+import { FixedClock, aProxyGrantingTicket, aProxyTicket, aServiceTicket, aTicketGrantingTicket } from '@tessera/testkit';
 import { FakeDatabase } from '@tessera/testkit/mongo';
 import { createMongoStores, type MongoDatabase } from '@tessera/adapter-mongo';
 
@@ -69,11 +69,11 @@ describe('MongoTicketStore: the exact queries it sends', () => {
     expect(tickets().documents).to.have.length(1);
   });
 
-  it('consumes an ST with one findOneAndDelete on id, kind ST and expiresAt > now', async () => {
+  it('consumes an ST with one findOneAndDelete on id, kind ST or PT and expiresAt > now', async () => {
     const st = aServiceTicket(clock);
     await store().save(st);
     expect(await store().consume(st.id)).to.deep.equal(st);
-    expect(tickets().argsOf('findOneAndDelete')).to.deep.equal([[{ _id: st.id, kind: 'ST', expiresAt: { $gt: nowDate() } }]]);
+    expect(tickets().argsOf('findOneAndDelete')).to.deep.equal([[{ _id: st.id, kind: { $in: ['ST', 'PT'] }, expiresAt: { $gt: nowDate() } }]]);
     expect(tickets().calls.map((call) => call.method)).to.deep.equal(['insertOne', 'findOneAndDelete']);
   });
 
@@ -99,18 +99,28 @@ describe('MongoTicketStore: the exact queries it sends', () => {
     expect(await store().touch(tgt.id, clock.now() + 1000)).to.equal(undefined);
   });
 
-  it('removes by id, and descendants with two deleteMany on the indexed tgtId: live ones counted, then the rest', async () => {
+  it('stores a PGT and a PT with their session, proxy chain and Dates, and nothing else', async () => {
+    const pgt = aProxyGrantingTicket(clock);
+    const pt = aProxyTicket(clock, { tgtId: pgt.tgtId, grantedBy: pgt.id });
+    await store().save(pgt);
+    await store().save(pt);
+    const times = (ticket: { createdAt: number; expiresAt: number }) => ({ createdAt: new Date(ticket.createdAt), expiresAt: new Date(ticket.expiresAt) });
+    expect(tickets().argsOf('insertOne')).to.deep.equal([
+      [{ _id: pgt.id, kind: 'PGT', tgtId: pgt.tgtId, service: pgt.service, proxies: pgt.proxies, ...times(pgt) }],
+      [{ _id: pt.id, kind: 'PT', tgtId: pt.tgtId, grantedBy: pgt.id, service: pt.service, proxies: pt.proxies, authenticatedAt: new Date(pt.authenticatedAt), ...times(pt) }],
+    ]);
+  });
+
+  it('removes by id, and descendants of every kind with two deleteMany on the indexed tgtId: live ones counted, then the rest', async () => {
     const tgt = aTicketGrantingTicket(clock);
     await store().save(tgt);
     await store().save(aServiceTicket(clock, { tgtId: tgt.id, expiresAt: clock.now() + 1000 }));
     await store().save(aServiceTicket(clock, { tgtId: tgt.id, expiresAt: clock.now() + 60_000 }));
+    await store().save(aProxyGrantingTicket(clock, { tgtId: tgt.id }));
     clock.advance(1000);
-    expect(await store().removeDescendants(tgt.id)).to.equal(1);
+    expect(await store().removeDescendants(tgt.id)).to.equal(2);
     await store().remove(tgt.id);
-    expect(tickets().argsOf('deleteMany')).to.deep.equal([
-      [{ tgtId: tgt.id, kind: 'ST', expiresAt: { $gt: nowDate() } }],
-      [{ tgtId: tgt.id, kind: 'ST' }],
-    ]);
+    expect(tickets().argsOf('deleteMany')).to.deep.equal([[{ tgtId: tgt.id, expiresAt: { $gt: nowDate() } }], [{ tgtId: tgt.id }]]);
     expect(tickets().argsOf('deleteOne')).to.deep.equal([[{ _id: tgt.id }]]);
     expect(tickets().documents).to.deep.equal([]);
   });

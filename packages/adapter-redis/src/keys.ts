@@ -1,26 +1,27 @@
-import { sessionTag, sessionTagOfServiceTicket } from '@tessera/core';
+import { sessionTag, sessionTagOfGrantedTicket } from '@tessera/core';
 
 /**
- * Where each record lives, every name after the configured prefix. A TGT, its STs and the index of
- * its STs share one hash tag (`{<session tag>}`), so on a Redis Cluster they live in one hash slot
- * and every step touching several of them is one script on one node. An ST's tag comes from its id
- * (core puts its TGT's session tag there), so `consume` needs nothing but the id.
+ * Where each record lives, every name after the configured prefix. A TGT, the tickets granted under
+ * it (STs, PGTs and their PTs) and the index of those share one hash tag (`{<session tag>}`), so on a
+ * Redis Cluster they live in one hash slot and every step touching several of them is one script on
+ * one node. A granted ticket's tag comes from its id (core puts its TGT's session tag there), so
+ * `consume` needs nothing but the id.
  */
 export class RedisKeys {
   constructor(readonly prefix: string) {}
 
-  /** The hash of a ticket; undefined for an id no ticket can have (neither a TGT's nor an ST's shape). */
+  /** The hash of a ticket; undefined for an id no ticket can have (neither a TGT's nor a granted ticket's shape). */
   ticket(id: string): string | undefined {
-    const tag = id.startsWith('TGT-') ? sessionTag(id) : sessionTagOfServiceTicket(id);
+    const tag = id.startsWith('TGT-') ? sessionTag(id) : sessionTagOfGrantedTicket(id);
     return tag === undefined ? undefined : `${this.ticketsOf(tag)}${id}`;
   }
 
-  /** The sorted set of the STs a TGT granted (member: ST id, score: its expiresAt), in the TGT's slot. */
+  /** The sorted set of the tickets granted under a TGT (member: ticket id, score: its expiresAt), in the TGT's slot. */
   descendants(tgtId: string): string {
     return `${this.prefix}sts:{${sessionTag(tgtId)}}:${tgtId}`;
   }
 
-  /** What ticket keys of one session tag start with: the descendants script builds ST keys from it. */
+  /** What ticket keys of one session tag start with: the descendants script builds their keys from it. */
   ticketsOf(tag: string): string {
     return `${this.prefix}ticket:{${tag}}:`;
   }

@@ -1,4 +1,14 @@
-import { sessionTag, type Authentication, type Clock, type LiveTgtCount, type ServiceTicket, type Ticket, type TicketGrantingTicket, type TicketStore } from '@tessera/core';
+import {
+  sessionTag,
+  type Authentication,
+  type Clock,
+  type DescendantTicket,
+  type LiveTgtCount,
+  type Ticket,
+  type TicketGrantingTicket,
+  type TicketStore,
+  type ValidatableTicket,
+} from '@tessera/core';
 import type { RedisKeys } from './keys.js';
 import { runScript, type RedisClient } from './scripts.js';
 import { guarded } from './unavailable.js';
@@ -15,14 +25,14 @@ interface TgtData {
   readonly createdAt: number;
 }
 
-/** What an ST's `data` field holds: all of it but the id and expiresAt, which have their own places. */
-type StData = Omit<ServiceTicket, 'kind' | 'id' | 'expiresAt'>;
+/** What the `data` field of a ticket granted under a TGT holds: all of it but kind, id and expiresAt, which have their own places. */
+type GrantedData<T extends DescendantTicket = DescendantTicket> = T extends DescendantTicket ? Omit<T, 'kind' | 'id' | 'expiresAt'> : never;
 
 /**
  * Tickets in Redis, shared by every node. Each ticket is a hash: `kind`, `expiresAt`, `data` (JSON of
  * what never changes) and, for a TGT, `hardExpiresAt` and `servicesGranted`. Every step that reads
- * and writes is one Lua script (see scripts.ts), so concurrent nodes never both consume an ST or lose
- * a touch; each read checks `expiresAt` against the clock, native TTLs only collect garbage.
+ * and writes is one Lua script (see scripts.ts), so concurrent nodes never both consume an ST or PT or
+ * lose a touch; each read checks `expiresAt` against the clock, native TTLs only collect garbage.
  */
 export class RedisTicketStore implements TicketStore, LiveTgtCount {
   constructor(
@@ -40,9 +50,11 @@ export class RedisTicketStore implements TicketStore, LiveTgtCount {
       this.countTgt(ticket.id, ticket.expiresAt, '');
       return;
     }
-    const { kind: _kind, id, expiresAt, ...data } = ticket;
-    if (!key.includes(`{${sessionTag(ticket.tgtId)}}`)) throw new Error(`ST ${id.slice(0, 8)}… does not carry the session tag of its TGT`);
-    await guarded(() => runScript(this.client, 'tesseraSaveSt', [key, this.keys.descendants(ticket.tgtId)], [id, expiresAt, JSON.stringify(data satisfies StData), ttl, this.clock.now()]));
+    const { kind, id, expiresAt, ...data } = ticket;
+    if (!key.includes(`{${sessionTag(ticket.tgtId)}}`)) throw new Error(`${kind} ${id.slice(0, 8)}… does not carry the session tag of its TGT`);
+    await guarded(() =>
+      runScript(this.client, 'tesseraSaveGranted', [key, this.keys.descendants(ticket.tgtId)], [id, expiresAt, JSON.stringify(data satisfies GrantedData), ttl, this.clock.now(), kind]),
+    );
   }
 
   async get(id: string): Promise<Ticket | undefined> {
@@ -50,15 +62,19 @@ export class RedisTicketStore implements TicketStore, LiveTgtCount {
     if (key === undefined) return undefined;
     const fields = await guarded(() => this.client.hgetall(key));
     if (fields['data'] === undefined || Number(fields['expiresAt']) <= this.clock.now()) return undefined;
-    if (fields['kind'] === 'ST') return serviceTicket(id, Number(fields['expiresAt']), fields['data']);
-    return grantingTicket(id, fields['data'], { expiresAt: fields['expiresAt'], hardExpiresAt: fields['hardExpiresAt'], servicesGranted: fields['servicesGranted'] });
+    if (fields['kind'] === 'TGT') {
+      return grantingTicket(id, fields['data'], { expiresAt: fields['expiresAt'], hardExpiresAt: fields['hardExpiresAt'], servicesGranted: fields['servicesGranted'] });
+    }
+    return grantedTicket(fields['kind'], id, Number(fields['expiresAt']), fields['data']);
   }
 
-  async consume(id: string): Promise<ServiceTicket | undefined> {
+  async consume(id: string): Promise<ValidatableTicket | undefined> {
     const key = this.keys.ticket(id);
-    if (key === undefined || !id.startsWith('ST-')) return undefined;
-    const consumed = (await guarded(() => runScript(this.client, 'tesseraConsume', [key], [this.clock.now()]))) as [string, string] | null;
-    return consumed === null ? undefined : serviceTicket(id, Number(consumed[1]), consumed[0]);
+    if (key === undefined || !(id.startsWith('ST-') || id.startsWith('PT-'))) return undefined;
+    const consumed = (await guarded(() => runScript(this.client, 'tesseraConsume', [key], [this.clock.now()]))) as [string, string, string] | null;
+    if (consumed === null) return undefined;
+    const [data, expiresAt, kind] = consumed;
+    return grantedTicket(kind, id, Number(expiresAt), data) as ValidatableTicket;
   }
 
   async touch(tgtId: string, expiresAt: number): Promise<TicketGrantingTicket | undefined> {
@@ -99,7 +115,7 @@ export class RedisTicketStore implements TicketStore, LiveTgtCount {
 
   private ticketKey(id: string): string {
     const key = this.keys.ticket(id);
-    if (key === undefined) throw new Error(`Ticket id ${id.slice(0, 8)}… has neither a TGT's nor an ST's shape`);
+    if (key === undefined) throw new Error(`Ticket id ${id.slice(0, 8)}… has neither a TGT's nor a granted ticket's shape`);
     return key;
   }
 
@@ -126,7 +142,22 @@ function grantingTicket(id: string, data: string, fields: { expiresAt?: string |
   };
 }
 
-function serviceTicket(id: string, expiresAt: number, data: string): ServiceTicket {
-  const { tgtId, service, fromNewLogin, authenticatedAt, createdAt } = JSON.parse(data) as StData;
-  return { kind: 'ST', id, tgtId, service, fromNewLogin, authenticatedAt, createdAt, expiresAt };
+/** An ST, PGT or PT from its hash, field by field so nothing else stored there reaches core. */
+function grantedTicket(kind: string | undefined, id: string, expiresAt: number, data: string): DescendantTicket {
+  switch (kind) {
+    case 'ST': {
+      const { tgtId, service, fromNewLogin, authenticatedAt, createdAt } = JSON.parse(data) as GrantedData<Extract<DescendantTicket, { kind: 'ST' }>>;
+      return { kind, id, tgtId, service, fromNewLogin, authenticatedAt, createdAt, expiresAt };
+    }
+    case 'PGT': {
+      const { tgtId, service, proxies, createdAt } = JSON.parse(data) as GrantedData<Extract<DescendantTicket, { kind: 'PGT' }>>;
+      return { kind, id, tgtId, service, proxies, createdAt, expiresAt };
+    }
+    case 'PT': {
+      const { tgtId, grantedBy, service, proxies, authenticatedAt, createdAt } = JSON.parse(data) as GrantedData<Extract<DescendantTicket, { kind: 'PT' }>>;
+      return { kind, id, tgtId, grantedBy, service, proxies, authenticatedAt, createdAt, expiresAt };
+    }
+    default:
+      throw new Error(`Ticket ${id.slice(0, 8)}… is stored with an unknown kind`);
+  }
 }

@@ -19,27 +19,31 @@ redis.call('PEXPIRE', KEYS[1], ARGV[5])
 return 1`,
   },
   /**
-   * KEYS: ST, index of its TGT's STs (one slot). ARGV: ST id, expiresAt, data, ttlMs, now.
-   * The index forgets STs dead by the clock, and lives as long as its longest-lived ST.
+   * KEYS: a ticket granted under a TGT (ST, PGT, PT), the index of the TGT's tickets (one slot).
+   * ARGV: ticket id, expiresAt, data, ttlMs, now, kind. The index forgets tickets dead by the clock,
+   * and lives as long as its longest-lived ticket.
    */
-  tesseraSaveSt: {
+  tesseraSaveGranted: {
     keys: 2,
     lua: `
-redis.call('HSET', KEYS[1], 'kind', 'ST', 'expiresAt', ARGV[2], 'data', ARGV[3])
+redis.call('HSET', KEYS[1], 'kind', ARGV[6], 'expiresAt', ARGV[2], 'data', ARGV[3])
 redis.call('PEXPIRE', KEYS[1], ARGV[4])
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[5])
 redis.call('ZADD', KEYS[2], ARGV[2], ARGV[1])
 if redis.call('PTTL', KEYS[2]) < tonumber(ARGV[4]) then redis.call('PEXPIRE', KEYS[2], ARGV[4]) end
 return 1`,
   },
-  /** KEYS: ST. ARGV: now. Removes a live ST and returns { data, expiresAt }; nil for a TGT, a dead or an unknown ticket. */
+  /**
+   * KEYS: ST or PT. ARGV: now. Removes a live ST or PT and returns { data, expiresAt, kind }; nil for a
+   * TGT, a PGT, a dead or an unknown ticket.
+   */
   tesseraConsume: {
     keys: 1,
     lua: `
-local st = redis.call('HMGET', KEYS[1], 'kind', 'expiresAt', 'data')
-if st[1] ~= 'ST' or tonumber(st[2]) <= tonumber(ARGV[1]) then return false end
+local ticket = redis.call('HMGET', KEYS[1], 'kind', 'expiresAt', 'data')
+if (ticket[1] ~= 'ST' and ticket[1] ~= 'PT') or tonumber(ticket[2]) <= tonumber(ARGV[1]) then return false end
 redis.call('DEL', KEYS[1])
-return { st[3], st[2] }`,
+return { ticket[3], ticket[2], ticket[1] }`,
   },
   /**
    * KEYS: TGT. ARGV: now, new expiresAt, ttlMs. Slides a live TGT (idle and hard limit both after
@@ -70,8 +74,9 @@ if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[4]) then redis.call('PEXPIRE', KE
 return 1`,
   },
   /**
-   * KEYS: index of a TGT's STs. ARGV: now, what the keys of the TGT's slot start with. Deletes every
-   * ST in the index (their keys share the index's hash slot) and the index; returns how many were live.
+   * KEYS: index of the tickets granted under a TGT. ARGV: now, what the keys of the TGT's slot start
+   * with. Deletes every ticket in the index (their keys share the index's hash slot) and the index;
+   * returns how many were live.
    */
   tesseraRemoveDescendants: {
     keys: 1,

@@ -75,8 +75,18 @@ export function buildContainer({ config, logger, auditLogger, stores }: Composit
   );
   binder.resolved(
     TOKENS.HttpApp,
-    [TOKENS.CasCore, { all: TOKENS.HttpModule }, { all: TOKENS.CredentialExtractor }, TOKENS.EventSink, { all: TOKENS.JwtTickets }, { all: TOKENS.AuthenticationThrottle }, { all: TOKENS.RequestRateLimit }, { all: TOKENS.Metrics }],
-    (core, modules, extractors, events, [tokens], [throttle], [validationRateLimit], [metrics]) =>
+    [
+      TOKENS.CasCore,
+      { all: TOKENS.HttpModule },
+      { all: TOKENS.CredentialExtractor },
+      TOKENS.EventSink,
+      { all: TOKENS.JwtTickets },
+      { all: TOKENS.AuthenticationThrottle },
+      { all: TOKENS.RequestRateLimit },
+      { all: TOKENS.Metrics },
+      { all: TOKENS.ProxyGranting },
+    ],
+    (core, modules, extractors, events, [tokens], [throttle], [validationRateLimit], [metrics], [proxyGranting]) =>
       createApp({
         core,
         options: httpOptions(config),
@@ -88,6 +98,7 @@ export function buildContainer({ config, logger, auditLogger, stores }: Composit
         ...(throttle && { throttle }),
         ...(validationRateLimit && { validationRateLimit }),
         ...(metrics && { observeRequest: metrics.observeRequest }),
+        ...(proxyGranting && { proxyGranting }),
       }),
   );
 

@@ -21,3 +21,4 @@ export { MetricsEventSink, NO_HANDLER } from './metrics/metrics-event-sink.js';
 export { TesseraMetrics, UNMATCHED_ROUTE } from './metrics/tessera-metrics.js';
 export { AdminEndpoints } from './admin/admin-endpoints.js';
 export { CrlFiles, readTrustAnchors } from './x509/certificate-files.js';
+export { HttpsProxyCallback, readCaBundle, type ProxyCallbackSettings } from './modules/proxy/https-proxy-callback.js';

@@ -30,6 +30,10 @@ export function createPlainListener(config: Config, listener: RequestListener, e
  */
 function guardConnections<Server extends Listener>(server: Server, events: EventSink): Server {
   server.on('clientError', answerClientErrors(events));
+  // Node's HTTP server ends a connection the moment its client half-closes, dropping an answer still
+  // being computed (a login waiting on argon2 or the store); this flag, which Node reads on every FIN,
+  // makes it answer first and close after. The server's timeouts still bound such a connection.
+  (server as Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
   return server;
 }
 

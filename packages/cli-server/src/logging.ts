@@ -68,6 +68,7 @@ const LEVELS: Record<DomainEventType, Level> = {
   'authentication.refused': 'warn',
   'ticket.created': 'info',
   'ticket.refused': 'warn',
+  'proxy.callback.failed': 'warn',
   'ticket.validated': 'info',
   'ticket.validation.failed': 'warn',
   'ticket.destroyed': 'info',

@@ -119,7 +119,7 @@ export async function startServer({ config, log, auditLog, mongoDatabase }: Star
 function warnAboutUnsafeSettings(config: Config, logger: Logger): void {
   if (config.demo) {
     logger.warn(
-      'DEMO CREDENTIALS ARE ON: the demo user casuser can log in and a demo service accepts every http(s) URL. ' +
+      'DEMO CREDENTIALS ARE ON: the demo user casuser can log in and a demo service accepts every http(s) URL, and proxy callbacks at every https URL. ' +
         'Never run this in production; start with --config to switch the demo off.',
     );
   }

@@ -7,6 +7,7 @@ import type {
   CredentialHandler,
   EventSink,
   FormTokenStore,
+  IssueProxyGrantingTicket,
   JwtTickets,
   LiveTgtCount,
   OtpReplayStore,
@@ -92,6 +93,8 @@ export const TOKENS = {
   FormTokenStore: token<FormTokenStore>('FormTokenStore'),
   /** Bound only by the login module (single logout): zero or one, told of every grant and logout. */
   SessionListener: token<SessionListener>('SessionListener'),
+  /** Bound only by the proxy module: zero or one, a validation's `pgtUrl` goes to it. */
+  ProxyGranting: token<IssueProxyGrantingTicket>('ProxyGranting'),
   /** Multi-bound: work a node does on its own time, started once it listens and stopped before the storage closes. */
   BackgroundJob: token<BackgroundJob>('BackgroundJob'),
 } as const;

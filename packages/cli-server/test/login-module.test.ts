@@ -25,7 +25,7 @@ describe('login module settings and keys', () => {
   });
 
   it('the demo switches it on; a configuration file does not', () => {
-    expect(loadConfig({ env: {} }).modules).to.deep.equal(['rest', 'login']);
+    expect(loadConfig({ env: {} }).modules).to.deep.equal(['rest', 'login', 'proxy']);
     expect(parseConfig({}).modules).to.deep.equal(['rest']);
   });
 

@@ -59,3 +59,4 @@ export type { RevocationPolicy } from './capabilities/x509/revocation.js';
 export { PRINCIPAL_ID_SOURCES, X509CredentialHandler, type PrincipalIdSource } from './capabilities/x509/x509-handler.js';
 export * from './ports/session-listener.js';
 export * from './modules/login/index.js';
+export * from './modules/proxy/index.js';

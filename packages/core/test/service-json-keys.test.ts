@@ -24,7 +24,7 @@ describe('service definitions fail closed on keys', () => {
 
   it('a key far from every known one lists the known keys instead of guessing', () => {
     const [problem] = problems({ ...BASE, colour: 'blue' });
-    expect(problem).to.match(/^services\[0\]\.colour: unknown key \(known: @class, id, name, serviceId, description, evaluationOrder, accessStrategy, attributeReleasePolicy, logoutType, logoutUrl, properties/);
+    expect(problem).to.match(/^services\[0\]\.colour: unknown key \(known: @class, id, name, serviceId, description, evaluationOrder, accessStrategy, attributeReleasePolicy, logoutType, logoutUrl, proxyPolicy, properties/);
   });
 
   it('checks nested objects too: access strategy, release policy, and each property', () => {
@@ -51,7 +51,7 @@ describe('service definitions fail closed on keys', () => {
   it('an Apereo CAS key tessera does not implement is refused as not supported, never ignored', () => {
     const refused: [Record<string, unknown>, RegExp][] = [
       [{ usernameAttributeProvider: { '@class': `${CAS}.PrincipalAttributeRegisteredServiceUsernameProvider`, usernameAttribute: 'mail' } }, /^services\[0\]\.usernameAttributeProvider: not supported by tessera: /],
-      [{ proxyPolicy: { '@class': `${CAS}.RegexMatchingRegisteredServiceProxyPolicy`, pattern: '^https://.*' } }, /^services\[0\]\.proxyPolicy: not supported by tessera: .*proxy/],
+      [{ allowedToProxy: true }, /^services\[0\]\.allowedToProxy: not supported by tessera: .*proxyPolicy.*accepted only as false/],
       [{ multifactorPolicy: { '@class': `${CAS}.DefaultRegisteredServiceMultifactorPolicy`, multifactorAuthenticationProviders: ['java.util.LinkedHashSet', ['mfa-duo']] } }, /^services\[0\]\.multifactorPolicy: not supported/],
       [{ authenticationPolicy: { '@class': `${CAS}.DefaultRegisteredServiceAuthenticationPolicy` } }, /^services\[0\]\.authenticationPolicy: not supported/],
       [{ expirationPolicy: { '@class': `${CAS}.DefaultRegisteredServiceExpirationPolicy`, expirationDate: '2020-01-01' } }, /^services\[0\]\.expirationPolicy: not supported/],
@@ -83,7 +83,16 @@ describe('service definitions fail closed on keys', () => {
       accessStrategy: { '@class': STRATEGY, requireAllAttributes: true, caseInsensitive: false, rejectedAttributes: { '@class': 'java.util.HashMap' } },
       attributeReleasePolicy: { '@class': `${CAS}.ReturnAllAttributeReleasePolicy`, authorizedToReleaseCredentialPassword: false, authorizedToReleaseProxyGrantingTicket: false },
     };
-    expect(parseServiceDefinition(exported)).to.deep.equal(parseServiceDefinition({ ...BASE, attributeReleasePolicy: exported.attributeReleasePolicy }));
+    expect(parseServiceDefinition(exported)).to.deep.equal(parseServiceDefinition({ ...BASE, proxyPolicy: exported.proxyPolicy, attributeReleasePolicy: exported.attributeReleasePolicy }));
+  });
+
+  it('checks the keys of the proxy policies it reads, and refuses one of a class it does not read', () => {
+    const regex = `${CAS}.RegexMatchingRegisteredServiceProxyPolicy`;
+    expect(problems({ ...BASE, proxyPolicy: { '@class': regex, patern: '^https://.*' } })).to.deep.equal(['services[0].proxyPolicy.patern: unknown key; did you mean pattern?']);
+    expect(problems({ ...BASE, proxyPolicy: { '@class': `${CAS}.RefuseRegisteredServiceProxyPolicy`, pattern: '^https://.*' } })[0]).to.match(/^services\[0\]\.proxyPolicy\.pattern: unknown key/);
+    expect(problems({ ...BASE, proxyPolicy: { '@class': `${CAS}.GroovyRegisteredServiceProxyPolicy`, groovyScript: 'file:/x.groovy' } })).to.deep.equal([
+      'services[0].proxyPolicy.@class: must be RefuseRegisteredServiceProxyPolicy or RegexMatchingRegisteredServiceProxyPolicy (org.apereo.cas.services)',
+    ]);
   });
 
   it('the legacy registration form refuses fields it does not read, suggesting the nearest', () => {

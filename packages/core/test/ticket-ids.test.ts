@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { TicketIdGenerator, cryptoRandomSource, sanitizeNodeName, sessionTag, sessionTagOfServiceTicket } from '@tessera/core';
+import { TicketIdGenerator, cryptoRandomSource, sanitizeNodeName, sessionTag, sessionTagOfGrantedTicket } from '@tessera/core';
 
 // docs/protocol.md §1 — ticket id format
 describe('ticket ids (docs/protocol.md §1)', () => {
@@ -16,13 +16,28 @@ describe('ticket ids (docs/protocol.md §1)', () => {
     expect(id.length).to.be.at.most(64);
   });
 
-  it("an ST carries its TGT's session tag, a hash that tells nothing of the TGT id", () => {
+  it('PGT ids are PGT-<n>-<session tag><≥32 random bytes>-<node>; PT ids PT-<n>-<session tag><≥16 random bytes>-<node>', () => {
     const tgt = ids.next('TGT');
-    const tags = new Set(Array.from({ length: 20 }, () => sessionTagOfServiceTicket(ids.next('ST', tgt))));
+    expect(ids.next('PGT', tgt)).to.match(/^PGT-\d+-[A-Za-z0-9-]{4}[A-Za-z0-9-]{43}-cas1$/);
+    const pt = ids.next('PT', tgt);
+    expect(pt).to.match(/^PT-\d+-[A-Za-z0-9-]{4}[A-Za-z0-9-]{22}-cas1$/);
+    expect(pt.length).to.be.at.most(64);
+  });
+
+  it('PGT IOUs are PGTIOU-<n>-<≥16 random bytes>-<node>, the shape phpCAS checks', () => {
+    const iou = ids.nextIou();
+    expect(iou).to.match(/^PGTIOU-\d+-[A-Za-z0-9-]{22}-cas1$/);
+    expect(iou).to.match(/^PGTIOU-[.\-\w]+$/);
+  });
+
+  it("every ticket granted under a TGT (ST, PGT, PT) carries its session tag, a hash that tells nothing of the TGT id", () => {
+    const tgt = ids.next('TGT');
+    const granted = Array.from({ length: 20 }, (_, i) => ids.next((['ST', 'PGT', 'PT'] as const)[i % 3]!, tgt));
+    const tags = new Set(granted.map(sessionTagOfGrantedTicket));
     expect([...tags]).to.deep.equal([sessionTag(tgt)]);
     expect(sessionTag(tgt)).to.match(/^[A-Za-z0-9-]{4}$/);
     expect(sessionTag(ids.next('TGT'))).to.not.equal(sessionTag(tgt));
-    for (const notAnSt of [tgt, 'ST-x-abcd', 'ST-1-ab', '']) expect(sessionTagOfServiceTicket(notAnSt), notAnSt).to.equal(undefined);
+    for (const notGranted of [tgt, ids.nextIou(), 'ST-x-abcd', 'ST-1-ab', 'PGTIOU-1-abcdefgh', '']) expect(sessionTagOfGrantedTicket(notGranted), notGranted).to.equal(undefined);
   });
 
   it('never repeats in 100 000 ids', () => {

@@ -4,6 +4,8 @@ import {
   cryptoRandomSource,
   defaultTicketLifetimes,
   type Authentication,
+  type ProxyGrantingTicket,
+  type ProxyTicket,
   type RegisteredService,
   type ServiceTicket,
   type TicketGrantingTicket,
@@ -57,6 +59,43 @@ export function aServiceTicket(clock: FixedClock, overrides: Partial<ServiceTick
     tgtId,
     service: 'https://app.example.org/login?next=%2Fhome',
     fromNewLogin: true,
+    authenticatedAt: now,
+    createdAt: now,
+    expiresAt: now + defaultTicketLifetimes.stTimeToLiveSeconds * 1000,
+    ...overrides,
+  };
+}
+
+/**
+ * A fresh PGT created now for a proxy at `https://proxy.example.org/pgtCallback`, living as long as a
+ * default TGT's hard limit; pass `tgtId` to bind it to a stored TGT. Its id carries that TGT's session tag.
+ */
+export function aProxyGrantingTicket(clock: FixedClock, overrides: Partial<ProxyGrantingTicket> = {}): ProxyGrantingTicket {
+  const now = clock.now();
+  const tgtId = overrides.tgtId ?? ids.next('TGT');
+  return {
+    kind: 'PGT',
+    id: ids.next('PGT', tgtId),
+    tgtId,
+    service: 'https://proxy.example.org/portal',
+    proxies: ['https://proxy.example.org/pgtCallback'],
+    createdAt: now,
+    expiresAt: now + defaultTicketLifetimes.tgtMaxTimeToLiveSeconds * 1000,
+    ...overrides,
+  };
+}
+
+/** A fresh PT created now with the default ST lifetime, for a back end behind one proxy; pass `tgtId` and `grantedBy` to bind it. */
+export function aProxyTicket(clock: FixedClock, overrides: Partial<ProxyTicket> = {}): ProxyTicket {
+  const now = clock.now();
+  const tgtId = overrides.tgtId ?? ids.next('TGT');
+  return {
+    kind: 'PT',
+    id: ids.next('PT', tgtId),
+    tgtId,
+    grantedBy: ids.next('PGT', tgtId),
+    service: 'https://backend.example.org/api',
+    proxies: ['https://proxy.example.org/pgtCallback'],
     authenticatedAt: now,
     createdAt: now,
     expiresAt: now + defaultTicketLifetimes.stTimeToLiveSeconds * 1000,

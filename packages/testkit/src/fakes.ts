@@ -5,10 +5,12 @@ import {
   type EventSink,
   type OtpReplayStore,
   type PasswordHasher,
+  type ProxyCallback,
+  type ProxyCallbackOutcome,
+  type ProxyCallbackRequest,
   type RequestOrigin,
   type RegisteredService,
   type ServiceRegistry,
-  type ServiceTicket,
   type ThrottleState,
   type ThrottleStore,
   type Ticket,
@@ -16,6 +18,7 @@ import {
   type TicketStore,
   type UserDirectory,
   type UserRecord,
+  type ValidatableTicket,
 } from '@tessera/core';
 
 /**
@@ -37,9 +40,9 @@ export class MapTicketStore implements TicketStore {
   get(id: string): Promise<Ticket | undefined> {
     return Promise.resolve(this.live(id));
   }
-  consume(id: string): Promise<ServiceTicket | undefined> {
+  consume(id: string): Promise<ValidatableTicket | undefined> {
     const ticket = this.live(id);
-    if (ticket?.kind !== 'ST') return Promise.resolve(undefined);
+    if (ticket?.kind !== 'ST' && ticket?.kind !== 'PT') return Promise.resolve(undefined);
     this.tickets.delete(id);
     return Promise.resolve(ticket);
   }
@@ -57,9 +60,19 @@ export class MapTicketStore implements TicketStore {
   removeDescendants(tgtId: string): Promise<number> {
     let removed = 0;
     for (const [id, ticket] of this.tickets) {
-      if (ticket.kind === 'ST' && ticket.tgtId === tgtId) removed += Number(this.tickets.delete(id));
+      if (ticket.kind !== 'TGT' && ticket.tgtId === tgtId) removed += Number(this.tickets.delete(id));
     }
     return Promise.resolve(removed);
+  }
+}
+
+/** A proxy's callback that takes every PGT it is given, or answers `outcome`; `calls` keeps each delivery. */
+export class RecordingProxyCallback implements ProxyCallback {
+  readonly calls: ProxyCallbackRequest[] = [];
+  outcome: ProxyCallbackOutcome = { delivered: true };
+  deliver(request: ProxyCallbackRequest): Promise<ProxyCallbackOutcome> {
+    this.calls.push(request);
+    return Promise.resolve(this.outcome);
   }
 }
 

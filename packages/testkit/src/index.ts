@@ -1,6 +1,6 @@
 export { FixedClock } from './fixed-clock.js';
 export { SeededRandomSource } from './seeded-random-source.js';
-export { aRegisteredService, aServiceTicket, aTicketGrantingTicket, anAuthentication } from './builders.js';
+export { aProxyGrantingTicket, aProxyTicket, aRegisteredService, aServiceTicket, aTicketGrantingTicket, anAuthentication } from './builders.js';
 export { describeTicketStore, type ContractHooks, type TicketStoreFactory } from './ticket-store-contract.js';
 export { describeServiceRegistry, type ServiceRegistryFactory } from './service-registry-contract.js';
 export { describeUserDirectory, type UserDirectoryFactory } from './user-directory-contract.js';
@@ -12,7 +12,7 @@ export { describeOtpReplayStore, type OtpReplayStoreFactory } from './otp-replay
 export { describeRequestRateStore, type RequestRateStoreFactory } from './request-rate-store-contract.js';
 export { describeServiceSessionStore, type ServiceSessionStoreFactory } from './service-session-store-contract.js';
 export { describeFormTokenStore, type FormTokenStoreFactory } from './form-token-store-contract.js';
-export { CountingHasher, ListServiceRegistry, ListUserDirectory, MapReplayStore, MapThrottleStore, MapTicketStore, RecordingEvents } from './fakes.js';
+export { CountingHasher, ListServiceRegistry, ListUserDirectory, MapReplayStore, MapThrottleStore, MapTicketStore, RecordingEvents, RecordingProxyCallback } from './fakes.js';
 export { describeSingleLogoutOnStores, type SingleLogoutStores, type SingleLogoutStoresFactory } from './single-logout-cases.js';
 export type { AnotherNode } from './another-node.js';
 export { freePort } from './ports.js';

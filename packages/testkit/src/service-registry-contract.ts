@@ -22,6 +22,9 @@ export function describeServiceRegistry(name: string, factory: ServiceRegistryFa
         accessStrategy: { enabled: true, ssoEnabled: false, requiredAttributes: { memberOf: ['staff', 'admins'] } },
         attributeRelease: { kind: 'allowed', names: ['mail', 'memberOf'] },
         properties: { owner: ['it@example.org'] },
+        logoutType: 'BACK_CHANNEL',
+        logoutUrl: 'https://app.example.org/logout',
+        proxyPolicy: { kind: 'regex', pattern: '^https://app\\.example\\.org/pgtCallback$', useServiceId: false, exactMatch: false },
       });
       const bare = aRegisteredService();
       expect(await registry.save(full)).to.deep.equal(full);

@@ -1,6 +1,15 @@
 import { expect } from 'chai';
 import { aServiceTicket } from './builders.js';
-import { saveTgtWithSt, type CurrentFixture } from './ticket-store-fixture.js';
+import type { ValidatableTicket } from '@tessera/core';
+import { saveTgtWithSt, type CurrentFixture, type TicketStoreFixture } from './ticket-store-fixture.js';
+
+/** 50 callers, alternately on either node, consume one stored ticket at once: exactly one gets it, whole. */
+export async function expectOneWinnerAcrossNodes({ other, store }: TicketStoreFixture, ticket: ValidatableTicket): Promise<void> {
+  const results = await Promise.all(Array.from({ length: 50 }, (_, i) => (i % 2 === 0 ? store : other).consume(ticket.id)));
+  const winners = results.filter((result) => result !== undefined);
+  expect(winners).to.have.length(1);
+  expect(winners[0]).to.deep.equal(ticket);
+}
 
 /** consume and touch are the two read-modify-write steps; each must be atomic under concurrency. */
 export function describeConsumeAndTouch(current: CurrentFixture): void {
@@ -86,11 +95,7 @@ export function describeAcrossNodes(current: CurrentFixture): void {
 
     it('gives one ST to exactly one of 50 concurrent callers spread over both nodes', async () => {
       const { st } = await saveTgtWithSt(current());
-      const { other, store } = current();
-      const results = await Promise.all(Array.from({ length: 50 }, (_, i) => (i % 2 === 0 ? store : other).consume(st.id)));
-      const winners = results.filter((result) => result !== undefined);
-      expect(winners).to.have.length(1);
-      expect(winners[0]).to.deep.equal(st);
+      await expectOneWinnerAcrossNodes(current(), st);
     });
 
     it('counts every one of 20 concurrent touches from both nodes', async () => {

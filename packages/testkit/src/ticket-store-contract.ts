@@ -5,6 +5,7 @@ import { FixedClock } from './fixed-clock.js';
 import { describeAcrossNodes, describeConsumeAndTouch } from './ticket-store-atomic-cases.js';
 import { saveTgtWithSt, type TicketStoreFixture } from './ticket-store-fixture.js';
 import { describeExpiry, describeRemoval } from './ticket-store-lifecycle-cases.js';
+import { describeProxyTickets } from './ticket-store-proxy-cases.js';
 
 export type TicketStoreFactory = (clock: FixedClock) => TicketStore | Promise<TicketStore>;
 
@@ -71,5 +72,6 @@ export function describeTicketStore(name: string, factory: TicketStoreFactory, h
     describeConsumeAndTouch(current);
     describeRemoval(current);
     describeAcrossNodes(current);
+    describeProxyTickets(current);
   });
 }

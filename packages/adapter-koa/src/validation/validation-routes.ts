@@ -22,42 +22,53 @@ const casQuery = cas1Query.extend({
     .meta({ description: '`JSON` (any case) for a JSON answer; XML otherwise. The Accept header does not count.' }),
 });
 
+/** With the proxy module: where a service asks for a PGT. */
+const withPgtUrl = casQuery.extend({
+  pgtUrl: text('With the proxy module: the https URL of a proxy callback to deliver a proxy-granting ticket to, when the service may proxy to it; the answer then names its IOU. Its failure never fails the validation.'),
+});
+
 const ENDPOINTS = [
-  { path: '/validate', operationId: 'validate', summary: 'Validate a service ticket (CAS 1)', view: cas1View, query: cas1Query },
-  { path: '/serviceValidate', operationId: 'serviceValidate', summary: 'Validate a service ticket (CAS 2, with attributes)', view: casView, query: casQuery },
-  { path: '/proxyValidate', operationId: 'proxyValidate', summary: 'Validate a service ticket (CAS 2 proxy path; plain STs)', view: casView, query: casQuery },
-  { path: '/p3/serviceValidate', operationId: 'p3ServiceValidate', summary: 'Validate a service ticket (CAS 3)', view: casView, query: casQuery },
-  { path: '/p3/proxyValidate', operationId: 'p3ProxyValidate', summary: 'Validate a service ticket (CAS 3 proxy path; plain STs)', view: casView, query: casQuery },
+  { path: '/validate', operationId: 'validate', summary: 'Validate a service ticket (CAS 1)', view: cas1View, proxy: 'never' },
+  { path: '/serviceValidate', operationId: 'serviceValidate', summary: 'Validate a service ticket (CAS 2, with attributes)', view: casView, proxy: 'pgtUrl' },
+  { path: '/proxyValidate', operationId: 'proxyValidate', summary: 'Validate a service or proxy ticket (CAS 2, with attributes and the proxy chain)', view: casView, proxy: 'proxyTickets' },
+  { path: '/p3/serviceValidate', operationId: 'p3ServiceValidate', summary: 'Validate a service ticket (CAS 3)', view: casView, proxy: 'pgtUrl' },
+  { path: '/p3/proxyValidate', operationId: 'p3ProxyValidate', summary: 'Validate a service or proxy ticket (CAS 3, with the proxy chain)', view: casView, proxy: 'proxyTickets' },
 ] as const;
 
 /**
- * The CAS validation endpoints, always on. CAS 2 paths answer like CAS 3 (attributes included) and the
- * proxy paths accept plain STs. Every method is routed here so that even a wrong method gets a CAS document.
+ * The CAS validation endpoints, always on. CAS 2 paths answer like CAS 3 (attributes included). The
+ * proxy paths validate STs and PTs; the others refuse PTs. With the proxy module, every path but
+ * /validate takes `pgtUrl`. Every method is routed here so that even a wrong method gets a CAS document.
  * SAML 1.1's /samlValidate is one of them.
  */
 export function validationRoutes(http: HttpContext): Route[] {
-  const routes = ENDPOINTS.map(({ path, operationId, summary, view, query }) =>
+  const issuePgt = http.proxyGranting;
+  const routes = ENDPOINTS.map(({ path, operationId, summary, view, proxy }) =>
     defineRoute({
       method: 'get',
       path,
       operationId,
       summary,
       everyMethod: true,
-      request: { query },
+      request: { query: proxy === 'never' ? cas1Query : issuePgt ? withPgtUrl : casQuery },
       responses: { 200: { description: 'The ticket is valid for the service.', content: view.successContent } },
       errors: VALIDATION_ERRORS,
       failures: validationFailures(http.options, view),
       steps: [renderValidationFailures(http.options, http.events, view), http.limitRequestRate, onlyGet, http.readBody],
       async handle(ctx, { query }) {
+        const origin = requestOrigin(ctx);
         const result = await http.core.validateServiceTicket.execute({
           // A JWT ST stands for its stored ST, so it validates once, like any ST (docs/protocol.md §6).
           ticket: query.ticket === undefined ? undefined : await ticketIdOf(http, query.ticket),
           service: query.service,
           renew: query.renew,
-          origin: requestOrigin(ctx),
+          proxyTickets: proxy === 'proxyTickets',
+          origin,
         });
+        const pgtUrl = 'pgtUrl' in query && typeof query.pgtUrl === 'string' && query.pgtUrl !== '' ? query.pgtUrl : undefined;
+        const pgtIou = issuePgt && pgtUrl !== undefined ? await issuePgt.execute({ validated: result, pgtUrl, origin }) : undefined;
         ctx.status = 200;
-        view.success(ctx, result);
+        view.success(ctx, { ...result, ...(pgtIou !== undefined && { proxyGrantingTicket: pgtIou }) });
       },
     }),
   );

@@ -9,9 +9,14 @@ export interface ValidationFailure {
   readonly description: string;
 }
 
+/** A successful validation as answered: with the proxy module, the IOU of the PGT delivered to the pgtUrl. */
+export interface ValidationAnswer extends ValidatedServiceTicket {
+  readonly proxyGrantingTicket?: string;
+}
+
 /** How one family of validation endpoints writes its answer (the status is set by the caller), and its bodies for the document. */
 export interface ValidationView {
-  success(ctx: Context, result: ValidatedServiceTicket): void;
+  success(ctx: Context, answer: ValidationAnswer): void;
   failure(ctx: Context, failure: ValidationFailure): void;
   readonly successContent: Readonly<Record<string, z.ZodType>>;
   readonly failureContent: Readonly<Record<string, z.ZodType>>;
@@ -21,11 +26,21 @@ const XML_TYPE = 'application/xml; charset=utf-8';
 
 const casXmlSchema = z.string().meta({
   id: 'CasServiceResponseXml',
-  description: 'A `cas:serviceResponse` document (namespace http://www.yale.edu/tp/cas) holding `cas:authenticationSuccess` (`cas:user`, `cas:attributes`) or `cas:authenticationFailure code="…"`.',
+  description:
+    'A `cas:serviceResponse` document (namespace http://www.yale.edu/tp/cas) holding `cas:authenticationSuccess` (`cas:user`, `cas:attributes`, with the proxy module `cas:proxyGrantingTicket` and `cas:proxies`) or `cas:authenticationFailure code="…"`.',
 });
 const attributes = z.record(z.string(), z.array(z.string()).readonly());
 const casJsonSuccess = z
-  .object({ serviceResponse: z.object({ authenticationSuccess: z.object({ user: z.string(), attributes }) }) })
+  .object({
+    serviceResponse: z.object({
+      authenticationSuccess: z.object({
+        user: z.string(),
+        attributes,
+        proxyGrantingTicket: z.string().optional().meta({ description: 'The IOU of the PGT delivered to the pgtUrl (proxy module).' }),
+        proxies: z.array(z.string()).readonly().optional().meta({ description: 'The proxy callback URLs a PT passed through, most recent first.' }),
+      }),
+    }),
+  })
   .meta({ id: 'CasAuthenticationSuccess' });
 const casJsonFailure = z
   .object({ serviceResponse: z.object({ authenticationFailure: z.object({ code: z.string().meta({ description: 'INVALID_REQUEST, INVALID_TICKET, INVALID_SERVICE, UNAUTHORIZED_SERVICE or INTERNAL_ERROR.' }), description: z.string() }) }) })
@@ -33,9 +48,10 @@ const casJsonFailure = z
 
 /** CAS 2 and 3: XML unless the query asks `format=JSON` (any case); the Accept header never decides. */
 export const casView: ValidationView = {
-  success(ctx, { user, attributes }) {
-    if (wantsJson(ctx)) ctx.body = { serviceResponse: { authenticationSuccess: { user, attributes } } } satisfies z.input<typeof casJsonSuccess>;
-    else writeXml(ctx, casSuccessXml(user, attributes));
+  success(ctx, { user, attributes, proxyGrantingTicket, proxies }) {
+    const proxy = { ...(proxyGrantingTicket !== undefined && { proxyGrantingTicket }), ...(proxies.length > 0 && { proxies }) };
+    if (wantsJson(ctx)) ctx.body = { serviceResponse: { authenticationSuccess: { user, attributes, ...proxy } } } satisfies z.input<typeof casJsonSuccess>;
+    else writeXml(ctx, casSuccessXml(user, attributes, proxy));
   },
   failure(ctx, { code, description }) {
     if (wantsJson(ctx)) ctx.body = { serviceResponse: { authenticationFailure: { code, description } } } satisfies z.input<typeof casJsonFailure>;
@@ -61,11 +77,12 @@ export const cas1View: ValidationView = {
   failureContent: { 'text/plain': cas1Schema },
 };
 
-function wantsJson(ctx: Context): boolean {
+/** Whether the route's `format` query parameter asked for JSON. */
+export function wantsJson(ctx: Context): boolean {
   return inputOf(ctx).query['format'] === 'JSON';
 }
 
-function writeXml(ctx: Context, xml: string): void {
+export function writeXml(ctx: Context, xml: string): void {
   ctx.set('Content-Type', XML_TYPE);
   ctx.body = xml;
 }

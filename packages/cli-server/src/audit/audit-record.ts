@@ -58,6 +58,11 @@ export function auditRecordOf(event: DomainEvent): AuditRecord | undefined {
       const { type, principal, ...details } = event;
       return { audit: 'ticket', action: type, outcome: 'failure', who: principal, details };
     }
+    case 'proxy.callback.failed': {
+      // A validation asked for a PGT, and its proxy's callback did not take it: the service got none.
+      const { type, principal, ...details } = event;
+      return { audit: 'ticket', action: type, outcome: 'failure', who: principal, details };
+    }
     case 'ticket.validated': {
       const { type, principal, ...details } = event;
       return { audit: 'validation', action: type, outcome: 'success', who: principal, details };

@@ -16,11 +16,13 @@ export const DEMO_SERVICES = servicesSchema.parse([
     // After every configured service, which keep their say over their own URLs.
     evaluationOrder: 10000,
     attributeReleasePolicy: { '@class': 'org.apereo.cas.services.ReturnAllAttributeReleasePolicy' },
+    // Any https callback may receive a PGT: the demo shows proxying, it protects nothing.
+    proxyPolicy: { '@class': 'org.apereo.cas.services.RegexMatchingRegisteredServiceProxyPolicy', pattern: '^https://.*' },
   },
 ]);
 
-/** Modules the demo switches on besides those configured (when `rest`, which they need, is on): the browser login. */
-const DEMO_MODULES = ['login'] as const;
+/** Modules the demo switches on besides those configured (when `rest`, which they need, is on): the browser login and proxy tickets. */
+const DEMO_MODULES = ['login', 'proxy'] as const;
 
 /** Adds the demo user, service and modules, unless a configured one has the same username, id or name. */
 export function withDemo(config: Config): Config {

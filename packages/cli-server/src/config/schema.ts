@@ -4,6 +4,7 @@ import { HOST_PATTERN, LOOPBACK_HOSTS } from '@tessera/adapter-koa';
 import { sanitizeNodeName } from '@tessera/core';
 import { knownModuleNames, moduleListProblems } from '../modules/catalog.js';
 import { loginSchema } from '../modules/login/config.js';
+import { proxySchema } from '../modules/proxy/config.js';
 import { registrationProblems, registrationSchema } from './registration.js';
 import { authenticationSchema } from './authentication.js';
 import { ldapProblems, ldapSchema } from './ldap.js';
@@ -227,6 +228,7 @@ const settings = section({
   throttle: throttleSchema.prefault({}),
   x509: x509Schema.prefault({}),
   login: loginSchema.prefault({}),
+  proxy: proxySchema.prefault({}),
   otp: section({
     parameter: z
       .string()
@@ -267,7 +269,7 @@ const settings = section({
   }).prefault({}),
   demo: flag()
     .default(false)
-    .describe('Adds the demo user `casuser` (password `Mellon`) and a demo service accepting any http(s) URL, with a loud warning. On by itself when tessera starts without a config file. Only with `storage.type: memory`.'),
+    .describe('Adds the demo user `casuser` (password `Mellon`) and a demo service accepting any http(s) URL and any https proxy callback, with a loud warning. On by itself when tessera starts without a config file. Only with `storage.type: memory`.'),
 }).superRefine((settings, context) => {
   // Upserted at start, the demo user (and service) would stay in a shared store after the demo is switched off.
   if (settings.demo && settings.storage.type !== 'memory') {

@@ -26,6 +26,9 @@ export class MetricsEventSink implements EventSink {
       case 'service.refused':
         metrics.refusals.inc({ request: 'registration', reason: event.reason });
         break;
+      case 'proxy.callback.failed':
+        metrics.proxyCallbackFailures.inc({ reason: event.reason });
+        break;
       case 'ticket.validated':
         metrics.ticketValidations.inc({ outcome: 'success' });
         break;

@@ -14,7 +14,7 @@ export const UNMATCHED_ROUTE = 'unmatched';
  */
 export class TesseraMetrics implements MetricsExposition {
   private readonly registry = new Registry();
-  readonly ticketsIssued = new Counter({ name: 'tessera_tickets_issued_total', help: 'Tickets issued, by kind (TGT, ST).', labelNames: ['kind'], registers: [this.registry] });
+  readonly ticketsIssued = new Counter({ name: 'tessera_tickets_issued_total', help: 'Tickets issued, by kind (TGT, ST, PGT, PT).', labelNames: ['kind'], registers: [this.registry] });
   readonly ticketValidations = new Counter({
     name: 'tessera_ticket_validations_total',
     help: 'Service ticket validations, by outcome: success or the CAS failure code.',
@@ -29,8 +29,14 @@ export class TesseraMetrics implements MetricsExposition {
   });
   readonly refusals = new Counter({
     name: 'tessera_refusals_total',
-    help: 'Requests refused past their parameters, by request (TGT, ST, authentication, registration) and reason code.',
+    help: 'Requests refused past their parameters, by request (TGT, ST, PGT, PT, authentication, registration) and reason code.',
     labelNames: ['request', 'reason'],
+    registers: [this.registry],
+  });
+  readonly proxyCallbackFailures = new Counter({
+    name: 'tessera_proxy_callback_failures_total',
+    help: 'Proxy callbacks that did not take their PGT, by reason: status (an answer other than 200), timeout, unreachable, certificate.',
+    labelNames: ['reason'],
     registers: [this.registry],
   });
   readonly throttleLocks = new Counter({ name: 'tessera_throttle_locks_total', help: 'Client IP + username keys locked by the throttle module.', registers: [this.registry] });

@@ -1,4 +1,5 @@
 import { LOGIN_MODULE } from './login/descriptor.js';
+import { PROXY_MODULE } from './proxy/descriptor.js';
 
 /**
  * Every module tessera knows (docs/protocol.md §8): its name, the modules it needs, what it adds. Plain
@@ -15,6 +16,7 @@ export const MODULE_CATALOG = [
   // Needs rest: certificates are one more credential of /v1/tickets and /v1/users.
   { name: 'x509', dependencies: ['rest'], summary: 'X.509 client certificates from a form field, a trusted proxy header or the TLS handshake' },
   LOGIN_MODULE,
+  PROXY_MODULE,
 ] as const satisfies readonly ModuleDescriptor[];
 
 export interface ModuleDescriptor {

@@ -8,6 +8,7 @@ import { registerTokensModule } from './tokens.js';
 import { registerServicesModule } from './services.js';
 import { registerX509Module } from './x509.js';
 import { registerLoginModule } from './login/register.js';
+import { registerProxyModule } from './proxy/register.js';
 
 /**
  * Adds a module's HTTP routes, credential extractors and credential handlers to the container's
@@ -24,6 +25,7 @@ const REGISTRATIONS: Record<ModuleName, ModuleRegistration> = {
   throttle: registerThrottleModule,
   x509: registerX509Module,
   login: registerLoginModule,
+  proxy: registerProxyModule,
 };
 
 /** Registrations of the enabled modules in catalog order. Assumes a list that passed moduleListProblems. */

@@ -86,7 +86,7 @@ export class ServiceNotAuthorizedError extends TesseraError {
   }
 }
 
-/** A ticket validation failed; rendered as a CAS failure document. */
+/** A CAS protocol request (a ticket validation, a proxy ticket request) failed; rendered as a CAS failure document. */
 export class TicketValidationError extends TesseraError {
   readonly code = 'TICKET_VALIDATION_FAILED';
   constructor(

@@ -32,7 +32,16 @@ export type TicketRefusalReason =
   /** `renew=true` without credentials (400). */
   | 'RENEW_WITHOUT_CREDENTIALS'
   /** The renewed credentials identify another principal than the TGT's (401). */
-  | 'RENEW_PRINCIPAL_MISMATCH';
+  | 'RENEW_PRINCIPAL_MISMATCH'
+  /** A PT request: the PGT is unknown, expired or not a PGT (INVALID_TICKET). */
+  | 'PGT_NOT_FOUND'
+  /** A PGT for a service whose proxy policy does not allow the pgtUrl; a PT for a proxy no longer allowed to (UNAUTHORIZED_SERVICE). */
+  | 'PROXY_NOT_ALLOWED'
+  /** A PGT whose pgtUrl is no absolute https URL. */
+  | 'CALLBACK_NOT_HTTPS';
+
+/** Why a proxy callback did not take its PGT: an answer other than 200, none in time, none at all, or a TLS peer not trusted. */
+export type ProxyCallbackFailure = 'status' | 'timeout' | 'unreachable' | 'certificate';
 
 /** Why a service registration was refused. */
 export type ServiceRefusalReason =
@@ -93,6 +102,8 @@ export type DomainEvent =
       readonly ticket: string;
       readonly principal: string;
       readonly service?: string;
+      /** PGT: the callback URL it was delivered to; PT: that of the proxy whose PGT granted it. */
+      readonly proxy?: string;
     }
   | {
       /** No ticket for a request past its parameters: its service, its TGT or its renewal refused it. */
@@ -105,6 +116,10 @@ export type DomainEvent =
       readonly principal?: string;
       /** ST requests: the fingerprint of the TGT presented. */
       readonly tgt?: string;
+      /** PGT requests: the fingerprint of the ticket validated; PT requests: that of the PGT presented. */
+      readonly ticket?: string;
+      /** PGT requests: the pgtUrl asked for. */
+      readonly proxy?: string;
     }
   | {
       /** POST /v1/users with a service: the credentials are good, but the service refuses the principal. */
@@ -176,6 +191,20 @@ export type DomainEvent =
       readonly attempts: number;
       /** The last attempt's failure: `HTTP <status>`, `timeout` or `unreachable`. */
       readonly reason: string;
+    }
+  | {
+      /** A proxy callback did not take its PGT (CAS protocol 3.0 §2.5.4): the validation answers without one. */
+      readonly type: 'proxy.callback.failed';
+      /** The pgtUrl as the validation request gave it, never with the ticket added. */
+      readonly proxy: string;
+      /** The service URL of the validated ticket: the would-be proxy. */
+      readonly service: string;
+      readonly principal: string;
+      /** The fingerprint of the validated ticket. */
+      readonly ticket: string;
+      readonly reason: ProxyCallbackFailure;
+      /** `status`: the HTTP status the callback answered. */
+      readonly status?: number;
     }
   | { readonly type: 'server.error'; readonly error: Error; readonly context: string }
   | {

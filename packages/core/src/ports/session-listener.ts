@@ -2,7 +2,7 @@ import type { RequestOrigin } from '../domain/events.js';
 import type { RegisteredService } from '../domain/registry/registered-service.js';
 import type { TicketGrantingTicket } from '../domain/tickets/ticket.js';
 
-/** A ticket a TGT handed to a service: an ST today; a proxy ticket would be one too. */
+/** A ticket a TGT handed to a service: an ST, or a PT a proxy got under the TGT for a target service. */
 export interface GrantedTicket {
   readonly id: string;
   /** The service URL exactly as requested. */

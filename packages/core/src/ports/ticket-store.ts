@@ -1,4 +1,4 @@
-import type { ServiceTicket, Ticket, TicketGrantingTicket } from '../domain/tickets/ticket.js';
+import type { Ticket, TicketGrantingTicket, ValidatableTicket } from '../domain/tickets/ticket.js';
 
 /**
  * Where tickets live. Every implementation passes the contract suite in @tessera/testkit.
@@ -6,6 +6,9 @@ import type { ServiceTicket, Ticket, TicketGrantingTicket } from '../domain/tick
  * Expiry is checked on every read against the store's clock: a ticket whose `expiresAt` is not
  * after now does not exist for any method, whether or not it was physically removed yet (a Mongo
  * TTL index, for one, is garbage collection that may lag a minute or more).
+ *
+ * Every ticket but a TGT names its login session's TGT (`tgtId`): STs, PGTs and PTs are that TGT's
+ * descendants, and their ids carry its session tag (ticket-ids.ts).
  */
 export interface TicketStore {
   /** Stores a new ticket. Ids are unique; saving an id that exists replaces nothing and is a bug. */
@@ -15,14 +18,14 @@ export interface TicketStore {
   get(id: string): Promise<Ticket | undefined>;
 
   /**
-   * Atomically removes and returns a live ST. Of any number of concurrent callers for one id,
+   * Atomically removes and returns a live ST or PT. Of any number of concurrent callers for one id,
    * exactly one gets the ticket; every other (and every later) caller gets undefined.
-   * TGT ids are never consumed: the result is undefined and the TGT stays.
+   * TGT and PGT ids are never consumed: the result is undefined and the ticket stays.
    */
-  consume(id: string): Promise<ServiceTicket | undefined>;
+  consume(id: string): Promise<ValidatableTicket | undefined>;
 
   /**
-   * Records that a live TGT granted an ST: increments `servicesGranted` and sets `expiresAt` to the
+   * Records that a live TGT granted a ticket: increments `servicesGranted` and sets `expiresAt` to the
    * given (slid) expiry, in one atomic step conditioned on the TGT still being live. Returns the
    * updated TGT, or undefined when it is gone or expired.
    */
@@ -31,6 +34,6 @@ export interface TicketStore {
   /** Removes a ticket of any kind. Unknown ids are fine. */
   remove(id: string): Promise<void>;
 
-  /** Removes every ST granted by the TGT; returns how many were removed. */
+  /** Removes every ticket granted under the TGT (STs, PGTs, PTs); returns how many live ones were removed. */
   removeDescendants(tgtId: string): Promise<number>;
 }

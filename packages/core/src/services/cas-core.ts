@@ -38,6 +38,9 @@ export interface CasCoreDependencies {
 export interface CasCore {
   /** The time every use case reads, for adapters that stamp documents (SAML issue instants). */
   readonly clock: Clock;
+  /** The one id generator of the process (its counter numbers every ticket), for modules that issue tickets. */
+  readonly ids: TicketIdGenerator;
+  readonly lifetimes: TicketLifetimes;
   readonly authenticator: Authenticator;
   readonly serviceAccess: ServiceAccess;
   readonly createTicketGrantingTicket: CreateTicketGrantingTicket;
@@ -55,6 +58,8 @@ export function createCasCore(deps: CasCoreDependencies): CasCore {
   const issuing = [authenticator, serviceAccess, deps.tickets, ids, deps.clock, deps.lifetimes, deps.events] as const;
   return {
     clock: deps.clock,
+    ids,
+    lifetimes: deps.lifetimes,
     authenticator,
     serviceAccess,
     createTicketGrantingTicket: new CreateTicketGrantingTicket(...issuing),

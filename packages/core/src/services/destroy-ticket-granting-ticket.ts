@@ -6,8 +6,8 @@ import type { TicketStore } from '../ports/ticket-store.js';
 
 /**
  * DELETE /v1/tickets/{tgt} and the login module's logout: idempotent. The TGT goes first, then its
- * STs; an ST granted in between never validates, because validation requires a live parent. Then the
- * session listener (single logout) is told.
+ * descendants (STs, PGTs, PTs); one granted in between never validates, because validation requires a
+ * live TGT. Then the session listener (single logout) is told.
  */
 export class DestroyTicketGrantingTicket {
   constructor(
@@ -25,6 +25,6 @@ export class DestroyTicketGrantingTicket {
       this.events.emit({ type: 'ticket.destroyed', ticket: ticketFingerprint(id), descendants, ...(principal !== undefined && { principal }) }, origin);
     }
     // Also for a TGT already expired: its services may not have been told yet.
-    if (found?.kind !== 'ST') await this.listener?.ended(id, origin);
+    if (found === undefined || found.kind === 'TGT') await this.listener?.ended(id, origin);
   }
 }

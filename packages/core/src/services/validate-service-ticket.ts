@@ -7,6 +7,7 @@ import { principalMeetsRequirements, releaseAttributes } from '../domain/registr
 import { sameService } from '../domain/service-url.js';
 import { ticketFingerprint } from '../domain/tickets/fingerprint.js';
 import type { EventSink } from '../ports/event-sink.js';
+import type { TicketGrantingTicket, ValidatableTicket } from '../domain/tickets/ticket.js';
 import type { TicketStore } from '../ports/ticket-store.js';
 import type { ServiceAccess } from './service-access.js';
 
@@ -15,6 +16,8 @@ export interface ValidateServiceTicketInput {
   readonly service: string | undefined;
   /** renew=true: only an ST issued from a fresh login validates. */
   readonly renew: boolean;
+  /** The proxy paths (/proxyValidate, /p3/proxyValidate) also validate PTs; every other path refuses them. */
+  readonly proxyTickets?: boolean;
   /** The request asking, reported with the events. */
   readonly origin?: RequestOrigin;
 }
@@ -28,14 +31,20 @@ export interface ValidatedServiceTicket {
   readonly authenticatedAt: number;
   /** Types of the credentials that authenticated the session, in order: SAML's AuthenticationMethod. */
   readonly credentialTypes: readonly CredentialType[];
+  /** The proxies a PT passed through, most recent first (`cas:proxies`); empty for an ST. */
+  readonly proxies: readonly string[];
+  /** The ticket validated (now used up) and its login session, for a PGT asked for with it. */
+  readonly ticket: ValidatableTicket;
+  readonly tgt: TicketGrantingTicket;
 }
 
 /** Longest ticket or service text echoed back in a failure description. */
 const ECHO_LIMIT = 256;
 
 /**
- * The CAS validation endpoints. The ST is consumed first and atomically, whatever the outcome, so a
- * ticket gets exactly one attempt (CAS protocol §3.1.1): a wrong service burns it too.
+ * The CAS validation endpoints. The ST (or PT) is consumed first and atomically, whatever the outcome,
+ * so a ticket gets exactly one attempt (CAS protocol §3.1.1): a wrong service burns it too, and so does
+ * a PT presented where only STs are validated.
  */
 export class ValidateServiceTicket {
   constructor(
@@ -47,7 +56,7 @@ export class ValidateServiceTicket {
   async execute(input: ValidateServiceTicketInput): Promise<ValidatedServiceTicket> {
     const { ticket: id, service, origin } = input;
     if (!id || !service) throw new TicketValidationError('INVALID_REQUEST', "'service' and 'ticket' parameters are both required");
-    const echo = clip(id);
+    const echo = clipForEcho(id);
     // Once the ticket and its TGT are found, a failure is reported as that principal's.
     const fail = (code: CasFailureCode, message: string, owner?: string): never => {
       this.events.emit({ type: 'ticket.validation.failed', ticket: ticketFingerprint(id), code, service, ...(owner !== undefined && { principal: owner }) }, origin);
@@ -58,15 +67,19 @@ export class ValidateServiceTicket {
     if (!st) return fail('INVALID_TICKET', `Ticket '${echo}' not recognized`);
     const tgt = await this.tickets.get(st.tgtId);
     const owner = tgt?.kind === 'TGT' ? tgt.authentication.principal.id : undefined;
+    if (st.kind === 'PT' && !input.proxyTickets) return fail('INVALID_TICKET', `Ticket '${echo}' is a proxy ticket: validate it at /proxyValidate`, owner);
     if (!sameService(st.service, service)) {
       return fail(
         'INVALID_SERVICE',
-        `Ticket '${echo}' does not match supplied service. The original service was '${clip(st.service)}' and the supplied service was '${clip(service)}'.`,
+        `Ticket '${echo}' does not match supplied service. The original service was '${clipForEcho(st.service)}' and the supplied service was '${clipForEcho(service)}'.`,
         owner,
       );
     }
     if (tgt?.kind !== 'TGT') return fail('INVALID_TICKET', `Ticket '${echo}' not recognized`);
-    if (input.renew && !st.fromNewLogin) return fail('INVALID_TICKET', `Ticket '${echo}' was not issued from a new login, as renew requires`, owner);
+    // A PT lives no longer than the PGT that granted it.
+    if (st.kind === 'PT' && (await this.tickets.get(st.grantedBy))?.kind !== 'PGT') return fail('INVALID_TICKET', `Ticket '${echo}' not recognized`, owner);
+    const fromNewLogin = st.kind === 'ST' && st.fromNewLogin;
+    if (input.renew && !fromNewLogin) return fail('INVALID_TICKET', `Ticket '${echo}' was not issued from a new login, as renew requires`, owner);
 
     const registered = await this.access.find(st.service);
     const principal = tgt.authentication.principal;
@@ -78,7 +91,7 @@ export class ValidateServiceTicket {
     const attributes =
       registered.attributeRelease.kind === 'none'
         ? released
-        : { ...released, isFromNewLogin: [String(st.fromNewLogin)], authenticationDate: [isoInstant(st.authenticatedAt)] };
+        : { ...released, isFromNewLogin: [String(fromNewLogin)], authenticationDate: [isoInstant(st.authenticatedAt)] };
     this.events.emit({ type: 'ticket.validated', ticket: ticketFingerprint(id), principal: principal.id, service }, origin);
     return {
       user: principal.id,
@@ -86,6 +99,9 @@ export class ValidateServiceTicket {
       service: registered,
       authenticatedAt: st.authenticatedAt,
       credentialTypes: tgt.authentication.credentials.map(({ type }) => type),
+      proxies: st.kind === 'PT' ? st.proxies : [],
+      ticket: st,
+      tgt,
     };
   }
 }
@@ -95,6 +111,7 @@ export function isoInstant(epochMs: number): string {
   return new Date(epochMs).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
-function clip(text: string): string {
+/** A ticket id or service URL as a failure description may echo it: long ones cut short. */
+export function clipForEcho(text: string): string {
   return text.length > ECHO_LIMIT ? `${text.slice(0, ECHO_LIMIT)}…` : text;
 }

@@ -1,6 +1,6 @@
 import { InvalidServiceDefinitionError, type ServiceDefinitionProblem } from '../errors.js';
 import type { AttributeMap } from '../authentication/principal.js';
-import { ACCESS_STRATEGY_KEYS, isClass, isRecord, keyProblems, PROPERTY_KEYS, releasePolicyKeys, SERVICE_KEYS } from './cas-service-keys.js';
+import { ACCESS_STRATEGY_KEYS, isClass, isRecord, keyProblems, PROPERTY_KEYS, proxyPolicyKeys, releasePolicyKeys, SERVICE_KEYS } from './cas-service-keys.js';
 import { compileFullMatch } from './service-matcher.js';
 import {
   CAS_REGISTERED_SERVICE,
@@ -8,6 +8,7 @@ import {
   type AccessStrategy,
   type LogoutType,
   type AttributeReleasePolicy,
+  type ProxyPolicy,
   type RegisteredService,
 } from './registered-service.js';
 
@@ -81,7 +82,31 @@ export function parseServiceDefinition(json: unknown, options: ParseOptions = {}
     ),
     properties: parseProperties(json['properties'], (field, problem) => fail(`properties.${field}`, problem)),
     ...parseLogout(json['logoutType'], json['logoutUrl'], fail),
+    ...parseProxyPolicy(json['proxyPolicy'], (field, problem) => fail(`proxyPolicy.${field}`, problem)),
   };
+}
+
+const PROXY_POLICY_CLASSES = 'RefuseRegisteredServiceProxyPolicy or RegexMatchingRegisteredServiceProxyPolicy';
+
+/**
+ * `proxyPolicy`, kept only when present so a definition round-trips as written. A class tessera does
+ * not read is refused rather than taken for a refusal: its author meant the service to proxy.
+ */
+function parseProxyPolicy(value: unknown, fail: Fail): { proxyPolicy?: ProxyPolicy } {
+  if (value === undefined || value === null) return {};
+  if (!isRecord(value)) throw fail('(policy)', 'must be an object');
+  const type = value['@class'];
+  if (isClass(type, 'RefuseRegisteredServiceProxyPolicy')) return { proxyPolicy: { kind: 'refuse' } };
+  if (!isClass(type, 'RegexMatchingRegisteredServiceProxyPolicy')) throw fail('@class', `must be ${PROXY_POLICY_CLASSES} (org.apereo.cas.services)`);
+  const useServiceId = optionalBoolean(value['useServiceId'], false, () => fail('useServiceId', 'must be a boolean'));
+  const exactMatch = optionalBoolean(value['exactMatch'], false, () => fail('exactMatch', 'must be a boolean'));
+  const pattern = value['pattern'] ?? undefined;
+  if (pattern !== undefined && typeof pattern !== 'string') throw fail('pattern', 'must be a string');
+  if (!useServiceId) {
+    if (pattern === undefined || pattern.trim() === '') throw fail('pattern', 'is required (a regular expression the pgtUrl must match), unless useServiceId is true');
+    if (!exactMatch && compileFullMatch(pattern) === null) throw fail('pattern', 'is not a valid regular expression');
+  }
+  return { proxyPolicy: { kind: 'regex', ...(pattern !== undefined && { pattern }), useServiceId, exactMatch } };
 }
 
 /** `logoutType` and `logoutUrl`, kept only when present so a definition round-trips as written. */
@@ -124,6 +149,10 @@ function definitionKeyProblems(json: Readonly<Record<string, unknown>>): Service
     }
     if (key === 'attributeReleasePolicy') {
       const rules = releasePolicyKeys(value['@class']);
+      return rules ? keyProblems(value, rules, within) : [];
+    }
+    if (key === 'proxyPolicy') {
+      const rules = proxyPolicyKeys(value['@class']);
       return rules ? keyProblems(value, rules, within) : [];
     }
     if (key === 'properties') {

@@ -100,21 +100,17 @@ const is =
 const LOGIN_PAGES = ['theme', 'locale', 'templateName', 'logo', 'informationUrl', 'privacyUrl', 'contacts'];
 const NO_LIFETIMES = "tessera's ticket lifetimes are the same for every service (tickets.*)";
 const PRINCIPAL_ID = 'the user in every answer is the principal id';
-const NO_PROXIES = 'tessera grants no proxy tickets to any service';
+const PROXY_POLICY = 'a service may proxy as its proxyPolicy (RegexMatchingRegisteredServiceProxyPolicy) says';
 const EVERY_HANDLER = 'every authentication handler is accepted for every service';
 
 /** A registered service (CasRegisteredService, RegexRegisteredService). */
 export const SERVICE_KEYS: KeyRules = {
-  read: ['@class', 'id', 'name', 'serviceId', 'description', 'evaluationOrder', 'accessStrategy', 'attributeReleasePolicy', 'logoutType', 'logoutUrl', 'properties'],
+  read: ['@class', 'id', 'name', 'serviceId', 'description', 'evaluationOrder', 'accessStrategy', 'attributeReleasePolicy', 'logoutType', 'logoutUrl', 'proxyPolicy', 'properties'],
   descriptive: LOGIN_PAGES,
   unsupported: {
     usernameAttributeProvider: {
       instead: PRINCIPAL_ID,
       accepted: { when: defaultUsernameProvider, as: 'org.apereo.cas.services.DefaultRegisteredServiceUsernameProvider without options' },
-    },
-    proxyPolicy: {
-      instead: NO_PROXIES,
-      accepted: { when: onlyClass('RefuseRegisteredServiceProxyPolicy'), as: 'org.apereo.cas.services.RefuseRegisteredServiceProxyPolicy' },
     },
     matchingStrategy: {
       instead: 'serviceId is always a regular expression over the whole URL, case ignored',
@@ -145,7 +141,7 @@ export const SERVICE_KEYS: KeyRules = {
     enabled: { instead: 'write it as accessStrategy.enabled' },
     ssoEnabled: { instead: 'write it as accessStrategy.ssoEnabled' },
     usernameAttribute: { instead: PRINCIPAL_ID },
-    allowedToProxy: { instead: NO_PROXIES, accepted: { when: is(false), as: 'false' } },
+    allowedToProxy: { instead: PROXY_POLICY, accepted: { when: is(false), as: 'false' } },
     anonymousAccess: { instead: PRINCIPAL_ID, accepted: { when: is(false), as: 'false' } },
   },
 };
@@ -166,7 +162,7 @@ export const ACCESS_STRATEGY_KEYS: KeyRules = {
 
 const RELEASE_UNSUPPORTED: Readonly<Record<string, Unsupported>> = {
   authorizedToReleaseCredentialPassword: { instead: 'the password is never released', accepted: { when: is(false), as: 'false' } },
-  authorizedToReleaseProxyGrantingTicket: { instead: NO_PROXIES, accepted: { when: is(false), as: 'false' } },
+  authorizedToReleaseProxyGrantingTicket: { instead: 'a proxy-granting ticket reaches its service only through the pgtUrl callback', accepted: { when: is(false), as: 'false' } },
   // tessera has no default attributes to exclude, and always releases the authentication attributes.
   excludeDefaultAttributes: { instead: 'there are no default attributes', accepted: { when: (value) => typeof value === 'boolean', as: 'true or false' } },
   authorizedToReleaseAuthenticationAttributes: { instead: 'isFromNewLogin and authenticationDate are always released', accepted: { when: is(true), as: 'true' } },
@@ -184,6 +180,13 @@ const RELEASE_UNSUPPORTED: Readonly<Record<string, Unsupported>> = {
 export function releasePolicyKeys(type: unknown): KeyRules | undefined {
   if (isClass(type, 'ReturnAllowedAttributeReleasePolicy')) return { read: ['@class', 'allowedAttributes'], unsupported: RELEASE_UNSUPPORTED };
   if (isClass(type, 'ReturnAllAttributeReleasePolicy') || isClass(type, 'DenyAllAttributeReleasePolicy')) return { read: ['@class'], unsupported: RELEASE_UNSUPPORTED };
+  return undefined;
+}
+
+/** The keys of the proxy policies tessera reads; undefined for any other class. */
+export function proxyPolicyKeys(type: unknown): KeyRules | undefined {
+  if (isClass(type, 'RegexMatchingRegisteredServiceProxyPolicy')) return { read: ['@class', 'pattern', 'useServiceId', 'exactMatch'] };
+  if (isClass(type, 'RefuseRegisteredServiceProxyPolicy')) return { read: ['@class'] };
   return undefined;
 }
 

@@ -1,5 +1,5 @@
 import type { AttributeMap } from '../authentication/principal.js';
-import type { AttributeReleasePolicy, RegisteredService } from './registered-service.js';
+import type { AttributeReleasePolicy, ProxyPolicy, RegisteredService } from './registered-service.js';
 
 const CAS = 'org.apereo.cas.services';
 
@@ -26,6 +26,18 @@ export function toCasServiceJson(service: RegisteredService): Record<string, unk
     properties: javaMap(service.properties, (values) => ({ '@class': `${CAS}.DefaultRegisteredServiceProperty`, values: javaSet(values) })),
     ...(service.logoutType === undefined ? {} : { logoutType: service.logoutType }),
     ...(service.logoutUrl === undefined ? {} : { logoutUrl: service.logoutUrl }),
+    ...(service.proxyPolicy === undefined ? {} : { proxyPolicy: proxyPolicyJson(service.proxyPolicy) }),
+  };
+}
+
+/** As CAS writes it: the options only when they are not their default. */
+function proxyPolicyJson(policy: ProxyPolicy): Record<string, unknown> {
+  if (policy.kind === 'refuse') return { '@class': `${CAS}.RefuseRegisteredServiceProxyPolicy` };
+  return {
+    '@class': `${CAS}.RegexMatchingRegisteredServiceProxyPolicy`,
+    ...(policy.pattern !== undefined && { pattern: policy.pattern }),
+    ...(policy.useServiceId && { useServiceId: true }),
+    ...(policy.exactMatch && { exactMatch: true }),
   };
 }
 

@@ -9,6 +9,16 @@ export interface AccessStrategy {
   readonly requiredAttributes: AttributeMap;
 }
 
+/**
+ * CAS's `proxyPolicy`: whether the service may get proxy-granting tickets, and for which callback URLs.
+ * `regex` (RegexMatchingRegisteredServiceProxyPolicy): a pgtUrl matching `pattern` as a whole, case
+ * ignored; with `useServiceId` the service's own serviceId is the pattern; with `exactMatch` the pgtUrl
+ * must equal the pattern. `refuse` (RefuseRegisteredServiceProxyPolicy, the default): never.
+ */
+export type ProxyPolicy =
+  | { readonly kind: 'refuse' }
+  | { readonly kind: 'regex'; readonly pattern?: string; readonly useServiceId: boolean; readonly exactMatch: boolean };
+
 export type AttributeReleasePolicy =
   | { readonly kind: 'none' }
   | { readonly kind: 'all' }
@@ -34,6 +44,8 @@ export interface RegisteredService {
   readonly logoutType?: LogoutType;
   /** CAS's `logoutUrl`: where the logout request goes; absent, the service URL the ticket was issued for. */
   readonly logoutUrl?: string;
+  /** CAS's `proxyPolicy`, kept only when the definition has one; absent, the service may not proxy. */
+  readonly proxyPolicy?: ProxyPolicy;
 }
 
 export const LOGOUT_TYPES = ['NONE', 'BACK_CHANNEL'] as const;

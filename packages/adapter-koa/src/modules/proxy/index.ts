@@ -1,0 +1,1 @@
+export { proxyModule } from './proxy-module.js';
