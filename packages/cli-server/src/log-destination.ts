@@ -1,6 +1,7 @@
-import { createWriteStream, openSync, type WriteStream } from 'node:fs';
+import { once } from 'node:events';
+import { createWriteStream, fstatSync, openSync, type WriteStream } from 'node:fs';
 import { finished } from 'node:stream/promises';
-import type { DestinationStream } from 'pino';
+import { pino, type DestinationStream } from 'pino';
 import { redactedText } from './redaction.js';
 
 /**
@@ -9,9 +10,12 @@ import { redactedText } from './redaction.js';
  * while the one before was in flight (one writev per batch under load, instead of one synchronous
  * write per line). Lines stay in order; a clean stop writes every buffered one.
  *
- * Node's stream and not pino's asynchronous sonic-boom: measured per line (pino serialising, then
- * the write), sonic-boom's asynchronous mode cost more CPU than its synchronous one, as it measures
- * the byte length of its whole pending buffer on every line; Node's stream cost the least.
+ * Node's stream and not pino's asynchronous sonic-boom for files: measured per line (pino
+ * serialising, then the write), sonic-boom's asynchronous mode cost more CPU than its synchronous
+ * one, as it measures the byte length of its whole pending buffer on every line; Node's stream cost
+ * the least. stdout or stderr that is not a file (a pipe to a log collector, a terminal) gets
+ * sonic-boom all the same: such a descriptor may be non-blocking, and sonic-boom waits and tries
+ * again where Node's stream would fail on EAGAIN.
  */
 export interface LogDestination {
   readonly stream: DestinationStream;
@@ -23,7 +27,34 @@ export interface LogDestination {
 
 /** stdout (1) or stderr (2), written asynchronously. `what` names it in a failure's message. */
 export function standardStream(fd: 1 | 2, what: string): LogDestination {
-  return new AsyncLines(() => createWriteStream('', { fd, autoClose: false }), what, false);
+  if (isFile(fd)) return new AsyncLines(() => createWriteStream('', { fd, autoClose: false }), what, false);
+  const stream = pino.destination({ dest: fd, sync: false });
+  // Without a listener a failed write would end the process; sonic-boom keeps the lines and tries again.
+  let reported = false;
+  stream.on('error', (error: Error) => {
+    if (!reported) process.stderr.write(`tessera: writing ${what} failed: ${redactedText(error.message)}\n`);
+    reported = true;
+  });
+  stream.on('write', () => (reported = false));
+  let closing: Promise<void> | undefined;
+  return {
+    stream,
+    reopen: () => undefined,
+    close: () =>
+      (closing ??= (async () => {
+        const closed = once(stream, 'close');
+        stream.end();
+        await closed;
+      })()),
+  };
+}
+
+function isFile(fd: number): boolean {
+  try {
+    return fstatSync(fd).isFile();
+  } catch {
+    return false;
+  }
 }
 
 /**
