@@ -1,3 +1,5 @@
+import { RedisServer, redisInstalled } from '@tessera/testkit/redis';
+import type { BenchOptions } from './options.js';
 import type { RowName } from './rows.js';
 
 /** The settings a configuration adds, and what to release once its servers have stopped. */
@@ -17,6 +19,8 @@ export interface ServerConfiguration {
   readonly name: string;
   readonly description: string;
   readonly rows: readonly RowName[];
+  /** Whether its rows are held to the targets; the others show, beside them, what their store costs. */
+  readonly judged: boolean;
   /** Create live TGTs over HTTP in a fresh server of this configuration and weigh its RSS after GC. */
   readonly memoryFigure: boolean;
   /** Called once per run, before its first server starts (e.g. to start a database it needs). */
@@ -27,9 +31,37 @@ export const MEMORY_STORE: ServerConfiguration = {
   name: 'memory',
   description: 'the memory store (`storage.type: memory`) in one process',
   rows: ['tgt', 'grant', 'validate', 'jwt', 'x509', 'argon2'],
+  judged: true,
   memoryFigure: true,
   prepare: () => Promise.resolve({ settings: { storage: { type: 'memory' } }, release: () => Promise.resolve() }),
 };
 
+/**
+ * The Redis store on a standalone redis-server started for the run, as the tests start theirs
+ * (testkit's RedisServer: Debian's redis-server on a free loopback port, no persistence), on the
+ * same machine: its CPU is not in tessera's column, and it shares the cores like the load generator.
+ */
+export const REDIS_STORE: ServerConfiguration = {
+  name: 'redis',
+  description: "the Redis store (`storage.type: redis`) on a redis-server started for the run on the same machine (its own CPU not counted in tessera's)",
+  rows: ['tgt', 'grant', 'validate'],
+  judged: false,
+  memoryFigure: false,
+  async prepare() {
+    if (!redisInstalled()) throw new Error('redis-server is not installed (scripts/install-redis.sh); or leave the Redis rows out with --servers memory');
+    const server = await RedisServer.launch();
+    return { settings: { storage: { type: 'redis', redis: { url: server.url } } }, release: () => server.dispose() };
+  },
+};
+
 /** What `pnpm bench` measures, in order. */
-export const CONFIGURATIONS: readonly ServerConfiguration[] = [MEMORY_STORE];
+export const CONFIGURATIONS: readonly ServerConfiguration[] = [MEMORY_STORE, REDIS_STORE];
+
+/** The configurations `--servers` names (all by default), each with only the rows `--rows` names. */
+export function selectedConfigurations(all: readonly ServerConfiguration[], options: Pick<BenchOptions, 'rows' | 'servers'>): ServerConfiguration[] {
+  const unknown = options.servers?.find((name) => !all.some((configuration) => configuration.name === name));
+  if (unknown !== undefined) throw new Error(`--servers: no server configuration "${unknown}" (configurations: ${all.map((configuration) => configuration.name).join(', ')})`);
+  return all
+    .filter((configuration) => options.servers?.includes(configuration.name) ?? true)
+    .map((configuration) => ({ ...configuration, rows: configuration.rows.filter((row) => options.rows?.includes(row) ?? true) }));
+}

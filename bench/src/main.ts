@@ -1,6 +1,6 @@
 /* eslint-disable no-console -- a command-line tool whose output is its report */
 import { writeFileSync } from 'node:fs';
-import { CONFIGURATIONS } from './configurations.js';
+import { CONFIGURATIONS, selectedConfigurations } from './configurations.js';
 import { describeEnvironment, environmentLines, loadAverage } from './environment.js';
 import { makeFixtures } from './fixtures.js';
 import { rawArgon2Line, renderDocument } from './markdown.js';
@@ -31,24 +31,32 @@ console.log(
     `thread pool ${options.poolSize}, ${options.tickets.toLocaleString('en')} TGTs for the memory figure; servers and load generator in processes of their own\n`,
 );
 
+let configurations;
+try {
+  configurations = selectedConfigurations(CONFIGURATIONS, options);
+} catch (error) {
+  console.error(`pnpm bench: ${(error as Error).message}`);
+  process.exit(2);
+}
 const fixtures = await makeFixtures();
 let results;
 try {
-  results = await measure(options, CONFIGURATIONS, fixtures, say);
+  results = await measure(options, configurations, fixtures, say);
 } finally {
   fixtures.remove();
 }
 const summary = summarise(
   results,
-  CONFIGURATIONS.filter((configuration) => configuration.memoryFigure).map((configuration) => configuration.name),
+  configurations.filter((configuration) => configuration.memoryFigure).map((configuration) => configuration.name),
 );
-console.log(`\n${renderTable(summary)}\n\n${renderMemoryTable(summary.memory)}\n\n${rawArgon2Line(results)}`);
+const memoryTable = summary.memory.length > 0 ? `\n\n${renderMemoryTable(summary.memory)}` : '';
+console.log(`\n${renderTable(summary)}${memoryTable}\n\n${rawArgon2Line(results)}`);
 const loadAverageAtEnd = loadAverage();
 console.log(`\nload average at the end: ${loadAverageAtEnd}`);
 
 if (options.markdown) {
   writeFileSync(PLOT, renderPlot(summary.rows, `tessera / baseline, ${environment.commit}`));
-  writeFileSync(DOCUMENT, renderDocument({ environment, loadAverageAtEnd, options, configurations: CONFIGURATIONS, results, summary, plot: PLOT_NAME }));
+  writeFileSync(DOCUMENT, renderDocument({ environment, loadAverageAtEnd, options, configurations, results, summary, plot: PLOT_NAME }));
   say('wrote docs/benchmarks.md and docs/benchmarks.svg');
 }
 if (options.check && !summary.allMet) {

@@ -93,10 +93,15 @@ async function startConfiguration(configuration: ServerConfiguration, options: B
   const prepared = await configuration.prepare();
   let tessera: TesseraProcess | undefined;
   try {
-    tessera = await startTessera({ dir: join(fixtures.dir, configuration.name), settings: (audit) => ({ ...fixtures.settings(audit), ...prepared.settings }), poolSize: options.poolSize });
+    tessera = await startTessera({
+      dir: join(fixtures.dir, configuration.name),
+      settings: (audit) => ({ ...fixtures.settings(audit), ...prepared.settings }),
+      poolSize: options.poolSize,
+      ...(options.cpuProfileDir !== undefined && { cpuProfileDir: options.cpuProfileDir }),
+    });
     say(`tessera (${configuration.name}) started by its CLI, pid ${tessera.pid}, log ${tessera.files.log}`);
     const target = { origin: tessera.origin, base: tessera.base, x509Login: fixtures.x509Login };
-    const rows = ROWS.filter((row) => configuration.rows.includes(row.name));
+    const rows = ROWS.filter((row) => configuration.rows.includes(row.name)).map(({ target, ...row }): Row => (configuration.judged && target ? { ...row, target } : row));
     return { configuration, release: prepared.release, tessera, target, rows, tgts: await mint(target, 'tgts', TGT_POOL, []), validateRate: 0 };
   } catch (error) {
     await tessera?.close().catch(() => undefined);

@@ -15,7 +15,8 @@ export interface Row {
   readonly label: string;
   /** For the plot. */
   readonly short: string;
-  readonly target: Target;
+  /** Absent for the rows of a configuration not held to the targets. */
+  readonly target?: Target;
 }
 
 export const P99_TARGET_MS = 15;

@@ -53,7 +53,8 @@ export function summarise(results: BenchResults, memoryConfigurations: readonly 
     { ...medians(baselineRuns), label: BASELINE_LABEL, short: 'baseline', verdict: judge(baselineRuns.map((run) => run.measured), 1) },
     ...results.rows.map(({ configuration, row, runs }) => {
       const summary = medians(runs);
-      return { ...summary, label: row.label, short: row.short, configuration, target: row.target, verdict: judge(runs.map((run) => run.measured), summary.ratio, summary.p99, row.target) };
+      const verdict = judge(runs.map((run) => run.measured), summary.ratio, summary.p99, row.target);
+      return { ...summary, label: row.label, short: row.short, configuration, ...(row.target && { target: row.target }), verdict };
     }),
   ];
   const memory = memoryConfigurations.map((configuration) => {

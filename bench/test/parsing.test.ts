@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { CONFIGURATIONS, selectedConfigurations } from '../src/configurations.js';
 import { sampleValue } from '../src/metrics.js';
 import { benchOptions } from '../src/options.js';
 import { cpuTicks, residentKiB, rssBytes } from '../src/processes/proc.js';
@@ -39,6 +40,18 @@ describe('bench inputs', () => {
     it('refuses a bad number naming the flag, and an unknown flag', () => {
       expect(() => benchOptions(['--rounds', '0'], {})).to.throw('--rounds: expected a whole number ≥ 1, got "0"');
       expect(() => benchOptions(['--soak', '3'], {})).to.throw(/--soak/);
+    });
+
+    it('narrows a run to the rows and servers named, and refuses a row or server that does not exist', () => {
+      const options = benchOptions(['--rows', 'grant, validate', '--servers', 'memory', '--cpu-prof', '/tmp/profiles'], {});
+      expect(options).to.deep.include({ rows: ['grant', 'validate'], servers: ['memory'], cpuProfileDir: '/tmp/profiles' });
+      const [memory, ...others] = selectedConfigurations(CONFIGURATIONS, options);
+      expect(others).to.deep.equal([]);
+      expect(memory?.rows).to.deep.equal(['grant', 'validate']);
+      expect(selectedConfigurations(CONFIGURATIONS, {}).map((configuration) => configuration.rows)).to.deep.equal(CONFIGURATIONS.map((configuration) => configuration.rows));
+      expect(() => benchOptions(['--rows', 'tgt,status'], {})).to.throw('--rows: no row "status"');
+      expect(() => benchOptions(['--rows', ','], {})).to.throw('--rows: expected a comma-separated list');
+      expect(() => selectedConfigurations(CONFIGURATIONS, { servers: ['cassandra'] })).to.throw('--servers: no server configuration "cassandra"');
     });
   });
 

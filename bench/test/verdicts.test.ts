@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { renderTable } from '../src/table.js';
 import { judge, judgeMemory, median, summarise } from '../src/verdicts.js';
 import { load, MILLION_TGTS, row, threeRounds } from './results-fixture.js';
 
@@ -42,6 +43,20 @@ describe('bench verdicts', () => {
     expect(summarise(failing, ['memory']).allMet).to.equal(false);
     const slow = { ...results, memory: [{ ...MILLION_TGTS, rssBytes: 1.3e9 }] };
     expect(summarise(slow, ['memory']).allMet).to.equal(false);
+  });
+
+  it("another store's rows are shown beside the memory store's without targets: slow is no miss, a failed answer still fails", () => {
+    const { target: _target, ...untargeted } = row('tgt');
+    const results = threeRounds();
+    const redisRow = (rate: number, errors = 0) => ({ configuration: 'redis', row: untargeted, runs: [{ measured: load(rate, { errors, p99: 40 }), reference: 20_000 }] });
+    const slow = summarise({ ...results, rows: [...results.rows, redisRow(4_000)] }, ['memory']);
+    expect(slow.rows.at(-1)).to.deep.include({ configuration: 'redis', ratio: 0.2, verdict: { met: true, text: '' } });
+    expect(slow.rows.at(-1)).to.not.have.property('target');
+    expect(slow.allMet).to.equal(true);
+    expect(renderTable(slow).split('\n').at(-1)).to.equal('| POST /v1/tickets (TGT create, cheap plain-password handler) | redis | 0.20 | 4000 | 2.0 | 40.0 | 100 | 0 | 0 |  |  |');
+    const failed = summarise({ ...results, rows: [...results.rows, redisRow(4_000, 2)] }, ['memory']);
+    expect(failed.rows.at(-1)?.verdict).to.deep.equal({ met: false, text: '**failed** (2 errors, 0 non-2xx)' });
+    expect(failed.allMet).to.equal(false);
   });
 
   it('the memory target is judged at 1,000,000 live TGTs only, and a figure not taken is not met', () => {

@@ -1,11 +1,16 @@
 import { expect } from 'chai';
 import { InvalidConfigurationError, StoreCapacityExceededError } from '@tessera/core';
 import { MemoryTicketStore } from '@tessera/adapter-memory';
-import { FixedClock, aServiceTicket, aTicketGrantingTicket } from '@tessera/testkit';
+import { FixedClock, aServiceTicket, aTicketGrantingTicket, anAuthentication } from '@tessera/testkit';
 
 /** The descendant index is private, but the memory it holds is what these tests are about. */
 function indexedTgts(store: MemoryTicketStore): number {
   return (store as unknown as { descendants: Map<string, Set<string>> }).descendants.size;
+}
+
+/** The shared authentications held, per principal: private too, and what the sharing tests are about. */
+function sharedAuthentications(store: MemoryTicketStore): number {
+  return [...(store as unknown as { shared: Map<string, unknown[]> }).shared.values()].reduce((total, entries) => total + entries.length, 0);
 }
 
 async function rejection(promise: Promise<unknown>): Promise<unknown> {
@@ -89,6 +94,65 @@ describe('MemoryTicketStore: memory held and bounded', () => {
       clock.advanceSeconds(10);
       expect(await store.removeDescendants(tgt.id)).to.equal(0);
       expect(store.size).to.equal(1);
+    });
+  });
+
+  describe('TGTs held small: one authentication shared by the TGTs of the same login', () => {
+    it('TGTs of the same login share its principal and attributes, and each keeps its own times', async () => {
+      const store = new MemoryTicketStore(clock);
+      const first = aTicketGrantingTicket(clock);
+      clock.advanceSeconds(5);
+      const second = aTicketGrantingTicket(clock);
+      for (const tgt of [first, second]) await store.save(tgt);
+      const [readFirst, readSecond] = [await store.get(first.id), await store.get(second.id)];
+      expect(readFirst).to.deep.equal(first);
+      expect(readSecond).to.deep.equal(second);
+      expect(readFirst?.kind === 'TGT' && readSecond?.kind === 'TGT' && readFirst.authentication.principal === readSecond.authentication.principal).to.equal(true);
+      expect(sharedAuthentications(store)).to.equal(1);
+    });
+
+    it('a login that differs in anything but its time (attributes, credentials, handlers) is held apart', async () => {
+      const store = new MemoryTicketStore(clock);
+      const base = anAuthentication({ authenticatedAt: clock.now() });
+      const variants = [
+        base,
+        { ...base, principal: { id: 'casuser', attributes: { ...base.principal.attributes, memberOf: ['staff'] } } },
+        { ...base, credentials: [...base.credentials, { id: 'casuser', type: 'otp' as const }] },
+        { ...base, attributes: { ...base.attributes, successfulAuthenticationHandlers: ['ldap'] } },
+        { ...base, principal: { ...base.principal, id: 'alice' } },
+      ];
+      const tgts = variants.map((authentication) => aTicketGrantingTicket(clock, { authentication }));
+      for (const tgt of tgts) await store.save(tgt);
+      for (const tgt of tgts) expect(await store.get(tgt.id)).to.deep.equal(tgt);
+      expect(sharedAuthentications(store)).to.equal(5);
+    });
+
+    it('a shared authentication goes with the last TGT holding it: logout, sweep, or the TGT saved again', async () => {
+      const store = new MemoryTicketStore(clock);
+      const [kept, loggedOut] = [aTicketGrantingTicket(clock), aTicketGrantingTicket(clock)];
+      const expiring = aTicketGrantingTicket(clock, { authentication: anAuthentication({ principal: { id: 'alice', attributes: {} } }), expiresAt: clock.now() + 1000 });
+      for (const tgt of [kept, loggedOut, expiring]) await store.save(tgt);
+      expect(sharedAuthentications(store)).to.equal(2);
+      await store.remove(loggedOut.id);
+      clock.advanceSeconds(2);
+      expect(store.sweep()).to.equal(1);
+      expect(sharedAuthentications(store)).to.equal(1);
+      await store.save(kept);
+      expect(await store.liveTgts()).to.equal(1);
+      await store.remove(kept.id);
+      expect(sharedAuthentications(store)).to.equal(0);
+      expect(await store.liveTgts()).to.equal(0);
+    });
+
+    it('touch slides the expiry and counts the grant on the TGT held, leaving what was read before as it was', async () => {
+      const store = new MemoryTicketStore(clock);
+      const tgt = aTicketGrantingTicket(clock);
+      await store.save(tgt);
+      const before = await store.get(tgt.id);
+      const touched = await store.touch(tgt.id, tgt.expiresAt + 60_000);
+      expect(touched).to.deep.equal({ ...tgt, expiresAt: tgt.expiresAt + 60_000, servicesGranted: 1 });
+      expect(await store.get(tgt.id)).to.deep.equal(touched);
+      expect(before).to.deep.equal(tgt);
     });
   });
 

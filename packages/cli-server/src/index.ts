@@ -10,6 +10,7 @@ export { buildContainer, httpOptions, type CompositionInputs } from './container
 export { Binder, type Dependency } from './di.js';
 export { TOKENS, type Token, type HttpApp } from './tokens.js';
 export { createAuditLogger, createLogger, LoggingEventSink, type LogLevel } from './logging.js';
+export { appendedFile, standardStream, type LogDestination } from './log-destination.js';
 export { redacted, redactedError, redactedText, type RedactedError } from './redaction.js';
 export { AuditEventSink } from './audit/audit-event-sink.js';
 export { auditRecordOf, type AuditCategory, type AuditRecord } from './audit/audit-record.js';

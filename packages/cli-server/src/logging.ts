@@ -82,22 +82,80 @@ const LEVELS: Record<DomainEventType, Level> = {
   'request.unreadable': 'warn',
 };
 
+const LEVEL_RANK: Record<Level, number> = pino.levels.values as Record<Level, number>;
+
+/** The events of one request kept for one line, until the request's current turn ends. */
+interface PendingLine {
+  readonly requestId: string;
+  level: Level;
+  readonly types: DomainEventType[];
+  readonly fields: Record<string, unknown>;
+}
+
 /**
- * Logs each domain event as one JSON line: `event` names it, its fields follow, then the `requestId`
- * of the request that caused it (when there was one), the same id as on the request's audit lines.
+ * Logs domain events as JSON lines: `event` names it, its fields follow, then the `requestId` of the
+ * request that caused it (when there was one), the same id as on the request's audit lines.
+ * The events one request emits in one turn of the event loop (a login and the TGT it created) are
+ * one line: `event` is the last, `events` lists them all, their fields merged (an event whose
+ * fields would overwrite another's starts a line of its own), at the highest of their levels.
+ * Nothing is built for an event below the configured level.
  * One of TOKENS.EventSinks: the FanOutEventSink in front of it keeps a logger that throws (a full
- * disk, a closed pipe) from reaching the use case, as for the audit and metrics sinks.
+ * disk, a closed pipe) from reaching the use case, as for the audit and metrics sinks; a line
+ * written at the end of the turn swallows the throw itself.
  */
 export class LoggingEventSink implements EventSink {
+  private pending: PendingLine | undefined;
+  private readonly writePending = () => {
+    try {
+      this.flush();
+    } catch {
+      // As the fan-out would: a broken log must not become an uncaught exception.
+    }
+  };
+
   constructor(private readonly logger: Logger) {}
 
   emit(event: DomainEvent, origin?: RequestOrigin): void {
-    const request = origin && { requestId: origin.requestId };
+    const level = event.type === 'server.error' ? 'error' : LEVELS[event.type];
+    if (!this.logger.isLevelEnabled(level)) return;
+    const requestId = origin?.requestId;
     if (event.type === 'server.error') {
-      this.logger.error({ event: event.type, context: event.context, err: event.error, ...request }, `unexpected error in ${event.context}`);
+      this.flush();
+      this.logger.error({ event: event.type, context: event.context, err: event.error, ...(requestId !== undefined && { requestId }) }, `unexpected error in ${event.context}`);
       return;
     }
     const { type, ...fields } = event;
-    this.logger[LEVELS[type]]({ event: type, ...fields, ...request }, type);
+    const pending = this.pending;
+    if (pending !== undefined && pending.requestId === requestId && !overwrites(pending.fields, fields)) {
+      pending.types.push(type);
+      Object.assign(pending.fields, fields);
+      if (LEVEL_RANK[level] > LEVEL_RANK[pending.level]) pending.level = level;
+      return;
+    }
+    this.flush();
+    if (requestId === undefined) {
+      this.logger[level]({ event: type, ...fields }, type);
+      return;
+    }
+    this.pending = { requestId, level, types: [type], fields };
+    process.nextTick(this.writePending);
   }
+
+  private flush(): void {
+    const pending = this.pending;
+    if (pending === undefined) return;
+    this.pending = undefined;
+    const { requestId, level, types, fields } = pending;
+    const last = types[types.length - 1]!;
+    if (types.length === 1) this.logger[level]({ event: last, ...fields, requestId }, last);
+    else this.logger[level]({ event: last, events: types, ...fields, requestId }, types.join(', '));
+  }
+}
+
+/** Whether merging `fields` into `merged` would replace a value there by another. */
+function overwrites(merged: Record<string, unknown>, fields: Record<string, unknown>): boolean {
+  for (const key in fields) {
+    if (key in merged && merged[key] !== fields[key]) return true;
+  }
+  return false;
 }

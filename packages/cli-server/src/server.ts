@@ -4,15 +4,16 @@ import { LOOPBACK_HOSTS } from '@tessera/adapter-koa';
 import type { MongoDatabase } from '@tessera/adapter-mongo';
 import { systemClock } from '@tessera/core';
 import { AdminEndpoints } from './admin/admin-endpoints.js';
-import { openAuditStream } from './audit/audit-stream.js';
+import { openAuditStream, type AuditStream } from './audit/audit-stream.js';
 import { initialServices } from './config/initial-services.js';
 import type { Config } from './config/schema.js';
 import { buildContainer } from './container.js';
 import { gracefulCloser } from './graceful-close.js';
 import { listen, urlHost } from './listen.js';
 import { createListener, type Listener } from './listener.js';
+import { standardStream } from './log-destination.js';
 import { createLogger } from './logging.js';
-import { openStorage } from './storage/storage.js';
+import { openStorage, type Storage } from './storage/storage.js';
 import { TOKENS, type BackgroundJob } from './tokens.js';
 
 export interface StartOptions {
@@ -31,7 +32,7 @@ export interface RunningServer {
   readonly port: number;
   /** Origin of `/health/live`, `/health/ready` and `/metrics`: the admin listener's, or the main one's without the base path. */
   readonly adminUrl: string;
-  /** Stops accepting connections and resolves once the requests in flight have finished. */
+  /** Stops accepting connections and resolves once the requests in flight have finished and every log and audit line is written. */
   close(): Promise<void>;
   /** With an audit file: opens it again under its name, after logrotate moved it (SIGHUP); logs a failure. */
   readonly reopenAuditFile?: () => void;
@@ -39,14 +40,24 @@ export interface RunningServer {
 
 /** Composes tessera from its configuration and listens; resolves once it accepts connections. */
 export async function startServer({ config, log, auditLog, mongoDatabase }: StartOptions): Promise<RunningServer> {
-  const logger = createLogger(config.logging.level, log);
-  warnAboutUnsafeSettings(config, logger);
-  const services = await initialServices(config);
-  const audit = openAuditStream(config.audit.destination, config.server.nodeName, auditLog);
-  const storage = await openStorage({ config, services, clock: systemClock, logger, ...(mongoDatabase === undefined ? {} : { mongoDatabase }) }).catch((error: unknown) => {
-    audit?.close();
+  const stdout = log ? undefined : standardStream(1, 'the log');
+  const logger = createLogger(config.logging.level, log ?? stdout?.stream);
+  let audit: AuditStream | undefined;
+  /** Every line written, when the start fails or the server has stopped. */
+  const closeLogs = async () => {
+    await audit?.close();
+    await stdout?.close();
+  };
+  let storage: Storage;
+  try {
+    warnAboutUnsafeSettings(config, logger);
+    const services = await initialServices(config);
+    audit = openAuditStream(config.audit.destination, config.server.nodeName, auditLog);
+    storage = await openStorage({ config, services, clock: systemClock, logger, ...(mongoDatabase === undefined ? {} : { mongoDatabase }) });
+  } catch (error) {
+    await closeLogs();
     throw error;
-  });
+  }
   let server: Listener;
   let scheme: 'http' | 'https';
   let closeGracefully: ReturnType<typeof gracefulCloser>;
@@ -62,7 +73,7 @@ export async function startServer({ config, log, auditLog, mongoDatabase }: Star
   } catch (error) {
     // Bad files (keys, certificates) are found while composing: leave no store connection behind.
     await storage.close();
-    audit?.close();
+    await closeLogs();
     throw error;
   }
 
@@ -75,7 +86,7 @@ export async function startServer({ config, log, auditLog, mongoDatabase }: Star
   } catch (error) {
     await closeGracefully(0);
     await storage.close();
-    audit?.close();
+    await closeLogs();
     throw error;
   }
   for (const job of jobs) job.start();
@@ -90,15 +101,16 @@ export async function startServer({ config, log, auditLog, mongoDatabase }: Star
       await admin.close(config.server.shutdownTimeoutSeconds * 1000);
       for (const job of jobs) await job.stop();
       await storage.close();
-      audit?.close();
       logger.info('tessera stopped');
+      await closeLogs();
     })());
-  if (!audit?.file) return { url, port, adminUrl, close };
+  const auditFile = audit?.file === undefined ? undefined : audit;
+  if (!auditFile) return { url, port, adminUrl, close };
   const reopenAuditFile = () => {
     try {
-      audit.reopen();
+      auditFile.reopen();
     } catch (error) {
-      logger.error({ err: error }, `could not reopen the audit file ${audit.file}; still writing to the one open`);
+      logger.error({ err: error }, `could not reopen the audit file ${auditFile.file}; still writing to the one open`);
     }
   };
   return { url, port, adminUrl, close, reopenAuditFile };

@@ -135,6 +135,54 @@ describe('logging', () => {
     expect(error).to.include({ event: 'server.error', requestId: 'req-43' });
   });
 
+  it('the events one request emits in one turn are one line; another request, a later turn or a clashing field starts another', async () => {
+    const { lines, logger } = capture();
+    const sink = new LoggingEventSink(logger);
+    const from = (requestId: string) => ({ clientAddress: '203.0.113.7', requestId, endpoint: 'POST /cas/v1/tickets' });
+    const tgt = ticketFingerprint(TGT);
+    sink.emit({ type: 'authentication.succeeded', principal: 'casuser', handlers: ['config-users'], credentialTypes: ['usernamePassword'] }, from('r1'));
+    sink.emit({ type: 'ticket.created', kind: 'TGT', ticket: tgt, principal: 'casuser' }, from('r1'));
+    // Another ticket of the same request would overwrite kind and ticket: a line of its own.
+    sink.emit({ type: 'ticket.created', kind: 'ST', ticket: 'ST-2#0c877c14bdc6', principal: 'casuser', service: 'https://app/' }, from('r1'));
+    sink.emit({ type: 'ticket.refused', kind: 'ST', reason: 'SERVICE_NOT_AUTHORIZED', service: 'https://evil/' }, from('r2'));
+    expect(lines).to.have.length(2);
+    await new Promise((resolve) => setImmediate(resolve));
+    sink.emit({ type: 'ticket.validated', ticket: 'ST-2#0c877c14bdc6', principal: 'casuser', service: 'https://app/' }, from('r2'));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(lines.map(({ time: _time, pid: _pid, hostname: _hostname, ...line }) => line)).to.deep.equal([
+      {
+        level: 'info',
+        name: 'tessera',
+        event: 'ticket.created',
+        events: ['authentication.succeeded', 'ticket.created'],
+        principal: 'casuser',
+        handlers: ['config-users'],
+        credentialTypes: ['usernamePassword'],
+        kind: 'TGT',
+        ticket: tgt,
+        requestId: 'r1',
+        msg: 'authentication.succeeded, ticket.created',
+      },
+      { level: 'info', name: 'tessera', event: 'ticket.created', kind: 'ST', ticket: 'ST-2#0c877c14bdc6', principal: 'casuser', service: 'https://app/', requestId: 'r1', msg: 'ticket.created' },
+      { level: 'warn', name: 'tessera', event: 'ticket.refused', kind: 'ST', reason: 'SERVICE_NOT_AUTHORIZED', service: 'https://evil/', requestId: 'r2', msg: 'ticket.refused' },
+      { level: 'info', name: 'tessera', event: 'ticket.validated', ticket: 'ST-2#0c877c14bdc6', principal: 'casuser', service: 'https://app/', requestId: 'r2', msg: 'ticket.validated' },
+    ]);
+  });
+
+  it('a line of several events is at the highest of their levels, and one written at the end of the turn never throws', async () => {
+    const { lines, logger } = capture();
+    const sink = new LoggingEventSink(logger);
+    const origin = { clientAddress: '203.0.113.7', requestId: 'r1', endpoint: 'POST /cas/v1/tickets' };
+    sink.emit({ type: 'authentication.succeeded', principal: 'alice', handlers: ['config-users'], credentialTypes: ['usernamePassword'] }, origin);
+    sink.emit({ type: 'ticket.refused', kind: 'TGT', reason: 'PRINCIPAL_NOT_ALLOWED', service: 'https://staff/', principal: 'alice' }, origin);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(lines.map((line) => [line['level'], line['events']])).to.deep.equal([['warn', ['authentication.succeeded', 'ticket.refused']]]);
+
+    const broken = new LoggingEventSink(createLogger('info', { write: () => { throw new Error('ENOSPC'); } }));
+    broken.emit({ type: 'ticket.destroyed', ticket: 'TGT-1#abc', descendants: 2 }, origin);
+    await new Promise((resolve) => setImmediate(resolve));
+  });
+
   it('in the container, a log that throws (a full disk) reaches neither the use case nor the metrics sink after it', async () => {
     const broken = createLogger('info', { write: () => { throw new Error('ENOSPC'); } });
     const binder = buildContainer({ config: parseConfig({}), logger: broken, stores: memoryStores(parseConfig({}), [], systemClock) });

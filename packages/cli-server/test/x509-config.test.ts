@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { buildContainer, ConfigurationError, createLogger, CrlFiles, memoryStores, parseConfig, startServer, TOKENS } from '@tessera/cli-server';
-import { systemClock } from '@tessera/core';
+import { CERTIFICATE_REASONS, PkijsCertificateValidator, systemClock } from '@tessera/core';
 import { FixedClock } from '@tessera/testkit';
 import { TestPki, type TestAuthority } from '@tessera/testkit/x509';
 import { configProblems as problems } from './config-problems.js';
@@ -142,6 +142,24 @@ describe('x509 module settings', () => {
       expect(Buffer.from(second[0]!).toString('utf8')).to.equal(replaced.pem);
       clock.advanceSeconds(60);
       expect(await crls.current()).to.equal(second);
+    });
+
+    it('a certificate revoked in a replaced file is refused by the first login after the reload, though its chain was remembered', async () => {
+      const file = join(dir, 'revoking.crl.pem');
+      writeFileSync(file, (await root.revocationList()).pem);
+      const clock = new FixedClock();
+      const alice = await root.issue({ subject: 'CN=alice' });
+      const lists = new CrlFiles([file], 60, clock, capture().logger);
+      const validator = new PkijsCertificateValidator(
+        { trustAnchors: [root.certificate.der], maxPathLength: 1, requireKeyUsage: false, requireClientAuth: false, revocation: { lists, failClosed: true } },
+        clock,
+      );
+      expect((await validator.validate([alice.der])).subjectDn).to.equal('CN=alice');
+      writeFileSync(file, (await root.revocationList({ revoked: [alice] })).pem);
+      clock.advanceSeconds(59);
+      expect((await validator.validate([alice.der])).subjectDn).to.equal('CN=alice');
+      clock.advanceSeconds(1);
+      expect(await validator.validate([alice.der]).then(() => 'accepted', (error: Error) => error.message)).to.equal(CERTIFICATE_REASONS.revoked);
     });
 
     it('keeps the CRL it has when the file disappears or goes bad, and logs it as an error', async () => {

@@ -1,5 +1,6 @@
-import { pino, type DestinationStream, type Logger } from 'pino';
+import type { DestinationStream, Logger } from 'pino';
 import { configurationError } from '../config/errors.js';
+import { appendedFile, standardStream, type LogDestination } from '../log-destination.js';
 import { createAuditLogger } from '../logging.js';
 
 /** The audit trail's logger and what its destination needs from the process's life. */
@@ -9,28 +10,31 @@ export interface AuditStream {
   readonly file?: string;
   /** Opens the file again under its name, after logrotate moved it (SIGHUP). Nothing for other destinations. */
   reopen(): void;
-  close(): void;
+  /** Writes every record still buffered; resolves once they are written. */
+  close(): Promise<void>;
 }
 
 /**
  * Opens `audit.destination`: `off` (undefined), `stdout`, `stderr`, or a file appended to, created
- * readable by the owner only. Writes are synchronous, so a record is in the file once the answer
- * is sent. `replacement` (tests) takes the place of any destination but `off`.
+ * readable by the owner only. Records are written in batches off the request path (see
+ * LogDestination), in order, and all of them before a clean stop ends. `replacement` (tests) takes
+ * the place of any destination but `off`.
  */
 export function openAuditStream(destination: string, node: string, replacement?: DestinationStream): AuditStream | undefined {
   if (destination === 'off') return undefined;
-  if (replacement) return { logger: createAuditLogger(replacement, node), reopen: () => undefined, close: () => undefined };
-  if (destination === 'stdout' || destination === 'stderr') {
-    const stream = pino.destination({ dest: destination === 'stdout' ? 1 : 2, sync: true });
-    return { logger: createAuditLogger(stream, node), reopen: () => undefined, close: () => undefined };
-  }
-  const file = openFile(destination);
-  return { logger: createAuditLogger(file, node), file: destination, reopen: () => file.reopen(), close: () => file.end() };
+  if (replacement) return { logger: createAuditLogger(replacement, node), reopen: () => undefined, close: () => Promise.resolve() };
+  const written = destination === 'stdout' || destination === 'stderr' ? standardStream(destination === 'stdout' ? 1 : 2, 'the audit trail') : openFile(destination);
+  return {
+    logger: createAuditLogger(written.stream, node),
+    ...(destination !== 'stdout' && destination !== 'stderr' && { file: destination }),
+    reopen: () => written.reopen(),
+    close: () => written.close(),
+  };
 }
 
-function openFile(path: string) {
+function openFile(path: string): LogDestination {
   try {
-    return pino.destination({ dest: path, append: true, sync: true, mode: 0o600 });
+    return appendedFile(path, `the audit trail to ${path}`);
   } catch (error) {
     const problem = `cannot open ${path} for appending (${(error as NodeJS.ErrnoException).code ?? String(error)})`;
     throw configurationError([{ setting: 'audit.destination', problem }]);

@@ -30,7 +30,7 @@ export class CrlFiles implements RevocationListSource {
 
   constructor(
     private readonly files: readonly string[],
-    private readonly refreshSeconds: number,
+    readonly refreshSeconds: number,
     private readonly clock: Clock,
     private readonly logger: Logger,
   ) {

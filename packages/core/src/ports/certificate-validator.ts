@@ -37,8 +37,10 @@ export interface CertificateValidator {
 /**
  * The CRLs revocation is checked against (DER or PEM bytes, one entry per CRL file). `current()` may
  * re-read its files; it resolves to the same array object for as long as nothing changed, so a
- * validator can keep what it parsed from it.
+ * validator can keep what it parsed from it, and what it validated against it.
  */
 export interface RevocationListSource {
   current(): Promise<readonly Uint8Array[]>;
+  /** How often, at most, `current()` looks at its files again (the operator's setting); a validator remembers a validation no longer. */
+  readonly refreshSeconds?: number;
 }

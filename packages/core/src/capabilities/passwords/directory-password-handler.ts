@@ -13,6 +13,8 @@ import type { StoredPassword, UserDirectory } from '../../ports/user-directory.j
  */
 export class DirectoryPasswordHandler implements CredentialHandler {
   private decoy: Promise<string> | undefined;
+  /** The digest of each stored plain password seen, hashed once: a directory hands out the same record at every login. */
+  private readonly plainDigests = new WeakMap<StoredPassword, Buffer>();
 
   constructor(
     readonly name: string,
@@ -39,7 +41,9 @@ export class DirectoryPasswordHandler implements CredentialHandler {
 
   private matches(stored: StoredPassword, candidate: string): Promise<boolean> {
     if (stored.kind === 'hash') return this.hasher.verify(stored.phc, candidate);
-    return Promise.resolve(timingSafeEqual(digest(stored.value), digest(candidate)));
+    let expected = this.plainDigests.get(stored);
+    if (expected === undefined) this.plainDigests.set(stored, (expected = digest(stored.value)));
+    return Promise.resolve(timingSafeEqual(expected, digest(candidate)));
   }
 
   private decoyHash(): Promise<string> {

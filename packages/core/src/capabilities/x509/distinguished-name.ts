@@ -43,11 +43,23 @@ interface AttributeValue {
  * `OID=#<hex of the value's DER>`, and special characters escaped.
  */
 export function rfc2253(name: RelativeDistinguishedNames): string {
-  return relativeNames(name)
-    .reverse()
-    .map((rdn) => rdn.map(formatAttribute).join('+'))
-    .join(',');
+  let text = written.get(name);
+  if (text === undefined) {
+    text = relativeNames(name)
+      .reverse()
+      .map((rdn) => rdn.map(formatAttribute).join('+'))
+      .join(',');
+    written.set(name, text);
+  }
+  return text;
 }
+
+/**
+ * The RFC 2253 form of each name already written: decoding a name costs more than the rest of a
+ * certificate login once its chain is remembered, and parsed certificates (with their names) are
+ * kept between requests, so their names are written once.
+ */
+const written = new WeakMap<RelativeDistinguishedNames, string>();
 
 /** The name's attributes with an LDAP name and a string value, most specific first (as in the RFC 2253 form). */
 export function ldapFields(name: RelativeDistinguishedNames): { name: string; value: string }[] {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import * as pkijs from 'pkijs';
 import { AuthenticationFailedError } from '../../domain/errors.js';
 import type { CertificateDetails, CertificateValidator } from '../../ports/certificate-validator.js';
@@ -9,6 +10,20 @@ import { RevocationChecker, type RevocationPolicy } from './revocation.js';
 
 /** pkijs's result code for a path whose certificates are not all within their validity dates. */
 const OUTSIDE_VALIDITY = 8;
+/** How long a validation is remembered when no CRL source says how often it looks again. */
+const REMEMBERED_AT_MOST_SECONDS = 3600;
+/** Chains remembered at once; the oldest goes first. */
+const REMEMBERED_CHAINS = 10_000;
+
+/** A chain that passed: its details, and what that verdict depended on. */
+interface Remembered {
+  readonly details: CertificateDetails;
+  /** The CRLs it was checked against: other lists (a reload that found a change) end it. */
+  readonly lists: readonly Uint8Array[] | undefined;
+  readonly validatedAt: number;
+  /** The verdict holds before this time on the clock, and from `validatedAt` on. */
+  readonly until: number;
+}
 
 export interface CertificatePolicy extends KeyUsageRules {
   /** DER certificates a path must end in. */
@@ -25,11 +40,21 @@ export interface CertificatePolicy extends KeyUsageRules {
  * The CertificateValidator on pkijs: its chain engine builds the path to a trust anchor and checks
  * signatures and validity dates at the clock's time (RFC 5280 path validation, which Apereo CAS
  * leaves to the servlet container); the rules pkijs does not check follow it here.
+ *
+ * A chain that passed is remembered by its fingerprint (SHA-256 of its certificates), as the same
+ * client presents the same chain at every login and checking its signatures is most of a login's
+ * cost. It counts until the earliest of: the first notAfter on its path, the time its CRLs would
+ * turn stale (failing closed), and the CRL source's refresh interval (an hour without one). A CRL
+ * source that hands over other lists (its files changed) ends every remembered verdict, so a
+ * certificate revoked by a new CRL is refused from the first login that reads it. Refusals are
+ * never remembered.
  */
 export class PkijsCertificateValidator implements CertificateValidator {
   private readonly anchors: readonly pkijs.Certificate[];
   private readonly subjectPattern: RegExp | undefined;
   private readonly revocation: RevocationChecker | undefined;
+  private readonly remembered = new Map<string, Remembered>();
+  private readonly rememberMs: number;
 
   constructor(
     private readonly policy: CertificatePolicy,
@@ -42,22 +67,42 @@ export class PkijsCertificateValidator implements CertificateValidator {
     });
     this.subjectPattern = policy.subjectPattern === undefined ? undefined : new RegExp(`^(?:${policy.subjectPattern})$`, 'i');
     this.revocation = policy.revocation && new RevocationChecker(policy.revocation);
+    this.rememberMs = (policy.revocation?.lists.refreshSeconds ?? REMEMBERED_AT_MOST_SECONDS) * 1000;
   }
 
   async validate(chain: readonly Uint8Array[]): Promise<CertificateDetails> {
+    const now = this.clock.now();
+    const lists = await this.policy.revocation?.lists.current();
+    const key = fingerprint(chain);
+    const known = this.remembered.get(key);
+    if (known !== undefined) {
+      if (known.lists === lists && known.validatedAt <= now && now < known.until) return known.details;
+      this.remembered.delete(key);
+    }
+    const { details, until } = await this.check(chain, new Date(now), lists);
+    if (until > now) {
+      if (this.remembered.size >= REMEMBERED_CHAINS) this.remembered.delete(this.remembered.keys().next().value!);
+      this.remembered.set(key, { details, lists, validatedAt: now, until: Math.min(until, now + this.rememberMs) });
+    }
+    return details;
+  }
+
+  /** The whole validation at `now`: the details, and until when the verdict holds; throws a refusal. */
+  private async check(chain: readonly Uint8Array[], now: Date, lists: readonly Uint8Array[] | undefined): Promise<{ details: CertificateDetails; until: number }> {
     const [leaf, ...candidates] = chain.map(parseCertificate);
     if (!leaf || !candidates.every((candidate) => candidate !== undefined)) throw refused('unreadable');
     // pkijs would accept a trust anchor as its own path; a CA certificate never names a client.
     if (isCertificateAuthority(leaf) || this.anchors.some((anchor) => sameCertificate(anchor, leaf))) throw refused('notEndEntity');
-    const now = new Date(this.clock.now());
     const path = await this.pathToAnchor(leaf, candidates, now);
     if (!pathLengthAllowed(path, this.policy.maxPathLength)) throw refused('pathTooLong');
-    const revocationProblem = await this.revocation?.problem(path, now);
-    if (revocationProblem !== undefined) throw new AuthenticationFailedError([revocationProblem]);
+    const revocation = this.revocation && lists ? await this.revocation.check(path, now, lists) : { until: Number.POSITIVE_INFINITY };
+    if ('problem' in revocation) throw new AuthenticationFailedError([revocation.problem]);
     if (!allowsClientAuthentication(leaf, this.policy)) throw refused('keyUsage');
     const details = certificateDetails(leaf);
     if (this.subjectPattern && !this.subjectPattern.test(details.subjectDn)) throw refused('subjectNotAllowed');
-    return details;
+    // pkijs checked every certificate's dates at `now`: the path stays within them until the first notAfter.
+    const expires = Math.min(...path.map((certificate) => certificate.notAfter.value.getTime()));
+    return { details, until: Math.min(revocation.until, expires) };
   }
 
   /** The validated path, client first and trust anchor last. */
@@ -74,6 +119,13 @@ export class PkijsCertificateValidator implements CertificateValidator {
     }
     throw refused('untrusted');
   }
+}
+
+/** SHA-256 over the chain's certificates, each preceded by its length. */
+function fingerprint(chain: readonly Uint8Array[]): string {
+  const digest = createHash('sha256');
+  for (const der of chain) digest.update(`${der.byteLength}:`).update(der);
+  return digest.digest('base64');
 }
 
 function sameCertificate(a: pkijs.Certificate, b: pkijs.Certificate): boolean {

@@ -23,23 +23,30 @@ export class RevocationChecker {
 
   constructor(private readonly policy: RevocationPolicy) {}
 
-  /** The reason to refuse `path` (client first, trust anchor last) at `now`, or undefined. */
-  async problem(path: readonly pkijs.Certificate[], now: Date): Promise<string | undefined> {
-    const lists = await this.lists();
+  /**
+   * The reason to refuse `path` (client first, trust anchor last) at `now` against `current`, or,
+   * when there is none, until when that answer holds on the clock: failing closed, until the first
+   * certificate's CRLs are all stale; otherwise Infinity.
+   */
+  async check(path: readonly pkijs.Certificate[], now: Date, current: readonly Uint8Array[]): Promise<{ readonly problem: string } | { readonly until: number }> {
+    const lists = this.parsedLists(current);
+    let until = Number.POSITIVE_INFINITY;
     for (let index = 0; index < path.length - 1; index += 1) {
       const certificate = path[index]!;
       const issued = await this.listsOf(lists, certificate, path[index + 1]!);
       // A listed certificate stays revoked, whether or not the CRL saying so is still current.
-      if (issued.some((crl) => crl.isCertificateRevoked(certificate))) return CERTIFICATE_REASONS.revoked;
+      if (issued.some((crl) => crl.isCertificateRevoked(certificate))) return { problem: CERTIFICATE_REASONS.revoked };
       if (!this.policy.failClosed) continue;
-      if (issued.length === 0) return CERTIFICATE_REASONS.crlMissing;
-      if (!issued.some((crl) => crl.nextUpdate === undefined || crl.nextUpdate.value.getTime() > now.getTime())) return CERTIFICATE_REASONS.crlStale;
+      if (issued.length === 0) return { problem: CERTIFICATE_REASONS.crlMissing };
+      // Current until the last of its issuer's CRLs turns stale.
+      const current = Math.max(...issued.map((crl) => crl.nextUpdate?.value.getTime() ?? Number.POSITIVE_INFINITY));
+      if (current <= now.getTime()) return { problem: CERTIFICATE_REASONS.crlStale };
+      until = Math.min(until, current);
     }
-    return undefined;
+    return { until };
   }
 
-  private async lists(): Promise<readonly pkijs.CertificateRevocationList[]> {
-    const current = await this.policy.lists.current();
+  private parsedLists(current: readonly Uint8Array[]): readonly pkijs.CertificateRevocationList[] {
     if (this.parsed?.from !== current) {
       // A list that cannot be read vouches for nothing: its certificates then have no CRL.
       this.parsed = { from: current, lists: current.flatMap((bytes) => readable(bytes)) };

@@ -1,5 +1,5 @@
-import { hash } from 'node:crypto';
-import { SignJWT, jwtVerify } from 'jose';
+import { hash, webcrypto } from 'node:crypto';
+import { SignJWT, jwtVerify, type CryptoKey } from 'jose';
 import type { DomainEvent } from '../../domain/events.js';
 import type { Clock } from '../../ports/clock.js';
 import type { RandomSource } from '../../ports/random-source.js';
@@ -20,27 +20,33 @@ export type FormTokenRefusal = Extract<DomainEvent, { type: 'login.token.refused
  * Nothing is stored when a form is shown: only a used token takes a place in the store.
  */
 export class LoginFormTokens {
+  /** Imported once: jose would import raw bytes into a CryptoKey on every token issued and checked. */
+  private readonly key: Promise<CryptoKey>;
+
   constructor(
-    private readonly keys: Pick<LoginKeys, 'form'>,
+    keys: Pick<LoginKeys, 'form'>,
     private readonly used: FormTokenStore,
     private readonly clock: Clock,
     private readonly random: RandomSource,
     private readonly lifetimeSeconds: number,
-  ) {}
+  ) {
+    this.key = webcrypto.subtle.importKey('raw', keys.form, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
+  }
 
   /** A new random browser id, for a browser that has none yet. */
   newBrowserId(): string {
     return this.randomText(BROWSER_ID_BYTES);
   }
 
-  issue(browserId: string): Promise<string> {
+  async issue(browserId: string): Promise<string> {
     const now = Math.floor(this.clock.now() / 1000);
+    const key = await this.key;
     return new SignJWT({ b: browserDigest(browserId) })
       .setProtectedHeader({ alg: ALGORITHM })
       .setJti(this.randomText(TOKEN_ID_BYTES))
       .setIssuedAt(now)
       .setExpirationTime(now + this.lifetimeSeconds)
-      .sign(this.keys.form);
+      .sign(key);
   }
 
   /** Accepts a token issued to this browser, not expired, used for the first time; else says why not. */
@@ -48,7 +54,7 @@ export class LoginFormTokens {
     if (token === undefined || token === '' || browserId === undefined) return 'missing';
     let claims: { b?: unknown; jti?: unknown; exp?: unknown };
     try {
-      ({ payload: claims } = await jwtVerify(token, this.keys.form, { algorithms: [ALGORITHM], currentDate: new Date(this.clock.now()), requiredClaims: ['jti', 'exp'] }));
+      ({ payload: claims } = await jwtVerify(token, await this.key, { algorithms: [ALGORITHM], currentDate: new Date(this.clock.now()), requiredClaims: ['jti', 'exp'] }));
     } catch (error) {
       return (error as { code?: unknown }).code === 'ERR_JWT_EXPIRED' ? 'expired' : 'invalid';
     }

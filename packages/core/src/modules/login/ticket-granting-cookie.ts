@@ -1,4 +1,5 @@
-import { CompactEncrypt, compactDecrypt } from 'jose';
+import { webcrypto } from 'node:crypto';
+import { CompactEncrypt, compactDecrypt, type CryptoKey } from 'jose';
 import type { LoginKeys } from './login-keys.js';
 
 const HEADER = { alg: 'dir', enc: 'A256GCM' } as const;
@@ -8,16 +9,21 @@ const HEADER = { alg: 'dir', enc: 'A256GCM' } as const;
  * (JWE, `dir` + A256GCM), so a browser can neither read its ticket id nor make up another one.
  */
 export class TicketGrantingCookie {
-  constructor(private readonly keys: Pick<LoginKeys, 'cookie'>) {}
+  /** Imported once: jose would import raw bytes into a CryptoKey on every seal and open. */
+  private readonly key: Promise<CryptoKey>;
 
-  seal(tgtId: string): Promise<string> {
-    return new CompactEncrypt(new TextEncoder().encode(tgtId)).setProtectedHeader(HEADER).encrypt(this.keys.cookie);
+  constructor(keys: Pick<LoginKeys, 'cookie'>) {
+    this.key = webcrypto.subtle.importKey('raw', keys.cookie, 'AES-GCM', false, ['encrypt', 'decrypt']);
+  }
+
+  async seal(tgtId: string): Promise<string> {
+    return new CompactEncrypt(new TextEncoder().encode(tgtId)).setProtectedHeader(HEADER).encrypt(await this.key);
   }
 
   /** The TGT id the value stands for; undefined for anything not sealed with this key. */
   async open(value: string): Promise<string | undefined> {
     try {
-      const { plaintext } = await compactDecrypt(value, this.keys.cookie, { keyManagementAlgorithms: [HEADER.alg], contentEncryptionAlgorithms: [HEADER.enc] });
+      const { plaintext } = await compactDecrypt(value, await this.key, { keyManagementAlgorithms: [HEADER.alg], contentEncryptionAlgorithms: [HEADER.enc] });
       return new TextDecoder().decode(plaintext);
     } catch {
       return undefined;

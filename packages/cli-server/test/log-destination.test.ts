@@ -1,0 +1,64 @@
+import { expect } from 'chai';
+import { existsSync, mkdtempSync, readFileSync, renameSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { appendedFile } from '@tessera/cli-server';
+
+const linesOf = (file: string) => readFileSync(file, 'utf8').split('\n').filter(Boolean);
+const numbered = (from: number, count: number) => Array.from({ length: count }, (_, index) => `{"n":${from + index}}`);
+
+/** process.stderr.write replaced for the duration of `body`; what it was handed. */
+async function stderrDuring(body: () => Promise<void>): Promise<string> {
+  const original = process.stderr.write.bind(process.stderr);
+  let written = '';
+  process.stderr.write = ((chunk: string) => ((written += chunk), true));
+  try {
+    await body();
+  } finally {
+    process.stderr.write = original;
+  }
+  return written;
+}
+
+describe('log destinations (written off the request path)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tessera-log-destination-'));
+
+  it('a file gets every line in order once closed, created readable by its owner only', async () => {
+    const file = join(dir, 'burst.log');
+    const destination = appendedFile(file, 'the test log');
+    const lines = numbered(0, 20_000);
+    for (const line of lines) destination.stream.write(`${line}\n`);
+    await destination.close();
+    expect(linesOf(file)).to.deep.equal(lines);
+    expect(statSync(file).mode & 0o777).to.equal(0o600);
+  });
+
+  it('reopened after a rename, lines written before go to the old file and lines after to a new one', async () => {
+    const file = join(dir, 'rotated.log');
+    const destination = appendedFile(file, 'the test log');
+    for (const line of numbered(0, 5000)) destination.stream.write(`${line}\n`);
+    renameSync(file, `${file}.1`);
+    destination.reopen();
+    for (const line of numbered(5000, 10)) destination.stream.write(`${line}\n`);
+    await destination.close();
+    expect(linesOf(`${file}.1`)).to.deep.equal(numbered(0, 5000));
+    expect(linesOf(file)).to.deep.equal(numbered(5000, 10));
+  });
+
+  it('a path that cannot be opened fails at once with the system error', () => {
+    expect(() => appendedFile(join(dir, 'no-such-dir', 'x.log'), 'the test log')).to.throw().with.property('code', 'ENOENT');
+    expect(existsSync(join(dir, 'no-such-dir'))).to.equal(false);
+  });
+
+  it('a failing write (a full device) is said once on stderr and never ends the process', async function () {
+    if (!existsSync('/dev/full')) this.skip();
+    const said = await stderrDuring(async () => {
+      const destination = appendedFile('/dev/full', 'the test log');
+      for (const line of numbered(0, 100)) destination.stream.write(`${line}\n`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      for (const line of numbered(100, 100)) destination.stream.write(`${line}\n`);
+      await destination.close();
+    });
+    expect(said.split('\n').filter(Boolean)).to.deep.equal(['tessera: writing the test log failed, lines are lost until it works again: ENOSPC: no space left on device, write']);
+  });
+});
