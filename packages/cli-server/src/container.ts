@@ -10,7 +10,7 @@ import { LoggingEventSink } from './logging.js';
 import { registerMetrics } from './metrics/register-metrics.js';
 import { enabledModules } from './modules/registry.js';
 import type { StorePorts } from './storage/storage.js';
-import { TOKENS } from './tokens.js';
+import { KEYS } from './keys.js';
 import { TESSERA_VERSION } from './version.js';
 
 export interface CompositionInputs {
@@ -28,33 +28,33 @@ export interface CompositionInputs {
  */
 export function buildContainer({ config, logger, auditLogger, stores }: CompositionInputs): Binder {
   const binder = new Binder(new Container());
-  binder.constant(TOKENS.Config, config);
-  binder.constant(TOKENS.Logger, logger);
-  binder.constant(TOKENS.Clock, systemClock);
-  binder.constant(TOKENS.RandomSource, cryptoRandomSource);
+  binder.constant(KEYS.Config, config);
+  binder.constant(KEYS.Logger, logger);
+  binder.constant(KEYS.Clock, systemClock);
+  binder.constant(KEYS.RandomSource, cryptoRandomSource);
 
-  binder.resolved(TOKENS.EventSink, [{ all: TOKENS.EventSinks }], (sinks) => new FanOutEventSink(sinks));
-  binder.resolved(TOKENS.EventSinks, [TOKENS.Logger], (log) => new LoggingEventSink(log));
+  binder.resolved(KEYS.EventSink, [{ all: KEYS.EventSinks }], (sinks) => new FanOutEventSink(sinks));
+  binder.resolved(KEYS.EventSinks, [KEYS.Logger], (log) => new LoggingEventSink(log));
   if (config.metrics.enabled) registerMetrics(binder);
-  if (auditLogger) binder.constant(TOKENS.EventSinks, new AuditEventSink(auditLogger));
-  binder.constant(TOKENS.ReadinessCheck, stores.readiness);
-  binder.resolved(TOKENS.ReadinessProbe, [{ all: TOKENS.ReadinessCheck }, TOKENS.EventSink], (checks, events) => new ReadinessProbe(checks, config.health.timeoutMs, events));
-  binder.constant(TOKENS.LiveTgtCount, stores.liveTgts);
-  binder.constant(TOKENS.TicketStore, stores.tickets);
-  binder.constant(TOKENS.ServiceRegistry, stores.registry);
-  binder.constant(TOKENS.UserDirectory, stores.users);
-  binder.constant(TOKENS.ThrottleStore, stores.throttle);
-  binder.constant(TOKENS.RequestRateStore, stores.requestRates);
-  binder.constant(TOKENS.OtpReplayStore, stores.otpSteps);
-  binder.constant(TOKENS.ServiceSessionStore, stores.serviceSessions);
-  binder.constant(TOKENS.FormTokenStore, stores.formTokens);
+  if (auditLogger) binder.constant(KEYS.EventSinks, new AuditEventSink(auditLogger));
+  binder.constant(KEYS.ReadinessCheck, stores.readiness);
+  binder.resolved(KEYS.ReadinessProbe, [{ all: KEYS.ReadinessCheck }, KEYS.EventSink], (checks, events) => new ReadinessProbe(checks, config.health.timeoutMs, events));
+  binder.constant(KEYS.LiveTgtCount, stores.liveTgts);
+  binder.constant(KEYS.TicketStore, stores.tickets);
+  binder.constant(KEYS.ServiceRegistry, stores.registry);
+  binder.constant(KEYS.UserDirectory, stores.users);
+  binder.constant(KEYS.ThrottleStore, stores.throttle);
+  binder.constant(KEYS.RequestRateStore, stores.requestRates);
+  binder.constant(KEYS.OtpReplayStore, stores.otpSteps);
+  binder.constant(KEYS.ServiceSessionStore, stores.serviceSessions);
+  binder.constant(KEYS.FormTokenStore, stores.formTokens);
   // The CLI's `services import` saves for real only where the registry outlives the process.
-  binder.constant(TOKENS.ServiceRegistryOutlivesProcess, config.storage.type !== 'memory');
-  binder.resolved(TOKENS.PasswordHasher, [], () => new Argon2PasswordHasher());
+  binder.constant(KEYS.ServiceRegistryOutlivesProcess, config.storage.type !== 'memory');
+  binder.resolved(KEYS.PasswordHasher, [], () => new Argon2PasswordHasher());
 
   binder.resolved(
-    TOKENS.CasCore,
-    [TOKENS.TicketStore, TOKENS.ServiceRegistry, { all: TOKENS.CredentialHandler }, { all: TOKENS.AuthenticationPolicy }, TOKENS.Clock, TOKENS.RandomSource, TOKENS.EventSink, { all: TOKENS.SessionListener }],
+    KEYS.CasCore,
+    [KEYS.TicketStore, KEYS.ServiceRegistry, { all: KEYS.CredentialHandler }, { all: KEYS.AuthenticationPolicy }, KEYS.Clock, KEYS.RandomSource, KEYS.EventSink, { all: KEYS.SessionListener }],
     (tickets, registry, handlers, policies, clock, random, events, [sessionListener]) =>
       createCasCore({
         tickets,
@@ -74,17 +74,17 @@ export function buildContainer({ config, logger, auditLogger, stores }: Composit
       }),
   );
   binder.resolved(
-    TOKENS.HttpApp,
+    KEYS.HttpApp,
     [
-      TOKENS.CasCore,
-      { all: TOKENS.HttpModule },
-      { all: TOKENS.CredentialExtractor },
-      TOKENS.EventSink,
-      { all: TOKENS.JwtTickets },
-      { all: TOKENS.AuthenticationThrottle },
-      { all: TOKENS.RequestRateLimit },
-      { all: TOKENS.Metrics },
-      { all: TOKENS.ProxyGranting },
+      KEYS.CasCore,
+      { all: KEYS.HttpModule },
+      { all: KEYS.CredentialExtractor },
+      KEYS.EventSink,
+      { all: KEYS.JwtTickets },
+      { all: KEYS.AuthenticationThrottle },
+      { all: KEYS.RequestRateLimit },
+      { all: KEYS.Metrics },
+      { all: KEYS.ProxyGranting },
     ],
     (core, modules, extractors, events, [tokens], [throttle], [validationRateLimit], [metrics], [proxyGranting]) =>
       createApp({

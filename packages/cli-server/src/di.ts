@@ -1,10 +1,10 @@
 import type { Container, ResolvedValueInjectOptions } from 'inversify';
-import type { Token } from './tokens.js';
+import type { Key } from './keys.js';
 
 /** What a factory needs: one bound value, or `{ all }` for every value of a multi-bound token. */
-export type Dependency = Token<unknown> | { readonly all: Token<unknown> };
+export type Dependency = Key<unknown> | { readonly all: Key<unknown> };
 
-type Resolved<D> = D extends { readonly all: Token<infer V> } ? V[] : D extends Token<infer V> ? V : never;
+type Resolved<D> = D extends { readonly all: Key<infer V> } ? V[] : D extends Key<infer V> ? V : never;
 type ResolvedList<Ds extends readonly Dependency[]> = { -readonly [K in keyof Ds]: Resolved<Ds[K]> };
 
 /**
@@ -14,11 +14,11 @@ type ResolvedList<Ds extends readonly Dependency[]> = { -readonly [K in keyof Ds
 export class Binder {
   constructor(private readonly container: Container) {}
 
-  constant<T>(token: Token<T>, value: T): void {
+  constant<T>(token: Key<T>, value: T): void {
     this.container.bind<T>(token).toConstantValue(value);
   }
 
-  resolved<T, const Ds extends readonly Dependency[]>(token: Token<T>, dependencies: Ds, factory: (...values: ResolvedList<Ds>) => T): void {
+  resolved<T, const Ds extends readonly Dependency[]>(token: Key<T>, dependencies: Ds, factory: (...values: ResolvedList<Ds>) => T): void {
     const injections = dependencies.map(injectionOf);
     this.container
       .bind<T>(token)
@@ -26,11 +26,11 @@ export class Binder {
       .inSingletonScope();
   }
 
-  get<T>(token: Token<T>): T {
+  get<T>(token: Key<T>): T {
     return this.container.get<T>(token);
   }
 
-  getAll<T>(token: Token<T>): T[] {
+  getAll<T>(token: Key<T>): T[] {
     return this.container.getAll<T>(token, { optional: true });
   }
 }

@@ -14,7 +14,7 @@ import { createListener, type Listener } from './listener.js';
 import { standardStream } from './log-destination.js';
 import { createLogger } from './logging.js';
 import { openStorage, type Storage } from './storage/storage.js';
-import { TOKENS, type BackgroundJob } from './tokens.js';
+import { KEYS, type BackgroundJob } from './keys.js';
 
 export interface StartOptions {
   readonly config: Config;
@@ -66,8 +66,8 @@ export async function startServer({ config, log, auditLog, mongoDatabase }: Star
   try {
     const binder = buildContainer({ config, logger, auditLogger: audit?.logger, stores: storage.ports });
     admin = new AdminEndpoints(binder, config);
-    ({ server, scheme } = createListener(config, admin.mainListener(binder.get(TOKENS.HttpApp).callback()), binder.get(TOKENS.EventSink)));
-    jobs = binder.getAll(TOKENS.BackgroundJob);
+    ({ server, scheme } = createListener(config, admin.mainListener(binder.get(KEYS.HttpApp).callback()), binder.get(KEYS.EventSink)));
+    jobs = binder.getAll(KEYS.BackgroundJob);
     closeGracefully = gracefulCloser(server);
     await listen(server, config.server.port, config.server.host);
   } catch (error) {

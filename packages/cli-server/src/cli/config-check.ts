@@ -10,7 +10,7 @@ import { buildContainer } from '../container.js';
 import { createListener } from '../listener.js';
 import { createLogger } from '../logging.js';
 import { memoryStores } from '../storage/memory-storage.js';
-import { TOKENS } from '../tokens.js';
+import { KEYS } from '../keys.js';
 import { withConfiguration, type Output } from './configuration.js';
 
 /**
@@ -25,7 +25,7 @@ export function checkConfiguration(options: LoadOptions, out: Output, err: Outpu
     const checked = withoutKeyFileWrite(config, notes);
     const binder = buildContainer({ config: checked, logger: createLogger('silent'), stores: memoryStores(checked, services, systemClock) });
     new AdminEndpoints(binder, checked);
-    const { scheme } = createListener(checked, binder.get(TOKENS.HttpApp).callback(), binder.get(TOKENS.EventSink));
+    const { scheme } = createListener(checked, binder.get(KEYS.HttpApp).callback(), binder.get(KEYS.EventSink));
 
     const { host, port, basePath } = config.server;
     out.write(`${options.file ?? '(no file: demo defaults)'}: configuration OK\n`);

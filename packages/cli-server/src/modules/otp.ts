@@ -1,6 +1,6 @@
 import { otpExtractor } from '@tessera/adapter-koa';
 import { RequireOtpPolicy, TotpHandler } from '@tessera/core';
-import { TOKENS } from '../tokens.js';
+import { KEYS } from '../keys.js';
 import type { ModuleRegistration } from './registry.js';
 
 /**
@@ -8,11 +8,11 @@ import type { ModuleRegistration } from './registry.js';
  * makes each code single-use, and the rule that `requireOtp` users need both factors.
  */
 export const registerOtpModule: ModuleRegistration = (binder, config) => {
-  binder.constant(TOKENS.CredentialExtractor, otpExtractor(config.otp.parameter));
+  binder.constant(KEYS.CredentialExtractor, otpExtractor(config.otp.parameter));
   binder.resolved(
-    TOKENS.CredentialHandler,
-    [TOKENS.UserDirectory, TOKENS.OtpReplayStore, TOKENS.Clock, TOKENS.EventSink],
+    KEYS.CredentialHandler,
+    [KEYS.UserDirectory, KEYS.OtpReplayStore, KEYS.Clock, KEYS.EventSink],
     (directory, replays, clock, events) => new TotpHandler('config-users-totp', directory, replays, clock, events),
   );
-  binder.resolved(TOKENS.AuthenticationPolicy, [TOKENS.UserDirectory], (directory) => new RequireOtpPolicy(directory));
+  binder.resolved(KEYS.AuthenticationPolicy, [KEYS.UserDirectory], (directory) => new RequireOtpPolicy(directory));
 };

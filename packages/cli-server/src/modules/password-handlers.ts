@@ -6,23 +6,23 @@ import { configurationError } from '../config/errors.js';
 import type { LdapConfig } from '../config/ldap.js';
 import type { Config } from '../config/schema.js';
 import type { Binder } from '../di.js';
-import { TOKENS } from '../tokens.js';
+import { KEYS } from '../keys.js';
 
 type HandlerRegistration = (binder: Binder, config: Config) => void;
 
 const PASSWORD_HANDLERS: Record<PasswordHandlerName, HandlerRegistration> = {
   'config-users': (binder) =>
     binder.resolved(
-      TOKENS.CredentialHandler,
-      [TOKENS.UserDirectory, TOKENS.PasswordHasher],
+      KEYS.CredentialHandler,
+      [KEYS.UserDirectory, KEYS.PasswordHasher],
       (directory, hasher) => new DirectoryPasswordHandler('config-users', directory, hasher),
     ),
   ldap: (binder, config) => {
     let settings: LdapSettings | undefined;
     const settingsOnce = () => (settings ??= ldapSettings(config.ldap));
-    binder.resolved(TOKENS.CredentialHandler, [], () => new LdapCredentialHandler(settingsOnce()));
+    binder.resolved(KEYS.CredentialHandler, [], () => new LdapCredentialHandler(settingsOnce()));
     // The directory is a component of /health/ready, checked as a login reaches it.
-    binder.resolved(TOKENS.ReadinessCheck, [], () => new LdapReadinessCheck(settingsOnce()));
+    binder.resolved(KEYS.ReadinessCheck, [], () => new LdapReadinessCheck(settingsOnce()));
   },
 };
 

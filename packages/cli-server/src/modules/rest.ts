@@ -1,11 +1,11 @@
 import { restModule, usernamePasswordExtractor } from '@tessera/adapter-koa';
-import { TOKENS } from '../tokens.js';
+import { KEYS } from '../keys.js';
 import { registerPasswordHandlers } from './password-handlers.js';
 import type { ModuleRegistration } from './registry.js';
 
 /** `rest`: `/v1/tickets` and `/v1/users` with username + password, checked by `authentication.handlers` in order. */
 export const registerRestModule: ModuleRegistration = (binder, config) => {
-  binder.resolved(TOKENS.HttpModule, [], () => restModule());
-  binder.constant(TOKENS.CredentialExtractor, usernamePasswordExtractor);
+  binder.resolved(KEYS.HttpModule, [], () => restModule());
+  binder.constant(KEYS.CredentialExtractor, usernamePasswordExtractor);
   registerPasswordHandlers(binder, config);
 };

@@ -1,7 +1,7 @@
 import { servicesModule } from '@tessera/adapter-koa';
 import { RegisterService } from '@tessera/core';
 import { registrationPolicy } from '../config/registration.js';
-import { TOKENS } from '../tokens.js';
+import { KEYS } from '../keys.js';
 import type { ModuleRegistration } from './registry.js';
 
 /**
@@ -11,8 +11,8 @@ import type { ModuleRegistration } from './registry.js';
 export const registerServicesModule: ModuleRegistration = (binder, config) => {
   const policy = registrationPolicy(config.registration);
   binder.resolved(
-    TOKENS.HttpModule,
-    [TOKENS.CasCore, TOKENS.TicketStore, TOKENS.ServiceRegistry, TOKENS.RandomSource, TOKENS.EventSink],
+    KEYS.HttpModule,
+    [KEYS.CasCore, KEYS.TicketStore, KEYS.ServiceRegistry, KEYS.RandomSource, KEYS.EventSink],
     (core, tickets, registry, random, events) =>
       servicesModule({
         current: config.registration.current,

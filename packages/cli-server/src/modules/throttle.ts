@@ -1,5 +1,5 @@
 import { AuthenticationThrottle, RequestRateLimit } from '@tessera/core';
-import { TOKENS } from '../tokens.js';
+import { KEYS } from '../keys.js';
 import type { ModuleRegistration } from './registry.js';
 
 /**
@@ -10,15 +10,15 @@ import type { ModuleRegistration } from './registry.js';
  */
 export const registerThrottleModule: ModuleRegistration = (binder, config) => {
   binder.resolved(
-    TOKENS.AuthenticationThrottle,
-    [TOKENS.ThrottleStore, TOKENS.Clock, TOKENS.EventSink],
+    KEYS.AuthenticationThrottle,
+    [KEYS.ThrottleStore, KEYS.Clock, KEYS.EventSink],
     (store, clock, events) => new AuthenticationThrottle(store, clock, config.throttle.failure, events),
   );
   const { requestsPerSecond, burst } = config.throttle.validation;
   if (requestsPerSecond === undefined) return;
   binder.resolved(
-    TOKENS.RequestRateLimit,
-    [TOKENS.RequestRateStore, TOKENS.Clock],
+    KEYS.RequestRateLimit,
+    [KEYS.RequestRateStore, KEYS.Clock],
     (store, clock) => new RequestRateLimit(store, clock, { burst, requestsPerSecond }),
   );
 };

@@ -1,7 +1,7 @@
 import { formCertificateExtractor, headerCertificateExtractor, tlsCertificateExtractor, trustedPeers, type CredentialExtractor } from '@tessera/adapter-koa';
 import { PkijsCertificateValidator, X509CredentialHandler, type EventSink } from '@tessera/core';
 import type { X509Config } from '../config/x509.js';
-import { TOKENS } from '../tokens.js';
+import { KEYS } from '../keys.js';
 import { CrlFiles, readTrustAnchors } from '../x509/certificate-files.js';
 import type { ModuleRegistration } from './registry.js';
 
@@ -13,9 +13,9 @@ import type { ModuleRegistration } from './registry.js';
 export const registerX509Module: ModuleRegistration = (binder, config) => {
   const { x509 } = config;
   for (const source of x509.sources) {
-    binder.resolved(TOKENS.CredentialExtractor, [TOKENS.EventSink], (events) => extractorFor(source, x509, events));
+    binder.resolved(KEYS.CredentialExtractor, [KEYS.EventSink], (events) => extractorFor(source, x509, events));
   }
-  binder.resolved(TOKENS.CredentialHandler, [TOKENS.Clock, TOKENS.Logger], (clock, logger) => {
+  binder.resolved(KEYS.CredentialHandler, [KEYS.Clock, KEYS.Logger], (clock, logger) => {
     const validator = new PkijsCertificateValidator(
       {
         trustAnchors: readTrustAnchors(x509.trustAnchors),

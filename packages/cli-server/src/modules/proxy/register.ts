@@ -1,10 +1,10 @@
 import { proxyModule } from '@tessera/adapter-koa';
 import { GrantProxyTicket, IssueProxyGrantingTicket } from '@tessera/core';
-import { token, TOKENS } from '../../tokens.js';
+import { key, KEYS } from '../../keys.js';
 import type { ModuleRegistration } from '../registry.js';
 import { HttpsProxyCallback, readCaBundle } from './https-proxy-callback.js';
 
-const CALLBACK = token<HttpsProxyCallback>('proxy: callback over HTTPS');
+const CALLBACK = key<HttpsProxyCallback>('proxy: callback over HTTPS');
 
 /**
  * `proxy`: PGTs for a validation's `pgtUrl` (through the app's proxyGranting dependency) and GET /proxy.
@@ -15,13 +15,13 @@ export const registerProxyModule: ModuleRegistration = (binder, config) => {
   const { callback } = config.proxy;
   binder.resolved(CALLBACK, [], () => new HttpsProxyCallback({ timeoutMs: callback.timeoutMs, ...(callback.caFile !== undefined && { ca: readCaBundle(callback.caFile) }) }));
   binder.resolved(
-    TOKENS.ProxyGranting,
-    [TOKENS.CasCore, TOKENS.TicketStore, CALLBACK, TOKENS.EventSink],
+    KEYS.ProxyGranting,
+    [KEYS.CasCore, KEYS.TicketStore, CALLBACK, KEYS.EventSink],
     (core, tickets, sender, events) => new IssueProxyGrantingTicket(core, tickets, sender, events),
   );
   binder.resolved(
-    TOKENS.HttpModule,
-    [TOKENS.CasCore, TOKENS.TicketStore, TOKENS.EventSink, { all: TOKENS.SessionListener }],
+    KEYS.HttpModule,
+    [KEYS.CasCore, KEYS.TicketStore, KEYS.EventSink, { all: KEYS.SessionListener }],
     (core, tickets, events, [listener]) => proxyModule(new GrantProxyTicket(core, tickets, events, listener)),
   );
 };
