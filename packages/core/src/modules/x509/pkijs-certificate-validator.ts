@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import * as pkijs from 'pkijs';
 import { AuthenticationFailedError } from '../../domain/errors.js';
-import type { CertificateDetails, CertificateValidator } from '../../ports/certificate-validator.js';
+import type { CertificateDetails, CertificateValidator } from './certificate-validator.js';
 import type { Clock } from '../../ports/clock.js';
 import { certificateDetails, parseCertificate } from './certificates.js';
 import { allowsClientAuthentication, isCertificateAuthority, pathLengthAllowed, type KeyUsageRules } from './client-certificate-rules.js';

@@ -1,7 +1,7 @@
 import type { Credential } from '../../domain/authentication/credential.js';
 import type { AttributeMap, Principal } from '../../domain/authentication/principal.js';
 import { AuthenticationFailedError } from '../../domain/errors.js';
-import type { CertificateDetails, CertificateValidator } from '../../ports/certificate-validator.js';
+import type { CertificateDetails, CertificateValidator } from './certificate-validator.js';
 import type { CredentialHandler } from '../../ports/credential-handler.js';
 
 /** What a certificate's principal id is (CAS `principal-type`): SUBJECT_DN, CN, RFC822_EMAIL, SERIAL_NO. */

@@ -2,7 +2,7 @@ import { webcrypto } from 'node:crypto';
 import { CompactSign, EncryptJWT, compactVerify, jwtDecrypt, type CryptoKey } from 'jose';
 import { InvalidConfigurationError, InvalidTokenError } from '../../domain/errors.js';
 import type { Clock } from '../../ports/clock.js';
-import type { DecodeExpectations, JwtClaims, TicketCodec } from '../../ports/ticket-codec.js';
+import type { DecodeExpectations, JwtClaims, TicketCodec } from './ticket-codec.js';
 import { encryptionKeyProblem, signingKeyProblem, type ContentEncryptionAlgorithm, type TokenKeys } from './token-keys.js';
 
 interface ImportedKeys {

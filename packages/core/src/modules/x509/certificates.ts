@@ -1,6 +1,6 @@
 import * as pkijs from 'pkijs';
 import type { CertificateSource, X509Credential } from '../../domain/authentication/credential.js';
-import type { CertificateDetails } from '../../ports/certificate-validator.js';
+import type { CertificateDetails } from './certificate-validator.js';
 import { ldapFields, rfc2253 } from './distinguished-name.js';
 import { base64Bytes, looksLikePem, pemBlocks } from './pem.js';
 

@@ -1,6 +1,6 @@
-import { RateLimitedError } from '../domain/errors.js';
-import type { Clock } from '../ports/clock.js';
-import type { RequestRateStore } from '../ports/request-rate-store.js';
+import { RateLimitedError } from '../../domain/errors.js';
+import type { Clock } from '../../ports/clock.js';
+import type { RequestRateStore } from './request-rate-store.js';
 
 export interface RequestRateSettings {
   /** Requests a client may make at once after a quiet period. */

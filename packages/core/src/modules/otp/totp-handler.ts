@@ -6,7 +6,7 @@ import type { RequestOrigin } from '../../domain/events.js';
 import type { Clock } from '../../ports/clock.js';
 import type { CredentialHandler } from '../../ports/credential-handler.js';
 import type { EventSink } from '../../ports/event-sink.js';
-import type { OtpReplayStore } from '../../ports/otp-replay-store.js';
+import type { OtpReplayStore } from './otp-replay-store.js';
 import type { UserDirectory } from '../../ports/user-directory.js';
 
 /** One reason for an unknown user, a user without OTP and a wrong code: nothing to tell them apart. */

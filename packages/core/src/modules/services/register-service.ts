@@ -1,6 +1,6 @@
-import type { Credential } from '../domain/authentication/credential.js';
-import type { Principal } from '../domain/authentication/principal.js';
-import type { RequestOrigin, ServiceRefusalReason } from '../domain/events.js';
+import type { Credential } from '../../domain/authentication/credential.js';
+import type { Principal } from '../../domain/authentication/principal.js';
+import type { RequestOrigin, ServiceRefusalReason } from '../../domain/events.js';
 import {
   AuthenticationFailedError,
   ForbiddenError,
@@ -9,19 +9,19 @@ import {
   NoCredentialsError,
   TicketNotFoundError,
   UnauthenticatedError,
-} from '../domain/errors.js';
-import { parseServiceDefinition, type ServiceDefinition } from '../domain/registry/cas-service-json.js';
-import { legacyServiceDefinition, type LegacyServiceForm } from '../domain/registry/legacy-service-form.js';
-import type { RegisteredService } from '../domain/registry/registered-service.js';
-import { compileFullMatch } from '../domain/registry/service-matcher.js';
-import { ticketFingerprint } from '../domain/tickets/fingerprint.js';
-import type { EventSink } from '../ports/event-sink.js';
-import type { RandomSource } from '../ports/random-source.js';
-import type { ServiceRegistry } from '../ports/service-registry.js';
-import type { TicketStore } from '../ports/ticket-store.js';
-import type { Authenticator } from './authenticator.js';
-import { ImportServices } from './import-services.js';
-import type { Refuse } from './service-access.js';
+} from '../../domain/errors.js';
+import { parseServiceDefinition, type ServiceDefinition } from '../../domain/registry/cas-service-json.js';
+import { legacyServiceDefinition, type LegacyServiceForm } from '../../domain/registry/legacy-service-form.js';
+import type { RegisteredService } from '../../domain/registry/registered-service.js';
+import { compileFullMatch } from '../../domain/registry/service-matcher.js';
+import { ticketFingerprint } from '../../domain/tickets/fingerprint.js';
+import type { EventSink } from '../../ports/event-sink.js';
+import type { RandomSource } from '../../ports/random-source.js';
+import type { ServiceRegistry } from '../../ports/service-registry.js';
+import type { TicketStore } from '../../ports/ticket-store.js';
+import type { Authenticator } from '../../use-cases/authenticator.js';
+import { ImportServices } from '../../use-cases/import-services.js';
+import type { Refuse } from '../../use-cases/service-access.js';
 
 export interface RegistrationPolicy {
   /** Who may register: a principal attribute with a value matching the pattern (case-insensitive, whole value). */

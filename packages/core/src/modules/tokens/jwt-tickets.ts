@@ -3,8 +3,8 @@ import type { RegisteredService } from '../../domain/registry/registered-service
 import { releaseAttributes } from '../../domain/registry/service-matcher.js';
 import type { TicketGrantingTicket } from '../../domain/tickets/ticket.js';
 import type { Clock } from '../../ports/clock.js';
-import type { JwtClaims, TicketCodec } from '../../ports/ticket-codec.js';
-import type { GrantedServiceTicket } from '../../services/grant-service-ticket.js';
+import type { JwtClaims, TicketCodec } from './ticket-codec.js';
+import type { GrantedServiceTicket } from '../../use-cases/grant-service-ticket.js';
 
 /** The one claim holding the request parameters an operator chose to copy (`tokens.requestParameters`). */
 export const REQUEST_PARAMETERS_CLAIM = 'requestParameters';

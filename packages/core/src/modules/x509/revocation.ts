@@ -1,5 +1,5 @@
 import type * as pkijs from 'pkijs';
-import type { RevocationListSource } from '../../ports/certificate-validator.js';
+import type { RevocationListSource } from './certificate-validator.js';
 import { parseRevocationList } from './certificates.js';
 import { mayIssueRevocationLists } from './client-certificate-rules.js';
 import { CERTIFICATE_REASONS } from './reasons.js';

@@ -1,8 +1,8 @@
-import { ThrottledError } from '../domain/errors.js';
-import type { RequestOrigin } from '../domain/events.js';
-import type { Clock } from '../ports/clock.js';
-import type { EventSink } from '../ports/event-sink.js';
-import type { ThrottleStore } from '../ports/throttle-store.js';
+import { ThrottledError } from '../../domain/errors.js';
+import type { RequestOrigin } from '../../domain/events.js';
+import type { Clock } from '../../ports/clock.js';
+import type { EventSink } from '../../ports/event-sink.js';
+import type { ThrottleStore } from './throttle-store.js';
 
 export interface ThrottleSettings {
   /** Failures within `rangeSeconds` that lock the key. */
