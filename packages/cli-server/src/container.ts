@@ -8,7 +8,7 @@ import { Binder } from './di.js';
 import { FanOutEventSink } from './events/fan-out-event-sink.js';
 import { LoggingEventSink } from './logging.js';
 import { registerMetrics } from './metrics/register-metrics.js';
-import { enabledModules } from './modules/registry.js';
+import { enabledModules } from './modules/index.js';
 import type { StorePorts } from './storage/storage.js';
 import { KEYS } from './keys.js';
 import { TESSERA_VERSION } from './version.js';
@@ -102,7 +102,7 @@ export function buildContainer({ config, logger, auditLogger, stores }: Composit
       }),
   );
 
-  for (const register of enabledModules(config.modules)) register(binder, config);
+  for (const module of enabledModules(config.modules)) module.register(binder, config);
   return binder;
 }
 

@@ -14,11 +14,11 @@ export { appendedFile, standardStream, type LogDestination } from './log-destina
 export { redacted, redactedError, redactedText, type RedactedError } from './redaction.js';
 export { AuditEventSink } from './audit/audit-event-sink.js';
 export { auditRecordOf, type AuditCategory, type AuditRecord } from './audit/audit-record.js';
-export { MODULE_CATALOG, knownModuleNames, type ModuleDescriptor, type ModuleName } from './modules/catalog.js';
-export type { ModuleRegistration } from './modules/registry.js';
+export { MODULES, knownModuleNames } from './modules/index.js';
+export type { ModuleRegistration, TesseraModule } from './modules/module.js';
 export { FanOutEventSink } from './events/fan-out-event-sink.js';
 export { MetricsEventSink, NO_HANDLER } from './metrics/metrics-event-sink.js';
 export { TesseraMetrics, UNMATCHED_ROUTE } from './metrics/tessera-metrics.js';
 export { AdminEndpoints } from './admin/admin-endpoints.js';
-export { CrlFiles, readTrustAnchors } from './x509/certificate-files.js';
+export { CrlFiles, readTrustAnchors } from './modules/x509/certificate-files.js';
 export { HttpsProxyCallback, readCaBundle, type ProxyCallbackSettings } from './modules/proxy/https-proxy-callback.js';

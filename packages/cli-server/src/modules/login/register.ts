@@ -1,7 +1,7 @@
 import { loginModule, MESSAGES } from '@tessera/adapter-koa';
 import { BrowserLogin, deriveLoginKeys, LoginFormTokens, SingleLogout, TicketGrantingCookie } from '@tessera/core';
 import { key, KEYS } from '../../keys.js';
-import type { ModuleRegistration } from '../registry.js';
+import type { ModuleRegistration } from '../module.js';
 import { HttpLogoutRequestSender } from './back-channel-sender.js';
 import { loadLoginSecret } from './login-key.js';
 import { SingleLogoutJob } from './single-logout-job.js';

@@ -1,7 +1,7 @@
 import { proxyModule } from '@tessera/adapter-koa';
 import { GrantProxyTicket, IssueProxyGrantingTicket } from '@tessera/core';
 import { key, KEYS } from '../../keys.js';
-import type { ModuleRegistration } from '../registry.js';
+import type { ModuleRegistration } from '../module.js';
 import { HttpsProxyCallback, readCaBundle } from './https-proxy-callback.js';
 
 const CALLBACK = key<HttpsProxyCallback>('proxy: callback over HTTPS');

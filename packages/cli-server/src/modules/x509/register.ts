@@ -1,9 +1,9 @@
 import { formCertificateExtractor, headerCertificateExtractor, tlsCertificateExtractor, trustedPeers, type CredentialExtractor } from '@tessera/adapter-koa';
 import { PkijsCertificateValidator, X509CredentialHandler, type EventSink } from '@tessera/core';
-import type { X509Config } from '../config/x509.js';
-import { KEYS } from '../keys.js';
-import { CrlFiles, readTrustAnchors } from '../x509/certificate-files.js';
-import type { ModuleRegistration } from './registry.js';
+import type { X509Config } from './config.js';
+import { KEYS } from '../../keys.js';
+import { CrlFiles, readTrustAnchors } from './certificate-files.js';
+import type { ModuleRegistration } from '../module.js';
 
 /**
  * `x509`: an extractor per enabled source (after username + password, as in CAS), and the handler

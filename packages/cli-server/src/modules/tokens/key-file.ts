@@ -1,6 +1,6 @@
 import { encryptionKeyProblem, generateTokenKeys, signingKeyProblem, type RandomSource, type TokenKeyPair, type TokenKeys } from '@tessera/core';
-import { readOrCreateKeyFile } from './key-file.js';
-import type { TokensConfig } from './tokens.js';
+import { readOrCreateKeyFile } from '../../config/key-file.js';
+import type { TokensConfig } from './config.js';
 
 /**
  * The keys of the tokens module: configured ones first, the rest from `tokens.keyFile`. Without a

@@ -1,7 +1,7 @@
 import { restModule, usernamePasswordExtractor } from '@tessera/adapter-koa';
-import { KEYS } from '../keys.js';
+import { KEYS } from '../../keys.js';
 import { registerPasswordHandlers } from './password-handlers.js';
-import type { ModuleRegistration } from './registry.js';
+import type { ModuleRegistration } from '../module.js';
 
 /** `rest`: `/v1/tickets` and `/v1/users` with username + password, checked by `authentication.handlers` in order. */
 export const registerRestModule: ModuleRegistration = (binder, config) => {

@@ -1,7 +1,7 @@
 import { otpExtractor } from '@tessera/adapter-koa';
 import { RequireOtpPolicy, TotpHandler } from '@tessera/core';
-import { KEYS } from '../keys.js';
-import type { ModuleRegistration } from './registry.js';
+import { KEYS } from '../../keys.js';
+import type { ModuleRegistration } from '../module.js';
 
 /**
  * `otp`: the TOTP code parameter, its handler against the users' `otpSecret`, the replay store that

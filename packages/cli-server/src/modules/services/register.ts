@@ -1,8 +1,8 @@
 import { servicesModule } from '@tessera/adapter-koa';
 import { RegisterService } from '@tessera/core';
-import { registrationPolicy } from '../config/registration.js';
-import { KEYS } from '../keys.js';
-import type { ModuleRegistration } from './registry.js';
+import { registrationPolicy } from './config.js';
+import { KEYS } from '../../keys.js';
+import type { ModuleRegistration } from '../module.js';
 
 /**
  * `services`: register services over REST, into the same ServiceRegistry the core reads for every

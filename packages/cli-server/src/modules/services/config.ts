@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CAS_REGISTERED_SERVICE, compileFullMatch, InvalidConfigurationError, type RegistrationPolicy } from '@tessera/core';
-import { flag } from './setting-schemas.js';
+import { flag } from '../../config/setting-schemas.js';
 
 
 /** `registration.*`: the settings of the `services` module (docs/protocol.md §3, POST /v1/services*). */

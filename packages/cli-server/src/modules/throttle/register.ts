@@ -1,6 +1,6 @@
 import { AuthenticationThrottle, RequestRateLimit } from '@tessera/core';
-import { KEYS } from '../keys.js';
-import type { ModuleRegistration } from './registry.js';
+import { KEYS } from '../../keys.js';
+import type { ModuleRegistration } from '../module.js';
 
 /**
  * `throttle`: the lock policy in front of every credential-checking route (adapter-koa's throttle step),

@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { PRINCIPAL_ID_SOURCES } from '@tessera/core';
-import { filePath, flag, integerFrom, section } from './setting-schemas.js';
+import { filePath, flag, integerFrom, section } from '../../config/setting-schemas.js';
 
 const SOURCES = ['form', 'header', 'tls'] as const;
 

@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { LdapCredentialHandler, LdapReadinessCheck, type LdapSettings } from '@tessera/adapter-ldap';
 import { DirectoryPasswordHandler } from '@tessera/core';
-import type { PasswordHandlerName } from '../config/authentication.js';
-import { configurationError } from '../config/errors.js';
-import type { LdapConfig } from '../config/ldap.js';
-import type { Config } from '../config/schema.js';
-import type { Binder } from '../di.js';
-import { KEYS } from '../keys.js';
+import type { PasswordHandlerName } from './authentication-config.js';
+import { configurationError } from '../../config/errors.js';
+import type { LdapConfig } from './ldap-config.js';
+import type { Config } from '../../config/schema.js';
+import type { Binder } from '../../di.js';
+import { KEYS } from '../../keys.js';
 
 type HandlerRegistration = (binder: Binder, config: Config) => void;
 

@@ -1,7 +1,7 @@
 import { CasJwtCodec, JwtTickets } from '@tessera/core';
-import { loadTokenKeys } from '../config/token-key-file.js';
-import { KEYS } from '../keys.js';
-import type { ModuleRegistration } from './registry.js';
+import { loadTokenKeys } from './key-file.js';
+import { KEYS } from '../../keys.js';
+import type { ModuleRegistration } from '../module.js';
 
 /** `tokens`: JWT TGTs and STs. Keys are loaded (or first generated) and imported once, when the app is built. */
 export const registerTokensModule: ModuleRegistration = (binder, config) => {

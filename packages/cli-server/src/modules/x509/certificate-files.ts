@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import type { Logger } from 'pino';
 import { describeRevocationList, trustAnchorCertificates, type Clock, type RevocationListSource } from '@tessera/core';
-import { configurationError } from '../config/errors.js';
+import { configurationError } from '../../config/errors.js';
 
 /** The DER certificates of `x509.trustAnchors`; a file that cannot be read or holds none stops the start, naming it. */
 export function readTrustAnchors(files: readonly string[]): Uint8Array[] {
