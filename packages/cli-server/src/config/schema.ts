@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import { z } from 'zod';
 import { HOST_PATTERN, LOOPBACK_HOSTS } from '@tessera/adapter-koa';
-import { sanitizeNodeName } from '@tessera/core';
+import { defaultTicketLifetimes, sanitizeNodeName } from '@tessera/core';
 import { enabledModuleProblems, knownModuleNames, moduleListProblems, MODULES } from '../modules/index.js';
 import { adminSchema, healthSchema, metricsSchema } from './operability.js';
 import { servicesSchema } from './services.js';
@@ -96,11 +96,11 @@ const server = section({
 
 const tickets = section({
   tgt: section({
-    maxTimeToLiveSeconds: positiveInteger().default(28800).describe('Hard limit of a login session (TGT), however active.'),
-    timeToKillSeconds: positiveInteger().default(7200).describe('A TGT idle this long expires; granting a service ticket resets the timer.'),
+    maxTimeToLiveSeconds: positiveInteger().default(defaultTicketLifetimes.tgtMaxTimeToLiveSeconds).describe('Hard limit of a login session (TGT), however active.'),
+    timeToKillSeconds: positiveInteger().default(defaultTicketLifetimes.tgtTimeToKillSeconds).describe('A TGT idle this long expires; granting a service ticket resets the timer.'),
   }).prefault({}),
   st: section({
-    timeToLiveSeconds: positiveInteger().default(10).describe('Service ticket lifetime; each ticket also allows one validation attempt.'),
+    timeToLiveSeconds: positiveInteger().default(defaultTicketLifetimes.stTimeToLiveSeconds).describe('Service ticket lifetime; each ticket also allows one validation attempt.'),
   }).prefault({}),
 });
 
