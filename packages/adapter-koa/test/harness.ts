@@ -10,7 +10,6 @@ import {
   JwtTickets,
   generateTokenKeys,
   type TokenKeys,
-  createCasCore,
   cryptoRandomSource,
   GrantProxyTicket,
   IssueProxyGrantingTicket,
@@ -23,7 +22,7 @@ import {
 import { expect } from 'chai';
 import request from 'supertest';
 import { LOOPBACK_HOSTS, createApp, proxyModule, restModule, usernamePasswordExtractor, type CredentialExtractor, type HttpModule, type HttpOptions, type RequestObserver } from '../src/index.js';
-import { MapThrottleStore } from '@tessera/testkit';
+import { MapThrottleStore, testCore } from '@tessera/testkit';
 import { DrainingRateStore } from './throttle-fakes.js';
 import { FakePasswordHandler, ListServiceRegistry, FixedClock, MapTicketStore, RecordingEvents, type FakeUser } from './fakes.js';
 
@@ -114,7 +113,7 @@ export function testServer(setup: ServerSetup = {}) {
     ...setup.users,
   });
   const registry = new ListServiceRegistry(SERVICES);
-  const core = createCasCore({
+  const core = testCore({
     tickets: setup.tickets ?? tickets,
     registry,
     handlers: setup.handlers ?? [handler],

@@ -1,5 +1,15 @@
 import type { Logger } from 'pino';
 import type {
+  AuthenticateUser,
+  Authenticator,
+  CreateTicketGrantingTicket,
+  DestroyTicketGrantingTicket,
+  GrantServiceTicket,
+  ServiceAccess,
+  TicketIdGenerator,
+  TicketLifetimes,
+  TicketStatus,
+  ValidateServiceTicket,
   AuthenticationPolicy,
   AuthenticationThrottle,
   CasCore,
@@ -28,6 +38,7 @@ import type { CredentialExtractor, HttpModule } from '@tessera/adapter-koa';
 import type { RequestListener } from 'node:http';
 import type { Config } from './config/schema.js';
 import type { TesseraMetrics } from './metrics/tessera-metrics.js';
+import type { Storage } from './storage/storage.js';
 
 /** What the composition root needs of the web app (a Koa app): a request listener for node:http. */
 export interface HttpApp {
@@ -65,6 +76,19 @@ export const KEYS = {
   ServiceRegistryOutlivesProcess: key<boolean>('ServiceRegistryOutlivesProcess'),
   UserDirectory: key<UserDirectory>('UserDirectory'),
   PasswordHasher: key<PasswordHasher>('PasswordHasher'),
+  /** The adapter `storage.type` names, opened by `Binder.open()` and closed by `Binder.close()`; every store port comes from it. */
+  Storage: key<Storage>('Storage'),
+  TicketIds: key<TicketIdGenerator>('TicketIds'),
+  TicketLifetimes: key<TicketLifetimes>('TicketLifetimes'),
+  Authenticator: key<Authenticator>('Authenticator'),
+  ServiceAccess: key<ServiceAccess>('ServiceAccess'),
+  CreateTicketGrantingTicket: key<CreateTicketGrantingTicket>('CreateTicketGrantingTicket'),
+  GrantServiceTicket: key<GrantServiceTicket>('GrantServiceTicket'),
+  ValidateServiceTicket: key<ValidateServiceTicket>('ValidateServiceTicket'),
+  TicketStatus: key<TicketStatus>('TicketStatus'),
+  DestroyTicketGrantingTicket: key<DestroyTicketGrantingTicket>('DestroyTicketGrantingTicket'),
+  AuthenticateUser: key<AuthenticateUser>('AuthenticateUser'),
+  /** Every use case at once, as the adapters take them. */
   CasCore: key<CasCore>('CasCore'),
   /** Multi-bound: every enabled module adds its own. */
   CredentialHandler: key<CredentialHandler>('CredentialHandler'),

@@ -1,9 +1,9 @@
 import { expect } from 'chai';
-import { Argon2PasswordHasher, AuthenticationFailedError, systemClock } from '@tessera/core';
-import { buildContainer, createLogger, memoryStores, parseConfig, KEYS, type Config } from '@tessera/cli-server';
+import { Argon2PasswordHasher, AuthenticationFailedError } from '@tessera/core';
+import { buildContainer, createLogger, parseConfig, KEYS, type Config } from '@tessera/cli-server';
 
 function containerFor(config: Config) {
-  return buildContainer({ config, logger: createLogger('silent'), stores: memoryStores(config, [], systemClock) });
+  return buildContainer({ config, logger: createLogger('silent') });
 }
 
 const credential = (password: string) => ({ type: 'usernamePassword', username: 'casuser', password }) as const;

@@ -1,12 +1,11 @@
 import { expect } from 'chai';
 import request from 'supertest';
 import type { RequestListener } from 'node:http';
-import { systemClock } from '@tessera/core';
-import { AdminEndpoints, buildContainer, createLogger, loadConfig, memoryStores, parseConfig, KEYS, type Config } from '@tessera/cli-server';
+import { AdminEndpoints, buildContainer, createLogger, loadConfig, parseConfig, KEYS, type Config } from '@tessera/cli-server';
 import { configProblems as problems } from './config-problems.js';
 
 function containerFor(config: Config) {
-  return buildContainer({ config, logger: createLogger('silent'), stores: memoryStores(config, [], systemClock) });
+  return buildContainer({ config, logger: createLogger('silent') });
 }
 
 const notCas: RequestListener = (_request, response) => response.writeHead(418).end('CAS app');

@@ -1,11 +1,10 @@
-import { ImportServices, systemClock, type RegisteredService, type ServiceRegistry } from '@tessera/core';
+import { ImportServices, type RegisteredService, type ServiceRegistry } from '@tessera/core';
 import { duplicateIds, initialServices, readServiceFiles, type Sourced } from '../config/initial-services.js';
 import type { LoadOptions } from '../config/load.js';
 import type { Config } from '../config/schema.js';
 import { buildContainer } from '../container.js';
 import type { Binder } from '../di.js';
 import { createLogger } from '../logging.js';
-import { openStorage } from '../storage/storage.js';
 import { KEYS } from '../keys.js';
 import { withConfiguration, type Output } from './configuration.js';
 
@@ -67,12 +66,12 @@ async function checkServiceFiles(paths: readonly string[], err: Output): Promise
 /** Runs `work` on the registry the server would start with, then lets go of the storage. */
 async function withRegistry<T>(config: Config, work: (parts: { binder: Binder; registry: ServiceRegistry; durable: boolean }) => Promise<T>): Promise<T> {
   const logger = createLogger('silent');
-  const storage = await openStorage({ config, services: await initialServices(config), clock: systemClock, logger });
+  const binder = buildContainer({ config, logger, services: await initialServices(config) });
+  await binder.open();
   try {
-    const binder = buildContainer({ config, logger, stores: storage.ports });
     return await work({ binder, registry: binder.get(KEYS.ServiceRegistry), durable: binder.get(KEYS.ServiceRegistryOutlivesProcess) });
   } finally {
-    await storage.close();
+    await binder.close();
   }
 }
 

@@ -2,7 +2,7 @@ import { hostname } from 'node:os';
 import { z } from 'zod';
 import { HOST_PATTERN, LOOPBACK_HOSTS } from '@tessera/adapter-koa';
 import { defaultTicketLifetimes, sanitizeNodeName } from '@tessera/core';
-import { enabledModuleProblems, knownModuleNames, moduleListProblems, MODULES } from '../modules/index.js';
+import { defaultModuleNames, enabledModuleProblems, knownModuleNames, moduleListProblems, MODULES } from '../modules/index.js';
 import { adminSchema, healthSchema, metricsSchema } from './operability.js';
 import { servicesSchema } from './services.js';
 import { filePath, flag, integerFrom, positiveInteger, section } from './setting-schemas.js';
@@ -194,7 +194,7 @@ function moduleSections(): Intersection<Sections> {
 
 const settings = section({
   modules: modules
-    .default(['rest'])
+    .default(defaultModuleNames())
     .describe(`Enabled modules, by name (known: ${knownModuleNames().join(', ')}). A module that is off adds no route, extractor or handler.`),
   server: server.prefault({}),
   protocol: section({

@@ -18,6 +18,11 @@ export function knownModuleNames(): string[] {
   return MODULES.map((module) => module.name);
 }
 
+/** The `modules` setting's default: the modules that are on unless the configuration says otherwise. */
+export function defaultModuleNames(): string[] {
+  return MODULES.filter((module) => module.onByDefault === true).map((module) => module.name);
+}
+
 export interface ModuleListProblem {
   readonly index: number;
   readonly problem: string;

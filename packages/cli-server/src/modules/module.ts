@@ -17,8 +17,8 @@ export interface TesseraModule<Sections extends z.ZodRawShape = z.ZodRawShape> {
   readonly name: string;
   /** Modules that must be on as well; each comes before this one in the module list. */
   readonly dependencies: readonly string[];
-  /** One line for `--help` and the README's module table. */
-  readonly summary: string;
+  /** On when the configuration has no `modules` list. */
+  readonly onByDefault?: boolean;
   /** Top-level settings sections this module owns, with their defaults; read (and checked) whether or not the module is on. */
   readonly sections: Sections;
   /** Checks across settings, made only when the module is on: what it still lacks to work. */

@@ -55,13 +55,14 @@ export interface StorageInputs {
   readonly mongoDatabase?: MongoDatabase;
 }
 
-export function openStorage(inputs: StorageInputs): Promise<Storage> {
+/** Memory storage opens at once, so a container on it resolves without `open()` (tests, `config check`). */
+export function openStorage(inputs: StorageInputs): Storage | Promise<Storage> {
   switch (inputs.config.storage.type) {
     case 'mongo':
       return openMongoStorage(inputs);
     case 'redis':
       return openRedisStorage(inputs);
     default:
-      return Promise.resolve(openMemoryStorage(inputs));
+      return openMemoryStorage(inputs);
   }
 }

@@ -9,7 +9,6 @@ export const loginModule: TesseraModule<typeof sections> = {
   name: 'login',
   // Needs rest: the form logs in through its credential handlers, throttle and audit.
   dependencies: ['rest'],
-  summary: 'browsers: /login with single sign-on and /logout, the TGC cookie, single logout to opted-in services',
   sections,
   register: registerLoginModule,
 };

@@ -21,7 +21,6 @@ const sections = {
 export const otpModule: TesseraModule<typeof sections> = {
   name: 'otp',
   dependencies: ['rest'],
-  summary: 'TOTP codes (RFC 6238) as a second credential; users with requireOtp need one',
   sections,
   register: registerOtpModule,
 };

@@ -9,7 +9,6 @@ export const proxyModule: TesseraModule<typeof sections> = {
   name: 'proxy',
   // Needs rest: proxy tickets speak for login sessions, which the rest module's use cases make.
   dependencies: ['rest'],
-  summary: 'proxy tickets: pgtUrl callbacks over HTTPS on the validation endpoints, GET /proxy, proxy chains',
   sections,
   register: registerProxyModule,
 };

@@ -21,7 +21,7 @@ const sections = {
 export const restModule: TesseraModule<typeof sections> = {
   name: 'rest',
   dependencies: [],
-  summary: 'TGT, ST, status and logout under /v1/tickets, and /v1/users',
+  onByDefault: true,
   sections,
   problems: restProblems,
   register: registerRestModule,

@@ -10,7 +10,6 @@ export const servicesModule: TesseraModule<typeof sections> = {
   name: 'services',
   // Needs rest: its handler checks the Basic credentials, and its TGTs authorize the earlier variant.
   dependencies: ['rest'],
-  summary: 'register services over REST: POST /v1/services and /v1/services/add/{tgt}',
   sections,
   // No silent open registration: the module does not start without its required attribute.
   problems: servicesProblems,

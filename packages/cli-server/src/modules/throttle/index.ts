@@ -8,7 +8,6 @@ const sections = { throttle: throttleSchema.prefault({}) };
 export const throttleModule: TesseraModule<typeof sections> = {
   name: 'throttle',
   dependencies: [],
-  summary: 'locks a client IP + username after repeated failed logins (423 with Retry-After)',
   sections,
   register: registerThrottleModule,
 };

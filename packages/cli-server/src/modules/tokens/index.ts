@@ -12,7 +12,6 @@ const sections = { tokens: tokensSchema.prefault({}) };
 export const tokensModule: TesseraModule<typeof sections> = {
   name: 'tokens',
   dependencies: ['rest'],
-  summary: 'TGTs (token=true) and service tickets as signed and encrypted JWTs',
   sections,
   problems: tokensProblems,
   register: registerTokensModule,

@@ -10,7 +10,6 @@ export const x509Module: TesseraModule<typeof sections> = {
   name: 'x509',
   // Needs rest: certificates are one more credential of /v1/tickets and /v1/users.
   dependencies: ['rest'],
-  summary: 'X.509 client certificates from a form field, a trusted proxy header or the TLS handshake',
   sections,
   problems: x509ModuleProblems,
   register: registerX509Module,
