@@ -11,9 +11,10 @@ const THROTTLE = { threshold: 3, rangeSeconds: 60, lockSeconds: 60, maxLockSecon
 const services = (variants: { current: boolean; earlier: boolean }): NonNullable<ServerSetup['modules']> => ({ core, tickets, registry, events }) => [
   servicesModule({
     ...variants,
+    acceptedTypes: ['org.apereo.cas.services.CasRegisteredService'],
     registerService: new RegisterService(
       { authenticator: core.authenticator, tickets, registry, events, random: cryptoRandomSource },
-      { requiredAttribute: { name: 'memberOf', valuePattern: 'staff' }, acceptedTypes: ['org.apereo.cas.services.CasRegisteredService'] },
+      { requiredAttribute: { name: 'memberOf', valuePattern: 'staff' } },
     ),
   }),
 ];

@@ -1,4 +1,4 @@
-import { toCasServiceJson, UnsupportedMediaTypeError, type RegisterService } from '@tessera/core';
+import { UnsupportedMediaTypeError, type RegisterService } from '@tessera/core';
 import { z } from 'zod';
 import { plainTextSchema } from '../errors/rest-failures.js';
 import type { HttpContext } from '../http-module.js';
@@ -7,12 +7,18 @@ import { requestOrigin } from '../request/request-origin.js';
 import { parameterObject, text } from '../request/parameter-schemas.js';
 import { TICKET_ID, STORE_ERRORS } from '../rest/rest-requests.js';
 import { defineRoute, withErrors, type Route } from '../routes/route.js';
+import { parseServiceDefinition } from './codecs/cas-service-json.js';
+import { toCasServiceJson } from './codecs/cas-service-render.js';
+import { legacyServiceDefinition } from './codecs/legacy-service-form.js';
 import { serviceDefinitionSchema } from './service-definition.js';
 
 const NOT_ALLOWED = 'The user lacks the attribute `registration.requiredAttribute` names.';
 
-/** POST /v1/services (CAS 6+): HTTP Basic credentials and a JSON definition; 200 with the stored definition, its id included. */
-export function registerFromJsonRoute(http: HttpContext, register: RegisterService): Route {
+/**
+ * POST /v1/services (CAS 6+): HTTP Basic credentials and a JSON definition of one of `acceptedTypes`;
+ * 200 with the stored definition, its id included.
+ */
+export function registerFromJsonRoute(http: HttpContext, register: RegisterService, acceptedTypes: readonly string[]): Route {
   return defineRoute({
     method: 'post',
     path: '/v1/services',
@@ -26,7 +32,7 @@ export function registerFromJsonRoute(http: HttpContext, register: RegisterServi
     failures: http.restFailures,
     steps: [requireJsonBody, http.readBody, http.throttle()],
     async handle(ctx) {
-      const saved = await register.withCredentials(basicCredentials(ctx), ctx.request.body, requestOrigin(ctx));
+      const saved = await register.withCredentials(basicCredentials(ctx), () => parseServiceDefinition(ctx.request.body, { acceptedTypes }), requestOrigin(ctx));
       ctx.status = 200;
       ctx.body = toCasServiceJson(saved);
     },
@@ -60,7 +66,7 @@ export function registerFromFormRoute(http: HttpContext, register: RegisterServi
     failures: http.restFailures,
     steps: [http.readBody, http.throttle()],
     async handle(ctx, { params, sentParameters }) {
-      const saved = await register.withTicket(params.tgt, sentParameters, requestOrigin(ctx));
+      const saved = await register.withTicket(params.tgt, () => legacyServiceDefinition(sentParameters), requestOrigin(ctx));
       ctx.status = 200;
       ctx.type = 'text/plain';
       ctx.body = String(saved.id);

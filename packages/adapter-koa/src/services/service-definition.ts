@@ -6,8 +6,9 @@ const valueLists = (what: string) =>
 
 /**
  * A service definition in Apereo CAS's JSON format, as POST /v1/services takes and answers it. The
- * route hands the body whole to core's parser (which also reads service files and configuration, and
- * whose errors name the field); this schema describes what that parser accepts.
+ * route hands the body whole to the CAS JSON codec (codecs/cas-service-json.ts, which also reads
+ * service files and configuration, and whose errors name the field); this schema describes what that
+ * parser accepts.
  */
 export const serviceDefinitionSchema = z
   .looseObject({

@@ -6,6 +6,8 @@ export interface ServicesModuleOptions {
   readonly registerService: RegisterService;
   /** POST /v1/services (CAS 6+: HTTP Basic and a JSON definition). */
   readonly current: boolean;
+  /** The `@class` values a definition sent to POST /v1/services may have. */
+  readonly acceptedTypes: readonly string[];
   /** POST /v1/services/add/{tgt} (CAS 4.2–5.x: a TGT and form fields). */
   readonly earlier: boolean;
 }
@@ -18,7 +20,7 @@ export function servicesModule(options: ServicesModuleOptions): HttpModule {
   return {
     name: 'services',
     routes: (http) => [
-      ...(options.current ? [registerFromJsonRoute(http, options.registerService)] : []),
+      ...(options.current ? [registerFromJsonRoute(http, options.registerService, options.acceptedTypes)] : []),
       ...(options.earlier ? [registerFromFormRoute(http, options.registerService)] : []),
     ],
   };

@@ -1,6 +1,5 @@
 import type { RequestOrigin } from '../domain/events.js';
-import type { ServiceDefinition } from '../domain/registry/cas-service-json.js';
-import type { RegisteredService } from '../domain/registry/registered-service.js';
+import type { RegisteredService, ServiceDefinition } from '../domain/registry/registered-service.js';
 import type { EventSink } from '../ports/event-sink.js';
 import type { RandomSource } from '../ports/random-source.js';
 import type { ServiceRegistry } from '../ports/service-registry.js';

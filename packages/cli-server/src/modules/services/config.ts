@@ -51,5 +51,5 @@ export function registrationPolicy(settings: RegistrationSettings): Registration
   if (name === undefined || valuePattern === undefined) {
     throw new InvalidConfigurationError('registration.requiredAttribute', 'name and valuePattern are required when the services module is on');
   }
-  return { requiredAttribute: { name, valuePattern }, acceptedTypes: settings.acceptedTypes };
+  return { requiredAttribute: { name, valuePattern } };
 }

@@ -17,6 +17,7 @@ export const registerServicesModule: ModuleRegistration = (binder, config) => {
       servicesModule({
         current: config.registration.current,
         earlier: config.registration.earlier,
+        acceptedTypes: config.registration.acceptedTypes,
         registerService: new RegisterService({ authenticator: core.authenticator, tickets, registry, random, events }, policy),
       }),
   );

@@ -10,9 +10,7 @@ import {
   TicketNotFoundError,
   UnauthenticatedError,
 } from '../../domain/errors.js';
-import { parseServiceDefinition, type ServiceDefinition } from '../../domain/registry/cas-service-json.js';
-import { legacyServiceDefinition, type LegacyServiceForm } from '../../domain/registry/legacy-service-form.js';
-import type { RegisteredService } from '../../domain/registry/registered-service.js';
+import type { RegisteredService, ServiceDefinition } from '../../domain/registry/registered-service.js';
 import { compileFullMatch } from '../../domain/registry/service-matcher.js';
 import { ticketFingerprint } from '../../domain/tickets/fingerprint.js';
 import type { EventSink } from '../../ports/event-sink.js';
@@ -26,9 +24,14 @@ import type { Refuse } from '../../use-cases/service-access.js';
 export interface RegistrationPolicy {
   /** Who may register: a principal attribute with a value matching the pattern (case-insensitive, whole value). */
   readonly requiredAttribute: { readonly name: string; readonly valuePattern: string };
-  /** `@class` values accepted in a definition. */
-  readonly acceptedTypes: readonly string[];
 }
+
+/**
+ * The definition a request carries, decoded from its wire format by the adapter that received it;
+ * throws InvalidServiceDefinitionError when it is invalid. Called only once the caller may register,
+ * so one who may not learns nothing about the definition.
+ */
+export type ReadServiceDefinition = () => ServiceDefinition;
 
 export interface RegisterServiceDependencies {
   readonly authenticator: Authenticator;
@@ -57,24 +60,23 @@ export class RegisterService {
     this.importer = new ImportServices(deps.registry, deps.random, deps.events);
   }
 
-  /** POST /v1/services: the caller's own credentials (HTTP Basic), then a CAS JSON definition. */
-  async withCredentials(credentials: readonly Credential[], json: unknown, origin?: RequestOrigin): Promise<RegisteredService> {
+  /** POST /v1/services: the caller's own credentials (HTTP Basic), then the definition (CAS JSON). */
+  async withCredentials(credentials: readonly Credential[], definition: ReadServiceDefinition, origin?: RequestOrigin): Promise<RegisteredService> {
     const principal = await this.authenticate(credentials, origin);
     const refuse = this.refuser({ principal: principal.id }, origin);
     this.authorize(principal, refuse);
-    const definition = this.read(() => parseServiceDefinition(json, { acceptedTypes: this.policy.acceptedTypes }), refuse);
-    return this.save(definition, principal, origin);
+    return this.save(this.read(definition, refuse), principal, origin);
   }
 
-  /** POST /v1/services/add/{tgt}: the TGT's principal registers the service the form describes. */
-  async withTicket(tgtId: string, form: LegacyServiceForm, origin?: RequestOrigin): Promise<RegisteredService> {
+  /** POST /v1/services/add/{tgt}: the TGT's principal registers the service its definition (the legacy form) describes. */
+  async withTicket(tgtId: string, definition: ReadServiceDefinition, origin?: RequestOrigin): Promise<RegisteredService> {
     const tgt = await this.deps.tickets.get(tgtId);
     const presented = { tgt: ticketFingerprint(tgtId) };
     if (tgt?.kind !== 'TGT') return this.refuser(presented, origin)('TGT_NOT_FOUND', new TicketNotFoundError());
     const principal = tgt.authentication.principal;
     const refuse = this.refuser({ ...presented, principal: principal.id }, origin);
     this.authorize(principal, refuse);
-    return this.save(this.read(() => legacyServiceDefinition(form), refuse), principal, origin);
+    return this.save(this.read(definition, refuse), principal, origin);
   }
 
   /** Reports service.refused with who asked (and the field at fault), then throws the answer. */
@@ -101,10 +103,10 @@ export class RegisterService {
     if (!values.some((value) => this.valuePattern.test(value))) refuse('MISSING_REQUIRED_ATTRIBUTE', new ForbiddenError('Request is not authorized'));
   }
 
-  /** The definition `parse` reads; an invalid one is refused (400, naming the field). */
-  private read(parse: () => ServiceDefinition, refuse: Refuse<ServiceRefusalReason>): ServiceDefinition {
+  /** The request's definition; an invalid one is refused (400, naming the field). */
+  private read(definition: ReadServiceDefinition, refuse: Refuse<ServiceRefusalReason>): ServiceDefinition {
     try {
-      return parse();
+      return definition();
     } catch (error) {
       if (error instanceof InvalidServiceDefinitionError) return refuse('INVALID_SERVICE_DEFINITION', error);
       throw error;

@@ -1,5 +1,5 @@
-import { InvalidServiceDefinitionError } from '../errors.js';
-import { parseServiceDefinition, type ServiceDefinition } from './cas-service-json.js';
+import { InvalidServiceDefinitionError, type ServiceDefinition } from '@tessera/core';
+import { parseServiceDefinition } from './cas-service-json.js';
 import { keyProblems, type KeyRules } from './cas-service-keys.js';
 
 /** The fields of the earlier revision's form (POST /v1/services/add/{tgt}), CAS's ServiceDataHolder; no other is read. */

@@ -1,5 +1,4 @@
-import type { AttributeMap } from '../authentication/principal.js';
-import type { AttributeReleasePolicy, ProxyPolicy, RegisteredService } from './registered-service.js';
+import type { AttributeMap, AttributeReleasePolicy, ProxyPolicy, RegisteredService } from '@tessera/core';
 
 const CAS = 'org.apereo.cas.services';
 

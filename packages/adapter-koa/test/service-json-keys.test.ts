@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { InvalidServiceDefinitionError, legacyServiceDefinition, parseServiceDefinition } from '@tessera/core';
+import { InvalidServiceDefinitionError } from '@tessera/core';
+import { legacyServiceDefinition, parseServiceDefinition } from '../src/index.js';
 
 const CAS = 'org.apereo.cas.services';
 const BASE = { '@class': `${CAS}.CasRegisteredService`, id: 3, name: 'Intranet', serviceId: '^https://intranet\\.example\\.org/.*' };

@@ -1,19 +1,17 @@
-import { InvalidServiceDefinitionError, type ServiceDefinitionProblem } from '../errors.js';
-import type { AttributeMap } from '../authentication/principal.js';
-import { ACCESS_STRATEGY_KEYS, isClass, isRecord, keyProblems, PROPERTY_KEYS, proxyPolicyKeys, releasePolicyKeys, SERVICE_KEYS } from './cas-service-keys.js';
-import { compileFullMatch } from './service-matcher.js';
 import {
   CAS_REGISTERED_SERVICE,
+  compileFullMatch,
+  InvalidServiceDefinitionError,
   LOGOUT_TYPES,
   type AccessStrategy,
-  type LogoutType,
+  type AttributeMap,
   type AttributeReleasePolicy,
+  type LogoutType,
   type ProxyPolicy,
-  type RegisteredService,
-} from './registered-service.js';
-
-/** A service definition before the registry has assigned an id (when it came without one). */
-export type ServiceDefinition = Omit<RegisteredService, 'id'> & { readonly id?: number };
+  type ServiceDefinition,
+  type ServiceDefinitionProblem,
+} from '@tessera/core';
+import { ACCESS_STRATEGY_KEYS, isClass, isRecord, keyProblems, PROPERTY_KEYS, proxyPolicyKeys, releasePolicyKeys, SERVICE_KEYS } from './cas-service-keys.js';
 
 export const DEFAULT_SERVICE_TYPES: readonly string[] = [
   CAS_REGISTERED_SERVICE,
@@ -223,7 +221,7 @@ function stringList(value: unknown): string[] | undefined {
   return list;
 }
 
-export function unwrapJavaCollection(value: unknown): unknown {
+function unwrapJavaCollection(value: unknown): unknown {
   if (Array.isArray(value) && value.length === 2 && typeof value[0] === 'string' && value[0].startsWith('java.util.') && Array.isArray(value[1])) {
     return value[1];
   }

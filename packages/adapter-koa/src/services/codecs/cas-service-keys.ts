@@ -1,5 +1,5 @@
 import { distance } from 'fastest-levenshtein';
-import type { ServiceDefinitionProblem } from '../errors.js';
+import type { ServiceDefinitionProblem } from '@tessera/core';
 
 /**
  * Which keys of an Apereo CAS service definition tessera reads, which CAS keys it knows but does not
