@@ -11,9 +11,11 @@ const CENTRAL_FILES = [
   'packages/core/src/use-cases/cas-core.ts',
   'packages/adapter-koa/src/app.ts',
   'packages/adapter-koa/src/http-module.ts',
+  'packages/cli-server/src/config/demo.ts',
   'packages/cli-server/src/config/schema.ts',
   'packages/cli-server/src/container.ts',
   'packages/cli-server/src/keys.ts',
+  'packages/cli-server/src/listener.ts',
   'packages/cli-server/src/server.ts',
 ];
 

@@ -19,10 +19,14 @@ export interface TesseraModule<Sections extends z.ZodRawShape = z.ZodRawShape> {
   readonly dependencies: readonly string[];
   /** On when the configuration has no `modules` list. */
   readonly onByDefault?: boolean;
+  /** Switched on by demo mode too, when its dependencies are on. */
+  readonly onInDemo?: boolean;
   /** Top-level settings sections this module owns, with their defaults; read (and checked) whether or not the module is on. */
   readonly sections: Sections;
   /** Checks across settings, made only when the module is on: what it still lacks to work. */
   readonly problems?: (config: Config) => SettingProblem[];
+  /** Whether the HTTPS listener must ask clients for a certificate in the handshake. */
+  readonly asksForClientCertificates?: (config: Config) => boolean;
   /** Binds what the module adds (routes, extractors, handlers, listeners, jobs); called only when it is on. */
   readonly register: (binder: Binder, config: Config) => void;
 }

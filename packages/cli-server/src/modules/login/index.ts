@@ -9,6 +9,7 @@ export const loginModule: TesseraModule<typeof sections> = {
   name: 'login',
   // Needs rest: the form logs in through its credential handlers, throttle and audit.
   dependencies: ['rest'],
+  onInDemo: true,
   sections,
   register: registerLoginModule,
 };

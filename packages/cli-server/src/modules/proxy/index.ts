@@ -9,6 +9,7 @@ export const proxyModule: TesseraModule<typeof sections> = {
   name: 'proxy',
   // Needs rest: proxy tickets speak for login sessions, which the rest module's use cases make.
   dependencies: ['rest'],
+  onInDemo: true,
   sections,
   register: registerProxyModule,
 };

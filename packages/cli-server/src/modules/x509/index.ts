@@ -12,6 +12,7 @@ export const x509Module: TesseraModule<typeof sections> = {
   dependencies: ['rest'],
   sections,
   problems: x509ModuleProblems,
+  asksForClientCertificates: (config) => config.x509.sources.includes('tls'),
   register: registerX509Module,
 };
 
