@@ -20,12 +20,14 @@ export interface RequestRateDocument {
  * nodes' clocks, which stamped it, may be behind, and a bucket forgotten early would hand back tokens.
  */
 export const REQUEST_RATE_RETENTION_MS = 60_000;
+const DUPLICATE_KEY = 11000;
+const ATTEMPTS = 3;
 
 /**
  * Token buckets in MongoDB, shared by every node, exactly as core's RequestRateStore port describes:
  * each take is one `findOneAndUpdate` whose pipeline refills, takes and stamps the bucket on the server,
- * so the nodes together let through what one would. The upsert of a new key that loses a race to
- * another node's is retried by the server itself (an equality filter on `_id`, MongoDB 4.2+).
+ * so the nodes together let through what one would. Times come from the caller's clock; the TTL index
+ * on `expiresAt` is garbage collection.
  */
 export class MongoRequestRateStore implements RequestRateStore {
   constructor(private readonly buckets: Collection<RequestRateDocument>) {}
@@ -35,11 +37,18 @@ export class MongoRequestRateStore implements RequestRateStore {
   }
 
   async take(key: string, now: number, capacity: number, refillPerSecond: number): Promise<number> {
-    const bucket = await guarded(() =>
-      this.buckets.findOneAndUpdate({ _id: key }, takePipeline(now, capacity, refillPerSecond), { upsert: true, returnDocument: 'after' }),
-    );
-    if (bucket === null) throw new Error('MongoDB returned no document for an upsert asked to return it');
-    return bucket.taken ? 0 : Math.ceil(((1 - bucket.tokens) * 1000) / refillPerSecond);
+    const update = takePipeline(now, capacity, refillPerSecond);
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        const bucket = await guarded(() => this.buckets.findOneAndUpdate({ _id: key }, update, { upsert: true, returnDocument: 'after' }));
+        if (bucket === null) throw new Error('MongoDB returned no document for an upsert asked to return it');
+        return bucket.taken ? 0 : Math.ceil(((1 - bucket.tokens) * 1000) / refillPerSecond);
+      } catch (error) {
+        // Another node inserted the new key first (a server may answer so rather than retry the upsert
+        // itself); nothing was written, and the same update now takes from that bucket.
+        if ((error as { code?: unknown }).code !== DUPLICATE_KEY || attempt === ATTEMPTS) throw error;
+      }
+    }
   }
 }
 

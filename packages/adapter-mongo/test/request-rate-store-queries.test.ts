@@ -61,6 +61,29 @@ describe('MongoRequestRateStore queries', () => {
     expect(collection().documents[0]).to.include({ tokens: 0, at: earlier, taken: false });
   });
 
+  it("a take whose insert of a new key loses to another node's takes again, from the bucket that node inserted", async () => {
+    const buckets = collection();
+    const send = buckets.findOneAndUpdate.bind(buckets);
+    let racing = true;
+    buckets.findOneAndUpdate = (...args) => {
+      if (!racing) return send(...args);
+      racing = false;
+      // The other node's take lands between this one's lookup and insert, which the server refuses.
+      return send(...args).then(() => Promise.reject(Object.assign(new Error('E11000 duplicate key error collection: request_rates index: _id_'), { code: 11000 })));
+    };
+    expect(await store().take(IP, clock.now(), 3, 2)).to.equal(0);
+    expect(buckets.documents).to.deep.equal([{ _id: IP, tokens: 1, at: clock.now(), taken: true, expiresAt: new Date(clock.now() + 1000 + REQUEST_RATE_RETENTION_MS) }]);
+  });
+
+  it('gives up on a duplicate key that does not go away, and leaves it as it is', async () => {
+    const duplicate = Object.assign(new Error('E11000 duplicate key error'), { code: 11000 });
+    database.failEveryCall(duplicate);
+    let failure: unknown;
+    await store().take(IP, clock.now(), 3, 2).catch((error: unknown) => (failure = error));
+    expect(failure).to.equal(duplicate);
+    expect(collection().argsOf('findOneAndUpdate')).to.have.length(3);
+  });
+
   it('creates the TTL index on expiresAt, in the prefixed collection', async () => {
     await store('sso_').createIndexes();
     expect(database.collection('sso_request_rates').argsOf('createIndex')).to.deep.equal([[{ expiresAt: 1 }, { name: 'expiresAt_ttl', expireAfterSeconds: 0 }]]);
