@@ -116,7 +116,7 @@ const mongo = section({
     .regex(/^[A-Za-z0-9_-]*$/, { error: 'expected letters, digits, _ or -' })
     .default('')
     .meta({ defaultText: 'none' })
-    .describe('Put before each collection name (`tickets`, `services`, `users`, `throttle`, `otp_steps`), so several deployments can share one database.'),
+    .describe('Put before each collection name (`tickets`, `services`, `users`, `throttle`, `request_rates`, `otp_steps`, `service_sessions`, `form_tokens`), so several deployments can share one database.'),
   timeoutSeconds: positiveInteger(120)
     .default(5)
     .describe('How long to look for a reachable server: at start (then exit 1) and for each request while the database is away (then 503).'),

@@ -26,7 +26,7 @@ export interface StorePorts {
   readonly users: UserDirectory;
   /** Failure counters of the throttle module: per process in memory, shared by every node in Mongo and Redis. */
   readonly throttle: ThrottleStore;
-  /** Token buckets of the throttle module's validation rate limit: shared by every node in Redis, per process otherwise. */
+  /** Token buckets of the throttle module's validation rate limit: per process in memory, shared by every node in Mongo and Redis. */
   readonly requestRates: RequestRateStore;
   /** Used one-time passwords of the otp module, likewise per process or shared. */
   readonly otpSteps: OtpReplayStore;
