@@ -1,14 +1,14 @@
 export { createApp } from './app.js';
 export type { HttpOptions } from './http-options.js';
 export type { AppDependencies, HttpContext, HttpModule, Step } from './http-module.js';
-export { restModule } from './rest/rest-module.js';
+export { restModule } from './modules/rest/rest-module.js';
 export { credentialExtractor, otpExtractor, usernamePasswordExtractor, type CredentialExtractor, type CredentialRequest } from './request/credentials.js';
 export { defineRoute, type Route, type RouteDeclaration, type RouteInput, type RouteRequest } from './routes/route.js';
 export { formCertificateExtractor, headerCertificateExtractor, tlsCertificateExtractor, type ProxyCertificateOptions } from './request/certificate-extractors.js';
 export { peerAddress, trustedPeers } from './request/trusted-peers.js';
 export { requestOrigin } from './request/request-origin.js';
 export { HOST_PATTERN, LOOPBACK_HOSTS } from './request/request-url.js';
-export { servicesModule, type ServicesModuleOptions } from './services/services-module.js';
+export { servicesModule, type ServicesModuleOptions } from './modules/services/services-module.js';
 export { DEFAULT_SERVICE_TYPES, parseServiceDefinition, type ParseOptions } from './services/codecs/cas-service-json.js';
 export { toCasServiceJson } from './services/codecs/cas-service-render.js';
 export { LEGACY_DEFAULT_EVALUATION_ORDER, LEGACY_SERVICE_TYPE, legacyServiceDefinition, type LegacyServiceForm } from './services/codecs/legacy-service-form.js';

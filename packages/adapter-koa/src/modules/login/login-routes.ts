@@ -10,7 +10,7 @@ import { flag, optionalText, text } from '../../request/parameter-schemas.js';
 import { requestOrigin } from '../../request/request-origin.js';
 import { inputOf } from '../../routes/route-input.js';
 import { defineRoute, type FailureRendering, type Route, type Step } from '../../routes/route.js';
-import { credentialRequest, SERVICE, STORE_ERRORS } from '../../rest/rest-requests.js';
+import { credentialRequest, SERVICE, STORE_ERRORS } from '../rest/rest-requests.js';
 import { LoginCookies, TICKET_GRANTING_COOKIE, WARN_COOKIE } from './login-cookies.js';
 import type { LoginForm, LoginPages, Page, ResponseMethod } from './pages.js';
 

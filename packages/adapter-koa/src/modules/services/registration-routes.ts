@@ -1,15 +1,15 @@
 import { UnsupportedMediaTypeError, type RegisterService } from '@tessera/core';
 import { z } from 'zod';
-import { plainTextSchema } from '../errors/rest-failures.js';
-import type { HttpContext } from '../http-module.js';
-import { basicCredentials } from '../request/basic-credentials.js';
-import { requestOrigin } from '../request/request-origin.js';
-import { parameterObject, text } from '../request/parameter-schemas.js';
+import { plainTextSchema } from '../../errors/rest-failures.js';
+import type { HttpContext } from '../../http-module.js';
+import { basicCredentials } from '../../request/basic-credentials.js';
+import { requestOrigin } from '../../request/request-origin.js';
+import { parameterObject, text } from '../../request/parameter-schemas.js';
 import { TICKET_ID, STORE_ERRORS } from '../rest/rest-requests.js';
-import { defineRoute, withErrors, type Route } from '../routes/route.js';
-import { parseServiceDefinition } from './codecs/cas-service-json.js';
-import { toCasServiceJson } from './codecs/cas-service-render.js';
-import { legacyServiceDefinition } from './codecs/legacy-service-form.js';
+import { defineRoute, withErrors, type Route } from '../../routes/route.js';
+import { parseServiceDefinition } from '../../services/codecs/cas-service-json.js';
+import { toCasServiceJson } from '../../services/codecs/cas-service-render.js';
+import { legacyServiceDefinition } from '../../services/codecs/legacy-service-form.js';
 import { serviceDefinitionSchema } from './service-definition.js';
 
 const NOT_ALLOWED = 'The user lacks the attribute `registration.requiredAttribute` names.';

@@ -1,11 +1,11 @@
 import type { Context } from 'koa';
 import { z } from 'zod';
-import type { HttpContext } from '../http-module.js';
-import { flag, text } from '../request/parameter-schemas.js';
-import { requestOrigin } from '../request/request-origin.js';
-import { typedInputOf } from '../routes/route-input.js';
-import { defineRoute, type Route } from '../routes/route.js';
-import { issuer, ticketIdOf } from '../tokens/jwt-requests.js';
+import type { HttpContext } from '../../http-module.js';
+import { flag, text } from '../../request/parameter-schemas.js';
+import { requestOrigin } from '../../request/request-origin.js';
+import { typedInputOf } from '../../routes/route-input.js';
+import { defineRoute, type Route } from '../../routes/route.js';
+import { issuer, ticketIdOf } from '../../tokens/jwt-requests.js';
 import { CREDENTIAL_ERRORS, credentialRequest, SERVICE, STORE_ERRORS, TICKET_ID } from './rest-requests.js';
 
 /**

@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import type { HttpContext } from '../http-module.js';
-import { optionalFlag } from '../request/parameter-schemas.js';
-import { requestOrigin } from '../request/request-origin.js';
-import { requestUrl } from '../request/request-url.js';
-import { defineRoute, type Route } from '../routes/route.js';
-import { issuer } from '../tokens/jwt-requests.js';
+import type { HttpContext } from '../../http-module.js';
+import { optionalFlag } from '../../request/parameter-schemas.js';
+import { requestOrigin } from '../../request/request-origin.js';
+import { requestUrl } from '../../request/request-url.js';
+import { defineRoute, type Route } from '../../routes/route.js';
+import { issuer } from '../../tokens/jwt-requests.js';
 import { CREDENTIAL_ERRORS, credentialRequest, SERVICE, STORE_ERRORS } from './rest-requests.js';
 import { acceptsHtml, tgtCreatedPage } from './tgt-created-page.js';
 

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import type { HttpContext } from '../http-module.js';
-import { requestOrigin } from '../request/request-origin.js';
-import { defineRoute, type Route } from '../routes/route.js';
-import { ticketIdOf } from '../tokens/jwt-requests.js';
+import type { HttpContext } from '../../http-module.js';
+import { requestOrigin } from '../../request/request-origin.js';
+import { defineRoute, type Route } from '../../routes/route.js';
+import { ticketIdOf } from '../../tokens/jwt-requests.js';
 import { STORE_ERRORS, TICKET_ID } from './rest-requests.js';
 
 const request = { params: z.object({ id: TICKET_ID }) };
