@@ -1,50 +1,59 @@
-import type { AuthenticationThrottle, CasCore, Credential, EventSink, IssueProxyGrantingTicket, JwtTickets, RequestRateLimit } from '@tessera/core';
+import type { CasCore, Credential, EventSink, IssueProxyGrantingTicket, JwtTickets } from '@tessera/core';
 import type { Context } from 'koa';
 import type { z } from 'zod';
+import type { HttpExtensions, RequestCondition } from './http-extensions.js';
 import type { HttpOptions } from './http-options.js';
 import type { RequestObserver } from './observability/observe-requests.js';
 import type { CredentialExtractor } from './request/credentials.js';
 import type { FailureRendering, Route, Step } from './routes/route.js';
-import type { ThrottleCondition } from './throttle/throttle-step.js';
 
 export type { Step } from './routes/route.js';
 
-/** What a module's routes may use: the core, the options, and the request helpers shared by every route. */
-export interface HttpContext {
+/** What every route and every module's extensions may use: the core, the options, and the request helpers shared by all routes. */
+export interface HttpBasics {
   readonly core: CasCore;
   readonly options: HttpOptions;
   readonly events: EventSink;
   /** What the installed extractors read: every credential-taking route parses and documents it. */
   readonly credentialSchemas: { readonly parameters: z.ZodRawShape; readonly headers: z.ZodRawShape };
-  /** The tokens module's JWT tickets; undefined when the module is off (the `token` flag is then ignored). */
-  readonly tokens: JwtTickets | undefined;
-  /** The proxy module's PGTs for a validation's `pgtUrl`; undefined when the module is off (`pgtUrl` is then ignored). */
-  readonly proxyGranting: IssueProxyGrantingTicket | undefined;
   /** Route step: refuses unreadable bodies (415, 413, 400) and parses form and JSON bodies. */
   readonly readBody: Step;
-  /**
-   * Route step of the throttle module, placed right after readBody on every route that checks
-   * credentials (only for requests meeting `condition` when given); passes every request on when the module is off.
-   */
-  throttle(condition?: ThrottleCondition): Step;
-  /** Route step of the validation endpoints: the request-rate limit per client IP, when one is configured. */
-  readonly limitRequestRate: Step;
   /** What every installed extractor finds in the route's parsed input, in extractor order. */
   credentials(ctx: Context): Credential[];
   /** How REST routes answer core errors (the one status table; text/plain or JSON bodies). */
   readonly restFailures: FailureRendering;
 }
 
-/** A capability's routes (rest, services, ...); the composition root passes the enabled ones. */
+/** What a module's routes may use: the basics, and what every module contributed at each extension point. */
+export interface HttpContext extends HttpBasics {
+  /** The tokens module's JWT tickets; undefined when the module is off (the `token` flag is then ignored). */
+  readonly tokens: JwtTickets | undefined;
+  /** The proxy module's PGTs for a validation's `pgtUrl`; undefined when the module is off (`pgtUrl` is then ignored). */
+  readonly proxyGranting: IssueProxyGrantingTicket | undefined;
+  /**
+   * Every module's credential guard, to place right after readBody on every route that checks
+   * credentials (only for requests meeting `condition` when given); none when no module guards.
+   */
+  credentialGuards(condition?: RequestCondition): Step[];
+  /** Every module's validation guard, to place right after the failure renderer of the validation endpoints and /proxy. */
+  readonly validationGuards: readonly Step[];
+}
+
+/**
+ * A capability's part of the HTTP face (rest, services, throttle, ...): its own routes, and what it
+ * adds to routes that are not its own. The composition root passes the enabled ones.
+ */
 export interface HttpModule {
   readonly name: string;
-  routes(context: HttpContext): Route[];
+  routes?(http: HttpContext): Route[];
+  /** Built once per app, before any route. */
+  extensions?(http: HttpBasics): HttpExtensions;
 }
 
 export interface AppDependencies {
   readonly core: CasCore;
   readonly options: HttpOptions;
-  /** Enabled modules' routes; the validation endpoints and the OpenAPI document are always on. */
+  /** Enabled modules' routes and extensions; the validation endpoints and the OpenAPI document are always on. */
   readonly modules: readonly HttpModule[];
   /** Every installed extractor runs on every credential-taking request. */
   readonly extractors: readonly CredentialExtractor[];
@@ -54,10 +63,6 @@ export interface AppDependencies {
   readonly tokens?: JwtTickets;
   /** Present only with the proxy module. */
   readonly proxyGranting?: IssueProxyGrantingTicket;
-  /** Present only with the throttle module. */
-  readonly throttle?: AuthenticationThrottle;
-  /** Present only with the throttle module and a validation request rate configured. */
-  readonly validationRateLimit?: RequestRateLimit;
   /** Told the method, route pattern, status and duration of every request (the latency histogram). */
   readonly observeRequest?: RequestObserver;
   /** The server's version, as the OpenAPI document's `info.version`. */

@@ -21,7 +21,7 @@ import {
 } from '@tessera/core';
 import { expect } from 'chai';
 import request from 'supertest';
-import { LOOPBACK_HOSTS, createApp, proxyModule, restModule, usernamePasswordExtractor, type CredentialExtractor, type HttpModule, type HttpOptions, type RequestObserver } from '../src/index.js';
+import { LOOPBACK_HOSTS, createApp, proxyModule, restModule, throttleModule, usernamePasswordExtractor, type CredentialExtractor, type HttpModule, type HttpOptions, type RequestObserver } from '../src/index.js';
 import { MapThrottleStore, testCore } from '@tessera/testkit';
 import { DrainingRateStore } from './throttle-fakes.js';
 import { FakePasswordHandler, ListServiceRegistry, FixedClock, MapTicketStore, RecordingEvents, type FakeUser } from './fakes.js';
@@ -130,16 +130,20 @@ export function testServer(setup: ServerSetup = {}) {
     granting: new IssueProxyGrantingTicket(core, store, setup.proxyCallback, events),
     module: proxyModule(new GrantProxyTicket(core, store, events)),
   };
+  const throttle =
+    (setup.throttle || setup.validationRate) &&
+    throttleModule({
+      ...(setup.throttle && { authentication: new AuthenticationThrottle(throttleStore, clock, setup.throttle, events) }),
+      ...(setup.validationRate && { validationRate: new RequestRateLimit(new DrainingRateStore(), clock, setup.validationRate) }),
+    });
   const app = createApp({
     core,
     options: { ...DEFAULT_OPTIONS, ...setup.options },
-    modules: [restModule(), ...(proxy ? [proxy.module] : []), ...(setup.modules?.({ core, tickets: store, registry, events }) ?? [])],
+    modules: [restModule(), ...(throttle ? [throttle] : []), ...(proxy ? [proxy.module] : []), ...(setup.modules?.({ core, tickets: store, registry, events }) ?? [])],
     ...(proxy && { proxyGranting: proxy.granting }),
     extractors: setup.extractors ?? [usernamePasswordExtractor],
     events,
     ...(setup.tokenKeys && { tokens: new JwtTickets(new CasJwtCodec(setup.tokenKeys, clock), clock, undefined) }),
-    ...(setup.throttle && { throttle: new AuthenticationThrottle(throttleStore, clock, setup.throttle, events) }),
-    ...(setup.validationRate && { validationRateLimit: new RequestRateLimit(new DrainingRateStore(), clock, setup.validationRate) }),
     ...(setup.observeRequest && { observeRequest: setup.observeRequest }),
   });
   const http = request(app.callback());

@@ -86,12 +86,10 @@ export function buildContainer({ config, logger, auditLogger, services = [], mon
       { all: KEYS.CredentialExtractor },
       KEYS.EventSink,
       { all: KEYS.JwtTickets },
-      { all: KEYS.AuthenticationThrottle },
-      { all: KEYS.RequestRateLimit },
       { all: KEYS.Metrics },
       { all: KEYS.ProxyGranting },
     ],
-    (core, modules, extractors, events, [tokens], [throttle], [validationRateLimit], [metrics], [proxyGranting]) =>
+    (core, modules, extractors, events, [tokens], [metrics], [proxyGranting]) =>
       createApp({
         core,
         options: httpOptions(config),
@@ -100,8 +98,6 @@ export function buildContainer({ config, logger, auditLogger, services = [], mon
         events,
         version: TESSERA_VERSION,
         ...(tokens && { tokens }),
-        ...(throttle && { throttle }),
-        ...(validationRateLimit && { validationRateLimit }),
         ...(metrics && { observeRequest: metrics.observeRequest }),
         ...(proxyGranting && { proxyGranting }),
       }),

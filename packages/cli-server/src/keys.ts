@@ -11,7 +11,6 @@ import type {
   TicketStatus,
   ValidateServiceTicket,
   AuthenticationPolicy,
-  AuthenticationThrottle,
   CasCore,
   Clock,
   CredentialHandler,
@@ -25,7 +24,6 @@ import type {
   RandomSource,
   ReadinessCheck,
   ReadinessProbe,
-  RequestRateLimit,
   RequestRateStore,
   ServiceRegistry,
   ServiceSessionStore,
@@ -99,12 +97,8 @@ export const KEYS = {
   HttpModule: key<HttpModule>('HttpModule'),
   /** Bound only by the tokens module: zero or one. */
   JwtTickets: key<JwtTickets>('JwtTickets'),
-  /** Bound only by the throttle module: zero or one. */
-  AuthenticationThrottle: key<AuthenticationThrottle>('AuthenticationThrottle'),
   ThrottleStore: key<ThrottleStore>('ThrottleStore'),
   RequestRateStore: key<RequestRateStore>('RequestRateStore'),
-  /** Bound only with the throttle module and a validation request rate: zero or one. */
-  RequestRateLimit: key<RequestRateLimit>('RequestRateLimit'),
   HttpApp: key<HttpApp>('HttpApp'),
   /** Multi-bound: the components of /health/ready (the storage's, the ldap handler's). */
   ReadinessCheck: key<ReadinessCheck>('ReadinessCheck'),

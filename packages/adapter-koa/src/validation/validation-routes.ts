@@ -54,7 +54,7 @@ export function validationRoutes(http: HttpContext): Route[] {
       responses: { 200: { description: 'The ticket is valid for the service.', content: view.successContent } },
       errors: VALIDATION_ERRORS,
       failures: validationFailures(http.options, view),
-      steps: [renderValidationFailures(http.options, http.events, view), http.limitRequestRate, onlyGet, http.readBody],
+      steps: [renderValidationFailures(http.options, http.events, view), ...http.validationGuards, onlyGet, http.readBody],
       async handle(ctx, { query }) {
         const origin = requestOrigin(ctx);
         const result = await http.core.validateServiceTicket.execute({

@@ -199,7 +199,7 @@ export function loginRoutes(http: HttpContext, deps: LoginRouteDependencies): Ro
       STORE_CAPACITY_EXCEEDED: 'The ticket store is full.',
     },
     failures: pageFailures(http),
-    steps: [renderFailures(true), http.readBody, http.throttle((ctx) => !inputOf(ctx).parameters['confirmed'])],
+    steps: [renderFailures(true), http.readBody, ...http.credentialGuards((ctx) => !inputOf(ctx).parameters['confirmed'])],
     async handle(ctx, { parameters }) {
       const method = responseMethod(parameters.method);
       requireNavigable(parameters.service);

@@ -48,7 +48,7 @@ export function grantServiceTicketRoute(http: HttpContext): Route {
       STORE_CAPACITY_EXCEEDED: 'The ticket store is full.',
     },
     failures: http.restFailures,
-    steps: [http.readBody, http.throttle(renewRequested)],
+    steps: [http.readBody, ...http.credentialGuards(renewRequested)],
     async handle(ctx, { params, parameters }) {
       const { renew } = parameters;
       const granted = await http.core.grantServiceTicket.execute({

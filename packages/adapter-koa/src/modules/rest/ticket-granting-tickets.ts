@@ -39,7 +39,7 @@ export function createTicketGrantingTicketRoute(http: HttpContext): Route {
     },
     errors: { ...CREDENTIAL_ERRORS, ...STORE_ERRORS, STORE_CAPACITY_EXCEEDED: 'The ticket store is full.' },
     failures: http.restFailures,
-    steps: [http.readBody, http.throttle()],
+    steps: [http.readBody, ...http.credentialGuards()],
     async handle(ctx, { parameters, headers, sentParameters }) {
       const { service } = parameters;
       const tgt = await http.core.createTicketGrantingTicket.execute({ credentials: http.credentials(ctx), ...(service !== undefined && { service }), origin: requestOrigin(ctx) });

@@ -31,7 +31,7 @@ export function authenticateUserRoute(http: HttpContext): Route {
     responses: { 200: { description: 'Authenticated.', content: { 'application/json': authenticationResultSchema } } },
     errors: { ...CREDENTIAL_ERRORS, ...STORE_ERRORS },
     failures: http.restFailures,
-    steps: [http.readBody, http.throttle()],
+    steps: [http.readBody, ...http.credentialGuards()],
     async handle(ctx, { parameters: { service } }) {
       const result = await http.core.authenticateUser.execute({ credentials: http.credentials(ctx), ...(service !== undefined && { service }), origin: requestOrigin(ctx) });
       ctx.status = 200;
