@@ -20,7 +20,7 @@ import { validationRoutes } from './validation/validation-routes.js';
  * OpenAPI document of them all under the base path, behind the REST error renderer. Nothing a request does can crash it.
  */
 export function createApp(deps: AppDependencies): Koa {
-  const { core, options, modules, extractors, events, tokens } = deps;
+  const { core, options, modules, extractors, events } = deps;
   // Behind a trusted proxy the client is the address that proxy appended last to X-Forwarded-For;
   // earlier entries come from the client itself and prove nothing.
   const app = new Koa({ proxy: options.trustProxy, maxIpsCount: 1 });
@@ -44,7 +44,6 @@ export function createApp(deps: AppDependencies): Koa {
   };
   const http: HttpContext = {
     ...basics,
-    tokens,
     proxyGranting: deps.proxyGranting,
     ...extensionPoints(modules.map((module) => module.extensions?.(basics) ?? {})),
   };
@@ -70,9 +69,16 @@ export function createApp(deps: AppDependencies): Koa {
 }
 
 /** Each extension point with what every module contributed to it, in module order. */
-function extensionPoints(contributions: readonly HttpExtensions[]): Pick<HttpContext, 'credentialGuards' | 'validationGuards'> {
+function extensionPoints(contributions: readonly HttpExtensions[]): Pick<HttpContext, 'credentialGuards' | 'validationGuards' | 'ticketEncodings' | 'ticketIdOf'> {
+  const ticketEncodings = contributions.flatMap((contribution) => contribution.ticketEncoding ?? []);
   return {
     credentialGuards: (condition) => contributions.flatMap((contribution) => contribution.credentialGuard?.(condition) ?? []),
     validationGuards: contributions.flatMap((contribution) => contribution.validationGuard ?? []),
+    ticketEncodings,
+    async ticketIdOf(idOrEncoded) {
+      let id = idOrEncoded;
+      for (const encoding of ticketEncodings) id = await encoding.ticketId(id);
+      return id;
+    },
   };
 }

@@ -1,5 +1,7 @@
+import type { GrantedServiceTicket, RegisteredService, TicketGrantingTicket } from '@tessera/core';
 import type { Context } from 'koa';
-import type { Step } from './routes/route.js';
+import type { z } from 'zod';
+import type { RouteInput, Step } from './routes/route.js';
 
 /** Which requests of a route check credentials, e.g. POST /v1/tickets/{tgt} only with `renew`. */
 export type RequestCondition = (ctx: Context) => boolean;
@@ -16,4 +18,30 @@ export interface HttpExtensions {
   credentialGuard?(condition?: RequestCondition): Step;
   /** A step placed first on the validation endpoints and /proxy, right after their failure renderer. */
   readonly validationGuard?: Step;
+  /** Another form tickets may travel in. */
+  readonly ticketEncoding?: TicketEncoding;
+}
+
+/**
+ * A form tickets travel in beside their bare ids (the tokens module's JWTs, docs/protocol.md §6): a client
+ * may ask POST /v1/tickets for its TGT in it, a service may get its STs in it, and wherever a ticket id
+ * is read, a ticket in this form stands for the stored ticket it names.
+ */
+export interface TicketEncoding {
+  /** What a client sends to POST /v1/tickets to ask for the TGT in this form, beside the route's own parameters and headers. */
+  readonly request: { readonly parameters: z.ZodRawShape; readonly headers: z.ZodRawShape };
+  /** Whether this POST /v1/tickets asked for the TGT in this form. */
+  requested(input: RouteInput): boolean;
+  /** The new TGT in this form: the 201's whole body, answered without Location. */
+  ticketGrantingTicket(ctx: Context, tgt: TicketGrantingTicket, sentParameters: Readonly<Record<string, string>>): Promise<string>;
+  /** Whether the STs of this service are answered in this form. */
+  encodesServiceTicketsFor(service: RegisteredService): boolean;
+  serviceTicket(ctx: Context, granted: GrantedServiceTicket): Promise<string>;
+  /** The id of the stored ticket a ticket in this form names; any other text as it is. */
+  ticketId(idOrEncoded: string): Promise<string>;
+  /**
+   * How the rest routes' OpenAPI texts name it: how a client asks for it ("with `token`"), a TGT in it
+   * ("the TGT as a JWT") and an ST in it, with the services that get one.
+   */
+  readonly described: { readonly requested: string; readonly ticketGrantingTicket: string; readonly serviceTicket: string };
 }

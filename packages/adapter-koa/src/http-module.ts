@@ -1,7 +1,7 @@
-import type { CasCore, Credential, EventSink, IssueProxyGrantingTicket, JwtTickets } from '@tessera/core';
+import type { CasCore, Credential, EventSink, IssueProxyGrantingTicket } from '@tessera/core';
 import type { Context } from 'koa';
 import type { z } from 'zod';
-import type { HttpExtensions, RequestCondition } from './http-extensions.js';
+import type { HttpExtensions, RequestCondition, TicketEncoding } from './http-extensions.js';
 import type { HttpOptions } from './http-options.js';
 import type { RequestObserver } from './observability/observe-requests.js';
 import type { CredentialExtractor } from './request/credentials.js';
@@ -26,8 +26,6 @@ export interface HttpBasics {
 
 /** What a module's routes may use: the basics, and what every module contributed at each extension point. */
 export interface HttpContext extends HttpBasics {
-  /** The tokens module's JWT tickets; undefined when the module is off (the `token` flag is then ignored). */
-  readonly tokens: JwtTickets | undefined;
   /** The proxy module's PGTs for a validation's `pgtUrl`; undefined when the module is off (`pgtUrl` is then ignored). */
   readonly proxyGranting: IssueProxyGrantingTicket | undefined;
   /**
@@ -37,6 +35,10 @@ export interface HttpContext extends HttpBasics {
   credentialGuards(condition?: RequestCondition): Step[];
   /** Every module's validation guard, to place right after the failure renderer of the validation endpoints and /proxy. */
   readonly validationGuards: readonly Step[];
+  /** Every module's ticket encoding: none, and tickets travel as bare ids only. */
+  readonly ticketEncodings: readonly TicketEncoding[];
+  /** The stored ticket's id for what a client sent where a ticket id is read (path or query): an id, or a ticket in an encoding. */
+  ticketIdOf(idOrEncoded: string): Promise<string>;
 }
 
 /**
@@ -59,8 +61,6 @@ export interface AppDependencies {
   readonly extractors: readonly CredentialExtractor[];
   /** Unexpected errors are reported as `server.error`. */
   readonly events: EventSink;
-  /** Present only with the tokens module. */
-  readonly tokens?: JwtTickets;
   /** Present only with the proxy module. */
   readonly proxyGranting?: IssueProxyGrantingTicket;
   /** Told the method, route pattern, status and duration of every request (the latency histogram). */

@@ -20,3 +20,4 @@ export type { RequestObserver } from './observability/observe-requests.js';
 export * from './modules/login/index.js';
 export * from './modules/proxy/index.js';
 export * from './modules/throttle/index.js';
+export * from './modules/tokens/index.js';

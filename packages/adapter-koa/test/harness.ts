@@ -21,7 +21,7 @@ import {
 } from '@tessera/core';
 import { expect } from 'chai';
 import request from 'supertest';
-import { LOOPBACK_HOSTS, createApp, proxyModule, restModule, throttleModule, usernamePasswordExtractor, type CredentialExtractor, type HttpModule, type HttpOptions, type RequestObserver } from '../src/index.js';
+import { LOOPBACK_HOSTS, createApp, proxyModule, restModule, throttleModule, tokensModule, usernamePasswordExtractor, type CredentialExtractor, type HttpModule, type HttpOptions, type RequestObserver } from '../src/index.js';
 import { MapThrottleStore, testCore } from '@tessera/testkit';
 import { DrainingRateStore } from './throttle-fakes.js';
 import { FakePasswordHandler, ListServiceRegistry, FixedClock, MapTicketStore, RecordingEvents, type FakeUser } from './fakes.js';
@@ -139,11 +139,16 @@ export function testServer(setup: ServerSetup = {}) {
   const app = createApp({
     core,
     options: { ...DEFAULT_OPTIONS, ...setup.options },
-    modules: [restModule(), ...(throttle ? [throttle] : []), ...(proxy ? [proxy.module] : []), ...(setup.modules?.({ core, tickets: store, registry, events }) ?? [])],
+    modules: [
+      restModule(),
+      ...(setup.tokenKeys ? [tokensModule(new JwtTickets(new CasJwtCodec(setup.tokenKeys, clock), clock, undefined))] : []),
+      ...(throttle ? [throttle] : []),
+      ...(proxy ? [proxy.module] : []),
+      ...(setup.modules?.({ core, tickets: store, registry, events }) ?? []),
+    ],
     ...(proxy && { proxyGranting: proxy.granting }),
     extractors: setup.extractors ?? [usernamePasswordExtractor],
     events,
-    ...(setup.tokenKeys && { tokens: new JwtTickets(new CasJwtCodec(setup.tokenKeys, clock), clock, undefined) }),
     ...(setup.observeRequest && { observeRequest: setup.observeRequest }),
   });
   const http = request(app.callback());

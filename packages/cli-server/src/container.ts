@@ -85,11 +85,10 @@ export function buildContainer({ config, logger, auditLogger, services = [], mon
       { all: KEYS.HttpModule },
       { all: KEYS.CredentialExtractor },
       KEYS.EventSink,
-      { all: KEYS.JwtTickets },
       { all: KEYS.Metrics },
       { all: KEYS.ProxyGranting },
     ],
-    (core, modules, extractors, events, [tokens], [metrics], [proxyGranting]) =>
+    (core, modules, extractors, events, [metrics], [proxyGranting]) =>
       createApp({
         core,
         options: httpOptions(config),
@@ -97,7 +96,6 @@ export function buildContainer({ config, logger, auditLogger, services = [], mon
         extractors,
         events,
         version: TESSERA_VERSION,
-        ...(tokens && { tokens }),
         ...(metrics && { observeRequest: metrics.observeRequest }),
         ...(proxyGranting && { proxyGranting }),
       }),

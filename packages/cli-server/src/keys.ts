@@ -17,7 +17,6 @@ import type {
   EventSink,
   FormTokenStore,
   IssueProxyGrantingTicket,
-  JwtTickets,
   LiveTgtCount,
   OtpReplayStore,
   PasswordHasher,
@@ -95,8 +94,6 @@ export const KEYS = {
   AuthenticationPolicy: key<AuthenticationPolicy>('AuthenticationPolicy'),
   OtpReplayStore: key<OtpReplayStore>('OtpReplayStore'),
   HttpModule: key<HttpModule>('HttpModule'),
-  /** Bound only by the tokens module: zero or one. */
-  JwtTickets: key<JwtTickets>('JwtTickets'),
   ThrottleStore: key<ThrottleStore>('ThrottleStore'),
   RequestRateStore: key<RequestRateStore>('RequestRateStore'),
   HttpApp: key<HttpApp>('HttpApp'),

@@ -4,7 +4,6 @@ import { flag, text } from '../request/parameter-schemas.js';
 import { requestOrigin } from '../request/request-origin.js';
 import { onlyMethods } from '../routes/only-methods.js';
 import { defineRoute, type Route } from '../routes/route.js';
-import { ticketIdOf } from '../tokens/jwt-requests.js';
 import { samlValidateRoute } from './saml-validate.js';
 import { renderValidationFailures, VALIDATION_ERRORS, validationFailures } from './validation-failures.js';
 import { cas1View, casView } from './validation-views.js';
@@ -59,7 +58,7 @@ export function validationRoutes(http: HttpContext): Route[] {
         const origin = requestOrigin(ctx);
         const result = await http.core.validateServiceTicket.execute({
           // A JWT ST stands for its stored ST, so it validates once, like any ST (docs/protocol.md §6).
-          ticket: query.ticket === undefined ? undefined : await ticketIdOf(http, query.ticket),
+          ticket: query.ticket === undefined ? undefined : await http.ticketIdOf(query.ticket),
           service: query.service,
           renew: query.renew,
           proxyTickets: proxy === 'proxyTickets',
