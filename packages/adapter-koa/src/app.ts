@@ -44,7 +44,6 @@ export function createApp(deps: AppDependencies): Koa {
   };
   const http: HttpContext = {
     ...basics,
-    proxyGranting: deps.proxyGranting,
     ...extensionPoints(modules.map((module) => module.extensions?.(basics) ?? {})),
   };
 
@@ -69,7 +68,7 @@ export function createApp(deps: AppDependencies): Koa {
 }
 
 /** Each extension point with what every module contributed to it, in module order. */
-function extensionPoints(contributions: readonly HttpExtensions[]): Pick<HttpContext, 'credentialGuards' | 'validationGuards' | 'ticketEncodings' | 'ticketIdOf'> {
+function extensionPoints(contributions: readonly HttpExtensions[]): Pick<HttpContext, 'credentialGuards' | 'validationGuards' | 'ticketEncodings' | 'ticketIdOf' | 'validationExtensions'> {
   const ticketEncodings = contributions.flatMap((contribution) => contribution.ticketEncoding ?? []);
   return {
     credentialGuards: (condition) => contributions.flatMap((contribution) => contribution.credentialGuard?.(condition) ?? []),
@@ -80,5 +79,6 @@ function extensionPoints(contributions: readonly HttpExtensions[]): Pick<HttpCon
       for (const encoding of ticketEncodings) id = await encoding.ticketId(id);
       return id;
     },
+    validationExtensions: contributions.flatMap((contribution) => contribution.validation ?? []),
   };
 }

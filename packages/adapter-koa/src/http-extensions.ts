@@ -1,7 +1,8 @@
-import type { GrantedServiceTicket, RegisteredService, TicketGrantingTicket } from '@tessera/core';
+import type { GrantedServiceTicket, RegisteredService, TicketGrantingTicket, ValidatedServiceTicket } from '@tessera/core';
 import type { Context } from 'koa';
 import type { z } from 'zod';
 import type { RouteInput, Step } from './routes/route.js';
+import type { ValidationAnswerExtras } from './validation/validation-views.js';
 
 /** Which requests of a route check credentials, e.g. POST /v1/tickets/{tgt} only with `renew`. */
 export type RequestCondition = (ctx: Context) => boolean;
@@ -20,6 +21,8 @@ export interface HttpExtensions {
   readonly validationGuard?: Step;
   /** Another form tickets may travel in. */
   readonly ticketEncoding?: TicketEncoding;
+  /** More query parameters of the CAS 2 and 3 validation paths, and what they add to a success. */
+  readonly validation?: ValidationExtension;
 }
 
 /**
@@ -44,4 +47,16 @@ export interface TicketEncoding {
    * ("the TGT as a JWT") and an ST in it, with the services that get one.
    */
   readonly described: { readonly requested: string; readonly ticketGrantingTicket: string; readonly serviceTicket: string };
+}
+
+/**
+ * What a module adds to the CAS 2 and 3 validation paths (not CAS 1's /validate nor /samlValidate), such as
+ * the proxy module's `pgtUrl` (docs/protocol.md §13.1): query parameters, and once a ticket validated,
+ * optional parts of the success answer. A failure of its own must not fail the validation.
+ */
+export interface ValidationExtension {
+  /** Query parameters it reads, parsed and documented with the paths' own. */
+  readonly query: z.ZodRawShape;
+  /** What it adds to the success answer of this validation, from the route's parsed query. */
+  answer(ctx: Context, validated: ValidatedServiceTicket, query: Readonly<Record<string, unknown>>): Promise<ValidationAnswerExtras>;
 }

@@ -1,7 +1,7 @@
-import type { CasCore, Credential, EventSink, IssueProxyGrantingTicket } from '@tessera/core';
+import type { CasCore, Credential, EventSink } from '@tessera/core';
 import type { Context } from 'koa';
 import type { z } from 'zod';
-import type { HttpExtensions, RequestCondition, TicketEncoding } from './http-extensions.js';
+import type { HttpExtensions, RequestCondition, TicketEncoding, ValidationExtension } from './http-extensions.js';
 import type { HttpOptions } from './http-options.js';
 import type { RequestObserver } from './observability/observe-requests.js';
 import type { CredentialExtractor } from './request/credentials.js';
@@ -26,8 +26,6 @@ export interface HttpBasics {
 
 /** What a module's routes may use: the basics, and what every module contributed at each extension point. */
 export interface HttpContext extends HttpBasics {
-  /** The proxy module's PGTs for a validation's `pgtUrl`; undefined when the module is off (`pgtUrl` is then ignored). */
-  readonly proxyGranting: IssueProxyGrantingTicket | undefined;
   /**
    * Every module's credential guard, to place right after readBody on every route that checks
    * credentials (only for requests meeting `condition` when given); none when no module guards.
@@ -39,6 +37,8 @@ export interface HttpContext extends HttpBasics {
   readonly ticketEncodings: readonly TicketEncoding[];
   /** The stored ticket's id for what a client sent where a ticket id is read (path or query): an id, or a ticket in an encoding. */
   ticketIdOf(idOrEncoded: string): Promise<string>;
+  /** Every module's validation extension, read by the CAS 2 and 3 validation paths. */
+  readonly validationExtensions: readonly ValidationExtension[];
 }
 
 /**
@@ -61,8 +61,6 @@ export interface AppDependencies {
   readonly extractors: readonly CredentialExtractor[];
   /** Unexpected errors are reported as `server.error`. */
   readonly events: EventSink;
-  /** Present only with the proxy module. */
-  readonly proxyGranting?: IssueProxyGrantingTicket;
   /** Told the method, route pattern, status and duration of every request (the latency histogram). */
   readonly observeRequest?: RequestObserver;
   /** The server's version, as the OpenAPI document's `info.version`. */

@@ -126,10 +126,12 @@ export function testServer(setup: ServerSetup = {}) {
   });
   const throttleStore = new MapThrottleStore();
   const store = setup.tickets ?? tickets;
-  const proxy = setup.proxyCallback && {
-    granting: new IssueProxyGrantingTicket(core, store, setup.proxyCallback, events),
-    module: proxyModule(new GrantProxyTicket(core, store, events)),
-  };
+  const proxy =
+    setup.proxyCallback &&
+    proxyModule({
+      grantProxyTicket: new GrantProxyTicket(core, store, events),
+      issueProxyGrantingTicket: new IssueProxyGrantingTicket(core, store, setup.proxyCallback, events),
+    });
   const throttle =
     (setup.throttle || setup.validationRate) &&
     throttleModule({
@@ -143,10 +145,9 @@ export function testServer(setup: ServerSetup = {}) {
       restModule(),
       ...(setup.tokenKeys ? [tokensModule(new JwtTickets(new CasJwtCodec(setup.tokenKeys, clock), clock, undefined))] : []),
       ...(throttle ? [throttle] : []),
-      ...(proxy ? [proxy.module] : []),
+      ...(proxy ? [proxy] : []),
       ...(setup.modules?.({ core, tickets: store, registry, events }) ?? []),
     ],
-    ...(proxy && { proxyGranting: proxy.granting }),
     extractors: setup.extractors ?? [usernamePasswordExtractor],
     events,
     ...(setup.observeRequest && { observeRequest: setup.observeRequest }),

@@ -86,9 +86,8 @@ export function buildContainer({ config, logger, auditLogger, services = [], mon
       { all: KEYS.CredentialExtractor },
       KEYS.EventSink,
       { all: KEYS.Metrics },
-      { all: KEYS.ProxyGranting },
     ],
-    (core, modules, extractors, events, [metrics], [proxyGranting]) =>
+    (core, modules, extractors, events, [metrics]) =>
       createApp({
         core,
         options: httpOptions(config),
@@ -97,7 +96,6 @@ export function buildContainer({ config, logger, auditLogger, services = [], mon
         events,
         version: TESSERA_VERSION,
         ...(metrics && { observeRequest: metrics.observeRequest }),
-        ...(proxyGranting && { proxyGranting }),
       }),
   );
 

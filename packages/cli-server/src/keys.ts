@@ -16,7 +16,6 @@ import type {
   CredentialHandler,
   EventSink,
   FormTokenStore,
-  IssueProxyGrantingTicket,
   LiveTgtCount,
   OtpReplayStore,
   PasswordHasher,
@@ -93,6 +92,7 @@ export const KEYS = {
   /** Multi-bound: rules over a whole authentication (the otp module's). */
   AuthenticationPolicy: key<AuthenticationPolicy>('AuthenticationPolicy'),
   OtpReplayStore: key<OtpReplayStore>('OtpReplayStore'),
+  /** Multi-bound: every enabled module's routes and its contributions to the others' (adapter-koa's extension points). */
   HttpModule: key<HttpModule>('HttpModule'),
   ThrottleStore: key<ThrottleStore>('ThrottleStore'),
   RequestRateStore: key<RequestRateStore>('RequestRateStore'),
@@ -108,8 +108,6 @@ export const KEYS = {
   FormTokenStore: key<FormTokenStore>('FormTokenStore'),
   /** Bound only by the login module (single logout): zero or one, told of every grant and logout. */
   SessionListener: key<SessionListener>('SessionListener'),
-  /** Bound only by the proxy module: zero or one, a validation's `pgtUrl` goes to it. */
-  ProxyGranting: key<IssueProxyGrantingTicket>('ProxyGranting'),
   /** Multi-bound: work a node does on its own time, started once it listens and stopped before the storage closes. */
   BackgroundJob: key<BackgroundJob>('BackgroundJob'),
 } as const;
