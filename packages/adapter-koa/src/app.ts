@@ -68,7 +68,7 @@ export function createApp(deps: AppDependencies): Koa {
 }
 
 /** Each extension point with what every module contributed to it, in module order. */
-function extensionPoints(contributions: readonly HttpExtensions[]): Pick<HttpContext, 'credentialGuards' | 'validationGuards' | 'ticketEncodings' | 'ticketIdOf' | 'validationExtensions'> {
+function extensionPoints(contributions: readonly HttpExtensions[]): Omit<HttpContext, keyof HttpBasics> {
   const ticketEncodings = contributions.flatMap((contribution) => contribution.ticketEncoding ?? []);
   return {
     credentialGuards: (condition) => contributions.flatMap((contribution) => contribution.credentialGuard?.(condition) ?? []),

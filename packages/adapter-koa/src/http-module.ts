@@ -48,7 +48,7 @@ export interface HttpContext extends HttpBasics {
 export interface HttpModule {
   readonly name: string;
   routes?(http: HttpContext): Route[];
-  /** Built once per app, before any route. */
+  /** What it adds at the extension points; asked once per app, before any route is built. */
   extensions?(http: HttpBasics): HttpExtensions;
 }
 
