@@ -1,11 +1,11 @@
-import type { CasCore, Credential, EventSink } from '@tessera/core';
+import type { CasCore, Credential, EventSink, GrantedServiceTicket, RegisteredService, TicketGrantingTicket, ValidatedServiceTicket } from '@tessera/core';
 import type { Context } from 'koa';
 import type { z } from 'zod';
-import type { HttpExtensions, RequestCondition, TicketEncoding, ValidationExtension } from './http-extensions.js';
 import type { HttpOptions } from './http-options.js';
 import type { RequestObserver } from './observability/observe-requests.js';
 import type { CredentialExtractor } from './request/credentials.js';
-import type { FailureRendering, Route, Step } from './routes/route.js';
+import type { FailureRendering, Route, RouteInput, Step } from './routes/route.js';
+import type { ValidationAnswerExtras } from './validation/validation-views.js';
 
 export type { Step } from './routes/route.js';
 
@@ -65,4 +65,61 @@ export interface AppDependencies {
   readonly observeRequest?: RequestObserver;
   /** The server's version, as the OpenAPI document's `info.version`. */
   readonly version?: string;
+}
+
+/** Which requests of a route check credentials, e.g. POST /v1/tickets/{tgt} only with `renew`. */
+export type RequestCondition = (ctx: Context) => boolean;
+
+/**
+ * What a module adds to routes that are not its own, at named points the central routes consume without
+ * knowing which module filled them. createApp gathers each point from every module, in module order.
+ */
+export interface HttpExtensions {
+  /**
+   * A step for every route that checks credentials, placed right after its body is read; `condition`,
+   * when the route gives one, says which of its requests check them (the others must pass untouched).
+   */
+  credentialGuard?(condition?: RequestCondition): Step;
+  /** A step placed first on the validation endpoints and /proxy, right after their failure renderer. */
+  readonly validationGuard?: Step;
+  /** Another form tickets may travel in. */
+  readonly ticketEncoding?: TicketEncoding;
+  /** More query parameters of the CAS 2 and 3 validation paths, and what they add to a success. */
+  readonly validation?: ValidationExtension;
+}
+
+/**
+ * A form tickets travel in beside their bare ids (the tokens module's JWTs, docs/protocol.md §6): a client
+ * may ask POST /v1/tickets for its TGT in it, a service may get its STs in it, and wherever a ticket id
+ * is read, a ticket in this form stands for the stored ticket it names.
+ */
+export interface TicketEncoding {
+  /** What a client sends to POST /v1/tickets to ask for the TGT in this form, beside the route's own parameters and headers. */
+  readonly request: { readonly parameters: z.ZodRawShape; readonly headers: z.ZodRawShape };
+  /** Whether this POST /v1/tickets asked for the TGT in this form. */
+  requested(input: RouteInput): boolean;
+  /** The new TGT in this form: the 201's whole body, answered without Location. */
+  ticketGrantingTicket(ctx: Context, tgt: TicketGrantingTicket, sentParameters: Readonly<Record<string, string>>): Promise<string>;
+  /** Whether the STs of this service are answered in this form. */
+  encodesServiceTicketsFor(service: RegisteredService): boolean;
+  serviceTicket(ctx: Context, granted: GrantedServiceTicket): Promise<string>;
+  /** The id of the stored ticket a ticket in this form names; any other text as it is. */
+  ticketId(idOrEncoded: string): Promise<string>;
+  /**
+   * How the rest routes' OpenAPI texts name it: how a client asks for it ("with `token`"), a TGT in it
+   * ("the TGT as a JWT") and an ST in it, with the services that get one.
+   */
+  readonly described: { readonly requested: string; readonly ticketGrantingTicket: string; readonly serviceTicket: string };
+}
+
+/**
+ * What a module adds to the CAS 2 and 3 validation paths (not CAS 1's /validate nor /samlValidate), such as
+ * the proxy module's `pgtUrl` (docs/protocol.md §13.1): query parameters, and once a ticket validated,
+ * optional parts of the success answer. A failure of its own must not fail the validation.
+ */
+export interface ValidationExtension {
+  /** Query parameters it reads, parsed and documented with the paths' own. */
+  readonly query: z.ZodRawShape;
+  /** What it adds to the success answer of this validation, from the route's parsed query. */
+  answer(ctx: Context, validated: ValidatedServiceTicket, query: Readonly<Record<string, unknown>>): Promise<ValidationAnswerExtras>;
 }

@@ -1,6 +1,6 @@
 export { createApp } from './app.js';
 export type { HttpOptions } from './http-options.js';
-export type { AppDependencies, HttpBasics, HttpContext, HttpModule, Step } from './http-module.js';
+export type { AppDependencies, HttpBasics, HttpContext, HttpExtensions, HttpModule, RequestCondition, Step, TicketEncoding, ValidationExtension } from './http-module.js';
 export { restModule } from './modules/rest/rest-module.js';
 export { credentialExtractor, otpExtractor, usernamePasswordExtractor, type CredentialExtractor, type CredentialRequest } from './request/credentials.js';
 export { defineRoute, type Route, type RouteDeclaration, type RouteInput, type RouteRequest } from './routes/route.js';
@@ -14,7 +14,6 @@ export { toCasServiceJson } from './services/codecs/cas-service-render.js';
 export { LEGACY_DEFAULT_EVALUATION_ORDER, LEGACY_SERVICE_TYPE, legacyServiceDefinition, type LegacyServiceForm } from './services/codecs/legacy-service-form.js';
 export { BASIC_CHALLENGE } from './errors/rest-errors.js';
 export { answerClientErrors } from './errors/client-errors.js';
-export type { HttpExtensions, RequestCondition } from './http-extensions.js';
 export { ADMIN_PATHS, createAdminApp, type AdminDependencies, type MetricsExposition } from './observability/admin-app.js';
 export type { RequestObserver } from './observability/observe-requests.js';
 export * from './modules/login/index.js';

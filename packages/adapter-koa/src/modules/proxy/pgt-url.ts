@@ -1,5 +1,5 @@
 import type { IssueProxyGrantingTicket } from '@tessera/core';
-import type { ValidationExtension } from '../../http-extensions.js';
+import type { ValidationExtension } from '../../http-module.js';
 import { text } from '../../request/parameter-schemas.js';
 import { requestOrigin } from '../../request/request-origin.js';
 

@@ -1,6 +1,6 @@
 import type { AuthenticationThrottle, ThrottleSubject } from '@tessera/core';
 import type { Context, Next } from 'koa';
-import type { RequestCondition } from '../../http-extensions.js';
+import type { RequestCondition } from '../../http-module.js';
 import type { HttpOptions } from '../../http-options.js';
 import { statusOf } from '../../errors/error-status.js';
 import { toTesseraError } from '../../errors/normalize-error.js';
