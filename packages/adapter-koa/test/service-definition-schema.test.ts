@@ -1,7 +1,7 @@
 import { aRegisteredService } from '@tessera/testkit';
 import { expect } from 'chai';
 import { parseServiceDefinition, toCasServiceJson } from '../src/index.js';
-import { serviceDefinitionSchema } from '../src/services/service-definition.js';
+import { serviceDefinitionSchema } from '../src/modules/services/service-definition.js';
 
 const CAS = 'org.apereo.cas.services';
 

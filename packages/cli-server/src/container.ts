@@ -85,13 +85,9 @@ export function buildContainer({ config, logger, auditLogger, services = [], mon
       { all: KEYS.HttpModule },
       { all: KEYS.CredentialExtractor },
       KEYS.EventSink,
-      { all: KEYS.JwtTickets },
-      { all: KEYS.AuthenticationThrottle },
-      { all: KEYS.RequestRateLimit },
       { all: KEYS.Metrics },
-      { all: KEYS.ProxyGranting },
     ],
-    (core, modules, extractors, events, [tokens], [throttle], [validationRateLimit], [metrics], [proxyGranting]) =>
+    (core, modules, extractors, events, [metrics]) =>
       createApp({
         core,
         options: httpOptions(config),
@@ -99,11 +95,7 @@ export function buildContainer({ config, logger, auditLogger, services = [], mon
         extractors,
         events,
         version: TESSERA_VERSION,
-        ...(tokens && { tokens }),
-        ...(throttle && { throttle }),
-        ...(validationRateLimit && { validationRateLimit }),
         ...(metrics && { observeRequest: metrics.observeRequest }),
-        ...(proxyGranting && { proxyGranting }),
       }),
   );
 

@@ -11,21 +11,17 @@ import type {
   TicketStatus,
   ValidateServiceTicket,
   AuthenticationPolicy,
-  AuthenticationThrottle,
   CasCore,
   Clock,
   CredentialHandler,
   EventSink,
   FormTokenStore,
-  IssueProxyGrantingTicket,
-  JwtTickets,
   LiveTgtCount,
   OtpReplayStore,
   PasswordHasher,
   RandomSource,
   ReadinessCheck,
   ReadinessProbe,
-  RequestRateLimit,
   RequestRateStore,
   ServiceRegistry,
   ServiceSessionStore,
@@ -96,15 +92,10 @@ export const KEYS = {
   /** Multi-bound: rules over a whole authentication (the otp module's). */
   AuthenticationPolicy: key<AuthenticationPolicy>('AuthenticationPolicy'),
   OtpReplayStore: key<OtpReplayStore>('OtpReplayStore'),
+  /** Multi-bound: every enabled module's routes and its contributions to the others' (adapter-koa's extension points). */
   HttpModule: key<HttpModule>('HttpModule'),
-  /** Bound only by the tokens module: zero or one. */
-  JwtTickets: key<JwtTickets>('JwtTickets'),
-  /** Bound only by the throttle module: zero or one. */
-  AuthenticationThrottle: key<AuthenticationThrottle>('AuthenticationThrottle'),
   ThrottleStore: key<ThrottleStore>('ThrottleStore'),
   RequestRateStore: key<RequestRateStore>('RequestRateStore'),
-  /** Bound only with the throttle module and a validation request rate: zero or one. */
-  RequestRateLimit: key<RequestRateLimit>('RequestRateLimit'),
   HttpApp: key<HttpApp>('HttpApp'),
   /** Multi-bound: the components of /health/ready (the storage's, the ldap handler's). */
   ReadinessCheck: key<ReadinessCheck>('ReadinessCheck'),
@@ -117,8 +108,6 @@ export const KEYS = {
   FormTokenStore: key<FormTokenStore>('FormTokenStore'),
   /** Bound only by the login module (single logout): zero or one, told of every grant and logout. */
   SessionListener: key<SessionListener>('SessionListener'),
-  /** Bound only by the proxy module: zero or one, a validation's `pgtUrl` goes to it. */
-  ProxyGranting: key<IssueProxyGrantingTicket>('ProxyGranting'),
   /** Multi-bound: work a node does on its own time, started once it listens and stopped before the storage closes. */
   BackgroundJob: key<BackgroundJob>('BackgroundJob'),
 } as const;

@@ -1,3 +1,4 @@
+import { throttleModule } from '@tessera/adapter-koa';
 import { AuthenticationThrottle, RequestRateLimit } from '@tessera/core';
 import { KEYS } from '../../keys.js';
 import type { ModuleRegistration } from '../module.js';
@@ -9,16 +10,11 @@ import type { ModuleRegistration } from '../module.js';
  * its buckets in the storage's request-rate store.
  */
 export const registerThrottleModule: ModuleRegistration = (binder, config) => {
-  binder.resolved(
-    KEYS.AuthenticationThrottle,
-    [KEYS.ThrottleStore, KEYS.Clock, KEYS.EventSink],
-    (store, clock, events) => new AuthenticationThrottle(store, clock, config.throttle.failure, events),
-  );
   const { requestsPerSecond, burst } = config.throttle.validation;
-  if (requestsPerSecond === undefined) return;
-  binder.resolved(
-    KEYS.RequestRateLimit,
-    [KEYS.RequestRateStore, KEYS.Clock],
-    (store, clock) => new RequestRateLimit(store, clock, { burst, requestsPerSecond }),
+  binder.resolved(KEYS.HttpModule, [KEYS.ThrottleStore, KEYS.RequestRateStore, KEYS.Clock, KEYS.EventSink], (store, rates, clock, events) =>
+    throttleModule({
+      authentication: new AuthenticationThrottle(store, clock, config.throttle.failure, events),
+      ...(requestsPerSecond !== undefined && { validationRate: new RequestRateLimit(rates, clock, { burst, requestsPerSecond }) }),
+    }),
   );
 };

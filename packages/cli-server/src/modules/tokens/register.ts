@@ -1,3 +1,4 @@
+import { tokensModule } from '@tessera/adapter-koa';
 import { CasJwtCodec, JwtTickets } from '@tessera/core';
 import { loadTokenKeys } from './key-file.js';
 import { KEYS } from '../../keys.js';
@@ -5,9 +6,7 @@ import type { ModuleRegistration } from '../module.js';
 
 /** `tokens`: JWT TGTs and STs. Keys are loaded (or first generated) and imported once, when the app is built. */
 export const registerTokensModule: ModuleRegistration = (binder, config) => {
-  binder.resolved(
-    KEYS.JwtTickets,
-    [KEYS.Clock, KEYS.RandomSource],
-    (clock, random) => new JwtTickets(new CasJwtCodec(loadTokenKeys(config.tokens, random), clock), clock, config.tokens.issuer, config.tokens.requestParameters),
+  binder.resolved(KEYS.HttpModule, [KEYS.Clock, KEYS.RandomSource], (clock, random) =>
+    tokensModule(new JwtTickets(new CasJwtCodec(loadTokenKeys(config.tokens, random), clock), clock, config.tokens.issuer, config.tokens.requestParameters)),
   );
 };

@@ -1,5 +1,5 @@
 import type { RegisterService } from '@tessera/core';
-import type { HttpModule } from '../http-module.js';
+import type { HttpModule } from '../../http-module.js';
 import { registerFromFormRoute, registerFromJsonRoute } from './registration-routes.js';
 
 export interface ServicesModuleOptions {

@@ -1,11 +1,10 @@
 import type { Context } from 'koa';
 import { z } from 'zod';
-import type { HttpContext } from '../http-module.js';
-import { flag, text } from '../request/parameter-schemas.js';
-import { requestOrigin } from '../request/request-origin.js';
-import { typedInputOf } from '../routes/route-input.js';
-import { defineRoute, type Route } from '../routes/route.js';
-import { issuer, ticketIdOf } from '../tokens/jwt-requests.js';
+import type { HttpContext } from '../../http-module.js';
+import { flag, text } from '../../request/parameter-schemas.js';
+import { requestOrigin } from '../../request/request-origin.js';
+import { typedInputOf } from '../../routes/route-input.js';
+import { defineRoute, type Route } from '../../routes/route.js';
 import { CREDENTIAL_ERRORS, credentialRequest, SERVICE, STORE_ERRORS, TICKET_ID } from './rest-requests.js';
 
 /**
@@ -37,7 +36,7 @@ export function grantServiceTicketRoute(http: HttpContext): Route {
     responses: {
       200: {
         description: 'The service ticket.',
-        content: { 'text/plain': z.string().meta({ description: http.tokens ? 'The ST id, or the ST as a JWT for a service with `jwtAsServiceTicket`.' : 'The ST id.' }) },
+        content: { 'text/plain': z.string().meta({ description: `The ST id${http.ticketEncodings.map(({ described }) => `, or ${described.serviceTicket}`).join('')}.` }) },
       },
     },
     errors: {
@@ -48,11 +47,11 @@ export function grantServiceTicketRoute(http: HttpContext): Route {
       STORE_CAPACITY_EXCEEDED: 'The ticket store is full.',
     },
     failures: http.restFailures,
-    steps: [http.readBody, http.throttle(renewRequested)],
+    steps: [http.readBody, ...http.credentialGuards(renewRequested)],
     async handle(ctx, { params, parameters }) {
       const { renew } = parameters;
       const granted = await http.core.grantServiceTicket.execute({
-        tgtId: await ticketIdOf(http, params.tgt),
+        tgtId: await http.ticketIdOf(params.tgt),
         service: parameters.service ?? parameters.TARGET,
         renew,
         credentials: renew ? http.credentials(ctx) : [],
@@ -60,8 +59,8 @@ export function grantServiceTicketRoute(http: HttpContext): Route {
       });
       ctx.status = 200;
       ctx.type = 'text/plain';
-      const { tokens } = http;
-      ctx.body = tokens?.wantsJwtServiceTicket(granted.service) ? await tokens.serviceTicket(granted, issuer(tokens, http, ctx)) : granted.ticket.id;
+      const encoding = http.ticketEncodings.find((candidate) => candidate.encodesServiceTicketsFor(granted.service));
+      ctx.body = encoding ? await encoding.serviceTicket(ctx, granted) : granted.ticket.id;
     },
   });
 }

@@ -1,8 +1,7 @@
 import { z } from 'zod';
-import type { HttpContext } from '../http-module.js';
-import { requestOrigin } from '../request/request-origin.js';
-import { defineRoute, type Route } from '../routes/route.js';
-import { ticketIdOf } from '../tokens/jwt-requests.js';
+import type { HttpContext } from '../../http-module.js';
+import { requestOrigin } from '../../request/request-origin.js';
+import { defineRoute, type Route } from '../../routes/route.js';
 import { STORE_ERRORS, TICKET_ID } from './rest-requests.js';
 
 const request = { params: z.object({ id: TICKET_ID }) };
@@ -21,7 +20,7 @@ export function ticketStatusRoute(http: HttpContext): Route {
     failures: http.restFailures,
     steps: [http.readBody],
     async handle(ctx, { params }) {
-      const ticket = await http.core.ticketStatus.execute(await ticketIdOf(http, params.id));
+      const ticket = await http.core.ticketStatus.execute(await http.ticketIdOf(params.id));
       ctx.status = 200;
       ctx.type = 'text/plain';
       ctx.body = ticket.id;
@@ -45,7 +44,7 @@ export function logoutRoute(http: HttpContext): Route {
     failures: http.restFailures,
     steps: [http.readBody],
     async handle(ctx, { params }) {
-      await http.core.destroyTicketGrantingTicket.execute(await ticketIdOf(http, params.id), requestOrigin(ctx));
+      await http.core.destroyTicketGrantingTicket.execute(await http.ticketIdOf(params.id), requestOrigin(ctx));
       ctx.status = 200;
       ctx.type = 'text/plain';
       ctx.body = params.id;

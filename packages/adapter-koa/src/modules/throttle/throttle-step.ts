@@ -1,25 +1,23 @@
 import type { AuthenticationThrottle, ThrottleSubject } from '@tessera/core';
 import type { Context, Next } from 'koa';
-import type { HttpOptions } from '../http-options.js';
-import { statusOf } from '../errors/error-status.js';
-import { toTesseraError } from '../errors/normalize-error.js';
-import { basicCredentials } from '../request/basic-credentials.js';
-import { inputOf } from '../routes/route-input.js';
-import { withErrors, type Step } from '../routes/route.js';
-import { requestOrigin } from '../request/request-origin.js';
-
-/** Which requests of a route check credentials, e.g. POST /v1/tickets/{tgt} only with `renew`. */
-export type ThrottleCondition = (ctx: Context) => boolean;
+import type { RequestCondition } from '../../http-module.js';
+import type { HttpOptions } from '../../http-options.js';
+import { statusOf } from '../../errors/error-status.js';
+import { toTesseraError } from '../../errors/normalize-error.js';
+import { basicCredentials } from '../../request/basic-credentials.js';
+import { inputOf } from '../../routes/route-input.js';
+import { withErrors, type Step } from '../../routes/route.js';
+import { requestOrigin } from '../../request/request-origin.js';
 
 /**
- * The throttle module's route step (docs/protocol.md §5), placed after the body is read and before the
- * step that checks credentials: a locked key is refused (ThrottledError → 423) before any password
+ * The throttle module's credential guard (docs/protocol.md §5), placed after the body is read and before
+ * the handler checks credentials: a locked key is refused (ThrottledError → 423) before any password
  * hash is computed. Afterwards a 401 counts as a failure and a success (2xx, 3xx) resets the key; nothing else counts.
- * Without the module the step only passes the request on.
+ * Requests not meeting `condition` pass untouched.
  */
-export function throttleStep(throttle: AuthenticationThrottle | undefined, options: HttpOptions, condition?: ThrottleCondition): Step {
+export function throttleStep(throttle: AuthenticationThrottle, options: HttpOptions, condition?: RequestCondition): Step {
   const step = async function throttleAuthentication(ctx: Context, next: Next): Promise<void> {
-    if (!throttle || (condition && !condition(ctx))) {
+    if (condition && !condition(ctx)) {
       await next();
       return;
     }
@@ -33,7 +31,7 @@ export function throttleStep(throttle: AuthenticationThrottle | undefined, optio
     }
     await report(throttle, subject, ctx.status);
   };
-  return throttle ? withErrors(step, { THROTTLED: 'Too many failed logins from this address for this username: locked for `Retry-After` seconds.' }) : step;
+  return withErrors(step, { THROTTLED: 'Too many failed logins from this address for this username: locked for `Retry-After` seconds.' });
 }
 
 /**

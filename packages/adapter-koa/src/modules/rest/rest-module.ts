@@ -1,4 +1,4 @@
-import type { HttpModule } from '../http-module.js';
+import type { HttpModule } from '../../http-module.js';
 import { grantServiceTicketRoute } from './service-tickets.js';
 import { createTicketGrantingTicketRoute } from './ticket-granting-tickets.js';
 import { logoutRoute, ticketStatusRoute } from './ticket-status.js';

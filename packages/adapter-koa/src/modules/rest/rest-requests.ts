@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import type { HttpContext } from '../http-module.js';
-import { mergeShapes } from '../request/credentials.js';
-import { optionalText, parameterObject } from '../request/parameter-schemas.js';
-import type { RouteErrors } from '../routes/route.js';
+import type { HttpContext } from '../../http-module.js';
+import { mergeShapes } from '../../request/credentials.js';
+import { optionalText, parameterObject } from '../../request/parameter-schemas.js';
+import type { RouteErrors } from '../../routes/route.js';
 
 /** The service URL a login or a ticket is for. */
 export const SERVICE = optionalText('The service URL; it must be registered and enabled, and the user must meet its access rules.');

@@ -1,8 +1,8 @@
 import type { AuthenticationResult } from '@tessera/core';
 import { z } from 'zod';
-import type { HttpContext } from '../http-module.js';
-import { requestOrigin } from '../request/request-origin.js';
-import { defineRoute, type Route } from '../routes/route.js';
+import type { HttpContext } from '../../http-module.js';
+import { requestOrigin } from '../../request/request-origin.js';
+import { defineRoute, type Route } from '../../routes/route.js';
 import { CREDENTIAL_ERRORS, credentialRequest, SERVICE, STORE_ERRORS } from './rest-requests.js';
 
 const attributes = z.record(z.string(), z.array(z.string()).readonly());
@@ -31,7 +31,7 @@ export function authenticateUserRoute(http: HttpContext): Route {
     responses: { 200: { description: 'Authenticated.', content: { 'application/json': authenticationResultSchema } } },
     errors: { ...CREDENTIAL_ERRORS, ...STORE_ERRORS },
     failures: http.restFailures,
-    steps: [http.readBody, http.throttle()],
+    steps: [http.readBody, ...http.credentialGuards()],
     async handle(ctx, { parameters: { service } }) {
       const result = await http.core.authenticateUser.execute({ credentials: http.credentials(ctx), ...(service !== undefined && { service }), origin: requestOrigin(ctx) });
       ctx.status = 200;

@@ -1,25 +1,24 @@
 import { z } from 'zod';
-import type { HttpContext } from '../http-module.js';
-import { optionalFlag } from '../request/parameter-schemas.js';
-import { requestOrigin } from '../request/request-origin.js';
-import { requestUrl } from '../request/request-url.js';
-import { defineRoute, type Route } from '../routes/route.js';
-import { issuer } from '../tokens/jwt-requests.js';
+import type { HttpContext } from '../../http-module.js';
+import { mergeShapes } from '../../request/credentials.js';
+import { requestOrigin } from '../../request/request-origin.js';
+import { requestUrl } from '../../request/request-url.js';
+import { defineRoute, type Route } from '../../routes/route.js';
 import { CREDENTIAL_ERRORS, credentialRequest, SERVICE, STORE_ERRORS } from './rest-requests.js';
 import { acceptsHtml, tgtCreatedPage } from './tgt-created-page.js';
 
-const TOKEN = 'Answer the TGT as a JWT (tokens module).';
-
 /**
  * POST /v1/tickets: authenticate every extracted credential, optionally check `service`, answer 201.
- * With the tokens module and `token=true` the body is the TGT as a JWT, with no Location (as CAS).
+ * A client that asks for the TGT in a ticket encoding (the tokens module's `token=true`) gets it as the
+ * body, with no Location (as CAS).
  */
 export function createTicketGrantingTicketRoute(http: HttpContext): Route {
-  const tokens = http.tokens !== undefined;
+  const encodings = http.ticketEncodings;
   const request = credentialRequest(http, {
-    parameters: { service: SERVICE, ...(tokens && { token: optionalFlag(`${TOKEN} Read before the \`token\` header.`) }) },
-    headers: tokens ? { token: optionalFlag(`${TOKEN} Read when the parameter is absent or blank.`) } : {},
+    parameters: { service: SERVICE, ...mergeShapes(encodings.map((encoding) => encoding.request.parameters), 'parameter') },
+    headers: mergeShapes(encodings.map((encoding) => encoding.request.headers), 'header'),
   });
+  const requested = encodings.map(({ described }) => described.requested).join(' or ');
   return defineRoute({
     method: 'post',
     path: '/v1/tickets',
@@ -32,21 +31,22 @@ export function createTicketGrantingTicketRoute(http: HttpContext): Route {
         description: 'Logged in. The body depends on `Accept`: absent, `*/*` or `text/html` → an HTML page whose form action is the Location; otherwise the bare TGT id.',
         content: {
           'text/html': z.string().meta({ description: 'A page holding `<form action="<Location>">`.' }),
-          'text/plain': z.string().meta({ description: tokens ? 'The TGT id, or with `token` the TGT as a JWT.' : 'The TGT id.' }),
+          'text/plain': z.string().meta({ description: `The TGT id${encodings.map(({ described }) => `, or ${described.requested} ${described.ticketGrantingTicket}`).join('')}.` }),
         },
-        headers: z.object({ Location: z.string().optional().meta({ description: `The TGT's URL: this request's URL and the TGT id.${tokens ? ' Absent with `token`.' : ''}` }) }),
+        headers: z.object({ Location: z.string().optional().meta({ description: `The TGT's URL: this request's URL and the TGT id.${requested && ` Absent ${requested}.`}` }) }),
       },
     },
     errors: { ...CREDENTIAL_ERRORS, ...STORE_ERRORS, STORE_CAPACITY_EXCEEDED: 'The ticket store is full.' },
     failures: http.restFailures,
-    steps: [http.readBody, http.throttle()],
-    async handle(ctx, { parameters, headers, sentParameters }) {
-      const { service } = parameters;
+    steps: [http.readBody, ...http.credentialGuards()],
+    async handle(ctx, input) {
+      const { service } = input.parameters;
       const tgt = await http.core.createTicketGrantingTicket.execute({ credentials: http.credentials(ctx), ...(service !== undefined && { service }), origin: requestOrigin(ctx) });
       ctx.status = 201;
-      if (http.tokens && (parameters.token ?? headers.token)) {
+      const encoding = encodings.find((candidate) => candidate.requested(input));
+      if (encoding) {
         ctx.type = 'text/plain';
-        ctx.body = await http.tokens.ticketGrantingTicket(tgt, issuer(http.tokens, http, ctx), sentParameters);
+        ctx.body = await encoding.ticketGrantingTicket(ctx, tgt, input.sentParameters);
         return;
       }
       const location = `${requestUrl(ctx, http.options)}/${tgt.id}`;

@@ -1,15 +1,15 @@
 import { UnsupportedMediaTypeError, type RegisterService } from '@tessera/core';
 import { z } from 'zod';
-import { plainTextSchema } from '../errors/rest-failures.js';
-import type { HttpContext } from '../http-module.js';
-import { basicCredentials } from '../request/basic-credentials.js';
-import { requestOrigin } from '../request/request-origin.js';
-import { parameterObject, text } from '../request/parameter-schemas.js';
+import { plainTextSchema } from '../../errors/rest-failures.js';
+import type { HttpContext } from '../../http-module.js';
+import { basicCredentials } from '../../request/basic-credentials.js';
+import { requestOrigin } from '../../request/request-origin.js';
+import { parameterObject, text } from '../../request/parameter-schemas.js';
 import { TICKET_ID, STORE_ERRORS } from '../rest/rest-requests.js';
-import { defineRoute, withErrors, type Route } from '../routes/route.js';
-import { parseServiceDefinition } from './codecs/cas-service-json.js';
-import { toCasServiceJson } from './codecs/cas-service-render.js';
-import { legacyServiceDefinition } from './codecs/legacy-service-form.js';
+import { defineRoute, withErrors, type Route } from '../../routes/route.js';
+import { parseServiceDefinition } from '../../services/codecs/cas-service-json.js';
+import { toCasServiceJson } from '../../services/codecs/cas-service-render.js';
+import { legacyServiceDefinition } from '../../services/codecs/legacy-service-form.js';
 import { serviceDefinitionSchema } from './service-definition.js';
 
 const NOT_ALLOWED = 'The user lacks the attribute `registration.requiredAttribute` names.';
@@ -30,7 +30,7 @@ export function registerFromJsonRoute(http: HttpContext, register: RegisterServi
     responses: { 200: { description: 'Saved; the stored definition with its id.', content: { 'application/json': serviceDefinitionSchema } } },
     errors: { UNAUTHENTICATED: 'HTTP Basic credentials are missing or refused.', FORBIDDEN: NOT_ALLOWED, INVALID_SERVICE_DEFINITION: 'The definition is invalid, or has a key tessera does not read; one line per problem, each naming the key.', ...STORE_ERRORS },
     failures: http.restFailures,
-    steps: [requireJsonBody, http.readBody, http.throttle()],
+    steps: [requireJsonBody, http.readBody, ...http.credentialGuards()],
     async handle(ctx) {
       const saved = await register.withCredentials(basicCredentials(ctx), () => parseServiceDefinition(ctx.request.body, { acceptedTypes }), requestOrigin(ctx));
       ctx.status = 200;
@@ -64,7 +64,7 @@ export function registerFromFormRoute(http: HttpContext, register: RegisterServi
     responses: { 200: { description: 'Saved.', content: { 'text/plain': plainTextSchema } } },
     errors: { INVALID_SERVICE_DEFINITION: 'A field is missing, invalid or unknown; the message names it.', TICKET_NOT_FOUND: 'The TGT is unknown or expired.', FORBIDDEN: NOT_ALLOWED, ...STORE_ERRORS },
     failures: http.restFailures,
-    steps: [http.readBody, http.throttle()],
+    steps: [http.readBody, ...http.credentialGuards()],
     async handle(ctx, { params, sentParameters }) {
       const saved = await register.withTicket(params.tgt, () => legacyServiceDefinition(sentParameters), requestOrigin(ctx));
       ctx.status = 200;
