@@ -1,9 +1,9 @@
 import { certificatesFromText, x509Credential, type CertificateSource, type EventSink, type X509Credential } from '@tessera/core';
 import type { Socket } from 'node:net';
 import { TLSSocket, type DetailedPeerCertificate } from 'node:tls';
-import { credentialExtractor, type CredentialExtractor } from './credentials.js';
-import { text } from './parameter-schemas.js';
-import { peerAddress } from './trusted-peers.js';
+import { credentialExtractor, type CredentialExtractor } from '../../request/credentials.js';
+import { text } from '../../request/parameter-schemas.js';
+import { peerAddress } from '../../request/trusted-peers.js';
 
 /** What the form and header extractors need: which TCP peers are trusted proxies, and where ignored certificates are reported. */
 export interface ProxyCertificateOptions {
