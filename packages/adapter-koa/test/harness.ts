@@ -1,27 +1,23 @@
 import {
-  AuthenticationThrottle,
-  RequestRateLimit,
   CAS_REGISTERED_SERVICE,
   type AuthenticationPolicy,
   type CredentialHandler,
-  type ThrottleSettings,
-  type RequestRateSettings,
-  CasJwtCodec,
-  JwtTickets,
-  generateTokenKeys,
-  type TokenKeys,
   cryptoRandomSource,
-  GrantProxyTicket,
-  IssueProxyGrantingTicket,
-  type ProxyCallback,
   defaultTicketLifetimes,
   type CasCore,
   type RegisteredService,
   type TicketStore,
 } from '@tessera/core';
+import { GrantProxyTicket, IssueProxyGrantingTicket, type ProxyCallback } from '@tessera/core/modules/proxy';
+import { AuthenticationThrottle, RequestRateLimit, type ThrottleSettings, type RequestRateSettings } from '@tessera/core/modules/throttle';
+import { CasJwtCodec, JwtTickets, generateTokenKeys, type TokenKeys } from '@tessera/core/modules/tokens';
 import { expect } from 'chai';
 import request from 'supertest';
-import { LOOPBACK_HOSTS, createApp, proxyModule, restModule, throttleModule, tokensModule, usernamePasswordExtractor, type CredentialExtractor, type HttpModule, type HttpOptions, type RequestObserver } from '../src/index.js';
+import { LOOPBACK_HOSTS, createApp, type CredentialExtractor, type HttpModule, type HttpOptions, type RequestObserver } from '../src/index.js';
+import { proxyModule } from '../src/modules/proxy/index.js';
+import { restModule, usernamePasswordExtractor } from '../src/modules/rest/index.js';
+import { throttleModule } from '../src/modules/throttle/index.js';
+import { tokensModule } from '../src/modules/tokens/index.js';
 import { MapThrottleStore, testCore } from '@tessera/testkit';
 import { DrainingRateStore } from './throttle-fakes.js';
 import { FakePasswordHandler, ListServiceRegistry, FixedClock, MapTicketStore, RecordingEvents, type FakeUser } from './fakes.js';

@@ -1,7 +1,11 @@
-import { RegisterService, cryptoRandomSource } from '@tessera/core';
+import { cryptoRandomSource } from '@tessera/core';
+import { RegisterService } from '@tessera/core/modules/services';
 import { expect } from 'chai';
 import { z } from 'zod';
-import { credentialExtractor, defineRoute, otpExtractor, servicesModule, usernamePasswordExtractor, type HttpModule } from '../src/index.js';
+import { credentialExtractor, defineRoute, type HttpModule } from '../src/index.js';
+import { otpExtractor } from '../src/modules/otp/index.js';
+import { usernamePasswordExtractor } from '../src/modules/rest/index.js';
+import { servicesModule } from '../src/modules/services/index.js';
 import { USERNAME } from '../src/request/credentials.js';
 import { CASUSER, testServer, testTokenKeys, type ServerSetup } from './harness.js';
 import { bodyParameters, headerNames, openApiOf, operation, parameterNames } from './openapi-document.js';

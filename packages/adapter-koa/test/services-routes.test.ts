@@ -1,6 +1,8 @@
 import { expect } from 'chai';
-import { RegisterService, cryptoRandomSource } from '@tessera/core';
-import { servicesModule, type HttpOptions } from '../src/index.js';
+import { cryptoRandomSource } from '@tessera/core';
+import { RegisterService } from '@tessera/core/modules/services';
+import { type HttpOptions } from '../src/index.js';
+import { servicesModule } from '../src/modules/services/index.js';
 import { createTgt, testServer } from './harness.js';
 
 const DEFINITION = { '@class': 'org.apereo.cas.services.CasRegisteredService', name: 'New', serviceId: '^https://new\\.example\\.org/.*' };

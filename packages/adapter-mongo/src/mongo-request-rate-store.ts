@@ -1,5 +1,5 @@
 import type { Collection, Document } from 'mongodb';
-import type { RequestRateStore } from '@tessera/core';
+import type { RequestRateStore } from '@tessera/core/modules/throttle';
 import { guarded } from './unavailable.js';
 
 /** A token bucket; `_id` is its key (a client IP). */

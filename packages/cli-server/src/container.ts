@@ -3,7 +3,6 @@ import type { Logger } from 'pino';
 import { LOOPBACK_HOSTS, createApp, type HttpOptions } from '@tessera/adapter-koa';
 import type { MongoDatabase } from '@tessera/adapter-mongo';
 import {
-  Argon2PasswordHasher,
   AuthenticateUser,
   Authenticator,
   CreateTicketGrantingTicket,
@@ -18,6 +17,7 @@ import {
   systemClock,
   type RegisteredService,
 } from '@tessera/core';
+import { Argon2PasswordHasher } from '@tessera/core';
 import { AuditEventSink } from './audit/audit-event-sink.js';
 import type { Config } from './config/schema.js';
 import { Binder } from './di.js';
@@ -68,11 +68,6 @@ export function buildContainer({ config, logger, auditLogger, services = [], mon
   binder.resolved(KEYS.TicketStore, [KEYS.Storage], (storage) => storage.ports.tickets);
   binder.resolved(KEYS.ServiceRegistry, [KEYS.Storage], (storage) => storage.ports.registry);
   binder.resolved(KEYS.UserDirectory, [KEYS.Storage], (storage) => storage.ports.users);
-  binder.resolved(KEYS.ThrottleStore, [KEYS.Storage], (storage) => storage.ports.throttle);
-  binder.resolved(KEYS.RequestRateStore, [KEYS.Storage], (storage) => storage.ports.requestRates);
-  binder.resolved(KEYS.OtpReplayStore, [KEYS.Storage], (storage) => storage.ports.otpSteps);
-  binder.resolved(KEYS.ServiceSessionStore, [KEYS.Storage], (storage) => storage.ports.serviceSessions);
-  binder.resolved(KEYS.FormTokenStore, [KEYS.Storage], (storage) => storage.ports.formTokens);
   // The CLI's `services import` saves for real only where the registry outlives the process.
   binder.constant(KEYS.ServiceRegistryOutlivesProcess, config.storage.type !== 'memory');
   binder.resolved(KEYS.PasswordHasher, [], () => new Argon2PasswordHasher());

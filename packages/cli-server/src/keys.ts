@@ -15,18 +15,13 @@ import type {
   Clock,
   CredentialHandler,
   EventSink,
-  FormTokenStore,
   LiveTgtCount,
-  OtpReplayStore,
   PasswordHasher,
   RandomSource,
   ReadinessCheck,
   ReadinessProbe,
-  RequestRateStore,
   ServiceRegistry,
-  ServiceSessionStore,
   SessionListener,
-  ThrottleStore,
   TicketStore,
   UserDirectory,
 } from '@tessera/core';
@@ -91,11 +86,8 @@ export const KEYS = {
   CredentialExtractor: key<CredentialExtractor>('CredentialExtractor'),
   /** Multi-bound: rules over a whole authentication (the otp module's). */
   AuthenticationPolicy: key<AuthenticationPolicy>('AuthenticationPolicy'),
-  OtpReplayStore: key<OtpReplayStore>('OtpReplayStore'),
   /** Multi-bound: every enabled module's routes and its contributions to the others' (adapter-koa's extension points). */
   HttpModule: key<HttpModule>('HttpModule'),
-  ThrottleStore: key<ThrottleStore>('ThrottleStore'),
-  RequestRateStore: key<RequestRateStore>('RequestRateStore'),
   HttpApp: key<HttpApp>('HttpApp'),
   /** Multi-bound: the components of /health/ready (the storage's, the ldap handler's). */
   ReadinessCheck: key<ReadinessCheck>('ReadinessCheck'),
@@ -103,9 +95,6 @@ export const KEYS = {
   LiveTgtCount: key<LiveTgtCount>('LiveTgtCount'),
   /** Bound only with `metrics.enabled`: zero or one. */
   Metrics: key<TesseraMetrics>('Metrics'),
-  /** The login module's single-logout records and used form tokens, from the storage. */
-  ServiceSessionStore: key<ServiceSessionStore>('ServiceSessionStore'),
-  FormTokenStore: key<FormTokenStore>('FormTokenStore'),
   /** Bound only by the login module (single logout): zero or one, told of every grant and logout. */
   SessionListener: key<SessionListener>('SessionListener'),
   /** Multi-bound: work a node does on its own time, started once it listens and stopped before the storage closes. */

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { Argon2PasswordHasher, AuthenticationFailedError } from '@tessera/core';
+import { AuthenticationFailedError, Argon2PasswordHasher } from '@tessera/core';
 import { buildContainer, createLogger, parseConfig, KEYS, type Config } from '@tessera/cli-server';
 
 function containerFor(config: Config) {

@@ -7,7 +7,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildContainer, createLogger, knownModuleNames, parseConfig, KEYS, type HttpApp } from '@tessera/cli-server';
-import { cryptoRandomSource, generateTokenKeys } from '@tessera/core';
+import { cryptoRandomSource } from '@tessera/core';
+import { generateTokenKeys } from '@tessera/core/modules/tokens';
 import { TestPki } from '@tessera/testkit/x509';
 
 /** A trust anchor file for the x509 module. */

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { buildContainer, ConfigurationError, createLogger, CrlFiles, parseConfig, startServer, KEYS } from '@tessera/cli-server';
-import { CERTIFICATE_REASONS, PkijsCertificateValidator } from '@tessera/core';
+import { CERTIFICATE_REASONS, PkijsCertificateValidator } from '@tessera/core/modules/x509';
 import { FixedClock } from '@tessera/testkit';
 import { TestPki, type TestAuthority } from '@tessera/testkit/x509';
 import { configProblems as problems } from './config-problems.js';

@@ -4,13 +4,13 @@ import {
   ForbiddenError,
   InvalidServiceDefinitionError,
   NoCredentialsError,
-  RegisterService,
   ServiceNotAuthorizedError,
   TicketNotFoundError,
   ticketFingerprint,
   type DomainEvent,
   type RegisteredService,
 } from '@tessera/core';
+import { RegisterService } from '@tessera/core/modules/services';
 import { definition, password, service } from './fakes.js';
 import { APP, coreWithFakes } from './harness.js';
 

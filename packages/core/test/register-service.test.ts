@@ -3,11 +3,11 @@ import {
   ForbiddenError,
   InvalidConfigurationError,
   InvalidServiceDefinitionError,
-  RegisterService,
   TicketNotFoundError,
   UnauthenticatedError,
   type RandomSource,
 } from '@tessera/core';
+import { RegisterService } from '@tessera/core/modules/services';
 import { coreWithFakes } from './harness.js';
 import { definition, password } from './fakes.js';
 

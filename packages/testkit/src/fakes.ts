@@ -3,16 +3,10 @@ import {
   type Clock,
   type DomainEvent,
   type EventSink,
-  type OtpReplayStore,
   type PasswordHasher,
-  type ProxyCallback,
-  type ProxyCallbackOutcome,
-  type ProxyCallbackRequest,
   type RequestOrigin,
   type RegisteredService,
   type ServiceRegistry,
-  type ThrottleState,
-  type ThrottleStore,
   type Ticket,
   type TicketGrantingTicket,
   type TicketStore,
@@ -20,6 +14,9 @@ import {
   type UserRecord,
   type ValidatableTicket,
 } from '@tessera/core';
+import { type OtpReplayStore } from '@tessera/core/modules/otp';
+import { type ProxyCallback, type ProxyCallbackOutcome, type ProxyCallbackRequest } from '@tessera/core/modules/proxy';
+import { type ThrottleState, type ThrottleStore } from '@tessera/core/modules/throttle';
 
 /**
  * Minimal fakes of core's ports for domain and route tests, which must not depend on an adapter.

@@ -1,4 +1,4 @@
-import { CONTENT_ENCRYPTION_ALGORITHMS } from '@tessera/core';
+import { CONTENT_ENCRYPTION_ALGORITHMS } from '@tessera/core/modules/tokens';
 import type { Output } from './configuration.js';
 import { loadOptions } from './load-options.js';
 

@@ -1,6 +1,7 @@
 import { accessSync, constants, existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { cryptoRandomSource, generateTokenKeys } from '@tessera/core';
+import { cryptoRandomSource } from '@tessera/core';
+import { generateTokenKeys } from '@tessera/core/modules/tokens';
 import { AdminEndpoints } from '../admin/admin-endpoints.js';
 import { configurationError } from '../config/errors.js';
 import { initialServices } from '../config/initial-services.js';

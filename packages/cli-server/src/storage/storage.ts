@@ -1,18 +1,8 @@
 import type { Logger } from 'pino';
-import type {
-  Clock,
-  FormTokenStore,
-  LiveTgtCount,
-  OtpReplayStore,
-  ReadinessCheck,
-  RegisteredService,
-  RequestRateStore,
-  ServiceRegistry,
-  ServiceSessionStore,
-  ThrottleStore,
-  TicketStore,
-  UserDirectory,
-} from '@tessera/core';
+import type { Clock, LiveTgtCount, ReadinessCheck, RegisteredService, ServiceRegistry, TicketStore, UserDirectory } from '@tessera/core';
+import type { FormTokenStore, ServiceSessionStore } from '@tessera/core/modules/login';
+import type { OtpReplayStore } from '@tessera/core/modules/otp';
+import type { RequestRateStore, ThrottleStore } from '@tessera/core/modules/throttle';
 import type { MongoDatabase } from '@tessera/adapter-mongo';
 import type { Config } from '../config/schema.js';
 import { openMemoryStorage } from './memory-storage.js';

@@ -1,4 +1,5 @@
-import { AuthenticationFailedError, InvalidRequestError, MethodNotAllowedError, NoCredentialsError, ThrottledError, type BrowserLogin, type LoginFormTokens, type LoginOutcome, type TicketGrantingCookie } from '@tessera/core';
+import { AuthenticationFailedError, InvalidRequestError, MethodNotAllowedError, NoCredentialsError, ThrottledError } from '@tessera/core';
+import { type BrowserLogin, type LoginFormTokens, type LoginOutcome, type TicketGrantingCookie } from '@tessera/core/modules/login';
 import type { Context, Next } from 'koa';
 import { z } from 'zod';
 import { statusOf, UNEXPECTED_ERROR_STATUS } from '../../errors/error-status.js';

@@ -1,4 +1,4 @@
-import type { IssueProxyGrantingTicket } from '@tessera/core';
+import type { IssueProxyGrantingTicket } from '@tessera/core/modules/proxy';
 import type { ValidationExtension } from '../../http-module.js';
 import { text } from '../../request/parameter-schemas.js';
 import { requestOrigin } from '../../request/request-origin.js';

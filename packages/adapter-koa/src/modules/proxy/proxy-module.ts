@@ -1,4 +1,4 @@
-import type { GrantProxyTicket, IssueProxyGrantingTicket } from '@tessera/core';
+import type { GrantProxyTicket, IssueProxyGrantingTicket } from '@tessera/core/modules/proxy';
 import type { HttpModule } from '../../http-module.js';
 import { pgtUrlExtension } from './pgt-url.js';
 import { proxyRoute } from './proxy-routes.js';

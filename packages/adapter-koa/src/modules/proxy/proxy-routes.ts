@@ -1,4 +1,4 @@
-import type { GrantProxyTicket } from '@tessera/core';
+import type { GrantProxyTicket } from '@tessera/core/modules/proxy';
 import { z } from 'zod';
 import type { HttpContext } from '../../http-module.js';
 import { text } from '../../request/parameter-schemas.js';

@@ -1,4 +1,5 @@
-import { UnsupportedMediaTypeError, type RegisterService } from '@tessera/core';
+import { UnsupportedMediaTypeError } from '@tessera/core';
+import { type RegisterService } from '@tessera/core/modules/services';
 import { z } from 'zod';
 import { plainTextSchema } from '../../errors/rest-failures.js';
 import type { HttpContext } from '../../http-module.js';

@@ -1,4 +1,4 @@
-import type { RegisterService } from '@tessera/core';
+import type { RegisterService } from '@tessera/core/modules/services';
 import type { HttpModule } from '../../http-module.js';
 import { registerFromFormRoute, registerFromJsonRoute } from './registration-routes.js';
 

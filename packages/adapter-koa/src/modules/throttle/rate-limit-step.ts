@@ -1,4 +1,4 @@
-import type { RequestRateLimit } from '@tessera/core';
+import type { RequestRateLimit } from '@tessera/core/modules/throttle';
 import type { Context, Next } from 'koa';
 import { withErrors, type Step } from '../../routes/route.js';
 

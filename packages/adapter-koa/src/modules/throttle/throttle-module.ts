@@ -1,4 +1,4 @@
-import type { AuthenticationThrottle, RequestRateLimit } from '@tessera/core';
+import type { AuthenticationThrottle, RequestRateLimit } from '@tessera/core/modules/throttle';
 import type { HttpModule } from '../../http-module.js';
 import { rateLimitStep } from './rate-limit-step.js';
 import { throttleStep } from './throttle-step.js';

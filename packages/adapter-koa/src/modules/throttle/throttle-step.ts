@@ -1,4 +1,4 @@
-import type { AuthenticationThrottle, ThrottleSubject } from '@tessera/core';
+import type { AuthenticationThrottle, ThrottleSubject } from '@tessera/core/modules/throttle';
 import type { Context, Next } from 'koa';
 import type { RequestCondition } from '../../http-module.js';
 import type { HttpOptions } from '../../http-options.js';

@@ -1,4 +1,4 @@
-import type { JwtTickets } from '@tessera/core';
+import type { JwtTickets } from '@tessera/core/modules/tokens';
 import type { Context } from 'koa';
 import type { HttpModule } from '../../http-module.js';
 import type { HttpOptions } from '../../http-options.js';

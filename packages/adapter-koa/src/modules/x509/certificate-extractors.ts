@@ -1,4 +1,5 @@
-import { certificatesFromText, x509Credential, type CertificateSource, type EventSink, type X509Credential } from '@tessera/core';
+import { type CertificateSource, type EventSink, type X509Credential } from '@tessera/core';
+import { certificatesFromText, x509Credential } from '@tessera/core/modules/x509';
 import type { Socket } from 'node:net';
 import { TLSSocket, type DetailedPeerCertificate } from 'node:tls';
 import { credentialExtractor, type CredentialExtractor } from '../../request/credentials.js';

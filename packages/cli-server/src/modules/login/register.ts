@@ -1,5 +1,5 @@
-import { loginModule, MESSAGES } from '@tessera/adapter-koa';
-import { BrowserLogin, deriveLoginKeys, LoginFormTokens, SingleLogout, TicketGrantingCookie } from '@tessera/core';
+import { loginModule, MESSAGES } from '@tessera/adapter-koa/modules/login';
+import { BrowserLogin, deriveLoginKeys, LoginFormTokens, SingleLogout, TicketGrantingCookie } from '@tessera/core/modules/login';
 import { key, KEYS } from '../../keys.js';
 import type { ModuleRegistration } from '../module.js';
 import { HttpLogoutRequestSender } from './back-channel-sender.js';
@@ -19,8 +19,8 @@ export const registerLoginModule: ModuleRegistration = (binder, config) => {
   binder.resolved(SENDER, [KEYS.EventSink], (events) => new HttpLogoutRequestSender(settings.singleLogout, events));
   binder.resolved(
     SINGLE_LOGOUT,
-    [KEYS.ServiceSessionStore, KEYS.TicketStore, KEYS.ServiceRegistry, SENDER, KEYS.Clock, KEYS.RandomSource],
-    (sessions, tickets, registry, sender, clock, random) => new SingleLogout(sessions, tickets, registry, sender, clock, random),
+    [KEYS.Storage, KEYS.TicketStore, KEYS.ServiceRegistry, SENDER, KEYS.Clock, KEYS.RandomSource],
+    ({ ports: { serviceSessions: sessions } }, tickets, registry, sender, clock, random) => new SingleLogout(sessions, tickets, registry, sender, clock, random),
   );
   binder.resolved(KEYS.SessionListener, [SINGLE_LOGOUT], (singleLogout) => singleLogout);
   binder.resolved(
@@ -30,8 +30,8 @@ export const registerLoginModule: ModuleRegistration = (binder, config) => {
   );
   binder.resolved(
     KEYS.HttpModule,
-    [KEYS.CasCore, KEYS.TicketStore, KEYS.FormTokenStore, KEYS.EventSink, KEYS.Clock, KEYS.RandomSource],
-    (core, tickets, usedFormTokens, events, clock, random) => {
+    [KEYS.CasCore, KEYS.TicketStore, KEYS.Storage, KEYS.EventSink, KEYS.Clock, KEYS.RandomSource],
+    (core, tickets, { ports: { formTokens: usedFormTokens } }, events, clock, random) => {
       const keys = deriveLoginKeys(loadLoginSecret(settings, random));
       const { branding } = settings;
       return loginModule({

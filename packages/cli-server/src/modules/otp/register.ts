@@ -1,5 +1,5 @@
-import { otpExtractor } from '@tessera/adapter-koa';
-import { RequireOtpPolicy, TotpHandler } from '@tessera/core';
+import { otpExtractor } from '@tessera/adapter-koa/modules/otp';
+import { RequireOtpPolicy, TotpHandler } from '@tessera/core/modules/otp';
 import { KEYS } from '../../keys.js';
 import type { ModuleRegistration } from '../module.js';
 
@@ -11,8 +11,8 @@ export const registerOtpModule: ModuleRegistration = (binder, config) => {
   binder.constant(KEYS.CredentialExtractor, otpExtractor(config.otp.parameter));
   binder.resolved(
     KEYS.CredentialHandler,
-    [KEYS.UserDirectory, KEYS.OtpReplayStore, KEYS.Clock, KEYS.EventSink],
-    (directory, replays, clock, events) => new TotpHandler('config-users-totp', directory, replays, clock, events),
+    [KEYS.UserDirectory, KEYS.Storage, KEYS.Clock, KEYS.EventSink],
+    (directory, { ports: { otpSteps: replays } }, clock, events) => new TotpHandler('config-users-totp', directory, replays, clock, events),
   );
   binder.resolved(KEYS.AuthenticationPolicy, [KEYS.UserDirectory], (directory) => new RequireOtpPolicy(directory));
 };

@@ -1,5 +1,5 @@
-import { proxyModule } from '@tessera/adapter-koa';
-import { GrantProxyTicket, IssueProxyGrantingTicket } from '@tessera/core';
+import { proxyModule } from '@tessera/adapter-koa/modules/proxy';
+import { GrantProxyTicket, IssueProxyGrantingTicket } from '@tessera/core/modules/proxy';
 import { key, KEYS } from '../../keys.js';
 import type { ModuleRegistration } from '../module.js';
 import { HttpsProxyCallback, readCaBundle } from './https-proxy-callback.js';

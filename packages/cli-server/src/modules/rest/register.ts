@@ -1,4 +1,4 @@
-import { restModule, usernamePasswordExtractor } from '@tessera/adapter-koa';
+import { restModule, usernamePasswordExtractor } from '@tessera/adapter-koa/modules/rest';
 import { KEYS } from '../../keys.js';
 import { registerPasswordHandlers } from './password-handlers.js';
 import type { ModuleRegistration } from '../module.js';

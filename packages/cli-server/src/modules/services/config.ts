@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { CAS_REGISTERED_SERVICE, compileFullMatch, InvalidConfigurationError, type RegistrationPolicy } from '@tessera/core';
+import { CAS_REGISTERED_SERVICE, compileFullMatch, InvalidConfigurationError } from '@tessera/core';
+import { type RegistrationPolicy } from '@tessera/core/modules/services';
 import { flag } from '../../config/setting-schemas.js';
 
 

@@ -1,5 +1,5 @@
-import { servicesModule } from '@tessera/adapter-koa';
-import { RegisterService } from '@tessera/core';
+import { servicesModule } from '@tessera/adapter-koa/modules/services';
+import { RegisterService } from '@tessera/core/modules/services';
 import { registrationPolicy } from './config.js';
 import { KEYS } from '../../keys.js';
 import type { ModuleRegistration } from '../module.js';

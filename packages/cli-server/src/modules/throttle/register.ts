@@ -1,5 +1,5 @@
-import { throttleModule } from '@tessera/adapter-koa';
-import { AuthenticationThrottle, RequestRateLimit } from '@tessera/core';
+import { throttleModule } from '@tessera/adapter-koa/modules/throttle';
+import { AuthenticationThrottle, RequestRateLimit } from '@tessera/core/modules/throttle';
 import { KEYS } from '../../keys.js';
 import type { ModuleRegistration } from '../module.js';
 
@@ -11,7 +11,7 @@ import type { ModuleRegistration } from '../module.js';
  */
 export const registerThrottleModule: ModuleRegistration = (binder, config) => {
   const { requestsPerSecond, burst } = config.throttle.validation;
-  binder.resolved(KEYS.HttpModule, [KEYS.ThrottleStore, KEYS.RequestRateStore, KEYS.Clock, KEYS.EventSink], (store, rates, clock, events) =>
+  binder.resolved(KEYS.HttpModule, [KEYS.Storage, KEYS.Clock, KEYS.EventSink], ({ ports: { throttle: store, requestRates: rates } }, clock, events) =>
     throttleModule({
       authentication: new AuthenticationThrottle(store, clock, config.throttle.failure, events),
       ...(requestsPerSecond !== undefined && { validationRate: new RequestRateLimit(rates, clock, { burst, requestsPerSecond }) }),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CONTENT_ENCRYPTION_ALGORITHMS, REQUEST_PARAMETERS_CLAIM, encryptionKeyProblem, signingKeyProblem } from '@tessera/core';
+import { CONTENT_ENCRYPTION_ALGORITHMS, REQUEST_PARAMETERS_CLAIM, encryptionKeyProblem, signingKeyProblem } from '@tessera/core/modules/tokens';
 
 const key = (what: string) => z.string({ error: `expected ${what}` }).min(1, { error: `expected ${what}` });
 

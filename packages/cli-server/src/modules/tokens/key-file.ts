@@ -1,4 +1,5 @@
-import { encryptionKeyProblem, generateTokenKeys, signingKeyProblem, type RandomSource, type TokenKeyPair, type TokenKeys } from '@tessera/core';
+import { type RandomSource } from '@tessera/core';
+import { encryptionKeyProblem, generateTokenKeys, signingKeyProblem, type TokenKeyPair, type TokenKeys } from '@tessera/core/modules/tokens';
 import { readOrCreateKeyFile } from '../../config/key-file.js';
 import type { TokensConfig } from './config.js';
 

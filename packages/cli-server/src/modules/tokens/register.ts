@@ -1,5 +1,5 @@
-import { tokensModule } from '@tessera/adapter-koa';
-import { CasJwtCodec, JwtTickets } from '@tessera/core';
+import { tokensModule } from '@tessera/adapter-koa/modules/tokens';
+import { CasJwtCodec, JwtTickets } from '@tessera/core/modules/tokens';
 import { loadTokenKeys } from './key-file.js';
 import { KEYS } from '../../keys.js';
 import type { ModuleRegistration } from '../module.js';

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import type { Logger } from 'pino';
-import { describeRevocationList, trustAnchorCertificates, type Clock, type RevocationListSource } from '@tessera/core';
+import { type Clock } from '@tessera/core';
+import { describeRevocationList, trustAnchorCertificates, type RevocationListSource } from '@tessera/core/modules/x509';
 import { configurationError } from '../../config/errors.js';
 
 /** The DER certificates of `x509.trustAnchors`; a file that cannot be read or holds none stops the start, naming it. */

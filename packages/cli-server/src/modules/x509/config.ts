@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
-import { PRINCIPAL_ID_SOURCES } from '@tessera/core';
+import { PRINCIPAL_ID_SOURCES } from '@tessera/core/modules/x509';
 import { filePath, flag, integerFrom, section } from '../../config/setting-schemas.js';
 
 const SOURCES = ['form', 'header', 'tls'] as const;

@@ -1,5 +1,7 @@
-import { formCertificateExtractor, headerCertificateExtractor, tlsCertificateExtractor, trustedPeers, type CredentialExtractor } from '@tessera/adapter-koa';
-import { PkijsCertificateValidator, X509CredentialHandler, type EventSink } from '@tessera/core';
+import { trustedPeers, type CredentialExtractor } from '@tessera/adapter-koa';
+import { formCertificateExtractor, headerCertificateExtractor, tlsCertificateExtractor } from '@tessera/adapter-koa/modules/x509';
+import { type EventSink } from '@tessera/core';
+import { PkijsCertificateValidator, X509CredentialHandler } from '@tessera/core/modules/x509';
 import type { X509Config } from './config.js';
 import { KEYS } from '../../keys.js';
 import { CrlFiles, readTrustAnchors } from './certificate-files.js';

@@ -1,11 +1,11 @@
 import { hash, timingSafeEqual } from 'node:crypto';
-import { INVALID_CREDENTIALS } from '../../../domain/authentication/authentication.js';
-import type { Credential } from '../../../domain/authentication/credential.js';
-import type { Principal } from '../../../domain/authentication/principal.js';
-import { AuthenticationFailedError } from '../../../domain/errors.js';
-import type { CredentialHandler } from '../../../ports/credential-handler.js';
-import type { PasswordHasher } from '../../../ports/password-hasher.js';
-import type { StoredPassword, UserDirectory } from '../../../ports/user-directory.js';
+import { INVALID_CREDENTIALS } from '../domain/authentication/authentication.js';
+import type { Credential } from '../domain/authentication/credential.js';
+import type { Principal } from '../domain/authentication/principal.js';
+import { AuthenticationFailedError } from '../domain/errors.js';
+import type { CredentialHandler } from '../ports/credential-handler.js';
+import type { PasswordHasher } from '../ports/password-hasher.js';
+import type { StoredPassword, UserDirectory } from '../ports/user-directory.js';
 
 /**
  * Username + password against a user directory. Unknown users still cost one hash verification,

@@ -1,5 +1,5 @@
 import { hash, verify, verifySync, type Algorithm } from '@node-rs/argon2';
-import type { PasswordHasher } from '../../../ports/password-hasher.js';
+import type { PasswordHasher } from '../ports/password-hasher.js';
 
 /** argon2id at the OWASP minimum (m = 19 MiB, t = 2, p = 1); computed on libuv's thread pool. */
 // Algorithm is an ambient const enum, unreachable under verbatimModuleSyntax: 2 is Argon2id.
