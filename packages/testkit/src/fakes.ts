@@ -19,8 +19,9 @@ import { type ProxyCallback, type ProxyCallbackOutcome, type ProxyCallbackReques
 import { type ThrottleState, type ThrottleStore } from '@tessera/core/modules/throttle';
 
 /**
- * Minimal fakes of core's ports for domain and route tests, which must not depend on an adapter.
- * Adapters themselves are held to the contract suites, not to these.
+ * Minimal fakes of core's ports for domain and route tests, which must not depend on an adapter
+ * (adapter-memory's tests depend on testkit). The store fakes are held to the same contract suites
+ * as the adapters (packages/testkit/test/fakes-contracts.test.ts), so no unit test leans on a quirk.
  */
 export class MapTicketStore implements TicketStore {
   readonly tickets = new Map<string, Ticket>();
@@ -54,12 +55,16 @@ export class MapTicketStore implements TicketStore {
     this.tickets.delete(id);
     return Promise.resolve();
   }
+  /** Counts only live descendants: an expired one is gone for every method, though still held until removed here. */
   removeDescendants(tgtId: string): Promise<number> {
-    let removed = 0;
+    const now = this.clock.now();
+    let live = 0;
     for (const [id, ticket] of this.tickets) {
-      if (ticket.kind !== 'TGT' && ticket.tgtId === tgtId) removed += Number(this.tickets.delete(id));
+      if (ticket.kind === 'TGT' || ticket.tgtId !== tgtId) continue;
+      this.tickets.delete(id);
+      if (ticket.expiresAt > now) live += 1;
     }
-    return Promise.resolve(removed);
+    return Promise.resolve(live);
   }
 }
 
