@@ -12,11 +12,11 @@ const edges = [
   {
     files: ['packages/core/src/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [corePurity, { group: certificateLibraries, message: 'pkijs and asn1js live in core/src/capabilities/x509 only.' }] }],
+      'no-restricted-imports': ['error', { patterns: [corePurity, { group: certificateLibraries, message: 'pkijs and asn1js live in core/src/modules/x509 only.' }] }],
     },
   },
   {
-    files: ['packages/core/src/capabilities/x509/**/*.ts'],
+    files: ['packages/core/src/modules/x509/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [corePurity] }] },
   },
   ...['adapter-memory', 'adapter-koa', 'adapter-mongo', 'adapter-redis', 'adapter-ldap'].map((adapter) => ({
@@ -28,7 +28,7 @@ const edges = [
           patterns: [
             { group: ['@tessera/adapter-*', `!@tessera/${adapter}`, '@tessera/cli-server'], message: 'adapters never import each other; only cli-server composes them.' },
             { group: ['inversify', 'reflect-metadata'], message: 'only cli-server knows the DI container.' },
-            { group: certificateLibraries, message: 'pkijs and asn1js live in core/src/capabilities/x509 only.' },
+            { group: certificateLibraries, message: 'pkijs and asn1js live in core/src/modules/x509 only.' },
           ],
         },
       ],

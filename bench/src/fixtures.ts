@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Argon2PasswordHasher, toCasServiceJson } from '@tessera/core';
+import { toCasServiceJson } from '@tessera/adapter-koa';
+import { Argon2PasswordHasher } from '@tessera/core';
 import { aRegisteredService } from '@tessera/testkit';
 import { TestPki } from '@tessera/testkit/x509';
 

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { cryptoRandomSource, generateTokenKeys, INVALID_CREDENTIALS } from '@tessera/core';
+import { cryptoRandomSource, INVALID_CREDENTIALS } from '@tessera/core';
+import { generateTokenKeys } from '@tessera/core/modules/tokens';
 import { startTessera, type Tessera } from '../support/tessera.js';
 
 interface Document {

@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CasJwtCodec, systemClock, type TokenKeyPair } from '@tessera/core';
+import { systemClock } from '@tessera/core';
+import { CasJwtCodec, type TokenKeyPair } from '@tessera/core/modules/tokens';
 import { overHttp, type Answer } from '../support/https.js';
 import { APP, serviceTicket, startTessera, type Tessera } from '../support/tessera.js';
 

@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CasJwtCodec, systemClock, verifyJwtServiceTicket, type TokenKeyPair } from '@tessera/core';
+import { systemClock } from '@tessera/core';
+import { CasJwtCodec, verifyJwtServiceTicket, type TokenKeyPair } from '@tessera/core/modules/tokens';
 import { APP, baseConfig, form, startTessera, type Tessera } from '../support/tessera.js';
 
 const JWT_APP = 'https://jwt.example.org/app';

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { XMLParser } from 'fast-xml-parser';
-import { CERTIFICATE_REASONS } from '@tessera/core';
+import { CERTIFICATE_REASONS } from '@tessera/core/modules/x509';
 import { APP, form, startTessera, type Tessera } from '../support/tessera.js';
 import { overHttps, type HttpsOptions } from '../support/https.js';
 import { FORM, makePkiFiles, type PkiFiles } from './support.js';

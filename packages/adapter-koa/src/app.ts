@@ -3,7 +3,7 @@ import Koa from 'koa';
 import { restErrors } from './errors/rest-errors.js';
 import { restFailures } from './errors/rest-failures.js';
 import { reportEscapedError } from './errors/report.js';
-import type { AppDependencies, HttpContext } from './http-module.js';
+import type { AppDependencies, HttpBasics, HttpContext, HttpExtensions } from './http-module.js';
 import { observeRequests } from './observability/observe-requests.js';
 import { openApiDocument, type OpenApiDocument, type RouteGroup } from './openapi/openapi-document.js';
 import { openApiRoute } from './openapi/openapi-route.js';
@@ -12,8 +12,6 @@ import { readBody } from './request/read-body.js';
 import { refuseUnservedHosts } from './request/request-url.js';
 import { registerRoutes } from './routes/register-routes.js';
 import { inputOf } from './routes/route-input.js';
-import { rateLimitStep } from './throttle/rate-limit-step.js';
-import { throttleStep } from './throttle/throttle-step.js';
 import { validationRoutes } from './validation/validation-routes.js';
 
 /**
@@ -21,11 +19,11 @@ import { validationRoutes } from './validation/validation-routes.js';
  * OpenAPI document of them all under the base path, behind the REST error renderer. Nothing a request does can crash it.
  */
 export function createApp(deps: AppDependencies): Koa {
-  const { core, options, modules, extractors, events, tokens, throttle, validationRateLimit } = deps;
+  const { core, options, modules, extractors, events } = deps;
   // Behind a trusted proxy the client is the address that proxy appended last to X-Forwarded-For;
   // earlier entries come from the client itself and prove nothing.
   const app = new Koa({ proxy: options.trustProxy, maxIpsCount: 1 });
-  const http: HttpContext = {
+  const basics: HttpBasics = {
     core,
     options,
     events,
@@ -39,17 +37,17 @@ export function createApp(deps: AppDependencies): Koa {
         'header',
       ),
     },
-    tokens,
-    proxyGranting: deps.proxyGranting,
     readBody: readBody(options.maxBodyBytes),
-    throttle: (condition) => throttleStep(throttle, options, condition),
-    limitRequestRate: rateLimitStep(validationRateLimit),
     credentials: (ctx) => extractCredentials({ ...inputOf(ctx), socket: ctx.req.socket }, extractors),
     restFailures: restFailures(options),
   };
+  const http: HttpContext = {
+    ...basics,
+    ...extensionPoints(modules.map((module) => module.extensions?.(basics) ?? {})),
+  };
 
   let document: OpenApiDocument | undefined;
-  const groups: RouteGroup[] = [{ tag: 'validation', routes: validationRoutes(http) }, ...modules.map((module) => ({ tag: module.name, routes: module.routes(http) }))];
+  const groups: RouteGroup[] = [{ tag: 'validation', routes: validationRoutes(http) }, ...modules.map((module) => ({ tag: module.name, routes: module.routes?.(http) ?? [] }))];
   groups.push({ tag: 'openapi', routes: [openApiRoute(http, () => (document ??= openApiDocument(groups, deps.version ?? 'unknown')))] });
 
   const basePath = options.basePath.replace(/\/+$/, '');
@@ -66,4 +64,20 @@ export function createApp(deps: AppDependencies): Koa {
   app.use(router.routes());
   app.on('error', (error: unknown, ctx: Koa.Context) => reportEscapedError(events, error, ctx));
   return app;
+}
+
+/** Each extension point with what every module contributed to it, in module order. */
+function extensionPoints(contributions: readonly HttpExtensions[]): Omit<HttpContext, keyof HttpBasics> {
+  const ticketEncodings = contributions.flatMap((contribution) => contribution.ticketEncoding ?? []);
+  return {
+    credentialGuards: (condition) => contributions.flatMap((contribution) => contribution.credentialGuard?.(condition) ?? []),
+    validationGuards: contributions.flatMap((contribution) => contribution.validationGuard ?? []),
+    ticketEncodings,
+    async ticketIdOf(idOrEncoded) {
+      let id = idOrEncoded;
+      for (const encoding of ticketEncodings) id = await encoding.ticketId(id);
+      return id;
+    },
+    validationExtensions: contributions.flatMap((contribution) => contribution.validation ?? []),
+  };
 }

@@ -1,65 +1,125 @@
-import type { AuthenticationThrottle, CasCore, Credential, EventSink, IssueProxyGrantingTicket, JwtTickets, RequestRateLimit } from '@tessera/core';
+import type { CasCore, Credential, EventSink, GrantedServiceTicket, RegisteredService, TicketGrantingTicket, ValidatedServiceTicket } from '@tessera/core';
 import type { Context } from 'koa';
 import type { z } from 'zod';
 import type { HttpOptions } from './http-options.js';
 import type { RequestObserver } from './observability/observe-requests.js';
 import type { CredentialExtractor } from './request/credentials.js';
-import type { FailureRendering, Route, Step } from './routes/route.js';
-import type { ThrottleCondition } from './throttle/throttle-step.js';
+import type { FailureRendering, Route, RouteInput, Step } from './routes/route.js';
+import type { ValidationAnswerExtras } from './validation/validation-views.js';
 
 export type { Step } from './routes/route.js';
 
-/** What a module's routes may use: the core, the options, and the request helpers shared by every route. */
-export interface HttpContext {
+/** What every route and every module's extensions may use: the core, the options, and the request helpers shared by all routes. */
+export interface HttpBasics {
   readonly core: CasCore;
   readonly options: HttpOptions;
   readonly events: EventSink;
   /** What the installed extractors read: every credential-taking route parses and documents it. */
   readonly credentialSchemas: { readonly parameters: z.ZodRawShape; readonly headers: z.ZodRawShape };
-  /** The tokens module's JWT tickets; undefined when the module is off (the `token` flag is then ignored). */
-  readonly tokens: JwtTickets | undefined;
-  /** The proxy module's PGTs for a validation's `pgtUrl`; undefined when the module is off (`pgtUrl` is then ignored). */
-  readonly proxyGranting: IssueProxyGrantingTicket | undefined;
   /** Route step: refuses unreadable bodies (415, 413, 400) and parses form and JSON bodies. */
   readonly readBody: Step;
-  /**
-   * Route step of the throttle module, placed right after readBody on every route that checks
-   * credentials (only for requests meeting `condition` when given); passes every request on when the module is off.
-   */
-  throttle(condition?: ThrottleCondition): Step;
-  /** Route step of the validation endpoints: the request-rate limit per client IP, when one is configured. */
-  readonly limitRequestRate: Step;
   /** What every installed extractor finds in the route's parsed input, in extractor order. */
   credentials(ctx: Context): Credential[];
   /** How REST routes answer core errors (the one status table; text/plain or JSON bodies). */
   readonly restFailures: FailureRendering;
 }
 
-/** A capability's routes (rest, services, ...); the composition root passes the enabled ones. */
+/** What a module's routes may use: the basics, and what every module contributed at each extension point. */
+export interface HttpContext extends HttpBasics {
+  /**
+   * Every module's credential guard, to place right after readBody on every route that checks
+   * credentials (only for requests meeting `condition` when given); none when no module guards.
+   */
+  credentialGuards(condition?: RequestCondition): Step[];
+  /** Every module's validation guard, to place right after the failure renderer of the validation endpoints and /proxy. */
+  readonly validationGuards: readonly Step[];
+  /** Every module's ticket encoding: none, and tickets travel as bare ids only. */
+  readonly ticketEncodings: readonly TicketEncoding[];
+  /** The stored ticket's id for what a client sent where a ticket id is read (path or query): an id, or a ticket in an encoding. */
+  ticketIdOf(idOrEncoded: string): Promise<string>;
+  /** Every module's validation extension, read by the CAS 2 and 3 validation paths. */
+  readonly validationExtensions: readonly ValidationExtension[];
+}
+
+/**
+ * A capability's part of the HTTP face (rest, services, throttle, ...): its own routes, and what it
+ * adds to routes that are not its own. The composition root passes the enabled ones.
+ */
 export interface HttpModule {
   readonly name: string;
-  routes(context: HttpContext): Route[];
+  routes?(http: HttpContext): Route[];
+  /** What it adds at the extension points; asked once per app, before any route is built. */
+  extensions?(http: HttpBasics): HttpExtensions;
 }
 
 export interface AppDependencies {
   readonly core: CasCore;
   readonly options: HttpOptions;
-  /** Enabled modules' routes; the validation endpoints and the OpenAPI document are always on. */
+  /** Enabled modules' routes and extensions; the validation endpoints and the OpenAPI document are always on. */
   readonly modules: readonly HttpModule[];
   /** Every installed extractor runs on every credential-taking request. */
   readonly extractors: readonly CredentialExtractor[];
   /** Unexpected errors are reported as `server.error`. */
   readonly events: EventSink;
-  /** Present only with the tokens module. */
-  readonly tokens?: JwtTickets;
-  /** Present only with the proxy module. */
-  readonly proxyGranting?: IssueProxyGrantingTicket;
-  /** Present only with the throttle module. */
-  readonly throttle?: AuthenticationThrottle;
-  /** Present only with the throttle module and a validation request rate configured. */
-  readonly validationRateLimit?: RequestRateLimit;
   /** Told the method, route pattern, status and duration of every request (the latency histogram). */
   readonly observeRequest?: RequestObserver;
   /** The server's version, as the OpenAPI document's `info.version`. */
   readonly version?: string;
+}
+
+/** Which requests of a route check credentials, e.g. POST /v1/tickets/{tgt} only with `renew`. */
+export type RequestCondition = (ctx: Context) => boolean;
+
+/**
+ * What a module adds to routes that are not its own, at named points the central routes consume without
+ * knowing which module filled them. createApp gathers each point from every module, in module order.
+ */
+export interface HttpExtensions {
+  /**
+   * A step for every route that checks credentials, placed right after its body is read; `condition`,
+   * when the route gives one, says which of its requests check them (the others must pass untouched).
+   */
+  credentialGuard?(condition?: RequestCondition): Step;
+  /** A step placed first on the validation endpoints and /proxy, right after their failure renderer. */
+  readonly validationGuard?: Step;
+  /** Another form tickets may travel in. */
+  readonly ticketEncoding?: TicketEncoding;
+  /** More query parameters of the CAS 2 and 3 validation paths, and what they add to a success. */
+  readonly validation?: ValidationExtension;
+}
+
+/**
+ * A form tickets travel in beside their bare ids (the tokens module's JWTs, docs/protocol.md §6): a client
+ * may ask POST /v1/tickets for its TGT in it, a service may get its STs in it, and wherever a ticket id
+ * is read, a ticket in this form stands for the stored ticket it names.
+ */
+export interface TicketEncoding {
+  /** What a client sends to POST /v1/tickets to ask for the TGT in this form, beside the route's own parameters and headers. */
+  readonly request: { readonly parameters: z.ZodRawShape; readonly headers: z.ZodRawShape };
+  /** Whether this POST /v1/tickets asked for the TGT in this form. */
+  requested(input: RouteInput): boolean;
+  /** The new TGT in this form: the 201's whole body, answered without Location. */
+  ticketGrantingTicket(ctx: Context, tgt: TicketGrantingTicket, sentParameters: Readonly<Record<string, string>>): Promise<string>;
+  /** Whether the STs of this service are answered in this form. */
+  encodesServiceTicketsFor(service: RegisteredService): boolean;
+  serviceTicket(ctx: Context, granted: GrantedServiceTicket): Promise<string>;
+  /** The id of the stored ticket a ticket in this form names; any other text as it is. */
+  ticketId(idOrEncoded: string): Promise<string>;
+  /**
+   * How the rest routes' OpenAPI texts name it: how a client asks for it ("with `token`"), a TGT in it
+   * ("the TGT as a JWT") and an ST in it, with the services that get one.
+   */
+  readonly described: { readonly requested: string; readonly ticketGrantingTicket: string; readonly serviceTicket: string };
+}
+
+/**
+ * What a module adds to the CAS 2 and 3 validation paths (not CAS 1's /validate nor /samlValidate), such as
+ * the proxy module's `pgtUrl` (docs/protocol.md §13.1): query parameters, and once a ticket validated,
+ * optional parts of the success answer. A failure of its own must not fail the validation.
+ */
+export interface ValidationExtension {
+  /** Query parameters it reads, parsed and documented with the paths' own. */
+  readonly query: z.ZodRawShape;
+  /** What it adds to the success answer of this validation, from the route's parsed query. */
+  answer(ctx: Context, validated: ValidatedServiceTicket, query: Readonly<Record<string, unknown>>): Promise<ValidationAnswerExtras>;
 }

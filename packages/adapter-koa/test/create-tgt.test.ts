@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { tgtCreatedPage } from '../src/rest/tgt-created-page.js';
+import { tgtCreatedPage } from '../src/modules/rest/tgt-created-page.js';
 import { ADMIN_APP, APP, CASUSER, testServer, UNREGISTERED } from './harness.js';
 
 const TGT_ID = /^TGT-\d+-[A-Za-z0-9-]+-test$/;

@@ -3,11 +3,13 @@ import {
   type Credential,
   type CredentialHandler,
   type Principal,
+  type RegisteredService,
   type ServiceTicket,
   type Ticket,
   type TicketGrantingTicket,
   type TicketStore,
 } from '@tessera/core';
+import { aRegisteredService } from '@tessera/testkit';
 
 /** A store whose backend is gone: every call fails, by default with a plain Error as a broken driver would. */
 export class ExplodingTicketStore implements TicketStore {
@@ -46,5 +48,10 @@ export class FakePasswordHandler implements CredentialHandler {
   }
 }
 
+
+/** The one app the codec tests use: always id 1. */
+export function service(overrides: Partial<RegisteredService> = {}): RegisteredService {
+  return aRegisteredService({ id: 1, name: 'app', ...overrides });
+}
 
 export { FixedClock, ListServiceRegistry, MapTicketStore, RecordingEvents } from '@tessera/testkit';

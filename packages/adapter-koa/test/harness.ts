@@ -1,29 +1,24 @@
 import {
-  AuthenticationThrottle,
-  RequestRateLimit,
   CAS_REGISTERED_SERVICE,
   type AuthenticationPolicy,
   type CredentialHandler,
-  type ThrottleSettings,
-  type RequestRateSettings,
-  CasJwtCodec,
-  JwtTickets,
-  generateTokenKeys,
-  type TokenKeys,
-  createCasCore,
   cryptoRandomSource,
-  GrantProxyTicket,
-  IssueProxyGrantingTicket,
-  type ProxyCallback,
   defaultTicketLifetimes,
   type CasCore,
   type RegisteredService,
   type TicketStore,
 } from '@tessera/core';
+import { GrantProxyTicket, IssueProxyGrantingTicket, type ProxyCallback } from '@tessera/core/modules/proxy';
+import { AuthenticationThrottle, RequestRateLimit, type ThrottleSettings, type RequestRateSettings } from '@tessera/core/modules/throttle';
+import { CasJwtCodec, JwtTickets, generateTokenKeys, type TokenKeys } from '@tessera/core/modules/tokens';
 import { expect } from 'chai';
 import request from 'supertest';
-import { LOOPBACK_HOSTS, createApp, proxyModule, restModule, usernamePasswordExtractor, type CredentialExtractor, type HttpModule, type HttpOptions, type RequestObserver } from '../src/index.js';
-import { MapThrottleStore } from '@tessera/testkit';
+import { LOOPBACK_HOSTS, createApp, type CredentialExtractor, type HttpModule, type HttpOptions, type RequestObserver } from '../src/index.js';
+import { proxyModule } from '../src/modules/proxy/index.js';
+import { restModule, usernamePasswordExtractor } from '../src/modules/rest/index.js';
+import { throttleModule } from '../src/modules/throttle/index.js';
+import { tokensModule } from '../src/modules/tokens/index.js';
+import { MapThrottleStore, testCore } from '@tessera/testkit';
 import { DrainingRateStore } from './throttle-fakes.js';
 import { FakePasswordHandler, ListServiceRegistry, FixedClock, MapTicketStore, RecordingEvents, type FakeUser } from './fakes.js';
 
@@ -114,7 +109,7 @@ export function testServer(setup: ServerSetup = {}) {
     ...setup.users,
   });
   const registry = new ListServiceRegistry(SERVICES);
-  const core = createCasCore({
+  const core = testCore({
     tickets: setup.tickets ?? tickets,
     registry,
     handlers: setup.handlers ?? [handler],
@@ -127,20 +122,30 @@ export function testServer(setup: ServerSetup = {}) {
   });
   const throttleStore = new MapThrottleStore();
   const store = setup.tickets ?? tickets;
-  const proxy = setup.proxyCallback && {
-    granting: new IssueProxyGrantingTicket(core, store, setup.proxyCallback, events),
-    module: proxyModule(new GrantProxyTicket(core, store, events)),
-  };
+  const proxy =
+    setup.proxyCallback &&
+    proxyModule({
+      grantProxyTicket: new GrantProxyTicket(core, store, events),
+      issueProxyGrantingTicket: new IssueProxyGrantingTicket(core, store, setup.proxyCallback, events),
+    });
+  const throttle =
+    (setup.throttle || setup.validationRate) &&
+    throttleModule({
+      ...(setup.throttle && { authentication: new AuthenticationThrottle(throttleStore, clock, setup.throttle, events) }),
+      ...(setup.validationRate && { validationRate: new RequestRateLimit(new DrainingRateStore(), clock, setup.validationRate) }),
+    });
   const app = createApp({
     core,
     options: { ...DEFAULT_OPTIONS, ...setup.options },
-    modules: [restModule(), ...(proxy ? [proxy.module] : []), ...(setup.modules?.({ core, tickets: store, registry, events }) ?? [])],
-    ...(proxy && { proxyGranting: proxy.granting }),
+    modules: [
+      restModule(),
+      ...(setup.tokenKeys ? [tokensModule(new JwtTickets(new CasJwtCodec(setup.tokenKeys, clock), clock, undefined))] : []),
+      ...(throttle ? [throttle] : []),
+      ...(proxy ? [proxy] : []),
+      ...(setup.modules?.({ core, tickets: store, registry, events }) ?? []),
+    ],
     extractors: setup.extractors ?? [usernamePasswordExtractor],
     events,
-    ...(setup.tokenKeys && { tokens: new JwtTickets(new CasJwtCodec(setup.tokenKeys, clock), clock, undefined) }),
-    ...(setup.throttle && { throttle: new AuthenticationThrottle(throttleStore, clock, setup.throttle, events) }),
-    ...(setup.validationRate && { validationRateLimit: new RequestRateLimit(new DrainingRateStore(), clock, setup.validationRate) }),
     ...(setup.observeRequest && { observeRequest: setup.observeRequest }),
   });
   const http = request(app.callback());

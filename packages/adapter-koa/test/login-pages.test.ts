@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { contrastRatio, DEFAULT_COLOURS, MESSAGES } from '@tessera/adapter-koa';
+import { contrastRatio, DEFAULT_COLOURS, MESSAGES } from '@tessera/adapter-koa/modules/login';
 import { escapeHtml, formatMessage, html } from '../src/modules/login/html.js';
 import { withTicket } from '../src/modules/login/login-routes.js';
 import { LoginPages } from '../src/modules/login/pages.js';

@@ -1,7 +1,11 @@
-import { RegisterService, cryptoRandomSource } from '@tessera/core';
+import { cryptoRandomSource } from '@tessera/core';
+import { RegisterService } from '@tessera/core/modules/services';
 import { expect } from 'chai';
 import { z } from 'zod';
-import { credentialExtractor, defineRoute, otpExtractor, servicesModule, usernamePasswordExtractor, type HttpModule } from '../src/index.js';
+import { credentialExtractor, defineRoute, type HttpModule } from '../src/index.js';
+import { otpExtractor } from '../src/modules/otp/index.js';
+import { usernamePasswordExtractor } from '../src/modules/rest/index.js';
+import { servicesModule } from '../src/modules/services/index.js';
 import { USERNAME } from '../src/request/credentials.js';
 import { CASUSER, testServer, testTokenKeys, type ServerSetup } from './harness.js';
 import { bodyParameters, headerNames, openApiOf, operation, parameterNames } from './openapi-document.js';
@@ -11,9 +15,10 @@ const THROTTLE = { threshold: 3, rangeSeconds: 60, lockSeconds: 60, maxLockSecon
 const services = (variants: { current: boolean; earlier: boolean }): NonNullable<ServerSetup['modules']> => ({ core, tickets, registry, events }) => [
   servicesModule({
     ...variants,
+    acceptedTypes: ['org.apereo.cas.services.CasRegisteredService'],
     registerService: new RegisterService(
       { authenticator: core.authenticator, tickets, registry, events, random: cryptoRandomSource },
-      { requiredAttribute: { name: 'memberOf', valuePattern: 'staff' }, acceptedTypes: ['org.apereo.cas.services.CasRegisteredService'] },
+      { requiredAttribute: { name: 'memberOf', valuePattern: 'staff' } },
     ),
   }),
 ];

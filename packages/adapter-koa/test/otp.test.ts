@@ -1,7 +1,9 @@
-import { DirectoryPasswordHandler, INVALID_CREDENTIALS, RequireOtpPolicy, TotpHandler } from '@tessera/core';
+import { INVALID_CREDENTIALS, DirectoryPasswordHandler } from '@tessera/core';
+import { RequireOtpPolicy, TotpHandler } from '@tessera/core/modules/otp';
 import { expect } from 'chai';
 import { Secret, TOTP } from 'otpauth';
-import { otpExtractor, usernamePasswordExtractor } from '../src/index.js';
+import { otpExtractor } from '../src/modules/otp/index.js';
+import { usernamePasswordExtractor } from '../src/modules/rest/index.js';
 import { testServer } from './harness.js';
 import { CountingHasher, ListUserDirectory, MapReplayStore } from '@tessera/testkit';
 

@@ -1,11 +1,11 @@
 import { aRegisteredService } from '@tessera/testkit';
-import { parseServiceDefinition, toCasServiceJson } from '@tessera/core';
 import { expect } from 'chai';
-import { serviceDefinitionSchema } from '../src/services/service-definition.js';
+import { parseServiceDefinition, toCasServiceJson } from '../src/index.js';
+import { serviceDefinitionSchema } from '../src/modules/services/service-definition.js';
 
 const CAS = 'org.apereo.cas.services';
 
-/** Definitions core's parser accepts: a minimal one, one with every part in Apereo's wrapped form, one with plain lists. */
+/** Definitions the CAS JSON codec accepts: a minimal one, one with every part in Apereo's wrapped form, one with plain lists. */
 const ACCEPTED: readonly Record<string, unknown>[] = [
   { serviceId: '^https://app\\.example\\.org/.*', name: 'App' },
   {
@@ -27,9 +27,9 @@ const ACCEPTED: readonly Record<string, unknown>[] = [
   { serviceId: '^https://.*', name: 'Plain', description: null, accessStrategy: { requiredAttributes: { memberOf: ['staff'] } }, attributeReleasePolicy: { '@class': `${CAS}.ReturnAllAttributeReleasePolicy` } },
 ];
 
-// docs/protocol.md §11 — POST /v1/services hands its body to core's parser; the schema the document shows must describe what it accepts
+// docs/protocol.md §11 — POST /v1/services hands its body to the CAS JSON codec; the schema the document shows must describe what it accepts
 describe('docs/protocol.md §11 the documented service definition (CasServiceDefinition)', () => {
-  it('accepts every definition core accepts, and what the route answers', () => {
+  it('accepts every definition the codec accepts, and what the route answers', () => {
     for (const definition of ACCEPTED) {
       expect(() => parseServiceDefinition(definition)).to.not.throw();
       const result = serviceDefinitionSchema.safeParse(definition);

@@ -1,6 +1,8 @@
 import { expect } from 'chai';
-import { RegisterService, cryptoRandomSource } from '@tessera/core';
-import { servicesModule, type HttpOptions } from '../src/index.js';
+import { cryptoRandomSource } from '@tessera/core';
+import { RegisterService } from '@tessera/core/modules/services';
+import { type HttpOptions } from '../src/index.js';
+import { servicesModule } from '../src/modules/services/index.js';
 import { createTgt, testServer } from './harness.js';
 
 const DEFINITION = { '@class': 'org.apereo.cas.services.CasRegisteredService', name: 'New', serviceId: '^https://new\\.example\\.org/.*' };
@@ -13,9 +15,10 @@ function servicesServer(variants = { current: true, earlier: true }, options: Pa
     modules: ({ core, tickets, registry, events }) => [
       servicesModule({
         ...variants,
+        acceptedTypes: ['org.apereo.cas.services.CasRegisteredService'],
         registerService: new RegisterService(
           { authenticator: core.authenticator, tickets, registry, events, random: cryptoRandomSource },
-          { requiredAttribute: { name: 'memberOf', valuePattern: 'staff' }, acceptedTypes: ['org.apereo.cas.services.CasRegisteredService'] },
+          { requiredAttribute: { name: 'memberOf', valuePattern: 'staff' } },
         ),
       }),
     ],
@@ -72,6 +75,18 @@ describe('services module routes (docs/protocol.md §3)', () => {
     expect((await server.http.post('/cas/v1/services/add/TGT-1-x-test').type('form').send(form)).status).to.equal(404);
     const missing = await server.http.post(`/cas/v1/services/add/${tgt}`).type('form').send({ ...form, name: '' });
     expect([missing.status, missing.text]).to.deep.equal([400, 'name: is required']);
+  });
+
+  it('a caller who may not register is refused before the definition is read: 401, 403 or 404, never 400', async () => {
+    const server = servicesServer();
+    const invalid = { ...DEFINITION, serviceId: '(' };
+    const bob = `Basic ${Buffer.from('bob:pw').toString('base64')}`;
+    expect((await server.http.post('/cas/v1/services').send(invalid)).status).to.equal(401);
+    expect((await server.http.post('/cas/v1/services').set('Authorization', bob).send(invalid)).status).to.equal(403);
+    const form = { serviceId: '(', name: '', description: 'legacy' };
+    expect((await server.http.post('/cas/v1/services/add/TGT-1-x-test').type('form').send(form)).status).to.equal(404);
+    const bobsTgt = await createTgt(server, { username: 'bob', password: 'pw' });
+    expect((await server.http.post(`/cas/v1/services/add/${bobsTgt}`).type('form').send(form)).status).to.equal(403);
   });
 
   it('a variant that is off adds no route', async () => {

@@ -1,4 +1,4 @@
-import type { RequestRateStore } from '@tessera/core';
+import type { RequestRateStore } from '@tessera/core/modules/throttle';
 
 /** A bucket per key holding `capacity` tokens that never refill; an empty one answers a 1.5 s wait. */
 export class DrainingRateStore implements RequestRateStore {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { CasJwtCodec, type TokenKeys } from '@tessera/core';
+import { CasJwtCodec, type TokenKeys } from '@tessera/core/modules/tokens';
 import { APP, CASUSER, JWT_APP, createTgt, testServer, testTokenKeys, type TestServer } from './harness.js';
 
 function tokenServer(keys: TokenKeys = testTokenKeys()) {

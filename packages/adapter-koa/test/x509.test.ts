@@ -1,8 +1,10 @@
-import { CERTIFICATE_REASONS, PkijsCertificateValidator, X509CredentialHandler, type PrincipalIdSource } from '@tessera/core';
+import { CERTIFICATE_REASONS, PkijsCertificateValidator, X509CredentialHandler, type PrincipalIdSource } from '@tessera/core/modules/x509';
 import { expect } from 'chai';
 import { FixedClock } from '@tessera/testkit';
 import { TestPki, type IssuedCertificate, type TestAuthority } from '@tessera/testkit/x509';
-import { formCertificateExtractor, headerCertificateExtractor, tlsCertificateExtractor, trustedPeers, usernamePasswordExtractor, type CredentialExtractor } from '../src/index.js';
+import { trustedPeers, type CredentialExtractor } from '../src/index.js';
+import { usernamePasswordExtractor } from '../src/modules/rest/index.js';
+import { formCertificateExtractor, headerCertificateExtractor, tlsCertificateExtractor } from '../src/modules/x509/index.js';
 import { FakePasswordHandler, RecordingEvents } from './fakes.js';
 import { APP, testServer } from './harness.js';
 

@@ -1,4 +1,5 @@
-import { StoreCapacityExceededError, type Clock, type FormTokenStore } from '@tessera/core';
+import { StoreCapacityExceededError, type Clock } from '@tessera/core';
+import { type FormTokenStore } from '@tessera/core/modules/login';
 
 export const DEFAULT_MAX_FORM_TOKENS = 1_000_000;
 

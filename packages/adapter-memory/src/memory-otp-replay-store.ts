@@ -1,4 +1,4 @@
-import type { OtpReplayStore } from '@tessera/core';
+import type { OtpReplayStore } from '@tessera/core/modules/otp';
 
 /** OtpReplayStore in one process's memory: one number per user who ever logged in with a code. */
 export class MemoryOtpReplayStore implements OtpReplayStore {

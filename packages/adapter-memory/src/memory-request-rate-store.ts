@@ -1,4 +1,4 @@
-import type { RequestRateStore } from '@tessera/core';
+import type { RequestRateStore } from '@tessera/core/modules/throttle';
 
 interface Bucket {
   readonly tokens: number;

@@ -1,4 +1,4 @@
-import type { ServiceSession, ServiceSessionStore } from '@tessera/core';
+import type { ServiceSession, ServiceSessionStore } from '@tessera/core/modules/login';
 
 interface SessionRecord {
   readonly sessions: ServiceSession[];

@@ -1,5 +1,5 @@
 import TinyQueue from 'tinyqueue';
-import type { ThrottleState, ThrottleStore } from '@tessera/core';
+import type { ThrottleState, ThrottleStore } from '@tessera/core/modules/throttle';
 
 export interface MemoryThrottleStoreOptions {
   /**

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { AuthenticationThrottle, ThrottledError, type ThrottleSubject } from '@tessera/core';
+import { ThrottledError } from '@tessera/core';
+import { AuthenticationThrottle, type ThrottleSubject } from '@tessera/core/modules/throttle';
 import { MemoryRequestRateStore, MemoryThrottleStore } from '@tessera/adapter-memory';
 import { FixedClock, RecordingEvents } from '@tessera/testkit';
 

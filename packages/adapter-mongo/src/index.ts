@@ -2,6 +2,7 @@ export { connectMongo, type MongoConnection } from './connect.js';
 export { COLLECTIONS, createMongoStores, type MongoDatabase, type MongoStores } from './mongo-stores.js';
 export { MongoReadinessCheck } from './mongo-readiness.js';
 export { MongoOtpReplayStore, type OtpStepDocument } from './mongo-otp-replay-store.js';
+export { MongoRequestRateStore, REQUEST_RATE_RETENTION_MS, type RequestRateDocument } from './mongo-request-rate-store.js';
 export { MongoServiceRegistry } from './mongo-service-registry.js';
 export { MongoThrottleStore, THROTTLE_RETENTION_MS, type ThrottleDocument } from './mongo-throttle-store.js';
 export { MongoTicketStore } from './mongo-ticket-store.js';

@@ -1,5 +1,5 @@
 import type { Collection } from 'mongodb';
-import type { FormTokenStore } from '@tessera/core';
+import type { FormTokenStore } from '@tessera/core/modules/login';
 import { guarded } from './unavailable.js';
 
 /** A used login-form token; `_id` is its random `jti`. */

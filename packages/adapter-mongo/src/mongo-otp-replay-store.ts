@@ -1,5 +1,5 @@
 import type { Collection } from 'mongodb';
-import type { OtpReplayStore } from '@tessera/core';
+import type { OtpReplayStore } from '@tessera/core/modules/otp';
 import { guarded } from './unavailable.js';
 
 /** The last TOTP time step accepted for a user; `_id` is the username. */

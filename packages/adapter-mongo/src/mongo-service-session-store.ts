@@ -1,5 +1,5 @@
 import type { Collection } from 'mongodb';
-import type { ServiceSession, ServiceSessionStore } from '@tessera/core';
+import type { ServiceSession, ServiceSessionStore } from '@tessera/core/modules/login';
 import { guarded } from './unavailable.js';
 
 /** A TGT's single-logout record; `_id` is the TGT id. */

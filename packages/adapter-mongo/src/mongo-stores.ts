@@ -2,6 +2,7 @@ import type { Db } from 'mongodb';
 import type { Clock } from '@tessera/core';
 import { MongoFormTokenStore } from './mongo-form-token-store.js';
 import { MongoOtpReplayStore } from './mongo-otp-replay-store.js';
+import { MongoRequestRateStore } from './mongo-request-rate-store.js';
 import { MongoServiceRegistry } from './mongo-service-registry.js';
 import { MongoServiceSessionStore } from './mongo-service-session-store.js';
 import { MongoThrottleStore } from './mongo-throttle-store.js';
@@ -20,6 +21,7 @@ export const COLLECTIONS = {
   otpSteps: 'otp_steps',
   serviceSessions: 'service_sessions',
   formTokens: 'form_tokens',
+  requestRates: 'request_rates',
 } as const;
 
 export interface MongoStores {
@@ -28,6 +30,8 @@ export interface MongoStores {
   readonly users: MongoUserDirectory;
   /** For the throttle module: failure counters shared by every node. */
   readonly throttle: MongoThrottleStore;
+  /** For the throttle module: the validation rate limit's token buckets, shared by every node. */
+  readonly requestRates: MongoRequestRateStore;
   /** For the otp module: the last accepted TOTP step per user, shared by every node. */
   readonly otpSteps: MongoOtpReplayStore;
   /** For the login module: who to tell when a TGT ends (single logout). */
@@ -43,6 +47,7 @@ export function createMongoStores(database: MongoDatabase, clock: Clock, collect
   const registry = new MongoServiceRegistry(database.collection(collectionPrefix + COLLECTIONS.services));
   const users = new MongoUserDirectory(database.collection(collectionPrefix + COLLECTIONS.users));
   const throttle = new MongoThrottleStore(database.collection(collectionPrefix + COLLECTIONS.throttle));
+  const requestRates = new MongoRequestRateStore(database.collection(collectionPrefix + COLLECTIONS.requestRates));
   const otpSteps = new MongoOtpReplayStore(database.collection(collectionPrefix + COLLECTIONS.otpSteps));
   const serviceSessions = new MongoServiceSessionStore(database.collection(collectionPrefix + COLLECTIONS.serviceSessions));
   const formTokens = new MongoFormTokenStore(database.collection(collectionPrefix + COLLECTIONS.formTokens));
@@ -51,6 +56,7 @@ export function createMongoStores(database: MongoDatabase, clock: Clock, collect
     registry,
     users,
     throttle,
+    requestRates,
     otpSteps,
     serviceSessions,
     formTokens,
@@ -59,6 +65,7 @@ export function createMongoStores(database: MongoDatabase, clock: Clock, collect
       await registry.createIndexes();
       await users.createIndexes();
       await throttle.createIndexes();
+      await requestRates.createIndexes();
       await serviceSessions.createIndexes();
       await formTokens.createIndexes();
     },

@@ -1,5 +1,5 @@
 import type { Collection } from 'mongodb';
-import type { ThrottleState, ThrottleStore } from '@tessera/core';
+import type { ThrottleState, ThrottleStore } from '@tessera/core/modules/throttle';
 import { guarded } from './unavailable.js';
 
 /** A throttle key's counters; `_id` is the key (client IP + lower-cased username), unique by nature. */

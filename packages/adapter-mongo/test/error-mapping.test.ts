@@ -52,6 +52,7 @@ describe('mongo adapter: a lost database becomes StoreUnavailableError (503), ot
     ['throttle.recordFailure', () => stores.throttle.recordFailure('ip|user', clock.now(), 60_000)],
     ['throttle.lock', () => stores.throttle.lock('ip|user', clock.now(), clock.now() + 60_000)],
     ['throttle.reset', () => stores.throttle.reset('ip|user')],
+    ['requestRates.take', () => stores.requestRates.take('203.0.113.9', clock.now(), 60, 1)],
     ['createIndexes', () => stores.createIndexes()],
   ];
 

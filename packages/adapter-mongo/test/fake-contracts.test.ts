@@ -1,6 +1,7 @@
 import {
   describeFormTokenStore,
   describeOtpReplayStore,
+  describeRequestRateStore,
   describeServiceRegistry,
   describeServiceSessionStore,
   describeSingleLogoutOnStores,
@@ -28,6 +29,7 @@ describe('mongo adapter on a mingo-evaluated fake database: port contracts', () 
   });
   describeThrottleStore('MongoThrottleStore (fake collection)', () => storesOn(fresh()).throttle, () => storesOn(database).throttle);
   describeOtpReplayStore('MongoOtpReplayStore (fake collection)', () => storesOn(fresh()).otpSteps, () => storesOn(database).otpSteps);
+  describeRequestRateStore('MongoRequestRateStore (fake collection)', () => storesOn(fresh()).requestRates, () => storesOn(database).requestRates);
   describeServiceSessionStore('MongoServiceSessionStore (fake collection)', () => storesOn(fresh()).serviceSessions);
   describeFormTokenStore('MongoFormTokenStore (fake collection)', () => storesOn(fresh()).formTokens);
   describeSingleLogoutOnStores('mongo (fake collections)', (clock) => {

@@ -5,6 +5,7 @@ import {
   aTicketGrantingTicket,
   describeFormTokenStore,
   describeOtpReplayStore,
+  describeRequestRateStore,
   describeServiceRegistry,
   describeServiceSessionStore,
   describeThrottleStore,
@@ -62,6 +63,10 @@ if (uri === undefined || uri === '') {
       await clean(COLLECTIONS.otpSteps);
       return createMongoStores(db, { now: () => Date.now() }, prefix).otpSteps;
     }, () => createMongoStores(db, { now: () => Date.now() }, prefix).otpSteps);
+    describeRequestRateStore('MongoRequestRateStore', async () => {
+      await clean(COLLECTIONS.requestRates);
+      return createMongoStores(db, { now: () => Date.now() }, prefix).requestRates;
+    }, () => createMongoStores(db, { now: () => Date.now() }, prefix).requestRates);
     describeServiceSessionStore('MongoServiceSessionStore', async () => {
       await clean(COLLECTIONS.serviceSessions);
       return createMongoStores(db, { now: () => Date.now() }, prefix).serviceSessions;

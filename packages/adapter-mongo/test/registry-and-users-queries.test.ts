@@ -13,7 +13,7 @@ describe('MongoServiceRegistry and MongoUserDirectory: the exact queries they se
 
   it('creates the sort index on services and a unique index on usernames, every collection prefixed', async () => {
     await stores('sso_').createIndexes();
-    expect(database.names).to.deep.equal(['sso_tickets', 'sso_services', 'sso_users', 'sso_throttle', 'sso_otp_steps', 'sso_service_sessions', 'sso_form_tokens']);
+    expect(database.names).to.deep.equal(['sso_tickets', 'sso_services', 'sso_users', 'sso_throttle', 'sso_request_rates', 'sso_otp_steps', 'sso_service_sessions', 'sso_form_tokens']);
     expect(database.collection('sso_services').argsOf('createIndex')).to.deep.equal([[{ evaluationOrder: 1, sortName: 1, _id: 1 }, { name: 'evaluation_order' }]]);
     expect(database.collection('sso_users').argsOf('createIndex')).to.deep.equal([[{ username: 1 }, { name: 'username_unique', unique: true }]]);
   });

@@ -9,5 +9,6 @@ export { RedisServiceRegistry } from './redis-service-registry.js';
 export { RedisServiceSessionStore, SERVICE_SESSION_RETENTION_MS } from './redis-service-session-store.js';
 export { RedisThrottleStore, THROTTLE_RETENTION_MS } from './redis-throttle-store.js';
 export { EXPIRY_MARGIN_MS, RedisTicketStore } from './redis-ticket-store.js';
+export { RedisUserDirectory } from './redis-user-directory.js';
 export { isUnavailable } from './unavailable.js';
 export type { RedisClient } from './scripts.js';

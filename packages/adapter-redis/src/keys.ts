@@ -39,6 +39,11 @@ export class RedisKeys {
     return `${this.prefix}rate:${key}`;
   }
 
+  /** A user's hash (`passwordHash` or `password`, `attributes`, `otpSecret`, `requireOtp`): the username exactly as given. */
+  user(username: string): string {
+    return `${this.prefix}user:${username}`;
+  }
+
   otpStep(username: string): string {
     return `${this.prefix}otp:${username}`;
   }

@@ -1,4 +1,5 @@
-import type { Clock, FormTokenStore } from '@tessera/core';
+import type { Clock } from '@tessera/core';
+import type { FormTokenStore } from '@tessera/core/modules/login';
 import type { RedisKeys } from './keys.js';
 import type { RedisClient } from './scripts.js';
 import { guarded } from './unavailable.js';

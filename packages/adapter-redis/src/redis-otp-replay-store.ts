@@ -1,4 +1,4 @@
-import type { OtpReplayStore } from '@tessera/core';
+import type { OtpReplayStore } from '@tessera/core/modules/otp';
 import type { RedisKeys } from './keys.js';
 import { runScript, type RedisClient } from './scripts.js';
 import { guarded } from './unavailable.js';

@@ -1,4 +1,4 @@
-import type { RequestRateStore } from '@tessera/core';
+import type { RequestRateStore } from '@tessera/core/modules/throttle';
 import type { RedisKeys } from './keys.js';
 import { runScript, type RedisClient } from './scripts.js';
 import { guarded } from './unavailable.js';

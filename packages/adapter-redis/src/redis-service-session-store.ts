@@ -1,4 +1,5 @@
-import type { Clock, ServiceSession, ServiceSessionStore } from '@tessera/core';
+import type { Clock } from '@tessera/core';
+import type { ServiceSession, ServiceSessionStore } from '@tessera/core/modules/login';
 import type { RedisKeys } from './keys.js';
 import { runScript, type RedisClient } from './scripts.js';
 import { guarded } from './unavailable.js';

@@ -8,11 +8,13 @@ import { RedisServiceRegistry } from './redis-service-registry.js';
 import { RedisServiceSessionStore } from './redis-service-session-store.js';
 import { RedisThrottleStore } from './redis-throttle-store.js';
 import { RedisTicketStore } from './redis-ticket-store.js';
+import { RedisUserDirectory } from './redis-user-directory.js';
 import type { RedisClient } from './scripts.js';
 
 export interface RedisStores {
   readonly tickets: RedisTicketStore;
   readonly registry: RedisServiceRegistry;
+  readonly users: RedisUserDirectory;
   /** For the throttle module: failure counters shared by every node. */
   readonly throttle: RedisThrottleStore;
   /** For the throttle module's validation rate limit: token buckets shared by every node. */
@@ -32,6 +34,7 @@ export function createRedisStores(client: RedisClient, clock: Clock, keyPrefix: 
   return {
     tickets: new RedisTicketStore(client, keys, clock),
     registry: new RedisServiceRegistry(client, keys),
+    users: new RedisUserDirectory(client, keys),
     throttle: new RedisThrottleStore(client, keys),
     requestRates: new RedisRequestRateStore(client, keys),
     otpSteps: new RedisOtpReplayStore(client, keys),

@@ -4,10 +4,10 @@ import type { Cluster, Redis } from 'ioredis';
 export type RedisClient = Redis | Cluster;
 
 /**
- * Every read-modify-write step of the stores, each one Lua script that Redis runs atomically: no
- * other command of any node runs between its reads and its writes. Times come in as arguments
- * (the caller's clock, epoch ms); native TTLs (PEXPIRE) only collect garbage, a little after the
- * clock says a record is dead. Times and counts to store come in as strings, so Lua formats none of them.
+ * Every step of the stores that reads and writes (or replaces a record), each one Lua script that
+ * Redis runs atomically: no other command of any node runs between its reads and its writes. Times
+ * come in as arguments (the caller's clock, epoch ms); native TTLs (PEXPIRE) only collect garbage, a
+ * little after the clock says a record is dead. Times and counts to store come in as strings, so Lua formats none of them.
  */
 const SCRIPTS = {
   /** KEYS: ticket. ARGV: expiresAt, hardExpiresAt, servicesGranted, data, ttlMs. */
@@ -142,6 +142,17 @@ redis.call('HSET', KEYS[1], 'tokens', string.format('%.17g', tokens), 'at', ARGV
 redis.call('PEXPIRE', KEYS[1], math.ceil((capacity - tokens) * 1000 / rate) + 1000)
 if taken then return 0 end
 return math.ceil((1 - tokens) * 1000 / rate)`,
+  },
+  /**
+   * KEYS: a hash. ARGV: field, value, field, value, ... Replaces the hash with exactly these fields,
+   * so no reader on any node sees it gone or half written.
+   */
+  tesseraReplaceHash: {
+    keys: 1,
+    lua: `
+redis.call('DEL', KEYS[1])
+redis.call('HSET', KEYS[1], unpack(ARGV))
+return 1`,
   },
   /** KEYS: the user's last step. ARGV: step, ttlSeconds. 1 when the step is later than the one recorded. */
   tesseraClaimStep: {

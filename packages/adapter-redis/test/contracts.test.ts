@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
-import { FixedClock, aTicketGrantingTicket, describeFormTokenStore, describeOtpReplayStore, describeRequestRateStore, describeServiceRegistry, describeServiceSessionStore, describeThrottleStore, describeTicketStore } from '@tessera/testkit';
+import { FixedClock, aTicketGrantingTicket, describeFormTokenStore, describeOtpReplayStore, describeRequestRateStore, describeServiceRegistry, describeServiceSessionStore, describeThrottleStore, describeTicketStore, describeUserDirectory } from '@tessera/testkit';
 import { describeWithRedis, describeWithRedisCluster } from '@tessera/testkit/redis';
 import { connectRedis, createRedisStores, type RedisConnection, type RedisSettings } from '@tessera/adapter-redis';
 
@@ -26,6 +26,12 @@ function describeContractsOn(settings: () => RedisSettings): void {
   });
 
   describeTicketStore('RedisTicketStore', (clock) => (fresh(), storesOn(0, clock).tickets), { anotherNode: (clock) => storesOn(1, clock).tickets });
+  // Upserted through one node, looked up through the other.
+  describeUserDirectory('RedisUserDirectory', async (users) => {
+    fresh();
+    await storesOn(0).users.upsert(users);
+    return storesOn(1).users;
+  });
   describeServiceRegistry('RedisServiceRegistry', () => (fresh(), storesOn(0).registry), () => storesOn(1).registry);
   describeThrottleStore('RedisThrottleStore', () => (fresh(), storesOn(0).throttle), () => storesOn(1).throttle);
   describeOtpReplayStore('RedisOtpReplayStore', () => (fresh(), storesOn(0).otpSteps), () => storesOn(1).otpSteps);

@@ -44,7 +44,7 @@ describeWithRedis('redis adapter: outage and recovery on one connection', (serve
     await server().stop();
     await until(() => changes.length === 1, 'the loss is reported');
     const started = Date.now();
-    for (const operation of [stores.tickets.get(tgt.id), stores.tickets.consume(`ST-1-abcd-x`), stores.throttle.recordFailure('k', clock.now(), 1000), stores.registry.list(), stores.readiness.check()]) {
+    for (const operation of [stores.tickets.get(tgt.id), stores.tickets.consume(`ST-1-abcd-x`), stores.throttle.recordFailure('k', clock.now(), 1000), stores.registry.list(), stores.users.findByUsername('casuser'), stores.readiness.check()]) {
       expect(await rejection(operation)).to.be.instanceOf(StoreUnavailableError);
     }
     expect(Date.now() - started, 'each fails within the command timeout').to.be.below(5 * timeouts.commandTimeoutMs);

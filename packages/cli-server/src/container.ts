@@ -1,16 +1,32 @@
 import { Container } from 'inversify';
 import type { Logger } from 'pino';
 import { LOOPBACK_HOSTS, createApp, type HttpOptions } from '@tessera/adapter-koa';
-import { Argon2PasswordHasher, ReadinessProbe, createCasCore, cryptoRandomSource, systemClock } from '@tessera/core';
+import type { MongoDatabase } from '@tessera/adapter-mongo';
+import {
+  AuthenticateUser,
+  Authenticator,
+  CreateTicketGrantingTicket,
+  DestroyTicketGrantingTicket,
+  GrantServiceTicket,
+  ReadinessProbe,
+  ServiceAccess,
+  TicketIdGenerator,
+  TicketStatus,
+  ValidateServiceTicket,
+  cryptoRandomSource,
+  systemClock,
+  type RegisteredService,
+} from '@tessera/core';
+import { Argon2PasswordHasher } from '@tessera/core';
 import { AuditEventSink } from './audit/audit-event-sink.js';
 import type { Config } from './config/schema.js';
 import { Binder } from './di.js';
 import { FanOutEventSink } from './events/fan-out-event-sink.js';
 import { LoggingEventSink } from './logging.js';
 import { registerMetrics } from './metrics/register-metrics.js';
-import { enabledModules } from './modules/registry.js';
-import type { StorePorts } from './storage/storage.js';
-import { TOKENS } from './tokens.js';
+import { enabledModules } from './modules/index.js';
+import { openStorage } from './storage/storage.js';
+import { KEYS } from './keys.js';
 import { TESSERA_VERSION } from './version.js';
 
 export interface CompositionInputs {
@@ -18,75 +34,55 @@ export interface CompositionInputs {
   readonly logger: Logger;
   /** The audit trail's logger; none when `audit.destination` is off. */
   readonly auditLogger?: Logger | undefined;
-  /** The ticket store, service registry and user directory of the adapter `storage.type` names. */
-  readonly stores: StorePorts;
+  /** The configured services (configuration, services directory, demo), ids assigned; none when omitted. */
+  readonly services?: readonly RegisteredService[];
+  /** Tests only: a stand-in MongoDB database for `storage.type: mongo`, used instead of connecting. */
+  readonly mongoDatabase?: MongoDatabase | undefined;
 }
 
 /**
- * The composition root: every port bound to its adapter, then each enabled module adds its routes,
- * extractors and handlers. Nothing is built until something asks for it.
+ * The composition root: the storage, every port bound to its adapter, the use cases, the HTTP app,
+ * then each enabled module adds its routes, extractors and handlers. Nothing is built until something
+ * asks for it; `open()` opens the storage (connecting to Mongo or Redis), `close()` closes it.
  */
-export function buildContainer({ config, logger, auditLogger, stores }: CompositionInputs): Binder {
+export function buildContainer({ config, logger, auditLogger, services = [], mongoDatabase }: CompositionInputs): Binder {
   const binder = new Binder(new Container());
-  binder.constant(TOKENS.Config, config);
-  binder.constant(TOKENS.Logger, logger);
-  binder.constant(TOKENS.Clock, systemClock);
-  binder.constant(TOKENS.RandomSource, cryptoRandomSource);
+  binder.constant(KEYS.Config, config);
+  binder.constant(KEYS.Logger, logger);
+  binder.constant(KEYS.Clock, systemClock);
+  binder.constant(KEYS.RandomSource, cryptoRandomSource);
 
-  binder.resolved(TOKENS.EventSink, [{ all: TOKENS.EventSinks }], (sinks) => new FanOutEventSink(sinks));
-  binder.resolved(TOKENS.EventSinks, [TOKENS.Logger], (log) => new LoggingEventSink(log));
+  binder.resolved(KEYS.EventSink, [{ all: KEYS.EventSinks }], (sinks) => new FanOutEventSink(sinks));
+  binder.resolved(KEYS.EventSinks, [KEYS.Logger], (log) => new LoggingEventSink(log));
   if (config.metrics.enabled) registerMetrics(binder);
-  if (auditLogger) binder.constant(TOKENS.EventSinks, new AuditEventSink(auditLogger));
-  binder.constant(TOKENS.ReadinessCheck, stores.readiness);
-  binder.resolved(TOKENS.ReadinessProbe, [{ all: TOKENS.ReadinessCheck }, TOKENS.EventSink], (checks, events) => new ReadinessProbe(checks, config.health.timeoutMs, events));
-  binder.constant(TOKENS.LiveTgtCount, stores.liveTgts);
-  binder.constant(TOKENS.TicketStore, stores.tickets);
-  binder.constant(TOKENS.ServiceRegistry, stores.registry);
-  binder.constant(TOKENS.UserDirectory, stores.users);
-  binder.constant(TOKENS.ThrottleStore, stores.throttle);
-  binder.constant(TOKENS.RequestRateStore, stores.requestRates);
-  binder.constant(TOKENS.OtpReplayStore, stores.otpSteps);
-  binder.constant(TOKENS.ServiceSessionStore, stores.serviceSessions);
-  binder.constant(TOKENS.FormTokenStore, stores.formTokens);
-  // The CLI's `services import` saves for real only where the registry outlives the process.
-  binder.constant(TOKENS.ServiceRegistryOutlivesProcess, config.storage.type !== 'memory');
-  binder.resolved(TOKENS.PasswordHasher, [], () => new Argon2PasswordHasher());
-
-  binder.resolved(
-    TOKENS.CasCore,
-    [TOKENS.TicketStore, TOKENS.ServiceRegistry, { all: TOKENS.CredentialHandler }, { all: TOKENS.AuthenticationPolicy }, TOKENS.Clock, TOKENS.RandomSource, TOKENS.EventSink, { all: TOKENS.SessionListener }],
-    (tickets, registry, handlers, policies, clock, random, events, [sessionListener]) =>
-      createCasCore({
-        tickets,
-        registry,
-        handlers,
-        policies,
-        clock,
-        random,
-        events,
-        ...(sessionListener && { sessionListener }),
-        nodeName: config.server.nodeName,
-        lifetimes: {
-          tgtMaxTimeToLiveSeconds: config.tickets.tgt.maxTimeToLiveSeconds,
-          tgtTimeToKillSeconds: config.tickets.tgt.timeToKillSeconds,
-          stTimeToLiveSeconds: config.tickets.st.timeToLiveSeconds,
-        },
-      }),
+  if (auditLogger) binder.constant(KEYS.EventSinks, new AuditEventSink(auditLogger));
+  binder.resource(
+    KEYS.Storage,
+    [KEYS.Clock],
+    (clock) => openStorage({ config, services, clock, logger, ...(mongoDatabase !== undefined && { mongoDatabase }) }),
+    (storage) => storage.close(),
   );
+  binder.resolved(KEYS.ReadinessCheck, [KEYS.Storage], (storage) => storage.ports.readiness);
+  binder.resolved(KEYS.ReadinessProbe, [{ all: KEYS.ReadinessCheck }, KEYS.EventSink], (checks, events) => new ReadinessProbe(checks, config.health.timeoutMs, events));
+  binder.resolved(KEYS.LiveTgtCount, [KEYS.Storage], (storage) => storage.ports.liveTgts);
+  binder.resolved(KEYS.TicketStore, [KEYS.Storage], (storage) => storage.ports.tickets);
+  binder.resolved(KEYS.ServiceRegistry, [KEYS.Storage], (storage) => storage.ports.registry);
+  binder.resolved(KEYS.UserDirectory, [KEYS.Storage], (storage) => storage.ports.users);
+  // The CLI's `services import` saves for real only where the registry outlives the process.
+  binder.constant(KEYS.ServiceRegistryOutlivesProcess, config.storage.type !== 'memory');
+  binder.resolved(KEYS.PasswordHasher, [], () => new Argon2PasswordHasher());
+
+  bindUseCases(binder, config);
   binder.resolved(
-    TOKENS.HttpApp,
+    KEYS.HttpApp,
     [
-      TOKENS.CasCore,
-      { all: TOKENS.HttpModule },
-      { all: TOKENS.CredentialExtractor },
-      TOKENS.EventSink,
-      { all: TOKENS.JwtTickets },
-      { all: TOKENS.AuthenticationThrottle },
-      { all: TOKENS.RequestRateLimit },
-      { all: TOKENS.Metrics },
-      { all: TOKENS.ProxyGranting },
+      KEYS.CasCore,
+      { all: KEYS.HttpModule },
+      { all: KEYS.CredentialExtractor },
+      KEYS.EventSink,
+      { all: KEYS.Metrics },
     ],
-    (core, modules, extractors, events, [tokens], [throttle], [validationRateLimit], [metrics], [proxyGranting]) =>
+    (core, modules, extractors, events, [metrics]) =>
       createApp({
         core,
         options: httpOptions(config),
@@ -94,16 +90,76 @@ export function buildContainer({ config, logger, auditLogger, stores }: Composit
         extractors,
         events,
         version: TESSERA_VERSION,
-        ...(tokens && { tokens }),
-        ...(throttle && { throttle }),
-        ...(validationRateLimit && { validationRateLimit }),
         ...(metrics && { observeRequest: metrics.observeRequest }),
-        ...(proxyGranting && { proxyGranting }),
       }),
   );
 
-  for (const register of enabledModules(config.modules)) register(binder, config);
+  for (const module of enabledModules(config.modules)) module.register(binder, config);
   return binder;
+}
+
+/** The CAS use cases on the bound ports, and the CasCore that hands them to the adapters. */
+function bindUseCases(binder: Binder, config: Config): void {
+  binder.resolved(KEYS.TicketIds, [KEYS.RandomSource], (random) => new TicketIdGenerator(random, config.server.nodeName));
+  binder.constant(KEYS.TicketLifetimes, {
+    tgtMaxTimeToLiveSeconds: config.tickets.tgt.maxTimeToLiveSeconds,
+    tgtTimeToKillSeconds: config.tickets.tgt.timeToKillSeconds,
+    stTimeToLiveSeconds: config.tickets.st.timeToLiveSeconds,
+  });
+  binder.resolved(
+    KEYS.Authenticator,
+    [{ all: KEYS.CredentialHandler }, KEYS.Clock, KEYS.EventSink, { all: KEYS.AuthenticationPolicy }],
+    (handlers, clock, events, policies) => new Authenticator(handlers, clock, events, policies),
+  );
+  binder.resolved(KEYS.ServiceAccess, [KEYS.ServiceRegistry], (registry) => new ServiceAccess(registry));
+  const issuing = [KEYS.Authenticator, KEYS.ServiceAccess, KEYS.TicketStore, KEYS.TicketIds, KEYS.Clock, KEYS.TicketLifetimes, KEYS.EventSink] as const;
+  binder.resolved(KEYS.CreateTicketGrantingTicket, issuing, (...parts) => new CreateTicketGrantingTicket(...parts));
+  binder.resolved(
+    KEYS.GrantServiceTicket,
+    [...issuing, { all: KEYS.SessionListener }],
+    (authenticator, access, tickets, ids, clock, lifetimes, events, [sessionListener]) => new GrantServiceTicket(authenticator, access, tickets, ids, clock, lifetimes, events, sessionListener),
+  );
+  binder.resolved(
+    KEYS.ValidateServiceTicket,
+    [KEYS.TicketStore, KEYS.ServiceAccess, KEYS.EventSink],
+    (tickets, access, events) => new ValidateServiceTicket(tickets, access, events),
+  );
+  binder.resolved(
+    KEYS.DestroyTicketGrantingTicket,
+    [KEYS.TicketStore, KEYS.EventSink, { all: KEYS.SessionListener }],
+    (tickets, events, [sessionListener]) => new DestroyTicketGrantingTicket(tickets, events, sessionListener),
+  );
+  binder.resolved(KEYS.TicketStatus, [KEYS.TicketStore], (tickets) => new TicketStatus(tickets));
+  binder.resolved(KEYS.AuthenticateUser, [KEYS.Authenticator, KEYS.ServiceAccess, KEYS.EventSink], (authenticator, access, events) => new AuthenticateUser(authenticator, access, events));
+  binder.resolved(
+    KEYS.CasCore,
+    [
+      KEYS.Clock,
+      KEYS.TicketIds,
+      KEYS.TicketLifetimes,
+      KEYS.Authenticator,
+      KEYS.ServiceAccess,
+      KEYS.CreateTicketGrantingTicket,
+      KEYS.GrantServiceTicket,
+      KEYS.ValidateServiceTicket,
+      KEYS.TicketStatus,
+      KEYS.DestroyTicketGrantingTicket,
+      KEYS.AuthenticateUser,
+    ],
+    (clock, ids, lifetimes, authenticator, serviceAccess, createTicketGrantingTicket, grantServiceTicket, validateServiceTicket, ticketStatus, destroyTicketGrantingTicket, authenticateUser) => ({
+      clock,
+      ids,
+      lifetimes,
+      authenticator,
+      serviceAccess,
+      createTicketGrantingTicket,
+      grantServiceTicket,
+      validateServiceTicket,
+      ticketStatus,
+      destroyTicketGrantingTicket,
+      authenticateUser,
+    }),
+  );
 }
 
 export function httpOptions(config: Config): HttpOptions {

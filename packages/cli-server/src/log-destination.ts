@@ -21,7 +21,7 @@ export interface LogDestination {
   readonly stream: DestinationStream;
   /** Opens the file again under its name (logrotate moved it away); nothing for stdout or stderr. */
   reopen(): void;
-  /** Writes every buffered line and stops; resolves once they are all written. Call it last. */
+  /** Writes every buffered line (those of files replaced by a reopen too) and stops; resolves once they are all written. Call it last. */
   close(): Promise<void>;
 }
 
@@ -76,6 +76,8 @@ class AsyncLines implements LogDestination {
   private failedAt: number | undefined;
   private reported = false;
   private closing: Promise<void> | undefined;
+  /** Streams replaced by a reopen that may still be writing their last lines to the old file. */
+  private readonly retiring = new Set<Promise<void>>();
   readonly stream: DestinationStream = { write: (line: string) => this.write(line) };
 
   constructor(
@@ -102,7 +104,7 @@ class AsyncLines implements LogDestination {
   close(): Promise<void> {
     return (this.closing ??= (async () => {
       this.current.end();
-      await finished(this.current).catch(() => undefined);
+      await Promise.all([finished(this.current).catch(() => undefined), ...this.retiring]);
     })());
   }
 
@@ -115,9 +117,17 @@ class AsyncLines implements LogDestination {
       this.report(error as Error);
       return;
     }
-    if (this.failedAt === undefined) this.current.end();
+    if (this.failedAt === undefined) this.retire(this.current);
     this.current = next;
     this.failedAt = undefined;
+  }
+
+  private retire(stream: WriteStream): void {
+    stream.end();
+    const done: Promise<void> = finished(stream)
+      .catch(() => undefined)
+      .then(() => void this.retiring.delete(done));
+    this.retiring.add(done);
   }
 
   private watched(stream: WriteStream): WriteStream {

@@ -99,7 +99,7 @@ interface PendingLine {
  * one line: `event` is the last, `events` lists them all, their fields merged (an event whose
  * fields would overwrite another's starts a line of its own), at the highest of their levels.
  * Nothing is built for an event below the configured level.
- * One of TOKENS.EventSinks: the FanOutEventSink in front of it keeps a logger that throws (a full
+ * One of KEYS.EventSinks: the FanOutEventSink in front of it keeps a logger that throws (a full
  * disk, a closed pipe) from reaching the use case, as for the audit and metrics sinks; a line
  * written at the end of the turn swallows the throw itself.
  */

@@ -2,7 +2,6 @@ import type { AddressInfo } from 'node:net';
 import type { DestinationStream, Logger } from 'pino';
 import { LOOPBACK_HOSTS } from '@tessera/adapter-koa';
 import type { MongoDatabase } from '@tessera/adapter-mongo';
-import { systemClock } from '@tessera/core';
 import { AdminEndpoints } from './admin/admin-endpoints.js';
 import { openAuditStream, type AuditStream } from './audit/audit-stream.js';
 import { initialServices } from './config/initial-services.js';
@@ -13,8 +12,8 @@ import { listen, urlHost } from './listen.js';
 import { createListener, type Listener } from './listener.js';
 import { standardStream } from './log-destination.js';
 import { createLogger } from './logging.js';
-import { openStorage, type Storage } from './storage/storage.js';
-import { TOKENS, type BackgroundJob } from './tokens.js';
+import type { Binder } from './di.js';
+import { KEYS, type BackgroundJob } from './keys.js';
 
 export interface StartOptions {
   readonly config: Config;
@@ -48,12 +47,13 @@ export async function startServer({ config, log, auditLog, mongoDatabase }: Star
     await audit?.close();
     await stdout?.close();
   };
-  let storage: Storage;
+  let binder: Binder;
   try {
     warnAboutUnsafeSettings(config, logger);
     const services = await initialServices(config);
     audit = openAuditStream(config.audit.destination, config.server.nodeName, auditLog);
-    storage = await openStorage({ config, services, clock: systemClock, logger, ...(mongoDatabase === undefined ? {} : { mongoDatabase }) });
+    binder = buildContainer({ config, logger, auditLogger: audit?.logger, services, mongoDatabase });
+    await binder.open();
   } catch (error) {
     await closeLogs();
     throw error;
@@ -64,15 +64,14 @@ export async function startServer({ config, log, auditLog, mongoDatabase }: Star
   let admin: AdminEndpoints;
   let jobs: BackgroundJob[];
   try {
-    const binder = buildContainer({ config, logger, auditLogger: audit?.logger, stores: storage.ports });
     admin = new AdminEndpoints(binder, config);
-    ({ server, scheme } = createListener(config, admin.mainListener(binder.get(TOKENS.HttpApp).callback()), binder.get(TOKENS.EventSink)));
-    jobs = binder.getAll(TOKENS.BackgroundJob);
+    ({ server, scheme } = createListener(config, admin.mainListener(binder.get(KEYS.HttpApp).callback()), binder.get(KEYS.EventSink)));
+    jobs = binder.getAll(KEYS.BackgroundJob);
     closeGracefully = gracefulCloser(server);
     await listen(server, config.server.port, config.server.host);
   } catch (error) {
     // Bad files (keys, certificates) are found while composing: leave no store connection behind.
-    await storage.close();
+    await binder.close();
     await closeLogs();
     throw error;
   }
@@ -85,7 +84,7 @@ export async function startServer({ config, log, auditLog, mongoDatabase }: Star
     adminUrl = await admin.start(origin);
   } catch (error) {
     await closeGracefully(0);
-    await storage.close();
+    await binder.close();
     await closeLogs();
     throw error;
   }
@@ -100,7 +99,7 @@ export async function startServer({ config, log, auditLog, mongoDatabase }: Star
       await closeGracefully(config.server.shutdownTimeoutSeconds * 1000);
       await admin.close(config.server.shutdownTimeoutSeconds * 1000);
       for (const job of jobs) await job.stop();
-      await storage.close();
+      await binder.close();
       logger.info('tessera stopped');
       await closeLogs();
     })());

@@ -126,7 +126,9 @@ describe('tessera CLI', function () {
     expect((await runCli(['otp', 'new'])).code).to.equal(2);
   });
 
-  it('--help lists every command; each command has its own --help; unknown commands, options and operands exit 2', async () => {
+  it('--help lists every command; each command has its own --help; unknown commands, options and operands exit 2', async function () {
+    // Some twenty CLI processes, each compiling its sources on the fly: slow on a busy machine.
+    this.timeout(90_000);
     const help = await runCli(['--help']);
     expect(help.code).to.equal(0);
     const listed = [...help.stdout.matchAll(/^ {2}tessera ([a-z-]+(?: [a-z]+)?)/gm)].map((match) => match[1]);

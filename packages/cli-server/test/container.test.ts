@@ -1,9 +1,9 @@
 import { expect } from 'chai';
-import { Argon2PasswordHasher, AuthenticationFailedError, systemClock } from '@tessera/core';
-import { buildContainer, createLogger, memoryStores, parseConfig, TOKENS, type Config } from '@tessera/cli-server';
+import { AuthenticationFailedError, Argon2PasswordHasher } from '@tessera/core';
+import { buildContainer, createLogger, parseConfig, KEYS, type Config } from '@tessera/cli-server';
 
 function containerFor(config: Config) {
-  return buildContainer({ config, logger: createLogger('silent'), stores: memoryStores(config, [], systemClock) });
+  return buildContainer({ config, logger: createLogger('silent') });
 }
 
 const credential = (password: string) => ({ type: 'usernamePassword', username: 'casuser', password }) as const;
@@ -17,11 +17,11 @@ describe('container composition (docs/protocol.md §8)', () => {
 
   it('with rest on: its routes, the username/password extractor and the config-users handler', async () => {
     const binder = containerFor(parseConfig({ users: [{ username: 'casuser', passwordHash: phc, attributes: { memberOf: 'staff' } }] }));
-    expect(binder.getAll(TOKENS.HttpModule).map((module) => module.name)).to.deep.equal(['rest']);
-    expect(binder.getAll(TOKENS.CredentialExtractor)).to.have.length(1);
-    expect(binder.getAll(TOKENS.CredentialHandler).map((handler) => handler.name)).to.deep.equal(['config-users']);
+    expect(binder.getAll(KEYS.HttpModule).map((module) => module.name)).to.deep.equal(['rest']);
+    expect(binder.getAll(KEYS.CredentialExtractor)).to.have.length(1);
+    expect(binder.getAll(KEYS.CredentialHandler).map((handler) => handler.name)).to.deep.equal(['config-users']);
 
-    const core = binder.get(TOKENS.CasCore);
+    const core = binder.get(KEYS.CasCore);
     const authentication = await core.authenticator.authenticate([credential('Mellon')]);
     expect(authentication.principal).to.deep.equal({ id: 'casuser', attributes: { memberOf: ['staff'] } });
     expect(Object.keys(authentication.successes)).to.deep.equal(['config-users']);
@@ -32,17 +32,17 @@ describe('container composition (docs/protocol.md §8)', () => {
 
   it('with no module on: no routes, extractors or handlers, and the web app still builds', () => {
     const binder = containerFor(parseConfig({ modules: [] }));
-    expect(binder.getAll(TOKENS.HttpModule)).to.deep.equal([]);
-    expect(binder.getAll(TOKENS.CredentialExtractor)).to.deep.equal([]);
-    expect(binder.getAll(TOKENS.CredentialHandler)).to.deep.equal([]);
-    expect(binder.get(TOKENS.HttpApp).callback()).to.be.a('function');
+    expect(binder.getAll(KEYS.HttpModule)).to.deep.equal([]);
+    expect(binder.getAll(KEYS.CredentialExtractor)).to.deep.equal([]);
+    expect(binder.getAll(KEYS.CredentialHandler)).to.deep.equal([]);
+    expect(binder.get(KEYS.HttpApp).callback()).to.be.a('function');
   });
 
   it('every port is one shared instance built from the settings: the core and the server see one ticket store', async () => {
     const binder = containerFor(parseConfig({ users: [{ username: 'casuser', password: 'Mellon' }], server: { nodeName: 'node7' } }));
-    const core = binder.get(TOKENS.CasCore);
-    expect(binder.get(TOKENS.CasCore)).to.equal(core);
-    const tickets = binder.get(TOKENS.TicketStore);
+    const core = binder.get(KEYS.CasCore);
+    expect(binder.get(KEYS.CasCore)).to.equal(core);
+    const tickets = binder.get(KEYS.TicketStore);
     const tgt = await core.createTicketGrantingTicket.execute({ credentials: [credential('Mellon')] });
     expect(tgt.hardExpiresAt - tgt.createdAt).to.equal(8 * 60 * 60 * 1000);
     expect(tgt.id).to.match(/^TGT-\d+-[A-Za-z0-9-]+-node7$/);

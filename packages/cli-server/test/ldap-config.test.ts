@@ -1,6 +1,5 @@
 import { expect } from 'chai';
-import { systemClock } from '@tessera/core';
-import { buildContainer, ConfigurationError, createLogger, memoryStores, parseConfig, TOKENS } from '@tessera/cli-server';
+import { buildContainer, ConfigurationError, createLogger, parseConfig, KEYS } from '@tessera/cli-server';
 import { configProblems as problems } from './config-problems.js';
 
 const ldap = { url: 'ldap://127.0.0.1:389', searchBase: 'ou=people,dc=example,dc=org' };
@@ -42,13 +41,13 @@ describe('authentication.handlers and ldap.* settings', () => {
 
   it('binds the password handlers in the listed order, the order they are tried in', () => {
     const config = parseConfig({ authentication: { handlers: ['ldap', 'config-users'] }, ldap });
-    const binder = buildContainer({ config, logger: createLogger('silent'), stores: memoryStores(config, [], systemClock) });
-    expect(binder.getAll(TOKENS.CredentialHandler).map((handler) => handler.name)).to.deep.equal(['ldap', 'config-users']);
+    const binder = buildContainer({ config, logger: createLogger('silent') });
+    expect(binder.getAll(KEYS.CredentialHandler).map((handler) => handler.name)).to.deep.equal(['ldap', 'config-users']);
   });
 
   it('stops the start naming ldap.caFile when the CA file cannot be read', () => {
     const config = parseConfig({ authentication: { handlers: ['ldap'] }, ldap: { ...ldap, caFile: '/nonexistent/ca.pem' } });
-    const binder = buildContainer({ config, logger: createLogger('silent'), stores: memoryStores(config, [], systemClock) });
-    expect(() => binder.getAll(TOKENS.CredentialHandler)).to.throw(ConfigurationError, 'ldap.caFile: cannot read /nonexistent/ca.pem (ENOENT)');
+    const binder = buildContainer({ config, logger: createLogger('silent') });
+    expect(() => binder.getAll(KEYS.CredentialHandler)).to.throw(ConfigurationError, 'ldap.caFile: cannot read /nonexistent/ca.pem (ENOENT)');
   });
 });

@@ -33,16 +33,16 @@ describe('log destinations (written off the request path)', () => {
     expect(statSync(file).mode & 0o777).to.equal(0o600);
   });
 
-  it('reopened after a rename, lines written before go to the old file and lines after to a new one', async () => {
+  it('reopened after a rename, lines written before go to the old file and lines after to a new one, all of both written once closed', async () => {
     const file = join(dir, 'rotated.log');
     const destination = appendedFile(file, 'the test log');
-    for (const line of numbered(0, 5000)) destination.stream.write(`${line}\n`);
+    for (const line of numbered(0, 100_000)) destination.stream.write(`${line}\n`);
     renameSync(file, `${file}.1`);
     destination.reopen();
-    for (const line of numbered(5000, 10)) destination.stream.write(`${line}\n`);
+    for (const line of numbered(100_000, 10)) destination.stream.write(`${line}\n`);
     await destination.close();
-    expect(linesOf(`${file}.1`)).to.deep.equal(numbered(0, 5000));
-    expect(linesOf(file)).to.deep.equal(numbered(5000, 10));
+    expect(linesOf(`${file}.1`)).to.deep.equal(numbered(0, 100_000));
+    expect(linesOf(file)).to.deep.equal(numbered(100_000, 10));
   });
 
   it('a path that cannot be opened fails at once with the system error', () => {

@@ -1,8 +1,7 @@
 import { expect } from 'chai';
 import { Writable } from 'node:stream';
 import { ticketFingerprint } from '@tessera/core';
-import { systemClock } from '@tessera/core';
-import { buildContainer, createLogger, LoggingEventSink, memoryStores, parseConfig, redactedText, TOKENS } from '@tessera/cli-server';
+import { buildContainer, createLogger, LoggingEventSink, parseConfig, redactedText, KEYS } from '@tessera/cli-server';
 import { jsonLines } from './json-lines.js';
 
 function capture() {
@@ -185,10 +184,10 @@ describe('logging', () => {
 
   it('in the container, a log that throws (a full disk) reaches neither the use case nor the metrics sink after it', async () => {
     const broken = createLogger('info', { write: () => { throw new Error('ENOSPC'); } });
-    const binder = buildContainer({ config: parseConfig({}), logger: broken, stores: memoryStores(parseConfig({}), [], systemClock) });
+    const binder = buildContainer({ config: parseConfig({}), logger: broken });
     const event = { type: 'ticket.refused', kind: 'TGT', reason: 'SERVICE_NOT_AUTHORIZED', principal: 'casuser' } as const;
-    expect(() => binder.get(TOKENS.EventSink).emit(event)).to.not.throw();
-    const [metrics] = binder.getAll(TOKENS.Metrics);
+    expect(() => binder.get(KEYS.EventSink).emit(event)).to.not.throw();
+    const [metrics] = binder.getAll(KEYS.Metrics);
     expect(await metrics!.render()).to.include('tessera_refusals_total{request="TGT",reason="SERVICE_NOT_AUTHORIZED"} 1');
   });
 

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { ConfigurationError, loadConfig, parseConfig, startServer } from '@tessera/cli-server';
-import { cryptoRandomSource, generateLoginSecret } from '@tessera/core';
+import { cryptoRandomSource } from '@tessera/core';
+import { generateLoginSecret } from '@tessera/core/modules/login';
 import { configProblems as problems } from './config-problems.js';
 
 const quiet = new Writable({ write: (_chunk, _encoding, done) => done() });

@@ -66,3 +66,33 @@ describe('startServer with storage.type mongo (fake database)', () => {
     expect(await st.text()).to.match(/^ST-/);
   });
 });
+
+// The validation rate limit's buckets live in the database, so the nodes of a cluster share each client's burst.
+describe('startServer with storage.type mongo: two nodes on one database share the validation request rate', () => {
+  const limited = parseConfig({
+    server: { port: 0 },
+    logging: { level: 'silent' },
+    modules: ['rest', 'throttle'],
+    throttle: { validation: { requestsPerSecond: 0.01, burst: 2 } },
+    storage: { type: 'mongo', mongo: { uri: 'mongodb://db.invalid:27017', collectionPrefix: 'sso_' } },
+  });
+  const database = new FakeDatabase();
+  let nodes: RunningServer[] = [];
+
+  before(async () => {
+    const silent = new Writable({ write: (_chunk, _encoding, done) => done() });
+    const start = () => startServer({ config: limited, log: silent, auditLog: silent, mongoDatabase: database as unknown as NonNullable<StartOptions['mongoDatabase']> });
+    nodes = [await start(), await start()];
+  });
+  after(() => Promise.all(nodes.map((node) => node.close())));
+
+  it('a client spending its burst on one node gets 429 on the other, the bucket stored in the prefixed collection', async () => {
+    const validate = (node: RunningServer) => fetch(`${node.url}/p3/serviceValidate?${new URLSearchParams({ service: APP, ticket: 'ST-1-abc-x' }).toString()}`);
+    const [first, second] = nodes as [RunningServer, RunningServer];
+    expect([(await validate(first)).status, (await validate(first)).status]).to.deep.equal([400, 400]);
+    const refused = await validate(second);
+    expect(refused.status).to.equal(429);
+    expect(Number(refused.headers.get('retry-after'))).to.be.within(99, 100);
+    expect(database.collection('sso_request_rates').documents).to.have.length(1);
+  });
+});

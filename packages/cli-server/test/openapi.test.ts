@@ -6,8 +6,9 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildContainer, createLogger, knownModuleNames, memoryStores, parseConfig, TOKENS, type HttpApp } from '@tessera/cli-server';
-import { cryptoRandomSource, generateTokenKeys, systemClock } from '@tessera/core';
+import { buildContainer, createLogger, knownModuleNames, parseConfig, KEYS, type HttpApp } from '@tessera/cli-server';
+import { cryptoRandomSource } from '@tessera/core';
+import { generateTokenKeys } from '@tessera/core/modules/tokens';
 import { TestPki } from '@tessera/testkit/x509';
 
 /** A trust anchor file for the x509 module. */
@@ -77,7 +78,7 @@ describe('docs/protocol.md §11 OpenAPI document of the composed server', () => 
   let document: { openapi: string; info: { version: string }; paths: Operations };
   before(async () => {
     const config = await everyModuleConfig();
-    app = buildContainer({ config, logger: createLogger('silent'), stores: memoryStores(config, [], systemClock) }).get(TOKENS.HttpApp);
+    app = buildContainer({ config, logger: createLogger('silent') }).get(KEYS.HttpApp);
     const response = await served(app, '/cas/openapi.json');
     expect(response.status).to.equal(200);
     expect(response.headers.get('content-type')).to.match(/^application\/json/);

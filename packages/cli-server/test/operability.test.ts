@@ -1,12 +1,11 @@
 import { expect } from 'chai';
 import request from 'supertest';
 import type { RequestListener } from 'node:http';
-import { systemClock } from '@tessera/core';
-import { AdminEndpoints, buildContainer, createLogger, loadConfig, memoryStores, parseConfig, TOKENS, type Config } from '@tessera/cli-server';
+import { AdminEndpoints, buildContainer, createLogger, loadConfig, parseConfig, KEYS, type Config } from '@tessera/cli-server';
 import { configProblems as problems } from './config-problems.js';
 
 function containerFor(config: Config) {
-  return buildContainer({ config, logger: createLogger('silent'), stores: memoryStores(config, [], systemClock) });
+  return buildContainer({ config, logger: createLogger('silent') });
 }
 
 const notCas: RequestListener = (_request, response) => response.writeHead(418).end('CAS app');
@@ -31,24 +30,24 @@ describe('operability settings and composition (docs/protocol.md §10)', () => {
 
   it('with metrics on: one registry, a second event sink after the log, and the web app timing requests into it', async () => {
     const binder = containerFor(parseConfig({}));
-    const [metrics] = binder.getAll(TOKENS.Metrics);
-    expect(binder.getAll(TOKENS.EventSinks).map((sink) => sink.constructor.name)).to.deep.equal(['LoggingEventSink', 'MetricsEventSink']);
-    await request(binder.get(TOKENS.HttpApp).callback()).get('/cas/v1/tickets/TGT-1-x');
+    const [metrics] = binder.getAll(KEYS.Metrics);
+    expect(binder.getAll(KEYS.EventSinks).map((sink) => sink.constructor.name)).to.deep.equal(['LoggingEventSink', 'MetricsEventSink']);
+    await request(binder.get(KEYS.HttpApp).callback()).get('/cas/v1/tickets/TGT-1-x');
     expect(await metrics!.render()).to.include('tessera_http_request_duration_seconds_count{method="GET",route="/cas/v1/tickets/:id",status="404"} 1');
   });
 
   it('with metrics off: no registry and the log as the only event sink', () => {
     const binder = containerFor(parseConfig({ metrics: { enabled: false } }));
-    expect(binder.getAll(TOKENS.Metrics)).to.deep.equal([]);
-    expect(binder.getAll(TOKENS.EventSinks).map((sink) => sink.constructor.name)).to.deep.equal(['LoggingEventSink']);
-    expect(binder.get(TOKENS.HttpApp).callback()).to.be.a('function');
+    expect(binder.getAll(KEYS.Metrics)).to.deep.equal([]);
+    expect(binder.getAll(KEYS.EventSinks).map((sink) => sink.constructor.name)).to.deep.equal(['LoggingEventSink']);
+    expect(binder.get(KEYS.HttpApp).callback()).to.be.a('function');
   });
 
   it('readiness checks the storage, and the directory only when the ldap handler is listed', () => {
-    expect(containerFor(parseConfig({})).getAll(TOKENS.ReadinessCheck).map((check) => check.name)).to.deep.equal(['storage']);
+    expect(containerFor(parseConfig({})).getAll(KEYS.ReadinessCheck).map((check) => check.name)).to.deep.equal(['storage']);
     const ldap = { url: 'ldap://127.0.0.1:389', searchBase: 'ou=people,dc=example,dc=org' };
     const withLdap = containerFor(parseConfig({ authentication: { handlers: ['config-users', 'ldap'] }, ldap }));
-    expect(withLdap.getAll(TOKENS.ReadinessCheck).map((check) => check.name)).to.deep.equal(['storage', 'ldap']);
+    expect(withLdap.getAll(KEYS.ReadinessCheck).map((check) => check.name)).to.deep.equal(['storage', 'ldap']);
   });
 
   it('without admin.port the admin paths are answered in front of the CAS app, everything else passes through', async () => {

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { ConfigurationError, parseConfig, startServer } from '@tessera/cli-server';
-import { generateTokenKeys, cryptoRandomSource } from '@tessera/core';
+import { cryptoRandomSource } from '@tessera/core';
+import { generateTokenKeys } from '@tessera/core/modules/tokens';
 import { configProblems as problems } from './config-problems.js';
 
 const quiet = new Writable({ write: (_chunk, _encoding, done) => done() });
@@ -26,6 +27,9 @@ async function startFailure(raw: Record<string, unknown>): Promise<Configuration
 const pair = () => generateTokenKeys('A128CBC-HS256', cryptoRandomSource);
 
 // keys: sizes checked at start, generated once into an owner-only key file
+/** The module's checks across settings are made when it is on. */
+const TOKENS_ON = ['rest', 'tokens'];
+
 describe('tokens module settings and keys', () => {
   it('needs the rest module and takes tokens.* settings with CAS defaults', () => {
     expect(problems({ modules: ['tokens'] })).to.deep.equal(['modules[0]: module "tokens" needs module "rest", which is not enabled']);
@@ -35,15 +39,15 @@ describe('tokens module settings and keys', () => {
 
   it('copies only well-named, non-credential request parameters into tokens', () => {
     expect(parseConfig({ tokens: { requestParameters: ['deviceId', 'client.version'] } }).tokens.requestParameters).to.deep.equal(['deviceId', 'client.version']);
-    expect(problems({ tokens: { requestParameters: ['deviceId', 'password', 'username', 'cert', 'otp'] } })).to.deep.equal([
+    expect(problems({ modules: TOKENS_ON, tokens: { requestParameters: ['deviceId', 'password', 'username', 'cert', 'otp'] } })).to.deep.equal([
       'tokens.requestParameters[1]: "password" carries a credential, which never goes into a token',
       'tokens.requestParameters[2]: "username" carries a credential, which never goes into a token',
       'tokens.requestParameters[3]: "cert" carries a credential, which never goes into a token',
       'tokens.requestParameters[4]: "otp" carries a credential, which never goes into a token',
     ]);
-    expect(problems({ otp: { parameter: 'code' }, tokens: { requestParameters: ['otp', 'code'] } })).to.deep.equal(['tokens.requestParameters[1]: "code" carries a credential, which never goes into a token']);
-    expect(problems({ tokens: { requestParameters: ['__proto__'] } })).to.deep.equal(['tokens.requestParameters[0]: expected a parameter name: a letter, then letters, digits, ., _ or -']);
-    expect(problems({ tokens: { requestParameters: ['a', 'a'] } })).to.deep.equal(['tokens.requestParameters: lists a parameter twice']);
+    expect(problems({ modules: ['rest', 'tokens', 'otp'], otp: { parameter: 'code' }, tokens: { requestParameters: ['otp', 'code'] } })).to.deep.equal(['tokens.requestParameters[1]: "code" carries a credential, which never goes into a token']);
+    expect(problems({ modules: TOKENS_ON, tokens: { requestParameters: ['__proto__'] } })).to.deep.equal(['tokens.requestParameters[0]: expected a parameter name: a letter, then letters, digits, ., _ or -']);
+    expect(problems({ modules: TOKENS_ON, tokens: { requestParameters: ['a', 'a'] } })).to.deep.equal(['tokens.requestParameters: lists a parameter twice']);
   });
 
   it('refuses configured keys of the wrong size, naming the setting', () => {

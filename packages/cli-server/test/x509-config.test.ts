@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { buildContainer, ConfigurationError, createLogger, CrlFiles, memoryStores, parseConfig, startServer, TOKENS } from '@tessera/cli-server';
-import { CERTIFICATE_REASONS, PkijsCertificateValidator, systemClock } from '@tessera/core';
+import { buildContainer, ConfigurationError, createLogger, CrlFiles, parseConfig, startServer, KEYS } from '@tessera/cli-server';
+import { CERTIFICATE_REASONS, PkijsCertificateValidator } from '@tessera/core/modules/x509';
 import { FixedClock } from '@tessera/testkit';
 import { TestPki, type TestAuthority } from '@tessera/testkit/x509';
 import { configProblems as problems } from './config-problems.js';
@@ -117,10 +117,10 @@ describe('x509 module settings', () => {
 
   it('adds its extractors after username + password, in the order of x509.sources, and the x509 handler', () => {
     const config = parseConfig(x509On({ trustAnchors: [rootFile], sources: ['header', 'form'], trustedProxies: ['127.0.0.1'] }));
-    const binder = buildContainer({ config, logger: createLogger('silent'), stores: memoryStores(config, [], systemClock) });
-    const reads = binder.getAll(TOKENS.CredentialExtractor).map((extractor) => [...Object.keys(extractor.parameters), ...Object.keys(extractor.headers)]);
+    const binder = buildContainer({ config, logger: createLogger('silent') });
+    const reads = binder.getAll(KEYS.CredentialExtractor).map((extractor) => [...Object.keys(extractor.parameters), ...Object.keys(extractor.headers)]);
     expect(reads).to.deep.equal([['username', 'password'], ['ssl_client_cert'], ['cert']]);
-    expect(binder.getAll(TOKENS.CredentialHandler).map((handler) => handler.name)).to.deep.equal(['config-users', 'x509']);
+    expect(binder.getAll(KEYS.CredentialHandler).map((handler) => handler.name)).to.deep.equal(['config-users', 'x509']);
   });
 
   // an operator replaces a CRL file without a restart

@@ -1,9 +1,7 @@
 import { expect } from 'chai';
 import {
-  Argon2PasswordHasher,
   AuthenticationFailedError,
   Authenticator,
-  DirectoryPasswordHandler,
   INVALID_CREDENTIALS,
   MIXED_PRINCIPALS,
   NoCredentialsError,
@@ -12,6 +10,7 @@ import {
   type CredentialHandler,
   type UserRecord,
 } from '@tessera/core';
+import { Argon2PasswordHasher, DirectoryPasswordHandler } from '@tessera/core';
 import { FixedClock, RecordingEvents, TableHandler, password } from './fakes.js';
 import { CountingHasher, ListUserDirectory } from '@tessera/testkit';
 

@@ -4,6 +4,7 @@ import {
   type CredentialHandler,
   type Principal,
   type RegisteredService,
+  type ServiceDefinition,
 } from '@tessera/core';
 import { aRegisteredService } from '@tessera/testkit';
 
@@ -30,6 +31,12 @@ export function password(username: string, secret: string): Credential {
 /** The one app most domain tests use: always id 1, so saving it again replaces it. */
 export function service(overrides: Partial<RegisteredService> = {}): RegisteredService {
   return aRegisteredService({ id: 1, name: 'app', ...overrides });
+}
+
+/** A definition without an id, as an adapter's codec hands it to the use cases. */
+export function definition(overrides: Partial<ServiceDefinition> = {}): ServiceDefinition {
+  const { id: _id, ...withoutId } = aRegisteredService();
+  return { ...withoutId, ...overrides };
 }
 
 export { FixedClock, ListServiceRegistry, MapTicketStore, RecordingEvents } from '@tessera/testkit';

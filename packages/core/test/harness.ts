@@ -1,4 +1,18 @@
-import { createCasCore, cryptoRandomSource, defaultTicketLifetimes, type RegisteredService } from '@tessera/core';
+import {
+  AuthenticateUser,
+  Authenticator,
+  CreateTicketGrantingTicket,
+  cryptoRandomSource,
+  defaultTicketLifetimes,
+  DestroyTicketGrantingTicket,
+  GrantServiceTicket,
+  ServiceAccess,
+  TicketIdGenerator,
+  TicketStatus,
+  ValidateServiceTicket,
+  type CasCore,
+  type RegisteredService,
+} from '@tessera/core';
 import { ListServiceRegistry, FixedClock, MapTicketStore, RecordingEvents, TableHandler, service } from './fakes.js';
 
 export const APP = 'https://app.example.org/home';
@@ -13,15 +27,23 @@ export function coreWithFakes(services: readonly RegisteredService[] = [service(
     casuser: { password: 'Mellon', attributes: { memberOf: ['staff', 'faculty'], mail: ['casuser@example.org'] } },
     alice: { password: 'secret' },
   });
-  const core = createCasCore({
-    tickets,
-    registry,
-    handlers: [handler],
+  // The graph the server's container builds, by hand: core's tests need no container.
+  const ids = new TicketIdGenerator(cryptoRandomSource, 'test');
+  const authenticator = new Authenticator([handler], clock, events);
+  const serviceAccess = new ServiceAccess(registry);
+  const issuing = [authenticator, serviceAccess, tickets, ids, clock, defaultTicketLifetimes, events] as const;
+  const core: CasCore = {
     clock,
-    random: cryptoRandomSource,
-    nodeName: 'test',
+    ids,
     lifetimes: defaultTicketLifetimes,
-    events,
-  });
+    authenticator,
+    serviceAccess,
+    createTicketGrantingTicket: new CreateTicketGrantingTicket(...issuing),
+    grantServiceTicket: new GrantServiceTicket(...issuing),
+    validateServiceTicket: new ValidateServiceTicket(tickets, serviceAccess, events),
+    ticketStatus: new TicketStatus(tickets),
+    destroyTicketGrantingTicket: new DestroyTicketGrantingTicket(tickets, events),
+    authenticateUser: new AuthenticateUser(authenticator, serviceAccess, events),
+  };
   return { core, clock, tickets, registry, events };
 }

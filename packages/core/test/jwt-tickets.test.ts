@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { CasJwtCodec, JwtTickets, REQUEST_PARAMETERS_CLAIM, generateTokenKeys, cryptoRandomSource } from '@tessera/core';
+import { cryptoRandomSource } from '@tessera/core';
+import { CasJwtCodec, JwtTickets, REQUEST_PARAMETERS_CLAIM, generateTokenKeys } from '@tessera/core/modules/tokens';
 import { password, service } from './fakes.js';
 import { APP, coreWithFakes } from './harness.js';
 

@@ -8,7 +8,7 @@ import {
   logoutRequestXml,
   TicketGrantingCookie,
   type FormTokenStore,
-} from '@tessera/core';
+} from '@tessera/core/modules/login';
 import { SeededRandomSource } from '@tessera/testkit';
 import { FixedClock, password, service } from './fakes.js';
 import { APP, coreWithFakes } from './harness.js';

@@ -1,19 +1,7 @@
 import { expect } from 'chai';
 import { Secret, TOTP } from 'otpauth';
-import {
-  Authenticator,
-  DirectoryPasswordHandler,
-  INVALID_CREDENTIALS,
-  INVALID_OTP,
-  MIXED_PRINCIPALS,
-  OTP_ALONE,
-  OTP_REQUIRED,
-  REUSED_OTP,
-  RequireOtpPolicy,
-  TotpHandler,
-  type Credential,
-  type CredentialHandler,
-} from '@tessera/core';
+import { Authenticator, INVALID_CREDENTIALS, MIXED_PRINCIPALS, type Credential, type CredentialHandler, DirectoryPasswordHandler } from '@tessera/core';
+import { INVALID_OTP, OTP_ALONE, OTP_REQUIRED, REUSED_OTP, RequireOtpPolicy, TotpHandler } from '@tessera/core/modules/otp';
 import { FixedClock, RecordingEvents, TableHandler, password } from './fakes.js';
 import { CountingHasher, ListUserDirectory, MapReplayStore } from '@tessera/testkit';
 import { failureReasons } from './failure-reasons.js';

@@ -1,10 +1,6 @@
 import { expect } from 'chai';
 import {
-  allowsProxyCallback,
   defaultTicketLifetimes,
-  GrantProxyTicket,
-  IssueProxyGrantingTicket,
-  proxyCallbackUrl,
   sessionTag,
   sessionTagOfGrantedTicket,
   TicketValidationError,
@@ -12,6 +8,7 @@ import {
   type RegisteredService,
   type SessionListener,
 } from '@tessera/core';
+import { allowsProxyCallback, GrantProxyTicket, IssueProxyGrantingTicket, proxyCallbackUrl } from '@tessera/core/modules/proxy';
 import { RecordingProxyCallback } from '@tessera/testkit';
 import { password, service } from './fakes.js';
 import { APP, coreWithFakes } from './harness.js';

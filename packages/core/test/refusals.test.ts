@@ -4,14 +4,14 @@ import {
   ForbiddenError,
   InvalidServiceDefinitionError,
   NoCredentialsError,
-  RegisterService,
   ServiceNotAuthorizedError,
   TicketNotFoundError,
   ticketFingerprint,
   type DomainEvent,
   type RegisteredService,
 } from '@tessera/core';
-import { password, service } from './fakes.js';
+import { RegisterService } from '@tessera/core/modules/services';
+import { definition, password, service } from './fakes.js';
 import { APP, coreWithFakes } from './harness.js';
 
 const ORIGIN = { clientAddress: '203.0.113.7', requestId: 'req-9', endpoint: 'POST /cas/v1/tickets' };
@@ -130,8 +130,13 @@ describe('refusals are reported as events (docs/architecture.md §6)', () => {
   });
 
   describe('service.refused: POST /v1/services and /v1/services/add/{tgt}', () => {
-    const POLICY = { requiredAttribute: { name: 'memberOf', valuePattern: 'staff' }, acceptedTypes: ['org.apereo.cas.services.CasRegisteredService'] };
-    const NEW = { '@class': 'org.apereo.cas.services.CasRegisteredService', name: 'New', serviceId: '^https://new\\.example\\.org/.*' };
+    const POLICY = { requiredAttribute: { name: 'memberOf', valuePattern: 'staff' } };
+    const NEW = () => definition({ name: 'New', serviceId: '^https://new\\.example\\.org/.*' });
+    const FORM = () => definition({ type: 'org.apereo.cas.services.RegexRegisteredService', name: 'n', serviceId: 'x', description: 'd' });
+    /** What an adapter's codec throws for a definition whose `field` is wrong. */
+    const invalidAt = (field: string) => () => {
+      throw new InvalidServiceDefinitionError(field, 'is not valid');
+    };
     async function registration() {
       const session = await loggedIn();
       const register = new RegisterService({ ...session, authenticator: session.core.authenticator, random: { bytes: (size) => new Uint8Array(size).fill(1) } }, POLICY);
@@ -142,8 +147,7 @@ describe('refusals are reported as events (docs/architecture.md §6)', () => {
       const { core, register, refused } = await registration();
       expect(await refused(() => register.withCredentials([password('alice', 'secret')], NEW, ORIGIN), ForbiddenError)).to.deep.equal({ type: 'service.refused', reason: 'MISSING_REQUIRED_ATTRIBUTE', principal: 'alice' });
       const alicesTgt = (await core.createTicketGrantingTicket.execute({ credentials: [password('alice', 'secret')] })).id;
-      const form = { serviceId: 'x', name: 'n', description: 'd' };
-      expect(await refused(() => register.withTicket(alicesTgt, form, ORIGIN), ForbiddenError)).to.deep.equal({
+      expect(await refused(() => register.withTicket(alicesTgt, FORM, ORIGIN), ForbiddenError)).to.deep.equal({
         type: 'service.refused',
         reason: 'MISSING_REQUIRED_ATTRIBUTE',
         principal: 'alice',
@@ -153,9 +157,9 @@ describe('refusals are reported as events (docs/architecture.md §6)', () => {
 
     it('an invalid definition: INVALID_SERVICE_DEFINITION naming the field (400), in both variants; nothing saved', async () => {
       const { register, registry, tgt, refused } = await registration();
-      const json = () => register.withCredentials([password('casuser', 'Mellon')], { ...NEW, serviceId: '(' }, ORIGIN);
+      const json = () => register.withCredentials([password('casuser', 'Mellon')], invalidAt('serviceId'), ORIGIN);
       expect(await refused(json, InvalidServiceDefinitionError)).to.deep.equal({ type: 'service.refused', reason: 'INVALID_SERVICE_DEFINITION', principal: 'casuser', field: 'serviceId' });
-      const form = () => register.withTicket(tgt.id, { serviceId: 'x', name: 'n', description: 'd', enabled: 'maybe' }, ORIGIN);
+      const form = () => register.withTicket(tgt.id, invalidAt('enabled'), ORIGIN);
       expect(await refused(form, InvalidServiceDefinitionError)).to.include({ reason: 'INVALID_SERVICE_DEFINITION', principal: 'casuser', field: 'enabled' });
       expect(await registry.list()).to.have.length(2);
     });
@@ -163,7 +167,7 @@ describe('refusals are reported as events (docs/architecture.md §6)', () => {
     it('an unknown TGT: TGT_NOT_FOUND with its fingerprint (404); bad Basic credentials stay an authentication.failed', async () => {
       const { register, events, refused } = await registration();
       const unknown = 'TGT-5-kM3tQ9zF8wXyLp2VbN7cR4sD1aE6g-test';
-      expect(await refused(() => register.withTicket(unknown, { serviceId: 'x', name: 'n', description: 'd' }, ORIGIN), TicketNotFoundError)).to.deep.equal({
+      expect(await refused(() => register.withTicket(unknown, FORM, ORIGIN), TicketNotFoundError)).to.deep.equal({
         type: 'service.refused',
         reason: 'TGT_NOT_FOUND',
         tgt: ticketFingerprint(unknown),

@@ -3,20 +3,20 @@ import {
   ForbiddenError,
   InvalidConfigurationError,
   InvalidServiceDefinitionError,
-  LEGACY_DEFAULT_EVALUATION_ORDER,
-  RegisterService,
   TicketNotFoundError,
   UnauthenticatedError,
   type RandomSource,
 } from '@tessera/core';
+import { RegisterService } from '@tessera/core/modules/services';
 import { coreWithFakes } from './harness.js';
-import { password } from './fakes.js';
+import { definition, password } from './fakes.js';
 
-const POLICY = {
-  requiredAttribute: { name: 'memberOf', valuePattern: 'STAFF|admins' },
-  acceptedTypes: ['org.apereo.cas.services.CasRegisteredService'],
-};
-const NEW = { '@class': 'org.apereo.cas.services.CasRegisteredService', name: 'New', serviceId: '^https://new\\.example\\.org/.*' };
+const POLICY = { requiredAttribute: { name: 'memberOf', valuePattern: 'STAFF|admins' } };
+const NEW = definition({ name: 'New', serviceId: '^https://new\\.example\\.org/.*' });
+/** The definition as an adapter reads it from the request. */
+const read = (parsed = NEW) => () => parsed;
+/** A definition that must not be read: the caller may not register. */
+const unread = () => expect.fail('the definition was read');
 
 const ONES: RandomSource = { bytes: (size) => new Uint8Array(size).fill(1) };
 
@@ -38,7 +38,7 @@ describe('RegisterService (docs/protocol.md §3)', () => {
   it('saves a definition from an authorized principal, assigns a random unused id and reports service.saved', async () => {
     const { register, registry, events, core } = setup();
     const origin = { clientAddress: '203.0.113.7', requestId: 'r1' };
-    const saved = await register.withCredentials([password('casuser', 'Mellon')], NEW, origin);
+    const saved = await register.withCredentials([password('casuser', 'Mellon')], read(), origin);
     expect(events.events.map((event) => [event.type, events.origins.get(event)])).to.deep.equal([
       ['authentication.succeeded', origin],
       ['service.saved', origin],
@@ -52,33 +52,35 @@ describe('RegisterService (docs/protocol.md §3)', () => {
   it('draws again when the random id is taken', async () => {
     const draws = [new Uint8Array([0, 0, 0, 0, 0, 0]), new Uint8Array([0, 0, 0, 0, 0, 6])];
     const { register } = setup({ bytes: () => draws.shift() ?? expect.fail('no more draws') });
-    expect((await register.withCredentials([password('casuser', 'Mellon')], NEW)).id).to.equal(7);
+    expect((await register.withCredentials([password('casuser', 'Mellon')], read())).id).to.equal(7);
   });
 
   it('a definition with a stored id replaces it', async () => {
     const { register, registry } = setup();
-    await register.withCredentials([password('casuser', 'Mellon')], { ...NEW, id: 1 });
+    await register.withCredentials([password('casuser', 'Mellon')], read({ ...NEW, id: 1 }));
     expect((await registry.list()).map((s) => [s.id, s.name])).to.deep.equal([[1, 'New']]);
   });
 
-  it('no or bad credentials: UnauthenticatedError, whatever the REST revision', async () => {
+  it('no or bad credentials: UnauthenticatedError, whatever the REST revision; the definition is not read', async () => {
     const { register } = setup();
-    expect(await refusal(register.withCredentials([], NEW))).to.be.instanceOf(UnauthenticatedError);
-    expect(await refusal(register.withCredentials([password('casuser', 'nope')], NEW))).to.be.instanceOf(UnauthenticatedError);
+    expect(await refusal(register.withCredentials([], unread))).to.be.instanceOf(UnauthenticatedError);
+    expect(await refusal(register.withCredentials([password('casuser', 'nope')], unread))).to.be.instanceOf(UnauthenticatedError);
   });
 
-  it('a principal without a matching value (case-insensitive, whole value) is forbidden', async () => {
+  it('a principal without a matching value (case-insensitive, whole value) is forbidden; the definition is not read', async () => {
     const { register, registry } = setup();
-    expect(await refusal(register.withCredentials([password('alice', 'secret')], NEW))).to.be.instanceOf(ForbiddenError);
+    expect(await refusal(register.withCredentials([password('alice', 'secret')], unread))).to.be.instanceOf(ForbiddenError);
     const partial = setup(ONES, { ...POLICY, requiredAttribute: { name: 'memberOf', valuePattern: 'sta' } });
-    expect(await refusal(partial.register.withCredentials([password('casuser', 'Mellon')], NEW))).to.be.instanceOf(ForbiddenError);
+    expect(await refusal(partial.register.withCredentials([password('casuser', 'Mellon')], unread))).to.be.instanceOf(ForbiddenError);
     expect(await registry.list()).to.have.length(1);
   });
 
-  it('a definition of a type not accepted is refused naming @class', async () => {
-    const { register } = setup();
-    const error = await refusal(register.withCredentials([password('casuser', 'Mellon')], { ...NEW, '@class': 'org.apereo.cas.services.RegexRegisteredService' }));
-    expect(error).to.be.instanceOf(InvalidServiceDefinitionError).with.property('field', '@class');
+  it('a definition its reader finds invalid is refused with that error, naming the field; nothing is saved', async () => {
+    const { register, registry } = setup();
+    const invalid = new InvalidServiceDefinitionError('@class', 'must be one of org.apereo.cas.services.CasRegisteredService');
+    const error = await refusal(register.withCredentials([password('casuser', 'Mellon')], () => { throw invalid; }));
+    expect(error).to.equal(invalid);
+    expect(await registry.list()).to.have.length(1);
   });
 
   it('an invalid value pattern is a configuration error naming the setting', () => {
@@ -94,33 +96,22 @@ describe('RegisterService (docs/protocol.md §3)', () => {
       return (await fakes.core.createTicketGrantingTicket.execute({ credentials: [password(username, secret)] })).id;
     }
 
-    it('builds a RegexRegisteredService; enabled and SSO by default, evaluated last; service.saved names the principal', async () => {
+    it("saves the definition for the TGT's principal; service.saved names the principal", async () => {
       const fakes = setup();
-      const saved = await fakes.register.withTicket(await tgtOf(fakes, 'casuser', 'Mellon'), { serviceId: '^https://old\\.example\\.org/.*', name: 'Old', description: 'legacy' });
+      const old = definition({ type: 'org.apereo.cas.services.RegexRegisteredService', name: 'Old', serviceId: '^https://old\\.example\\.org/.*', description: 'legacy' });
+      const saved = await fakes.register.withTicket(await tgtOf(fakes, 'casuser', 'Mellon'), read(old));
       expect(fakes.events.ofType('service.saved')).to.deep.equal([{ type: 'service.saved', serviceId: saved.id, name: 'Old', replaced: false, principal: 'casuser' }]);
-      expect(saved).to.include({ type: 'org.apereo.cas.services.RegexRegisteredService', name: 'Old', description: 'legacy', evaluationOrder: LEGACY_DEFAULT_EVALUATION_ORDER });
-      expect(saved.accessStrategy).to.deep.equal({ enabled: true, ssoEnabled: true, requiredAttributes: {} });
+      expect(saved).to.deep.equal({ ...old, id: saved.id });
+      expect(await fakes.registry.findById(saved.id)).to.deep.equal(saved);
     });
 
-    it('reads evaluationOrder and the flags', async () => {
+    it('unknown TGT and unauthorized principal, before the definition is read; an invalid definition', async () => {
       const fakes = setup();
-      const saved = await fakes.register.withTicket(await tgtOf(fakes, 'casuser', 'Mellon'), {
-        serviceId: 'x', name: 'n', description: 'd', evaluationOrder: '7', enabled: 'false', ssoEnabled: 'FALSE',
-      });
-      expect(saved.evaluationOrder).to.equal(7);
-      expect(saved.accessStrategy).to.include({ enabled: false, ssoEnabled: false });
-    });
-
-    it('unknown TGT, unauthorized principal, missing or invalid fields', async () => {
-      const fakes = setup();
-      const form = { serviceId: 'x', name: 'n', description: 'd' };
-      expect(await refusal(fakes.register.withTicket('TGT-1-nope-test', form))).to.be.instanceOf(TicketNotFoundError);
-      expect(await refusal(fakes.register.withTicket(await tgtOf(fakes, 'alice', 'secret'), form))).to.be.instanceOf(ForbiddenError);
-      const tgt = await tgtOf(fakes, 'casuser', 'Mellon');
-      for (const [field, bad] of [['description', ' '], ['serviceId', '('], ['evaluationOrder', '1.5'], ['enabled', 'maybe']] as const) {
-        const error = await refusal(fakes.register.withTicket(tgt, { ...form, [field]: bad }));
-        expect(error, field).to.be.instanceOf(InvalidServiceDefinitionError).with.property('field', field);
-      }
+      expect(await refusal(fakes.register.withTicket('TGT-1-nope-test', unread))).to.be.instanceOf(TicketNotFoundError);
+      expect(await refusal(fakes.register.withTicket(await tgtOf(fakes, 'alice', 'secret'), unread))).to.be.instanceOf(ForbiddenError);
+      const invalid = new InvalidServiceDefinitionError('enabled', 'must be true or false');
+      expect(await refusal(fakes.register.withTicket(await tgtOf(fakes, 'casuser', 'Mellon'), () => { throw invalid; }))).to.equal(invalid);
+      expect(await fakes.registry.list()).to.have.length(1);
     });
   });
 });

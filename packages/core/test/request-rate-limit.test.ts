@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { RateLimitedError, RequestRateLimit, type RequestRateStore } from '@tessera/core';
+import { RateLimitedError } from '@tessera/core';
+import { RequestRateLimit, type RequestRateStore } from '@tessera/core/modules/throttle';
 import { FixedClock } from './fakes.js';
 
 /** Answers each take with the next wait of a script, recording what it was asked. */

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { AuthenticationThrottle, ThrottledError, throttleKey } from '@tessera/core';
+import { ThrottledError } from '@tessera/core';
+import { AuthenticationThrottle, throttleKey } from '@tessera/core/modules/throttle';
 import { FixedClock, RecordingEvents } from './fakes.js';
 import { MapThrottleStore } from '@tessera/testkit';
 

@@ -1,14 +1,7 @@
 import { expect } from 'chai';
 import { CompactSign, EncryptJWT, compactDecrypt, compactVerify, decodeProtectedHeader } from 'jose';
-import {
-  CasJwtCodec,
-  InvalidConfigurationError,
-  InvalidTokenError,
-  generateTokenKeys,
-  verifyJwtServiceTicket,
-  type ContentEncryptionAlgorithm,
-  type TokenKeys,
-} from '@tessera/core';
+import { InvalidConfigurationError, InvalidTokenError } from '@tessera/core';
+import { CasJwtCodec, generateTokenKeys, verifyJwtServiceTicket, type ContentEncryptionAlgorithm, type TokenKeys } from '@tessera/core/modules/tokens';
 import { FixedClock } from './fakes.js';
 
 const ALGORITHMS: readonly ContentEncryptionAlgorithm[] = ['A128CBC-HS256', 'A256CBC-HS512', 'A256GCM'];

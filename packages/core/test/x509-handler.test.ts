@@ -1,19 +1,15 @@
 import { expect } from 'chai';
+import { AuthenticationFailedError, Authenticator, MIXED_PRINCIPALS, describeCredential, type Credential } from '@tessera/core';
 import {
-  AuthenticationFailedError,
-  Authenticator,
   CERTIFICATE_REASONS,
-  MIXED_PRINCIPALS,
   PkijsCertificateValidator,
   X509CredentialHandler,
   certificatesFromText,
-  describeCredential,
   describeRevocationList,
   trustAnchorCertificates,
   x509Credential,
-  type Credential,
   type PrincipalIdSource,
-} from '@tessera/core';
+} from '@tessera/core/modules/x509';
 import { TestPki, type IssuedCertificate, type TestAuthority } from '@tessera/testkit/x509';
 import { FixedClock, RecordingEvents, TableHandler, password } from './fakes.js';
 

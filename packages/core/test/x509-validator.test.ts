@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { CERTIFICATE_REASONS, PkijsCertificateValidator, type CertificatePolicy } from '@tessera/core';
+import { CERTIFICATE_REASONS, PkijsCertificateValidator, type CertificatePolicy } from '@tessera/core/modules/x509';
 import { EXTENDED_KEY_USAGE, KEY_USAGE, TestAuthority, TestPki, type IssuedCertificate } from '@tessera/testkit/x509';
 import { FixedClock } from './fakes.js';
 import { failureReasons } from './failure-reasons.js';

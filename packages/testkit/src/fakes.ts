@@ -3,16 +3,10 @@ import {
   type Clock,
   type DomainEvent,
   type EventSink,
-  type OtpReplayStore,
   type PasswordHasher,
-  type ProxyCallback,
-  type ProxyCallbackOutcome,
-  type ProxyCallbackRequest,
   type RequestOrigin,
   type RegisteredService,
   type ServiceRegistry,
-  type ThrottleState,
-  type ThrottleStore,
   type Ticket,
   type TicketGrantingTicket,
   type TicketStore,
@@ -20,10 +14,14 @@ import {
   type UserRecord,
   type ValidatableTicket,
 } from '@tessera/core';
+import { type OtpReplayStore } from '@tessera/core/modules/otp';
+import { type ProxyCallback, type ProxyCallbackOutcome, type ProxyCallbackRequest } from '@tessera/core/modules/proxy';
+import { type ThrottleState, type ThrottleStore } from '@tessera/core/modules/throttle';
 
 /**
- * Minimal fakes of core's ports for domain and route tests, which must not depend on an adapter.
- * Adapters themselves are held to the contract suites, not to these.
+ * Minimal fakes of core's ports for domain and route tests, which must not depend on an adapter
+ * (adapter-memory's tests depend on testkit). The store fakes are held to the same contract suites
+ * as the adapters (packages/testkit/test/fakes-contracts.test.ts), so no unit test leans on a quirk.
  */
 export class MapTicketStore implements TicketStore {
   readonly tickets = new Map<string, Ticket>();
@@ -57,12 +55,16 @@ export class MapTicketStore implements TicketStore {
     this.tickets.delete(id);
     return Promise.resolve();
   }
+  /** Counts only live descendants: an expired one is gone for every method, though still held until removed here. */
   removeDescendants(tgtId: string): Promise<number> {
-    let removed = 0;
+    const now = this.clock.now();
+    let live = 0;
     for (const [id, ticket] of this.tickets) {
-      if (ticket.kind !== 'TGT' && ticket.tgtId === tgtId) removed += Number(this.tickets.delete(id));
+      if (ticket.kind === 'TGT' || ticket.tgtId !== tgtId) continue;
+      this.tickets.delete(id);
+      if (ticket.expiresAt > now) live += 1;
     }
-    return Promise.resolve(removed);
+    return Promise.resolve(live);
   }
 }
 

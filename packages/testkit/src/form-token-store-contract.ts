@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { FormTokenStore } from '@tessera/core';
+import type { FormTokenStore } from '@tessera/core/modules/login';
 
 export type FormTokenStoreFactory = () => FormTokenStore | Promise<FormTokenStore>;
 

@@ -16,3 +16,4 @@ export { CountingHasher, ListServiceRegistry, ListUserDirectory, MapReplayStore,
 export { describeSingleLogoutOnStores, type SingleLogoutStores, type SingleLogoutStoresFactory } from './single-logout-cases.js';
 export type { AnotherNode } from './another-node.js';
 export { freePort } from './ports.js';
+export { testCore, type TestCoreParts } from './test-core.js';

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { RequestRateStore } from '@tessera/core';
+import type { RequestRateStore } from '@tessera/core/modules/throttle';
 import { twoNodes, type AnotherNode } from './another-node.js';
 
 export type RequestRateStoreFactory = () => RequestRateStore | Promise<RequestRateStore>;

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { ServiceSession, ServiceSessionStore } from '@tessera/core';
+import type { ServiceSession, ServiceSessionStore } from '@tessera/core/modules/login';
 
 export type ServiceSessionStoreFactory = () => ServiceSessionStore | Promise<ServiceSessionStore>;
 

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { SingleLogout, type LogoutDelivery, type ServiceRegistry, type ServiceSessionStore, type TicketStore } from '@tessera/core';
+import { type ServiceRegistry, type TicketStore } from '@tessera/core';
+import { SingleLogout, type LogoutDelivery, type ServiceSessionStore } from '@tessera/core/modules/login';
 import { aRegisteredService, aTicketGrantingTicket } from './builders.js';
 import { FixedClock } from './fixed-clock.js';
 import { SeededRandomSource } from './seeded-random-source.js';

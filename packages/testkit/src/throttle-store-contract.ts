@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { ThrottleStore } from '@tessera/core';
+import type { ThrottleStore } from '@tessera/core/modules/throttle';
 import { twoNodes, type AnotherNode } from './another-node.js';
 
 export type ThrottleStoreFactory = () => ThrottleStore | Promise<ThrottleStore>;

@@ -39,25 +39,6 @@ export function credentialExtractor<P extends z.ZodRawShape, H extends z.ZodRawS
 /** Shared by every extractor that reads it, so the merged schemas agree on it. */
 export const USERNAME = optionalText('The user logging in.');
 
-/** `username` and `password`, both non-blank → one credential; otherwise none. */
-export const usernamePasswordExtractor = credentialExtractor(
-  { parameters: { username: USERNAME, password: optionalText('Their password.') } },
-  ({ parameters: { username, password } }) => (username && password ? [{ type: 'usernamePassword', username, password }] : []),
-);
-
-/**
- * The otp module's extractor: the code in `parameter` (default `otp`) for the username of the same
- * request. Without both, none: a code is only ever checked against the user who sent it.
- */
-export function otpExtractor(parameter: string): CredentialExtractor {
-  const code = optionalText('A TOTP code (RFC 6238) of the user named by `username`.');
-  return credentialExtractor({ parameters: { username: USERNAME, [parameter]: code } }, ({ parameters }) => {
-    const { username } = parameters;
-    const value = parameters[parameter];
-    return username && typeof value === 'string' ? [{ type: 'otp', username, code: value.trim() }] : [];
-  });
-}
-
 /** Runs every extractor and collects all they find (CAS's chaining factory: it never stops at the first). */
 export function extractCredentials(request: CredentialRequest, extractors: readonly CredentialExtractor[]): Credential[] {
   return extractors.flatMap((extractor) => extractor.extract(request));

@@ -57,7 +57,7 @@ export function samlValidateRoute(http: HttpContext): Route {
     responses: { 200: { description: 'A `samlp:Response` holding the assertion.', content: samlView.failureContent } },
     errors: { ...VALIDATION_ERRORS, INVALID_REQUEST: 'The body is not a well-formed SAML 1.1 request.' },
     failures: validationFailures(http.options, samlView),
-    steps: [renderValidationFailures(http.options, http.events, view), http.limitRequestRate, onlyPost, readXmlBody(http.options.maxBodyBytes), readSamlRequest],
+    steps: [renderValidationFailures(http.options, http.events, view), ...http.validationGuards, onlyPost, readXmlBody(http.options.maxBodyBytes), readSamlRequest],
     async handle(ctx, { query }) {
       const request = (ctx.state as SamlState)[SAML_REQUEST]!;
       const target = query.TARGET;

@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import type { HttpContext } from '../http-module.js';
+import { mergeShapes } from '../request/credentials.js';
 import { flag, text } from '../request/parameter-schemas.js';
 import { requestOrigin } from '../request/request-origin.js';
 import { onlyMethods } from '../routes/only-methods.js';
 import { defineRoute, type Route } from '../routes/route.js';
-import { ticketIdOf } from '../tokens/jwt-requests.js';
 import { samlValidateRoute } from './saml-validate.js';
 import { renderValidationFailures, VALIDATION_ERRORS, validationFailures } from './validation-failures.js';
-import { cas1View, casView } from './validation-views.js';
+import { cas1View, casView, type ValidationAnswer } from './validation-views.js';
 
 const cas1Query = z.object({
   service: text('The service URL the ticket was granted for; compared percent-decoded, without fragment, in any case.'),
@@ -22,53 +22,50 @@ const casQuery = cas1Query.extend({
     .meta({ description: '`JSON` (any case) for a JSON answer; XML otherwise. The Accept header does not count.' }),
 });
 
-/** With the proxy module: where a service asks for a PGT. */
-const withPgtUrl = casQuery.extend({
-  pgtUrl: text('With the proxy module: the https URL of a proxy callback to deliver a proxy-granting ticket to, when the service may proxy to it; the answer then names its IOU. Its failure never fails the validation.'),
-});
-
 const ENDPOINTS = [
-  { path: '/validate', operationId: 'validate', summary: 'Validate a service ticket (CAS 1)', view: cas1View, proxy: 'never' },
-  { path: '/serviceValidate', operationId: 'serviceValidate', summary: 'Validate a service ticket (CAS 2, with attributes)', view: casView, proxy: 'pgtUrl' },
-  { path: '/proxyValidate', operationId: 'proxyValidate', summary: 'Validate a service or proxy ticket (CAS 2, with attributes and the proxy chain)', view: casView, proxy: 'proxyTickets' },
-  { path: '/p3/serviceValidate', operationId: 'p3ServiceValidate', summary: 'Validate a service ticket (CAS 3)', view: casView, proxy: 'pgtUrl' },
-  { path: '/p3/proxyValidate', operationId: 'p3ProxyValidate', summary: 'Validate a service or proxy ticket (CAS 3, with the proxy chain)', view: casView, proxy: 'proxyTickets' },
+  { path: '/validate', operationId: 'validate', summary: 'Validate a service ticket (CAS 1)', view: cas1View, extended: false, proxyTickets: false },
+  { path: '/serviceValidate', operationId: 'serviceValidate', summary: 'Validate a service ticket (CAS 2, with attributes)', view: casView, extended: true, proxyTickets: false },
+  { path: '/proxyValidate', operationId: 'proxyValidate', summary: 'Validate a service or proxy ticket (CAS 2, with attributes and the proxy chain)', view: casView, extended: true, proxyTickets: true },
+  { path: '/p3/serviceValidate', operationId: 'p3ServiceValidate', summary: 'Validate a service ticket (CAS 3)', view: casView, extended: true, proxyTickets: false },
+  { path: '/p3/proxyValidate', operationId: 'p3ProxyValidate', summary: 'Validate a service or proxy ticket (CAS 3, with the proxy chain)', view: casView, extended: true, proxyTickets: true },
 ] as const;
 
 /**
  * The CAS validation endpoints, always on. CAS 2 paths answer like CAS 3 (attributes included). The
- * proxy paths validate STs and PTs; the others refuse PTs. With the proxy module, every path but
- * /validate takes `pgtUrl`. Every method is routed here so that even a wrong method gets a CAS document.
- * SAML 1.1's /samlValidate is one of them.
+ * proxy paths validate STs and PTs; the others refuse PTs. Every path but /validate takes the query
+ * parameters of the validation extensions (the proxy module's `pgtUrl`) and answers what they add.
+ * Every method is routed here so that even a wrong method gets a CAS document. SAML 1.1's /samlValidate is one of them.
  */
 export function validationRoutes(http: HttpContext): Route[] {
-  const issuePgt = http.proxyGranting;
-  const routes = ENDPOINTS.map(({ path, operationId, summary, view, proxy }) =>
+  const extensions = http.validationExtensions;
+  // Typed by the paths' own parameters: the extensions' values are theirs to read.
+  const extendedQuery = extensions.length === 0 ? casQuery : (casQuery.extend(mergeShapes(extensions.map((extension) => extension.query), 'parameter')) as typeof casQuery);
+  const routes = ENDPOINTS.map(({ path, operationId, summary, view, extended, proxyTickets }) =>
     defineRoute({
       method: 'get',
       path,
       operationId,
       summary,
       everyMethod: true,
-      request: { query: proxy === 'never' ? cas1Query : issuePgt ? withPgtUrl : casQuery },
+      request: { query: extended ? extendedQuery : cas1Query },
       responses: { 200: { description: 'The ticket is valid for the service.', content: view.successContent } },
       errors: VALIDATION_ERRORS,
       failures: validationFailures(http.options, view),
-      steps: [renderValidationFailures(http.options, http.events, view), http.limitRequestRate, onlyGet, http.readBody],
+      steps: [renderValidationFailures(http.options, http.events, view), ...http.validationGuards, onlyGet, http.readBody],
       async handle(ctx, { query }) {
         const origin = requestOrigin(ctx);
         const result = await http.core.validateServiceTicket.execute({
           // A JWT ST stands for its stored ST, so it validates once, like any ST (docs/protocol.md §6).
-          ticket: query.ticket === undefined ? undefined : await ticketIdOf(http, query.ticket),
+          ticket: query.ticket === undefined ? undefined : await http.ticketIdOf(query.ticket),
           service: query.service,
           renew: query.renew,
-          proxyTickets: proxy === 'proxyTickets',
+          proxyTickets,
           origin,
         });
-        const pgtUrl = 'pgtUrl' in query && typeof query.pgtUrl === 'string' && query.pgtUrl !== '' ? query.pgtUrl : undefined;
-        const pgtIou = issuePgt && pgtUrl !== undefined ? await issuePgt.execute({ validated: result, pgtUrl, origin }) : undefined;
+        let answer: ValidationAnswer = result;
+        if (extended) for (const extension of extensions) answer = { ...answer, ...(await extension.answer(ctx, result, query)) };
         ctx.status = 200;
-        view.success(ctx, { ...result, ...(pgtIou !== undefined && { proxyGrantingTicket: pgtIou }) });
+        view.success(ctx, answer);
       },
     }),
   );

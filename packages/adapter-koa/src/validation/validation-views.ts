@@ -9,10 +9,14 @@ export interface ValidationFailure {
   readonly description: string;
 }
 
-/** A successful validation as answered: with the proxy module, the IOU of the PGT delivered to the pgtUrl. */
-export interface ValidationAnswer extends ValidatedServiceTicket {
+/** The optional parts of a CAS success that validation extensions fill. */
+export interface ValidationAnswerExtras {
+  /** The IOU of the PGT delivered to the pgtUrl (docs/protocol.md §13.1). */
   readonly proxyGrantingTicket?: string;
 }
+
+/** A successful validation as answered. */
+export interface ValidationAnswer extends ValidatedServiceTicket, ValidationAnswerExtras {}
 
 /** How one family of validation endpoints writes its answer (the status is set by the caller), and its bodies for the document. */
 export interface ValidationView {

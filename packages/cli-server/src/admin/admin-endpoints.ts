@@ -7,7 +7,7 @@ import type { Binder } from '../di.js';
 import { gracefulCloser } from '../graceful-close.js';
 import { listen, urlHost } from '../listen.js';
 import { createPlainListener } from '../listener.js';
-import { TOKENS, type HttpApp } from '../tokens.js';
+import { KEYS, type HttpApp } from '../keys.js';
 
 /**
  * `/health/live`, `/health/ready` and `/metrics` (docs/protocol.md §10): on a listener of their own when
@@ -24,10 +24,10 @@ export class AdminEndpoints {
     binder: Binder,
     private readonly config: Config,
   ) {
-    const [metrics] = binder.getAll(TOKENS.Metrics);
-    this.events = binder.get(TOKENS.EventSink);
+    const [metrics] = binder.getAll(KEYS.Metrics);
+    this.events = binder.get(KEYS.EventSink);
     const app: HttpApp = createAdminApp({
-      readiness: binder.get(TOKENS.ReadinessProbe),
+      readiness: binder.get(KEYS.ReadinessProbe),
       metrics,
       events: this.events,
       stopping: () => this.stopping,

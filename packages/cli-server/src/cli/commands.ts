@@ -1,5 +1,6 @@
-import { CONTENT_ENCRYPTION_ALGORITHMS } from '@tessera/core';
-import { loadOptions, type Output } from './configuration.js';
+import { CONTENT_ENCRYPTION_ALGORITHMS } from '@tessera/core/modules/tokens';
+import type { Output } from './configuration.js';
+import { loadOptions } from './load-options.js';
 
 /** Every option of every command; each command names the ones it takes. */
 export const OPTIONS = {

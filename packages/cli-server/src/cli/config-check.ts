@@ -1,6 +1,7 @@
 import { accessSync, constants, existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { cryptoRandomSource, generateTokenKeys, systemClock } from '@tessera/core';
+import { cryptoRandomSource } from '@tessera/core';
+import { generateTokenKeys } from '@tessera/core/modules/tokens';
 import { AdminEndpoints } from '../admin/admin-endpoints.js';
 import { configurationError } from '../config/errors.js';
 import { initialServices } from '../config/initial-services.js';
@@ -9,8 +10,7 @@ import type { Config } from '../config/schema.js';
 import { buildContainer } from '../container.js';
 import { createListener } from '../listener.js';
 import { createLogger } from '../logging.js';
-import { memoryStores } from '../storage/memory-storage.js';
-import { TOKENS } from '../tokens.js';
+import { KEYS } from '../keys.js';
 import { withConfiguration, type Output } from './configuration.js';
 
 /**
@@ -23,9 +23,10 @@ export function checkConfiguration(options: LoadOptions, out: Output, err: Outpu
     const services = await initialServices(config);
     const notes: string[] = [];
     const checked = withoutKeyFileWrite(config, notes);
-    const binder = buildContainer({ config: checked, logger: createLogger('silent'), stores: memoryStores(checked, services, systemClock) });
+    // Composed on memory storage: nothing is connected to.
+    const binder = buildContainer({ config: { ...checked, storage: { ...checked.storage, type: 'memory' } }, logger: createLogger('silent'), services });
     new AdminEndpoints(binder, checked);
-    const { scheme } = createListener(checked, binder.get(TOKENS.HttpApp).callback(), binder.get(TOKENS.EventSink));
+    const { scheme } = createListener(checked, binder.get(KEYS.HttpApp).callback(), binder.get(KEYS.EventSink));
 
     const { host, port, basePath } = config.server;
     out.write(`${options.file ?? '(no file: demo defaults)'}: configuration OK\n`);

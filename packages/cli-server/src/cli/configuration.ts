@@ -7,11 +7,6 @@ export interface Output {
   write(text: string): unknown;
 }
 
-/** Where a command's configuration comes from: `--config`, the process's `TESSERA_*` variables, and `--port` where the command takes it. */
-export function loadOptions(values: { readonly config?: string | undefined; readonly port?: string | undefined }): LoadOptions {
-  return { env: process.env, ...(values.config === undefined ? {} : { file: values.config }), ...(values.port === undefined ? {} : { port: values.port }) };
-}
-
 /**
  * Runs `work` on the configuration loaded as the server loads it. A bad configuration, found while
  * loading or while `work` reads the files it names, is written to `err` one line per problem (with

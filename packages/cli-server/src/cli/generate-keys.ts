@@ -1,4 +1,5 @@
-import { CONTENT_ENCRYPTION_ALGORITHMS, cryptoRandomSource, generateTokenKeys, type ContentEncryptionAlgorithm } from '@tessera/core';
+import { cryptoRandomSource } from '@tessera/core';
+import { CONTENT_ENCRYPTION_ALGORITHMS, generateTokenKeys, type ContentEncryptionAlgorithm } from '@tessera/core/modules/tokens';
 import type { Output } from './configuration.js';
 
 /**

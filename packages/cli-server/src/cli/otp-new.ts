@@ -1,4 +1,4 @@
-import { newTotpEnrolment } from '@tessera/core';
+import { newTotpEnrolment } from '@tessera/core/modules/otp';
 
 /**
  * `tessera otp new --user NAME`: a fresh TOTP secret for the user's `otpSecret` setting, and its

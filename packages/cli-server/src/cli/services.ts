@@ -1,12 +1,11 @@
-import { ImportServices, systemClock, type RegisteredService, type ServiceRegistry } from '@tessera/core';
+import { ImportServices, type RegisteredService, type ServiceRegistry } from '@tessera/core';
 import { duplicateIds, initialServices, readServiceFiles, type Sourced } from '../config/initial-services.js';
 import type { LoadOptions } from '../config/load.js';
 import type { Config } from '../config/schema.js';
 import { buildContainer } from '../container.js';
 import type { Binder } from '../di.js';
 import { createLogger } from '../logging.js';
-import { openStorage } from '../storage/storage.js';
-import { TOKENS } from '../tokens.js';
+import { KEYS } from '../keys.js';
 import { withConfiguration, type Output } from './configuration.js';
 
 /** `tessera services list`: the registry the server would start with (configuration, servicesDirectory, the registry store). */
@@ -27,7 +26,7 @@ export async function importServices(directory: string, options: LoadOptions, ou
   if (!checked) return 1;
   return withConfiguration(options, err, (config) =>
     withRegistry(config, async ({ binder, registry, durable }) => {
-      const importer = new ImportServices(registry, binder.get(TOKENS.RandomSource), binder.get(TOKENS.EventSink));
+      const importer = new ImportServices(registry, binder.get(KEYS.RandomSource), binder.get(KEYS.EventSink));
       for (const { origin, definition } of checked) {
         const { saved, replaced } = await importer.save(definition);
         out.write(`${origin}: ${summary(saved, definition.id === undefined, durable)}${replaced ? `, replacing "${replaced.name}"` : ''}\n`);
@@ -67,12 +66,12 @@ async function checkServiceFiles(paths: readonly string[], err: Output): Promise
 /** Runs `work` on the registry the server would start with, then lets go of the storage. */
 async function withRegistry<T>(config: Config, work: (parts: { binder: Binder; registry: ServiceRegistry; durable: boolean }) => Promise<T>): Promise<T> {
   const logger = createLogger('silent');
-  const storage = await openStorage({ config, services: await initialServices(config), clock: systemClock, logger });
+  const binder = buildContainer({ config, logger, services: await initialServices(config) });
+  await binder.open();
   try {
-    const binder = buildContainer({ config, logger, stores: storage.ports });
-    return await work({ binder, registry: binder.get(TOKENS.ServiceRegistry), durable: binder.get(TOKENS.ServiceRegistryOutlivesProcess) });
+    return await work({ binder, registry: binder.get(KEYS.ServiceRegistry), durable: binder.get(KEYS.ServiceRegistryOutlivesProcess) });
   } finally {
-    await storage.close();
+    await binder.close();
   }
 }
 

@@ -1,3 +1,4 @@
+import { MODULES } from '../modules/index.js';
 import type { Config } from './schema.js';
 import { servicesSchema } from './services.js';
 import { usersSchema } from './users.js';
@@ -21,13 +22,13 @@ export const DEMO_SERVICES = servicesSchema.parse([
   },
 ]);
 
-/** Modules the demo switches on besides those configured (when `rest`, which they need, is on): the browser login and proxy tickets. */
-const DEMO_MODULES = ['login', 'proxy'] as const;
-
 /** Adds the demo user, service and modules, unless a configured one has the same username, id or name. */
 export function withDemo(config: Config): Config {
   const users = DEMO_USERS.filter((demo) => !config.users.some((user) => user.username === demo.username));
   const services = DEMO_SERVICES.filter((demo) => !config.services.some((service) => service.id === demo.id));
-  const modules = config.modules.includes('rest') ? DEMO_MODULES.filter((name) => !config.modules.includes(name)) : [];
+  // The modules a demo shows (the browser login, proxy tickets) whose dependencies are on.
+  const modules = MODULES.filter((module) => module.onInDemo === true && !config.modules.includes(module.name) && module.dependencies.every((name) => config.modules.includes(name))).map(
+    (module) => module.name,
+  );
   return { ...config, users: [...config.users, ...users], services: [...config.services, ...services], modules: [...config.modules, ...modules] };
 }

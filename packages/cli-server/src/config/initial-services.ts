@@ -1,7 +1,8 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
-import { InvalidServiceDefinitionError, parseServiceDefinition, type RegisteredService, type ServiceDefinition } from '@tessera/core';
+import { parseServiceDefinition } from '@tessera/adapter-koa';
+import { InvalidServiceDefinitionError, type RegisteredService, type ServiceDefinition } from '@tessera/core';
 import { configurationError, type ConfigProblem } from './errors.js';
 import type { Config } from './schema.js';
 import { labelledProblems } from './services.js';

@@ -1,39 +1,17 @@
 import { hostname } from 'node:os';
 import { z } from 'zod';
 import { HOST_PATTERN, LOOPBACK_HOSTS } from '@tessera/adapter-koa';
-import { sanitizeNodeName } from '@tessera/core';
-import { knownModuleNames, moduleListProblems } from '../modules/catalog.js';
-import { loginSchema } from '../modules/login/config.js';
-import { proxySchema } from '../modules/proxy/config.js';
-import { registrationProblems, registrationSchema } from './registration.js';
-import { authenticationSchema } from './authentication.js';
-import { ldapProblems, ldapSchema } from './ldap.js';
+import { defaultTicketLifetimes, sanitizeNodeName } from '@tessera/core';
+import { defaultModuleNames, enabledModuleProblems, knownModuleNames, moduleListProblems, MODULES } from '../modules/index.js';
 import { adminSchema, healthSchema, metricsSchema } from './operability.js';
 import { servicesSchema } from './services.js';
 import { filePath, flag, integerFrom, positiveInteger, section } from './setting-schemas.js';
-import { throttleSchema } from './throttle.js';
-import { tokensSchema } from './tokens.js';
 import { usersSchema } from './users.js';
-import { x509Problems, x509Schema } from './x509.js';
 
-/** Parameters the REST and login routes and the x509 form extractor read: a credential parameter of the same name could never be told apart. */
-const ROUTE_PARAMETERS = ['username', 'password', 'service', 'TARGET', 'renew', 'token', 'cert', 'method', 'warn', 'formToken', 'confirmed'];
-/** Parameters carrying credentials (the x509 module's `cert` too; the OTP code's is `otp.parameter`): never copied into a token. */
-const CREDENTIAL_PARAMETERS = ['username', 'password', 'cert'];
-
-/**
- * With `server.publicUrl` the request's host is never used, so `allowedHosts` would be ignored, and
- * `tokens.issuer` could only disagree with the URL clients use: neither is taken unless it agrees.
- */
-function publicUrlProblems(server: { publicUrl?: string | undefined; basePath: string; allowedHosts?: readonly string[] | undefined }, issuer: string | undefined) {
-  if (server.publicUrl === undefined) return [];
-  const problems: { path: readonly (string | number)[]; message: string }[] = [];
-  if (server.allowedHosts !== undefined) problems.push({ path: ['server', 'allowedHosts'], message: 'is not used with server.publicUrl (no request host is reflected then): remove one of them' });
-  const serverPrefix = `${server.publicUrl}${server.basePath}`;
-  if (issuer !== undefined && issuer !== serverPrefix) {
-    problems.push({ path: ['tokens', 'issuer'], message: `disagrees with server.publicUrl and server.basePath, which make ${serverPrefix}: leave it unset, or set it to that` });
-  }
-  return problems;
+/** With `server.publicUrl` the request's host is never used, so `allowedHosts` would be ignored. */
+function publicUrlProblems(server: { publicUrl?: string | undefined; allowedHosts?: readonly string[] | undefined }) {
+  if (server.publicUrl === undefined || server.allowedHosts === undefined) return [];
+  return [{ path: ['server', 'allowedHosts'], message: 'is not used with server.publicUrl (no request host is reflected then): remove one of them' }];
 }
 
 /** Host name up to its first dot, reduced to the characters a ticket id allows. */
@@ -118,11 +96,11 @@ const server = section({
 
 const tickets = section({
   tgt: section({
-    maxTimeToLiveSeconds: positiveInteger().default(28800).describe('Hard limit of a login session (TGT), however active.'),
-    timeToKillSeconds: positiveInteger().default(7200).describe('A TGT idle this long expires; granting a service ticket resets the timer.'),
+    maxTimeToLiveSeconds: positiveInteger().default(defaultTicketLifetimes.tgtMaxTimeToLiveSeconds).describe('Hard limit of a login session (TGT), however active.'),
+    timeToKillSeconds: positiveInteger().default(defaultTicketLifetimes.tgtTimeToKillSeconds).describe('A TGT idle this long expires; granting a service ticket resets the timer.'),
   }).prefault({}),
   st: section({
-    timeToLiveSeconds: positiveInteger().default(10).describe('Service ticket lifetime; each ticket also allows one validation attempt.'),
+    timeToLiveSeconds: positiveInteger().default(defaultTicketLifetimes.stTimeToLiveSeconds).describe('Service ticket lifetime; each ticket also allows one validation attempt.'),
   }).prefault({}),
 });
 
@@ -138,7 +116,7 @@ const mongo = section({
     .regex(/^[A-Za-z0-9_-]*$/, { error: 'expected letters, digits, _ or -' })
     .default('')
     .meta({ defaultText: 'none' })
-    .describe('Put before each collection name (`tickets`, `services`, `users`, `throttle`, `otp_steps`), so several deployments can share one database.'),
+    .describe('Put before each collection name (`tickets`, `services`, `users`, `throttle`, `request_rates`, `otp_steps`, `service_sessions`, `form_tokens`), so several deployments can share one database.'),
   timeoutSeconds: positiveInteger(120)
     .default(5)
     .describe('How long to look for a reachable server: at start (then exit 1) and for each request while the database is away (then 503).'),
@@ -206,9 +184,17 @@ const logLevel = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'si
   error: 'expected fatal, error, warn, info, debug, trace or silent',
 });
 
+type Sections = (typeof MODULES)[number]['sections'];
+type Intersection<U> = (U extends unknown ? (whole: U) => void : never) extends (whole: infer I) => void ? I : never;
+
+/** Every module's sections, in module-list order; a module's settings are read (and checked) whether or not it is on. */
+function moduleSections(): Intersection<Sections> {
+  return Object.assign({}, ...MODULES.map((module) => module.sections)) as Intersection<Sections>;
+}
+
 const settings = section({
   modules: modules
-    .default(['rest'])
+    .default(defaultModuleNames())
     .describe(`Enabled modules, by name (known: ${knownModuleNames().join(', ')}). A module that is off adds no route, extractor or handler.`),
   server: server.prefault({}),
   protocol: section({
@@ -217,30 +203,9 @@ const settings = section({
       .default(400)
       .describe('HTTP status of a failed ticket validation; 200 for clients that treat any other status as a transport error.'),
   }).prefault({}),
-  rest: section({
-    revision: z
-      .enum(['current', 'earlier'], { error: 'expected current or earlier' })
-      .default('current')
-      .describe('`earlier` answers bad credentials with 400 instead of 401, as CAS 4.x did.'),
-  }).prefault({}),
-  tokens: tokensSchema.prefault({}),
-  registration: registrationSchema.prefault({}),
-  throttle: throttleSchema.prefault({}),
-  x509: x509Schema.prefault({}),
-  login: loginSchema.prefault({}),
-  proxy: proxySchema.prefault({}),
-  otp: section({
-    parameter: z
-      .string()
-      .regex(/^[A-Za-z0-9._-]+$/, { error: 'expected a parameter name' })
-      .refine((name) => !ROUTE_PARAMETERS.includes(name), { error: `expected a name other than ${ROUTE_PARAMETERS.join(', ')}, which tessera reads already` })
-      .default('otp')
-      .describe('Request parameter carrying the TOTP code, next to `username` and `password`.'),
-  }).prefault({}),
+  ...moduleSections(),
   tickets: tickets.prefault({}),
   storage: storage.prefault({}),
-  authentication: authenticationSchema.prefault({}),
-  ldap: ldapSchema.prefault({}),
   users: usersSchema
     .default([])
     .meta({ defaultText: '`[]` (with `demo`: the demo user)' })
@@ -280,36 +245,14 @@ const settings = section({
       input: true,
     });
   }
-  // No silent open registration: the services module does not start without its required attribute.
-  if (settings.modules.includes('services')) {
-    for (const { path, message } of registrationProblems(settings.registration)) context.addIssue({ code: 'custom', path, message, input: undefined });
-  }
-  if (settings.modules.includes('x509')) {
-    for (const { path, message } of x509Problems(settings.x509, settings.server.tls.cert !== undefined)) context.addIssue({ code: 'custom', path: [...path], message, input: undefined });
-  }
-  for (const { path, message } of publicUrlProblems(settings.server, settings.tokens.issuer)) context.addIssue({ code: 'custom', path: [...path], message, input: undefined });
-  const credentialParameters = [...CREDENTIAL_PARAMETERS, settings.otp.parameter];
-  settings.tokens.requestParameters.forEach((name, index) => {
-    if (credentialParameters.includes(name)) {
-      context.addIssue({ code: 'custom', path: ['tokens', 'requestParameters', index], message: `"${name}" carries a credential, which never goes into a token`, input: name });
-    }
-  });
-  // ldap.* is only required of a deployment that uses the ldap handler.
-  if (settings.authentication.handlers.includes('ldap')) {
-    for (const { path, message } of ldapProblems(settings.ldap)) context.addIssue({ code: 'custom', path: ['ldap', path], message });
-  }
+  for (const { path, message } of publicUrlProblems(settings.server)) context.addIssue({ code: 'custom', path: [...path], message, input: undefined });
+  // A module's own checks across settings, made only when it is on.
+  if (moduleListProblems(settings.modules).length > 0) return;
+  for (const { path, message } of enabledModuleProblems(settings)) context.addIssue({ code: 'custom', path: [...path], message, input: undefined });
 });
 
-/**
- * The one schema of tessera's settings: defaults, validation and the README reference come from it.
- * A user who requires a one-time password could never log in without the module that checks it.
- */
-export const configSchema = settings.superRefine((config, context) => {
-  if (config.modules.includes('otp')) return;
-  config.users.forEach((user, index) => {
-    if (user.otp?.required) context.addIssue({ code: 'custom', path: ['users', index, 'requireOtp'], message: 'needs module "otp", which is not enabled' });
-  });
-});
+/** The one schema of tessera's settings: defaults, validation and the README reference come from it. */
+export const configSchema = settings;
 
 /** Settings as read: the shape of the config file, every default filled in. */
 export type Config = z.output<typeof configSchema>;

@@ -1,9 +1,10 @@
 import { z } from 'zod';
-import { InvalidServiceDefinitionError, parseServiceDefinition, type ServiceDefinition, type ServiceDefinitionProblem } from '@tessera/core';
+import { parseServiceDefinition } from '@tessera/adapter-koa';
+import { InvalidServiceDefinitionError, type ServiceDefinition, type ServiceDefinitionProblem } from '@tessera/core';
 
 /**
- * Service definitions in Apereo CAS JSON, read by core's parser. Each of its problems becomes an
- * issue at `services[i].<field>`, so a bad definition is reported like any other setting.
+ * Service definitions in Apereo CAS JSON, read by adapter-koa's CAS JSON codec. Each of its problems
+ * becomes an issue at `services[i].<field>`, so a bad definition is reported like any other setting.
  */
 export const servicesSchema = z.array(z.unknown(), { error: 'expected a list of service definitions' }).transform((list, context) => {
   const parsed: ServiceDefinition[] = [];

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { argon2HashProblem, type StoredPassword } from '@tessera/core';
+import { type StoredPassword, argon2HashProblem } from '@tessera/core';
 
 const attributeValues = z.union([z.string().transform((value) => [value]), z.array(z.string())], {
   error: 'expected a string or a list of strings',

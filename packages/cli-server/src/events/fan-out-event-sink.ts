@@ -2,7 +2,7 @@ import type { DomainEvent, EventSink, RequestOrigin } from '@tessera/core';
 
 /**
  * The one EventSink the core and the web app report to: it hands every event, with the request it
- * came from, to each sink bound to TOKENS.EventSinks (the application log, metrics, the audit trail),
+ * came from, to each sink bound to KEYS.EventSinks (the application log, metrics, the audit trail),
  * in binding order. A sink that throws is skipped for that event; the others still get it, and the
  * use case never sees the failure.
  */

@@ -1,5 +1,5 @@
 import type { Binder } from '../di.js';
-import { TOKENS } from '../tokens.js';
+import { KEYS } from '../keys.js';
 import { MetricsEventSink } from './metrics-event-sink.js';
 import { TesseraMetrics } from './tessera-metrics.js';
 
@@ -8,6 +8,6 @@ import { TesseraMetrics } from './tessera-metrics.js';
  * event sink and its latency histogram by the web app's request observer.
  */
 export function registerMetrics(binder: Binder): void {
-  binder.resolved(TOKENS.Metrics, [TOKENS.LiveTgtCount], (liveTgts) => new TesseraMetrics(liveTgts));
-  binder.resolved(TOKENS.EventSinks, [TOKENS.Metrics], (metrics) => new MetricsEventSink(metrics));
+  binder.resolved(KEYS.Metrics, [KEYS.LiveTgtCount], (liveTgts) => new TesseraMetrics(liveTgts));
+  binder.resolved(KEYS.EventSinks, [KEYS.Metrics], (metrics) => new MetricsEventSink(metrics));
 }

@@ -1,5 +1,4 @@
 import { COLLECTIONS, MongoReadinessCheck, connectMongo, createMongoStores, type MongoConnection } from '@tessera/adapter-mongo';
-import { MemoryRequestRateStore } from '@tessera/adapter-memory';
 import { InvalidConfigurationError, StoreUnavailableError } from '@tessera/core';
 import type { Config } from '../config/schema.js';
 import type { Storage, StorageInputs } from './storage.js';
@@ -23,9 +22,7 @@ export async function openMongoStorage({ config, services, clock, logger, mongoD
     const collections = Object.values(COLLECTIONS).map((name) => settings.collectionPrefix + name);
     logger.info({ database: settings.database, collections, users: config.users.length, services: services.length }, 'MongoDB storage ready');
     const readiness = new MongoReadinessCheck(database, settings.timeoutSeconds * 1000);
-    // No Mongo request-rate store: the validation rate limit counts per process, as with memory.
-    const requestRates = new MemoryRequestRateStore(config.throttle.memory.maxKeys);
-    return { ports: { ...stores, requestRates, readiness, liveTgts: stores.tickets }, close: async () => connection?.close() };
+    return { ports: { ...stores, readiness, liveTgts: stores.tickets }, close: async () => connection?.close() };
   } catch (error) {
     await connection?.close();
     throw startFailure(error, 'storage.mongo.database');

@@ -1,14 +1,13 @@
-import { MemoryUserDirectory } from '@tessera/adapter-memory';
 import { connectRedis, createRedisStores, type RedisSettings } from '@tessera/adapter-redis';
 import { InvalidConfigurationError, StoreUnavailableError } from '@tessera/core';
 import type { Config } from '../config/schema.js';
 import type { Storage, StorageInputs } from './storage.js';
 
 /**
- * Connects (at most `connectTimeoutMs`), then saves the configured services into the shared registry:
- * the configuration is the truth for what it names (every node writes the same), and services
- * registered over REST stay. Users are read from the configuration, as with the memory store; they are
- * never written to Redis. Any failure here stops the start with one line naming the setting.
+ * Connects (at most `connectTimeoutMs`), then upserts the configured users and services: the
+ * configuration is the truth for what it names (every node writes the same), and users written to
+ * Redis by other means and services registered over REST stay. Any failure here stops the start with
+ * one line naming the setting.
  */
 export async function openRedisStorage({ config, services, clock, logger }: StorageInputs): Promise<Storage> {
   const settings = config.storage.redis;
@@ -21,10 +20,10 @@ export async function openRedisStorage({ config, services, clock, logger }: Stor
   });
   try {
     const stores = createRedisStores(connection.client, clock, settings.keyPrefix);
+    await stores.users.upsert(config.users);
     for (const service of services) await stores.registry.save(service);
-    logger.info({ redis: connection.target, keyPrefix: settings.keyPrefix, services: services.length }, 'Redis storage ready');
-    const { tickets, registry, throttle, requestRates, otpSteps, serviceSessions, formTokens, readiness } = stores;
-    const users = new MemoryUserDirectory(config.users);
+    logger.info({ redis: connection.target, keyPrefix: settings.keyPrefix, users: config.users.length, services: services.length }, 'Redis storage ready');
+    const { tickets, registry, users, throttle, requestRates, otpSteps, serviceSessions, formTokens, readiness } = stores;
     return { ports: { tickets, registry, users, throttle, requestRates, otpSteps, serviceSessions, formTokens, readiness, liveTgts: tickets }, close: () => connection.close() };
   } catch (error) {
     await connection.close();

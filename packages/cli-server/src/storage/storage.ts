@@ -1,18 +1,8 @@
 import type { Logger } from 'pino';
-import type {
-  Clock,
-  FormTokenStore,
-  LiveTgtCount,
-  OtpReplayStore,
-  ReadinessCheck,
-  RegisteredService,
-  RequestRateStore,
-  ServiceRegistry,
-  ServiceSessionStore,
-  ThrottleStore,
-  TicketStore,
-  UserDirectory,
-} from '@tessera/core';
+import type { Clock, LiveTgtCount, ReadinessCheck, RegisteredService, ServiceRegistry, TicketStore, UserDirectory } from '@tessera/core';
+import type { FormTokenStore, ServiceSessionStore } from '@tessera/core/modules/login';
+import type { OtpReplayStore } from '@tessera/core/modules/otp';
+import type { RequestRateStore, ThrottleStore } from '@tessera/core/modules/throttle';
 import type { MongoDatabase } from '@tessera/adapter-mongo';
 import type { Config } from '../config/schema.js';
 import { openMemoryStorage } from './memory-storage.js';
@@ -26,7 +16,7 @@ export interface StorePorts {
   readonly users: UserDirectory;
   /** Failure counters of the throttle module: per process in memory, shared by every node in Mongo and Redis. */
   readonly throttle: ThrottleStore;
-  /** Token buckets of the throttle module's validation rate limit: shared by every node in Redis, per process otherwise. */
+  /** Token buckets of the throttle module's validation rate limit: per process in memory, shared by every node in Mongo and Redis. */
   readonly requestRates: RequestRateStore;
   /** Used one-time passwords of the otp module, likewise per process or shared. */
   readonly otpSteps: OtpReplayStore;
@@ -55,13 +45,14 @@ export interface StorageInputs {
   readonly mongoDatabase?: MongoDatabase;
 }
 
-export function openStorage(inputs: StorageInputs): Promise<Storage> {
+/** Memory storage opens at once, so a container on it resolves without `open()` (tests, `config check`). */
+export function openStorage(inputs: StorageInputs): Storage | Promise<Storage> {
   switch (inputs.config.storage.type) {
     case 'mongo':
       return openMongoStorage(inputs);
     case 'redis':
       return openRedisStorage(inputs);
     default:
-      return Promise.resolve(openMemoryStorage(inputs));
+      return openMemoryStorage(inputs);
   }
 }

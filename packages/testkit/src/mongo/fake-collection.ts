@@ -1,4 +1,4 @@
-import { Query, find, update } from 'mingo';
+import { Query, find, update, updateOne } from 'mingo';
 
 type Document = Record<string, unknown>;
 type Filter = Record<string, unknown>;
@@ -55,9 +55,11 @@ export class FakeCollection {
     return Promise.resolve(copy(found));
   }
 
-  findOneAndUpdate(filter: Filter, changes: Document, options: { returnDocument?: 'before' | 'after'; upsert?: boolean } = {}) {
+  /** `changes` is update operators, or an aggregation pipeline (MongoDB 4.2+) whose result replaces the document. */
+  findOneAndUpdate(filter: Filter, changes: Document | Document[], options: { returnDocument?: 'before' | 'after'; upsert?: boolean } = {}) {
     this.record('findOneAndUpdate', filter, changes, options);
     const found = this.first(filter);
+    if (Array.isArray(changes)) return this.updateByPipeline(filter, found, changes, options);
     if (found === undefined) return options.upsert === true ? this.upsert(filter, changes, options.returnDocument) : Promise.resolve(null);
     const before = structuredClone(found);
     // $setOnInsert applies only when an upsert inserts.
@@ -116,6 +118,22 @@ export class FakeCollection {
     update(inserted, { ...others, $set: { ...$setOnInsert, ...$set } });
     this.documents.push(inserted);
     return Promise.resolve(returnDocument === 'after' ? structuredClone(inserted) : null);
+  }
+
+  /**
+   * A pipeline update: the stages run on the found document or, for an upsert that inserts, on one
+   * holding only the filter's `_id` (the server starts from the filter's equality fields); the result
+   * replaces the document. A stage an update pipeline does not allow throws, as on the server.
+   */
+  private updateByPipeline(filter: Filter, found: Document | undefined, pipeline: Document[], options: { returnDocument?: 'before' | 'after'; upsert?: boolean }) {
+    if (found === undefined && options.upsert !== true) return Promise.resolve(null);
+    if (found === undefined && this.documents.some((stored) => stored._id === filter._id)) throw duplicateKey(filter._id);
+    const updated: [Document] = [structuredClone(found ?? { _id: filter._id })];
+    updateOne(updated, {}, pipeline as Parameters<typeof updateOne>[2]);
+    const [after] = updated;
+    if (found === undefined) this.documents.push(after);
+    else this.documents[this.documents.indexOf(found)] = after;
+    return Promise.resolve(options.returnDocument === 'after' ? structuredClone(after) : copy(found));
   }
 
   private record(method: string, ...args: unknown[]): void {

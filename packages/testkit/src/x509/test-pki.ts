@@ -2,7 +2,7 @@
 import 'reflect-metadata';
 import * as x509 from '@peculiar/x509';
 import { randomBytes, webcrypto } from 'node:crypto';
-import type { RevocationListSource } from '@tessera/core';
+import type { RevocationListSource } from '@tessera/core/modules/x509';
 
 type CryptoKeyPair = webcrypto.CryptoKeyPair;
 type CryptoKey = webcrypto.CryptoKey;

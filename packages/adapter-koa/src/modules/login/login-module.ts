@@ -1,4 +1,4 @@
-import type { BrowserLogin, LoginFormTokens, TicketGrantingCookie } from '@tessera/core';
+import type { BrowserLogin, LoginFormTokens, TicketGrantingCookie } from '@tessera/core/modules/login';
 import type { HttpModule } from '../../http-module.js';
 import type { Branding } from './branding.js';
 import { loginRoutes } from './login-routes.js';

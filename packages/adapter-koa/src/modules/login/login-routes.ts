@@ -1,4 +1,5 @@
-import { AuthenticationFailedError, InvalidRequestError, MethodNotAllowedError, NoCredentialsError, ThrottledError, type BrowserLogin, type LoginFormTokens, type LoginOutcome, type TicketGrantingCookie } from '@tessera/core';
+import { AuthenticationFailedError, InvalidRequestError, MethodNotAllowedError, NoCredentialsError, ThrottledError } from '@tessera/core';
+import { type BrowserLogin, type LoginFormTokens, type LoginOutcome, type TicketGrantingCookie } from '@tessera/core/modules/login';
 import type { Context, Next } from 'koa';
 import { z } from 'zod';
 import { statusOf, UNEXPECTED_ERROR_STATUS } from '../../errors/error-status.js';
@@ -10,7 +11,7 @@ import { flag, optionalText, text } from '../../request/parameter-schemas.js';
 import { requestOrigin } from '../../request/request-origin.js';
 import { inputOf } from '../../routes/route-input.js';
 import { defineRoute, type FailureRendering, type Route, type Step } from '../../routes/route.js';
-import { credentialRequest, SERVICE, STORE_ERRORS } from '../../rest/rest-requests.js';
+import { credentialRequest, SERVICE, STORE_ERRORS } from '../rest/rest-requests.js';
 import { LoginCookies, TICKET_GRANTING_COOKIE, WARN_COOKIE } from './login-cookies.js';
 import type { LoginForm, LoginPages, Page, ResponseMethod } from './pages.js';
 
@@ -199,7 +200,7 @@ export function loginRoutes(http: HttpContext, deps: LoginRouteDependencies): Ro
       STORE_CAPACITY_EXCEEDED: 'The ticket store is full.',
     },
     failures: pageFailures(http),
-    steps: [renderFailures(true), http.readBody, http.throttle((ctx) => !inputOf(ctx).parameters['confirmed'])],
+    steps: [renderFailures(true), http.readBody, ...http.credentialGuards((ctx) => !inputOf(ctx).parameters['confirmed'])],
     async handle(ctx, { parameters }) {
       const method = responseMethod(parameters.method);
       requireNavigable(parameters.service);

@@ -1,1 +1,1 @@
-export { proxyModule } from './proxy-module.js';
+export { proxyModule, type ProxyModuleOptions } from './proxy-module.js';

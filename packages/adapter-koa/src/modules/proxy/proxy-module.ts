@@ -1,11 +1,20 @@
-import type { GrantProxyTicket } from '@tessera/core';
+import type { GrantProxyTicket, IssueProxyGrantingTicket } from '@tessera/core/modules/proxy';
 import type { HttpModule } from '../../http-module.js';
+import { pgtUrlExtension } from './pgt-url.js';
 import { proxyRoute } from './proxy-routes.js';
 
-/**
- * The `proxy` module's route: GET /proxy. Its other half, `pgtUrl` on the validation endpoints, reaches
- * them through the app's `proxyGranting` dependency.
- */
-export function proxyModule(grant: GrantProxyTicket): HttpModule {
-  return { name: 'proxy', routes: (http) => [proxyRoute(http, grant)] };
+export interface ProxyModuleOptions {
+  /** GET /proxy: a PT for a PGT. */
+  readonly grantProxyTicket: GrantProxyTicket;
+  /** A validation's `pgtUrl`: a PGT delivered to it. */
+  readonly issueProxyGrantingTicket: IssueProxyGrantingTicket;
+}
+
+/** The `proxy` module: its route, GET /proxy, and `pgtUrl` on the validation endpoints. */
+export function proxyModule({ grantProxyTicket, issueProxyGrantingTicket }: ProxyModuleOptions): HttpModule {
+  return {
+    name: 'proxy',
+    routes: (http) => [proxyRoute(http, grantProxyTicket)],
+    extensions: () => ({ validation: pgtUrlExtension(issueProxyGrantingTicket) }),
+  };
 }

@@ -1,4 +1,4 @@
-import type { GrantProxyTicket } from '@tessera/core';
+import type { GrantProxyTicket } from '@tessera/core/modules/proxy';
 import { z } from 'zod';
 import type { HttpContext } from '../../http-module.js';
 import { text } from '../../request/parameter-schemas.js';
@@ -36,7 +36,7 @@ export function proxyRoute(http: HttpContext, grant: GrantProxyTicket): Route {
       STORE_UNAVAILABLE: 'INTERNAL_ERROR: a store the server depends on is unavailable.',
     },
     failures: validationFailures(http.options, proxyView),
-    steps: [renderValidationFailures(http.options, http.events, proxyView), http.limitRequestRate, onlyGet, http.readBody],
+    steps: [renderValidationFailures(http.options, http.events, proxyView), ...http.validationGuards, onlyGet, http.readBody],
     async handle(ctx, { query }) {
       const ticket = await grant.execute({ pgt: query.pgt, targetService: query.targetService, origin: requestOrigin(ctx) });
       ctx.status = 200;

@@ -1,4 +1,5 @@
-import { ticketFingerprint, type EventSink, type LogoutDelivery, type LogoutRequestSender } from '@tessera/core';
+import { ticketFingerprint, type EventSink } from '@tessera/core';
+import { type LogoutDelivery, type LogoutRequestSender } from '@tessera/core/modules/login';
 import type { LoginConfig } from './config.js';
 
 type Settings = LoginConfig['singleLogout'];

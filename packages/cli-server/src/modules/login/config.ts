@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { contrastRatio, DEFAULT_COLOURS, isHexColour, LOGIN_LANGUAGES } from '@tessera/adapter-koa';
-import { loginSecretProblem } from '@tessera/core';
+import { contrastRatio, DEFAULT_COLOURS, isHexColour, LOGIN_LANGUAGES } from '@tessera/adapter-koa/modules/login';
+import { loginSecretProblem } from '@tessera/core/modules/login';
 import { integerFrom, positiveInteger, section } from '../../config/setting-schemas.js';
 
 /** WCAG 2 AA for normal text. */

@@ -1,4 +1,5 @@
-import { generateLoginSecret, loginSecretProblem, type RandomSource } from '@tessera/core';
+import { type RandomSource } from '@tessera/core';
+import { generateLoginSecret, loginSecretProblem } from '@tessera/core/modules/login';
 import { readOrCreateKeyFile } from '../../config/key-file.js';
 import type { LoginConfig } from './config.js';
 

@@ -1,13 +1,13 @@
-import { loginModule, MESSAGES } from '@tessera/adapter-koa';
-import { BrowserLogin, deriveLoginKeys, LoginFormTokens, SingleLogout, TicketGrantingCookie } from '@tessera/core';
-import { token, TOKENS } from '../../tokens.js';
-import type { ModuleRegistration } from '../registry.js';
+import { loginModule, MESSAGES } from '@tessera/adapter-koa/modules/login';
+import { BrowserLogin, deriveLoginKeys, LoginFormTokens, SingleLogout, TicketGrantingCookie } from '@tessera/core/modules/login';
+import { key, KEYS } from '../../keys.js';
+import type { ModuleRegistration } from '../module.js';
 import { HttpLogoutRequestSender } from './back-channel-sender.js';
 import { loadLoginSecret } from './login-key.js';
 import { SingleLogoutJob } from './single-logout-job.js';
 
-const SENDER = token<HttpLogoutRequestSender>('login: logout request sender');
-const SINGLE_LOGOUT = token<SingleLogout>('login: single logout');
+const SENDER = key<HttpLogoutRequestSender>('login: logout request sender');
+const SINGLE_LOGOUT = key<SingleLogout>('login: single logout');
 
 /**
  * `login`: /login and /logout for browsers on the rest module's authentication, throttle and audit;
@@ -16,22 +16,22 @@ const SINGLE_LOGOUT = token<SingleLogout>('login: single logout');
  */
 export const registerLoginModule: ModuleRegistration = (binder, config) => {
   const settings = config.login;
-  binder.resolved(SENDER, [TOKENS.EventSink], (events) => new HttpLogoutRequestSender(settings.singleLogout, events));
+  binder.resolved(SENDER, [KEYS.EventSink], (events) => new HttpLogoutRequestSender(settings.singleLogout, events));
   binder.resolved(
     SINGLE_LOGOUT,
-    [TOKENS.ServiceSessionStore, TOKENS.TicketStore, TOKENS.ServiceRegistry, SENDER, TOKENS.Clock, TOKENS.RandomSource],
-    (sessions, tickets, registry, sender, clock, random) => new SingleLogout(sessions, tickets, registry, sender, clock, random),
+    [KEYS.Storage, KEYS.TicketStore, KEYS.ServiceRegistry, SENDER, KEYS.Clock, KEYS.RandomSource],
+    ({ ports: { serviceSessions: sessions } }, tickets, registry, sender, clock, random) => new SingleLogout(sessions, tickets, registry, sender, clock, random),
   );
-  binder.resolved(TOKENS.SessionListener, [SINGLE_LOGOUT], (singleLogout) => singleLogout);
+  binder.resolved(KEYS.SessionListener, [SINGLE_LOGOUT], (singleLogout) => singleLogout);
   binder.resolved(
-    TOKENS.BackgroundJob,
-    [SINGLE_LOGOUT, SENDER, TOKENS.EventSink],
+    KEYS.BackgroundJob,
+    [SINGLE_LOGOUT, SENDER, KEYS.EventSink],
     (singleLogout, sender, events) => new SingleLogoutJob(singleLogout, sender, settings.singleLogout.expiryCheckSeconds, events),
   );
   binder.resolved(
-    TOKENS.HttpModule,
-    [TOKENS.CasCore, TOKENS.TicketStore, TOKENS.FormTokenStore, TOKENS.EventSink, TOKENS.Clock, TOKENS.RandomSource],
-    (core, tickets, usedFormTokens, events, clock, random) => {
+    KEYS.HttpModule,
+    [KEYS.CasCore, KEYS.TicketStore, KEYS.Storage, KEYS.EventSink, KEYS.Clock, KEYS.RandomSource],
+    (core, tickets, { ports: { formTokens: usedFormTokens } }, events, clock, random) => {
       const keys = deriveLoginKeys(loadLoginSecret(settings, random));
       const { branding } = settings;
       return loginModule({

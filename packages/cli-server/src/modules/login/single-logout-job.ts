@@ -1,4 +1,5 @@
-import { EXPIRY_BATCH, type EventSink, type SingleLogout } from '@tessera/core';
+import { type EventSink } from '@tessera/core';
+import { EXPIRY_BATCH, type SingleLogout } from '@tessera/core/modules/login';
 import type { HttpLogoutRequestSender } from './back-channel-sender.js';
 
 /** Rounds of one check at most, so a backlog is worked off over several checks rather than in one burst. */

@@ -1,7 +1,7 @@
 import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { get } from 'node:https';
-import { proxyCallbackUrl, type ProxyCallback, type ProxyCallbackOutcome, type ProxyCallbackRequest } from '@tessera/core';
+import { proxyCallbackUrl, type ProxyCallback, type ProxyCallbackOutcome, type ProxyCallbackRequest } from '@tessera/core/modules/proxy';
 import { configurationError } from '../../config/errors.js';
 
 export interface ProxyCallbackSettings {

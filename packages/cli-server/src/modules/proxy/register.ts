@@ -1,13 +1,13 @@
-import { proxyModule } from '@tessera/adapter-koa';
-import { GrantProxyTicket, IssueProxyGrantingTicket } from '@tessera/core';
-import { token, TOKENS } from '../../tokens.js';
-import type { ModuleRegistration } from '../registry.js';
+import { proxyModule } from '@tessera/adapter-koa/modules/proxy';
+import { GrantProxyTicket, IssueProxyGrantingTicket } from '@tessera/core/modules/proxy';
+import { key, KEYS } from '../../keys.js';
+import type { ModuleRegistration } from '../module.js';
 import { HttpsProxyCallback, readCaBundle } from './https-proxy-callback.js';
 
-const CALLBACK = token<HttpsProxyCallback>('proxy: callback over HTTPS');
+const CALLBACK = key<HttpsProxyCallback>('proxy: callback over HTTPS');
 
 /**
- * `proxy`: PGTs for a validation's `pgtUrl` (through the app's proxyGranting dependency) and GET /proxy.
+ * `proxy`: PGTs for a validation's `pgtUrl` and GET /proxy, both in its HttpModule.
  * PTs are told to the session listener like STs, so single logout reaches proxied services too. The
  * CA file, when set, is read when the app is built: a bad one stops the start, naming the setting.
  */
@@ -15,13 +15,12 @@ export const registerProxyModule: ModuleRegistration = (binder, config) => {
   const { callback } = config.proxy;
   binder.resolved(CALLBACK, [], () => new HttpsProxyCallback({ timeoutMs: callback.timeoutMs, ...(callback.caFile !== undefined && { ca: readCaBundle(callback.caFile) }) }));
   binder.resolved(
-    TOKENS.ProxyGranting,
-    [TOKENS.CasCore, TOKENS.TicketStore, CALLBACK, TOKENS.EventSink],
-    (core, tickets, sender, events) => new IssueProxyGrantingTicket(core, tickets, sender, events),
-  );
-  binder.resolved(
-    TOKENS.HttpModule,
-    [TOKENS.CasCore, TOKENS.TicketStore, TOKENS.EventSink, { all: TOKENS.SessionListener }],
-    (core, tickets, events, [listener]) => proxyModule(new GrantProxyTicket(core, tickets, events, listener)),
+    KEYS.HttpModule,
+    [KEYS.CasCore, KEYS.TicketStore, CALLBACK, KEYS.EventSink, { all: KEYS.SessionListener }],
+    (core, tickets, sender, events, [listener]) =>
+      proxyModule({
+        grantProxyTicket: new GrantProxyTicket(core, tickets, events, listener),
+        issueProxyGrantingTicket: new IssueProxyGrantingTicket(core, tickets, sender, events),
+      }),
   );
 };

@@ -48,6 +48,9 @@ export interface RegisteredService {
   readonly proxyPolicy?: ProxyPolicy;
 }
 
+/** A service definition before the registry has assigned an id (when it came without one). */
+export type ServiceDefinition = Omit<RegisteredService, 'id'> & { readonly id?: number };
+
 export const LOGOUT_TYPES = ['NONE', 'BACK_CHANNEL'] as const;
 export type LogoutType = (typeof LOGOUT_TYPES)[number];
 

@@ -5,7 +5,7 @@ import type { Authentication } from '../../domain/authentication/authentication.
 import type { TicketGrantingTicket } from '../../domain/tickets/ticket.js';
 import type { EventSink } from '../../ports/event-sink.js';
 import type { TicketStore } from '../../ports/ticket-store.js';
-import type { CasCore } from '../../services/cas-core.js';
+import type { CasCore } from '../../use-cases/cas-core.js';
 
 /** A visit to /login, as CAS protocol 3.0 defines its parameters. */
 export interface LoginRequest {

@@ -7,8 +7,8 @@ import type { ProxyTicket } from '../../domain/tickets/ticket.js';
 import type { EventSink } from '../../ports/event-sink.js';
 import type { SessionListener } from '../../ports/session-listener.js';
 import type { TicketStore } from '../../ports/ticket-store.js';
-import type { CasCore } from '../../services/cas-core.js';
-import { clipForEcho } from '../../services/validate-service-ticket.js';
+import type { CasCore } from '../../use-cases/cas-core.js';
+import { clipForEcho } from '../../use-cases/validate-service-ticket.js';
 import { allowsProxyCallback } from './proxy-policy.js';
 
 export interface GrantProxyTicketInput {

@@ -3,8 +3,8 @@ import { ticketFingerprint } from '../../domain/tickets/fingerprint.js';
 import type { ProxyGrantingTicket } from '../../domain/tickets/ticket.js';
 import type { EventSink } from '../../ports/event-sink.js';
 import type { TicketStore } from '../../ports/ticket-store.js';
-import type { CasCore } from '../../services/cas-core.js';
-import type { ValidatedServiceTicket } from '../../services/validate-service-ticket.js';
+import type { CasCore } from '../../use-cases/cas-core.js';
+import type { ValidatedServiceTicket } from '../../use-cases/validate-service-ticket.js';
 import type { ProxyCallback } from './proxy-callback.js';
 import { allowsProxyCallback, isHttpsUrl } from './proxy-policy.js';
 

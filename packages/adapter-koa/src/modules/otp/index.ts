@@ -1,0 +1,1 @@
+export { otpExtractor } from './otp-extractor.js';

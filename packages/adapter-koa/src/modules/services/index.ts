@@ -1,0 +1,1 @@
+export { servicesModule, type ServicesModuleOptions } from './services-module.js';

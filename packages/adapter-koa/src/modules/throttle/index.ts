@@ -1,0 +1,1 @@
+export { throttleModule, type ThrottleModuleOptions } from './throttle-module.js';

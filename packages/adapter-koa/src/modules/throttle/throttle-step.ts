@@ -1,0 +1,61 @@
+import type { AuthenticationThrottle, ThrottleSubject } from '@tessera/core/modules/throttle';
+import type { Context, Next } from 'koa';
+import type { RequestCondition } from '../../http-module.js';
+import type { HttpOptions } from '../../http-options.js';
+import { statusOf } from '../../errors/error-status.js';
+import { toTesseraError } from '../../errors/normalize-error.js';
+import { basicCredentials } from '../../request/basic-credentials.js';
+import { inputOf } from '../../routes/route-input.js';
+import { withErrors, type Step } from '../../routes/route.js';
+import { requestOrigin } from '../../request/request-origin.js';
+
+/**
+ * The throttle module's credential guard (docs/protocol.md §5), placed after the body is read and before
+ * the handler checks credentials: a locked key is refused (ThrottledError → 423) before any password
+ * hash is computed. Afterwards a 401 counts as a failure and a success (2xx, 3xx) resets the key; nothing else counts.
+ * Requests not meeting `condition` pass untouched.
+ */
+export function throttleStep(throttle: AuthenticationThrottle, options: HttpOptions, condition?: RequestCondition): Step {
+  const step = async function throttleAuthentication(ctx: Context, next: Next): Promise<void> {
+    if (condition && !condition(ctx)) {
+      await next();
+      return;
+    }
+    const subject: ThrottleSubject = { origin: requestOrigin(ctx), username: usernameOf(ctx) };
+    await throttle.check(subject);
+    try {
+      await next();
+    } catch (thrown) {
+      await report(throttle, subject, statusOfThrown(thrown, options));
+      throw thrown;
+    }
+    await report(throttle, subject, ctx.status);
+  };
+  return withErrors(step, { THROTTLED: 'Too many failed logins from this address for this username: locked for `Retry-After` seconds.' });
+}
+
+/**
+ * CAS counts 401 answers only; a success resets the key: a 2xx, or the 3xx with which the login form
+ * sends a logged-in browser on; any other answer leaves it as it was.
+ */
+async function report(throttle: AuthenticationThrottle, subject: ThrottleSubject, status: number): Promise<void> {
+  if (status === 401) await throttle.failed(subject);
+  else if (status >= 200 && status < 400) await throttle.succeeded(subject);
+}
+
+/** As the one status table answers it, but a failed authentication counts as the 401 of the current revision. */
+function statusOfThrown(thrown: unknown, options: HttpOptions): number {
+  const error = toTesseraError(thrown);
+  return error ? statusOf(error.code, { ...options, restRevision: 'current' }) : 500;
+}
+
+/** The username parameter of the route's input, else of HTTP Basic credentials (the services routes). */
+function usernameOf(ctx: Context): string | undefined {
+  try {
+    const username = inputOf(ctx).parameters['username'];
+    if (typeof username === 'string' && username.trim()) return username;
+  } catch {
+    // Input the route refuses names no username; the route answers 400 once the lock is checked.
+  }
+  return basicCredentials(ctx)[0]?.username;
+}

@@ -1,0 +1,1 @@
+export { tokensModule } from './tokens-module.js';

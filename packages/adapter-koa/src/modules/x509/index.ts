@@ -1,0 +1,1 @@
+export { formCertificateExtractor, headerCertificateExtractor, tlsCertificateExtractor, type ProxyCertificateOptions } from './certificate-extractors.js';

@@ -1,0 +1,236 @@
+import {
+  CAS_REGISTERED_SERVICE,
+  compileFullMatch,
+  InvalidServiceDefinitionError,
+  LOGOUT_TYPES,
+  type AccessStrategy,
+  type AttributeMap,
+  type AttributeReleasePolicy,
+  type LogoutType,
+  type ProxyPolicy,
+  type ServiceDefinition,
+  type ServiceDefinitionProblem,
+} from '@tessera/core';
+import { ACCESS_STRATEGY_KEYS, isClass, isRecord, keyProblems, PROPERTY_KEYS, proxyPolicyKeys, releasePolicyKeys, SERVICE_KEYS } from './cas-service-keys.js';
+
+export const DEFAULT_SERVICE_TYPES: readonly string[] = [
+  CAS_REGISTERED_SERVICE,
+  'org.apereo.cas.services.RegexRegisteredService',
+  'org.jasig.cas.services.RegexRegisteredService',
+];
+
+export interface ParseOptions {
+  /** `@class` values accepted at the top level. */
+  readonly acceptedTypes?: readonly string[];
+  /** Prefix for field names in error messages, e.g. `services[2]`. */
+  readonly path?: string;
+}
+
+/**
+ * Reads a service definition in Apereo CAS's JSON format, unchanged: `@class` keys, Java collections
+ * written as `["java.util.HashSet", [values]]`; plain arrays and objects too. Errors name the field.
+ * Keys fail closed (cas-service-keys.ts): every unknown or unsupported key is refused, all at once.
+ */
+export function parseServiceDefinition(json: unknown, options: ParseOptions = {}): ServiceDefinition {
+  const at = (field: string) => (options.path ? `${options.path}.${field}` : field);
+  const fail = (field: string, problem: string) => new InvalidServiceDefinitionError(at(field), problem);
+  if (!isRecord(json)) throw fail('(definition)', 'must be a JSON object');
+
+  const type = json['@class'] ?? CAS_REGISTERED_SERVICE;
+  const accepted = options.acceptedTypes ?? DEFAULT_SERVICE_TYPES;
+  if (typeof type !== 'string' || !accepted.includes(type)) {
+    throw fail('@class', `must be one of ${accepted.join(', ')}`);
+  }
+  const [first, ...more] = definitionKeyProblems(json).map(({ field, problem }) => ({ field: at(field), problem }));
+  if (first) throw new InvalidServiceDefinitionError(first.field, first.problem, ...more);
+
+  const serviceId = json['serviceId'];
+  if (typeof serviceId !== 'string' || serviceId.trim() === '') throw fail('serviceId', 'is required (a regular expression)');
+  if (compileFullMatch(serviceId) === null) throw fail('serviceId', 'is not a valid regular expression');
+
+  const name = json['name'];
+  if (typeof name !== 'string' || name.trim() === '') throw fail('name', 'is required');
+  if (name.length > 255) throw fail('name', 'must be at most 255 characters');
+
+  const description = json['description'];
+  if (description !== undefined && description !== null && typeof description !== 'string') {
+    throw fail('description', 'must be a string');
+  }
+  if (typeof description === 'string' && description.length > 255) throw fail('description', 'must be at most 255 characters');
+
+  const id = json['id'];
+  if (id !== undefined && (typeof id !== 'number' || !Number.isSafeInteger(id) || id < 0)) {
+    throw fail('id', 'must be a non-negative integer');
+  }
+  const evaluationOrder = json['evaluationOrder'] ?? 0;
+  if (typeof evaluationOrder !== 'number' || !Number.isSafeInteger(evaluationOrder)) {
+    throw fail('evaluationOrder', 'must be an integer');
+  }
+
+  return {
+    ...(id === undefined ? {} : { id }),
+    type,
+    name,
+    serviceId,
+    ...(typeof description === 'string' ? { description } : {}),
+    evaluationOrder,
+    accessStrategy: parseAccessStrategy(json['accessStrategy'], (field, problem) => fail(`accessStrategy.${field}`, problem)),
+    attributeRelease: parseReleasePolicy(json['attributeReleasePolicy'], (field, problem) =>
+      fail(`attributeReleasePolicy.${field}`, problem),
+    ),
+    properties: parseProperties(json['properties'], (field, problem) => fail(`properties.${field}`, problem)),
+    ...parseLogout(json['logoutType'], json['logoutUrl'], fail),
+    ...parseProxyPolicy(json['proxyPolicy'], (field, problem) => fail(`proxyPolicy.${field}`, problem)),
+  };
+}
+
+const PROXY_POLICY_CLASSES = 'RefuseRegisteredServiceProxyPolicy or RegexMatchingRegisteredServiceProxyPolicy';
+
+/**
+ * `proxyPolicy`, kept only when present so a definition round-trips as written. A class tessera does
+ * not read is refused rather than taken for a refusal: its author meant the service to proxy.
+ */
+function parseProxyPolicy(value: unknown, fail: Fail): { proxyPolicy?: ProxyPolicy } {
+  if (value === undefined || value === null) return {};
+  if (!isRecord(value)) throw fail('(policy)', 'must be an object');
+  const type = value['@class'];
+  if (isClass(type, 'RefuseRegisteredServiceProxyPolicy')) return { proxyPolicy: { kind: 'refuse' } };
+  if (!isClass(type, 'RegexMatchingRegisteredServiceProxyPolicy')) throw fail('@class', `must be ${PROXY_POLICY_CLASSES} (org.apereo.cas.services)`);
+  const useServiceId = optionalBoolean(value['useServiceId'], false, () => fail('useServiceId', 'must be a boolean'));
+  const exactMatch = optionalBoolean(value['exactMatch'], false, () => fail('exactMatch', 'must be a boolean'));
+  const pattern = value['pattern'] ?? undefined;
+  if (pattern !== undefined && typeof pattern !== 'string') throw fail('pattern', 'must be a string');
+  if (!useServiceId) {
+    if (pattern === undefined || pattern.trim() === '') throw fail('pattern', 'is required (a regular expression the pgtUrl must match), unless useServiceId is true');
+    if (!exactMatch && compileFullMatch(pattern) === null) throw fail('pattern', 'is not a valid regular expression');
+  }
+  return { proxyPolicy: { kind: 'regex', ...(pattern !== undefined && { pattern }), useServiceId, exactMatch } };
+}
+
+/** `logoutType` and `logoutUrl`, kept only when present so a definition round-trips as written. */
+function parseLogout(type: unknown, url: unknown, fail: Fail): { logoutType?: LogoutType; logoutUrl?: string } {
+  const parsed: { logoutType?: LogoutType; logoutUrl?: string } = {};
+  if (type !== undefined && type !== null) {
+    if (type === 'FRONT_CHANNEL') throw fail('logoutType', 'FRONT_CHANNEL is not supported; use BACK_CHANNEL or NONE');
+    if (!LOGOUT_TYPES.includes(type as LogoutType)) throw fail('logoutType', `must be one of ${LOGOUT_TYPES.join(', ')}`);
+    parsed.logoutType = type as LogoutType;
+  }
+  if (url !== undefined && url !== null) {
+    if (typeof url !== 'string' || !isHttpUrl(url)) throw fail('logoutUrl', 'must be an absolute http or https URL');
+    parsed.logoutUrl = url;
+  }
+  return parsed;
+}
+
+function isHttpUrl(text: string): boolean {
+  try {
+    const { protocol } = new URL(text);
+    return protocol === 'http:' || protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+type Fail = (field: string, problem: string) => InvalidServiceDefinitionError;
+
+/**
+ * Every key of the definition that is unknown or not supported, at every level, in the order written.
+ * Objects of a class tessera does not read are left to the parser, which refuses the class itself.
+ */
+function definitionKeyProblems(json: Readonly<Record<string, unknown>>): ServiceDefinitionProblem[] {
+  return keyProblems(json, SERVICE_KEYS, '', (key, value, field) => {
+    if (!isRecord(value)) return [];
+    const within = `${field}.`;
+    if (key === 'accessStrategy') {
+      const readable = value['@class'] === undefined || isClass(value['@class'], 'DefaultRegisteredServiceAccessStrategy');
+      return readable ? keyProblems(value, ACCESS_STRATEGY_KEYS, within) : [];
+    }
+    if (key === 'attributeReleasePolicy') {
+      const rules = releasePolicyKeys(value['@class']);
+      return rules ? keyProblems(value, rules, within) : [];
+    }
+    if (key === 'proxyPolicy') {
+      const rules = proxyPolicyKeys(value['@class']);
+      return rules ? keyProblems(value, rules, within) : [];
+    }
+    if (key === 'properties') {
+      return Object.entries(value).flatMap(([name, property]) => (isRecord(property) ? keyProblems(property, PROPERTY_KEYS, `${within}${name}.`) : []));
+    }
+    return [];
+  });
+}
+
+function parseAccessStrategy(value: unknown, fail: Fail): AccessStrategy {
+  if (value === undefined || value === null) return { enabled: true, ssoEnabled: true, requiredAttributes: {} };
+  if (!isRecord(value)) throw fail('(strategy)', 'must be an object');
+  const type = value['@class'];
+  if (type !== undefined && !isClass(type, 'DefaultRegisteredServiceAccessStrategy')) {
+    throw fail('@class', 'only DefaultRegisteredServiceAccessStrategy is supported');
+  }
+  return {
+    enabled: optionalBoolean(value['enabled'], true, () => fail('enabled', 'must be a boolean')),
+    ssoEnabled: optionalBoolean(value['ssoEnabled'], true, () => fail('ssoEnabled', 'must be a boolean')),
+    requiredAttributes: parseAttributeMap(value['requiredAttributes'], (name) => fail(`requiredAttributes.${name}`, 'must be a list of strings')),
+  };
+}
+
+function parseReleasePolicy(value: unknown, fail: Fail): AttributeReleasePolicy {
+  if (value === undefined || value === null) return { kind: 'none' };
+  if (!isRecord(value)) throw fail('(policy)', 'must be an object');
+  const type = value['@class'];
+  if (isClass(type, 'ReturnAllAttributeReleasePolicy')) return { kind: 'all' };
+  if (isClass(type, 'DenyAllAttributeReleasePolicy')) return { kind: 'none' };
+  if (isClass(type, 'ReturnAllowedAttributeReleasePolicy')) {
+    const names = stringList(value['allowedAttributes'] ?? []);
+    if (!names) throw fail('allowedAttributes', 'must be a list of attribute names');
+    return { kind: 'allowed', names };
+  }
+  throw fail('@class', 'must be ReturnAllAttributeReleasePolicy, ReturnAllowedAttributeReleasePolicy or DenyAllAttributeReleasePolicy');
+}
+
+function parseProperties(value: unknown, fail: Fail): AttributeMap {
+  if (value === undefined || value === null) return {};
+  if (!isRecord(value)) throw fail('(properties)', 'must be an object');
+  const properties: Record<string, readonly string[]> = {};
+  for (const [name, property] of Object.entries(value)) {
+    if (name === '@class') continue;
+    const values = stringList(isRecord(property) ? property['values'] : property);
+    if (!values) throw fail(name, 'must hold a list of string values');
+    properties[name] = values;
+  }
+  return properties;
+}
+
+function parseAttributeMap(value: unknown, fail: (name: string) => InvalidServiceDefinitionError): AttributeMap {
+  if (value === undefined || value === null) return {};
+  if (!isRecord(value)) throw fail('(map)');
+  const map: Record<string, readonly string[]> = {};
+  for (const [name, values] of Object.entries(value)) {
+    if (name === '@class') continue;
+    const list = typeof values === 'string' ? [values] : stringList(values);
+    if (!list) throw fail(name);
+    map[name] = list;
+  }
+  return map;
+}
+
+/** A list of strings, plain or wrapped as `["java.util.HashSet", [...]]`; undefined when it is not one. */
+function stringList(value: unknown): string[] | undefined {
+  const list = unwrapJavaCollection(value);
+  if (!Array.isArray(list) || !list.every((item) => typeof item === 'string')) return undefined;
+  return list;
+}
+
+function unwrapJavaCollection(value: unknown): unknown {
+  if (Array.isArray(value) && value.length === 2 && typeof value[0] === 'string' && value[0].startsWith('java.util.') && Array.isArray(value[1])) {
+    return value[1];
+  }
+  return value;
+}
+
+function optionalBoolean(value: unknown, fallback: boolean, fail: () => Error): boolean {
+  if (value === undefined || value === null) return fallback;
+  if (typeof value !== 'boolean') throw fail();
+  return value;
+}
+

@@ -1,0 +1,199 @@
+import { distance } from 'fastest-levenshtein';
+import type { ServiceDefinitionProblem } from '@tessera/core';
+
+/**
+ * Which keys of an Apereo CAS service definition tessera reads, which CAS keys it knows but does not
+ * implement, and which it accepts without reading. A key that is none of these is refused: a dropped
+ * key (a misspelt `requiredAttributes`) would silently widen who may use a service.
+ */
+export interface KeyRules {
+  /** Keys the parser reads. */
+  readonly read: readonly string[];
+  /**
+   * CAS keys that only describe the service to people or style CAS's own login pages, which tessera
+   * does not have: nothing a user could do or receive depends on them, so they are accepted and dropped.
+   */
+  readonly descriptive?: readonly string[];
+  /** CAS keys with a behaviour tessera does not have: refused, unless their value asks for what tessera does anyway. */
+  readonly unsupported?: Readonly<Record<string, Unsupported>>;
+}
+
+export interface Unsupported {
+  /** What tessera does instead, for the message. */
+  readonly instead: string;
+  /** The values that ask for tessera's own behaviour (as CAS's exports often spell out its defaults), and how to say so. */
+  readonly accepted?: { readonly when: (value: unknown) => boolean; readonly as: string };
+}
+
+/**
+ * Problems with the keys of one object, in the order they are written (`at` prefixes the field
+ * names); `inside` gives those within the value of a key that is read. Empty when every key is allowed.
+ */
+export function keyProblems(
+  object: Readonly<Record<string, unknown>>,
+  rules: KeyRules,
+  at = '',
+  inside: (key: string, value: unknown, field: string) => ServiceDefinitionProblem[] = () => [],
+): ServiceDefinitionProblem[] {
+  const problems: ServiceDefinitionProblem[] = [];
+  for (const [key, value] of Object.entries(object)) {
+    const field = `${at}${key}`;
+    if (rules.read.includes(key)) {
+      problems.push(...inside(key, value, field));
+      continue;
+    }
+    if (rules.descriptive?.includes(key)) continue;
+    const unsupported = rules.unsupported && Object.hasOwn(rules.unsupported, key) ? rules.unsupported[key] : undefined;
+    if (unsupported) {
+      if (value === null || unsupported.accepted?.when(value)) continue;
+      const accepted = unsupported.accepted ? `; accepted only as ${unsupported.accepted.as}` : '';
+      problems.push({ field, problem: `not supported by tessera: ${unsupported.instead}${accepted}` });
+      continue;
+    }
+    problems.push({ field, problem: unknownKeyProblem(key, rules) });
+  }
+  return problems;
+}
+
+/** `unknown key; did you mean X?` when a known key is near enough to be a typo of it, else the keys read. */
+function unknownKeyProblem(key: string, rules: KeyRules): string {
+  const candidates = [...rules.read, ...(rules.descriptive ?? []), ...Object.keys(rules.unsupported ?? {})];
+  const nearest = nearestKey(key, candidates);
+  return nearest ? `unknown key; did you mean ${nearest}?` : `unknown key (known: ${[...rules.read, ...(rules.descriptive ?? [])].join(', ')})`;
+}
+
+/** The candidate fewest edits away, case ignored, if that is few enough to be a slip (a third of the key, at least 2). */
+function nearestKey(key: string, candidates: readonly string[]): string | undefined {
+  const limit = Math.max(2, Math.floor(key.length / 3));
+  let best: { candidate: string; edits: number } | undefined;
+  for (const candidate of candidates) {
+    const edits = distance(key.toLowerCase(), candidate.toLowerCase());
+    if (edits <= limit && (best === undefined || edits < best.edits)) best = { candidate, edits };
+  }
+  return best?.candidate;
+}
+
+/** `@class` is the CAS class of that simple name, written fully or not; nothing else is set. */
+export function onlyClass(simpleName: string): (value: unknown) => boolean {
+  return (value) => isRecord(value) && Object.keys(value).every((key) => key === '@class') && isClass(value['@class'], simpleName);
+}
+
+/** An empty collection, plain (`[]`, `{}`) or as CAS writes one (`["java.util.HashSet", []]`, `{"@class": "java.util.HashMap"}`). */
+export function isEmptyCollection(value: unknown): boolean {
+  if (Array.isArray(value)) return value.length === 0 || (value.length === 2 && typeof value[0] === 'string' && Array.isArray(value[1]) && value[1].length === 0);
+  return isRecord(value) && Object.keys(value).every((key) => key === '@class');
+}
+
+export function isClass(type: unknown, simpleName: string): boolean {
+  return typeof type === 'string' && (type === simpleName || type.endsWith(`.${simpleName}`));
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+const is =
+  (expected: unknown) =>
+  (value: unknown): boolean =>
+    value === expected;
+
+const LOGIN_PAGES = ['theme', 'locale', 'templateName', 'logo', 'informationUrl', 'privacyUrl', 'contacts'];
+const NO_LIFETIMES = "tessera's ticket lifetimes are the same for every service (tickets.*)";
+const PRINCIPAL_ID = 'the user in every answer is the principal id';
+const PROXY_POLICY = 'a service may proxy as its proxyPolicy (RegexMatchingRegisteredServiceProxyPolicy) says';
+const EVERY_HANDLER = 'every authentication handler is accepted for every service';
+
+/** A registered service (CasRegisteredService, RegexRegisteredService). */
+export const SERVICE_KEYS: KeyRules = {
+  read: ['@class', 'id', 'name', 'serviceId', 'description', 'evaluationOrder', 'accessStrategy', 'attributeReleasePolicy', 'logoutType', 'logoutUrl', 'proxyPolicy', 'properties'],
+  descriptive: LOGIN_PAGES,
+  unsupported: {
+    usernameAttributeProvider: {
+      instead: PRINCIPAL_ID,
+      accepted: { when: defaultUsernameProvider, as: 'org.apereo.cas.services.DefaultRegisteredServiceUsernameProvider without options' },
+    },
+    matchingStrategy: {
+      instead: 'serviceId is always a regular expression over the whole URL, case ignored',
+      accepted: { when: onlyClass('FullRegexRegisteredServiceMatchingStrategy'), as: 'org.apereo.cas.services.FullRegexRegisteredServiceMatchingStrategy' },
+    },
+    multifactorPolicy: { instead: 'a second factor is asked per user (users[].requireOtp), never per service' },
+    authenticationPolicy: { instead: EVERY_HANDLER },
+    requiredHandlers: { instead: EVERY_HANDLER, accepted: { when: isEmptyCollection, as: 'an empty list' } },
+    expirationPolicy: {
+      instead: 'a service does not expire; remove it or set accessStrategy.enabled to false',
+      accepted: { when: onlyClass('DefaultRegisteredServiceExpirationPolicy'), as: 'org.apereo.cas.services.DefaultRegisteredServiceExpirationPolicy without a date' },
+    },
+    ticketGrantingTicketExpirationPolicy: { instead: NO_LIFETIMES },
+    serviceTicketExpirationPolicy: { instead: NO_LIFETIMES },
+    proxyTicketExpirationPolicy: { instead: NO_LIFETIMES },
+    proxyGrantingTicketExpirationPolicy: { instead: NO_LIFETIMES },
+    singleSignOnParticipationPolicy: { instead: 'single sign-on is switched per service with accessStrategy.ssoEnabled' },
+    publicKey: { instead: 'attributes are never encrypted for a service' },
+    supportedProtocols: { instead: 'every service may validate with every protocol tessera serves', accepted: { when: isEmptyCollection, as: 'an empty list' } },
+    environments: { instead: 'a service applies in every environment', accepted: { when: isEmptyCollection, as: 'an empty list' } },
+    acceptableUsagePolicy: { instead: 'tessera has no login pages on which to ask for it' },
+    webflowInterruptPolicy: { instead: 'tessera has no login pages to interrupt' },
+    passwordlessPolicy: { instead: 'tessera always asks for a credential' },
+    surrogatePolicy: { instead: 'tessera has no surrogate authentication' },
+    redirectUrl: { instead: 'tessera redirects no browser' },
+    responseType: { instead: 'tessera hands tickets to the REST client, never through a browser' },
+    // CAS 4.0 kept these on the service itself; read there, they would be lost.
+    enabled: { instead: 'write it as accessStrategy.enabled' },
+    ssoEnabled: { instead: 'write it as accessStrategy.ssoEnabled' },
+    usernameAttribute: { instead: PRINCIPAL_ID },
+    allowedToProxy: { instead: PROXY_POLICY, accepted: { when: is(false), as: 'false' } },
+    anonymousAccess: { instead: PRINCIPAL_ID, accepted: { when: is(false), as: 'false' } },
+  },
+};
+
+/** DefaultRegisteredServiceAccessStrategy. */
+export const ACCESS_STRATEGY_KEYS: KeyRules = {
+  read: ['@class', 'enabled', 'ssoEnabled', 'requiredAttributes'],
+  unsupported: {
+    requireAllAttributes: { instead: 'every attribute in requiredAttributes is required', accepted: { when: is(true), as: 'true' } },
+    caseInsensitive: { instead: 'required attribute values are matched case-sensitively', accepted: { when: is(false), as: 'false' } },
+    rejectedAttributes: { instead: 'no attribute shuts a principal out', accepted: { when: isEmptyCollection, as: 'an empty map' } },
+    unauthorizedRedirectUrl: { instead: 'a refused request is answered with its status, never redirected' },
+    delegatedAuthenticationPolicy: { instead: 'tessera delegates authentication to no other identity provider' },
+    activationCriteria: { instead: 'the access strategy always applies' },
+    order: { instead: 'a service has one access strategy', accepted: { when: is(0), as: '0' } },
+  },
+};
+
+const RELEASE_UNSUPPORTED: Readonly<Record<string, Unsupported>> = {
+  authorizedToReleaseCredentialPassword: { instead: 'the password is never released', accepted: { when: is(false), as: 'false' } },
+  authorizedToReleaseProxyGrantingTicket: { instead: 'a proxy-granting ticket reaches its service only through the pgtUrl callback', accepted: { when: is(false), as: 'false' } },
+  // tessera has no default attributes to exclude, and always releases the authentication attributes.
+  excludeDefaultAttributes: { instead: 'there are no default attributes', accepted: { when: (value) => typeof value === 'boolean', as: 'true or false' } },
+  authorizedToReleaseAuthenticationAttributes: { instead: 'isFromNewLogin and authenticationDate are always released', accepted: { when: is(true), as: 'true' } },
+  principalIdAttribute: { instead: PRINCIPAL_ID },
+  canonicalizationMode: { instead: 'attribute values are released as they are', accepted: { when: is('NONE'), as: 'NONE' } },
+  principalAttributesRepository: { instead: 'attributes come from the authentication only' },
+  attributeFilter: { instead: 'attribute values are released unfiltered' },
+  consentPolicy: { instead: 'tessera has no consent pages' },
+  activationCriteria: { instead: 'the release policy always applies' },
+  excludedAttributes: { instead: 'use ReturnAllowedAttributeReleasePolicy to release only some attributes', accepted: { when: isEmptyCollection, as: 'an empty list' } },
+  order: { instead: 'a service has one release policy', accepted: { when: is(0), as: '0' } },
+};
+
+/** The keys of the release policies tessera reads (only the allowed-list reads `allowedAttributes`); undefined for any other class. */
+export function releasePolicyKeys(type: unknown): KeyRules | undefined {
+  if (isClass(type, 'ReturnAllowedAttributeReleasePolicy')) return { read: ['@class', 'allowedAttributes'], unsupported: RELEASE_UNSUPPORTED };
+  if (isClass(type, 'ReturnAllAttributeReleasePolicy') || isClass(type, 'DenyAllAttributeReleasePolicy')) return { read: ['@class'], unsupported: RELEASE_UNSUPPORTED };
+  return undefined;
+}
+
+/** The keys of the proxy policies tessera reads; undefined for any other class. */
+export function proxyPolicyKeys(type: unknown): KeyRules | undefined {
+  if (isClass(type, 'RegexMatchingRegisteredServiceProxyPolicy')) return { read: ['@class', 'pattern', 'useServiceId', 'exactMatch'] };
+  if (isClass(type, 'RefuseRegisteredServiceProxyPolicy')) return { read: ['@class'] };
+  return undefined;
+}
+
+/** DefaultRegisteredServiceProperty, the value of each entry of `properties`. */
+export const PROPERTY_KEYS: KeyRules = { read: ['@class', 'values'] };
+
+function defaultUsernameProvider(value: unknown): boolean {
+  if (!isRecord(value) || !isClass(value['@class'], 'DefaultRegisteredServiceUsernameProvider')) return false;
+  return Object.entries(value).every(([key, setting]) => key === '@class' || (key === 'canonicalizationMode' && setting === 'NONE') || (key === 'encryptUsername' && setting === false));
+}

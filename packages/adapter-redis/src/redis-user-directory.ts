@@ -1,0 +1,95 @@
+import type { AttributeMap, OtpSetup, StoredPassword, UserDirectory, UserRecord } from '@tessera/core';
+import type { RedisKeys } from './keys.js';
+import { runScript, type RedisClient } from './scripts.js';
+import { guarded } from './unavailable.js';
+
+/**
+ * A user as stored: one hash per user (key `user:<username>`), its fields named as the configuration's
+ * `users` entries, every value a string. Exactly one of `passwordHash` (argon2id PHC) and `password`;
+ * `attributes` is JSON (`{"name": ["values"]}`); `requireOtp` is `true` or `false`.
+ */
+interface UserFields {
+  passwordHash?: string;
+  password?: string;
+  attributes?: string;
+  otpSecret?: string;
+  requireOtp?: string;
+}
+
+/**
+ * Users in Redis, looked up by exact username (the key holds it as given, so case and spaces count),
+ * shared by every node: a user written to Redis by any means can log in on all of them.
+ */
+export class RedisUserDirectory implements UserDirectory {
+  constructor(
+    private readonly client: RedisClient,
+    private readonly keys: RedisKeys,
+  ) {}
+
+  async findByUsername(username: string): Promise<UserRecord | undefined> {
+    const fields = (await guarded(() => this.client.hgetall(this.keys.user(username))).catch((error: unknown) => {
+      if (error instanceof Error && error.message.startsWith('WRONGTYPE')) throw new Error(`User '${username}' in Redis is not a hash`, { cause: error });
+      throw error;
+    })) as UserFields;
+    return Object.keys(fields).length === 0 ? undefined : fromUserFields(username, fields);
+  }
+
+  /**
+   * Writes each user, replacing the one with the same username whole (one script per user, so a
+   * reader never sees a user half written, and nodes writing the same users at once end the same);
+   * users not named are left alone.
+   */
+  async upsert(users: readonly UserRecord[]): Promise<void> {
+    await Promise.all(users.map((user) => guarded(() => runScript(this.client, 'tesseraReplaceHash', [this.keys.user(user.username)], toFieldList(user)))));
+  }
+}
+
+function toFieldList({ password, attributes, otp }: UserRecord): string[] {
+  const secret = password.kind === 'hash' ? ['passwordHash', password.phc] : ['password', password.value];
+  const otpFields = otp === undefined ? [] : ['otpSecret', otp.secret, 'requireOtp', String(otp.required)];
+  return [...secret, 'attributes', JSON.stringify(attributes), ...otpFields];
+}
+
+// Records may be written by hand: each problem is named, never with a password or secret in the message.
+function fromUserFields(username: string, fields: UserFields): UserRecord {
+  const otp = otpSetup(username, fields);
+  return {
+    username,
+    password: storedPassword(username, fields),
+    attributes: fields.attributes === undefined ? {} : attributeMap(username, fields.attributes),
+    ...(otp === undefined ? {} : { otp }),
+  };
+}
+
+function storedPassword(username: string, { passwordHash, password }: UserFields): StoredPassword {
+  if (passwordHash !== undefined) return { kind: 'hash', phc: passwordHash };
+  if (password !== undefined) return { kind: 'plain', value: password };
+  throw new Error(`User '${username}' in Redis has neither passwordHash nor password`);
+}
+
+function attributeMap(username: string, json: string): AttributeMap {
+  const problem = new Error(`User '${username}' in Redis has attributes that are not a JSON object of string lists`);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(json);
+  } catch {
+    throw problem;
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw problem;
+  for (const values of Object.values(parsed)) {
+    if (!Array.isArray(values) || !values.every((value) => typeof value === 'string')) throw problem;
+  }
+  return parsed as AttributeMap;
+}
+
+/** Strict on `requireOtp`: a value read as "no" by mistake would let the user in without a code. */
+function otpSetup(username: string, { otpSecret, requireOtp }: UserFields): OtpSetup | undefined {
+  if (requireOtp !== undefined && requireOtp !== 'true' && requireOtp !== 'false') {
+    throw new Error(`User '${username}' in Redis has requireOtp other than true or false`);
+  }
+  if (otpSecret === undefined) {
+    if (requireOtp === 'true') throw new Error(`User '${username}' in Redis has requireOtp true but no otpSecret`);
+    return undefined;
+  }
+  return { secret: otpSecret, required: requireOtp === 'true' };
+}

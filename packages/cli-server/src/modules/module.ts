@@ -1,0 +1,34 @@
+import type { z } from 'zod';
+import type { Config } from '../config/schema.js';
+import type { Binder } from '../di.js';
+
+/** A problem found across settings, naming the setting at fault by its path. */
+export interface SettingProblem {
+  readonly path: readonly (string | number)[];
+  readonly message: string;
+}
+
+/**
+ * A capability of tessera, declared in one place (docs/adding-a-module.md): its name, the modules it
+ * needs, its settings and what it adds to the container. Only the module list (modules/index.ts)
+ * names it; the root schema and the composition root take what it declares.
+ */
+export interface TesseraModule<Sections extends z.ZodRawShape = z.ZodRawShape> {
+  readonly name: string;
+  /** Modules that must be on as well; each comes before this one in the module list. */
+  readonly dependencies: readonly string[];
+  /** On when the configuration has no `modules` list. */
+  readonly onByDefault?: boolean;
+  /** Switched on by demo mode too, when its dependencies are on. */
+  readonly onInDemo?: boolean;
+  /** Top-level settings sections this module owns, with their defaults; read (and checked) whether or not the module is on. */
+  readonly sections: Sections;
+  /** Checks across settings, made only when the module is on: what it still lacks to work. */
+  readonly problems?: (config: Config) => SettingProblem[];
+  /** Whether the HTTPS listener must ask clients for a certificate in the handshake. */
+  readonly asksForClientCertificates?: (config: Config) => boolean;
+  /** Binds what the module adds (routes, extractors, handlers, listeners, jobs); called only when it is on. */
+  readonly register: (binder: Binder, config: Config) => void;
+}
+
+export type ModuleRegistration = TesseraModule['register'];

@@ -1,0 +1,12 @@
+import { tokensModule } from '@tessera/adapter-koa/modules/tokens';
+import { CasJwtCodec, JwtTickets } from '@tessera/core/modules/tokens';
+import { loadTokenKeys } from './key-file.js';
+import { KEYS } from '../../keys.js';
+import type { ModuleRegistration } from '../module.js';
+
+/** `tokens`: JWT TGTs and STs. Keys are loaded (or first generated) and imported once, when the app is built. */
+export const registerTokensModule: ModuleRegistration = (binder, config) => {
+  binder.resolved(KEYS.HttpModule, [KEYS.Clock, KEYS.RandomSource], (clock, random) =>
+    tokensModule(new JwtTickets(new CasJwtCodec(loadTokenKeys(config.tokens, random), clock), clock, config.tokens.issuer, config.tokens.requestParameters)),
+  );
+};

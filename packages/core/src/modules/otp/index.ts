@@ -1,0 +1,4 @@
+export * from './otp-replay-store.js';
+export * from './require-otp-policy.js';
+export * from './totp-handler.js';
+export * from './totp-enrolment.js';

@@ -1,0 +1,47 @@
+import { Secret, TOTP } from 'otpauth';
+import type { Credential } from '../../domain/authentication/credential.js';
+import type { Principal } from '../../domain/authentication/principal.js';
+import { AuthenticationFailedError } from '../../domain/errors.js';
+import type { RequestOrigin } from '../../domain/events.js';
+import type { Clock } from '../../ports/clock.js';
+import type { CredentialHandler } from '../../ports/credential-handler.js';
+import type { EventSink } from '../../ports/event-sink.js';
+import type { OtpReplayStore } from './otp-replay-store.js';
+import type { UserDirectory } from '../../ports/user-directory.js';
+
+/** One reason for an unknown user, a user without OTP and a wrong code: nothing to tell them apart. */
+export const INVALID_OTP = 'Invalid one-time password.';
+export const REUSED_OTP = 'This one-time password was already used; wait for the next one.';
+
+/**
+ * TOTP codes (RFC 6238) against the secret in the user directory. A code of the current 30 s step or
+ * the one before or after is accepted, and only once: the step accepted last is claimed atomically,
+ * so a code (or an older one) replayed, even on another node, is refused and reported.
+ */
+export class TotpHandler implements CredentialHandler {
+  constructor(
+    readonly name: string,
+    private readonly directory: UserDirectory,
+    private readonly replays: OtpReplayStore,
+    private readonly clock: Clock,
+    private readonly events: EventSink,
+  ) {}
+
+  supports(credential: Credential): boolean {
+    return credential.type === 'otp';
+  }
+
+  async authenticate(credential: Credential, origin?: RequestOrigin): Promise<Principal> {
+    if (credential.type !== 'otp' || !/^\d{6}$/.test(credential.code)) throw new AuthenticationFailedError([INVALID_OTP]);
+    const user = await this.directory.findByUsername(credential.username);
+    if (!user?.otp) throw new AuthenticationFailedError([INVALID_OTP]);
+    const now = this.clock.now();
+    const delta = TOTP.validate({ token: credential.code, secret: Secret.fromBase32(user.otp.secret), timestamp: now, window: 1 });
+    if (delta === null) throw new AuthenticationFailedError([INVALID_OTP]);
+    if (!(await this.replays.claim(user.username, TOTP.counter({ timestamp: now }) + delta))) {
+      this.events.emit({ type: 'otp.reused', username: user.username }, origin);
+      throw new AuthenticationFailedError([REUSED_OTP]);
+    }
+    return { id: user.username, attributes: user.attributes };
+  }
+}

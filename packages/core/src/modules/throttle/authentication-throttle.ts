@@ -1,0 +1,79 @@
+import { ThrottledError } from '../../domain/errors.js';
+import type { RequestOrigin } from '../../domain/events.js';
+import type { Clock } from '../../ports/clock.js';
+import type { EventSink } from '../../ports/event-sink.js';
+import type { ThrottleStore } from './throttle-store.js';
+
+export interface ThrottleSettings {
+  /** Failures within `rangeSeconds` that lock the key. */
+  readonly threshold: number;
+  readonly rangeSeconds: number;
+  /** First lock; each further lock without a success in between doubles it. */
+  readonly lockSeconds: number;
+  readonly maxLockSeconds: number;
+}
+
+/** Whose failures are counted together (docs/protocol.md §5): the request's client address, and the username it sent if any. */
+export interface ThrottleSubject {
+  readonly origin: RequestOrigin;
+  readonly username?: string | undefined;
+}
+
+/** The throttle key of docs/protocol.md §5: the client IP, plus the lower-cased username when one was sent. */
+export function throttleKey(clientIp: string, username?: string): string {
+  const name = normalizedUsername(username);
+  return name ? `${clientIp} ${name}` : clientIp;
+}
+
+function normalizedUsername(username: string | undefined): string | undefined {
+  return username?.trim().toLowerCase() || undefined;
+}
+
+/**
+ * The throttle module's decisions (docs/protocol.md §5). The caller asks `check` before any credential is
+ * looked at, so a locked key costs no password hash, then reports the outcome: `failed` for a 401,
+ * `succeeded` for a success. Other outcomes are reported to neither.
+ */
+export class AuthenticationThrottle {
+  constructor(
+    private readonly store: ThrottleStore,
+    private readonly clock: Clock,
+    private readonly settings: ThrottleSettings,
+    private readonly events: EventSink,
+  ) {}
+
+  /** Throws ThrottledError, with the whole seconds left, while the subject's key is locked. */
+  async check(subject: ThrottleSubject): Promise<void> {
+    const state = await this.store.get(keyOf(subject));
+    const now = this.clock.now();
+    if (state && state.lockedUntil > now) throw new ThrottledError(Math.ceil((state.lockedUntil - now) / 1000));
+  }
+
+  async failed(subject: ThrottleSubject): Promise<void> {
+    const key = keyOf(subject);
+    const now = this.clock.now();
+    const failures = await this.store.recordFailure(key, now, this.settings.rangeSeconds * 1000);
+    if (failures < this.settings.threshold) return;
+    const locks = (await this.store.get(key))?.locks ?? 0;
+    const lockSeconds = this.lockSeconds(locks);
+    // Concurrent failures may all reach the threshold: the store locks once and never extends a lock.
+    if (await this.store.lock(key, now, now + lockSeconds * 1000)) {
+      const username = normalizedUsername(subject.username);
+      this.events.emit({ type: 'authentication.throttled', key, ...(username && { username }), lockSeconds, failures }, subject.origin);
+    }
+  }
+
+  succeeded(subject: ThrottleSubject): Promise<void> {
+    return this.store.reset(keyOf(subject));
+  }
+
+  /** lockSeconds doubled once per earlier lock, capped; the exponent is bounded so it never overflows. */
+  private lockSeconds(earlierLocks: number): number {
+    const { lockSeconds, maxLockSeconds } = this.settings;
+    return Math.min(lockSeconds * 2 ** Math.min(earlierLocks, 52), maxLockSeconds);
+  }
+}
+
+function keyOf({ origin, username }: ThrottleSubject): string {
+  return throttleKey(origin.clientAddress, username);
+}

@@ -1,0 +1,21 @@
+import {
+  ListServiceRegistry,
+  ListUserDirectory,
+  MapReplayStore,
+  MapThrottleStore,
+  MapTicketStore,
+  describeOtpReplayStore,
+  describeServiceRegistry,
+  describeThrottleStore,
+  describeTicketStore,
+  describeUserDirectory,
+} from '@tessera/testkit';
+
+// Unit tests run on these fakes, so they must behave as every real store does, or a test could pass on a quirk.
+describe('testkit fakes: port contracts (the suites the adapters pass)', () => {
+  describeTicketStore('MapTicketStore', (clock) => new MapTicketStore(clock));
+  describeServiceRegistry('ListServiceRegistry', () => new ListServiceRegistry());
+  describeUserDirectory('ListUserDirectory', (users) => new ListUserDirectory(users));
+  describeThrottleStore('MapThrottleStore', () => new MapThrottleStore());
+  describeOtpReplayStore('MapReplayStore', () => new MapReplayStore());
+});
