@@ -6,7 +6,7 @@ import type { HttpContext } from '../../http-module.js';
 import { basicCredentials } from '../../request/basic-credentials.js';
 import { requestOrigin } from '../../request/request-origin.js';
 import { parameterObject, text } from '../../request/parameter-schemas.js';
-import { TICKET_ID, STORE_ERRORS } from '../rest/rest-requests.js';
+import { STORE_ERRORS } from '../rest/rest-requests.js';
 import { defineRoute, withErrors, type Route } from '../../routes/route.js';
 import { parseServiceDefinition } from '../../services/codecs/cas-service-json.js';
 import { toCasServiceJson } from '../../services/codecs/cas-service-render.js';
@@ -49,7 +49,8 @@ export function registerFromFormRoute(http: HttpContext, register: RegisterServi
     summary: 'Register a service with a TGT (CAS 4.2–5.x)',
     description: "The TGT's user must hold the attribute `registration.requiredAttribute` names.",
     request: {
-      params: z.object({ tgt: TICKET_ID }),
+      // A plain TGT id: this earlier variant never reads a JWT (docs/protocol.md §6).
+      params: z.object({ tgt: z.string().meta({ description: 'A TGT id (not its JWT).' }) }),
       parameters: parameterObject(
         {
           serviceId: text('Required: a regular expression matched against the whole service URL.'),
