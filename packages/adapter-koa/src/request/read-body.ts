@@ -1,6 +1,7 @@
 import { UnsupportedMediaTypeError } from '@tessera/core';
 import { koaBody, type KoaBodyMiddlewareOptions } from 'koa-body';
 import type { Context, Middleware } from 'koa';
+import getRawBody from 'raw-body';
 import { bodyReadError } from '../errors/normalize-error.js';
 import { withErrors, type RouteErrors, type Step } from '../routes/route.js';
 
@@ -19,7 +20,7 @@ export function readBody(maxBodyBytes: number): Step {
   return bodyOf(
     READABLE_BODY_TYPES,
     bodyParser({ ...json, ...formAsText }),
-    { 'application/json': bodyParser(json), 'application/x-www-form-urlencoded': bodyParser(formAsText) },
+    { 'application/json': bodyParser(json), 'application/x-www-form-urlencoded': plainForm(maxBodyBytes, bodyParser(formAsText)) },
     { INVALID_REQUEST: 'The JSON body is malformed, or the body does not decode as its `Content-Encoding` says.' },
   );
 }
@@ -41,6 +42,35 @@ function bodyParser(options: Partial<KoaBodyMiddlewareOptions>): Middleware {
   return koaBody({ ...DECODING, json: false, urlencoded: false, text: false, multipart: false, ...options });
 }
 
+/** The methods whose bodies koa-body reads (its default `parsedMethods`). */
+const PARSED_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH']);
+
+/**
+ * A form body in no Content-Encoding read exactly as koa-body's text parser reads it (co-body: raw-body
+ * with the declared length, the limit, UTF-8 through iconv-lite; the same errors), without its
+ * per-request option handling; the form bodies of every other request go to `otherwise` (koa-body).
+ */
+function plainForm(maxBodyBytes: number, otherwise: Middleware): Middleware {
+  return async function readPlainForm(ctx, next) {
+    const { headers } = ctx.req;
+    if (headers['content-encoding'] !== undefined || !PARSED_METHODS.has(ctx.method.toUpperCase())) {
+      await otherwise(ctx, next);
+      return;
+    }
+    const declared = headers['content-length'];
+    let text: string;
+    try {
+      // `~~` as co-body: its length, whatever the header holds.
+      text = await getRawBody(ctx.req, { limit: maxBodyBytes, encoding: 'utf-8', ...(declared && { length: ~~declared }) });
+    } catch (error) {
+      throw bodyReadError(error);
+    }
+    ctx.request.body = text;
+    ctx.request.rawBody = text;
+    await next();
+  };
+}
+
 /**
  * A step reading bodies of `types` only: any other is refused (415) before a byte of it is read,
  * then `parse` (koa-body, with its size limit: 413) reads it. A `Content-Type` that is exactly one of
@@ -56,8 +86,8 @@ function bodyOf(types: readonly string[], parse: Middleware, parseExactly: Reado
       if (!exactParser && carriesBody(ctx) && !ctx.is([...types])) throw new UnsupportedMediaTypeError(`Unsupported request body type; send ${types.join(' or ')}`);
       normalizeContentEncoding(ctx);
       // Without a body koa-body matches no type and reads nothing.
-      if (!hasBody(ctx)) return next();
-      await (exactParser ?? parse)(ctx, next);
+      if (hasBody(ctx)) await (exactParser ?? parse)(ctx, next);
+      else await next();
     },
     {
       INVALID_REQUEST: 'The body does not decode as its `Content-Encoding` says.',
