@@ -1,6 +1,7 @@
 import { UnsupportedMediaTypeError } from '@tessera/core';
 import { koaBody, type KoaBodyMiddlewareOptions } from 'koa-body';
 import type { Context, Middleware } from 'koa';
+import getRawBody from 'raw-body';
 import { bodyReadError } from '../errors/normalize-error.js';
 import { withErrors, type RouteErrors, type Step } from '../routes/route.js';
 
@@ -14,20 +15,14 @@ export const READABLE_BODY_TYPES: readonly string[] = ['application/x-www-form-u
  * (`a[b]` stays a name, not the nested object koa-body's qs parse would make of it).
  */
 export function readBody(maxBodyBytes: number): Step {
-  const parse = koaBody({
-    ...DECODING,
-    json: true,
-    jsonStrict: true,
-    jsonTypes: ['application/json'],
-    urlencoded: false,
-    text: true,
-    textTypes: ['application/x-www-form-urlencoded'],
-    multipart: false,
-    includeUnparsed: true,
-    jsonLimit: maxBodyBytes,
-    textLimit: maxBodyBytes,
-  });
-  return bodyOf(READABLE_BODY_TYPES, parse, { INVALID_REQUEST: 'The JSON body is malformed, or the body does not decode as its `Content-Encoding` says.' });
+  const json: Partial<KoaBodyMiddlewareOptions> = { json: true, jsonStrict: true, jsonTypes: ['application/json'], jsonLimit: maxBodyBytes, includeUnparsed: true };
+  const formAsText: Partial<KoaBodyMiddlewareOptions> = { text: true, textTypes: ['application/x-www-form-urlencoded'], textLimit: maxBodyBytes, includeUnparsed: true };
+  return bodyOf(
+    READABLE_BODY_TYPES,
+    bodyParser({ ...json, ...formAsText }),
+    { 'application/json': bodyParser(json), 'application/x-www-form-urlencoded': plainForm(maxBodyBytes, bodyParser(formAsText)) },
+    { INVALID_REQUEST: 'The JSON body is malformed, or the body does not decode as its `Content-Encoding` says.' },
+  );
 }
 
 /**
@@ -42,16 +37,57 @@ const DECODING = {
   },
 } satisfies Partial<KoaBodyMiddlewareOptions>;
 
+/** koa-body reading only what `options` turn on: no JSON, form (qs) or multipart parse unless asked. */
+function bodyParser(options: Partial<KoaBodyMiddlewareOptions>): Middleware {
+  return koaBody({ ...DECODING, json: false, urlencoded: false, text: false, multipart: false, ...options });
+}
+
+/** The methods whose bodies koa-body reads (its default `parsedMethods`). */
+const PARSED_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH']);
+
+/**
+ * A form body in no Content-Encoding read exactly as koa-body's text parser reads it (co-body: raw-body
+ * with the declared length, the limit, UTF-8 through iconv-lite; the same errors), without its
+ * per-request option handling; the form bodies of every other request go to `otherwise` (koa-body).
+ */
+function plainForm(maxBodyBytes: number, otherwise: Middleware): Middleware {
+  return async function readPlainForm(ctx, next) {
+    const { headers } = ctx.req;
+    if (headers['content-encoding'] !== undefined || !PARSED_METHODS.has(ctx.method.toUpperCase())) {
+      await otherwise(ctx, next);
+      return;
+    }
+    const declared = headers['content-length'];
+    let text: string;
+    try {
+      // `~~` as co-body: its length, whatever the header holds.
+      text = await getRawBody(ctx.req, { limit: maxBodyBytes, encoding: 'utf-8', ...(declared && { length: ~~declared }) });
+    } catch (error) {
+      throw bodyReadError(error);
+    }
+    ctx.request.body = text;
+    ctx.request.rawBody = text;
+    await next();
+  };
+}
+
 /**
  * A step reading bodies of `types` only: any other is refused (415) before a byte of it is read,
- * then `parse` (koa-body, with its size limit: 413) reads it.
+ * then `parse` (koa-body, with its size limit: 413) reads it. A `Content-Type` that is exactly one of
+ * `types` goes to that type's own parser in `parseExactly`, which matches no other type: the same
+ * answer with one media-type match per request instead of one per type and one for the refusal.
  */
-function bodyOf(types: readonly string[], parse: Middleware, errors: RouteErrors): Step {
+function bodyOf(types: readonly string[], parse: Middleware, parseExactly: Readonly<Record<string, Middleware>>, errors: RouteErrors): Step {
+  const exactParsers = new Map(Object.entries(parseExactly));
   return withErrors(
     async function refuseUnreadableBody(ctx, next) {
-      if (carriesBody(ctx) && !ctx.is([...types])) throw new UnsupportedMediaTypeError(`Unsupported request body type; send ${types.join(' or ')}`);
+      const declared = ctx.req.headers['content-type'];
+      const exactParser = declared === undefined ? undefined : exactParsers.get(declared);
+      if (!exactParser && carriesBody(ctx) && !ctx.is([...types])) throw new UnsupportedMediaTypeError(`Unsupported request body type; send ${types.join(' or ')}`);
       normalizeContentEncoding(ctx);
-      await parse(ctx, next);
+      // Without a body koa-body matches no type and reads nothing.
+      if (hasBody(ctx)) await (exactParser ?? parse)(ctx, next);
+      else await next();
     },
     {
       INVALID_REQUEST: 'The body does not decode as its `Content-Encoding` says.',
@@ -77,6 +113,12 @@ function carriesBody(ctx: Context): boolean {
   return Number.isFinite(length) && length > 0;
 }
 
+/** Whether a request has a body as type-is (and so koa-body) decides it: any Transfer-Encoding, or a numeric Content-Length, even 0. */
+function hasBody(ctx: Context): boolean {
+  const { headers } = ctx.req;
+  return headers['transfer-encoding'] !== undefined || !Number.isNaN(Number(headers['content-length']));
+}
+
 /** The XML media types `/samlValidate` reads; SOAP 1.1 sends text/xml. */
 export const XML_BODY_TYPES: readonly string[] = ['text/xml', 'application/xml'];
 
@@ -85,6 +127,6 @@ export const XML_BODY_TYPES: readonly string[] = ['text/xml', 'application/xml']
  * `maxBodyBytes` (413 beyond) is read as text into `ctx.request.body`; any other body type is refused (415).
  */
 export function readXmlBody(maxBodyBytes: number): Step {
-  const parse = koaBody({ ...DECODING, json: false, urlencoded: false, text: true, textTypes: [...XML_BODY_TYPES], multipart: false, textLimit: maxBodyBytes });
-  return bodyOf(XML_BODY_TYPES, parse, {});
+  const text = (types: readonly string[]) => bodyParser({ text: true, textTypes: [...types], textLimit: maxBodyBytes });
+  return bodyOf(XML_BODY_TYPES, text(XML_BODY_TYPES), Object.fromEntries(XML_BODY_TYPES.map((type) => [type, text([type])])), {});
 }

@@ -19,11 +19,8 @@ function parseHost(text: string): Host | undefined {
 }
 
 /** An entry without a port allows the name on any port. */
-function isAllowed(host: Host, allowedHosts: readonly string[]): boolean {
-  return allowedHosts.some((entry) => {
-    const allowed = parseHost(entry);
-    return allowed?.name === host.name && (allowed.port === undefined || allowed.port === host.port);
-  });
+function isAllowed(host: Host, allowedHosts: readonly (Host | undefined)[]): boolean {
+  return allowedHosts.some((allowed) => allowed?.name === host.name && (allowed.port === undefined || allowed.port === host.port));
 }
 
 /**
@@ -33,17 +30,21 @@ function isAllowed(host: Host, allowedHosts: readonly string[]): boolean {
  * anything else is done. With `publicUrl` nothing from the request is reflected, so nothing is checked.
  */
 export function refuseUnservedHosts(options: HttpOptions): Middleware {
-  return async function refuseUnservedHost(ctx: Context, next: Next) {
-    if (options.publicUrl === undefined) {
-      const sent = ctx.host;
-      const host = parseHost(sent);
-      if (sent !== '' && host === undefined) throw new InvalidRequestError('The request’s host is not a host name.');
-      if (host && !isAllowed(host, options.allowedHosts)) {
-        throw new InvalidRequestError(`The host '${sent}' is not served here: it is not in server.allowedHosts, and server.publicUrl is not set.`);
-      }
-      if (ctx.protocol !== 'http' && ctx.protocol !== 'https') throw new InvalidRequestError('The forwarded scheme is neither http nor https.');
+  if (options.publicUrl !== undefined) {
+    return function refuseUnservedHost(_ctx: Context, next: Next) {
+      return next();
+    };
+  }
+  const allowedHosts = options.allowedHosts.map(parseHost);
+  return function refuseUnservedHost(ctx: Context, next: Next) {
+    const sent = ctx.host;
+    const host = parseHost(sent);
+    if (sent !== '' && host === undefined) throw new InvalidRequestError('The request’s host is not a host name.');
+    if (host && !isAllowed(host, allowedHosts)) {
+      throw new InvalidRequestError(`The host '${sent}' is not served here: it is not in server.allowedHosts, and server.publicUrl is not set.`);
     }
-    await next();
+    if (ctx.protocol !== 'http' && ctx.protocol !== 'https') throw new InvalidRequestError('The forwarded scheme is neither http nor https.');
+    return next();
   };
 }
 

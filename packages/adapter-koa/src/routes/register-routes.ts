@@ -1,6 +1,6 @@
 import type Router from '@koa/router';
 import type { RouterMiddleware } from '@koa/router';
-import { bindInput, inputOf } from './route-input.js';
+import { bindInput, inputOf, RouteInputReader } from './route-input.js';
 import type { Route } from './route.js';
 
 /**
@@ -19,8 +19,9 @@ export function registerRoutes(router: Router, routes: readonly Route[]): void {
 }
 
 function bindRouteInput(route: Route): RouterMiddleware {
+  const reader = new RouteInputReader(route.request);
   return async function bindRouteInput(ctx, next) {
-    bindInput(ctx, route.request);
+    bindInput(ctx, reader);
     await next();
   };
 }

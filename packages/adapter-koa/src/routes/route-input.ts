@@ -10,9 +10,52 @@ export const PARAMETER_ERRORS: RouteErrors = {
   INVALID_REQUEST: 'A JSON body that is not an object, or a parameter the schema refuses (a JSON value that is not a string), named in the message.',
 };
 
-interface Binding {
-  readonly request: RouteRequest;
-  read(): RouteInput;
+/**
+ * What parsing a route's input needs, worked out once when the route is registered: its schemas and
+ * the header names they read (only those are copied from a request).
+ */
+export class RouteInputReader {
+  private readonly headerNames: readonly string[];
+
+  constructor(readonly request: RouteRequest) {
+    this.headerNames = Object.keys(request.headers?.shape ?? {});
+  }
+
+  read(ctx: Context): RouteInput {
+    const { request } = this;
+    // Only what the route declares is read: every request pays for what is built here.
+    const sent = request.parameters ? sentParameters(ctx) : {};
+    return {
+      params: parse(request.params, (ctx as { params?: unknown }).params ?? {}, 'Path parameter'),
+      parameters: parse(request.parameters, sent, 'Parameter'),
+      query: request.query ? parse(request.query, queryParameters(ctx), 'Parameter') : {},
+      headers: request.headers ? parse(request.headers, headerValues(ctx, this.headerNames), 'Header') : {},
+      // Parsing `parameters` admitted only string values.
+      sentParameters: sent as Record<string, string>,
+    };
+  }
+}
+
+/** A request's input: parsed on first use, then the same input (or the same refusal) every time. */
+class Binding {
+  private outcome: { input: RouteInput } | { error: unknown } | undefined;
+
+  constructor(
+    private readonly ctx: Context,
+    readonly reader: RouteInputReader,
+  ) {}
+
+  read(): RouteInput {
+    if (!this.outcome) {
+      try {
+        this.outcome = { input: this.reader.read(this.ctx) };
+      } catch (error) {
+        this.outcome = { error };
+      }
+    }
+    if ('error' in this.outcome) throw this.outcome.error;
+    return this.outcome.input;
+  }
 }
 
 /**
@@ -25,21 +68,9 @@ function bindingOf(ctx: Context): Binding | undefined {
   return (ctx.state as { [BINDING]?: Binding })[BINDING];
 }
 
-/** The route's first step: its input is parsed through `request` once, when a step or the handler first asks. */
-export function bindInput(ctx: Context, request: RouteRequest): void {
-  let outcome: { input: RouteInput } | { error: unknown } | undefined;
-  const read = () => {
-    if (!outcome) {
-      try {
-        outcome = { input: parseInput(ctx, request) };
-      } catch (error) {
-        outcome = { error };
-      }
-    }
-    if ('error' in outcome) throw outcome.error;
-    return outcome.input;
-  };
-  (ctx.state as { [BINDING]?: Binding })[BINDING] = { request, read };
+/** The route's first step: its input is parsed by `reader` once, when a step or the handler first asks. */
+export function bindInput(ctx: Context, reader: RouteInputReader): void {
+  (ctx.state as { [BINDING]?: Binding })[BINDING] = new Binding(ctx, reader);
 }
 
 /** The route's parsed input; throws InvalidRequestError, naming the value, for input its schemas refuse. */
@@ -51,30 +82,23 @@ export function inputOf(ctx: Context): RouteInput {
 
 /** As inputOf, typed by the route's own request schemas (checked to be the ones the route declared). */
 export function typedInputOf<Request extends RouteRequest>(ctx: Context, request: Request): RouteInput<Request> {
-  if (bindingOf(ctx)?.request !== request) throw new Error('The request schemas are not those of this route');
+  if (bindingOf(ctx)?.reader.request !== request) throw new Error('The request schemas are not those of this route');
   return inputOf(ctx);
 }
 
-function parseInput(ctx: Context, request: RouteRequest): RouteInput {
-  // Only what the route declares is read: every request pays for what is built here.
-  const sent = request.parameters ? sentParameters(ctx) : {};
-  return {
-    params: parse(request.params, (ctx as { params?: unknown }).params ?? {}, 'Path parameter'),
-    parameters: parse(request.parameters, sent, 'Parameter'),
-    query: request.query ? parse(request.query, queryParameters(ctx), 'Parameter') : {},
-    headers: request.headers ? parse(request.headers, headerValues(ctx), 'Header') : {},
-    // Parsing `parameters` admitted only string values.
-    sentParameters: sent as Record<string, string>,
-  };
-}
-
 function queryParameters(ctx: Context): Record<string, string> {
-  return Object.fromEntries(firstValues(new URLSearchParams(ctx.querystring)));
+  const { querystring } = ctx;
+  return querystring === '' ? {} : Object.fromEntries(firstValues(new URLSearchParams(querystring)));
 }
 
-/** Repeated headers joined as HTTP joins them. */
-function headerValues(ctx: Context): Record<string, string | undefined> {
-  return Object.fromEntries(Object.entries(ctx.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : value]));
+/** The headers a route reads, repeated ones joined as HTTP joins them. */
+function headerValues(ctx: Context, names: readonly string[]): Record<string, string | undefined> {
+  const values: Record<string, string | undefined> = {};
+  for (const name of names) {
+    const value = ctx.headers[name];
+    if (value !== undefined) values[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return values;
 }
 
 function parse(schema: z.ZodObject | undefined, value: unknown, kind: string): Readonly<Record<string, unknown>> {
@@ -99,7 +123,7 @@ function refuse(message: string): never {
 function sentParameters(ctx: Context): unknown {
   const query = queryParameters(ctx);
   if (ctx.request.rawBody === undefined) return query;
-  if (ctx.is(FORM)) return { ...query, ...Object.fromEntries(firstValues(new URLSearchParams(ctx.request.rawBody))) };
+  if (ctx.req.headers['content-type'] === FORM || ctx.is(FORM)) return { ...query, ...Object.fromEntries(firstValues(new URLSearchParams(ctx.request.rawBody))) };
   const body: unknown = ctx.request.body;
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return body;
   return { ...query, ...body };
