@@ -77,11 +77,12 @@ describeWithRedis(
 
       await redis().start();
       await until(async () => (await ready(a)) && (await ready(b)), 'both nodes ready again');
+      // Served again: a run of answers without a 503 (one command may still outlast its 500 ms timeout
+      // while the restarted server syncs its append-only file; that 503 is the outage answer, rightly).
       const afterRestart = load.statuses.length;
-      await until(() => Promise.resolve(load.statuses.slice(afterRestart).filter((status) => status !== 503).length >= 8), 'the traffic is served again');
+      await until(() => Promise.resolve(load.statuses.length - afterRestart >= 8 && !load.statuses.slice(-8).includes(503)), 'the traffic is served again: eight answers in a row without a 503');
       await load.stop();
       expect(load.statuses.filter((status) => ![200, 201, 503].includes(status)), 'answers other than success and 503').to.deep.equal([]);
-      expect(load.statuses.slice(-4), 'the last answers, well after the recovery').to.not.include(503);
       for (const node of [a, b]) {
         expect(node.child.exitCode, `${node.url} still running`).to.equal(null);
         expect(node.stderr()).to.equal('');
