@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { InvalidConfigurationError, StoreCapacityExceededError } from '@tessera/core';
 import { MemoryTicketStore } from '@tessera/adapter-memory';
-import { FixedClock, aServiceTicket, aTicketGrantingTicket, anAuthentication } from '@tessera/testkit';
+import { FixedClock, aServiceTicket, aTicketGrantingTicket, anAuthentication, rejectionOf } from '@tessera/testkit';
 
 /** The descendant index is private, but the memory it holds is what these tests are about. */
 function indexedTgts(store: MemoryTicketStore): number {
@@ -11,13 +11,6 @@ function indexedTgts(store: MemoryTicketStore): number {
 /** The shared authentications held, per principal: private too, and what the sharing tests are about. */
 function sharedAuthentications(store: MemoryTicketStore): number {
   return [...(store as unknown as { shared: Map<string, unknown[]> }).shared.values()].reduce((total, entries) => total + entries.length, 0);
-}
-
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  return promise.then(
-    () => expect.fail('expected a rejection'),
-    (error: unknown) => error,
-  );
 }
 
 describe('MemoryTicketStore: memory held and bounded', () => {
@@ -167,10 +160,10 @@ describe('MemoryTicketStore: memory held and bounded', () => {
     it('refuses a new ticket with StoreCapacityExceededError when every ticket is live', async () => {
       const { store, tickets } = await fullStore(3);
       const extra = aServiceTicket(clock);
-      const error = await rejection(store.save(extra));
+      const error = await rejectionOf(store.save(extra));
       expect(error).to.be.instanceOf(StoreCapacityExceededError);
       expect((error as StoreCapacityExceededError).code).to.equal('STORE_CAPACITY_EXCEEDED');
-      expect((error as Error).message).to.contain('maxTickets 3');
+      expect((error).message).to.contain('maxTickets 3');
       expect(await store.get(extra.id)).to.equal(undefined);
       for (const ticket of tickets) expect(await store.get(ticket.id)).to.deep.equal(ticket);
       expect(store.size).to.equal(3);
@@ -178,7 +171,7 @@ describe('MemoryTicketStore: memory held and bounded', () => {
 
     it('sweeps expired tickets itself when full, making room', async () => {
       const { store } = await fullStore(3);
-      await rejection(store.save(aServiceTicket(clock)));
+      await rejectionOf(store.save(aServiceTicket(clock)));
       clock.advanceSeconds(10);
       const next = aServiceTicket(clock);
       await store.save(next);

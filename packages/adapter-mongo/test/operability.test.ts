@@ -1,16 +1,9 @@
 import { expect } from 'chai';
 import { MongoNetworkError } from 'mongodb';
 import { StoreUnavailableError } from '@tessera/core';
-import { FixedClock, aServiceTicket, aTicketGrantingTicket } from '@tessera/testkit';
+import { FixedClock, aServiceTicket, aTicketGrantingTicket, rejectionOf } from '@tessera/testkit';
 import { FakeDatabase } from '@tessera/testkit/mongo';
 import { MongoReadinessCheck, createMongoStores, type MongoDatabase } from '@tessera/adapter-mongo';
-
-async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
-  return promise.then(
-    () => expect.fail('expected a rejection'),
-    (error: unknown) => error,
-  );
-}
 
 // docs/protocol.md §10 — what the Mongo adapter sends for /health/ready and for tessera_tgts_live
 describe('mongo adapter: readiness ping and live TGT count (docs/protocol.md §10)', () => {
@@ -32,7 +25,7 @@ describe('mongo adapter: readiness ping and live TGT count (docs/protocol.md §1
       database.failEveryCall(new MongoNetworkError('connection 3 to 10.0.0.5:27017 closed'));
       const lost = await rejectionOf(check().check());
       expect(lost).to.be.instanceOf(StoreUnavailableError);
-      expect((lost as Error).message).not.to.include('10.0.0.5');
+      expect((lost).message).not.to.include('10.0.0.5');
       const refused = new Error('command ping requires authentication');
       database.failEveryCall(refused);
       expect(await rejectionOf(check().check())).to.equal(refused);
@@ -47,7 +40,7 @@ describe('mongo adapter: readiness ping and live TGT count (docs/protocol.md §1
       };
       const error = await rejectionOf(new MongoReadinessCheck(silent as unknown as MongoDatabase, 20).check());
       expect(error).to.be.instanceOf(StoreUnavailableError);
-      expect((error as Error).message).to.equal('MongoDB did not answer a ping within 20 ms');
+      expect((error).message).to.equal('MongoDB did not answer a ping within 20 ms');
     });
   });
 

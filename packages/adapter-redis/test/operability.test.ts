@@ -1,20 +1,11 @@
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import { StoreUnavailableError } from '@tessera/core';
-import { FixedClock, aRegisteredService, aServiceTicket, aTicketGrantingTicket, freePort } from '@tessera/testkit';
+import { FixedClock, aRegisteredService, aServiceTicket, aTicketGrantingTicket, freePort, rejectionOf } from '@tessera/testkit';
 import { describeWithRedis } from '@tessera/testkit/redis';
 import { connectRedis, createRedisStores, isUnavailable, type RedisConnection } from '@tessera/adapter-redis';
 
 const timeouts = { connectTimeoutMs: 1000, commandTimeoutMs: 500 };
-
-async function rejection(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected a rejection');
-}
 
 async function until(condition: () => boolean | Promise<boolean>, what: string): Promise<void> {
   const deadline = Date.now() + 10_000;
@@ -45,7 +36,7 @@ describeWithRedis('redis adapter: outage and recovery on one connection', (serve
     await until(() => changes.length === 1, 'the loss is reported');
     const started = Date.now();
     for (const operation of [stores.tickets.get(tgt.id), stores.tickets.consume(`ST-1-abcd-x`), stores.throttle.recordFailure('k', clock.now(), 1000), stores.registry.list(), stores.users.findByUsername('casuser'), stores.readiness.check()]) {
-      expect(await rejection(operation)).to.be.instanceOf(StoreUnavailableError);
+      expect(await rejectionOf(operation)).to.be.instanceOf(StoreUnavailableError);
     }
     expect(Date.now() - started, 'each fails within the command timeout').to.be.below(5 * timeouts.commandTimeoutMs);
     expect(changes).to.have.length(1);
@@ -77,9 +68,9 @@ describeWithRedis('redis adapter: a server that stops answering', (server) => {
     server().pause();
     try {
       const started = Date.now();
-      expect(await rejection(tickets.get(tgt.id))).to.be.instanceOf(StoreUnavailableError);
+      expect(await rejectionOf(tickets.get(tgt.id))).to.be.instanceOf(StoreUnavailableError);
       expect(Date.now() - started).to.be.within(timeouts.commandTimeoutMs - 50, 4 * timeouts.commandTimeoutMs);
-      expect(await rejection(readiness.check())).to.be.instanceOf(StoreUnavailableError);
+      expect(await rejectionOf(readiness.check())).to.be.instanceOf(StoreUnavailableError);
     } finally {
       server().resume();
     }
@@ -137,7 +128,7 @@ describeWithRedis(
     it('names the server with its password masked when it cannot be reached within connectTimeoutMs', async () => {
       const url = `redis://:hunter2@127.0.0.1:${await freePort()}`;
       const started = Date.now();
-      const error = await rejection(connectRedis({ url, ...timeouts }));
+      const error = await rejectionOf(connectRedis({ url, ...timeouts }));
       expect(error).to.be.instanceOf(StoreUnavailableError);
       expect(error.message).to.match(/^cannot reach Redis \(redis:\/\/:\*\*\*@127\.0\.0\.1:\d+\) within 1000 ms: .*ECONNREFUSED/);
       expect(error.message).to.not.include('hunter2');
@@ -145,7 +136,7 @@ describeWithRedis(
     });
 
     it('rethrows the refusal of a wrong password at once, as the error reply it is', async () => {
-      const error = await rejection(connectRedis({ url: server().url.replace('s3cret', 'wrong'), ...timeouts }));
+      const error = await rejectionOf(connectRedis({ url: server().url.replace('s3cret', 'wrong'), ...timeouts }));
       expect(error.name).to.equal('ReplyError');
       expect(error.message).to.match(/WRONGPASS/);
       const connection = await connectRedis({ url: server().url, ...timeouts });

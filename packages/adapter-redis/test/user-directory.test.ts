@@ -3,19 +3,11 @@ import { expect } from 'chai';
 import { StoreUnavailableError, type UserRecord } from '@tessera/core';
 import { describeWithRedis } from '@tessera/testkit/redis';
 import { connectRedis, createRedisStores, type RedisConnection } from '@tessera/adapter-redis';
+import { rejectionOf } from '@tessera/testkit';
 
 const PHC = '$argon2id$v=19$m=19456,t=2,p=1$c29tZXNhbHRzb21lc2FsdA$qLml5cbVCJnSn6RXqEvDxqmLjqzpHRxQvLDkCsD3Lrw';
 const OTP_SECRET = 'JBSWY3DPEHPK3PXP';
 const systemClock = { now: () => Date.now() };
-
-async function rejection(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected a rejection');
-}
 
 // Two connections stand for two nodes; redis-cli stands for an operator writing users by hand.
 describeWithRedis('RedisUserDirectory: the records in Redis', (server) => {
@@ -82,7 +74,7 @@ describeWithRedis('RedisUserDirectory: the records in Redis', (server) => {
     ];
     for (const [username, write, expected] of cases) {
       write();
-      const error = await rejection(users(0).findByUsername(username));
+      const error = await rejectionOf(users(0).findByUsername(username));
       expect(error, username).to.not.be.instanceOf(StoreUnavailableError);
       expect(error.message, username).to.match(expected).and.include(`'${username}'`);
       expect(error.message, username).to.not.include('pw-secret').and.not.include(OTP_SECRET);

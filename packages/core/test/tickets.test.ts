@@ -10,6 +10,7 @@ import {
 } from '@tessera/core';
 import { password, service } from './fakes.js';
 import { APP, coreWithFakes } from './harness.js';
+import { rejectionOf } from '@tessera/testkit';
 
 async function expectValidationFailure(promise: Promise<unknown>, code: CasFailureCode): Promise<void> {
   const error = await promise.then(
@@ -18,13 +19,6 @@ async function expectValidationFailure(promise: Promise<unknown>, code: CasFailu
   );
   expect(error).to.be.instanceOf(TicketValidationError);
   expect((error as TicketValidationError).casCode).to.equal(code);
-}
-
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  return promise.then(
-    () => expect.fail('expected a rejection'),
-    (e: unknown) => e,
-  );
 }
 
 describe('ticket use cases (docs/protocol.md §1, §3)', () => {
@@ -36,7 +30,7 @@ describe('ticket use cases (docs/protocol.md §1, §3)', () => {
   it('every event a use case reports comes with the request origin it was given, for the audit trail', async () => {
     const { core, events } = coreWithFakes();
     const origin = (requestId: string) => ({ clientAddress: '203.0.113.7', requestId, endpoint: 'POST /cas/v1/tickets' });
-    await rejection(core.createTicketGrantingTicket.execute({ credentials: [password('casuser', 'nope')], origin: origin('r1') }));
+    await rejectionOf(core.createTicketGrantingTicket.execute({ credentials: [password('casuser', 'nope')], origin: origin('r1') }));
     const tgt = await core.createTicketGrantingTicket.execute({ credentials: [password('casuser', 'Mellon')], origin: origin('r2') });
     const { ticket } = await core.grantServiceTicket.execute({ tgtId: tgt.id, service: APP, renew: true, credentials: [password('casuser', 'Mellon')], origin: origin('r3') });
     await core.validateServiceTicket.execute({ ticket: ticket.id, service: APP, renew: false, origin: origin('r4') });
@@ -67,8 +61,8 @@ describe('ticket use cases (docs/protocol.md §1, §3)', () => {
 
     it('refuses no credentials (400) and bad ones (401) without storing anything', async () => {
       const { core, tickets } = coreWithFakes();
-      expect(await rejection(core.createTicketGrantingTicket.execute({ credentials: [] }))).to.be.instanceOf(NoCredentialsError);
-      expect(await rejection(core.createTicketGrantingTicket.execute({ credentials: [password('casuser', 'nope')] }))).to.be.instanceOf(
+      expect(await rejectionOf(core.createTicketGrantingTicket.execute({ credentials: [] }))).to.be.instanceOf(NoCredentialsError);
+      expect(await rejectionOf(core.createTicketGrantingTicket.execute({ credentials: [password('casuser', 'nope')] }))).to.be.instanceOf(
         AuthenticationFailedError,
       );
       expect(tickets.tickets.size).to.equal(0);
@@ -79,8 +73,8 @@ describe('ticket use cases (docs/protocol.md §1, §3)', () => {
       const { core, tickets } = coreWithFakes([strict]);
       const create = (user: string, secret: string, url: string) =>
         core.createTicketGrantingTicket.execute({ credentials: [password(user, secret)], service: url });
-      expect(await rejection(create('casuser', 'Mellon', 'https://evil.example.com/'))).to.be.instanceOf(ServiceNotAuthorizedError);
-      expect(await rejection(create('alice', 'secret', APP))).to.be.instanceOf(AuthenticationFailedError);
+      expect(await rejectionOf(create('casuser', 'Mellon', 'https://evil.example.com/'))).to.be.instanceOf(ServiceNotAuthorizedError);
+      expect(await rejectionOf(create('alice', 'secret', APP))).to.be.instanceOf(AuthenticationFailedError);
       expect((await create('casuser', 'Mellon', APP)).id).to.match(/^TGT-/);
       expect(tickets.tickets.size).to.equal(1);
     });
@@ -99,16 +93,16 @@ describe('ticket use cases (docs/protocol.md §1, §3)', () => {
     it('needs a service (400), a live TGT (404), a registered service (403)', async () => {
       const { core, tgt } = await login();
       const grant = (tgtId: string, url: string | undefined) => core.grantServiceTicket.execute({ tgtId, service: url, renew: false, credentials: [] });
-      expect(await rejection(grant(tgt.id, undefined))).to.be.instanceOf(InvalidRequestError);
-      expect(await rejection(grant(tgt.id, '  '))).to.be.instanceOf(InvalidRequestError);
-      expect(await rejection(grant('TGT-1-unknown-x', APP))).to.be.instanceOf(TicketNotFoundError);
-      expect(await rejection(grant(tgt.id, 'https://elsewhere.example.com/'))).to.be.instanceOf(ServiceNotAuthorizedError);
+      expect(await rejectionOf(grant(tgt.id, undefined))).to.be.instanceOf(InvalidRequestError);
+      expect(await rejectionOf(grant(tgt.id, '  '))).to.be.instanceOf(InvalidRequestError);
+      expect(await rejectionOf(grant('TGT-1-unknown-x', APP))).to.be.instanceOf(TicketNotFoundError);
+      expect(await rejectionOf(grant(tgt.id, 'https://elsewhere.example.com/'))).to.be.instanceOf(ServiceNotAuthorizedError);
     });
 
     it('an ST id is not a TGT (404)', async () => {
       const { core, tgt } = await login();
       const { ticket } = await core.grantServiceTicket.execute({ tgtId: tgt.id, service: APP, renew: false, credentials: [] });
-      const error = await rejection(core.grantServiceTicket.execute({ tgtId: ticket.id, service: APP, renew: false, credentials: [] }));
+      const error = await rejectionOf(core.grantServiceTicket.execute({ tgtId: ticket.id, service: APP, renew: false, credentials: [] }));
       expect(error).to.be.instanceOf(TicketNotFoundError);
     });
 
@@ -117,9 +111,9 @@ describe('ticket use cases (docs/protocol.md §1, §3)', () => {
       await core.grantServiceTicket.execute({ tgtId: tgt.id, service: APP, renew: false, credentials: [] });
       const renew = (credentials: ReturnType<typeof password>[]) =>
         core.grantServiceTicket.execute({ tgtId: tgt.id, service: APP, renew: true, credentials });
-      expect(await rejection(renew([]))).to.be.instanceOf(NoCredentialsError);
-      expect(await rejection(renew([password('alice', 'secret')]))).to.be.instanceOf(AuthenticationFailedError);
-      expect(await rejection(renew([password('casuser', 'bad')]))).to.be.instanceOf(AuthenticationFailedError);
+      expect(await rejectionOf(renew([]))).to.be.instanceOf(NoCredentialsError);
+      expect(await rejectionOf(renew([password('alice', 'secret')]))).to.be.instanceOf(AuthenticationFailedError);
+      expect(await rejectionOf(renew([password('casuser', 'bad')]))).to.be.instanceOf(AuthenticationFailedError);
       const renewed = await renew([password('casuser', 'Mellon')]);
       expect(renewed.ticket.fromNewLogin).to.equal(true);
     });
@@ -127,7 +121,7 @@ describe('ticket use cases (docs/protocol.md §1, §3)', () => {
     it('a service without SSO needs renew with credentials (401 otherwise)', async () => {
       const noSso = service({ accessStrategy: { enabled: true, ssoEnabled: false, requiredAttributes: {} } });
       const { core, tgt } = await login(coreWithFakes([noSso]));
-      const error = await rejection(core.grantServiceTicket.execute({ tgtId: tgt.id, service: APP, renew: false, credentials: [] }));
+      const error = await rejectionOf(core.grantServiceTicket.execute({ tgtId: tgt.id, service: APP, renew: false, credentials: [] }));
       expect(error).to.be.instanceOf(AuthenticationFailedError);
       const ok = await core.grantServiceTicket.execute({ tgtId: tgt.id, service: APP, renew: true, credentials: [password('casuser', 'Mellon')] });
       expect(ok.ticket.fromNewLogin).to.equal(true);
@@ -141,7 +135,7 @@ describe('ticket use cases (docs/protocol.md §1, §3)', () => {
         await grant();
       }
       clock.advanceSeconds(5 * 60); // 8 h 01 min after login, idle only 5 min: the hard limit ends it
-      expect(await rejection(grant())).to.be.instanceOf(TicketNotFoundError);
+      expect(await rejectionOf(grant())).to.be.instanceOf(TicketNotFoundError);
       expect(await tickets.get(tgt.id)).to.equal(undefined);
     });
 
@@ -150,7 +144,7 @@ describe('ticket use cases (docs/protocol.md §1, §3)', () => {
       clock.advanceSeconds(7199);
       expect((await core.ticketStatus.execute(tgt.id)).id).to.equal(tgt.id);
       clock.advanceSeconds(1);
-      expect(await rejection(core.ticketStatus.execute(tgt.id))).to.be.instanceOf(TicketNotFoundError);
+      expect(await rejectionOf(core.ticketStatus.execute(tgt.id))).to.be.instanceOf(TicketNotFoundError);
     });
   });
 

@@ -17,3 +17,4 @@ export { describeSingleLogoutOnStores, type SingleLogoutStores, type SingleLogou
 export type { AnotherNode } from './another-node.js';
 export { freePort } from './ports.js';
 export { testCore, type TestCoreParts } from './test-core.js';
+export { rejectionOf } from './rejection.js';
