@@ -26,16 +26,24 @@ function importsOf(source: string): string[] {
   return [...source.matchAll(/(?:from|import)\s*\(?\s*'([^']+)'/g)].map((match) => match[1]!);
 }
 
+/** Imports of a module's folder; the module list and the module type are central. */
+function moduleFolderImports(source: string): string[] {
+  return importsOf(source).filter((path) => /\/modules\/(?!index\.js$|module\.js$)/.test(path));
+}
+
+/** The module names spelt as a string in code (prose in backticks is no code). */
+function namedModules(source: string, modules: readonly string[]): string[] {
+  return modules.filter((name) => new RegExp(`['"]${name}['"]`).test(source));
+}
+
 describe('a module is one unit (docs/adding-a-module.md)', () => {
   const modules = knownModuleNames();
 
   for (const file of CENTRAL_FILES) {
     it(`${file} names no module: it imports none of their folders and has no module name in its code`, () => {
       const source = readFileSync(join(ROOT, file), 'utf8');
-      const moduleImports = importsOf(source).filter((path) => /\/modules\/(?!index\.js$|module\.js$)/.test(path));
-      expect(moduleImports, 'imports of a module folder').to.deep.equal([]);
-      const named = modules.filter((name) => new RegExp(`['"]${name}['"]`).test(source));
-      expect(named, 'module names in string literals').to.deep.equal([]);
+      expect(moduleFolderImports(source), 'imports of a module folder').to.deep.equal([]);
+      expect(namedModules(source, modules), 'module names in string literals').to.deep.equal([]);
     });
   }
 
@@ -61,9 +69,10 @@ describe('a module is one unit (docs/adding-a-module.md)', () => {
   });
 
   it('the check itself finds a module folder imported by a central file, and a module named in one', () => {
-    const moduleImport = importsOf("import { x } from '../modules/tokens/config.js';").filter((path) => /\/modules\/(?!index\.js$|module\.js$)/.test(path));
-    expect(moduleImport).to.deep.equal(['../modules/tokens/config.js']);
-    expect(importsOf("import { MODULES } from './modules/index.js';").filter((path) => /\/modules\/(?!index\.js$|module\.js$)/.test(path))).to.deep.equal([]);
-    expect(modules.filter((name) => new RegExp(`['"]${name}['"]`).test("if (config.modules.includes('otp')) {}"))).to.deep.equal(['otp']);
+    expect(moduleFolderImports("import { x } from '../modules/tokens/config.js';")).to.deep.equal(['../modules/tokens/config.js']);
+    expect(moduleFolderImports("import { x } from '@tessera/core/modules/otp';")).to.deep.equal(['@tessera/core/modules/otp']);
+    expect(moduleFolderImports("import { MODULES } from './modules/index.js';")).to.deep.equal([]);
+    expect(namedModules("if (config.modules.includes('otp')) {}", modules)).to.deep.equal(['otp']);
+    expect(namedModules('the `otp` module', modules)).to.deep.equal([]);
   });
 });

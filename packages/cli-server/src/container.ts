@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { LOOPBACK_HOSTS, createApp, type HttpOptions } from '@tessera/adapter-koa';
 import type { MongoDatabase } from '@tessera/adapter-mongo';
 import {
+  Argon2PasswordHasher,
   AuthenticateUser,
   Authenticator,
   CreateTicketGrantingTicket,
@@ -17,7 +18,6 @@ import {
   systemClock,
   type RegisteredService,
 } from '@tessera/core';
-import { Argon2PasswordHasher } from '@tessera/core';
 import { AuditEventSink } from './audit/audit-event-sink.js';
 import type { Config } from './config/schema.js';
 import { Binder } from './di.js';

@@ -1,5 +1,7 @@
 import { expect } from 'chai';
 import {
+  Argon2PasswordHasher,
+  DirectoryPasswordHandler,
   AuthenticationFailedError,
   Authenticator,
   INVALID_CREDENTIALS,
@@ -10,7 +12,6 @@ import {
   type CredentialHandler,
   type UserRecord,
 } from '@tessera/core';
-import { Argon2PasswordHasher, DirectoryPasswordHandler } from '@tessera/core';
 import { FixedClock, RecordingEvents, TableHandler, password } from './fakes.js';
 import { CountingHasher, ListUserDirectory } from '@tessera/testkit';
 

@@ -1,3 +1,4 @@
+import type { Config } from '../config/schema.js';
 import type { SettingProblem } from './module.js';
 import { loginModule } from './login/index.js';
 import { otpModule } from './otp/index.js';
@@ -52,6 +53,6 @@ export function enabledModules(names: readonly string[]): (typeof MODULES)[numbe
 }
 
 /** The cross-setting problems of every enabled module. */
-export function enabledModuleProblems(config: Parameters<NonNullable<(typeof MODULES)[number]['problems']>>[0]): SettingProblem[] {
+export function enabledModuleProblems(config: Config): SettingProblem[] {
   return enabledModules(config.modules).flatMap((module) => module.problems?.(config) ?? []);
 }
