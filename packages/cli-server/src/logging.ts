@@ -46,6 +46,34 @@ function withRedactedChildren<Levels extends string>(logger: Logger<Levels>, mak
   return logger;
 }
 
+const { streamSym, chindingsSym, needsMetadataGsym } = pino.symbols;
+
+/**
+ * Writes one line of domain-event fields at `level`, the same JSON line pino writes for
+ * `logger[level](fields, msg)`: level label, time, the logger's bindings, the fields after
+ * `redacted`, then `msg`. Built by one JSON.stringify of the redacted fields rather than pino's
+ * serialiser, which escapes each value on its own: these lines are written for nearly every request.
+ * A destination that wants pino's metadata (a multistream), or fields JSON cannot write, take
+ * pino's own path.
+ */
+export function writeEventLine(logger: Logger, level: Level, fields: Record<string, unknown>, msg?: string): void {
+  if (!logger.isLevelEnabled(level)) return;
+  const destination = Reflect.get(logger, streamSym) as DestinationStream & { [needsMetadataGsym]?: boolean };
+  let json: string;
+  try {
+    if (destination[needsMetadataGsym] === true) throw new Error('the destination wants pino metadata');
+    json = JSON.stringify(redacted(fields));
+  } catch {
+    if (msg === undefined) logger[level](fields);
+    else logger[level](fields, msg);
+    return;
+  }
+  const bindings = Reflect.get(logger, chindingsSym) as string;
+  const body = json.length > 2 ? `,${json.slice(1, -1)}` : '';
+  const message = msg === undefined ? '' : `,"msg":${JSON.stringify(redactedText(msg))}`;
+  destination.write(`{"level":"${level}"${isoTime()}${bindings}${body}${message}}\n`);
+}
+
 let lastMillis = -1;
 let lastTime = '';
 
@@ -134,7 +162,7 @@ export class LoggingEventSink implements EventSink {
     }
     this.flush();
     if (requestId === undefined) {
-      this.logger[level]({ event: type, ...fields }, type);
+      writeEventLine(this.logger, level, { event: type, ...fields }, type);
       return;
     }
     this.pending = { requestId, level, types: [type], fields };
@@ -147,8 +175,8 @@ export class LoggingEventSink implements EventSink {
     this.pending = undefined;
     const { requestId, level, types, fields } = pending;
     const last = types[types.length - 1]!;
-    if (types.length === 1) this.logger[level]({ event: last, ...fields, requestId }, last);
-    else this.logger[level]({ event: last, events: types, ...fields, requestId }, types.join(', '));
+    if (types.length === 1) writeEventLine(this.logger, level, { event: last, ...fields, requestId }, last);
+    else writeEventLine(this.logger, level, { event: last, events: types, ...fields, requestId }, types.join(', '));
   }
 }
 

@@ -51,8 +51,27 @@ const MAX_DEPTH = 6;
 const MAX_CAUSES = 5;
 const MAX_AGGREGATED = 10;
 
+/**
+ * Short texts found to hold nothing to take out. Log lines repeat the same names, addresses, service
+ * URLs and endpoints request after request: a set lookup spares them the expressions. Only clean
+ * texts are kept, so no secret stays here; the set starts over when full.
+ */
+const CLEAN_TEXTS = new Set<string>();
+const MAX_CLEAN_TEXTS = 4096;
+const MAX_CLEAN_TEXT_LENGTH = 256;
+
 /** A text with the secrets it may quote taken out (see SECRET_TEXT). */
 export function redactedText(text: string): string {
+  if (CLEAN_TEXTS.has(text)) return text;
+  const redactedForm = textWithoutSecrets(text);
+  if (redactedForm === text && text.length <= MAX_CLEAN_TEXT_LENGTH) {
+    if (CLEAN_TEXTS.size >= MAX_CLEAN_TEXTS) CLEAN_TEXTS.clear();
+    CLEAN_TEXTS.add(text);
+  }
+  return redactedForm;
+}
+
+function textWithoutSecrets(text: string): string {
   const withoutUrlPasswords = text.includes('://') ? text.replace(URL_PASSWORD, '$1[redacted]@') : text;
   return withoutUrlPasswords.replace(SECRET_TEXT, (secret) => {
     if (/^(?:TGT|ST|PT|PGT)-/.test(secret)) return ticketFingerprint(secret);

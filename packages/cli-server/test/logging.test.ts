@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { Writable } from 'node:stream';
 import { ticketFingerprint } from '@tessera/core';
-import { buildContainer, createLogger, LoggingEventSink, parseConfig, redactedText, KEYS } from '@tessera/cli-server';
+import { buildContainer, createLogger, LoggingEventSink, parseConfig, redactedText, writeEventLine, KEYS } from '@tessera/cli-server';
 import { jsonLines } from './json-lines.js';
 
 function capture() {
@@ -102,6 +102,36 @@ describe('logging', () => {
     expect(redactedText('cannot reach redis://:***@127.0.0.1:6379')).to.equal('cannot reach redis://:***@127.0.0.1:6379');
     const plain = 'user alice has a plain-text password; use passwordHash (tessera hash-password) at TGT-1#0c877c14bdc6';
     expect(redactedText(plain)).to.equal(plain);
+  });
+
+  it('a text found clean is passed through again, and a secret is taken out however often it comes', () => {
+    const clean = 'https://app.example.org/x';
+    const secret = 'password=Mellon';
+    for (let round = 0; round < 3; round += 1) {
+      expect(redactedText(clean)).to.equal(clean);
+      expect(redactedText(secret)).to.equal('password=[redacted]');
+    }
+  });
+
+  it("an event line is byte for byte the line pino writes for the same fields, secrets taken out the same way", () => {
+    const raw: string[] = [];
+    const logger = createLogger('info', { write: (line: string) => void raw.push(line) });
+    const fields = { event: 'ticket.created', kind: 'ST', ticket: 'ST-2#1728fe24c44a', principal: 'casuser', service: `https://app/?ticket=${TGT}`, note: 'password=Mellon', roles: ['a', 'b'], count: 2, missing: undefined };
+    writeEventLine(logger, 'info', fields, `made from ${TGT}`);
+    logger.info(fields, `made from ${TGT}`);
+    writeEventLine(logger, 'warn', {});
+    logger.warn({});
+    const withoutTime = (line: string) => line.replace(/"time":"[^"]+"/, '"time":""');
+    expect(raw).to.have.length(4);
+    expect(withoutTime(raw[0]!)).to.equal(withoutTime(raw[1]!));
+    expect(withoutTime(raw[2]!)).to.equal(withoutTime(raw[3]!));
+    expect(raw[0]).to.not.include('Mellon').and.not.include(TGT);
+  });
+
+  it('an event line below the logger level is not written', () => {
+    const raw: string[] = [];
+    writeEventLine(createLogger('warn', { write: (line: string) => void raw.push(line) }), 'info', { event: 'ticket.created' }, 'ticket.created');
+    expect(raw).to.deep.equal([]);
   });
 
   it('refusals are warnings with their reason code', () => {

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { DomainEvent, EventSink, RequestOrigin } from '@tessera/core';
+import { writeEventLine } from '../logging.js';
 import { auditRecordOf } from './audit-record.js';
 
 /**
@@ -22,7 +23,6 @@ export class AuditEventSink implements EventSink {
       endpoint: origin?.endpoint,
       ...record.details,
     };
-    if (record.outcome === 'failure') this.logger.warn(line);
-    else this.logger.info(line);
+    writeEventLine(this.logger, record.outcome === 'failure' ? 'warn' : 'info', line);
   }
 }
