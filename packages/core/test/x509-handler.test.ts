@@ -52,6 +52,18 @@ describe('x509: the credential, its handler and principal resolution (docs/proto
       expect(x509Credential([john.der, new Uint8Array([1, 2, 3])], 'tls')).to.equal(undefined);
     });
 
+    it('reads the same text the same way every time, each caller getting a list of its own', () => {
+      const text = john.pem + root.certificate.pem;
+      const first = certificatesFromText(text);
+      first?.pop();
+      const again = certificatesFromText(text);
+      expect(again?.map((der) => Buffer.from(der).toString('hex'))).to.deep.equal([john.der, root.certificate.der].map((der) => Buffer.from(der).toString('hex')));
+      expect(x509Credential(again!, 'form')?.subject).to.equal(SUBJECT_DN);
+      const broken = john.pem.replace('MII', 'M!I');
+      expect(certificatesFromText(broken)).to.equal(undefined);
+      expect(certificatesFromText(broken)).to.equal(undefined);
+    });
+
     it('reads trust anchor and CRL files (PEM or DER), naming what is wrong with others', async () => {
       expect(trustAnchorCertificates(Buffer.from(root.certificate.pem + john.pem))).to.have.length(2);
       expect(trustAnchorCertificates(root.certificate.der)).to.have.length(1);

@@ -13,6 +13,8 @@ const CRL_LABELS = ['X509 CRL', 'CRL'];
 /** Parsed certificates by their DER (base64), least recently used first: a bounded memo. */
 const parsed = new Map<string, pkijs.Certificate | null>();
 const PARSED_LIMIT = 256;
+/** The same, by the very bytes handed out (certificatesFromText's remembered chains): no base64 key to build. */
+const parsedByBytes = new WeakMap<Uint8Array, pkijs.Certificate | null>();
 
 /**
  * A DER certificate parsed, or undefined when it is not one. Parsing with pkijs costs about a
@@ -20,6 +22,8 @@ const PARSED_LIMIT = 256;
  * validator) and a client sends the same one at every login: recent results are kept.
  */
 export function parseCertificate(der: Uint8Array): pkijs.Certificate | undefined {
+  const known = parsedByBytes.get(der);
+  if (known !== undefined) return known ?? undefined;
   const key = Buffer.from(der).toString('base64');
   let certificate = parsed.get(key);
   if (certificate === undefined) {
@@ -43,14 +47,31 @@ function parseUncached(der: Uint8Array): pkijs.Certificate | null {
 }
 
 /**
+ * Chains read from text, by the text as sent, least recently used first: a client sends the same PEM
+ * at every login, and decoding and checking its base64 cost more than the rest of reading it. Only
+ * readable chains are kept; callers get a fresh array of the same bytes, which nobody writes to.
+ */
+const chainsByText = new Map<string, readonly Uint8Array[]>();
+
+/**
  * The certificates a request carries as text: PEM blocks (leaf first), or one DER certificate in
  * base64. Undefined when there is none or any of them cannot be read.
  */
 export function certificatesFromText(text: string): Uint8Array[] | undefined {
+  const remembered = chainsByText.get(text);
+  if (remembered !== undefined) {
+    chainsByText.delete(text);
+    chainsByText.set(text, remembered);
+    return [...remembered];
+  }
   const ders = text.includes('-----BEGIN') ? pemBlocks(text, CERTIFICATE_LABELS) : [base64Bytes(text)].filter((der) => der !== undefined);
   if (!ders || ders.length === 0 || !ders.every((der) => parseCertificate(der))) return undefined;
-  return ders;
+  for (const der of ders) parsedByBytes.set(der, parseCertificate(der)!);
+  if (chainsByText.size >= PARSED_LIMIT) chainsByText.delete(chainsByText.keys().next().value!);
+  chainsByText.set(text, ders);
+  return [...ders];
 }
+
 
 /** The credential of a chain (DER, client first), or undefined when it is empty or any certificate cannot be read. */
 export function x509Credential(chain: readonly Uint8Array[], source: CertificateSource): X509Credential | undefined {
