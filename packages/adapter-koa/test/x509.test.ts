@@ -156,6 +156,15 @@ describe('x509.trustedProxies matching (TCP peer address)', () => {
     for (const peer of ['127.0.0.2', '11.0.0.1', '2001:db9::1', '', 'not-an-address']) expect(trusted(peer), peer).to.equal(false);
   });
 
+  it('gives the same verdicts when asked again, after many other peers came and went', () => {
+    const trusted = trustedPeers(['10.0.0.0/8']);
+    for (let round = 0; round < 2; round += 1) {
+      for (let host = 0; host < 1500; host += 1) expect(trusted(`11.0.${host >> 8}.${host & 255}`)).to.equal(false);
+      expect(trusted('10.1.2.3')).to.equal(true);
+      expect(trusted('11.1.2.3')).to.equal(false);
+    }
+  });
+
   it('refuses entries that are neither an address nor a CIDR range', () => {
     for (const entry of ['10.0.0.0/33', 'example.org', '10.0.0.0/8/1', '::1/129', '10.0.0.0/']) expect(() => trustedPeers([entry]), entry).to.throw(/not an IP address or CIDR range/);
   });

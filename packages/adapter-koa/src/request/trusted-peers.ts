@@ -22,12 +22,23 @@ export function trustedPeers(entries: readonly string[]): (address: string) => b
     if (prefix === undefined) list.addAddress(address, type);
     else list.addSubnet(address, bits, type);
   }
+  // BlockList builds a SocketAddress per check; the same few proxies ask at every request.
+  const verdicts = new Map<string, boolean>();
   return (address) => {
-    const plain = plainAddress(address);
-    const type = familyOf(plain);
-    return type !== undefined && list.check(plain, type);
+    let trusted = verdicts.get(address);
+    if (trusted === undefined) {
+      const plain = plainAddress(address);
+      const type = familyOf(plain);
+      trusted = type !== undefined && list.check(plain, type);
+      if (verdicts.size >= REMEMBERED_VERDICTS) verdicts.clear();
+      verdicts.set(address, trusted);
+    }
+    return trusted;
   };
 }
+
+/** Peer addresses whose verdict is kept; the table starts over when full (many clients connecting directly). */
+const REMEMBERED_VERDICTS = 1024;
 
 function plainAddress(address: string): string {
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
