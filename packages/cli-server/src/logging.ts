@@ -58,15 +58,14 @@ const { streamSym, chindingsSym, needsMetadataGsym } = pino.symbols;
  */
 export function writeEventLine(logger: Logger, level: Level, fields: Record<string, unknown>, msg?: string): void {
   if (!logger.isLevelEnabled(level)) return;
+  const throughPino = () => (msg === undefined ? logger[level](fields) : logger[level](fields, msg));
   const destination = Reflect.get(logger, streamSym) as DestinationStream & { [needsMetadataGsym]?: boolean };
+  if (destination[needsMetadataGsym] === true) return throughPino();
   let json: string;
   try {
-    if (destination[needsMetadataGsym] === true) throw new Error('the destination wants pino metadata');
     json = JSON.stringify(redacted(fields));
   } catch {
-    if (msg === undefined) logger[level](fields);
-    else logger[level](fields, msg);
-    return;
+    return throughPino();
   }
   const bindings = Reflect.get(logger, chindingsSym) as string;
   const body = json.length > 2 ? `,${json.slice(1, -1)}` : '';

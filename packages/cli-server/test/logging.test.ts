@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { Writable } from 'node:stream';
+import { pino } from 'pino';
 import { ticketFingerprint } from '@tessera/core';
 import { buildContainer, createLogger, LoggingEventSink, parseConfig, redactedText, writeEventLine, KEYS } from '@tessera/cli-server';
 import { jsonLines } from './json-lines.js';
@@ -126,6 +127,17 @@ describe('logging', () => {
     expect(withoutTime(raw[0]!)).to.equal(withoutTime(raw[1]!));
     expect(withoutTime(raw[2]!)).to.equal(withoutTime(raw[3]!));
     expect(raw[0]).to.not.include('Mellon').and.not.include(TGT);
+  });
+
+  it('an event line to a destination that wants pino metadata (a multistream), or of fields JSON cannot write, is pino\'s own', () => {
+    const { lines, stream } = jsonLines();
+    const logger = createLogger('info', pino.multistream([{ stream }]));
+    writeEventLine(logger, 'info', { event: 'ticket.created', ticket: TGT }, 'ticket.created');
+    const withCount = createLogger('info', { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) });
+    writeEventLine(withCount, 'info', { event: 'ticket.created', count: BigInt(2) }, 'ticket.created');
+    expect(lines).to.have.length(2);
+    expect(lines[0]).to.include({ event: 'ticket.created', ticket: ticketFingerprint(TGT), msg: 'ticket.created' });
+    expect(lines[1]).to.include({ event: 'ticket.created', msg: 'ticket.created' });
   });
 
   it('an event line below the logger level is not written', () => {
