@@ -58,19 +58,23 @@ const { streamSym, chindingsSym, needsMetadataGsym } = pino.symbols;
  */
 export function writeEventLine(logger: Logger, level: Level, fields: Record<string, unknown>, msg?: string): void {
   if (!logger.isLevelEnabled(level)) return;
-  const throughPino = () => (msg === undefined ? logger[level](fields) : logger[level](fields, msg));
   const destination = Reflect.get(logger, streamSym) as DestinationStream & { [needsMetadataGsym]?: boolean };
-  if (destination[needsMetadataGsym] === true) return throughPino();
+  if (destination[needsMetadataGsym] === true) return writeThroughPino(logger, level, fields, msg);
   let json: string;
   try {
     json = JSON.stringify(redacted(fields));
   } catch {
-    return throughPino();
+    return writeThroughPino(logger, level, fields, msg);
   }
   const bindings = Reflect.get(logger, chindingsSym) as string;
   const body = json.length > 2 ? `,${json.slice(1, -1)}` : '';
   const message = msg === undefined ? '' : `,"msg":${JSON.stringify(redactedText(msg))}`;
   destination.write(`{"level":"${level}"${isoTime()}${bindings}${body}${message}}\n`);
+}
+
+function writeThroughPino(logger: Logger, level: Level, fields: Record<string, unknown>, msg: string | undefined): void {
+  if (msg === undefined) logger[level](fields);
+  else logger[level](fields, msg);
 }
 
 let lastMillis = -1;
