@@ -3,6 +3,7 @@ import type { CertificateSource, X509Credential } from '../../domain/authenticat
 import type { CertificateDetails } from './certificate-validator.js';
 import { ldapFields, rfc2253 } from './distinguished-name.js';
 import { base64Bytes, looksLikePem, pemBlocks } from './pem.js';
+import { setMostRecent } from './recently-used.js';
 
 const SUBJECT_ALT_NAME = '2.5.29.17';
 const RFC822_NAME = 1;
@@ -14,7 +15,7 @@ const CRL_LABELS = ['X509 CRL', 'CRL'];
 const parsed = new Map<string, pkijs.Certificate | null>();
 const PARSED_LIMIT = 256;
 /** The same, by the very bytes handed out (certificatesFromText's remembered chains): no base64 key to build. */
-const parsedByBytes = new WeakMap<Uint8Array, pkijs.Certificate | null>();
+const parsedByBytes = new WeakMap<Uint8Array, pkijs.Certificate>();
 
 /**
  * A DER certificate parsed, or undefined when it is not one. Parsing with pkijs costs about a
@@ -23,16 +24,12 @@ const parsedByBytes = new WeakMap<Uint8Array, pkijs.Certificate | null>();
  */
 export function parseCertificate(der: Uint8Array): pkijs.Certificate | undefined {
   const known = parsedByBytes.get(der);
-  if (known !== undefined) return known ?? undefined;
+  if (known) return known;
   const key = Buffer.from(der).toString('base64');
-  let certificate = parsed.get(key);
-  if (certificate === undefined) {
-    certificate = parseUncached(der);
-    if (parsed.size >= PARSED_LIMIT) parsed.delete(parsed.keys().next().value!);
-  } else {
-    parsed.delete(key);
-  }
-  parsed.set(key, certificate);
+  const cached = parsed.get(key);
+  // null is a remembered "not a certificate", not a miss.
+  const certificate = cached === undefined ? parseUncached(der) : cached;
+  setMostRecent(parsed, key, certificate, PARSED_LIMIT);
   return certificate ?? undefined;
 }
 
@@ -60,18 +57,19 @@ const chainsByText = new Map<string, readonly Uint8Array[]>();
 export function certificatesFromText(text: string): Uint8Array[] | undefined {
   const remembered = chainsByText.get(text);
   if (remembered !== undefined) {
-    chainsByText.delete(text);
-    chainsByText.set(text, remembered);
+    setMostRecent(chainsByText, text, remembered, PARSED_LIMIT);
     return [...remembered];
   }
   const ders = text.includes('-----BEGIN') ? pemBlocks(text, CERTIFICATE_LABELS) : [base64Bytes(text)].filter((der) => der !== undefined);
-  if (!ders || ders.length === 0 || !ders.every((der) => parseCertificate(der))) return undefined;
-  for (const der of ders) parsedByBytes.set(der, parseCertificate(der)!);
-  if (chainsByText.size >= PARSED_LIMIT) chainsByText.delete(chainsByText.keys().next().value!);
-  chainsByText.set(text, ders);
+  if (!ders || ders.length === 0) return undefined;
+  for (const der of ders) {
+    const certificate = parseCertificate(der);
+    if (!certificate) return undefined;
+    parsedByBytes.set(der, certificate);
+  }
+  setMostRecent(chainsByText, text, ders, PARSED_LIMIT);
   return [...ders];
 }
-
 
 /** The credential of a chain (DER, client first), or undefined when it is empty or any certificate cannot be read. */
 export function x509Credential(chain: readonly Uint8Array[], source: CertificateSource): X509Credential | undefined {

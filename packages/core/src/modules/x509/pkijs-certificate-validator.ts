@@ -4,6 +4,7 @@ import { AuthenticationFailedError } from '../../domain/errors.js';
 import type { CertificateDetails, CertificateValidator } from './certificate-validator.js';
 import type { Clock } from '../../ports/clock.js';
 import { certificateDetails, parseCertificate } from './certificates.js';
+import { setMostRecent } from './recently-used.js';
 import { allowsClientAuthentication, isCertificateAuthority, pathLengthAllowed, type KeyUsageRules } from './client-certificate-rules.js';
 import { CERTIFICATE_REASONS } from './reasons.js';
 import { RevocationChecker, type RevocationPolicy } from './revocation.js';
@@ -81,8 +82,7 @@ export class PkijsCertificateValidator implements CertificateValidator {
     }
     const { details, until } = await this.check(chain, new Date(now), lists);
     if (until > now) {
-      if (this.remembered.size >= REMEMBERED_CHAINS) this.remembered.delete(this.remembered.keys().next().value!);
-      this.remembered.set(key, { details, lists, validatedAt: now, until: Math.min(until, now + this.rememberMs) });
+      setMostRecent(this.remembered, key, { details, lists, validatedAt: now, until: Math.min(until, now + this.rememberMs) }, REMEMBERED_CHAINS);
     }
     return details;
   }
