@@ -72,6 +72,14 @@ export function method(options: BenchOptions, configurations: readonly ServerCon
   to a file, the audit trail to a file, metrics on. Configurations measured: ${configurations.map((configuration) => `**${configuration.name}**, ${configuration.description}`).join('; ')}.
   The **baseline** is a bare Koa + @koa/router + koa-body POST route in a process of its own,
   answering 201 with a Location and a TGT-sized text body.
+- **Floors.** A third process serves bare Koa + @koa/router routes at the paths of TGT create, ST
+  grant and validation that do none of tessera's work (no credential check, no store, no ticket)
+  but write what tessera writes for such a request, by tessera's own writers: its JSON log line on
+  stdout (a file) and its audit records to a file. Each answers as tessera does, with a body of
+  the same size. It is measured right after the baseline in every round, with its row's request.
+  No row can be faster than its floor: a target above its floor's ratio cannot be met on Koa with
+  the log and the audit trail on, whatever tessera's own code costs. The plot marks each floor with
+  grey dashes.
 - **Load** comes from autocannon in a separate process (a fresh one per run), ${options.connections}
   connections, ${options.warmup} s of warm-up per row, then ${options.rounds} rounds of ${options.duration} s of every
   row in turn, the baseline first in each round. Every figure is the median over the rounds;

@@ -1,3 +1,4 @@
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { drive } from './child.js';
 import type { ServerConfiguration } from './configurations.js';
@@ -7,11 +8,12 @@ import { TEXT_FORM } from './load-spec.js';
 import { scrapeSample } from './metrics.js';
 import type { BenchOptions } from './options.js';
 import { rawArgon2 } from './processes/argon2-raw.js';
-import { startBaseline } from './processes/baseline-process.js';
+import { startBaseline, startFloor } from './processes/koa-process.js';
 import { cpuMicros } from './processes/proc.js';
+import type { ServerProcess } from './processes/server-process.js';
 import { startTessera, startTesseraWithGcHook, type TesseraProcess } from './processes/tessera-process.js';
 import type { BenchResults, Measured, MemoryFigure, RowRun } from './results.js';
-import { baselineLoad, mintLoad, ROWS, rowLoad, type Row, type TesseraTarget } from './rows.js';
+import { baselineLoad, FLOOR_ROWS, floorLoad, mintLoad, ROWS, rowLoad, type Row, type RowName, type TesseraTarget } from './rows.js';
 
 const TGT_POOL = 1000;
 
@@ -29,8 +31,9 @@ interface Running {
 }
 
 /**
- * The baseline and one tessera per configuration, each in a process of its own, then: a warm-up
- * of every row, and `rounds` rounds of every row in turn, the baseline first in each round, so a
+ * The baseline, the floors of the rows measured (in one process) and one tessera per configuration,
+ * each in a process of its own, then: a warm-up of every row, and `rounds` rounds of every row in
+ * turn, the baseline first in each round and the floors right after it, so a
  * row's ratio compares loads a minute or two apart at most. The argon2 row is a pair in every
  * round: the raw verify rate, then the row. Then the memory figure, in fresh servers.
  */
@@ -38,9 +41,17 @@ export async function measure(options: BenchOptions, configurations: readonly Se
   const baselineRuns: Measured[] = [];
   const rowRuns = new Map<string, RowRun[]>();
   const rawArgon2Runs: BenchResults['rawArgon2'][number][] = [];
+  const floorRows = FLOOR_ROWS.filter((floor) => configurations.some((configuration) => configuration.rows.includes(floor.name)));
+  const floorRuns = new Map<RowName, RowRun[]>(floorRows.map((floor) => [floor.name, []]));
   const baseline = await startBaseline(options.poolSize);
+  let floor: ServerProcess | undefined;
   const running: Running[] = [];
   try {
+    if (floorRows.length > 0) {
+      const floorDir = join(fixtures.dir, 'floor');
+      mkdirSync(floorDir, { recursive: true });
+      floor = await startFloor(options.poolSize, floorDir);
+    }
     for (const configuration of configurations) running.push(await startConfiguration(configuration, options, fixtures, say));
     const seconds = (warmup: boolean) => (warmup ? options.warmup : options.duration);
 
@@ -48,6 +59,12 @@ export async function measure(options: BenchOptions, configurations: readonly Se
       const base = await measured(baseline.pid, baselineLoad(baseline.origin, options.connections, seconds(warmup)));
       if (!warmup) baselineRuns.push(base);
       say(`${label} baseline: ${describe(base)}`);
+      for (const floorRow of floorRows) {
+        if (!floor) break;
+        const outcome = await measured(floor.pid, floorLoad(floorRow.name, floor.origin, options.connections, seconds(warmup)));
+        if (!warmup) floorRuns.get(floorRow.name)?.push({ measured: outcome, reference: base.okPerSecond });
+        say(`${label} ${floorRow.short}: ${describe(outcome)}`);
+      }
       for (const server of running) {
         for (const row of server.rows) {
           let reference = base.okPerSecond;
@@ -73,7 +90,7 @@ export async function measure(options: BenchOptions, configurations: readonly Se
     if (options.warmup > 0) await round(true, 'warm-up');
     for (let index = 1; index <= options.rounds; index += 1) await round(false, `round ${index}/${options.rounds}`);
   } finally {
-    await Promise.allSettled([baseline.close(), ...running.map((server) => server.tessera.close())]);
+    await Promise.allSettled([baseline.close(), ...(floor ? [floor.close()] : []), ...running.map((server) => server.tessera.close())]);
     await Promise.allSettled(running.map((server) => server.release()));
   }
 
@@ -82,7 +99,8 @@ export async function measure(options: BenchOptions, configurations: readonly Se
     memory.push(await memoryFigure(configuration, options, fixtures, say));
   }
   const rows = running.flatMap((server) => server.rows.map((row) => ({ configuration: server.configuration.name, row, runs: rowRuns.get(key(server, row)) ?? [] })));
-  return { baseline: baselineRuns, rows, rawArgon2: rawArgon2Runs, memory };
+  const floors = floorRows.map((row) => ({ row, runs: floorRuns.get(row.name) ?? [] }));
+  return { baseline: baselineRuns, floors, rows, rawArgon2: rawArgon2Runs, memory };
 }
 
 function key(server: Running, row: Row): string {

@@ -11,7 +11,7 @@ const NOT_MET = '#c62828';
 
 /**
  * An SVG bar chart of each judged row's ratio (green when its verdict is met, red otherwise) with
- * its target marked, written by the bench itself: no browser, no plotting library.
+ * its target marked, and its floor where one was measured, written by the bench itself: no browser, no plotting library.
  */
 export function renderPlot(rows: readonly RowSummary[], title: string): string {
   const judged = rows.filter((row) => row.target !== undefined);
@@ -25,7 +25,7 @@ export function renderPlot(rows: readonly RowSummary[], title: string): string {
     `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${height}" viewBox="0 0 ${WIDTH} ${height}" font-family="sans-serif" font-size="12">`,
     `<rect width="${WIDTH}" height="${height}" fill="#ffffff"/>`,
     `<text x="${WIDTH / 2}" y="20" text-anchor="middle" font-size="14" font-weight="bold">${escapeXml(title)}</text>`,
-    `<text x="${WIDTH / 2}" y="36" text-anchor="middle" fill="#555555">bar: ratio (median of rounds) · black mark: target · green: met, red: not met</text>`,
+    `<text x="${WIDTH / 2}" y="36" text-anchor="middle" fill="#555555">bar: ratio (median of rounds) · black mark: target · grey dashes: the row's floor · green: met, red: not met</text>`,
   ];
   for (let tick = 0; tick <= scaleMax + 1e-9; tick += 0.25) {
     const at = x(tick).toFixed(1);
@@ -46,6 +46,10 @@ export function renderPlot(rows: readonly RowSummary[], title: string): string {
       `<line x1="${x(target).toFixed(1)}" y1="${y + 2}" x2="${x(target).toFixed(1)}" y2="${y + ROW_HEIGHT - 2}" stroke="#000000" stroke-width="3"/>`,
       `<text x="${(Math.max(x(ratio), x(target)) + 6).toFixed(1)}" y="${y + 19}">${ratio.toFixed(2)} / ${target}</text>`,
     );
+    if (row.floorRatio !== undefined && Number.isFinite(row.floorRatio)) {
+      const at = x(row.floorRatio).toFixed(1);
+      parts.push(`<line x1="${at}" y1="${y + 2}" x2="${at}" y2="${y + ROW_HEIGHT - 2}" stroke="#555555" stroke-width="2" stroke-dasharray="3,2"/>`);
+    }
   });
   parts.push('</svg>');
   return `${parts.join('\n')}\n`;

@@ -1,5 +1,5 @@
 import type { LoadOutcome } from './load-spec.js';
-import type { Row } from './rows.js';
+import type { FloorRow, Row } from './rows.js';
 
 /** One measured load: what autocannon saw, and the server's CPU time over it per response. */
 export type Measured = Omit<LoadOutcome, 'collected'> & { readonly cpuMicrosPerResponse: number };
@@ -32,6 +32,8 @@ export interface MemoryFigure {
 /** Everything a run measured, before any median or verdict. */
 export interface BenchResults {
   readonly baseline: readonly Measured[];
+  /** The floors of the rows measured, each round's run against that round's baseline. */
+  readonly floors: readonly { readonly row: FloorRow; readonly runs: readonly RowRun[] }[];
   readonly rows: readonly RowRuns[];
   /** The raw argon2id verify runs, one per argon2 row run, in order: `perSecond` is that run's reference. */
   readonly rawArgon2: readonly { readonly configuration: string; readonly perSecond: number; readonly cpuMicrosPerVerify: number }[];

@@ -37,6 +37,20 @@ export const ROWS: readonly Row[] = [
   { name: 'argon2', short: 'argon2id TGT create', label: 'POST /v1/tickets (TGT create, argon2id user)', target: { against: 'raw argon2', ratio: 0.9 } },
 ];
 
+/** A floor measured beside the tessera row it bounds (see processes/floor-main.ts): a row is never faster than its floor. */
+export interface FloorRow {
+  /** The tessera row it bounds. */
+  readonly name: Extract<RowName, 'tgt' | 'grant' | 'validate'>;
+  readonly label: string;
+  readonly short: string;
+}
+
+export const FLOOR_ROWS: readonly FloorRow[] = [
+  { name: 'tgt', short: 'floor: TGT create', label: "floor of TGT create: Koa POST /v1/tickets that only writes the row's log line and 2 audit records" },
+  { name: 'grant', short: 'floor: ST grant', label: "floor of ST grant: Koa POST /v1/tickets/{TGT} that only writes the row's log line and audit record" },
+  { name: 'validate', short: 'floor: serviceValidate', label: "floor of serviceValidate: Koa GET /p3/serviceValidate that only writes the row's log line and audit record" },
+];
+
 /** Ticket pools a row draws from: live TGT ids, and unvalidated ST ids (each used once). */
 export interface Pools {
   readonly tgts: readonly string[];
@@ -54,6 +68,19 @@ const grantBody = `service=${encodeURIComponent(SERVICE)}`;
 
 export function baselineLoad(origin: string, connections: number, duration: number): LoadSpec {
   return { kind: 'request', origin, connections, duration, method: 'POST', paths: ['/v1/tickets'], body: CHEAP_LOGIN, headers: TEXT_FORM };
+}
+
+/** The load of a floor: its row's request, with ids of the right size that nothing looks up. */
+export function floorLoad(name: FloorRow['name'], origin: string, connections: number, duration: number): LoadSpec {
+  const common = { kind: 'request', origin, connections, duration } as const;
+  switch (name) {
+    case 'tgt':
+      return { ...common, method: 'POST', paths: ['/v1/tickets'], body: CHEAP_LOGIN, headers: TEXT_FORM };
+    case 'grant':
+      return { ...common, method: 'POST', paths: [`/v1/tickets/TGT-1-${'x'.repeat(43)}-bench`], body: grantBody, headers: FORM };
+    case 'validate':
+      return { ...common, method: 'GET', paths: [`/p3/serviceValidate?service=${encodeURIComponent(SERVICE)}&ticket=ST-1-${'x'.repeat(26)}-bench`] };
+  }
 }
 
 /** The load of one row for `duration` seconds. */

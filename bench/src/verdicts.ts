@@ -23,6 +23,8 @@ export interface RowSummary {
   readonly errors: number;
   readonly non2xx: number;
   readonly target?: Target;
+  /** The ratio of the floor of this row (a judged tessera row), when one was measured. */
+  readonly floorRatio?: number;
   readonly verdict: Verdict;
 }
 
@@ -49,12 +51,18 @@ export function median(values: readonly number[]): number {
 /** Medians, ratios and verdicts of a run; `memoryConfigurations` names the configurations whose memory figure is wanted. */
 export function summarise(results: BenchResults, memoryConfigurations: readonly string[]): Summary {
   const baselineRuns = results.baseline.map((measured) => ({ measured, reference: measured.okPerSecond }));
+  const floors = results.floors.map(({ row, runs }) => {
+    const summary = medians(runs);
+    return { ...summary, name: row.name, label: row.label, short: row.short, verdict: judge(runs.map((run) => run.measured), summary.ratio) };
+  });
   const rows = [
     { ...medians(baselineRuns), label: BASELINE_LABEL, short: 'baseline', verdict: judge(baselineRuns.map((run) => run.measured), 1) },
+    ...floors.map(({ name: _name, ...floor }) => floor),
     ...results.rows.map(({ configuration, row, runs }) => {
       const summary = medians(runs);
       const verdict = judge(runs.map((run) => run.measured), summary.ratio, summary.p99, row.target);
-      return { ...summary, label: row.label, short: row.short, configuration, ...(row.target && { target: row.target }), verdict };
+      const floor = row.target ? floors.find((candidate) => candidate.name === row.name) : undefined;
+      return { ...summary, label: row.label, short: row.short, configuration, ...(row.target && { target: row.target }), ...(floor && { floorRatio: floor.ratio }), verdict };
     }),
   ];
   const memory = memoryConfigurations.map((configuration) => {

@@ -7,7 +7,7 @@ import { benchOptions } from '../src/options.js';
 import { renderPlot } from '../src/plot.js';
 import { renderMemoryTable, renderTable } from '../src/table.js';
 import { summarise } from '../src/verdicts.js';
-import { load, threeRounds } from './results-fixture.js';
+import { floor, load, threeRounds } from './results-fixture.js';
 
 describe('bench report rendering', () => {
   const summary = summarise(threeRounds(), ['memory']);
@@ -63,6 +63,17 @@ describe('bench report rendering', () => {
       const [tgtMark, argon2Mark] = marks.map((mark) => Number(mark['x1']) - start);
       expect(tgtMark! / argon2Mark!).to.be.closeTo(0.7 / 0.9, 0.01);
     });
+
+    it("marks a row's floor with grey dashes where its ratio is, and draws no bar for the floor itself", () => {
+      const withFloor = summarise({ ...threeRounds(), floors: [floor('tgt', [16_000])] }, ['memory']);
+      const drawn = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(renderPlot(withFloor.rows, 'with a floor')) as { svg: { rect: Record<string, string>[]; line: Record<string, string>[] } };
+      expect(drawn.svg.rect).to.have.length(1 + 2);
+      const start = Number(drawn.svg.rect[1]!['x']);
+      const [targetMark] = drawn.svg.line.filter((line) => line['stroke-width'] === '3').map((mark) => Number(mark['x1']) - start);
+      const floorMarks = drawn.svg.line.filter((line) => line['stroke-dasharray'] !== undefined);
+      expect(floorMarks).to.have.length(1);
+      expect((Number(floorMarks[0]!['x1']) - start) / targetMark!).to.be.closeTo(0.8 / 0.7, 0.01);
+    });
   });
 });
 
@@ -94,6 +105,11 @@ describe('docs/benchmarks.md as generated', () => {
     expect(document).to.contain('| 1,000,000 live TGTs created over HTTP | memory |');
     expect(document).to.contain('one run right before each argon2 row run: 200.0, 210.5, 221.0 /s (median 210.5), 10000 µs CPU per verify.');
     expect(document).to.contain('Targets: **all met** in this run');
+  });
+
+  it('explains the floors: no row can beat the Koa route that only writes its lines', () => {
+    expect(document).to.contain('by tessera\'s own writers');
+    expect(document).to.contain('No row can be faster than its floor');
   });
 
   it('explains how the argon2 row is measured: interleaved, same concurrency, same thread pool', () => {

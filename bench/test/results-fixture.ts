@@ -1,5 +1,5 @@
 import type { BenchResults, Measured, MemoryFigure } from '../src/results.js';
-import { ROWS, type RowName } from '../src/rows.js';
+import { FLOOR_ROWS, ROWS, type FloorRow, type RowName } from '../src/rows.js';
 
 /** A load that went well, at `okPerSecond`, with whatever else a test sets. */
 export function load(okPerSecond: number, overrides: Partial<Measured> = {}): Measured {
@@ -26,6 +26,7 @@ export const MILLION_TGTS: MemoryFigure = {
 export function threeRounds(): BenchResults {
   return {
     baseline: [load(20_000), load(20_000), load(20_000)],
+    floors: [],
     rows: [
       { configuration: 'memory', row: row('tgt'), runs: [15_000, 15_000, 15_000].map((rate) => ({ measured: load(rate), reference: 20_000 })) },
       { configuration: 'memory', row: row('argon2'), runs: [190, 200, 210].map((rate) => ({ measured: load(rate, { p99: 400 }), reference: rate / 0.95 })) },
@@ -33,4 +34,11 @@ export function threeRounds(): BenchResults {
     rawArgon2: [200, 210.5, 221].map((perSecond) => ({ configuration: 'memory', perSecond, cpuMicrosPerVerify: 10_000 })),
     memory: [MILLION_TGTS],
   };
+}
+
+/** The floor of `name` at these rates, one round each, against a 20,000/s baseline. */
+export function floor(name: FloorRow['name'], rates: readonly number[], overrides: Partial<Measured> = {}): BenchResults['floors'][number] {
+  const found = FLOOR_ROWS.find((candidate) => candidate.name === name);
+  if (!found) throw new Error(`no floor ${name}`);
+  return { row: found, runs: rates.map((rate) => ({ measured: load(rate, overrides), reference: 20_000 })) };
 }

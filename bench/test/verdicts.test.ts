@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { renderTable } from '../src/table.js';
 import { judge, judgeMemory, median, summarise } from '../src/verdicts.js';
-import { load, MILLION_TGTS, row, threeRounds } from './results-fixture.js';
+import { FLOOR_ROWS } from '../src/rows.js';
+import { floor, load, MILLION_TGTS, row, threeRounds } from './results-fixture.js';
 
 describe('bench verdicts', () => {
   const tgt = row('tgt').target;
@@ -57,6 +58,26 @@ describe('bench verdicts', () => {
     const failed = summarise({ ...results, rows: [...results.rows, redisRow(4_000, 2)] }, ['memory']);
     expect(failed.rows.at(-1)?.verdict).to.deep.equal({ met: false, text: '**failed** (2 errors, 0 non-2xx)' });
     expect(failed.allMet).to.equal(false);
+  });
+
+  it('a floor is shown right after the baseline, taken against it, without a target; the judged row it bounds carries its ratio', () => {
+    const { target: _target, ...untargeted } = row('tgt');
+    const results = threeRounds();
+    const redisTgt = { configuration: 'redis', row: untargeted, runs: [{ measured: load(4_000), reference: 20_000 }] };
+    const summary = summarise({ ...results, floors: [floor('tgt', [16_400, 16_000, 15_600])], rows: [...results.rows, redisTgt] }, ['memory']);
+    expect(summary.rows.map((candidate) => candidate.short)).to.deep.equal(['baseline', 'floor: TGT create', 'TGT create', 'argon2id TGT create', 'TGT create']);
+    expect(summary.rows[1]).to.deep.include({ label: FLOOR_ROWS[0]!.label, ratio: 0.8, okPerSecond: 16_000, verdict: { met: true, text: '' } });
+    expect(summary.rows[1]).to.not.have.property('target');
+    expect(summary.rows[2]).to.include({ ratio: 0.75, floorRatio: 0.8 });
+    expect(summary.rows[3]).to.not.have.property('floorRatio');
+    expect(summary.rows[4]).to.not.have.property('floorRatio');
+    expect(summary.allMet).to.equal(true);
+  });
+
+  it('a floor that got a failed answer fails, and the run with it', () => {
+    const summary = summarise({ ...threeRounds(), floors: [floor('grant', [16_000], { non2xx: 4 })] }, ['memory']);
+    expect(summary.rows[1]!.verdict).to.deep.equal({ met: false, text: '**failed** (0 errors, 4 non-2xx)' });
+    expect(summary.allMet).to.equal(false);
   });
 
   it('the memory target is judged at 1,000,000 live TGTs only, and a figure not taken is not met', () => {
