@@ -1,8 +1,6 @@
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import Router from '@koa/router';
-import Koa from 'koa';
 import { koaBody } from 'koa-body';
+import { serveRouter } from './serve-router.js';
 
 /**
  * The yardstick, run as a process of its own: bare Koa + @koa/router, one POST route that parses a
@@ -15,7 +13,6 @@ import { koaBody } from 'koa-body';
 /** As long as a TGT id of the bench's tessera (`TGT-<n>-<43 random>-bench`). */
 const TGT_SIZED_ID = `TGT-1-${'x'.repeat(43)}-bench`;
 
-const app = new Koa();
 const router = new Router();
 router.post('/v1/tickets', koaBody({ urlencoded: true, json: false, multipart: false }), (ctx) => {
   const { username } = ctx.request.body as Record<string, string | undefined>;
@@ -24,13 +21,4 @@ router.post('/v1/tickets', koaBody({ urlencoded: true, json: false, multipart: f
   ctx.type = 'text/plain';
   ctx.body = TGT_SIZED_ID;
 });
-app.use(router.routes());
-const handle = app.callback();
-const server = createServer((request, response) => void handle(request, response));
-server.listen(0, '127.0.0.1', () => {
-  process.stdout.write(`http://127.0.0.1:${(server.address() as AddressInfo).port}\n`);
-});
-process.once('SIGTERM', () => {
-  server.closeAllConnections();
-  server.close(() => process.exit(0));
-});
+serveRouter(router, (origin) => process.stdout.write(`${origin}\n`));

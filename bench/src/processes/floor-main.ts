@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import Router from '@koa/router';
 import { appendedFile, createAuditLogger, createLogger, standardStream, writeEventLine } from '@tessera/cli-server';
-import Koa from 'koa';
+import type Koa from 'koa';
 import { koaBody } from 'koa-body';
+import { serveRouter } from './serve-router.js';
 
 /**
  * The floor under tessera's rows, run as a process of its own: bare Koa + @koa/router (+ koa-body for
@@ -77,16 +76,8 @@ router.get('/p3/serviceValidate', (ctx) => {
   ctx.body = VALIDATION_SUCCESS;
 });
 
-const app = new Koa();
-app.use(router.routes());
-const handle = app.callback();
-const server = createServer((request, response) => void handle(request, response));
-server.listen(0, '127.0.0.1', () => {
-  process.stderr.write(`http://127.0.0.1:${(server.address() as AddressInfo).port}\n`);
-});
-process.once('SIGTERM', () => {
-  server.closeAllConnections();
-  server.close(() => {
-    void Promise.all([logDestination.close(), auditDestination.close()]).then(() => process.exit(0));
-  });
-});
+serveRouter(
+  router,
+  (origin) => process.stderr.write(`${origin}\n`),
+  () => Promise.all([logDestination.close(), auditDestination.close()]),
+);
