@@ -1,5 +1,6 @@
 import { ARGON2_LOGIN, CHEAP_LOGIN, SERVICE } from './fixtures.js';
 import { FORM, TEXT_FORM, type LoadSpec } from './load-spec.js';
+import { ST_SIZED_ID, TGT_SIZED_ID } from './sized-ids.js';
 
 export type RowName = 'tgt' | 'grant' | 'validate' | 'jwt' | 'x509' | 'argon2';
 
@@ -77,9 +78,9 @@ export function floorLoad(name: FloorRow['name'], origin: string, connections: n
     case 'tgt':
       return { ...common, method: 'POST', paths: ['/v1/tickets'], body: CHEAP_LOGIN, headers: TEXT_FORM };
     case 'grant':
-      return { ...common, method: 'POST', paths: [`/v1/tickets/TGT-1-${'x'.repeat(43)}-bench`], body: grantBody, headers: FORM };
+      return { ...common, method: 'POST', paths: [`/v1/tickets/${TGT_SIZED_ID}`], body: grantBody, headers: FORM };
     case 'validate':
-      return { ...common, method: 'GET', paths: [`/p3/serviceValidate?service=${encodeURIComponent(SERVICE)}&ticket=ST-1-${'x'.repeat(26)}-bench`] };
+      return { ...common, method: 'GET', paths: [`/p3/serviceValidate?service=${encodeURIComponent(SERVICE)}&ticket=${ST_SIZED_ID}`] };
   }
 }
 

@@ -1,5 +1,6 @@
 import Router from '@koa/router';
 import { koaBody } from 'koa-body';
+import { TGT_SIZED_ID } from '../sized-ids.js';
 import { serveRouter } from './serve-router.js';
 
 /**
@@ -9,9 +10,6 @@ import { serveRouter } from './serve-router.js';
  * in one call, any other in a corked writev, and the load generator reads it. Prints its origin on
  * stdout once listening; SIGTERM stops it.
  */
-
-/** As long as a TGT id of the bench's tessera (`TGT-<n>-<43 random>-bench`). */
-const TGT_SIZED_ID = `TGT-1-${'x'.repeat(43)}-bench`;
 
 const router = new Router();
 router.post('/v1/tickets', koaBody({ urlencoded: true, json: false, multipart: false }), (ctx) => {

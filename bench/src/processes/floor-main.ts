@@ -3,6 +3,7 @@ import Router from '@koa/router';
 import { appendedFile, createAuditLogger, createLogger, standardStream, writeEventLine } from '@tessera/cli-server';
 import type Koa from 'koa';
 import { koaBody } from 'koa-body';
+import { ST_SIZED_ID, TGT_SIZED_ID } from '../sized-ids.js';
 import { serveRouter } from './serve-router.js';
 
 /**
@@ -24,9 +25,6 @@ const log = createLogger('info', logDestination.stream);
 const auditDestination = appendedFile(auditFile, 'the audit trail');
 const audit = createAuditLogger(auditDestination.stream, 'bench');
 
-/** As long as the bench's tessera ids: `TGT-<n>-<43 random>-bench`, `ST-<n>-<4 tag + 22 random>-bench`. */
-const TGT_SIZED_ID = `TGT-1-${'x'.repeat(43)}-bench`;
-const ST_SIZED_ID = `ST-1-${'x'.repeat(26)}-bench`;
 /** What tessera logs in place of a ticket id: its kind, counter and a short hash. */
 const FINGERPRINT = 'ST-1#000000000000';
 const VALIDATION_SUCCESS = `<cas:serviceResponse xmlns:cas="http://www.yale.edu/tp/cas">
@@ -53,7 +51,7 @@ router.post('/v1/tickets', form, (ctx) => {
   writeEventLine(audit, 'info', { ...auditFields(ctx, requestId, 'authentication', 'authentication.succeeded', 'POST /v1/tickets'), handlers: fields.handlers, credentialTypes: fields.credentialTypes });
   writeEventLine(audit, 'info', { ...auditFields(ctx, requestId, 'ticket', 'ticket.created', 'POST /v1/tickets'), kind: 'TGT', ticket: fields.ticket });
   ctx.status = 201;
-  ctx.set('Location', `${ctx.origin}/v1/tickets/${TGT_SIZED_ID}`);
+  ctx.set('Location', `${ctx.protocol}://${ctx.host}/v1/tickets/${TGT_SIZED_ID}`);
   ctx.type = 'text/plain';
   ctx.body = TGT_SIZED_ID;
 });
