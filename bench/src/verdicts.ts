@@ -1,5 +1,5 @@
 import type { BenchResults, Measured, MemoryFigure } from './results.js';
-import { BASELINE_LABEL, MEMORY_TARGET_BYTES, MEMORY_TARGET_TICKETS, type Target } from './rows.js';
+import { BASELINE_LABEL, MEMORY_TARGET_BYTES, MEMORY_TARGET_TICKETS, type RowName, type Target } from './rows.js';
 
 export interface Verdict {
   /** No failed request, and the target (if any) reached. */
@@ -51,17 +51,19 @@ export function median(values: readonly number[]): number {
 /** Medians, ratios and verdicts of a run; `memoryConfigurations` names the configurations whose memory figure is wanted. */
 export function summarise(results: BenchResults, memoryConfigurations: readonly string[]): Summary {
   const baselineRuns = results.baseline.map((measured) => ({ measured, reference: measured.okPerSecond }));
-  const floors = results.floors.map(({ row, runs }) => {
-    const summary = medians(runs);
-    return { ...summary, name: row.name, label: row.label, short: row.short, verdict: judge(runs.map((run) => run.measured), summary.ratio) };
-  });
+  const floors = new Map<RowName, RowSummary>(
+    results.floors.map(({ row, runs }) => {
+      const summary = medians(runs);
+      return [row.name, { ...summary, label: row.label, short: row.short, verdict: judge(runs.map((run) => run.measured), summary.ratio) }];
+    }),
+  );
   const rows = [
     { ...medians(baselineRuns), label: BASELINE_LABEL, short: 'baseline', verdict: judge(baselineRuns.map((run) => run.measured), 1) },
-    ...floors.map(({ name: _name, ...floor }) => floor),
+    ...floors.values(),
     ...results.rows.map(({ configuration, row, runs }) => {
       const summary = medians(runs);
       const verdict = judge(runs.map((run) => run.measured), summary.ratio, summary.p99, row.target);
-      const floor = row.target ? floors.find((candidate) => candidate.name === row.name) : undefined;
+      const floor = row.target ? floors.get(row.name) : undefined;
       return { ...summary, label: row.label, short: row.short, configuration, ...(row.target && { target: row.target }), ...(floor && { floorRatio: floor.ratio }), verdict };
     }),
   ];
