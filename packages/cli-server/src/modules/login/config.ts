@@ -72,6 +72,7 @@ export const loginSchema = section({
     attempts: integerFrom(1, 10).default(3).describe('Attempts per logout request (the first and its retries); an answer 2xx, 301, 302 or 304 (as CAS) ends them.'),
     retryDelayMs: integerFrom(0, 600_000).default(1000).describe('Wait before the first retry; doubled before each further one.'),
     expiryCheckSeconds: positiveInteger(86400).default(60).describe('How often a node looks for login sessions that expired, to send their logout requests.'),
+    concurrency: positiveInteger(1000).default(8).describe('How many logout requests one node has in flight at once; the others, retries included, wait their turn. A logout never waits for them.'),
   }).prefault({}),
 });
 
