@@ -90,6 +90,19 @@ end
 redis.call('DEL', KEYS[1])
 return live`,
   },
+  /**
+   * KEYS: a list. ARGV: item, limit, ttlMs. Appends the item, lets the list live at least ttlMs from
+   * now, and keeps its newest `limit` items: returns the ones it removed, oldest first.
+   */
+  tesseraPushCapped: {
+    keys: 1,
+    lua: `
+local length = redis.call('RPUSH', KEYS[1], ARGV[1])
+if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[3]) then redis.call('PEXPIRE', KEYS[1], ARGV[3]) end
+local excess = length - tonumber(ARGV[2])
+if excess <= 0 then return {} end
+return redis.call('LPOP', KEYS[1], excess)`,
+  },
   /** KEYS: a list. Removes it and returns its items in order ([] when there is none), in one step. */
   tesseraTakeList: {
     keys: 1,
