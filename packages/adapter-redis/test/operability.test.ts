@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { StoreUnavailableError } from '@tessera/core';
 import { FixedClock, aRegisteredService, aServiceTicket, aTicketGrantingTicket, freePort, rejectionOf } from '@tessera/testkit';
 import { describeWithRedis } from '@tessera/testkit/redis';
-import { connectRedis, createRedisStores, isUnavailable, type RedisConnection } from '@tessera/adapter-redis';
+import { RedisKeys, connectRedis, createRedisStores, isUnavailable, type RedisClient, type RedisConnection } from '@tessera/adapter-redis';
 
 const timeouts = { connectTimeoutMs: 1000, commandTimeoutMs: 500 };
 
@@ -119,6 +119,64 @@ describeWithRedis('redis adapter: what it leaves in Redis', (server) => {
     await tickets.remove(removed.id);
     clock.advance(1000);
     expect(await tickets.liveTgts()).to.equal(1);
+  });
+});
+
+/** The client, but each of its first `times` DELs waits for `meanwhile` first: a grant racing a logout, made certain. */
+function withGrantsDuringDeletes(client: RedisClient, times: number, meanwhile: () => Promise<void>): RedisClient {
+  let left = times;
+  return new Proxy(client, {
+    get(target, property) {
+      if (property === 'del' && left-- > 0) return async (key: string) => (await meanwhile(), target.del(key));
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}
+
+describeWithRedis('redis adapter: a logout while its TGT still grants tickets', (server) => {
+  let connection: RedisConnection;
+  before(async () => {
+    connection = await connectRedis({ url: server().url, ...timeouts });
+  });
+  after(() => connection.close());
+
+  const fixture = () => {
+    const prefix = `t${randomBytes(4).toString('hex')}:`;
+    const clock = new FixedClock(Date.now());
+    const tickets = createRedisStores(connection.client, clock, prefix).tickets;
+    const tgt = aTicketGrantingTicket(clock);
+    const granted: string[] = [];
+    const grant = async () => {
+      const st = aServiceTicket(clock, { tgtId: tgt.id });
+      granted.push(st.id);
+      await tickets.save(st);
+    };
+    const racing = (times: number) => createRedisStores(withGrantsDuringDeletes(connection.client, times, grant), clock, prefix).tickets;
+    const index = new RedisKeys(prefix).descendants(tgt.id);
+    return { tickets, tgt, granted, grant, racing, index };
+  };
+
+  it('also removes a ticket indexed while it ran, and the index', async () => {
+    const { tickets, tgt, granted, grant, racing, index } = fixture();
+    await grant();
+    expect(await racing(1).removeDescendants(tgt.id)).to.equal(2);
+    expect(granted).to.have.length(2);
+    for (const id of granted) expect(await tickets.get(id)).to.equal(undefined);
+    expect(server().cli('exists', index).trim()).to.equal('0');
+  });
+
+  it('gives up with StoreUnavailableError when grants never stop, every ticket it left still indexed, so a retry removes them', async () => {
+    const { tickets, tgt, granted, grant, racing, index } = fixture();
+    await grant();
+    expect(await rejectionOf(racing(Infinity).removeDescendants(tgt.id))).to.be.instanceOf(StoreUnavailableError);
+    const left = granted.at(-1)!;
+    expect(server().cli('zrange', index, '0', '-1').trim()).to.equal(left);
+    expect(await tickets.get(left)).to.not.equal(undefined);
+
+    expect(await tickets.removeDescendants(tgt.id)).to.equal(1);
+    expect(await tickets.get(left)).to.equal(undefined);
+    expect(server().cli('exists', index).trim()).to.equal('0');
   });
 });
 
