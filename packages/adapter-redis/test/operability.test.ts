@@ -208,7 +208,25 @@ describe('redis adapter: which errors mean "Redis is unavailable"', () => {
   const reply = (message: string) => Object.assign(new Error(message), { name: 'ReplyError' });
 
   it('every connection-level error, and the transient error replies', () => {
-    for (const error of [new Error('Connection is closed.'), new Error('Command timed out'), reply('LOADING Redis is loading the dataset in memory'), reply('CLUSTERDOWN The cluster is down'), reply('TRYAGAIN Multiple keys request during rehashing of slot')]) {
+    for (const error of [
+      new Error('Connection is closed.'),
+      new Error('Command timed out'),
+      new Error('Too many Cluster redirections. Last error: ReplyError: TRYAGAIN Multiple keys request during rehashing of slot'),
+      reply('LOADING Redis is loading the dataset in memory'),
+      reply('CLUSTERDOWN The cluster is down'),
+      reply('TRYAGAIN Multiple keys request during rehashing of slot'),
+      reply('MOVED 7638 127.0.0.1:7001'),
+      reply('ASK 7638 127.0.0.1:7001'),
+    ]) {
+      expect(isUnavailable(error), error.message).to.equal(true);
+    }
+  });
+
+  it('a cluster node refusing a script a key that is not on it now (its slot moved), or any command while the cluster is down', () => {
+    for (const error of [
+      reply('ERR Script attempted to access a non local key in a cluster node script: f6656cc9f8c7d22fe788a21064b120ae890a5460, on @user_script:4.'),
+      reply('ERR Script attempted to execute a command while the cluster is down script: f6656cc9f8c7d22fe788a21064b120ae890a5460, on @user_script:4.'),
+    ]) {
       expect(isUnavailable(error), error.message).to.equal(true);
     }
   });
