@@ -2,7 +2,7 @@ import { referenceName } from './rows.js';
 import type { RowSummary } from './verdicts.js';
 
 const WIDTH = 860;
-const LABEL_WIDTH = 200;
+const LABEL_WIDTH = 210;
 const FIGURES_WIDTH = 190;
 const ROW_HEIGHT = 38;
 const TOP = 50;
@@ -30,7 +30,7 @@ export function renderPlot(rows: readonly RowSummary[], title: string): string {
     `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${height}" viewBox="0 0 ${WIDTH} ${height}" font-family="sans-serif" font-size="12">`,
     `<rect width="${WIDTH}" height="${height}" fill="#ffffff"/>`,
     `<text x="${WIDTH / 2}" y="20" text-anchor="middle" font-size="14" font-weight="bold">${escapeXml(title)}</text>`,
-    `<text x="${WIDTH / 2}" y="38" text-anchor="middle" fill="${GREY}">bar: the row's ratio to its reference (named under it), median of rounds · black mark: target · green: met, red: not met (ratio or p99)</text>`,
+    `<text x="${WIDTH / 2}" y="38" text-anchor="middle" fill="${GREY}">bar: ratio to the reference named under the row, median of rounds · black mark: target · red: not met, by the figure in red</text>`,
   ];
   for (let tick = 0; tick <= scaleMax + 1e-9; tick += 0.25) {
     const at = x(tick).toFixed(1);
@@ -52,9 +52,12 @@ export function renderPlot(rows: readonly RowSummary[], title: string): string {
       parts.push(`<rect x="${LABEL_WIDTH}" y="${y + 7}" width="${(x(row.ratio) - LABEL_WIDTH).toFixed(1)}" height="${ROW_HEIGHT - 14}" fill="${row.verdict.met ? MET : NOT_MET}"/>`);
     }
     parts.push(`<line x1="${x(target.ratio).toFixed(1)}" y1="${y + 3}" x2="${x(target.ratio).toFixed(1)}" y2="${y + ROW_HEIGHT - 3}" stroke="#000000" stroke-width="3"/>`);
-    const figures = row.ratio === undefined ? 'not judged' : `${row.ratio.toFixed(2)} (target ≥ ${target.ratio})`;
-    parts.push(`<text x="${figuresX}" y="${y + 16}">${figures}</text>`);
-    if (target.p99Ms !== undefined) parts.push(`<text x="${figuresX}" y="${y + 31}" fill="${GREY}">p99 ${row.p99} ms (target ≤ ${target.p99Ms})</text>`);
+    // Each figure red when it misses its part of the target, so a red bar says which part failed.
+    const ratioText = row.ratio === undefined ? 'not judged' : `${row.ratio.toFixed(2)} (target ≥ ${target.ratio})`;
+    parts.push(`<text x="${figuresX}" y="${y + 16}" fill="${row.ratio !== undefined && row.ratio >= target.ratio ? '#000000' : NOT_MET}">${ratioText}</text>`);
+    if (target.p99Ms !== undefined) {
+      parts.push(`<text x="${figuresX}" y="${y + 31}" fill="${row.p99 <= target.p99Ms ? GREY : NOT_MET}">p99 ${row.p99} ms (target ≤ ${target.p99Ms})</text>`);
+    }
   });
   parts.push('</svg>');
   return `${parts.join('\n')}\n`;

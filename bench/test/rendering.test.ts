@@ -70,6 +70,14 @@ describe('bench report rendering', () => {
       expect(drawn).to.not.include('floor: TGT create');
     });
 
+    it('writes in red the figure that missed its part of the target', () => {
+      const late = parse(renderPlot(summarise(withRow(threeRounds(), 'jwt', [7_200, 7_200, 7_200], { p99: 20 }), ['memory']).rows, 'late'));
+      const fills = Object.fromEntries(late.svg.text.flatMap((text) => (typeof text === 'object' ? [[String(text['#text']), (text as Record<string, string>)['fill']]] : [])));
+      expect(fills).to.include({ '0.90 (target ≥ 0.8)': '#000000', 'p99 9 ms (target ≤ 15)': '#555555', '0.50 (target ≥ 0.5)': '#000000', 'p99 20 ms (target ≤ 15)': '#c62828' });
+      const slow = parse(svg).svg.text.find((text) => typeof text === 'object' && text['#text'] === '0.50 (target ≥ 0.8)') as Record<string, string>;
+      expect(slow['fill']).to.equal('#c62828');
+    });
+
     it('marks each target where its ratio would be', () => {
       const marks = parsed.svg.line.filter((line) => line['stroke-width'] === '3');
       const start = Number(parsed.svg.rect[1]!['x']);
