@@ -81,6 +81,17 @@ describe('browser login: the CAS 3.0 /login and /logout flow over real HTTP (doc
     expect(sso.status).to.equal(302);
   });
 
+  it("single sign-on's ticket is never from a new login, even the session's first: renew=true refuses it", async () => {
+    const browser = new Browser();
+    expect((await logIn(browser, tessera.url, undefined)).status).to.equal(200);
+    const sso = await browser.get(`${tessera.url}/login?service=${encodeURIComponent(APP)}`);
+    expect(sso.status).to.equal(302);
+    const strict = await fetch(`${tessera.url}/p3/serviceValidate?format=JSON&renew=true&service=${encodeURIComponent(APP)}&ticket=${ticketOf(sso.location)!}`);
+    expect(JSON.stringify(await strict.json())).to.include('"code":"INVALID_TICKET"');
+    const next = await browser.get(`${tessera.url}/login?service=${encodeURIComponent(OTHER)}`);
+    expect((await validate(tessera.url, OTHER, ticketOf(next.location)!)).attributes).to.deep.include({ isFromNewLogin: ['false'] });
+  });
+
   it('renew as another user ends the first session and starts one for the new user', async () => {
     const browser = new Browser();
     const first = await logIn(browser, tessera.url, APP);

@@ -138,7 +138,7 @@ export function testServer(setup: ServerSetup = {}) {
     core,
     options: { ...DEFAULT_OPTIONS, ...setup.options },
     modules: [
-      restModule(),
+      restModule({ newLoginWindowSeconds: 30 }),
       ...(setup.tokenKeys ? [tokensModule(new JwtTickets(new CasJwtCodec(setup.tokenKeys, clock), clock, undefined))] : []),
       ...(throttle ? [throttle] : []),
       ...(proxy ? [proxy] : []),
