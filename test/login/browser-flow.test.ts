@@ -274,3 +274,23 @@ describe('browser login behind a trusted TLS proxy (docs/protocol.md §12)', () 
     expect(landing.setCookies.find((cookie) => cookie.startsWith('TGC='))).to.match(/; path=\/cas; samesite=lax; secure; httponly$/);
   });
 });
+
+describe('browser login with an https server.publicUrl behind a proxy that sends no X-Forwarded-Proto (docs/protocol.md §12.5)', () => {
+  let tessera: Tessera;
+  before(async () => {
+    tessera = await startLogin({ server: { host: '127.0.0.1', port: 0, nodeName: 'e2e', trustProxy: true, publicUrl: 'https://cas.example.org' } });
+  });
+  after(() => tessera.close());
+
+  it('marks every cookie Secure, set or cleared: the browser reached https://cas.example.org', async () => {
+    const browser = new Browser({ 'x-forwarded-for': '198.51.100.7' });
+    const page = await browser.get(`${tessera.url}/login?service=${encodeURIComponent(APP)}`);
+    expect(page.setCookies.join()).to.match(/^TBROWSER=[\w-]+; path=\/cas; samesite=lax; secure; httponly$/);
+    const landing = await browser.submit(page, { username: 'casuser', password: 'Mellon', warn: 'true' });
+    expect(landing.status).to.equal(302);
+    expect(landing.setCookies).to.have.length(2);
+    for (const cookie of landing.setCookies) expect(cookie).to.match(/^(TGC|CASPRIVACY)=[^;]+; path=\/cas; samesite=lax; secure; httponly$/);
+    const loggedOut = await browser.get(`${tessera.url}/logout`);
+    expect(loggedOut.setCookies.join()).to.match(/^TGC=; path=\/cas; expires=Thu, 01 Jan 1970 00:00:00 GMT; samesite=lax; secure; httponly$/);
+  });
+});

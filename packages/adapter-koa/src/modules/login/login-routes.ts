@@ -40,7 +40,7 @@ const pageFailures = (http: HttpContext): FailureRendering => ({
 /** GET /login, POST /login and GET /logout (CAS protocol 3.0 §2.1–2.3). */
 export function loginRoutes(http: HttpContext, deps: LoginRouteDependencies): Route[] {
   const { login, cookie, formTokens, pages } = deps;
-  const cookies = new LoginCookies(http.options.basePath.replace(/\/+$/, '') || '/');
+  const cookies = new LoginCookies(http.options.basePath.replace(/\/+$/, '') || '/', http.options.publicUrl?.startsWith('https:') ?? false);
   const { messages } = pages;
 
   const send = (ctx: Context, status: number, page: Page) => {
@@ -184,7 +184,7 @@ export function loginRoutes(http: HttpContext, deps: LoginRouteDependencies): Ro
     operationId: 'loginFormSubmit',
     summary: 'Log in with a browser: submit the login form',
     description:
-      'Checks the form token first (403 and a fresh form without it), then the credentials through the same handlers, throttle and audit as REST. Success sets the `TGC` cookie (HttpOnly, SameSite=Lax, Secure over TLS, sealed) and goes on to the service.',
+      'Checks the form token first (403 and a fresh form without it), then the credentials through the same handlers, throttle and audit as REST. Success sets the `TGC` cookie (HttpOnly, SameSite=Lax, Secure over TLS or with an https `server.publicUrl`, sealed) and goes on to the service.',
     request: postRequest,
     responses: {
       200: { description: 'Logged in: the logged-in page without a service, or the form posting the ticket with `method=POST`.', content: HTML },
