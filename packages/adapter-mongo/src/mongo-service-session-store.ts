@@ -14,8 +14,8 @@ const DUPLICATE_KEY = 11000;
 const ATTEMPTS = 3;
 
 /**
- * Single-logout records in MongoDB, shared by every node: adds are one upsert ($push, $max), take is one
- * findOneAndDelete, so of the nodes noticing a TGT's end at once exactly one tells its services.
+ * Single-logout records in MongoDB, shared by every node: adds are one upsert ($push with $slice, $max),
+ * take is one findOneAndDelete, so of the nodes noticing a TGT's end at once exactly one tells its services.
  */
 export class MongoServiceSessionStore implements ServiceSessionStore {
   constructor(private readonly records: Collection<ServiceSessionDocument>) {}
@@ -24,12 +24,15 @@ export class MongoServiceSessionStore implements ServiceSessionStore {
     await guarded(() => this.records.createIndex({ checkAt: 1 }, { name: 'checkAt' }));
   }
 
-  async add(tgtId: string, session: ServiceSession, checkAt: number): Promise<void> {
-    const change = { $push: { sessions: { ticketId: session.ticketId, service: session.service, principal: session.principal } }, $max: { checkAt: new Date(checkAt) } };
+  async add(tgtId: string, session: ServiceSession, checkAt: number, limit: number): Promise<readonly ServiceSession[]> {
+    const { ticketId, service, principal } = session;
+    // $slice keeps the newest `limit` in the same step; the document before it tells which were dropped.
+    const change = { $push: { sessions: { $each: [{ ticketId, service, principal }], $slice: -limit } }, $max: { checkAt: new Date(checkAt) } };
     for (let attempt = 1; ; attempt += 1) {
       try {
-        await guarded(() => this.records.findOneAndUpdate({ _id: tgtId }, change, { upsert: true }));
-        return;
+        const before = await guarded(() => this.records.findOneAndUpdate({ _id: tgtId }, change, { upsert: true, returnDocument: 'before' }));
+        const held = before?.sessions ?? [];
+        return sessionsOf(held.slice(0, Math.max(0, held.length + 1 - limit)));
       } catch (error) {
         // Two first adds raced to insert the record: the loser updates the winner's.
         if ((error as { code?: unknown }).code !== DUPLICATE_KEY || attempt >= ATTEMPTS) throw error;
@@ -39,7 +42,7 @@ export class MongoServiceSessionStore implements ServiceSessionStore {
 
   async take(tgtId: string): Promise<readonly ServiceSession[]> {
     const taken = await guarded(() => this.records.findOneAndDelete({ _id: tgtId }));
-    return (taken?.sessions ?? []).map(({ ticketId, service, principal }) => ({ ticketId, service, principal }));
+    return sessionsOf(taken?.sessions ?? []);
   }
 
   async due(now: number, limit: number): Promise<readonly string[]> {
@@ -56,4 +59,9 @@ export class MongoServiceSessionStore implements ServiceSessionStore {
   async postpone(tgtId: string, checkAt: number): Promise<void> {
     await guarded(() => this.records.findOneAndUpdate({ _id: tgtId }, { $max: { checkAt: new Date(checkAt) } }));
   }
+}
+
+/** The sessions as the port gives them, without any other field a document may hold. */
+function sessionsOf(stored: readonly ServiceSession[]): ServiceSession[] {
+  return stored.map(({ ticketId, service, principal }) => ({ ticketId, service, principal }));
 }

@@ -10,7 +10,6 @@ import type { ServiceTicket, TicketGrantingTicket } from '../domain/tickets/tick
 import type { TicketIdGenerator } from '../domain/tickets/ticket-ids.js';
 import type { Clock } from '../ports/clock.js';
 import type { EventSink } from '../ports/event-sink.js';
-import type { SessionListener } from '../ports/session-listener.js';
 import type { TicketStore } from '../ports/ticket-store.js';
 import type { Authenticator } from './authenticator.js';
 import type { ServiceAccess } from './service-access.js';
@@ -56,7 +55,6 @@ export class GrantServiceTicket {
     private readonly clock: Clock,
     private readonly lifetimes: TicketLifetimes,
     private readonly events: EventSink,
-    private readonly listener?: SessionListener,
   ) {}
 
   async execute(input: GrantServiceTicketInput): Promise<GrantedServiceTicket> {
@@ -98,8 +96,6 @@ export class GrantServiceTicket {
       createdAt: now,
       expiresAt: now + this.lifetimes.stTimeToLiveSeconds * 1000,
     };
-    // Before the ticket exists, so a logout that follows its validation always knows of it.
-    await this.listener?.granted(tgt, ticket, service);
     await this.tickets.save(ticket);
     this.events.emit(
       { type: 'ticket.created', kind: 'ST', ticket: ticketFingerprint(ticket.id), principal: tgt.authentication.principal.id, service: url },

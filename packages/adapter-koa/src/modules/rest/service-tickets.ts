@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
 import { z } from 'zod';
 import type { HttpContext } from '../../http-module.js';
-import { flag, text } from '../../request/parameter-schemas.js';
+import { flag, serviceUrl } from '../../request/parameter-schemas.js';
 import { requestOrigin } from '../../request/request-origin.js';
 import { typedInputOf } from '../../routes/route-input.js';
 import { defineRoute, type Route } from '../../routes/route.js';
@@ -21,7 +21,7 @@ export function grantServiceTicketRoute(http: HttpContext, newLoginWindowSeconds
     ...credentialRequest(http, {
       parameters: {
         service: SERVICE,
-        TARGET: text('The service URL as SAML 1.1 clients name it; read when `service` is absent or blank.'),
+        TARGET: serviceUrl('The service URL as SAML 1.1 clients name it; read when `service` is absent or blank.'),
         renew: flag('Prove the login again with credentials in this request; the ST then counts as from a fresh login.'),
       },
     }),
