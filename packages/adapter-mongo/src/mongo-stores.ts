@@ -62,7 +62,6 @@ export function createMongoStores(database: MongoDatabase, clock: Clock, collect
     formTokens,
     async createIndexes() {
       await tickets.createIndexes();
-      await registry.createIndexes();
       await users.createIndexes();
       await throttle.createIndexes();
       await requestRates.createIndexes();
