@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { Writable } from 'node:stream';
-import { MongoNetworkError, MongoServerSelectionError, type TopologyDescription } from 'mongodb';
+import { MongoNetworkError, MongoServerSelectionError, MongoWriteConcernError, type TopologyDescription } from 'mongodb';
 import { FakeDatabase } from '@tessera/testkit/mongo';
 import { parseConfig, startServer, type RunningServer, type StartOptions } from '@tessera/cli-server';
 
@@ -55,6 +55,9 @@ describe('startServer with storage.type mongo (fake database)', () => {
     expect(login.status).to.equal(503);
     expect(await login.text()).to.equal('A service the server depends on is unavailable; please try again later.');
     database.failEveryCall(new MongoServerSelectionError('Server selection timed out after 5000 ms', {} as TopologyDescription));
+    expect((await post(`${server.url}/v1/tickets/${tgt}`, { service: APP })).status).to.equal(503);
+    // The write reached the primary but not enough members in time: not done, so retry later.
+    database.failEveryCall(new MongoWriteConcernError({ ok: 1, n: 1, writeConcernError: { code: 64, codeName: 'WriteConcernTimeout', errmsg: 'waiting for replication timed out' } }));
     expect((await post(`${server.url}/v1/tickets/${tgt}`, { service: APP })).status).to.equal(503);
     const validation = await fetch(`${server.url}/p3/serviceValidate?${new URLSearchParams({ service: APP, ticket: 'ST-1-abc-x' }).toString()}`);
     expect(validation.status).to.equal(503);
