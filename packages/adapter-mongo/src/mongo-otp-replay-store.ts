@@ -1,6 +1,6 @@
 import type { Collection } from 'mongodb';
 import type { OtpReplayStore } from '@tessera/core/modules/otp';
-import { guarded } from './unavailable.js';
+import type { Guarded } from './unavailable.js';
 
 /** The last TOTP time step accepted for a user; `_id` is the username. */
 export interface OtpStepDocument {
@@ -18,12 +18,15 @@ const ATTEMPTS = 3;
  * the other, and a later step always wins, whichever arrives first.
  */
 export class MongoOtpReplayStore implements OtpReplayStore {
-  constructor(private readonly steps: Collection<OtpStepDocument>) {}
+  constructor(
+    private readonly steps: Collection<OtpStepDocument>,
+    private readonly guarded: Guarded,
+  ) {}
 
   async claim(username: string, step: number): Promise<boolean> {
     for (let attempt = 1; ; attempt += 1) {
       try {
-        const before = await guarded(() => this.steps.findOneAndUpdate({ _id: username }, { $max: { step } }, { upsert: true, returnDocument: 'before' }));
+        const before = await this.guarded(() => this.steps.findOneAndUpdate({ _id: username }, { $max: { step } }, { upsert: true, returnDocument: 'before' }));
         return before === null || before.step < step;
       } catch (error) {
         // Another node inserted the user's first step between our lookup and insert (a server may answer

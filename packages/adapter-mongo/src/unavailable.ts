@@ -68,15 +68,45 @@ export function isConnectivityError(error: unknown): boolean {
   return CONNECTIVITY_ERRORS.some((type) => error instanceof type);
 }
 
+/** A lost database as core's StoreUnavailableError (503, retry later); anything else (a duplicate id, a bug) as it is. */
+function asUnavailable(error: unknown): unknown {
+  if (!isConnectivityError(error)) return error;
+  return new StoreUnavailableError('The ticket and service database (MongoDB) cannot be reached; try again shortly', { cause: error });
+}
+
+/** Runs one database call of a store, with its errors mapped and within its time limit. */
+export type Guarded = <T>(operation: () => Promise<T>) => Promise<T>;
+
 /**
- * Runs one database call. A lost database becomes core's StoreUnavailableError (503, retry later);
- * anything else (a duplicate id, a bug) stays as it is.
+ * Database calls that give up after `timeoutMs`, however long the driver would go on (finding a server,
+ * waiting for a pooled connection, for a reply, then all of it again for its one retry): the request
+ * gets StoreUnavailableError, with a MongoOperationTimeoutError as the cause, and the call's own outcome
+ * is dropped. A write given up may still be applied, as with any timeout. The driver cannot do this
+ * itself: 7.x accepts `timeoutMS` but ignores it.
  */
+export function guardedWithin(timeoutMs: number): Guarded {
+  return async <T>(operation: () => Promise<T>): Promise<T> => {
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(() => reject(new MongoOperationTimeoutError(`MongoDB did not answer within ${timeoutMs} ms`)), timeoutMs);
+    });
+    const call = new Promise<T>((resolve) => resolve(operation()));
+    call.catch(() => undefined); // a failure after the deadline has no one left to tell
+    try {
+      return await Promise.race([call, deadline]);
+    } catch (error) {
+      throw asUnavailable(error);
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+}
+
+/** A database call with its errors mapped and no time limit of its own: for a caller that bounds it (the readiness ping). */
 export async function guarded<T>(operation: () => Promise<T>): Promise<T> {
   try {
     return await operation();
   } catch (error) {
-    if (!isConnectivityError(error)) throw error;
-    throw new StoreUnavailableError('The ticket and service database (MongoDB) cannot be reached; try again shortly', { cause: error });
+    throw asUnavailable(error);
   }
 }

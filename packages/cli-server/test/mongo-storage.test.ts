@@ -99,3 +99,30 @@ describe('startServer with storage.type mongo: two nodes on one database share t
     expect(database.collection('sso_request_rates').documents).to.have.length(1);
   });
 });
+
+// README, storage.mongo.timeoutSeconds: a database that stops answering holds a request that long, then 503.
+describe('startServer with storage.type mongo: a database that stops answering', () => {
+  const bounded = parseConfig({
+    server: { port: 0 },
+    logging: { level: 'silent' },
+    storage: { type: 'mongo', mongo: { uri: 'mongodb://db.invalid:27017', timeoutSeconds: 1 } },
+    users: [{ username: 'casuser', password: 'Mellon', attributes: {} }],
+  });
+  const database = new FakeDatabase();
+  let server: RunningServer;
+
+  before(async () => {
+    const silent = new Writable({ write: (_chunk, _encoding, done) => done() });
+    server = await startServer({ config: bounded, log: silent, auditLog: silent, mongoDatabase: database as unknown as NonNullable<StartOptions['mongoDatabase']> });
+  });
+  after(() => server.close());
+
+  it('answers 503 once the timeout has passed, and serves again when the database answers', async () => {
+    database.stopAnswering();
+    const login = await post(`${server.url}/v1/tickets`, { username: 'casuser', password: 'Mellon' });
+    expect(login.status).to.equal(503);
+    expect(await login.text()).to.equal('A service the server depends on is unavailable; please try again later.');
+    database.stopAnswering(false);
+    expect((await post(`${server.url}/v1/tickets`, { username: 'casuser', password: 'Mellon' })).status).to.equal(201);
+  });
+});

@@ -15,7 +15,7 @@ export async function openMongoStorage({ config, services, clock, logger, mongoD
   const connection = mongoDatabase === undefined ? await connect(settings) : undefined;
   try {
     const database = mongoDatabase ?? connection!.client.db(settings.database);
-    const stores = createMongoStores(database, clock, settings.collectionPrefix);
+    const stores = createMongoStores(database, clock, settings.collectionPrefix, settings.timeoutSeconds * 1000);
     await stores.createIndexes();
     await stores.users.upsert(config.users);
     for (const service of services) await stores.registry.save(service);
