@@ -1,5 +1,5 @@
 export { connectMongo, mongoClientOptions, type MongoConnection } from './connect.js';
-export { COLLECTIONS, DEFAULT_TIMEOUT_MS, createMongoStores, type MongoDatabase, type MongoStores } from './mongo-stores.js';
+export { COLLECTIONS, createMongoStores, type MongoDatabase, type MongoStores } from './mongo-stores.js';
 export { MongoReadinessCheck } from './mongo-readiness.js';
 export { MongoOtpReplayStore, type OtpStepDocument } from './mongo-otp-replay-store.js';
 export { MongoRequestRateStore, REQUEST_RATE_RETENTION_MS, type RequestRateDocument } from './mongo-request-rate-store.js';

@@ -44,7 +44,7 @@ export interface MongoStores {
 }
 
 /** `storage.mongo.timeoutSeconds`'s default, for callers that give none. */
-export const DEFAULT_TIMEOUT_MS = 5000;
+const DEFAULT_TIMEOUT_MS = 5000;
 
 /** The stores over one database; each of their calls gives up after `timeoutMs` (StoreUnavailableError, 503). */
 export function createMongoStores(database: MongoDatabase, clock: Clock, collectionPrefix = '', timeoutMs = DEFAULT_TIMEOUT_MS): MongoStores {
