@@ -12,7 +12,10 @@ export interface UserDocument {
   otp?: OtpSetup;
 }
 
-/** Users in MongoDB (a `users` collection, username unique), looked up by exact username. */
+/**
+ * Users in MongoDB (a `users` collection, username unique), looked up by exact username: users added by
+ * other means than tessera, which writes none (configured users are answered from the configuration).
+ */
 export class MongoUserDirectory implements UserDirectory {
   constructor(
     private readonly users: Collection<UserDocument>,
@@ -27,18 +30,6 @@ export class MongoUserDirectory implements UserDirectory {
     const found = await this.guarded(() => this.users.findOne({ username }));
     return found === null ? undefined : fromUserDocument(found);
   }
-
-  /** Writes each user, replacing the one with the same username; users not named are left alone. */
-  async upsert(users: readonly UserRecord[]): Promise<void> {
-    for (const user of users) {
-      await this.guarded(() => this.users.replaceOne({ username: user.username }, toUserDocument(user), { upsert: true }));
-    }
-  }
-}
-
-function toUserDocument({ username, password, attributes, otp }: UserRecord): UserDocument {
-  const secret = password.kind === 'hash' ? { passwordHash: password.phc } : { password: password.value };
-  return { username, ...secret, attributes, ...(otp === undefined ? {} : { otp: { secret: otp.secret, required: otp.required } }) };
 }
 
 function fromUserDocument(document: UserDocument): UserRecord {

@@ -71,7 +71,6 @@ describe('mongo adapter: a lost database becomes StoreUnavailableError (503), ot
     ['registry.list', () => stores.registry.list()],
     ['registry.remove', () => stores.registry.remove(1)],
     ['users.findByUsername', () => stores.users.findByUsername('casuser')],
-    ['users.upsert', () => stores.users.upsert([{ username: 'casuser', password: { kind: 'plain', value: 'x' }, attributes: {} }])],
     ['throttle.get', () => stores.throttle.get('ip|user')],
     ['throttle.recordFailure', () => stores.throttle.recordFailure('ip|user', clock.now(), 60_000)],
     ['throttle.lock', () => stores.throttle.lock('ip|user', clock.now(), clock.now() + 60_000)],

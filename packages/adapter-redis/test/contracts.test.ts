@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import { FixedClock, aTicketGrantingTicket, describeFormTokenStore, describeOtpReplayStore, describeRequestRateStore, describeServiceRegistry, describeServiceSessionStore, describeThrottleStore, describeTicketStore, describeUserDirectory } from '@tessera/testkit';
 import { describeWithRedis, describeWithRedisCluster } from '@tessera/testkit/redis';
-import { connectRedis, createRedisStores, type RedisConnection, type RedisSettings } from '@tessera/adapter-redis';
+import { RedisKeys, connectRedis, createRedisStores, type RedisConnection, type RedisSettings } from '@tessera/adapter-redis';
+import { userFields } from './user-fields.js';
 
 const systemClock = { now: () => Date.now() };
 
@@ -26,10 +27,10 @@ function describeContractsOn(settings: () => RedisSettings): void {
   });
 
   describeTicketStore('RedisTicketStore', (clock) => (fresh(), storesOn(0, clock).tickets), { anotherNode: (clock) => storesOn(1, clock).tickets });
-  // Upserted through one node, looked up through the other.
+  // Written through one node as an operator does (tessera writes none), looked up through the other.
   describeUserDirectory('RedisUserDirectory', async (users) => {
-    fresh();
-    await storesOn(0).users.upsert(users);
+    const keys = new RedisKeys(fresh());
+    for (const user of users) await node(0).hset(keys.user(user.username), ...userFields(user));
     return storesOn(1).users;
   });
   describeServiceRegistry('RedisServiceRegistry', () => (fresh(), storesOn(0).registry), () => storesOn(1).registry);

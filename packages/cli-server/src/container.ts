@@ -108,8 +108,8 @@ function bindUseCases(binder: Binder, config: Config): void {
   });
   binder.resolved(
     KEYS.Authenticator,
-    [{ all: KEYS.CredentialHandler }, KEYS.Clock, KEYS.EventSink, { all: KEYS.AuthenticationPolicy }],
-    (handlers, clock, events, policies) => new Authenticator(handlers, clock, events, policies),
+    [{ all: KEYS.CredentialHandler }, KEYS.Clock, KEYS.EventSink, { all: KEYS.AuthenticationPolicy }, { all: KEYS.AuthenticationListener }],
+    (handlers, clock, events, policies, listeners) => new Authenticator(handlers, clock, events, policies, listeners),
   );
   binder.resolved(KEYS.ServiceAccess, [KEYS.ServiceRegistry], (registry) => new ServiceAccess(registry));
   const issuing = [KEYS.Authenticator, KEYS.ServiceAccess, KEYS.TicketStore, KEYS.TicketIds, KEYS.Clock, KEYS.TicketLifetimes, KEYS.EventSink] as const;

@@ -24,15 +24,16 @@ describe('startServer with storage.type mongo (fake database)', () => {
 
   beforeEach(async () => {
     database = new FakeDatabase();
-    database.collection('sso_users').documents.push({ _id: 'u1', username: 'bob', password: 'added-by-hand', attributes: {} });
+    // bob: added by other means; casuser: a copy an earlier version upserted, since changed in the configuration.
+    database.collection('sso_users').documents.push({ _id: 'u1', username: 'bob', password: 'added-by-hand', attributes: {} }, { _id: 'u2', username: 'casuser', password: 'Mellon-before', attributes: {} });
     const silent = new Writable({ write: (_chunk, _encoding, done) => done() });
     server = await startServer({ config, log: silent, auditLog: silent, mongoDatabase: database as unknown as NonNullable<StartOptions['mongoDatabase']> });
   });
   afterEach(() => server.close());
 
-  it('upserts the configured users and services at start, and keeps users added to the database by other means', () => {
-    const users = database.collection('sso_users').documents.map((user) => user.username);
-    expect(users).to.have.members(['bob', 'casuser']);
+  it('upserts the configured services at start, writes no user, and leaves the users in the database as they are', () => {
+    expect(database.collection('sso_users').argsOf('replaceOne')).to.deep.equal([]);
+    expect(database.collection('sso_users').documents.map((user) => user.password)).to.deep.equal(['added-by-hand', 'Mellon-before']);
     expect(database.collection('sso_services').documents.map((service) => service._id)).to.deep.equal([1]);
     expect(database.collection('sso_tickets').argsOf('createIndex')).to.have.length(3);
   });
@@ -45,6 +46,17 @@ describe('startServer with storage.type mongo (fake database)', () => {
     expect(validation.status).to.equal(200);
     expect(await validation.text()).to.include('<cas:user>casuser</cas:user>');
     expect((await post(`${server.url}/v1/tickets`, { username: 'bob', password: 'added-by-hand' })).status).to.equal(201);
+  });
+
+  it('answers configured users from the configuration, over a stored copy of the same name and after the database lost its users and services', async () => {
+    expect((await post(`${server.url}/v1/tickets`, { username: 'casuser', password: 'Mellon-before' })).status).to.equal(401);
+    database.collection('sso_users').documents = [];
+    database.collection('sso_services').documents = [];
+    const tgt = await (await post(`${server.url}/v1/tickets`, { username: 'casuser', password: 'Mellon' })).text();
+    const st = await post(`${server.url}/v1/tickets/${tgt}`, { service: APP });
+    expect(st.status).to.equal(200);
+    expect(await st.text()).to.match(/^ST-/);
+    expect((await post(`${server.url}/v1/tickets`, { username: 'bob', password: 'added-by-hand' })).status, 'a user added by other means lives in the database alone').to.equal(401);
   });
 
   it('answers 503 with a clear body while the database is lost, and serves again when it returns', async () => {

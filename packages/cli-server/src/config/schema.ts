@@ -236,7 +236,7 @@ const settings = section({
     .default(false)
     .describe('Adds the demo user `casuser` (password `Mellon`) and a demo service accepting any http(s) URL and any https proxy callback, with a loud warning. On by itself when tessera starts without a config file. Only with `storage.type: memory`.'),
 }).superRefine((settings, context) => {
-  // Upserted at start, the demo user (and service) would stay in a shared store after the demo is switched off.
+  // Upserted at start, the demo service would stay in a shared store after the demo is switched off.
   if (settings.demo && settings.storage.type !== 'memory') {
     context.addIssue({
       code: 'custom',
