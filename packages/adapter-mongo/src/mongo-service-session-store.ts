@@ -1,6 +1,6 @@
 import type { Collection } from 'mongodb';
 import type { ServiceSession, ServiceSessionStore } from '@tessera/core/modules/login';
-import { guarded } from './unavailable.js';
+import type { Guarded } from './unavailable.js';
 
 /** A TGT's single-logout record; `_id` is the TGT id. */
 export interface ServiceSessionDocument {
@@ -18,10 +18,13 @@ const ATTEMPTS = 3;
  * take is one findOneAndDelete, so of the nodes noticing a TGT's end at once exactly one tells its services.
  */
 export class MongoServiceSessionStore implements ServiceSessionStore {
-  constructor(private readonly records: Collection<ServiceSessionDocument>) {}
+  constructor(
+    private readonly records: Collection<ServiceSessionDocument>,
+    private readonly guarded: Guarded,
+  ) {}
 
   async createIndexes(): Promise<void> {
-    await guarded(() => this.records.createIndex({ checkAt: 1 }, { name: 'checkAt' }));
+    await this.guarded(() => this.records.createIndex({ checkAt: 1 }, { name: 'checkAt' }));
   }
 
   async add(tgtId: string, session: ServiceSession, checkAt: number, limit: number): Promise<readonly ServiceSession[]> {
@@ -30,7 +33,7 @@ export class MongoServiceSessionStore implements ServiceSessionStore {
     const change = { $push: { sessions: { $each: [{ ticketId, service, principal }], $slice: -limit } }, $max: { checkAt: new Date(checkAt) } };
     for (let attempt = 1; ; attempt += 1) {
       try {
-        const before = await guarded(() => this.records.findOneAndUpdate({ _id: tgtId }, change, { upsert: true, returnDocument: 'before' }));
+        const before = await this.guarded(() => this.records.findOneAndUpdate({ _id: tgtId }, change, { upsert: true, returnDocument: 'before' }));
         const held = before?.sessions ?? [];
         return sessionsOf(held.slice(0, Math.max(0, held.length + 1 - limit)));
       } catch (error) {
@@ -41,12 +44,12 @@ export class MongoServiceSessionStore implements ServiceSessionStore {
   }
 
   async take(tgtId: string): Promise<readonly ServiceSession[]> {
-    const taken = await guarded(() => this.records.findOneAndDelete({ _id: tgtId }));
+    const taken = await this.guarded(() => this.records.findOneAndDelete({ _id: tgtId }));
     return sessionsOf(taken?.sessions ?? []);
   }
 
   async due(now: number, limit: number): Promise<readonly string[]> {
-    const found = await guarded(() =>
+    const found = await this.guarded(() =>
       this.records
         .find({ checkAt: { $lte: new Date(now) } })
         .sort({ checkAt: 1 })
@@ -57,7 +60,7 @@ export class MongoServiceSessionStore implements ServiceSessionStore {
   }
 
   async postpone(tgtId: string, checkAt: number): Promise<void> {
-    await guarded(() => this.records.findOneAndUpdate({ _id: tgtId }, { $max: { checkAt: new Date(checkAt) } }));
+    await this.guarded(() => this.records.findOneAndUpdate({ _id: tgtId }, { $max: { checkAt: new Date(checkAt) } }));
   }
 }
 

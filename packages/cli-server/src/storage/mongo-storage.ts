@@ -18,7 +18,7 @@ export async function openMongoStorage({ config, services, clock, logger, mongoD
   const connection = mongoDatabase === undefined ? await connect(settings) : undefined;
   try {
     const database = mongoDatabase ?? connection!.client.db(settings.database);
-    const stores = createMongoStores(database, clock, settings.collectionPrefix);
+    const stores = createMongoStores(database, clock, settings.collectionPrefix, settings.timeoutSeconds * 1000);
     await stores.createIndexes();
     for (const service of services) await stores.registry.save(service);
     const collections = Object.values(COLLECTIONS).map((name) => settings.collectionPrefix + name);
