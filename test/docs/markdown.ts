@@ -25,7 +25,10 @@ export interface Page {
 }
 
 export function readPage(root: string, path: string): Page {
-  const text = readFileSync(join(root, path), 'utf8');
+  return parsePage(path, readFileSync(join(root, path), 'utf8'));
+}
+
+export function parsePage(path: string, text: string): Page {
   return { path, text, tokens: parser.parse(text, {}) };
 }
 
