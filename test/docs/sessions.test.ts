@@ -1,0 +1,121 @@
+import { expect } from 'chai';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { guardOutput, rememberAnswer, rememberSecret } from '../support/log-canary.js';
+import { startBuilt, type Built } from '../support/built-server.js';
+import { examplesOf, withoutRunDetails, type Example } from './examples.js';
+import { documentationPages, readPage } from './markdown.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const TESSERA = join(ROOT, 'packages/cli-server/bin/tessera.js');
+/** The address the docs show for a local server; each session's own server answers in its place. */
+const DOCS_ORIGIN = 'http://127.0.0.1:8080';
+
+const pages = documentationPages(ROOT).map((path) => readPage(ROOT, path));
+const examples = pages.flatMap((page) => examplesOf(page).examples);
+
+/** The code of the `index`th example of `kind` on `page`: a session's files come from the docs too. */
+function exampleCode(page: string, kind: Example['kind'], index = 0): string {
+  const found = examples.filter((example) => example.page === page && example.kind === kind)[index];
+  if (!found) throw new Error(`${page} has no ${kind} example number ${index + 1}`);
+  return found.code;
+}
+
+/**
+ * A session: the `run` blocks of one name, run in order by one shell, as a reader would type them,
+ * in a fresh folder holding `files`, against `server` when it has one.
+ */
+interface Session {
+  /** The server the commands talk to, at the docs' address: the demo (no configuration), started by the built CLI. */
+  readonly server?: 'demo';
+  readonly files?: () => Readonly<Record<string, string>>;
+  /** Checks of what the blocks printed, beyond the output blocks the docs show after them. */
+  readonly check?: (printed: readonly string[]) => void;
+}
+
+const SESSIONS: Readonly<Record<string, Session>> = {
+  // docs/services.md: the service commands on the whole configuration of docs/configuration.md.
+  services: {
+    files: () => ({
+      'tessera.yaml': exampleCode('docs/configuration.md', 'complete config'),
+      'cas-services/Intranet-3.json': exampleCode('docs/services.md', 'service'),
+      'more/wiki.json': JSON.stringify({ '@class': 'org.apereo.cas.services.CasRegisteredService', id: 7, name: 'Wiki', serviceId: '^https://wiki\\.example\\.org/.*' }),
+    }),
+    check: ([, validated]) => {
+      expect(validated).to.include('cas-services/Intranet-3.json: valid, "Intranet" as id 3');
+      expect(validated).to.include('more/wiki.json: valid, "Wiki" as id 7');
+      expect(validated).to.include('Nothing was imported: the service registry is in memory');
+    },
+  },
+};
+
+/** What a reader types, as this checkout runs it: the built tessera command, and the session's server for the docs' address. */
+function asRun(code: string, origin: string): string {
+  return code.replaceAll('npx --yes pnpm@10.34.8 -s tessera', `node ${TESSERA}`).replaceAll(DOCS_ORIGIN, origin);
+}
+
+/** Runs the blocks in one bash, `set -euo pipefail`; what each printed on stdout, or the failure. */
+function runBlocks(blocks: readonly Example[], cwd: string, origin: string): string[] {
+  const script = ['set -euo pipefail', ...blocks.flatMap((block, index) => [`echo '@@@ block ${index}'`, asRun(block.code, origin)])].join('\n');
+  const result = spawnSync('bash', ['-c', script], { cwd, encoding: 'utf8', timeout: 60_000, env: { PATH: process.env.PATH ?? '', HOME: cwd, NODE_OPTIONS: '' } });
+  guardOutput(`output of the docs session in ${cwd}`, () => `${result.stdout}${result.stderr}`);
+  const printed = result.stdout.split(/^@@@ block \d+\n/m).slice(1);
+  if (result.status !== 0) {
+    const failed = blocks[printed.length - 1];
+    expect.fail(`${failed ? `${failed.page}:${failed.line}` : 'the session'} failed (exit ${result.status}):\n${result.stdout}${result.stderr}`);
+  }
+  return printed;
+}
+
+describe('the runnable examples of the docs run as written (run: SESSION blocks)', function () {
+  this.timeout(120_000);
+
+  const sessions = new Map<string, Example[]>();
+  for (const example of examples.filter((candidate) => candidate.kind === 'run')) sessions.set(example.note!, [...(sessions.get(example.note!) ?? []), example]);
+
+  it('every session the docs name is defined here, and every session defined here is in the docs', () => {
+    expect([...sessions.keys()].sort()).to.deep.equal(Object.keys(SESSIONS).sort());
+  });
+
+  for (const [name, session] of Object.entries(SESSIONS)) {
+    it(`${name}: every block runs, and prints what the docs show after it`, async () => {
+      const blocks = sessions.get(name) ?? [];
+      expect(blocks, `run: ${name} blocks`).to.not.be.empty;
+      const cwd = mkdtempSync(join(tmpdir(), `tessera-docs-${name}-`));
+      let server: Built | undefined;
+      try {
+        for (const [path, text] of Object.entries(session.files?.() ?? {})) {
+          mkdirSync(dirname(join(cwd, path)), { recursive: true });
+          writeFileSync(join(cwd, path), text);
+        }
+        if (session.server === 'demo') {
+          rememberSecret('Mellon', 'the demo password');
+          server = await startBuilt(['--port', '0'], { TESSERA_SERVER__HOST: '127.0.0.1' }, cwd);
+        }
+        const origin = server ? new URL(server.url).origin : DOCS_ORIGIN;
+        const printed = runBlocks(blocks, cwd, origin);
+        printed.forEach((text) => rememberAnswer(text, undefined));
+        for (const [index, block] of blocks.entries()) {
+          const shown = outputAfter(block);
+          if (shown === undefined) continue;
+          const actual = printed[index]!.replaceAll(origin, DOCS_ORIGIN);
+          expect(withoutRunDetails(actual), `${block.page}:${block.line} printed`).to.equal(withoutRunDetails(shown.code));
+        }
+        session.check?.(printed);
+      } finally {
+        await server?.stop();
+        rmSync(cwd, { recursive: true, force: true });
+      }
+    });
+  }
+});
+
+/** The output block right after `block` on its page, if the next block of the page is one. */
+function outputAfter(block: Example): Example | undefined {
+  const onPage = examples.filter((example) => example.page === block.page);
+  const next = onPage[onPage.indexOf(block) + 1];
+  return next?.kind === 'output' ? next : undefined;
+}
