@@ -113,6 +113,14 @@ describe('the examples of the docs are run or parsed: README.md and docs/ cannot
     expectNone(invocations.flatMap((invocation) => invocationProblems(invocation, usages)));
   });
 
+  it('docs/cli.md shows every command of tessera --help', () => {
+    const help = spawnSync(process.execPath, [MAIN, '--help'], { encoding: 'utf8' }).stdout;
+    const commands = usagesOf(help).map((usage) => usage.name.join(' '));
+    expect(commands).to.include.members(['hash-password', 'generate-keys', 'services import', 'services validate', 'config check']);
+    const page = readPage(ROOT, 'docs/cli.md').text;
+    expect(commands.filter((command) => !page.includes(`| \`tessera ${command}`))).to.deep.equal([]);
+  });
+
   it('every not-run example says why, and every diagram is a Mermaid diagram', () => {
     expectNone([
       ...ofKind('not run').map((example) => (example.note && example.note.length >= 10 ? undefined : `${where(example)}: say why no test runs it`)),

@@ -37,6 +37,8 @@ interface Session {
 }
 
 const SESSIONS: Readonly<Record<string, Session>> = {
+  // docs/cli.md: config check on the whole configuration of docs/configuration.md.
+  cli: { files: () => ({ 'tessera.yaml': exampleCode('docs/configuration.md', 'complete config') }) },
   // docs/services.md: the service commands on the whole configuration of docs/configuration.md.
   services: {
     files: () => ({
