@@ -39,6 +39,8 @@ interface Session {
 const SESSIONS: Readonly<Record<string, Session>> = {
   // docs/cli.md: config check on the whole configuration of docs/configuration.md.
   cli: { files: () => ({ 'tessera.yaml': exampleCode('docs/configuration.md', 'complete config') }) },
+  // docs/users.md: a hash of the password given on stdin.
+  users: { check: ([hash]) => expect(hash).to.match(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$[\w+/]+\$[\w+/]+\n$/) },
   // docs/services.md: the service commands on the whole configuration of docs/configuration.md.
   services: {
     files: () => ({
