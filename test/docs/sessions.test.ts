@@ -1,10 +1,10 @@
 import { expect } from 'chai';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { guardOutput, rememberAnswer, rememberSecret } from '../support/log-canary.js';
+import { rememberAnswer, rememberSecret } from '../support/log-canary.js';
 import { startBuilt, type Built } from '../support/built-server.js';
 import { examplesOf, withoutRunDetails, type Example } from './examples.js';
 import { documentationPages, readPage } from './markdown.js';
@@ -39,6 +39,8 @@ interface Session {
 const SESSIONS: Readonly<Record<string, Session>> = {
   // docs/cli.md: config check on the whole configuration of docs/configuration.md.
   cli: { files: () => ({ 'tessera.yaml': exampleCode('docs/configuration.md', 'complete config') }) },
+  // docs/modules/rest.md: log in, a wrong password, a service ticket, /v1/users and logout, against the demo.
+  rest: { server: 'demo' },
   // docs/users.md: a hash of the password given on stdin.
   users: { check: ([hash]) => expect(hash).to.match(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$[\w+/]+\$[\w+/]+\n$/) },
   // docs/services.md: the service commands on the whole configuration of docs/configuration.md.
@@ -61,17 +63,24 @@ function asRun(code: string, origin: string): string {
   return code.replaceAll('npx --yes pnpm@10.34.8 -s tessera', `node ${TESSERA}`).replaceAll(DOCS_ORIGIN, origin);
 }
 
-/** Runs the blocks in one bash, `set -euo pipefail`; what each printed on stdout, or the failure. */
+/**
+ * Runs the blocks in one bash, `set -euo pipefail`, each block's stdout into a file of its own (a
+ * `{ …; }` group runs in the same shell, so its variables live on); what each printed, or the failure.
+ */
 function runBlocks(blocks: readonly Example[], cwd: string, origin: string): string[] {
-  const script = ['set -euo pipefail', ...blocks.flatMap((block, index) => [`echo '@@@ block ${index}'`, asRun(block.code, origin)])].join('\n');
-  const result = spawnSync('bash', ['-c', script], { cwd, encoding: 'utf8', timeout: 60_000, env: { PATH: process.env.PATH ?? '', HOME: cwd, NODE_OPTIONS: '' } });
-  guardOutput(`output of the docs session in ${cwd}`, () => `${result.stdout}${result.stderr}`);
-  const printed = result.stdout.split(/^@@@ block \d+\n/m).slice(1);
-  if (result.status !== 0) {
-    const failed = blocks[printed.length - 1];
-    expect.fail(`${failed ? `${failed.page}:${failed.line}` : 'the session'} failed (exit ${result.status}):\n${result.stdout}${result.stderr}`);
+  const outputs = mkdtempSync(join(tmpdir(), 'tessera-docs-output-'));
+  try {
+    const script = ['set -euo pipefail', ...blocks.map((block, index) => `{\n${asRun(block.code, origin)}\n} > '${join(outputs, String(index))}'`)].join('\n');
+    const result = spawnSync('bash', ['-c', script], { cwd, encoding: 'utf8', timeout: 60_000, env: { PATH: process.env.PATH ?? '', HOME: cwd, NODE_OPTIONS: '' } });
+    const printed = blocks.map((_, index) => (existsSync(join(outputs, String(index))) ? readFileSync(join(outputs, String(index)), 'utf8') : undefined));
+    if (result.status !== 0) {
+      const failed = blocks[printed.filter((text) => text !== undefined).length - 1];
+      expect.fail(`${failed ? `${failed.page}:${failed.line}` : 'the session'} failed (exit ${result.status}):\n${printed.join('')}${result.stderr}`);
+    }
+    return printed.map((text) => text ?? '');
+  } finally {
+    rmSync(outputs, { recursive: true, force: true });
   }
-  return printed;
 }
 
 describe('the runnable examples of the docs run as written (run: SESSION blocks)', function () {
