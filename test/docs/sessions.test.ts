@@ -4,7 +4,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { rememberAnswer, rememberSecret } from '../support/log-canary.js';
+import { parse as parseYaml } from 'yaml';
+import { rememberAnswer, rememberConfig, rememberSecret } from '../support/log-canary.js';
 import { startBuilt, type Built } from '../support/built-server.js';
 import { examplesOf, withoutRunDetails, type Example } from './examples.js';
 import { documentationPages, readPage } from './markdown.js';
@@ -29,8 +30,11 @@ function exampleCode(page: string, kind: Example['kind'], index = 0): string {
  * in a fresh folder holding `files`, against `server` when it has one.
  */
 interface Session {
-  /** The server the commands talk to, at the docs' address: the demo (no configuration), started by the built CLI. */
-  readonly server?: 'demo';
+  /**
+   * The server the commands talk to, in the docs' place (127.0.0.1:8080), started by the built CLI
+   * on a free port: the demo (no configuration), or a configuration of the docs.
+   */
+  readonly server?: 'demo' | { readonly config: () => string };
   readonly files?: () => Readonly<Record<string, string>>;
   /** Checks of what the blocks printed, beyond the output blocks the docs show after them. */
   readonly check?: (printed: readonly string[]) => void;
@@ -41,6 +45,15 @@ const SESSIONS: Readonly<Record<string, Session>> = {
   cli: { files: () => ({ 'tessera.yaml': exampleCode('docs/configuration.md', 'complete config') }) },
   // docs/modules/rest.md: log in, a wrong password, a service ticket, /v1/users and logout, against the demo.
   rest: { server: 'demo' },
+  // docs/modules/tokens.md: a TGT and an ST as JWTs on the page's configuration, and a fresh key pair.
+  tokens: {
+    server: { config: () => exampleCode('docs/modules/tokens.md', 'complete config') },
+    check: ([, keys]) => {
+      const { signingKey, encryptionKey } = JSON.parse(keys!) as { signingKey: string; encryptionKey: string };
+      expect(Buffer.byteLength(signingKey)).to.be.at.least(64);
+      expect(Buffer.from(encryptionKey, 'base64url')).to.have.length(32);
+    },
+  },
   // docs/users.md: a hash of the password given on stdin.
   users: { check: ([hash]) => expect(hash).to.match(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$[\w+/]+\$[\w+/]+\n$/) },
   // docs/services.md: the service commands on the whole configuration of docs/configuration.md.
@@ -107,6 +120,11 @@ describe('the runnable examples of the docs run as written (run: SESSION blocks)
         if (session.server === 'demo') {
           rememberSecret('Mellon', 'the demo password');
           server = await startBuilt(['--port', '0'], { TESSERA_SERVER__HOST: '127.0.0.1' }, cwd);
+        } else if (session.server) {
+          const config = session.server.config();
+          rememberConfig(parseYaml(config));
+          writeFileSync(join(cwd, 'tessera-under-test.yaml'), config);
+          server = await startBuilt(['--config', 'tessera-under-test.yaml', '--port', '0'], { TESSERA_SERVER__HOST: '127.0.0.1' }, cwd);
         }
         const origin = server ? new URL(server.url).origin : DOCS_ORIGIN;
         const printed = runBlocks(blocks, cwd, origin);
