@@ -56,6 +56,14 @@ const SESSIONS: Readonly<Record<string, Session>> = {
   },
   // docs/users.md: a hash of the password given on stdin.
   users: { check: ([hash]) => expect(hash).to.match(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$[\w+/]+\$[\w+/]+\n$/) },
+  // docs/modules/services.md: both variants of registration on the page's configuration.
+  'services-module': {
+    server: { config: () => exampleCode('docs/modules/services.md', 'complete config') },
+    check: ([current, earlier]) => {
+      expect(JSON.parse(current!)).to.include({ '@class': 'org.apereo.cas.services.CasRegisteredService', name: 'Wiki', evaluationOrder: 10 }).and.to.have.property('id').that.is.a('number');
+      expect(earlier).to.match(/^\d+$/);
+    },
+  },
   // docs/services.md: the service commands on the whole configuration of docs/configuration.md.
   services: {
     files: () => ({
