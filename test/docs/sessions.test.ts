@@ -43,6 +43,11 @@ interface Session {
 const SESSIONS: Readonly<Record<string, Session>> = {
   // docs/cli.md: config check on the whole configuration of docs/configuration.md.
   cli: { files: () => ({ 'tessera.yaml': exampleCode('docs/configuration.md', 'complete config') }) },
+  // docs/modules/otp.md: a secret for alice, and her login refused without a code on the page's configuration.
+  otp: {
+    server: { config: () => exampleCode('docs/modules/otp.md', 'complete config') },
+    check: ([secret]) => expect(secret).to.match(/^otpSecret: [A-Z2-7]{32}\notpauth:\/\/totp\/tessera:alice\?issuer=tessera&secret=[A-Z2-7]{32}&algorithm=SHA1&digits=6&period=30\n$/),
+  },
   // docs/modules/rest.md: log in, a wrong password, a service ticket, /v1/users and logout, against the demo.
   rest: { server: 'demo' },
   // docs/modules/tokens.md: a TGT and an ST as JWTs on the page's configuration, and a fresh key pair.
