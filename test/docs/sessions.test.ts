@@ -50,6 +50,8 @@ const SESSIONS: Readonly<Record<string, Session>> = {
   },
   // docs/modules/rest.md: log in, a wrong password, a service ticket, /v1/users and logout, against the demo.
   rest: { server: 'demo' },
+  // docs/modules/throttle.md: a lock after three failures, on the page's configuration.
+  throttle: { server: { config: () => exampleCode('docs/modules/throttle.md', 'complete config') } },
   // docs/modules/tokens.md: a TGT and an ST as JWTs on the page's configuration, and a fresh key pair.
   tokens: {
     server: { config: () => exampleCode('docs/modules/tokens.md', 'complete config') },
