@@ -43,6 +43,8 @@ interface Session {
 const SESSIONS: Readonly<Record<string, Session>> = {
   // docs/cli.md: config check on the whole configuration of docs/configuration.md.
   cli: { files: () => ({ 'tessera.yaml': exampleCode('docs/configuration.md', 'complete config') }) },
+  // docs/modules/login.md: the browser login and single sign-on with curl, against the demo.
+  login: { server: 'demo' },
   // docs/modules/otp.md: a secret for alice, and her login refused without a code on the page's configuration.
   otp: {
     server: { config: () => exampleCode('docs/modules/otp.md', 'complete config') },
