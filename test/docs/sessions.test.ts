@@ -42,6 +42,16 @@ interface Session {
 
 const SESSIONS: Readonly<Record<string, Session>> = {
   // docs/cli.md: config check on the whole configuration of docs/configuration.md.
+  // docs/applications.md: validation twice (the second refused), and SAML 1.1, against the demo.
+  applications: {
+    server: 'demo',
+    check: ([, , , saml]) => {
+      expect(saml).to.include('<samlp:StatusCode Value="samlp:Success"/>');
+      expect(saml).to.include('<saml:Audience>https://app.example.org/</saml:Audience>');
+      expect(saml).to.include('<saml:NameIdentifier>casuser</saml:NameIdentifier>');
+      expect(saml).to.include('<saml:Attribute AttributeName="memberOf" AttributeNamespace="http://www.ja-sig.org/products/cas/"><saml:AttributeValue>staff</saml:AttributeValue><saml:AttributeValue>faculty</saml:AttributeValue></saml:Attribute>');
+    },
+  },
   cli: { files: () => ({ 'tessera.yaml': exampleCode('docs/configuration.md', 'complete config') }) },
   // docs/modules/login.md: the browser login and single sign-on with curl, against the demo.
   login: { server: 'demo' },
