@@ -86,6 +86,12 @@ describe('a module is one unit (docs/adding-a-module.md)', () => {
     expect(pages.map((file) => file.replace(/\.md$/, '')).sort()).to.deep.equal([...modules].sort());
   });
 
+  it("the module map of docs/architecture.md has a node for every module", () => {
+    const map = /\*\*The module map\.\*\*[^]*?```mermaid\n([^]*?)```/.exec(readFileSync(join(ROOT, 'docs/architecture.md'), 'utf8'))?.[1] ?? '';
+    const nodes = [...map.matchAll(/^ {4}([a-z0-9]+)\["/gm)].map((match) => match[1]);
+    expect(nodes.filter((node) => modules.includes(node!))).to.deep.equal(modules);
+  });
+
   it('the check itself finds a module folder imported by a central file, and a module named in one', () => {
     expect(moduleFolderImports("import { x } from '../modules/tokens/config.js';")).to.deep.equal(['../modules/tokens/config.js']);
     expect(moduleFolderImports("import { x } from '@tessera/core/modules/otp';")).to.deep.equal(['@tessera/core/modules/otp']);
