@@ -41,6 +41,8 @@ interface Session {
 }
 
 const SESSIONS: Readonly<Record<string, Session>> = {
+  // README.md: log in, a service ticket and its validation, against the demo.
+  walkthrough: { server: 'demo' },
   // docs/cli.md: config check on the whole configuration of docs/configuration.md.
   // docs/applications.md: validation twice (the second refused), and SAML 1.1, against the demo.
   applications: {
@@ -53,6 +55,14 @@ const SESSIONS: Readonly<Record<string, Session>> = {
     },
   },
   cli: { files: () => ({ 'tessera.yaml': exampleCode('docs/configuration.md', 'complete config') }) },
+  // docs/getting-started.md: a certificate, a hash, and config check on the page's tessera.yaml and service file.
+  'getting-started': {
+    files: () => ({
+      'tessera.yaml': exampleCode('docs/getting-started.md', 'settings'),
+      'services/app.json': exampleCode('docs/getting-started.md', 'service'),
+    }),
+    check: ([, hash]) => expect(hash).to.match(/^\$argon2id\$v=19\$/),
+  },
   // docs/modules/login.md: the browser login and single sign-on with curl, against the demo.
   login: { server: 'demo' },
   // docs/modules/otp.md: a secret for alice, and her login refused without a code on the page's configuration.

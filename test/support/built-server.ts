@@ -38,7 +38,7 @@ export function startBuilt(args: string[], env: Record<string, string> = {}, cwd
     child.stderr.on('data', (chunk: Buffer) => (out.stderr += chunk.toString()));
     child.stdout.on('data', (chunk: Buffer) => {
       out.stdout += chunk.toString();
-      const ready = /tessera ready at (http:\/\/[^"\s]+)/.exec(out.stdout);
+      const ready = /tessera ready at (https?:\/\/[^"\s]+)/.exec(out.stdout);
       if (!ready) return;
       clearTimeout(timer);
       const stop = () => (child.kill('SIGTERM'), exited);
