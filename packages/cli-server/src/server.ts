@@ -5,6 +5,7 @@ import type { MongoDatabase } from '@tessera/adapter-mongo';
 import { AdminEndpoints } from './admin/admin-endpoints.js';
 import { openAuditStream, type AuditStream } from './audit/audit-stream.js';
 import { initialServices } from './config/initial-services.js';
+import { unpinnedServiceWarnings } from './config/service-warnings.js';
 import type { Config } from './config/schema.js';
 import { buildContainer } from './container.js';
 import { gracefulCloser } from './graceful-close.js';
@@ -51,6 +52,7 @@ export async function startServer({ config, log, auditLog, mongoDatabase }: Star
   try {
     warnAboutUnsafeSettings(config, logger);
     const services = await initialServices(config);
+    for (const { service, text } of unpinnedServiceWarnings(config, services)) logger.warn({ serviceId: service.id, name: service.name }, text);
     audit = openAuditStream(config.audit.destination, config.server.nodeName, auditLog);
     binder = buildContainer({ config, logger, auditLogger: audit?.logger, services, mongoDatabase });
     await binder.open();

@@ -158,6 +158,18 @@ describe('tessera CLI', function () {
     expect(existsSync(keyFile), 'no key file written').to.equal(false);
   });
 
+  it('config check warns about each service whose host is not pinned, configured or in servicesDirectory: exit 0', async () => {
+    const directory = mkdtempSync(join(tmpdir(), 'tessera-check-'));
+    writeFileSync(join(directory, 'wiki.json'), JSON.stringify({ name: 'Wiki', id: 5, serviceId: '^https://wiki.example.org/.*' }));
+    const services = [{ name: 'Portal', id: 6, serviceId: '^https://portal\\.example\\.org/.*', proxyPolicy: { '@class': 'org.apereo.cas.services.RegexMatchingRegisteredServiceProxyPolicy', pattern: '^https://.*' } }];
+    const run = await runCli(['config', 'check', '--config', configFile({ services, servicesDirectory: directory, users: [] })]);
+    expect(run.code, run.stderr).to.equal(0);
+    expect(run.stdout.split('\n').filter((line) => line.startsWith('  warning: '))).to.deep.equal([
+      '  warning: service "Portal" (id 6): the host of its proxy callbacks is not pinned: proxyPolicy.pattern ^https://.* matches URLs of any host; write the host out (its subdomains as [a-z0-9-]+\\.example\\.org) and end it with /, :port, ? or $',
+      '  warning: service "Wiki" (id 5): its host is not pinned: serviceId ^https://wiki.example.org/.* has an unescaped . in its host, which matches any character, so it also matches URLs of other hosts; write each dot of the host as \\.',
+    ]);
+  });
+
   it('config check: exit 2 with one line per problem, naming the setting and the variable it came from', async () => {
     const run = await runCli(['config', 'check', '--config', configFile({ rest: { revision: 'old' } })], '', { TESSERA_SERVER__PORT: 'eighty' });
     expect(run.code).to.equal(2);

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { Writable } from 'node:stream';
 import { parseConfig, startServer, type RunningServer } from '@tessera/cli-server';
+import { Argon2PasswordHasher } from '@tessera/core';
 
 interface Started {
   readonly server: RunningServer;
@@ -58,6 +59,24 @@ describe('startServer', () => {
     expect(warnings.some((msg) => msg.includes('user alice has a plain-text password'))).to.equal(true);
     expect(JSON.stringify(logs)).to.not.include('Sup3r-Secret');
     expect(JSON.stringify(logs)).to.not.include('Mellon');
+  });
+
+  it('warns about each service whose host is not pinned, naming it, and still serves it', async () => {
+    const services = [
+      { '@class': 'org.apereo.cas.services.CasRegisteredService', id: 3, name: 'Intranet', serviceId: '^https://intranet\\.example\\.org.*' },
+      { '@class': 'org.apereo.cas.services.CasRegisteredService', id: 4, name: 'Pinned', serviceId: '^https://pinned\\.example\\.org/.*' },
+    ];
+    const { server, logs } = await started({ services, users: [{ username: 'alice', passwordHash: await new Argon2PasswordHasher().hash('secret') }] });
+    const warnings = logs.filter((line) => line['level'] === 'warn');
+    expect(warnings.map(({ serviceId, name, msg }) => ({ serviceId, name, msg }))).to.deep.equal([
+      {
+        serviceId: 3,
+        name: 'Intranet',
+        msg: 'service "Intranet" (id 3): its host is not pinned: serviceId ^https://intranet\\.example\\.org.* lets anything follow the host, so it also matches URLs of other hosts (<host>.evil.example, <host>@evil.example); end the host with /, :port, ? or $',
+      },
+    ]);
+    const tgt = await (await fetch(`${server.url}/v1/tickets`, form({ username: 'alice', password: 'secret' }))).text();
+    expect((await fetch(`${server.url}/v1/tickets/${tgt}`, form({ service: 'https://intranet.example.org.evil.example/' }))).status).to.equal(200);
   });
 
   it('warns when it listens beyond loopback without server.publicUrl', async () => {
