@@ -1,7 +1,13 @@
 import { expect } from 'chai';
+import { randomBytes } from 'node:crypto';
+import { chmodSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { parseConfig, startServer, type RunningServer } from '@tessera/cli-server';
 import { Argon2PasswordHasher } from '@tessera/core';
+import { FixedClock } from '@tessera/testkit';
+import { TestPki } from '@tessera/testkit/x509';
 
 interface Started {
   readonly server: RunningServer;
@@ -77,6 +83,44 @@ describe('startServer', () => {
     ]);
     const tgt = await (await fetch(`${server.url}/v1/tickets`, form({ username: 'alice', password: 'secret' }))).text();
     expect((await fetch(`${server.url}/v1/tickets/${tgt}`, form({ service: 'https://intranet.example.org.evil.example/' }))).status).to.equal(200);
+  });
+
+  it('warns about each key file others than its owner may read, naming it and its mode, never its content; and still starts', async () => {
+    const directory = mkdtempSync(join(tmpdir(), 'tessera-modes-'));
+    const secret = randomBytes(32).toString('base64url');
+    const loginKey = join(directory, 'login-key.json');
+    writeFileSync(loginKey, JSON.stringify({ secret }), { mode: 0o644 });
+    chmodSync(loginKey, 0o644);
+    const tokenKeys = join(directory, 'token-keys.json');
+    const issued = await (await new TestPki(new FixedClock().now()).rootAuthority()).issue({ subject: 'CN=tessera.example.org' });
+    const tls = { cert: join(directory, 'server.pem'), key: join(directory, 'server.key') };
+    writeFileSync(tls.cert, issued.pem);
+    writeFileSync(tls.key, issued.privateKeyPem, { mode: 0o640 });
+    chmodSync(tls.key, 0o640);
+    const settings = { modules: ['rest', 'login', 'tokens'], login: { keyFile: loginKey }, tokens: { keyFile: tokenKeys }, server: { tls } };
+    const exposed = (logs: Record<string, unknown>[]) => logs.filter((line) => line['level'] === 'warn' && line['setting'] !== undefined).map(({ setting, file, mode, msg }) => ({ setting, file, mode, msg }));
+
+    const { logs } = await started(settings);
+    expect(exposed(logs)).to.deep.equal([
+      {
+        setting: 'server.tls.key',
+        file: tls.key,
+        mode: '0640',
+        msg: `server.tls.key ${tls.key} is open to users other than its owner (mode 0640): whoever can read it holds this server's secret; make it readable by tessera's user only (chmod 600; on a Kubernetes secret volume, defaultMode 0400)`,
+      },
+      {
+        setting: 'login.keyFile',
+        file: loginKey,
+        mode: '0644',
+        msg: `login.keyFile ${loginKey} is open to users other than its owner (mode 0644): whoever can read it holds this server's secret; make it readable by tessera's user only (chmod 600; on a Kubernetes secret volume, defaultMode 0400)`,
+      },
+    ]);
+    expect(JSON.stringify(logs)).to.not.include(secret);
+    // The token key file did not exist: written 0600 now, no warning next time, nor for the others once chmod 600.
+    expect(statSync(tokenKeys).mode & 0o777).to.equal(0o600);
+    chmodSync(loginKey, 0o600);
+    chmodSync(tls.key, 0o600);
+    expect(exposed((await started(settings)).logs)).to.deep.equal([]);
   });
 
   it('warns when it listens beyond loopback without server.publicUrl', async () => {
