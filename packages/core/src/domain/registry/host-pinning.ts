@@ -109,8 +109,15 @@ function sequencePinning(sequence: Sequence, dotIsLiteral: boolean): HostPinning
   let hostEnd = hostStart;
   while (hostEnd < elements.length && within(elements[hostEnd]!, HOST_CHARACTERS, dotIsLiteral)) hostEnd++;
   const host = elements.slice(hostStart, hostEnd);
-  if (host.length === 0 || !hostIsNamed(host, dotIsLiteral)) return 'any-host';
+  // An empty host is none: URL parsers skip the slash after `https://` and take what follows as the host.
+  if (host.every(mayBeEmpty) || !hostIsNamed(host, dotIsLiteral)) return 'any-host';
   return restIsPinned(elements.slice(hostEnd), dotIsLiteral) ? 'pinned' : 'open-end';
+}
+
+function mayBeEmpty(element: AST.Element | AST.QuantifiableElement): boolean {
+  if (element.type === 'Quantifier') return element.min === 0 || mayBeEmpty(element.element);
+  if (element.type === 'Group' || element.type === 'CapturingGroup') return element.alternatives.some((alternative) => alternative.elements.every(mayBeEmpty));
+  return false;
 }
 
 function isNarrowingAssertion(element: AST.Element): boolean {
