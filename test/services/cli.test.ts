@@ -95,7 +95,7 @@ describe('tessera services (CLI)', function () {
       'open.json': JSON.stringify({ '@class': CAS, id: 3, name: 'Intranet', serviceId: '^https://intranet\\.example\\.org.*' }),
       'pinned.json': JSON.stringify({ '@class': CAS, id: 4, name: 'Wiki', serviceId: '^https://wiki\\.example\\.org/.*' }),
     });
-    const warning = `${join(directory, 'open.json')}: warning: service "Intranet" (id 3): its host is not pinned: serviceId ^https://intranet\\.example\\.org.* lets anything follow the host, so it also matches URLs of other hosts (<host>.evil.example, <host>@evil.example); end the host with /, :port, ? or $`;
+    const warning = `${join(directory, 'open.json')}: warning: service "Intranet" (id 3): its host is not pinned: serviceId ^https://intranet\\.example\\.org.* does not end the host, so it also matches URLs of other hosts (<host>.evil.example, <host>@evil.example); end the host with /, :port, ? or $`;
     const validated = runTessera(['services', 'validate', directory]);
     expect(validated.code, validated.stderr).to.equal(0);
     expect(validated.stdout).to.include('2 service file(s) valid.');

@@ -36,7 +36,7 @@ describe('POST /v1/services — register a service (docs/protocol.md §3)', () =
     const warned = tessera.logs.map((line) => JSON.parse(line) as Record<string, unknown>).find((line) => (line['events'] as string[] | undefined)?.includes('service.host.unpinned'));
     expect(warned).to.deep.include({ level: 'warn', event: 'service.host.unpinned', serviceId: id, name: 'Open end' });
     expect(warned?.['warnings']).to.deep.equal([
-      `service "Open end" (id ${id}): its host is not pinned: serviceId ^https://open\\.example\\.org.* lets anything follow the host, so it also matches URLs of other hosts (<host>.evil.example, <host>@evil.example); end the host with /, :port, ? or $`,
+      `service "Open end" (id ${id}): its host is not pinned: serviceId ^https://open\\.example\\.org.* does not end the host, so it also matches URLs of other hosts (<host>.evil.example, <host>@evil.example); end the host with /, :port, ? or $`,
     ]);
   });
 

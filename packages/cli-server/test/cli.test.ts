@@ -188,7 +188,7 @@ describe('tessera CLI', function () {
     const run = await runCli(['config', 'check', '--config', configFile({ modules: ['rest', 'login'], login: { keyFile }, users: [] })]);
     expect(run.code, run.stderr).to.equal(0);
     expect(run.stdout.split('\n').filter((line) => line.startsWith('  warning: '))).to.deep.equal([
-      `  warning: login.keyFile ${keyFile} is open to users other than its owner (mode 0604): whoever can read it holds this server's secret; make it readable by tessera's user only (chmod 600; on a Kubernetes secret volume, defaultMode 0400)`,
+      `  warning: login.keyFile ${keyFile} is open to users other than its owner (mode 0604): whoever can read it holds this server's keys; make it readable by tessera's user only (chmod 600; on a Kubernetes secret volume, defaultMode 0400)`,
     ]);
     expect(run.stdout).to.not.include('A'.repeat(43));
   });

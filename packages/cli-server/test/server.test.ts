@@ -80,7 +80,7 @@ describe('startServer', () => {
       {
         serviceId: 3,
         name: 'Intranet',
-        msg: 'service "Intranet" (id 3): its host is not pinned: serviceId ^https://intranet\\.example\\.org.* lets anything follow the host, so it also matches URLs of other hosts (<host>.evil.example, <host>@evil.example); end the host with /, :port, ? or $',
+        msg: 'service "Intranet" (id 3): its host is not pinned: serviceId ^https://intranet\\.example\\.org.* does not end the host, so it also matches URLs of other hosts (<host>.evil.example, <host>@evil.example); end the host with /, :port, ? or $',
       },
     ]);
     const tgt = await (await fetch(`${server.url}/v1/tickets`, form({ username: 'alice', password: 'secret' }))).text();
@@ -108,13 +108,13 @@ describe('startServer', () => {
         setting: 'server.tls.key',
         file: tls.key,
         mode: '0640',
-        msg: `server.tls.key ${tls.key} is open to users other than its owner (mode 0640): whoever can read it holds this server's secret; make it readable by tessera's user only (chmod 600; on a Kubernetes secret volume, defaultMode 0400)`,
+        msg: `server.tls.key ${tls.key} is open to users other than its owner (mode 0640): whoever can read it holds this server's keys; make it readable by tessera's user only (chmod 600; on a Kubernetes secret volume, defaultMode 0400)`,
       },
       {
         setting: 'login.keyFile',
         file: loginKey,
         mode: '0644',
-        msg: `login.keyFile ${loginKey} is open to users other than its owner (mode 0644): whoever can read it holds this server's secret; make it readable by tessera's user only (chmod 600; on a Kubernetes secret volume, defaultMode 0400)`,
+        msg: `login.keyFile ${loginKey} is open to users other than its owner (mode 0644): whoever can read it holds this server's keys; make it readable by tessera's user only (chmod 600; on a Kubernetes secret volume, defaultMode 0400)`,
       },
     ]);
     expect(JSON.stringify(logs)).to.not.include(secret);

@@ -81,7 +81,7 @@ describe('warnings about unpinned hosts in a service definition', () => {
 
   it('name the service and its pattern, say its host is not pinned and how to pin it', () => {
     expect(unpinnedHostWarnings(service)).to.deep.equal([
-      'service "Intranet" (id 3): its host is not pinned: serviceId ^https://intranet\\.example\\.org.* lets anything follow the host, so it also matches URLs of other hosts (<host>.evil.example, <host>@evil.example); end the host with /, :port, ? or $',
+      'service "Intranet" (id 3): its host is not pinned: serviceId ^https://intranet\\.example\\.org.* does not end the host, so it also matches URLs of other hosts (<host>.evil.example, <host>@evil.example); end the host with /, :port, ? or $',
     ]);
     expect(unpinnedHostWarnings({ name: 'Wiki', serviceId: '^https://wiki.example.org/.*' })).to.deep.equal([
       'service "Wiki": its host is not pinned: serviceId ^https://wiki.example.org/.* has an unescaped . in its host, which matches any character, so it also matches URLs of other hosts; write each dot of the host as \\.',

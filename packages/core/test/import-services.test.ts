@@ -41,7 +41,7 @@ describe('ImportServices', () => {
         serviceId: 7,
         name: 'Open',
         warnings: [
-          'service "Open" (id 7): its host is not pinned: serviceId ^https://open\\.example\\.org.* lets anything follow the host, so it also matches URLs of other hosts (<host>.evil.example, <host>@evil.example); end the host with /, :port, ? or $',
+          'service "Open" (id 7): its host is not pinned: serviceId ^https://open\\.example\\.org.* does not end the host, so it also matches URLs of other hosts (<host>.evil.example, <host>@evil.example); end the host with /, :port, ? or $',
         ],
       },
     ]);

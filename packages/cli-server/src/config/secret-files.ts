@@ -40,7 +40,7 @@ export function exposedSecretFileWarnings(files: readonly SecretFile[]): { reado
     }
     if ((mode & 0o077) === 0) return [];
     const octal = mode.toString(8).padStart(4, '0');
-    const text = `${setting} ${file} is open to users other than its owner (mode ${octal}): whoever can read it holds this server's secret; make it readable by tessera's user only (chmod 600; on a Kubernetes secret volume, defaultMode 0400)`;
+    const text = `${setting} ${file} is open to users other than its owner (mode ${octal}): whoever can read it holds this server's keys; make it readable by tessera's user only (chmod 600; on a Kubernetes secret volume, defaultMode 0400)`;
     return [{ setting, file, mode: octal, text }];
   });
 }

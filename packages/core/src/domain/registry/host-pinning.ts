@@ -59,7 +59,7 @@ export function unpinnedHostWarnings(service: Pick<ServiceDefinition, 'id' | 'na
 }
 
 const WHY: Record<Exclude<HostPinning, 'pinned'>, string> = {
-  'open-end': 'lets anything follow the host, so it also matches URLs of other hosts (<host>.evil.example, <host>@evil.example); end the host with /, :port, ? or $',
+  'open-end': 'does not end the host, so it also matches URLs of other hosts (<host>.evil.example, <host>@evil.example); end the host with /, :port, ? or $',
   'unescaped-dot': 'has an unescaped . in its host, which matches any character, so it also matches URLs of other hosts; write each dot of the host as \\.',
   'any-host': 'matches URLs of any host; write the host out (its subdomains as [a-z0-9-]+\\.example\\.org) and end it with /, :port, ? or $',
 };
