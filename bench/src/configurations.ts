@@ -1,6 +1,6 @@
 import { RedisServer, redisInstalled } from '@tessera/testkit/redis';
 import type { BenchOptions } from './options.js';
-import type { RowName } from './rows.js';
+import { referenceRows, type RowName } from './rows.js';
 
 /** The settings a configuration adds, and what to release once its servers have stopped. */
 export interface PreparedConfiguration {
@@ -57,11 +57,19 @@ export const REDIS_STORE: ServerConfiguration = {
 /** What `pnpm bench` measures, in order. */
 export const CONFIGURATIONS: readonly ServerConfiguration[] = [MEMORY_STORE, REDIS_STORE];
 
-/** The configurations `--servers` names (all by default), each with only the rows `--rows` names. */
+/**
+ * The configurations `--servers` names (all by default), each with only the rows `--rows` names,
+ * plus, in a configuration held to the targets, the rows those rows' targets are taken against
+ * (`--rows jwt` measures TGT create too).
+ */
 export function selectedConfigurations(all: readonly ServerConfiguration[], options: Pick<BenchOptions, 'rows' | 'servers'>): ServerConfiguration[] {
   const unknown = options.servers?.find((name) => !all.some((configuration) => configuration.name === name));
   if (unknown !== undefined) throw new Error(`--servers: no server configuration "${unknown}" (configurations: ${all.map((configuration) => configuration.name).join(', ')})`);
   return all
     .filter((configuration) => options.servers?.includes(configuration.name) ?? true)
-    .map((configuration) => ({ ...configuration, rows: configuration.rows.filter((row) => options.rows?.includes(row) ?? true) }));
+    .map((configuration) => {
+      const named = configuration.rows.filter((row) => options.rows?.includes(row) ?? true);
+      const references = configuration.judged ? referenceRows(named) : [];
+      return { ...configuration, rows: configuration.rows.filter((row) => named.includes(row) || references.includes(row)) };
+    });
 }

@@ -38,6 +38,10 @@ try {
   console.error(`pnpm bench: ${(error as Error).message}`);
   process.exit(2);
 }
+for (const configuration of configurations) {
+  const added = configuration.rows.filter((row) => options.rows !== undefined && !options.rows.includes(row));
+  if (added.length > 0) say(`${configuration.name}: measuring ${added.join(', ')} too, the row(s) the targets of those named are taken against`);
+}
 const fixtures = await makeFixtures();
 let results;
 try {
@@ -55,7 +59,7 @@ const loadAverageAtEnd = loadAverage();
 console.log(`\nload average at the end: ${loadAverageAtEnd}`);
 
 if (options.markdown) {
-  writeFileSync(PLOT, renderPlot(summary.rows, `tessera / baseline, ${environment.commit}`));
+  writeFileSync(PLOT, renderPlot(summary.rows, `tessera's rows against their references, ${environment.commit}`));
   writeFileSync(DOCUMENT, renderDocument({ environment, loadAverageAtEnd, options, configurations, results, summary, plot: PLOT_NAME }));
   say('wrote docs/benchmarks.md and docs/benchmarks.svg');
 }

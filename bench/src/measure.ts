@@ -12,7 +12,7 @@ import { startBaseline, startFloor } from './processes/koa-process.js';
 import { cpuMicros } from './processes/proc.js';
 import type { ServerProcess } from './processes/server-process.js';
 import { startTessera, startTesseraWithGcHook, type TesseraProcess } from './processes/tessera-process.js';
-import type { BenchResults, Measured, MemoryFigure, RowRun } from './results.js';
+import type { BenchResults, Measured, MemoryFigure, RawArgon2Run, RoundRun } from './results.js';
 import { baselineLoad, FLOOR_ROWS, floorLoad, mintLoad, ROWS, rowLoad, type Row, type RowName, type TesseraTarget } from './rows.js';
 
 const TGT_POOL = 1000;
@@ -33,16 +33,17 @@ interface Running {
 /**
  * The baseline, the floors of the rows measured (in one process) and one tessera per configuration,
  * each in a process of its own, then: a warm-up of every row, and `rounds` rounds of every row in
- * turn, the baseline first in each round and the floors right after it, so a
- * row's ratio compares loads a minute or two apart at most. The argon2 row is a pair in every
- * round: the raw verify rate, then the row. Then the memory figure, in fresh servers.
+ * turn, the baseline first in each round and the floors right after it, so a row's ratio to its
+ * reference (its floor, the TGT row, the raw argon2 rate) compares loads of one round, a minute or
+ * two apart at most. The argon2 row is a pair in every round: the raw verify rate, then the row.
+ * Then the memory figure, in fresh servers.
  */
 export async function measure(options: BenchOptions, configurations: readonly ServerConfiguration[], fixtures: Fixtures, say: Say): Promise<BenchResults> {
-  const baselineRuns: Measured[] = [];
-  const rowRuns = new Map<string, RowRun[]>();
-  const rawArgon2Runs: BenchResults['rawArgon2'][number][] = [];
+  const baselineRuns: RoundRun[] = [];
+  const rowRuns = new Map<string, RoundRun[]>();
+  const rawArgon2Runs: RawArgon2Run[] = [];
   const floorRows = FLOOR_ROWS.filter((floor) => configurations.some((configuration) => configuration.rows.includes(floor.name)));
-  const floorRuns = new Map<RowName, RowRun[]>(floorRows.map((floor) => [floor.name, []]));
+  const floorRuns = new Map<RowName, RoundRun[]>(floorRows.map((floor) => [floor.name, []]));
   const baseline = await startBaseline(options.poolSize);
   let floor: ServerProcess | undefined;
   const running: Running[] = [];
@@ -55,19 +56,20 @@ export async function measure(options: BenchOptions, configurations: readonly Se
     for (const configuration of configurations) running.push(await startConfiguration(configuration, options, fixtures, say));
     const seconds = (warmup: boolean) => (warmup ? options.warmup : options.duration);
 
-    const round = async (warmup: boolean, label: string) => {
+    // `round` is undefined in the warm-up, whose runs are not kept.
+    const runRound = async (round: number | undefined, label: string) => {
+      const warmup = round === undefined;
       const base = await measured(baseline.pid, baselineLoad(baseline.origin, options.connections, seconds(warmup)));
-      if (!warmup) baselineRuns.push(base);
+      if (!warmup) baselineRuns.push({ round, measured: base });
       say(`${label} baseline: ${describe(base)}`);
       for (const floorRow of floorRows) {
         if (!floor) break;
         const outcome = await measured(floor.pid, floorLoad(floorRow.name, floor.origin, options.connections, seconds(warmup)));
-        if (!warmup) floorRuns.get(floorRow.name)?.push({ measured: outcome, reference: base.okPerSecond });
+        if (!warmup) floorRuns.get(floorRow.name)?.push({ round, measured: outcome });
         say(`${label} ${floorRow.short}: ${describe(outcome)}`);
       }
       for (const server of running) {
         for (const row of server.rows) {
-          let reference = base.okPerSecond;
           let sts: readonly string[] = [];
           if (row.name === 'validate') {
             const wanted = Math.ceil(1.5 * Math.max(base.okPerSecond, server.validateRate) * seconds(warmup)) + 1000;
@@ -75,20 +77,19 @@ export async function measure(options: BenchOptions, configurations: readonly Se
           }
           if (row.name === 'argon2') {
             const raw = await rawArgon2(fixtures.argon2Phc, ARGON2_PASSWORD, { seconds: seconds(warmup), inFlight: options.connections, poolSize: options.poolSize });
-            reference = raw.perSecond;
-            if (!warmup) rawArgon2Runs.push({ configuration: server.configuration.name, ...raw });
+            if (!warmup) rawArgon2Runs.push({ configuration: server.configuration.name, round, ...raw });
             say(`${label} raw argon2id verify: ${raw.perSecond.toFixed(1)}/s, ${raw.cpuMicrosPerVerify.toFixed(0)} µs CPU each`);
           }
           const outcome = await measured(server.tessera.pid, rowLoad(row.name, server.target, { tgts: server.tgts, sts }, options.connections, seconds(warmup)));
           if (row.name === 'validate') server.validateRate = Math.max(server.validateRate, outcome.okPerSecond);
-          if (!warmup) rowRuns.set(key(server, row), [...(rowRuns.get(key(server, row)) ?? []), { measured: outcome, reference }]);
+          if (!warmup) rowRuns.set(key(server, row), [...(rowRuns.get(key(server, row)) ?? []), { round, measured: outcome }]);
           say(`${label} ${row.name} (${server.configuration.name}): ${describe(outcome)}`);
         }
       }
     };
 
-    if (options.warmup > 0) await round(true, 'warm-up');
-    for (let index = 1; index <= options.rounds; index += 1) await round(false, `round ${index}/${options.rounds}`);
+    if (options.warmup > 0) await runRound(undefined, 'warm-up');
+    for (let round = 1; round <= options.rounds; round += 1) await runRound(round, `round ${round}/${options.rounds}`);
   } finally {
     await Promise.allSettled([baseline.close(), ...(floor ? [floor.close()] : []), ...running.map((server) => server.tessera.close())]);
     await Promise.allSettled(running.map((server) => server.release()));

@@ -37,7 +37,8 @@ export const BENCH_USAGE = `Usage: pnpm bench [--quick] [--check] [--markdown] [
   --markdown    write docs/benchmarks.md and docs/benchmarks.svg from this run
   --pool-size   UV_THREADPOOL_SIZE of every server and of the raw argon2 measure (default: the
                 environment's UV_THREADPOOL_SIZE, else libuv's 4)
-  --rows        only these rows: ${ROWS.map((row) => row.name).join(', ')}
+  --rows        only these rows: ${ROWS.map((row) => row.name).join(', ')}; jwt and x509 bring tgt, the row
+                their targets are taken against (a row's floor is measured with it)
   --servers     only these server configurations, e.g. memory
   --cpu-prof    each tessera writes a V8 CPU profile into DIR when it stops (scripts/cpuprofile-top.mjs reads it)
 `;

@@ -4,17 +4,18 @@ import type { FloorRow, Row } from './rows.js';
 /** One measured load: what autocannon saw, and the server's CPU time over it per response. */
 export type Measured = Omit<LoadOutcome, 'collected'> & { readonly cpuMicrosPerResponse: number };
 
-/** One round of a row: the load, and the rate its ratio is taken against (that round's baseline, or the raw argon2 rate measured just before). */
-export interface RowRun {
+/** One round's run of the baseline, a floor or a row: a ratio pairs it with its reference's run of the same round. */
+export interface RoundRun {
+  /** 1 for the first measured round (the warm-up is not kept). */
+  readonly round: number;
   readonly measured: Measured;
-  readonly reference: number;
 }
 
 export interface RowRuns {
   /** The server configuration it ran on (see configurations.ts). */
   readonly configuration: string;
   readonly row: Row;
-  readonly runs: readonly RowRun[];
+  readonly runs: readonly RoundRun[];
 }
 
 export interface MemoryFigure {
@@ -29,13 +30,20 @@ export interface MemoryFigure {
   readonly heapUsedBytes: number;
 }
 
+export interface RawArgon2Run {
+  readonly configuration: string;
+  readonly round: number;
+  readonly perSecond: number;
+  readonly cpuMicrosPerVerify: number;
+}
+
 /** Everything a run measured, before any median or verdict. */
 export interface BenchResults {
-  readonly baseline: readonly Measured[];
-  /** The floors of the rows measured, each round's run against that round's baseline. */
-  readonly floors: readonly { readonly row: FloorRow; readonly runs: readonly RowRun[] }[];
+  readonly baseline: readonly RoundRun[];
+  /** The floors of the rows measured. */
+  readonly floors: readonly { readonly row: FloorRow; readonly runs: readonly RoundRun[] }[];
   readonly rows: readonly RowRuns[];
-  /** The raw argon2id verify runs, one per argon2 row run, in order: `perSecond` is that run's reference. */
-  readonly rawArgon2: readonly { readonly configuration: string; readonly perSecond: number; readonly cpuMicrosPerVerify: number }[];
+  /** The raw argon2id verify runs, one right before each argon2 row run: `perSecond` is that run's reference. */
+  readonly rawArgon2: readonly RawArgon2Run[];
   readonly memory: readonly MemoryFigure[];
 }

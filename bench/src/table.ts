@@ -3,22 +3,26 @@ import { targetText } from './verdicts.js';
 
 const MIB = 2 ** 20;
 
-/** The rows as a Markdown table: medians over rounds, errors and non-2xx summed, ratio, target and verdict. */
+/**
+ * The rows as a Markdown table: medians over rounds, errors and non-2xx summed, the ratio to the
+ * baseline (information, comparable between runs), the ratio to the reference its target names
+ * (what is judged), the target and the verdict.
+ */
 export function renderTable(summary: Summary): string {
   const lines = [
-    '| Row | server | ratio | 2xx req/s | p50 ms | p99 ms | server CPU µs/req | errors | non-2xx | target | verdict |',
-    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |',
+    '| Row | server | ratio to baseline | ratio to reference | 2xx req/s | p50 ms | p99 ms | server CPU µs/req | errors | non-2xx | target | verdict |',
+    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |',
     ...summary.rows.map(renderRow),
   ];
   return lines.join('\n');
 }
 
 function renderRow(row: RowSummary): string {
-  const ratio = `${row.ratio.toFixed(2)}${row.target?.against === 'raw argon2' ? ' of raw' : ''}`;
   const cells = [
     row.label,
     row.configuration ?? 'Koa',
-    ratio,
+    row.baselineRatio?.toFixed(2) ?? '',
+    row.ratio?.toFixed(2) ?? '',
     row.okPerSecond.toFixed(0),
     row.p50.toFixed(1),
     row.p99.toFixed(1),

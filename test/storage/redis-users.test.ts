@@ -28,6 +28,9 @@ describeWithRedis('users kept in Redis, on a server with storage.type redis', (r
     rememberSecret(passwordHash, "bob's password hash, written to Redis by hand");
     rememberSecret(OTP_SECRET, "dora's OTP secret, written to Redis by hand");
     byHand('bob', 'passwordHash', passwordHash, 'attributes', '{"memberOf":["staff","alumni"],"mail":["bob@example.org"]}');
+    // alice is configured (password secret, memberOf students): a record of that name in Redis is never read.
+    rememberSecret('alice-in-redis', "the password of a record in Redis named as a configured user");
+    byHand('alice', 'password', 'alice-in-redis', 'attributes', '{"memberOf":["admins"]}');
     tessera = await startTessera({ storage: { type: 'redis', redis: { url: redis().url, keyPrefix: prefix } }, modules: ['rest', 'otp'], logging: { level: 'info' } });
   });
   after(() => tessera?.close());
@@ -59,9 +62,16 @@ describeWithRedis('users kept in Redis, on a server with storage.type redis', (r
     expect((await fetch(`${tessera.url}/v1/tickets`, form({ username: 'dora', password: 'Dora-pass', otp }))).status).to.equal(201);
   });
 
-  it('writes the configured users into Redis at start, and never logs a stored password hash or OTP secret', () => {
-    expect(redis().cli('hget', `${prefix}user:casuser`, 'password').trim()).to.equal('Mellon');
-    expect(JSON.parse(redis().cli('hget', `${prefix}user:alice`, 'attributes'))).to.deep.equal({ memberOf: ['students'] });
+  it('a configured user is the configuration\'s: a record of its name in Redis neither logs it in nor changes its attributes', async () => {
+    expect((await fetch(`${tessera.url}/v1/tickets`, form({ username: 'alice', password: 'alice-in-redis' }))).status).to.equal(401);
+    const { user, attributes } = await validated(tessera.url, await serviceTicket(tessera.url, await login(tessera.url, 'alice', 'secret')));
+    expect(user).to.equal('alice');
+    expect(attributes?.['memberOf']).to.deep.equal(['students']);
+  });
+
+  it('writes no configured user into Redis at start, and never logs a stored password hash or OTP secret', () => {
+    expect(redis().cli('exists', `${prefix}user:casuser`).trim()).to.equal('0');
+    expect(redis().cli('hget', `${prefix}user:alice`, 'password').trim()).to.equal('alice-in-redis');
     expect(tessera.logs.join('\n')).to.include('Redis storage ready').and.not.include(passwordHash).and.not.include(OTP_SECRET);
   });
 });

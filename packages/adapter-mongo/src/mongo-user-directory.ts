@@ -1,6 +1,6 @@
 import type { Collection } from 'mongodb';
 import type { AttributeMap, OtpSetup, StoredPassword, UserDirectory, UserRecord } from '@tessera/core';
-import { guarded } from './unavailable.js';
+import type { Guarded } from './unavailable.js';
 
 /** A user as stored, in the configuration's shape: exactly one of `passwordHash` (argon2id PHC) and `password`. */
 export interface UserDocument {
@@ -12,30 +12,24 @@ export interface UserDocument {
   otp?: OtpSetup;
 }
 
-/** Users in MongoDB (a `users` collection, username unique), looked up by exact username. */
+/**
+ * Users in MongoDB (a `users` collection, username unique), looked up by exact username: users added by
+ * other means than tessera, which writes none (configured users are answered from the configuration).
+ */
 export class MongoUserDirectory implements UserDirectory {
-  constructor(private readonly users: Collection<UserDocument>) {}
+  constructor(
+    private readonly users: Collection<UserDocument>,
+    private readonly guarded: Guarded,
+  ) {}
 
   async createIndexes(): Promise<void> {
-    await guarded(() => this.users.createIndex({ username: 1 }, { name: 'username_unique', unique: true }));
+    await this.guarded(() => this.users.createIndex({ username: 1 }, { name: 'username_unique', unique: true }));
   }
 
   async findByUsername(username: string): Promise<UserRecord | undefined> {
-    const found = await guarded(() => this.users.findOne({ username }));
+    const found = await this.guarded(() => this.users.findOne({ username }));
     return found === null ? undefined : fromUserDocument(found);
   }
-
-  /** Writes each user, replacing the one with the same username; users not named are left alone. */
-  async upsert(users: readonly UserRecord[]): Promise<void> {
-    for (const user of users) {
-      await guarded(() => this.users.replaceOne({ username: user.username }, toUserDocument(user), { upsert: true }));
-    }
-  }
-}
-
-function toUserDocument({ username, password, attributes, otp }: UserRecord): UserDocument {
-  const secret = password.kind === 'hash' ? { passwordHash: password.phc } : { password: password.value };
-  return { username, ...secret, attributes, ...(otp === undefined ? {} : { otp: { secret: otp.secret, required: otp.required } }) };
 }
 
 function fromUserDocument(document: UserDocument): UserRecord {

@@ -3,9 +3,10 @@ import { sessionTag, sessionTagOfGrantedTicket } from '@tessera/core';
 /**
  * Where each record lives, every name after the configured prefix. A TGT, the tickets granted under
  * it (STs, PGTs and their PTs) and the index of those share one hash tag (`{<session tag>}`), so on a
- * Redis Cluster they live in one hash slot and every step touching several of them is one script on
- * one node. A granted ticket's tag comes from its id (core puts its TGT's session tag there), so
- * `consume` needs nothing but the id.
+ * Redis Cluster they live in one hash slot, on one node: a logout's commands go to that node alone.
+ * No command names two of them, though: while a slot is being moved its keys sit on both nodes, and a
+ * command over several keys of it is refused until the move ends (see scripts.ts). A granted ticket's
+ * tag comes from its id (core puts its TGT's session tag there), so `consume` needs nothing but the id.
  */
 export class RedisKeys {
   constructor(readonly prefix: string) {}
@@ -13,17 +14,12 @@ export class RedisKeys {
   /** The hash of a ticket; undefined for an id no ticket can have (neither a TGT's nor a granted ticket's shape). */
   ticket(id: string): string | undefined {
     const tag = id.startsWith('TGT-') ? sessionTag(id) : sessionTagOfGrantedTicket(id);
-    return tag === undefined ? undefined : `${this.ticketsOf(tag)}${id}`;
+    return tag === undefined ? undefined : `${this.prefix}ticket:{${tag}}:${id}`;
   }
 
   /** The sorted set of the tickets granted under a TGT (member: ticket id, score: its expiresAt), in the TGT's slot. */
   descendants(tgtId: string): string {
     return `${this.prefix}sts:{${sessionTag(tgtId)}}:${tgtId}`;
-  }
-
-  /** What ticket keys of one session tag start with: the descendants script builds their keys from it. */
-  ticketsOf(tag: string): string {
-    return `${this.prefix}ticket:{${tag}}:`;
   }
 
   /** Live TGT ids scored by expiresAt, for the tessera_tgts_live gauge only. */

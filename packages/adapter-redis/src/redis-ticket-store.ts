@@ -1,5 +1,6 @@
 import {
   sessionTag,
+  StoreUnavailableError,
   type Authentication,
   type Clock,
   type DescendantTicket,
@@ -18,6 +19,9 @@ import { guarded } from './unavailable.js';
  * margin keeps a node whose clock runs a little behind the saving node's from losing a live ticket early.
  */
 export const EXPIRY_MARGIN_MS = 5000;
+
+/** How many times removeDescendants reads the index again for tickets granted while it ran, before it gives up (503). */
+const REMOVAL_ROUNDS = 5;
 
 /** What a TGT's `data` field holds: the fields that never change. */
 interface TgtData {
@@ -52,8 +56,14 @@ export class RedisTicketStore implements TicketStore, LiveTgtCount {
     }
     const { kind, id, expiresAt, ...data } = ticket;
     if (!key.includes(`{${sessionTag(ticket.tgtId)}}`)) throw new Error(`${kind} ${id.slice(0, 8)}… does not carry the session tag of its TGT`);
+    // Two scripts of one key each, sent together: one round trip, and each served while its slot is
+    // being moved (see scripts.ts). Should either fail, the save fails and the id is never handed
+    // out; a ticket without its index entry is one nobody holds.
     await guarded(() =>
-      runScript(this.client, 'tesseraSaveGranted', [key, this.keys.descendants(ticket.tgtId)], [id, expiresAt, JSON.stringify(data satisfies GrantedData), ttl, this.clock.now(), kind]),
+      Promise.all([
+        runScript(this.client, 'tesseraIndexGranted', [this.keys.descendants(ticket.tgtId)], [id, expiresAt, this.clock.now(), ttl]),
+        runScript(this.client, 'tesseraSaveGranted', [key], [kind, expiresAt, JSON.stringify(data satisfies GrantedData), ttl]),
+      ]),
     );
   }
 
@@ -96,9 +106,27 @@ export class RedisTicketStore implements TicketStore, LiveTgtCount {
     if (id.startsWith('TGT-')) this.client.zrem(this.keys.liveTgts, id).catch(() => undefined);
   }
 
+  /**
+   * Reads the index, deletes each ticket in it by its own command, then takes those out of the index,
+   * in rounds until none is left: three round trips for a TGT that granted tickets, one for another.
+   * One command per key is what a slot being moved serves (see scripts.ts); a script over the index
+   * and its tickets would be refused until the move ends. An index entry goes only after its ticket,
+   * so a call that fails halfway leaves every remaining ticket indexed and a retry finishes it. A
+   * ticket indexed meanwhile (granted as the TGT was removed) is found by the next round.
+   */
   async removeDescendants(tgtId: string): Promise<number> {
-    const removed = await guarded(() => runScript(this.client, 'tesseraRemoveDescendants', [this.keys.descendants(tgtId)], [this.clock.now(), this.keys.ticketsOf(sessionTag(tgtId))]));
-    return Number(removed);
+    const index = this.keys.descendants(tgtId);
+    const now = this.clock.now();
+    let live = 0;
+    let entries = await guarded(() => this.client.zrange(index, '0', '-1', 'WITHSCORES'));
+    for (let round = 1; entries.length > 0; round++) {
+      if (round > REMOVAL_ROUNDS) throw new StoreUnavailableError(`Tickets kept being granted under TGT ${tgtId.slice(0, 8)}… while it was removed`);
+      const ids = entries.filter((_, i) => i % 2 === 0);
+      const deleted = await guarded(() => Promise.all(ids.map((id) => this.deleteTicket(id))));
+      live += deleted.filter((gone, i) => gone && Number(entries[2 * i + 1]) > now).length;
+      entries = (await guarded(() => runScript(this.client, 'tesseraForgetGranted', [index], ids))) as string[];
+    }
+    return live;
   }
 
   /**
@@ -111,6 +139,12 @@ export class RedisTicketStore implements TicketStore, LiveTgtCount {
     const now = this.clock.now();
     const replies = await guarded(() => this.client.multi().zremrangebyscore(this.keys.liveTgts, '-inf', now).zcard(this.keys.liveTgts).exec());
     return Number(replies?.[1]?.[1] ?? 0);
+  }
+
+  /** True when this call deleted it. */
+  private async deleteTicket(id: string): Promise<boolean> {
+    const key = this.keys.ticket(id);
+    return key !== undefined && (await this.client.del(key)) === 1;
   }
 
   private ticketKey(id: string): string {

@@ -1,6 +1,6 @@
 import type { AttributeMap, OtpSetup, StoredPassword, UserDirectory, UserRecord } from '@tessera/core';
 import type { RedisKeys } from './keys.js';
-import { runScript, type RedisClient } from './scripts.js';
+import type { RedisClient } from './scripts.js';
 import { guarded } from './unavailable.js';
 
 /**
@@ -18,7 +18,8 @@ interface UserFields {
 
 /**
  * Users in Redis, looked up by exact username (the key holds it as given, so case and spaces count),
- * shared by every node: a user written to Redis by any means can log in on all of them.
+ * shared by every node: a user an operator writes to Redis can log in on all of them. tessera itself
+ * writes none (configured users are answered from the configuration).
  */
 export class RedisUserDirectory implements UserDirectory {
   constructor(
@@ -33,21 +34,6 @@ export class RedisUserDirectory implements UserDirectory {
     })) as UserFields;
     return Object.keys(fields).length === 0 ? undefined : fromUserFields(username, fields);
   }
-
-  /**
-   * Writes each user, replacing the one with the same username whole (one script per user, so a
-   * reader never sees a user half written, and nodes writing the same users at once end the same);
-   * users not named are left alone.
-   */
-  async upsert(users: readonly UserRecord[]): Promise<void> {
-    await Promise.all(users.map((user) => guarded(() => runScript(this.client, 'tesseraReplaceHash', [this.keys.user(user.username)], toFieldList(user)))));
-  }
-}
-
-function toFieldList({ password, attributes, otp }: UserRecord): string[] {
-  const secret = password.kind === 'hash' ? ['passwordHash', password.phc] : ['password', password.value];
-  const otpFields = otp === undefined ? [] : ['otpSecret', otp.secret, 'requireOtp', String(otp.required)];
-  return [...secret, 'attributes', JSON.stringify(attributes), ...otpFields];
 }
 
 // Records may be written by hand: each problem is named, never with a password or secret in the message.

@@ -8,50 +8,54 @@ export type RedisClient = Redis | Cluster;
  * Redis runs atomically: no other command of any node runs between its reads and its writes. Times
  * come in as arguments (the caller's clock, epoch ms); native TTLs (PEXPIRE) only collect garbage, a
  * little after the clock says a record is dead. Times and counts to store come in as strings, so Lua formats none of them.
+ *
+ * Each script touches exactly one key, the one it declares (KEYS[1]), and builds none: that is what
+ * keeps them working on a Redis Cluster while `redis-cli --cluster reshard` moves a slot. During a
+ * move a slot's keys sit on either node, key by key. The old node runs a command only if every key it
+ * names is still there; otherwise it answers ASK (none is: the client asks the new node) or TRYAGAIN
+ * (some are: a command over several keys cannot run until the move ends). So a command on one key is
+ * always served by whichever node holds it, while one on several keys of one slot, hash tag or not,
+ * fails for as long as the move lasts; and a key a script reaches without declaring it ends the
+ * script halfway (`Script attempted to access a non local key`), its writes so far kept.
+ *
+ * Inside a script Redis checks each command again: on the old node, a command on a key the script
+ * itself just deleted (or emptied) is refused the same way. So a script never touches its key after
+ * a step that may remove it: deleting, or removing a sorted set's members, comes last.
  */
 const SCRIPTS = {
   /** KEYS: ticket. ARGV: expiresAt, hardExpiresAt, servicesGranted, data, ttlMs. */
-  tesseraSaveTgt: {
-    keys: 1,
-    lua: `
+  tesseraSaveTgt: `
 redis.call('HSET', KEYS[1], 'kind', 'TGT', 'expiresAt', ARGV[1], 'hardExpiresAt', ARGV[2], 'servicesGranted', ARGV[3], 'data', ARGV[4])
 redis.call('PEXPIRE', KEYS[1], ARGV[5])
 return 1`,
-  },
-  /**
-   * KEYS: a ticket granted under a TGT (ST, PGT, PT), the index of the TGT's tickets (one slot).
-   * ARGV: ticket id, expiresAt, data, ttlMs, now, kind. The index forgets tickets dead by the clock,
-   * and lives as long as its longest-lived ticket.
-   */
-  tesseraSaveGranted: {
-    keys: 2,
-    lua: `
-redis.call('HSET', KEYS[1], 'kind', ARGV[6], 'expiresAt', ARGV[2], 'data', ARGV[3])
+  /** KEYS: a ticket granted under a TGT (ST, PGT, PT). ARGV: kind, expiresAt, data, ttlMs. */
+  tesseraSaveGranted: `
+redis.call('HSET', KEYS[1], 'kind', ARGV[1], 'expiresAt', ARGV[2], 'data', ARGV[3])
 redis.call('PEXPIRE', KEYS[1], ARGV[4])
-redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[5])
-redis.call('ZADD', KEYS[2], ARGV[2], ARGV[1])
-if redis.call('PTTL', KEYS[2]) < tonumber(ARGV[4]) then redis.call('PEXPIRE', KEYS[2], ARGV[4]) end
 return 1`,
-  },
+  /**
+   * KEYS: the index of the tickets granted under a TGT. ARGV: ticket id, expiresAt, now, ttlMs. Adds
+   * the ticket and forgets the tickets dead by the clock; the index lives as long as its longest-lived ticket.
+   */
+  tesseraIndexGranted: `
+redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
+if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[4]) then redis.call('PEXPIRE', KEYS[1], ARGV[4]) end
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[3])
+return 1`,
   /**
    * KEYS: ST or PT. ARGV: now. Removes a live ST or PT and returns { data, expiresAt, kind }; nil for a
    * TGT, a PGT, a dead or an unknown ticket.
    */
-  tesseraConsume: {
-    keys: 1,
-    lua: `
+  tesseraConsume: `
 local ticket = redis.call('HMGET', KEYS[1], 'kind', 'expiresAt', 'data')
 if (ticket[1] ~= 'ST' and ticket[1] ~= 'PT') or tonumber(ticket[2]) <= tonumber(ARGV[1]) then return false end
 redis.call('DEL', KEYS[1])
 return { ticket[3], ticket[2], ticket[1] }`,
-  },
   /**
    * KEYS: TGT. ARGV: now, new expiresAt, ttlMs. Slides a live TGT (idle and hard limit both after
    * now) and counts the ST; returns { servicesGranted, data, hardExpiresAt }, or nil.
    */
-  tesseraTouch: {
-    keys: 1,
-    lua: `
+  tesseraTouch: `
 local tgt = redis.call('HMGET', KEYS[1], 'kind', 'expiresAt', 'hardExpiresAt', 'data')
 local now = tonumber(ARGV[1])
 if tgt[1] ~= 'TGT' or tonumber(tgt[2]) <= now or tonumber(tgt[3]) <= now then return false end
@@ -59,52 +63,60 @@ redis.call('HSET', KEYS[1], 'expiresAt', ARGV[2])
 local granted = redis.call('HINCRBY', KEYS[1], 'servicesGranted', 1)
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
 return { granted, tgt[4], tgt[3] }`,
-  },
   /**
    * KEYS: the live TGT gauge. ARGV: TGT id, expiresAt, now, ttlMs, 'XX' to update only a TGT counted
    * already (a slide, which must not count a TGT logged out meanwhile). Forgets TGTs dead by the clock;
    * lives as long as its longest-lived TGT.
    */
-  tesseraCountTgt: {
-    keys: 1,
-    lua: `
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[3])
+  tesseraCountTgt: `
 if ARGV[5] == 'XX' then redis.call('ZADD', KEYS[1], 'XX', ARGV[2], ARGV[1]) else redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1]) end
 if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[4]) then redis.call('PEXPIRE', KEYS[1], ARGV[4]) end
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[3])
 return 1`,
-  },
   /**
-   * KEYS: index of the tickets granted under a TGT. ARGV: now, what the keys of the TGT's slot start
-   * with. Deletes every ticket in the index (their keys share the index's hash slot) and the index;
-   * returns how many were live.
+   * KEYS: the index of the tickets granted under a TGT. ARGV: ids of tickets deleted already. Takes
+   * them out of the index (the whole index when nothing else is left) and returns the entries that
+   * remain, as ZRANGE WITHSCORES does: tickets indexed since the caller read it.
    */
-  tesseraRemoveDescendants: {
-    keys: 1,
-    lua: `
-local live = 0
+  tesseraForgetGranted: `
+local deleted = {}
+for i = 1, #ARGV do deleted[ARGV[i]] = true end
 local entries = redis.call('ZRANGE', KEYS[1], 0, -1, 'WITHSCORES')
+local rest, forget = {}, {}
 for i = 1, #entries, 2 do
-  local deleted = redis.call('DEL', ARGV[2] .. entries[i])
-  if tonumber(entries[i + 1]) > tonumber(ARGV[1]) then live = live + deleted end
+  if deleted[entries[i]] then
+    forget[#forget + 1] = entries[i]
+  else
+    rest[#rest + 1] = entries[i]
+    rest[#rest + 1] = entries[i + 1]
+  end
 end
-redis.call('DEL', KEYS[1])
-return live`,
-  },
+if #rest == 0 then
+  redis.call('DEL', KEYS[1])
+else
+  for i = 1, #forget, 1000 do redis.call('ZREM', KEYS[1], unpack(forget, i, math.min(i + 999, #forget))) end
+end
+return rest`,
+  /**
+   * KEYS: a list. ARGV: item, limit, ttlMs. Appends the item, lets the list live at least ttlMs from
+   * now, and keeps its newest `limit` items: returns the ones it removed, oldest first.
+   */
+  tesseraPushCapped: `
+local length = redis.call('RPUSH', KEYS[1], ARGV[1])
+if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[3]) then redis.call('PEXPIRE', KEYS[1], ARGV[3]) end
+local excess = length - tonumber(ARGV[2])
+if excess <= 0 then return {} end
+return redis.call('LPOP', KEYS[1], excess)`,
   /** KEYS: a list. Removes it and returns its items in order ([] when there is none), in one step. */
-  tesseraTakeList: {
-    keys: 1,
-    lua: `
+  tesseraTakeList: `
 local items = redis.call('LRANGE', KEYS[1], 0, -1)
 redis.call('DEL', KEYS[1])
 return items`,
-  },
   /**
    * KEYS: throttle key. ARGV: now, end of a window opened now, ttlMs of a window opened now.
    * Counts in the open window, or opens one counting 1; returns the failures counted.
    */
-  tesseraRecordFailure: {
-    keys: 1,
-    lua: `
+  tesseraRecordFailure: `
 local state = redis.call('HMGET', KEYS[1], 'windowEndsAt', 'lockedUntil')
 if (tonumber(state[1]) or 0) > tonumber(ARGV[1]) then
   return redis.call('HINCRBY', KEYS[1], 'failures', 1)
@@ -113,25 +125,19 @@ redis.call('HSET', KEYS[1], 'failures', '1', 'windowEndsAt', ARGV[2])
 if not state[2] then redis.call('HSET', KEYS[1], 'lockedUntil', '0', 'locks', '0') end
 if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[3]) then redis.call('PEXPIRE', KEYS[1], ARGV[3]) end
 return 1`,
-  },
   /** KEYS: throttle key. ARGV: now, until, ttlMs. Locks a key not locked at now; 1 when this call locked it. */
-  tesseraLock: {
-    keys: 1,
-    lua: `
+  tesseraLock: `
 if (tonumber(redis.call('HGET', KEYS[1], 'lockedUntil')) or 0) > tonumber(ARGV[1]) then return 0 end
 redis.call('HSET', KEYS[1], 'lockedUntil', ARGV[2], 'failures', '0', 'windowEndsAt', '0')
 redis.call('HINCRBY', KEYS[1], 'locks', 1)
 if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[3]) then redis.call('PEXPIRE', KEYS[1], ARGV[3]) end
 return 1`,
-  },
   /**
    * KEYS: bucket. ARGV: now, capacity, refillPerSecond. A token bucket, as MemoryRequestRateStore:
    * returns 0 when a token was taken, else the ms until one is there. The bucket expires once full
    * again, which is the same as never seen.
    */
-  tesseraTake: {
-    keys: 1,
-    lua: `
+  tesseraTake: `
 local now, capacity, rate = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
 local bucket = redis.call('HMGET', KEYS[1], 'tokens', 'at')
 local tokens = capacity
@@ -142,27 +148,12 @@ redis.call('HSET', KEYS[1], 'tokens', string.format('%.17g', tokens), 'at', ARGV
 redis.call('PEXPIRE', KEYS[1], math.ceil((capacity - tokens) * 1000 / rate) + 1000)
 if taken then return 0 end
 return math.ceil((1 - tokens) * 1000 / rate)`,
-  },
-  /**
-   * KEYS: a hash. ARGV: field, value, field, value, ... Replaces the hash with exactly these fields,
-   * so no reader on any node sees it gone or half written.
-   */
-  tesseraReplaceHash: {
-    keys: 1,
-    lua: `
-redis.call('DEL', KEYS[1])
-redis.call('HSET', KEYS[1], unpack(ARGV))
-return 1`,
-  },
   /** KEYS: the user's last step. ARGV: step, ttlSeconds. 1 when the step is later than the one recorded. */
-  tesseraClaimStep: {
-    keys: 1,
-    lua: `
+  tesseraClaimStep: `
 local last = tonumber(redis.call('GET', KEYS[1]))
 if last and last >= tonumber(ARGV[1]) then return 0 end
 redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2])
 return 1`,
-  },
 } as const;
 
 export type ScriptName = keyof typeof SCRIPTS;
@@ -172,13 +163,13 @@ export type ScriptName = keyof typeof SCRIPTS;
  * it) when a server answers NOSCRIPT, as one that just restarted does; in a cluster, node by node.
  */
 export function defineScripts(client: RedisClient): void {
-  for (const [name, { keys, lua }] of Object.entries(SCRIPTS)) client.defineCommand(name, { numberOfKeys: keys, lua });
+  for (const [name, lua] of Object.entries(SCRIPTS)) client.defineCommand(name, { numberOfKeys: 1, lua });
 }
 
 type ScriptCommand = (...keysAndArgs: string[]) => Promise<unknown>;
 
-/** Runs a script registered by defineScripts. */
-export function runScript(client: RedisClient, name: ScriptName, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown> {
+/** Runs a script registered by defineScripts on its one key (a tuple of one, so a second key does not compile). */
+export function runScript(client: RedisClient, name: ScriptName, [key]: readonly [string], args: readonly (string | number)[]): Promise<unknown> {
   const command = (client as unknown as Record<ScriptName, ScriptCommand>)[name];
-  return command.call(client, ...keys, ...args.map(String));
+  return command.call(client, key, ...args.map(String));
 }

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { StoreUnavailableError } from '@tessera/core';
 import { FixedClock, aRegisteredService, aServiceTicket, aTicketGrantingTicket, freePort, rejectionOf } from '@tessera/testkit';
 import { describeWithRedis } from '@tessera/testkit/redis';
-import { connectRedis, createRedisStores, isUnavailable, type RedisConnection } from '@tessera/adapter-redis';
+import { RedisKeys, connectRedis, createRedisStores, isUnavailable, type RedisClient, type RedisConnection } from '@tessera/adapter-redis';
 
 const timeouts = { connectTimeoutMs: 1000, commandTimeoutMs: 500 };
 
@@ -122,6 +122,64 @@ describeWithRedis('redis adapter: what it leaves in Redis', (server) => {
   });
 });
 
+/** The client, but each of its first `times` DELs waits for `meanwhile` first: a grant racing a logout, made certain. */
+function withGrantsDuringDeletes(client: RedisClient, times: number, meanwhile: () => Promise<void>): RedisClient {
+  let left = times;
+  return new Proxy(client, {
+    get(target, property) {
+      if (property === 'del' && left-- > 0) return async (key: string) => (await meanwhile(), target.del(key));
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}
+
+describeWithRedis('redis adapter: a logout while its TGT still grants tickets', (server) => {
+  let connection: RedisConnection;
+  before(async () => {
+    connection = await connectRedis({ url: server().url, ...timeouts });
+  });
+  after(() => connection.close());
+
+  const fixture = () => {
+    const prefix = `t${randomBytes(4).toString('hex')}:`;
+    const clock = new FixedClock(Date.now());
+    const tickets = createRedisStores(connection.client, clock, prefix).tickets;
+    const tgt = aTicketGrantingTicket(clock);
+    const granted: string[] = [];
+    const grant = async () => {
+      const st = aServiceTicket(clock, { tgtId: tgt.id });
+      granted.push(st.id);
+      await tickets.save(st);
+    };
+    const racing = (times: number) => createRedisStores(withGrantsDuringDeletes(connection.client, times, grant), clock, prefix).tickets;
+    const index = new RedisKeys(prefix).descendants(tgt.id);
+    return { tickets, tgt, granted, grant, racing, index };
+  };
+
+  it('also removes a ticket indexed while it ran, and the index', async () => {
+    const { tickets, tgt, granted, grant, racing, index } = fixture();
+    await grant();
+    expect(await racing(1).removeDescendants(tgt.id)).to.equal(2);
+    expect(granted).to.have.length(2);
+    for (const id of granted) expect(await tickets.get(id)).to.equal(undefined);
+    expect(server().cli('exists', index).trim()).to.equal('0');
+  });
+
+  it('gives up with StoreUnavailableError when grants never stop, every ticket it left still indexed, so a retry removes them', async () => {
+    const { tickets, tgt, granted, grant, racing, index } = fixture();
+    await grant();
+    expect(await rejectionOf(racing(Infinity).removeDescendants(tgt.id))).to.be.instanceOf(StoreUnavailableError);
+    const left = granted.at(-1)!;
+    expect(server().cli('zrange', index, '0', '-1').trim()).to.equal(left);
+    expect(await tickets.get(left)).to.not.equal(undefined);
+
+    expect(await tickets.removeDescendants(tgt.id)).to.equal(1);
+    expect(await tickets.get(left)).to.equal(undefined);
+    expect(server().cli('exists', index).trim()).to.equal('0');
+  });
+});
+
 describeWithRedis(
   'redis adapter: connecting',
   (server) => {
@@ -150,7 +208,25 @@ describe('redis adapter: which errors mean "Redis is unavailable"', () => {
   const reply = (message: string) => Object.assign(new Error(message), { name: 'ReplyError' });
 
   it('every connection-level error, and the transient error replies', () => {
-    for (const error of [new Error('Connection is closed.'), new Error('Command timed out'), reply('LOADING Redis is loading the dataset in memory'), reply('CLUSTERDOWN The cluster is down'), reply('TRYAGAIN Multiple keys request during rehashing of slot')]) {
+    for (const error of [
+      new Error('Connection is closed.'),
+      new Error('Command timed out'),
+      new Error('Too many Cluster redirections. Last error: ReplyError: TRYAGAIN Multiple keys request during rehashing of slot'),
+      reply('LOADING Redis is loading the dataset in memory'),
+      reply('CLUSTERDOWN The cluster is down'),
+      reply('TRYAGAIN Multiple keys request during rehashing of slot'),
+      reply('MOVED 7638 127.0.0.1:7001'),
+      reply('ASK 7638 127.0.0.1:7001'),
+    ]) {
+      expect(isUnavailable(error), error.message).to.equal(true);
+    }
+  });
+
+  it('a cluster node refusing a script a key that is not on it now (its slot moved), or any command while the cluster is down', () => {
+    for (const error of [
+      reply('ERR Script attempted to access a non local key in a cluster node script: f6656cc9f8c7d22fe788a21064b120ae890a5460, on @user_script:4.'),
+      reply('ERR Script attempted to execute a command while the cluster is down script: f6656cc9f8c7d22fe788a21064b120ae890a5460, on @user_script:4.'),
+    ]) {
       expect(isUnavailable(error), error.message).to.equal(true);
     }
   });

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
-import { StoreUnavailableError, type UserRecord } from '@tessera/core';
+import { StoreUnavailableError } from '@tessera/core';
 import { describeWithRedis } from '@tessera/testkit/redis';
 import { connectRedis, createRedisStores, type RedisConnection } from '@tessera/adapter-redis';
 import { rejectionOf } from '@tessera/testkit';
@@ -14,7 +14,6 @@ describeWithRedis('RedisUserDirectory: the records in Redis', (server) => {
   const nodes: RedisConnection[] = [];
   let prefix = '';
   const users = (index: number) => createRedisStores(nodes[index]!.client, systemClock, prefix).users;
-  const stored = (username: string) => nodes[0]!.client.hgetall(`${prefix}user:${username}`);
   const byHand = (username: string, ...fieldsAndValues: string[]) => server().cli('hset', `${prefix}user:${username}`, ...fieldsAndValues);
 
   before(async () => {
@@ -27,17 +26,6 @@ describeWithRedis('RedisUserDirectory: the records in Redis', (server) => {
     prefix = `t${randomBytes(4).toString('hex')}:`;
   });
 
-  it("keeps each user as one hash under the key prefix, fields named as in the configuration's users, with no expiry", async () => {
-    await users(0).upsert([
-      { username: 'alice', password: { kind: 'hash', phc: PHC }, attributes: { mail: ['alice@example.org'], memberOf: ['staff', 'admins'] }, otp: { secret: OTP_SECRET, required: true } },
-      { username: 'demo', password: { kind: 'plain', value: 'Mellon' }, attributes: {} },
-    ]);
-    expect(await stored('alice')).to.deep.equal({ passwordHash: PHC, attributes: '{"mail":["alice@example.org"],"memberOf":["staff","admins"]}', otpSecret: OTP_SECRET, requireOtp: 'true' });
-    expect(await stored('demo')).to.deep.equal({ password: 'Mellon', attributes: '{}' });
-    expect(server().cli('--scan', '--pattern', `${prefix}*`).trim().split('\n').sort()).to.deep.equal([`${prefix}user:alice`, `${prefix}user:demo`]);
-    expect(server().cli('ttl', `${prefix}user:alice`).trim()).to.equal('-1');
-  });
-
   it('reads a user written by hand with redis-cli: no attributes means none, no requireOtp means a code is optional', async () => {
     byHand('bob', 'passwordHash', PHC);
     byHand('carol', 'password', 'added-by-hand', 'attributes', '{"cn":["Carol"]}', 'otpSecret', OTP_SECRET);
@@ -48,19 +36,6 @@ describeWithRedis('RedisUserDirectory: the records in Redis', (server) => {
       attributes: { cn: ['Carol'] },
       otp: { secret: OTP_SECRET, required: false },
     });
-  });
-
-  it('replaces a named user whole when nodes upsert at once, and leaves the users it does not name alone', async () => {
-    byHand('alice', 'password', 'old', 'attributes', '{"cn":["Old"]}', 'otpSecret', OTP_SECRET, 'requireOtp', 'true');
-    byHand('bob', 'password', 'added-by-hand');
-    const configured: UserRecord[] = [
-      { username: 'alice', password: { kind: 'hash', phc: PHC }, attributes: { cn: ['Alice'] } },
-      { username: 'casuser', password: { kind: 'plain', value: 'Mellon' }, attributes: { memberOf: ['staff'] } },
-    ];
-    await Promise.all([users(0).upsert(configured), users(1).upsert(configured), users(0).upsert(configured)]);
-    expect(await stored('alice')).to.deep.equal({ passwordHash: PHC, attributes: '{"cn":["Alice"]}' });
-    for (const user of configured) expect(await users(1).findByUsername(user.username)).to.deep.equal(user);
-    expect(await users(1).findByUsername('bob')).to.deep.equal({ username: 'bob', password: { kind: 'plain', value: 'added-by-hand' }, attributes: {} });
   });
 
   it('fails a lookup of a record it cannot read safely with an error naming the user and the field, never a secret in it', async () => {

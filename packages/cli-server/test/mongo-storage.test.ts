@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { Writable } from 'node:stream';
-import { MongoNetworkError, MongoServerSelectionError, type TopologyDescription } from 'mongodb';
+import { MongoNetworkError, MongoServerSelectionError, MongoWriteConcernError, type TopologyDescription } from 'mongodb';
 import { FakeDatabase } from '@tessera/testkit/mongo';
 import { parseConfig, startServer, type RunningServer, type StartOptions } from '@tessera/cli-server';
 
@@ -24,15 +24,16 @@ describe('startServer with storage.type mongo (fake database)', () => {
 
   beforeEach(async () => {
     database = new FakeDatabase();
-    database.collection('sso_users').documents.push({ _id: 'u1', username: 'bob', password: 'added-by-hand', attributes: {} });
+    // bob: added by other means; casuser: a copy an earlier version upserted, since changed in the configuration.
+    database.collection('sso_users').documents.push({ _id: 'u1', username: 'bob', password: 'added-by-hand', attributes: {} }, { _id: 'u2', username: 'casuser', password: 'Mellon-before', attributes: {} });
     const silent = new Writable({ write: (_chunk, _encoding, done) => done() });
     server = await startServer({ config, log: silent, auditLog: silent, mongoDatabase: database as unknown as NonNullable<StartOptions['mongoDatabase']> });
   });
   afterEach(() => server.close());
 
-  it('upserts the configured users and services at start, and keeps users added to the database by other means', () => {
-    const users = database.collection('sso_users').documents.map((user) => user.username);
-    expect(users).to.have.members(['bob', 'casuser']);
+  it('upserts the configured services at start, writes no user, and leaves the users in the database as they are', () => {
+    expect(database.collection('sso_users').argsOf('replaceOne')).to.deep.equal([]);
+    expect(database.collection('sso_users').documents.map((user) => user.password)).to.deep.equal(['added-by-hand', 'Mellon-before']);
     expect(database.collection('sso_services').documents.map((service) => service._id)).to.deep.equal([1]);
     expect(database.collection('sso_tickets').argsOf('createIndex')).to.have.length(3);
   });
@@ -47,6 +48,17 @@ describe('startServer with storage.type mongo (fake database)', () => {
     expect((await post(`${server.url}/v1/tickets`, { username: 'bob', password: 'added-by-hand' })).status).to.equal(201);
   });
 
+  it('answers configured users from the configuration, over a stored copy of the same name and after the database lost its users and services', async () => {
+    expect((await post(`${server.url}/v1/tickets`, { username: 'casuser', password: 'Mellon-before' })).status).to.equal(401);
+    database.collection('sso_users').documents = [];
+    database.collection('sso_services').documents = [];
+    const tgt = await (await post(`${server.url}/v1/tickets`, { username: 'casuser', password: 'Mellon' })).text();
+    const st = await post(`${server.url}/v1/tickets/${tgt}`, { service: APP });
+    expect(st.status).to.equal(200);
+    expect(await st.text()).to.match(/^ST-/);
+    expect((await post(`${server.url}/v1/tickets`, { username: 'bob', password: 'added-by-hand' })).status, 'a user added by other means lives in the database alone').to.equal(401);
+  });
+
   it('answers 503 with a clear body while the database is lost, and serves again when it returns', async () => {
     const tgt = await (await post(`${server.url}/v1/tickets`, { username: 'casuser', password: 'Mellon' })).text();
     database.failEveryCall(new MongoNetworkError('connection 4 to 10.0.0.5:27017 closed'));
@@ -55,6 +67,9 @@ describe('startServer with storage.type mongo (fake database)', () => {
     expect(login.status).to.equal(503);
     expect(await login.text()).to.equal('A service the server depends on is unavailable; please try again later.');
     database.failEveryCall(new MongoServerSelectionError('Server selection timed out after 5000 ms', {} as TopologyDescription));
+    expect((await post(`${server.url}/v1/tickets/${tgt}`, { service: APP })).status).to.equal(503);
+    // The write reached the primary but not enough members in time: not done, so retry later.
+    database.failEveryCall(new MongoWriteConcernError({ ok: 1, n: 1, writeConcernError: { code: 64, codeName: 'WriteConcernTimeout', errmsg: 'waiting for replication timed out' } }));
     expect((await post(`${server.url}/v1/tickets/${tgt}`, { service: APP })).status).to.equal(503);
     const validation = await fetch(`${server.url}/p3/serviceValidate?${new URLSearchParams({ service: APP, ticket: 'ST-1-abc-x' }).toString()}`);
     expect(validation.status).to.equal(503);
@@ -94,5 +109,32 @@ describe('startServer with storage.type mongo: two nodes on one database share t
     expect(refused.status).to.equal(429);
     expect(Number(refused.headers.get('retry-after'))).to.be.within(99, 100);
     expect(database.collection('sso_request_rates').documents).to.have.length(1);
+  });
+});
+
+// README, storage.mongo.timeoutSeconds: a database that stops answering holds a request that long, then 503.
+describe('startServer with storage.type mongo: a database that stops answering', () => {
+  const bounded = parseConfig({
+    server: { port: 0 },
+    logging: { level: 'silent' },
+    storage: { type: 'mongo', mongo: { uri: 'mongodb://db.invalid:27017', timeoutSeconds: 1 } },
+    users: [{ username: 'casuser', password: 'Mellon', attributes: {} }],
+  });
+  const database = new FakeDatabase();
+  let server: RunningServer;
+
+  before(async () => {
+    const silent = new Writable({ write: (_chunk, _encoding, done) => done() });
+    server = await startServer({ config: bounded, log: silent, auditLog: silent, mongoDatabase: database as unknown as NonNullable<StartOptions['mongoDatabase']> });
+  });
+  after(() => server.close());
+
+  it('answers 503 once the timeout has passed, and serves again when the database answers', async () => {
+    database.stopAnswering();
+    const login = await post(`${server.url}/v1/tickets`, { username: 'casuser', password: 'Mellon' });
+    expect(login.status).to.equal(503);
+    expect(await login.text()).to.equal('A service the server depends on is unavailable; please try again later.');
+    database.stopAnswering(false);
+    expect((await post(`${server.url}/v1/tickets`, { username: 'casuser', password: 'Mellon' })).status).to.equal(201);
   });
 });

@@ -12,7 +12,18 @@ export { describeOtpReplayStore, type OtpReplayStoreFactory } from './otp-replay
 export { describeRequestRateStore, type RequestRateStoreFactory } from './request-rate-store-contract.js';
 export { describeServiceSessionStore, type ServiceSessionStoreFactory } from './service-session-store-contract.js';
 export { describeFormTokenStore, type FormTokenStoreFactory } from './form-token-store-contract.js';
-export { CountingHasher, ListServiceRegistry, ListUserDirectory, MapReplayStore, MapThrottleStore, MapTicketStore, RecordingEvents, RecordingProxyCallback } from './fakes.js';
+export {
+  CountingHasher,
+  ListServiceRegistry,
+  ListUserDirectory,
+  MapReplayStore,
+  MapServiceSessionStore,
+  MapThrottleStore,
+  MapTicketStore,
+  RecordingEvents,
+  RecordingLogoutSender,
+  RecordingProxyCallback,
+} from './fakes.js';
 export { describeSingleLogoutOnStores, type SingleLogoutStores, type SingleLogoutStoresFactory } from './single-logout-cases.js';
 export type { AnotherNode } from './another-node.js';
 export { freePort } from './ports.js';

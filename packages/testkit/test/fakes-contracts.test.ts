@@ -2,10 +2,13 @@ import {
   ListServiceRegistry,
   ListUserDirectory,
   MapReplayStore,
+  MapServiceSessionStore,
   MapThrottleStore,
   MapTicketStore,
   describeOtpReplayStore,
   describeServiceRegistry,
+  describeServiceSessionStore,
+  describeSingleLogoutOnStores,
   describeThrottleStore,
   describeTicketStore,
   describeUserDirectory,
@@ -18,4 +21,6 @@ describe('testkit fakes: port contracts (the suites the adapters pass)', () => {
   describeUserDirectory('ListUserDirectory', (users) => new ListUserDirectory(users));
   describeThrottleStore('MapThrottleStore', () => new MapThrottleStore());
   describeOtpReplayStore('MapReplayStore', () => new MapReplayStore());
+  describeServiceSessionStore('MapServiceSessionStore', () => new MapServiceSessionStore());
+  describeSingleLogoutOnStores('fakes', (clock) => ({ tickets: new MapTicketStore(clock), sessions: new MapServiceSessionStore(), registry: new ListServiceRegistry() }));
 });

@@ -1,28 +1,32 @@
+import { MemoryUserDirectory } from '@tessera/adapter-memory';
 import { COLLECTIONS, MongoReadinessCheck, connectMongo, createMongoStores, type MongoConnection } from '@tessera/adapter-mongo';
 import { InvalidConfigurationError, StoreUnavailableError } from '@tessera/core';
 import type { Config } from '../config/schema.js';
+import { ServicesStoredThenConfigured, UsersConfiguredThenStored } from './configured-and-stored.js';
 import type { Storage, StorageInputs } from './storage.js';
 
 type MongoSettings = Config['storage']['mongo'];
 
 /**
- * Connects, creates the indexes, then upserts the configured users and services: the configuration
- * is the truth for what it names (every node writes the same), and entries added to the database by
- * other means stay. Any failure here stops the start with one line naming the setting.
+ * Connects, creates the indexes, then upserts the configured services (every node writes the same;
+ * services registered by other means stay). Configured users are never written: they are answered
+ * from the configuration, before the `users` collection, and configured services the database has
+ * lost from it too, as on Redis. Any failure here stops the start with one line naming the setting.
  */
 export async function openMongoStorage({ config, services, clock, logger, mongoDatabase }: StorageInputs): Promise<Storage> {
   const settings = config.storage.mongo;
   const connection = mongoDatabase === undefined ? await connect(settings) : undefined;
   try {
     const database = mongoDatabase ?? connection!.client.db(settings.database);
-    const stores = createMongoStores(database, clock, settings.collectionPrefix);
+    const stores = createMongoStores(database, clock, settings.collectionPrefix, settings.timeoutSeconds * 1000);
     await stores.createIndexes();
-    await stores.users.upsert(config.users);
     for (const service of services) await stores.registry.save(service);
     const collections = Object.values(COLLECTIONS).map((name) => settings.collectionPrefix + name);
-    logger.info({ database: settings.database, collections, users: config.users.length, services: services.length }, 'MongoDB storage ready');
+    logger.info({ database: settings.database, collections, services: services.length }, 'MongoDB storage ready');
     const readiness = new MongoReadinessCheck(database, settings.timeoutSeconds * 1000);
-    return { ports: { ...stores, readiness, liveTgts: stores.tickets }, close: async () => connection?.close() };
+    const users = new UsersConfiguredThenStored(new MemoryUserDirectory(config.users), stores.users);
+    const registry = new ServicesStoredThenConfigured(stores.registry, services);
+    return { ports: { ...stores, users, registry, readiness, liveTgts: stores.tickets }, close: async () => connection?.close() };
   } catch (error) {
     await connection?.close();
     throw startFailure(error, 'storage.mongo.database');

@@ -1,13 +1,16 @@
+import { MemoryUserDirectory } from '@tessera/adapter-memory';
 import { connectRedis, createRedisStores, type RedisSettings } from '@tessera/adapter-redis';
 import { InvalidConfigurationError, StoreUnavailableError } from '@tessera/core';
 import type { Config } from '../config/schema.js';
+import { ServicesStoredThenConfigured, UsersConfiguredThenStored } from './configured-and-stored.js';
 import type { Storage, StorageInputs } from './storage.js';
 
 /**
- * Connects (at most `connectTimeoutMs`), then upserts the configured users and services: the
- * configuration is the truth for what it names (every node writes the same), and users written to
- * Redis by other means and services registered over REST stay. Any failure here stops the start with
- * one line naming the setting.
+ * Connects (at most `connectTimeoutMs`), then writes the configured services into the shared registry
+ * (every node writes the same; services registered over REST stay). Configured users are never
+ * written: they are answered from the configuration, before the users in Redis, and configured
+ * services Redis has lost from it too, so a Redis that comes back empty costs them nothing. Any
+ * failure here stops the start with one line naming the setting.
  */
 export async function openRedisStorage({ config, services, clock, logger }: StorageInputs): Promise<Storage> {
   const settings = config.storage.redis;
@@ -20,10 +23,11 @@ export async function openRedisStorage({ config, services, clock, logger }: Stor
   });
   try {
     const stores = createRedisStores(connection.client, clock, settings.keyPrefix);
-    await stores.users.upsert(config.users);
     for (const service of services) await stores.registry.save(service);
-    logger.info({ redis: connection.target, keyPrefix: settings.keyPrefix, users: config.users.length, services: services.length }, 'Redis storage ready');
-    const { tickets, registry, users, throttle, requestRates, otpSteps, serviceSessions, formTokens, readiness } = stores;
+    logger.info({ redis: connection.target, keyPrefix: settings.keyPrefix, services: services.length }, 'Redis storage ready');
+    const { tickets, throttle, requestRates, otpSteps, serviceSessions, formTokens, readiness } = stores;
+    const users = new UsersConfiguredThenStored(new MemoryUserDirectory(config.users), stores.users);
+    const registry = new ServicesStoredThenConfigured(stores.registry, services);
     return { ports: { tickets, registry, users, throttle, requestRates, otpSteps, serviceSessions, formTokens, readiness, liveTgts: tickets }, close: () => connection.close() };
   } catch (error) {
     await connection.close();
