@@ -2,6 +2,7 @@ export { startServer, type RunningServer, type StartOptions } from './server.js'
 export { loadConfig, parseConfig, environmentOverrides, describeProblems, type LoadOptions } from './config/load.js';
 export { configSchema, type Config } from './config/schema.js';
 export { ConfigurationError, type ConfigProblem } from './config/errors.js';
+export { demoStateFolder } from './config/demo.js';
 export { initialServices } from './config/initial-services.js';
 export { renderConfigReference, withConfigReference, REFERENCE_START, REFERENCE_END, REFERENCE_PAGE } from './config/reference.js';
 export { memoryStores } from './storage/memory-storage.js';
@@ -15,7 +16,7 @@ export { redacted, redactedError, redactedText, type RedactedError } from './red
 export { AuditEventSink } from './audit/audit-event-sink.js';
 export { auditRecordOf, type AuditCategory, type AuditRecord } from './audit/audit-record.js';
 export { MODULES, knownModuleNames } from './modules/index.js';
-export type { ModuleRegistration, TesseraModule } from './modules/module.js';
+export type { ModuleKeyFile, ModuleRegistration, TesseraModule } from './modules/module.js';
 export { FanOutEventSink } from './events/fan-out-event-sink.js';
 export { MetricsEventSink, NO_HANDLER } from './metrics/metrics-event-sink.js';
 export { TesseraMetrics, UNMATCHED_ROUTE } from './metrics/tessera-metrics.js';

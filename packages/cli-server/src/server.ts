@@ -4,7 +4,10 @@ import { LOOPBACK_HOSTS } from '@tessera/adapter-koa';
 import type { MongoDatabase } from '@tessera/adapter-mongo';
 import { AdminEndpoints } from './admin/admin-endpoints.js';
 import { openAuditStream, type AuditStream } from './audit/audit-stream.js';
+import { createDemoStateFolder } from './config/demo.js';
 import { initialServices } from './config/initial-services.js';
+import { exposedSecretFileWarnings, secretFiles } from './config/secret-files.js';
+import { unpinnedServiceWarnings } from './config/service-warnings.js';
 import type { Config } from './config/schema.js';
 import { buildContainer } from './container.js';
 import { gracefulCloser } from './graceful-close.js';
@@ -50,7 +53,9 @@ export async function startServer({ config, log, auditLog, mongoDatabase }: Star
   let binder: Binder;
   try {
     warnAboutUnsafeSettings(config, logger);
+    createDemoStateFolder(config);
     const services = await initialServices(config);
+    for (const { service, text } of unpinnedServiceWarnings(config, services)) logger.warn({ serviceId: service.id, name: service.name }, text);
     audit = openAuditStream(config.audit.destination, config.server.nodeName, auditLog);
     binder = buildContainer({ config, logger, auditLogger: audit?.logger, services, mongoDatabase });
     await binder.open();
@@ -128,6 +133,7 @@ function warnAboutUnsafeSettings(config: Config, logger: Logger): void {
         'Set server.publicUrl to the URL users reach in production.',
     );
   }
+  for (const { setting, file, mode, text } of exposedSecretFileWarnings(secretFiles(config))) logger.warn({ setting, file, mode }, text);
   for (const user of config.users) {
     if (user.password.kind === 'plain') {
       logger.warn({ username: user.username }, `user ${user.username} has a plain-text password; use passwordHash (tessera hash-password)`);

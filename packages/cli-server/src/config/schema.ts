@@ -80,7 +80,7 @@ const server = section({
     .prefault({}),
   tls: section({
     cert: filePath().optional().describe('PEM certificate (then any intermediates) of an HTTPS listener; with `key` set, the server speaks HTTPS only.'),
-    key: filePath().optional().describe('PEM private key of `server.tls.cert`.'),
+    key: filePath().optional().describe('PEM private key of `server.tls.cert`; a warning at start names it when group or others may read it.'),
     clientCa: filePath()
       .optional()
       .describe('PEM CA certificates the server names to clients when it asks for a client certificate, which it does with the `x509` module’s `tls` source or this set. A handshake is never refused for its certificate: the `x509` module decides.'),
