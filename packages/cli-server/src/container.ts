@@ -2,22 +2,7 @@ import { Container } from 'inversify';
 import type { Logger } from 'pino';
 import { LOOPBACK_HOSTS, createApp, type HttpOptions } from '@tessera/adapter-koa';
 import type { MongoDatabase } from '@tessera/adapter-mongo';
-import {
-  Argon2PasswordHasher,
-  AuthenticateUser,
-  Authenticator,
-  CreateTicketGrantingTicket,
-  DestroyTicketGrantingTicket,
-  GrantServiceTicket,
-  ReadinessProbe,
-  ServiceAccess,
-  TicketIdGenerator,
-  TicketStatus,
-  ValidateServiceTicket,
-  cryptoRandomSource,
-  systemClock,
-  type RegisteredService,
-} from '@tessera/core';
+import { Argon2PasswordHasher, ReadinessProbe, createCasCore, cryptoRandomSource, systemClock, type RegisteredService } from '@tessera/core';
 import { AuditEventSink } from './audit/audit-event-sink.js';
 import type { Config } from './config/schema.js';
 import { Binder } from './di.js';
@@ -98,67 +83,20 @@ export function buildContainer({ config, logger, auditLogger, services = [], mon
   return binder;
 }
 
-/** The CAS use cases on the bound ports, and the CasCore that hands them to the adapters. */
+/** The CAS use cases on the bound ports (core's factory, as testkit's `testCore`), and the CasCore that hands them to the adapters. */
 function bindUseCases(binder: Binder, config: Config): void {
-  binder.resolved(KEYS.TicketIds, [KEYS.RandomSource], (random) => new TicketIdGenerator(random, config.server.nodeName));
-  binder.constant(KEYS.TicketLifetimes, {
-    tgtMaxTimeToLiveSeconds: config.tickets.tgt.maxTimeToLiveSeconds,
-    tgtTimeToKillSeconds: config.tickets.tgt.timeToKillSeconds,
-    stTimeToLiveSeconds: config.tickets.st.timeToLiveSeconds,
-  });
-  binder.resolved(
-    KEYS.Authenticator,
-    [{ all: KEYS.CredentialHandler }, KEYS.Clock, KEYS.EventSink, { all: KEYS.AuthenticationPolicy }],
-    (handlers, clock, events, policies) => new Authenticator(handlers, clock, events, policies),
-  );
-  binder.resolved(KEYS.ServiceAccess, [KEYS.ServiceRegistry], (registry) => new ServiceAccess(registry));
-  const issuing = [KEYS.Authenticator, KEYS.ServiceAccess, KEYS.TicketStore, KEYS.TicketIds, KEYS.Clock, KEYS.TicketLifetimes, KEYS.EventSink] as const;
-  binder.resolved(KEYS.CreateTicketGrantingTicket, issuing, (...parts) => new CreateTicketGrantingTicket(...parts));
-  binder.resolved(
-    KEYS.GrantServiceTicket,
-    [...issuing, { all: KEYS.SessionListener }],
-    (authenticator, access, tickets, ids, clock, lifetimes, events, [sessionListener]) => new GrantServiceTicket(authenticator, access, tickets, ids, clock, lifetimes, events, sessionListener),
-  );
-  binder.resolved(
-    KEYS.ValidateServiceTicket,
-    [KEYS.TicketStore, KEYS.ServiceAccess, KEYS.EventSink],
-    (tickets, access, events) => new ValidateServiceTicket(tickets, access, events),
-  );
-  binder.resolved(
-    KEYS.DestroyTicketGrantingTicket,
-    [KEYS.TicketStore, KEYS.EventSink, { all: KEYS.SessionListener }],
-    (tickets, events, [sessionListener]) => new DestroyTicketGrantingTicket(tickets, events, sessionListener),
-  );
-  binder.resolved(KEYS.TicketStatus, [KEYS.TicketStore], (tickets) => new TicketStatus(tickets));
-  binder.resolved(KEYS.AuthenticateUser, [KEYS.Authenticator, KEYS.ServiceAccess, KEYS.EventSink], (authenticator, access, events) => new AuthenticateUser(authenticator, access, events));
+  const settings = {
+    nodeName: config.server.nodeName,
+    lifetimes: {
+      tgtMaxTimeToLiveSeconds: config.tickets.tgt.maxTimeToLiveSeconds,
+      tgtTimeToKillSeconds: config.tickets.tgt.timeToKillSeconds,
+      stTimeToLiveSeconds: config.tickets.st.timeToLiveSeconds,
+    },
+  };
   binder.resolved(
     KEYS.CasCore,
-    [
-      KEYS.Clock,
-      KEYS.TicketIds,
-      KEYS.TicketLifetimes,
-      KEYS.Authenticator,
-      KEYS.ServiceAccess,
-      KEYS.CreateTicketGrantingTicket,
-      KEYS.GrantServiceTicket,
-      KEYS.ValidateServiceTicket,
-      KEYS.TicketStatus,
-      KEYS.DestroyTicketGrantingTicket,
-      KEYS.AuthenticateUser,
-    ],
-    (clock, ids, lifetimes, authenticator, serviceAccess, createTicketGrantingTicket, grantServiceTicket, validateServiceTicket, ticketStatus, destroyTicketGrantingTicket, authenticateUser) => ({
-      clock,
-      ids,
-      lifetimes,
-      authenticator,
-      serviceAccess,
-      createTicketGrantingTicket,
-      grantServiceTicket,
-      validateServiceTicket,
-      ticketStatus,
-      destroyTicketGrantingTicket,
-      authenticateUser,
-    }),
+    [KEYS.TicketStore, KEYS.ServiceRegistry, { all: KEYS.CredentialHandler }, { all: KEYS.AuthenticationPolicy }, KEYS.EventSink, KEYS.Clock, KEYS.RandomSource, { all: KEYS.SessionListener }],
+    (tickets, registry, handlers, policies, events, clock, random, [sessionListener]) => createCasCore({ tickets, registry, handlers, policies, events, clock, random, sessionListener }, settings),
   );
 }
 

@@ -1,15 +1,5 @@
 import type { Logger } from 'pino';
 import type {
-  AuthenticateUser,
-  Authenticator,
-  CreateTicketGrantingTicket,
-  DestroyTicketGrantingTicket,
-  GrantServiceTicket,
-  ServiceAccess,
-  TicketIdGenerator,
-  TicketLifetimes,
-  TicketStatus,
-  ValidateServiceTicket,
   AuthenticationPolicy,
   CasCore,
   Clock,
@@ -69,17 +59,7 @@ export const KEYS = {
   PasswordHasher: key<PasswordHasher>('PasswordHasher'),
   /** The adapter `storage.type` names, opened by `Binder.open()` and closed by `Binder.close()`; every store port comes from it. */
   Storage: key<Storage>('Storage'),
-  TicketIds: key<TicketIdGenerator>('TicketIds'),
-  TicketLifetimes: key<TicketLifetimes>('TicketLifetimes'),
-  Authenticator: key<Authenticator>('Authenticator'),
-  ServiceAccess: key<ServiceAccess>('ServiceAccess'),
-  CreateTicketGrantingTicket: key<CreateTicketGrantingTicket>('CreateTicketGrantingTicket'),
-  GrantServiceTicket: key<GrantServiceTicket>('GrantServiceTicket'),
-  ValidateServiceTicket: key<ValidateServiceTicket>('ValidateServiceTicket'),
-  TicketStatus: key<TicketStatus>('TicketStatus'),
-  DestroyTicketGrantingTicket: key<DestroyTicketGrantingTicket>('DestroyTicketGrantingTicket'),
-  AuthenticateUser: key<AuthenticateUser>('AuthenticateUser'),
-  /** Every use case at once, as the adapters take them. */
+  /** Every use case at once, as the adapters take them (core's `createCasCore`). */
   CasCore: key<CasCore>('CasCore'),
   /** Multi-bound: every enabled module adds its own. */
   CredentialHandler: key<CredentialHandler>('CredentialHandler'),
