@@ -117,7 +117,7 @@ export interface RecordWrite<T extends JsonValue> extends RecordPlacement {
   readonly expiresAt: number;
 }
 
-/** `updateRecord`'s attempts when the caller names none: enough for a handful of nodes changing one record at once. */
+/** `updateRecord`'s attempts when the caller names none: enough for a few callers changing one record at once. */
 export const UPDATE_RECORD_ATTEMPTS = 10;
 
 /**
@@ -126,9 +126,12 @@ export const UPDATE_RECORD_ATTEMPTS = 10;
  * meanwhile; otherwise it reads again and asks again, at most `attempts` times in all. `change` must
  * be a pure function of the record it is given, since it may run once per attempt. Returns what it
  * wrote, or undefined when `change` wrote nothing (it returned undefined: the record stays as it was).
- * A record that kept changing under every attempt is StoreUnavailableError (503, try again): of N
- * callers changing one record at once, each writes within N attempts, as every failed attempt is
- * another caller's success.
+ * A record that kept changing under every attempt is StoreUnavailableError (503, try again). Every
+ * failed attempt is another caller's success, so of N callers changing one record once each, every
+ * one writes within N attempts; but on a record that a steady stream of callers keeps changing (a
+ * hot counter) a caller can lose many times in a row, far more than the callers in flight, each
+ * attempt costing a read and a write. Such a record is better served by one atomic step of a
+ * specialised store.
  */
 export async function updateRecord<T extends JsonValue>(
   store: RecordStore<T>,
