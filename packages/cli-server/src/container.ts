@@ -58,8 +58,8 @@ export function buildContainer({ config, logger, auditLogger, services = [], mon
   if (auditLogger) binder.constant(KEYS.EventSinks, new AuditEventSink(auditLogger));
   binder.resource(
     KEYS.Storage,
-    [KEYS.Clock],
-    (clock) => openStorage({ config, services, clock, logger, ...(mongoDatabase !== undefined && { mongoDatabase }) }),
+    [KEYS.Clock, KEYS.RandomSource],
+    (clock, random) => openStorage({ config, services, clock, random, logger, ...(mongoDatabase !== undefined && { mongoDatabase }) }),
     (storage) => storage.close(),
   );
   binder.resolved(KEYS.ReadinessCheck, [KEYS.Storage], (storage) => storage.ports.readiness);
@@ -68,6 +68,7 @@ export function buildContainer({ config, logger, auditLogger, services = [], mon
   binder.resolved(KEYS.TicketStore, [KEYS.Storage], (storage) => storage.ports.tickets);
   binder.resolved(KEYS.ServiceRegistry, [KEYS.Storage], (storage) => storage.ports.registry);
   binder.resolved(KEYS.UserDirectory, [KEYS.Storage], (storage) => storage.ports.users);
+  binder.resolved(KEYS.RecordStores, [KEYS.Storage], (storage) => storage.ports.records);
   // The CLI's `services import` saves for real only where the registry outlives the process.
   binder.constant(KEYS.ServiceRegistryOutlivesProcess, config.storage.type !== 'memory');
   binder.resolved(KEYS.PasswordHasher, [], () => new Argon2PasswordHasher());
