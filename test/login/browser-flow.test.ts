@@ -81,6 +81,17 @@ describe('browser login: the CAS 3.0 /login and /logout flow over real HTTP (doc
     expect(sso.status).to.equal(302);
   });
 
+  it("single sign-on's ticket is never from a new login, even the session's first: renew=true refuses it", async () => {
+    const browser = new Browser();
+    expect((await logIn(browser, tessera.url, undefined)).status).to.equal(200);
+    const sso = await browser.get(`${tessera.url}/login?service=${encodeURIComponent(APP)}`);
+    expect(sso.status).to.equal(302);
+    const strict = await fetch(`${tessera.url}/p3/serviceValidate?format=JSON&renew=true&service=${encodeURIComponent(APP)}&ticket=${ticketOf(sso.location)!}`);
+    expect(JSON.stringify(await strict.json())).to.include('"code":"INVALID_TICKET"');
+    const next = await browser.get(`${tessera.url}/login?service=${encodeURIComponent(OTHER)}`);
+    expect((await validate(tessera.url, OTHER, ticketOf(next.location)!)).attributes).to.deep.include({ isFromNewLogin: ['false'] });
+  });
+
   it('renew as another user ends the first session and starts one for the new user', async () => {
     const browser = new Browser();
     const first = await logIn(browser, tessera.url, APP);
@@ -261,5 +272,25 @@ describe('browser login behind a trusted TLS proxy (docs/protocol.md §12)', () 
     const landing = await browser.submit(page, { username: 'casuser', password: 'Mellon' });
     expect(landing.status).to.equal(302);
     expect(landing.setCookies.find((cookie) => cookie.startsWith('TGC='))).to.match(/; path=\/cas; samesite=lax; secure; httponly$/);
+  });
+});
+
+describe('browser login with an https server.publicUrl behind a proxy that sends no X-Forwarded-Proto (docs/protocol.md §12.5)', () => {
+  let tessera: Tessera;
+  before(async () => {
+    tessera = await startLogin({ server: { host: '127.0.0.1', port: 0, nodeName: 'e2e', trustProxy: true, publicUrl: 'https://cas.example.org' } });
+  });
+  after(() => tessera.close());
+
+  it('marks every cookie Secure, set or cleared: the browser reached https://cas.example.org', async () => {
+    const browser = new Browser({ 'x-forwarded-for': '198.51.100.7' });
+    const page = await browser.get(`${tessera.url}/login?service=${encodeURIComponent(APP)}`);
+    expect(page.setCookies.join()).to.match(/^TBROWSER=[\w-]+; path=\/cas; samesite=lax; secure; httponly$/);
+    const landing = await browser.submit(page, { username: 'casuser', password: 'Mellon', warn: 'true' });
+    expect(landing.status).to.equal(302);
+    expect(landing.setCookies).to.have.length(2);
+    for (const cookie of landing.setCookies) expect(cookie).to.match(/^(TGC|CASPRIVACY)=[^;]+; path=\/cas; samesite=lax; secure; httponly$/);
+    const loggedOut = await browser.get(`${tessera.url}/logout`);
+    expect(loggedOut.setCookies.join()).to.match(/^TGC=; path=\/cas; expires=Thu, 01 Jan 1970 00:00:00 GMT; samesite=lax; secure; httponly$/);
   });
 });

@@ -53,6 +53,22 @@ describe('browser login: the form token is required, bound to the browser and si
     expect(refusals()).to.include('invalid');
   });
 
+  it('a post without credentials claims nothing: the same form with the right password then logs in', async () => {
+    const browser = new Browser();
+    const page = await browser.get(`${tessera.url}/login?service=${encodeURIComponent(APP)}`);
+    for (const fields of [{}, { username: 'casuser' }, { password: 'Mellon' }]) {
+      const empty = await browser.submit(page, fields);
+      expect(empty.status).to.equal(400);
+      expect(messageOf(empty.body)).to.equal('The username, password or one-time code is not right. Please try again.');
+    }
+    // A confirmation without a login session has nothing to confirm: the form, and the token stays unused.
+    const unconfirmed = await browser.submit(page, { confirmed: 'true' });
+    expect(unconfirmed.status).to.equal(200);
+    expect(headingOf(unconfirmed.body)).to.equal('Log in');
+    const landing = await browser.submit(page, { username: 'casuser', password: 'Mellon' });
+    expect(landing.status, landing.body).to.equal(302);
+  });
+
   it('refuses a token that was tampered with', async () => {
     const browser = new Browser();
     const page = await browser.get(`${tessera.url}/login`);
@@ -96,5 +112,44 @@ describe('browser login: failed logins through the form are throttled as REST on
     form = await browser.submit(form, { username: 'alice', password: 'wrong' });
     expect(form.status).to.equal(401);
     expect((await browser.submit(form, { username: 'alice', password: 'secret' })).status).to.equal(200);
+  });
+});
+
+describe('browser login: POST /login is limited per client address (docs/protocol.md §5.3)', () => {
+  let tessera: Tessera;
+  before(async () => {
+    tessera = await startLogin({
+      server: { host: '127.0.0.1', port: 0, nodeName: 'e2e', trustProxy: true },
+      modules: ['rest', 'login', 'throttle'],
+      throttle: { loginForm: { requestsPerSecond: 0.01, burst: 2 }, validation: { requestsPerSecond: 0.01, burst: 2 } },
+    });
+  });
+  after(() => tessera.close());
+
+  it("answers the burst's next post 429 with Retry-After and the form, before its token or credentials are looked at; other addresses and the validation buckets are apart", async () => {
+    const browser = new Browser({ 'x-forwarded-for': '198.51.100.50' });
+    const page = await browser.get(`${tessera.url}/login?service=${encodeURIComponent(APP)}`);
+    expect((await browser.submit(page, {})).status).to.equal(400);
+    expect((await browser.submit(page, { username: 'casuser', password: 'wrong' })).status).to.equal(401);
+    const fresh = await browser.get(`${tessera.url}/login?service=${encodeURIComponent(APP)}`);
+    const limited = await browser.submit(fresh, { username: 'casuser', password: 'Mellon' });
+    expect(limited.status).to.equal(429);
+    expect(Number(limited.headers.get('retry-after'))).to.be.within(99, 100);
+    expect(headingOf(limited.body)).to.equal('Log in');
+    expect(messageOf(limited.body)).to.equal('Too many attempts from your network. Please wait a while before you try again.');
+    expect(limited.setCookies.join()).to.not.include('TGC=');
+    // Its token was not claimed: the same browser, through another address of the proxy, logs in with it.
+    const moved = await fetch(`${tessera.url}/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: await browser.jar.getCookieString(tessera.url), 'x-forwarded-for': '198.51.100.52' },
+      body: new URLSearchParams({ ...formOf(fresh.body).hidden, username: 'casuser', password: 'Mellon' }).toString(),
+      redirect: 'manual',
+    });
+    expect(moved.status).to.equal(302);
+    // Another address logs in; the validation endpoints keep their own buckets.
+    const other = new Browser({ 'x-forwarded-for': '198.51.100.51' });
+    expect((await other.submit(await other.get(`${tessera.url}/login?service=${encodeURIComponent(APP)}`), { username: 'casuser', password: 'Mellon' })).status).to.equal(302);
+    const validation = await fetch(`${tessera.url}/p3/serviceValidate?service=${encodeURIComponent(APP)}&ticket=ST-1-x-e2e`, { headers: { 'x-forwarded-for': '198.51.100.50' } });
+    expect(validation.status).to.equal(400);
   });
 });

@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import { XMLParser } from 'fast-xml-parser';
 import { APP, form, login, type Tessera } from '../support/tessera.js';
 import { Browser, ticketOf } from '../support/browser.js';
-import { logIn, servicesWith, startLogin } from './support.js';
+import { logIn, servicesWith, startLogin, validate } from './support.js';
 
 /** How the listener answers a path's requests in turn; the last one repeats. `hang` answers only after a second. */
 type Answer = 200 | 500 | 'hang';
@@ -107,11 +107,18 @@ describe('single logout: opted-in services get a logoutRequest when the session 
 
   const auditOf = (action: string) => tessera.audit.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line['action'] === action);
 
-  it('logout: each opted-in service that got a ticket receives one LogoutRequest naming it; the others nothing', async () => {
+  /** Each service validates the ticket it was sent back with, as a CAS client does: only then does it hold a session. */
+  const signOn = async (browser: Browser, service: string, first = false) => {
+    const ticket = ticketOf((first ? await logIn(browser, tessera.url, service) : await browser.get(`${tessera.url}/login?service=${encodeURIComponent(service)}`)).location)!;
+    expect(await validate(tessera.url, service, ticket)).to.have.property('user', 'casuser');
+    return ticket;
+  };
+
+  it('logout: each opted-in service that validated a ticket receives one LogoutRequest naming it; the others nothing', async () => {
     const browser = new Browser();
-    const slo = ticketOf((await logIn(browser, tessera.url, 'https://slo.example.org/app')).location)!;
-    const straight = ticketOf((await browser.get(`${tessera.url}/login?service=${encodeURIComponent(direct)}`)).location)!;
-    await browser.get(`${tessera.url}/login?service=${encodeURIComponent(APP)}`);
+    const slo = await signOn(browser, 'https://slo.example.org/app', true);
+    const straight = await signOn(browser, direct);
+    await signOn(browser, APP);
     const before = listener.received.length;
 
     const out = await browser.get(`${tessera.url}/logout`);
@@ -146,6 +153,7 @@ describe('single logout: opted-in services get a logoutRequest when the session 
   it('a REST logout (DELETE of the TGT) tells the services too', async () => {
     const tgt = await login(tessera.url);
     const ticket = await (await fetch(`${tessera.url}/v1/tickets/${tgt}`, form({ service: 'https://slo.example.org/rest' }))).text();
+    await validate(tessera.url, 'https://slo.example.org/rest', ticket);
     await fetch(`${tessera.url}/v1/tickets/${tgt}`, { method: 'DELETE' });
     await eventually('the logout request', () => listener.to('/slo').find((request) => request.logoutRequest.includes(ticket)));
   });
@@ -155,8 +163,8 @@ describe('single logout: opted-in services get a logoutRequest when the session 
     listener.answer('/slow', 'hang', 200);
     listener.answer('/down', 500);
     const browser = new Browser();
-    await logIn(browser, tessera.url, 'https://flaky.example.org/a');
-    for (const service of ['https://slow.example.org/b', 'https://down.example.org/c']) await browser.get(`${tessera.url}/login?service=${encodeURIComponent(service)}`);
+    await signOn(browser, 'https://flaky.example.org/a', true);
+    for (const service of ['https://slow.example.org/b', 'https://down.example.org/c']) await signOn(browser, service);
 
     const started = Date.now();
     const out = await browser.get(`${tessera.url}/logout`);
@@ -177,7 +185,7 @@ describe('single logout: opted-in services get a logoutRequest when the session 
   it('reports a timeout when every attempt is too slow', async () => {
     listener.answer('/slow', 'hang');
     const browser = new Browser();
-    await logIn(browser, tessera.url, 'https://slow.example.org/d');
+    await signOn(browser, 'https://slow.example.org/d', true);
     await browser.get(`${tessera.url}/logout`);
     const failed = await eventually('the failure', () => auditOf('logout.request.failed').find((line) => line['service'] === 'https://slow.example.org/d'));
     expect(failed).to.include({ attempts: 3, reason: 'timeout' });

@@ -203,7 +203,7 @@ describe('proxy module off (docs/protocol.md §13)', () => {
 describe('single logout reaches the services proxy tickets were issued for (docs/protocol.md §13, §12.4)', function () {
   this.timeout(30_000);
 
-  it('logging out sends the back end, opted in, a logoutRequest naming its PT', async () => {
+  it('logging out sends the back end, opted in, a logoutRequest naming the PT it validated; a PT never validated gets none', async () => {
     const bodies: string[] = [];
     const backChannel = createServer((request, response) => {
       let body = '';
@@ -232,10 +232,15 @@ describe('single logout reaches the services proxy tickets were issued for (docs
       const pgt = delivered(world.listener, '/pgtCallback');
       const pt = await proxyTicket(base, pgt!.pgtId, 'https://slo-backend.example.org/api');
       expect(pt.ticket).to.match(/^PT-/);
+      expect(await validate(base, '/proxyValidate', 'https://slo-backend.example.org/api', pt.ticket!)).to.have.property('user', 'casuser');
+      const unused = await proxyTicket(base, pgt!.pgtId, 'https://slo-backend.example.org/other');
       expect((await fetch(`${base}/v1/tickets/${tgt}`, { method: 'DELETE' })).status).to.equal(200);
       const deadline = Date.now() + 5000;
       while (bodies.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      // Both would have been sent in the same moment: time enough for a second one to arrive.
+      await new Promise((resolve) => setTimeout(resolve, 200));
       expect(bodies).to.have.length(1);
+      expect(bodies[0]).to.not.include(unused.ticket!);
       expect(bodies[0]).to.include(`<samlp:SessionIndex>${pt.ticket}</samlp:SessionIndex>`);
     } finally {
       await world.close();

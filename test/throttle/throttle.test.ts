@@ -1,5 +1,8 @@
 import { expect } from 'chai';
+import { Browser } from '../support/browser.js';
 import { form, login, startTessera, type Tessera } from '../support/tessera.js';
+import { startLogin } from '../login/support.js';
+import { makePkiFiles, type PkiFiles } from '../x509/support.js';
 
 const SETTINGS = { failure: { threshold: 3, rangeSeconds: 60, lockSeconds: 30, maxLockSeconds: 120 } };
 
@@ -77,5 +80,63 @@ describe('throttle module end to end (docs/protocol.md §5)', () => {
     } finally {
       await plain.close();
     }
+  });
+});
+
+// docs/protocol.md §5.1: a success forgets only the failures of whom it proved.
+describe("throttle: another principal's success never forgets a user's failures (docs/protocol.md §5.1)", () => {
+  let pki: PkiFiles;
+  let tessera: Tessera;
+  before(async () => {
+    pki = await makePkiFiles();
+    // Behind a trusted proxy, so each test is its own client address; the certificate field is believed from this peer.
+    tessera = await startLogin({
+      server: { host: '127.0.0.1', port: 0, nodeName: 'e2e', trustProxy: true },
+      modules: ['rest', 'login', 'x509', 'throttle'],
+      x509: { trustAnchors: [pki.files.root], crl: { files: [pki.files.crl] }, sources: ['form'], trustedProxies: ['127.0.0.1', '::1'] },
+      throttle: SETTINGS,
+    });
+  });
+  after(async () => {
+    await tessera.close();
+    pki.remove();
+  });
+
+  it("POST /v1/tickets: alice's username with mallory's valid certificate logs mallory in, and leaves alice's count alone: the guesses lock", async () => {
+    const post = (fields: Record<string, string>) =>
+      fetch(`${tessera.url}/v1/tickets`, { ...form(fields), headers: { ...form({}).headers, accept: 'text/plain', 'x-forwarded-for': '198.51.100.20' } });
+    const guesses: number[] = [];
+    const mallory: number[] = [];
+    for (let i = 0; i < 12; i++) {
+      guesses.push((await post({ username: 'alice', password: `guess-${i}` })).status);
+      mallory.push((await post({ username: 'alice', cert: pki.mallory.pem })).status);
+    }
+    expect(guesses).to.deep.equal([401, 401, 401, ...Array<number>(9).fill(423)]);
+    // Mallory logs in as mallory until alice's key locks; the lock holds whatever credential comes with her name.
+    expect(mallory).to.deep.equal([201, 201, ...Array<number>(10).fill(423)]);
+    expect((await post({ username: 'alice', password: 'secret' })).status).to.equal(423);
+  });
+
+  it("POST /login: the same through the login form, whose cert field logs mallory in", async () => {
+    const browser = new Browser({ 'x-forwarded-for': '198.51.100.30' });
+    // renew: the form even while mallory's session is on.
+    const submit = async (fields: Record<string, string>) => browser.submit(await browser.get(`${tessera.url}/login?renew=true`), fields);
+    const guesses: number[] = [];
+    const mallory: number[] = [];
+    for (let i = 0; i < 12; i++) {
+      guesses.push((await submit({ username: 'alice', password: `guess-${i}` })).status);
+      const loggedIn = await submit({ username: 'alice', cert: pki.mallory.pem });
+      mallory.push(loggedIn.status);
+      if (loggedIn.status === 200) expect(loggedIn.body).to.include('You are logged in as <strong>CN=mallory,O=Example</strong>');
+    }
+    expect(guesses).to.deep.equal([401, 401, 401, ...Array<number>(9).fill(423)]);
+    expect(mallory).to.deep.equal([200, 200, ...Array<number>(10).fill(423)]);
+  });
+
+  it("the user's own success still forgets their failures", async () => {
+    const post = (username: string, password: string) =>
+      fetch(`${tessera.url}/v1/tickets`, { ...form({ username, password }), headers: { ...form({}).headers, accept: 'text/plain', 'x-forwarded-for': '198.51.100.40' } });
+    const round = async () => [(await post('alice', 'wrong')).status, (await post('alice', 'wrong')).status, (await post('alice', 'secret')).status];
+    for (let i = 0; i < 3; i++) expect(await round()).to.deep.equal([401, 401, 201]);
   });
 });

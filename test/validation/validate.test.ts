@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { APP, login, serviceTicket, startTessera, type Tessera } from '../support/tessera.js';
+import { APP, form, login, serviceTicket, startTessera, type Tessera } from '../support/tessera.js';
 
 const ENDPOINTS = ['/serviceValidate', '/proxyValidate', '/p3/serviceValidate', '/p3/proxyValidate'];
 
@@ -90,6 +90,20 @@ describe('validation endpoints (docs/protocol.md §3, CAS protocol 3.0)', () => 
     const second = await serviceTicket(tessera.url, tgt);
     expect(await (await validate('/p3/serviceValidate', `service=${encodeURIComponent(APP)}&ticket=${first}&renew=true`)).text()).to.include('authenticationSuccess');
     expect(await (await validate('/p3/serviceValidate', `service=${encodeURIComponent(APP)}&ticket=${second}&renew=true`)).text()).to.include('INVALID_TICKET');
+  });
+
+  it("renew=true with rest.newLoginWindowSeconds 0: a TGT's first ST counts only when granted with renew and credentials", async () => {
+    const strict = await startTessera({ rest: { newLoginWindowSeconds: 0 } });
+    try {
+      const tgt = await login(strict.url);
+      const strictly = (ticket: string) => fetch(`${strict.url}/p3/serviceValidate?service=${encodeURIComponent(APP)}&ticket=${ticket}&renew=true`).then((answer) => answer.text());
+      expect(await strictly(await serviceTicket(strict.url, tgt))).to.include('INVALID_TICKET');
+      const renewed = await fetch(`${strict.url}/v1/tickets/${tgt}`, form({ service: APP, renew: 'true', username: 'casuser', password: 'Mellon' }));
+      expect(renewed.status).to.equal(200);
+      expect(await strictly(await renewed.text())).to.include('authenticationSuccess');
+    } finally {
+      await strict.close();
+    }
   });
 
   it('format=JSON gives the JSON document; the Accept header alone never does', async () => {

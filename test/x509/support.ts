@@ -11,6 +11,8 @@ export interface PkiFiles {
   readonly alice: IssuedCertificate;
   /** CN=casuser, to pair with the password of the configured user casuser. */
   readonly casuser: IssuedCertificate;
+  /** CN=mallory: a valid certificate of someone who is no configured user. */
+  readonly mallory: IssuedCertificate;
   readonly expired: IssuedCertificate;
   readonly revoked: IssuedCertificate;
   readonly selfSigned: IssuedCertificate;
@@ -33,6 +35,7 @@ export async function makePkiFiles(): Promise<PkiFiles> {
     root,
     alice: await root.issue({ subject: 'CN=alice,OU=People,O=Example', email: 'alice@example.org' }),
     casuser: await root.issue({ subject: 'CN=casuser,O=Example' }),
+    mallory: await root.issue({ subject: 'CN=mallory,O=Example' }),
     expired: await root.issue({ subject: 'CN=expired,O=Example', notBefore: now - 30 * DAY, notAfter: now - DAY }),
     revoked,
     issuingCa,

@@ -72,6 +72,7 @@ function extensionPoints(contributions: readonly HttpExtensions[]): Omit<HttpCon
   return {
     credentialGuards: (condition) => contributions.flatMap((contribution) => contribution.credentialGuard?.(condition) ?? []),
     validationGuards: contributions.flatMap((contribution) => contribution.validationGuard ?? []),
+    formGuards: contributions.flatMap((contribution) => contribution.formGuard ?? []),
     ticketEncodings,
     async ticketIdOf(idOrEncoded) {
       let id = idOrEncoded;

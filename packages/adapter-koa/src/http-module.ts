@@ -33,6 +33,8 @@ export interface HttpContext extends HttpBasics {
   credentialGuards(condition?: RequestCondition): Step[];
   /** Every module's validation guard, to place right after the failure renderer of the validation endpoints and /proxy. */
   readonly validationGuards: readonly Step[];
+  /** Every module's form guard, to place right after the failure renderer of the routes browsers post forms to (POST /login). */
+  readonly formGuards: readonly Step[];
   /** Every module's ticket encoding: none, and tickets travel as bare ids only. */
   readonly ticketEncodings: readonly TicketEncoding[];
   /** The stored ticket's id for what a client sent where a ticket id is read (path or query): an id, or a ticket in an encoding. */
@@ -82,6 +84,11 @@ export interface HttpExtensions {
   credentialGuard?(condition?: RequestCondition): Step;
   /** A step placed first on the validation endpoints and /proxy, right after their failure renderer. */
   readonly validationGuard?: Step;
+  /**
+   * A step placed first on the routes browsers post forms to (POST /login), right after their failure
+   * renderer, before the body is read: such a post costs the server a token claim and a password hash.
+   */
+  readonly formGuard?: Step;
   /** Another form tickets may travel in. */
   readonly ticketEncoding?: TicketEncoding;
   /** More query parameters of the CAS 2 and 3 validation paths, and what they add to a success. */

@@ -109,18 +109,20 @@ export function testServer(setup: ServerSetup = {}) {
     ...setup.users,
   });
   const registry = new ListServiceRegistry(SERVICES);
+  const throttleStore = new MapThrottleStore();
+  const authenticationThrottle = setup.throttle && new AuthenticationThrottle(throttleStore, clock, setup.throttle, events);
   const core = testCore({
     tickets: setup.tickets ?? tickets,
     registry,
     handlers: setup.handlers ?? [handler],
     ...(setup.policies && { policies: setup.policies }),
+    ...(authenticationThrottle && { authenticationListeners: [authenticationThrottle] }),
     clock,
     random: cryptoRandomSource,
     nodeName: 'test',
     lifetimes: defaultTicketLifetimes,
     events,
   });
-  const throttleStore = new MapThrottleStore();
   const store = setup.tickets ?? tickets;
   const proxy =
     setup.proxyCallback &&
@@ -131,14 +133,14 @@ export function testServer(setup: ServerSetup = {}) {
   const throttle =
     (setup.throttle || setup.validationRate) &&
     throttleModule({
-      ...(setup.throttle && { authentication: new AuthenticationThrottle(throttleStore, clock, setup.throttle, events) }),
+      ...(authenticationThrottle && { authentication: authenticationThrottle }),
       ...(setup.validationRate && { validationRate: new RequestRateLimit(new DrainingRateStore(), clock, setup.validationRate) }),
     });
   const app = createApp({
     core,
     options: { ...DEFAULT_OPTIONS, ...setup.options },
     modules: [
-      restModule(),
+      restModule({ newLoginWindowSeconds: 30 }),
       ...(setup.tokenKeys ? [tokensModule(new JwtTickets(new CasJwtCodec(setup.tokenKeys, clock), clock, undefined))] : []),
       ...(throttle ? [throttle] : []),
       ...(proxy ? [proxy] : []),

@@ -17,14 +17,15 @@ export class MemoryServiceSessionStore implements ServiceSessionStore {
     return this.records.size;
   }
 
-  add(tgtId: string, session: ServiceSession, checkAt: number): Promise<void> {
+  add(tgtId: string, session: ServiceSession, checkAt: number, limit: number): Promise<readonly ServiceSession[]> {
     const record = this.records.get(tgtId);
-    if (record === undefined) this.records.set(tgtId, { sessions: [session], checkAt });
-    else {
-      record.sessions.push(session);
-      record.checkAt = Math.max(record.checkAt, checkAt);
+    if (record === undefined) {
+      this.records.set(tgtId, { sessions: [session], checkAt });
+      return Promise.resolve([]);
     }
-    return Promise.resolve();
+    record.sessions.push(session);
+    record.checkAt = Math.max(record.checkAt, checkAt);
+    return Promise.resolve(record.sessions.splice(0, Math.max(0, record.sessions.length - limit)));
   }
 
   take(tgtId: string): Promise<readonly ServiceSession[]> {

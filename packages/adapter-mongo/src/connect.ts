@@ -1,4 +1,4 @@
-import { MongoClient } from 'mongodb';
+import { MongoClient, type MongoClientOptions } from 'mongodb';
 import { StoreUnavailableError } from '@tessera/core';
 import { isConnectivityError } from './unavailable.js';
 
@@ -8,12 +8,24 @@ export interface MongoConnection {
 }
 
 /**
- * Connects and pings, so an unreachable database fails here, at start, within the timeout. The
- * same timeout bounds every later operation while the database is away, so requests answer 503
- * promptly instead of hanging; the driver reconnects by itself when it returns.
+ * The driver's own limits, each `timeoutMs`: to find a server, to open a connection, to wait for a
+ * pooled one, and to wait on a socket for a reply, so a primary that stops answering fails the
+ * connection rather than holding it until the next heartbeat. Each bounds one step, and a retry runs
+ * them again; the whole operation is bounded by the stores themselves (`createMongoStores`'s
+ * `timeoutMs`), since this driver version accepts `timeoutMS` but ignores it. No `maxTimeMS` is sent:
+ * the server may still finish an operation the client gave up on, as after any lost reply.
+ */
+export function mongoClientOptions(timeoutMs: number): MongoClientOptions {
+  return { serverSelectionTimeoutMS: timeoutMs, connectTimeoutMS: timeoutMs, waitQueueTimeoutMS: timeoutMs, socketTimeoutMS: timeoutMs };
+}
+
+/**
+ * Connects and pings, so an unreachable database fails here, at start, within the timeout. The same
+ * timeout bounds every later operation (see mongoClientOptions and createMongoStores), so requests
+ * answer 503 promptly instead of hanging; the driver reconnects by itself when the database returns.
  */
 export async function connectMongo(uri: string, timeoutMs: number): Promise<MongoConnection> {
-  const client = new MongoClient(uri, { serverSelectionTimeoutMS: timeoutMs, connectTimeoutMS: timeoutMs });
+  const client = new MongoClient(uri, mongoClientOptions(timeoutMs));
   try {
     await client.connect();
     await client.db('admin').command({ ping: 1 });

@@ -1,4 +1,4 @@
-export { connectMongo, type MongoConnection } from './connect.js';
+export { connectMongo, mongoClientOptions, type MongoConnection } from './connect.js';
 export { COLLECTIONS, createMongoStores, type MongoDatabase, type MongoStores } from './mongo-stores.js';
 export { MongoReadinessCheck } from './mongo-readiness.js';
 export { MongoRecordStores, RECORD_EXPIRY_MARGIN_SECONDS, type RecordDocument } from './mongo-record-store.js';

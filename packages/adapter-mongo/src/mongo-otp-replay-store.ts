@@ -1,6 +1,6 @@
 import type { Collection } from 'mongodb';
 import type { OtpReplayStore } from '@tessera/core/modules/otp';
-import { guarded } from './unavailable.js';
+import type { Guarded } from './unavailable.js';
 
 /** The last TOTP time step accepted for a user; `_id` is the username. */
 export interface OtpStepDocument {
@@ -9,22 +9,30 @@ export interface OtpStepDocument {
 }
 
 const DUPLICATE_KEY = 11000;
+const ATTEMPTS = 3;
 
 /**
  * Used one-time passwords in MongoDB, shared by every node, so a code accepted on one node is refused
- * on all (ASVS 2.8.4): one conditional upsert per claim, as core's OtpReplayStore port describes.
+ * on all (ASVS 2.8.4). A claim is one atomic `$max` on the user's document, returning it as it was: the
+ * step is accepted when it raised the stored one. Claims racing on several nodes thus apply one after
+ * the other, and a later step always wins, whichever arrives first.
  */
 export class MongoOtpReplayStore implements OtpReplayStore {
-  constructor(private readonly steps: Collection<OtpStepDocument>) {}
+  constructor(
+    private readonly steps: Collection<OtpStepDocument>,
+    private readonly guarded: Guarded,
+  ) {}
 
   async claim(username: string, step: number): Promise<boolean> {
-    try {
-      await guarded(() => this.steps.findOneAndUpdate({ _id: username, step: { $lt: step } }, { $set: { step } }, { upsert: true }));
-      return true;
-    } catch (error) {
-      // The user's document exists with a step at least as late: the insert half of the upsert collided.
-      if ((error as { code?: unknown }).code === DUPLICATE_KEY) return false;
-      throw error;
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        const before = await this.guarded(() => this.steps.findOneAndUpdate({ _id: username }, { $max: { step } }, { upsert: true, returnDocument: 'before' }));
+        return before === null || before.step < step;
+      } catch (error) {
+        // Another node inserted the user's first step between our lookup and insert (a server may answer
+        // so rather than retry the upsert itself); nothing was written, and the same update now applies to it.
+        if ((error as { code?: unknown }).code !== DUPLICATE_KEY || attempt === ATTEMPTS) throw error;
+      }
     }
   }
 }

@@ -1,6 +1,6 @@
 import type { Collection, Document } from 'mongodb';
 import type { RequestRateStore } from '@tessera/core/modules/throttle';
-import { guarded } from './unavailable.js';
+import type { Guarded } from './unavailable.js';
 
 /** A token bucket; `_id` is its key (a client IP). */
 export interface RequestRateDocument {
@@ -30,17 +30,20 @@ const ATTEMPTS = 3;
  * on `expiresAt` is garbage collection.
  */
 export class MongoRequestRateStore implements RequestRateStore {
-  constructor(private readonly buckets: Collection<RequestRateDocument>) {}
+  constructor(
+    private readonly buckets: Collection<RequestRateDocument>,
+    private readonly guarded: Guarded,
+  ) {}
 
   async createIndexes(): Promise<void> {
-    await guarded(() => this.buckets.createIndex({ expiresAt: 1 }, { name: 'expiresAt_ttl', expireAfterSeconds: 0 }));
+    await this.guarded(() => this.buckets.createIndex({ expiresAt: 1 }, { name: 'expiresAt_ttl', expireAfterSeconds: 0 }));
   }
 
   async take(key: string, now: number, capacity: number, refillPerSecond: number): Promise<number> {
     const update = takePipeline(now, capacity, refillPerSecond);
     for (let attempt = 1; ; attempt += 1) {
       try {
-        const bucket = await guarded(() => this.buckets.findOneAndUpdate({ _id: key }, update, { upsert: true, returnDocument: 'after' }));
+        const bucket = await this.guarded(() => this.buckets.findOneAndUpdate({ _id: key }, update, { upsert: true, returnDocument: 'after' }));
         if (bucket === null) throw new Error('MongoDB returned no document for an upsert asked to return it');
         return bucket.taken ? 0 : Math.ceil(((1 - bucket.tokens) * 1000) / refillPerSecond);
       } catch (error) {

@@ -1,6 +1,6 @@
 import type { Collection } from 'mongodb';
 import type { ServiceSession, ServiceSessionStore } from '@tessera/core/modules/login';
-import { guarded } from './unavailable.js';
+import type { Guarded } from './unavailable.js';
 
 /** A TGT's single-logout record; `_id` is the TGT id. */
 export interface ServiceSessionDocument {
@@ -14,22 +14,28 @@ const DUPLICATE_KEY = 11000;
 const ATTEMPTS = 3;
 
 /**
- * Single-logout records in MongoDB, shared by every node: adds are one upsert ($push, $max), take is one
- * findOneAndDelete, so of the nodes noticing a TGT's end at once exactly one tells its services.
+ * Single-logout records in MongoDB, shared by every node: adds are one upsert ($push with $slice, $max),
+ * take is one findOneAndDelete, so of the nodes noticing a TGT's end at once exactly one tells its services.
  */
 export class MongoServiceSessionStore implements ServiceSessionStore {
-  constructor(private readonly records: Collection<ServiceSessionDocument>) {}
+  constructor(
+    private readonly records: Collection<ServiceSessionDocument>,
+    private readonly guarded: Guarded,
+  ) {}
 
   async createIndexes(): Promise<void> {
-    await guarded(() => this.records.createIndex({ checkAt: 1 }, { name: 'checkAt' }));
+    await this.guarded(() => this.records.createIndex({ checkAt: 1 }, { name: 'checkAt' }));
   }
 
-  async add(tgtId: string, session: ServiceSession, checkAt: number): Promise<void> {
-    const change = { $push: { sessions: { ticketId: session.ticketId, service: session.service, principal: session.principal } }, $max: { checkAt: new Date(checkAt) } };
+  async add(tgtId: string, session: ServiceSession, checkAt: number, limit: number): Promise<readonly ServiceSession[]> {
+    const { ticketId, service, principal } = session;
+    // $slice keeps the newest `limit` in the same step; the document before it tells which were dropped.
+    const change = { $push: { sessions: { $each: [{ ticketId, service, principal }], $slice: -limit } }, $max: { checkAt: new Date(checkAt) } };
     for (let attempt = 1; ; attempt += 1) {
       try {
-        await guarded(() => this.records.findOneAndUpdate({ _id: tgtId }, change, { upsert: true }));
-        return;
+        const before = await this.guarded(() => this.records.findOneAndUpdate({ _id: tgtId }, change, { upsert: true, returnDocument: 'before' }));
+        const held = before?.sessions ?? [];
+        return sessionsOf(held.slice(0, Math.max(0, held.length + 1 - limit)));
       } catch (error) {
         // Two first adds raced to insert the record: the loser updates the winner's.
         if ((error as { code?: unknown }).code !== DUPLICATE_KEY || attempt >= ATTEMPTS) throw error;
@@ -38,12 +44,12 @@ export class MongoServiceSessionStore implements ServiceSessionStore {
   }
 
   async take(tgtId: string): Promise<readonly ServiceSession[]> {
-    const taken = await guarded(() => this.records.findOneAndDelete({ _id: tgtId }));
-    return (taken?.sessions ?? []).map(({ ticketId, service, principal }) => ({ ticketId, service, principal }));
+    const taken = await this.guarded(() => this.records.findOneAndDelete({ _id: tgtId }));
+    return sessionsOf(taken?.sessions ?? []);
   }
 
   async due(now: number, limit: number): Promise<readonly string[]> {
-    const found = await guarded(() =>
+    const found = await this.guarded(() =>
       this.records
         .find({ checkAt: { $lte: new Date(now) } })
         .sort({ checkAt: 1 })
@@ -54,6 +60,11 @@ export class MongoServiceSessionStore implements ServiceSessionStore {
   }
 
   async postpone(tgtId: string, checkAt: number): Promise<void> {
-    await guarded(() => this.records.findOneAndUpdate({ _id: tgtId }, { $max: { checkAt: new Date(checkAt) } }));
+    await this.guarded(() => this.records.findOneAndUpdate({ _id: tgtId }, { $max: { checkAt: new Date(checkAt) } }));
   }
+}
+
+/** The sessions as the port gives them, without any other field a document may hold. */
+function sessionsOf(stored: readonly ServiceSession[]): ServiceSession[] {
+  return stored.map(({ ticketId, service, principal }) => ({ ticketId, service, principal }));
 }

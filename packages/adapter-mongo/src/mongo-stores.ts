@@ -1,4 +1,4 @@
-import type { Db } from 'mongodb';
+import type { Db, Document } from 'mongodb';
 import type { Clock } from '@tessera/core';
 import { MongoFormTokenStore } from './mongo-form-token-store.js';
 import { MongoOtpReplayStore } from './mongo-otp-replay-store.js';
@@ -8,6 +8,7 @@ import { MongoServiceSessionStore } from './mongo-service-session-store.js';
 import { MongoThrottleStore } from './mongo-throttle-store.js';
 import { MongoTicketStore } from './mongo-ticket-store.js';
 import { MongoUserDirectory } from './mongo-user-directory.js';
+import { guardedWithin } from './unavailable.js';
 
 /** What the stores need of a database: its collections, and `command` for the readiness ping. A real `Db`, or a fake one in tests. */
 export type MongoDatabase = Pick<Db, 'collection' | 'command'>;
@@ -44,15 +45,21 @@ export interface MongoStores {
   createIndexes(): Promise<void>;
 }
 
-export function createMongoStores(database: MongoDatabase, clock: Clock, collectionPrefix = ''): MongoStores {
-  const tickets = new MongoTicketStore(database.collection(collectionPrefix + COLLECTIONS.tickets), clock);
-  const registry = new MongoServiceRegistry(database.collection(collectionPrefix + COLLECTIONS.services));
-  const users = new MongoUserDirectory(database.collection(collectionPrefix + COLLECTIONS.users));
-  const throttle = new MongoThrottleStore(database.collection(collectionPrefix + COLLECTIONS.throttle));
-  const requestRates = new MongoRequestRateStore(database.collection(collectionPrefix + COLLECTIONS.requestRates));
-  const otpSteps = new MongoOtpReplayStore(database.collection(collectionPrefix + COLLECTIONS.otpSteps));
-  const serviceSessions = new MongoServiceSessionStore(database.collection(collectionPrefix + COLLECTIONS.serviceSessions));
-  const formTokens = new MongoFormTokenStore(database.collection(collectionPrefix + COLLECTIONS.formTokens));
+/** `storage.mongo.timeoutSeconds`'s default, for callers that give none. */
+const DEFAULT_TIMEOUT_MS = 5000;
+
+/** The stores over one database; each of their calls gives up after `timeoutMs` (StoreUnavailableError, 503). */
+export function createMongoStores(database: MongoDatabase, clock: Clock, collectionPrefix = '', timeoutMs = DEFAULT_TIMEOUT_MS): MongoStores {
+  const guarded = guardedWithin(timeoutMs);
+  const collection = <T extends Document>(name: string) => database.collection<T>(collectionPrefix + name);
+  const tickets = new MongoTicketStore(collection(COLLECTIONS.tickets), clock, guarded);
+  const registry = new MongoServiceRegistry(collection(COLLECTIONS.services), guarded);
+  const users = new MongoUserDirectory(collection(COLLECTIONS.users), guarded);
+  const throttle = new MongoThrottleStore(collection(COLLECTIONS.throttle), guarded);
+  const requestRates = new MongoRequestRateStore(collection(COLLECTIONS.requestRates), guarded);
+  const otpSteps = new MongoOtpReplayStore(collection(COLLECTIONS.otpSteps), guarded);
+  const serviceSessions = new MongoServiceSessionStore(collection(COLLECTIONS.serviceSessions), guarded);
+  const formTokens = new MongoFormTokenStore(collection(COLLECTIONS.formTokens), guarded);
   return {
     tickets,
     registry,
@@ -64,7 +71,6 @@ export function createMongoStores(database: MongoDatabase, clock: Clock, collect
     formTokens,
     async createIndexes() {
       await tickets.createIndexes();
-      await registry.createIndexes();
       await users.createIndexes();
       await throttle.createIndexes();
       await requestRates.createIndexes();

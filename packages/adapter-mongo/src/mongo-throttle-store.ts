@@ -1,6 +1,6 @@
 import type { Collection } from 'mongodb';
 import type { ThrottleState, ThrottleStore } from '@tessera/core/modules/throttle';
-import { guarded } from './unavailable.js';
+import type { Guarded } from './unavailable.js';
 
 /** A throttle key's counters; `_id` is the key (client IP + lower-cased username), unique by nature. */
 export interface ThrottleDocument {
@@ -24,14 +24,17 @@ const ATTEMPTS = 3;
  * them locks a key. Times come from the caller's clock; the TTL index on `expiresAt` is garbage collection.
  */
 export class MongoThrottleStore implements ThrottleStore {
-  constructor(private readonly throttle: Collection<ThrottleDocument>) {}
+  constructor(
+    private readonly throttle: Collection<ThrottleDocument>,
+    private readonly guarded: Guarded,
+  ) {}
 
   async createIndexes(): Promise<void> {
-    await guarded(() => this.throttle.createIndex({ expiresAt: 1 }, { name: 'expiresAt_ttl', expireAfterSeconds: 0 }));
+    await this.guarded(() => this.throttle.createIndex({ expiresAt: 1 }, { name: 'expiresAt_ttl', expireAfterSeconds: 0 }));
   }
 
   async get(key: string): Promise<ThrottleState | undefined> {
-    const found = await guarded(() => this.throttle.findOne({ _id: key }));
+    const found = await this.guarded(() => this.throttle.findOne({ _id: key }));
     return found === null ? undefined : toState(found);
   }
 
@@ -39,13 +42,13 @@ export class MongoThrottleStore implements ThrottleStore {
     const expiresAt = new Date(now + windowMs + THROTTLE_RETENTION_MS);
     for (let attempt = 1; ; attempt += 1) {
       // Counts in the open window...
-      const counted = await guarded(() =>
+      const counted = await this.guarded(() =>
         this.throttle.findOneAndUpdate({ _id: key, windowEndsAt: { $gt: new Date(now) } }, { $inc: { failures: 1 } }, { returnDocument: 'after' }),
       );
       if (counted !== null) return counted.failures;
       try {
         // ...or opens a new one counting this failure, on an existing key or a new one.
-        const opened = await guarded(() =>
+        const opened = await this.guarded(() =>
           this.throttle.findOneAndUpdate(
             { _id: key, windowEndsAt: { $not: { $gt: new Date(now) } } },
             { $set: { failures: 1, windowEndsAt: new Date(now + windowMs) }, $max: { expiresAt }, $setOnInsert: { lockedUntil: new Date(0), locks: 0 } },
@@ -62,7 +65,7 @@ export class MongoThrottleStore implements ThrottleStore {
 
   async lock(key: string, now: number, until: number): Promise<boolean> {
     try {
-      await guarded(() =>
+      await this.guarded(() =>
         this.throttle.findOneAndUpdate(
           { _id: key, lockedUntil: { $not: { $gt: new Date(now) } } },
           {
@@ -82,7 +85,7 @@ export class MongoThrottleStore implements ThrottleStore {
   }
 
   async reset(key: string): Promise<void> {
-    await guarded(() => this.throttle.deleteOne({ _id: key }));
+    await this.guarded(() => this.throttle.deleteOne({ _id: key }));
   }
 }
 

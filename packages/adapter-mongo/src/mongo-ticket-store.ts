@@ -10,7 +10,7 @@ import {
   type TgtDocument,
   type TicketDocument,
 } from './ticket-documents.js';
-import { guarded } from './unavailable.js';
+import type { Guarded } from './unavailable.js';
 
 /**
  * Tickets in MongoDB, shared by every node. Each read filters `expiresAt > now` itself: the TTL index
@@ -21,13 +21,14 @@ export class MongoTicketStore implements TicketStore, LiveTgtCount {
   constructor(
     private readonly tickets: Collection<TicketDocument>,
     private readonly clock: Clock,
+    private readonly guarded: Guarded,
   ) {}
 
   /** Idempotent: creating an index that exists with the same options does nothing. */
   async createIndexes(): Promise<void> {
-    await guarded(() => this.tickets.createIndex({ expiresAt: 1 }, { name: 'expiresAt_ttl', expireAfterSeconds: 0 }));
-    await guarded(() => this.tickets.createIndex({ tgtId: 1 }, { name: 'tgtId', sparse: true }));
-    await guarded(() => this.tickets.createIndex({ kind: 1, expiresAt: 1 }, { name: 'kind_expiresAt' }));
+    await this.guarded(() => this.tickets.createIndex({ expiresAt: 1 }, { name: 'expiresAt_ttl', expireAfterSeconds: 0 }));
+    await this.guarded(() => this.tickets.createIndex({ tgtId: 1 }, { name: 'tgtId', sparse: true }));
+    await this.guarded(() => this.tickets.createIndex({ kind: 1, expiresAt: 1 }, { name: 'kind_expiresAt' }));
   }
 
   /**
@@ -35,26 +36,26 @@ export class MongoTicketStore implements TicketStore, LiveTgtCount {
    * kind_expiresAt index answers it: one index range of the live TGTs, no document read.
    */
   liveTgts(): Promise<number> {
-    return guarded(() => this.tickets.countDocuments({ kind: 'TGT', expiresAt: { $gt: this.now() } }));
+    return this.guarded(() => this.tickets.countDocuments({ kind: 'TGT', expiresAt: { $gt: this.now() } }));
   }
 
   async save(ticket: Ticket): Promise<void> {
-    await guarded(() => this.tickets.insertOne(toTicketDocument(ticket)));
+    await this.guarded(() => this.tickets.insertOne(toTicketDocument(ticket)));
   }
 
   async get(id: string): Promise<Ticket | undefined> {
-    const found = await guarded(() => this.tickets.findOne({ _id: id, expiresAt: { $gt: this.now() } }));
+    const found = await this.guarded(() => this.tickets.findOne({ _id: id, expiresAt: { $gt: this.now() } }));
     return found === null ? undefined : fromTicketDocument(found);
   }
 
   async consume(id: string): Promise<ValidatableTicket | undefined> {
-    const consumed = await guarded(() => this.tickets.findOneAndDelete({ _id: id, kind: { $in: ['ST', 'PT'] }, expiresAt: { $gt: this.now() } }));
+    const consumed = await this.guarded(() => this.tickets.findOneAndDelete({ _id: id, kind: { $in: ['ST', 'PT'] }, expiresAt: { $gt: this.now() } }));
     return consumed === null ? undefined : fromValidatableDocument(consumed as StDocument | PtDocument);
   }
 
   async touch(tgtId: string, expiresAt: number): Promise<TicketGrantingTicket | undefined> {
     const now = this.now();
-    const touched = await guarded(() =>
+    const touched = await this.guarded(() =>
       this.tickets.findOneAndUpdate(
         { _id: tgtId, kind: 'TGT', expiresAt: { $gt: now }, hardExpiresAt: { $gt: now } },
         { $inc: { servicesGranted: 1 }, $set: { expiresAt: new Date(expiresAt) } },
@@ -65,13 +66,13 @@ export class MongoTicketStore implements TicketStore, LiveTgtCount {
   }
 
   async remove(id: string): Promise<void> {
-    await guarded(() => this.tickets.deleteOne({ _id: id }));
+    await this.guarded(() => this.tickets.deleteOne({ _id: id }));
   }
 
   /** Counts the live descendants it removes (the contract's number), then clears expired leftovers too. */
   async removeDescendants(tgtId: string): Promise<number> {
-    const live = await guarded(() => this.tickets.deleteMany({ tgtId, expiresAt: { $gt: this.now() } }));
-    await guarded(() => this.tickets.deleteMany({ tgtId }));
+    const live = await this.guarded(() => this.tickets.deleteMany({ tgtId, expiresAt: { $gt: this.now() } }));
+    await this.guarded(() => this.tickets.deleteMany({ tgtId }));
     return live.deletedCount;
   }
 

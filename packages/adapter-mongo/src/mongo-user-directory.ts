@@ -1,6 +1,6 @@
 import type { Collection } from 'mongodb';
 import type { AttributeMap, OtpSetup, StoredPassword, UserDirectory, UserRecord } from '@tessera/core';
-import { guarded } from './unavailable.js';
+import type { Guarded } from './unavailable.js';
 
 /** A user as stored, in the configuration's shape: exactly one of `passwordHash` (argon2id PHC) and `password`. */
 export interface UserDocument {
@@ -17,14 +17,17 @@ export interface UserDocument {
  * other means than tessera, which writes none (configured users are answered from the configuration).
  */
 export class MongoUserDirectory implements UserDirectory {
-  constructor(private readonly users: Collection<UserDocument>) {}
+  constructor(
+    private readonly users: Collection<UserDocument>,
+    private readonly guarded: Guarded,
+  ) {}
 
   async createIndexes(): Promise<void> {
-    await guarded(() => this.users.createIndex({ username: 1 }, { name: 'username_unique', unique: true }));
+    await this.guarded(() => this.users.createIndex({ username: 1 }, { name: 'username_unique', unique: true }));
   }
 
   async findByUsername(username: string): Promise<UserRecord | undefined> {
-    const found = await guarded(() => this.users.findOne({ username }));
+    const found = await this.guarded(() => this.users.findOne({ username }));
     return found === null ? undefined : fromUserDocument(found);
   }
 }

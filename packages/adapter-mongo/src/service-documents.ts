@@ -1,11 +1,10 @@
 import type { AccessStrategy, AttributeMap, AttributeReleasePolicy, LogoutType, ProxyPolicy, RegisteredService } from '@tessera/core';
 
-/** A registered service as stored, keyed by its id, with a lower-cased name for case-insensitive order. */
+/** A registered service as stored, keyed by its id. */
 export interface ServiceDocument {
   _id: number;
   type: string;
   name: string;
-  sortName: string;
   serviceId: string;
   description?: string;
   evaluationOrder: number;
@@ -19,10 +18,13 @@ export interface ServiceDocument {
 
 export function toServiceDocument(service: RegisteredService): ServiceDocument {
   const { id, description, ...rest } = service;
-  return { _id: id, ...rest, sortName: service.name.toLowerCase(), ...(description === undefined ? {} : { description }) };
+  return { _id: id, ...rest, ...(description === undefined ? {} : { description }) };
 }
 
-/** Field by field: `_id` and `sortName` stay in the database, an absent description stays absent. */
+/**
+ * Field by field: `_id` stays in the database, an absent description stays absent, and fields other
+ * versions wrote (the `sortName` of earlier ones) are left out.
+ */
 export function fromServiceDocument(document: ServiceDocument): RegisteredService {
   return {
     id: document._id,

@@ -1,5 +1,14 @@
 import { expect } from 'chai';
-import { MongoNetworkError, MongoNetworkTimeoutError, MongoServerError, MongoServerSelectionError, MongoTopologyClosedError, type TopologyDescription } from 'mongodb';
+import {
+  MongoNetworkError,
+  MongoNetworkTimeoutError,
+  MongoOperationTimeoutError,
+  MongoServerError,
+  MongoServerSelectionError,
+  MongoTopologyClosedError,
+  MongoWriteConcernError,
+  type TopologyDescription,
+} from 'mongodb';
 import { StoreUnavailableError } from '@tessera/core';
 import { FixedClock, aRegisteredService, aServiceTicket } from '@tessera/testkit';
 import { FakeDatabase } from '@tessera/testkit/mongo';
@@ -14,6 +23,21 @@ const connectivityErrors = (): Error[] => [
   new MongoServerError({ message: 'not primary', code: 10107, codeName: 'NotWritablePrimary' }),
   new MongoServerError({ message: 'operation was interrupted', code: 11602, codeName: 'InterruptedDueToReplStateChange' }),
   new MongoServerError({ message: 'The server is in quiesce mode and will shut down', code: 91, codeName: 'ShutdownInProgress' }),
+  new MongoOperationTimeoutError('Timed out in server selection after 5000ms'),
+  // What a mongos or a replica set member answers when the shard or primary behind it cannot be reached.
+  new MongoServerError({ message: 'Connection refused', code: 6, codeName: 'HostUnreachable' }),
+  new MongoServerError({ message: 'Could not find host matching read preference { mode: "primary" }', code: 7, codeName: 'HostNotFound' }),
+  new MongoServerError({ message: 'Request timed out', code: 89, codeName: 'NetworkTimeout' }),
+  new MongoServerError({ message: 'socket exception [CONNECT_ERROR]', code: 9001, codeName: 'SocketException' }),
+  new MongoServerError({ message: 'operation exceeded time limit', code: 262, codeName: 'ExceededTimeLimit' }),
+  new MongoServerError({ message: 'Could not find host matching read preference { mode: "primary" } for set rs0', code: 133, codeName: 'FailedToSatisfyReadPreference' }),
+  new MongoServerError({ message: 'Read concern majority reads are currently not possible.', code: 134, codeName: 'ReadConcernMajorityNotAvailableYet' }),
+  // A write not replicated in time: as the driver throws it for any command whose reply carries a writeConcernError...
+  new MongoWriteConcernError({ ok: 1, n: 1, writeConcernError: { code: 64, codeName: 'WriteConcernTimeout', errmsg: 'waiting for replication timed out', errInfo: { wtimeout: true } } }),
+  // ...under its pre-8.1 name, by name alone...
+  new MongoServerError({ message: 'waiting for replication timed out', codeName: 'WriteConcernFailed' }),
+  // ...and next to a failed command's own code in its reply.
+  new MongoServerError({ message: 'E11000 duplicate key error, and waiting for replication timed out', code: 11000, codeName: 'DuplicateKey', writeConcernError: { code: 64, codeName: 'WriteConcernTimeout', errmsg: 'waiting for replication timed out' } }),
 ];
 
 async function failureOf(operation: () => Promise<unknown>): Promise<unknown> {
@@ -52,11 +76,18 @@ describe('mongo adapter: a lost database becomes StoreUnavailableError (503), ot
     ['throttle.lock', () => stores.throttle.lock('ip|user', clock.now(), clock.now() + 60_000)],
     ['throttle.reset', () => stores.throttle.reset('ip|user')],
     ['requestRates.take', () => stores.requestRates.take('203.0.113.9', clock.now(), 60, 1)],
+    ['otpSteps.claim', () => stores.otpSteps.claim('casuser', 59_000_000)],
+    ['serviceSessions.add', () => stores.serviceSessions.add('TGT-1-x', { ticketId: 'ST-1-x', service: 'https://app.example.org/', principal: 'casuser' }, clock.now(), 100)],
+    ['serviceSessions.take', () => stores.serviceSessions.take('TGT-1-x')],
+    ['serviceSessions.due', () => stores.serviceSessions.due(clock.now(), 10)],
+    ['serviceSessions.postpone', () => stores.serviceSessions.postpone('TGT-1-x', clock.now())],
+    ['formTokens.claim', () => stores.formTokens.claim('jti-1', clock.now() + 60_000)],
     ['createIndexes', () => stores.createIndexes()],
   ];
 
   for (const error of connectivityErrors()) {
-    it(`maps ${error.name} (${error.message}) from every operation, keeping the driver error as the cause`, async () => {
+    const code = error instanceof MongoServerError ? [error.code, error.codeName].filter((part) => part !== undefined).map((part) => ` ${String(part)}`).join('') : '';
+    it(`maps ${error.name}${code} (${error.message}) from every operation, keeping the driver error as the cause`, async () => {
       database.failEveryCall(error);
       for (const [name, operation] of everyOperation()) {
         const failure = await failureOf(operation);
@@ -74,9 +105,15 @@ describe('mongo adapter: a lost database becomes StoreUnavailableError (503), ot
     expect(await stores.registry.list()).to.deep.equal([]);
   });
 
-  it('leaves a server error that is not about connectivity (duplicate key) as it is', async () => {
-    const duplicate = new MongoServerError({ message: 'E11000 duplicate key error', code: 11000 });
-    database.failEveryCall(duplicate);
-    expect(await failureOf(() => stores.tickets.save(aServiceTicket(clock)))).to.equal(duplicate);
+  it('leaves a server error that is not about connectivity (duplicate key, a bad update, a write concern the set cannot satisfy) as it is', async () => {
+    const errors = [
+      new MongoServerError({ message: 'E11000 duplicate key error', code: 11000, codeName: 'DuplicateKey' }),
+      new MongoServerError({ message: "Updating the path 'step' would create a conflict", code: 40, codeName: 'ConflictingUpdateOperators' }),
+      new MongoWriteConcernError({ ok: 1, writeConcernError: { code: 100, codeName: 'UnsatisfiableWriteConcern', errmsg: 'Not enough data-bearing nodes' } }),
+    ];
+    for (const error of errors) {
+      database.failEveryCall(error);
+      expect(await failureOf(() => stores.tickets.save(aServiceTicket(clock))), error.message).to.equal(error);
+    }
   });
 });

@@ -1,9 +1,9 @@
 import { expect } from 'chai';
-import { MongoNetworkError } from 'mongodb';
+import { MongoClient, MongoNetworkError, MongoOperationTimeoutError } from 'mongodb';
 import { StoreUnavailableError } from '@tessera/core';
-import { FixedClock, aServiceTicket, aTicketGrantingTicket, rejectionOf } from '@tessera/testkit';
+import { FixedClock, aRegisteredService, aServiceTicket, aTicketGrantingTicket, rejectionOf } from '@tessera/testkit';
 import { FakeDatabase } from '@tessera/testkit/mongo';
-import { MongoReadinessCheck, createMongoStores, type MongoDatabase } from '@tessera/adapter-mongo';
+import { MongoReadinessCheck, createMongoStores, mongoClientOptions, type MongoDatabase } from '@tessera/adapter-mongo';
 
 // docs/protocol.md §10 — what the Mongo adapter sends for /health/ready and for tessera_tgts_live
 describe('mongo adapter: readiness ping and live TGT count (docs/protocol.md §10)', () => {
@@ -32,13 +32,8 @@ describe('mongo adapter: readiness ping and live TGT count (docs/protocol.md §1
     });
 
     it('a server that never answers is given up after the timeout, as StoreUnavailableError', async () => {
-      // As the driver does with an AbortSignal: the command rejects with the signal's reason once it fires.
-      const silent = {
-        collection: () => undefined,
-        command: (_command: object, { signal }: { signal: AbortSignal }) =>
-          new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject(signal.reason as Error))),
-      };
-      const error = await rejectionOf(new MongoReadinessCheck(silent as unknown as MongoDatabase, 20).check());
+      database.stopAnswering();
+      const error = await rejectionOf(check(20).check());
       expect(error).to.be.instanceOf(StoreUnavailableError);
       expect((error).message).to.equal('MongoDB did not answer a ping within 20 ms');
     });
@@ -66,4 +61,53 @@ describe('mongo adapter: readiness ping and live TGT count (docs/protocol.md §1
       expect(await rejectionOf(tickets.liveTgts())).to.be.instanceOf(StoreUnavailableError);
     });
   });
+
+  // The README's promise: while the database is away, a request waits at most storage.mongo.timeoutSeconds.
+  describe('time limits (storage.mongo.timeoutSeconds)', () => {
+    it('gives the driver the timeout for finding a server, connecting, waiting for a connection and for a reply', () => {
+      const options = mongoClientOptions(7000);
+      expect(options).to.deep.equal({ serverSelectionTimeoutMS: 7000, connectTimeoutMS: 7000, waitQueueTimeoutMS: 7000, socketTimeoutMS: 7000 });
+      // Options the driver knows by these names (it connects only on connect()).
+      const parsed = new MongoClient('mongodb://db.invalid:27017', options).options;
+      expect([parsed.serverSelectionTimeoutMS, parsed.connectTimeoutMS, parsed.waitQueueTimeoutMS, parsed.socketTimeoutMS]).to.deep.equal([7000, 7000, 7000, 7000]);
+    });
+
+    it('gives up every operation on a database that stopped answering after the timeout, as StoreUnavailableError (503)', async () => {
+      const clock = new FixedClock();
+      const stores = createMongoStores(database as unknown as MongoDatabase, clock, '', 20);
+      database.stopAnswering();
+      const operations: Array<[string, () => Promise<unknown>]> = [
+        ['tickets.get', () => stores.tickets.get('ST-1-x')],
+        ['tickets.save', () => stores.tickets.save(aServiceTicket(clock))],
+        ['tickets.consume', () => stores.tickets.consume('ST-1-x')],
+        ['tickets.liveTgts', () => stores.tickets.liveTgts()],
+        ['registry.list', () => stores.registry.list()],
+        ['users.findByUsername', () => stores.users.findByUsername('casuser')],
+        ['throttle.recordFailure', () => stores.throttle.recordFailure('ip|user', clock.now(), 60_000)],
+        ['requestRates.take', () => stores.requestRates.take('203.0.113.9', clock.now(), 60, 1)],
+        ['otpSteps.claim', () => stores.otpSteps.claim('casuser', 59_000_000)],
+        ['serviceSessions.due', () => stores.serviceSessions.due(clock.now(), 10)],
+        ['formTokens.claim', () => stores.formTokens.claim('jti-1', clock.now() + 60_000)],
+        ['createIndexes', () => stores.createIndexes()],
+      ];
+      const failures = await Promise.all(operations.map(([, operation]) => rejectionOf(operation())));
+      for (const [index, failure] of failures.entries()) {
+        const name = operations[index]![0];
+        expect(failure, name).to.be.instanceOf(StoreUnavailableError);
+        expect(failure.cause, name).to.be.instanceOf(MongoOperationTimeoutError);
+        expect((failure.cause as Error).message, name).to.equal('MongoDB did not answer within 20 ms');
+      }
+    });
+
+    it('answers as before once the database answers again, and an answer in time is the answer', async () => {
+      const stores = createMongoStores(database as unknown as MongoDatabase, new FixedClock(), '', 20);
+      database.stopAnswering();
+      expect(await rejectionOf(stores.registry.findById(1))).to.be.instanceOf(StoreUnavailableError);
+      database.stopAnswering(false);
+      const service = aRegisteredService({ id: 1 });
+      await stores.registry.save(service);
+      expect(await stores.registry.findById(1)).to.deep.equal(service);
+    });
+  });
 });
+

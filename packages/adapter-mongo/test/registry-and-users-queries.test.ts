@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { compareServices } from '@tessera/core';
 import { FixedClock, aRegisteredService } from '@tessera/testkit';
 import { FakeDatabase } from '@tessera/testkit/mongo';
 import { createMongoStores, type MongoDatabase } from '@tessera/adapter-mongo';
@@ -11,29 +12,36 @@ describe('MongoServiceRegistry and MongoUserDirectory: the exact queries they se
     database = new FakeDatabase();
   });
 
-  it('creates the sort index on services and a unique index on usernames, every collection prefixed', async () => {
+  it('creates a unique index on usernames and none on services (listed whole, ordered in process), every collection prefixed', async () => {
     await stores('sso_').createIndexes();
     expect(database.names).to.deep.equal(['sso_tickets', 'sso_services', 'sso_users', 'sso_throttle', 'sso_request_rates', 'sso_otp_steps', 'sso_service_sessions', 'sso_form_tokens']);
-    expect(database.collection('sso_services').argsOf('createIndex')).to.deep.equal([[{ evaluationOrder: 1, sortName: 1, _id: 1 }, { name: 'evaluation_order' }]]);
+    expect(database.collection('sso_services').argsOf('createIndex')).to.deep.equal([]);
     expect(database.collection('sso_users').argsOf('createIndex')).to.deep.equal([[{ username: 1 }, { name: 'username_unique', unique: true }]]);
   });
 
-  it('saves a service as an upserted document keyed by id, with a lower-cased sort name and no absent fields', async () => {
+  it('saves a service as an upserted document keyed by id, with no absent fields', async () => {
     const service = aRegisteredService({ id: 7, name: 'Staff Portal' });
     await stores().registry.save(service);
     const { id, ...fields } = service;
-    expect(database.collection('services').argsOf('replaceOne')).to.deep.equal([[{ _id: id }, { _id: 7, ...fields, sortName: 'staff portal' }, { upsert: true }]]);
+    expect(database.collection('services').argsOf('replaceOne')).to.deep.equal([[{ _id: id }, { _id: 7, ...fields }, { upsert: true }]]);
     const stored = database.collection('services').documents[0]!;
     expect(stored).to.not.have.property('description');
     expect(await stores().registry.findById(7)).to.deep.equal(service);
   });
 
-  it('lists with one find sorted by evaluationOrder, sortName, _id', async () => {
-    await stores().registry.list();
-    expect(database.collection('services').calls.map(({ method, args }) => [method, ...args])).to.deep.equal([
-      ['find', {}],
-      ['find.sort', { evaluationOrder: 1, sortName: 1, _id: 1 }],
-    ]);
+  it('lists with one unsorted find, and orders in process with compareServices', async () => {
+    const services = [aRegisteredService({ id: 1, name: 'Zeta' }), aRegisteredService({ id: 2, name: 'app_x', evaluationOrder: 1 }), aRegisteredService({ id: 3, name: 'app1' })];
+    for (const service of services) await stores().registry.save(service);
+    expect(await stores().registry.list()).to.deep.equal([...services].sort(compareServices));
+    expect(database.collection('services').calls.filter(({ method }) => method.startsWith('find')).map(({ method, args }) => [method, ...args])).to.deep.equal([['find', {}]]);
+  });
+
+  it('reads a service an earlier version stored, with its sortName, as the same service', async () => {
+    const service = aRegisteredService({ id: 8, name: 'Staff Portal' });
+    const { id, ...fields } = service;
+    database.collection('services').documents.push({ _id: id, ...fields, sortName: 'staff portal' });
+    expect(await stores().registry.list()).to.deep.equal([service]);
+    expect(await stores().registry.findById(8)).to.deep.equal(service);
   });
 
   it('removes by _id and tells whether something was removed', async () => {

@@ -66,15 +66,26 @@ describe('MongoThrottleStore queries', () => {
   });
 });
 
-// core's OtpReplayStore port on MongoDB: one conditional upsert per claim (ASVS 2.8.4 across nodes)
+// core's OtpReplayStore port on MongoDB: one atomic $max per claim (ASVS 2.8.4 across nodes)
 describe('MongoOtpReplayStore queries', () => {
-  it('claims a step with one upsert conditioned on an earlier step; a collision means used', async () => {
+  it('claims a step with one upsert raising the stored step, accepted when it was lower or absent', async () => {
     const database = new FakeDatabase();
     const steps = createMongoStores(database as unknown as MongoDatabase, new FixedClock()).otpSteps;
     expect(await steps.claim('alice', 100)).to.equal(true);
-    expect(database.collection('otp_steps').argsOf('findOneAndUpdate')).to.deep.equal([[{ _id: 'alice', step: { $lt: 100 } }, { $set: { step: 100 } }, { upsert: true }]]);
+    expect(database.collection('otp_steps').argsOf('findOneAndUpdate')).to.deep.equal([[{ _id: 'alice' }, { $max: { step: 100 } }, { upsert: true, returnDocument: 'before' }]]);
     expect(await steps.claim('alice', 100)).to.equal(false);
     expect(await steps.claim('alice', 99)).to.equal(false);
+    expect(database.collection('otp_steps').documents).to.deep.equal([{ _id: 'alice', step: 100 }]);
     expect(await steps.claim('alice', 101)).to.equal(true);
+  });
+
+  it('retries a first claim whose insert collided with another node\'s, and judges it against that step', async () => {
+    const database = new FakeDatabase();
+    const collection = database.collection('otp_steps');
+    const steps = createMongoStores(database as unknown as MongoDatabase, new FixedClock()).otpSteps;
+    const [earlier, later] = await Promise.all([steps.claim('alice', 100), steps.claim('alice', 101)]);
+    expect([earlier, later]).to.deep.equal([true, true]);
+    expect(collection.argsOf('findOneAndUpdate')).to.have.length(3);
+    expect(collection.documents).to.deep.equal([{ _id: 'alice', step: 101 }]);
   });
 });

@@ -13,7 +13,8 @@ export const SERVICE_SESSION_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
 /**
  * Single-logout records in Redis, shared by every node: a list of sessions per TGT, and one sorted
  * set of check times (member: TGT id) that `due` reads. Each step is one command or one script on
- * one key, so on a cluster the list (in its TGT's slot) and the index may live on different nodes.
+ * one key, so on a cluster the list (in its TGT's slot) and the index may live on different nodes. An
+add appends and trims the list in one script, so concurrent adds keep exactly the newest sessions.
  * Their order makes the gap between them harmless: `add` pushes before it indexes, `take` removes
  * the list before the index entry, so an index entry without a list only costs a `take` of nothing,
  * and a list is never left unindexed.
@@ -25,13 +26,14 @@ export class RedisServiceSessionStore implements ServiceSessionStore {
     private readonly clock: Clock,
   ) {}
 
-  async add(tgtId: string, session: ServiceSession, checkAt: number): Promise<void> {
+  async add(tgtId: string, session: ServiceSession, checkAt: number, limit: number): Promise<readonly ServiceSession[]> {
     const list = this.keys.serviceSessions(tgtId);
-    await guarded(async () => {
-      await this.client.rpush(list, JSON.stringify(session));
-      await this.keepUntil(list, checkAt);
+    const dropped = await guarded(async () => {
+      const removed = (await runScript(this.client, 'tesseraPushCapped', [list], [JSON.stringify(session), limit, this.retentionMs(checkAt)])) as string[];
       await this.client.zadd(this.keys.serviceSessionsDue, 'GT', checkAt, tgtId);
+      return removed;
     });
+    return dropped.map((json) => JSON.parse(json) as ServiceSession);
   }
 
   async take(tgtId: string): Promise<readonly ServiceSession[]> {
@@ -54,14 +56,6 @@ export class RedisServiceSessionStore implements ServiceSessionStore {
       await this.client.zadd(this.keys.serviceSessionsDue, 'XX', 'GT', checkAt, tgtId);
       await this.client.pexpire(list, this.retentionMs(checkAt), 'GT');
     });
-  }
-
-  /** Lets the list live a retention period past `checkAt`, never shorter than it lives already. */
-  private async keepUntil(list: string, checkAt: number): Promise<void> {
-    const ttlMs = this.retentionMs(checkAt);
-    // GT treats a list without an expiry (a new one) as living forever, so NX gives that one its first.
-    await this.client.pexpire(list, ttlMs, 'GT');
-    await this.client.pexpire(list, ttlMs, 'NX');
   }
 
   /** Relative to this node's clock, as every time the stores write. */

@@ -109,6 +109,16 @@ else
   for i = 1, #forget, 1000 do redis.call('ZREM', KEYS[1], unpack(forget, i, math.min(i + 999, #forget))) end
 end
 return rest`,
+  /**
+   * KEYS: a list. ARGV: item, limit, ttlMs. Appends the item, lets the list live at least ttlMs from
+   * now, and keeps its newest `limit` items: returns the ones it removed, oldest first.
+   */
+  tesseraPushCapped: `
+local length = redis.call('RPUSH', KEYS[1], ARGV[1])
+if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[3]) then redis.call('PEXPIRE', KEYS[1], ARGV[3]) end
+local excess = length - tonumber(ARGV[2])
+if excess <= 0 then return {} end
+return redis.call('LPOP', KEYS[1], excess)`,
   /** KEYS: a list. Removes it and returns its items in order ([] when there is none), in one step. */
   tesseraTakeList: `
 local items = redis.call('LRANGE', KEYS[1], 0, -1)

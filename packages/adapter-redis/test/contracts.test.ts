@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
-import { FixedClock, aTicketGrantingTicket, describeFormTokenStore, describeOtpReplayStore, describeRequestRateStore, describeServiceRegistry, describeServiceSessionStore, describeThrottleStore, describeTicketStore, describeUserDirectory } from '@tessera/testkit';
+import { FixedClock, aTicketGrantingTicket, describeFormTokenStore, describeOtpReplayStore, describeRequestRateStore, describeServiceRegistry, describeServiceSessionStore, describeSingleLogoutOnStores, describeThrottleStore, describeTicketStore, describeUserDirectory } from '@tessera/testkit';
 import { describeWithRedis, describeWithRedisCluster } from '@tessera/testkit/redis';
 import { RedisKeys, connectRedis, createRedisStores, type RedisConnection, type RedisSettings } from '@tessera/adapter-redis';
 import { userFields } from './user-fields.js';
@@ -38,6 +38,11 @@ function describeContractsOn(settings: () => RedisSettings): void {
   describeOtpReplayStore('RedisOtpReplayStore', () => (fresh(), storesOn(0).otpSteps), () => storesOn(1).otpSteps);
   describeRequestRateStore('RedisRequestRateStore', () => (fresh(), storesOn(0).requestRates), () => storesOn(1).requestRates);
   describeServiceSessionStore('RedisServiceSessionStore', () => (fresh(), storesOn(0).serviceSessions));
+  describeSingleLogoutOnStores('redis', (clock) => {
+    fresh();
+    const { tickets, serviceSessions: sessions, registry } = storesOn(0, clock);
+    return { tickets, sessions, registry };
+  });
   // The contract's tokens expire at a fixed date: a clock before it gives their keys a positive TTL.
   describeFormTokenStore('RedisFormTokenStore', () => (fresh(), storesOn(0, new FixedClock(Date.UTC(2026, 10, 21, 10, 0, 0))).formTokens));
 

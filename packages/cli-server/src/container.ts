@@ -109,21 +109,17 @@ function bindUseCases(binder: Binder, config: Config): void {
   });
   binder.resolved(
     KEYS.Authenticator,
-    [{ all: KEYS.CredentialHandler }, KEYS.Clock, KEYS.EventSink, { all: KEYS.AuthenticationPolicy }],
-    (handlers, clock, events, policies) => new Authenticator(handlers, clock, events, policies),
+    [{ all: KEYS.CredentialHandler }, KEYS.Clock, KEYS.EventSink, { all: KEYS.AuthenticationPolicy }, { all: KEYS.AuthenticationListener }],
+    (handlers, clock, events, policies, listeners) => new Authenticator(handlers, clock, events, policies, listeners),
   );
   binder.resolved(KEYS.ServiceAccess, [KEYS.ServiceRegistry], (registry) => new ServiceAccess(registry));
   const issuing = [KEYS.Authenticator, KEYS.ServiceAccess, KEYS.TicketStore, KEYS.TicketIds, KEYS.Clock, KEYS.TicketLifetimes, KEYS.EventSink] as const;
   binder.resolved(KEYS.CreateTicketGrantingTicket, issuing, (...parts) => new CreateTicketGrantingTicket(...parts));
-  binder.resolved(
-    KEYS.GrantServiceTicket,
-    [...issuing, { all: KEYS.SessionListener }],
-    (authenticator, access, tickets, ids, clock, lifetimes, events, [sessionListener]) => new GrantServiceTicket(authenticator, access, tickets, ids, clock, lifetimes, events, sessionListener),
-  );
+  binder.resolved(KEYS.GrantServiceTicket, issuing, (...parts) => new GrantServiceTicket(...parts));
   binder.resolved(
     KEYS.ValidateServiceTicket,
-    [KEYS.TicketStore, KEYS.ServiceAccess, KEYS.EventSink],
-    (tickets, access, events) => new ValidateServiceTicket(tickets, access, events),
+    [KEYS.TicketStore, KEYS.ServiceAccess, KEYS.EventSink, { all: KEYS.SessionListener }],
+    (tickets, access, events, [sessionListener]) => new ValidateServiceTicket(tickets, access, events, sessionListener),
   );
   binder.resolved(
     KEYS.DestroyTicketGrantingTicket,

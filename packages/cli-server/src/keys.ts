@@ -10,6 +10,7 @@ import type {
   TicketLifetimes,
   TicketStatus,
   ValidateServiceTicket,
+  AuthenticationListener,
   AuthenticationPolicy,
   CasCore,
   Clock,
@@ -89,6 +90,8 @@ export const KEYS = {
   CredentialExtractor: key<CredentialExtractor>('CredentialExtractor'),
   /** Multi-bound: rules over a whole authentication (the otp module's). */
   AuthenticationPolicy: key<AuthenticationPolicy>('AuthenticationPolicy'),
+  /** Multi-bound: told of every successful authentication (the throttle module's, which forgets the failures of whom it proved). */
+  AuthenticationListener: key<AuthenticationListener>('AuthenticationListener'),
   /** Multi-bound: every enabled module's routes and its contributions to the others' (adapter-koa's extension points). */
   HttpModule: key<HttpModule>('HttpModule'),
   HttpApp: key<HttpApp>('HttpApp'),

@@ -108,6 +108,7 @@ const LEVELS: Record<DomainEventType, Level> = {
   'login.token.refused': 'warn',
   'logout.request.delivered': 'info',
   'logout.request.failed': 'warn',
+  'logout.request.dropped': 'warn',
   'server.error': 'error',
   'readiness.failed': 'warn',
   'request.unreadable': 'warn',

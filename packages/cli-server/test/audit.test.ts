@@ -30,6 +30,7 @@ const CASES: [DomainEvent, string, string, string | undefined][] = [
   [{ type: 'authentication.refused', principal: 'alice', service: 'https://app/', reason: 'PRINCIPAL_NOT_ALLOWED' }, 'authentication', 'failure', 'alice'],
   [{ type: 'service.refused', reason: 'MISSING_REQUIRED_ATTRIBUTE', principal: 'alice' }, 'service', 'failure', 'alice'],
   [{ type: 'service.refused', reason: 'TGT_NOT_FOUND', tgt: 'TGT-1#abc' }, 'service', 'failure', undefined],
+  [{ type: 'logout.request.dropped', service: 'https://app/', ticket: 'ST-2#abc', principal: 'alice', limit: 100 }, 'logout', 'failure', 'alice'],
 ];
 
 // docs/architecture.md §6 — the audit trail: what each domain event becomes, and how the listeners stay apart

@@ -21,7 +21,7 @@ describe('login module settings and keys', () => {
       formTokenLifetimeSeconds: 1800,
       language: 'en',
       branding: { title: 'tessera', colours: { background: '#ffffff', text: '#1b1f24', accent: '#1d4ed8', accentText: '#ffffff' } },
-      singleLogout: { timeoutMs: 5000, attempts: 3, retryDelayMs: 1000, expiryCheckSeconds: 60 },
+      singleLogout: { timeoutMs: 5000, attempts: 3, retryDelayMs: 1000, expiryCheckSeconds: 60, maxPerSession: 100, concurrency: 8 },
     });
   });
 
@@ -47,6 +47,10 @@ describe('login module settings and keys', () => {
     expect(problems({ login: { key: 'c2hvcnQ' } })).to.deep.equal(['login.key: expected 32 bytes, got 5']);
     expect(problems({ login: { language: 'xx' } })).to.deep.equal(['login.language: expected en']);
     expect(problems({ login: { singleLogout: { attempts: 0 } } })).to.deep.equal(['login.singleLogout.attempts: expected a number from 1 to 10']);
+    expect(problems({ login: { singleLogout: { maxPerSession: 0, concurrency: 0 } } })).to.deep.equal([
+      'login.singleLogout.maxPerSession: expected a number from 1 to 10000',
+      'login.singleLogout.concurrency: expected a number from 1 to 1000',
+    ]);
   });
 
   it('writes a generated secret to the key file with mode 0600 and reads it back on the next start', async () => {

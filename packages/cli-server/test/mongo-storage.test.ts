@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { Writable } from 'node:stream';
-import { MongoNetworkError, MongoServerSelectionError, type TopologyDescription } from 'mongodb';
+import { MongoNetworkError, MongoServerSelectionError, MongoWriteConcernError, type TopologyDescription } from 'mongodb';
 import { FakeDatabase } from '@tessera/testkit/mongo';
 import { parseConfig, startServer, type RunningServer, type StartOptions } from '@tessera/cli-server';
 
@@ -68,6 +68,9 @@ describe('startServer with storage.type mongo (fake database)', () => {
     expect(await login.text()).to.equal('A service the server depends on is unavailable; please try again later.');
     database.failEveryCall(new MongoServerSelectionError('Server selection timed out after 5000 ms', {} as TopologyDescription));
     expect((await post(`${server.url}/v1/tickets/${tgt}`, { service: APP })).status).to.equal(503);
+    // The write reached the primary but not enough members in time: not done, so retry later.
+    database.failEveryCall(new MongoWriteConcernError({ ok: 1, n: 1, writeConcernError: { code: 64, codeName: 'WriteConcernTimeout', errmsg: 'waiting for replication timed out' } }));
+    expect((await post(`${server.url}/v1/tickets/${tgt}`, { service: APP })).status).to.equal(503);
     const validation = await fetch(`${server.url}/p3/serviceValidate?${new URLSearchParams({ service: APP, ticket: 'ST-1-abc-x' }).toString()}`);
     expect(validation.status).to.equal(503);
     expect(await validation.text()).to.include('code="INTERNAL_ERROR"');
@@ -106,5 +109,32 @@ describe('startServer with storage.type mongo: two nodes on one database share t
     expect(refused.status).to.equal(429);
     expect(Number(refused.headers.get('retry-after'))).to.be.within(99, 100);
     expect(database.collection('sso_request_rates').documents).to.have.length(1);
+  });
+});
+
+// README, storage.mongo.timeoutSeconds: a database that stops answering holds a request that long, then 503.
+describe('startServer with storage.type mongo: a database that stops answering', () => {
+  const bounded = parseConfig({
+    server: { port: 0 },
+    logging: { level: 'silent' },
+    storage: { type: 'mongo', mongo: { uri: 'mongodb://db.invalid:27017', timeoutSeconds: 1 } },
+    users: [{ username: 'casuser', password: 'Mellon', attributes: {} }],
+  });
+  const database = new FakeDatabase();
+  let server: RunningServer;
+
+  before(async () => {
+    const silent = new Writable({ write: (_chunk, _encoding, done) => done() });
+    server = await startServer({ config: bounded, log: silent, auditLog: silent, mongoDatabase: database as unknown as NonNullable<StartOptions['mongoDatabase']> });
+  });
+  after(() => server.close());
+
+  it('answers 503 once the timeout has passed, and serves again when the database answers', async () => {
+    database.stopAnswering();
+    const login = await post(`${server.url}/v1/tickets`, { username: 'casuser', password: 'Mellon' });
+    expect(login.status).to.equal(503);
+    expect(await login.text()).to.equal('A service the server depends on is unavailable; please try again later.');
+    database.stopAnswering(false);
+    expect((await post(`${server.url}/v1/tickets`, { username: 'casuser', password: 'Mellon' })).status).to.equal(201);
   });
 });

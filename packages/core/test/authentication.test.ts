@@ -8,8 +8,10 @@ import {
   MIXED_PRINCIPALS,
   NoCredentialsError,
   StoreUnavailableError,
+  type Authentication,
   type Credential,
   type CredentialHandler,
+  type RequestOrigin,
   type UserRecord,
 } from '@tessera/core';
 import { FixedClock, RecordingEvents, TableHandler, password } from './fakes.js';
@@ -42,6 +44,24 @@ describe('authentication (docs/protocol.md §2)', () => {
     await failure(new Authenticator([first, second], clock, events).authenticate([password('a', 'wrong'), password('b', 'wrong')]));
     await failure(new Authenticator([], clock, events).authenticate([password('a', '1')]));
     expect(events.ofType('authentication.failed').map((event) => event.handlers)).to.deep.equal([['first', 'second'], []]);
+  });
+
+  it('tells its listeners of each success, with the credentials accepted and the request, before it answers; never of a failure', async () => {
+    const told: [string, readonly string[], string | undefined][] = [];
+    const listener = {
+      authenticated: (authentication: Authentication, origin?: RequestOrigin) => {
+        told.push([authentication.principal.id, authentication.credentials.map(({ id }) => id), origin?.requestId]);
+        return Promise.resolve();
+      },
+    };
+    const authenticator = new Authenticator([new TableHandler('table', { casuser: { password: 'Mellon' } })], clock, new RecordingEvents(), [], [listener]);
+    await failure(authenticator.authenticate([password('casuser', 'wrong')], { clientAddress: '203.0.113.9', requestId: 'r1' }));
+    await authenticator.authenticate([password('casuser', 'Mellon')], { clientAddress: '203.0.113.9', requestId: 'r2' });
+    expect(told).to.deep.equal([['casuser', ['casuser'], 'r2']]);
+    const failing = new Authenticator([new TableHandler('table', { casuser: { password: 'Mellon' } })], clock, new RecordingEvents(), [], [
+      { authenticated: () => Promise.reject(new StoreUnavailableError('throttle store')) },
+    ]);
+    expect(await failure(failing.authenticate([password('casuser', 'Mellon')]))).to.be.instanceOf(StoreUnavailableError);
   });
 
   it('credentials of different principals fail together', async () => {

@@ -20,19 +20,19 @@ const regex = (pattern: string, options: Partial<Extract<ProxyPolicy, { kind: 'r
 
 /** The app may proxy to its callback; the back end (which may proxy too) and a staff-only and a no-SSO service are registered. */
 function setUp(services: readonly RegisteredService[] = SERVICES) {
-  const fakes = coreWithFakes(services);
-  const { core, tickets, events } = fakes;
-  const callback = new RecordingProxyCallback();
   const recorded: { tgtId: string; ticket: string; service: number }[] = [];
   const listener: SessionListener = {
-    granted: (tgt, ticket, registered) => {
+    validated: (tgt, ticket, registered) => {
       recorded.push({ tgtId: tgt.id, ticket: ticket.id, service: registered.id });
       return Promise.resolve();
     },
     ended: () => Promise.resolve(),
   };
+  const fakes = coreWithFakes(services, listener);
+  const { core, tickets, events } = fakes;
+  const callback = new RecordingProxyCallback();
   const issue = new IssueProxyGrantingTicket(core, tickets, callback, events);
-  const grant = new GrantProxyTicket(core, tickets, events, listener);
+  const grant = new GrantProxyTicket(core, tickets, events);
 
   const login = async () => core.createTicketGrantingTicket.execute({ credentials: [password('casuser', 'Mellon')] });
   const st = async (tgtId: string, url = APP) => (await core.grantServiceTicket.execute({ tgtId, service: url, renew: false, credentials: [] })).ticket.id;
@@ -146,9 +146,11 @@ describe('proxy module core (docs/protocol.md §13)', () => {
       expect(sessionTagOfGrantedTicket(pt.id)).to.equal(sessionTag(tgt.id));
       expect(pt).to.deep.include({ tgtId: tgt.id, grantedBy: pgtId, service: BACKEND, proxies: [CALLBACK], expiresAt: clock.now() + 10_000 });
       expect(await tickets.get(tgt.id)).to.deep.include({ servicesGranted: 2, expiresAt: clock.now() + defaultTicketLifetimes.tgtTimeToKillSeconds * 1000 });
-      expect(recorded).to.deep.equal([{ tgtId: tgt.id, ticket: pt.id, service: 2 }]);
+      const recordedPt = () => recorded.filter((entry) => entry.ticket === pt.id);
+      expect(recordedPt(), 'a PT is recorded for single logout only once validated').to.deep.equal([]);
 
       const validated = await validate(pt.id, BACKEND);
+      expect(recordedPt()).to.deep.equal([{ tgtId: tgt.id, ticket: pt.id, service: 2 }]);
       expect(validated).to.deep.include({ user: 'casuser', proxies: [CALLBACK] });
       expect(validated.attributes['isFromNewLogin']).to.deep.equal(['false']);
       expect(await failureCode(validate(pt.id, BACKEND))).to.equal('INVALID_TICKET');

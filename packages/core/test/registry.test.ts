@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { expect } from 'chai';
 import {
   principalMeetsRequirements,
@@ -27,6 +28,21 @@ describe('registered services (docs/protocol.md §4)', () => {
       expect(selectService(ordered, 'https://other.example.org/')).to.equal(broad);
       const tie = [service({ id: 9, name: 'Beta' }), service({ id: 8, name: 'alpha' }), service({ id: 7, name: 'alpha' })].sort(compareServices);
       expect(tie.map((s) => s.id)).to.deep.equal([7, 8, 9]);
+    });
+
+    it('orders names the same on every node, whatever its locale (LANG)', () => {
+      const names = ['Zeta', 'äpple', 'beta', 'app1', 'École', 'app_x'];
+      const expected = ['app_x', 'app1', 'äpple', 'beta', 'École', 'Zeta'];
+      const byName = (list: readonly string[]) => list.map((name, index) => service({ id: index + 1, name })).sort(compareServices).map((s) => s.name);
+      expect(byName(names)).to.deep.equal(expected);
+      // In a Swedish process localeCompare puts ä after z; the order must not follow the process's locale.
+      const script = `const { compareServices } = await import(${JSON.stringify(new URL('../src/index.ts', import.meta.url).href)});
+        const names = ${JSON.stringify(names)};
+        const services = names.map((name, index) => ({ id: index + 1, name, evaluationOrder: 0 }));
+        console.log(JSON.stringify(services.sort(compareServices).map((s) => s.name)));`;
+      const swedish = { ...process.env, LANG: 'sv_SE.UTF-8', LC_ALL: 'sv_SE.UTF-8' };
+      const output = execFileSync(process.execPath, [...process.execArgv, '--input-type=module', '-e', script], { env: swedish, encoding: 'utf8' });
+      expect(JSON.parse(output)).to.deep.equal(expected);
     });
 
     it('an invalid pattern matches nothing', () => {

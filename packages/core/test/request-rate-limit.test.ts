@@ -21,6 +21,13 @@ describe('request-rate limit (docs/protocol.md §5)', () => {
     expect(store.calls).to.deep.equal([['203.0.113.9', clock.now(), 60, 2]]);
   });
 
+  it("keeps a scoped limit's buckets apart: its keys name the scope before the address", async () => {
+    const clock = new FixedClock();
+    const store = new ScriptedRateStore([0]);
+    await new RequestRateLimit(store, clock, { burst: 5, requestsPerSecond: 1 }, 'login-form').admit('203.0.113.9');
+    expect(store.calls).to.deep.equal([['login-form 203.0.113.9', clock.now(), 5, 1]]);
+  });
+
   it('refuses with the wait in whole seconds, rounded up and at least one', async () => {
     const limit = new RequestRateLimit(new ScriptedRateStore([1, 1500, 3000]), new FixedClock(), { burst: 1, requestsPerSecond: 1 });
     const waits = [];

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { ThrottledError } from '@tessera/core';
+import { ThrottledError, type Authentication } from '@tessera/core';
 import { AuthenticationThrottle, throttleKey } from '@tessera/core/modules/throttle';
 import { FixedClock, RecordingEvents } from './fakes.js';
 import { MapThrottleStore } from '@tessera/testkit';
@@ -13,6 +13,11 @@ function throttle(settings = { threshold: 3, rangeSeconds: 60, lockSeconds: 60, 
   const store = new MapThrottleStore();
   const events = new RecordingEvents();
   return { clock, store, events, throttle: new AuthenticationThrottle(store, clock, settings, events) };
+}
+
+/** A success with these credentials, as the Authenticator reports it to its listeners. */
+function authenticatedBy(credentials: Authentication['credentials'], principal = 'casuser'): Authentication {
+  return { principal: { id: principal, attributes: {} }, authenticatedAt: 0, credentials, successes: {}, attributes: {} };
 }
 
 async function retryAfter(check: Promise<void>): Promise<number | 'open'> {
@@ -77,11 +82,32 @@ describe('throttle policy (docs/protocol.md §5)', () => {
     await fail(subject, 3);
     clock.advanceSeconds(60);
     await fail(subject, 2);
-    await subject.succeeded(SUBJECT);
+    await subject.authenticated(authenticatedBy([{ id: 'casuser', type: 'usernamePassword' }]), ORIGIN);
     await fail(subject, 2);
     expect(await retryAfter(subject.check(SUBJECT))).to.equal('open');
     await fail(subject, 1);
     expect(await retryAfter(subject.check(SUBJECT))).to.equal(60);
+  });
+
+  it("forgets only the keys of the usernames the accepted credentials proved: another principal's success beside a username never does", async () => {
+    const { throttle: subject, store } = throttle();
+    const address = { origin: ORIGIN };
+    await fail(subject, 2);
+    await subject.failed(address);
+    // alice's name was sent beside mallory's certificate: mallory logged in.
+    await subject.authenticated(authenticatedBy([{ id: 'CN=mallory,O=Example', type: 'x509' }], 'CN=mallory,O=Example'), ORIGIN);
+    expect(await store.get(KEY)).to.deep.include({ failures: 2 });
+    expect(await store.get('203.0.113.9')).to.equal(undefined);
+    // Another user's password, or the right user's from another address, neither.
+    await subject.authenticated(authenticatedBy([{ id: 'alice', type: 'usernamePassword' }], 'alice'), ORIGIN);
+    await subject.authenticated(authenticatedBy([{ id: 'casuser', type: 'usernamePassword' }]), { clientAddress: '198.51.100.1', requestId: 'r2' });
+    expect(await store.get(KEY)).to.deep.include({ failures: 2 });
+    // Without a request there is no address to forget.
+    await subject.authenticated(authenticatedBy([{ id: 'casuser', type: 'usernamePassword' }]));
+    expect(await store.get(KEY)).to.deep.include({ failures: 2 });
+    // The user's own one-time code, however the username was cased, does.
+    await subject.authenticated(authenticatedBy([{ id: 'CASUSER', type: 'otp' }, { id: 'CN=casuser,O=Example', type: 'x509' }]), ORIGIN);
+    expect(await store.get(KEY)).to.equal(undefined);
   });
 
   it('a lock of an address alone (no username sent) reports no username', async () => {

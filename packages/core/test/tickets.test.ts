@@ -81,13 +81,31 @@ describe('ticket use cases (docs/protocol.md §1, §3)', () => {
   });
 
   describe('grant ST', () => {
-    it('grants an ST bound to the service; the first is from a new login, the next is not', async () => {
-      const { core, tgt } = await login();
-      const first = await core.grantServiceTicket.execute({ tgtId: tgt.id, service: APP, renew: false, credentials: [] });
-      const second = await core.grantServiceTicket.execute({ tgtId: tgt.id, service: APP, renew: false, credentials: [] });
+    it('grants an ST bound to the service; within the REST window the first is from a new login, the next is not', async () => {
+      const { core, tgt, clock } = await login();
+      clock.advanceSeconds(29.999);
+      const first = await core.grantServiceTicket.execute({ tgtId: tgt.id, service: APP, renew: false, credentials: [], firstTicketWithinSeconds: 30 });
+      const second = await core.grantServiceTicket.execute({ tgtId: tgt.id, service: APP, renew: false, credentials: [], firstTicketWithinSeconds: 30 });
       expect(first.ticket.id).to.match(/^ST-\d+-[A-Za-z0-9-]+-test$/);
       expect(first.ticket).to.include({ tgtId: tgt.id, service: APP, fromNewLogin: true });
       expect(second.ticket.fromNewLogin).to.equal(false);
+    });
+
+    it("a TGT's first ST is not from a new login once the window after the login has passed, nor without a window (single sign-on)", async () => {
+      const late = await login();
+      late.clock.advanceSeconds(30);
+      const afterWindow = await late.core.grantServiceTicket.execute({ tgtId: late.tgt.id, service: APP, renew: false, credentials: [], firstTicketWithinSeconds: 30 });
+      expect(afterWindow.ticket.fromNewLogin).to.equal(false);
+      const sso = await login();
+      const withoutWindow = await sso.core.grantServiceTicket.execute({ tgtId: sso.tgt.id, service: APP, renew: false, credentials: [] });
+      expect(withoutWindow.ticket.fromNewLogin).to.equal(false);
+      const closed = await login();
+      const windowZero = await closed.core.grantServiceTicket.execute({ tgtId: closed.tgt.id, service: APP, renew: false, credentials: [], firstTicketWithinSeconds: 0 });
+      expect(windowZero.ticket.fromNewLogin).to.equal(false);
+      // Credentials sent with the grant count whenever they come.
+      late.clock.advanceSeconds(3600);
+      const renewed = await late.core.grantServiceTicket.execute({ tgtId: late.tgt.id, service: APP, renew: true, credentials: [password('casuser', 'Mellon')], firstTicketWithinSeconds: 30 });
+      expect(renewed.ticket.fromNewLogin).to.equal(true);
     });
 
     it('needs a service (400), a live TGT (404), a registered service (403)', async () => {
@@ -151,7 +169,8 @@ describe('ticket use cases (docs/protocol.md §1, §3)', () => {
   describe('validate ST (CAS protocol §2.5, §3.1.1)', () => {
     async function issued(harness = coreWithFakes()) {
       const session = await login(harness);
-      const { ticket } = await session.core.grantServiceTicket.execute({ tgtId: session.tgt.id, service: APP, renew: false, credentials: [] });
+      // As REST grants it: the TGT's first ST, at once after the login.
+      const { ticket } = await session.core.grantServiceTicket.execute({ tgtId: session.tgt.id, service: APP, renew: false, credentials: [], firstTicketWithinSeconds: 30 });
       return { ...session, st: ticket };
     }
 

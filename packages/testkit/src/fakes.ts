@@ -23,6 +23,7 @@ import {
   type UserRecord,
   type ValidatableTicket,
 } from '@tessera/core';
+import { type LogoutDelivery, type LogoutRequestSender, type ServiceSession, type ServiceSessionStore } from '@tessera/core/modules/login';
 import { type OtpReplayStore } from '@tessera/core/modules/otp';
 import { type ProxyCallback, type ProxyCallbackOutcome, type ProxyCallbackRequest } from '@tessera/core/modules/proxy';
 import { type ThrottleState, type ThrottleStore } from '@tessera/core/modules/throttle';
@@ -254,5 +255,39 @@ export class MapReplayStore implements OtpReplayStore {
     if (last !== undefined && last >= step) return Promise.resolve(false);
     this.steps.set(username, step);
     return Promise.resolve(true);
+  }
+}
+
+/** Single-logout records in a map: one synchronous step per method, as adapter-memory's. */
+export class MapServiceSessionStore implements ServiceSessionStore {
+  readonly records = new Map<string, { sessions: ServiceSession[]; checkAt: number }>();
+  add(tgtId: string, session: ServiceSession, checkAt: number, limit: number): Promise<readonly ServiceSession[]> {
+    const record = this.records.get(tgtId) ?? { sessions: [], checkAt };
+    record.sessions.push(session);
+    record.checkAt = Math.max(record.checkAt, checkAt);
+    this.records.set(tgtId, record);
+    return Promise.resolve(record.sessions.splice(0, Math.max(0, record.sessions.length - limit)));
+  }
+  take(tgtId: string): Promise<readonly ServiceSession[]> {
+    const record = this.records.get(tgtId);
+    this.records.delete(tgtId);
+    return Promise.resolve(record?.sessions ?? []);
+  }
+  due(now: number, limit: number): Promise<readonly string[]> {
+    const due = [...this.records].filter(([, record]) => record.checkAt <= now).sort(([, a], [, b]) => a.checkAt - b.checkAt);
+    return Promise.resolve(due.slice(0, limit).map(([tgtId]) => tgtId));
+  }
+  postpone(tgtId: string, checkAt: number): Promise<void> {
+    const record = this.records.get(tgtId);
+    if (record !== undefined) record.checkAt = Math.max(record.checkAt, checkAt);
+    return Promise.resolve();
+  }
+}
+
+/** Keeps every logout request it is handed, delivering none. */
+export class RecordingLogoutSender implements LogoutRequestSender {
+  readonly sent: LogoutDelivery[] = [];
+  send(delivery: LogoutDelivery): void {
+    this.sent.push(delivery);
   }
 }

@@ -13,8 +13,19 @@ export { describeRequestRateStore, type RequestRateStoreFactory } from './reques
 export { describeServiceSessionStore, type ServiceSessionStoreFactory } from './service-session-store-contract.js';
 export { describeFormTokenStore, type FormTokenStoreFactory } from './form-token-store-contract.js';
 export { describeRecordStores, type RecordStoresFactory, type RecordStoresHooks } from './record-store-contract.js';
-export { MapRecordStores } from './fakes.js';
-export { CountingHasher, ListServiceRegistry, ListUserDirectory, MapReplayStore, MapThrottleStore, MapTicketStore, RecordingEvents, RecordingProxyCallback } from './fakes.js';
+export {
+  CountingHasher,
+  ListServiceRegistry,
+  ListUserDirectory,
+  MapRecordStores,
+  MapReplayStore,
+  MapServiceSessionStore,
+  MapThrottleStore,
+  MapTicketStore,
+  RecordingEvents,
+  RecordingLogoutSender,
+  RecordingProxyCallback,
+} from './fakes.js';
 export { describeSingleLogoutOnStores, type SingleLogoutStores, type SingleLogoutStoresFactory } from './single-logout-cases.js';
 export type { AnotherNode } from './another-node.js';
 export { freePort } from './ports.js';

@@ -61,6 +61,15 @@ export function describeServiceRegistry(name: string, factory: ServiceRegistryFa
       expect(listed.map((service) => service.id)).to.deep.equal([5, 3, 6, 2, 4, 1]);
     });
 
+    it("orders names as core's compareServices, not by their bytes: the same URL selects the same service on every store", async () => {
+      // In UTF-8 byte order (a database sort without collation) these come as app1, app_x, Zeta, École.
+      const expected = ['app_x', 'app1', 'École', 'Zeta'];
+      const services = ['Zeta', 'app1', 'École', 'app_x'].map((name, index) => aRegisteredService({ id: 10 + index, name, serviceId: '^https://app\\.example\\.org/.*' }));
+      for (const service of services) await registry.save(service);
+      expect((await registry.list()).map((service) => service.name)).to.deep.equal(expected);
+      expect((await other.list()).map((service) => service.name)).to.deep.equal(expected);
+    });
+
     it('shows a save or removal in the very next list', async () => {
       const later = aRegisteredService({ evaluationOrder: 10 });
       const earlier = aRegisteredService({ evaluationOrder: 5 });

@@ -5,6 +5,8 @@ export type ServiceSessionStoreFactory = () => ServiceSessionStore | Promise<Ser
 
 const T0 = Date.UTC(2026, 10, 21, 10, 0, 0);
 const HOUR = 3_600_000;
+/** A limit no test but the limit's own reaches. */
+const ROOMY = 100;
 
 function session(n: number, principal = 'casuser'): ServiceSession {
   return { ticketId: `ST-${n}-aaaaaaaaaaaaaaaaaaaaaa-test`, service: `https://app${n}.example.org/`, principal };
@@ -19,9 +21,9 @@ export function describeServiceSessionStore(name: string, factory: ServiceSessio
 
     it('takes every session of a TGT once, in the order added, and keeps TGTs apart', async () => {
       const store = await factory();
-      await store.add('TGT-1-a', session(1), T0 + HOUR);
-      await store.add('TGT-2-b', session(2, 'alice'), T0 + HOUR);
-      await store.add('TGT-1-a', session(3), T0 + HOUR);
+      await store.add('TGT-1-a', session(1), T0 + HOUR, ROOMY);
+      await store.add('TGT-2-b', session(2, 'alice'), T0 + HOUR, ROOMY);
+      await store.add('TGT-1-a', session(3), T0 + HOUR, ROOMY);
       expect(await store.take('TGT-1-a')).to.deep.equal([session(1), session(3)]);
       expect(await store.take('TGT-1-a')).to.deep.equal([]);
       expect(await store.take('TGT-2-b')).to.deep.equal([session(2, 'alice')]);
@@ -29,9 +31,9 @@ export function describeServiceSessionStore(name: string, factory: ServiceSessio
 
     it('lists the records due, earliest first, at most `limit`; a taken record is no longer due', async () => {
       const store = await factory();
-      await store.add('TGT-late', session(1), T0 + 3 * HOUR);
-      await store.add('TGT-first', session(2), T0 + HOUR);
-      await store.add('TGT-second', session(3), T0 + 2 * HOUR);
+      await store.add('TGT-late', session(1), T0 + 3 * HOUR, ROOMY);
+      await store.add('TGT-first', session(2), T0 + HOUR, ROOMY);
+      await store.add('TGT-second', session(3), T0 + 2 * HOUR, ROOMY);
       expect(await store.due(T0, 10)).to.deep.equal([]);
       expect(await store.due(T0 + HOUR, 10)).to.deep.equal(['TGT-first']);
       expect(await store.due(T0 + 3 * HOUR, 2)).to.deep.equal(['TGT-first', 'TGT-second']);
@@ -41,14 +43,14 @@ export function describeServiceSessionStore(name: string, factory: ServiceSessio
 
     it('moves the check time only later: by a later add or a postpone', async () => {
       const store = await factory();
-      await store.add('TGT-1-a', session(1), T0 + 2 * HOUR);
-      await store.add('TGT-1-a', session(2), T0 + HOUR);
+      await store.add('TGT-1-a', session(1), T0 + 2 * HOUR, ROOMY);
+      await store.add('TGT-1-a', session(2), T0 + HOUR, ROOMY);
       expect(await store.due(T0 + HOUR, 10)).to.deep.equal([]);
       await store.postpone('TGT-1-a', T0 + HOUR);
       expect(await store.due(T0 + 2 * HOUR, 10)).to.deep.equal(['TGT-1-a']);
       await store.postpone('TGT-1-a', T0 + 4 * HOUR);
       expect(await store.due(T0 + 3 * HOUR, 10)).to.deep.equal([]);
-      await store.add('TGT-1-a', session(3), T0 + 5 * HOUR);
+      await store.add('TGT-1-a', session(3), T0 + 5 * HOUR, ROOMY);
       expect(await store.due(T0 + 4 * HOUR, 10)).to.deep.equal([]);
       expect(await store.due(T0 + 5 * HOUR, 10)).to.deep.equal(['TGT-1-a']);
       expect(await store.take('TGT-1-a')).to.have.length(3);
@@ -63,15 +65,52 @@ export function describeServiceSessionStore(name: string, factory: ServiceSessio
 
     it('keeps every one of many concurrent adds to one TGT', async () => {
       const store = await factory();
-      await Promise.all(Array.from({ length: 10 }, (_, n) => store.add('TGT-1-a', session(n), T0 + HOUR + n)));
+      await Promise.all(Array.from({ length: 10 }, (_, n) => store.add('TGT-1-a', session(n), T0 + HOUR + n, ROOMY)));
       const taken = await store.take('TGT-1-a');
       expect(taken.map((s) => s.ticketId).sort()).to.deep.equal(Array.from({ length: 10 }, (_, n) => session(n).ticketId).sort());
     });
 
+    it('keeps the newest `limit` sessions of a TGT, returning each one it drops once, oldest first', async () => {
+      const store = await factory();
+      expect(await store.add('TGT-1-a', session(1), T0 + HOUR, 2)).to.deep.equal([]);
+      expect(await store.add('TGT-1-a', session(2), T0 + HOUR, 2)).to.deep.equal([]);
+      expect(await store.add('TGT-2-b', session(9), T0 + HOUR, 2), 'another TGT counts apart').to.deep.equal([]);
+      expect(await store.add('TGT-1-a', session(3), T0 + HOUR, 2)).to.deep.equal([session(1)]);
+      expect(await store.add('TGT-1-a', session(4), T0 + HOUR, 2)).to.deep.equal([session(2)]);
+      expect(await store.take('TGT-1-a')).to.deep.equal([session(3), session(4)]);
+      expect(await store.take('TGT-2-b')).to.deep.equal([session(9)]);
+    });
+
+    it('drops down to a limit lowered since the last add, oldest first', async () => {
+      const store = await factory();
+      for (let n = 1; n <= 4; n += 1) await store.add('TGT-1-a', session(n), T0 + HOUR, ROOMY);
+      expect(await store.add('TGT-1-a', session(5), T0 + HOUR, 2)).to.deep.equal([session(1), session(2), session(3)]);
+      expect(await store.take('TGT-1-a')).to.deep.equal([session(4), session(5)]);
+    });
+
+    it('keeps a record trimmed to its limit due at its check time', async () => {
+      const store = await factory();
+      await store.add('TGT-1-a', session(1), T0 + HOUR, 1);
+      await store.add('TGT-1-a', session(2), T0 + 2 * HOUR, 1);
+      expect(await store.due(T0 + HOUR, 10)).to.deep.equal([]);
+      expect(await store.due(T0 + 2 * HOUR, 10)).to.deep.equal(['TGT-1-a']);
+      expect(await store.take('TGT-1-a')).to.deep.equal([session(2)]);
+    });
+
+    it('of many concurrent adds past the limit, keeps exactly `limit` and returns every other session once', async () => {
+      const store = await factory();
+      const added = Array.from({ length: 10 }, (_, n) => session(n));
+      const dropped = (await Promise.all(added.map((one, n) => store.add('TGT-1-a', one, T0 + HOUR + n, 3)))).flat();
+      const kept = await store.take('TGT-1-a');
+      expect(kept).to.have.length(3);
+      const ids = (sessions: readonly ServiceSession[]) => sessions.map((s) => s.ticketId).sort();
+      expect(ids([...kept, ...dropped])).to.deep.equal(ids(added));
+    });
+
     it('gives the sessions to exactly one of many concurrent takes', async () => {
       const store = await factory();
-      await store.add('TGT-1-a', session(1), T0 + HOUR);
-      await store.add('TGT-1-a', session(2), T0 + HOUR);
+      await store.add('TGT-1-a', session(1), T0 + HOUR, ROOMY);
+      await store.add('TGT-1-a', session(2), T0 + HOUR, ROOMY);
       const results = await Promise.all(Array.from({ length: 10 }, () => store.take('TGT-1-a')));
       expect(results.filter((taken) => taken.length > 0)).to.deep.equal([[session(1), session(2)]]);
     });

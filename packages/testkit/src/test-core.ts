@@ -8,6 +8,7 @@ import {
   TicketIdGenerator,
   TicketStatus,
   ValidateServiceTicket,
+  type AuthenticationListener,
   type AuthenticationPolicy,
   type CasCore,
   type Clock,
@@ -26,6 +27,8 @@ export interface TestCoreParts {
   /** In the order they are tried for a credential. */
   readonly handlers: readonly CredentialHandler[];
   readonly policies?: readonly AuthenticationPolicy[];
+  /** Told of each successful authentication (the throttle). */
+  readonly authenticationListeners?: readonly AuthenticationListener[];
   readonly clock: Clock;
   readonly random: RandomSource;
   readonly nodeName: string;
@@ -40,7 +43,7 @@ export interface TestCoreParts {
  */
 export function testCore(parts: TestCoreParts): CasCore {
   const ids = new TicketIdGenerator(parts.random, parts.nodeName);
-  const authenticator = new Authenticator(parts.handlers, parts.clock, parts.events, parts.policies);
+  const authenticator = new Authenticator(parts.handlers, parts.clock, parts.events, parts.policies, parts.authenticationListeners);
   const serviceAccess = new ServiceAccess(parts.registry);
   const issuing = [authenticator, serviceAccess, parts.tickets, ids, parts.clock, parts.lifetimes, parts.events] as const;
   return {
@@ -50,8 +53,8 @@ export function testCore(parts: TestCoreParts): CasCore {
     authenticator,
     serviceAccess,
     createTicketGrantingTicket: new CreateTicketGrantingTicket(...issuing),
-    grantServiceTicket: new GrantServiceTicket(...issuing, parts.sessionListener),
-    validateServiceTicket: new ValidateServiceTicket(parts.tickets, serviceAccess, parts.events),
+    grantServiceTicket: new GrantServiceTicket(...issuing),
+    validateServiceTicket: new ValidateServiceTicket(parts.tickets, serviceAccess, parts.events, parts.sessionListener),
     ticketStatus: new TicketStatus(parts.tickets),
     destroyTicketGrantingTicket: new DestroyTicketGrantingTicket(parts.tickets, parts.events, parts.sessionListener),
     authenticateUser: new AuthenticateUser(authenticator, serviceAccess, parts.events),

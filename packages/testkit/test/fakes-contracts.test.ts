@@ -3,11 +3,14 @@ import {
   ListUserDirectory,
   MapRecordStores,
   MapReplayStore,
+  MapServiceSessionStore,
   MapThrottleStore,
   MapTicketStore,
   describeOtpReplayStore,
   describeRecordStores,
   describeServiceRegistry,
+  describeServiceSessionStore,
+  describeSingleLogoutOnStores,
   describeThrottleStore,
   describeTicketStore,
   describeUserDirectory,
@@ -21,4 +24,6 @@ describe('testkit fakes: port contracts (the suites the adapters pass)', () => {
   describeUserDirectory('ListUserDirectory', (users) => new ListUserDirectory(users));
   describeThrottleStore('MapThrottleStore', () => new MapThrottleStore());
   describeOtpReplayStore('MapReplayStore', () => new MapReplayStore());
+  describeServiceSessionStore('MapServiceSessionStore', () => new MapServiceSessionStore());
+  describeSingleLogoutOnStores('fakes', (clock) => ({ tickets: new MapTicketStore(clock), sessions: new MapServiceSessionStore(), registry: new ListServiceRegistry() }));
 });

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { Context, Next } from 'koa';
 import { z } from 'zod';
 import type { HttpContext } from '../http-module.js';
-import { flag, optionalText } from '../request/parameter-schemas.js';
+import { flag, optionalServiceUrl } from '../request/parameter-schemas.js';
 import { readXmlBody, XML_BODY_TYPES } from '../request/read-body.js';
 import { requestOrigin } from '../request/request-origin.js';
 import { publicHostName } from '../request/request-url.js';
@@ -46,7 +46,7 @@ export function samlValidateRoute(http: HttpContext): Route {
     everyMethod: true,
     request: {
       query: z.object({
-        TARGET: optionalText('The service URL the ticket was granted for.'),
+        TARGET: optionalServiceUrl('The service URL the ticket was granted for.'),
         renew: flag('Succeed only for a ticket from a fresh login.'),
       }),
       body: {

@@ -1,16 +1,16 @@
 import { z } from 'zod';
 import type { HttpContext } from '../http-module.js';
 import { mergeShapes } from '../request/credentials.js';
-import { flag, text } from '../request/parameter-schemas.js';
+import { flag, serviceUrl, text } from '../request/parameter-schemas.js';
 import { requestOrigin } from '../request/request-origin.js';
 import { onlyMethods } from '../routes/only-methods.js';
 import { defineRoute, type Route } from '../routes/route.js';
 import { samlValidateRoute } from './saml-validate.js';
 import { renderValidationFailures, VALIDATION_ERRORS, validationFailures } from './validation-failures.js';
-import { cas1View, casView, type ValidationAnswer } from './validation-views.js';
+import { cas1View, casView, responseFormat, type ValidationAnswer } from './validation-views.js';
 
 const cas1Query = z.object({
-  service: text('The service URL the ticket was granted for; compared percent-decoded, without fragment, in any case.'),
+  service: serviceUrl('The service URL the ticket was granted for; compared percent-decoded, without fragment, in any case.'),
   ticket: text('The service ticket (with the tokens module, also its JWT). It is used up by this attempt, whatever the outcome.'),
   renew: flag('Succeed only for a ticket from a fresh login.'),
 });
@@ -18,7 +18,7 @@ const casQuery = cas1Query.extend({
   format: z
     .string()
     .optional()
-    .transform((value) => (value?.trim().toUpperCase() === 'JSON' ? 'JSON' : 'XML'))
+    .transform(responseFormat)
     .meta({ description: '`JSON` (any case) for a JSON answer; XML otherwise. The Accept header does not count.' }),
 });
 

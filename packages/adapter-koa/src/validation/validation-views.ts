@@ -81,9 +81,19 @@ export const cas1View: ValidationView = {
   failureContent: { 'text/plain': cas1Schema },
 };
 
+/** CAS's `format` parameter: `JSON` in any case asks for JSON; anything else, or nothing, for XML. */
+export function responseFormat(value: string | undefined): 'JSON' | 'XML' {
+  return value?.trim().toUpperCase() === 'JSON' ? 'JSON' : 'XML';
+}
+
 /** Whether the route's `format` query parameter asked for JSON. */
 export function wantsJson(ctx: Context): boolean {
-  return inputOf(ctx).query['format'] === 'JSON';
+  try {
+    return inputOf(ctx).query['format'] === 'JSON';
+  } catch {
+    // The query failed its schema (a service URL too long): the failure still answers in the format asked for.
+    return responseFormat(new URLSearchParams(ctx.querystring).get('format') ?? undefined) === 'JSON';
+  }
 }
 
 export function writeXml(ctx: Context, xml: string): void {

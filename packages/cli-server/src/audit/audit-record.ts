@@ -94,6 +94,11 @@ export function auditRecordOf(event: DomainEvent): AuditRecord | undefined {
       const { type, principal, ...details } = event;
       return { audit: 'logout', action: type, outcome: type === 'logout.request.delivered' ? 'success' : 'failure', who: principal, details };
     }
+    case 'logout.request.dropped': {
+      // The session had too many services to tell: the oldest will not hear of its end.
+      const { type, principal, ...details } = event;
+      return { audit: 'logout', action: type, outcome: 'failure', who: principal, details };
+    }
     case 'server.error':
     case 'readiness.failed':
     case 'request.unreadable':

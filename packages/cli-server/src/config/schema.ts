@@ -119,7 +119,7 @@ const mongo = section({
     .describe('Put before each collection name (`tickets`, `services`, `users`, `throttle`, `request_rates`, `otp_steps`, `service_sessions`, `form_tokens`), so several deployments can share one database.'),
   timeoutSeconds: positiveInteger(120)
     .default(5)
-    .describe('How long to look for a reachable server: at start (then exit 1) and for each request while the database is away (then 503).'),
+    .describe('The longest one database operation may take, server selection, connection and retry included: at start (then exit 1) and in each request (then 503).'),
 });
 
 const redisUrl = (what: string) =>

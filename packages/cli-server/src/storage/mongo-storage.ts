@@ -18,7 +18,7 @@ export async function openMongoStorage({ config, services, clock, random, logger
   const connection = mongoDatabase === undefined ? await connect(settings) : undefined;
   try {
     const database = mongoDatabase ?? connection!.client.db(settings.database);
-    const stores = createMongoStores(database, clock, settings.collectionPrefix);
+    const stores = createMongoStores(database, clock, settings.collectionPrefix, settings.timeoutSeconds * 1000);
     await stores.createIndexes();
     const records = new MongoRecordStores(database.collection<RecordDocument>(settings.collectionPrefix + COLLECTIONS.records), clock, random);
     await records.createIndexes();

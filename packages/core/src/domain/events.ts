@@ -193,6 +193,21 @@ export type DomainEvent =
       readonly reason: string;
     }
   | {
+      /**
+       * A login session had as many single-logout records as it may keep (`login.singleLogout.maxPerSession`)
+       * when a service validated another ticket: its oldest record was dropped, so that service will not
+       * be told when the session ends.
+       */
+      readonly type: 'logout.request.dropped';
+      /** The service URL of the dropped record's ticket. */
+      readonly service: string;
+      /** The fingerprint of that ticket. */
+      readonly ticket: string;
+      readonly principal: string;
+      /** How many records a session keeps. */
+      readonly limit: number;
+    }
+  | {
       /** A proxy callback did not take its PGT (CAS protocol 3.0 §2.5.4): the validation answers without one. */
       readonly type: 'proxy.callback.failed';
       /** The pgtUrl as the validation request gave it, never with the ticket added. */

@@ -27,3 +27,16 @@ export function safeDecode(value: string): string {
     });
   }
 }
+
+/**
+ * The longest service URL tessera accepts, in UTF-8 bytes (8 KiB): one is stored with each ticket and
+ * each single-logout record, and matched against the service patterns. Longer ones are refused
+ * wherever a service URL comes in.
+ */
+export const MAX_SERVICE_URL_BYTES = 8192;
+
+export function serviceUrlTooLong(service: string): boolean {
+  // A UTF-16 unit is at least one UTF-8 byte, and at most three.
+  if (service.length > MAX_SERVICE_URL_BYTES) return true;
+  return service.length * 3 > MAX_SERVICE_URL_BYTES && Buffer.byteLength(service, 'utf8') > MAX_SERVICE_URL_BYTES;
+}

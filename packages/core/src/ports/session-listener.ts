@@ -11,12 +11,16 @@ export interface GrantedTicket {
 
 /**
  * Told about a login session (a TGT) beyond its tickets: the login module's single logout listens.
- * Both methods are awaited by the use case, so a grant is recorded before its ticket exists and a
- * logout is handled before it answers. An error fails the use case (a store that cannot answer: 503).
+ * Both methods are awaited by the use case, so a validated ticket is recorded before the service
+ * hears of its success and a logout is handled before it answers. An error fails the use case (a
+ * store that cannot answer: 503).
  */
 export interface SessionListener {
-  /** The TGT (as updated by the grant) gave `ticket` to `service`; called before the ticket is stored. */
-  granted(tgt: TicketGrantingTicket, ticket: GrantedTicket, service: RegisteredService): Promise<void>;
+  /**
+   * `ticket`, granted by `tgt` to `service` (its definition as the validation found it), was validated:
+   * the service now holds a session of its own for this login. A ticket never validated opened none.
+   */
+  validated(tgt: TicketGrantingTicket, ticket: GrantedTicket, service: RegisteredService, origin?: RequestOrigin): Promise<void>;
   /** The TGT was destroyed (a logout), its descendants with it. Called also for an id that was unknown. */
   ended(tgtId: string, origin?: RequestOrigin): Promise<void>;
 }

@@ -3,6 +3,7 @@ import { describeCredential, type Credential } from '../domain/authentication/cr
 import { mergeAttributes, type Principal } from '../domain/authentication/principal.js';
 import { AuthenticationFailedError, NoCredentialsError } from '../domain/errors.js';
 import type { RequestOrigin } from '../domain/events.js';
+import type { AuthenticationListener } from '../ports/authentication-listener.js';
 import type { AuthenticationPolicy } from '../ports/authentication-policy.js';
 import type { Clock } from '../ports/clock.js';
 import type { CredentialHandler } from '../ports/credential-handler.js';
@@ -19,7 +20,8 @@ interface Accepted {
  * Authenticates every extracted credential (CAS's "all" policy): each needs a handler that accepts
  * it, and all must resolve to the same principal. Every credential is checked, whatever the others'
  * outcome, so the time taken does not tell which one failed (the password's hash always runs).
- * One failure reason per failed credential, unless a policy conceals them behind one.
+ * One failure reason per failed credential, unless a policy conceals them behind one. A success is
+ * told to every listener (the throttle) before it is returned.
  */
 export class Authenticator {
   constructor(
@@ -27,6 +29,7 @@ export class Authenticator {
     private readonly clock: Clock,
     private readonly events: EventSink,
     private readonly policies: readonly AuthenticationPolicy[] = [],
+    private readonly listeners: readonly AuthenticationListener[] = [],
   ) {}
 
   /** `origin`: the request the credentials came with, reported with the events. */
@@ -66,7 +69,7 @@ export class Authenticator {
     const handlerNames = Object.keys(successes);
     const credentialTypes = credentials.map((c) => c.type);
     this.events.emit({ type: 'authentication.succeeded', principal: first.principal.id, handlers: handlerNames, credentialTypes }, origin);
-    return {
+    const authentication: Authentication = {
       principal: { id: first.principal.id, attributes: mergeAttributes(...accepted.map((a) => a.principal.attributes)) },
       authenticatedAt: this.clock.now(),
       credentials: credentials.map(describeCredential),
@@ -76,6 +79,8 @@ export class Authenticator {
         successfulAuthenticationHandlers: handlerNames,
       },
     };
+    for (const listener of this.listeners) await listener.authenticated(authentication, origin);
+    return authentication;
   }
 
   /** The reasons the caller sees: the first policy's concealing reason, else the real ones. */

@@ -6,11 +6,10 @@ import type { RequestOrigin, TicketRefusalReason } from '../domain/events.js';
 import type { RegisteredService } from '../domain/registry/registered-service.js';
 import { ticketFingerprint } from '../domain/tickets/fingerprint.js';
 import { slidTgtExpiry, type TicketLifetimes } from '../domain/tickets/lifetimes.js';
-import type { ServiceTicket } from '../domain/tickets/ticket.js';
+import type { ServiceTicket, TicketGrantingTicket } from '../domain/tickets/ticket.js';
 import type { TicketIdGenerator } from '../domain/tickets/ticket-ids.js';
 import type { Clock } from '../ports/clock.js';
 import type { EventSink } from '../ports/event-sink.js';
-import type { SessionListener } from '../ports/session-listener.js';
 import type { TicketStore } from '../ports/ticket-store.js';
 import type { Authenticator } from './authenticator.js';
 import type { ServiceAccess } from './service-access.js';
@@ -29,6 +28,12 @@ export interface GrantServiceTicketInput {
    * checking them a second time (a one-time password works once).
    */
   readonly renewal?: Authentication;
+  /**
+   * REST (docs/protocol.md §3.3): a TGT's first ST also counts as from a new login when it is granted
+   * within this many seconds of the login, for the client that logs in and at once asks for its ticket.
+   * Without it only a renewal counts, so a ticket of single sign-on never does.
+   */
+  readonly firstTicketWithinSeconds?: number;
   /** The request asking, reported with the events. */
   readonly origin?: RequestOrigin;
 }
@@ -50,7 +55,6 @@ export class GrantServiceTicket {
     private readonly clock: Clock,
     private readonly lifetimes: TicketLifetimes,
     private readonly events: EventSink,
-    private readonly listener?: SessionListener,
   ) {}
 
   async execute(input: GrantServiceTicketInput): Promise<GrantedServiceTicket> {
@@ -87,13 +91,11 @@ export class GrantServiceTicket {
       id: this.ids.next('ST', tgt.id),
       tgtId: tgt.id,
       service: url,
-      fromNewLogin: renewed || tgt.servicesGranted === 1,
+      fromNewLogin: renewed || isFirstTicketOfFreshLogin(tgt, now, input.firstTicketWithinSeconds),
       authenticatedAt,
       createdAt: now,
       expiresAt: now + this.lifetimes.stTimeToLiveSeconds * 1000,
     };
-    // Before the ticket exists, so a logout that follows its validation always knows of it.
-    await this.listener?.granted(tgt, ticket, service);
     await this.tickets.save(ticket);
     this.events.emit(
       { type: 'ticket.created', kind: 'ST', ticket: ticketFingerprint(ticket.id), principal: tgt.authentication.principal.id, service: url },
@@ -101,4 +103,9 @@ export class GrantServiceTicket {
     );
     return { ticket, service, principal: tgt.authentication.principal };
   }
+}
+
+/** The TGT's first grant (touch has counted it), within `withinSeconds` of the login behind it. */
+function isFirstTicketOfFreshLogin(tgt: TicketGrantingTicket, now: number, withinSeconds: number | undefined): boolean {
+  return withinSeconds !== undefined && tgt.servicesGranted === 1 && now < tgt.authentication.authenticatedAt + withinSeconds * 1000;
 }

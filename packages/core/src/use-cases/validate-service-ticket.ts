@@ -7,6 +7,7 @@ import { principalMeetsRequirements, releaseAttributes } from '../domain/registr
 import { sameService } from '../domain/service-url.js';
 import { ticketFingerprint } from '../domain/tickets/fingerprint.js';
 import type { EventSink } from '../ports/event-sink.js';
+import type { SessionListener } from '../ports/session-listener.js';
 import type { TicketGrantingTicket, ValidatableTicket } from '../domain/tickets/ticket.js';
 import type { TicketStore } from '../ports/ticket-store.js';
 import type { ServiceAccess } from './service-access.js';
@@ -51,6 +52,7 @@ export class ValidateServiceTicket {
     private readonly tickets: TicketStore,
     private readonly access: ServiceAccess,
     private readonly events: EventSink,
+    private readonly listener?: SessionListener,
   ) {}
 
   async execute(input: ValidateServiceTicketInput): Promise<ValidatedServiceTicket> {
@@ -92,6 +94,8 @@ export class ValidateServiceTicket {
       registered.attributeRelease.kind === 'none'
         ? released
         : { ...released, isFromNewLogin: [String(fromNewLogin)], authenticationDate: [isoInstant(st.authenticatedAt)] };
+    // The service now holds a session of this login: single logout records it before the service hears of it.
+    await this.listener?.validated(tgt, st, registered, origin);
     this.events.emit({ type: 'ticket.validated', ticket: ticketFingerprint(id), principal: principal.id, service }, origin);
     return {
       user: principal.id,

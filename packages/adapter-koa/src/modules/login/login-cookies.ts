@@ -12,11 +12,17 @@ const CHOSEN_BROWSER_ID = Symbol('browserId');
 
 /**
  * The login module's cookies: HttpOnly, SameSite=Lax, for the base path only, Secure whenever the
- * request came over TLS (tessera's own listener, or a trusted proxy's X-Forwarded-Proto: https).
- * Session cookies: they end with the browser, the TGT's own lifetime bounds them on the server.
+ * browser reaches the server over TLS: always when the public URL is https (whatever the proxy in front
+ * says or leaves out), else when the request came over TLS (tessera's own listener, or a trusted
+ * proxy's X-Forwarded-Proto: https). Session cookies: they end with the browser, the TGT's own lifetime
+ * bounds them on the server.
  */
 export class LoginCookies {
-  constructor(private readonly path: string) {}
+  /** `alwaysSecure`: the public URL is https, so every browser came over TLS. */
+  constructor(
+    private readonly path: string,
+    private readonly alwaysSecure: boolean,
+  ) {}
 
   get(ctx: Context, name: string): string | undefined {
     const value = ctx.cookies.get(name, { signed: false });
@@ -24,11 +30,17 @@ export class LoginCookies {
   }
 
   set(ctx: Context, name: string, value: string): void {
-    ctx.cookies.set(name, value, { httpOnly: true, sameSite: 'lax', secure: ctx.secure, path: this.path, signed: false, overwrite: true });
+    ctx.cookies.set(name, value, this.options(ctx));
   }
 
   clear(ctx: Context, name: string): void {
-    ctx.cookies.set(name, null, { httpOnly: true, sameSite: 'lax', secure: ctx.secure, path: this.path, signed: false, overwrite: true });
+    ctx.cookies.set(name, null, this.options(ctx));
+  }
+
+  private options(ctx: Context): Parameters<Context['cookies']['set']>[2] {
+    // The cookies library refuses a Secure cookie on a request it takes for plain HTTP: the proxy's hop is.
+    if (this.alwaysSecure) ctx.cookies.secure = true;
+    return { httpOnly: true, sameSite: 'lax', secure: this.alwaysSecure || ctx.secure, path: this.path, signed: false, overwrite: true };
   }
 
   /** The browser's id, set now (once per request) when it has none, or one not of ours. */

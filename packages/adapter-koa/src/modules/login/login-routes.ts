@@ -1,4 +1,12 @@
-import { AuthenticationFailedError, InvalidRequestError, MethodNotAllowedError, NoCredentialsError, ThrottledError } from '@tessera/core';
+import {
+  AuthenticationFailedError,
+  InvalidRequestError,
+  MethodNotAllowedError,
+  NoCredentialsError,
+  RateLimitedError,
+  ThrottledError,
+  type TesseraError,
+} from '@tessera/core';
 import { type BrowserLogin, type LoginFormTokens, type LoginOutcome, type TicketGrantingCookie } from '@tessera/core/modules/login';
 import type { Context, Next } from 'koa';
 import { z } from 'zod';
@@ -40,7 +48,7 @@ const pageFailures = (http: HttpContext): FailureRendering => ({
 /** GET /login, POST /login and GET /logout (CAS protocol 3.0 §2.1–2.3). */
 export function loginRoutes(http: HttpContext, deps: LoginRouteDependencies): Route[] {
   const { login, cookie, formTokens, pages } = deps;
-  const cookies = new LoginCookies(http.options.basePath.replace(/\/+$/, '') || '/');
+  const cookies = new LoginCookies(http.options.basePath.replace(/\/+$/, '') || '/', http.options.publicUrl?.startsWith('https:') ?? false);
   const { messages } = pages;
 
   const send = (ctx: Context, status: number, page: Page) => {
@@ -100,10 +108,10 @@ export function loginRoutes(http: HttpContext, deps: LoginRouteDependencies): Ro
         const error = toTesseraError(thrown);
         const status = error ? statusOf(error.code, { ...http.options, restRevision: 'current' }) : UNEXPECTED_ERROR_STATUS;
         if (!error || status >= 500) reportServerError(http.events, thrown, ctx);
-        if (error instanceof ThrottledError) ctx.set('Retry-After', String(error.retryAfterSeconds));
+        if (error instanceof ThrottledError || error instanceof RateLimitedError) ctx.set('Retry-After', String(error.retryAfterSeconds));
         if (error instanceof MethodNotAllowedError) ctx.set('Allow', error.allowed.join(', '));
-        if (form && (error instanceof AuthenticationFailedError || error instanceof NoCredentialsError || error instanceof ThrottledError)) {
-          return showForm(ctx, status, { ...formAgain(ctx), message: error instanceof ThrottledError ? messages.throttled : messages.loginFailed });
+        if (form && (error instanceof AuthenticationFailedError || error instanceof NoCredentialsError || error instanceof ThrottledError || error instanceof RateLimitedError)) {
+          return showForm(ctx, status, { ...formAgain(ctx), message: formMessage(error) });
         }
         if (error?.code === 'SERVICE_NOT_AUTHORIZED') return send(ctx, status, pages.notice(messages.unknownServiceHeading, messages.unknownService));
         if (status === 503) return send(ctx, status, pages.notice(messages.unavailableHeading, messages.unavailable));
@@ -111,6 +119,12 @@ export function loginRoutes(http: HttpContext, deps: LoginRouteDependencies): Ro
         return send(ctx, status, pages.notice(messages.badRequestHeading, messages.badRequest));
       }
     };
+
+  const formMessage = (error: TesseraError): string => {
+    if (error instanceof ThrottledError) return messages.throttled;
+    if (error instanceof RateLimitedError) return messages.rateLimited;
+    return messages.loginFailed;
+  };
 
   const loginQuery = z.object({
     service: SERVICE,
@@ -184,7 +198,7 @@ export function loginRoutes(http: HttpContext, deps: LoginRouteDependencies): Ro
     operationId: 'loginFormSubmit',
     summary: 'Log in with a browser: submit the login form',
     description:
-      'Checks the form token first (403 and a fresh form without it), then the credentials through the same handlers, throttle and audit as REST. Success sets the `TGC` cookie (HttpOnly, SameSite=Lax, Secure over TLS, sealed) and goes on to the service.',
+      'A post with no credentials (nor a confirmation for a live login session) gets the form again (400) and leaves its form token unused. Otherwise the form token is checked first (403 and a fresh form without it), then the credentials through the same handlers, throttle and audit as REST. With the throttle module, a client address over its rate gets 429 and the form first. Success sets the `TGC` cookie (HttpOnly, SameSite=Lax, Secure over TLS or with an https `server.publicUrl`, sealed) and goes on to the service.',
     request: postRequest,
     responses: {
       200: { description: 'Logged in: the logged-in page without a service, or the form posting the ticket with `method=POST`.', content: HTML },
@@ -193,24 +207,30 @@ export function loginRoutes(http: HttpContext, deps: LoginRouteDependencies): Ro
     },
     errors: {
       AUTHENTICATION_FAILED: 'The credentials were refused: the form again, with one message for every reason.',
-      NO_CREDENTIALS: 'The form came without username or password: the form again.',
+      NO_CREDENTIALS: 'The form came without username or password: the form again, its token left unused.',
       SERVICE_NOT_AUTHORIZED: 'The service is not registered or not enabled: an error page.',
       INVALID_REQUEST: '`method` is neither GET nor POST, or `service` is no URL.',
       ...STORE_ERRORS,
       STORE_CAPACITY_EXCEEDED: 'The ticket store is full.',
     },
     failures: pageFailures(http),
-    steps: [renderFailures(true), http.readBody, ...http.credentialGuards((ctx) => !inputOf(ctx).parameters['confirmed'])],
+    steps: [renderFailures(true), ...http.formGuards, http.readBody, ...http.credentialGuards((ctx) => !inputOf(ctx).parameters['confirmed'])],
     async handle(ctx, { parameters }) {
       const method = responseMethod(parameters.method);
       requireNavigable(parameters.service);
       const origin = requestOrigin(ctx);
-      const refusal = await formTokens.accept(parameters.formToken, cookies.sentBrowserId(ctx));
-      if (refusal !== undefined) {
-        http.events.emit({ type: 'login.token.refused', reason: refusal }, origin);
-        return showForm(ctx, 403, { ...formAgain(ctx), message: messages.formExpired });
-      }
       const sessionTgtId = await sessionOf(ctx);
+      const credentials = parameters.confirmed ? [] : http.credentials(ctx);
+      // A token is claimed only by a post that acts: credentials to check, or a confirmation for a live
+      // session. Any other post would burn it (and a place in the store) for nothing: the form again.
+      if (!parameters.confirmed && credentials.length === 0) throw new NoCredentialsError();
+      if (!parameters.confirmed || (await login.hasSession(sessionTgtId))) {
+        const refusal = await formTokens.accept(parameters.formToken, cookies.sentBrowserId(ctx));
+        if (refusal !== undefined) {
+          http.events.emit({ type: 'login.token.refused', reason: refusal }, origin);
+          return showForm(ctx, 403, { ...formAgain(ctx), message: messages.formExpired });
+        }
+      }
       const request = {
         ...(parameters.service !== undefined && { service: parameters.service }),
         ...(sessionTgtId !== undefined && { sessionTgtId }),
@@ -220,7 +240,7 @@ export function loginRoutes(http: HttpContext, deps: LoginRouteDependencies): Ro
       };
       const shown = { ...(parameters.service !== undefined && { service: parameters.service }), renew: parameters.renew, method, sessionSent: sessionTgtId !== undefined };
       if (parameters.confirmed) return respond(ctx, await login.begin({ ...request, warn: false }), shown);
-      const { tgt, outcome } = await login.logIn({ ...request, warn: false, credentials: http.credentials(ctx) });
+      const { tgt, outcome } = await login.logIn({ ...request, warn: false, credentials });
       cookies.set(ctx, TICKET_GRANTING_COOKIE, await cookie.seal(tgt.id));
       if (parameters.warn) cookies.set(ctx, WARN_COOKIE, 'true');
       else cookies.clear(ctx, WARN_COOKIE);

@@ -16,6 +16,7 @@ export interface Messages {
   readonly loginFailed: string;
   readonly formExpired: string;
   readonly throttled: string;
+  readonly rateLimited: string;
   readonly signedInHeading: string;
   readonly signedIn: string;
   readonly logOut: string;
@@ -52,6 +53,7 @@ const en: Messages = {
   loginFailed: 'The username, password or one-time code is not right. Please try again.',
   formExpired: 'The login form expired or was sent twice. Please log in again.',
   throttled: 'Too many failed attempts. Please wait a while before you try again.',
+  rateLimited: 'Too many attempts from your network. Please wait a while before you try again.',
   signedInHeading: 'You are logged in',
   signedIn: 'You are logged in as {principal}. Applications that use this login service will not ask for your password again until you log out.',
   logOut: 'Log out',

@@ -1,20 +1,21 @@
 import type { GrantProxyTicket } from '@tessera/core/modules/proxy';
 import { z } from 'zod';
 import type { HttpContext } from '../../http-module.js';
-import { text } from '../../request/parameter-schemas.js';
+import { serviceUrl, text } from '../../request/parameter-schemas.js';
 import { requestOrigin } from '../../request/request-origin.js';
 import { onlyMethods } from '../../routes/only-methods.js';
 import { defineRoute, type Route } from '../../routes/route.js';
 import { renderValidationFailures, validationFailures } from '../../validation/validation-failures.js';
+import { responseFormat } from '../../validation/validation-views.js';
 import { proxyView } from './proxy-views.js';
 
 const proxyQuery = z.object({
   pgt: text('The proxy-granting ticket the proxy received at its callback URL.'),
-  targetService: text('The service the proxy ticket is for: a registered, enabled service taking part in single sign-on.'),
+  targetService: serviceUrl('The service the proxy ticket is for: a registered, enabled service taking part in single sign-on.'),
   format: z
     .string()
     .optional()
-    .transform((value) => (value?.trim().toUpperCase() === 'JSON' ? 'JSON' : 'XML'))
+    .transform(responseFormat)
     .meta({ description: '`JSON` (any case) for a JSON answer; XML otherwise.' }),
 });
 

@@ -1,2 +1,2 @@
-export { restModule } from './rest-module.js';
+export { restModule, type RestModuleOptions } from './rest-module.js';
 export { usernamePasswordExtractor } from './username-password-extractor.js';

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import type { HttpContext } from '../../http-module.js';
 import { mergeShapes } from '../../request/credentials.js';
-import { optionalText, parameterObject } from '../../request/parameter-schemas.js';
+import { optionalServiceUrl, parameterObject } from '../../request/parameter-schemas.js';
 import type { RouteErrors } from '../../routes/route.js';
 
 /** The service URL a login or a ticket is for. */
-export const SERVICE = optionalText('The service URL; it must be registered and enabled, and the user must meet its access rules.');
+export const SERVICE = optionalServiceUrl('The service URL; it must be registered and enabled, and the user must meet its access rules.');
 
 export const TICKET_ID = z.string().meta({ description: 'A ticket id, or with the tokens module the JWT of a TGT.' });
 

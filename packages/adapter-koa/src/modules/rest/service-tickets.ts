@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
 import { z } from 'zod';
 import type { HttpContext } from '../../http-module.js';
-import { flag, text } from '../../request/parameter-schemas.js';
+import { flag, serviceUrl } from '../../request/parameter-schemas.js';
 import { requestOrigin } from '../../request/request-origin.js';
 import { typedInputOf } from '../../routes/route-input.js';
 import { defineRoute, type Route } from '../../routes/route.js';
@@ -10,17 +10,18 @@ import { CREDENTIAL_ERRORS, credentialRequest, SERVICE, STORE_ERRORS, TICKET_ID 
 /**
  * POST /v1/tickets/{tgt}: trade the TGT (its id, or its JWT with the tokens module) for an ST.
  * Credentials are read only with `renew`, where they must prove the TGT's principal again and mark
- * the ST as from a fresh login. SAML 1.1 clients name the service `TARGET` (CAS protocol §4): it
+ * the ST as from a fresh login; so is the TGT's first ST within `newLoginWindowSeconds` of the login
+ * (docs/protocol.md §3.3). SAML 1.1 clients name the service `TARGET` (CAS protocol §4): it
  * stands in for a missing or blank `service`. A `jwtAsServiceTicket` service gets the ST as a JWT.
  * Only a renew request checks credentials, so only it is throttled.
  */
-export function grantServiceTicketRoute(http: HttpContext): Route {
+export function grantServiceTicketRoute(http: HttpContext, newLoginWindowSeconds: number): Route {
   const request = {
     params: z.object({ tgt: TICKET_ID }),
     ...credentialRequest(http, {
       parameters: {
         service: SERVICE,
-        TARGET: text('The service URL as SAML 1.1 clients name it; read when `service` is absent or blank.'),
+        TARGET: serviceUrl('The service URL as SAML 1.1 clients name it; read when `service` is absent or blank.'),
         renew: flag('Prove the login again with credentials in this request; the ST then counts as from a fresh login.'),
       },
     }),
@@ -31,7 +32,8 @@ export function grantServiceTicketRoute(http: HttpContext): Route {
     path: '/v1/tickets/{tgt}',
     operationId: 'grantServiceTicket',
     summary: 'Grant a service ticket (ST) from a TGT',
-    description: 'Credentials are read only with `renew`. Granting an ST resets the TGT idle timer.',
+    description:
+      "Credentials are read only with `renew`. The ST is from a new login (it validates with `renew=true`) with `renew`, or when it is the TGT's first within `rest.newLoginWindowSeconds` of the login. Granting an ST resets the TGT idle timer.",
     request,
     responses: {
       200: {
@@ -55,6 +57,7 @@ export function grantServiceTicketRoute(http: HttpContext): Route {
         service: parameters.service ?? parameters.TARGET,
         renew,
         credentials: renew ? http.credentials(ctx) : [],
+        firstTicketWithinSeconds: newLoginWindowSeconds,
         origin: requestOrigin(ctx),
       });
       ctx.status = 200;

@@ -3,14 +3,15 @@ import type { Context, Next } from 'koa';
 import { withErrors, type Step } from '../../routes/route.js';
 
 /**
- * The validation endpoints' request-rate limit per client IP (docs/protocol.md §5), their validation
- * guard, placed after the route's failure renderer: an exhausted client gets RateLimitedError (429
- * with Retry-After) before any ticket is looked at, so it consumes nothing.
+ * A request-rate limit per client IP (docs/protocol.md §5.2, §5.3) as a route's first step after its
+ * failure renderer: an exhausted client gets RateLimitedError (429 with Retry-After) before its body,
+ * ticket or form token is looked at, so it consumes nothing. `documented`: the RATE_LIMITED answer as
+ * the route's OpenAPI errors name it.
  */
-export function rateLimitStep(limit: RequestRateLimit): Step {
+export function rateLimitStep(limit: RequestRateLimit, documented: string): Step {
   const step = async function limitRequestRate(ctx: Context, next: Next): Promise<void> {
     await limit.admit(ctx.ip);
     await next();
   };
-  return withErrors(step, { RATE_LIMITED: 'Too many validation requests from this address: wait `Retry-After` seconds.' });
+  return withErrors(step, { RATE_LIMITED: documented });
 }

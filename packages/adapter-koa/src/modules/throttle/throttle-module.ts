@@ -8,18 +8,22 @@ export interface ThrottleModuleOptions {
   readonly authentication?: AuthenticationThrottle;
   /** The validation endpoints' request-rate limit per client IP, when one is configured. */
   readonly validationRate?: RequestRateLimit;
+  /** The login form's request-rate limit per client IP (POST /login). */
+  readonly formRate?: RequestRateLimit;
 }
 
 /**
  * The `throttle` module (docs/protocol.md §5): no route of its own; a guard on every route that checks
- * credentials, and one on the validation endpoints when their request rate is limited.
+ * credentials, one on the validation endpoints when their request rate is limited, and one on the
+ * routes browsers post forms to.
  */
-export function throttleModule({ authentication, validationRate }: ThrottleModuleOptions): HttpModule {
+export function throttleModule({ authentication, validationRate, formRate }: ThrottleModuleOptions): HttpModule {
   return {
     name: 'throttle',
     extensions: (http) => ({
       ...(authentication && { credentialGuard: (condition) => throttleStep(authentication, http.options, condition) }),
-      ...(validationRate && { validationGuard: rateLimitStep(validationRate) }),
+      ...(validationRate && { validationGuard: rateLimitStep(validationRate, 'Too many validation requests from this address: wait `Retry-After` seconds.') }),
+      ...(formRate && { formGuard: rateLimitStep(formRate, 'Too many form posts from this address: the form again; wait `Retry-After` seconds.') }),
     }),
   };
 }

@@ -12,7 +12,9 @@ import { requestOrigin } from '../../request/request-origin.js';
 /**
  * The throttle module's credential guard (docs/protocol.md §5), placed after the body is read and before
  * the handler checks credentials: a locked key is refused (ThrottledError → 423) before any password
- * hash is computed. Afterwards a 401 counts as a failure and a success (2xx, 3xx) resets the key; nothing else counts.
+ * hash is computed. Afterwards a 401 counts as a failure; nothing else counts. A success forgets a key
+ * only through the Authenticator, which knows whose credentials it accepted: the username a request
+ * names may not be whom it logged in (a certificate's owner beside another user's name).
  * Requests not meeting `condition` pass untouched.
  */
 export function throttleStep(throttle: AuthenticationThrottle, options: HttpOptions, condition?: RequestCondition): Step {
@@ -26,21 +28,13 @@ export function throttleStep(throttle: AuthenticationThrottle, options: HttpOpti
     try {
       await next();
     } catch (thrown) {
-      await report(throttle, subject, statusOfThrown(thrown, options));
+      if (statusOfThrown(thrown, options) === 401) await throttle.failed(subject);
       throw thrown;
     }
-    await report(throttle, subject, ctx.status);
+    // CAS counts 401 answers only.
+    if (ctx.status === 401) await throttle.failed(subject);
   };
   return withErrors(step, { THROTTLED: 'Too many failed logins from this address for this username: locked for `Retry-After` seconds.' });
-}
-
-/**
- * CAS counts 401 answers only; a success resets the key: a 2xx, or the 3xx with which the login form
- * sends a logged-in browser on; any other answer leaves it as it was.
- */
-async function report(throttle: AuthenticationThrottle, subject: ThrottleSubject, status: number): Promise<void> {
-  if (status === 401) await throttle.failed(subject);
-  else if (status >= 200 && status < 400) await throttle.succeeded(subject);
 }
 
 /** As the one status table answers it, but a failed authentication counts as the 401 of the current revision. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { contrastRatio, DEFAULT_COLOURS, isHexColour, LOGIN_LANGUAGES } from '@tessera/adapter-koa/modules/login';
-import { loginSecretProblem } from '@tessera/core/modules/login';
+import { DEFAULT_MAX_PER_SESSION, loginSecretProblem } from '@tessera/core/modules/login';
 import { integerFrom, positiveInteger, section } from '../../config/setting-schemas.js';
 
 /** WCAG 2 AA for normal text. */
@@ -72,6 +72,10 @@ export const loginSchema = section({
     attempts: integerFrom(1, 10).default(3).describe('Attempts per logout request (the first and its retries); an answer 2xx, 301, 302 or 304 (as CAS) ends them.'),
     retryDelayMs: integerFrom(0, 600_000).default(1000).describe('Wait before the first retry; doubled before each further one.'),
     expiryCheckSeconds: positiveInteger(86400).default(60).describe('How often a node looks for login sessions that expired, to send their logout requests.'),
+    maxPerSession: positiveInteger(10_000)
+      .default(DEFAULT_MAX_PER_SESSION)
+      .describe('How many services one login session keeps to tell (one per validated ticket of an opted-in service); past it the oldest is dropped and reported as `logout.request.dropped`.'),
+    concurrency: positiveInteger(1000).default(8).describe('How many logout requests one node has in flight at once; the others, retries included, wait their turn. A logout never waits for them.'),
   }).prefault({}),
 });
 

@@ -11,16 +11,17 @@ const SINGLE_LOGOUT = key<SingleLogout>('login: single logout');
 
 /**
  * `login`: /login and /logout for browsers on the rest module's authentication, throttle and audit;
- * single logout, told of every grant and logout (REST's included) and checking for expired sessions
- * in the background. The cookie and form keys come from `login.key` or `login.keyFile`.
+ * single logout, told of every validation and logout (REST's included) and checking for expired
+ * sessions in the background. The cookie and form keys come from `login.key` or `login.keyFile`.
  */
 export const registerLoginModule: ModuleRegistration = (binder, config) => {
   const settings = config.login;
   binder.resolved(SENDER, [KEYS.EventSink], (events) => new HttpLogoutRequestSender(settings.singleLogout, events));
   binder.resolved(
     SINGLE_LOGOUT,
-    [KEYS.Storage, KEYS.TicketStore, KEYS.ServiceRegistry, SENDER, KEYS.Clock, KEYS.RandomSource],
-    ({ ports: { serviceSessions: sessions } }, tickets, registry, sender, clock, random) => new SingleLogout(sessions, tickets, registry, sender, clock, random),
+    [KEYS.Storage, KEYS.TicketStore, KEYS.ServiceRegistry, SENDER, KEYS.Clock, KEYS.RandomSource, KEYS.EventSink],
+    ({ ports: { serviceSessions: sessions } }, tickets, registry, sender, clock, random, events) =>
+      new SingleLogout(sessions, tickets, registry, sender, clock, random, events, settings.singleLogout.maxPerSession),
   );
   binder.resolved(KEYS.SessionListener, [SINGLE_LOGOUT], (singleLogout) => singleLogout);
   binder.resolved(

@@ -7,19 +7,20 @@ import { HttpsProxyCallback, readCaBundle } from './https-proxy-callback.js';
 const CALLBACK = key<HttpsProxyCallback>('proxy: callback over HTTPS');
 
 /**
- * `proxy`: PGTs for a validation's `pgtUrl` and GET /proxy, both in its HttpModule.
- * PTs are told to the session listener like STs, so single logout reaches proxied services too. The
- * CA file, when set, is read when the app is built: a bad one stops the start, naming the setting.
+ * `proxy`: PGTs for a validation's `pgtUrl` and GET /proxy, both in its HttpModule. A PT validated
+ * is told to the session listener like an ST (by the validation), so single logout reaches proxied
+ * services too. The CA file, when set, is read when the app is built: a bad one stops the start,
+ * naming the setting.
  */
 export const registerProxyModule: ModuleRegistration = (binder, config) => {
   const { callback } = config.proxy;
   binder.resolved(CALLBACK, [], () => new HttpsProxyCallback({ timeoutMs: callback.timeoutMs, ...(callback.caFile !== undefined && { ca: readCaBundle(callback.caFile) }) }));
   binder.resolved(
     KEYS.HttpModule,
-    [KEYS.CasCore, KEYS.TicketStore, CALLBACK, KEYS.EventSink, { all: KEYS.SessionListener }],
-    (core, tickets, sender, events, [listener]) =>
+    [KEYS.CasCore, KEYS.TicketStore, CALLBACK, KEYS.EventSink],
+    (core, tickets, sender, events) =>
       proxyModule({
-        grantProxyTicket: new GrantProxyTicket(core, tickets, events, listener),
+        grantProxyTicket: new GrantProxyTicket(core, tickets, events),
         issueProxyGrantingTicket: new IssueProxyGrantingTicket(core, tickets, sender, events),
       }),
   );

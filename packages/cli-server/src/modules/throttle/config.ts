@@ -37,6 +37,19 @@ export const throttleSchema = z
           { error: 'expected a map of settings' },
         )
         .prefault({}),
+      loginForm: z
+        .strictObject(
+          {
+            requestsPerSecond: z
+              .number({ error: 'expected a positive number' })
+              .positive({ error: 'expected a positive number' })
+              .default(5)
+              .describe('Sustained `POST /login` requests per second per client IP (a token bucket), with the `login` module. Over it: 429 with `Retry-After` and the form again, before its token or credentials are looked at.'),
+            burst: atLeastOne('a whole number of at least 1').default(50).describe('`POST /login` requests a client IP may make at once after a quiet period. Raise both for many users behind one address (NAT).'),
+          },
+          { error: 'expected a map of settings' },
+        )
+        .prefault({}),
       memory: z
         .strictObject({ maxKeys: atLeastOne('a whole number of at least 1').default(100_000).describe('Most throttle keys (and request-rate buckets) held in memory; beyond it the least recently written key that is not locked (bucket that has refilled) is forgotten. An active lock never is: while every key is locked, new keys get 423 (new addresses 429) until one ends.') }, { error: 'expected a map of settings' })
         .prefault({}),

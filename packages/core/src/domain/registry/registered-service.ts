@@ -61,11 +61,20 @@ export function wantsBackChannelLogout(service: RegisteredService): boolean {
 
 export const CAS_REGISTERED_SERVICE = 'org.apereo.cas.services.CasRegisteredService';
 
-/** Evaluation order, then name (case-insensitive), then id — as CAS's AbstractRegisteredService.compareTo. */
+/**
+ * Names in one fixed locale's order: `localeCompare` without a locale follows each process's own
+ * (LANG), so nodes set up differently would order, and so match, services differently.
+ */
+const NAME_ORDER = new Intl.Collator('en');
+
+/**
+ * Evaluation order, then name (case-insensitive), then id — as CAS's AbstractRegisteredService.compareTo.
+ * The one order of every ServiceRegistry: each store lists through it, none sorts by its own rules.
+ */
 export function compareServices(a: RegisteredService, b: RegisteredService): number {
   return (
     a.evaluationOrder - b.evaluationOrder ||
-    a.name.toLowerCase().localeCompare(b.name.toLowerCase()) ||
+    NAME_ORDER.compare(a.name.toLowerCase(), b.name.toLowerCase()) ||
     a.id - b.id
   );
 }

@@ -90,6 +90,11 @@ export class BrowserLogin {
     return { tgt, outcome: await this.grant(tgt, request.service, request.origin, authentication) };
   }
 
+  /** Whether the TGT the browser's cookie names is live: a confirmation (`warn`) acts only on one. */
+  async hasSession(sessionTgtId: string | undefined): Promise<boolean> {
+    return (await this.session(sessionTgtId)) !== undefined;
+  }
+
   /** GET /logout: the browser's TGT, its STs, and (single logout) its services' sessions end. */
   async logOut(sessionTgtId: string | undefined, origin?: RequestOrigin): Promise<void> {
     if (sessionTgtId !== undefined) await this.core.destroyTicketGrantingTicket.execute(sessionTgtId, origin);

@@ -1,4 +1,4 @@
-/** A service that received a ticket under a TGT and asked to be told when the TGT ends (single logout). */
+/** A service that validated a ticket of a TGT and asked to be told when the TGT ends (single logout). */
 export interface ServiceSession {
   /** The ticket the service validated: the SessionIndex of its logout request. */
   readonly ticketId: string;
@@ -16,9 +16,11 @@ export interface ServiceSession {
 export interface ServiceSessionStore {
   /**
    * Appends `session` to the TGT's record, creating it when absent, and sets the record's check time
-   * to the later of the stored one and `checkAt`. Concurrent adds for one TGT all land.
+   * to the later of the stored one and `checkAt`. The record then keeps its newest `limit` sessions:
+   * the ones it drops to stay within it, oldest first, are returned ([] when none), each by exactly
+   * one add. Concurrent adds for one TGT all land, the same step appending and trimming.
    */
-  add(tgtId: string, session: ServiceSession, checkAt: number): Promise<void>;
+  add(tgtId: string, session: ServiceSession, checkAt: number, limit: number): Promise<readonly ServiceSession[]>;
 
   /**
    * Atomically removes the TGT's record and returns its sessions in the order added ([] when there

@@ -1,9 +1,10 @@
-import type { RequestOrigin } from '../../domain/events.js';
+import type { DomainEvent, RequestOrigin } from '../../domain/events.js';
 import { selectService } from '../../domain/registry/service-matcher.js';
 import { wantsBackChannelLogout, type RegisteredService } from '../../domain/registry/registered-service.js';
-import type { DomainEvent } from '../../domain/events.js';
+import { ticketFingerprint } from '../../domain/tickets/fingerprint.js';
 import type { TicketGrantingTicket } from '../../domain/tickets/ticket.js';
 import type { Clock } from '../../ports/clock.js';
+import type { EventSink } from '../../ports/event-sink.js';
 import type { RandomSource } from '../../ports/random-source.js';
 import type { ServiceRegistry } from '../../ports/service-registry.js';
 import type { GrantedTicket, SessionListener } from '../../ports/session-listener.js';
@@ -27,9 +28,9 @@ export interface LogoutDelivery {
 }
 
 /**
- * Delivers logout requests on its own time (a timeout per attempt, bounded retries), reporting each
- * outcome as an event. `send` returns at once and never throws: a service that is slow or down never
- * holds up the user's request.
+ * Delivers logout requests on its own time (a timeout per attempt, bounded retries, a bounded number
+ * in flight at once), reporting each outcome as an event. `send` returns at once and never throws: a
+ * service that is slow or down never holds up the user's request.
  */
 export interface LogoutRequestSender {
   send(delivery: LogoutDelivery): void;
@@ -38,13 +39,17 @@ export interface LogoutRequestSender {
 /** How many due records one round of `endExpired` looks at. */
 export const EXPIRY_BATCH = 100;
 
+/** How many services a login session keeps to tell, unless configured otherwise. */
+export const DEFAULT_MAX_PER_SESSION = 100;
+
 /**
- * Single logout (CAS back-channel SLO). Each ST granted to a service with `logoutType: BACK_CHANNEL`
- * is recorded under its TGT; when the TGT ends, each recorded service still registered and still opted
- * in gets a logout request. A logout ends a TGT at once; an expiry is found by `endExpired`, which a
- * node runs periodically: records whose check time has passed are looked up, a TGT still alive
- * postpones its record to its current expiry, a TGT gone ends it. `take` is atomic, so however many
- * nodes look, each service is told once.
+ * Single logout (CAS back-channel SLO). Each ticket a service with `logoutType: BACK_CHANNEL` validates
+ * is recorded under its TGT (a ticket never validated opened no session in the service, so it is not),
+ * at most `maxPerSession` per TGT: past that the oldest record is dropped, and reported. When the TGT
+ * ends, each recorded service still registered and still opted in gets a logout request. A logout
+ * ends a TGT at once; an expiry is found by `endExpired`, which a node runs periodically: records
+ * whose check time has passed are looked up, a TGT still alive postpones its record to its current
+ * expiry, a TGT gone ends it. `take` is atomic, so however many nodes look, each service is told once.
  */
 export class SingleLogout implements SessionListener {
   constructor(
@@ -54,11 +59,19 @@ export class SingleLogout implements SessionListener {
     private readonly sender: LogoutRequestSender,
     private readonly clock: Clock,
     private readonly random: RandomSource,
+    private readonly events: EventSink,
+    private readonly maxPerSession = DEFAULT_MAX_PER_SESSION,
   ) {}
 
-  async granted(tgt: TicketGrantingTicket, ticket: GrantedTicket, service: RegisteredService): Promise<void> {
+  async validated(tgt: TicketGrantingTicket, ticket: GrantedTicket, service: RegisteredService, origin?: RequestOrigin): Promise<void> {
     if (!wantsBackChannelLogout(service)) return;
-    await this.sessions.add(tgt.id, { ticketId: ticket.id, service: ticket.service, principal: tgt.authentication.principal.id }, tgt.expiresAt);
+    const principal = tgt.authentication.principal.id;
+    const dropped = await this.sessions.add(tgt.id, { ticketId: ticket.id, service: ticket.service, principal }, tgt.expiresAt, this.maxPerSession);
+    for (const old of dropped) {
+      this.events.emit({ type: 'logout.request.dropped', service: old.service, ticket: ticketFingerprint(old.ticketId), principal: old.principal, limit: this.maxPerSession }, origin);
+    }
+    // A logout between the validation's look at the TGT and this add has taken the record already: tell the service now.
+    if ((await this.tickets.get(tgt.id))?.kind !== 'TGT') await this.notify(tgt.id, 'logout', origin);
   }
 
   ended(tgtId: string, origin?: RequestOrigin): Promise<void> {

@@ -5,7 +5,6 @@ import { ticketFingerprint } from '../../domain/tickets/fingerprint.js';
 import { slidTgtExpiry } from '../../domain/tickets/lifetimes.js';
 import type { ProxyTicket } from '../../domain/tickets/ticket.js';
 import type { EventSink } from '../../ports/event-sink.js';
-import type { SessionListener } from '../../ports/session-listener.js';
 import type { TicketStore } from '../../ports/ticket-store.js';
 import type { CasCore } from '../../use-cases/cas-core.js';
 import { clipForEcho } from '../../use-cases/validate-service-ticket.js';
@@ -21,15 +20,14 @@ export interface GrantProxyTicketInput {
  * `GET /proxy` (CAS protocol 3.0 §2.7): a live PGT gets a one-time PT for a target service. The
  * proxying service must still be allowed to proxy to the PGT's callback URL; the target must be
  * registered, enabled, take part in single sign-on and accept the principal. A PT counts as a use of
- * the login session (its TGT's idle timer restarts), lives as long as an ST, and is recorded like an
- * ST with the session listener (single logout tells the target service too).
+ * the login session (its TGT's idle timer restarts) and lives as long as an ST; once validated it is
+ * recorded like an ST with the session listener (single logout tells the target service too).
  */
 export class GrantProxyTicket {
   constructor(
     private readonly core: CasCore,
     private readonly tickets: TicketStore,
     private readonly events: EventSink,
-    private readonly listener?: SessionListener,
   ) {}
 
   async execute({ pgt: pgtId, targetService: url, origin }: GrantProxyTicketInput): Promise<ProxyTicket> {
@@ -71,8 +69,6 @@ export class GrantProxyTicket {
       createdAt: now,
       expiresAt: now + lifetimes.stTimeToLiveSeconds * 1000,
     };
-    // Before the ticket exists, as for an ST: a logout that follows its validation always knows of it.
-    await this.listener?.granted(tgt, pt, target);
     await this.tickets.save(pt);
     this.events.emit({ type: 'ticket.created', kind: 'PT', ticket: ticketFingerprint(pt.id), principal: principal.id, service: url, ...(pgt.proxies[0] !== undefined && { proxy: pgt.proxies[0] }) }, origin);
     return pt;

@@ -1,5 +1,8 @@
+import type { Authentication } from '../../domain/authentication/authentication.js';
+import type { CredentialType } from '../../domain/authentication/credential.js';
 import { ThrottledError } from '../../domain/errors.js';
 import type { RequestOrigin } from '../../domain/events.js';
+import type { AuthenticationListener } from '../../ports/authentication-listener.js';
 import type { Clock } from '../../ports/clock.js';
 import type { EventSink } from '../../ports/event-sink.js';
 import type { ThrottleStore } from './throttle-store.js';
@@ -25,16 +28,20 @@ export function throttleKey(clientIp: string, username?: string): string {
   return name ? `${clientIp} ${name}` : clientIp;
 }
 
+/** Credentials whose id is the username they prove: a password's, or a one-time code's. */
+const USERNAME_CREDENTIALS: ReadonlySet<CredentialType> = new Set(['usernamePassword', 'otp']);
+
 function normalizedUsername(username: string | undefined): string | undefined {
   return username?.trim().toLowerCase() || undefined;
 }
 
 /**
  * The throttle module's decisions (docs/protocol.md §5). The caller asks `check` before any credential is
- * looked at, so a locked key costs no password hash, then reports the outcome: `failed` for a 401,
- * `succeeded` for a success. Other outcomes are reported to neither.
+ * looked at, so a locked key costs no password hash, and reports a 401 as `failed`. A success is told by
+ * the Authenticator itself (`authenticated`, as its listener), with the credentials it accepted: it
+ * forgets only the keys of the usernames they proved, never the key a request merely named.
  */
-export class AuthenticationThrottle {
+export class AuthenticationThrottle implements AuthenticationListener {
   constructor(
     private readonly store: ThrottleStore,
     private readonly clock: Clock,
@@ -63,8 +70,16 @@ export class AuthenticationThrottle {
     }
   }
 
-  succeeded(subject: ThrottleSubject): Promise<void> {
-    return this.store.reset(keyOf(subject));
+  /**
+   * Forgets the key of each username a credential of this authentication proved (a password or a
+   * one-time code: they were all accepted), or, when none carried a username, the address's own key.
+   * A principal proved otherwise (a certificate) never clears the key of a username sent beside it.
+   */
+  async authenticated(authentication: Authentication, origin?: RequestOrigin): Promise<void> {
+    if (origin === undefined) return;
+    const usernames = authentication.credentials.filter(({ type }) => USERNAME_CREDENTIALS.has(type)).map(({ id }) => id);
+    const keys = new Set(usernames.length === 0 ? [throttleKey(origin.clientAddress)] : usernames.map((username) => throttleKey(origin.clientAddress, username)));
+    for (const key of keys) await this.store.reset(key);
   }
 
   /** lockSeconds doubled once per earlier lock, capped; the exponent is bounded so it never overflows. */

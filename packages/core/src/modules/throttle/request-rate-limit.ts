@@ -9,18 +9,24 @@ export interface RequestRateSettings {
   readonly requestsPerSecond: number;
 }
 
-/** The optional request-rate limit per client IP of docs/protocol.md §5, for the validation endpoints. */
+/**
+ * A request-rate limit per client IP (docs/protocol.md §5.2, §5.3): the validation endpoints' and the
+ * login form's. `scope` keeps a limit's buckets apart from the others' in the one store: the validation
+ * limit's keys are the bare addresses, the login form's `<scope> <address>`.
+ */
 export class RequestRateLimit {
   constructor(
     private readonly store: RequestRateStore,
     private readonly clock: Clock,
     private readonly settings: RequestRateSettings,
+    private readonly scope?: string,
   ) {}
 
   /** Throws RateLimitedError, with the whole seconds to wait, when the client has no token left. */
   async admit(clientIp: string): Promise<void> {
     const { burst, requestsPerSecond } = this.settings;
-    const waitMs = await this.store.take(clientIp, this.clock.now(), burst, requestsPerSecond);
+    const key = this.scope === undefined ? clientIp : `${this.scope} ${clientIp}`;
+    const waitMs = await this.store.take(key, this.clock.now(), burst, requestsPerSecond);
     if (waitMs > 0) throw new RateLimitedError(Math.max(1, Math.ceil(waitMs / 1000)));
   }
 }

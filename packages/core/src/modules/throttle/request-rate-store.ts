@@ -1,6 +1,6 @@
 /**
- * Token buckets per key (a client IP) for the request-rate limit of the validation endpoints, shared by
- * every node. A bucket starts full (`capacity` tokens) and refills continuously at `refillPerSecond`.
+ * Token buckets per key (a client IP, or a scope and a client IP) for the request-rate limits of the
+ * validation endpoints and the login form, shared by every node. A bucket starts full (`capacity` tokens) and refills continuously at `refillPerSecond`.
  * Mongo keeps `{ _id: key, tokens, at }` and takes a token in one atomic pipeline update with upsert:
  * `tokens = min(capacity, tokens + (now - at) * refillPerSecond / 1000)`, minus one when at least one
  * is left, `at = now`; the answer is computed from the document returned. Times come from the caller.
