@@ -13,7 +13,7 @@ import {
   type RecordStores,
   type StoredRecord,
 } from '@tessera/core';
-import { guarded } from './unavailable.js';
+import type { Guarded } from './unavailable.js';
 
 /** A record of a RecordStores namespace; `_id` is `<namespace>:<id>` (namespace names hold no `:`). */
 export interface RecordDocument {
@@ -43,9 +43,6 @@ const VERSION_BYTES = 12;
 /** Two puts racing to insert one id: the loser writes over the winner's record. */
 const PUT_ATTEMPTS = 3;
 
-/** Runs one database call with its errors mapped (unavailable.ts). */
-type Guard = typeof guarded;
-
 /**
  * Records in MongoDB, shared by every node: one `records` collection for every namespace, one document
  * per record. Each step is one single-document command, so insert, take and replace are atomic: a
@@ -60,18 +57,18 @@ export class MongoRecordStores implements RecordStores {
     private readonly records: Collection<RecordDocument>,
     private readonly clock: Clock,
     private readonly random: RandomSource,
-    private readonly guard: Guard = guarded,
+    private readonly guarded: Guarded,
   ) {}
 
   /** Idempotent: creating an index that exists with the same options does nothing. */
   async createIndexes(): Promise<void> {
-    await this.guard(() => this.records.createIndex({ expiresAt: 1 }, { name: 'expiresAt_ttl', expireAfterSeconds: RECORD_EXPIRY_MARGIN_SECONDS }));
-    await this.guard(() => this.records.createIndex({ namespace: 1, group: 1 }, { name: 'namespace_group', partialFilterExpression: { group: { $exists: true } } }));
-    await this.guard(() => this.records.createIndex({ namespace: 1, dueAt: 1 }, { name: 'namespace_dueAt', partialFilterExpression: { dueAt: { $exists: true } } }));
+    await this.guarded(() => this.records.createIndex({ expiresAt: 1 }, { name: 'expiresAt_ttl', expireAfterSeconds: RECORD_EXPIRY_MARGIN_SECONDS }));
+    await this.guarded(() => this.records.createIndex({ namespace: 1, group: 1 }, { name: 'namespace_group', partialFilterExpression: { group: { $exists: true } } }));
+    await this.guarded(() => this.records.createIndex({ namespace: 1, dueAt: 1 }, { name: 'namespace_dueAt', partialFilterExpression: { dueAt: { $exists: true } } }));
   }
 
   namespace<T extends JsonValue>(name: string): RecordStore<T> {
-    return new MongoRecordStore<T>(checkRecordNamespace(name), this.records, this.clock, this.random, this.guard);
+    return new MongoRecordStore<T>(checkRecordNamespace(name), this.records, this.clock, this.random, this.guarded);
   }
 }
 
@@ -81,14 +78,14 @@ class MongoRecordStore<T extends JsonValue> implements RecordStore<T> {
     private readonly records: Collection<RecordDocument>,
     private readonly clock: Clock,
     private readonly random: RandomSource,
-    private readonly guard: Guard,
+    private readonly guarded: Guarded,
   ) {}
 
   async put(id: string, value: T, expiresAt: number, placement?: RecordPlacement): Promise<void> {
     const change = this.write(value, expiresAt, placement);
     for (let attempt = 1; ; attempt += 1) {
       try {
-        await this.guard(() => this.records.findOneAndUpdate({ _id: this.key(id) }, change, { upsert: true, projection: { _id: 1 } }));
+        await this.guarded(() => this.records.findOneAndUpdate({ _id: this.key(id) }, change, { upsert: true, projection: { _id: 1 } }));
         return;
       } catch (error) {
         if (!isDuplicateKey(error) || attempt >= PUT_ATTEMPTS) throw error;
@@ -97,7 +94,7 @@ class MongoRecordStore<T extends JsonValue> implements RecordStore<T> {
   }
 
   async get(id: string): Promise<T | undefined> {
-    const found = await this.guard(() => this.records.findOne({ _id: this.key(id), expiresAt: { $gt: this.now() } }));
+    const found = await this.guarded(() => this.records.findOne({ _id: this.key(id), expiresAt: { $gt: this.now() } }));
     return found === null ? undefined : decodeRecordValue<T>(found.value);
   }
 
@@ -106,16 +103,16 @@ class MongoRecordStore<T extends JsonValue> implements RecordStore<T> {
   }
 
   async take(id: string): Promise<T | undefined> {
-    const taken = await this.guard(() => this.records.findOneAndDelete({ _id: this.key(id), expiresAt: { $gt: this.now() } }));
+    const taken = await this.guarded(() => this.records.findOneAndDelete({ _id: this.key(id), expiresAt: { $gt: this.now() } }));
     return taken === null ? undefined : decodeRecordValue<T>(taken.value);
   }
 
   async delete(id: string): Promise<void> {
-    await this.guard(() => this.records.deleteOne({ _id: this.key(id) }));
+    await this.guarded(() => this.records.deleteOne({ _id: this.key(id) }));
   }
 
   async read(id: string): Promise<StoredRecord<T> | undefined> {
-    const found = await this.guard(() => this.records.findOne({ _id: this.key(id), expiresAt: { $gt: this.now() } }));
+    const found = await this.guarded(() => this.records.findOne({ _id: this.key(id), expiresAt: { $gt: this.now() } }));
     return found === null ? undefined : storedRecord<T>(found);
   }
 
@@ -123,12 +120,12 @@ class MongoRecordStore<T extends JsonValue> implements RecordStore<T> {
     const change = this.write(value, expiresAt, placement);
     const now = this.now();
     if (expectedVersion !== undefined) {
-      const replaced = await this.guard(() => this.records.findOneAndUpdate({ _id: this.key(id), version: expectedVersion, expiresAt: { $gt: now } }, change, { projection: { _id: 1 } }));
+      const replaced = await this.guarded(() => this.records.findOneAndUpdate({ _id: this.key(id), version: expectedVersion, expiresAt: { $gt: now } }, change, { projection: { _id: 1 } }));
       return replaced !== null;
     }
     try {
       // Matches a dead record (updated in place) or nothing (inserted); a live one makes the insert a duplicate.
-      await this.guard(() => this.records.findOneAndUpdate({ _id: this.key(id), expiresAt: { $lte: now } }, change, { upsert: true, projection: { _id: 1 } }));
+      await this.guarded(() => this.records.findOneAndUpdate({ _id: this.key(id), expiresAt: { $lte: now } }, change, { upsert: true, projection: { _id: 1 } }));
       return true;
     } catch (error) {
       if (isDuplicateKey(error)) return false;
@@ -137,7 +134,7 @@ class MongoRecordStore<T extends JsonValue> implements RecordStore<T> {
   }
 
   async findByGroup(group: string): Promise<readonly FoundRecord<T>[]> {
-    const found = await this.guard(() =>
+    const found = await this.guarded(() =>
       this.records
         .find({ namespace: this.namespace, group, expiresAt: { $gt: this.now() } })
         .sort({ _id: 1 })
@@ -147,11 +144,11 @@ class MongoRecordStore<T extends JsonValue> implements RecordStore<T> {
   }
 
   async deleteGroup(group: string): Promise<void> {
-    await this.guard(() => this.records.deleteMany({ namespace: this.namespace, group }));
+    await this.guarded(() => this.records.deleteMany({ namespace: this.namespace, group }));
   }
 
   async due(now: number, limit: number): Promise<readonly FoundRecord<T>[]> {
-    const found = await this.guard(() =>
+    const found = await this.guarded(() =>
       this.records
         .find({ namespace: this.namespace, dueAt: { $lte: new Date(now) }, expiresAt: { $gt: this.now() } })
         .sort({ dueAt: 1 })

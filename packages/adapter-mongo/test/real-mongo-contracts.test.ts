@@ -14,7 +14,7 @@ import {
   describeUserDirectory,
 } from '@tessera/testkit';
 import { cryptoRandomSource, type Clock } from '@tessera/core';
-import { COLLECTIONS, MongoReadinessCheck, MongoRecordStores, connectMongo, createMongoStores, type MongoConnection, type RecordDocument, type UserDocument } from '@tessera/adapter-mongo';
+import { COLLECTIONS, MongoReadinessCheck, MongoRecordStores, connectMongo, createMongoStores, guardedWithin, type MongoConnection, type RecordDocument, type UserDocument } from '@tessera/adapter-mongo';
 import type { Db } from 'mongodb';
 import { userDocument } from './user-documents.js';
 
@@ -33,7 +33,7 @@ if (uri === undefined || uri === '') {
     const clean = async (name: string): Promise<void> => {
       await db.collection(prefix + name).deleteMany({});
     };
-    const recordStores = (clock: Clock) => new MongoRecordStores(db.collection<RecordDocument>(prefix + COLLECTIONS.records), clock, cryptoRandomSource);
+    const recordStores = (clock: Clock) => new MongoRecordStores(db.collection<RecordDocument>(prefix + COLLECTIONS.records), clock, cryptoRandomSource, guardedWithin(5000));
 
     before(async () => {
       connection = await connectMongo(uri, 5000);

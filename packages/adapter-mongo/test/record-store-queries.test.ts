@@ -1,9 +1,9 @@
 import { expect } from 'chai';
-import { MongoNetworkError } from 'mongodb';
+import { MongoNetworkError, MongoOperationTimeoutError } from 'mongodb';
 import { StoreUnavailableError } from '@tessera/core';
 import { FixedClock, SeededRandomSource, describeRecordStores, rejectionOf } from '@tessera/testkit';
 import { FakeDatabase, type FakeCollection } from '@tessera/testkit/mongo';
-import { MongoRecordStores, RECORD_EXPIRY_MARGIN_SECONDS, type RecordDocument } from '@tessera/adapter-mongo';
+import { MongoRecordStores, RECORD_EXPIRY_MARGIN_SECONDS, guardedWithin, type RecordDocument } from '@tessera/adapter-mongo';
 import type { Collection } from 'mongodb';
 
 const MINUTE = 60_000;
@@ -11,7 +11,7 @@ const MINUTE = 60_000;
 let nodes = 0;
 /** Stores over the collection, as one more node opens them (each node draws its own random versions). */
 const storesOver = (collection: FakeCollection, clock: { now(): number }) =>
-  new MongoRecordStores(collection as unknown as Collection<RecordDocument>, clock, new SeededRandomSource(`node ${(nodes += 1)}`));
+  new MongoRecordStores(collection as unknown as Collection<RecordDocument>, clock, new SeededRandomSource(`node ${(nodes += 1)}`), guardedWithin(5000));
 
 // The same contract as every adapter, with the adapter's real queries evaluated by mingo.
 describe('mongo adapter on a mingo-evaluated fake database: record stores', () => {
@@ -135,5 +135,13 @@ describe('MongoRecordStores: the exact queries it sends', () => {
       expect(error).to.be.instanceOf(StoreUnavailableError);
       expect(error.cause).to.equal(lost);
     }
+  });
+
+  it('gives up on a database that never answers after its time limit, as StoreUnavailableError', async () => {
+    const records = new MongoRecordStores(collection as unknown as Collection<RecordDocument>, clock, new SeededRandomSource(), guardedWithin(20)).namespace('tokens');
+    collection.silent = true;
+    const error = await rejectionOf(records.take('a'));
+    expect(error).to.be.instanceOf(StoreUnavailableError);
+    expect(error.cause).to.be.instanceOf(MongoOperationTimeoutError);
   });
 });
