@@ -33,15 +33,22 @@ const FIELDS = ['value', 'version', 'expiresAt', 'group', 'dueAt'] as const;
  * are each one script on the record's key, so concurrent nodes never both win. Each read checks
  * `expiresAt` against the clock; native TTLs, a margin past it, only collect garbage.
  *
- * The indexes are written before the record, and an entry is forgotten only once the clock says its
- * record is dead, so every live record of a group is in the group's index, whatever fails or runs
- * at the same time: an entry whose record is gone, or has moved to another group, is skipped on read
- * and lingers until its score passes (forgetting it earlier could forget the entry of a write in
- * flight, which indexed before writing). A group's score only ever rises (the longest lifetime
- * written under the id), so it never runs ahead of its record. The due index is a schedule checked
- * against the records: `due` lists a record only when the record itself is live and due, and sets
- * right each entry it finds stale (moves it to its record's due time, or forgets it when the record is
- * gone or has none), each change conditioned on the entry being as it was read.
+ * The indexes are written before the record, so a write that fails or is refused halfway leaves at
+ * most an entry too many, never a record its index lacks. A group's entry is forgotten only once the
+ * clock says its record is dead (its score only ever rises, to the longest lifetime written under the
+ * id): every live record of a group is in the group's index, whatever fails or runs at the same time,
+ * and an entry whose record is gone or has moved to another group is skipped on read until its score
+ * passes (forgetting it sooner could forget the entry of a write in flight).
+ *
+ * The due index is a schedule checked against the records: its score for an id only ever falls
+ * before a write, so it is never later than the record's due time, and `due` lists a record only when
+ * the record itself is live and due. An entry `due` finds early (the record's due time was moved
+ * later) is moved to the record's due time, and one whose record is gone or has no due time is
+ * forgotten, each change conditioned on the entry's score being as it was read. One window remains:
+ * a write racing that change with a due time at or after the score read (and, for a forgotten entry,
+ * on an id whose record was gone) can be listed late, at the due time read, or not at all, until the
+ * record's next write puts it back on schedule. `due` sorts what it lists by due time, but an entry
+ * still early may be listed before a record due sooner in a later window.
  *
  * Round trips: get, read, put, insert, replace, take, delete one each (a write with a group or due
  * time one more, its index writes first); findByGroup and deleteGroup two; due three per window it reads.

@@ -210,9 +210,13 @@ return 1`,
 local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '(' .. ARGV[1], '+inf')
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
 return ids`,
-  /** KEYS: the due index of a namespace. ARGV: record id, dueAt, ttlMs. Lives as long as its longest-lived record. */
+  /**
+   * KEYS: the due index of a namespace. ARGV: record id, dueAt, ttlMs. Adds the id, its score only
+   * ever lowered (LT), so it is never after the due time of any write of the record, done or refused.
+   * Lives as long as its longest-lived record.
+   */
   tesseraIndexRecordDue: `
-redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
+redis.call('ZADD', KEYS[1], 'LT', ARGV[2], ARGV[1])
 if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[3]) then redis.call('PEXPIRE', KEYS[1], ARGV[3]) end
 return 1`,
   /**

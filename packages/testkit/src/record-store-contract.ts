@@ -251,6 +251,18 @@ export function describeRecordStores(name: string, factory: RecordStoresFactory,
         expect(await records.get('b')).to.equal(1);
       });
 
+      it('changes nothing when it refuses to write: value, lifetime, group and due time stay', async () => {
+        const { clock, records } = fixture;
+        await records.put('a', 1, clock.now() + MINUTE, { group: 'g', dueAt: clock.now() });
+        const before = await records.read('a');
+        expect(await records.insert('a', 2, clock.now() + HOUR, { group: 'h', dueAt: clock.now() + HOUR })).to.equal(false);
+        expect(await records.replace('a', 'not-its-version', 3, clock.now() + HOUR, { group: 'h', dueAt: clock.now() + HOUR })).to.equal(false);
+        expect(await records.read('a')).to.deep.equal(before);
+        expect(ids(await records.findByGroup('g'))).to.deep.equal(['a']);
+        expect(await records.findByGroup('h')).to.deep.equal([]);
+        expect(ids(await records.due(clock.now(), 10))).to.deep.equal(['a']);
+      });
+
       it(`gives true to exactly one of ${CALLERS} concurrent replaces of one version, whose value is kept`, async () => {
         const { clock, records } = fixture;
         await records.put('a', -1, clock.now() + MINUTE);
