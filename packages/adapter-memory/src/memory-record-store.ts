@@ -175,9 +175,15 @@ class MemoryRecordStore<T extends JsonValue> implements RecordStore<T> {
     return Promise.resolve();
   }
 
+  /** Decodes only the records it returns: the others with a due time are compared, not read. */
   due(now: number, limit: number): Promise<readonly FoundRecord<T>[]> {
-    const due = this.found([...this.held.dueIds]).filter((record) => record.dueAt! <= now);
-    return Promise.resolve(due.sort((a, b) => a.dueAt! - b.dueAt!).slice(0, limit));
+    const due: [string, number][] = [];
+    for (const id of this.held.dueIds) {
+      const dueAt = this.live(id)?.dueAt;
+      if (dueAt !== undefined && dueAt <= now) due.push([id, dueAt]);
+    }
+    const earliest = due.sort(([, a], [, b]) => a - b).slice(0, limit);
+    return Promise.resolve(this.found(earliest.map(([id]) => id)));
   }
 
   private live(id: string): HeldRecord | undefined {
