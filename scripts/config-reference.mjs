@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Writes the configuration reference, generated from the config schema, between the markers in
-// README.md. With --check it only compares, and exits 1 when README.md is stale.
+// docs/configuration.md. With --check it only compares, and exits 1 when the page is stale.
 //   node scripts/config-reference.mjs [--check]
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -19,18 +19,18 @@ if (!process.execArgv.includes('--conditions=source')) {
   process.exit(rerun.status ?? 1);
 }
 
-const { withConfigReference } = await import('../packages/cli-server/src/config/reference.ts');
-const readmePath = new URL('../README.md', import.meta.url);
-const readme = readFileSync(readmePath, 'utf8');
-const updated = withConfigReference(readme);
+const { REFERENCE_PAGE, withConfigReference } = await import('../packages/cli-server/src/config/reference.ts');
+const pagePath = new URL(`../${REFERENCE_PAGE}`, import.meta.url);
+const page = readFileSync(pagePath, 'utf8');
+const updated = withConfigReference(page);
 
 if (process.argv.includes('--check')) {
-  if (updated !== readme) {
-    process.stderr.write('README.md: the configuration reference is stale; run node scripts/config-reference.mjs\n');
+  if (updated !== page) {
+    process.stderr.write(`${REFERENCE_PAGE}: the configuration reference is stale; run node scripts/config-reference.mjs\n`);
     process.exit(1);
   }
-  process.stdout.write('README.md: the configuration reference is up to date\n');
+  process.stdout.write(`${REFERENCE_PAGE}: the configuration reference is up to date\n`);
 } else {
-  writeFileSync(readmePath, updated);
-  process.stdout.write(updated === readme ? 'README.md: already up to date\n' : 'README.md: configuration reference updated\n');
+  writeFileSync(pagePath, updated);
+  process.stdout.write(updated === page ? `${REFERENCE_PAGE}: already up to date\n` : `${REFERENCE_PAGE}: configuration reference updated\n`);
 }

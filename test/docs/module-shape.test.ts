@@ -3,6 +3,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { knownModuleNames } from '@tessera/cli-server';
+import { headings, links, readPage } from './markdown.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -18,6 +19,9 @@ const CENTRAL_FILES = [
   'packages/cli-server/src/listener.ts',
   'packages/cli-server/src/server.ts',
 ];
+
+/** The sections of every module's page, in order (docs/modules.md says what goes in each). */
+const MODULE_PAGE_SECTIONS = ['What it adds', 'Settings', 'Endpoints', 'Examples', 'Notes'];
 
 /** Where a module keeps its parts, one folder per package it touches. */
 const MODULE_FOLDERS = ['packages/core/src/modules', 'packages/adapter-koa/src/modules', 'packages/cli-server/src/modules'];
@@ -61,11 +65,31 @@ describe('a module is one unit (docs/adding-a-module.md)', () => {
     expect(strays).to.deep.equal([]);
   });
 
-  it("the README's module table has a row for every module, and no other", () => {
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-    const table = readme.slice(readme.indexOf('## Modules'), readme.indexOf('\n\n', readme.indexOf('| Module |')));
+  it("docs/modules.md's module table has a row for every module, and no other", () => {
+    const page = readFileSync(join(ROOT, 'docs/modules.md'), 'utf8');
+    const table = page.slice(page.indexOf('| Module |'), page.indexOf('\n\n', page.indexOf('| Module |')));
     const rows = [...table.matchAll(/^\| `([a-z0-9]+)`/gm)].map((match) => match[1]);
     expect(rows).to.deep.equal(modules);
+  });
+
+  it('every module has a page, docs/modules/<name>.md, with the sections every module page has, in order, linked from docs/modules.md', () => {
+    const index = readPage(ROOT, 'docs/modules.md');
+    const linked = new Set(links(index).map((link) => link.target));
+    for (const name of modules) {
+      const page = `docs/modules/${name}.md`;
+      expect(existsSync(join(ROOT, page)), page).to.equal(true);
+      const sections = headings(readPage(ROOT, page)).filter((heading) => heading.level === 2).map((heading) => heading.text);
+      expect(sections, page).to.deep.equal(MODULE_PAGE_SECTIONS);
+      expect(linked.has(`modules/${name}.md`), `docs/modules.md links ${page}`).to.equal(true);
+    }
+    const pages = readdirSync(join(ROOT, 'docs/modules')).filter((file) => file.endsWith('.md'));
+    expect(pages.map((file) => file.replace(/\.md$/, '')).sort()).to.deep.equal([...modules].sort());
+  });
+
+  it("the module map of docs/architecture.md has a node for every module", () => {
+    const map = /\*\*The module map\.\*\*[^]*?```mermaid\n([^]*?)```/.exec(readFileSync(join(ROOT, 'docs/architecture.md'), 'utf8'))?.[1] ?? '';
+    const nodes = [...map.matchAll(/^ {4}([a-z0-9]+)\["/gm)].map((match) => match[1]);
+    expect(nodes.filter((node) => modules.includes(node!))).to.deep.equal(modules);
   });
 
   it('the check itself finds a module folder imported by a central file, and a module named in one', () => {

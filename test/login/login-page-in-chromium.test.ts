@@ -12,7 +12,7 @@ import type { Tessera } from '../support/tessera.js';
 import { servicesWith, startLogin, validate } from './support.js';
 
 const CHROMIUM = '/usr/bin/chromium';
-/** `UPDATE_SCREENSHOTS=1` writes the README's picture of the page. */
+/** `UPDATE_SCREENSHOTS=1` writes the picture of the page that README.md and docs/modules/login.md show. */
 const SCREENSHOT = fileURLToPath(new URL('../../docs/login-page.png', import.meta.url));
 const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 

@@ -15,7 +15,7 @@ async function validated(base: string, ticket: string): Promise<{ user?: string;
   return serviceResponse.authenticationSuccess ?? { code: serviceResponse.authenticationFailure?.code ?? 'none' };
 }
 
-// Users an operator writes to Redis with redis-cli, as the README's Redis section shows, on a server
+// Users an operator writes to Redis with redis-cli, as docs/storage.md's Redis section shows, on a server
 // composed with storage.type redis whose configuration does not name them.
 describeWithRedis('users kept in Redis, on a server with storage.type redis', (redis) => {
   const prefix = `e2e${randomBytes(4).toString('hex')}:`;

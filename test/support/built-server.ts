@@ -23,10 +23,13 @@ export interface Built {
   stop(): Promise<number | null>;
 }
 
-/** Starts the built server as an operator would, its stdout and stderr kept apart, and waits for its ready line. */
-export function startBuilt(args: string[], env: Record<string, string> = {}): Promise<Built> {
+/**
+ * Starts the built server as an operator would, its stdout and stderr kept apart, and waits for its
+ * ready line. `cwd`: where it runs (and writes the files it writes by itself, such as key files).
+ */
+export function startBuilt(args: string[], env: Record<string, string> = {}, cwd?: string): Promise<Built> {
   if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: run "tsc -b" (pnpm test does) before these tests`);
-  const child = spawn(process.execPath, [MAIN, ...args], { env: { ...process.env, NODE_OPTIONS: '', ...env } });
+  const child = spawn(process.execPath, [MAIN, ...args], { env: { ...process.env, NODE_OPTIONS: '', ...env }, ...(cwd === undefined ? {} : { cwd }) });
   const out = { stdout: '', stderr: '' };
   guardOutput(`stdout and stderr of tessera ${args.join(' ')}`, () => out.stdout + out.stderr);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
@@ -35,7 +38,7 @@ export function startBuilt(args: string[], env: Record<string, string> = {}): Pr
     child.stderr.on('data', (chunk: Buffer) => (out.stderr += chunk.toString()));
     child.stdout.on('data', (chunk: Buffer) => {
       out.stdout += chunk.toString();
-      const ready = /tessera ready at (http:\/\/[^"\s]+)/.exec(out.stdout);
+      const ready = /tessera ready at (https?:\/\/[^"\s]+)/.exec(out.stdout);
       if (!ready) return;
       clearTimeout(timer);
       const stop = () => (child.kill('SIGTERM'), exited);

@@ -62,7 +62,7 @@ describe('mongo adapter: readiness ping and live TGT count (docs/protocol.md §1
     });
   });
 
-  // The README's promise: while the database is away, a request waits at most storage.mongo.timeoutSeconds.
+  // docs/storage.md's promise: while the database is away, a request waits at most storage.mongo.timeoutSeconds.
   describe('time limits (storage.mongo.timeoutSeconds)', () => {
     it('gives the driver the timeout for finding a server, connecting, waiting for a connection and for a reply', () => {
       const options = mongoClientOptions(7000);

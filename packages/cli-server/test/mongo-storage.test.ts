@@ -112,7 +112,7 @@ describe('startServer with storage.type mongo: two nodes on one database share t
   });
 });
 
-// README, storage.mongo.timeoutSeconds: a database that stops answering holds a request that long, then 503.
+// docs/storage.md, storage.mongo.timeoutSeconds: a database that stops answering holds a request that long, then 503.
 describe('startServer with storage.type mongo: a database that stops answering', () => {
   const bounded = parseConfig({
     server: { port: 0 },

@@ -140,7 +140,7 @@ export const USAGE = `Usage:
 ${commandList(COMMANDS)}  tessera COMMAND --help
 
 ${SETTINGS}
-See README.md.
+See docs/cli.md and docs/configuration.md.
 `;
 
 /** `tessera COMMAND --help`. */

@@ -3,7 +3,7 @@ import type { Config } from './schema.js';
 import { servicesSchema } from './services.js';
 import { usersSchema } from './users.js';
 
-/** The demo of the README walkthrough; on when tessera starts without any configuration. */
+/** The demo of the README's walkthrough and docs/getting-started.md; on when tessera starts without any configuration. */
 export const DEMO_USERS = usersSchema.parse([
   { username: 'casuser', password: 'Mellon', attributes: { mail: ['casuser@example.org'], memberOf: ['staff', 'faculty'] } },
 ]);

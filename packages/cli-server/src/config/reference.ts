@@ -3,6 +3,8 @@ import { configSchema } from './schema.js';
 
 export const REFERENCE_START = '<!-- config-reference:start -->';
 export const REFERENCE_END = '<!-- config-reference:end -->';
+/** The page the reference is written into, relative to the repository root. */
+export const REFERENCE_PAGE = 'docs/configuration.md';
 
 /** The parts of a JSON Schema the reference reads (zod's `toJSONSchema` output plus our `meta`). */
 interface JsonSchema {
@@ -27,23 +29,37 @@ interface Row {
   readonly description: string;
 }
 
-/** The Markdown table of every setting: name, type, default, description — all from the schema. */
+/**
+ * The reference of every setting, one table per top-level setting (`server`, `x509`, …) under a
+ * heading of its name, so that other pages can link to a section: name, type, default,
+ * description, all from the schema.
+ */
 export function renderConfigReference(): string {
   const root = z.toJSONSchema(configSchema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
-  const rows = settingRows(root, '');
-  return [
-    '| Setting | Type | Default | Description |',
-    '|---|---|---|---|',
-    ...rows.map((row) => `| \`${row.setting}\` | ${cell(row.type)} | ${cell(row.defaultValue)} | ${cell(row.description)} |`),
-  ].join('\n');
+  const sections = new Map<string, Row[]>();
+  for (const row of settingRows(root, '')) {
+    const section = /^[^.[]+/.exec(row.setting)![0];
+    sections.set(section, [...(sections.get(section) ?? []), row]);
+  }
+  return [...sections]
+    .map(([section, rows]) =>
+      [
+        `### \`${section}\``,
+        '',
+        '| Setting | Type | Default | Description |',
+        '|---|---|---|---|',
+        ...rows.map((row) => `| \`${row.setting}\` | ${cell(row.type)} | ${cell(row.defaultValue)} | ${cell(row.description)} |`),
+      ].join('\n'),
+    )
+    .join('\n\n');
 }
 
-/** `readme` with the text between the reference markers replaced by the current reference. */
-export function withConfigReference(readme: string): string {
-  const start = readme.indexOf(REFERENCE_START);
-  const end = readme.indexOf(REFERENCE_END);
-  if (start < 0 || end < start) throw new Error(`README.md needs the markers ${REFERENCE_START} and ${REFERENCE_END}`);
-  return `${readme.slice(0, start + REFERENCE_START.length)}\n${renderConfigReference()}\n${readme.slice(end)}`;
+/** `page` with the text between the reference markers replaced by the current reference. */
+export function withConfigReference(page: string): string {
+  const start = page.indexOf(REFERENCE_START);
+  const end = page.indexOf(REFERENCE_END);
+  if (start < 0 || end < start) throw new Error(`${REFERENCE_PAGE} needs the markers ${REFERENCE_START} and ${REFERENCE_END}`);
+  return `${page.slice(0, start + REFERENCE_START.length)}\n${renderConfigReference()}\n${page.slice(end)}`;
 }
 
 function settingRows(schema: JsonSchema, prefix: string): Row[] {

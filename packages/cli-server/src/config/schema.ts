@@ -251,7 +251,7 @@ const settings = section({
   for (const { path, message } of enabledModuleProblems(settings)) context.addIssue({ code: 'custom', path: [...path], message, input: undefined });
 });
 
-/** The one schema of tessera's settings: defaults, validation and the README reference come from it. */
+/** The one schema of tessera's settings: defaults, validation and the reference of docs/configuration.md come from it. */
 export const configSchema = settings;
 
 /** Settings as read: the shape of the config file, every default filled in. */

@@ -85,7 +85,7 @@ export class JwtTickets {
 /**
  * For a service that receives a JWT ST: verifies the signature (HS512 only), decrypts (`dir` with the
  * configured content encryption only), and checks that `aud` is this service and `exp` has not passed.
- * Throws InvalidTokenError otherwise. Single use is the server's to enforce (README, "Tokens").
+ * Throws InvalidTokenError otherwise. Single use is the server's to enforce (docs/modules/tokens.md, "Verifying a JWT service ticket in a service").
  */
 export function verifyJwtServiceTicket(codec: TicketCodec, token: string, service: string): Promise<JwtClaims> {
   return codec.decode(token, { audience: service });

@@ -1,0 +1,47 @@
+import { expect } from 'chai';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { ACCESS_STRATEGY_KEYS, PROPERTY_KEYS, proxyPolicyKeys, releasePolicyKeys, SERVICE_KEYS, type KeyRules } from '../src/services/codecs/cas-service-keys.js';
+
+const PAGE = 'docs/services.md';
+const page = readFileSync(fileURLToPath(new URL(`../../../${PAGE}`, import.meta.url)), 'utf8');
+
+/** Every key the rules know: read, accepted and dropped, or refused as not supported. */
+function keysOf(rules: KeyRules): string[] {
+  return [...rules.read, ...(rules.descriptive ?? []), ...Object.keys(rules.unsupported ?? {})];
+}
+
+/** The keys of `rules` the page names nowhere, as `key` or as `prefix.key`. */
+function undocumented(rules: KeyRules, prefix: string): string[] {
+  return keysOf(rules).filter((key) => !page.includes(`\`${key}\``) && !page.includes(`\`${prefix}.${key}\``));
+}
+
+// Every key of an Apereo CAS service definition the codec knows says in docs/services.md what tessera does with it.
+describe(`every service definition key the codec knows is in ${PAGE}`, () => {
+  it('the keys of a service', () => {
+    expect(undocumented(SERVICE_KEYS, '')).to.deep.equal([]);
+  });
+
+  it('the keys of its access strategy', () => {
+    expect(undocumented(ACCESS_STRATEGY_KEYS, 'accessStrategy')).to.deep.equal([]);
+  });
+
+  it('the release policies and their keys', () => {
+    for (const policy of ['ReturnAllAttributeReleasePolicy', 'ReturnAllowedAttributeReleasePolicy', 'DenyAllAttributeReleasePolicy']) {
+      expect(page, policy).to.include(`\`${policy}\``);
+      expect(undocumented(releasePolicyKeys(policy)!, 'attributeReleasePolicy'), policy).to.deep.equal([]);
+    }
+  });
+
+  it('the proxy policies and their keys, and the keys of a property', () => {
+    for (const policy of ['RegexMatchingRegisteredServiceProxyPolicy', 'RefuseRegisteredServiceProxyPolicy']) {
+      expect(page, policy).to.include(`\`${policy}\``);
+      expect(undocumented(proxyPolicyKeys(policy)!, 'proxyPolicy'), policy).to.deep.equal([]);
+    }
+    expect(undocumented(PROPERTY_KEYS, 'properties')).to.deep.equal([]);
+  });
+
+  it('the check finds a key the page does not name', () => {
+    expect(undocumented({ read: ['serviceId', 'noSuchKeyAnywhere'] }, '')).to.deep.equal(['noSuchKeyAnywhere']);
+  });
+});
