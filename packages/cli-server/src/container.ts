@@ -57,8 +57,8 @@ export function buildContainer(inputs: CompositionInputs): Binder {
   if ('serve' in inputs && config.audit.destination !== 'off') binder.resolved(KEYS.EventSinks, [KEYS.AuditStream], (audit) => new AuditEventSink(audit.logger));
   binder.resource(
     KEYS.Storage,
-    [KEYS.Clock, KEYS.Logger],
-    (clock, logger) => openStorage({ config, services, clock, logger, ...(mongoDatabase !== undefined && { mongoDatabase }) }),
+    [KEYS.Clock, KEYS.RandomSource, KEYS.Logger],
+    (clock, random, logger) => openStorage({ config, services, clock, random, logger, ...(mongoDatabase !== undefined && { mongoDatabase }) }),
     (storage) => storage.close(),
   );
   binder.resolved(KEYS.ReadinessCheck, [KEYS.Storage], (storage) => storage.ports.readiness);
@@ -67,6 +67,7 @@ export function buildContainer(inputs: CompositionInputs): Binder {
   binder.resolved(KEYS.TicketStore, [KEYS.Storage], (storage) => storage.ports.tickets);
   binder.resolved(KEYS.ServiceRegistry, [KEYS.Storage], (storage) => storage.ports.registry);
   binder.resolved(KEYS.UserDirectory, [KEYS.Storage], (storage) => storage.ports.users);
+  binder.resolved(KEYS.RecordStores, [KEYS.Storage], (storage) => storage.ports.records);
   // The CLI's `services import` saves for real only where the registry outlives the process.
   binder.constant(KEYS.ServiceRegistryOutlivesProcess, config.storage.type !== 'memory');
   binder.resolved(KEYS.PasswordHasher, [], () => new Argon2PasswordHasher());

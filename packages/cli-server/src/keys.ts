@@ -11,6 +11,7 @@ import type {
   RandomSource,
   ReadinessCheck,
   ReadinessProbe,
+  RecordStores,
   ServiceRegistry,
   SessionListener,
   TicketStore,
@@ -68,6 +69,8 @@ export const KEYS = {
   /** Whether what is saved to the ServiceRegistry is still there for the next process (memory: no). */
   ServiceRegistryOutlivesProcess: key<boolean>('ServiceRegistryOutlivesProcess'),
   UserDirectory: key<UserDirectory>('UserDirectory'),
+  /** Where a module's stores live: it opens its namespaces of records here (docs/adding-a-module.md §5), on whichever storage `storage.type` names. */
+  RecordStores: key<RecordStores>('RecordStores'),
   PasswordHasher: key<PasswordHasher>('PasswordHasher'),
   /** The adapter `storage.type` names, opened by `Binder.open()` and closed by `Binder.close()`; every store port comes from it. */
   Storage: key<Storage>('Storage'),
