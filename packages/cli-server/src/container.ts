@@ -19,12 +19,13 @@ import {
   type RegisteredService,
 } from '@tessera/core';
 import { AuditEventSink } from './audit/audit-event-sink.js';
+import { registerAuthentication } from './authentication/authentication.js';
 import type { Config } from './config/schema.js';
 import { Binder } from './di.js';
 import { FanOutEventSink } from './events/fan-out-event-sink.js';
 import { LoggingEventSink } from './logging.js';
 import { registerMetrics } from './metrics/register-metrics.js';
-import { enabledModules } from './modules/index.js';
+import { registerEnabledModules } from './modules/index.js';
 import { openStorage } from './storage/storage.js';
 import { KEYS } from './keys.js';
 import { TESSERA_VERSION } from './version.js';
@@ -42,12 +43,11 @@ export interface CompositionInputs {
 
 /**
  * The composition root: the storage, every port bound to its adapter, the use cases, the HTTP app,
- * then each enabled module adds its routes, extractors and handlers. Nothing is built until something
+ * the central authentication, then each enabled module adds its routes, extractors and handlers. Nothing is built until something
  * asks for it; `open()` opens the storage (connecting to Mongo or Redis), `close()` closes it.
  */
 export function buildContainer({ config, logger, auditLogger, services = [], mongoDatabase }: CompositionInputs): Binder {
   const binder = new Binder(new Container());
-  binder.constant(KEYS.Config, config);
   binder.constant(KEYS.Logger, logger);
   binder.constant(KEYS.Clock, systemClock);
   binder.constant(KEYS.RandomSource, cryptoRandomSource);
@@ -94,7 +94,9 @@ export function buildContainer({ config, logger, auditLogger, services = [], mon
       }),
   );
 
-  for (const module of enabledModules(config.modules)) module.register(binder, config);
+  // Authentication is every deployment's, its extractor and handlers bound before any module's.
+  registerAuthentication(binder, config);
+  registerEnabledModules(binder, config);
   return binder;
 }
 
@@ -165,7 +167,6 @@ export function httpOptions(config: Config): HttpOptions {
     ...(config.server.publicUrl !== undefined && { publicUrl: config.server.publicUrl }),
     allowedHosts: config.server.allowedHosts ?? LOOPBACK_HOSTS,
     validationFailureStatus: config.protocol.validationFailureStatus,
-    restRevision: config.rest.revision,
     maxBodyBytes: config.server.maxBodyBytes,
   };
 }

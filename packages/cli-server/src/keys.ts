@@ -28,7 +28,6 @@ import type {
 } from '@tessera/core';
 import type { CredentialExtractor, HttpModule } from '@tessera/adapter-koa';
 import type { RequestListener } from 'node:http';
-import type { Config } from './config/schema.js';
 import type { TesseraMetrics } from './metrics/tessera-metrics.js';
 import type { Storage } from './storage/storage.js';
 
@@ -54,7 +53,6 @@ export function key<T>(description: string): Key<T> {
 
 /** Every key of the container: one leaf file, so modules and the root agree without import cycles. */
 export const KEYS = {
-  Config: key<Config>('Config'),
   Logger: key<Logger>('Logger'),
   Clock: key<Clock>('Clock'),
   RandomSource: key<RandomSource>('RandomSource'),

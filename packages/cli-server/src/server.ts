@@ -12,6 +12,8 @@ import { listen, urlHost } from './listen.js';
 import { createListener, type Listener } from './listener.js';
 import { standardStream } from './log-destination.js';
 import { createLogger } from './logging.js';
+import { secretParameterNames } from './modules/index.js';
+import { Redaction } from './redaction.js';
 import type { Binder } from './di.js';
 import { KEYS, type BackgroundJob } from './keys.js';
 
@@ -40,7 +42,9 @@ export interface RunningServer {
 /** Composes tessera from its configuration and listens; resolves once it accepts connections. */
 export async function startServer({ config, log, auditLog, mongoDatabase }: StartOptions): Promise<RunningServer> {
   const stdout = log ? undefined : standardStream(1, 'the log');
-  const logger = createLogger(config.logging.level, log ?? stdout?.stream);
+  // Every secret request parameter the central parts and the enabled modules declare stays out of the lines.
+  const redaction = new Redaction(secretParameterNames(config));
+  const logger = createLogger(config.logging.level, log ?? stdout?.stream, redaction);
   let audit: AuditStream | undefined;
   /** Every line written, when the start fails or the server has stopped. */
   const closeLogs = async () => {
@@ -51,7 +55,7 @@ export async function startServer({ config, log, auditLog, mongoDatabase }: Star
   try {
     warnAboutUnsafeSettings(config, logger);
     const services = await initialServices(config);
-    audit = openAuditStream(config.audit.destination, config.server.nodeName, auditLog);
+    audit = openAuditStream(config.audit.destination, config.server.nodeName, auditLog, redaction);
     binder = buildContainer({ config, logger, auditLogger: audit?.logger, services, mongoDatabase });
     await binder.open();
   } catch (error) {

@@ -1,4 +1,4 @@
-import { MODULES } from '../modules/index.js';
+import { withDemoModules } from '../modules/index.js';
 import type { Config } from './schema.js';
 import { servicesSchema } from './services.js';
 import { usersSchema } from './users.js';
@@ -26,9 +26,5 @@ export const DEMO_SERVICES = servicesSchema.parse([
 export function withDemo(config: Config): Config {
   const users = DEMO_USERS.filter((demo) => !config.users.some((user) => user.username === demo.username));
   const services = DEMO_SERVICES.filter((demo) => !config.services.some((service) => service.id === demo.id));
-  // The modules a demo shows (the browser login, proxy tickets) whose dependencies are on.
-  const modules = MODULES.filter((module) => module.onInDemo === true && !config.modules.includes(module.name) && module.dependencies.every((name) => config.modules.includes(name))).map(
-    (module) => module.name,
-  );
-  return { ...config, users: [...config.users, ...users], services: [...config.services, ...services], modules: [...config.modules, ...modules] };
+  return { ...config, users: [...config.users, ...users], services: [...config.services, ...services], modules: withDemoModules(config.modules) };
 }

@@ -10,11 +10,10 @@ import {
   memoryStorageReadiness,
 } from '@tessera/adapter-memory';
 import type { Clock, RegisteredService } from '@tessera/core';
-import type { Config } from '../config/schema.js';
-import type { Storage, StorageInputs, StorePorts } from './storage.js';
+import type { Storage, StorageInputs, StorageSettings, StorePorts } from './storage.js';
 
 /** The in-memory adapters, filled from the configuration. */
-export function memoryStores(config: Config, services: readonly RegisteredService[], clock: Clock): StorePorts & { tickets: MemoryTicketStore; formTokens: MemoryFormTokenStore } {
+export function memoryStores(config: StorageSettings, services: readonly RegisteredService[], clock: Clock): StorePorts & { tickets: MemoryTicketStore; formTokens: MemoryFormTokenStore } {
   const tickets = new MemoryTicketStore(clock, { maxTickets: config.storage.memory.maxTickets });
   return {
     tickets,

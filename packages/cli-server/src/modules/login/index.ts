@@ -1,15 +1,15 @@
 import type { TesseraModule } from '../module.js';
-import { loginSchema } from './config.js';
+import { loginSections } from './config.js';
 import { registerLoginModule } from './register.js';
 
-const sections = { login: loginSchema.prefault({}) };
-
 /** `login` (docs/protocol.md §12): the browser half of CAS. */
-export const loginModule: TesseraModule<typeof sections> = {
+export const loginModule: TesseraModule<typeof loginSections> = {
   name: 'login',
-  // Needs rest: the form logs in through its credential handlers, throttle and audit.
-  dependencies: ['rest'],
+  // No dependency: the form logs in through the central credential handlers, and the throttle and audit every login has.
+  dependencies: [],
   onInDemo: true,
-  sections,
+  sections: loginSections,
+  // GET and POST /login, GET /logout.
+  parameters: () => ['service', 'renew', 'gateway', 'method', 'warn', 'formToken', 'confirmed', 'url'].map((name) => ({ name })),
   register: registerLoginModule,
 };
