@@ -43,8 +43,9 @@ export interface CompositionInputs {
 
 /**
  * The composition root: the storage, every port bound to its adapter, the use cases, the HTTP app,
- * the central authentication, then each enabled module adds its routes, extractors and handlers. Nothing is built until something
- * asks for it; `open()` opens the storage (connecting to Mongo or Redis), `close()` closes it.
+ * the central authentication, then each enabled module adds its routes, extractors and handlers.
+ * Nothing is built until something asks for it; `open()` opens the storage (connecting to Mongo or
+ * Redis), `close()` closes it.
  */
 export function buildContainer({ config, logger, auditLogger, services = [], mongoDatabase }: CompositionInputs): Binder {
   const binder = new Binder(new Container());
