@@ -7,6 +7,8 @@ import { listenGracefully } from './listen.js';
 import { createListener } from './listener.js';
 import { standardStream, type LogDestination } from './log-destination.js';
 import { createLogger } from './logging.js';
+import { secretParameterNames } from './modules/index.js';
+import { Redaction } from './redaction.js';
 import { KEYS } from './keys.js';
 
 /** Where a serving container writes, when not where the configuration says (tests). */
@@ -22,10 +24,12 @@ export interface ServeOptions {
  * then the lines that say the server stopped (written once everything else is closed).
  */
 export function bindServerLogs(binder: Binder, config: Config, { log, auditLog }: ServeOptions): void {
+  // Every secret request parameter the central parts and the enabled modules declare stays out of the lines.
+  const redaction = new Redaction(secretParameterNames(config));
   binder.resource(KEYS.LogDestination, [], () => (log ? givenStream(log) : standardStream(1, 'the log')), (destination) => destination.close());
-  binder.resolved(KEYS.Logger, [KEYS.LogDestination], (destination) => createLogger(config.logging.level, destination.stream));
+  binder.resolved(KEYS.Logger, [KEYS.LogDestination], (destination) => createLogger(config.logging.level, destination.stream, redaction));
   if (config.audit.destination !== 'off') {
-    binder.resource(KEYS.AuditStream, [], () => openAuditStream(config.audit.destination, config.server.nodeName, auditLog), (audit) => audit.close());
+    binder.resource(KEYS.AuditStream, [], () => openAuditStream(config.audit.destination, config.server.nodeName, auditLog, redaction), (audit) => audit.close());
   }
   binder.resource(KEYS.LifecycleLines, [KEYS.Logger], (logger) => new LifecycleLines(logger), (lines) => lines.stopped());
 }

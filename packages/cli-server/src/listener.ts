@@ -6,7 +6,7 @@ import { answerClientErrors } from '@tessera/adapter-koa';
 import type { EventSink } from '@tessera/core';
 import { configurationError } from './config/errors.js';
 import type { Config } from './config/schema.js';
-import { enabledModules } from './modules/index.js';
+import { modulesAskForClientCertificates } from './modules/index.js';
 
 export type Listener = HttpServer | HttpsServer;
 
@@ -64,7 +64,7 @@ function createServer(config: Config, listener: RequestListener): { server: List
     options.ca = readPem('server.tls.clientCa', clientCa);
     checkContext('server.tls.clientCa', { ca: options.ca }, 'is not a PEM file of CA certificates');
   }
-  const askForCertificates = clientCa !== undefined || enabledModules(config.modules).some((module) => module.asksForClientCertificates?.(config) === true);
+  const askForCertificates = clientCa !== undefined || modulesAskForClientCertificates(config);
   // A TLS handshake is part of getting the request's headers in: it gets the same deadline.
   const timeouts = { ...connectionTimeouts(config), handshakeTimeout: config.server.timeouts.headersMs };
   return { server: createHttpsServer({ ...options, ...timeouts, requestCert: askForCertificates, rejectUnauthorized: false }, listener), scheme: 'https' };
