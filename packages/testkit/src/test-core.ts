@@ -8,6 +8,9 @@ import {
   TicketIdGenerator,
   TicketStatus,
   ValidateServiceTicket,
+  BUILT_IN_RELEASE_POLICIES,
+  BUILT_IN_USERNAME_PROVIDERS,
+  ServicePolicies,
   type AuthenticationListener,
   type AuthenticationPolicy,
   type CasCore,
@@ -35,6 +38,13 @@ export interface TestCoreParts {
   readonly lifetimes: TicketLifetimes;
   readonly events: EventSink;
   readonly sessionListener?: SessionListener;
+  /** The release policies and username providers; the built-in ones when omitted. */
+  readonly servicePolicies?: ServicePolicies;
+}
+
+/** The registry the server always has: the built-in release policies and username provider. */
+export function builtInServicePolicies(): ServicePolicies {
+  return new ServicePolicies({ releasePolicies: BUILT_IN_RELEASE_POLICIES, usernameProviders: BUILT_IN_USERNAME_PROVIDERS });
 }
 
 /**
@@ -54,7 +64,7 @@ export function testCore(parts: TestCoreParts): CasCore {
     serviceAccess,
     createTicketGrantingTicket: new CreateTicketGrantingTicket(...issuing),
     grantServiceTicket: new GrantServiceTicket(...issuing),
-    validateServiceTicket: new ValidateServiceTicket(parts.tickets, serviceAccess, parts.events, parts.sessionListener),
+    validateServiceTicket: new ValidateServiceTicket(parts.tickets, serviceAccess, parts.servicePolicies ?? builtInServicePolicies(), parts.events, parts.sessionListener),
     ticketStatus: new TicketStatus(parts.tickets),
     destroyTicketGrantingTicket: new DestroyTicketGrantingTicket(parts.tickets, parts.events, parts.sessionListener),
     authenticateUser: new AuthenticateUser(authenticator, serviceAccess, parts.events),
