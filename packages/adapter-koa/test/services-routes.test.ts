@@ -3,6 +3,7 @@ import { cryptoRandomSource } from '@tessera/core';
 import { RegisterService } from '@tessera/core/modules/services';
 import { type HttpOptions } from '../src/index.js';
 import { servicesModule } from '../src/modules/services/index.js';
+import { BUILT_IN_CODEC } from './built-in-codec.js';
 import { createTgt, testServer } from './harness.js';
 
 const DEFINITION = { '@class': 'org.apereo.cas.services.CasRegisteredService', name: 'New', serviceId: '^https://new\\.example\\.org/.*' };
@@ -16,6 +17,7 @@ function servicesServer(variants = { current: true, earlier: true }, options: Pa
       servicesModule({
         ...variants,
         acceptedTypes: ['org.apereo.cas.services.CasRegisteredService'],
+        codec: BUILT_IN_CODEC,
         registerService: new RegisterService(
           { authenticator: core.authenticator, tickets, registry, events, random: cryptoRandomSource },
           { requiredAttribute: { name: 'memberOf', valuePattern: 'staff' } },
