@@ -25,6 +25,7 @@ import { FanOutEventSink } from './events/fan-out-event-sink.js';
 import { LoggingEventSink } from './logging.js';
 import { registerMetrics } from './metrics/register-metrics.js';
 import { enabledModules } from './modules/index.js';
+import { serverServicePolicies } from './service-policies.js';
 import { openStorage } from './storage/storage.js';
 import { KEYS } from './keys.js';
 import { TESSERA_VERSION } from './version.js';
@@ -71,6 +72,9 @@ export function buildContainer({ config, logger, auditLogger, services = [], mon
   // The CLI's `services import` saves for real only where the registry outlives the process.
   binder.constant(KEYS.ServiceRegistryOutlivesProcess, config.storage.type !== 'memory');
   binder.resolved(KEYS.PasswordHasher, [], () => new Argon2PasswordHasher());
+  const servicePolicies = serverServicePolicies();
+  binder.constant(KEYS.ServicePolicies, servicePolicies.policies);
+  binder.constant(KEYS.ServiceCodec, servicePolicies.codec);
 
   bindUseCases(binder, config);
   binder.resolved(
@@ -117,8 +121,8 @@ function bindUseCases(binder: Binder, config: Config): void {
   binder.resolved(KEYS.GrantServiceTicket, issuing, (...parts) => new GrantServiceTicket(...parts));
   binder.resolved(
     KEYS.ValidateServiceTicket,
-    [KEYS.TicketStore, KEYS.ServiceAccess, KEYS.EventSink, { all: KEYS.SessionListener }],
-    (tickets, access, events, [sessionListener]) => new ValidateServiceTicket(tickets, access, events, sessionListener),
+    [KEYS.TicketStore, KEYS.ServiceAccess, KEYS.ServicePolicies, KEYS.EventSink, { all: KEYS.SessionListener }],
+    (tickets, access, policies, events, [sessionListener]) => new ValidateServiceTicket(tickets, access, policies, events, sessionListener),
   );
   binder.resolved(
     KEYS.DestroyTicketGrantingTicket,

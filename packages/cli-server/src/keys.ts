@@ -21,12 +21,13 @@ import type {
   RandomSource,
   ReadinessCheck,
   ReadinessProbe,
+  ServicePolicies,
   ServiceRegistry,
   SessionListener,
   TicketStore,
   UserDirectory,
 } from '@tessera/core';
-import type { CredentialExtractor, HttpModule } from '@tessera/adapter-koa';
+import type { CredentialExtractor, HttpModule, ServiceCodec } from '@tessera/adapter-koa';
 import type { RequestListener } from 'node:http';
 import type { Config } from './config/schema.js';
 import type { TesseraMetrics } from './metrics/tessera-metrics.js';
@@ -67,6 +68,10 @@ export const KEYS = {
   /** Whether what is saved to the ServiceRegistry is still there for the next process (memory: no). */
   ServiceRegistryOutlivesProcess: key<boolean>('ServiceRegistryOutlivesProcess'),
   UserDirectory: key<UserDirectory>('UserDirectory'),
+  /** The attribute release policies and username providers, by class: the built-in ones and every module's. */
+  ServicePolicies: key<ServicePolicies>('ServicePolicies'),
+  /** The service definitions' wire formats, with the same policy classes. */
+  ServiceCodec: key<ServiceCodec>('ServiceCodec'),
   PasswordHasher: key<PasswordHasher>('PasswordHasher'),
   /** The adapter `storage.type` names, opened by `Binder.open()` and closed by `Binder.close()`; every store port comes from it. */
   Storage: key<Storage>('Storage'),

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { Config } from '../config/schema.js';
 import type { Binder } from '../di.js';
+import type { ServicePolicyRegistrations } from '../service-policies.js';
 
 /** A problem found across settings, naming the setting at fault by its path. */
 export interface SettingProblem {
@@ -27,6 +28,11 @@ export interface TesseraModule<Sections extends z.ZodRawShape = z.ZodRawShape> {
   readonly problems?: (config: Config) => SettingProblem[];
   /** Whether the HTTPS listener must ask clients for a certificate in the handshake. */
   readonly asksForClientCertificates?: (config: Config) => boolean;
+  /**
+   * Attribute release policies and username providers it adds, each by its Apereo class: known whether
+   * or not the module is on, as service definitions are read before and without the configuration.
+   */
+  readonly servicePolicies?: ServicePolicyRegistrations;
   /** Binds what the module adds (routes, extractors, handlers, listeners, jobs); called only when it is on. */
   readonly register: (binder: Binder, config: Config) => void;
 }

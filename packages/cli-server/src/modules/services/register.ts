@@ -12,9 +12,10 @@ export const registerServicesModule: ModuleRegistration = (binder, config) => {
   const policy = registrationPolicy(config.registration);
   binder.resolved(
     KEYS.HttpModule,
-    [KEYS.CasCore, KEYS.TicketStore, KEYS.ServiceRegistry, KEYS.RandomSource, KEYS.EventSink],
-    (core, tickets, registry, random, events) =>
+    [KEYS.CasCore, KEYS.TicketStore, KEYS.ServiceRegistry, KEYS.RandomSource, KEYS.EventSink, KEYS.ServiceCodec],
+    (core, tickets, registry, random, events, codec) =>
       servicesModule({
+        codec,
         current: config.registration.current,
         earlier: config.registration.earlier,
         acceptedTypes: config.registration.acceptedTypes,

@@ -6,7 +6,7 @@ import type { ModuleRegistration } from '../module.js';
 
 /** `tokens`: JWT TGTs and STs. Keys are loaded (or first generated) and imported once, when the app is built. */
 export const registerTokensModule: ModuleRegistration = (binder, config) => {
-  binder.resolved(KEYS.HttpModule, [KEYS.Clock, KEYS.RandomSource], (clock, random) =>
-    tokensModule(new JwtTickets(new CasJwtCodec(loadTokenKeys(config.tokens, random), clock), clock, config.tokens.issuer, config.tokens.requestParameters)),
+  binder.resolved(KEYS.HttpModule, [KEYS.Clock, KEYS.RandomSource, KEYS.ServicePolicies], (clock, random, policies) =>
+    tokensModule(new JwtTickets(new CasJwtCodec(loadTokenKeys(config.tokens, random), clock), clock, policies, config.tokens.issuer, config.tokens.requestParameters)),
   );
 };
