@@ -21,8 +21,9 @@ FROM ${NODE_IMAGE}
 ENV NODE_ENV=production \
     TESSERA_SERVER__HOST=0.0.0.0
 COPY --from=build /out /app
-# The working directory is the one place the server may write: the tokens module's generated key
-# file (tokens.keyFile, login.keyFile: relative by default) lands here. Mount a volume on it to keep keys.
+# The working directory is the one place the server writes: the generated key files (tokens.keyFile,
+# login.keyFile: relative by default) land here. Mount a volume on it to keep keys. (A demo run,
+# without --config, keeps its keys in the node user's ~/.local/state/tessera instead.)
 RUN mkdir -p /var/lib/tessera /etc/tessera && chown node:node /var/lib/tessera
 WORKDIR /var/lib/tessera
 USER node

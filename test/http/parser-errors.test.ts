@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import { cryptoRandomSource } from '@tessera/core';
+import { generateTokenKeys } from '@tessera/core/modules/tokens';
 import { scrape, valueOf } from '../support/prometheus.js';
 import { converse } from '../support/raw-http.js';
 import { login, startTessera, type Tessera } from '../support/tessera.js';
@@ -21,7 +23,9 @@ const BAD_HEADER_LINE = 'GET /cas/v1/tickets HTTP/1.1\r\nHost: localhost\r\nBad 
 describe('requests the HTTP parser cannot read', () => {
   let tessera: Tessera;
   before(async () => {
-    tessera = await startTessera({ modules: ['rest', 'otp', 'tokens', 'services', 'throttle'], registration: { requiredAttribute: { name: 'memberOf', valuePattern: 'staff' } } });
+    // Keys of its own: no key file is written into the checkout.
+    const tokens = generateTokenKeys('A128CBC-HS256', cryptoRandomSource);
+    tessera = await startTessera({ modules: ['rest', 'otp', 'tokens', 'services', 'throttle'], tokens, registration: { requiredAttribute: { name: 'memberOf', valuePattern: 'staff' } } });
   });
   after(() => tessera.close());
 

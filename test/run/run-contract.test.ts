@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,9 +15,9 @@ interface Started {
   readonly output: () => string;
 }
 
-/** Starts the built server as a user would and waits for its ready line. */
-function startBuilt(args: string[]): Promise<Started> {
-  const child = spawn(process.execPath, [MAIN, ...args], { cwd: ROOT, env: { ...process.env, NODE_OPTIONS: '' } });
+/** Starts the built server as a user would (from the checkout, unless `cwd` says otherwise) and waits for its ready line. */
+function startBuilt(args: string[], { cwd = ROOT, env = {} }: { cwd?: string; env?: Record<string, string> } = {}): Promise<Started> {
+  const child = spawn(process.execPath, [MAIN, ...args], { cwd, env: { ...process.env, NODE_OPTIONS: '', ...env } });
   let output = '';
   guardOutput(`output of tessera ${args.join(' ')}`, () => output);
   return new Promise((resolve, reject) => {
@@ -72,6 +72,30 @@ describe('run contract: node packages/cli-server/dist/main.js', function () {
       server.child.kill('SIGTERM');
       expect(await exited).to.equal(0);
     }
+  });
+
+  it('a demo run keeps the keys it generates in the user\'s state folder (0700, files 0600), never in its working directory; the next demo run reads them', async () => {
+    const checkout = mkdtempSync(join(tmpdir(), 'tessera-checkout-'));
+    const state = mkdtempSync(join(tmpdir(), 'tessera-state-'));
+    const folder = join(state, 'tessera');
+    const demoRun = async () => {
+      const server = await startBuilt(['--port', '0'], { cwd: checkout, env: { XDG_STATE_HOME: state } });
+      const login = await fetch(`${server.url}/login`);
+      expect(login.status).to.equal(200);
+      const exited = exitOf(server.child);
+      server.child.kill('SIGTERM');
+      expect(await exited).to.equal(0);
+    };
+    await demoRun();
+    expect(readdirSync(checkout), 'nothing written in the working directory').to.deep.equal([]);
+    expect(statSync(folder).mode & 0o777).to.equal(0o700);
+    expect(readdirSync(folder)).to.deep.equal(['tessera-login-key.json']);
+    const keyFile = join(folder, 'tessera-login-key.json');
+    expect(statSync(keyFile).mode & 0o777).to.equal(0o600);
+    const written = readFileSync(keyFile, 'utf8');
+    await demoRun();
+    expect(readFileSync(keyFile, 'utf8'), 'the same secret').to.equal(written);
+    expect(readdirSync(checkout)).to.deep.equal([]);
   });
 
   it('reads --config (YAML) and --port', async () => {

@@ -90,6 +90,22 @@ describe('tessera services (CLI)', function () {
     ]);
   });
 
+  it('validate and import: a service whose host is not pinned is valid, with a warning naming it and saying how to pin it', () => {
+    const directory = folder({
+      'open.json': JSON.stringify({ '@class': CAS, id: 3, name: 'Intranet', serviceId: '^https://intranet\\.example\\.org.*' }),
+      'pinned.json': JSON.stringify({ '@class': CAS, id: 4, name: 'Wiki', serviceId: '^https://wiki\\.example\\.org/.*' }),
+    });
+    const warning = `${join(directory, 'open.json')}: warning: service "Intranet" (id 3): its host is not pinned: serviceId ^https://intranet\\.example\\.org.* does not end the host, so it also matches URLs of other hosts (<host>.evil.example, <host>@evil.example); end the host with /, :port, ? or $`;
+    const validated = runTessera(['services', 'validate', directory]);
+    expect(validated.code, validated.stderr).to.equal(0);
+    expect(validated.stdout).to.include('2 service file(s) valid.');
+    expect(validated.stderr.trim().split('\n')).to.deep.equal([warning]);
+    const imported = runTessera(['services', 'import', directory, '--config', config()]);
+    expect(imported.code, imported.stderr).to.equal(0);
+    expect(imported.stdout).to.include(`${join(directory, 'open.json')}: valid, would load "Intranet" as id 3`);
+    expect(imported.stderr.trim().split('\n')).to.deep.equal([warning]);
+  });
+
   it('bad usage exits 2; an unreadable folder is a problem naming it, exit 1', () => {
     expect(runTessera(['services', 'remove']).code).to.equal(2);
     expect(runTessera(['services', 'import']).code).to.equal(2);

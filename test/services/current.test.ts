@@ -26,6 +26,20 @@ describe('POST /v1/services — register a service (docs/protocol.md §3)', () =
     expect(tessera.logs.some((line) => line.includes('"service.saved"') && line.includes('New app'))).to.equal(true);
   });
 
+  it('a service whose host is not pinned is saved as Apereo CAS would, and the log warns, naming it', async () => {
+    const open = { ...NEW, name: 'Open end', serviceId: '^https://open\\.example\\.org.*' };
+    const response = await postService(tessera.url, open);
+    expect(response.status).to.equal(200);
+    const { id } = (await response.json()) as { id: number };
+    // As the pattern says: another host's URL is accepted too.
+    expect(await grantStatus(tessera.url, 'https://open.example.org.evil.example/')).to.equal(200);
+    const warned = tessera.logs.map((line) => JSON.parse(line) as Record<string, unknown>).find((line) => (line['events'] as string[] | undefined)?.includes('service.host.unpinned'));
+    expect(warned).to.deep.include({ level: 'warn', event: 'service.host.unpinned', serviceId: id, name: 'Open end' });
+    expect(warned?.['warnings']).to.deep.equal([
+      `service "Open end" (id ${id}): its host is not pinned: serviceId ^https://open\\.example\\.org.* does not end the host, so it also matches URLs of other hosts (<host>.evil.example, <host>@evil.example); end the host with /, :port, ? or $`,
+    ]);
+  });
+
   it('a registered disabled service is refused like an unregistered one', async () => {
     const disabled = { ...NEW, name: 'Off', serviceId: '^https://off\\.example\\.org/.*', accessStrategy: { '@class': `${CAS}.DefaultRegisteredServiceAccessStrategy`, enabled: false } };
     expect((await postService(tessera.url, disabled)).status).to.equal(200);

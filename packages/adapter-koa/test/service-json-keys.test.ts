@@ -68,6 +68,24 @@ describe('service definitions fail closed on keys', () => {
     }
   });
 
+  it('says, for the keys of the browser flow, what tessera does today and what to write instead', () => {
+    const said = (keys: Record<string, unknown>) => problems({ ...BASE, ...keys });
+    expect(said({ acceptableUsagePolicy: { '@class': `${CAS}.DefaultRegisteredServiceAcceptableUsagePolicy`, enabled: true } })).to.deep.equal([
+      'services[0].acceptableUsagePolicy: not supported by tessera: the login form asks no one to accept a usage policy; link to yours in login.branding.text',
+    ]);
+    expect(said({ webflowInterruptPolicy: { '@class': `${CAS}.DefaultRegisteredServiceWebflowInterruptPolicy`, enabled: true } })).to.deep.equal([
+      'services[0].webflowInterruptPolicy: not supported by tessera: a login goes on to its service at once, with no page between',
+    ]);
+    expect(said({ redirectUrl: 'https://intranet.example.org/welcome' })).to.deep.equal([
+      'services[0].redirectUrl: not supported by tessera: after a login the browser goes back, with its ticket, to the service URL the application sent and to no other',
+    ]);
+    expect(said({ responseType: 'POST' })).to.deep.equal([
+      'services[0].responseType: not supported by tessera: the ticket goes back in a redirect, or in a form the browser posts when the application asks with method=POST; never in a header; accepted only as REDIRECT',
+    ]);
+    // REDIRECT asks for what /login does anyway.
+    expect(parseServiceDefinition({ ...BASE, responseType: 'REDIRECT' })).to.deep.equal(parseServiceDefinition(BASE));
+  });
+
   it('accepts what CAS itself writes for the behaviour tessera has, and descriptive keys, as Apereo exports carry them', () => {
     const exported = {
       ...BASE,

@@ -104,6 +104,7 @@ const LEVELS: Record<DomainEventType, Level> = {
   'ticket.validation.failed': 'warn',
   'ticket.destroyed': 'info',
   'service.saved': 'info',
+  'service.host.unpinned': 'warn',
   'service.refused': 'warn',
   'login.token.refused': 'warn',
   'logout.request.delivered': 'info',

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -156,6 +156,41 @@ describe('tessera CLI', function () {
     expect(run.stdout).to.include('would serve http://127.0.0.1:9443/cas with modules rest, tokens; 0 user(s), 1 service(s)');
     expect(run.stdout).to.include(`tokens.keyFile ${keyFile} does not exist yet`);
     expect(existsSync(keyFile), 'no key file written').to.equal(false);
+  });
+
+  it('config check warns about each service whose host is not pinned, configured or in servicesDirectory: exit 0', async () => {
+    const directory = mkdtempSync(join(tmpdir(), 'tessera-check-'));
+    writeFileSync(join(directory, 'wiki.json'), JSON.stringify({ name: 'Wiki', id: 5, serviceId: '^https://wiki.example.org/.*' }));
+    const services = [{ name: 'Portal', id: 6, serviceId: '^https://portal\\.example\\.org/.*', proxyPolicy: { '@class': 'org.apereo.cas.services.RegexMatchingRegisteredServiceProxyPolicy', pattern: '^https://.*' } }];
+    const run = await runCli(['config', 'check', '--config', configFile({ services, servicesDirectory: directory, users: [] })]);
+    expect(run.code, run.stderr).to.equal(0);
+    expect(run.stdout.split('\n').filter((line) => line.startsWith('  warning: '))).to.deep.equal([
+      '  warning: service "Portal" (id 6): the host of its proxy callbacks is not pinned: proxyPolicy.pattern ^https://.* matches URLs of any host; write the host out (its subdomains as [a-z0-9-]+\\.example\\.org) and end it with /, :port, ? or $',
+      '  warning: service "Wiki" (id 5): its host is not pinned: serviceId ^https://wiki.example.org/.* has an unescaped . in its host, which matches any character, so it also matches URLs of other hosts; write each dot of the host as \\.',
+    ]);
+  });
+
+  it('config check of the demo writes no key file, and names the state folder start keeps them in', async () => {
+    const state = mkdtempSync(join(tmpdir(), 'tessera-state-'));
+    const run = await runCli(['config', 'check'], '', { XDG_STATE_HOME: state });
+    expect(run.code, run.stderr).to.equal(0);
+    expect(run.stdout).to.include(`  note: login.keyFile ${join(state, 'tessera', 'tessera-login-key.json')} does not exist yet: start writes new keys there\n`);
+    expect(readdirSync(state), 'nothing written, not even the folder').to.deep.equal([]);
+    // The demo's service accepts every URL on purpose: demo mode says so, not a warning about its host.
+    expect(run.stdout).to.not.include('warning:');
+  });
+
+  it('config check warns about a key file others than its owner may read, naming it and its mode', async () => {
+    const directory = mkdtempSync(join(tmpdir(), 'tessera-check-'));
+    const keyFile = join(directory, 'login-key.json');
+    writeFileSync(keyFile, JSON.stringify({ secret: 'A'.repeat(43) }));
+    chmodSync(keyFile, 0o604);
+    const run = await runCli(['config', 'check', '--config', configFile({ modules: ['rest', 'login'], login: { keyFile }, users: [] })]);
+    expect(run.code, run.stderr).to.equal(0);
+    expect(run.stdout.split('\n').filter((line) => line.startsWith('  warning: '))).to.deep.equal([
+      `  warning: login.keyFile ${keyFile} is open to users other than its owner (mode 0604): whoever can read it holds this server's keys; make it readable by tessera's user only (chmod 600; on a Kubernetes secret volume, defaultMode 0400)`,
+    ]);
+    expect(run.stdout).to.not.include('A'.repeat(43));
   });
 
   it('config check: exit 2 with one line per problem, naming the setting and the variable it came from', async () => {

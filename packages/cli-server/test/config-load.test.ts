@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConfigurationError, describeProblems, environmentOverrides, loadConfig, type LoadOptions } from '@tessera/cli-server';
+import { ConfigurationError, demoStateFolder, describeProblems, environmentOverrides, loadConfig, type LoadOptions } from '@tessera/cli-server';
 
 function tempFile(name: string, content: string): string {
   const file = join(mkdtempSync(join(tmpdir(), 'tessera-config-')), name);
@@ -161,6 +161,24 @@ describe('configuration loading', () => {
       expect(withUsers.users.map((user) => user.username)).to.deep.equal(['eve']);
       expect(withUsers.services).to.deep.equal([]);
       expect(loadConfig({ env: { TESSERA_SERVICES: '[]' } }).demo).to.equal(false);
+    });
+
+    it('keeps the key files a demo writes in the user\'s state folder, never in the working directory; named ones where they are named', () => {
+      const state = process.env['XDG_STATE_HOME']!;
+      const demo = loadConfig({ env: { TESSERA_MODULES: '["rest","tokens"]' } });
+      expect(demo.modules).to.include('login');
+      expect(demo.login.keyFile).to.equal(join(state, 'tessera', 'tessera-login-key.json'));
+      expect(demo.tokens.keyFile).to.equal(join(state, 'tessera', 'tessera-token-keys.json'));
+      const named = loadConfig({ env: { TESSERA_LOGIN__KEY_FILE: '/etc/tessera/login-key.json' } });
+      expect(named.login.keyFile).to.equal('/etc/tessera/login-key.json');
+      const configured = loadConfig({ file: tempFile('plain.yaml', 'modules: [rest, login]\n'), env: {} });
+      expect(configured.login.keyFile).to.equal('tessera-login-key.json');
+    });
+
+    it('the demo state folder: $XDG_STATE_HOME/tessera when absolute, else ~/.local/state/tessera', () => {
+      expect(demoStateFolder({ XDG_STATE_HOME: '/srv/state' })).to.equal('/srv/state/tessera');
+      expect(demoStateFolder({ XDG_STATE_HOME: 'relative/state' })).to.equal(join(homedir(), '.local', 'state', 'tessera'));
+      expect(demoStateFolder({})).to.equal(join(homedir(), '.local', 'state', 'tessera'));
     });
 
     it('demo: true adds to the configured users and services without replacing them', () => {

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildContainer, createLogger, knownModuleNames, parseConfig, KEYS, type HttpApp } from '@tessera/cli-server';
 import { cryptoRandomSource } from '@tessera/core';
+import { generateLoginSecret } from '@tessera/core/modules/login';
 import { generateTokenKeys } from '@tessera/core/modules/tokens';
 import { TestPki } from '@tessera/testkit/x509';
 
@@ -29,6 +30,8 @@ async function everyModuleConfig() {
     modules: knownModuleNames(),
     server: { basePath: '/cas' },
     tokens: { signingKey, encryptionKey },
+    // Configured secrets: no key file is written into the checkout.
+    login: { key: generateLoginSecret(cryptoRandomSource) },
     registration: { earlier: true, requiredAttribute: { name: 'memberOf', valuePattern: 'staff' } },
     throttle: { validation: { requestsPerSecond: 10 } },
   });

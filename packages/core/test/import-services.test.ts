@@ -25,4 +25,25 @@ describe('ImportServices', () => {
       ['Fresh', false, undefined],
     ]);
   });
+
+  it('saves a definition whose host is not pinned as it is, and reports it with what to write instead', async () => {
+    const { registry, events } = coreWithFakes();
+    const importer = new ImportServices(registry, ONES, events);
+    await importer.execute([
+      { ...NEW, id: 7, name: 'Open', serviceId: '^https://open\\.example\\.org.*' },
+      { ...NEW, id: 8, name: 'Pinned' },
+    ]);
+    expect((await registry.findById(7))?.serviceId).to.equal('^https://open\\.example\\.org.*');
+    expect(events.ofType('service.saved').map(({ name }) => name)).to.deep.equal(['Open', 'Pinned']);
+    expect(events.ofType('service.host.unpinned')).to.deep.equal([
+      {
+        type: 'service.host.unpinned',
+        serviceId: 7,
+        name: 'Open',
+        warnings: [
+          'service "Open" (id 7): its host is not pinned: serviceId ^https://open\\.example\\.org.* does not end the host, so it also matches URLs of other hosts (<host>.evil.example, <host>@evil.example); end the host with /, :port, ? or $',
+        ],
+      },
+    ]);
+  });
 });

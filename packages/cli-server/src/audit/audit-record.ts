@@ -99,6 +99,8 @@ export function auditRecordOf(event: DomainEvent): AuditRecord | undefined {
       const { type, principal, ...details } = event;
       return { audit: 'logout', action: type, outcome: 'failure', who: principal, details };
     }
+    // A warning about a definition just saved (service.saved is its audit line), for the log.
+    case 'service.host.unpinned':
     case 'server.error':
     case 'readiness.failed':
     case 'request.unreadable':

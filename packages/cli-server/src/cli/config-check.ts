@@ -1,10 +1,11 @@
 import { accessSync, constants, existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { cryptoRandomSource } from '@tessera/core';
-import { generateTokenKeys } from '@tessera/core/modules/tokens';
 import { AdminEndpoints } from '../admin/admin-endpoints.js';
+import { demoStateFolder } from '../config/demo.js';
 import { configurationError } from '../config/errors.js';
 import { initialServices } from '../config/initial-services.js';
+import { exposedSecretFileWarnings, moduleKeyFiles, secretFiles } from '../config/secret-files.js';
+import { unpinnedServiceWarnings } from '../config/service-warnings.js';
 import type { LoadOptions } from '../config/load.js';
 import type { Config } from '../config/schema.js';
 import { buildContainer } from '../container.js';
@@ -22,7 +23,7 @@ export function checkConfiguration(options: LoadOptions, out: Output, err: Outpu
   return withConfiguration(options, err, async (config) => {
     const services = await initialServices(config);
     const notes: string[] = [];
-    const checked = withoutKeyFileWrite(config, notes);
+    const checked = withoutKeyFileWrites(config, notes);
     // Composed on memory storage: nothing is connected to.
     const binder = buildContainer({ config: { ...checked, storage: { ...checked.storage, type: 'memory' } }, logger: createLogger('silent'), services });
     new AdminEndpoints(binder, checked);
@@ -32,6 +33,7 @@ export function checkConfiguration(options: LoadOptions, out: Output, err: Outpu
     out.write(`${options.file ?? '(no file: demo defaults)'}: configuration OK\n`);
     out.write(`  would serve ${scheme}://${host}:${port}${basePath} with modules ${config.modules.join(', ')}; ${config.users.length} user(s), ${services.length} service(s)\n`);
     if (config.demo) notes.push('demo mode is on: the demo user casuser can log in; never in production');
+    for (const { text } of [...exposedSecretFileWarnings(secretFiles(config)), ...unpinnedServiceWarnings(config, services)]) out.write(`  warning: ${text}\n`);
     if (config.storage.type === 'mongo') notes.push('storage.mongo.uri was not contacted: start connects to it');
     for (const note of notes) out.write(`  note: ${note}\n`);
     return 0;
@@ -39,19 +41,25 @@ export function checkConfiguration(options: LoadOptions, out: Output, err: Outpu
 }
 
 /**
- * The configuration to compose when the tokens module would write a new key file at start: keys for
- * this check only, so checking writes nothing, but a folder where start could not write is a problem now.
+ * The configuration to compose when a module would write a new key file at start: secrets for this
+ * check only, so checking writes nothing, but a folder where start could not write is a problem now.
+ * In demo mode start creates the demo's state folder: then its nearest existing parent must be writable.
  */
-function withoutKeyFileWrite(config: Config, notes: string[]): Config {
-  const { tokens } = config;
-  if (!config.modules.includes('tokens') || (tokens.signingKey !== undefined && tokens.encryptionKey !== undefined) || existsSync(tokens.keyFile)) return config;
-  const folder = dirname(resolve(tokens.keyFile));
-  try {
-    accessSync(folder, constants.W_OK);
-  } catch (error) {
-    throw configurationError([{ setting: 'tokens.keyFile', problem: `${tokens.keyFile} does not exist and cannot be written in ${folder} (${(error as NodeJS.ErrnoException).code ?? String(error)})` }]);
-  }
-  notes.push(`tokens.keyFile ${tokens.keyFile} does not exist yet: start writes a new key pair there`);
-  const generated = generateTokenKeys(tokens.encryptionAlgorithm, cryptoRandomSource);
-  return { ...config, tokens: { ...tokens, signingKey: tokens.signingKey ?? generated.signingKey, encryptionKey: tokens.encryptionKey ?? generated.encryptionKey } };
+function withoutKeyFileWrites(config: Config, notes: string[]): Config {
+  return moduleKeyFiles(config).reduce((checked, { setting, file, inMemory }) => {
+    if (existsSync(file)) return checked;
+    const folder = dirname(resolve(file));
+    const writable = config.demo && folder === demoStateFolder() ? nearestExisting(folder) : folder;
+    try {
+      accessSync(writable, constants.W_OK);
+    } catch (error) {
+      throw configurationError([{ setting, problem: `${file} does not exist and cannot be written in ${writable} (${(error as NodeJS.ErrnoException).code ?? String(error)})` }]);
+    }
+    notes.push(`${setting} ${file} does not exist yet: start writes new keys there`);
+    return inMemory(checked);
+  }, config);
+}
+
+function nearestExisting(folder: string): string {
+  return existsSync(folder) || dirname(folder) === folder ? folder : nearestExisting(dirname(folder));
 }

@@ -1,4 +1,4 @@
-import { ImportServices, type RegisteredService, type ServiceRegistry } from '@tessera/core';
+import { ImportServices, unpinnedHostWarnings, type RegisteredService, type ServiceRegistry } from '@tessera/core';
 import { duplicateIds, initialServices, readServiceFiles, type Sourced } from '../config/initial-services.js';
 import type { LoadOptions } from '../config/load.js';
 import type { Config } from '../config/schema.js';
@@ -53,12 +53,19 @@ export async function validateServices(paths: readonly string[], out: Output, er
   return 0;
 }
 
-/** The definitions of every file, or undefined after writing each problem to `err`, one line each naming the file, the key and the service. */
+/**
+ * The definitions of every file, or undefined after writing each problem to `err`, one line each naming
+ * the file, the key and the service. A valid definition whose host is not pinned gets a warning line there.
+ */
 async function checkServiceFiles(paths: readonly string[], err: Output): Promise<Sourced[] | undefined> {
   const files = await readServiceFiles(paths);
   const valid = files.filter((file): file is Sourced => 'definition' in file);
   const problems = [...files.flatMap((file) => ('problems' in file ? file.problems.map((problem) => `${file.origin}: ${problem}`) : [])), ...duplicateIds(valid)];
-  if (problems.length === 0) return valid;
+  if (problems.length === 0) {
+    // Valid all the same, as in Apereo CAS: said, never refused.
+    for (const { origin, definition } of valid) for (const warning of unpinnedHostWarnings(definition)) err.write(`${origin}: warning: ${warning}\n`);
+    return valid;
+  }
   err.write(`${problems.join('\n')}\n${problems.length} problem(s) in ${files.length} file(s) of ${paths.join(', ')}; nothing was imported.\n`);
   return undefined;
 }

@@ -36,7 +36,14 @@ export function loadConfig(options: LoadOptions = {}): Config {
 export function parseConfig(raw: unknown): Config {
   const result = configSchema.safeParse(raw ?? {}, { reportInput: true });
   if (!result.success) throw configurationError(problemsOf(result.error));
-  return result.data.demo ? withDemo(result.data) : result.data;
+  return result.data.demo ? withDemo(result.data, (setting) => isGiven(raw, setting.split('.'))) : result.data;
+}
+
+/** Whether the raw settings hold a value at `path`. */
+function isGiven(raw: unknown, path: readonly string[]): boolean {
+  const [key, ...rest] = path;
+  if (key === undefined) return raw !== undefined;
+  return isPlainObject(raw) && Object.hasOwn(raw, key) && isGiven(raw[key], rest);
 }
 
 function readConfigFile(file: string): Record<string, unknown> {

@@ -9,6 +9,15 @@ export interface SettingProblem {
   readonly message: string;
 }
 
+/** A file of secrets a module reads at start, written with new ones when it is missing (config/key-file.ts). */
+export interface ModuleKeyFile {
+  /** The setting naming it, e.g. `login.keyFile`. */
+  readonly setting: string;
+  readonly file: string;
+  /** The configuration with fresh secrets in place of the file: `config check` composes that, writing nothing. */
+  readonly inMemory: (config: Config) => Config;
+}
+
 /**
  * A capability of tessera, declared in one place (docs/adding-a-module.md): its name, the modules it
  * needs, its settings and what it adds to the container. Only the module list (modules/index.ts)
@@ -26,6 +35,11 @@ export interface TesseraModule<Sections extends z.ZodRawShape = z.ZodRawShape> {
   readonly sections: Sections;
   /** Checks across settings, made only when the module is on: what it still lacks to work. */
   readonly problems?: (config: Config) => SettingProblem[];
+  /**
+   * The key files the module reads at start, when it is on and its secrets are not all set otherwise:
+   * checked for who may read them, kept in the demo's state folder in demo mode (config/demo.ts).
+   */
+  readonly keyFiles?: (config: Config) => readonly ModuleKeyFile[];
   /** Whether the HTTPS listener must ask clients for a certificate in the handshake. */
   readonly asksForClientCertificates?: (config: Config) => boolean;
   /**

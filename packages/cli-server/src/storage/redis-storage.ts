@@ -1,5 +1,5 @@
 import { MemoryUserDirectory } from '@tessera/adapter-memory';
-import { connectRedis, createRedisStores, type RedisSettings } from '@tessera/adapter-redis';
+import { RedisKeys, RedisRecordStores, connectRedis, createRedisStores, type RedisSettings } from '@tessera/adapter-redis';
 import { InvalidConfigurationError, StoreUnavailableError } from '@tessera/core';
 import type { Config } from '../config/schema.js';
 import { ServicesStoredThenConfigured, UsersConfiguredThenStored } from './configured-and-stored.js';
@@ -12,7 +12,7 @@ import type { Storage, StorageInputs } from './storage.js';
  * services Redis has lost from it too, so a Redis that comes back empty costs them nothing. Any
  * failure here stops the start with one line naming the setting.
  */
-export async function openRedisStorage({ config, services, clock, logger }: StorageInputs): Promise<Storage> {
+export async function openRedisStorage({ config, services, clock, random, logger }: StorageInputs): Promise<Storage> {
   const settings = config.storage.redis;
   const setting = settings.url === undefined ? 'storage.redis.cluster.nodes' : 'storage.redis.url';
   const connection = await connectRedis(redisSettings(settings), {
@@ -28,7 +28,11 @@ export async function openRedisStorage({ config, services, clock, logger }: Stor
     const { tickets, throttle, requestRates, otpSteps, serviceSessions, formTokens, readiness } = stores;
     const users = new UsersConfiguredThenStored(new MemoryUserDirectory(config.users), stores.users);
     const registry = new ServicesStoredThenConfigured(stores.registry, services);
-    return { ports: { tickets, registry, users, throttle, requestRates, otpSteps, serviceSessions, formTokens, readiness, liveTgts: tickets }, close: () => connection.close() };
+    const records = new RedisRecordStores(connection.client, new RedisKeys(settings.keyPrefix), clock, random);
+    return {
+      ports: { tickets, registry, users, throttle, requestRates, otpSteps, serviceSessions, formTokens, records, readiness, liveTgts: tickets },
+      close: () => connection.close(),
+    };
   } catch (error) {
     await connection.close();
     throw startFailure(error, setting);

@@ -154,6 +154,17 @@ export type DomainEvent =
       readonly principal?: string;
     }
   | {
+      /**
+       * A service was saved (over REST or by `services import`) whose serviceId or proxy policy pattern
+       * does not pin its host (host-pinning.ts): it is kept as Apereo CAS would keep it, and reported.
+       */
+      readonly type: 'service.host.unpinned';
+      readonly serviceId: number;
+      readonly name: string;
+      /** What is not pinned and how to pin it, one text per pattern. */
+      readonly warnings: readonly string[];
+    }
+  | {
       /** A service registration refused once its caller was identified (by credentials or a TGT). */
       readonly type: 'service.refused';
       readonly reason: ServiceRefusalReason;

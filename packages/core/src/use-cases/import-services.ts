@@ -1,4 +1,5 @@
 import type { RequestOrigin } from '../domain/events.js';
+import { unpinnedHostWarnings } from '../domain/registry/host-pinning.js';
 import type { RegisteredService, ServiceDefinition } from '../domain/registry/registered-service.js';
 import type { EventSink } from '../ports/event-sink.js';
 import type { RandomSource } from '../ports/random-source.js';
@@ -13,7 +14,8 @@ export interface ImportedService {
 
 /**
  * Saves parsed definitions through the registry port (the `services import` command): an id already
- * stored is replaced, a definition without an id gets an unused one. Each save reports service.saved.
+ * stored is replaced, a definition without an id gets an unused one. Each save reports service.saved,
+ * and service.host.unpinned when a pattern of the definition does not pin its host.
  */
 export class ImportServices {
   constructor(
@@ -35,6 +37,8 @@ export class ImportServices {
     const saved = await this.registry.save({ ...definition, id });
     const principal = registeredBy?.principal;
     this.events.emit({ type: 'service.saved', serviceId: saved.id, name: saved.name, replaced: replaced !== undefined, ...(principal !== undefined && { principal }) }, registeredBy?.origin);
+    const warnings = unpinnedHostWarnings(saved);
+    if (warnings.length > 0) this.events.emit({ type: 'service.host.unpinned', serviceId: saved.id, name: saved.name, warnings }, registeredBy?.origin);
     return replaced ? { saved, replaced } : { saved };
   }
 }

@@ -10,8 +10,9 @@ export interface KeyRules {
   /** Keys the parser reads. */
   readonly read: readonly string[];
   /**
-   * CAS keys that only describe the service to people or style CAS's own login pages, which tessera
-   * does not have: nothing a user could do or receive depends on them, so they are accepted and dropped.
+   * CAS keys that only describe the service to people or restyle the login pages for it: tessera's
+   * pages look the same for every service (`login.branding`), and nothing a user could do or receive
+   * depends on them, so they are accepted and dropped.
    */
   readonly descriptive?: readonly string[];
   /** CAS keys with a behaviour tessera does not have: refused, unless their value asks for what tessera does anyway. */
@@ -98,7 +99,7 @@ export const is =
   (value: unknown): boolean =>
     value === expected;
 
-const LOGIN_PAGES = ['theme', 'locale', 'templateName', 'logo', 'informationUrl', 'privacyUrl', 'contacts'];
+const DESCRIPTIVE_KEYS = ['theme', 'locale', 'templateName', 'logo', 'informationUrl', 'privacyUrl', 'contacts'];
 const NO_LIFETIMES = "tessera's ticket lifetimes are the same for every service (tickets.*)";
 export const PRINCIPAL_ID = 'the user in every answer is the principal id';
 const PROXY_POLICY = 'a service may proxy as its proxyPolicy (RegexMatchingRegisteredServiceProxyPolicy) says';
@@ -107,7 +108,7 @@ const EVERY_HANDLER = 'every authentication handler is accepted for every servic
 /** A registered service (CasRegisteredService, RegexRegisteredService). */
 export const SERVICE_KEYS: KeyRules = {
   read: ['@class', 'id', 'name', 'serviceId', 'description', 'evaluationOrder', 'accessStrategy', 'attributeReleasePolicy', 'usernameAttributeProvider', 'logoutType', 'logoutUrl', 'proxyPolicy', 'properties'],
-  descriptive: LOGIN_PAGES,
+  descriptive: DESCRIPTIVE_KEYS,
   unsupported: {
     matchingStrategy: {
       instead: 'serviceId is always a regular expression over the whole URL, case ignored',
@@ -128,12 +129,15 @@ export const SERVICE_KEYS: KeyRules = {
     publicKey: { instead: 'attributes are never encrypted for a service' },
     supportedProtocols: { instead: 'every service may validate with every protocol tessera serves', accepted: { when: isEmptyCollection, as: 'an empty list' } },
     environments: { instead: 'a service applies in every environment', accepted: { when: isEmptyCollection, as: 'an empty list' } },
-    acceptableUsagePolicy: { instead: 'tessera has no login pages on which to ask for it' },
-    webflowInterruptPolicy: { instead: 'tessera has no login pages to interrupt' },
+    acceptableUsagePolicy: { instead: 'the login form asks no one to accept a usage policy; link to yours in login.branding.text' },
+    webflowInterruptPolicy: { instead: 'a login goes on to its service at once, with no page between' },
     passwordlessPolicy: { instead: 'tessera always asks for a credential' },
     surrogatePolicy: { instead: 'tessera has no surrogate authentication' },
-    redirectUrl: { instead: 'tessera redirects no browser' },
-    responseType: { instead: 'tessera hands tickets to the REST client, never through a browser' },
+    redirectUrl: { instead: 'after a login the browser goes back, with its ticket, to the service URL the application sent and to no other' },
+    responseType: {
+      instead: 'the ticket goes back in a redirect, or in a form the browser posts when the application asks with method=POST; never in a header',
+      accepted: { when: is('REDIRECT'), as: 'REDIRECT' },
+    },
     // CAS 4.0 kept these on the service itself; read there, they would be lost.
     enabled: { instead: 'write it as accessStrategy.enabled' },
     ssoEnabled: { instead: 'write it as accessStrategy.ssoEnabled' },

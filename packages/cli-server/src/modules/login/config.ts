@@ -54,7 +54,8 @@ export const loginSchema = section({
     .string({ error: 'expected a file path' })
     .min(1, { error: 'expected a file path' })
     .default('tessera-login-key.json')
-    .describe('Where the secret is kept when `login.key` is unset: read if it exists, else generated on first start and written with mode 0600. Share it between nodes.'),
+    .meta({ defaultText: '`tessera-login-key.json` (in demo mode: in `~/.local/state/tessera`, or `$XDG_STATE_HOME/tessera`)' })
+    .describe('Where the secret is kept when `login.key` is unset: read if it exists, else generated on first start and written with mode 0600. Share it between nodes; a warning at start names it when group or others may read it.'),
   formTokenLifetimeSeconds: positiveInteger(86400).default(1800).describe('How long a login form may stay open before it must be loaded again; each form token works once.'),
   language: z
     .enum(LOGIN_LANGUAGES, { error: `expected ${LOGIN_LANGUAGES.join(', ')}` })

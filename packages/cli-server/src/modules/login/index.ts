@@ -1,4 +1,7 @@
-import type { TesseraModule } from '../module.js';
+import { cryptoRandomSource } from '@tessera/core';
+import { generateLoginSecret } from '@tessera/core/modules/login';
+import type { Config } from '../../config/schema.js';
+import type { ModuleKeyFile, TesseraModule } from '../module.js';
 import { loginSchema } from './config.js';
 import { registerLoginModule } from './register.js';
 
@@ -11,5 +14,12 @@ export const loginModule: TesseraModule<typeof sections> = {
   dependencies: ['rest'],
   onInDemo: true,
   sections,
+  keyFiles: loginKeyFiles,
   register: registerLoginModule,
 };
+
+/** `login.keyFile`, unless `login.key` is set. */
+function loginKeyFiles({ login }: Config): ModuleKeyFile[] {
+  if (login.key !== undefined) return [];
+  return [{ setting: 'login.keyFile', file: login.keyFile, inMemory: (config) => ({ ...config, login: { ...config.login, key: generateLoginSecret(cryptoRandomSource) } }) }];
+}

@@ -22,7 +22,8 @@ export const tokensSchema = z
         .describe('JWE key as base64url (an `oct` JWK `k`): 32 bytes for A128CBC-HS256 and A256GCM, 64 for A256CBC-HS512. Unset: taken from `tokens.keyFile`.'),
       keyFile: key('a file path')
         .default('tessera-token-keys.json')
-        .describe('Where keys not configured are kept: read if it exists, else generated on first start and written with mode 0600. Share it between nodes.'),
+        .meta({ defaultText: '`tessera-token-keys.json` (in demo mode: in `~/.local/state/tessera`, or `$XDG_STATE_HOME/tessera`)' })
+        .describe('Where keys not configured are kept: read if it exists, else generated on first start and written with mode 0600. Share it between nodes; a warning at start names it when group or others may read it.'),
       issuer: z
         .url({ error: 'expected an absolute URL such as https://cas.example.org/cas' })
         .optional()

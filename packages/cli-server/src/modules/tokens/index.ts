@@ -1,5 +1,7 @@
+import { cryptoRandomSource } from '@tessera/core';
+import { generateTokenKeys } from '@tessera/core/modules/tokens';
 import type { Config } from '../../config/schema.js';
-import type { SettingProblem, TesseraModule } from '../module.js';
+import type { ModuleKeyFile, SettingProblem, TesseraModule } from '../module.js';
 import { tokensSchema } from './config.js';
 import { registerTokensModule } from './register.js';
 
@@ -14,8 +16,19 @@ export const tokensModule: TesseraModule<typeof sections> = {
   dependencies: ['rest'],
   sections,
   problems: tokensProblems,
+  keyFiles: tokensKeyFiles,
   register: registerTokensModule,
 };
+
+/** `tokens.keyFile`, unless both keys are set. */
+function tokensKeyFiles({ tokens }: Config): ModuleKeyFile[] {
+  if (tokens.signingKey !== undefined && tokens.encryptionKey !== undefined) return [];
+  const inMemory = (config: Config): Config => {
+    const generated = generateTokenKeys(config.tokens.encryptionAlgorithm, cryptoRandomSource);
+    return { ...config, tokens: { ...config.tokens, signingKey: config.tokens.signingKey ?? generated.signingKey, encryptionKey: config.tokens.encryptionKey ?? generated.encryptionKey } };
+  };
+  return [{ setting: 'tokens.keyFile', file: tokens.keyFile, inMemory }];
+}
 
 /** What the `tokens` module checks across settings. */
 function tokensProblems(config: Config): SettingProblem[] {
