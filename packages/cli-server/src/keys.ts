@@ -22,7 +22,7 @@ import type { CredentialExtractor, HttpModule, ServiceCodec } from '@tessera/ada
 import type { RequestListener } from 'node:http';
 import type { AdminEndpoints } from './admin/admin-endpoints.js';
 import type { AuditStream } from './audit/audit-stream.js';
-import type { LifecycleLines } from './lifecycle.js';
+import type { LifecycleLines } from './lifecycle-lines.js';
 import type { Listening } from './listen.js';
 import type { LogDestination } from './log-destination.js';
 import type { TesseraMetrics } from './metrics/tessera-metrics.js';

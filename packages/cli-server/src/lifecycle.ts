@@ -1,4 +1,4 @@
-import type { DestinationStream, Logger } from 'pino';
+import type { DestinationStream } from 'pino';
 import { AdminEndpoints } from './admin/admin-endpoints.js';
 import { openAuditStream } from './audit/audit-stream.js';
 import type { Config } from './config/schema.js';
@@ -10,6 +10,7 @@ import { createLogger } from './logging.js';
 import { secretParameterNames } from './modules/index.js';
 import { Redaction } from './redaction.js';
 import { KEYS } from './keys.js';
+import { LifecycleLines } from './lifecycle-lines.js';
 
 /** Where a serving container writes, when not where the configuration says (tests). */
 export interface ServeOptions {
@@ -68,26 +69,6 @@ export function bindServing(binder: Binder, config: Config): void {
       for (const job of [...jobs].reverse()) await job.stop();
     },
   );
-}
-
-/** The lines an operator watches for: ready, stopping, and stopped, the last only of a server that was ready. */
-export class LifecycleLines {
-  private wasReady = false;
-
-  constructor(private readonly logger: Logger) {}
-
-  ready(url: string, adminUrl: string, modules: readonly string[]): void {
-    this.logger.info({ url, adminUrl, modules }, `tessera ready at ${url}`);
-    this.wasReady = true;
-  }
-
-  stopping(): void {
-    this.logger.info('tessera stopping: requests in flight may finish');
-  }
-
-  stopped(): void {
-    if (this.wasReady) this.logger.info('tessera stopped');
-  }
 }
 
 /** A stream of the caller's: written to, never closed here. */
