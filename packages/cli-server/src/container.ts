@@ -38,6 +38,8 @@ export interface CompositionInputs {
   readonly services?: readonly RegisteredService[];
   /** Tests only: a stand-in MongoDB database for `storage.type: mongo`, used instead of connecting. */
   readonly mongoDatabase?: MongoDatabase | undefined;
+  /** The server's start: see StorageInputs. */
+  readonly serveBeforeStore?: boolean;
 }
 
 /**
@@ -45,7 +47,7 @@ export interface CompositionInputs {
  * then each enabled module adds its routes, extractors and handlers. Nothing is built until something
  * asks for it; `open()` opens the storage (connecting to Mongo or Redis), `close()` closes it.
  */
-export function buildContainer({ config, logger, auditLogger, services = [], mongoDatabase }: CompositionInputs): Binder {
+export function buildContainer({ config, logger, auditLogger, services = [], mongoDatabase, serveBeforeStore = false }: CompositionInputs): Binder {
   const binder = new Binder(new Container());
   binder.constant(KEYS.Config, config);
   binder.constant(KEYS.Logger, logger);
@@ -59,7 +61,7 @@ export function buildContainer({ config, logger, auditLogger, services = [], mon
   binder.resource(
     KEYS.Storage,
     [KEYS.Clock],
-    (clock) => openStorage({ config, services, clock, logger, ...(mongoDatabase !== undefined && { mongoDatabase }) }),
+    (clock) => openStorage({ config, services, clock, logger, serveBeforeStore, ...(mongoDatabase !== undefined && { mongoDatabase }) }),
     (storage) => storage.close(),
   );
   binder.resolved(KEYS.ReadinessCheck, [KEYS.Storage], (storage) => storage.ports.readiness);

@@ -57,7 +57,7 @@ export async function startServer({ config, log, auditLog, mongoDatabase }: Star
     const services = await initialServices(config);
     for (const { service, text } of unpinnedServiceWarnings(config, services)) logger.warn({ serviceId: service.id, name: service.name }, text);
     audit = openAuditStream(config.audit.destination, config.server.nodeName, auditLog);
-    binder = buildContainer({ config, logger, auditLogger: audit?.logger, services, mongoDatabase });
+    binder = buildContainer({ config, logger, auditLogger: audit?.logger, services, mongoDatabase, serveBeforeStore: true });
     await binder.open();
   } catch (error) {
     await closeLogs();
