@@ -106,6 +106,11 @@ export class RedisServer {
     rmSync(this.dir, { recursive: true, force: true });
   }
 
+  /** Whether it answers PING now (within a second), without blocking the event loop as cli() does. */
+  answers(): Promise<boolean> {
+    return answersPing(this.port, this.options.password);
+  }
+
   /** Runs redis-cli against this server (password included) and returns its output; throws on failure. */
   cli(...args: string[]): string {
     const auth = this.options.password === undefined ? [] : ['--no-auth-warning', '-a', this.options.password];
