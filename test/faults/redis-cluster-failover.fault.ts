@@ -49,6 +49,6 @@ describe('fault 1: a Redis Cluster master killed', function () {
     const st = await load.serviceTicket(b, tgt!, madeAt);
     expect(st, 'an ST from the TGT made before the kill').to.be.a('string');
     expect((await load.validate(a, st!, { flowStartedAt: madeAt }))?.user).to.equal('casuser');
-    await settle('1 Redis Cluster master killed', load, nodes, { ms: recoveryMs, boundMs: RECOVERY_BOUND_MS });
+    await settle('1 Redis Cluster master killed', [load], nodes, { recovery: { ms: recoveryMs, boundMs: RECOVERY_BOUND_MS } });
   });
 });

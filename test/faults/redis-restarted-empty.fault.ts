@@ -58,6 +58,6 @@ describe('fault 2: Redis restarted empty', function () {
     // The configured OTP setup is the configuration's too: otpuser needs, and passes with, its code.
     expect((await fetch(`${b.url}/v1/tickets`, form({ username: 'otpuser', password: 'Otp-pass' }))).status).to.equal(401);
     expect((await fetch(`${b.url}/v1/tickets`, form({ username: 'otpuser', password: 'Otp-pass', otp: otpCode() }))).status).to.equal(201);
-    await settle('2 Redis restarted empty', load, nodes, { ms: recoveryMs, boundMs: RECOVERY_BOUND_MS });
+    await settle('2 Redis restarted empty', [load], nodes, { recovery: { ms: recoveryMs, boundMs: RECOVERY_BOUND_MS } });
   });
 });

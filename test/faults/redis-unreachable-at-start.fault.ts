@@ -47,6 +47,6 @@ describe('fault 4: Redis unreachable at start', function () {
       expect(await health(node, 'live'), `${node.nodeName} live after Redis appeared`).to.equal(200);
     }
     expect(Number(redis!.cli('hlen', `${prefix}services`).trim()), 'configured services written once Redis appeared').to.be.above(0);
-    await settle('4 Redis unreachable at start', load, nodes, { ms: recoveryMs, boundMs: RECOVERY_BOUND_MS });
+    await settle('4 Redis unreachable at start', [load], nodes, { recovery: { ms: recoveryMs, boundMs: RECOVERY_BOUND_MS } });
   });
 });

@@ -84,15 +84,9 @@ export class Load {
     await Promise.all(this.workers);
   }
 
-  get wrong(): Answer[] {
-    return this.answers.filter((answer) => answer.wrong !== undefined);
-  }
-
   /** Answers counted by status, e.g. `{ '201': 40, '503': 3 }` (`0`: no answer). */
   byStatus(): Record<string, number> {
-    const counts: Record<string, number> = {};
-    for (const { status } of this.answers) counts[status] = (counts[status] ?? 0) + 1;
-    return counts;
+    return countByStatus(this.answers);
   }
 
   /** Waits until at least `count` flows have got through since the load started (or since `since`). */
@@ -196,6 +190,12 @@ export class Load {
     if (success || this.options.tolerated?.(answer)) return undefined;
     return status === 0 ? `${step}: no answer (${code ?? 'no error'})` : `${step} answered ${status}${code ? ` ${code}` : ''}`;
   }
+}
+
+export function countByStatus(answers: readonly Answer[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const { status } of answers) counts[status] = (counts[status] ?? 0) + 1;
+  return counts;
 }
 
 /** Polls `condition` every 50 ms; fails naming `what` once `seconds` pass. */

@@ -9,6 +9,8 @@ export interface ScenarioReport {
   /** From the fault's end to the first flow through on every node; none where nothing has to recover. */
   readonly recoveryMs?: number | undefined;
   readonly recoveryBoundMs?: number | undefined;
+  /** What else the scenario measured (the time to exit, how far apart a ticket ends). */
+  readonly note?: string | undefined;
 }
 
 const reports: ScenarioReport[] = [];
@@ -29,8 +31,9 @@ function table(): string {
     String(line.wrong),
     String(line.lostAudit),
     line.recoveryMs === undefined ? '-' : `${(line.recoveryMs / 1000).toFixed(2)} s (bound ${(line.recoveryBoundMs ?? 0) / 1000} s)`,
+    line.note ?? '',
   ]);
-  const header = ['scenario', 'requests', 'answers by status', 'wrong', 'lost audit', 'recovery'];
+  const header = ['scenario', 'requests', 'answers by status', 'wrong', 'lost audit', 'recovery', 'measured'];
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
   const format = (row: string[]) => row.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd();
   return [format(header), ...rows.map(format)].join('\n');
