@@ -7,3 +7,4 @@ export { MemoryRequestRateStore } from './memory-request-rate-store.js';
 export { memoryStorageReadiness } from './memory-readiness.js';
 export { MemoryServiceSessionStore } from './memory-service-session-store.js';
 export { DEFAULT_MAX_FORM_TOKENS, MemoryFormTokenStore } from './memory-form-token-store.js';
+export { DEFAULT_MAX_RECORDS, MemoryRecordStores } from './memory-record-store.js';

@@ -1,6 +1,8 @@
 export { connectMongo, mongoClientOptions, type MongoConnection } from './connect.js';
 export { COLLECTIONS, createMongoStores, type MongoDatabase, type MongoStores } from './mongo-stores.js';
 export { MongoReadinessCheck } from './mongo-readiness.js';
+export { guardedWithin, type Guarded } from './unavailable.js';
+export { MongoRecordStores, RECORD_EXPIRY_MARGIN_SECONDS, type RecordDocument } from './mongo-record-store.js';
 export { MongoOtpReplayStore, type OtpStepDocument } from './mongo-otp-replay-store.js';
 export { MongoRequestRateStore, REQUEST_RATE_RETENTION_MS, type RequestRateDocument } from './mongo-request-rate-store.js';
 export { MongoServiceRegistry } from './mongo-service-registry.js';

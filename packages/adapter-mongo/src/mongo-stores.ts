@@ -23,6 +23,8 @@ export const COLLECTIONS = {
   serviceSessions: 'service_sessions',
   formTokens: 'form_tokens',
   requestRates: 'request_rates',
+  /** Every RecordStores namespace's records (mongo-record-store.ts). */
+  records: 'records',
 } as const;
 
 export interface MongoStores {

@@ -5,6 +5,7 @@ import {
   aTicketGrantingTicket,
   describeFormTokenStore,
   describeOtpReplayStore,
+  describeRecordStores,
   describeRequestRateStore,
   describeServiceRegistry,
   describeServiceSessionStore,
@@ -12,7 +13,8 @@ import {
   describeTicketStore,
   describeUserDirectory,
 } from '@tessera/testkit';
-import { COLLECTIONS, MongoReadinessCheck, connectMongo, createMongoStores, type MongoConnection, type UserDocument } from '@tessera/adapter-mongo';
+import { cryptoRandomSource, type Clock } from '@tessera/core';
+import { COLLECTIONS, MongoReadinessCheck, MongoRecordStores, connectMongo, createMongoStores, guardedWithin, type MongoConnection, type RecordDocument, type UserDocument } from '@tessera/adapter-mongo';
 import type { Db } from 'mongodb';
 import { userDocument } from './user-documents.js';
 
@@ -31,11 +33,13 @@ if (uri === undefined || uri === '') {
     const clean = async (name: string): Promise<void> => {
       await db.collection(prefix + name).deleteMany({});
     };
+    const recordStores = (clock: Clock) => new MongoRecordStores(db.collection<RecordDocument>(prefix + COLLECTIONS.records), clock, cryptoRandomSource, guardedWithin(5000));
 
     before(async () => {
       connection = await connectMongo(uri, 5000);
       db = connection.client.db('tessera_contract_tests');
       await createMongoStores(db, { now: () => Date.now() }, prefix).createIndexes();
+      await recordStores({ now: () => Date.now() }).createIndexes();
     });
     after(async () => {
       for (const name of Object.values(COLLECTIONS)) await db.collection(prefix + name).drop().catch(() => undefined);
@@ -76,6 +80,14 @@ if (uri === undefined || uri === '') {
       await clean(COLLECTIONS.formTokens);
       return createMongoStores(db, { now: () => Date.now() }, prefix).formTokens;
     });
+    describeRecordStores(
+      'MongoRecordStores',
+      async (clock) => {
+        await clean(COLLECTIONS.records);
+        return recordStores(clock);
+      },
+      { anotherNode: recordStores },
+    );
 
     // docs/protocol.md §10: the readiness ping and the live TGT count, on a real server
     it('answers the readiness ping, and counts live TGTs only', async () => {

@@ -4,6 +4,7 @@ export { RedisKeys } from './keys.js';
 export { RedisFormTokenStore } from './redis-form-token-store.js';
 export { RedisOtpReplayStore, OTP_STEP_RETENTION_SECONDS } from './redis-otp-replay-store.js';
 export { RedisReadinessCheck } from './redis-readiness.js';
+export { RedisRecordStores } from './redis-record-store.js';
 export { RedisRequestRateStore } from './redis-request-rate-store.js';
 export { RedisServiceRegistry } from './redis-service-registry.js';
 export { RedisServiceSessionStore, SERVICE_SESSION_RETENTION_MS } from './redis-service-session-store.js';

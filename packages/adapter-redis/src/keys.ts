@@ -59,6 +59,24 @@ export class RedisKeys {
     return `${this.prefix}slo-due`;
   }
 
+  /**
+   * A record of a RecordStores namespace: a hash of `value` (JSON), `version`, `expiresAt` and, when
+   * it has them, `group` and `dueAt`. Namespace names hold no `:`, so no two (namespace, id) pairs share a key.
+   */
+  record(namespace: string, id: string): string {
+    return `${this.prefix}rec:${namespace}:${id}`;
+  }
+
+  /** The ids of a namespace's records in one group, each scored by (at least) its record's expiresAt. */
+  recordGroup(namespace: string, group: string): string {
+    return `${this.prefix}rec-group:${namespace}:${group}`;
+  }
+
+  /** The ids of a namespace's records with a due time, scored by it. */
+  recordsDue(namespace: string): string {
+    return `${this.prefix}rec-due:${namespace}`;
+  }
+
   /** One hash of every service definition (field: id, value: JSON), read whole by `list`. */
   get services(): string {
     return `${this.prefix}services`;

@@ -4,6 +4,18 @@ import type { Cluster, Redis } from 'ioredis';
 export type RedisClient = Redis | Cluster;
 
 /**
+ * The write of a whole record (a hash), shared by the scripts that write one: `write(i)` takes value,
+ * version, expiresAt, ttlMs, group and dueAt from ARGV[i] on ('' for no group, no due time).
+ */
+const WRITE_RECORD = `
+local function write(at)
+  redis.call('HSET', KEYS[1], 'value', ARGV[at], 'version', ARGV[at + 1], 'expiresAt', ARGV[at + 2])
+  if ARGV[at + 4] == '' then redis.call('HDEL', KEYS[1], 'group') else redis.call('HSET', KEYS[1], 'group', ARGV[at + 4]) end
+  if ARGV[at + 5] == '' then redis.call('HDEL', KEYS[1], 'dueAt') else redis.call('HSET', KEYS[1], 'dueAt', ARGV[at + 5]) end
+  redis.call('PEXPIRE', KEYS[1], ARGV[at + 3])
+end`;
+
+/**
  * Every step of the stores that reads and writes (or replaces a record), each one Lua script that
  * Redis runs atomically: no other command of any node runs between its reads and its writes. Times
  * come in as arguments (the caller's clock, epoch ms); native TTLs (PEXPIRE) only collect garbage, a
@@ -153,6 +165,68 @@ return math.ceil((1 - tokens) * 1000 / rate)`,
 local last = tonumber(redis.call('GET', KEYS[1]))
 if last and last >= tonumber(ARGV[1]) then return 0 end
 redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2])
+return 1`,
+  /** KEYS: a record. ARGV: the record (see WRITE_RECORD). Writes it whatever was there. */
+  tesseraPutRecord: `${WRITE_RECORD}
+write(1)
+return 1`,
+  /**
+   * KEYS: a record. ARGV: now, the expected version ('' for none: no live record), then the record
+   * (see WRITE_RECORD). Writes it only if the live record has that version; 1 when it did.
+   */
+  tesseraReplaceRecord: `${WRITE_RECORD}
+local record = redis.call('HMGET', KEYS[1], 'version', 'expiresAt')
+local live = record[2] and tonumber(record[2]) > tonumber(ARGV[1])
+if ARGV[2] == '' then
+  if live then return 0 end
+elseif not live or record[1] ~= ARGV[2] then
+  return 0
+end
+write(3)
+return 1`,
+  /** KEYS: a record. ARGV: now. Removes a live record and returns its value; nil for a dead or an unknown one. */
+  tesseraTakeRecord: `
+local record = redis.call('HMGET', KEYS[1], 'value', 'expiresAt')
+if not record[1] or tonumber(record[2]) <= tonumber(ARGV[1]) then return false end
+redis.call('DEL', KEYS[1])
+return record[1]`,
+  /** KEYS: a record. ARGV: group. Removes the record if it is in the group; 1 when it did. */
+  tesseraDeleteRecordInGroup: `
+if redis.call('HGET', KEYS[1], 'group') ~= ARGV[1] then return 0 end
+redis.call('DEL', KEYS[1])
+return 1`,
+  /**
+   * KEYS: the index of a group's records. ARGV: record id, its expiresAt, now, ttlMs. Adds the id, its
+   * score only ever raised (GT), so it is never below the expiresAt of any record written to the group
+   * under that id; forgets the ids dead by the clock. Lives as long as its longest-lived record.
+   */
+  tesseraIndexRecordGroup: `
+redis.call('ZADD', KEYS[1], 'GT', ARGV[2], ARGV[1])
+if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[4]) then redis.call('PEXPIRE', KEYS[1], ARGV[4]) end
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[3])
+return 1`,
+  /** KEYS: the index of a group's records. ARGV: now. Returns the ids indexed as live at now, and forgets the others. */
+  tesseraRecordGroupMembers: `
+local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '(' .. ARGV[1], '+inf')
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
+return ids`,
+  /**
+   * KEYS: the due index of a namespace. ARGV: record id, dueAt, ttlMs. Adds the id, its score only
+   * ever lowered (LT), so it is never after the due time of any write of the record, done or refused.
+   * Lives as long as its longest-lived record.
+   */
+  tesseraIndexRecordDue: `
+redis.call('ZADD', KEYS[1], 'LT', ARGV[2], ARGV[1])
+if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[3]) then redis.call('PEXPIRE', KEYS[1], ARGV[3]) end
+return 1`,
+  /**
+   * KEYS: the due index of a namespace. ARGV: record id, the score it was read with, the record's
+   * dueAt ('' to forget the id). Changes the entry only if nothing changed it since it was read.
+   */
+  tesseraRepairRecordDue: `
+local score = redis.call('ZSCORE', KEYS[1], ARGV[1])
+if not score or tonumber(score) ~= tonumber(ARGV[2]) then return 0 end
+if ARGV[3] == '' then redis.call('ZREM', KEYS[1], ARGV[1]) else redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1]) end
 return 1`,
 } as const;
 

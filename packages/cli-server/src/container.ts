@@ -2,26 +2,12 @@ import { Container } from 'inversify';
 import type { Logger } from 'pino';
 import { LOOPBACK_HOSTS, createApp, type HttpOptions } from '@tessera/adapter-koa';
 import type { MongoDatabase } from '@tessera/adapter-mongo';
-import {
-  Argon2PasswordHasher,
-  AuthenticateUser,
-  Authenticator,
-  CreateTicketGrantingTicket,
-  DestroyTicketGrantingTicket,
-  GrantServiceTicket,
-  ReadinessProbe,
-  ServiceAccess,
-  TicketIdGenerator,
-  TicketStatus,
-  ValidateServiceTicket,
-  cryptoRandomSource,
-  systemClock,
-  type RegisteredService,
-} from '@tessera/core';
+import { Argon2PasswordHasher, ReadinessProbe, createCasCore, cryptoRandomSource, systemClock, type RegisteredService } from '@tessera/core';
 import { AuditEventSink } from './audit/audit-event-sink.js';
 import type { Config } from './config/schema.js';
 import { Binder } from './di.js';
 import { FanOutEventSink } from './events/fan-out-event-sink.js';
+import { bindServerLogs, bindServing, type ServeOptions } from './lifecycle.js';
 import { LoggingEventSink } from './logging.js';
 import { registerMetrics } from './metrics/register-metrics.js';
 import { enabledModules } from './modules/index.js';
@@ -29,39 +15,51 @@ import { openStorage } from './storage/storage.js';
 import { KEYS } from './keys.js';
 import { TESSERA_VERSION } from './version.js';
 
-export interface CompositionInputs {
+interface CommonInputs {
   readonly config: Config;
-  readonly logger: Logger;
-  /** The audit trail's logger; none when `audit.destination` is off. */
-  readonly auditLogger?: Logger | undefined;
   /** The configured services (configuration, services directory, demo), ids assigned; none when omitted. */
   readonly services?: readonly RegisteredService[];
   /** Tests only: a stand-in MongoDB database for `storage.type: mongo`, used instead of connecting. */
   readonly mongoDatabase?: MongoDatabase | undefined;
-  /** The server's start: see StorageInputs. */
-  readonly serveBeforeStore?: boolean;
 }
 
+/** A container that serves: its own log and audit trail, the storage, the listeners and the background jobs, all resources. */
+export interface ServingInputs extends CommonInputs {
+  readonly serve: ServeOptions;
+}
+
+/** A container that serves nothing (tests, `config check`, `services`): the caller's logger, no audit trail, the storage its only resource. */
+export interface ComposingInputs extends CommonInputs {
+  readonly logger: Logger;
+}
+
+export type CompositionInputs = ServingInputs | ComposingInputs;
+
 /**
- * The composition root: the storage, every port bound to its adapter, the use cases, the HTTP app,
- * then each enabled module adds its routes, extractors and handlers. Nothing is built until something
- * asks for it; `open()` opens the storage (connecting to Mongo or Redis), `close()` closes it.
+ * The composition root: every port bound to its adapter, the use cases, the HTTP app, then each
+ * enabled module adds its routes, extractors and handlers. Nothing is built until something asks for
+ * it. `open()` opens the resources in order: for a container that serves, the log and the audit
+ * trail first, then the storage (connecting to Mongo or Redis), what modules add, the listeners and
+ * the background jobs; `close()` closes them in reverse.
  */
-export function buildContainer({ config, logger, auditLogger, services = [], mongoDatabase, serveBeforeStore = false }: CompositionInputs): Binder {
+export function buildContainer(inputs: CompositionInputs): Binder {
+  const { config, services = [], mongoDatabase } = inputs;
   const binder = new Binder(new Container());
   binder.constant(KEYS.Config, config);
-  binder.constant(KEYS.Logger, logger);
+  if ('serve' in inputs) bindServerLogs(binder, config, inputs.serve);
+  else binder.constant(KEYS.Logger, inputs.logger);
   binder.constant(KEYS.Clock, systemClock);
   binder.constant(KEYS.RandomSource, cryptoRandomSource);
 
   binder.resolved(KEYS.EventSink, [{ all: KEYS.EventSinks }], (sinks) => new FanOutEventSink(sinks));
   binder.resolved(KEYS.EventSinks, [KEYS.Logger], (log) => new LoggingEventSink(log));
   if (config.metrics.enabled) registerMetrics(binder);
-  if (auditLogger) binder.constant(KEYS.EventSinks, new AuditEventSink(auditLogger));
+  if ('serve' in inputs && config.audit.destination !== 'off') binder.resolved(KEYS.EventSinks, [KEYS.AuditStream], (audit) => new AuditEventSink(audit.logger));
   binder.resource(
     KEYS.Storage,
-    [KEYS.Clock],
-    (clock) => openStorage({ config, services, clock, logger, serveBeforeStore, ...(mongoDatabase !== undefined && { mongoDatabase }) }),
+    [KEYS.Clock, KEYS.RandomSource, KEYS.Logger],
+    // A server waits for a Redis that cannot be reached yet; a CLI command fails at once.
+    (clock, random, logger) => openStorage({ config, services, clock, random, logger, serveBeforeStore: 'serve' in inputs, ...(mongoDatabase !== undefined && { mongoDatabase }) }),
     (storage) => storage.close(),
   );
   binder.resolved(KEYS.ReadinessCheck, [KEYS.Storage], (storage) => storage.ports.readiness);
@@ -70,6 +68,7 @@ export function buildContainer({ config, logger, auditLogger, services = [], mon
   binder.resolved(KEYS.TicketStore, [KEYS.Storage], (storage) => storage.ports.tickets);
   binder.resolved(KEYS.ServiceRegistry, [KEYS.Storage], (storage) => storage.ports.registry);
   binder.resolved(KEYS.UserDirectory, [KEYS.Storage], (storage) => storage.ports.users);
+  binder.resolved(KEYS.RecordStores, [KEYS.Storage], (storage) => storage.ports.records);
   // The CLI's `services import` saves for real only where the registry outlives the process.
   binder.constant(KEYS.ServiceRegistryOutlivesProcess, config.storage.type !== 'memory');
   binder.resolved(KEYS.PasswordHasher, [], () => new Argon2PasswordHasher());
@@ -97,66 +96,35 @@ export function buildContainer({ config, logger, auditLogger, services = [], mon
   );
 
   for (const module of enabledModules(config.modules)) module.register(binder, config);
+  if ('serve' in inputs) bindServing(binder, config);
   return binder;
 }
 
-/** The CAS use cases on the bound ports, and the CasCore that hands them to the adapters. */
+/** The CAS use cases on the bound ports (core's factory, as testkit's `testCore`), and the CasCore that hands them to the adapters. */
 function bindUseCases(binder: Binder, config: Config): void {
-  binder.resolved(KEYS.TicketIds, [KEYS.RandomSource], (random) => new TicketIdGenerator(random, config.server.nodeName));
-  binder.constant(KEYS.TicketLifetimes, {
-    tgtMaxTimeToLiveSeconds: config.tickets.tgt.maxTimeToLiveSeconds,
-    tgtTimeToKillSeconds: config.tickets.tgt.timeToKillSeconds,
-    stTimeToLiveSeconds: config.tickets.st.timeToLiveSeconds,
-  });
-  binder.resolved(
-    KEYS.Authenticator,
-    [{ all: KEYS.CredentialHandler }, KEYS.Clock, KEYS.EventSink, { all: KEYS.AuthenticationPolicy }, { all: KEYS.AuthenticationListener }],
-    (handlers, clock, events, policies, listeners) => new Authenticator(handlers, clock, events, policies, listeners),
-  );
-  binder.resolved(KEYS.ServiceAccess, [KEYS.ServiceRegistry], (registry) => new ServiceAccess(registry));
-  const issuing = [KEYS.Authenticator, KEYS.ServiceAccess, KEYS.TicketStore, KEYS.TicketIds, KEYS.Clock, KEYS.TicketLifetimes, KEYS.EventSink] as const;
-  binder.resolved(KEYS.CreateTicketGrantingTicket, issuing, (...parts) => new CreateTicketGrantingTicket(...parts));
-  binder.resolved(KEYS.GrantServiceTicket, issuing, (...parts) => new GrantServiceTicket(...parts));
-  binder.resolved(
-    KEYS.ValidateServiceTicket,
-    [KEYS.TicketStore, KEYS.ServiceAccess, KEYS.EventSink, { all: KEYS.SessionListener }],
-    (tickets, access, events, [sessionListener]) => new ValidateServiceTicket(tickets, access, events, sessionListener),
-  );
-  binder.resolved(
-    KEYS.DestroyTicketGrantingTicket,
-    [KEYS.TicketStore, KEYS.EventSink, { all: KEYS.SessionListener }],
-    (tickets, events, [sessionListener]) => new DestroyTicketGrantingTicket(tickets, events, sessionListener),
-  );
-  binder.resolved(KEYS.TicketStatus, [KEYS.TicketStore], (tickets) => new TicketStatus(tickets));
-  binder.resolved(KEYS.AuthenticateUser, [KEYS.Authenticator, KEYS.ServiceAccess, KEYS.EventSink], (authenticator, access, events) => new AuthenticateUser(authenticator, access, events));
+  const settings = {
+    nodeName: config.server.nodeName,
+    lifetimes: {
+      tgtMaxTimeToLiveSeconds: config.tickets.tgt.maxTimeToLiveSeconds,
+      tgtTimeToKillSeconds: config.tickets.tgt.timeToKillSeconds,
+      stTimeToLiveSeconds: config.tickets.st.timeToLiveSeconds,
+    },
+  };
   binder.resolved(
     KEYS.CasCore,
     [
+      KEYS.TicketStore,
+      KEYS.ServiceRegistry,
+      { all: KEYS.CredentialHandler },
+      { all: KEYS.AuthenticationPolicy },
+      { all: KEYS.AuthenticationListener },
+      KEYS.EventSink,
       KEYS.Clock,
-      KEYS.TicketIds,
-      KEYS.TicketLifetimes,
-      KEYS.Authenticator,
-      KEYS.ServiceAccess,
-      KEYS.CreateTicketGrantingTicket,
-      KEYS.GrantServiceTicket,
-      KEYS.ValidateServiceTicket,
-      KEYS.TicketStatus,
-      KEYS.DestroyTicketGrantingTicket,
-      KEYS.AuthenticateUser,
+      KEYS.RandomSource,
+      { all: KEYS.SessionListener },
     ],
-    (clock, ids, lifetimes, authenticator, serviceAccess, createTicketGrantingTicket, grantServiceTicket, validateServiceTicket, ticketStatus, destroyTicketGrantingTicket, authenticateUser) => ({
-      clock,
-      ids,
-      lifetimes,
-      authenticator,
-      serviceAccess,
-      createTicketGrantingTicket,
-      grantServiceTicket,
-      validateServiceTicket,
-      ticketStatus,
-      destroyTicketGrantingTicket,
-      authenticateUser,
-    }),
+    (tickets, registry, handlers, policies, authenticationListeners, events, clock, random, [sessionListener]) =>
+      createCasCore({ tickets, registry, handlers, policies, authenticationListeners, events, clock, random, sessionListener }, settings),
   );
 }
 

@@ -9,7 +9,7 @@ export { memoryStores } from './storage/memory-storage.js';
 export { openStorage, type Storage, type StorageInputs, type StorePorts } from './storage/storage.js';
 export { buildContainer, httpOptions, type CompositionInputs } from './container.js';
 export { Binder, type Dependency } from './di.js';
-export { KEYS, type Key, type HttpApp } from './keys.js';
+export { KEYS, key, type Key, type HttpApp } from './keys.js';
 export { createAuditLogger, createLogger, LoggingEventSink, writeEventLine, type LogLevel } from './logging.js';
 export { appendedFile, standardStream, type LogDestination } from './log-destination.js';
 export { redacted, redactedError, redactedText, type RedactedError } from './redaction.js';

@@ -1,15 +1,5 @@
 import type { Logger } from 'pino';
 import type {
-  AuthenticateUser,
-  Authenticator,
-  CreateTicketGrantingTicket,
-  DestroyTicketGrantingTicket,
-  GrantServiceTicket,
-  ServiceAccess,
-  TicketIdGenerator,
-  TicketLifetimes,
-  TicketStatus,
-  ValidateServiceTicket,
   AuthenticationListener,
   AuthenticationPolicy,
   CasCore,
@@ -21,6 +11,7 @@ import type {
   RandomSource,
   ReadinessCheck,
   ReadinessProbe,
+  RecordStores,
   ServiceRegistry,
   SessionListener,
   TicketStore,
@@ -28,7 +19,12 @@ import type {
 } from '@tessera/core';
 import type { CredentialExtractor, HttpModule } from '@tessera/adapter-koa';
 import type { RequestListener } from 'node:http';
+import type { AdminEndpoints } from './admin/admin-endpoints.js';
+import type { AuditStream } from './audit/audit-stream.js';
 import type { Config } from './config/schema.js';
+import type { LifecycleLines } from './lifecycle.js';
+import type { Listening } from './listen.js';
+import type { LogDestination } from './log-destination.js';
 import type { TesseraMetrics } from './metrics/tessera-metrics.js';
 import type { Storage } from './storage/storage.js';
 
@@ -55,7 +51,13 @@ export function key<T>(description: string): Key<T> {
 /** Every key of the container: one leaf file, so modules and the root agree without import cycles. */
 export const KEYS = {
   Config: key<Config>('Config'),
+  /** A serving container's first resource: stdout (or a test's stream), closed last, once every line is written. */
+  LogDestination: key<LogDestination>('LogDestination'),
   Logger: key<Logger>('Logger'),
+  /** A serving container's `audit.destination` (unbound when `off`): opened after the log, closed before it. */
+  AuditStream: key<AuditStream>('AuditStream'),
+  /** A serving container's ready, stopping and stopped lines; "stopped" is written once everything but the log and the audit trail is closed. */
+  LifecycleLines: key<LifecycleLines>('LifecycleLines'),
   Clock: key<Clock>('Clock'),
   RandomSource: key<RandomSource>('RandomSource'),
   /** The one sink everything reports to: it forwards each event (and its request origin) to every EventSinks binding. */
@@ -67,20 +69,12 @@ export const KEYS = {
   /** Whether what is saved to the ServiceRegistry is still there for the next process (memory: no). */
   ServiceRegistryOutlivesProcess: key<boolean>('ServiceRegistryOutlivesProcess'),
   UserDirectory: key<UserDirectory>('UserDirectory'),
+  /** Where a module's stores live: it opens its namespaces of records here (docs/adding-a-module.md §5), on whichever storage `storage.type` names. */
+  RecordStores: key<RecordStores>('RecordStores'),
   PasswordHasher: key<PasswordHasher>('PasswordHasher'),
   /** The adapter `storage.type` names, opened by `Binder.open()` and closed by `Binder.close()`; every store port comes from it. */
   Storage: key<Storage>('Storage'),
-  TicketIds: key<TicketIdGenerator>('TicketIds'),
-  TicketLifetimes: key<TicketLifetimes>('TicketLifetimes'),
-  Authenticator: key<Authenticator>('Authenticator'),
-  ServiceAccess: key<ServiceAccess>('ServiceAccess'),
-  CreateTicketGrantingTicket: key<CreateTicketGrantingTicket>('CreateTicketGrantingTicket'),
-  GrantServiceTicket: key<GrantServiceTicket>('GrantServiceTicket'),
-  ValidateServiceTicket: key<ValidateServiceTicket>('ValidateServiceTicket'),
-  TicketStatus: key<TicketStatus>('TicketStatus'),
-  DestroyTicketGrantingTicket: key<DestroyTicketGrantingTicket>('DestroyTicketGrantingTicket'),
-  AuthenticateUser: key<AuthenticateUser>('AuthenticateUser'),
-  /** Every use case at once, as the adapters take them. */
+  /** Every use case at once, as the adapters take them (core's `createCasCore`). */
   CasCore: key<CasCore>('CasCore'),
   /** Multi-bound: every enabled module adds its own. */
   CredentialHandler: key<CredentialHandler>('CredentialHandler'),
@@ -102,4 +96,12 @@ export const KEYS = {
   SessionListener: key<SessionListener>('SessionListener'),
   /** Multi-bound: work a node does on its own time, started once it listens and stopped before the storage closes. */
   BackgroundJob: key<BackgroundJob>('BackgroundJob'),
+  /** A serving container's admin endpoints, in front of the main app or on the admin listener. */
+  AdminEndpoints: key<AdminEndpoints>('AdminEndpoints'),
+  /** A serving container's listener of `admin.port`, bound only when that is set: it listens before the main one and closes after it. */
+  AdminListener: key<Listening>('AdminListener'),
+  /** A serving container's listener of `server.*`. */
+  MainListener: key<Listening>('MainListener'),
+  /** A serving container's background jobs, started once the listeners listen and stopped first. */
+  RunningJobs: key<readonly BackgroundJob[]>('RunningJobs'),
 } as const;

@@ -1,22 +1,13 @@
-import type { AddressInfo } from 'node:net';
 import type { DestinationStream, Logger } from 'pino';
 import { LOOPBACK_HOSTS } from '@tessera/adapter-koa';
 import type { MongoDatabase } from '@tessera/adapter-mongo';
-import { AdminEndpoints } from './admin/admin-endpoints.js';
-import { openAuditStream, type AuditStream } from './audit/audit-stream.js';
 import { createDemoStateFolder } from './config/demo.js';
 import { initialServices } from './config/initial-services.js';
 import { exposedSecretFileWarnings, secretFiles } from './config/secret-files.js';
 import { unpinnedServiceWarnings } from './config/service-warnings.js';
 import type { Config } from './config/schema.js';
 import { buildContainer } from './container.js';
-import { gracefulCloser } from './graceful-close.js';
-import { listen, urlHost } from './listen.js';
-import { createListener, type Listener } from './listener.js';
-import { standardStream } from './log-destination.js';
-import { createLogger } from './logging.js';
-import type { Binder } from './di.js';
-import { KEYS, type BackgroundJob } from './keys.js';
+import { KEYS } from './keys.js';
 
 export interface StartOptions {
   readonly config: Config;
@@ -40,76 +31,43 @@ export interface RunningServer {
   readonly reopenAuditFile?: () => void;
 }
 
-/** Composes tessera from its configuration and listens; resolves once it accepts connections. */
+/**
+ * Composes tessera from its configuration and listens; resolves once it accepts connections. The
+ * container opens everything with a lifetime in order (the log and the audit trail, the storage, the
+ * listeners, the background jobs); a start that fails closes what had opened, in reverse, and so does close().
+ */
 export async function startServer({ config, log, auditLog, mongoDatabase }: StartOptions): Promise<RunningServer> {
-  const stdout = log ? undefined : standardStream(1, 'the log');
-  const logger = createLogger(config.logging.level, log ?? stdout?.stream);
-  let audit: AuditStream | undefined;
-  /** Every line written, when the start fails or the server has stopped. */
-  const closeLogs = async () => {
-    await audit?.close();
-    await stdout?.close();
-  };
-  let binder: Binder;
+  createDemoStateFolder(config);
+  const services = await initialServices(config);
+  const binder = buildContainer({ config, services, mongoDatabase, serve: { log, auditLog } });
   try {
+    const logger = binder.get(KEYS.Logger);
     warnAboutUnsafeSettings(config, logger);
-    createDemoStateFolder(config);
-    const services = await initialServices(config);
     for (const { service, text } of unpinnedServiceWarnings(config, services)) logger.warn({ serviceId: service.id, name: service.name }, text);
-    audit = openAuditStream(config.audit.destination, config.server.nodeName, auditLog);
-    binder = buildContainer({ config, logger, auditLogger: audit?.logger, services, mongoDatabase, serveBeforeStore: true });
     await binder.open();
   } catch (error) {
-    await closeLogs();
-    throw error;
-  }
-  let server: Listener;
-  let scheme: 'http' | 'https';
-  let closeGracefully: ReturnType<typeof gracefulCloser>;
-  let admin: AdminEndpoints;
-  let jobs: BackgroundJob[];
-  try {
-    admin = new AdminEndpoints(binder, config);
-    ({ server, scheme } = createListener(config, admin.mainListener(binder.get(KEYS.HttpApp).callback()), binder.get(KEYS.EventSink)));
-    jobs = binder.getAll(KEYS.BackgroundJob);
-    closeGracefully = gracefulCloser(server);
-    await listen(server, config.server.port, config.server.host);
-  } catch (error) {
-    // Bad files (keys, certificates) are found while composing: leave no store connection behind.
     await binder.close();
-    await closeLogs();
     throw error;
   }
 
-  const port = (server.address() as AddressInfo).port;
-  const origin = `${scheme}://${urlHost(config.server.host)}:${port}`;
-  const url = `${origin}${config.server.basePath}`;
-  let adminUrl: string;
-  try {
-    adminUrl = await admin.start(origin);
-  } catch (error) {
-    await closeGracefully(0);
-    await binder.close();
-    await closeLogs();
-    throw error;
-  }
-  for (const job of jobs) job.start();
-  logger.info({ url, adminUrl, modules: config.modules }, `tessera ready at ${url}`);
+  const main = binder.get(KEYS.MainListener);
+  const [adminListener] = binder.getAll(KEYS.AdminListener);
+  const url = `${main.origin}${config.server.basePath}`;
+  const adminUrl = adminListener?.origin ?? main.origin;
+  const lines = binder.get(KEYS.LifecycleLines);
+  lines.ready(url, adminUrl, config.modules);
 
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
-      logger.info('tessera stopping: requests in flight may finish');
-      admin.markStopping();
-      await closeGracefully(config.server.shutdownTimeoutSeconds * 1000);
-      await admin.close(config.server.shutdownTimeoutSeconds * 1000);
-      for (const job of jobs) await job.stop();
+      lines.stopping();
+      binder.get(KEYS.AdminEndpoints).markStopping();
       await binder.close();
-      logger.info('tessera stopped');
-      await closeLogs();
     })());
+  const [audit] = binder.getAll(KEYS.AuditStream);
   const auditFile = audit?.file === undefined ? undefined : audit;
-  if (!auditFile) return { url, port, adminUrl, close };
+  if (!auditFile) return { url, port: main.port, adminUrl, close };
+  const logger = binder.get(KEYS.Logger);
   const reopenAuditFile = () => {
     try {
       auditFile.reopen();
@@ -117,7 +75,7 @@ export async function startServer({ config, log, auditLog, mongoDatabase }: Star
       logger.error({ err: error }, `could not reopen the audit file ${auditFile.file}; still writing to the one open`);
     }
   };
-  return { url, port, adminUrl, close, reopenAuditFile };
+  return { url, port: main.port, adminUrl, close, reopenAuditFile };
 }
 
 function warnAboutUnsafeSettings(config: Config, logger: Logger): void {

@@ -13,6 +13,7 @@ const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const MAIN = join(ROOT, 'packages/cli-server/src/main.ts');
 const APP = 'https://app.example.org/home';
 const PASSWORD = 'hunter2-redis';
+const quiet = new Writable({ write: (_chunk, _encoding, done) => done() });
 
 /** Starts the CLI from source (`command`, then `--config` with these settings) and the environment given; its process, output so far and exit. */
 function spawnCli(settings: unknown, env: Record<string, string> = {}, command: string[] = []) {
@@ -91,6 +92,23 @@ describeWithRedis(
       expect(run.code).to.equal(2);
       expect(run.stderr).to.match(/storage\.redis\.url: Redis refused: WRONGPASS/);
       expect(run.stdout + run.stderr).to.not.include('not-the-password');
+    });
+
+    it('a start that fails after connecting (its port in use) closes the connection again', async () => {
+      const clients = () => redis().cli('client', 'list').trim().split('\n').length;
+      const before = clients();
+      const busy = await startServer({ config: parseConfig({ server: { port: 0 } }), log: quiet });
+      try {
+        const config = parseConfig({ server: { port: busy.port }, storage: { type: 'redis', redis: { url: redis().url } } });
+        const error = await startServer({ config, log: quiet }).then(
+          async (unexpected) => (await unexpected.close(), expect.fail('expected the start to fail')),
+          (thrown: unknown) => thrown as NodeJS.ErrnoException,
+        );
+        expect(error.code).to.equal('EADDRINUSE');
+        expect(clients()).to.equal(before);
+      } finally {
+        await busy.close();
+      }
     });
 
     describe('a server composed on it', () => {

@@ -4,9 +4,9 @@ import { chmodSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { parseConfig, startServer, type RunningServer } from '@tessera/cli-server';
+import { ConfigurationError, parseConfig, startServer, type RunningServer } from '@tessera/cli-server';
 import { Argon2PasswordHasher } from '@tessera/core';
-import { FixedClock } from '@tessera/testkit';
+import { FixedClock, freePort } from '@tessera/testkit';
 import { TestPki } from '@tessera/testkit/x509';
 
 interface Started {
@@ -14,8 +14,7 @@ interface Started {
   readonly logs: Record<string, unknown>[];
 }
 
-async function start(raw: Record<string, unknown>): Promise<Started> {
-  const logs: Record<string, unknown>[] = [];
+async function start(raw: Record<string, unknown>, logs: Record<string, unknown>[] = []): Promise<Started> {
   const log = new Writable({
     write(chunk: Buffer, _encoding, done) {
       logs.push(...chunk.toString('utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>));
@@ -26,6 +25,12 @@ async function start(raw: Record<string, unknown>): Promise<Started> {
   const server = await startServer({ config: parseConfig({ ...raw, server: { port: 0, ...(raw['server'] as object) } }), log, auditLog });
   return { server, logs };
 }
+
+const refuses = (url: string) =>
+  fetch(url).then(
+    () => false,
+    () => true,
+  );
 
 const form = (fields: Record<string, string>): RequestInit => ({
   method: 'POST',
@@ -146,11 +151,7 @@ describe('startServer', () => {
     expect((await fetch(`${server.url}/v1/tickets/TGT-1-none`)).status).to.equal(404);
     await server.close();
     await server.close();
-    const refused = await fetch(`${server.url}/v1/tickets/TGT-1-none`).then(
-      () => false,
-      () => true,
-    );
-    expect(refused).to.equal(true);
+    expect(await refuses(`${server.url}/v1/tickets/TGT-1-none`)).to.equal(true);
   });
 
   it('a port in use is an error, not a silent start', async () => {
@@ -158,5 +159,33 @@ describe('startServer', () => {
     let failure: unknown;
     await start({ server: { port: server.port } }).catch((error: unknown) => (failure = error));
     expect((failure as NodeJS.ErrnoException | undefined)?.code).to.equal('EADDRINUSE');
+  });
+
+  it('close() logs stopping, then stopped as the last line, once every other part has closed', async () => {
+    const { server, logs } = await started({ server: { shutdownTimeoutSeconds: 3600 } });
+    await server.close();
+    const messages = logs.map((line) => String(line['msg']));
+    expect(messages.slice(-2)).to.deep.equal(['tessera stopping: requests in flight may finish', 'tessera stopped']);
+  });
+
+  it('a start that fails once the admin listener listens (the main port in use, a bad TLS key) closes it again, and logs neither ready nor stopped', async () => {
+    const { server } = await started({});
+    const adminPort = await freePort();
+    const failures = [
+      { server: { port: server.port }, admin: { port: adminPort } },
+      { server: { tls: { cert: '/nonexistent/server.pem', key: '/nonexistent/server-key.pem' } }, admin: { port: adminPort } },
+    ];
+    const errors: unknown[] = [];
+    const logs: Record<string, unknown>[] = [];
+    for (const raw of failures) {
+      await start(raw, logs).then(
+        (unexpected) => (running.push(unexpected.server), expect.fail('expected the start to fail')),
+        (error: unknown) => errors.push(error),
+      );
+      expect(await refuses(`http://127.0.0.1:${adminPort}/health/live`)).to.equal(true);
+    }
+    expect((errors[0] as NodeJS.ErrnoException).code).to.equal('EADDRINUSE');
+    expect(errors[1]).to.be.instanceOf(ConfigurationError);
+    expect(logs.map((line) => String(line['msg'])).filter((msg) => msg.startsWith('tessera '))).to.deep.equal([]);
   });
 });

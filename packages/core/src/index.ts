@@ -20,6 +20,7 @@ export * from './ports/live-tgt-count.js';
 export * from './ports/password-hasher.js';
 export * from './ports/random-source.js';
 export * from './ports/readiness-check.js';
+export * from './ports/record-store.js';
 export * from './ports/service-registry.js';
 export * from './ports/ticket-store.js';
 export * from './ports/user-directory.js';

@@ -1,9 +1,18 @@
 import {
+  checkRecordNamespace,
+  checkRecordWrite,
   compareServices,
+  decodeRecordValue,
+  encodeRecordValue,
   type Clock,
   type DomainEvent,
   type EventSink,
+  type FoundRecord,
+  type JsonValue,
   type PasswordHasher,
+  type RecordPlacement,
+  type RecordStore,
+  type RecordStores,
   type RequestOrigin,
   type RegisteredService,
   type ServiceRegistry,
@@ -77,6 +86,87 @@ export class RecordingProxyCallback implements ProxyCallback {
     this.calls.push(request);
     return Promise.resolve(this.outcome);
   }
+}
+
+/** A record as the fake holds it: JSON text, so values are copied as every adapter copies them. */
+interface MapRecord extends RecordPlacement {
+  readonly json: string;
+  readonly version: string;
+  readonly expiresAt: number;
+}
+
+/**
+ * Records in maps, one per namespace, every method one synchronous step; groups and due times are
+ * found by scanning every record. Versions count writes of the whole fake, so none is ever given twice.
+ */
+export class MapRecordStores implements RecordStores {
+  readonly namespaces = new Map<string, Map<string, MapRecord>>();
+  private writes = 0;
+  constructor(private readonly clock: Clock) {}
+
+  namespace<T extends JsonValue>(name: string): RecordStore<T> {
+    checkRecordNamespace(name);
+    const records = this.namespaces.get(name) ?? new Map<string, MapRecord>();
+    this.namespaces.set(name, records);
+    const live = (id: string) => {
+      const record = records.get(id);
+      return record !== undefined && record.expiresAt > this.clock.now() ? record : undefined;
+    };
+    const stored = (record: MapRecord) => {
+      const { json, ...rest } = record;
+      return { ...rest, value: decodeRecordValue<T>(json) };
+    };
+    const found = (filter: (record: MapRecord) => boolean) =>
+      [...records].filter(([id, record]) => live(id) !== undefined && filter(record)).map(([id, record]): FoundRecord<T> => ({ id, ...stored(record) }));
+    const write = (id: string, value: T, expiresAt: number, placement: RecordPlacement = {}) => {
+      checkRecordWrite(expiresAt, placement);
+      this.writes += 1;
+      records.set(id, { json: encodeRecordValue(value), version: String(this.writes), expiresAt, ...placement });
+    };
+    const replace = (id: string, expected: string | undefined, value: T, expiresAt: number, placement?: RecordPlacement) =>
+      settle(() => {
+        if (live(id)?.version !== expected) return false;
+        write(id, value, expiresAt, placement);
+        return true;
+      });
+    return {
+      put: (id, value, expiresAt, placement) => settle(() => write(id, value, expiresAt, placement)),
+      get: (id) => Promise.resolve(this.value<T>(live(id))),
+      insert: (id, value, expiresAt, placement) => replace(id, undefined, value, expiresAt, placement),
+      take: (id) => {
+        const record = live(id);
+        records.delete(id);
+        return Promise.resolve(this.value<T>(record));
+      },
+      delete: (id) => {
+        records.delete(id);
+        return Promise.resolve();
+      },
+      read: (id) => {
+        const record = live(id);
+        return Promise.resolve(record && stored(record));
+      },
+      replace,
+      findByGroup: (group) => Promise.resolve(found((record) => record.group === group)),
+      deleteGroup: (group) => {
+        for (const [id, record] of records) if (record.group === group) records.delete(id);
+        return Promise.resolve();
+      },
+      due: (now, limit) => {
+        const due = found((record) => record.dueAt !== undefined && record.dueAt <= now);
+        return Promise.resolve(due.sort((a, b) => a.dueAt! - b.dueAt!).slice(0, limit));
+      },
+    };
+  }
+
+  private value<T extends JsonValue>(record: MapRecord | undefined): T | undefined {
+    return record && decodeRecordValue<T>(record.json);
+  }
+}
+
+/** The result of a synchronous step as a promise, which rejects when the step throws. */
+function settle<R>(step: () => R): Promise<R> {
+  return new Promise((resolve) => resolve(step()));
 }
 
 export class ListServiceRegistry implements ServiceRegistry {

@@ -12,10 +12,12 @@ export { describeOtpReplayStore, type OtpReplayStoreFactory } from './otp-replay
 export { describeRequestRateStore, type RequestRateStoreFactory } from './request-rate-store-contract.js';
 export { describeServiceSessionStore, type ServiceSessionStoreFactory } from './service-session-store-contract.js';
 export { describeFormTokenStore, type FormTokenStoreFactory } from './form-token-store-contract.js';
+export { describeRecordStores, type RecordStoresFactory, type RecordStoresHooks } from './record-store-contract.js';
 export {
   CountingHasher,
   ListServiceRegistry,
   ListUserDirectory,
+  MapRecordStores,
   MapReplayStore,
   MapServiceSessionStore,
   MapThrottleStore,

@@ -1,62 +1,12 @@
-import {
-  AuthenticateUser,
-  Authenticator,
-  CreateTicketGrantingTicket,
-  DestroyTicketGrantingTicket,
-  GrantServiceTicket,
-  ServiceAccess,
-  TicketIdGenerator,
-  TicketStatus,
-  ValidateServiceTicket,
-  type AuthenticationListener,
-  type AuthenticationPolicy,
-  type CasCore,
-  type Clock,
-  type CredentialHandler,
-  type EventSink,
-  type RandomSource,
-  type ServiceRegistry,
-  type SessionListener,
-  type TicketLifetimes,
-  type TicketStore,
-} from '@tessera/core';
+import { createCasCore, type CasCore, type CasCorePorts, type CasCoreSettings } from '@tessera/core';
 
-export interface TestCoreParts {
-  readonly tickets: TicketStore;
-  readonly registry: ServiceRegistry;
-  /** In the order they are tried for a credential. */
-  readonly handlers: readonly CredentialHandler[];
-  readonly policies?: readonly AuthenticationPolicy[];
-  /** Told of each successful authentication (the throttle). */
-  readonly authenticationListeners?: readonly AuthenticationListener[];
-  readonly clock: Clock;
-  readonly random: RandomSource;
-  readonly nodeName: string;
-  readonly lifetimes: TicketLifetimes;
-  readonly events: EventSink;
-  readonly sessionListener?: SessionListener;
-}
+/** The ports and settings of a test's core, in one record. */
+export type TestCoreParts = CasCorePorts & CasCoreSettings;
 
 /**
- * The use cases on the given ports, for tests of the adapters that take a CasCore. The server itself
- * builds them in its container (cli-server); this is the same graph without one.
+ * The use cases on the given ports, for tests of the adapters that take a CasCore: the graph the
+ * server's container builds, by the same factory (core's `createCasCore`).
  */
 export function testCore(parts: TestCoreParts): CasCore {
-  const ids = new TicketIdGenerator(parts.random, parts.nodeName);
-  const authenticator = new Authenticator(parts.handlers, parts.clock, parts.events, parts.policies, parts.authenticationListeners);
-  const serviceAccess = new ServiceAccess(parts.registry);
-  const issuing = [authenticator, serviceAccess, parts.tickets, ids, parts.clock, parts.lifetimes, parts.events] as const;
-  return {
-    clock: parts.clock,
-    ids,
-    lifetimes: parts.lifetimes,
-    authenticator,
-    serviceAccess,
-    createTicketGrantingTicket: new CreateTicketGrantingTicket(...issuing),
-    grantServiceTicket: new GrantServiceTicket(...issuing),
-    validateServiceTicket: new ValidateServiceTicket(parts.tickets, serviceAccess, parts.events, parts.sessionListener),
-    ticketStatus: new TicketStatus(parts.tickets),
-    destroyTicketGrantingTicket: new DestroyTicketGrantingTicket(parts.tickets, parts.events, parts.sessionListener),
-    authenticateUser: new AuthenticateUser(authenticator, serviceAccess, parts.events),
-  };
+  return createCasCore(parts, parts);
 }

@@ -1,11 +1,9 @@
 import type { RequestListener } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { ADMIN_PATHS, createAdminApp } from '@tessera/adapter-koa';
 import type { EventSink } from '@tessera/core';
 import type { Config } from '../config/schema.js';
 import type { Binder } from '../di.js';
-import { gracefulCloser } from '../graceful-close.js';
-import { listen, urlHost } from '../listen.js';
+import { listenGracefully, type Listening } from '../listen.js';
 import { createPlainListener } from '../listener.js';
 import { KEYS, type HttpApp } from '../keys.js';
 
@@ -18,7 +16,6 @@ export class AdminEndpoints {
   private stopping = false;
   private readonly answer: RequestListener;
   private readonly events: EventSink;
-  private closeGracefully: ((timeoutMs: number) => Promise<void>) | undefined;
 
   constructor(
     binder: Binder,
@@ -41,24 +38,15 @@ export class AdminEndpoints {
     return (request, response) => (isAdminPath(request.url) ? this.answer(request, response) : app(request, response));
   }
 
-  /** Listens on `admin.port` when set; resolves to the origin of the admin endpoints. */
-  async start(mainOrigin: string): Promise<string> {
-    const { host, port } = this.config.admin;
-    if (port === undefined) return mainOrigin;
+  /** The listener of `admin.port` (when it is set), listening; closing it gives the requests in flight `server.shutdownTimeoutSeconds`. */
+  listen(port: number): Promise<Listening> {
     const server = createPlainListener(this.config, this.answer, this.events);
-    this.closeGracefully = gracefulCloser(server);
-    await listen(server, port, host);
-    return `http://${urlHost(host)}:${(server.address() as AddressInfo).port}`;
+    return listenGracefully(server, 'http', port, this.config.admin.host, this.config.server.shutdownTimeoutSeconds * 1000);
   }
 
   /** From now on readiness answers 503 "stopping", so load balancers drain this node. */
   markStopping(): void {
     this.stopping = true;
-  }
-
-  async close(timeoutMs: number): Promise<void> {
-    this.markStopping();
-    await this.closeGracefully?.(timeoutMs);
   }
 }
 

@@ -15,13 +15,12 @@ export interface AuditStream {
 }
 
 /**
- * Opens `audit.destination`: `off` (undefined), `stdout`, `stderr`, or a file appended to, created
+ * Opens `audit.destination` when it is not `off`: `stdout`, `stderr`, or a file appended to, created
  * readable by the owner only. Records are written in batches off the request path (see
  * LogDestination), in order, and all of them before a clean stop ends. `replacement` (tests) takes
  * the place of any destination but `off`.
  */
-export function openAuditStream(destination: string, node: string, replacement?: DestinationStream): AuditStream | undefined {
-  if (destination === 'off') return undefined;
+export function openAuditStream(destination: string, node: string, replacement?: DestinationStream): AuditStream {
   if (replacement) return { logger: createAuditLogger(replacement, node), reopen: () => undefined, close: () => Promise.resolve() };
   const written = destination === 'stdout' || destination === 'stderr' ? standardStream(destination === 'stdout' ? 1 : 2, 'the audit trail') : openFile(destination);
   return {

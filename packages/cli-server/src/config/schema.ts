@@ -116,7 +116,7 @@ const mongo = section({
     .regex(/^[A-Za-z0-9_-]*$/, { error: 'expected letters, digits, _ or -' })
     .default('')
     .meta({ defaultText: 'none' })
-    .describe('Put before each collection name (`tickets`, `services`, `users`, `throttle`, `request_rates`, `otp_steps`, `service_sessions`, `form_tokens`), so several deployments can share one database.'),
+    .describe('Put before each collection name (`tickets`, `services`, `users`, `throttle`, `request_rates`, `otp_steps`, `service_sessions`, `form_tokens`, `records`), so several deployments can share one database.'),
   timeoutSeconds: positiveInteger(120)
     .default(5)
     .describe('The longest one database operation may take, server selection, connection and retry included: at start (then exit 1) and in each request (then 503).'),
@@ -160,7 +160,7 @@ const storage = section({
     .describe('Where tickets and registered services live: `memory` (one process), `mongo` or `redis` (shared by every node).'),
   memory: section({
     maxTickets: positiveInteger().default(10_000_000).describe('Most tickets held in memory; a full store refuses new logins rather than grow.'),
-    sweepIntervalSeconds: positiveInteger(86400).default(60).describe('How often expired tickets are removed from memory.'),
+    sweepIntervalSeconds: positiveInteger(86400).default(60).describe('How often expired tickets and records are removed from memory.'),
   }).prefault({}),
   mongo: mongo.prefault({}),
   redis: redis.prefault({}),

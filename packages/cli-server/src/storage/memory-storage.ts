@@ -1,6 +1,7 @@
 import {
   MemoryFormTokenStore,
   MemoryOtpReplayStore,
+  MemoryRecordStores,
   MemoryRequestRateStore,
   MemoryServiceRegistry,
   MemoryServiceSessionStore,
@@ -14,7 +15,11 @@ import type { Config } from '../config/schema.js';
 import type { Storage, StorageInputs, StorePorts } from './storage.js';
 
 /** The in-memory adapters, filled from the configuration. */
-export function memoryStores(config: Config, services: readonly RegisteredService[], clock: Clock): StorePorts & { tickets: MemoryTicketStore; formTokens: MemoryFormTokenStore } {
+export function memoryStores(
+  config: Config,
+  services: readonly RegisteredService[],
+  clock: Clock,
+): StorePorts & { tickets: MemoryTicketStore; formTokens: MemoryFormTokenStore; records: MemoryRecordStores } {
   const tickets = new MemoryTicketStore(clock, { maxTickets: config.storage.memory.maxTickets });
   return {
     tickets,
@@ -25,17 +30,19 @@ export function memoryStores(config: Config, services: readonly RegisteredServic
     otpSteps: new MemoryOtpReplayStore(),
     serviceSessions: new MemoryServiceSessionStore(),
     formTokens: new MemoryFormTokenStore(clock),
+    records: new MemoryRecordStores(clock),
     readiness: memoryStorageReadiness,
     liveTgts: tickets,
   };
 }
 
-/** Memory stores plus the sweeper that frees expired tickets (reads already ignore them). */
+/** Memory stores plus the sweeper that frees expired tickets and records (reads already ignore them). */
 export function openMemoryStorage({ config, services, clock, logger }: StorageInputs): Storage {
   const ports = memoryStores(config, services, clock);
   const sweeper = setInterval(() => {
     const removed = ports.tickets.sweep();
     ports.formTokens.forgetExpired();
+    ports.records.sweep();
     if (removed > 0) logger.debug({ removed }, 'expired tickets swept');
   }, config.storage.memory.sweepIntervalSeconds * 1000).unref();
   return {

@@ -1,5 +1,5 @@
 import { MemoryUserDirectory } from '@tessera/adapter-memory';
-import { COLLECTIONS, MongoReadinessCheck, connectMongo, createMongoStores, type MongoConnection } from '@tessera/adapter-mongo';
+import { COLLECTIONS, MongoReadinessCheck, MongoRecordStores, connectMongo, createMongoStores, guardedWithin, type MongoConnection, type RecordDocument } from '@tessera/adapter-mongo';
 import { InvalidConfigurationError, StoreUnavailableError } from '@tessera/core';
 import type { Config } from '../config/schema.js';
 import { ServicesStoredThenConfigured, UsersConfiguredThenStored } from './configured-and-stored.js';
@@ -13,20 +13,23 @@ type MongoSettings = Config['storage']['mongo'];
  * from the configuration, before the `users` collection, and configured services the database has
  * lost from it too, as on Redis. Any failure here stops the start with one line naming the setting.
  */
-export async function openMongoStorage({ config, services, clock, logger, mongoDatabase }: StorageInputs): Promise<Storage> {
+export async function openMongoStorage({ config, services, clock, random, logger, mongoDatabase }: StorageInputs): Promise<Storage> {
   const settings = config.storage.mongo;
   const connection = mongoDatabase === undefined ? await connect(settings) : undefined;
   try {
     const database = mongoDatabase ?? connection!.client.db(settings.database);
-    const stores = createMongoStores(database, clock, settings.collectionPrefix, settings.timeoutSeconds * 1000);
+    const timeoutMs = settings.timeoutSeconds * 1000;
+    const stores = createMongoStores(database, clock, settings.collectionPrefix, timeoutMs);
     await stores.createIndexes();
+    const records = new MongoRecordStores(database.collection<RecordDocument>(settings.collectionPrefix + COLLECTIONS.records), clock, random, guardedWithin(timeoutMs));
+    await records.createIndexes();
     for (const service of services) await stores.registry.save(service);
     const collections = Object.values(COLLECTIONS).map((name) => settings.collectionPrefix + name);
     logger.info({ database: settings.database, collections, services: services.length }, 'MongoDB storage ready');
-    const readiness = new MongoReadinessCheck(database, settings.timeoutSeconds * 1000);
+    const readiness = new MongoReadinessCheck(database, timeoutMs);
     const users = new UsersConfiguredThenStored(new MemoryUserDirectory(config.users), stores.users);
     const registry = new ServicesStoredThenConfigured(stores.registry, services);
-    return { ports: { ...stores, users, registry, readiness, liveTgts: stores.tickets }, close: async () => connection?.close() };
+    return { ports: { ...stores, users, registry, records, readiness, liveTgts: stores.tickets }, close: async () => connection?.close() };
   } catch (error) {
     await connection?.close();
     throw startFailure(error, 'storage.mongo.database');

@@ -1,5 +1,5 @@
 import { MemoryUserDirectory } from '@tessera/adapter-memory';
-import { connectRedis, createRedisStores, type RedisSettings } from '@tessera/adapter-redis';
+import { RedisKeys, RedisRecordStores, connectRedis, createRedisStores, type RedisSettings } from '@tessera/adapter-redis';
 import { InvalidConfigurationError, StoreUnavailableError } from '@tessera/core';
 import type { Config } from '../config/schema.js';
 import { ServicesStoredThenConfigured, UsersConfiguredThenStored } from './configured-and-stored.js';
@@ -14,7 +14,7 @@ import type { Storage, StorageInputs } from './storage.js';
  * server) a Redis that cannot be reached yet does not: requests answer 503 and readiness says the
  * storage is down until it answers, and the services are written then.
  */
-export async function openRedisStorage({ config, services, clock, logger, serveBeforeStore }: StorageInputs): Promise<Storage> {
+export async function openRedisStorage({ config, services, clock, random, logger, serveBeforeStore }: StorageInputs): Promise<Storage> {
   const settings = config.storage.redis;
   const setting = settings.url === undefined ? 'storage.redis.cluster.nodes' : 'storage.redis.url';
   let registryWritten: (() => void) | undefined;
@@ -50,7 +50,11 @@ export async function openRedisStorage({ config, services, clock, logger, serveB
     const { tickets, throttle, requestRates, otpSteps, serviceSessions, formTokens, readiness } = stores;
     const users = new UsersConfiguredThenStored(new MemoryUserDirectory(config.users), stores.users);
     const registry = new ServicesStoredThenConfigured(stores.registry, services);
-    return { ports: { tickets, registry, users, throttle, requestRates, otpSteps, serviceSessions, formTokens, readiness, liveTgts: tickets }, close: () => connection.close() };
+    const records = new RedisRecordStores(connection.client, new RedisKeys(settings.keyPrefix), clock, random);
+    return {
+      ports: { tickets, registry, users, throttle, requestRates, otpSteps, serviceSessions, formTokens, records, readiness, liveTgts: tickets },
+      close: () => connection.close(),
+    };
   } catch (error) {
     await connection.close();
     throw startFailure(error, setting);

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { Clock, LiveTgtCount, ReadinessCheck, RegisteredService, ServiceRegistry, TicketStore, UserDirectory } from '@tessera/core';
+import type { Clock, LiveTgtCount, RandomSource, ReadinessCheck, RecordStores, RegisteredService, ServiceRegistry, TicketStore, UserDirectory } from '@tessera/core';
 import type { FormTokenStore, ServiceSessionStore } from '@tessera/core/modules/login';
 import type { OtpReplayStore } from '@tessera/core/modules/otp';
 import type { RequestRateStore, ThrottleStore } from '@tessera/core/modules/throttle';
@@ -23,6 +23,8 @@ export interface StorePorts {
   /** Single-logout records and used login-form tokens of the login module, likewise per process or shared. */
   readonly serviceSessions: ServiceSessionStore;
   readonly formTokens: FormTokenStore;
+  /** Namespaces of JSON records that modules open for their own stores: per process in memory, shared by every node in Mongo and Redis. */
+  readonly records: RecordStores;
   /** The `storage` component of /health/ready. */
   readonly readiness: ReadinessCheck;
   /** The tessera_tgts_live gauge: this process's TGTs in memory, the cluster's in Mongo and Redis. */
@@ -40,6 +42,8 @@ export interface StorageInputs {
   /** The configured services (configuration, services directory, demo), ids assigned. */
   readonly services: readonly RegisteredService[];
   readonly clock: Clock;
+  /** For the versions of shared records (Mongo, Redis). */
+  readonly random: RandomSource;
   readonly logger: Logger;
   /**
    * The server's start: a Redis that cannot be reached yet is waited for while serving (unready, 503)

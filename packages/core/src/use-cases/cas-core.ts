@@ -1,18 +1,26 @@
-import type { TicketIdGenerator } from '../domain/tickets/ticket-ids.js';
+import { TicketIdGenerator } from '../domain/tickets/ticket-ids.js';
 import type { TicketLifetimes } from '../domain/tickets/lifetimes.js';
+import type { AuthenticationListener } from '../ports/authentication-listener.js';
+import type { AuthenticationPolicy } from '../ports/authentication-policy.js';
 import type { Clock } from '../ports/clock.js';
-import type { AuthenticateUser } from './authenticate-user.js';
-import type { Authenticator } from './authenticator.js';
-import type { CreateTicketGrantingTicket } from './create-ticket-granting-ticket.js';
-import type { DestroyTicketGrantingTicket } from './destroy-ticket-granting-ticket.js';
-import type { GrantServiceTicket } from './grant-service-ticket.js';
-import type { ServiceAccess } from './service-access.js';
-import type { TicketStatus } from './ticket-status.js';
-import type { ValidateServiceTicket } from './validate-service-ticket.js';
+import type { CredentialHandler } from '../ports/credential-handler.js';
+import type { EventSink } from '../ports/event-sink.js';
+import type { RandomSource } from '../ports/random-source.js';
+import type { ServiceRegistry } from '../ports/service-registry.js';
+import type { SessionListener } from '../ports/session-listener.js';
+import type { TicketStore } from '../ports/ticket-store.js';
+import { AuthenticateUser } from './authenticate-user.js';
+import { Authenticator } from './authenticator.js';
+import { CreateTicketGrantingTicket } from './create-ticket-granting-ticket.js';
+import { DestroyTicketGrantingTicket } from './destroy-ticket-granting-ticket.js';
+import { GrantServiceTicket } from './grant-service-ticket.js';
+import { ServiceAccess } from './service-access.js';
+import { TicketStatus } from './ticket-status.js';
+import { ValidateServiceTicket } from './validate-service-ticket.js';
 
 /**
- * Every use case of the CAS protocol, as the adapters take them. The composition root builds each
- * (cli-server's container), so there is one graph of the server's parts.
+ * Every use case of the CAS protocol, as the adapters take them. `createCasCore` builds them, for the
+ * composition root (cli-server's container) and for tests alike, so there is one graph of the server's parts.
  */
 export interface CasCore {
   /** The time every use case reads, for adapters that stamp documents (SAML issue instants). */
@@ -28,4 +36,50 @@ export interface CasCore {
   readonly ticketStatus: TicketStatus;
   readonly destroyTicketGrantingTicket: DestroyTicketGrantingTicket;
   readonly authenticateUser: AuthenticateUser;
+}
+
+/** The ports the use cases work on; the optional ones are bound by modules, zero or one times. */
+export interface CasCorePorts {
+  readonly tickets: TicketStore;
+  readonly registry: ServiceRegistry;
+  /** In the order they are tried for a credential. */
+  readonly handlers: readonly CredentialHandler[];
+  /** Rules over a whole authentication, in order. */
+  readonly policies?: readonly AuthenticationPolicy[];
+  /** Told of each successful authentication and the credentials it accepted (the throttle). */
+  readonly authenticationListeners?: readonly AuthenticationListener[];
+  readonly events: EventSink;
+  readonly clock: Clock;
+  readonly random: RandomSource;
+  /** Told of every validated ticket and every logout (single logout). */
+  readonly sessionListener?: SessionListener | undefined;
+}
+
+/** What the use cases take from the settings. */
+export interface CasCoreSettings {
+  /** The suffix of every ticket id this process issues. */
+  readonly nodeName: string;
+  readonly lifetimes: TicketLifetimes;
+}
+
+/** The use cases on the given ports, each built once and shared: the CasCore the adapters take. */
+export function createCasCore(ports: CasCorePorts, settings: CasCoreSettings): CasCore {
+  const { tickets, registry, handlers, policies = [], authenticationListeners = [], events, clock, random, sessionListener } = ports;
+  const { lifetimes } = settings;
+  const ids = new TicketIdGenerator(random, settings.nodeName);
+  const authenticator = new Authenticator(handlers, clock, events, policies, authenticationListeners);
+  const serviceAccess = new ServiceAccess(registry);
+  return {
+    clock,
+    ids,
+    lifetimes,
+    authenticator,
+    serviceAccess,
+    createTicketGrantingTicket: new CreateTicketGrantingTicket(authenticator, serviceAccess, tickets, ids, clock, lifetimes, events),
+    grantServiceTicket: new GrantServiceTicket(authenticator, serviceAccess, tickets, ids, clock, lifetimes, events),
+    validateServiceTicket: new ValidateServiceTicket(tickets, serviceAccess, events, sessionListener),
+    ticketStatus: new TicketStatus(tickets),
+    destroyTicketGrantingTicket: new DestroyTicketGrantingTicket(tickets, events, sessionListener),
+    authenticateUser: new AuthenticateUser(authenticator, serviceAccess, events),
+  };
 }

@@ -1,0 +1,90 @@
+import { expect } from 'chai';
+import { StoreUnavailableError, checkRecordNamespace, decodeRecordValue, encodeRecordValue, updateRecord, type RecordStore } from '@tessera/core';
+import { FixedClock, MapRecordStores, rejectionOf } from '@tessera/testkit';
+
+const MINUTE = 60_000;
+
+describe('updateRecord: read-modify-write over read and replace', () => {
+  let clock: FixedClock;
+  let records: RecordStore;
+
+  beforeEach(() => {
+    clock = new FixedClock();
+    records = new MapRecordStores(clock).namespace('counters');
+  });
+
+  /** The store, with another writer's put landing between each read and the replace after it. */
+  function contended(store: RecordStore): { store: RecordStore; reads: () => number } {
+    let reads = 0;
+    return {
+      store: {
+        ...store,
+        read: async (id) => {
+          reads += 1;
+          const current = await store.read(id);
+          await store.put(id, `other writer ${reads}`, clock.now() + MINUTE);
+          return current;
+        },
+      },
+      reads: () => reads,
+    };
+  }
+
+  it('gives up with StoreUnavailableError after `attempts` reads, each lost to another writer, and writes nothing of its own', async () => {
+    const { store, reads } = contended(records);
+    const error = await rejectionOf(updateRecord(store, 'a', () => ({ value: 'mine', expiresAt: clock.now() + MINUTE }), 3));
+    expect(error).to.be.instanceOf(StoreUnavailableError);
+    expect(error.message).to.equal('A record kept changing under 3 attempts to update it; try again');
+    expect(reads()).to.equal(3);
+    expect(await records.get('a')).to.equal('other writer 3');
+  });
+
+  it('asks the change again with the record as it is now, after each lost attempt', async () => {
+    const seen: unknown[] = [];
+    let lost = 0;
+    // The first two replaces lose to another writer, who got in first.
+    const losing: RecordStore = {
+      ...records,
+      replace: async (...args) => {
+        if (lost === 2) return records.replace(...args);
+        lost += 1;
+        await records.put('a', `other writer ${lost}`, clock.now() + MINUTE);
+        return false;
+      },
+    };
+    const written = await updateRecord(losing, 'a', (current) => {
+      seen.push(current?.value);
+      return { value: 'mine', expiresAt: clock.now() + MINUTE };
+    });
+    expect(seen).to.deep.equal([undefined, 'other writer 1', 'other writer 2']);
+    expect(written).to.deep.equal({ value: 'mine', expiresAt: clock.now() + MINUTE });
+    expect(await records.get('a')).to.equal('mine');
+  });
+
+  it('writes only the value, lifetime, group and due time of what the change returns', async () => {
+    await records.put('a', 1, clock.now() + MINUTE, { group: 'g', dueAt: clock.now() });
+    const before = (await records.read('a'))!;
+    // The record read, version and all, spread into the change: its version is no part of the write.
+    await updateRecord(records, 'a', (current) => current && { ...current, value: 2 });
+    const { version, ...stored } = (await records.read('a'))!;
+    expect(stored).to.deep.equal({ value: 2, expiresAt: clock.now() + MINUTE, group: 'g', dueAt: clock.now() });
+    expect(version).not.to.equal(before.version);
+  });
+});
+
+describe('record store helpers', () => {
+  it('accept namespace names of lowercase letters, digits, -, _ and ., a letter first, at most 64 characters', () => {
+    expect(checkRecordNamespace('login.form-tokens_2')).to.equal('login.form-tokens_2');
+    expect(() => checkRecordNamespace('tickets:all')).to.throw(RangeError, 'Record namespace "tickets:all" is not a name');
+  });
+
+  it('encode values as JSON text and read them back, refusing numbers JSON would turn into null', () => {
+    const value = { list: [1, 'two', null, { deep: true }], 'a.b': -0.5 };
+    expect(decodeRecordValue(encodeRecordValue(value))).to.deep.equal(value);
+    expect(() => encodeRecordValue({ n: Number.NaN })).to.throw(RangeError, "A record's value holds NaN, which JSON cannot hold");
+  });
+
+  it('name a stored value that is not JSON without showing it', () => {
+    expect(() => decodeRecordValue('{"secret": "TGT-1-abc"')).to.throw('A stored record is not JSON').with.property('message').that.does.not.include('TGT-1');
+  });
+});
