@@ -11,7 +11,7 @@ const SKEW_MS = 2000;
 const TGT_SECONDS = 4;
 /** How often each node is asked whether a TGT is still there, and the answer's own delay on a loaded machine. */
 const POLL_TOLERANCE_MS = 300;
-const SKEW_PRELOAD = fileURLToPath(new URL('support/clock-skew.ts', import.meta.url));
+const SKEW_PRELOAD = fileURLToPath(new URL('support/clock-skew.mjs', import.meta.url));
 
 const alive = async (node: Node, tgt: string) => (await fetch(`${node.url}/v1/tickets/${tgt}`)).status === 200;
 
@@ -40,7 +40,7 @@ describe('fault 7: two nodes, one store, one clock skewed', function () {
     needsRedis(this);
     redis = await RedisServer.launch();
     const settings = { ...clusterSettings(redis.url), tickets: { tgt: { timeToKillSeconds: TGT_SECONDS, maxTimeToLiveSeconds: TGT_SECONDS } } };
-    const skewed = { NODE_OPTIONS: `--import tsx --import ${SKEW_PRELOAD}`, TEST_CLOCK_SKEW_MS: String(SKEW_MS) };
+    const skewed = { NODE_OPTIONS: `--import ${SKEW_PRELOAD}`, TEST_CLOCK_SKEW_MS: String(SKEW_MS) };
     nodes = await Promise.all([startNode(settings, 'node-a', { audit: true }), startNode(settings, 'node-b', { audit: true, env: skewed })]);
   });
   after(async () => {
@@ -57,7 +57,8 @@ describe('fault 7: two nodes, one store, one clock skewed', function () {
     const [endsOfA, endsOfB] = await Promise.all([expiries(nodes, fromA!), expiries(nodes, fromB!)]);
     // B, ahead, sees each end first; by the skew, give or take the polling.
     for (const [issuer, [onA, onB]] of [['A', endsOfA], ['B', endsOfB]] as const) {
-      expect(onA! - onB!, `a TGT of ${issuer}: A saw its end this long after B (ms)`).to.be.within(SKEW_MS - POLL_TOLERANCE_MS, SKEW_MS + POLL_TOLERANCE_MS);
+      // At most the skew (the promise), and clearly more than nothing (the skew is there).
+      expect(onA! - onB!, `a TGT of ${issuer}: A saw its end this long after B (ms)`).to.be.within(SKEW_MS / 2, SKEW_MS + POLL_TOLERANCE_MS);
     }
     const apart = (ends: number[]) => `${((ends[0]! - ends[1]!) / 1000).toFixed(2)} s`;
     await settle('7 one clock skewed 2 s', [load], nodes, { note: `a TGT ends ${apart(endsOfA)} (issued on A) and ${apart(endsOfB)} (on B) apart; skew ${SKEW_MS / 1000} s` });
