@@ -59,7 +59,8 @@ export function buildContainer(inputs: CompositionInputs): Binder {
   binder.resource(
     KEYS.Storage,
     [KEYS.Clock, KEYS.RandomSource, KEYS.Logger],
-    (clock, random, logger) => openStorage({ config, services, clock, random, logger, ...(mongoDatabase !== undefined && { mongoDatabase }) }),
+    // A server waits for a Redis that cannot be reached yet; a CLI command fails at once.
+    (clock, random, logger) => openStorage({ config, services, clock, random, logger, serveBeforeStore: 'serve' in inputs, ...(mongoDatabase !== undefined && { mongoDatabase }) }),
     (storage) => storage.close(),
   );
   binder.resolved(KEYS.ReadinessCheck, [KEYS.Storage], (storage) => storage.ports.readiness);
