@@ -7,6 +7,7 @@ export * from './domain/authentication/principal.js';
 export * from './domain/registry/registered-service.js';
 export * from './domain/registry/service-matcher.js';
 export * from './domain/registry/host-pinning.js';
+export * from './domain/registry/definition-warnings.js';
 export * from './domain/tickets/fingerprint.js';
 export * from './domain/tickets/lifetimes.js';
 export * from './domain/tickets/ticket.js';

@@ -60,6 +60,29 @@ describe('registered services (docs/protocol.md §4)', () => {
       expect(principalMeetsRequirements(requiring({ memberOf: ['staff'], mail: ['.*@example\\.org'] }), principal)).to.equal(true);
       expect(principalMeetsRequirements(requiring({ memberOf: ['staff'], eduPerson: ['x'] }), principal)).to.equal(false);
     });
+
+    // As CAS's DefaultRegisteredServiceAccessStrategy reads requireAllAttributes, caseInsensitive and rejectedAttributes.
+    it('requireAllAttributes false: one required attribute matched is enough; none matched still refuses', () => {
+      const anyOf = (requiredAttributes: Record<string, string[]>) => service({ accessStrategy: { enabled: true, ssoEnabled: true, requiredAttributes, requireAllAttributes: false } });
+      expect(principalMeetsRequirements(anyOf({ memberOf: ['staff'], eduPerson: ['x'] }), principal)).to.equal(true);
+      expect(principalMeetsRequirements(anyOf({ memberOf: ['guests'], eduPerson: ['x'] }), principal)).to.equal(false);
+      expect(principalMeetsRequirements(anyOf({}), principal)).to.equal(true);
+    });
+
+    it('caseInsensitive matches required values case ignored; without it case counts', () => {
+      const strategy = { enabled: true, ssoEnabled: true, requiredAttributes: { memberOf: ['STAFF'] } };
+      expect(principalMeetsRequirements(service({ accessStrategy: strategy }), principal)).to.equal(false);
+      expect(principalMeetsRequirements(service({ accessStrategy: { ...strategy, caseInsensitive: true } }), principal)).to.equal(true);
+    });
+
+    it('a value matching a rejected attribute refuses, whatever the required ones say', () => {
+      const rejecting = (rejectedAttributes: Record<string, string[]>, caseInsensitive?: true) =>
+        service({ accessStrategy: { enabled: true, ssoEnabled: true, requiredAttributes: { memberOf: ['staff'] }, rejectedAttributes, ...(caseInsensitive && { caseInsensitive }) } });
+      expect(principalMeetsRequirements(rejecting({ memberOf: ['fac.*'] }), principal)).to.equal(false);
+      expect(principalMeetsRequirements(rejecting({ memberOf: ['guests'] }), principal)).to.equal(true);
+      expect(principalMeetsRequirements(rejecting({ memberOf: ['FACULTY'] }), principal)).to.equal(true);
+      expect(principalMeetsRequirements(rejecting({ memberOf: ['FACULTY'] }, true), principal)).to.equal(false);
+    });
   });
 
   it('service comparison key: decoded, no fragment, lower case; malformed escapes survive', () => {

@@ -10,11 +10,13 @@ import { javaList, stringList } from './java-collections.js';
 import type { ServicePolicyCodec } from './policy-codec.js';
 
 const CLASS_ONLY = ['@class'];
+/** The keys of ReturnAllowedAttributeReleasePolicy that another release policy class does not read. */
+const ALLOWED_ONLY = { allowedAttributes: 'ReturnAllowedAttributeReleasePolicy' };
 
 /** `ReturnAllAttributeReleasePolicy`: nothing but its class. */
 export const returnAllAttributesCodec: ServicePolicyCodec = {
   type: RETURN_ALL_ATTRIBUTES,
-  keys: { read: CLASS_ONLY, unsupported: RELEASE_UNSUPPORTED },
+  keys: { read: CLASS_ONLY, elsewhere: ALLOWED_ONLY, unsupported: RELEASE_UNSUPPORTED },
   parse: () => ({}),
   render: () => ({}),
 };
@@ -34,7 +36,7 @@ export const returnAllowedAttributesCodec: ServicePolicyCodec<ReturnAllowedAttri
 /** `DenyAllAttributeReleasePolicy`: nothing but its class. */
 export const denyAllAttributesCodec: ServicePolicyCodec = {
   type: DENY_ALL_ATTRIBUTES,
-  keys: { read: CLASS_ONLY, unsupported: RELEASE_UNSUPPORTED },
+  keys: { read: CLASS_ONLY, elsewhere: ALLOWED_ONLY, unsupported: RELEASE_UNSUPPORTED },
   parse: () => ({}),
   render: () => ({}),
 };

@@ -15,6 +15,8 @@ export interface KeyRules {
    * depends on them, so they are accepted and dropped.
    */
   readonly descriptive?: readonly string[];
+  /** Keys of other classes (a class's simple name for each), refused with where they are read: CAS ignores them here. */
+  readonly elsewhere?: Readonly<Record<string, string>>;
   /** CAS keys with a behaviour tessera does not have: refused, unless their value asks for what tessera does anyway. */
   readonly unsupported?: Readonly<Record<string, Unsupported>>;
 }
@@ -51,7 +53,8 @@ export function keyProblems(
       problems.push({ field, problem: `not supported by tessera: ${unsupported.instead}${accepted}` });
       continue;
     }
-    problems.push({ field, problem: unknownKeyProblem(key, rules) });
+    const owner = rules.elsewhere && Object.hasOwn(rules.elsewhere, key) ? rules.elsewhere[key] : undefined;
+    problems.push({ field, problem: owner ? `unknown key for this class (CAS ignores it): it is read only with ${owner}` : unknownKeyProblem(key, rules) });
   }
   return problems;
 }
@@ -99,7 +102,7 @@ export const is =
   (value: unknown): boolean =>
     value === expected;
 
-const DESCRIPTIVE_KEYS = ['theme', 'locale', 'templateName', 'logo', 'informationUrl', 'privacyUrl', 'contacts'];
+const DESCRIPTIVE_KEYS = ['theme', 'locale', 'logo', 'informationUrl', 'privacyUrl', 'contacts'];
 const NO_LIFETIMES = "tessera's ticket lifetimes are the same for every service (tickets.*)";
 export const PRINCIPAL_ID = 'the user in every answer is the principal id';
 const PROXY_POLICY = 'a service may proxy as its proxyPolicy (RegexMatchingRegisteredServiceProxyPolicy) says';
@@ -121,6 +124,8 @@ export const SERVICE_KEYS: KeyRules = {
       instead: 'a service does not expire; remove it or set accessStrategy.enabled to false',
       accepted: { when: onlyClass('DefaultRegisteredServiceExpirationPolicy'), as: 'org.apereo.cas.services.DefaultRegisteredServiceExpirationPolicy without a date' },
     },
+    // CAS 6.6+ merges the named template into the definition: dropped, the template's keys (its access strategy) would be lost.
+    templateName: { instead: 'service templates are not read; write the keys of the template into the definition itself' },
     ticketGrantingTicketExpirationPolicy: { instead: NO_LIFETIMES },
     serviceTicketExpirationPolicy: { instead: NO_LIFETIMES },
     proxyTicketExpirationPolicy: { instead: NO_LIFETIMES },
@@ -149,11 +154,8 @@ export const SERVICE_KEYS: KeyRules = {
 
 /** DefaultRegisteredServiceAccessStrategy. */
 export const ACCESS_STRATEGY_KEYS: KeyRules = {
-  read: ['@class', 'enabled', 'ssoEnabled', 'requiredAttributes'],
+  read: ['@class', 'enabled', 'ssoEnabled', 'requiredAttributes', 'requireAllAttributes', 'caseInsensitive', 'rejectedAttributes'],
   unsupported: {
-    requireAllAttributes: { instead: 'every attribute in requiredAttributes is required', accepted: { when: is(true), as: 'true' } },
-    caseInsensitive: { instead: 'required attribute values are matched case-sensitively', accepted: { when: is(false), as: 'false' } },
-    rejectedAttributes: { instead: 'no attribute shuts a principal out', accepted: { when: isEmptyCollection, as: 'an empty map' } },
     unauthorizedRedirectUrl: { instead: 'a refused request is answered with its status, never redirected' },
     delegatedAuthenticationPolicy: { instead: 'tessera delegates authentication to no other identity provider' },
     activationCriteria: { instead: 'the access strategy always applies' },
@@ -170,7 +172,11 @@ export const RELEASE_UNSUPPORTED: Readonly<Record<string, Unsupported>> = {
   authorizedToReleaseAuthenticationAttributes: { instead: 'isFromNewLogin and authenticationDate are always released', accepted: { when: is(true), as: 'true' } },
   principalIdAttribute: { instead: PRINCIPAL_ID },
   canonicalizationMode: { instead: 'attribute values are released as they are', accepted: { when: is('NONE'), as: 'NONE' } },
-  principalAttributesRepository: { instead: 'attributes come from the authentication only' },
+  principalAttributesRepository: {
+    instead: 'attributes come from the authentication only',
+    // CAS's own: the attributes the principal was resolved with at login, which is what tessera releases.
+    accepted: { when: onlyClass('DefaultPrincipalAttributesRepository'), as: 'org.apereo.cas.authentication.principal.DefaultPrincipalAttributesRepository without options' },
+  },
   attributeFilter: { instead: 'attribute values are released unfiltered' },
   consentPolicy: { instead: 'tessera has no consent pages' },
   activationCriteria: { instead: 'the release policy always applies' },

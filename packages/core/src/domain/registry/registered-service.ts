@@ -5,8 +5,14 @@ export interface AccessStrategy {
   readonly enabled: boolean;
   /** false: every ST needs a fresh login (renew with credentials). */
   readonly ssoEnabled: boolean;
-  /** Attribute name → accepted values (whole-value, case-sensitive regexes); each name needs one match. */
+  /** Attribute name → accepted values (whole-value regexes); each name needs one match (see requireAllAttributes). */
   readonly requiredAttributes: AttributeMap;
+  /** CAS's `requireAllAttributes`, kept only when false: then one required attribute matched is enough. */
+  readonly requireAllAttributes?: false;
+  /** CAS's `caseInsensitive`, kept only when true: required and rejected values match case ignored. */
+  readonly caseInsensitive?: true;
+  /** CAS's `rejectedAttributes`, kept only when not empty: a principal with one value matching is refused. */
+  readonly rejectedAttributes?: AttributeMap;
 }
 
 /**

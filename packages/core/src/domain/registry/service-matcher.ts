@@ -33,15 +33,24 @@ export function selectService(ordered: readonly RegisteredService[], url: string
   return undefined;
 }
 
-/** Each required attribute must have at least one value matching one accepted value (whole-value regex). */
+/**
+ * The principal's attributes let it use the service, as CAS's DefaultRegisteredServiceAccessStrategy
+ * decides: no value of a rejected attribute may match one of its patterns; then each required attribute
+ * (or, with `requireAllAttributes: false`, at least one) needs a value matching one accepted value.
+ * Patterns match the whole value, case ignored with `caseInsensitive`; one that is no valid regex
+ * matches only itself.
+ */
 export function principalMeetsRequirements(service: RegisteredService, principal: Principal): boolean {
-  for (const [name, accepted] of Object.entries(service.accessStrategy.requiredAttributes)) {
+  const { requiredAttributes, rejectedAttributes = {}, requireAllAttributes = true, caseInsensitive = false } = service.accessStrategy;
+  const matches = (name: string, patterns: readonly string[]) => {
     const values = principal.attributes[name] ?? [];
-    const ok = accepted.some((pattern) => {
-      const regex = compileFullMatch(pattern);
+    return patterns.some((pattern) => {
+      const regex = compileFullMatch(pattern, caseInsensitive ? 'i' : '');
       return values.some((value) => (regex ? regex.test(value) : value === pattern));
     });
-    if (!ok) return false;
-  }
-  return true;
+  };
+  if (Object.entries(rejectedAttributes).some(([name, patterns]) => matches(name, patterns))) return false;
+  const required = Object.entries(requiredAttributes);
+  if (required.length === 0) return true;
+  return requireAllAttributes ? required.every(([name, patterns]) => matches(name, patterns)) : required.some(([name, patterns]) => matches(name, patterns));
 }
