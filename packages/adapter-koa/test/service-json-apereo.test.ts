@@ -118,3 +118,44 @@ describe('service definitions as Apereo CAS writes them', () => {
     ]);
   });
 });
+
+describe('attribute release as Apereo CAS writes it', () => {
+  const release = (policy: Record<string, unknown>) => roundTrip({ ...BASE, attributeReleasePolicy: policy }).attributeRelease;
+
+  it('ReturnMappedAttributeReleasePolicy: each attribute to one name or several; a Groovy value is refused, saying so', () => {
+    expect(
+      release({
+        '@class': `${CAS}.ReturnMappedAttributeReleasePolicy`,
+        allowedAttributes: { '@class': 'java.util.TreeMap', mail: 'email', memberOf: ['java.util.ArrayList', ['groups', 'roles']] },
+      }),
+    ).to.deep.equal({ type: `${CAS}.ReturnMappedAttributeReleasePolicy`, allowedAttributes: { mail: ['email'], memberOf: ['groups', 'roles'] } });
+    expect(problems({ ...BASE, attributeReleasePolicy: { '@class': `${CAS}.ReturnMappedAttributeReleasePolicy`, allowedAttributes: { uid: 'groovy { return "x" }' } } })).to.deep.equal([
+      'attributeReleasePolicy.allowedAttributes.uid: a Groovy script cannot run in tessera; write the name to release the attribute under',
+    ]);
+  });
+
+  it('the base class settings: authorizedToReleaseAuthenticationAttributes false, excludedAttributes on ReturnAll, the two regex filters', () => {
+    expect(release({ '@class': `${CAS}.ReturnAllAttributeReleasePolicy`, authorizedToReleaseAuthenticationAttributes: false, excludedAttributes: ['java.util.HashSet', ['mail']] })).to.deep.equal({
+      type: `${CAS}.ReturnAllAttributeReleasePolicy`,
+      excludedAttributes: ['mail'],
+      authorizedToReleaseAuthenticationAttributes: false,
+    });
+    const support = 'org.apereo.cas.services.support';
+    expect(release({ '@class': `${CAS}.ReturnAllowedAttributeReleasePolicy`, allowedAttributes: ['mail'], attributeFilter: { '@class': `${support}.RegisteredServiceRegexAttributeFilter`, pattern: '^.{5,}$', order: 0 } })).to.deep.equal({
+      type: `${CAS}.ReturnAllowedAttributeReleasePolicy`,
+      allowedAttributes: ['mail'],
+      attributeFilter: { type: `${support}.RegisteredServiceRegexAttributeFilter`, pattern: '^.{5,}$' },
+    });
+    const mapped = { '@class': `${support}.RegisteredServiceMappedRegexAttributeFilter`, patterns: { '@class': 'java.util.HashMap', memberOf: '^st' }, excludeUnmappedAttributes: true, completeMatch: true };
+    expect(release({ '@class': `${CAS}.ReturnAllAttributeReleasePolicy`, attributeFilter: mapped })).to.deep.equal({
+      type: `${CAS}.ReturnAllAttributeReleasePolicy`,
+      attributeFilter: { type: `${support}.RegisteredServiceMappedRegexAttributeFilter`, patterns: { memberOf: '^st' }, excludeUnmappedAttributes: true, caseInsensitive: true, completeMatch: true },
+    });
+    expect(problems({ ...BASE, attributeReleasePolicy: { '@class': `${CAS}.ReturnAllAttributeReleasePolicy`, attributeFilter: { ...mapped, completMatch: true } } })).to.deep.equal([
+      'attributeReleasePolicy.attributeFilter.completMatch: unknown key; did you mean completeMatch?',
+    ]);
+    expect(problems({ ...BASE, attributeReleasePolicy: { '@class': `${CAS}.ReturnAllAttributeReleasePolicy`, attributeFilter: { '@class': `${support}.RegisteredServiceMutantRegexAttributeFilter` } } })).to.deep.equal([
+      'attributeReleasePolicy.attributeFilter.@class: must be RegisteredServiceRegexAttributeFilter or RegisteredServiceMappedRegexAttributeFilter (org.apereo.cas.services.support)',
+    ]);
+  });
+});

@@ -51,7 +51,7 @@ describe('service definitions fail closed on keys', () => {
 
   it('an Apereo CAS key tessera does not implement is refused as not supported, never ignored', () => {
     const refused: [Record<string, unknown>, RegExp][] = [
-      [{ usernameAttributeProvider: { '@class': `${CAS}.PrincipalAttributeRegisteredServiceUsernameProvider`, usernameAttribute: 'mail' } }, /^services\[0\]\.usernameAttributeProvider: not supported by tessera: /],
+      [{ usernameAttributeProvider: { '@class': `${CAS}.GroovyRegisteredServiceUsernameProvider`, groovyScript: 'file:/x.groovy' } }, /^services\[0\]\.usernameAttributeProvider: not supported by tessera: /],
       [{ allowedToProxy: true }, /^services\[0\]\.allowedToProxy: not supported by tessera: .*proxyPolicy.*accepted only as false/],
       [{ multifactorPolicy: { '@class': `${CAS}.DefaultRegisteredServiceMultifactorPolicy`, multifactorAuthenticationProviders: ['java.util.LinkedHashSet', ['mfa-duo']] } }, /^services\[0\]\.multifactorPolicy: not supported/],
       [{ authenticationPolicy: { '@class': `${CAS}.DefaultRegisteredServiceAuthenticationPolicy` } }, /^services\[0\]\.authenticationPolicy: not supported/],

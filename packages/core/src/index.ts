@@ -42,5 +42,7 @@ export * from './ports/session-listener.js';
 export * from './passwords/argon2-password-hasher.js';
 export * from './passwords/directory-password-handler.js';
 export * from './service-policies/built-in-policies.js';
+export * from './service-policies/release-settings.js';
+export * from './service-policies/username-providers.js';
 export * from './service-policies/service-policies.js';
 export * from './service-policies/stored-policies.js';

@@ -105,6 +105,7 @@ export const is =
 const DESCRIPTIVE_KEYS = ['theme', 'locale', 'logo', 'informationUrl', 'privacyUrl', 'contacts'];
 const NO_LIFETIMES = "tessera's ticket lifetimes are the same for every service (tickets.*)";
 export const PRINCIPAL_ID = 'the user in every answer is the principal id';
+const WRITE_A_PROVIDER = 'write a usernameAttributeProvider (PrincipalAttributeRegisteredServiceUsernameProvider, AnonymousRegisteredServiceUsernameAttributeProvider)';
 const PROXY_POLICY = 'a service may proxy as its proxyPolicy (RegexMatchingRegisteredServiceProxyPolicy) says';
 const EVERY_HANDLER = 'every authentication handler is accepted for every service';
 
@@ -146,9 +147,9 @@ export const SERVICE_KEYS: KeyRules = {
     // CAS 4.0 kept these on the service itself; read there, they would be lost.
     enabled: { instead: 'write it as accessStrategy.enabled' },
     ssoEnabled: { instead: 'write it as accessStrategy.ssoEnabled' },
-    usernameAttribute: { instead: PRINCIPAL_ID },
+    usernameAttribute: { instead: WRITE_A_PROVIDER },
     allowedToProxy: { instead: PROXY_POLICY, accepted: { when: is(false), as: 'false' } },
-    anonymousAccess: { instead: PRINCIPAL_ID, accepted: { when: is(false), as: 'false' } },
+    anonymousAccess: { instead: WRITE_A_PROVIDER, accepted: { when: is(false), as: 'false' } },
   },
 };
 
@@ -167,9 +168,8 @@ export const ACCESS_STRATEGY_KEYS: KeyRules = {
 export const RELEASE_UNSUPPORTED: Readonly<Record<string, Unsupported>> = {
   authorizedToReleaseCredentialPassword: { instead: 'the password is never released', accepted: { when: is(false), as: 'false' } },
   authorizedToReleaseProxyGrantingTicket: { instead: 'a proxy-granting ticket reaches its service only through the pgtUrl callback', accepted: { when: is(false), as: 'false' } },
-  // tessera has no default attributes to exclude, and always releases the authentication attributes.
+  // tessera has no default attributes (CAS's from its own configuration) to exclude.
   excludeDefaultAttributes: { instead: 'there are no default attributes', accepted: { when: (value) => typeof value === 'boolean', as: 'true or false' } },
-  authorizedToReleaseAuthenticationAttributes: { instead: 'isFromNewLogin and authenticationDate are always released', accepted: { when: is(true), as: 'true' } },
   principalIdAttribute: { instead: PRINCIPAL_ID },
   canonicalizationMode: { instead: 'attribute values are released as they are', accepted: { when: is('NONE'), as: 'NONE' } },
   principalAttributesRepository: {
@@ -177,10 +177,9 @@ export const RELEASE_UNSUPPORTED: Readonly<Record<string, Unsupported>> = {
     // CAS's own: the attributes the principal was resolved with at login, which is what tessera releases.
     accepted: { when: onlyClass('DefaultPrincipalAttributesRepository'), as: 'org.apereo.cas.authentication.principal.DefaultPrincipalAttributesRepository without options' },
   },
-  attributeFilter: { instead: 'attribute values are released unfiltered' },
   consentPolicy: { instead: 'tessera has no consent pages' },
   activationCriteria: { instead: 'the release policy always applies' },
-  excludedAttributes: { instead: 'use ReturnAllowedAttributeReleasePolicy to release only some attributes', accepted: { when: isEmptyCollection, as: 'an empty list' } },
+  excludedAttributes: { instead: 'only ReturnAllAttributeReleasePolicy reads excludedAttributes', accepted: { when: isEmptyCollection, as: 'an empty list' } },
   order: { instead: 'a service has one release policy', accepted: { when: is(0), as: '0' } },
 };
 
