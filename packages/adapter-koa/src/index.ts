@@ -9,7 +9,6 @@ export { HOST_PATTERN, LOOPBACK_HOSTS } from './request/request-url.js';
 export { DEFAULT_SERVICE_TYPES, parseServiceDefinition, type ParseOptions } from './services/codecs/cas-service-json.js';
 export { toCasServiceJson } from './services/codecs/cas-service-render.js';
 export { LEGACY_DEFAULT_EVALUATION_ORDER, LEGACY_SERVICE_TYPE, legacyServiceDefinition, type LegacyServiceForm } from './services/codecs/legacy-service-form.js';
-export { BASIC_CHALLENGE } from './errors/rest-errors.js';
 export { answerClientErrors } from './errors/client-errors.js';
 export { ADMIN_PATHS, createAdminApp, type AdminDependencies, type MetricsExposition } from './observability/admin-app.js';
 export type { RequestObserver } from './observability/observe-requests.js';

@@ -1,7 +1,6 @@
 import {
   AuthenticationFailedError,
   InvalidRequestError,
-  MethodNotAllowedError,
   NoCredentialsError,
   RateLimitedError,
   ThrottledError,
@@ -12,7 +11,7 @@ import type { Context, Next } from 'koa';
 import { z } from 'zod';
 import { statusOf, UNEXPECTED_ERROR_STATUS } from '../../errors/error-status.js';
 import { toTesseraError } from '../../errors/normalize-error.js';
-import { failureHeaders } from '../../errors/rest-failures.js';
+import { failureHeaderSchema, setFailureHeaders } from '../../errors/failure-headers.js';
 import { reportServerError } from '../../errors/report.js';
 import type { HttpContext } from '../../http-module.js';
 import { flag, optionalText, text } from '../../request/parameter-schemas.js';
@@ -40,7 +39,7 @@ const LOCATION = z.object({ Location: z.string().meta({ description: 'The servic
 const pageFailures = (http: HttpContext): FailureRendering => ({
   statusOf: (code) => statusOf(code, { ...http.options, restRevision: 'current' }),
   response: (code) => {
-    const headers = failureHeaders(code);
+    const headers = failureHeaderSchema(code);
     return headers ? { content: HTML, headers } : { content: HTML };
   },
 });
@@ -108,8 +107,7 @@ export function loginRoutes(http: HttpContext, deps: LoginRouteDependencies): Ro
         const error = toTesseraError(thrown);
         const status = error ? statusOf(error.code, { ...http.options, restRevision: 'current' }) : UNEXPECTED_ERROR_STATUS;
         if (!error || status >= 500) reportServerError(http.events, thrown, ctx);
-        if (error instanceof ThrottledError || error instanceof RateLimitedError) ctx.set('Retry-After', String(error.retryAfterSeconds));
-        if (error instanceof MethodNotAllowedError) ctx.set('Allow', error.allowed.join(', '));
+        setFailureHeaders(ctx, error);
         if (form && (error instanceof AuthenticationFailedError || error instanceof NoCredentialsError || error instanceof ThrottledError || error instanceof RateLimitedError)) {
           return showForm(ctx, status, { ...formAgain(ctx), message: formMessage(error) });
         }
