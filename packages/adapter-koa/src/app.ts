@@ -80,5 +80,6 @@ function extensionPoints(contributions: readonly HttpExtensions[]): Omit<HttpCon
       return id;
     },
     validationExtensions: contributions.flatMap((contribution) => contribution.validation ?? []),
+    loginFormFields: contributions.flatMap((contribution) => contribution.loginFormField ?? []),
   };
 }

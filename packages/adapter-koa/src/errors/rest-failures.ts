@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import type { HttpOptions } from '../http-options.js';
 import type { FailureRendering, ResponseDoc } from '../routes/route.js';
-import { statusOf } from './error-status.js';
+import { statusOf, type StatusSettings } from './error-status.js';
 import { failureHeaderSchema } from './failure-headers.js';
 
 /** The body of a refused login (and of a throttled one): one reason per failed credential. */
@@ -15,9 +14,9 @@ export const plainTextSchema = z.string().meta({ id: 'PlainText', description: '
  * What restErrors answers, for the document: the status of the one table, `authentication_exceptions`
  * JSON for a failed or throttled login, a text/plain message for anything else.
  */
-export function restFailures(options: HttpOptions): FailureRendering {
+export function restFailures(settings: StatusSettings): FailureRendering {
   return {
-    statusOf: (code) => statusOf(code, options),
+    statusOf: (code) => statusOf(code, settings),
     response(code) {
       const json = code === 'AUTHENTICATION_FAILED' || code === 'THROTTLED';
       const headers = failureHeaderSchema(code);

@@ -2,6 +2,7 @@ import { loginModule, MESSAGES } from '@tessera/adapter-koa/modules/login';
 import { BrowserLogin, deriveLoginKeys, LoginFormTokens, SingleLogout, TicketGrantingCookie } from '@tessera/core/modules/login';
 import { key, KEYS } from '../../keys.js';
 import type { ModuleRegistration } from '../module.js';
+import type { loginSections } from './config.js';
 import { HttpLogoutRequestSender } from './back-channel-sender.js';
 import { loadLoginSecret } from './login-key.js';
 import { SingleLogoutJob } from './single-logout-job.js';
@@ -10,12 +11,12 @@ const SENDER = key<HttpLogoutRequestSender>('login: logout request sender');
 const SINGLE_LOGOUT = key<SingleLogout>('login: single logout');
 
 /**
- * `login`: /login and /logout for browsers on the rest module's authentication, throttle and audit;
- * single logout, told of every validation and logout (REST's included) and checking for expired
- * sessions in the background. The cookie and form keys come from `login.key` or `login.keyFile`.
+ * `login`: /login and /logout for browsers on the central authentication, and the throttle and audit
+ * every login has; single logout, told of every validation and logout (REST's included) and checking
+ * for expired sessions in the background. The cookie and form keys come from `login.key` or
+ * `login.keyFile`. The form shows the fields other modules contribute (HttpContext.loginFormFields).
  */
-export const registerLoginModule: ModuleRegistration = (binder, config) => {
-  const settings = config.login;
+export const registerLoginModule: ModuleRegistration<typeof loginSections> = (binder, { login: settings }) => {
   binder.resolved(SENDER, [KEYS.EventSink], (events) => new HttpLogoutRequestSender(settings.singleLogout, events));
   binder.resolved(
     SINGLE_LOGOUT,
@@ -47,7 +48,6 @@ export const registerLoginModule: ModuleRegistration = (binder, config) => {
           ...(branding.text !== undefined && { text: branding.text }),
         },
         messages: MESSAGES[settings.language],
-        ...(config.modules.includes('otp') && { otpParameter: config.otp.parameter }),
       });
     },
   );
