@@ -47,7 +47,7 @@ const pageFailures = (http: HttpContext): FailureRendering => ({
 /** GET /login, POST /login and GET /logout (CAS protocol 3.0 §2.1–2.3). */
 export function loginRoutes(http: HttpContext, deps: LoginRouteDependencies): Route[] {
   const { login, cookie, formTokens, pages } = deps;
-  const cookies = new LoginCookies(http.options.basePath.replace(/\/+$/, '') || '/', http.options.publicUrl?.startsWith('https:') ?? false);
+  const cookies = new LoginCookies(http.options.basePath || '/', http.options.publicUrl?.startsWith('https:') ?? false);
   const { messages } = pages;
 
   const send = (ctx: Context, status: number, page: Page) => {
