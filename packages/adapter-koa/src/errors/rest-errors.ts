@@ -8,7 +8,7 @@ import { reportServerError } from './report.js';
 
 const SERVER_ERROR_MESSAGE = 'The server could not complete the request';
 /** 503: a store or directory is down. Its details (hosts, causes) go to the log only. */
-export const UNAVAILABLE_MESSAGE = 'A service the server depends on is unavailable; please try again later.';
+const UNAVAILABLE_MESSAGE = 'A service the server depends on is unavailable; please try again later.';
 
 /**
  * The outermost middleware and the REST routes' renderer: a status from the one table and a

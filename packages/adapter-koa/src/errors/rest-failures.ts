@@ -4,7 +4,7 @@ import { statusOf, type StatusSettings } from './error-status.js';
 import { failureHeaderSchema } from './failure-headers.js';
 
 /** The body of a refused login (and of a throttled one): one reason per failed credential. */
-export const authenticationExceptionsSchema = z
+const authenticationExceptionsSchema = z
   .object({ authentication_exceptions: z.array(z.string()) })
   .meta({ id: 'AuthenticationExceptions', description: 'Why the authentication failed: one reason per refused credential; no secrets.' });
 

@@ -42,7 +42,7 @@ export class X509CredentialHandler implements CredentialHandler {
 }
 
 /** The first (most specific) CN; the first e-mail address, the subject alternative name's before the subject's. */
-export function principalIdOf(details: CertificateDetails, source: PrincipalIdSource): string | undefined {
+function principalIdOf(details: CertificateDetails, source: PrincipalIdSource): string | undefined {
   switch (source) {
     case 'subjectDn':
       return details.subjectDn;
@@ -56,7 +56,7 @@ export function principalIdOf(details: CertificateDetails, source: PrincipalIdSo
 }
 
 /** Subject fields by LDAP name (`cn`, `ou`, ...), every e-mail address as `mail`, and the DNs and serial number. */
-export function certificateAttributes(details: CertificateDetails): AttributeMap {
+function certificateAttributes(details: CertificateDetails): AttributeMap {
   const attributes: Record<string, string[]> = {};
   const add = (name: string, value: string) => {
     const values = (attributes[name] ??= []);
