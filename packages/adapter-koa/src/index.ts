@@ -12,7 +12,6 @@ export { BUILT_IN_RELEASE_POLICY_CODECS, BUILT_IN_USERNAME_PROVIDER_CODECS } fro
 export { LEGACY_DEFAULT_EVALUATION_ORDER, LEGACY_SERVICE_TYPE, type LegacyServiceForm } from './services/codecs/legacy-service-form.js';
 export type { ServicePolicyCodec, ServicePolicyCodecs } from './services/codecs/policy-codec.js';
 export { serviceCodec, type ServiceCodec } from './services/codecs/service-codec.js';
-export { BASIC_CHALLENGE } from './errors/rest-errors.js';
 export { answerClientErrors } from './errors/client-errors.js';
 export { ADMIN_PATHS, createAdminApp, type AdminDependencies, type MetricsExposition } from './observability/admin-app.js';
 export type { RequestObserver } from './observability/observe-requests.js';

@@ -11,7 +11,7 @@ import { FanOutEventSink } from './events/fan-out-event-sink.js';
 import { bindServerLogs, bindServing, type ServeOptions } from './lifecycle.js';
 import { LoggingEventSink } from './logging.js';
 import { registerMetrics } from './metrics/register-metrics.js';
-import { registerEnabledModules } from './modules/index.js';
+import { moduleEvents, registerEnabledModules } from './modules/index.js';
 import { serverServicePolicies } from './service-policies.js';
 import { openStorage } from './storage/storage.js';
 import { KEYS } from './keys.js';
@@ -53,9 +53,10 @@ export function buildContainer(inputs: CompositionInputs): Binder {
   binder.constant(KEYS.RandomSource, cryptoRandomSource);
 
   binder.resolved(KEYS.EventSink, [{ all: KEYS.EventSinks }], (sinks) => new FanOutEventSink(sinks));
-  binder.resolved(KEYS.EventSinks, [KEYS.Logger], (log) => new LoggingEventSink(log));
+  binder.constant(KEYS.ModuleEvents, moduleEvents());
+  binder.resolved(KEYS.EventSinks, [KEYS.Logger, KEYS.ModuleEvents], (log, modules) => new LoggingEventSink(log, modules));
   if (config.metrics.enabled) registerMetrics(binder);
-  if ('serve' in inputs && config.audit.destination !== 'off') binder.resolved(KEYS.EventSinks, [KEYS.AuditStream], (audit) => new AuditEventSink(audit.logger));
+  if ('serve' in inputs && config.audit.destination !== 'off') binder.resolved(KEYS.EventSinks, [KEYS.AuditStream, KEYS.ModuleEvents], (audit, modules) => new AuditEventSink(audit.logger, modules));
   binder.resource(
     KEYS.Storage,
     [KEYS.Clock, KEYS.RandomSource, KEYS.Logger],

@@ -26,6 +26,7 @@ import type { LifecycleLines } from './lifecycle-lines.js';
 import type { Listening } from './listen.js';
 import type { LogDestination } from './log-destination.js';
 import type { TesseraMetrics } from './metrics/tessera-metrics.js';
+import type { ModuleEvents } from './events/module-events.js';
 import type { Storage } from './storage/storage.js';
 
 /** What the composition root needs of the web app (a Koa app): a request listener for node:http. */
@@ -63,6 +64,8 @@ export const KEYS = {
   EventSink: key<EventSink>('EventSink'),
   /** Multi-bound: where events go (the application log, metrics, the audit trail); each is isolated from the others. */
   EventSinks: key<EventSink>('EventSinks'),
+  /** The modules' declared events (level, audit record, counters), which the log, audit and metrics sinks consult. */
+  ModuleEvents: key<ModuleEvents>('ModuleEvents'),
   TicketStore: key<TicketStore>('TicketStore'),
   ServiceRegistry: key<ServiceRegistry>('ServiceRegistry'),
   /** Whether what is saved to the ServiceRegistry is still there for the next process (memory: no). */

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { Secret, TOTP } from 'otpauth';
 import { Authenticator, INVALID_CREDENTIALS, MIXED_PRINCIPALS, type Credential, type CredentialHandler, DirectoryPasswordHandler } from '@tessera/core';
-import { INVALID_OTP, OTP_ALONE, OTP_REQUIRED, REUSED_OTP, RequireOtpPolicy, TotpHandler } from '@tessera/core/modules/otp';
+import { INVALID_OTP, OTP_ALONE, OTP_REQUIRED, REUSED_OTP, RequireOtpPolicy, TotpHandler, oneTimePasswordCredential, type OtpReusedEvent } from '@tessera/core/modules/otp';
 import { FixedClock, RecordingEvents, TableHandler, password } from './fakes.js';
 import { CountingHasher, ListUserDirectory, MapReplayStore } from '@tessera/testkit';
 import { failureReasons } from './failure-reasons.js';
@@ -25,7 +25,7 @@ function setup() {
   return { clock, events, authenticator, code };
 }
 
-const otp = (username: string, code: string): Credential => ({ type: 'otp', username, code });
+const otp = (username: string, code: string): Credential => oneTimePasswordCredential(username, code);
 
 /** What the caller is shown (`shown`) and what the authentication.failed event says (`reported`); both empty when it passed. */
 async function refusal(events: RecordingEvents, attempt: Promise<unknown>): Promise<{ shown: readonly string[]; reported: readonly string[] }> {
@@ -63,8 +63,8 @@ describe('otp: TOTP credentials (docs/protocol.md §2)', () => {
     const origin = { clientAddress: '203.0.113.7', requestId: 'replay' };
     expect(await refusal(events, authenticator.authenticate([password('bob', 'builder'), otp('bob', current)], origin))).to.deep.equal(concealed([REUSED_OTP]));
     expect(await refusal(events, authenticator.authenticate([password('bob', 'builder'), otp('bob', code(BOB_SECRET, -1))]))).to.deep.equal(concealed([REUSED_OTP]));
-    expect(events.ofType('otp.reused')).to.deep.equal([{ type: 'otp.reused', username: 'bob' }, { type: 'otp.reused', username: 'bob' }]);
-    expect(events.ofType('otp.reused').map((event) => events.origins.get(event))).to.deep.equal([origin, undefined]);
+    expect(events.ofType<OtpReusedEvent>('otp.reused')).to.deep.equal([{ type: 'otp.reused', username: 'bob' }, { type: 'otp.reused', username: 'bob' }]);
+    expect(events.ofType<OtpReusedEvent>('otp.reused').map((event) => events.origins.get(event))).to.deep.equal([origin, undefined]);
     clock.advanceSeconds(30);
     expect(await failureReasons(authenticator.authenticate([password('bob', 'builder'), otp('bob', code(BOB_SECRET))]))).to.deep.equal([]);
   });

@@ -6,6 +6,8 @@ import {
   encodeRecordValue,
   type Clock,
   type DomainEvent,
+  type DomainEventType,
+  type ModuleEvent,
   type EventSink,
   type FoundRecord,
   type JsonValue,
@@ -193,14 +195,17 @@ export class ListServiceRegistry implements ServiceRegistry {
 
 /** Keeps every event and the request origin it came with, so tests can assert what was reported (and that no secret was). */
 export class RecordingEvents implements EventSink {
-  readonly events: DomainEvent[] = [];
-  readonly origins = new Map<DomainEvent, RequestOrigin | undefined>();
-  emit(event: DomainEvent, origin?: RequestOrigin): void {
+  readonly events: (DomainEvent | ModuleEvent)[] = [];
+  readonly origins = new Map<DomainEvent | ModuleEvent, RequestOrigin | undefined>();
+  emit(event: DomainEvent | ModuleEvent, origin?: RequestOrigin): void {
     this.events.push(event);
     this.origins.set(event, origin);
   }
-  ofType<T extends DomainEvent['type']>(type: T): Extract<DomainEvent, { type: T }>[] {
-    return this.events.filter((e): e is Extract<DomainEvent, { type: T }> => e.type === type);
+  /** Core's events of this type; a module's events as the module declares them: `ofType<OtpReusedEvent>('otp.reused')`. */
+  ofType<T extends DomainEventType>(type: T): Extract<DomainEvent, { type: T }>[];
+  ofType<E extends ModuleEvent>(type: E['type']): E[];
+  ofType(type: string): (DomainEvent | ModuleEvent)[] {
+    return this.events.filter((e) => e.type === type);
   }
 }
 

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { CentralSettings } from '../config/central.js';
 import type { Binder } from '../di.js';
+import { ModuleEvents } from '../events/module-events.js';
 import { CENTRAL_PARAMETERS, CENTRAL_READER, type DeclaredParameter } from '../request-parameters.js';
 import type { ModuleContext, ModuleSettings, SettingProblem, TesseraModule } from './module.js';
 import { loginModule } from './login/index.js';
@@ -62,6 +63,14 @@ export function moduleListProblems(names: readonly string[]): ModuleListProblem[
 /** The enabled modules, in list order. Assumes a list that passed moduleListProblems. */
 function enabledModules(names: readonly string[]): TesseraModule[] {
   return LISTED.filter((module) => names.includes(module.name));
+}
+
+/**
+ * The events every known module declares, on or off: an event of a module that is off never comes,
+ * and its counters are there (at 0) all the same, as the metrics always were.
+ */
+export function moduleEvents(): ModuleEvents {
+  return new ModuleEvents(LISTED.flatMap((module) => module.events ?? []));
 }
 
 /** A `modules` list with the modules demo mode shows (the browser login, proxy tickets) added, those whose dependencies are on. */

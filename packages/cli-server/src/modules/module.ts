@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { CentralSettings } from '../config/central.js';
 import type { Binder } from '../di.js';
+import type { ModuleEventDeclaration } from '../events/module-events.js';
 import type { DeclaredParameter, RequestParameter } from '../request-parameters.js';
 import type { ServicePolicyRegistrations } from '../service-policies.js';
 
@@ -56,6 +57,11 @@ export interface TesseraModule<Sections extends z.ZodRawShape = z.ZodRawShape> {
    * or credentials said so: the log never holds a secret one, other modules' checks see them all.
    */
   parameters?(settings: ModuleSettings<Sections>): readonly RequestParameter[];
+  /**
+   * The events the module emits (their types live in its core folder), each with its log level, audit
+   * record and counters: the log, the audit trail and the metrics take them from here.
+   */
+  readonly events?: readonly ModuleEventDeclaration[];
   /** Checks across settings, made only when the module is on: what it still lacks to work. */
   problems?(settings: ModuleSettings<Sections>, context: ModuleContext): SettingProblem[];
   /**

@@ -5,7 +5,7 @@ import type { RegisteredService } from '../domain/registry/registered-service.js
 import { principalMeetsRequirements, selectService } from '../domain/registry/service-matcher.js';
 import type { ServiceRegistry } from '../ports/service-registry.js';
 
-export const SERVICE_ACCESS_DENIED = 'Service access denied due to missing privileges.';
+const SERVICE_ACCESS_DENIED = 'Service access denied due to missing privileges.';
 
 /**
  * How a use case says no: it reports the refusal with its reason (the audit trail needs who was

@@ -21,7 +21,7 @@ export function loginModule(options: LoginModuleOptions): HttpModule {
       const pages = new LoginPages({
         branding: options.branding,
         messages: options.messages,
-        basePath: http.options.basePath.replace(/\/+$/, ''),
+        basePath: http.options.basePath,
         fields: http.loginFormFields,
       });
       return loginRoutes(http, { login: options.login, cookie: options.cookie, formTokens: options.formTokens, pages });

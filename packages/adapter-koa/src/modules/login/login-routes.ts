@@ -1,7 +1,6 @@
 import {
   AuthenticationFailedError,
   InvalidRequestError,
-  MethodNotAllowedError,
   NoCredentialsError,
   RateLimitedError,
   ThrottledError,
@@ -12,7 +11,7 @@ import type { Context, Next } from 'koa';
 import { z } from 'zod';
 import { statusOf, UNEXPECTED_ERROR_STATUS } from '../../errors/error-status.js';
 import { toTesseraError } from '../../errors/normalize-error.js';
-import { failureHeaders } from '../../errors/rest-failures.js';
+import { failureHeaderSchema, setFailureHeaders } from '../../errors/failure-headers.js';
 import { reportServerError } from '../../errors/report.js';
 import type { HttpContext } from '../../http-module.js';
 import { flag, optionalText, text } from '../../request/parameter-schemas.js';
@@ -40,7 +39,7 @@ const LOCATION = z.object({ Location: z.string().meta({ description: 'The servic
 const pageFailures = (http: HttpContext): FailureRendering => ({
   statusOf: (code) => statusOf(code, http.options),
   response: (code) => {
-    const headers = failureHeaders(code);
+    const headers = failureHeaderSchema(code);
     return headers ? { content: HTML, headers } : { content: HTML };
   },
 });
@@ -48,7 +47,7 @@ const pageFailures = (http: HttpContext): FailureRendering => ({
 /** GET /login, POST /login and GET /logout (CAS protocol 3.0 §2.1–2.3). */
 export function loginRoutes(http: HttpContext, deps: LoginRouteDependencies): Route[] {
   const { login, cookie, formTokens, pages } = deps;
-  const cookies = new LoginCookies(http.options.basePath.replace(/\/+$/, '') || '/', http.options.publicUrl?.startsWith('https:') ?? false);
+  const cookies = new LoginCookies(http.options.basePath || '/', http.options.publicUrl?.startsWith('https:') ?? false);
   const { messages } = pages;
 
   const send = (ctx: Context, status: number, page: Page) => {
@@ -108,8 +107,7 @@ export function loginRoutes(http: HttpContext, deps: LoginRouteDependencies): Ro
         const error = toTesseraError(thrown);
         const status = error ? statusOf(error.code, http.options) : UNEXPECTED_ERROR_STATUS;
         if (!error || status >= 500) reportServerError(http.events, thrown, ctx);
-        if (error instanceof ThrottledError || error instanceof RateLimitedError) ctx.set('Retry-After', String(error.retryAfterSeconds));
-        if (error instanceof MethodNotAllowedError) ctx.set('Allow', error.allowed.join(', '));
+        setFailureHeaders(ctx, error);
         if (form && (error instanceof AuthenticationFailedError || error instanceof NoCredentialsError || error instanceof ThrottledError || error instanceof RateLimitedError)) {
           return showForm(ctx, status, { ...formAgain(ctx), message: formMessage(error) });
         }

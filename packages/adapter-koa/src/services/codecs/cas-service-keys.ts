@@ -78,12 +78,12 @@ function nearestKey(key: string, candidates: readonly string[]): string | undefi
 }
 
 /** `@class` is the CAS class of that simple name, written fully or not; nothing else is set. */
-export function onlyClass(simpleName: string): (value: unknown) => boolean {
+function onlyClass(simpleName: string): (value: unknown) => boolean {
   return (value) => isRecord(value) && Object.keys(value).every((key) => key === '@class') && isClass(value['@class'], simpleName);
 }
 
 /** An empty collection, plain (`[]`, `{}`) or as CAS writes one (`["java.util.HashSet", []]`, `{"@class": "java.util.HashMap"}`). */
-export function isEmptyCollection(value: unknown): boolean {
+function isEmptyCollection(value: unknown): boolean {
   if (Array.isArray(value)) return value.length === 0 || (value.length === 2 && typeof value[0] === 'string' && Array.isArray(value[1]) && value[1].length === 0);
   return isRecord(value) && Object.keys(value).every((key) => key === '@class');
 }

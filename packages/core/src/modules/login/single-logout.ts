@@ -1,4 +1,4 @@
-import type { DomainEvent, RequestOrigin } from '../../domain/events.js';
+import type { RequestOrigin } from '../../domain/events.js';
 import { selectService } from '../../domain/registry/service-matcher.js';
 import { wantsBackChannelLogout, type RegisteredService } from '../../domain/registry/registered-service.js';
 import { ticketFingerprint } from '../../domain/tickets/fingerprint.js';
@@ -9,11 +9,9 @@ import type { RandomSource } from '../../ports/random-source.js';
 import type { ServiceRegistry } from '../../ports/service-registry.js';
 import type { GrantedTicket, SessionListener } from '../../ports/session-listener.js';
 import type { TicketStore } from '../../ports/ticket-store.js';
+import type { LogoutRequestDroppedEvent, LogoutTrigger } from './events.js';
 import { logoutRequestXml } from './logout-request.js';
 import type { ServiceSession, ServiceSessionStore } from './service-session-store.js';
-
-/** Why a service is told: its login session was logged out (by the user, REST or another login) or expired. */
-export type LogoutTrigger = Extract<DomainEvent, { type: 'logout.request.delivered' }>['trigger'];
 
 /** One back-channel logout request to deliver. */
 export interface LogoutDelivery {
@@ -68,7 +66,7 @@ export class SingleLogout implements SessionListener {
     const principal = tgt.authentication.principal.id;
     const dropped = await this.sessions.add(tgt.id, { ticketId: ticket.id, service: ticket.service, principal }, tgt.expiresAt, this.maxPerSession);
     for (const old of dropped) {
-      this.events.emit({ type: 'logout.request.dropped', service: old.service, ticket: ticketFingerprint(old.ticketId), principal: old.principal, limit: this.maxPerSession }, origin);
+      this.events.emit({ type: 'logout.request.dropped', service: old.service, ticket: ticketFingerprint(old.ticketId), principal: old.principal, limit: this.maxPerSession } satisfies LogoutRequestDroppedEvent, origin);
     }
     // A logout between the validation's look at the TGT and this add has taken the record already: tell the service now.
     if ((await this.tickets.get(tgt.id))?.kind !== 'TGT') await this.notify(tgt.id, 'logout', origin);

@@ -5,6 +5,7 @@ import type { RequestOrigin } from '../../domain/events.js';
 import type { AuthenticationListener } from '../../ports/authentication-listener.js';
 import type { Clock } from '../../ports/clock.js';
 import type { EventSink } from '../../ports/event-sink.js';
+import type { AuthenticationThrottledEvent } from './events.js';
 import type { ThrottleStore } from './throttle-store.js';
 
 export interface ThrottleSettings {
@@ -66,7 +67,7 @@ export class AuthenticationThrottle implements AuthenticationListener {
     // Concurrent failures may all reach the threshold: the store locks once and never extends a lock.
     if (await this.store.lock(key, now, now + lockSeconds * 1000)) {
       const username = normalizedUsername(subject.username);
-      this.events.emit({ type: 'authentication.throttled', key, ...(username && { username }), lockSeconds, failures }, subject.origin);
+      this.events.emit({ type: 'authentication.throttled', key, ...(username && { username }), lockSeconds, failures } satisfies AuthenticationThrottledEvent, subject.origin);
     }
   }
 
