@@ -25,12 +25,13 @@ export async function openRedisStorage({ config, services, clock, random, logger
     const stores = createRedisStores(connection.client, clock, settings.keyPrefix);
     for (const service of services) await stores.registry.save(service);
     logger.info({ redis: connection.target, keyPrefix: settings.keyPrefix, services: services.length }, 'Redis storage ready');
-    const { tickets, throttle, requestRates, otpSteps, serviceSessions, formTokens, readiness } = stores;
+    const { tickets, readiness } = stores;
     const users = new UsersConfiguredThenStored(new MemoryUserDirectory(config.users), stores.users);
     const registry = new ServicesStoredThenConfigured(stores.registry, services);
     const records = new RedisRecordStores(connection.client, new RedisKeys(settings.keyPrefix), clock, random);
     return {
-      ports: { tickets, registry, users, throttle, requestRates, otpSteps, serviceSessions, formTokens, records, readiness, liveTgts: tickets },
+      ports: { tickets, registry, users, records, readiness, liveTgts: tickets },
+      connection: { kind: 'redis', client: connection.client, keyPrefix: settings.keyPrefix },
       close: () => connection.close(),
     };
   } catch (error) {
