@@ -12,6 +12,7 @@ import { bindServerLogs, bindServing, type ServeOptions } from './lifecycle.js';
 import { LoggingEventSink } from './logging.js';
 import { registerMetrics } from './metrics/register-metrics.js';
 import { registerEnabledModules } from './modules/index.js';
+import { serverServicePolicies } from './service-policies.js';
 import { openStorage } from './storage/storage.js';
 import { KEYS } from './keys.js';
 import { TESSERA_VERSION } from './version.js';
@@ -58,7 +59,8 @@ export function buildContainer(inputs: CompositionInputs): Binder {
   binder.resource(
     KEYS.Storage,
     [KEYS.Clock, KEYS.RandomSource, KEYS.Logger],
-    (clock, random, logger) => openStorage({ config, services, clock, random, logger, ...(mongoDatabase !== undefined && { mongoDatabase }) }),
+    // A server waits for a Redis that cannot be reached yet; a CLI command fails at once.
+    (clock, random, logger) => openStorage({ config, services, clock, random, logger, serveBeforeStore: 'serve' in inputs, ...(mongoDatabase !== undefined && { mongoDatabase }) }),
     (storage) => storage.close(),
   );
   binder.resolved(KEYS.ReadinessCheck, [KEYS.Storage], (storage) => storage.ports.readiness);
@@ -72,6 +74,9 @@ export function buildContainer(inputs: CompositionInputs): Binder {
   // The CLI's `services import` saves for real only where the registry outlives the process.
   binder.constant(KEYS.ServiceRegistryOutlivesProcess, config.storage.type !== 'memory');
   binder.resolved(KEYS.PasswordHasher, [], () => new Argon2PasswordHasher());
+  const servicePolicies = serverServicePolicies();
+  binder.constant(KEYS.ServicePolicies, servicePolicies.policies);
+  binder.constant(KEYS.ServiceCodec, servicePolicies.codec);
 
   bindUseCases(binder, config);
   binder.resolved(
@@ -124,9 +129,10 @@ function bindUseCases(binder: Binder, config: Config): void {
       KEYS.Clock,
       KEYS.RandomSource,
       { all: KEYS.SessionListener },
+      KEYS.ServicePolicies,
     ],
-    (tickets, registry, handlers, policies, authenticationListeners, events, clock, random, [sessionListener]) =>
-      createCasCore({ tickets, registry, handlers, policies, authenticationListeners, events, clock, random, sessionListener }, settings),
+    (tickets, registry, handlers, policies, authenticationListeners, events, clock, random, [sessionListener], servicePolicies) =>
+      createCasCore({ tickets, registry, handlers, policies, authenticationListeners, events, clock, random, sessionListener, servicePolicies }, settings),
   );
 }
 

@@ -12,12 +12,13 @@ import type {
   ReadinessCheck,
   ReadinessProbe,
   RecordStores,
+  ServicePolicies,
   ServiceRegistry,
   SessionListener,
   TicketStore,
   UserDirectory,
 } from '@tessera/core';
-import type { CredentialExtractor, HttpModule } from '@tessera/adapter-koa';
+import type { CredentialExtractor, HttpModule, ServiceCodec } from '@tessera/adapter-koa';
 import type { RequestListener } from 'node:http';
 import type { AdminEndpoints } from './admin/admin-endpoints.js';
 import type { AuditStream } from './audit/audit-stream.js';
@@ -72,6 +73,10 @@ export const KEYS = {
   RecordStores: key<RecordStores>('RecordStores'),
   /** The storage's kind and connection, for a module's specialised store of its own (storage/module-stores.ts: `openModuleStore`). */
   StorageConnection: key<StorageConnection>('StorageConnection'),
+  /** The attribute release policies and username providers, by class: the built-in ones and every module's. */
+  ServicePolicies: key<ServicePolicies>('ServicePolicies'),
+  /** The service definitions' wire formats, with the same policy classes. */
+  ServiceCodec: key<ServiceCodec>('ServiceCodec'),
   PasswordHasher: key<PasswordHasher>('PasswordHasher'),
   /** The adapter `storage.type` names, opened by `Binder.open()` and closed by `Binder.close()`; every store port comes from it. */
   Storage: key<Storage>('Storage'),

@@ -2,7 +2,6 @@ import { execFileSync } from 'node:child_process';
 import { expect } from 'chai';
 import {
   principalMeetsRequirements,
-  releaseAttributes,
   selectService,
   compareServices,
   serviceComparisonKey,
@@ -60,12 +59,6 @@ describe('registered services (docs/protocol.md §4)', () => {
       expect(principalMeetsRequirements(requiring({ memberOf: ['st.*'] }), principal)).to.equal(true);
       expect(principalMeetsRequirements(requiring({ memberOf: ['staff'], mail: ['.*@example\\.org'] }), principal)).to.equal(true);
       expect(principalMeetsRequirements(requiring({ memberOf: ['staff'], eduPerson: ['x'] }), principal)).to.equal(false);
-    });
-
-    it('releases none, all, or an allowed list', () => {
-      expect(releaseAttributes({ kind: 'none' }, principal.attributes)).to.deep.equal({});
-      expect(releaseAttributes({ kind: 'all' }, principal.attributes)).to.deep.equal(principal.attributes);
-      expect(releaseAttributes({ kind: 'allowed', names: ['mail', 'missing'] }, principal.attributes)).to.deep.equal({ mail: ['casuser@example.org'] });
     });
   });
 

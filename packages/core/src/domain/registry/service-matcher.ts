@@ -1,5 +1,5 @@
-import type { AttributeMap, Principal } from '../authentication/principal.js';
-import type { AttributeReleasePolicy, RegisteredService } from './registered-service.js';
+import type { Principal } from '../authentication/principal.js';
+import type { RegisteredService } from './registered-service.js';
 
 const compiled = new Map<string, RegExp | null>();
 
@@ -44,21 +44,4 @@ export function principalMeetsRequirements(service: RegisteredService, principal
     if (!ok) return false;
   }
   return true;
-}
-
-export function releaseAttributes(policy: AttributeReleasePolicy, attributes: AttributeMap): AttributeMap {
-  switch (policy.kind) {
-    case 'none':
-      return {};
-    case 'all':
-      return attributes;
-    case 'allowed': {
-      const released: Record<string, readonly string[]> = {};
-      for (const name of policy.names) {
-        const values = attributes[name];
-        if (values) released[name] = values;
-      }
-      return released;
-    }
-  }
 }
