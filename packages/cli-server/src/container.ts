@@ -71,6 +71,7 @@ export function buildContainer(inputs: CompositionInputs): Binder {
   binder.resolved(KEYS.ServiceRegistry, [KEYS.Storage], (storage) => storage.ports.registry);
   binder.resolved(KEYS.UserDirectory, [KEYS.Storage], (storage) => storage.ports.users);
   binder.resolved(KEYS.RecordStores, [KEYS.Storage], (storage) => storage.ports.records);
+  binder.resolved(KEYS.StorageConnection, [KEYS.Storage], (storage) => storage.connection);
   // The CLI's `services import` saves for real only where the registry outlives the process.
   binder.constant(KEYS.ServiceRegistryOutlivesProcess, config.storage.type !== 'memory');
   binder.resolved(KEYS.PasswordHasher, [], () => new Argon2PasswordHasher());

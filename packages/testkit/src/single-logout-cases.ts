@@ -19,7 +19,7 @@ const HOUR = 3_600_000;
 const SERVICE = 'https://slo.example.org/app';
 
 /**
- * Single logout on an adapter's stores (core's SingleLogout): which tickets it records (validated ones
+ * Single logout on a storage's tickets, services and single-logout records (core's SingleLogout): which tickets it records (validated ones
  * only, the newest `maxPerSession` of a session), and how the end of a TGT is noticed there, a logout
  * at once, an expiry at the first check after it, with a clock the test moves.
  */

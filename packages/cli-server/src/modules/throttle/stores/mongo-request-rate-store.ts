@@ -1,6 +1,6 @@
 import type { Collection, Document } from 'mongodb';
 import type { RequestRateStore } from '@tessera/core/modules/throttle';
-import type { Guarded } from './unavailable.js';
+import type { Guarded } from '@tessera/adapter-mongo';
 
 /** A token bucket; `_id` is its key (a client IP). */
 export interface RequestRateDocument {

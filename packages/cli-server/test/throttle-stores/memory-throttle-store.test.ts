@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { ThrottledError } from '@tessera/core';
 import { AuthenticationThrottle, type ThrottleSubject } from '@tessera/core/modules/throttle';
-import { MemoryRequestRateStore, MemoryThrottleStore } from '@tessera/adapter-memory';
+import { MemoryRequestRateStore } from '../../src/modules/throttle/stores/memory-request-rate-store.js';
+import { MemoryThrottleStore } from '../../src/modules/throttle/stores/memory-throttle-store.js';
 import { FixedClock, RecordingEvents } from '@tessera/testkit';
 
 const T0 = Date.UTC(2026, 10, 21, 10, 0, 0);

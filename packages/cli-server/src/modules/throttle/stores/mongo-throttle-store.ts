@@ -1,6 +1,6 @@
 import type { Collection } from 'mongodb';
 import type { ThrottleState, ThrottleStore } from '@tessera/core/modules/throttle';
-import type { Guarded } from './unavailable.js';
+import type { Guarded } from '@tessera/adapter-mongo';
 
 /** A throttle key's counters; `_id` is the key (client IP + lower-cased username), unique by nature. */
 export interface ThrottleDocument {

@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { FixedClock } from '@tessera/testkit';
 import { FakeDatabase } from '@tessera/testkit/mongo';
-import { THROTTLE_RETENTION_MS, createMongoStores, type MongoDatabase } from '@tessera/adapter-mongo';
+import { THROTTLE_RETENTION_MS } from '../../src/modules/throttle/stores/mongo-throttle-store.js';
+import { mongoThrottleStores } from './mongo-collections.js';
 
 const KEY = '203.0.113.7|casuser';
 const MINUTE = 60_000;
@@ -10,7 +11,7 @@ const MINUTE = 60_000;
 describe('MongoThrottleStore queries', () => {
   let clock: FixedClock;
   let database: FakeDatabase;
-  const store = () => createMongoStores(database as unknown as MongoDatabase, clock).throttle;
+  const store = () => mongoThrottleStores(database).failures;
   const collection = () => database.collection('throttle');
   const at = (offset: number) => new Date(clock.now() + offset);
 
@@ -63,29 +64,5 @@ describe('MongoThrottleStore queries', () => {
   it('creates the TTL index on expiresAt', async () => {
     await store().createIndexes();
     expect(collection().argsOf('createIndex')).to.deep.equal([[{ expiresAt: 1 }, { name: 'expiresAt_ttl', expireAfterSeconds: 0 }]]);
-  });
-});
-
-// core's OtpReplayStore port on MongoDB: one atomic $max per claim (ASVS 2.8.4 across nodes)
-describe('MongoOtpReplayStore queries', () => {
-  it('claims a step with one upsert raising the stored step, accepted when it was lower or absent', async () => {
-    const database = new FakeDatabase();
-    const steps = createMongoStores(database as unknown as MongoDatabase, new FixedClock()).otpSteps;
-    expect(await steps.claim('alice', 100)).to.equal(true);
-    expect(database.collection('otp_steps').argsOf('findOneAndUpdate')).to.deep.equal([[{ _id: 'alice' }, { $max: { step: 100 } }, { upsert: true, returnDocument: 'before' }]]);
-    expect(await steps.claim('alice', 100)).to.equal(false);
-    expect(await steps.claim('alice', 99)).to.equal(false);
-    expect(database.collection('otp_steps').documents).to.deep.equal([{ _id: 'alice', step: 100 }]);
-    expect(await steps.claim('alice', 101)).to.equal(true);
-  });
-
-  it('retries a first claim whose insert collided with another node\'s, and judges it against that step', async () => {
-    const database = new FakeDatabase();
-    const collection = database.collection('otp_steps');
-    const steps = createMongoStores(database as unknown as MongoDatabase, new FixedClock()).otpSteps;
-    const [earlier, later] = await Promise.all([steps.claim('alice', 100), steps.claim('alice', 101)]);
-    expect([earlier, later]).to.deep.equal([true, true]);
-    expect(collection.argsOf('findOneAndUpdate')).to.have.length(3);
-    expect(collection.documents).to.deep.equal([{ _id: 'alice', step: 101 }]);
   });
 });

@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { FixedClock } from '@tessera/testkit';
 import { FakeDatabase } from '@tessera/testkit/mongo';
-import { REQUEST_RATE_RETENTION_MS, createMongoStores, type MongoDatabase } from '@tessera/adapter-mongo';
+import { REQUEST_RATE_RETENTION_MS } from '../../src/modules/throttle/stores/mongo-request-rate-store.js';
+import { mongoThrottleStores } from './mongo-collections.js';
 
 const IP = '203.0.113.9';
 
@@ -28,7 +29,7 @@ const takeUpdate = (now: number) => [
 describe('MongoRequestRateStore queries', () => {
   let clock: FixedClock;
   let database: FakeDatabase;
-  const store = (prefix?: string) => createMongoStores(database as unknown as MongoDatabase, clock, prefix).requestRates;
+  const store = (prefix?: string) => mongoThrottleStores(database, prefix).requestRates;
   const collection = () => database.collection('request_rates');
 
   beforeEach(() => {
