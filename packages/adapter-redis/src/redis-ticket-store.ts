@@ -172,7 +172,7 @@ function grantingTicket(id: string, data: string, fields: { expiresAt?: string |
     kind: 'TGT',
     id,
     // Checked field by field; a credential type is whatever string the handler that accepted it gave.
-    authentication: authentication as Authentication,
+    authentication: authentication,
     createdAt,
     hardExpiresAt: storedNumber(id, 'hardExpiresAt', fields.hardExpiresAt),
     expiresAt: storedNumber(id, 'expiresAt', fields.expiresAt),
