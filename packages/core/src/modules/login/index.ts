@@ -6,3 +6,4 @@ export * from './logout-request.js';
 export * from './service-session-store.js';
 export * from './single-logout.js';
 export * from './ticket-granting-cookie.js';
+export * from './pending-logins.js';
