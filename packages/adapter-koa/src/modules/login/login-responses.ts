@@ -8,7 +8,6 @@ import {
   type RequestOrigin,
   type TesseraError,
 } from '@tessera/core';
-import type { Authentication } from '@tessera/core';
 import type { BrowserLogin, LoginFormTokens, LoginOutcome, LoginRequest, PendingLogin, PendingLogins, TicketGrantingCookie } from '@tessera/core/modules/login';
 import type { Context, Next } from 'koa';
 import { z } from 'zod';
@@ -231,11 +230,6 @@ export function sentParameters(ctx: Context): Readonly<Record<string, unknown>> 
     // Unreadable input: nothing sent.
     return {};
   }
-}
-
-/** An Authentication as core made it, from what a held login kept. */
-export function authenticationOf(login: PendingLogin): Authentication {
-  return login.authentication;
 }
 
 export function responseMethod(value: string | undefined): ResponseMethod {

@@ -7,7 +7,7 @@ import { parameterObject, optionalText, text } from '../../request/parameter-sch
 import { requestOrigin } from '../../request/request-origin.js';
 import { STORE_ERRORS } from '../../request/credential-request.js';
 import { defineRoute, type Route } from '../../routes/route.js';
-import { authenticationOf, heldLogin, HTML, LOCATION, pageFailures, responseMethod, sentParameters, type LoginResponses } from './login-responses.js';
+import { heldLogin, HTML, LOCATION, pageFailures, responseMethod, sentParameters, type LoginResponses } from './login-responses.js';
 
 /**
  * POST /login/step: what a step's page posts for a login whose credentials are proven and held
@@ -25,7 +25,7 @@ export function loginStepRoute(responses: LoginResponses, steps: readonly LoginS
     const step = steps.find((candidate) => candidate.name === held?.steps[0]);
     if (held === undefined || step === undefined) return undefined;
     const service = await login.service(held.service);
-    return { held, step, context: { authentication: authenticationOf(held), ...(service && { service }) } };
+    return { held, step, context: { authentication: held.authentication, ...(service && { service }) } };
   };
 
   /** A login that is gone (expired, finished, another browser's) starts again: the login form, as after an expired form token. */

@@ -1,5 +1,4 @@
 import { hash } from 'node:crypto';
-import type { Authentication } from '../../domain/authentication/authentication.js';
 import type { CredentialType } from '../../domain/authentication/credential.js';
 import type { Clock } from '../../ports/clock.js';
 import type { RandomSource } from '../../ports/random-source.js';
@@ -68,11 +67,6 @@ export class PendingLogins {
     const taken = await this.records.take(id);
     return taken === undefined ? undefined : withoutBrowser(taken);
   }
-}
-
-/** The Authentication a record holds, as core uses it. */
-export function storedAuthentication(authentication: Authentication): StoredAuthentication {
-  return authentication;
 }
 
 function withoutBrowser({ browser: _browser, ...login }: PendingRecord): PendingLogin {
