@@ -253,7 +253,12 @@ export function requireNavigable(service: string | undefined): void {
 
 /** The service URL with `ticket` added to its query, before any fragment (as CAS appends it). */
 export function withTicket(service: string, ticket: string): string {
-  const hash = service.indexOf('#');
-  const [base, fragment] = hash < 0 ? [service, ''] : [service.slice(0, hash), service.slice(hash)];
-  return `${base}${base.includes('?') ? '&' : '?'}ticket=${encodeURIComponent(ticket)}${fragment}`;
+  return withQuery(service, 'ticket', ticket);
+}
+
+/** The URL with one more query parameter, before any fragment. */
+export function withQuery(url: string, name: string, value: string): string {
+  const hash = url.indexOf('#');
+  const [base, fragment] = hash < 0 ? [url, ''] : [url.slice(0, hash), url.slice(hash)];
+  return `${base}${base.includes('?') ? '&' : '?'}${name}=${encodeURIComponent(value)}${fragment}`;
 }

@@ -20,8 +20,19 @@ export interface Page {
   readonly contentSecurityPolicy: string;
 }
 
-/** The login module's one script: the POST redirect submits its form by itself. */
+/** The POST redirect submits its form by itself. */
 const AUTO_SUBMIT = 'document.forms[0].submit();';
+
+/**
+ * The logout page with front-channel calls: once every call's image settled (loaded or failed), or
+ * after 5 s, the browser goes on to the continue link, when the page has one.
+ */
+const AFTER_FRONT_CHANNEL =
+  "(function(){var next=document.getElementById('continue');var calls=[].slice.call(document.querySelectorAll('img.logout-call'));var left=calls.length;var gone=false;" +
+  'function go(){if(!gone&&next){gone=true;location.replace(next.href);}}' +
+  'function settled(){left-=1;if(left<=0)go();}' +
+  "calls.forEach(function(call){if(call.complete)settled();else{call.addEventListener('load',settled);call.addEventListener('error',settled);}});" +
+  'if(left<=0)go();setTimeout(go,5000);})();';
 
 /** The pages of the login module, each a whole HTML document in the configured language. */
 export class LoginPages {
@@ -114,9 +125,19 @@ ${ticket === undefined ? undefined : html`<input type="hidden" name="ticket" val
     return this.page(text.deniedHeading, html`<p>${formatMessage(text.denied, { service: displayed(service), principal })}</p>\n<p><a href="${this.path('/logout')}">${text.logOut}</a></p>`);
   }
 
-  loggedOut(): Page {
+  /**
+   * The logged-out page. With front-channel calls (single logout through the browser), each is an
+   * image the browser loads from the service's logout URL (its origin allowed in the page's CSP), and
+   * with `next` a script goes on there once they settled; without script, a link does.
+   */
+  loggedOut(frontChannel: { calls: readonly string[]; next?: string } = { calls: [] }): Page {
     const text = this.settings.messages;
-    return this.page(text.loggedOutHeading, html`<p>${text.loggedOut}</p>`);
+    if (frontChannel.calls.length === 0) return this.page(text.loggedOutHeading, html`<p>${text.loggedOut}</p>`);
+    const content = html`<p>${text.loggedOut}</p>
+${frontChannel.calls.map((call) => html`<img class="logout-call" src="${call}" alt="" width="1" height="1">`)}
+${frontChannel.next === undefined ? undefined : html`<p><a id="continue" href="${frontChannel.next}">${text.continue}</a></p>`}`;
+    const origins = [...new Set(frontChannel.calls.map((call) => new URL(call).origin))];
+    return this.page(text.loggedOutHeading, content, frontChannel.next === undefined ? [] : [AFTER_FRONT_CHANNEL], origins);
   }
 
   /** A page that only says something went wrong: a heading and one paragraph. */
@@ -129,7 +150,7 @@ ${ticket === undefined ? undefined : html`<input type="hidden" name="ticket" val
   }
 
   /** A whole page; each script is placed after the content, inline, and allowed by its hash alone. */
-  private page(heading: string, content: Html, scripts: readonly string[] = []): Page {
+  private page(heading: string, content: Html, scripts: readonly string[] = [], imageOrigins: readonly string[] = []): Page {
     const { branding, messages } = this.settings;
     const logo = branding.logoUrl === undefined ? undefined : html`<img src="${branding.logoUrl}" alt="${branding.logoAlt ?? branding.title}">`;
     const markup = html`<!DOCTYPE html>
@@ -153,7 +174,7 @@ ${content}${scripts.map((script) => html`
 `;
     const scriptSources = scripts.length === 0 ? "'none'" : [...new Set(scripts.map((script) => `'sha256-${sha256(script)}'`))].join(' ');
     // No form-action: the form's redirect goes to whichever registered service asked, and browsers check it against form-action.
-    const contentSecurityPolicy = `default-src 'none'; style-src 'sha256-${this.styleHash}'; script-src ${scriptSources}; img-src 'self' https: data:; base-uri 'none'; frame-ancestors 'none'`;
+    const contentSecurityPolicy = `default-src 'none'; style-src 'sha256-${this.styleHash}'; script-src ${scriptSources}; img-src 'self' https: data:${imageOrigins.map((origin) => ` ${origin}`).join('')}; base-uri 'none'; frame-ancestors 'none'`;
     return { markup: markup.toString(), contentSecurityPolicy };
   }
 }

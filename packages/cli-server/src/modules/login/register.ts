@@ -35,12 +35,12 @@ export const registerLoginModule: ModuleRegistration<typeof loginSections> = (bi
   );
   binder.resolved(
     KEYS.HttpModule,
-    [KEYS.CasCore, KEYS.TicketStore, KEYS.Storage, KEYS.RecordStores, KEYS.EventSink, KEYS.Clock, KEYS.RandomSource],
-    (core, tickets, { ports: { formTokens: usedFormTokens } }, records, events, clock, random) => {
+    [KEYS.CasCore, KEYS.TicketStore, KEYS.Storage, KEYS.RecordStores, SINGLE_LOGOUT, KEYS.EventSink, KEYS.Clock, KEYS.RandomSource],
+    (core, tickets, { ports: { formTokens: usedFormTokens } }, records, singleLogout, events, clock, random) => {
       const keys = deriveLoginKeys(loadLoginSecret(settings, random));
       const { branding } = settings;
       return loginModule({
-        login: new BrowserLogin(core, tickets, events),
+        login: new BrowserLogin(core, tickets, events, singleLogout),
         cookie: new TicketGrantingCookie(keys),
         formTokens: new LoginFormTokens(keys, usedFormTokens, clock, random, settings.formTokenLifetimeSeconds),
         // A login waits for its steps as long as its form would stay valid.

@@ -7,6 +7,7 @@ import type { TicketGrantingTicket } from '../../domain/tickets/ticket.js';
 import type { EventSink } from '../../ports/event-sink.js';
 import type { TicketStore } from '../../ports/ticket-store.js';
 import type { CasCore } from '../../use-cases/cas-core.js';
+import type { FrontChannelLogout, SingleLogout } from './single-logout.js';
 
 /** A visit to /login, as CAS protocol 3.0 defines its parameters. */
 export interface LoginRequest {
@@ -55,6 +56,8 @@ export class BrowserLogin {
     private readonly core: CasCore,
     private readonly tickets: TicketStore,
     private readonly events: EventSink,
+    /** Single logout, asked for the front-channel services when a browser logs out. */
+    private readonly singleLogout?: Pick<SingleLogout, 'endForBrowser'>,
   ) {}
 
   /** GET /login: single sign-on, gateway, or the form. An unregistered service is refused (ServiceNotAuthorizedError). */
@@ -118,9 +121,16 @@ export class BrowserLogin {
     return (await this.session(sessionTgtId)) !== undefined;
   }
 
-  /** GET /logout: the browser's TGT, its STs, and (single logout) its services' sessions end. */
-  async logOut(sessionTgtId: string | undefined, origin?: RequestOrigin): Promise<void> {
-    if (sessionTgtId !== undefined) await this.core.destroyTicketGrantingTicket.execute(sessionTgtId, origin);
+  /**
+   * GET /logout: the browser's TGT, its STs, and (single logout) its services' sessions end; the
+   * front-channel logout requests, for the browser to make, are returned.
+   */
+  async logOut(sessionTgtId: string | undefined, origin?: RequestOrigin): Promise<FrontChannelLogout[]> {
+    if (sessionTgtId === undefined) return [];
+    // Only a live session's services: a cookie naming a TGT that is gone tells nobody.
+    const frontChannel = (await this.session(sessionTgtId)) && this.singleLogout ? await this.singleLogout.endForBrowser(sessionTgtId, origin) : [];
+    await this.core.destroyTicketGrantingTicket.execute(sessionTgtId, origin);
+    return frontChannel;
   }
 
   /** Where a logout may send the browser: a registered, enabled service only, never any other URL. */
