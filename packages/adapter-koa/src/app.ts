@@ -82,7 +82,10 @@ function extensionPoints(contributions: readonly HttpExtensions[]): Omit<HttpCon
       return id;
     },
     validationExtensions: contributions.flatMap((contribution) => contribution.validation ?? []),
-    loginFormFields: contributions.flatMap((contribution) => contribution.loginFormField ?? []),
+    loginForm: {
+      fields: contributions.flatMap((contribution) => contribution.loginForm?.fields ?? []),
+      steps: contributions.flatMap((contribution) => contribution.loginForm?.steps ?? []),
+    },
   };
 }
 

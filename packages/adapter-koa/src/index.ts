@@ -1,6 +1,6 @@
 export { createApp } from './app.js';
 export type { HttpOptions } from './http-options.js';
-export type { AppDependencies, HttpBasics, HttpContext, HttpExtensions, HttpModule, LoginFormField, RequestCondition, Step, TicketEncoding, ValidationExtension } from './http-module.js';
+export type { AppDependencies, HttpBasics, HttpContext, HttpExtensions, HttpModule, LoginFormExtension, LoginFormField, LoginStep, LoginStepContext, LoginStepPage, RequestCondition, Step, TicketEncoding, ValidationExtension } from './http-module.js';
 export { credentialExtractor, type CredentialExtractor, type CredentialRequest } from './request/credentials.js';
 export { usernamePasswordExtractor } from './request/username-password-extractor.js';
 export { defineRoute, type Route, type RouteDeclaration, type RouteInput, type RouteRequest } from './routes/route.js';
@@ -15,3 +15,4 @@ export { serviceCodec, type ServiceCodec } from './services/codecs/service-codec
 export { answerClientErrors } from './errors/client-errors.js';
 export { ADMIN_PATHS, createAdminApp, type AdminDependencies, type MetricsExposition } from './observability/admin-app.js';
 export type { RequestObserver } from './observability/observe-requests.js';
+export { escapeHtml, formatMessage, html, Html, type HtmlValue } from './pages/html.js';

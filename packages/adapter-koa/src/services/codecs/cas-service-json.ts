@@ -147,7 +147,6 @@ function parseProxyPolicy(value: unknown, fail: Fail): { proxyPolicy?: ProxyPoli
 function parseLogout(type: unknown, url: unknown, fail: Fail): { logoutType?: LogoutType; logoutUrl?: string } {
   const parsed: { logoutType?: LogoutType; logoutUrl?: string } = {};
   if (type !== undefined && type !== null) {
-    if (type === 'FRONT_CHANNEL') throw fail('logoutType', 'FRONT_CHANNEL is not supported; use BACK_CHANNEL or NONE');
     if (!LOGOUT_TYPES.includes(type as LogoutType)) throw fail('logoutType', `must be one of ${LOGOUT_TYPES.join(', ')}`);
     parsed.logoutType = type as LogoutType;
   }

@@ -1,5 +1,5 @@
 import { loginModule, MESSAGES } from '@tessera/adapter-koa/modules/login';
-import { BrowserLogin, deriveLoginKeys, LoginFormTokens, RecordFormTokenStore, RecordServiceSessionStore, SingleLogout, TicketGrantingCookie } from '@tessera/core/modules/login';
+import { BrowserLogin, deriveLoginKeys, LoginFormTokens, PendingLogins, RecordFormTokenStore, RecordServiceSessionStore, SingleLogout, TicketGrantingCookie } from '@tessera/core/modules/login';
 import { key, KEYS } from '../../keys.js';
 import type { ModuleRegistration } from '../module.js';
 import type { loginSections } from './config.js';
@@ -9,13 +9,17 @@ import { SingleLogoutJob } from './single-logout-job.js';
 
 const SENDER = key<HttpLogoutRequestSender>('login: logout request sender');
 const SINGLE_LOGOUT = key<SingleLogout>('login: single logout');
+/** The record namespace of the logins waiting for a step. */
+const PENDING_LOGINS = 'login.pending';
 
 /**
  * `login`: /login and /logout for browsers on the central authentication, and the throttle and audit
  * every login has; single logout, told of every validation and logout (REST's included) and checking
- * for expired sessions in the background. Its single-logout records and used form tokens are namespaces
- * of the storage's records (RecordStores). The cookie and form keys come from `login.key` or
- * `login.keyFile`. The form shows the fields other modules contribute (HttpContext.loginFormFields).
+ * for expired sessions in the background. Its single-logout records, used form tokens and the logins
+ * waiting for a step (`login.pending`) are namespaces of the storage's records (RecordStores). The
+ * cookie and form keys come from `login.key` or `login.keyFile`. The form shows the fields other
+ * modules contribute, and a login passes the steps they add before its session is made
+ * (HttpContext.loginForm).
  */
 export const registerLoginModule: ModuleRegistration<typeof loginSections> = (binder, { login: settings }) => {
   binder.resolved(SENDER, [KEYS.EventSink], (events) => new HttpLogoutRequestSender(settings.singleLogout, events));
@@ -33,14 +37,16 @@ export const registerLoginModule: ModuleRegistration<typeof loginSections> = (bi
   );
   binder.resolved(
     KEYS.HttpModule,
-    [KEYS.CasCore, KEYS.TicketStore, KEYS.RecordStores, KEYS.EventSink, KEYS.Clock, KEYS.RandomSource],
-    (core, tickets, records, events, clock, random) => {
+    [KEYS.CasCore, KEYS.TicketStore, KEYS.RecordStores, SINGLE_LOGOUT, KEYS.EventSink, KEYS.Clock, KEYS.RandomSource],
+    (core, tickets, records, singleLogout, events, clock, random) => {
       const keys = deriveLoginKeys(loadLoginSecret(settings, random));
       const { branding } = settings;
       return loginModule({
-        login: new BrowserLogin(core, tickets, events),
+        login: new BrowserLogin(core, tickets, events, singleLogout),
         cookie: new TicketGrantingCookie(keys),
         formTokens: new LoginFormTokens(keys, new RecordFormTokenStore(records), clock, random, settings.formTokenLifetimeSeconds),
+        // A login waits for its steps as long as its form would stay valid.
+        pendingLogins: new PendingLogins(records.namespace(PENDING_LOGINS), clock, random, settings.formTokenLifetimeSeconds),
         branding: {
           title: branding.title,
           colours: branding.colours,

@@ -52,7 +52,8 @@ export interface RegisteredService {
   readonly properties: AttributeMap;
   /**
    * CAS's `logoutType`: `BACK_CHANNEL` opts the service in to single logout (the login module tells it
-   * when a login session it took part in ends); absent or `NONE`, it is never told.
+   * when a login session it took part in ends, server to server); `FRONT_CHANNEL` too, through the
+   * user's browser on the logout page; absent or `NONE`, it is never told.
    */
   readonly logoutType?: LogoutType;
   /** CAS's `logoutUrl`: where the logout request goes; absent, the service URL the ticket was issued for. */
@@ -64,12 +65,17 @@ export interface RegisteredService {
 /** A service definition before the registry has assigned an id (when it came without one). */
 export type ServiceDefinition = Omit<RegisteredService, 'id'> & { readonly id?: number };
 
-export const LOGOUT_TYPES = ['NONE', 'BACK_CHANNEL'] as const;
+export const LOGOUT_TYPES = ['NONE', 'BACK_CHANNEL', 'FRONT_CHANNEL'] as const;
 export type LogoutType = (typeof LOGOUT_TYPES)[number];
 
 /** Whether the service is to be told, by a back-channel logout request, when a login session ends. */
 export function wantsBackChannelLogout(service: RegisteredService): boolean {
   return service.logoutType === 'BACK_CHANNEL';
+}
+
+/** Whether the service is to be told when a login session ends, by either channel. */
+export function wantsSingleLogout(service: RegisteredService): boolean {
+  return service.logoutType === 'BACK_CHANNEL' || service.logoutType === 'FRONT_CHANNEL';
 }
 
 export const CAS_REGISTERED_SERVICE = 'org.apereo.cas.services.CasRegisteredService';

@@ -1,5 +1,5 @@
 /**
- * The one escaping layer of the login pages: `html` is a tagged template whose every interpolated
+ * The one escaping layer of the HTML pages (the login module's, and what other modules add to them): `html` is a tagged template whose every interpolated
  * value is escaped for text and for double-quoted attributes, unless it is Html already (a fragment
  * built the same way). Html holds only escaped text or markup of this package, so no value reaches a page unescaped.
  */
