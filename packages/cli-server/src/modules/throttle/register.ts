@@ -16,9 +16,10 @@ const LOGIN_FORM_SCOPE = 'login-form';
  * request-rate limit (`throttle.loginForm`), and with `throttle.validation.requestsPerSecond` set the
  * validation endpoints', their buckets in the storage's request-rate store.
  */
-export const registerThrottleModule: ModuleRegistration<typeof throttleSections> = (binder, { throttle }) => {
+export const registerThrottleModule: ModuleRegistration<typeof throttleSections> = (binder, { throttle }, { credentialKinds }) => {
+  const usernameKinds = credentialKinds.filter((kind) => kind.provesUsername).map((kind) => kind.type);
   const { validation, loginForm } = throttle;
-  binder.resolved(THROTTLE, [KEYS.Storage, KEYS.Clock, KEYS.EventSink], ({ ports: { throttle: store } }, clock, events) => new AuthenticationThrottle(store, clock, throttle.failure, events));
+  binder.resolved(THROTTLE, [KEYS.Storage, KEYS.Clock, KEYS.EventSink], ({ ports: { throttle: store } }, clock, events) => new AuthenticationThrottle(store, clock, throttle.failure, events, usernameKinds));
   binder.resolved(KEYS.AuthenticationListener, [THROTTLE], (throttle) => throttle);
   binder.resolved(KEYS.HttpModule, [THROTTLE, KEYS.Storage, KEYS.Clock], (authentication, { ports: { requestRates: rates } }, clock) => {
     const { requestsPerSecond, burst } = validation;
