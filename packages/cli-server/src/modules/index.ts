@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { CentralSettings } from '../config/central.js';
 import type { Binder } from '../di.js';
+import { CENTRAL_CREDENTIAL_KINDS, type CredentialKind } from '../credential-kinds.js';
 import { ModuleEvents } from '../events/module-events.js';
 import { CENTRAL_PARAMETERS, CENTRAL_READER, type DeclaredParameter } from '../request-parameters.js';
 import type { ModuleContext, ModuleSettings, SettingProblem, TesseraModule } from './module.js';
@@ -101,8 +102,13 @@ export function secretParameterNames(config: ModuleInputs): string[] {
   return [...new Set(declaredParameters(config).filter((parameter) => parameter.secret === true).map((parameter) => parameter.name))];
 }
 
+/** The credential kinds tessera reads with this configuration: the central one, then each enabled module's. */
+function credentialKinds(config: ModuleInputs): CredentialKind[] {
+  return [...CENTRAL_CREDENTIAL_KINDS, ...enabledModules(config.modules).flatMap((module) => module.credentialKinds ?? [])];
+}
+
 function contextOf(module: TesseraModule, config: ModuleInputs, parameters: readonly DeclaredParameter[]): ModuleContext {
-  return { ...centralSettings(config), parameters: parameters.filter((parameter) => parameter.readBy !== module.name) };
+  return { ...centralSettings(config), parameters: parameters.filter((parameter) => parameter.readBy !== module.name), credentialKinds: credentialKinds(config) };
 }
 
 /**

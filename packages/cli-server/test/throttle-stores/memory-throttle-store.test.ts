@@ -96,7 +96,7 @@ describe('AuthenticationThrottle on a full MemoryThrottleStore', () => {
 
   it('never forgets an active lock; new keys are refused until a lock ends, then take its room', async () => {
     const clock = new FixedClock(T0);
-    const throttle = new AuthenticationThrottle(new MemoryThrottleStore({ maxKeys: 3 }), clock, settings, new RecordingEvents());
+    const throttle = new AuthenticationThrottle(new MemoryThrottleStore({ maxKeys: 3 }), clock, settings, new RecordingEvents(), ['usernamePassword']);
     await throttle.failed(subject('victim'));
     clock.advanceSeconds(10);
     for (const name of ['flood-1', 'flood-2']) await throttle.failed(subject(name));

@@ -11,6 +11,8 @@ export const otpModule: TesseraModule<typeof otpSections> = {
   dependencies: [],
   sections: otpSections,
   events: otpEvents,
+  // A code proves the username it came with: the throttle forgets that username's failures once it is accepted.
+  credentialKinds: [{ type: 'otp', provesUsername: true }],
   parameters: ({ otp }) => [{ name: otp.parameter, secret: true, credential: true }],
   problems: otpProblems,
   // A user who requires a one-time password could never log in without the module that checks it.

@@ -19,11 +19,12 @@ const LOGIN_FORM_SCOPE = 'login-form';
  * login form's request-rate limit (`throttle.loginForm`), and with `throttle.validation.requestsPerSecond`
  * set the validation endpoints', their buckets in the module's request-rate store.
  */
-export const registerThrottleModule: ModuleRegistration<typeof throttleSections> = (binder, { throttle }) => {
+export const registerThrottleModule: ModuleRegistration<typeof throttleSections> = (binder, { throttle }, { credentialKinds }) => {
+  const usernameKinds = credentialKinds.filter((kind) => kind.provesUsername).map((kind) => kind.type);
   const { validation, loginForm } = throttle;
   // A resource: on Mongo the stores create their indexes, which `open()` awaits; the storage closes the connection.
   binder.resource(STORES, [KEYS.StorageConnection], (connection) => openModuleStore(connection, throttleStores(throttle)), () => undefined);
-  binder.resolved(THROTTLE, [STORES, KEYS.Clock, KEYS.EventSink], ({ failures }, clock, events) => new AuthenticationThrottle(failures, clock, throttle.failure, events));
+  binder.resolved(THROTTLE, [STORES, KEYS.Clock, KEYS.EventSink], ({ failures }, clock, events) => new AuthenticationThrottle(failures, clock, throttle.failure, events, usernameKinds));
   binder.resolved(KEYS.AuthenticationListener, [THROTTLE], (throttle) => throttle);
   binder.resolved(KEYS.HttpModule, [THROTTLE, STORES, KEYS.Clock], (authentication, { requestRates: rates }, clock) => {
     const { requestsPerSecond, burst } = validation;

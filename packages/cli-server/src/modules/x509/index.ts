@@ -10,6 +10,8 @@ export const x509Module: TesseraModule<typeof x509Sections> = {
   dependencies: [],
   sections: x509Sections,
   events: x509Events,
+  // A certificate's subject proves no username sent beside it.
+  credentialKinds: [{ type: 'x509', provesUsername: false }],
   // The form source's field; the header source's is a header, the TLS source reads the handshake.
   parameters: ({ x509 }) => (x509.sources.includes('form') ? [{ name: 'cert', credential: true }] : []),
   problems: x509ModuleProblems,
