@@ -32,6 +32,7 @@ export function toCasServiceJson(service: RegisteredService, policies: PolicySlo
     ...(service.logoutType === undefined ? {} : { logoutType: service.logoutType }),
     ...(service.logoutUrl === undefined ? {} : { logoutUrl: service.logoutUrl }),
     ...(service.proxyPolicy === undefined ? {} : { proxyPolicy: proxyPolicyJson(service.proxyPolicy) }),
+    ...(service.expirationPolicy === undefined ? {} : { expirationPolicy: { '@class': `${CAS}.DefaultRegisteredServiceExpirationPolicy`, ...service.expirationPolicy } }),
   };
 }
 
