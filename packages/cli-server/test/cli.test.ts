@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { parseConfig, startServer } from '@tessera/cli-server';
 import { Argon2PasswordHasher } from '@tessera/core';
 import { FixedClock } from '@tessera/testkit';
-import { TestPki, type TestAuthority } from '@tessera/testkit/x509';
+import { TestPki, type TestAuthority } from '@tessera/testkit/pki';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const MAIN = join(ROOT, 'packages/cli-server/src/main.ts');
