@@ -10,7 +10,7 @@ export interface RedactedError {
   readonly errors?: readonly RedactedError[];
 }
 
-/** Keys (compared in lower case) whose values never reach a line, whatever they hold. */
+/** Keys (compared in lower case) whose values never reach a line, whatever they hold (`otp` as in SECRET_NAMES). */
 const SECRET_KEYS = ['password', 'passwordhash', 'bindpassword', 'authorization', 'proxy-authorization', 'cookie', 'otp', 'otpsecret', 'signingkey', 'encryptionkey'];
 
 /**
