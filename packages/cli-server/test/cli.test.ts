@@ -6,10 +6,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { parseConfig, startServer } from '@tessera/cli-server';
+import { MODULES, parseConfig, startServer } from '@tessera/cli-server';
 import { Argon2PasswordHasher } from '@tessera/core';
 import { FixedClock } from '@tessera/testkit';
-import { TestPki, type TestAuthority } from '@tessera/testkit/x509';
+import { TestPki, type TestAuthority } from '@tessera/testkit/pki';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const MAIN = join(ROOT, 'packages/cli-server/src/main.ts');
@@ -134,6 +134,8 @@ describe('tessera CLI', function () {
     expect(help.code).to.equal(0);
     const listed = [...help.stdout.matchAll(/^ {2}tessera ([a-z-]+(?: [a-z]+)?)/gm)].map((match) => match[1]);
     expect(listed).to.deep.equal(COMMANDS);
+    // A module's commands come from its declaration (TesseraModule.commands), as the CLI takes them.
+    expect(COMMANDS).to.include.members(MODULES.flatMap((module) => (module.commands ?? []).map((command) => command.name)));
     const helps = await Promise.all(COMMANDS.map((command) => runCli([...command.split(' '), '--help'])));
     helps.forEach((run, index) => {
       expect(run.code, COMMANDS[index]).to.equal(0);

@@ -10,7 +10,7 @@ import { buildContainer, createLogger, knownModuleNames, parseConfig, KEYS, type
 import { cryptoRandomSource } from '@tessera/core';
 import { generateLoginSecret } from '@tessera/core/modules/login';
 import { generateTokenKeys } from '@tessera/core/modules/tokens';
-import { TestPki } from '@tessera/testkit/x509';
+import { TestPki } from '@tessera/testkit/pki';
 
 /** A trust anchor file for the x509 module. */
 async function trustAnchorFile(): Promise<string> {

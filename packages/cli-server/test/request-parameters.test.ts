@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { buildContainer, CENTRAL_PARAMETERS, createLogger, declaredParameters, knownModuleNames, parseConfig, secretParameterNames, KEYS } from '@tessera/cli-server';
 import { cryptoRandomSource } from '@tessera/core';
 import { generateTokenKeys } from '@tessera/core/modules/tokens';
-import { TestPki } from '@tessera/testkit/x509';
+import { TestPki } from '@tessera/testkit/pki';
 import { configProblems as problems } from './config-problems.js';
 
 /** The x509 module reading the form field `cert`, its trust anchor a file that is never read by the schema. */

@@ -1,6 +1,6 @@
 import { cryptoRandomSource } from '@tessera/core';
 import { CONTENT_ENCRYPTION_ALGORITHMS, generateTokenKeys, type ContentEncryptionAlgorithm } from '@tessera/core/modules/tokens';
-import type { Output } from './configuration.js';
+import type { Output } from '../../cli/command.js';
 
 /**
  * `tessera generate-keys`: a fresh key pair for the tokens module, printed as the key file's JSON
