@@ -1,4 +1,4 @@
-import { storedReleasePolicy, type AccessStrategy, type AttributeMap, type LogoutType, type ProxyPolicy, type RegisteredService, type ServicePolicy } from '@tessera/core';
+import { storedReleasePolicy, type AccessStrategy, type AttributeMap, type LogoutType, type MultifactorPolicy, type ProxyPolicy, type RegisteredService, type ServicePolicy } from '@tessera/core';
 
 /** A registered service as stored, keyed by its id. */
 export interface ServiceDocument {
@@ -16,6 +16,7 @@ export interface ServiceDocument {
   logoutType?: LogoutType;
   logoutUrl?: string;
   proxyPolicy?: ProxyPolicy;
+  multifactorPolicy?: MultifactorPolicy;
 }
 
 export function toServiceDocument(service: RegisteredService): ServiceDocument {
@@ -42,5 +43,6 @@ export function fromServiceDocument(document: ServiceDocument): RegisteredServic
     ...(document.logoutType === undefined ? {} : { logoutType: document.logoutType }),
     ...(document.logoutUrl === undefined ? {} : { logoutUrl: document.logoutUrl }),
     ...(document.proxyPolicy === undefined ? {} : { proxyPolicy: document.proxyPolicy }),
+    ...(document.multifactorPolicy === undefined ? {} : { multifactorPolicy: document.multifactorPolicy }),
   };
 }

@@ -13,6 +13,7 @@ import {
 } from '@tessera/core';
 import { ACCESS_STRATEGY_KEYS, isClass, isRecord, keyProblems, PROPERTY_KEYS, proxyPolicyKeys, SERVICE_KEYS } from './cas-service-keys.js';
 import { stringList } from './java-collections.js';
+import { multifactorPolicyKeys, parseMultifactorPolicy } from './multifactor-policy-codec.js';
 import type { PolicySlots } from './policy-slots.js';
 
 export const DEFAULT_SERVICE_TYPES: readonly string[] = [
@@ -84,6 +85,7 @@ export function parseServiceDefinition(json: unknown, policies: PolicySlots, opt
   const properties = section('properties', () => parseProperties(json['properties'], (field, problem) => invalid(`properties.${field}`, problem)));
   const logout = section('logoutType', () => parseLogout(json['logoutType'], json['logoutUrl'], invalid));
   const proxyPolicy = section('proxyPolicy', () => parseProxyPolicy(json['proxyPolicy'], (field, problem) => invalid(`proxyPolicy.${field}`, problem)));
+  const multifactorPolicy = section('multifactorPolicy', () => parseMultifactorPolicy(json['multifactorPolicy'], (field, problem) => invalid(`multifactorPolicy.${field}`, problem)));
 
   throwAll(problems.map(({ field, problem }) => ({ field: at(field), problem })));
   return {
@@ -99,6 +101,7 @@ export function parseServiceDefinition(json: unknown, policies: PolicySlots, opt
     properties: properties as AttributeMap,
     ...logout,
     ...proxyPolicy,
+    ...multifactorPolicy,
   };
 }
 
@@ -184,6 +187,10 @@ function definitionKeyProblems(json: Readonly<Record<string, unknown>>, policies
     if (key === 'attributeReleasePolicy') return policies.releasePolicyKeyProblems(value, field);
     if (key === 'proxyPolicy') {
       const rules = proxyPolicyKeys(value['@class']);
+      return rules ? keyProblems(value, rules, within) : [];
+    }
+    if (key === 'multifactorPolicy') {
+      const rules = multifactorPolicyKeys(value['@class']);
       return rules ? keyProblems(value, rules, within) : [];
     }
     if (key === 'properties') {

@@ -1,4 +1,5 @@
 import type { AttributeMap } from '../authentication/principal.js';
+import type { MultifactorPolicy } from './multifactor-policy.js';
 
 export interface AccessStrategy {
   /** Disabled behaves exactly as unregistered. */
@@ -60,6 +61,8 @@ export interface RegisteredService {
   readonly logoutUrl?: string;
   /** CAS's `proxyPolicy`, kept only when the definition has one; absent, the service may not proxy. */
   readonly proxyPolicy?: ProxyPolicy;
+  /** CAS's `multifactorPolicy`, kept only when the definition has one: a second factor this service asks (step-up included). */
+  readonly multifactorPolicy?: MultifactorPolicy;
 }
 
 /** A service definition before the registry has assigned an id (when it came without one). */
