@@ -9,6 +9,7 @@ import type { Clock } from '../../ports/clock.js';
 import type { CredentialHandler } from '../../ports/credential-handler.js';
 import type { EventSink } from '../../ports/event-sink.js';
 import type { OtpReplayStore } from './otp-replay-store.js';
+import type { SecondFactorProvider } from '../../ports/second-factor.js';
 import type { UserDirectory } from '../../ports/user-directory.js';
 
 /** One reason for an unknown user, a user without OTP and a wrong code: nothing to tell them apart. */
@@ -45,5 +46,14 @@ export class TotpHandler implements CredentialHandler {
       throw new AuthenticationFailedError([REUSED_OTP]);
     }
     return { id: user.username, attributes: user.attributes };
+  }
+}
+
+/** The otp module's second factor for services' `multifactorPolicy` (`mfa-gauth`): users with a TOTP secret can give it. */
+export class TotpSecondFactor implements SecondFactorProvider {
+  constructor(private readonly directory: UserDirectory) {}
+
+  async available(username: string): Promise<boolean> {
+    return (await this.directory.findByUsername(username))?.otp !== undefined;
   }
 }

@@ -1,0 +1,8 @@
+/**
+ * A second factor a service's `multifactorPolicy` may ask (the otp module's TOTP, `mfa-gauth`): whether
+ * a user can give it. A user who cannot is let through or refused as the policy's failure mode says.
+ */
+export interface SecondFactorProvider {
+  /** Whether this user has the factor set up (a TOTP secret). */
+  available(username: string): Promise<boolean>;
+}
