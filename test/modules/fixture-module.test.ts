@@ -71,7 +71,7 @@ function behavesAsAModule(title: string, storage: () => Record<string, unknown>,
       expect(wrong.status).to.equal(401);
     });
 
-    it('its event: a wrong PIN is an audit record naming the user, never the PIN', async () => {
+    it('its event: a wrong PIN is an audit record naming the user, never the PIN', () => {
       const records = pinRefusals(tessera.audit);
       expect(records).to.have.length.of.at.least(1);
       expect(records[0]).to.deep.include({ audit: 'authentication', outcome: 'failure', who: 'casuser' });
