@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { persistentId } from '@tessera/core';
 import { describeWithRedis } from '@tessera/testkit/redis';
-import { login, serviceTicket, startTessera, type Tessera } from '../support/tessera.js';
+import { form, login, serviceTicket, startTessera, type Tessera } from '../support/tessera.js';
 
 const CAS = 'org.apereo.cas.services';
 const SUPPORT = `${CAS}.support`;
@@ -35,6 +35,16 @@ const SERVICES = [
     },
     attributeReleasePolicy: { '@class': `${CAS}.ReturnAllAttributeReleasePolicy`, excludedAttributes: ['java.util.HashSet', ['mail']] },
   },
+  ...[
+    ['Expired', 13, 'expired', '2017-10-05'],
+    ['Expiring', 14, 'expiring', '2999-12-31T23:59:59Z'],
+  ].map(([name, id, host, expirationDate]) => ({
+    '@class': `${CAS}.RegexRegisteredService`,
+    id,
+    name,
+    serviceId: `^https://${host}\\.example\\.org/.*`,
+    expirationPolicy: { '@class': `${CAS}.DefaultRegisteredServiceExpirationPolicy`, expirationDate, deleteWhenExpired: true, notifyWhenExpired: true },
+  })),
 ];
 
 const MAPPED = 'https://mapped.example.org/app';
@@ -78,6 +88,14 @@ function behavesAsApereo(storage: () => Record<string, unknown>): void {
     expect(first.attributes['memberOf']).to.deep.equal(['staff', 'faculty']);
     expect(first.attributes).not.to.have.property('mail');
     expect(first.attributes).to.have.property('isFromNewLogin');
+  });
+
+  it('a service past its expirationPolicy date is refused as an unregistered one; one before it is served', async () => {
+    const grant = async (service: string) => (await fetch(`${tessera.url}/v1/tickets/${await login(tessera.url)}`, form({ service }))).status;
+    expect(await grant('https://expiring.example.org/app')).to.equal(200);
+    const unregistered = await grant('https://unknown.example.org/app');
+    expect(unregistered).to.not.equal(200);
+    expect(await grant('https://expired.example.org/app')).to.equal(unregistered);
   });
 }
 

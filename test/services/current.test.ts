@@ -116,7 +116,7 @@ describe('POST /v1/services — register a service (docs/protocol.md §3)', () =
     [
       'an Apereo CAS key tessera does not support',
       'unsupported',
-      { usernameAttributeProvider: { '@class': `${CAS}.PrincipalAttributeRegisteredServiceUsernameProvider`, usernameAttribute: 'mail' } },
+      { usernameAttributeProvider: { '@class': `${CAS}.GroovyRegisteredServiceUsernameProvider`, groovyScript: 'file:/x.groovy' } },
       'usernameAttributeProvider: not supported by tessera',
     ],
   ];

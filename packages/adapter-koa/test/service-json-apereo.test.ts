@@ -85,6 +85,18 @@ describe('service definitions as Apereo CAS writes them', () => {
     expect(problems({ ...BASE, templateName: 'Staff' })).to.deep.equal(['templateName: not supported by tessera: service templates are not read; write the keys of the template into the definition itself']);
   });
 
+  it('expirationPolicy with a date is kept, with its flags, and round-trips; without one the service never expires', () => {
+    const policy = { '@class': `${CAS}.DefaultRegisteredServiceExpirationPolicy`, deleteWhenExpired: true, notifyWhenDeleted: false, notifyWhenExpired: false, expirationDate: '2017-10-05' };
+    expect(roundTrip({ ...BASE, expirationPolicy: policy }).expirationPolicy).to.deep.equal({ expirationDate: '2017-10-05', deleteWhenExpired: true, notifyWhenDeleted: false, notifyWhenExpired: false });
+    expect(parseServiceDefinition({ ...BASE, expirationPolicy: { '@class': policy['@class'] } })).to.deep.equal(parseServiceDefinition(BASE));
+    expect(problems({ ...BASE, expirationPolicy: { ...policy, expirationDate: 'next week', notifyWhenExpird: true } })).to.deep.equal([
+      'expirationPolicy.notifyWhenExpird: unknown key; did you mean notifyWhenExpired?',
+    ]);
+    expect(problems({ ...BASE, expirationPolicy: { ...policy, expirationDate: 'next week' } })).to.deep.equal([
+      'expirationPolicy.expirationDate: must be a date (2030-12-31) or a date and time (2030-12-31T18:00:00Z)',
+    ]);
+  });
+
   it('allowedAttributes on a policy that does not read it names the class that does, not a key of the opposite meaning', () => {
     for (const type of ['ReturnAllAttributeReleasePolicy', 'DenyAllAttributeReleasePolicy']) {
       expect(problems({ ...BASE, attributeReleasePolicy: { '@class': `${CAS}.${type}`, allowedAttributes: ['java.util.ArrayList', ['mail']] } })).to.deep.equal([
@@ -106,7 +118,7 @@ describe('service definitions as Apereo CAS writes them', () => {
         logoutUrl: 'ftp://x',
       }),
     ).to.deep.equal([
-      'colour: unknown key (known: @class, id, name, serviceId, description, evaluationOrder, accessStrategy, attributeReleasePolicy, usernameAttributeProvider, logoutType, logoutUrl, proxyPolicy, multifactorPolicy, properties, theme, locale, logo, informationUrl, privacyUrl, contacts)',
+      'colour: unknown key (known: @class, id, name, serviceId, description, evaluationOrder, accessStrategy, attributeReleasePolicy, usernameAttributeProvider, logoutType, logoutUrl, proxyPolicy, multifactorPolicy, properties, expirationPolicy, theme, locale, logo, informationUrl, privacyUrl, contacts)',
       'serviceId: is not a valid regular expression',
       'name: must be a string',
       'evaluationOrder: must be an integer',

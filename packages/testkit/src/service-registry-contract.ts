@@ -27,6 +27,7 @@ export function describeServiceRegistry(name: string, factory: ServiceRegistryFa
         logoutType: 'BACK_CHANNEL',
         logoutUrl: 'https://app.example.org/logout',
         proxyPolicy: { kind: 'regex', pattern: '^https://app\\.example\\.org/pgtCallback$', useServiceId: false, exactMatch: false },
+        expirationPolicy: { expirationDate: '2030-12-31', deleteWhenExpired: true, notifyWhenDeleted: false, notifyWhenExpired: true },
       });
       const bare = aRegisteredService();
       expect(await registry.save(full)).to.deep.equal(full);

@@ -1,8 +1,10 @@
 import {
   CAS_REGISTERED_SERVICE,
   compileFullMatch,
+  expirationInstant,
   InvalidServiceDefinitionError,
   LOGOUT_TYPES,
+  type ExpirationPolicy,
   type AccessStrategy,
   type AttributeMap,
   type LogoutType,
@@ -11,7 +13,7 @@ import {
   type ServiceDefinitionProblem,
   type ServicePolicy,
 } from '@tessera/core';
-import { ACCESS_STRATEGY_KEYS, isClass, isRecord, keyProblems, PROPERTY_KEYS, proxyPolicyKeys, SERVICE_KEYS } from './cas-service-keys.js';
+import { ACCESS_STRATEGY_KEYS, EXPIRATION_POLICY_KEYS, isClass, isRecord, keyProblems, PROPERTY_KEYS, proxyPolicyKeys, SERVICE_KEYS } from './cas-service-keys.js';
 import { stringList } from './java-collections.js';
 import { multifactorPolicyKeys, parseMultifactorPolicy } from './multifactor-policy-codec.js';
 import type { PolicySlots } from './policy-slots.js';
@@ -86,6 +88,7 @@ export function parseServiceDefinition(json: unknown, policies: PolicySlots, opt
   const logout = section('logoutType', () => parseLogout(json['logoutType'], json['logoutUrl'], invalid));
   const proxyPolicy = section('proxyPolicy', () => parseProxyPolicy(json['proxyPolicy'], (field, problem) => invalid(`proxyPolicy.${field}`, problem)));
   const multifactorPolicy = section('multifactorPolicy', () => parseMultifactorPolicy(json['multifactorPolicy'], (field, problem) => invalid(`multifactorPolicy.${field}`, problem)));
+  const expirationPolicy = section('expirationPolicy', () => parseExpirationPolicy(json['expirationPolicy'], (field, problem) => invalid(`expirationPolicy.${field}`, problem)));
 
   throwAll(problems.map(({ field, problem }) => ({ field: at(field), problem })));
   return {
@@ -102,7 +105,28 @@ export function parseServiceDefinition(json: unknown, policies: PolicySlots, opt
     ...logout,
     ...proxyPolicy,
     ...multifactorPolicy,
+    ...expirationPolicy,
   };
+}
+
+const EXPIRATION_CLASS = 'DefaultRegisteredServiceExpirationPolicy';
+
+/**
+ * `expirationPolicy`, kept only when it has a date (without one the service never expires, as in
+ * CAS). The date is a date or a date and time (UTC unless it names an offset); the flags are kept as
+ * written, for the definition to round-trip.
+ */
+function parseExpirationPolicy(value: unknown, fail: Fail): { expirationPolicy?: ExpirationPolicy } {
+  if (value === undefined || value === null) return {};
+  if (!isRecord(value)) throw fail('(policy)', 'must be an object');
+  if (value['@class'] !== undefined && !isClass(value['@class'], EXPIRATION_CLASS)) throw fail('@class', `must be ${EXPIRATION_CLASS} (org.apereo.cas.services)`);
+  const flag = (key: string) => optionalBoolean(value[key], false, () => fail(key, 'must be a boolean'));
+  const flags = { deleteWhenExpired: flag('deleteWhenExpired'), notifyWhenDeleted: flag('notifyWhenDeleted'), notifyWhenExpired: flag('notifyWhenExpired') };
+  const expirationDate = value['expirationDate'] ?? '';
+  if (typeof expirationDate !== 'string') throw fail('expirationDate', 'must be a date (2030-12-31) or a date and time (2030-12-31T18:00:00Z)');
+  if (expirationDate.trim() === '') return {};
+  if (Number.isNaN(expirationInstant(expirationDate))) throw fail('expirationDate', 'must be a date (2030-12-31) or a date and time (2030-12-31T18:00:00Z)');
+  return { expirationPolicy: { expirationDate, ...flags } };
 }
 
 /**
@@ -185,6 +209,7 @@ function definitionKeyProblems(json: Readonly<Record<string, unknown>>, policies
       return readable ? keyProblems(value, ACCESS_STRATEGY_KEYS, within) : [];
     }
     if (key === 'attributeReleasePolicy') return policies.releasePolicyKeyProblems(value, field);
+    if (key === 'expirationPolicy') return isClass(value['@class'] ?? EXPIRATION_CLASS, EXPIRATION_CLASS) ? keyProblems(value, EXPIRATION_POLICY_KEYS, within) : [];
     if (key === 'proxyPolicy') {
       const rules = proxyPolicyKeys(value['@class']);
       return rules ? keyProblems(value, rules, within) : [];

@@ -111,7 +111,7 @@ const EVERY_HANDLER = 'every authentication handler is accepted for every servic
 
 /** A registered service (CasRegisteredService, RegexRegisteredService). */
 export const SERVICE_KEYS: KeyRules = {
-  read: ['@class', 'id', 'name', 'serviceId', 'description', 'evaluationOrder', 'accessStrategy', 'attributeReleasePolicy', 'usernameAttributeProvider', 'logoutType', 'logoutUrl', 'proxyPolicy', 'multifactorPolicy', 'properties'],
+  read: ['@class', 'id', 'name', 'serviceId', 'description', 'evaluationOrder', 'accessStrategy', 'attributeReleasePolicy', 'usernameAttributeProvider', 'logoutType', 'logoutUrl', 'proxyPolicy', 'multifactorPolicy', 'properties', 'expirationPolicy'],
   descriptive: DESCRIPTIVE_KEYS,
   unsupported: {
     matchingStrategy: {
@@ -120,10 +120,6 @@ export const SERVICE_KEYS: KeyRules = {
     },
     authenticationPolicy: { instead: EVERY_HANDLER },
     requiredHandlers: { instead: EVERY_HANDLER, accepted: { when: isEmptyCollection, as: 'an empty list' } },
-    expirationPolicy: {
-      instead: 'a service does not expire; remove it or set accessStrategy.enabled to false',
-      accepted: { when: onlyClass('DefaultRegisteredServiceExpirationPolicy'), as: 'org.apereo.cas.services.DefaultRegisteredServiceExpirationPolicy without a date' },
-    },
     // CAS 6.6+ merges the named template into the definition: dropped, the template's keys (its access strategy) would be lost.
     templateName: { instead: 'service templates are not read; write the keys of the template into the definition itself' },
     ticketGrantingTicketExpirationPolicy: { instead: NO_LIFETIMES },
@@ -188,6 +184,9 @@ export function proxyPolicyKeys(type: unknown): KeyRules | undefined {
   if (isClass(type, 'RefuseRegisteredServiceProxyPolicy')) return { read: ['@class'] };
   return undefined;
 }
+
+/** DefaultRegisteredServiceExpirationPolicy. */
+export const EXPIRATION_POLICY_KEYS: KeyRules = { read: ['@class', 'expirationDate', 'deleteWhenExpired', 'notifyWhenDeleted', 'notifyWhenExpired'] };
 
 /** DefaultRegisteredServiceProperty, the value of each entry of `properties`. */
 export const PROPERTY_KEYS: KeyRules = { read: ['@class', 'values'] };

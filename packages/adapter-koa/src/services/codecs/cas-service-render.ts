@@ -34,6 +34,7 @@ export function toCasServiceJson(service: RegisteredService, policies: PolicySlo
     ...(service.logoutUrl === undefined ? {} : { logoutUrl: service.logoutUrl }),
     ...(service.proxyPolicy === undefined ? {} : { proxyPolicy: proxyPolicyJson(service.proxyPolicy) }),
     ...(service.multifactorPolicy === undefined ? {} : { multifactorPolicy: multifactorPolicyJson(service.multifactorPolicy) }),
+    ...(service.expirationPolicy === undefined ? {} : { expirationPolicy: { '@class': `${CAS}.DefaultRegisteredServiceExpirationPolicy`, ...service.expirationPolicy } }),
   };
 }
 

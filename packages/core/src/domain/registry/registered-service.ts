@@ -63,6 +63,33 @@ export interface RegisteredService {
   readonly proxyPolicy?: ProxyPolicy;
   /** CAS's `multifactorPolicy`, kept only when the definition has one: a second factor this service asks (step-up included). */
   readonly multifactorPolicy?: MultifactorPolicy;
+  /** CAS's `expirationPolicy` with a date, kept only when it has one: from then on the service behaves as an unregistered one. */
+  readonly expirationPolicy?: ExpirationPolicy;
+}
+
+/**
+ * CAS's DefaultRegisteredServiceExpirationPolicy: `expirationDate` as written (a date, or a date and
+ * time, UTC unless it says otherwise); the three flags are kept so the definition round-trips (tessera
+ * deletes nothing and notifies no one: an expired service is refused).
+ */
+export interface ExpirationPolicy {
+  readonly expirationDate: string;
+  readonly deleteWhenExpired: boolean;
+  readonly notifyWhenDeleted: boolean;
+  readonly notifyWhenExpired: boolean;
+}
+
+/** The instant an expiration date stands for (a date alone is its first instant, UTC); NaN when it is none. */
+export function expirationInstant(expirationDate: string): number {
+  const text = expirationDate.trim();
+  if (/^\d{4}-\d{2}-\d{2}$/.test(text)) return Date.parse(`${text}T00:00:00Z`);
+  if (/^\d{4}-\d{2}-\d{2}T[\d:.]+$/.test(text)) return Date.parse(`${text}Z`);
+  return /^\d{4}-\d{2}-\d{2}T/.test(text) ? Date.parse(text.replace(/\[.*\]$/, '')) : Number.NaN;
+}
+
+/** The service has expired at `now` (ms since the epoch): its expiration date has passed. */
+export function hasExpired(service: Pick<RegisteredService, 'expirationPolicy'>, now: number): boolean {
+  return service.expirationPolicy !== undefined && now >= expirationInstant(service.expirationPolicy.expirationDate);
 }
 
 /** A service definition before the registry has assigned an id (when it came without one). */

@@ -1,5 +1,5 @@
 import type { Principal } from '../authentication/principal.js';
-import type { RegisteredService } from './registered-service.js';
+import { hasExpired, type RegisteredService } from './registered-service.js';
 
 const compiled = new Map<string, RegExp | null>();
 
@@ -25,9 +25,13 @@ export function compileFullMatch(source: string, flags = ''): RegExp | null {
   }
 }
 
-/** The first enabled service, in evaluation order, whose pattern matches the whole URL. */
-export function selectService(ordered: readonly RegisteredService[], url: string): RegisteredService | undefined {
+/**
+ * The first enabled service, in evaluation order, whose pattern matches the whole URL. Given `now`, a
+ * service whose expiration date has passed is left out too, as a disabled one.
+ */
+export function selectService(ordered: readonly RegisteredService[], url: string, now?: number): RegisteredService | undefined {
   for (const service of ordered) {
+    if (now !== undefined && hasExpired(service, now)) continue;
     if (service.accessStrategy.enabled && servicePattern(service.serviceId)?.test(url)) return service;
   }
   return undefined;
