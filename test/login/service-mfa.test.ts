@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { describeWithRedis } from '@tessera/testkit/redis';
 import { Secret, TOTP } from 'otpauth';
 import { APP, form, type Tessera } from '../support/tessera.js';
 import { Browser, ticketOf } from '../support/browser.js';
@@ -26,9 +27,17 @@ const service = (id: number, name: string, host: string, multifactorPolicy: Reco
 
 // docs/services.md (multifactorPolicy): a service asks the otp module's code of its users, on single sign-on too.
 describe('a service with a multifactorPolicy asks the second factor (step-up)', () => {
+  describe('on the memory store', () => asksTheSecondFactor(() => ({})));
+  describeWithRedis('on Redis (the stepped-up session and the used codes in the store)', (redis) => {
+    asksTheSecondFactor(() => ({ storage: { type: 'redis', redis: { url: redis().url, keyPrefix: 'service-mfa:' } } }));
+  });
+});
+
+function asksTheSecondFactor(storage: () => Record<string, unknown>): void {
   let tessera: Tessera;
   before(async () => {
     tessera = await startLogin({
+      ...storage(),
       modules: ['rest', 'otp', 'login'],
       services: servicesWith(
         service(20, 'Mfa', 'mfa.example.org', policy()),
@@ -102,4 +111,4 @@ describe('a service with a multifactorPolicy asks the second factor (step-up)', 
     const denied = await logIn(browser, tessera.url, MFA, 'alice', 'secret');
     expect(denied.status, 'CLOSED in the browser: a page saying so').to.equal(403);
   });
-});
+}
