@@ -36,6 +36,7 @@ export * from './use-cases/grant-service-ticket.js';
 export * from './use-cases/import-services.js';
 export * from './use-cases/readiness-probe.js';
 export * from './use-cases/service-ids.js';
+export * from './use-cases/second-factor-requirement.js';
 export * from './use-cases/service-access.js';
 export * from './use-cases/ticket-status.js';
 export * from './use-cases/validate-service-ticket.js';

@@ -16,6 +16,7 @@ import { Authenticator } from './authenticator.js';
 import { CreateTicketGrantingTicket } from './create-ticket-granting-ticket.js';
 import { DestroyTicketGrantingTicket } from './destroy-ticket-granting-ticket.js';
 import { GrantServiceTicket } from './grant-service-ticket.js';
+import { SecondFactorRequirement } from './second-factor-requirement.js';
 import { ServiceAccess } from './service-access.js';
 import { TicketStatus } from './ticket-status.js';
 import { ValidateServiceTicket } from './validate-service-ticket.js';
@@ -38,6 +39,8 @@ export interface CasCore {
   readonly ticketStatus: TicketStatus;
   readonly destroyTicketGrantingTicket: DestroyTicketGrantingTicket;
   readonly authenticateUser: AuthenticateUser;
+  /** What services' `multifactorPolicy` ask of a login (the browser login's step-up reads it too). */
+  readonly secondFactor: SecondFactorRequirement;
 }
 
 /** The ports the use cases work on; the optional ones are bound by modules, zero or one times. */
@@ -75,6 +78,7 @@ export function createCasCore(ports: CasCorePorts, settings: CasCoreSettings): C
   const ids = new TicketIdGenerator(random, settings.nodeName);
   const authenticator = new Authenticator(handlers, clock, events, policies, authenticationListeners);
   const serviceAccess = new ServiceAccess(registry, clock);
+  const secondFactorRequirement = new SecondFactorRequirement(secondFactor);
   return {
     clock,
     ids,
@@ -82,10 +86,11 @@ export function createCasCore(ports: CasCorePorts, settings: CasCoreSettings): C
     authenticator,
     serviceAccess,
     createTicketGrantingTicket: new CreateTicketGrantingTicket(authenticator, serviceAccess, tickets, ids, clock, lifetimes, events),
-    grantServiceTicket: new GrantServiceTicket(authenticator, serviceAccess, tickets, ids, clock, lifetimes, events, secondFactor),
+    grantServiceTicket: new GrantServiceTicket(authenticator, serviceAccess, tickets, ids, clock, lifetimes, events, secondFactorRequirement),
     validateServiceTicket: new ValidateServiceTicket(tickets, serviceAccess, servicePolicies, events, sessionListener),
     ticketStatus: new TicketStatus(tickets),
     destroyTicketGrantingTicket: new DestroyTicketGrantingTicket(tickets, events, sessionListener),
     authenticateUser: new AuthenticateUser(authenticator, serviceAccess, events),
+    secondFactor: secondFactorRequirement,
   };
 }

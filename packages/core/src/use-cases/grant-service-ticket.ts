@@ -3,7 +3,7 @@ import type { Credential } from '../domain/authentication/credential.js';
 import type { Principal } from '../domain/authentication/principal.js';
 import { AuthenticationFailedError, InvalidRequestError, NoCredentialsError, TicketNotFoundError, type TesseraError } from '../domain/errors.js';
 import type { RequestOrigin, TicketRefusalReason } from '../domain/events.js';
-import { failsOpen, lacksSecondFactor } from '../domain/registry/multifactor-policy.js';
+import { failsOpen } from '../domain/registry/multifactor-policy.js';
 import type { RegisteredService } from '../domain/registry/registered-service.js';
 import { ticketFingerprint } from '../domain/tickets/fingerprint.js';
 import { slidTgtExpiry, type TicketLifetimes } from '../domain/tickets/lifetimes.js';
@@ -11,9 +11,9 @@ import type { ServiceTicket, TicketGrantingTicket } from '../domain/tickets/tick
 import type { TicketIdGenerator } from '../domain/tickets/ticket-ids.js';
 import type { Clock } from '../ports/clock.js';
 import type { EventSink } from '../ports/event-sink.js';
-import type { SecondFactorProvider } from '../ports/second-factor.js';
 import type { TicketStore } from '../ports/ticket-store.js';
 import type { Authenticator } from './authenticator.js';
+import type { SecondFactorRequirement } from './second-factor-requirement.js';
 import type { ServiceAccess } from './service-access.js';
 
 export const RENEW_PRINCIPAL_MISMATCH = 'Renewed credentials identify a different principal than the ticket-granting ticket.';
@@ -59,8 +59,8 @@ export class GrantServiceTicket {
     private readonly clock: Clock,
     private readonly lifetimes: TicketLifetimes,
     private readonly events: EventSink,
-    /** The second factor services' `multifactorPolicy` may ask; without one, nobody can give it. */
-    private readonly secondFactor?: SecondFactorProvider,
+    /** What services' `multifactorPolicy` ask of a login. */
+    private readonly secondFactor: SecondFactorRequirement,
   ) {}
 
   async execute(input: GrantServiceTicketInput): Promise<GrantedServiceTicket> {
@@ -118,8 +118,8 @@ export class GrantServiceTicket {
   private async requireSecondFactor(service: RegisteredService, authentication: Authentication, refuse: (reason: TicketRefusalReason, error: TesseraError) => never, origin?: RequestOrigin): Promise<void> {
     const policy = service.multifactorPolicy;
     const principal = authentication.principal;
-    if (policy === undefined || !lacksSecondFactor(policy, authentication)) return;
-    if (this.secondFactor !== undefined && (await this.secondFactor.available(principal.id))) {
+    if (policy === undefined || !this.secondFactor.lacks(service, authentication)) return;
+    if (await this.secondFactor.available(principal.id)) {
       refuse('SECOND_FACTOR_REQUIRED', new AuthenticationFailedError([SECOND_FACTOR_REQUIRED]));
     }
     if (!failsOpen(policy)) refuse('SECOND_FACTOR_UNAVAILABLE', new AuthenticationFailedError([SECOND_FACTOR_UNAVAILABLE]));

@@ -42,19 +42,9 @@ export function asksSecondFactor(policy: MultifactorPolicy | undefined, attribut
   return true;
 }
 
-/** Whether this login must still prove the second factor for a service with this policy. */
-export function lacksSecondFactor(policy: MultifactorPolicy | undefined, authentication: Authentication): boolean {
-  return asksSecondFactor(policy, authentication.principal.attributes) && !provedSecondFactor(authentication);
-}
-
 /** Whether the failure mode lets a user who cannot give the factor through (without it). */
 export function failsOpen(policy: MultifactorPolicy): boolean {
   return policy.failureMode === 'OPEN' || policy.failureMode === 'PHANTOM' || policy.failureMode === 'NONE';
-}
-
-/** Whether the login proved the TOTP factor: a one-time code among its credentials. */
-export function provedSecondFactor(authentication: Authentication): boolean {
-  return (authentication.attributes['credentialType'] ?? []).includes('otp');
 }
 
 function hasMatchingValue(attributes: AttributeMap, name: string, pattern: string | undefined): boolean {

@@ -2,7 +2,6 @@ import type { Credential } from '../../domain/authentication/credential.js';
 import { AuthenticationFailedError, ServiceNotAuthorizedError, TicketNotFoundError, type TesseraError } from '../../domain/errors.js';
 import type { RequestOrigin, TicketRefusalReason } from '../../domain/events.js';
 import type { Authentication } from '../../domain/authentication/authentication.js';
-import { lacksSecondFactor } from '../../domain/registry/multifactor-policy.js';
 import type { RegisteredService } from '../../domain/registry/registered-service.js';
 import type { TicketGrantingTicket } from '../../domain/tickets/ticket.js';
 import type { EventSink } from '../../ports/event-sink.js';
@@ -77,7 +76,7 @@ export class BrowserLogin {
       const principal = tgt.authentication.principal.id;
       if (request.service === undefined) return { kind: 'signedIn', principal };
       if (request.warn) return { kind: 'confirm', service: request.service, principal };
-      if (service && lacksSecondFactor(service.multifactorPolicy, tgt.authentication)) {
+      if (service && this.core.secondFactor.lacks(service, tgt.authentication)) {
         return { kind: 'stepUp', service, url: request.service, session: tgt.id, authentication: tgt.authentication };
       }
       return this.grant(tgt, request.service, request.origin);

@@ -1,4 +1,5 @@
 import { Secret, TOTP } from 'otpauth';
+import type { Authentication } from '../../domain/authentication/authentication.js';
 import type { Credential } from '../../domain/authentication/credential.js';
 import { isOneTimePasswordCredential } from './credential.js';
 import type { OtpReusedEvent } from './events.js';
@@ -55,5 +56,10 @@ export class TotpSecondFactor implements SecondFactorProvider {
 
   async available(username: string): Promise<boolean> {
     return (await this.directory.findByUsername(username))?.otp !== undefined;
+  }
+
+  /** A one-time code among the login's credentials, or added by a step-up. */
+  proved(authentication: Authentication): boolean {
+    return (authentication.attributes['credentialType'] ?? []).includes('otp');
   }
 }

@@ -2,7 +2,7 @@ import type { Authentication } from '../../domain/authentication/authentication.
 import { describeCredential } from '../../domain/authentication/credential.js';
 import { AuthenticationFailedError } from '../../domain/errors.js';
 import type { RequestOrigin } from '../../domain/events.js';
-import { lacksSecondFactor, withSecondFactor } from '../../domain/registry/multifactor-policy.js';
+import { asksSecondFactor, withSecondFactor } from '../../domain/registry/multifactor-policy.js';
 import type { RegisteredService } from '../../domain/registry/registered-service.js';
 import { oneTimePasswordCredential } from './credential.js';
 import { INVALID_OTP, type TotpHandler, type TotpSecondFactor } from './totp-handler.js';
@@ -20,7 +20,8 @@ export class TotpStepUp {
 
   /** Whether this login must give a code before it gets a ticket for `service`. */
   async needed(authentication: Authentication, service: RegisteredService | undefined): Promise<boolean> {
-    return lacksSecondFactor(service?.multifactorPolicy, authentication) && (await this.secondFactor.available(authentication.principal.id));
+    const lacks = asksSecondFactor(service?.multifactorPolicy, authentication.principal.attributes) && !this.secondFactor.proved(authentication);
+    return lacks && (await this.secondFactor.available(authentication.principal.id));
   }
 
   /** The login with the code proven (AuthenticationFailedError for a wrong or reused one): its session shows the factor from now on. */
