@@ -23,6 +23,8 @@ const service = (id: number, name: string, host: string, multifactorPolicy: Reco
   name,
   serviceId: `^https://${host.replaceAll('.', '\\.')}/.*`,
   multifactorPolicy,
+  // No principal attribute, only the authentication's (the factor among them).
+  attributeReleasePolicy: { '@class': 'org.apereo.cas.services.ReturnAllowedAttributeReleasePolicy', allowedAttributes: ['java.util.ArrayList', []] },
 });
 
 // docs/services.md (multifactorPolicy): a service asks the otp module's code of its users, on single sign-on too.
@@ -67,7 +69,9 @@ function asksTheSecondFactor(storage: () => Record<string, unknown>): void {
     const landing = await browser.submit(wrong, { otp: code() });
     expect(landing.status).to.equal(302);
     expect(landing.location).to.match(/^https:\/\/mfa\.example\.org\/home\?ticket=ST-/);
-    expect((await validate(tessera.url, MFA, ticketOf(landing.location)!)).user).to.equal('casuser');
+    const stepped = await validate(tessera.url, MFA, ticketOf(landing.location)!);
+    expect(stepped.user).to.equal('casuser');
+    expect(stepped.attributes?.['authnContextClass'], 'the service is told the factor, as CAS names it').to.deep.equal(['mfa-gauth']);
     const again = await browser.get(`${tessera.url}/login?service=${encodeURIComponent(MFA)}`);
     expect(again.status, 'the session has the factor now').to.equal(302);
     expect(ticketOf(again.location)).to.match(/^ST-/);
@@ -105,7 +109,11 @@ function asksTheSecondFactor(storage: () => Record<string, unknown>): void {
     const closed = await fetch(`${tessera.url}/v1/tickets/${student}`, form({ service: MFA }));
     expect(closed.status).to.equal(401);
     expect(await closed.text()).to.include('this user has none set up');
-    expect((await fetch(`${tessera.url}/v1/tickets/${student}`, form({ service: OPEN_MFA }))).status).to.equal(200);
+    const letThrough = await fetch(`${tessera.url}/v1/tickets/${student}`, form({ service: OPEN_MFA }));
+    expect(letThrough.status).to.equal(200);
+    const withoutFactor = await validate(tessera.url, OPEN_MFA, await letThrough.text());
+    expect(withoutFactor.attributes, 'the authentication attributes, no factor among them').to.have.property('isFromNewLogin');
+    expect(withoutFactor.attributes).to.not.have.property('authnContextClass');
     expect(tessera.logs.some((line) => line.includes('"event":"ticket.secondFactorSkipped"') && line.includes('"principal":"alice"'))).to.equal(true);
     const browser = new Browser();
     const denied = await logIn(browser, tessera.url, MFA, 'alice', 'secret');

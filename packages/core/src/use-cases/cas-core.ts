@@ -87,7 +87,7 @@ export function createCasCore(ports: CasCorePorts, settings: CasCoreSettings): C
     serviceAccess,
     createTicketGrantingTicket: new CreateTicketGrantingTicket(authenticator, serviceAccess, tickets, ids, clock, lifetimes, events),
     grantServiceTicket: new GrantServiceTicket(authenticator, serviceAccess, tickets, ids, clock, lifetimes, events, secondFactorRequirement),
-    validateServiceTicket: new ValidateServiceTicket(tickets, serviceAccess, servicePolicies, events, sessionListener),
+    validateServiceTicket: new ValidateServiceTicket(tickets, serviceAccess, servicePolicies, events, secondFactorRequirement, sessionListener),
     ticketStatus: new TicketStatus(tickets),
     destroyTicketGrantingTicket: new DestroyTicketGrantingTicket(tickets, events, sessionListener),
     authenticateUser: new AuthenticateUser(authenticator, serviceAccess, events),
