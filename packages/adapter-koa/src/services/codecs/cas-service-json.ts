@@ -14,8 +14,9 @@ import {
   type ServicePolicy,
 } from '@tessera/core';
 import { ACCESS_STRATEGY_KEYS, EXPIRATION_POLICY_KEYS, isClass, isRecord, keyProblems, PROPERTY_KEYS, proxyPolicyKeys, SERVICE_KEYS } from './cas-service-keys.js';
-import { stringList } from './java-collections.js';
+import { javaInteger, stringList } from './java-collections.js';
 import type { PolicySlots } from './policy-slots.js';
+import { parseSingleSignOnParticipation, singleSignOnParticipationKeyProblems } from './sso-participation-codec.js';
 
 export const DEFAULT_SERVICE_TYPES: readonly string[] = [
   CAS_REGISTERED_SERVICE,
@@ -75,7 +76,7 @@ export function parseServiceDefinition(json: unknown, policies: PolicySlots, opt
     if (value !== undefined && (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0)) throw invalid('id', 'must be a non-negative integer');
     return value;
   });
-  const evaluationOrder = section('evaluationOrder', () => javaInteger(json['evaluationOrder'] ?? 0, () => invalid('evaluationOrder', 'must be an integer')));
+  const evaluationOrder = section('evaluationOrder', () => javaIntegerOr(json['evaluationOrder'] ?? 0, () => invalid('evaluationOrder', 'must be an integer')));
   const accessStrategy = section('accessStrategy', () => parseAccessStrategy(json['accessStrategy'], (field, problem) => invalid(`accessStrategy.${field}`, problem)));
   const attributeRelease = section('attributeReleasePolicy', () =>
     policies.parseReleasePolicy(json['attributeReleasePolicy'], (field, problem) => invalid(`attributeReleasePolicy.${field}`, problem)),
@@ -87,6 +88,9 @@ export function parseServiceDefinition(json: unknown, policies: PolicySlots, opt
   const logout = section('logoutType', () => parseLogout(json['logoutType'], json['logoutUrl'], invalid));
   const proxyPolicy = section('proxyPolicy', () => parseProxyPolicy(json['proxyPolicy'], (field, problem) => invalid(`proxyPolicy.${field}`, problem)));
   const expirationPolicy = section('expirationPolicy', () => parseExpirationPolicy(json['expirationPolicy'], (field, problem) => invalid(`expirationPolicy.${field}`, problem)));
+  const singleSignOnParticipation = section('singleSignOnParticipationPolicy', () =>
+    parseSingleSignOnParticipation(json['singleSignOnParticipationPolicy'], (field, problem) => invalid(`singleSignOnParticipationPolicy.${field}`, problem)),
+  );
 
   throwAll(problems.map(({ field, problem }) => ({ field: at(field), problem })));
   return {
@@ -103,6 +107,7 @@ export function parseServiceDefinition(json: unknown, policies: PolicySlots, opt
     ...logout,
     ...proxyPolicy,
     ...expirationPolicy,
+    ...(singleSignOnParticipation && { singleSignOnParticipation }),
   };
 }
 
@@ -206,6 +211,7 @@ function definitionKeyProblems(json: Readonly<Record<string, unknown>>, policies
       return readable ? keyProblems(value, ACCESS_STRATEGY_KEYS, within) : [];
     }
     if (key === 'attributeReleasePolicy') return policies.releasePolicyKeyProblems(value, field);
+    if (key === 'singleSignOnParticipationPolicy') return singleSignOnParticipationKeyProblems(value, field);
     if (key === 'expirationPolicy') return isClass(value['@class'] ?? EXPIRATION_CLASS, EXPIRATION_CLASS) ? keyProblems(value, EXPIRATION_POLICY_KEYS, within) : [];
     if (key === 'proxyPolicy') {
       const rules = proxyPolicyKeys(value['@class']);
@@ -291,10 +297,10 @@ function parseAttributeMap(value: unknown, fail: (name: string) => InvalidServic
   return map;
 }
 
-/** An int as Jackson reads one: a number, or a string holding one (`"1500"`). */
-function javaInteger(value: unknown, fail: () => Error): number {
-  const number = typeof value === 'string' && /^\s*-?\d+\s*$/.test(value) ? Number(value) : value;
-  if (typeof number !== 'number' || !Number.isSafeInteger(number)) throw fail();
+/** An int as Jackson reads one (javaInteger), or the error. */
+function javaIntegerOr(value: unknown, fail: () => Error): number {
+  const number = javaInteger(value);
+  if (number === undefined) throw fail();
   return number;
 }
 

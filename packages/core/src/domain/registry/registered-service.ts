@@ -1,4 +1,5 @@
 import type { AttributeMap } from '../authentication/principal.js';
+import type { SingleSignOnParticipation } from './single-sign-on-participation.js';
 
 export interface AccessStrategy {
   /** Disabled behaves exactly as unregistered. */
@@ -62,6 +63,8 @@ export interface RegisteredService {
   readonly proxyPolicy?: ProxyPolicy;
   /** CAS's `expirationPolicy` with a date, kept only when it has one: from then on the service behaves as an unregistered one. */
   readonly expirationPolicy?: ExpirationPolicy;
+  /** CAS's `singleSignOnParticipationPolicy`, kept only when the definition has one: when a login session logs a browser in to the service without the form. */
+  readonly singleSignOnParticipation?: SingleSignOnParticipation;
 }
 
 /**
