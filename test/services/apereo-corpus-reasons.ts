@@ -18,7 +18,6 @@ export const PLANNED = {
   excludeDefaultAttributes: 'excludeDefaultAttributes',
   attributeFilter: 'attributeFilter regex and mapped regex',
   excludedAttributes: 'excludedAttributes',
-  chaining: 'ChainingAttributeReleasePolicy',
   unauthorizedRedirectUrl: 'unauthorizedRedirectUrl',
   rejectedAttributes: 'rejectedAttributes',
   caseInsensitive: 'caseInsensitive',
@@ -32,6 +31,8 @@ export const CANNOT_EXIST = {
   customClass: "cannot exist here: a site's own Java class",
   saml2: 'cannot exist here: SAML2 service provider',
   wsFederation: 'cannot exist here: WS-Federation',
+  // ReturnRestfulAttributeReleasePolicy: the site's endpoint decides the release at every validation, as a site's own class would.
+  siteEndpoint: "cannot exist here: a site's own endpoint deciding the release",
 } as const;
 
 /** A refusal no planned item covers: named by the field, so the next plan can take it up. */
@@ -89,22 +90,17 @@ function releasePolicyClassReason(policy: unknown): string[] {
   if (hasGroovy(policy)) return [CANNOT_EXIST.groovy];
   if (typeof type === 'string' && !isApereoClass(type)) return [CANNOT_EXIST.customClass];
   if (name === 'ReturnMappedAttributeReleasePolicy') return [PLANNED.returnMapped];
-  if (name === 'ChainingAttributeReleasePolicy') {
-    const inner = members(isObject(policy) ? policy.policies : undefined).flatMap((each) => {
-      const innerName = simpleName(isObject(each) ? each['@class'] : undefined);
-      if (/^Oidc.*ScopeAttributeReleasePolicy$/.test(innerName)) return [PLANNED.oidc];
-      if (/^Return(All|Allowed|Mapped)AttributeReleasePolicy$|^DenyAllAttributeReleasePolicy$/.test(innerName)) return innerName === 'ReturnMappedAttributeReleasePolicy' ? [PLANNED.returnMapped] : [];
-      return releasePolicyClassReason(each);
-    });
-    return [PLANNED.chaining, ...inner];
-  }
+  if (name === 'ReturnRestfulAttributeReleasePolicy') return [CANNOT_EXIST.siteEndpoint];
+  if (/^Oidc.*ScopeAttributeReleasePolicy$/.test(name)) return [PLANNED.oidc];
   return [notPlanned(`attribute release policy ${name}`)];
 }
+
+const FILTER_CLASSES = /^RegisteredService(Regex|MappedRegex|ReverseMappedRegex|MutantRegex|Chaining)AttributeFilter$/;
 
 function attributeFilterReason(filter: unknown): string {
   const name = simpleName(isObject(filter) ? filter['@class'] : undefined);
   if (hasGroovy(filter)) return CANNOT_EXIST.groovy;
-  if (name === 'RegisteredServiceRegexAttributeFilter' || name === 'RegisteredServiceMappedRegexAttributeFilter') return PLANNED.attributeFilter;
+  if (FILTER_CLASSES.test(name)) return PLANNED.attributeFilter;
   return notPlanned(`attributeFilter ${name}`);
 }
 
@@ -154,6 +150,12 @@ function lineReason(definition: unknown, line: string): string[] {
   if (field === 'expirationPolicy' || field.startsWith('expirationPolicy.')) {
     const policy = at(definition, 'expirationPolicy');
     return [isObject(policy) && typeof policy.expirationDate === 'string' && policy.expirationDate !== '' ? PLANNED.expirationDate : notPlanned('expirationPolicy')];
+  }
+  // A policy held in a chain: its reasons as if it were the service's own.
+  const chained = /^attributeReleasePolicy\.policies\[(\d+)\]\.(.+)$/.exec(field);
+  if (chained) {
+    const member = members(at(definition, 'attributeReleasePolicy.policies'))[Number(chained[1])];
+    return lineReason({ attributeReleasePolicy: member }, `attributeReleasePolicy.${chained[2]}:${problem}`);
   }
   if (field === 'attributeReleasePolicy.@class') return releasePolicyClassReason(at(definition, 'attributeReleasePolicy'));
   if (field.startsWith('attributeReleasePolicy.principalAttributesRepository')) {

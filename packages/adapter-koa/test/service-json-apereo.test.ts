@@ -29,10 +29,6 @@ describe('service definitions as Apereo CAS writes them', () => {
       const policy = { '@class': `${CAS}.ReturnAllAttributeReleasePolicy`, principalAttributesRepository: { '@class': type } };
       expect(parseServiceDefinition({ ...BASE, attributeReleasePolicy: policy })).to.deep.equal(parseServiceDefinition({ ...BASE, attributeReleasePolicy: { '@class': policy['@class'] } }));
     }
-    const caching = { '@class': 'org.apereo.cas.authentication.principal.cache.CachingPrincipalAttributesRepository', mergingStrategy: 'REPLACE' };
-    expect(problems({ ...BASE, attributeReleasePolicy: { '@class': `${CAS}.ReturnAllAttributeReleasePolicy`, principalAttributesRepository: caching } })).to.deep.equal([
-      'attributeReleasePolicy.principalAttributesRepository: not supported by tessera: attributes come from the authentication only; accepted only as org.apereo.cas.authentication.principal.DefaultPrincipalAttributesRepository without options',
-    ]);
   });
 
   it('evaluationOrder written as a quoted integer is that integer, as Jackson reads it', () => {
@@ -118,7 +114,7 @@ describe('service definitions as Apereo CAS writes them', () => {
         logoutUrl: 'ftp://x',
       }),
     ).to.deep.equal([
-      'colour: unknown key (known: @class, id, name, serviceId, description, evaluationOrder, accessStrategy, attributeReleasePolicy, usernameAttributeProvider, logoutType, logoutUrl, proxyPolicy, multifactorPolicy, properties, expirationPolicy, theme, locale, logo, informationUrl, privacyUrl, contacts)',
+      'colour: unknown key (known: @class, id, name, serviceId, description, evaluationOrder, accessStrategy, attributeReleasePolicy, usernameAttributeProvider, logoutType, logoutUrl, proxyPolicy, multifactorPolicy, properties, expirationPolicy, singleSignOnParticipationPolicy, theme, locale, logo, informationUrl, privacyUrl, contacts)',
       'serviceId: is not a valid regular expression',
       'name: must be a string',
       'evaluationOrder: must be an integer',
@@ -167,7 +163,7 @@ describe('attribute release as Apereo CAS writes it', () => {
       'attributeReleasePolicy.attributeFilter.completMatch: unknown key; did you mean completeMatch?',
     ]);
     expect(problems({ ...BASE, attributeReleasePolicy: { '@class': `${CAS}.ReturnAllAttributeReleasePolicy`, attributeFilter: { '@class': `${support}.RegisteredServiceMutantRegexAttributeFilter` } } })).to.deep.equal([
-      'attributeReleasePolicy.attributeFilter.@class: must be RegisteredServiceRegexAttributeFilter or RegisteredServiceMappedRegexAttributeFilter (org.apereo.cas.services.support)',
+      'attributeReleasePolicy.attributeFilter.patterns: must map attribute names to regular expressions',
     ]);
   });
 });

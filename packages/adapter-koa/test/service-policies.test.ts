@@ -65,8 +65,8 @@ describe('the built-in policies in the service JSON, each through its codec part
   });
 
   it('refuses a release policy of a class no registration has, naming those there are', () => {
-    expect(problemsOf({ ...NEW, attributeReleasePolicy: { '@class': `${CAS}.ReturnRestfulAttributeReleasePolicy` } })).to.deep.equal([
-      'services[0].attributeReleasePolicy.@class: must be ReturnAllAttributeReleasePolicy, ReturnAllowedAttributeReleasePolicy, ReturnMappedAttributeReleasePolicy or DenyAllAttributeReleasePolicy',
+    expect(problemsOf({ ...NEW, attributeReleasePolicy: { '@class': 'org.example.SiteAttributeReleasePolicy' } })).to.deep.equal([
+      'services[0].attributeReleasePolicy.@class: must be ReturnAllAttributeReleasePolicy, ReturnAllowedAttributeReleasePolicy, ReturnMappedAttributeReleasePolicy, DenyAllAttributeReleasePolicy or ChainingAttributeReleasePolicy',
     ]);
   });
 
@@ -99,7 +99,7 @@ interface Department extends ServicePolicy {
 interface AttributeUsername extends ServicePolicy {
   readonly attribute: string;
 }
-const CHAIN = 'org.example.ChainingAttributeReleasePolicy';
+const CHAIN = 'org.example.BundleAttributeReleasePolicy';
 const DEPARTMENT = 'org.example.DepartmentAttributeReleasePolicy';
 const ATTRIBUTE_USERNAME = 'org.example.AttributeUsernameProvider';
 
@@ -194,7 +194,7 @@ describe("a test's own policy registration, added without touching the codec or 
       'services[0].attributeReleasePolicy.policies[0].allowedAttribute: unknown key; did you mean allowedAttributes?',
     ]);
     expect(problemsOf(holding({ '@class': DEPARTMENT, department: 'physics' }, { '@class': 'org.example.Missing' }), withTestClasses.parse)).to.deep.equal([
-      'services[0].attributeReleasePolicy.policies[1].@class: must be ReturnAllAttributeReleasePolicy, ReturnAllowedAttributeReleasePolicy, ReturnMappedAttributeReleasePolicy, DenyAllAttributeReleasePolicy, ChainingAttributeReleasePolicy or DepartmentAttributeReleasePolicy',
+      'services[0].attributeReleasePolicy.policies[1].@class: must be ReturnAllAttributeReleasePolicy, ReturnAllowedAttributeReleasePolicy, ReturnMappedAttributeReleasePolicy, DenyAllAttributeReleasePolicy, ChainingAttributeReleasePolicy, BundleAttributeReleasePolicy or DepartmentAttributeReleasePolicy',
     ]);
     expect(problemsOf(holding({ '@class': DEPARTMENT, department: 7 }), withTestClasses.parse)).to.deep.equal(['services[0].attributeReleasePolicy.policies[0].department: must be a string']);
   });

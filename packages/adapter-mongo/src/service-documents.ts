@@ -1,4 +1,15 @@
-import { storedReleasePolicy, type AccessStrategy, type AttributeMap, type ExpirationPolicy, type LogoutType, type MultifactorPolicy, type ProxyPolicy, type RegisteredService, type ServicePolicy } from '@tessera/core';
+import {
+  storedReleasePolicy,
+  type AccessStrategy,
+  type AttributeMap,
+  type ExpirationPolicy,
+  type LogoutType,
+  type MultifactorPolicy,
+  type ProxyPolicy,
+  type RegisteredService,
+  type ServicePolicy,
+  type SingleSignOnParticipation,
+} from '@tessera/core';
 
 /** A registered service as stored, keyed by its id. */
 export interface ServiceDocument {
@@ -18,6 +29,7 @@ export interface ServiceDocument {
   proxyPolicy?: ProxyPolicy;
   expirationPolicy?: ExpirationPolicy;
   multifactorPolicy?: MultifactorPolicy;
+  singleSignOnParticipation?: SingleSignOnParticipation;
 }
 
 export function toServiceDocument(service: RegisteredService): ServiceDocument {
@@ -46,5 +58,6 @@ export function fromServiceDocument(document: ServiceDocument): RegisteredServic
     ...(document.proxyPolicy === undefined ? {} : { proxyPolicy: document.proxyPolicy }),
     ...(document.expirationPolicy === undefined ? {} : { expirationPolicy: document.expirationPolicy }),
     ...(document.multifactorPolicy === undefined ? {} : { multifactorPolicy: document.multifactorPolicy }),
+    ...(document.singleSignOnParticipation === undefined ? {} : { singleSignOnParticipation: document.singleSignOnParticipation }),
   };
 }

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import {
   BUILT_IN_RELEASE_POLICIES,
   BUILT_IN_USERNAME_PROVIDERS,
+  CHAINING_ATTRIBUTE_RELEASE_POLICY,
   DEFAULT_USERNAME_PROVIDER,
   DENY_ALL_ATTRIBUTES,
   RETURN_ALL_ATTRIBUTES,
@@ -108,7 +109,7 @@ describe('service policies: release policies and username providers by class', (
       const release = await policies.releasedAttributes(asked({ type: 'org.example.Unknown' })).catch((error: unknown) => error);
       expect(release).to.be.instanceOf(UnknownServicePolicyError);
       expect((release as Error).message).to.equal(
-        `org.example.Unknown is not an attribute release policy tessera knows (known: ${RETURN_ALL_ATTRIBUTES}, ${RETURN_ALLOWED_ATTRIBUTES}, ${RETURN_MAPPED_ATTRIBUTES}, ${DENY_ALL_ATTRIBUTES})`,
+        `org.example.Unknown is not an attribute release policy tessera knows (known: ${RETURN_ALL_ATTRIBUTES}, ${RETURN_ALLOWED_ATTRIBUTES}, ${RETURN_MAPPED_ATTRIBUTES}, ${DENY_ALL_ATTRIBUTES}, ${CHAINING_ATTRIBUTE_RELEASE_POLICY})`,
       );
       const username = await policies.usernameFor(asked({ type: RETURN_ALL_ATTRIBUTES }, { type: 'org.example.Anonymous' })).catch((error: unknown) => error);
       expect((username as Error).message).to.equal(

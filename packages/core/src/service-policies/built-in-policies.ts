@@ -1,6 +1,7 @@
 import type { AttributeMap } from '../domain/authentication/principal.js';
 import type { ServicePolicy } from '../domain/registry/registered-service.js';
 import type { AttributeReleasePolicy, UsernameProvider } from '../ports/service-policies.js';
+import { chainingAttributes } from './chaining-policy.js';
 import { finishRelease, type ReleaseSettings } from './release-settings.js';
 import { anonymousUsername, principalAttributeUsername } from './username-providers.js';
 
@@ -81,5 +82,11 @@ export const defaultUsernameProvider: UsernameProvider = {
 };
 
 /** Always there, whatever the modules: what today's service definitions say. */
-export const BUILT_IN_RELEASE_POLICIES: readonly AttributeReleasePolicy[] = [returnAllAttributes, returnAllowedAttributes, returnMappedAttributes, denyAllAttributes];
+export const BUILT_IN_RELEASE_POLICIES: readonly AttributeReleasePolicy[] = [
+  returnAllAttributes,
+  returnAllowedAttributes,
+  returnMappedAttributes,
+  denyAllAttributes,
+  chainingAttributes,
+];
 export const BUILT_IN_USERNAME_PROVIDERS: readonly UsernameProvider[] = [defaultUsernameProvider, principalAttributeUsername, anonymousUsername];

@@ -1,31 +1,23 @@
 import type { AttributeMap } from '../domain/authentication/principal.js';
-import { compileFullMatch } from '../domain/registry/service-matcher.js';
 import type { ServicePolicy } from '../domain/registry/registered-service.js';
+import { filterAttributes, type AttributeFilter } from './attribute-filters.js';
 
-const SUPPORT = 'org.apereo.cas.services.support';
-export const REGEX_ATTRIBUTE_FILTER = `${SUPPORT}.RegisteredServiceRegexAttributeFilter`;
-export const MAPPED_REGEX_ATTRIBUTE_FILTER = `${SUPPORT}.RegisteredServiceMappedRegexAttributeFilter`;
-
-/** CAS's RegisteredServiceRegexAttributeFilter: of every released attribute, only the values `pattern` matches as a whole. */
-export interface RegexAttributeFilter {
-  readonly type: typeof REGEX_ATTRIBUTE_FILTER;
-  readonly pattern: string;
-}
+export const CACHING_PRINCIPAL_ATTRIBUTES_REPOSITORY = 'org.apereo.cas.authentication.principal.cache.CachingPrincipalAttributesRepository';
 
 /**
- * CAS's RegisteredServiceMappedRegexAttributeFilter: an attribute named in `patterns` keeps only the
- * values its pattern matches (found anywhere in the value, or the whole value with `completeMatch`;
- * case ignored unless `caseInsensitive` is false); one not named is kept, or dropped with `excludeUnmappedAttributes`.
+ * CAS's CachingPrincipalAttributesRepository, its options as written: in CAS it fetches the principal's
+ * attributes again from the attribute repositories once its cache expires. tessera has no attribute
+ * repositories: a service receives the attributes its user's authentication gave, for the whole
+ * session, so it changes nothing here; kept so the definition round-trips, and warned about
+ * (releasePolicyWarnings).
  */
-export interface MappedRegexAttributeFilter {
-  readonly type: typeof MAPPED_REGEX_ATTRIBUTE_FILTER;
-  readonly patterns: Readonly<Record<string, string>>;
-  readonly excludeUnmappedAttributes: boolean;
-  readonly caseInsensitive: boolean;
-  readonly completeMatch: boolean;
+export interface CachingPrincipalAttributesRepository {
+  readonly type: typeof CACHING_PRINCIPAL_ATTRIBUTES_REPOSITORY;
+  readonly expiration?: number;
+  readonly timeUnit?: string;
+  readonly mergingStrategy?: string;
+  readonly attributeRepositoryIds?: readonly string[];
 }
-
-export type AttributeFilter = RegexAttributeFilter | MappedRegexAttributeFilter;
 
 /**
  * What every Apereo release policy class has besides its own settings (its base class's): kept only
@@ -36,6 +28,8 @@ export interface ReleaseSettings extends ServicePolicy {
   readonly authorizedToReleaseAuthenticationAttributes?: false;
   /** Applied to the principal's attributes the policy releases. */
   readonly attributeFilter?: AttributeFilter;
+  /** Kept only when it is a caching one: the default repository is what tessera does. */
+  readonly principalAttributesRepository?: CachingPrincipalAttributesRepository;
 }
 
 /** A policy's release of principal attributes, finished as CAS's base class does: filtered, then with the authentication's. */
@@ -44,34 +38,22 @@ export function finishRelease(policy: ReleaseSettings, released: AttributeMap, a
   return policy.authorizedToReleaseAuthenticationAttributes === false ? filtered : { ...filtered, ...authentication };
 }
 
-export function filterAttributes(filter: AttributeFilter, attributes: AttributeMap): AttributeMap {
-  const kept: Record<string, readonly string[]> = {};
-  for (const [name, values] of Object.entries(attributes)) {
-    const matches = valueMatcher(filter, name);
-    if (matches === 'drop') continue;
-    const remaining = matches === 'keep' ? values : values.filter(matches);
-    if (remaining.length > 0) kept[name] = remaining;
-  }
-  return kept;
+/**
+ * What is said, never refused, about a release policy and those it holds: a caching principal
+ * attributes repository, which refreshes nothing here.
+ */
+export function releasePolicyWarnings(policy: ServicePolicy): string[] {
+  return holdsCachingRepository(policy)
+    ? [
+        'its principalAttributesRepository is a CachingPrincipalAttributesRepository, which in CAS fetches attributes again from attribute repositories; tessera has none: the service receives the attributes its user’s authentication gave, for the whole session',
+      ]
+    : [];
 }
 
-/** Which values of one attribute a filter keeps: all, none, or those a test accepts. An invalid pattern matches nothing. */
-function valueMatcher(filter: AttributeFilter, name: string): 'keep' | 'drop' | ((value: string) => boolean) {
-  if (filter.type === REGEX_ATTRIBUTE_FILTER) {
-    const regex = compileFullMatch(filter.pattern);
-    return (value) => regex?.test(value) ?? false;
-  }
-  if (!Object.hasOwn(filter.patterns, name)) return filter.excludeUnmappedAttributes ? 'drop' : 'keep';
-  const source = filter.patterns[name] ?? '';
-  const flags = filter.caseInsensitive ? 'i' : '';
-  const regex = filter.completeMatch ? compileFullMatch(source, flags) : compilePartial(source, flags);
-  return (value) => regex?.test(value) ?? false;
-}
-
-function compilePartial(source: string, flags: string): RegExp | null {
-  try {
-    return new RegExp(source, flags);
-  } catch {
-    return null;
-  }
+/** Whether the policy, or one it holds at any depth, has a caching repository: policies are plain data, so any nesting is walked. */
+function holdsCachingRepository(data: unknown): boolean {
+  if (Array.isArray(data)) return data.some(holdsCachingRepository);
+  if (typeof data !== 'object' || data === null) return false;
+  if ((data as { type?: unknown }).type === CACHING_PRINCIPAL_ATTRIBUTES_REPOSITORY) return true;
+  return Object.values(data).some(holdsCachingRepository);
 }

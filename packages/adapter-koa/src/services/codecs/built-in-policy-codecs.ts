@@ -11,6 +11,7 @@ import {
 import { is, isRecord, RELEASE_UNSUPPORTED } from './cas-service-keys.js';
 import { javaList, stringList } from './java-collections.js';
 import type { ServicePolicyCodec } from './policy-codec.js';
+import { chainingAttributesCodec } from './chaining-policy-codec.js';
 import { anonymousUsernameCodec, principalAttributeUsernameCodec } from './username-provider-codecs.js';
 import { parseReleaseSettings, RELEASE_SETTINGS_KEYS, releaseSettingsKeyProblems, renderReleaseSettings } from './release-settings-codec.js';
 
@@ -104,5 +105,11 @@ export const defaultUsernameProviderCodec: ServicePolicyCodec = {
 };
 
 /** Always there, whatever the modules, in the order a refusal names them. */
-export const BUILT_IN_RELEASE_POLICY_CODECS: readonly ServicePolicyCodec[] = [returnAllAttributesCodec, returnAllowedAttributesCodec, returnMappedAttributesCodec, denyAllAttributesCodec];
+export const BUILT_IN_RELEASE_POLICY_CODECS: readonly ServicePolicyCodec[] = [
+  returnAllAttributesCodec,
+  returnAllowedAttributesCodec,
+  returnMappedAttributesCodec,
+  denyAllAttributesCodec,
+  chainingAttributesCodec,
+];
 export const BUILT_IN_USERNAME_PROVIDER_CODECS: readonly ServicePolicyCodec[] = [defaultUsernameProviderCodec, principalAttributeUsernameCodec, anonymousUsernameCodec];

@@ -14,9 +14,10 @@ import {
   type ServicePolicy,
 } from '@tessera/core';
 import { ACCESS_STRATEGY_KEYS, EXPIRATION_POLICY_KEYS, isClass, isRecord, keyProblems, PROPERTY_KEYS, proxyPolicyKeys, SERVICE_KEYS } from './cas-service-keys.js';
-import { stringList } from './java-collections.js';
 import { multifactorPolicyKeys, parseMultifactorPolicy } from './multifactor-policy-codec.js';
+import { javaInteger, stringList } from './java-collections.js';
 import type { PolicySlots } from './policy-slots.js';
+import { parseSingleSignOnParticipation, singleSignOnParticipationKeyProblems } from './sso-participation-codec.js';
 
 export const DEFAULT_SERVICE_TYPES: readonly string[] = [
   CAS_REGISTERED_SERVICE,
@@ -76,7 +77,7 @@ export function parseServiceDefinition(json: unknown, policies: PolicySlots, opt
     if (value !== undefined && (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0)) throw invalid('id', 'must be a non-negative integer');
     return value;
   });
-  const evaluationOrder = section('evaluationOrder', () => javaInteger(json['evaluationOrder'] ?? 0, () => invalid('evaluationOrder', 'must be an integer')));
+  const evaluationOrder = section('evaluationOrder', () => javaIntegerOr(json['evaluationOrder'] ?? 0, () => invalid('evaluationOrder', 'must be an integer')));
   const accessStrategy = section('accessStrategy', () => parseAccessStrategy(json['accessStrategy'], (field, problem) => invalid(`accessStrategy.${field}`, problem)));
   const attributeRelease = section('attributeReleasePolicy', () =>
     policies.parseReleasePolicy(json['attributeReleasePolicy'], (field, problem) => invalid(`attributeReleasePolicy.${field}`, problem)),
@@ -89,6 +90,9 @@ export function parseServiceDefinition(json: unknown, policies: PolicySlots, opt
   const proxyPolicy = section('proxyPolicy', () => parseProxyPolicy(json['proxyPolicy'], (field, problem) => invalid(`proxyPolicy.${field}`, problem)));
   const expirationPolicy = section('expirationPolicy', () => parseExpirationPolicy(json['expirationPolicy'], (field, problem) => invalid(`expirationPolicy.${field}`, problem)));
   const multifactorPolicy = section('multifactorPolicy', () => parseMultifactorPolicy(json['multifactorPolicy'], (field, problem) => invalid(`multifactorPolicy.${field}`, problem)));
+  const singleSignOnParticipation = section('singleSignOnParticipationPolicy', () =>
+    parseSingleSignOnParticipation(json['singleSignOnParticipationPolicy'], (field, problem) => invalid(`singleSignOnParticipationPolicy.${field}`, problem)),
+  );
 
   throwAll(problems.map(({ field, problem }) => ({ field: at(field), problem })));
   return {
@@ -106,6 +110,7 @@ export function parseServiceDefinition(json: unknown, policies: PolicySlots, opt
     ...proxyPolicy,
     ...expirationPolicy,
     ...multifactorPolicy,
+    ...(singleSignOnParticipation && { singleSignOnParticipation }),
   };
 }
 
@@ -209,6 +214,7 @@ function definitionKeyProblems(json: Readonly<Record<string, unknown>>, policies
       return readable ? keyProblems(value, ACCESS_STRATEGY_KEYS, within) : [];
     }
     if (key === 'attributeReleasePolicy') return policies.releasePolicyKeyProblems(value, field);
+    if (key === 'singleSignOnParticipationPolicy') return singleSignOnParticipationKeyProblems(value, field);
     if (key === 'expirationPolicy') return isClass(value['@class'] ?? EXPIRATION_CLASS, EXPIRATION_CLASS) ? keyProblems(value, EXPIRATION_POLICY_KEYS, within) : [];
     if (key === 'proxyPolicy') {
       const rules = proxyPolicyKeys(value['@class']);
@@ -298,10 +304,10 @@ function parseAttributeMap(value: unknown, fail: (name: string) => InvalidServic
   return map;
 }
 
-/** An int as Jackson reads one: a number, or a string holding one (`"1500"`). */
-function javaInteger(value: unknown, fail: () => Error): number {
-  const number = typeof value === 'string' && /^\s*-?\d+\s*$/.test(value) ? Number(value) : value;
-  if (typeof number !== 'number' || !Number.isSafeInteger(number)) throw fail();
+/** An int as Jackson reads one (javaInteger), or the error. */
+function javaIntegerOr(value: unknown, fail: () => Error): number {
+  const number = javaInteger(value);
+  if (number === undefined) throw fail();
   return number;
 }
 

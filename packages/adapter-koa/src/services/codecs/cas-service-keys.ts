@@ -111,7 +111,7 @@ const EVERY_HANDLER = 'every authentication handler is accepted for every servic
 
 /** A registered service (CasRegisteredService, RegexRegisteredService). */
 export const SERVICE_KEYS: KeyRules = {
-  read: ['@class', 'id', 'name', 'serviceId', 'description', 'evaluationOrder', 'accessStrategy', 'attributeReleasePolicy', 'usernameAttributeProvider', 'logoutType', 'logoutUrl', 'proxyPolicy', 'multifactorPolicy', 'properties', 'expirationPolicy'],
+  read: ['@class', 'id', 'name', 'serviceId', 'description', 'evaluationOrder', 'accessStrategy', 'attributeReleasePolicy', 'usernameAttributeProvider', 'logoutType', 'logoutUrl', 'proxyPolicy', 'multifactorPolicy', 'properties', 'expirationPolicy', 'singleSignOnParticipationPolicy'],
   descriptive: DESCRIPTIVE_KEYS,
   unsupported: {
     matchingStrategy: {
@@ -126,7 +126,6 @@ export const SERVICE_KEYS: KeyRules = {
     serviceTicketExpirationPolicy: { instead: NO_LIFETIMES },
     proxyTicketExpirationPolicy: { instead: NO_LIFETIMES },
     proxyGrantingTicketExpirationPolicy: { instead: NO_LIFETIMES },
-    singleSignOnParticipationPolicy: { instead: 'single sign-on is switched per service with accessStrategy.ssoEnabled' },
     publicKey: { instead: 'attributes are never encrypted for a service' },
     supportedProtocols: { instead: 'every service may validate with every protocol tessera serves', accepted: { when: isEmptyCollection, as: 'an empty list' } },
     environments: { instead: 'a service applies in every environment', accepted: { when: isEmptyCollection, as: 'an empty list' } },
@@ -167,11 +166,6 @@ export const RELEASE_UNSUPPORTED: Readonly<Record<string, Unsupported>> = {
   excludeDefaultAttributes: { instead: 'there are no default attributes', accepted: { when: (value) => typeof value === 'boolean', as: 'true or false' } },
   principalIdAttribute: { instead: PRINCIPAL_ID },
   canonicalizationMode: { instead: 'attribute values are released as they are', accepted: { when: is('NONE'), as: 'NONE' } },
-  principalAttributesRepository: {
-    instead: 'attributes come from the authentication only',
-    // CAS's own: the attributes the principal was resolved with at login, which is what tessera releases.
-    accepted: { when: onlyClass('DefaultPrincipalAttributesRepository'), as: 'org.apereo.cas.authentication.principal.DefaultPrincipalAttributesRepository without options' },
-  },
   consentPolicy: { instead: 'tessera has no consent pages' },
   activationCriteria: { instead: 'the release policy always applies' },
   excludedAttributes: { instead: 'only ReturnAllAttributeReleasePolicy reads excludedAttributes', accepted: { when: isEmptyCollection, as: 'an empty list' } },

@@ -2,6 +2,7 @@ import type { AttributeMap, ProxyPolicy, RegisteredService } from '@tessera/core
 import { javaSet } from './java-collections.js';
 import { multifactorPolicyJson } from './multifactor-policy-codec.js';
 import type { PolicySlots } from './policy-slots.js';
+import { renderSingleSignOnParticipation } from './sso-participation-codec.js';
 
 const CAS = 'org.apereo.cas.services';
 
@@ -35,6 +36,7 @@ export function toCasServiceJson(service: RegisteredService, policies: PolicySlo
     ...(service.proxyPolicy === undefined ? {} : { proxyPolicy: proxyPolicyJson(service.proxyPolicy) }),
     ...(service.expirationPolicy === undefined ? {} : { expirationPolicy: { '@class': `${CAS}.DefaultRegisteredServiceExpirationPolicy`, ...service.expirationPolicy } }),
     ...(service.multifactorPolicy === undefined ? {} : { multifactorPolicy: multifactorPolicyJson(service.multifactorPolicy) }),
+    ...(service.singleSignOnParticipation === undefined ? {} : { singleSignOnParticipationPolicy: renderSingleSignOnParticipation(service.singleSignOnParticipation) }),
   };
 }
 

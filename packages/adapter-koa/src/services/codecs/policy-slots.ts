@@ -7,6 +7,7 @@ import {
   type ServicePolicy,
 } from '@tessera/core';
 import { isClass, isRecord, keyProblems, PRINCIPAL_ID } from './cas-service-keys.js';
+import { refusedReleasePolicyClass } from './refused-policy-classes.js';
 import type { PolicyKeyChecks, PolicyParsing, PolicyRendering, ServicePolicyCodec, ServicePolicyCodecs } from './policy-codec.js';
 
 type Fail = (field: string, problem: string) => InvalidServiceDefinitionError;
@@ -59,7 +60,7 @@ export class PolicySlots {
     if (json === undefined || json === null) return NO_ATTRIBUTES_RELEASED;
     if (!isRecord(json)) throw fail('(policy)', 'must be an object');
     const codec = this.release.find(json['@class']);
-    if (!codec) throw fail('@class', `must be ${this.release.simpleNames()}`);
+    if (!codec) throw fail('@class', `${refusedReleasePolicyClass(json['@class']) ?? 'must be'} ${this.release.simpleNames()}`);
     return this.parseWith(codec, json, fail);
   }
 

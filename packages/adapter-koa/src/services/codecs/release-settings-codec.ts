@@ -1,31 +1,17 @@
-import {
-  compileFullMatch,
-  MAPPED_REGEX_ATTRIBUTE_FILTER,
-  REGEX_ATTRIBUTE_FILTER,
-  type AttributeFilter,
-  type InvalidServiceDefinitionError,
-  type ReleaseSettings,
-  type ServiceDefinitionProblem,
-} from '@tessera/core';
-import { isClass, isRecord, keyProblems, type KeyRules } from './cas-service-keys.js';
+import type { InvalidServiceDefinitionError, ReleaseSettings, ServiceDefinitionProblem } from '@tessera/core';
+import { attributeFilterKeyProblems, parseAttributeFilter, renderAttributeFilter } from './attribute-filter-codec.js';
+import { parsePrincipalAttributesRepository, principalAttributesRepositoryKeyProblems, renderPrincipalAttributesRepository } from './principal-attributes-repository-codec.js';
 
 type Fail = (field: string, problem: string) => InvalidServiceDefinitionError;
 
 /** The keys of every Apereo release policy (its base class's) that tessera reads, for release policies' codec parts to share. */
-export const RELEASE_SETTINGS_KEYS = ['authorizedToReleaseAuthenticationAttributes', 'attributeFilter'] as const;
+export const RELEASE_SETTINGS_KEYS = ['authorizedToReleaseAuthenticationAttributes', 'attributeFilter', 'principalAttributesRepository'] as const;
 
-const FILTER_CLASSES = 'RegisteredServiceRegexAttributeFilter or RegisteredServiceMappedRegexAttributeFilter (org.apereo.cas.services.support)';
-// `order` sorts the filters of a chain of filters, which tessera does not read: one filter has nothing to be sorted against.
-const FILTER_KEYS: Readonly<Record<string, KeyRules>> = {
-  [REGEX_ATTRIBUTE_FILTER]: { read: ['@class', 'pattern'], descriptive: ['order'] },
-  [MAPPED_REGEX_ATTRIBUTE_FILTER]: { read: ['@class', 'patterns', 'excludeUnmappedAttributes', 'caseInsensitive', 'completeMatch'], descriptive: ['order'] },
-};
-
-/** Problems with the keys of an `attributeFilter` of a class tessera reads; its class is checked by parseReleaseSettings. */
+/** Problems with the keys of an `attributeFilter` or a `principalAttributesRepository` of a class tessera reads; their class is checked by parseReleaseSettings. */
 export function releaseSettingsKeyProblems(key: string, value: unknown, field: string): ServiceDefinitionProblem[] {
-  if (key !== 'attributeFilter' || !isRecord(value)) return [];
-  const type = filterType(value['@class']);
-  return type ? keyProblems(value, FILTER_KEYS[type] ?? { read: [] }, `${field}.`) : [];
+  if (key === 'attributeFilter') return attributeFilterKeyProblems(value, field);
+  if (key === 'principalAttributesRepository') return principalAttributesRepositoryKeyProblems(value, field);
+  return [];
 }
 
 /** The base class's settings a policy's JSON holds, only those not at their default. */
@@ -33,9 +19,11 @@ export function parseReleaseSettings(json: Readonly<Record<string, unknown>>, fa
   const authentication = json['authorizedToReleaseAuthenticationAttributes'] ?? true;
   if (typeof authentication !== 'boolean') throw fail('authorizedToReleaseAuthenticationAttributes', 'must be a boolean');
   const filter = json['attributeFilter'];
+  const repository = parsePrincipalAttributesRepository(json['principalAttributesRepository'], (field, problem) => fail(`principalAttributesRepository.${field}`, problem));
   return {
     ...(authentication === false && { authorizedToReleaseAuthenticationAttributes: false }),
-    ...(filter !== undefined && filter !== null && { attributeFilter: parseFilter(filter, (field, problem) => fail(`attributeFilter.${field}`, problem)) }),
+    ...(filter !== undefined && filter !== null && { attributeFilter: parseAttributeFilter(filter, (field, problem) => fail(`attributeFilter.${field}`, problem)) }),
+    ...(repository && { principalAttributesRepository: repository }),
   };
 }
 
@@ -43,63 +31,7 @@ export function parseReleaseSettings(json: Readonly<Record<string, unknown>>, fa
 export function renderReleaseSettings(policy: ReleaseSettings): Record<string, unknown> {
   return {
     ...(policy.authorizedToReleaseAuthenticationAttributes === false && { authorizedToReleaseAuthenticationAttributes: false }),
-    ...(policy.attributeFilter && { attributeFilter: renderFilter(policy.attributeFilter) }),
+    ...(policy.attributeFilter && { attributeFilter: renderAttributeFilter(policy.attributeFilter) }),
+    ...(policy.principalAttributesRepository && { principalAttributesRepository: renderPrincipalAttributesRepository(policy.principalAttributesRepository) }),
   };
-}
-
-function filterType(written: unknown): AttributeFilter['type'] | undefined {
-  if (isClass(written, 'RegisteredServiceRegexAttributeFilter')) return REGEX_ATTRIBUTE_FILTER;
-  if (isClass(written, 'RegisteredServiceMappedRegexAttributeFilter')) return MAPPED_REGEX_ATTRIBUTE_FILTER;
-  return undefined;
-}
-
-function parseFilter(json: unknown, fail: Fail): AttributeFilter {
-  if (!isRecord(json)) throw fail('(filter)', 'must be an object');
-  const type = filterType(json['@class']);
-  if (!type) throw fail('@class', `must be ${FILTER_CLASSES}`);
-  if (type === REGEX_ATTRIBUTE_FILTER) {
-    const pattern = json['pattern'];
-    if (typeof pattern !== 'string' || compileFullMatch(pattern) === null) throw fail('pattern', 'is required (a regular expression)');
-    return { type, pattern };
-  }
-  const patterns = json['patterns'];
-  if (!isRecord(patterns)) throw fail('patterns', 'must map attribute names to regular expressions');
-  const mapped: Record<string, string> = {};
-  for (const [name, pattern] of Object.entries(patterns)) {
-    if (name === '@class') continue;
-    if (typeof pattern !== 'string' || !validRegex(pattern)) throw fail(`patterns.${name}`, 'must be a regular expression');
-    mapped[name] = pattern;
-  }
-  const flag = (key: string, fallback: boolean): boolean => {
-    const value = json[key] ?? fallback;
-    if (typeof value !== 'boolean') throw fail(key, 'must be a boolean');
-    return value;
-  };
-  return {
-    type,
-    patterns: mapped,
-    excludeUnmappedAttributes: flag('excludeUnmappedAttributes', false),
-    caseInsensitive: flag('caseInsensitive', true),
-    completeMatch: flag('completeMatch', false),
-  };
-}
-
-function renderFilter(filter: AttributeFilter): Record<string, unknown> {
-  if (filter.type === REGEX_ATTRIBUTE_FILTER) return { '@class': filter.type, pattern: filter.pattern };
-  return {
-    '@class': filter.type,
-    patterns: { '@class': 'java.util.HashMap', ...filter.patterns },
-    ...(filter.excludeUnmappedAttributes && { excludeUnmappedAttributes: true }),
-    ...(!filter.caseInsensitive && { caseInsensitive: false }),
-    ...(filter.completeMatch && { completeMatch: true }),
-  };
-}
-
-function validRegex(source: string): boolean {
-  try {
-    new RegExp(source);
-    return true;
-  } catch {
-    return false;
-  }
 }

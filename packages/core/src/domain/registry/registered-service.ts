@@ -1,5 +1,6 @@
 import type { AttributeMap } from '../authentication/principal.js';
 import type { MultifactorPolicy } from './multifactor-policy.js';
+import type { SingleSignOnParticipation } from './single-sign-on-participation.js';
 
 export interface AccessStrategy {
   /** Disabled behaves exactly as unregistered. */
@@ -65,6 +66,8 @@ export interface RegisteredService {
   readonly expirationPolicy?: ExpirationPolicy;
   /** CAS's `multifactorPolicy`, kept only when the definition has one: a second factor this service asks (step-up included). */
   readonly multifactorPolicy?: MultifactorPolicy;
+  /** CAS's `singleSignOnParticipationPolicy`, kept only when the definition has one: when a login session logs a browser in to the service without the form. */
+  readonly singleSignOnParticipation?: SingleSignOnParticipation;
 }
 
 /**

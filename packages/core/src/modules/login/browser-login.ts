@@ -3,6 +3,7 @@ import { AuthenticationFailedError, ServiceNotAuthorizedError, TicketNotFoundErr
 import type { RequestOrigin, TicketRefusalReason } from '../../domain/events.js';
 import type { Authentication } from '../../domain/authentication/authentication.js';
 import type { RegisteredService } from '../../domain/registry/registered-service.js';
+import { participatesInSingleSignOn } from '../../domain/registry/single-sign-on-participation.js';
 import type { TicketGrantingTicket } from '../../domain/tickets/ticket.js';
 import type { EventSink } from '../../ports/event-sink.js';
 import type { TicketStore } from '../../ports/ticket-store.js';
@@ -71,7 +72,7 @@ export class BrowserLogin {
   async begin(request: LoginRequest): Promise<LoginOutcome> {
     const service = request.service === undefined ? undefined : await this.requireService(request.service, request.origin);
     const tgt = await this.session(request.sessionTgtId);
-    const singleSignOn = tgt !== undefined && !request.renew && (service?.accessStrategy.ssoEnabled ?? true);
+    const singleSignOn = tgt !== undefined && !request.renew && (service === undefined || this.takesPartInSingleSignOn(service, tgt));
     if (singleSignOn) {
       const principal = tgt.authentication.principal.id;
       if (request.service === undefined) return { kind: 'signedIn', principal };
@@ -160,6 +161,16 @@ export class BrowserLogin {
   /** Where a logout may send the browser: a registered, enabled service only, never any other URL. */
   async logoutRedirect(url: string | undefined): Promise<string | undefined> {
     return url !== undefined && (await this.core.serviceAccess.find(url)) ? url : undefined;
+  }
+
+  /**
+   * Whether the session logs the browser in to the service without the form: the service takes part in
+   * single sign-on (accessStrategy.ssoEnabled) and its singleSignOnParticipationPolicy, if any, says so.
+   */
+  private takesPartInSingleSignOn(service: RegisteredService, tgt: TicketGrantingTicket): boolean {
+    if (!service.accessStrategy.ssoEnabled) return false;
+    const policy = service.singleSignOnParticipation;
+    return policy === undefined || participatesInSingleSignOn(policy, tgt, this.core.clock.now(), this.core.lifetimes);
   }
 
   private async session(tgtId: string | undefined): Promise<TicketGrantingTicket | undefined> {
