@@ -60,8 +60,8 @@ export interface Tessera {
   close(): Promise<void>;
 }
 
-/** `mongoDatabase`: a fake database of the test's own for `storage.type: mongo`, to break or inspect. */
-export async function startTessera(overrides: Record<string, unknown> = {}, options: Pick<StartOptions, 'mongoDatabase'> = {}): Promise<Tessera> {
+/** `mongoDatabase`: a fake database of the test's own for `storage.type: mongo`, to break or inspect; `clock`: one the test moves. */
+export async function startTessera(overrides: Record<string, unknown> = {}, options: Pick<StartOptions, 'mongoDatabase' | 'clock'> = {}): Promise<Tessera> {
   const raw = baseConfig({ ...storageUnderTest(), ...overrides });
   rememberConfig(raw);
   const started = ++startedServers;

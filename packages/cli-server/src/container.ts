@@ -2,7 +2,7 @@ import { Container } from 'inversify';
 import type { Logger } from 'pino';
 import { LOOPBACK_HOSTS, createApp, type HttpOptions } from '@tessera/adapter-koa';
 import type { MongoDatabase } from '@tessera/adapter-mongo';
-import { Argon2PasswordHasher, ReadinessProbe, createCasCore, cryptoRandomSource, systemClock, type RegisteredService } from '@tessera/core';
+import { Argon2PasswordHasher, ReadinessProbe, createCasCore, cryptoRandomSource, systemClock, type Clock, type RegisteredService } from '@tessera/core';
 import { AuditEventSink } from './audit/audit-event-sink.js';
 import { registerAuthentication } from './authentication/authentication.js';
 import type { Config } from './config/schema.js';
@@ -23,6 +23,8 @@ interface CommonInputs {
   readonly services?: readonly RegisteredService[];
   /** Tests only: a stand-in MongoDB database for `storage.type: mongo`, used instead of connecting. */
   readonly mongoDatabase?: MongoDatabase | undefined;
+  /** Tests only: the clock every part reads instead of the system's, for tests that move time. */
+  readonly clock?: Clock | undefined;
 }
 
 /** A container that serves: its own log and audit trail, the storage, the listeners and the background jobs, all resources. */
@@ -45,11 +47,11 @@ export type CompositionInputs = ServingInputs | ComposingInputs;
  * the background jobs; `close()` closes them in reverse.
  */
 export function buildContainer(inputs: CompositionInputs): Binder {
-  const { config, services = [], mongoDatabase } = inputs;
+  const { config, services = [], mongoDatabase, clock = systemClock } = inputs;
   const binder = new Binder(new Container());
   if ('serve' in inputs) bindServerLogs(binder, config, inputs.serve);
   else binder.constant(KEYS.Logger, inputs.logger);
-  binder.constant(KEYS.Clock, systemClock);
+  binder.constant(KEYS.Clock, clock);
   binder.constant(KEYS.RandomSource, cryptoRandomSource);
 
   binder.resolved(KEYS.EventSink, [{ all: KEYS.EventSinks }], (sinks) => new FanOutEventSink(sinks));

@@ -1,6 +1,7 @@
 import type { DestinationStream, Logger } from 'pino';
 import { LOOPBACK_HOSTS } from '@tessera/adapter-koa';
 import type { MongoDatabase } from '@tessera/adapter-mongo';
+import type { Clock } from '@tessera/core';
 import { createDemoStateFolder } from './config/demo.js';
 import { initialServices } from './config/initial-services.js';
 import { exposedSecretFileWarnings, secretFiles } from './config/secret-files.js';
@@ -17,6 +18,8 @@ export interface StartOptions {
   readonly auditLog?: DestinationStream;
   /** Tests only: a stand-in MongoDB database for `storage.type: mongo`, used instead of connecting. */
   readonly mongoDatabase?: MongoDatabase;
+  /** Tests only: the clock every part reads instead of the system's, for tests that move time. */
+  readonly clock?: Clock;
 }
 
 export interface RunningServer {
@@ -36,10 +39,10 @@ export interface RunningServer {
  * container opens everything with a lifetime in order (the log and the audit trail, the storage, the
  * listeners, the background jobs); a start that fails closes what had opened, in reverse, and so does close().
  */
-export async function startServer({ config, log, auditLog, mongoDatabase }: StartOptions): Promise<RunningServer> {
+export async function startServer({ config, log, auditLog, mongoDatabase, clock }: StartOptions): Promise<RunningServer> {
   createDemoStateFolder(config);
   const services = await initialServices(config);
-  const binder = buildContainer({ config, services, mongoDatabase, serve: { log, auditLog } });
+  const binder = buildContainer({ config, services, mongoDatabase, clock, serve: { log, auditLog } });
   try {
     const logger = binder.get(KEYS.Logger);
     warnAboutUnsafeSettings(config, logger);

@@ -6,6 +6,7 @@ export * from './domain/authentication/credential.js';
 export * from './domain/authentication/principal.js';
 export * from './domain/registry/registered-service.js';
 export * from './domain/registry/service-matcher.js';
+export * from './domain/registry/access-rules.js';
 export * from './domain/registry/host-pinning.js';
 export * from './domain/registry/definition-warnings.js';
 export * from './domain/tickets/fingerprint.js';

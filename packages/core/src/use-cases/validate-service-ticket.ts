@@ -86,7 +86,7 @@ export class ValidateServiceTicket {
     const fromNewLogin = st.kind === 'ST' && st.fromNewLogin;
     if (input.renew && !fromNewLogin) return fail('INVALID_TICKET', `Ticket '${echo}' was not issued from a new login, as renew requires`, owner);
 
-    const registered = await this.access.find(st.service);
+    const registered = await this.access.find(st.service, origin);
     const principal = tgt.authentication.principal;
     if (!registered || !principalMeetsRequirements(registered, principal)) {
       return fail('UNAUTHORIZED_SERVICE', 'Service is not authorized to use CAS for this user', owner);

@@ -149,14 +149,21 @@ export const SERVICE_KEYS: KeyRules = {
   },
 };
 
-/** DefaultRegisteredServiceAccessStrategy. */
+/** DefaultRegisteredServiceAccessStrategy; the other classes tessera reads add theirs to these (access-strategy-codec.ts). */
 export const ACCESS_STRATEGY_KEYS: KeyRules = {
-  read: ['@class', 'enabled', 'ssoEnabled', 'requiredAttributes', 'requireAllAttributes', 'caseInsensitive', 'rejectedAttributes'],
+  read: ['@class', 'enabled', 'ssoEnabled', 'requiredAttributes', 'requireAllAttributes', 'caseInsensitive', 'rejectedAttributes', 'unauthorizedRedirectUrl', 'activationCriteria'],
   unsupported: {
-    unauthorizedRedirectUrl: { instead: 'a refused request is answered with its status, never redirected' },
-    delegatedAuthenticationPolicy: { instead: 'tessera delegates authentication to no other identity provider' },
-    activationCriteria: { instead: 'the access strategy always applies' },
+    delegatedAuthenticationPolicy: {
+      instead: 'tessera has no delegated authentication (it sends no user to another identity provider to log in), so there is nothing for this policy to choose; remove the key',
+    },
     order: { instead: 'a service has one access strategy', accepted: { when: is(0), as: '0' } },
+  },
+  elsewhere: {
+    startingDateTime: 'TimeBasedRegisteredServiceAccessStrategy',
+    endingDateTime: 'TimeBasedRegisteredServiceAccessStrategy',
+    zoneId: 'TimeBasedRegisteredServiceAccessStrategy',
+    ipAddress: 'HttpRequestRegisteredServiceAccessStrategy',
+    userAgent: 'HttpRequestRegisteredServiceAccessStrategy',
   },
 };
 

@@ -1,4 +1,5 @@
 import type { AttributeMap, ProxyPolicy, RegisteredService } from '@tessera/core';
+import { accessStrategyJson } from './access-strategy-codec.js';
 import { javaSet } from './java-collections.js';
 import type { PolicySlots } from './policy-slots.js';
 
@@ -17,15 +18,7 @@ export function toCasServiceJson(service: RegisteredService, policies: PolicySlo
     serviceId: service.serviceId,
     ...(service.description === undefined ? {} : { description: service.description }),
     evaluationOrder: service.evaluationOrder,
-    accessStrategy: {
-      '@class': `${CAS}.DefaultRegisteredServiceAccessStrategy`,
-      enabled: service.accessStrategy.enabled,
-      ssoEnabled: service.accessStrategy.ssoEnabled,
-      requiredAttributes: javaMap(service.accessStrategy.requiredAttributes, (values) => javaSet(values)),
-      ...(service.accessStrategy.requireAllAttributes === false && { requireAllAttributes: false }),
-      ...(service.accessStrategy.caseInsensitive === true && { caseInsensitive: true }),
-      ...(service.accessStrategy.rejectedAttributes !== undefined && { rejectedAttributes: javaMap(service.accessStrategy.rejectedAttributes, (values) => javaSet(values)) }),
-    },
+    accessStrategy: accessStrategyJson(service.accessStrategy),
     attributeReleasePolicy: policies.renderReleasePolicy(service.attributeRelease),
     ...(service.usernameProvider === undefined ? {} : { usernameAttributeProvider: policies.renderUsernameProvider(service.usernameProvider) }),
     properties: javaMap(service.properties, (values) => ({ '@class': `${CAS}.DefaultRegisteredServiceProperty`, values: javaSet(values) })),
