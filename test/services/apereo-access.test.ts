@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { FixedClock } from '@tessera/testkit';
 import { describeWithRedis } from '@tessera/testkit/redis';
 import { Browser } from '../support/browser.js';
-import { form, login, startTessera, type Tessera } from '../support/tessera.js';
+import { APP, form, login, startTessera, type Tessera } from '../support/tessera.js';
 import { logIn, servicesWith } from '../login/support.js';
 
 const CAS = 'org.apereo.cas.services';
@@ -13,6 +13,8 @@ const STUDENTS = 'https://students.example.org/app';
 const CLOSED = 'https://closed.example.org/app';
 const HOURS = 'https://hours.example.org/app';
 const INTRANET = 'https://intranet.example.org/app';
+const CAS3_ONLY = 'https://cas3.example.org/app';
+const SAML_ONLY = 'https://saml.example.org/app';
 const ACTIVATED = 'https://activated.example.org/app';
 const NO_ACCESS = 'https://www.example.org/no-access';
 const CLOSED_PAGE = 'https://www.example.org/closed';
@@ -48,6 +50,8 @@ const SERVICES = [
     },
   }),
   service(24, 'Intranet', 'intranet', { accessStrategy: { '@class': `${CAS}.HttpRequestRegisteredServiceAccessStrategy`, ipAddress: '^127\\.0\\.0\\.1$', userAgent: 'firefox/' } }),
+  service(25, 'CAS 3 only', 'cas3', { supportedProtocols: ['java.util.HashSet', ['CAS30']] }),
+  service(26, 'SAML only', 'saml', { supportedProtocols: ['java.util.HashSet', ['SAML1']] }),
   // Students only, but the rule applies only to faculty: everyone else is let in (allowIfInactive).
   service(27, 'Activated', 'activated', {
     accessStrategy: {
@@ -94,6 +98,16 @@ function behavesAsApereo(storage: () => Record<string, unknown>): void {
       serviceResponse: { authenticationSuccess?: { user: string }; authenticationFailure?: { code: string } };
     };
     return body.serviceResponse.authenticationSuccess?.user ?? body.serviceResponse.authenticationFailure?.code ?? 'none';
+  };
+  const samlValidate = async (url: string, ticket: string): Promise<string> => {
+    const envelope =
+      '<SOAP-ENV:Envelope xmlns:SOAP-ENV="http://schemas.xmlsoap.org/soap/envelope/"><SOAP-ENV:Body>' +
+      `<samlp:Request xmlns:samlp="urn:oasis:names:tc:SAML:1.0:protocol" MajorVersion="1" MinorVersion="1" RequestID="_1" IssueInstant="2030-01-31T08:00:00Z"><samlp:AssertionArtifact>${ticket}</samlp:AssertionArtifact></samlp:Request>` +
+      '</SOAP-ENV:Body></SOAP-ENV:Envelope>';
+    const response = await fetch(`${tessera.url}/samlValidate?TARGET=${encodeURIComponent(url)}`, { method: 'POST', headers: { 'content-type': 'text/xml' }, body: envelope });
+    const text = await response.text();
+    if (text.includes('"samlp:Success"')) return 'Success';
+    return text.includes('"samlp:RequestDenied"') ? 'RequestDenied' : text;
   };
 
   describe('unauthorizedRedirectUrl', () => {
@@ -154,9 +168,26 @@ function behavesAsApereo(storage: () => Record<string, unknown>): void {
     });
   });
 
+  describe('supportedProtocols', () => {
+    it('a service listing CAS30 validates at the CAS 3 paths only: elsewhere its ticket fails as INVALID_TICKET and is used up', async () => {
+      const ticket = await ticketFor(CAS3_ONLY);
+      expect(await validated(CAS3_ONLY, ticket, '/serviceValidate')).to.equal('INVALID_TICKET');
+      expect(await validated(CAS3_ONLY, ticket, '/p3/serviceValidate')).to.equal('INVALID_TICKET');
+      expect(await validated(CAS3_ONLY, await ticketFor(CAS3_ONLY), '/p3/proxyValidate')).to.equal('casuser');
+      const cas1 = await fetch(`${tessera.url}/validate?service=${encodeURIComponent(CAS3_ONLY)}&ticket=${await ticketFor(CAS3_ONLY)}`);
+      expect(await cas1.text()).to.equal('no\n\n');
+      expect(await samlValidate(CAS3_ONLY, await ticketFor(CAS3_ONLY))).to.equal('RequestDenied');
+    });
+
+    it('a service listing SAML1 validates at /samlValidate only; a service listing none validates everywhere', async () => {
+      expect(await samlValidate(SAML_ONLY, await ticketFor(SAML_ONLY))).to.equal('Success');
+      expect(await validated(SAML_ONLY, await ticketFor(SAML_ONLY))).to.equal('INVALID_TICKET');
+      expect(await validated(APP, await ticketFor(APP), '/serviceValidate')).to.equal('casuser');
+    });
+  });
 }
 
-describe('Apereo CAS access strategies and activationCriteria on the wire', () => {
+describe('Apereo CAS access strategies, activationCriteria and supportedProtocols on the wire', () => {
   describe('on the memory store', () => behavesAsApereo(() => ({})));
   describeWithRedis('on Redis (the definitions round-trip through the store)', (redis) => {
     behavesAsApereo(() => ({ storage: { type: 'redis', redis: { url: redis().url, keyPrefix: 'access:' } } }));

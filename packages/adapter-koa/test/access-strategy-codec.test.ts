@@ -90,3 +90,20 @@ describe('access strategies as Apereo CAS writes them', () => {
     ]);
   });
 });
+
+describe('supportedProtocols as Apereo CAS writes it', () => {
+  it('is kept when it names protocols, round-trips, and is left out when empty', () => {
+    const parsed = parseServiceDefinition({ ...BASE, supportedProtocols: ['java.util.HashSet', ['CAS30', 'SAML1']] });
+    expect(parsed.supportedProtocols).to.deep.equal(['CAS30', 'SAML1']);
+    expect(toCasServiceJson({ ...parsed, id: 3 })['supportedProtocols']).to.deep.equal(['java.util.HashSet', ['CAS30', 'SAML1']]);
+    expect(parseServiceDefinition(toCasServiceJson({ ...parsed, id: 3 }))).to.deep.equal({ ...parsed, id: 3 });
+    expect(parseServiceDefinition({ ...BASE, supportedProtocols: ['java.util.HashSet', []] })).to.not.have.property('supportedProtocols');
+    expect(parseServiceDefinition({ ...BASE, supportedProtocols: ['OIDC', 'OAUTH20'] }).supportedProtocols).to.deep.equal(['OIDC', 'OAUTH20']);
+  });
+
+  it('refuses a name it does not know, listing the ones it does', () => {
+    expect(problems({ ...BASE, supportedProtocols: ['java.util.HashSet', ['CAS3', 'SAML1']] })).to.deep.equal([
+      'supportedProtocols: CAS3: no protocol tessera knows (write CAS10, CAS20, CAS30, SAML1, OAUTH20, OIDC)',
+    ]);
+  });
+});

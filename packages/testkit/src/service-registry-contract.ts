@@ -37,6 +37,7 @@ export function describeServiceRegistry(name: string, factory: ServiceRegistryFa
         logoutUrl: 'https://app.example.org/logout',
         proxyPolicy: { kind: 'regex', pattern: '^https://app\\.example\\.org/pgtCallback$', useServiceId: false, exactMatch: false },
         expirationPolicy: { expirationDate: '2030-12-31', deleteWhenExpired: true, notifyWhenDeleted: false, notifyWhenExpired: true },
+        supportedProtocols: ['CAS30', 'SAML1'],
       });
       const requestRules = aRegisteredService({ accessStrategy: { enabled: true, ssoEnabled: true, requiredAttributes: {}, request: { ipAddress: '^10\\.', userAgent: 'Firefox' } } });
       expect(await registry.save(requestRules)).to.deep.equal(requestRules);

@@ -17,6 +17,7 @@ import { EXPIRATION_POLICY_KEYS, isClass, isRecord, keyProblems, PROPERTY_KEYS, 
 import { accessStrategyKeys, parseAccessStrategy } from './access-strategy-codec.js';
 import { stringList } from './java-collections.js';
 import { isHttpUrl, optionalBoolean, partReader, throwAll } from './parse-parts.js';
+import { parseSupportedProtocols } from './supported-protocols-codec.js';
 import type { PolicySlots } from './policy-slots.js';
 
 export const DEFAULT_SERVICE_TYPES: readonly string[] = [
@@ -89,6 +90,7 @@ export function parseServiceDefinition(json: unknown, policies: PolicySlots, opt
   const logout = section('logoutType', () => parseLogout(json['logoutType'], json['logoutUrl'], invalid));
   const proxyPolicy = section('proxyPolicy', () => parseProxyPolicy(json['proxyPolicy'], (field, problem) => invalid(`proxyPolicy.${field}`, problem)));
   const expirationPolicy = section('expirationPolicy', () => parseExpirationPolicy(json['expirationPolicy'], (field, problem) => invalid(`expirationPolicy.${field}`, problem)));
+  const supportedProtocols = section('supportedProtocols', () => parseSupportedProtocols(json['supportedProtocols'], invalid));
 
   throwAll(problems.map(({ field, problem }) => ({ field: at(field), problem })));
   return {
@@ -105,6 +107,7 @@ export function parseServiceDefinition(json: unknown, policies: PolicySlots, opt
     ...logout,
     ...proxyPolicy,
     ...expirationPolicy,
+    ...supportedProtocols,
   };
 }
 

@@ -111,7 +111,7 @@ const EVERY_HANDLER = 'every authentication handler is accepted for every servic
 
 /** A registered service (CasRegisteredService, RegexRegisteredService). */
 export const SERVICE_KEYS: KeyRules = {
-  read: ['@class', 'id', 'name', 'serviceId', 'description', 'evaluationOrder', 'accessStrategy', 'attributeReleasePolicy', 'usernameAttributeProvider', 'logoutType', 'logoutUrl', 'proxyPolicy', 'properties', 'expirationPolicy'],
+  read: ['@class', 'id', 'name', 'serviceId', 'description', 'evaluationOrder', 'accessStrategy', 'attributeReleasePolicy', 'usernameAttributeProvider', 'logoutType', 'logoutUrl', 'proxyPolicy', 'properties', 'expirationPolicy', 'supportedProtocols'],
   descriptive: DESCRIPTIVE_KEYS,
   unsupported: {
     matchingStrategy: {
@@ -129,7 +129,6 @@ export const SERVICE_KEYS: KeyRules = {
     proxyGrantingTicketExpirationPolicy: { instead: NO_LIFETIMES },
     singleSignOnParticipationPolicy: { instead: 'single sign-on is switched per service with accessStrategy.ssoEnabled' },
     publicKey: { instead: 'attributes are never encrypted for a service' },
-    supportedProtocols: { instead: 'every service may validate with every protocol tessera serves', accepted: { when: isEmptyCollection, as: 'an empty list' } },
     environments: { instead: 'a service applies in every environment', accepted: { when: isEmptyCollection, as: 'an empty list' } },
     acceptableUsagePolicy: { instead: 'the login form asks no one to accept a usage policy; link to yours in login.branding.text' },
     webflowInterruptPolicy: { instead: 'a login goes on to its service at once, with no page between' },

@@ -2,6 +2,7 @@ import type { AttributeMap, ProxyPolicy, RegisteredService } from '@tessera/core
 import { accessStrategyJson } from './access-strategy-codec.js';
 import { javaSet } from './java-collections.js';
 import type { PolicySlots } from './policy-slots.js';
+import { supportedProtocolsJson } from './supported-protocols-codec.js';
 
 const CAS = 'org.apereo.cas.services';
 
@@ -26,6 +27,7 @@ export function toCasServiceJson(service: RegisteredService, policies: PolicySlo
     ...(service.logoutUrl === undefined ? {} : { logoutUrl: service.logoutUrl }),
     ...(service.proxyPolicy === undefined ? {} : { proxyPolicy: proxyPolicyJson(service.proxyPolicy) }),
     ...(service.expirationPolicy === undefined ? {} : { expirationPolicy: { '@class': `${CAS}.DefaultRegisteredServiceExpirationPolicy`, ...service.expirationPolicy } }),
+    ...supportedProtocolsJson(service.supportedProtocols),
   };
 }
 

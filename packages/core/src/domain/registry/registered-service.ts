@@ -108,8 +108,23 @@ export interface RegisteredService {
   readonly proxyPolicy?: ProxyPolicy;
   /** CAS's `expirationPolicy` with a date, kept only when it has one: from then on the service behaves as an unregistered one. */
   readonly expirationPolicy?: ExpirationPolicy;
+  /**
+   * CAS's `supportedProtocols`, kept only when not empty: the validation protocols the service's
+   * tickets validate with (`CAS10` /validate, `CAS20` /serviceValidate and /proxyValidate, `CAS30`
+   * the /p3 paths, `SAML1` /samlValidate; `OAUTH20` and `OIDC` are accepted and stand for no endpoint yet).
+   */
+  readonly supportedProtocols?: readonly ServiceProtocol[];
 }
 
+export const SERVICE_PROTOCOLS = ['CAS10', 'CAS20', 'CAS30', 'SAML1', 'OAUTH20', 'OIDC'] as const;
+export type ServiceProtocol = (typeof SERVICE_PROTOCOLS)[number];
+/** The protocols a validation endpoint speaks. */
+export type ValidationProtocol = Extract<ServiceProtocol, 'CAS10' | 'CAS20' | 'CAS30' | 'SAML1'>;
+
+/** Whether the service's tickets may validate with `protocol`: every protocol when it names none. */
+export function supportsProtocol(service: Pick<RegisteredService, 'supportedProtocols'>, protocol: ValidationProtocol): boolean {
+  return service.supportedProtocols === undefined || service.supportedProtocols.includes(protocol);
+}
 
 /**
  * CAS's DefaultRegisteredServiceExpirationPolicy: `expirationDate` as written (a date, or a date and
