@@ -46,7 +46,7 @@ describe('service definitions fail closed on keys', () => {
   });
 
   it('reports every key problem of a definition at once', () => {
-    expect(problems({ ...BASE, servceId: 'x', accessStrategy: { ssoEnabeld: false, activationCriteria: { '@class': `${CAS}.x` } } })).to.have.length(3);
+    expect(problems({ ...BASE, servceId: 'x', accessStrategy: { ssoEnabeld: false, delegatedAuthenticationPolicy: { '@class': `${CAS}.x` } } })).to.have.length(3);
   });
 
   it('an Apereo CAS key tessera does not implement is refused as not supported, never ignored', () => {
@@ -57,7 +57,7 @@ describe('service definitions fail closed on keys', () => {
       [{ authenticationPolicy: { '@class': `${CAS}.DefaultRegisteredServiceAuthenticationPolicy` } }, /^services\[0\]\.authenticationPolicy: not supported/],
       [{ ticketGrantingTicketExpirationPolicy: { '@class': `${CAS}.DefaultRegisteredServiceTicketGrantingTicketExpirationPolicy`, timeToKillInSeconds: 30 } }, /^services\[0\]\.ticketGrantingTicketExpirationPolicy: not supported/],
       [{ enabled: false }, /^services\[0\]\.enabled: not supported by tessera: .*accessStrategy\.enabled/],
-      [{ accessStrategy: { activationCriteria: { '@class': `${CAS}.x` } } }, /^services\[0\]\.accessStrategy\.activationCriteria: not supported/],
+      [{ accessStrategy: { delegatedAuthenticationPolicy: { '@class': `${CAS}.x` } } }, /^services\[0\]\.accessStrategy\.delegatedAuthenticationPolicy: not supported/],
       [{ attributeReleasePolicy: { '@class': `${CAS}.ReturnAllAttributeReleasePolicy`, principalIdAttribute: 'mail' } }, /^services\[0\]\.attributeReleasePolicy\.principalIdAttribute: not supported/],
     ];
     for (const [keys, message] of refused) {

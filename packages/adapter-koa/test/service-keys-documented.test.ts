@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { ACCESS_STRATEGY_CLASSES } from '../src/services/codecs/access-strategy-codec.js';
 import { ACCESS_STRATEGY_KEYS, PROPERTY_KEYS, proxyPolicyKeys, SERVICE_KEYS, type KeyRules } from '../src/services/codecs/cas-service-keys.js';
 
 const PAGE = 'docs/services.md';
@@ -23,8 +24,12 @@ describe(`every service definition key the codec knows is in ${PAGE}`, () => {
     expect(undocumented(SERVICE_KEYS, '')).to.deep.equal([]);
   });
 
-  it('the keys of its access strategy', () => {
+  it('the keys of its access strategy, of each class it reads', () => {
     expect(undocumented(ACCESS_STRATEGY_KEYS, 'accessStrategy')).to.deep.equal([]);
+    for (const [name, rules] of Object.entries(ACCESS_STRATEGY_CLASSES)) {
+      expect(page, name).to.include(`\`${name}\``);
+      expect(undocumented(rules, 'accessStrategy'), name).to.deep.equal([]);
+    }
   });
 
   it('the proxy policies and their keys, and the keys of a property', () => {

@@ -8,6 +8,7 @@ import {
   type ProxyPolicy,
   type RegisteredService,
   type ServicePolicy,
+  type ServiceProtocol,
   type SingleSignOnParticipation,
 } from '@tessera/core';
 
@@ -30,6 +31,7 @@ export interface ServiceDocument {
   expirationPolicy?: ExpirationPolicy;
   multifactorPolicy?: MultifactorPolicy;
   singleSignOnParticipation?: SingleSignOnParticipation;
+  supportedProtocols?: readonly ServiceProtocol[];
 }
 
 export function toServiceDocument(service: RegisteredService): ServiceDocument {
@@ -59,5 +61,6 @@ export function fromServiceDocument(document: ServiceDocument): RegisteredServic
     ...(document.expirationPolicy === undefined ? {} : { expirationPolicy: document.expirationPolicy }),
     ...(document.multifactorPolicy === undefined ? {} : { multifactorPolicy: document.multifactorPolicy }),
     ...(document.singleSignOnParticipation === undefined ? {} : { singleSignOnParticipation: document.singleSignOnParticipation }),
+    ...(document.supportedProtocols === undefined ? {} : { supportedProtocols: document.supportedProtocols }),
   };
 }

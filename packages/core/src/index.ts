@@ -7,6 +7,7 @@ export * from './domain/authentication/principal.js';
 export * from './domain/registry/registered-service.js';
 export * from './domain/registry/multifactor-policy.js';
 export * from './domain/registry/service-matcher.js';
+export * from './domain/registry/access-rules.js';
 export * from './domain/registry/host-pinning.js';
 export * from './domain/registry/definition-warnings.js';
 export * from './domain/registry/single-sign-on-participation.js';

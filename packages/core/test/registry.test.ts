@@ -48,10 +48,10 @@ describe('registered services (docs/protocol.md §4)', () => {
       const expiring = (expirationDate: string) =>
         service({ serviceId: 'https://.*', expirationPolicy: { expirationDate, deleteWhenExpired: false, notifyWhenDeleted: false, notifyWhenExpired: false } });
       const now = Date.parse('2030-06-01T12:00:00Z');
-      expect(selectService([expiring('2030-06-01')], 'https://a/', now)).to.equal(undefined);
-      expect(selectService([expiring('2030-06-01T12:00:01')], 'https://a/', now)).to.not.equal(undefined);
-      expect(selectService([expiring('2030-06-01T13:30:00+02:00')], 'https://a/', now)).to.equal(undefined);
-      expect(selectService([expiring('2030-06-02')], 'https://a/', now)).to.not.equal(undefined);
+      expect(selectService([expiring('2030-06-01')], 'https://a/', { now })).to.equal(undefined);
+      expect(selectService([expiring('2030-06-01T12:00:01')], 'https://a/', { now })).to.not.equal(undefined);
+      expect(selectService([expiring('2030-06-01T13:30:00+02:00')], 'https://a/', { now })).to.equal(undefined);
+      expect(selectService([expiring('2030-06-02')], 'https://a/', { now })).to.not.equal(undefined);
     });
 
     it('an invalid pattern matches nothing', () => {

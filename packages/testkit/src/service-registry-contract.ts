@@ -19,7 +19,16 @@ export function describeServiceRegistry(name: string, factory: ServiceRegistryFa
       const full = aRegisteredService({
         description: 'Staff portal',
         evaluationOrder: 7,
-        accessStrategy: { enabled: true, ssoEnabled: false, requiredAttributes: { memberOf: ['staff', 'admins'] }, requireAllAttributes: false, caseInsensitive: true, rejectedAttributes: { affiliation: ['guest'] } },
+        accessStrategy: {
+          enabled: true,
+          ssoEnabled: false,
+          requiredAttributes: { memberOf: ['staff', 'admins'] },
+          requireAllAttributes: false,
+          caseInsensitive: true,
+          rejectedAttributes: { affiliation: ['guest'] },
+          unauthorizedRedirectUrl: 'https://www.example.org/no-access',
+          window: { startingDateTime: '2030-01-31T09:00:00', endingDateTime: '2030-12-31T18:00:00+01:00', zoneId: 'Europe/Paris' },
+        },
         // Policies are data the store keeps as they are, nested ones included, whatever their class.
         attributeRelease: { type: 'org.example.ChainingPolicy', policies: [{ type: RETURN_ALLOWED_ATTRIBUTES, allowedAttributes: ['mail', 'memberOf'] }] } as ServicePolicy,
         usernameProvider: { type: 'org.example.AttributeUsername', usernameAttribute: 'mail' } as ServicePolicy,
@@ -28,7 +37,11 @@ export function describeServiceRegistry(name: string, factory: ServiceRegistryFa
         logoutUrl: 'https://app.example.org/logout',
         proxyPolicy: { kind: 'regex', pattern: '^https://app\\.example\\.org/pgtCallback$', useServiceId: false, exactMatch: false },
         expirationPolicy: { expirationDate: '2030-12-31', deleteWhenExpired: true, notifyWhenDeleted: false, notifyWhenExpired: true },
+        supportedProtocols: ['CAS30', 'SAML1'],
       });
+      const requestRules = aRegisteredService({ accessStrategy: { enabled: true, ssoEnabled: true, requiredAttributes: {}, request: { ipAddress: '^10\\.', userAgent: 'Firefox' } } });
+      expect(await registry.save(requestRules)).to.deep.equal(requestRules);
+      expect(await registry.findById(requestRules.id)).to.deep.equal(requestRules);
       const bare = aRegisteredService();
       expect(await registry.save(full)).to.deep.equal(full);
       await registry.save(bare);

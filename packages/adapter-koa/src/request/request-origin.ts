@@ -8,10 +8,16 @@ const ORIGIN = Symbol('requestOrigin');
 /**
  * Where the request comes from, for the events it causes (the audit trail): the client address Koa
  * determined (with `trustProxy` the last X-Forwarded-For entry, else the TCP peer), a random id, and
- * the route pattern, never the path, which may carry ticket ids. One per request, however often asked.
+ * the route pattern, never the path, which may carry ticket ids; and the User-Agent, which
+ * access strategies read and no event reports. One per request, however often asked.
  * Handed to the use cases explicitly: AsyncLocalStorage would cost every request ~10% CPU on Node 20.
  */
 export function requestOrigin(ctx: Context): RequestOrigin {
   const state = ctx.state as { [ORIGIN]?: RequestOrigin };
-  return (state[ORIGIN] ??= { clientAddress: ctx.ip, requestId: randomUUID(), endpoint: `${ctx.method} ${routePattern(ctx) ?? '(no route)'}` });
+  return (state[ORIGIN] ??= originOf(ctx));
+}
+
+function originOf(ctx: Context): RequestOrigin {
+  const userAgent = ctx.get('User-Agent');
+  return { clientAddress: ctx.ip, requestId: randomUUID(), endpoint: `${ctx.method} ${routePattern(ctx) ?? '(no route)'}`, ...(userAgent !== '' && { userAgent }) };
 }

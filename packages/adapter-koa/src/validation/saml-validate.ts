@@ -62,7 +62,7 @@ export function samlValidateRoute(http: HttpContext): Route {
       const request = (ctx.state as SamlState)[SAML_REQUEST]!;
       const target = query.TARGET;
       if (target === undefined) throw new TicketValidationError('INVALID_REQUEST', "The 'TARGET' parameter is required");
-      const result = await http.core.validateServiceTicket.execute({ ticket: request.artifact, service: target, renew: query.renew, origin: requestOrigin(ctx) });
+      const result = await http.core.validateServiceTicket.execute({ ticket: request.artifact, service: target, renew: query.renew, protocol: 'SAML1', origin: requestOrigin(ctx) });
       ctx.status = 200;
       ctx.set('Content-Type', SOAP_TYPE);
       ctx.body = samlSuccessXml(header(ctx, http), {

@@ -23,16 +23,17 @@ const casQuery = cas1Query.extend({
 });
 
 const ENDPOINTS = [
-  { path: '/validate', operationId: 'validate', summary: 'Validate a service ticket (CAS 1)', view: cas1View, extended: false, proxyTickets: false },
-  { path: '/serviceValidate', operationId: 'serviceValidate', summary: 'Validate a service ticket (CAS 2, with attributes)', view: casView, extended: true, proxyTickets: false },
-  { path: '/proxyValidate', operationId: 'proxyValidate', summary: 'Validate a service or proxy ticket (CAS 2, with attributes and the proxy chain)', view: casView, extended: true, proxyTickets: true },
-  { path: '/p3/serviceValidate', operationId: 'p3ServiceValidate', summary: 'Validate a service ticket (CAS 3)', view: casView, extended: true, proxyTickets: false },
-  { path: '/p3/proxyValidate', operationId: 'p3ProxyValidate', summary: 'Validate a service or proxy ticket (CAS 3, with the proxy chain)', view: casView, extended: true, proxyTickets: true },
+  { path: '/validate', operationId: 'validate', summary: 'Validate a service ticket (CAS 1)', view: cas1View, extended: false, proxyTickets: false, protocol: 'CAS10' },
+  { path: '/serviceValidate', operationId: 'serviceValidate', summary: 'Validate a service ticket (CAS 2, with attributes)', view: casView, extended: true, proxyTickets: false, protocol: 'CAS20' },
+  { path: '/proxyValidate', operationId: 'proxyValidate', summary: 'Validate a service or proxy ticket (CAS 2, with attributes and the proxy chain)', view: casView, extended: true, proxyTickets: true, protocol: 'CAS20' },
+  { path: '/p3/serviceValidate', operationId: 'p3ServiceValidate', summary: 'Validate a service ticket (CAS 3)', view: casView, extended: true, proxyTickets: false, protocol: 'CAS30' },
+  { path: '/p3/proxyValidate', operationId: 'p3ProxyValidate', summary: 'Validate a service or proxy ticket (CAS 3, with the proxy chain)', view: casView, extended: true, proxyTickets: true, protocol: 'CAS30' },
 ] as const;
 
 /**
  * The CAS validation endpoints, always on. CAS 2 paths answer like CAS 3 (attributes included). The
- * proxy paths validate STs and PTs; the others refuse PTs. Every path but /validate takes the query
+ * proxy paths validate STs and PTs; the others refuse PTs. Each path is one protocol (CAS10, CAS20,
+ * CAS30), which a service's `supportedProtocols` may leave out. Every path but /validate takes the query
  * parameters of the validation extensions (the proxy module's `pgtUrl`) and answers what they add.
  * Every method is routed here so that even a wrong method gets a CAS document. SAML 1.1's /samlValidate is one of them.
  */
@@ -40,7 +41,7 @@ export function validationRoutes(http: HttpContext): Route[] {
   const extensions = http.validationExtensions;
   // Typed by the paths' own parameters: the extensions' values are theirs to read.
   const extendedQuery = extensions.length === 0 ? casQuery : (casQuery.extend(mergeShapes(extensions.map((extension) => extension.query), 'parameter')) as typeof casQuery);
-  const routes = ENDPOINTS.map(({ path, operationId, summary, view, extended, proxyTickets }) =>
+  const routes = ENDPOINTS.map(({ path, operationId, summary, view, extended, proxyTickets, protocol }) =>
     defineRoute({
       method: 'get',
       path,
@@ -60,6 +61,7 @@ export function validationRoutes(http: HttpContext): Route[] {
           service: query.service,
           renew: query.renew,
           proxyTickets,
+          protocol,
           origin,
         });
         let answer: ValidationAnswer = result;

@@ -78,10 +78,11 @@ export class TicketNotFoundError extends TesseraError {
   }
 }
 
-/** The service is not registered, or its definition is disabled. */
+/** The service is not registered, or its definition is disabled or its access strategy refuses the request. */
 export class ServiceNotAuthorizedError extends TesseraError {
   readonly code = 'SERVICE_NOT_AUTHORIZED';
-  constructor() {
+  /** @param unauthorizedRedirectUrl the refusing definition's, where the login pages send a browser instead of their error page. */
+  constructor(readonly unauthorizedRedirectUrl?: string) {
     super('Service is not registered or not enabled');
   }
 }

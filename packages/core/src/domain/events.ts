@@ -9,6 +9,8 @@ import type { TicketKind } from './tickets/ticket.js';
 export interface RequestOrigin {
   /** The client's address, e.g. the TCP peer or, behind a trusted proxy, the address it reports. */
   readonly clientAddress: string;
+  /** The request's `User-Agent`, for the access strategies that read it; never reported. */
+  readonly userAgent?: string;
   /** Random, shared by every event of one request. */
   readonly requestId: string;
   /** What was asked, e.g. `POST /cas/v1/tickets/:tgt`; never a path, which may hold ticket ids. */

@@ -36,7 +36,7 @@ export class AuthenticateUser {
         this.events.emit({ type: 'authentication.refused', principal: principal.id, service: url, reason }, origin);
         throw error;
       };
-      this.access.requirePrincipal(await this.access.require(url, refuse), principal, refuse);
+      this.access.requirePrincipal(await this.access.require(url, refuse, origin), principal, refuse);
     }
     return { authentication, service: url ?? null };
   }

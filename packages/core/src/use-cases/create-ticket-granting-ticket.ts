@@ -41,7 +41,7 @@ export class CreateTicketGrantingTicket {
         this.events.emit({ type: 'ticket.refused', kind: 'TGT', reason, service: url, principal: authentication.principal.id }, origin);
         throw error;
       };
-      const service = await this.access.require(url, refuse);
+      const service = await this.access.require(url, refuse, origin);
       this.access.requirePrincipal(service, authentication.principal, refuse);
     }
     return this.store(authentication, origin);

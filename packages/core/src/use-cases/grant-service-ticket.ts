@@ -75,7 +75,7 @@ export class GrantServiceTicket {
     if (found?.kind !== 'TGT') return refuse('TGT_NOT_FOUND', new TicketNotFoundError());
     const owner = found.authentication.principal;
     const refuseOwner = (reason: TicketRefusalReason, error: TesseraError): never => refuse(reason, error, owner);
-    const service = await this.access.require(url, refuseOwner);
+    const service = await this.access.require(url, refuseOwner, origin);
 
     let renewal = input.renewal;
     if (input.renew && !renewal) {

@@ -1,8 +1,9 @@
 import type { Principal } from '../domain/authentication/principal.js';
 import { AuthenticationFailedError, ServiceNotAuthorizedError, type TesseraError } from '../domain/errors.js';
-import type { ServiceAccessRefusal } from '../domain/events.js';
+import type { RequestOrigin, ServiceAccessRefusal } from '../domain/events.js';
+import type { AccessContext } from '../domain/registry/access-rules.js';
 import type { RegisteredService } from '../domain/registry/registered-service.js';
-import { principalMeetsRequirements, selectService } from '../domain/registry/service-matcher.js';
+import { firstMatchingService, principalMeetsRequirements, selectService } from '../domain/registry/service-matcher.js';
 import type { Clock } from '../ports/clock.js';
 import type { ServiceRegistry } from '../ports/service-registry.js';
 
@@ -21,18 +22,35 @@ export class ServiceAccess {
     private readonly clock: Clock,
   ) {}
 
-  /** The first enabled definition matching the URL, in evaluation order, that has not expired. */
-  async find(url: string): Promise<RegisteredService | undefined> {
-    return selectService(await this.registry.list(), url, this.clock.now());
+  /**
+   * The first definition matching the URL, in evaluation order, that has not expired and whose access
+   * strategy lets it be used now by the request's client (`origin`; without one, no client matches
+   * the rules of an HTTP request strategy).
+   */
+  async find(url: string, origin?: RequestOrigin): Promise<RegisteredService | undefined> {
+    return selectService(await this.registry.list(), url, this.context(origin));
   }
 
-  /** As find, but an unregistered or disabled service is refused (403). */
-  async require(url: string, refuse: Refuse<ServiceAccessRefusal>): Promise<RegisteredService> {
-    return (await this.find(url)) ?? refuse('SERVICE_NOT_AUTHORIZED', new ServiceNotAuthorizedError());
+  /**
+   * As find, but an unregistered or refused service is refused (403). The error carries the
+   * `unauthorizedRedirectUrl` of the definition that refused it, for the login pages.
+   */
+  async require(url: string, refuse: Refuse<ServiceAccessRefusal>, origin?: RequestOrigin): Promise<RegisteredService> {
+    const services = await this.registry.list();
+    const context = this.context(origin);
+    const found = selectService(services, url, context);
+    if (found) return found;
+    // CAS takes the first definition that matches, refused or not, and redirects to its URL.
+    const redirect = firstMatchingService(services, url, context.now)?.accessStrategy.unauthorizedRedirectUrl;
+    return refuse('SERVICE_NOT_AUTHORIZED', new ServiceNotAuthorizedError(redirect));
   }
 
   /** The principal must hold the service's required attributes (401). */
   requirePrincipal(service: RegisteredService, principal: Principal, refuse: Refuse<ServiceAccessRefusal>): void {
     if (!principalMeetsRequirements(service, principal)) refuse('PRINCIPAL_NOT_ALLOWED', new AuthenticationFailedError([SERVICE_ACCESS_DENIED]));
+  }
+
+  private context(origin: RequestOrigin | undefined): AccessContext {
+    return { now: this.clock.now(), client: origin === undefined ? {} : { address: origin.clientAddress, ...(origin.userAgent !== undefined && { userAgent: origin.userAgent }) } };
   }
 }

@@ -2,7 +2,7 @@ import type { CredentialType } from '../domain/authentication/credential.js';
 import type { AttributeMap } from '../domain/authentication/principal.js';
 import { TicketValidationError, type CasFailureCode } from '../domain/errors.js';
 import type { RequestOrigin } from '../domain/events.js';
-import type { RegisteredService } from '../domain/registry/registered-service.js';
+import { supportsProtocol, type RegisteredService, type ValidationProtocol } from '../domain/registry/registered-service.js';
 import { principalMeetsRequirements } from '../domain/registry/service-matcher.js';
 import { sameService } from '../domain/service-url.js';
 import { ticketFingerprint } from '../domain/tickets/fingerprint.js';
@@ -21,6 +21,8 @@ export interface ValidateServiceTicketInput {
   readonly renew: boolean;
   /** The proxy paths (/proxyValidate, /p3/proxyValidate) also validate PTs; every other path refuses them. */
   readonly proxyTickets?: boolean;
+  /** The protocol of the endpoint asking: a service that lists its `supportedProtocols` validates only with those. */
+  readonly protocol?: ValidationProtocol;
   /** The request asking, reported with the events. */
   readonly origin?: RequestOrigin;
 }
@@ -89,10 +91,14 @@ export class ValidateServiceTicket {
     const fromNewLogin = st.kind === 'ST' && st.fromNewLogin;
     if (input.renew && !fromNewLogin) return fail('INVALID_TICKET', `Ticket '${echo}' was not issued from a new login, as renew requires`, owner);
 
-    const registered = await this.access.find(st.service);
+    const registered = await this.access.find(st.service, origin);
     const principal = tgt.authentication.principal;
     if (!registered || !principalMeetsRequirements(registered, principal)) {
       return fail('UNAUTHORIZED_SERVICE', 'Service is not authorized to use CAS for this user', owner);
+    }
+    // As CAS: a protocol the service does not list fails as a ticket that does not validate here.
+    if (input.protocol !== undefined && !supportsProtocol(registered, input.protocol)) {
+      return fail('INVALID_TICKET', `Ticket '${echo}' does not validate with ${input.protocol}: the service supports ${(registered.supportedProtocols ?? []).join(', ')}`, owner);
     }
 
     const asked = { principal, service: registered, serviceUrl: st.service };

@@ -35,7 +35,7 @@ export function loginFormRoute(responses: LoginResponses): Route {
     request: postRequest,
     responses: {
       200: { description: 'Logged in: the logged-in page without a service, or the form posting the ticket with `method=POST`.', content: HTML },
-      302: { description: 'Logged in: back to the service with `ticket=ST-…`.', headers: LOCATION },
+      302: { description: 'Logged in: back to the service with `ticket=ST-…`. A service whose access strategy refuses the request and names an `unauthorizedRedirectUrl`: a 302 there instead.', headers: LOCATION },
       403: { description: 'The form token is missing, forged, expired or used: the form again. Or the service refuses the user.', content: HTML },
     },
     errors: {

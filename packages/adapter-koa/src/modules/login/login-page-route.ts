@@ -21,11 +21,11 @@ export function loginPageRoute(responses: LoginResponses): Route {
     operationId: 'loginPage',
     summary: 'Log in with a browser: single sign-on, or the login form',
     description:
-      'With a login session (the `TGC` cookie) and a `service`, a 302 to the service with `ticket=ST-…`, without a form. An unregistered `service` gets an error page, never a redirect.',
+      'With a login session (the `TGC` cookie) and a `service`, a 302 to the service with `ticket=ST-…`, without a form. An unregistered `service` gets an error page, never a redirect; a registered one whose access strategy refuses the request (disabled, outside its time window, another client, or the user\'s attributes) and names an `unauthorizedRedirectUrl` sends the browser there.',
     request: { query: loginQuery },
     responses: {
       200: { description: 'The login form; with a session and no service, the logged-in page; with `warn`, a confirmation; with `method=POST`, a form posting the ticket.', content: HTML },
-      302: { description: 'Single sign-on: back to the service with a ticket; `gateway` without a session: without one.', headers: LOCATION },
+      302: { description: 'Single sign-on: back to the service with a ticket; `gateway` without a session: without one. A service whose access strategy refuses the request and names an `unauthorizedRedirectUrl`: a 302 there instead.', headers: LOCATION },
       403: { description: "The service's access rules refuse the logged-in user.", content: HTML },
     },
     errors: { SERVICE_NOT_AUTHORIZED: 'The service is not registered or not enabled: an error page.', INVALID_REQUEST: '`method` is neither GET nor POST, or `service` is no URL.', ...STORE_ERRORS },

@@ -3,6 +3,7 @@ import {
   InvalidRequestError,
   NoCredentialsError,
   RateLimitedError,
+  ServiceNotAuthorizedError,
   ThrottledError,
   type RequestOrigin,
   type TesseraError,
@@ -118,6 +119,7 @@ export class LoginResponses {
       case 'signedIn':
         return this.send(ctx, 200, pages.signedIn(outcome.principal));
       case 'denied':
+        if (outcome.unauthorizedRedirectUrl !== undefined) return this.toUnauthorizedRedirect(ctx, outcome.unauthorizedRedirectUrl);
         return this.send(ctx, 403, pages.denied(outcome.service, outcome.principal));
       case 'stepUp': {
         // The session's own login goes through the steps the service needs, then on as single sign-on.
@@ -155,6 +157,13 @@ export class LoginResponses {
     this.send(ctx, status, this.deps.pages.step({ page, formToken, pending, username: context.authentication.principal.id, ...(message !== undefined && { message }) }));
   }
 
+  /** A browser the service's access strategy refuses goes where the definition says (its `unauthorizedRedirectUrl`), as in CAS. */
+  toUnauthorizedRedirect(ctx: Context, url: string): void {
+    ctx.status = 302;
+    ctx.set('Cache-Control', 'no-store');
+    ctx.redirect(url);
+  }
+
   backToService(ctx: Context, service: string, ticket: string | undefined, method: ResponseMethod): void {
     if (method === 'POST') return this.send(ctx, 200, this.deps.pages.postRedirect(service, ticket));
     ctx.set('Cache-Control', 'no-store');
@@ -166,6 +175,7 @@ export class LoginResponses {
     const { http, messages } = this;
     const send = (ctx: Context, status: number, page: Page) => this.send(ctx, status, page);
     const notice = (heading: string, paragraph: string) => this.deps.pages.notice(heading, paragraph);
+    const toUnauthorizedRedirect = (ctx: Context, url: string) => this.toUnauthorizedRedirect(ctx, url);
     return async function renderLoginFailures(ctx: Context, next: Next) {
       try {
         await next();
@@ -177,6 +187,7 @@ export class LoginResponses {
         if (again && (error instanceof AuthenticationFailedError || error instanceof NoCredentialsError || error instanceof ThrottledError || error instanceof RateLimitedError)) {
           return again(ctx, status, error);
         }
+        if (error instanceof ServiceNotAuthorizedError && error.unauthorizedRedirectUrl !== undefined) return toUnauthorizedRedirect(ctx, error.unauthorizedRedirectUrl);
         if (error?.code === 'SERVICE_NOT_AUTHORIZED') return send(ctx, status, notice(messages.unknownServiceHeading, messages.unknownService));
         if (status === 503) return send(ctx, status, notice(messages.unavailableHeading, messages.unavailable));
         if (status >= 500) return send(ctx, status, notice(messages.errorHeading, messages.error));

@@ -24,7 +24,7 @@ export function loginStepRoute(responses: LoginResponses, steps: readonly LoginS
     const held = await pendingLogins.find(typeof pendingId === 'string' ? pendingId : undefined, cookies.sentBrowserId(ctx));
     const step = steps.find((candidate) => candidate.name === held?.steps[0]);
     if (held === undefined || step === undefined) return undefined;
-    const service = await login.service(held.service);
+    const service = await login.service(held.service, requestOrigin(ctx));
     return { held, step, context: { authentication: held.authentication, ...(service && { service }) } };
   };
 
@@ -63,7 +63,7 @@ export function loginStepRoute(responses: LoginResponses, steps: readonly LoginS
     request: { parameters: parameterObject(parameters, 'Any other parameter is ignored.') },
     responses: {
       200: { description: 'The next step’s page; or logged in: the logged-in page without a service, or the form posting the ticket with `method=POST`.', content: HTML },
-      302: { description: 'Logged in: back to the service with `ticket=ST-…`.', headers: LOCATION },
+      302: { description: 'Logged in: back to the service with `ticket=ST-…`. A service whose access strategy refuses the request and names an `unauthorizedRedirectUrl`: a 302 there instead.', headers: LOCATION },
       403: { description: 'The form token is missing, forged, expired or used, or the login is gone: the login form again. Or the service refuses the user.', content: HTML },
     },
     errors: {

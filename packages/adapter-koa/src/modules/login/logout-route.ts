@@ -32,7 +32,7 @@ export function logoutRoute(responses: LoginResponses): Route {
     async handle(ctx, { query }) {
       const frontChannel = await deps.login.logOut(await responses.sessionOf(ctx), requestOrigin(ctx));
       cookies.clear(ctx, TICKET_GRANTING_COOKIE);
-      const found = await deps.login.logoutRedirect(query.service ?? query.url);
+      const found = await deps.login.logoutRedirect(query.service ?? query.url, requestOrigin(ctx));
       const next = found !== undefined && isNavigable(found) ? found : undefined;
       if (next !== undefined && frontChannel.length === 0) {
         ctx.set('Cache-Control', 'no-store');

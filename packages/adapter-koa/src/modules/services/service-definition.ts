@@ -20,7 +20,7 @@ export const serviceDefinitionSchema = z
     evaluationOrder: z.int().optional().meta({ description: 'Lower values are matched first; default 0.' }),
     accessStrategy: z
       .looseObject({
-        '@class': javaClass('strategy (DefaultRegisteredServiceAccessStrategy)'),
+        '@class': javaClass('strategy (DefaultRegisteredServiceAccessStrategy, TimeBasedRegisteredServiceAccessStrategy or HttpRequestRegisteredServiceAccessStrategy)'),
         enabled: z.boolean().optional().meta({ description: 'Default true; a disabled service behaves as unregistered.' }),
         ssoEnabled: z.boolean().optional().meta({ description: 'Default true; false makes every ST need `renew` with credentials.' }),
         requiredAttributes: valueLists('Accepted values of principal attributes').optional(),

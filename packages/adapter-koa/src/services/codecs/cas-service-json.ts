@@ -13,9 +13,12 @@ import {
   type ServiceDefinitionProblem,
   type ServicePolicy,
 } from '@tessera/core';
-import { ACCESS_STRATEGY_KEYS, EXPIRATION_POLICY_KEYS, isClass, isRecord, keyProblems, PROPERTY_KEYS, proxyPolicyKeys, SERVICE_KEYS } from './cas-service-keys.js';
-import { multifactorPolicyKeys, parseMultifactorPolicy } from './multifactor-policy-codec.js';
+import { EXPIRATION_POLICY_KEYS, isClass, isRecord, keyProblems, PROPERTY_KEYS, proxyPolicyKeys, SERVICE_KEYS } from './cas-service-keys.js';
+import { accessStrategyKeys, parseAccessStrategy } from './access-strategy-codec.js';
 import { javaInteger, stringList } from './java-collections.js';
+import { multifactorPolicyKeys, parseMultifactorPolicy } from './multifactor-policy-codec.js';
+import { isHttpUrl, optionalBoolean, partReader, throwAll } from './parse-parts.js';
+import { parseSupportedProtocols } from './supported-protocols-codec.js';
 import type { PolicySlots } from './policy-slots.js';
 import { parseSingleSignOnParticipation, singleSignOnParticipationKeyProblems } from './sso-participation-codec.js';
 
@@ -93,6 +96,7 @@ export function parseServiceDefinition(json: unknown, policies: PolicySlots, opt
   const singleSignOnParticipation = section('singleSignOnParticipationPolicy', () =>
     parseSingleSignOnParticipation(json['singleSignOnParticipationPolicy'], (field, problem) => invalid(`singleSignOnParticipationPolicy.${field}`, problem)),
   );
+  const supportedProtocols = section('supportedProtocols', () => parseSupportedProtocols(json['supportedProtocols'], invalid));
 
   throwAll(problems.map(({ field, problem }) => ({ field: at(field), problem })));
   return {
@@ -111,6 +115,7 @@ export function parseServiceDefinition(json: unknown, policies: PolicySlots, opt
     ...expirationPolicy,
     ...multifactorPolicy,
     ...(singleSignOnParticipation && { singleSignOnParticipation }),
+    ...supportedProtocols,
   };
 }
 
@@ -189,15 +194,6 @@ function parseLogout(type: unknown, url: unknown, fail: Fail): { logoutType?: Lo
   return parsed;
 }
 
-function isHttpUrl(text: string): boolean {
-  try {
-    const { protocol } = new URL(text);
-    return protocol === 'http:' || protocol === 'https:';
-  } catch {
-    return false;
-  }
-}
-
 type Fail = (field: string, problem: string) => InvalidServiceDefinitionError;
 
 /**
@@ -210,8 +206,8 @@ function definitionKeyProblems(json: Readonly<Record<string, unknown>>, policies
     if (!isRecord(value)) return [];
     const within = `${field}.`;
     if (key === 'accessStrategy') {
-      const readable = value['@class'] === undefined || isClass(value['@class'], 'DefaultRegisteredServiceAccessStrategy');
-      return readable ? keyProblems(value, ACCESS_STRATEGY_KEYS, within) : [];
+      const rules = accessStrategyKeys(value['@class']);
+      return rules ? keyProblems(value, rules, within) : [];
     }
     if (key === 'attributeReleasePolicy') return policies.releasePolicyKeyProblems(value, field);
     if (key === 'singleSignOnParticipationPolicy') return singleSignOnParticipationKeyProblems(value, field);
@@ -231,53 +227,6 @@ function definitionKeyProblems(json: Readonly<Record<string, unknown>>, policies
   });
 }
 
-function parseAccessStrategy(value: unknown, fail: Fail): AccessStrategy {
-  if (value === undefined || value === null) return { enabled: true, ssoEnabled: true, requiredAttributes: {} };
-  if (!isRecord(value)) throw fail('(strategy)', 'must be an object');
-  const type = value['@class'];
-  if (type !== undefined && !isClass(type, 'DefaultRegisteredServiceAccessStrategy')) {
-    throw fail('@class', 'only DefaultRegisteredServiceAccessStrategy is supported');
-  }
-  const problems: ServiceDefinitionProblem[] = [];
-  const part = partReader(problems);
-  const flag = (key: string, fallback: boolean) => part(() => optionalBoolean(value[key], fallback, () => fail(key, 'must be a boolean')));
-  const enabled = flag('enabled', true);
-  const ssoEnabled = flag('ssoEnabled', true);
-  const requireAllAttributes = flag('requireAllAttributes', true);
-  const caseInsensitive = flag('caseInsensitive', false);
-  const attributeMap = (key: string) => part(() => parseAttributeMap(value[key], (name) => fail(`${key}.${name}`, 'must be a list of strings')));
-  const requiredAttributes = attributeMap('requiredAttributes');
-  const rejectedAttributes = attributeMap('rejectedAttributes') ?? {};
-  throwAll(problems);
-  return {
-    enabled: enabled as boolean,
-    ssoEnabled: ssoEnabled as boolean,
-    requiredAttributes: requiredAttributes as AttributeMap,
-    ...(requireAllAttributes === false && { requireAllAttributes: false }),
-    ...(caseInsensitive === true && { caseInsensitive: true }),
-    ...(Object.keys(rejectedAttributes).length > 0 && { rejectedAttributes }),
-  };
-}
-
-/** Reads one part, its problems added to `problems` rather than thrown: undefined then. */
-function partReader(problems: ServiceDefinitionProblem[]) {
-  return <T>(read: () => T): T | undefined => {
-    try {
-      return read();
-    } catch (error) {
-      if (!(error instanceof InvalidServiceDefinitionError)) throw error;
-      problems.push(...error.problems);
-      return undefined;
-    }
-  };
-}
-
-/** Every problem at once, when there is one. */
-function throwAll(problems: readonly ServiceDefinitionProblem[]): void {
-  const [first, ...more] = problems;
-  if (first) throw new InvalidServiceDefinitionError(first.field, first.problem, ...more);
-}
-
 function parseProperties(value: unknown, fail: Fail): AttributeMap {
   if (value === undefined || value === null) return {};
   if (!isRecord(value)) throw fail('(properties)', 'must be an object');
@@ -291,29 +240,9 @@ function parseProperties(value: unknown, fail: Fail): AttributeMap {
   return properties;
 }
 
-function parseAttributeMap(value: unknown, fail: (name: string) => InvalidServiceDefinitionError): AttributeMap {
-  if (value === undefined || value === null) return {};
-  if (!isRecord(value)) throw fail('(map)');
-  const map: Record<string, readonly string[]> = {};
-  for (const [name, values] of Object.entries(value)) {
-    if (name === '@class') continue;
-    const list = typeof values === 'string' ? [values] : stringList(values);
-    if (!list) throw fail(name);
-    map[name] = list;
-  }
-  return map;
-}
-
 /** An int as Jackson reads one (javaInteger), or the error. */
 function javaIntegerOr(value: unknown, fail: () => Error): number {
   const number = javaInteger(value);
   if (number === undefined) throw fail();
   return number;
 }
-
-function optionalBoolean(value: unknown, fallback: boolean, fail: () => Error): boolean {
-  if (value === undefined || value === null) return fallback;
-  if (typeof value !== 'boolean') throw fail();
-  return value;
-}
-

@@ -111,7 +111,7 @@ const EVERY_HANDLER = 'every authentication handler is accepted for every servic
 
 /** A registered service (CasRegisteredService, RegexRegisteredService). */
 export const SERVICE_KEYS: KeyRules = {
-  read: ['@class', 'id', 'name', 'serviceId', 'description', 'evaluationOrder', 'accessStrategy', 'attributeReleasePolicy', 'usernameAttributeProvider', 'logoutType', 'logoutUrl', 'proxyPolicy', 'multifactorPolicy', 'properties', 'expirationPolicy', 'singleSignOnParticipationPolicy'],
+  read: ['@class', 'id', 'name', 'serviceId', 'description', 'evaluationOrder', 'accessStrategy', 'attributeReleasePolicy', 'usernameAttributeProvider', 'logoutType', 'logoutUrl', 'proxyPolicy', 'multifactorPolicy', 'properties', 'expirationPolicy', 'singleSignOnParticipationPolicy', 'supportedProtocols'],
   descriptive: DESCRIPTIVE_KEYS,
   unsupported: {
     matchingStrategy: {
@@ -127,7 +127,6 @@ export const SERVICE_KEYS: KeyRules = {
     proxyTicketExpirationPolicy: { instead: NO_LIFETIMES },
     proxyGrantingTicketExpirationPolicy: { instead: NO_LIFETIMES },
     publicKey: { instead: 'attributes are never encrypted for a service' },
-    supportedProtocols: { instead: 'every service may validate with every protocol tessera serves', accepted: { when: isEmptyCollection, as: 'an empty list' } },
     environments: { instead: 'a service applies in every environment', accepted: { when: isEmptyCollection, as: 'an empty list' } },
     acceptableUsagePolicy: { instead: 'the login form asks no one to accept a usage policy; link to yours in login.branding.text' },
     webflowInterruptPolicy: { instead: 'a login goes on to its service at once, with no page between' },
@@ -147,14 +146,21 @@ export const SERVICE_KEYS: KeyRules = {
   },
 };
 
-/** DefaultRegisteredServiceAccessStrategy. */
+/** DefaultRegisteredServiceAccessStrategy; the other classes tessera reads add theirs to these (access-strategy-codec.ts). */
 export const ACCESS_STRATEGY_KEYS: KeyRules = {
-  read: ['@class', 'enabled', 'ssoEnabled', 'requiredAttributes', 'requireAllAttributes', 'caseInsensitive', 'rejectedAttributes'],
+  read: ['@class', 'enabled', 'ssoEnabled', 'requiredAttributes', 'requireAllAttributes', 'caseInsensitive', 'rejectedAttributes', 'unauthorizedRedirectUrl', 'activationCriteria'],
   unsupported: {
-    unauthorizedRedirectUrl: { instead: 'a refused request is answered with its status, never redirected' },
-    delegatedAuthenticationPolicy: { instead: 'tessera delegates authentication to no other identity provider' },
-    activationCriteria: { instead: 'the access strategy always applies' },
+    delegatedAuthenticationPolicy: {
+      instead: 'tessera has no delegated authentication (it sends no user to another identity provider to log in), so there is nothing for this policy to choose; remove the key',
+    },
     order: { instead: 'a service has one access strategy', accepted: { when: is(0), as: '0' } },
+  },
+  elsewhere: {
+    startingDateTime: 'TimeBasedRegisteredServiceAccessStrategy',
+    endingDateTime: 'TimeBasedRegisteredServiceAccessStrategy',
+    zoneId: 'TimeBasedRegisteredServiceAccessStrategy',
+    ipAddress: 'HttpRequestRegisteredServiceAccessStrategy',
+    userAgent: 'HttpRequestRegisteredServiceAccessStrategy',
   },
 };
 

@@ -1,8 +1,10 @@
 import type { AttributeMap, ProxyPolicy, RegisteredService } from '@tessera/core';
+import { accessStrategyJson } from './access-strategy-codec.js';
 import { javaSet } from './java-collections.js';
 import { multifactorPolicyJson } from './multifactor-policy-codec.js';
 import type { PolicySlots } from './policy-slots.js';
 import { renderSingleSignOnParticipation } from './sso-participation-codec.js';
+import { supportedProtocolsJson } from './supported-protocols-codec.js';
 
 const CAS = 'org.apereo.cas.services';
 
@@ -19,15 +21,7 @@ export function toCasServiceJson(service: RegisteredService, policies: PolicySlo
     serviceId: service.serviceId,
     ...(service.description === undefined ? {} : { description: service.description }),
     evaluationOrder: service.evaluationOrder,
-    accessStrategy: {
-      '@class': `${CAS}.DefaultRegisteredServiceAccessStrategy`,
-      enabled: service.accessStrategy.enabled,
-      ssoEnabled: service.accessStrategy.ssoEnabled,
-      requiredAttributes: javaMap(service.accessStrategy.requiredAttributes, (values) => javaSet(values)),
-      ...(service.accessStrategy.requireAllAttributes === false && { requireAllAttributes: false }),
-      ...(service.accessStrategy.caseInsensitive === true && { caseInsensitive: true }),
-      ...(service.accessStrategy.rejectedAttributes !== undefined && { rejectedAttributes: javaMap(service.accessStrategy.rejectedAttributes, (values) => javaSet(values)) }),
-    },
+    accessStrategy: accessStrategyJson(service.accessStrategy),
     attributeReleasePolicy: policies.renderReleasePolicy(service.attributeRelease),
     ...(service.usernameProvider === undefined ? {} : { usernameAttributeProvider: policies.renderUsernameProvider(service.usernameProvider) }),
     properties: javaMap(service.properties, (values) => ({ '@class': `${CAS}.DefaultRegisteredServiceProperty`, values: javaSet(values) })),
@@ -37,6 +31,7 @@ export function toCasServiceJson(service: RegisteredService, policies: PolicySlo
     ...(service.expirationPolicy === undefined ? {} : { expirationPolicy: { '@class': `${CAS}.DefaultRegisteredServiceExpirationPolicy`, ...service.expirationPolicy } }),
     ...(service.multifactorPolicy === undefined ? {} : { multifactorPolicy: multifactorPolicyJson(service.multifactorPolicy) }),
     ...(service.singleSignOnParticipation === undefined ? {} : { singleSignOnParticipationPolicy: renderSingleSignOnParticipation(service.singleSignOnParticipation) }),
+    ...supportedProtocolsJson(service.supportedProtocols),
   };
 }
 

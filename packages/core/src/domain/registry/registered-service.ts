@@ -15,6 +15,52 @@ export interface AccessStrategy {
   readonly caseInsensitive?: true;
   /** CAS's `rejectedAttributes`, kept only when not empty: a principal with one value matching is refused. */
   readonly rejectedAttributes?: AttributeMap;
+  /**
+   * CAS's `unauthorizedRedirectUrl` (absolute http or https): where `/login` sends a browser this
+   * strategy refuses (a 302), instead of its error page. REST and the validation endpoints keep their answers.
+   */
+  readonly unauthorizedRedirectUrl?: string;
+  /** CAS's TimeBasedRegisteredServiceAccessStrategy: outside this window the service is refused as a disabled one. */
+  readonly window?: AccessWindow;
+  /** CAS's HttpRequestRegisteredServiceAccessStrategy: a request whose client does not match is refused as for a disabled service. */
+  readonly request?: RequestRules;
+  /**
+   * CAS's `activationCriteria` (AttributeBasedRegisteredServiceAccessStrategyActivationCriteria): the
+   * attribute rules above apply only to a principal it activates for; any other is allowed or refused
+   * as `allowIfInactive` says. Enabled, the window and the request rules apply to everyone.
+   */
+  readonly activation?: ActivationCriteria;
+}
+
+/**
+ * When the attribute rules of a strategy apply: each `requiredAttributes` name (all of them with
+ * `AND`, one with `OR`) needs a principal value in which one of its values is found, case ignored,
+ * as CAS finds them. `order` is kept as written, for the definition to round-trip.
+ */
+export interface ActivationCriteria {
+  readonly requiredAttributes: AttributeMap;
+  readonly operator: 'AND' | 'OR';
+  readonly allowIfInactive: boolean;
+  readonly order?: number;
+}
+
+/**
+ * A time window as CAS writes it: ISO date-times as written, each with an offset (`2030-01-31T09:00:00+01:00`)
+ * or local to `zoneId` (`2030-01-31T09:00:00`, or a date alone: its first instant); `zoneId` as
+ * written, UTC when absent. Either end may be open.
+ */
+export interface AccessWindow {
+  readonly startingDateTime?: string;
+  readonly endingDateTime?: string;
+  readonly zoneId?: string;
+}
+
+/** Regular expressions, each found anywhere in its value, case ignored (as CAS matches them); an absent one matches every request. */
+export interface RequestRules {
+  /** Against the client address tessera derives (the TCP peer, or behind `server.trustProxy` the forwarded one). */
+  readonly ipAddress?: string;
+  /** Against the `User-Agent` header; a request without one does not match. */
+  readonly userAgent?: string;
 }
 
 /**
@@ -68,6 +114,22 @@ export interface RegisteredService {
   readonly multifactorPolicy?: MultifactorPolicy;
   /** CAS's `singleSignOnParticipationPolicy`, kept only when the definition has one: when a login session logs a browser in to the service without the form. */
   readonly singleSignOnParticipation?: SingleSignOnParticipation;
+  /**
+   * CAS's `supportedProtocols`, kept only when not empty: the validation protocols the service's
+   * tickets validate with (`CAS10` /validate, `CAS20` /serviceValidate and /proxyValidate, `CAS30`
+   * the /p3 paths, `SAML1` /samlValidate; `OAUTH20` and `OIDC` are accepted and stand for no endpoint yet).
+   */
+  readonly supportedProtocols?: readonly ServiceProtocol[];
+}
+
+export const SERVICE_PROTOCOLS = ['CAS10', 'CAS20', 'CAS30', 'SAML1', 'OAUTH20', 'OIDC'] as const;
+export type ServiceProtocol = (typeof SERVICE_PROTOCOLS)[number];
+/** The protocols a validation endpoint speaks. */
+export type ValidationProtocol = Extract<ServiceProtocol, 'CAS10' | 'CAS20' | 'CAS30' | 'SAML1'>;
+
+/** Whether the service's tickets may validate with `protocol`: every protocol when it names none. */
+export function supportsProtocol(service: Pick<RegisteredService, 'supportedProtocols'>, protocol: ValidationProtocol): boolean {
+  return service.supportedProtocols === undefined || service.supportedProtocols.includes(protocol);
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { Principal } from '../authentication/principal.js';
+import { activates, strategyAllows, type AccessContext } from './access-rules.js';
 import { hasExpired, type RegisteredService } from './registered-service.js';
 
 const compiled = new Map<string, RegExp | null>();
@@ -26,15 +27,25 @@ export function compileFullMatch(source: string, flags = ''): RegExp | null {
 }
 
 /**
- * The first enabled service, in evaluation order, whose pattern matches the whole URL. Given `now`, a
- * service whose expiration date has passed is left out too, as a disabled one.
+ * The first service, in evaluation order, whose pattern matches the whole URL and whose access
+ * strategy allows it (strategyAllows: enabled; given `now`, within its time window; given a client,
+ * asked by a matching one). Given `now`, a service whose expiration date has passed is left out too,
+ * as a disabled one.
  */
-export function selectService(ordered: readonly RegisteredService[], url: string, now?: number): RegisteredService | undefined {
+export function selectService(ordered: readonly RegisteredService[], url: string, context: AccessContext = {}): RegisteredService | undefined {
   for (const service of ordered) {
-    if (now !== undefined && hasExpired(service, now)) continue;
-    if (service.accessStrategy.enabled && servicePattern(service.serviceId)?.test(url)) return service;
+    if (service.accessStrategy.enabled && matchesUrl(service, url, context.now) && strategyAllows(service.accessStrategy, context)) return service;
   }
   return undefined;
+}
+
+/** The first service, in evaluation order, whose pattern matches the whole URL, whatever its access strategy says; given `now`, not one that has expired. */
+export function firstMatchingService(ordered: readonly RegisteredService[], url: string, now?: number): RegisteredService | undefined {
+  return ordered.find((service) => matchesUrl(service, url, now));
+}
+
+function matchesUrl(service: RegisteredService, url: string, now: number | undefined): boolean {
+  return !(now !== undefined && hasExpired(service, now)) && servicePattern(service.serviceId)?.test(url) === true;
 }
 
 /**
@@ -42,10 +53,11 @@ export function selectService(ordered: readonly RegisteredService[], url: string
  * decides: no value of a rejected attribute may match one of its patterns; then each required attribute
  * (or, with `requireAllAttributes: false`, at least one) needs a value matching one accepted value.
  * Patterns match the whole value, case ignored with `caseInsensitive`; one that is no valid regex
- * matches only itself.
+ * matches only itself. With `activation`, these rules apply only to a principal it activates for.
  */
 export function principalMeetsRequirements(service: RegisteredService, principal: Principal): boolean {
-  const { requiredAttributes, rejectedAttributes = {}, requireAllAttributes = true, caseInsensitive = false } = service.accessStrategy;
+  const { requiredAttributes, rejectedAttributes = {}, requireAllAttributes = true, caseInsensitive = false, activation } = service.accessStrategy;
+  if (activation !== undefined && !activates(activation, principal.attributes)) return activation.allowIfInactive;
   const matches = (name: string, patterns: readonly string[]) => {
     const values = principal.attributes[name] ?? [];
     return patterns.some((pattern) => {

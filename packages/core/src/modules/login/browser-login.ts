@@ -37,8 +37,11 @@ export type LoginOutcome =
   | { readonly kind: 'confirm'; readonly service: string; readonly principal: string }
   /** Logged in, and no service to go to. */
   | { readonly kind: 'signedIn'; readonly principal: string }
-  /** Logged in, but the service's access rules refuse the principal. */
-  | { readonly kind: 'denied'; readonly service: string; readonly principal: string }
+  /**
+   * Logged in, but the service's access rules refuse the principal; `unauthorizedRedirectUrl` when
+   * the refusing definition names one, where the browser goes instead of the refusal page.
+   */
+  | { readonly kind: 'denied'; readonly service: string; readonly principal: string; readonly unauthorizedRedirectUrl?: string }
   /**
    * Single sign-on to a service whose `multifactorPolicy` asks a factor the session has not proven: the
    * login's steps are asked of the session's authentication (step-up), then the ticket is granted.
@@ -137,8 +140,8 @@ export class BrowserLogin {
   }
 
   /** The registered, enabled service of this URL, if any: what a step of the login may ask about it. */
-  async service(url: string | undefined): Promise<RegisteredService | undefined> {
-    return url === undefined ? undefined : this.core.serviceAccess.find(url);
+  async service(url: string | undefined, origin?: RequestOrigin): Promise<RegisteredService | undefined> {
+    return url === undefined ? undefined : this.core.serviceAccess.find(url, origin);
   }
 
   /** Whether the TGT the browser's cookie names is live: a confirmation (`warn`) acts only on one. */
@@ -159,8 +162,8 @@ export class BrowserLogin {
   }
 
   /** Where a logout may send the browser: a registered, enabled service only, never any other URL. */
-  async logoutRedirect(url: string | undefined): Promise<string | undefined> {
-    return url !== undefined && (await this.core.serviceAccess.find(url)) ? url : undefined;
+  async logoutRedirect(url: string | undefined, origin?: RequestOrigin): Promise<string | undefined> {
+    return url !== undefined && (await this.core.serviceAccess.find(url, origin)) ? url : undefined;
   }
 
   /**
@@ -179,10 +182,14 @@ export class BrowserLogin {
   }
 
   private requireService(url: string, origin?: RequestOrigin) {
-    return this.core.serviceAccess.require(url, (reason: TicketRefusalReason, error: TesseraError): never => {
-      this.events.emit({ type: 'ticket.refused', kind: 'ST', reason, service: url }, origin);
-      throw error;
-    });
+    return this.core.serviceAccess.require(
+      url,
+      (reason: TicketRefusalReason, error: TesseraError): never => {
+        this.events.emit({ type: 'ticket.refused', kind: 'ST', reason, service: url }, origin);
+        throw error;
+      },
+      origin,
+    );
   }
 
   private async grant(tgt: TicketGrantingTicket, service: string, origin?: RequestOrigin, renewal?: Authentication): Promise<LoginOutcome> {
@@ -192,9 +199,14 @@ export class BrowserLogin {
       return { kind: 'redirect', service, ticket: granted.ticket.id };
     } catch (error) {
       // The use case reported each refusal already.
-      if (error instanceof AuthenticationFailedError || error instanceof ServiceNotAuthorizedError) return { kind: 'denied', service, principal };
+      if (error instanceof ServiceNotAuthorizedError) return denied(service, principal, error.unauthorizedRedirectUrl);
+      if (error instanceof AuthenticationFailedError) return denied(service, principal, (await this.core.serviceAccess.find(service, origin))?.accessStrategy.unauthorizedRedirectUrl);
       if (error instanceof TicketNotFoundError) return { kind: 'credentials' };
       throw error;
     }
   }
+}
+
+function denied(service: string, principal: string, unauthorizedRedirectUrl: string | undefined): LoginOutcome {
+  return { kind: 'denied', service, principal, ...(unauthorizedRedirectUrl !== undefined && { unauthorizedRedirectUrl }) };
 }
