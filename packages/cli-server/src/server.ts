@@ -3,6 +3,7 @@ import { LOOPBACK_HOSTS } from '@tessera/adapter-koa';
 import type { MongoDatabase } from '@tessera/adapter-mongo';
 import { createDemoStateFolder } from './config/demo.js';
 import { initialServices } from './config/initial-services.js';
+import { configuredServiceTemplates } from './config/service-templates.js';
 import { exposedSecretFileWarnings, secretFiles } from './config/secret-files.js';
 import { serviceWarnings } from './config/service-warnings.js';
 import type { Config } from './config/schema.js';
@@ -38,8 +39,9 @@ export interface RunningServer {
  */
 export async function startServer({ config, log, auditLog, mongoDatabase }: StartOptions): Promise<RunningServer> {
   createDemoStateFolder(config);
-  const services = await initialServices(config);
-  const binder = buildContainer({ config, services, mongoDatabase, serve: { log, auditLog } });
+  const templates = await configuredServiceTemplates(config);
+  const services = await initialServices(config, templates);
+  const binder = buildContainer({ config, services, templates, mongoDatabase, serve: { log, auditLog } });
   try {
     const logger = binder.get(KEYS.Logger);
     warnAboutUnsafeSettings(config, logger);

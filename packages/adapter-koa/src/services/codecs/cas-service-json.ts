@@ -16,6 +16,7 @@ import {
 import { ACCESS_STRATEGY_KEYS, EXPIRATION_POLICY_KEYS, isClass, isRecord, keyProblems, PROPERTY_KEYS, proxyPolicyKeys, SERVICE_KEYS } from './cas-service-keys.js';
 import { stringList } from './java-collections.js';
 import type { PolicySlots } from './policy-slots.js';
+import type { ServiceTemplates } from './service-templates.js';
 
 export const DEFAULT_SERVICE_TYPES: readonly string[] = [
   CAS_REGISTERED_SERVICE,
@@ -28,7 +29,12 @@ export interface ParseOptions {
   readonly acceptedTypes?: readonly string[];
   /** Prefix for field names in error messages, e.g. `services[2]`. */
   readonly path?: string;
+  /** The service templates a definition may name in `templateName` (service-templates.ts); without them, naming one is refused. */
+  readonly templates?: ServiceTemplates;
 }
+
+/** The problem of a `templateName` read where no templates are given. */
+const NO_TEMPLATES_GIVEN = 'names service templates, and none are given: set serviceTemplatesDirectory (tessera services: --templates DIR)';
 
 /**
  * Reads a service definition in Apereo CAS's JSON format, unchanged: `@class` keys, Java collections
@@ -87,6 +93,10 @@ export function parseServiceDefinition(json: unknown, policies: PolicySlots, opt
   const logout = section('logoutType', () => parseLogout(json['logoutType'], json['logoutUrl'], invalid));
   const proxyPolicy = section('proxyPolicy', () => parseProxyPolicy(json['proxyPolicy'], (field, problem) => invalid(`proxyPolicy.${field}`, problem)));
   const expirationPolicy = section('expirationPolicy', () => parseExpirationPolicy(json['expirationPolicy'], (field, problem) => invalid(`expirationPolicy.${field}`, problem)));
+  // Templates are merged before a definition is read (parseWithTemplates); one still naming them here has none to take.
+  section('templateName', () => {
+    if (json['templateName'] !== undefined && json['templateName'] !== null) throw invalid('templateName', NO_TEMPLATES_GIVEN);
+  });
 
   throwAll(problems.map(({ field, problem }) => ({ field: at(field), problem })));
   return {

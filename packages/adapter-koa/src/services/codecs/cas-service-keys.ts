@@ -111,7 +111,7 @@ const EVERY_HANDLER = 'every authentication handler is accepted for every servic
 
 /** A registered service (CasRegisteredService, RegexRegisteredService). */
 export const SERVICE_KEYS: KeyRules = {
-  read: ['@class', 'id', 'name', 'serviceId', 'description', 'evaluationOrder', 'accessStrategy', 'attributeReleasePolicy', 'usernameAttributeProvider', 'logoutType', 'logoutUrl', 'proxyPolicy', 'properties', 'expirationPolicy'],
+  read: ['@class', 'id', 'name', 'serviceId', 'description', 'evaluationOrder', 'accessStrategy', 'attributeReleasePolicy', 'usernameAttributeProvider', 'logoutType', 'logoutUrl', 'proxyPolicy', 'properties', 'expirationPolicy', 'templateName'],
   descriptive: DESCRIPTIVE_KEYS,
   unsupported: {
     matchingStrategy: {
@@ -121,8 +121,6 @@ export const SERVICE_KEYS: KeyRules = {
     multifactorPolicy: { instead: 'a second factor is asked per user (users[].requireOtp), never per service' },
     authenticationPolicy: { instead: EVERY_HANDLER },
     requiredHandlers: { instead: EVERY_HANDLER, accepted: { when: isEmptyCollection, as: 'an empty list' } },
-    // CAS 6.6+ merges the named template into the definition: dropped, the template's keys (its access strategy) would be lost.
-    templateName: { instead: 'service templates are not read; write the keys of the template into the definition itself' },
     ticketGrantingTicketExpirationPolicy: { instead: NO_LIFETIMES },
     serviceTicketExpirationPolicy: { instead: NO_LIFETIMES },
     proxyTicketExpirationPolicy: { instead: NO_LIFETIMES },
