@@ -10,7 +10,6 @@ export const PLANNED = {
   principalAttributesRepository: 'DefaultPrincipalAttributesRepository accepted',
   quotedEvaluationOrder: 'quoted integer evaluationOrder',
   requireAllAttributesFalse: 'requireAllAttributes false with no required attributes',
-  templates: 'templateName/service templates',
   emptyName: 'empty name',
   usernameAttributeProvider: 'usernameAttributeProvider (principal attribute, anonymous)',
   returnMapped: 'ReturnMappedAttributeReleasePolicy',
@@ -137,12 +136,7 @@ function lineReason(definition: unknown, line: string): string[] {
   if (hasGroovy(value)) return [CANNOT_EXIST.groovy];
   if (field === 'evaluationOrder') return [typeof value === 'string' && /^\s*-?\d+\s*$/.test(value) ? PLANNED.quotedEvaluationOrder : broken('evaluationOrder is not a number')];
   if (field === 'name') return [PLANNED.emptyName];
-  if (field === 'serviceId') {
-    // A template (CAS 7's service definition templates) has a templateName and no serviceId of its own.
-    if (value === undefined && isObject(definition) && typeof definition.templateName === 'string') return [PLANNED.templates];
-    return [value === undefined ? broken('no serviceId') : broken('serviceId is not a regular expression')];
-  }
-  if (field === 'templateName') return [PLANNED.templates];
+  if (field === 'serviceId') return [value === undefined ? broken('no serviceId') : broken('serviceId is not a regular expression')];
   if (field === 'logoutType') return [broken(`logoutType ${String(value)}`)];
   if (field === 'multifactorPolicy' || field.startsWith('multifactorPolicy.')) return [multifactorReason(at(definition, 'multifactorPolicy'))];
   if (field === 'usernameAttributeProvider' || field.startsWith('usernameAttributeProvider.')) return [usernameProviderReason(at(definition, 'usernameAttributeProvider'))];

@@ -1,9 +1,10 @@
 import { expect } from 'chai';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse as parseJsonc } from 'jsonc-parser';
-import { readServiceFiles } from '@tessera/cli-server';
+import { readServiceFiles, readServiceTemplates } from '@tessera/cli-server';
 import { refusalReasons } from './apereo-corpus-reasons.js';
 
 /**
@@ -38,21 +39,41 @@ function corpusFiles(): string[] {
     .sort();
 }
 
-/** What tessera does with each file today: the reader of `services validate`, one file at a time. */
+/** A file of a folder of service templates where it came from (CAS's templates directory), not of services. */
+const isTemplate = (file: string): boolean => /(^|\/)templates\//.test(manifest.find((entry) => entry.file === file)?.path ?? '');
+
+/**
+ * What tessera does with each file today, one file at a time: the reader of `services validate`, or
+ * for a template the reader of serviceTemplatesDirectory (`services validate --templates`).
+ */
 async function outcomes(files: readonly string[]): Promise<Table> {
   const table: Table = {};
   for (const file of files) {
     const path = join(CORPUS, file);
-    const [read] = await readServiceFiles([path]);
-    if (!read) throw new Error(`${file}: nothing read`);
-    if ('definition' in read) {
+    const problems = isTemplate(file) ? await templateProblems(path) : await serviceProblems(path);
+    if (problems.length === 0) {
       table[file] = { outcome: 'load' };
       continue;
     }
     const definition: unknown = parseJsonc(readFileSync(path, 'utf8'), [], { allowTrailingComma: true });
-    table[file] = { outcome: 'refuse', problems: [...read.problems], reasons: refusalReasons(definition, read.problems) };
+    table[file] = { outcome: 'refuse', problems, reasons: refusalReasons(definition, problems) };
   }
   return table;
+}
+
+async function serviceProblems(path: string): Promise<string[]> {
+  const [read] = await readServiceFiles([path]);
+  if (!read) throw new Error(`${path}: nothing read`);
+  return 'problems' in read ? [...read.problems] : [];
+}
+
+/** The problems of the template alone in a templates folder, the file name left out as for services. */
+async function templateProblems(path: string): Promise<string[]> {
+  const folder = mkdtempSync(join(tmpdir(), 'tessera-corpus-template-'));
+  const copy = join(folder, basename(path));
+  copyFileSync(path, copy);
+  const read = await readServiceTemplates(folder);
+  return read.problems.map((line) => (line.startsWith(`${copy}: `) ? line.slice(copy.length + 2) : line));
 }
 
 /** `N of M files load; refusals by reason: ...`, most frequent first, and how many files each alone holds back. */

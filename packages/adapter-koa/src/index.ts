@@ -11,7 +11,8 @@ export { DEFAULT_SERVICE_TYPES, type ParseOptions } from './services/codecs/cas-
 export { BUILT_IN_RELEASE_POLICY_CODECS, BUILT_IN_USERNAME_PROVIDER_CODECS } from './services/codecs/built-in-policy-codecs.js';
 export { LEGACY_DEFAULT_EVALUATION_ORDER, LEGACY_SERVICE_TYPE, type LegacyServiceForm } from './services/codecs/legacy-service-form.js';
 export type { ServicePolicyCodec, ServicePolicyCodecs } from './services/codecs/policy-codec.js';
-export { serviceCodec, type ServiceCodec } from './services/codecs/service-codec.js';
+export { serviceCodec, withServiceTemplates, type ServiceCodec } from './services/codecs/service-codec.js';
+export { ServiceTemplates, type ServiceTemplate } from './services/codecs/service-templates.js';
 export { answerClientErrors } from './errors/client-errors.js';
 export { ADMIN_PATHS, createAdminApp, type AdminDependencies, type MetricsExposition } from './observability/admin-app.js';
 export type { RequestObserver } from './observability/observe-requests.js';

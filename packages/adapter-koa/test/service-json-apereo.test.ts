@@ -77,8 +77,10 @@ describe('service definitions as Apereo CAS writes them', () => {
     expect(problems({ ...BASE, name: ['x'] })).to.deep.equal(['name: must be a string']);
   });
 
-  it('templateName is refused, never dropped: the template it names would add keys (an access strategy) tessera cannot see', () => {
-    expect(problems({ ...BASE, templateName: 'Staff' })).to.deep.equal(['templateName: not supported by tessera: service templates are not read; write the keys of the template into the definition itself']);
+  it('templateName without templates given is refused, never dropped: the template it names would add keys (an access strategy)', () => {
+    expect(problems({ ...BASE, templateName: 'Staff' })).to.deep.equal([
+      'templateName: names service templates, and none are given: set serviceTemplatesDirectory (tessera services: --templates DIR)',
+    ]);
   });
 
   it('expirationPolicy with a date is kept, with its flags, and round-trips; without one the service never expires', () => {
@@ -114,7 +116,7 @@ describe('service definitions as Apereo CAS writes them', () => {
         logoutUrl: 'ftp://x',
       }),
     ).to.deep.equal([
-      'colour: unknown key (known: @class, id, name, serviceId, description, evaluationOrder, accessStrategy, attributeReleasePolicy, usernameAttributeProvider, logoutType, logoutUrl, proxyPolicy, multifactorPolicy, properties, expirationPolicy, singleSignOnParticipationPolicy, supportedProtocols, theme, locale, logo, informationUrl, privacyUrl, contacts)',
+      'colour: unknown key (known: @class, id, name, serviceId, description, evaluationOrder, accessStrategy, attributeReleasePolicy, usernameAttributeProvider, logoutType, logoutUrl, proxyPolicy, multifactorPolicy, properties, expirationPolicy, singleSignOnParticipationPolicy, supportedProtocols, templateName, theme, locale, logo, informationUrl, privacyUrl, contacts)',
       'serviceId: is not a valid regular expression',
       'name: must be a string',
       'evaluationOrder: must be an integer',

@@ -1,6 +1,6 @@
 import { Container } from 'inversify';
 import type { Logger } from 'pino';
-import { LOOPBACK_HOSTS, createApp, type HttpOptions } from '@tessera/adapter-koa';
+import { LOOPBACK_HOSTS, createApp, withServiceTemplates, type HttpOptions, type ServiceTemplates } from '@tessera/adapter-koa';
 import type { MongoDatabase } from '@tessera/adapter-mongo';
 import { Argon2PasswordHasher, ReadinessProbe, createCasCore, cryptoRandomSource, systemClock, type Clock, type RegisteredService } from '@tessera/core';
 import { AuditEventSink } from './audit/audit-event-sink.js';
@@ -21,6 +21,8 @@ interface CommonInputs {
   readonly config: Config;
   /** The configured services (configuration, services directory, demo), ids assigned; none when omitted. */
   readonly services?: readonly RegisteredService[];
+  /** The service templates (serviceTemplatesDirectory), applied to every definition the server parses (POST /v1/services); none when omitted. */
+  readonly templates?: ServiceTemplates | undefined;
   /** Tests only: a stand-in MongoDB database for `storage.type: mongo`, used instead of connecting. */
   readonly mongoDatabase?: MongoDatabase | undefined;
   /** Tests only: the time every part reads instead of the system's, for end-to-end tests to move. */
@@ -79,7 +81,7 @@ export function buildContainer(inputs: CompositionInputs): Binder {
   binder.resolved(KEYS.PasswordHasher, [], () => new Argon2PasswordHasher());
   const servicePolicies = serverServicePolicies();
   binder.constant(KEYS.ServicePolicies, servicePolicies.policies);
-  binder.constant(KEYS.ServiceCodec, servicePolicies.codec);
+  binder.constant(KEYS.ServiceCodec, inputs.templates ? withServiceTemplates(servicePolicies.codec, inputs.templates) : servicePolicies.codec);
 
   bindUseCases(binder, config);
   binder.resolved(

@@ -4,6 +4,7 @@ import type { MongoDatabase } from '@tessera/adapter-mongo';
 import type { Clock } from '@tessera/core';
 import { createDemoStateFolder } from './config/demo.js';
 import { initialServices } from './config/initial-services.js';
+import { configuredServiceTemplates } from './config/service-templates.js';
 import { exposedSecretFileWarnings, secretFiles } from './config/secret-files.js';
 import { serviceWarnings } from './config/service-warnings.js';
 import type { Config } from './config/schema.js';
@@ -41,8 +42,9 @@ export interface RunningServer {
  */
 export async function startServer({ config, log, auditLog, mongoDatabase, clock }: StartOptions): Promise<RunningServer> {
   createDemoStateFolder(config);
-  const services = await initialServices(config);
-  const binder = buildContainer({ config, services, mongoDatabase, clock, serve: { log, auditLog } });
+  const templates = await configuredServiceTemplates(config);
+  const services = await initialServices(config, templates);
+  const binder = buildContainer({ config, services, templates, mongoDatabase, clock, serve: { log, auditLog } });
   try {
     const logger = binder.get(KEYS.Logger);
     warnAboutUnsafeSettings(config, logger);

@@ -3,6 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigurationError, demoStateFolder, describeProblems, environmentOverrides, loadConfig, type LoadOptions } from '@tessera/cli-server';
+import { definitionsOf } from './config-problems.js';
 
 function tempFile(name: string, content: string): string {
   const file = join(mkdtempSync(join(tmpdir(), 'tessera-config-')), name);
@@ -43,7 +44,7 @@ describe('configuration loading', () => {
     expect(config.server.port).to.equal(8081);
     expect(config.server.basePath).to.equal('/sso');
     expect(config.users).to.deep.equal([{ username: 'bob', password: { kind: 'plain', value: 'builder' }, attributes: { mail: ['bob@example.org'] } }]);
-    expect(config.services.map((service) => [service.id, service.serviceId])).to.deep.equal([[7, '^https://bob\\.example\\.org/.*']]);
+    expect(definitionsOf(config.services).map((service) => [service.id, service.serviceId])).to.deep.equal([[7, '^https://bob\\.example\\.org/.*']]);
     expect(config.demo).to.equal(false);
   });
 
@@ -145,7 +146,7 @@ describe('configuration loading', () => {
       ]);
       expect(config.services).to.have.length(1);
       expect(config.services[0]).to.include({ id: 1, name: 'Demo: any http(s) URL', serviceId: '^https?://.*' });
-      expect(config.services[0]!.attributeRelease).to.deep.equal({ type: 'org.apereo.cas.services.ReturnAllAttributeReleasePolicy' });
+      expect(definitionsOf(config.services)[0]!.attributeRelease).to.deep.equal({ type: 'org.apereo.cas.services.ReturnAllAttributeReleasePolicy' });
     });
 
     it('not with a config file, even an empty one', () => {
@@ -184,7 +185,7 @@ describe('configuration loading', () => {
     it('demo: true adds to the configured users and services without replacing them', () => {
       const config = loadConfig({ file: tempFile('demo.yaml', `${YAML}demo: true\n`), env: {} });
       expect(config.users.map((user) => user.username)).to.deep.equal(['bob', 'casuser']);
-      expect(config.services.map((service) => service.id)).to.deep.equal([7, 1]);
+      expect(definitionsOf(config.services).map((service) => service.id)).to.deep.equal([7, 1]);
     });
   });
 });

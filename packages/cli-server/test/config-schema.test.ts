@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { hostname } from 'node:os';
 import { parseConfig } from '@tessera/cli-server';
-import { configProblems as problems } from './config-problems.js';
+import { configProblems as problems, definitionsOf } from './config-problems.js';
 
 const app = { name: 'App', serviceId: '^https://app\\.example\\.org/.*' };
 
@@ -68,7 +68,7 @@ describe('configuration schema', () => {
   });
 
   it('services: Apereo CAS JSON, Java collection wrappers included', () => {
-    const { services } = parseConfig({
+    const { services: configured } = parseConfig({
       services: [
         {
           '@class': 'org.apereo.cas.services.CasRegisteredService',
@@ -79,6 +79,7 @@ describe('configuration schema', () => {
         },
       ],
     });
+    const services = definitionsOf(configured);
     expect(services).to.have.length(1);
     expect(services[0]).to.include({ id: 5, name: 'App', serviceId: app.serviceId });
     expect(services[0]!.accessStrategy.requiredAttributes).to.deep.equal({ memberOf: ['staff'] });

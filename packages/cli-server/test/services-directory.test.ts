@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigurationError, initialServices, parseConfig } from '@tessera/cli-server';
@@ -67,5 +67,51 @@ describe('servicesDirectory (docs/protocol.md §4)', () => {
   it('a folder that cannot be read is named', async () => {
     const missing = join(tmpdir(), 'no-such-tessera-services');
     expect(await startupError(parseConfig({ servicesDirectory: missing }))).to.equal(`servicesDirectory: ${missing}: cannot read it (ENOENT)`);
+  });
+});
+
+// docs/services.md, Service templates
+describe('serviceTemplatesDirectory', () => {
+  const STRATEGY = 'org.apereo.cas.services.DefaultRegisteredServiceAccessStrategy';
+  const adminsOnly = {
+    '@class': 'org.apereo.cas.services.CasRegisteredService',
+    templateName: 'AdminsOnly',
+    accessStrategy: { '@class': STRATEGY, requiredAttributes: { '@class': 'java.util.HashMap', memberOf: ['java.util.HashSet', ['admins']] } },
+  };
+
+  it("applies to the configured services and the folder's files alike: each takes the template's access strategy (a template in a subfolder)", async () => {
+    const templates = directoryWith({});
+    mkdirSync(join(templates, 'access'));
+    writeFileSync(join(templates, 'access', 'AdminsOnly.json'), JSON.stringify(adminsOnly));
+    const directory = directoryWith({ 'portal.json': { ...casFile, accessStrategy: undefined, templateName: 'adminsonly' } });
+    const config = parseConfig({ services: [{ id: 3, name: 'App', serviceId: '^https://app/.*', templateName: 'AdminsOnly' }], servicesDirectory: directory, serviceTemplatesDirectory: templates });
+    const services = await initialServices(config);
+    expect(services.map((service) => [service.id, service.accessStrategy.requiredAttributes])).to.deep.equal([
+      [3, { memberOf: ['admins'] }],
+      [10000001, { memberOf: ['admins'] }],
+    ]);
+    expect(services[1]).to.deep.include({ evaluationOrder: 10, attributeRelease: { type: 'org.apereo.cas.services.ReturnAllowedAttributeReleasePolicy', allowedAttributes: ['mail'] } });
+  });
+
+  it('a name without a template stops the start, naming the service; so does a configured one without the setting', async () => {
+    const templates = directoryWith({ 'AdminsOnly.json': adminsOnly });
+    const directory = directoryWith({ 'portal.json': { ...casFile, templateName: 'Staff' } });
+    const config = parseConfig({ services: [{ id: 3, name: 'App', serviceId: '^https://app/.*', templateName: 'Nope' }], servicesDirectory: directory, serviceTemplatesDirectory: templates });
+    expect(await startupError(config)).to.equal('services[0].templateName: no service template is named "Nope" (templates: AdminsOnly) (service "App", id 3)');
+    expect(await startupError(parseConfig({ servicesDirectory: directory, serviceTemplatesDirectory: templates }))).to.equal(
+      `servicesDirectory: ${join(directory, 'portal.json')}: templateName: no service template is named "Staff" (templates: AdminsOnly) (service "Portal", id 10000001)`,
+    );
+    expect(await startupError(parseConfig({ services: [{ id: 3, name: 'App', serviceId: '^https://app/.*', templateName: 'AdminsOnly' }] }))).to.match(
+      /^services\[0\]\.templateName: names service templates, and none are given/,
+    );
+  });
+
+  it('every bad template file stops the start, each named', async () => {
+    const templates = directoryWith({ 'AdminsOnly.json': { ...adminsOnly, templateName: 'Admins' }, 'Filled.json': '{"templateName": "Filled", "description": "${GivenDescription}"}' });
+    const config = parseConfig({ serviceTemplatesDirectory: templates });
+    expect((await startupError(config)).split('\n')).to.deep.equal([
+      `serviceTemplatesDirectory: ${join(templates, 'AdminsOnly.json')}: templateName: must be the file name without .json ("AdminsOnly"): CAS finds a template by both`,
+      `serviceTemplatesDirectory: ${join(templates, 'Filled.json')}: holds template placeholders (\${...} or <% %>), which CAS fills with Groovy and tessera does not: write the values into the template or the service`,
+    ]);
   });
 });

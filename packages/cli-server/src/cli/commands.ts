@@ -8,6 +8,7 @@ const CENTRAL_OPTIONS = {
   config: { type: 'string', usage: '--config FILE', help: 'the settings file (YAML, or JSON by its .json name); without it, the demo defaults' },
   port: { type: 'string', usage: '--port N', help: 'overrides server.port' },
   help: { type: 'boolean', short: 'h', usage: '--help', help: 'show this help' },
+  templates: { type: 'string', usage: '--templates DIR', help: 'the folder of Apereo CAS service templates the files may name (for import, instead of serviceTemplatesDirectory)' },
 } as const satisfies Record<string, CommandOption>;
 
 const SETTINGS = `Settings come from --config FILE, then TESSERA_* environment variables (TESSERA_SERVER__PORT=9000:
@@ -52,21 +53,23 @@ MongoDB storage every service stored there.`,
   {
     name: 'services import',
     operands: { usage: 'DIR', min: 1, max: 1 },
-    options: ['config'],
+    options: ['config', 'templates'],
     summary: 'check every CAS JSON service file in DIR and import them',
     description: `Checks every *.json file of DIR (Apereo CAS service files, comments allowed); one bad file imports nothing.
+The templates a file names (templateName) come from --templates DIR, else serviceTemplatesDirectory; each is saved merged.
 With MongoDB storage the services are saved there, replacing those of the same id. With memory storage
 nothing outlives the command: it shows what would load. Exit 1 when a file is invalid.`,
-    run: async ({ values, operands, out, err }) => (await import('./services.js')).importServices(operands[0] ?? '', loadOptions(values), out, err),
+    run: async ({ values, operands, out, err }) => (await import('./services.js')).importServices(operands[0] ?? '', values['templates'], loadOptions(values), out, err),
   },
   {
     name: 'services validate',
     operands: { usage: 'PATH...', min: 1, max: Number.POSITIVE_INFINITY },
-    options: [],
+    options: ['templates'],
     summary: 'check CAS JSON service files and folders; import nothing',
     description: `Checks each file, and every *.json file of each folder, as the server reads them: every problem on its own line,
-naming the file, the key and the service. Reads no configuration and changes nothing. Exit 0 valid, 1 not.`,
-    run: async ({ operands, out, err }) => (await import('./services.js')).validateServices(operands, out, err),
+naming the file, the key and the service. The templates a file names (templateName) come from --templates DIR, whose
+files are checked too. Reads no configuration and changes nothing. Exit 0 valid, 1 not.`,
+    run: async ({ values, operands, out, err }) => (await import('./services.js')).validateServices(operands, values['templates'], out, err),
   },
   {
     name: 'health',

@@ -4,6 +4,7 @@ import { AdminEndpoints } from '../admin/admin-endpoints.js';
 import { demoStateFolder } from '../config/demo.js';
 import { configurationError } from '../config/errors.js';
 import { initialServices } from '../config/initial-services.js';
+import { configuredServiceTemplates } from '../config/service-templates.js';
 import { exposedSecretFileWarnings, secretFiles } from '../config/secret-files.js';
 import { moduleKeyFiles } from '../modules/index.js';
 import { serviceWarnings } from '../config/service-warnings.js';
@@ -23,11 +24,12 @@ import { withConfiguration } from './configuration.js';
  */
 export function checkConfiguration(options: LoadOptions, out: Output, err: Output): Promise<number | undefined> {
   return withConfiguration(options, err, async (config) => {
-    const services = await initialServices(config);
+    const templates = await configuredServiceTemplates(config);
+    const services = await initialServices(config, templates);
     const notes: string[] = [];
     const checked = withoutKeyFileWrites(config, notes);
     // Composed on memory storage: nothing is connected to.
-    const binder = buildContainer({ config: { ...checked, storage: { ...checked.storage, type: 'memory' } }, logger: createLogger('silent'), services });
+    const binder = buildContainer({ config: { ...checked, storage: { ...checked.storage, type: 'memory' } }, logger: createLogger('silent'), services, templates });
     new AdminEndpoints(binder, checked);
     const { scheme } = createListener(checked, binder.get(KEYS.HttpApp).callback(), binder.get(KEYS.EventSink));
 

@@ -1,5 +1,7 @@
+import type { ServiceTemplates } from '@tessera/adapter-koa';
 import { ImportServices, serviceDefinitionWarnings, type RegisteredService, type ServiceRegistry } from '@tessera/core';
 import { duplicateIds, initialServices, readServiceFiles, type Sourced } from '../config/initial-services.js';
+import { configuredServiceTemplates, readServiceTemplates } from '../config/service-templates.js';
 import type { LoadOptions } from '../config/load.js';
 import type { Config } from '../config/schema.js';
 import { buildContainer } from '../container.js';
@@ -21,12 +23,17 @@ export function listServices(options: LoadOptions, out: Output, err: Output): Pr
   );
 }
 
-/** `tessera services import DIR`: every file checked first; only when all are valid are they saved, into the registry store. Exit 1: invalid files. */
-export async function importServices(directory: string, options: LoadOptions, out: Output, err: Output): Promise<number | undefined> {
-  const checked = await checkServiceFiles([directory], err);
-  if (!checked) return 1;
-  return withConfiguration(options, err, (config) =>
-    withRegistry(config, async ({ binder, registry, durable }) => {
+/**
+ * `tessera services import DIR`: every file checked first, the templates they name applied (those of
+ * `--templates DIR`, else of serviceTemplatesDirectory); only when all are valid are they saved, merged,
+ * into the registry store. Exit 1: invalid files.
+ */
+export async function importServices(directory: string, templatesDirectory: string | undefined, options: LoadOptions, out: Output, err: Output): Promise<number | undefined> {
+  return withConfiguration(options, err, async (config) => {
+    const templates = templatesDirectory === undefined ? { templates: await configuredServiceTemplates(config), problems: [] } : await readServiceTemplates(templatesDirectory);
+    const checked = await checkServiceFiles([directory], templates, err);
+    if (!checked) return 1;
+    return withRegistry(config, async ({ binder, registry, durable }) => {
       const importer = new ImportServices(registry, binder.get(KEYS.RandomSource), binder.get(KEYS.EventSink));
       for (const { origin, definition } of checked) {
         const { saved, replaced } = await importer.save(definition);
@@ -39,13 +46,17 @@ export async function importServices(directory: string, options: LoadOptions, ou
               `To load these files at every start, set servicesDirectory to ${directory}.\n`,
       );
       return 0;
-    }),
-  );
+    });
+  });
 }
 
-/** `tessera services validate PATH...`: checks files and folders as the server reads them; imports nothing and reads no configuration. Exit 1: invalid files. */
-export async function validateServices(paths: readonly string[], out: Output, err: Output): Promise<number> {
-  const checked = await checkServiceFiles(paths, err);
+/**
+ * `tessera services validate PATH...`: checks files and folders as the server reads them, with the
+ * templates of `--templates DIR`; imports nothing and reads no configuration. Exit 1: invalid files.
+ */
+export async function validateServices(paths: readonly string[], templatesDirectory: string | undefined, out: Output, err: Output): Promise<number> {
+  const templates = templatesDirectory === undefined ? { templates: undefined, problems: [] } : await readServiceTemplates(templatesDirectory);
+  const checked = await checkServiceFiles(paths, templates, err);
   if (!checked) return 1;
   for (const { origin, definition } of checked) {
     out.write(`${origin}: valid, "${definition.name}" ${definition.id === undefined ? 'without an id (one is assigned when it is loaded)' : `as id ${definition.id}`}\n`);
@@ -56,12 +67,17 @@ export async function validateServices(paths: readonly string[], out: Output, er
 
 /**
  * The definitions of every file, or undefined after writing each problem to `err`, one line each naming
- * the file, the key and the service. A valid definition with no name, or whose host is not pinned, gets a warning line there.
+ * the file, the key and the service; the problems of the template files first, each naming its file.
+ * A valid definition with no name, or whose host is not pinned, gets a warning line there.
  */
-async function checkServiceFiles(paths: readonly string[], err: Output): Promise<Sourced[] | undefined> {
-  const files = await readServiceFiles(paths);
+async function checkServiceFiles(
+  paths: readonly string[],
+  templates: { readonly templates: ServiceTemplates | undefined; readonly problems: readonly string[] },
+  err: Output,
+): Promise<Sourced[] | undefined> {
+  const files = await readServiceFiles(paths, templates.templates);
   const valid = files.filter((file): file is Sourced => 'definition' in file);
-  const problems = [...files.flatMap((file) => ('problems' in file ? file.problems.map((problem) => `${file.origin}: ${problem}`) : [])), ...duplicateIds(valid)];
+  const problems = [...templates.problems, ...files.flatMap((file) => ('problems' in file ? file.problems.map((problem) => `${file.origin}: ${problem}`) : [])), ...duplicateIds(valid)];
   if (problems.length === 0) {
     // Valid all the same, as in Apereo CAS: said, never refused.
     for (const { origin, definition } of valid) for (const warning of serviceDefinitionWarnings(definition)) err.write(`${origin}: warning: ${warning}\n`);
@@ -74,7 +90,8 @@ async function checkServiceFiles(paths: readonly string[], err: Output): Promise
 /** Runs `work` on the registry the server would start with, then lets go of the storage. */
 async function withRegistry<T>(config: Config, work: (parts: { binder: Binder; registry: ServiceRegistry; durable: boolean }) => Promise<T>): Promise<T> {
   const logger = createLogger('silent');
-  const binder = buildContainer({ config, logger, services: await initialServices(config) });
+  const templates = await configuredServiceTemplates(config);
+  const binder = buildContainer({ config, logger, services: await initialServices(config, templates), templates });
   await binder.open();
   try {
     return await work({ binder, registry: binder.get(KEYS.ServiceRegistry), durable: binder.get(KEYS.ServiceRegistryOutlivesProcess) });

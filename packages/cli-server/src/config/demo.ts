@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join } from 'node:path';
+import type { ServiceDefinition } from '@tessera/core';
 import { moduleKeyFiles, withDemoModules } from '../modules/index.js';
 import { configurationError } from './errors.js';
 import type { Config } from './schema.js';
@@ -12,7 +13,7 @@ const DEMO_USERS = usersSchema.parse([
   { username: 'casuser', password: 'Mellon', attributes: { mail: ['casuser@example.org'], memberOf: ['staff', 'faculty'] } },
 ]);
 
-export const DEMO_SERVICES = servicesSchema.parse([
+export const DEMO_SERVICES: readonly ServiceDefinition[] = servicesSchema.parse([
   {
     '@class': 'org.apereo.cas.services.CasRegisteredService',
     id: 1,
@@ -24,7 +25,7 @@ export const DEMO_SERVICES = servicesSchema.parse([
     // Any https callback may receive a PGT: the demo shows proxying, it protects nothing.
     proxyPolicy: { '@class': 'org.apereo.cas.services.RegexMatchingRegisteredServiceProxyPolicy', pattern: '^https://.*' },
   },
-]);
+]).filter((entry): entry is ServiceDefinition => !('templated' in entry));
 
 /**
  * Adds the demo user, service and modules, unless a configured one has the same username, id or name.
@@ -34,7 +35,7 @@ export const DEMO_SERVICES = servicesSchema.parse([
  */
 export function withDemo(config: Config, given: (setting: string) => boolean = () => false): Config {
   const users = DEMO_USERS.filter((demo) => !config.users.some((user) => user.username === demo.username));
-  const services = DEMO_SERVICES.filter((demo) => !config.services.some((service) => service.id === demo.id));
+  const services = DEMO_SERVICES.filter((demo) => !config.services.some((service) => ('templated' in service ? service.templated['id'] : service.id) === demo.id));
   const demo = { ...config, users: [...config.users, ...users], services: [...config.services, ...services], modules: withDemoModules(config.modules) };
   return moduleKeyFiles(demo)
     .filter(({ setting }) => !given(setting))

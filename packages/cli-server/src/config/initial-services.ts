@@ -1,8 +1,10 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import type { ServiceTemplates } from '@tessera/adapter-koa';
 import { InvalidServiceDefinitionError, type RegisteredService, type ServiceDefinition } from '@tessera/core';
 import { configurationError, type ConfigProblem } from './errors.js';
+import { parseJsonWithComments } from './json-with-comments.js';
+import { configuredServiceTemplates } from './service-templates.js';
 import type { Config } from './schema.js';
 import { labelledProblems } from './services.js';
 import { serverServicePolicies } from '../service-policies.js';
@@ -14,12 +16,14 @@ export interface Sourced {
 }
 
 /**
- * The services the registry starts with: `services` plus every `*.json` file of `servicesDirectory`.
+ * The services the registry starts with: `services` plus every `*.json` file of `servicesDirectory`,
+ * the templates they name applied (`templates`, read from serviceTemplatesDirectory unless given).
  * Ids must be unique across both; definitions without one get the next free id, in order.
  */
-export async function initialServices(config: Config): Promise<RegisteredService[]> {
-  const sourced: Sourced[] = config.services.map((definition, index) => ({ definition, origin: `services[${index}]` }));
-  if (config.servicesDirectory !== undefined) sourced.push(...(await readServicesDirectory(config.servicesDirectory)));
+export async function initialServices(config: Config, given?: ServiceTemplates): Promise<RegisteredService[]> {
+  const templates = given ?? (await configuredServiceTemplates(config));
+  const sourced: Sourced[] = configuredServices(config, templates);
+  if (config.servicesDirectory !== undefined) sourced.push(...(await readServicesDirectory(config.servicesDirectory, templates)));
 
   const problems = duplicateIds(sourced).map((problem): ConfigProblem => ({ setting: 'servicesDirectory', problem }));
   if (problems.length > 0) throw configurationError(problems);
@@ -39,14 +43,35 @@ export function duplicateIds(sourced: readonly Sourced[]): string[] {
   });
 }
 
+/**
+ * The definitions of `services`: those naming templates are read only now, with the templates (the
+ * setting's schema cannot see the templates folder); their problems are named like the others'.
+ */
+function configuredServices(config: Config, templates: ServiceTemplates | undefined): Sourced[] {
+  const problems: ConfigProblem[] = [];
+  const sourced = config.services.flatMap((entry, index): Sourced[] => {
+    const origin = `services[${index}]`;
+    if (!('templated' in entry)) return [{ definition: entry, origin }];
+    try {
+      return [{ definition: serverServicePolicies().codec.parse(entry.templated, { path: origin, ...(templates && { templates }) }), origin }];
+    } catch (error) {
+      if (!(error instanceof InvalidServiceDefinitionError)) throw error;
+      problems.push(...labelledProblems(error, entry.templated).map(({ field, problem }) => ({ setting: field, problem })));
+      return [];
+    }
+  });
+  if (problems.length > 0) throw configurationError(problems);
+  return sourced;
+}
+
 /** One service file: its definition, or every line of what is wrong with it (`<field>: <problem>`). */
 export type ServiceFile = Sourced | { readonly origin: string; readonly problems: readonly string[] };
 
 /**
  * Apereo CAS service files, one definition each: each path a file, or a folder whose `*.json` files
- * are read in name order. A path that cannot be read is a problem of its own.
+ * are read in name order, the templates they name applied. A path that cannot be read is a problem of its own.
  */
-export async function readServiceFiles(paths: readonly string[]): Promise<ServiceFile[]> {
+export async function readServiceFiles(paths: readonly string[], templates?: ServiceTemplates): Promise<ServiceFile[]> {
   const files: ServiceFile[] = [];
   for (const path of paths) {
     const found = await serviceFilePaths(path);
@@ -55,7 +80,7 @@ export async function readServiceFiles(paths: readonly string[]): Promise<Servic
       continue;
     }
     for (const origin of found) {
-      const definition = await readDefinition(origin);
+      const definition = await readDefinition(origin, templates);
       files.push(Array.isArray(definition) ? { origin, problems: definition } : { origin, definition });
     }
   }
@@ -76,15 +101,15 @@ async function serviceFilePaths(path: string): Promise<string[] | string> {
 }
 
 /** The folder's definitions; any bad file is a configuration error naming the file, one line per problem. */
-async function readServicesDirectory(directory: string): Promise<Sourced[]> {
-  const files = await readServiceFiles([directory]);
+async function readServicesDirectory(directory: string, templates: ServiceTemplates | undefined): Promise<Sourced[]> {
+  const files = await readServiceFiles([directory], templates);
   const problems = files.flatMap((file): ConfigProblem[] => ('problems' in file ? file.problems.map((problem) => ({ setting: 'servicesDirectory', problem: `${file.origin}: ${problem}` })) : []));
   if (problems.length > 0) throw configurationError(problems);
   return files.filter((file): file is Sourced => 'definition' in file);
 }
 
 /** The definition in the file, or what is wrong with it. */
-async function readDefinition(path: string): Promise<ServiceDefinition | string[]> {
+async function readDefinition(path: string, templates: ServiceTemplates | undefined): Promise<ServiceDefinition | string[]> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -94,31 +119,9 @@ async function readDefinition(path: string): Promise<ServiceDefinition | string[
   const json = parseJsonWithComments(text);
   if ('problem' in json) return [json.problem];
   try {
-    return serverServicePolicies().codec.parse(json.value);
+    return serverServicePolicies().codec.parse(json.value, templates && { templates });
   } catch (error) {
     if (!(error instanceof InvalidServiceDefinitionError)) throw error;
     return labelledProblems(error, json.value).map(({ field, problem }) => `${field}: ${problem}`);
   }
-}
-
-/** JSON as Apereo CAS writes service files: `//` and `/* *\/` comments and trailing commas allowed. */
-function parseJsonWithComments(text: string): { value: unknown } | { problem: string } {
-  const errors: ParseError[] = [];
-  const value: unknown = parseJsonc(text, errors, { allowTrailingComma: true, allowEmptyContent: false });
-  const [first] = errors;
-  if (!first) return { value };
-  const { line, column } = position(text, first.offset);
-  return { problem: `not valid JSON: ${words(printParseErrorCode(first.error))} at line ${line}, column ${column}` };
-}
-
-/** 1-based line and column of a character offset. */
-function position(text: string, offset: number): { line: number; column: number } {
-  const before = text.slice(0, offset);
-  const lineStart = before.lastIndexOf('\n') + 1;
-  return { line: before.split('\n').length, column: offset - lineStart + 1 };
-}
-
-/** `CloseBraceExpected` → `close brace expected`. */
-function words(code: string): string {
-  return code.replace(/(?<=[a-z])(?=[A-Z])/g, ' ').toLowerCase();
 }

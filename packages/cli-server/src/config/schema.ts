@@ -48,6 +48,13 @@ const settings = section({
     .min(1, { error: 'expected a folder path' })
     .optional()
     .describe('Folder of Apereo CAS service files (`*.json`, one service each), loaded at start.'),
+  serviceTemplatesDirectory: z
+    .string()
+    .min(1, { error: 'expected a folder path' })
+    .optional()
+    .describe(
+      'Folder of Apereo CAS service templates (`*.json` in it and its subfolders, each named by its `templateName` and its file name), read at start. A service naming templates in `templateName` takes each key it does not set from them, as CAS 7 merges them; a name without a template is refused. Applies to `services`, `servicesDirectory`, `tessera services import` and `POST /v1/services`.',
+    ),
   logging: section({
     level: logLevel.default('info').describe('Least severe level written to the JSON log on stdout.'),
   }).prefault({}),

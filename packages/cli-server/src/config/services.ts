@@ -3,12 +3,24 @@ import { InvalidServiceDefinitionError, type ServiceDefinition, type ServiceDefi
 import { serverServicePolicies } from '../service-policies.js';
 
 /**
+ * A configured definition that names service templates: read by initialServices, once the templates
+ * folder (serviceTemplatesDirectory) has been, which this setting's schema cannot see.
+ */
+export interface TemplatedServiceEntry {
+  readonly templated: Readonly<Record<string, unknown>>;
+}
+
+/**
  * Service definitions in Apereo CAS JSON, read by adapter-koa's CAS JSON codec. Each of its problems
  * becomes an issue at `services[i].<field>`, so a bad definition is reported like any other setting.
  */
 export const servicesSchema = z.array(z.unknown(), { error: 'expected a list of service definitions' }).transform((list, context) => {
-  const parsed: ServiceDefinition[] = [];
+  const parsed: (ServiceDefinition | TemplatedServiceEntry)[] = [];
   list.forEach((json, index) => {
+    if (namesTemplates(json)) {
+      parsed.push({ templated: json });
+      return;
+    }
     try {
       parsed.push(serverServicePolicies().codec.parse(json));
     } catch (error) {
@@ -22,6 +34,12 @@ export const servicesSchema = z.array(z.unknown(), { error: 'expected a list of 
   duplicateIds(parsed).forEach(({ index, id }) => context.addIssue({ code: 'custom', path: [index, 'id'], message: `duplicate id ${id}`, input: id }));
   return parsed;
 });
+
+function namesTemplates(json: unknown): json is Record<string, unknown> {
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) return false;
+  const names = (json as Record<string, unknown>)['templateName'];
+  return names !== undefined && names !== null;
+}
 
 /** The parser's problems, each followed by the service it is about, `(service "Intranet", id 3)`, when the definition names one. */
 export function labelledProblems(error: InvalidServiceDefinitionError, json: unknown): ServiceDefinitionProblem[] {
@@ -44,11 +62,11 @@ function fieldPath(field: string): string[] {
 }
 
 /** Positions of definitions that repeat an id used earlier in the list. */
-function duplicateIds(services: readonly { readonly id?: number }[]): { index: number; id: number }[] {
+function duplicateIds(services: readonly (ServiceDefinition | TemplatedServiceEntry)[]): { index: number; id: number }[] {
   const seen = new Set<number>();
   const duplicates: { index: number; id: number }[] = [];
   services.forEach((service, index) => {
-    if (service.id === undefined) return;
+    if ('templated' in service || service.id === undefined) return;
     if (seen.has(service.id)) duplicates.push({ index, id: service.id });
     seen.add(service.id);
   });

@@ -21,6 +21,7 @@ import { isHttpUrl, optionalBoolean, partReader, throwAll } from './parse-parts.
 import { parseSupportedProtocols } from './supported-protocols-codec.js';
 import type { PolicySlots } from './policy-slots.js';
 import { parseSingleSignOnParticipation, singleSignOnParticipationKeyProblems } from './sso-participation-codec.js';
+import type { ServiceTemplates } from './service-templates.js';
 
 export const DEFAULT_SERVICE_TYPES: readonly string[] = [
   CAS_REGISTERED_SERVICE,
@@ -33,7 +34,12 @@ export interface ParseOptions {
   readonly acceptedTypes?: readonly string[];
   /** Prefix for field names in error messages, e.g. `services[2]`. */
   readonly path?: string;
+  /** The service templates a definition may name in `templateName` (service-templates.ts); without them, naming one is refused. */
+  readonly templates?: ServiceTemplates;
 }
+
+/** The problem of a `templateName` read where no templates are given. */
+const NO_TEMPLATES_GIVEN = 'names service templates, and none are given: set serviceTemplatesDirectory (tessera services: --templates DIR)';
 
 /**
  * Reads a service definition in Apereo CAS's JSON format, unchanged: `@class` keys, Java collections
@@ -97,6 +103,10 @@ export function parseServiceDefinition(json: unknown, policies: PolicySlots, opt
     parseSingleSignOnParticipation(json['singleSignOnParticipationPolicy'], (field, problem) => invalid(`singleSignOnParticipationPolicy.${field}`, problem)),
   );
   const supportedProtocols = section('supportedProtocols', () => parseSupportedProtocols(json['supportedProtocols'], invalid));
+  // Templates are merged before a definition is read (parseWithTemplates); one still naming them here has none to take.
+  section('templateName', () => {
+    if (json['templateName'] !== undefined && json['templateName'] !== null) throw invalid('templateName', NO_TEMPLATES_GIVEN);
+  });
 
   throwAll(problems.map(({ field, problem }) => ({ field: at(field), problem })));
   return {

@@ -111,7 +111,7 @@ const EVERY_HANDLER = 'every authentication handler is accepted for every servic
 
 /** A registered service (CasRegisteredService, RegexRegisteredService). */
 export const SERVICE_KEYS: KeyRules = {
-  read: ['@class', 'id', 'name', 'serviceId', 'description', 'evaluationOrder', 'accessStrategy', 'attributeReleasePolicy', 'usernameAttributeProvider', 'logoutType', 'logoutUrl', 'proxyPolicy', 'multifactorPolicy', 'properties', 'expirationPolicy', 'singleSignOnParticipationPolicy', 'supportedProtocols'],
+  read: ['@class', 'id', 'name', 'serviceId', 'description', 'evaluationOrder', 'accessStrategy', 'attributeReleasePolicy', 'usernameAttributeProvider', 'logoutType', 'logoutUrl', 'proxyPolicy', 'multifactorPolicy', 'properties', 'expirationPolicy', 'singleSignOnParticipationPolicy', 'supportedProtocols', 'templateName'],
   descriptive: DESCRIPTIVE_KEYS,
   unsupported: {
     matchingStrategy: {
@@ -120,8 +120,6 @@ export const SERVICE_KEYS: KeyRules = {
     },
     authenticationPolicy: { instead: EVERY_HANDLER },
     requiredHandlers: { instead: EVERY_HANDLER, accepted: { when: isEmptyCollection, as: 'an empty list' } },
-    // CAS 6.6+ merges the named template into the definition: dropped, the template's keys (its access strategy) would be lost.
-    templateName: { instead: 'service templates are not read; write the keys of the template into the definition itself' },
     ticketGrantingTicketExpirationPolicy: { instead: NO_LIFETIMES },
     serviceTicketExpirationPolicy: { instead: NO_LIFETIMES },
     proxyTicketExpirationPolicy: { instead: NO_LIFETIMES },

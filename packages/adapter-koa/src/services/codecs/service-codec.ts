@@ -1,9 +1,10 @@
 import type { RegisteredService, ServiceDefinition } from '@tessera/core';
-import { parseServiceDefinition, type ParseOptions } from './cas-service-json.js';
+import type { ParseOptions } from './cas-service-json.js';
 import { toCasServiceJson } from './cas-service-render.js';
 import { legacyServiceDefinition, type LegacyServiceForm } from './legacy-service-form.js';
 import type { ServicePolicyCodecs } from './policy-codec.js';
 import { PolicySlots } from './policy-slots.js';
+import { parseServiceTemplate, parseWithTemplates, type ServiceTemplate, type ServiceTemplates } from './service-templates.js';
 
 /**
  * The service wire formats, with the policy classes given: Apereo CAS service JSON both ways, and the
@@ -12,8 +13,13 @@ import { PolicySlots } from './policy-slots.js';
  * registration routes alike, so a definition means the same to each.
  */
 export interface ServiceCodec {
-  /** parseServiceDefinition: a definition in Apereo CAS JSON, or InvalidServiceDefinitionError naming every key at fault. */
+  /**
+   * parseServiceDefinition: a definition in Apereo CAS JSON, its templates applied (`options.templates`,
+   * service-templates.ts), or InvalidServiceDefinitionError naming every key at fault.
+   */
   readonly parse: (json: unknown, options?: ParseOptions) => ServiceDefinition;
+  /** parseServiceTemplate: the template of a file named `fileName`.json, checked on its own, or InvalidServiceDefinitionError. */
+  readonly parseTemplate: (json: unknown, fileName: string, origin: string) => ServiceTemplate;
   /** toCasServiceJson: the definition as CAS writes it; parse(render(s)) equals s. */
   readonly render: (service: RegisteredService) => Record<string, unknown>;
   /** legacyServiceDefinition: the definition of the earlier registration form. */
@@ -23,8 +29,14 @@ export interface ServiceCodec {
 export function serviceCodec(policyCodecs: ServicePolicyCodecs): ServiceCodec {
   const policies = new PolicySlots(policyCodecs);
   return {
-    parse: (json, options) => parseServiceDefinition(json, policies, options),
+    parse: (json, options = {}) => parseWithTemplates(json, policies, options),
+    parseTemplate: (json, fileName, origin) => parseServiceTemplate(json, fileName, origin, policies),
     render: (service) => toCasServiceJson(service, policies),
     parseLegacyForm: (form) => legacyServiceDefinition(form, policies),
   };
+}
+
+/** The codec that applies these templates to every definition it parses (unless told others). */
+export function withServiceTemplates(codec: ServiceCodec, templates: ServiceTemplates): ServiceCodec {
+  return { ...codec, parse: (json, options = {}) => codec.parse(json, { templates, ...options }) };
 }
