@@ -9,6 +9,7 @@ import type { Clock } from '../../ports/clock.js';
 import type { CredentialHandler } from '../../ports/credential-handler.js';
 import type { EventSink } from '../../ports/event-sink.js';
 import type { OtpReplayStore } from './otp-replay-store.js';
+import { otpSetupOf } from './otp-setup.js';
 import type { UserDirectory } from '../../ports/user-directory.js';
 
 /** One reason for an unknown user, a user without OTP and a wrong code: nothing to tell them apart. */
@@ -36,9 +37,10 @@ export class TotpHandler implements CredentialHandler {
   async authenticate(credential: Credential, origin?: RequestOrigin): Promise<Principal> {
     if (!isOneTimePasswordCredential(credential) || !/^\d{6}$/.test(credential.code)) throw new AuthenticationFailedError([INVALID_OTP]);
     const user = await this.directory.findByUsername(credential.username);
-    if (!user?.otp) throw new AuthenticationFailedError([INVALID_OTP]);
+    const setup = user && otpSetupOf(user);
+    if (!user || !setup) throw new AuthenticationFailedError([INVALID_OTP]);
     const now = this.clock.now();
-    const delta = TOTP.validate({ token: credential.code, secret: Secret.fromBase32(user.otp.secret), timestamp: now, window: 1 });
+    const delta = TOTP.validate({ token: credential.code, secret: Secret.fromBase32(setup.secret), timestamp: now, window: 1 });
     if (delta === null) throw new AuthenticationFailedError([INVALID_OTP]);
     if (!(await this.replays.claim(user.username, TOTP.counter({ timestamp: now }) + delta))) {
       this.events.emit({ type: 'otp.reused', username: user.username } satisfies OtpReusedEvent, origin);
