@@ -1,4 +1,4 @@
-import { storedReleasePolicy, type AccessStrategy, type AttributeMap, type ExpirationPolicy, type LogoutType, type ProxyPolicy, type RegisteredService, type ServicePolicy } from '@tessera/core';
+import { storedReleasePolicy, type AccessStrategy, type AttributeMap, type ExpirationPolicy, type LogoutType, type MultifactorPolicy, type ProxyPolicy, type RegisteredService, type ServicePolicy } from '@tessera/core';
 
 /** A registered service as stored, keyed by its id. */
 export interface ServiceDocument {
@@ -17,6 +17,7 @@ export interface ServiceDocument {
   logoutUrl?: string;
   proxyPolicy?: ProxyPolicy;
   expirationPolicy?: ExpirationPolicy;
+  multifactorPolicy?: MultifactorPolicy;
 }
 
 export function toServiceDocument(service: RegisteredService): ServiceDocument {
@@ -44,5 +45,6 @@ export function fromServiceDocument(document: ServiceDocument): RegisteredServic
     ...(document.logoutUrl === undefined ? {} : { logoutUrl: document.logoutUrl }),
     ...(document.proxyPolicy === undefined ? {} : { proxyPolicy: document.proxyPolicy }),
     ...(document.expirationPolicy === undefined ? {} : { expirationPolicy: document.expirationPolicy }),
+    ...(document.multifactorPolicy === undefined ? {} : { multifactorPolicy: document.multifactorPolicy }),
   };
 }

@@ -132,9 +132,10 @@ function bindUseCases(binder: Binder, config: Config): void {
       KEYS.RandomSource,
       { all: KEYS.SessionListener },
       KEYS.ServicePolicies,
+      { all: KEYS.SecondFactorProvider },
     ],
-    (tickets, registry, handlers, policies, authenticationListeners, events, clock, random, [sessionListener], servicePolicies) =>
-      createCasCore({ tickets, registry, handlers, policies, authenticationListeners, events, clock, random, sessionListener, servicePolicies }, settings),
+    (tickets, registry, handlers, policies, authenticationListeners, events, clock, random, [sessionListener], servicePolicies, [secondFactor]) =>
+      createCasCore({ tickets, registry, handlers, policies, authenticationListeners, events, clock, random, sessionListener, servicePolicies, secondFactor }, settings),
   );
 }
 

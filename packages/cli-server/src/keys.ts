@@ -14,6 +14,7 @@ import type {
   RecordStores,
   ServicePolicies,
   ServiceRegistry,
+  SecondFactorProvider,
   SessionListener,
   TicketStore,
   UserDirectory,
@@ -103,6 +104,8 @@ export const KEYS = {
   Metrics: key<TesseraMetrics>('Metrics'),
   /** Bound only by the login module (single logout): zero or one, told of every grant and logout. */
   SessionListener: key<SessionListener>('SessionListener'),
+  /** Bound only by the otp module: zero or one, the second factor services' `multifactorPolicy` ask. */
+  SecondFactorProvider: key<SecondFactorProvider>('SecondFactorProvider'),
   /** Multi-bound: work a node does on its own time, started once it listens and stopped before the storage closes. */
   BackgroundJob: key<BackgroundJob>('BackgroundJob'),
   /** A serving container's admin endpoints, in front of the main app or on the admin listener. */

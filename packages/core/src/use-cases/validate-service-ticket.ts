@@ -11,6 +11,7 @@ import type { ServicePolicies } from '../service-policies/service-policies.js';
 import type { SessionListener } from '../ports/session-listener.js';
 import type { TicketGrantingTicket, ValidatableTicket } from '../domain/tickets/ticket.js';
 import type { TicketStore } from '../ports/ticket-store.js';
+import type { SecondFactorRequirement } from './second-factor-requirement.js';
 import type { ServiceAccess } from './service-access.js';
 
 export interface ValidateServiceTicketInput {
@@ -55,6 +56,8 @@ export class ValidateServiceTicket {
     private readonly access: ServiceAccess,
     private readonly policies: ServicePolicies,
     private readonly events: EventSink,
+    /** Names the second factor a login proved (`authnContextClass`), as CAS tells its services. */
+    private readonly secondFactor: SecondFactorRequirement,
     private readonly listener?: SessionListener,
   ) {}
 
@@ -96,7 +99,11 @@ export class ValidateServiceTicket {
     const user = await this.policies.usernameFor(asked);
     const attributes = await this.policies.releasedAttributes({
       ...asked,
-      authentication: { isFromNewLogin: [String(fromNewLogin)], authenticationDate: [isoInstant(st.authenticatedAt)] },
+      authentication: {
+        isFromNewLogin: [String(fromNewLogin)],
+        authenticationDate: [isoInstant(st.authenticatedAt)],
+        ...this.secondFactor.contextClass(tgt.authentication),
+      },
     });
     // The service now holds a session of this login: single logout records it before the service hears of it.
     await this.listener?.validated(tgt, st, registered, origin);
