@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import { fileURLToPath } from 'node:url';
-import { RedisServer } from '@tessera/testkit/redis';
-import { clusterSettings, startNode, type Node } from '../storage/redis-nodes.js';
+import type { Node } from '../storage/redis-nodes.js';
 import { Load, until } from './support/load.js';
-import { needsRedis, settle, targets } from './support/scenario.js';
+import { settle, targets } from './support/scenario.js';
+import { twoNodesOnRedis } from './support/two-nodes.js';
 
 /** Node B's clock is this far ahead of node A's. */
 const SKEW_MS = 2000;
@@ -33,22 +33,13 @@ async function expiries(nodes: readonly Node[], tgt: string): Promise<number[]> 
 // the expiresAt the issuing node wrote with its own, so a ticket's end differs between the nodes by the
 // skew and no more (docs/operations.md, several nodes); the flows of a steady load go through all along.
 describe('fault 7: two nodes, one store, one clock skewed', function () {
-  let redis: RedisServer | undefined;
-  let nodes: Node[] = [];
-
-  before(async function () {
-    needsRedis(this);
-    redis = await RedisServer.launch();
-    const settings = { ...clusterSettings(redis.url), tickets: { tgt: { timeToKillSeconds: TGT_SECONDS, maxTimeToLiveSeconds: TGT_SECONDS } } };
-    const skewed = { NODE_OPTIONS: `--import ${SKEW_PRELOAD}`, TEST_CLOCK_SKEW_MS: String(SKEW_MS) };
-    nodes = await Promise.all([startNode(settings, 'node-a', { audit: true }), startNode(settings, 'node-b', { audit: true, env: skewed })]);
-  });
-  after(async () => {
-    await Promise.all(nodes.map((node) => node.stop()));
-    await redis?.dispose();
+  const setUp = twoNodesOnRedis({
+    settings: { tickets: { tgt: { timeToKillSeconds: TGT_SECONDS, maxTimeToLiveSeconds: TGT_SECONDS } } },
+    envOfB: { NODE_OPTIONS: `--import ${SKEW_PRELOAD}`, TEST_CLOCK_SKEW_MS: String(SKEW_MS) },
   });
 
   it(`a ticket ends on the two nodes at most the skew (${SKEW_MS} ms) apart, whichever node issued it`, async () => {
+    const { nodes } = setUp();
     const [a, b] = targets(nodes) as [ReturnType<typeof targets>[number], ReturnType<typeof targets>[number]];
     const load = new Load([a, b]).start();
     await load.untilThrough(10);

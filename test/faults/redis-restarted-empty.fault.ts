@@ -1,9 +1,9 @@
 import { expect } from 'chai';
-import { RedisServer } from '@tessera/testkit/redis';
 import { form } from '../support/tessera.js';
-import { clusterSettings, otpCode, startNode, type Node } from '../storage/redis-nodes.js';
+import { otpCode } from '../storage/redis-nodes.js';
 import { Load, until } from './support/load.js';
-import { needsRedis, settle, targets } from './support/scenario.js';
+import { settle, targets } from './support/scenario.js';
+import { twoNodesOnRedis } from './support/two-nodes.js';
 
 const UNAVAILABLE = 'A service the server depends on is unavailable; please try again later.';
 /** How long a node may take to serve a configured user again once Redis answers (it reconnects at least every second). */
@@ -15,21 +15,10 @@ const RECOVERY_BOUND_MS = 5000;
 // 401, so the throttle counts nothing and locks no one out), and the tickets Redis lost are cleanly
 // unknown: 404 and INVALID_TICKET, never a 500.
 describe('fault 2: Redis restarted empty', function () {
-  let redis: RedisServer | undefined;
-  let nodes: Node[] = [];
-
-  before(async function () {
-    needsRedis(this);
-    redis = await RedisServer.launch();
-    const settings = clusterSettings(redis.url);
-    nodes = await Promise.all(['node-a', 'node-b'].map((name) => startNode(settings, name, { audit: true })));
-  });
-  after(async () => {
-    await Promise.all(nodes.map((node) => node.stop()));
-    await redis?.dispose();
-  });
+  const setUp = twoNodesOnRedis();
 
   it(`answers 503 while Redis is down; within ${RECOVERY_BOUND_MS / 1000} s of it answering, configured users log in on every node, and old tickets are unknown`, async () => {
+    const { redis, nodes } = setUp();
     let stoppedAt = Infinity;
     // A ticket made before the restart is gone with Redis's data: its TGT unknown (404), its ST INVALID_TICKET.
     const load = new Load(targets(nodes), { tolerated: ({ step, status, code, flowStartedAt }) => flowStartedAt < stoppedAt && ((step === 'st' && status === 404) || code === 'INVALID_TICKET') });
@@ -41,7 +30,7 @@ describe('fault 2: Redis restarted empty', function () {
     const oldSt = (await load.serviceTicket(b, oldTgt, madeAt))!;
 
     stoppedAt = Date.now();
-    await redis!.stop();
+    await redis.stop();
     const refused = await fetch(`${b.url}/v1/tickets`, form({ username: 'casuser', password: 'Mellon' }));
     expect(refused.status).to.equal(503);
     expect(await refused.text()).to.equal(UNAVAILABLE);
@@ -49,7 +38,7 @@ describe('fault 2: Redis restarted empty', function () {
     const during = () => load.answers.filter((answer) => answer.step === 'login' && answer.status === 503 && answer.startedAt > stoppedAt);
     await until(() => nodes.every((node) => during().filter((answer) => answer.node === node.nodeName).length > 3), 'the load met the outage on every node');
 
-    await redis!.start();
+    await redis.start();
     const answeringAt = Date.now();
     const recoveryMs = await load.recoveredAfter(answeringAt, 4 * RECOVERY_BOUND_MS);
 

@@ -1,8 +1,7 @@
 import { expect } from 'chai';
-import { RedisServer } from '@tessera/testkit/redis';
-import { clusterSettings, startNode, type Node } from '../storage/redis-nodes.js';
 import { Load, until } from './support/load.js';
-import { needsRedis, settle, targets } from './support/scenario.js';
+import { settle, targets } from './support/scenario.js';
+import { twoNodesOnRedis } from './support/two-nodes.js';
 
 /** storage.redis.commandTimeoutMs of the nodes (clusterSettings). */
 const COMMAND_TIMEOUT_MS = 500;
@@ -18,28 +17,17 @@ const RECOVERY_BOUND_MS = 5000;
 // the timeout, nothing is half-written (an ST handed out always validates, once; a consumed ST never
 // validates again), and the nodes serve again by themselves once Redis does.
 describe('fault 3: Redis slow', function () {
-  let redis: RedisServer | undefined;
-  let nodes: Node[] = [];
-
-  before(async function () {
-    needsRedis(this);
-    redis = await RedisServer.launch();
-    const settings = clusterSettings(redis.url);
-    nodes = await Promise.all(['node-a', 'node-b'].map((name) => startNode(settings, name, { audit: true })));
-  });
-  after(async () => {
-    await Promise.all(nodes.map((node) => node.stop()));
-    await redis?.dispose();
-  });
+  const setUp = twoNodesOnRedis();
 
   it(`answers 503 within ${ANSWER_BOUND_MS} ms while Redis hangs, writes nothing by halves, and serves again by itself within ${RECOVERY_BOUND_MS / 1000} s`, async () => {
+    const { redis, nodes } = setUp();
     const load = new Load(targets(nodes), { concurrency: 6 }).start();
     await load.untilThrough(10);
 
     const pausedAt = Date.now();
-    redis!.cli('client', 'pause', String(PAUSE_MS), 'ALL');
+    redis.cli('client', 'pause', String(PAUSE_MS), 'ALL');
     // Over once Redis answers a PING again (each try waits a second at most).
-    await until(async () => Date.now() > pausedAt + PAUSE_MS && (await redis!.answers()), 'Redis answers again');
+    await until(async () => Date.now() > pausedAt + PAUSE_MS && (await redis.answers()), 'Redis answers again');
     const answeringAt = Date.now();
     const recoveryMs = await load.recoveredAfter(answeringAt, 4 * RECOVERY_BOUND_MS);
 

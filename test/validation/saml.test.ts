@@ -1,32 +1,11 @@
 import { expect } from 'chai';
-import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { SOAP, samlResponse, soapRequest, type Node } from '../support/saml.js';
 import { APP, form, login, startTessera, type Tessera } from '../support/tessera.js';
-
-const SOAP = 'http://schemas.xmlsoap.org/soap/envelope/';
-const SAMLP = 'urn:oasis:names:tc:SAML:1.0:protocol';
-
-/** The SOAP 1.1 request phpCAS sends (SAML_VERSION_1_1), byte for byte apart from the ticket. */
-function soapRequest(ticket: string): string {
-  return (
-    `<SOAP-ENV:Envelope xmlns:SOAP-ENV="${SOAP}"><SOAP-ENV:Header/><SOAP-ENV:Body>` +
-    `<samlp:Request xmlns:samlp="${SAMLP}"  MajorVersion="1" MinorVersion="1" RequestID="_192.168.16.51.1024506224022" IssueInstant="2002-06-19T17:03:44.022Z">` +
-    `<samlp:AssertionArtifact>${ticket}</samlp:AssertionArtifact></samlp:Request></SOAP-ENV:Body></SOAP-ENV:Envelope>`
-  );
-}
-
-type Node = Record<string, unknown>;
-const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@_', removeNSPrefix: true, isArray: (name) => ['Attribute', 'AttributeValue'].includes(name) });
-
-function samlResponse(xml: string): Node {
-  expect(XMLValidator.validate(xml), xml).to.equal(true);
-  const document = parser.parse(xml) as { Envelope: { Body: { Response: Node } } };
-  return document.Envelope.Body.Response;
-}
 
 // Apereo CAS protocol §4: SAML 1.1 — STs requested with TARGET, validated by SOAP at /samlValidate
 describe('SAML 1.1 validation (TARGET and /samlValidate) over HTTP', () => {
@@ -59,6 +38,8 @@ describe('SAML 1.1 validation (TARGET and /samlValidate) over HTTP', () => {
     expect((assertion['Conditions'] as { AudienceRestrictionCondition: Node }).AudienceRestrictionCondition['Audience']).to.equal(APP);
     const statement = assertion['AuthenticationStatement'] as { Subject: Node };
     expect(statement.Subject['NameIdentifier']).to.equal('casuser');
+    // As the central authentication's credential kind declares it.
+    expect(statement).to.include({ '@_AuthenticationMethod': 'urn:oasis:names:tc:SAML:1.0:am:password' });
     const attributes = (assertion['AttributeStatement'] as { Attribute: Node[] }).Attribute;
     const memberOf = attributes.find((attribute) => attribute['@_AttributeName'] === 'memberOf');
     expect(memberOf?.['AttributeValue']).to.deep.equal(['staff', 'faculty']);

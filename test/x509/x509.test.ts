@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { XMLParser } from 'fast-xml-parser';
 import { CERTIFICATE_REASONS } from '@tessera/core/modules/x509';
+import { samlResponse, soapRequest, type Node } from '../support/saml.js';
 import { APP, form, startTessera, type Tessera } from '../support/tessera.js';
 import { overHttps, type HttpsOptions } from '../support/https.js';
 import { FORM, makePkiFiles, type PkiFiles } from './support.js';
@@ -86,6 +87,14 @@ describe('x509 module end to end (docs/protocol.md §2, §7)', () => {
       expect(byForm.status, await byForm.clone().text()).to.equal(201);
       expect(await byForm.text()).to.match(/^TGT-/);
       expect((await login({}, { ssl_client_cert: flattened(pki.alice.pem) })).status).to.equal(201);
+    });
+
+    it('a SAML 1.1 assertion of a certificate login names the X509-PKI authentication method, as the x509 module declares it', async () => {
+      const created = await login({ cert: pki.alice.pem });
+      const st = await (await fetch(`${tessera.url}/v1/tickets/${await created.text()}`, form({ TARGET: APP }))).text();
+      const validated = await fetch(`${tessera.url}/samlValidate?TARGET=${encodeURIComponent(APP)}`, { method: 'POST', headers: { 'content-type': 'text/xml' }, body: soapRequest(st) });
+      const statement = (samlResponse(await validated.text())['Assertion'] as Node)['AuthenticationStatement'];
+      expect(statement).to.include({ '@_AuthenticationMethod': 'urn:oasis:names:tc:SAML:1.0:am:X509-PKI' });
     });
 
     it('refuses a revoked or untrusted certificate with 401, and an unreadable one alone with 400', async () => {

@@ -15,4 +15,9 @@ export interface HttpOptions {
   readonly validationFailureStatus: 200 | 400;
   /** Larger request bodies are refused with 413. */
   readonly maxBodyBytes: number;
+  /**
+   * The SAML 1.1 authentication method (SAML 1.1 core §7.1) of each credential type that declares one,
+   * named by /samlValidate's assertion for the login's first credential; any other is unspecified.
+   */
+  readonly samlAuthenticationMethods: Readonly<Record<string, string>>;
 }

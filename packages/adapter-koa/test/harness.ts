@@ -71,6 +71,8 @@ export const DEFAULT_OPTIONS: HttpOptions = {
   allowedHosts: LOOPBACK_HOSTS,
   validationFailureStatus: 400,
   maxBodyBytes: 4096,
+  // As the central authentication declares its kind (cli-server's credential-kinds.ts).
+  samlAuthenticationMethods: { usernamePassword: 'urn:oasis:names:tc:SAML:1.0:am:password' },
 };
 
 export interface ServerSetup {

@@ -12,7 +12,7 @@ const SECRET = new Secret({ size: 20 }).base32;
 /** casuser/Mellon requires a TOTP code; alice/secret has none. The otp module's parts on unless `otpOff`. */
 function otpServer(parameter = 'otp', otpOff = false) {
   const directory = new ListUserDirectory([
-    { username: 'casuser', password: { kind: 'hash', phc: 'hashed:Mellon' }, attributes: {}, otp: { secret: SECRET, required: true } },
+    { username: 'casuser', password: { kind: 'hash', phc: 'hashed:Mellon' }, attributes: {}, fields: { otpSecret: SECRET, requireOtp: true } },
     { username: 'alice', password: { kind: 'hash', phc: 'hashed:secret' }, attributes: {} },
   ]);
   const passwords = new DirectoryPasswordHandler('users', directory, new CountingHasher());

@@ -1,6 +1,7 @@
 export { connectMongo, mongoClientOptions, type MongoConnection } from './connect.js';
 export { COLLECTIONS, createMongoStores, type MongoDatabase, type MongoStores } from './mongo-stores.js';
 export { MongoReadinessCheck } from './mongo-readiness.js';
+export { ExpiringCollection, isDuplicateKey } from './expiring-collection.js';
 export { guardedWithin, type Guarded } from './unavailable.js';
 export { MongoRecordStores, RECORD_EXPIRY_MARGIN_SECONDS, type RecordDocument } from './mongo-record-store.js';
 export { MongoServiceRegistry } from './mongo-service-registry.js';

@@ -13,6 +13,7 @@ import {
   type RecordStores,
   type StoredRecord,
 } from '@tessera/core';
+import { ExpiringCollection, isDuplicateKey } from './expiring-collection.js';
 import type { Guarded } from './unavailable.js';
 
 /** A record of a RecordStores namespace; `_id` is `<namespace>:<id>` (namespace names hold no `:`). */
@@ -37,7 +38,6 @@ export interface RecordDocument {
  */
 export const RECORD_EXPIRY_MARGIN_SECONDS = 60;
 
-const DUPLICATE_KEY = 11000;
 /** Random bytes in a version: no two writes of a record get the same one, even across a delete. */
 const VERSION_BYTES = 12;
 /** Two puts racing to insert one id: the loser writes over the winner's record. */
@@ -53,39 +53,42 @@ const PUT_ATTEMPTS = 3;
  * disagree with it.
  */
 export class MongoRecordStores implements RecordStores {
+  private readonly records: ExpiringCollection<RecordDocument>;
+
   constructor(
-    private readonly records: Collection<RecordDocument>,
+    records: Collection<RecordDocument>,
     private readonly clock: Clock,
     private readonly random: RandomSource,
-    private readonly guarded: Guarded,
-  ) {}
+    guarded: Guarded,
+  ) {
+    this.records = new ExpiringCollection(records, guarded, RECORD_EXPIRY_MARGIN_SECONDS);
+  }
 
   /** Idempotent: creating an index that exists with the same options does nothing. */
   async createIndexes(): Promise<void> {
-    await this.guarded(() => this.records.createIndex({ expiresAt: 1 }, { name: 'expiresAt_ttl', expireAfterSeconds: RECORD_EXPIRY_MARGIN_SECONDS }));
-    await this.guarded(() => this.records.createIndex({ namespace: 1, group: 1 }, { name: 'namespace_group', partialFilterExpression: { group: { $exists: true } } }));
-    await this.guarded(() => this.records.createIndex({ namespace: 1, dueAt: 1 }, { name: 'namespace_dueAt', partialFilterExpression: { dueAt: { $exists: true } } }));
+    await this.records.createTtlIndex();
+    await this.records.run((records) => records.createIndex({ namespace: 1, group: 1 }, { name: 'namespace_group', partialFilterExpression: { group: { $exists: true } } }));
+    await this.records.run((records) => records.createIndex({ namespace: 1, dueAt: 1 }, { name: 'namespace_dueAt', partialFilterExpression: { dueAt: { $exists: true } } }));
   }
 
   namespace<T extends JsonValue>(name: string): RecordStore<T> {
-    return new MongoRecordStore<T>(checkRecordNamespace(name), this.records, this.clock, this.random, this.guarded);
+    return new MongoRecordStore<T>(checkRecordNamespace(name), this.records, this.clock, this.random);
   }
 }
 
 class MongoRecordStore<T extends JsonValue> implements RecordStore<T> {
   constructor(
     private readonly namespace: string,
-    private readonly records: Collection<RecordDocument>,
+    private readonly records: ExpiringCollection<RecordDocument>,
     private readonly clock: Clock,
     private readonly random: RandomSource,
-    private readonly guarded: Guarded,
   ) {}
 
   async put(id: string, value: T, expiresAt: number, placement?: RecordPlacement): Promise<void> {
     const change = this.write(value, expiresAt, placement);
     for (let attempt = 1; ; attempt += 1) {
       try {
-        await this.guarded(() => this.records.findOneAndUpdate({ _id: this.key(id) }, change, { upsert: true, projection: { _id: 1 } }));
+        await this.records.run((records) => records.findOneAndUpdate({ _id: this.key(id) }, change, { upsert: true, projection: { _id: 1 } }));
         return;
       } catch (error) {
         if (!isDuplicateKey(error) || attempt >= PUT_ATTEMPTS) throw error;
@@ -94,7 +97,7 @@ class MongoRecordStore<T extends JsonValue> implements RecordStore<T> {
   }
 
   async get(id: string): Promise<T | undefined> {
-    const found = await this.guarded(() => this.records.findOne({ _id: this.key(id), expiresAt: { $gt: this.now() } }));
+    const found = await this.records.run((records) => records.findOne({ _id: this.key(id), expiresAt: { $gt: this.now() } }));
     return found === null ? undefined : decodeRecordValue<T>(found.value);
   }
 
@@ -103,16 +106,16 @@ class MongoRecordStore<T extends JsonValue> implements RecordStore<T> {
   }
 
   async take(id: string): Promise<T | undefined> {
-    const taken = await this.guarded(() => this.records.findOneAndDelete({ _id: this.key(id), expiresAt: { $gt: this.now() } }));
+    const taken = await this.records.run((records) => records.findOneAndDelete({ _id: this.key(id), expiresAt: { $gt: this.now() } }));
     return taken === null ? undefined : decodeRecordValue<T>(taken.value);
   }
 
   async delete(id: string): Promise<void> {
-    await this.guarded(() => this.records.deleteOne({ _id: this.key(id) }));
+    await this.records.run((records) => records.deleteOne({ _id: this.key(id) }));
   }
 
   async read(id: string): Promise<StoredRecord<T> | undefined> {
-    const found = await this.guarded(() => this.records.findOne({ _id: this.key(id), expiresAt: { $gt: this.now() } }));
+    const found = await this.records.run((records) => records.findOne({ _id: this.key(id), expiresAt: { $gt: this.now() } }));
     return found === null ? undefined : storedRecord<T>(found);
   }
 
@@ -120,12 +123,12 @@ class MongoRecordStore<T extends JsonValue> implements RecordStore<T> {
     const change = this.write(value, expiresAt, placement);
     const now = this.now();
     if (expectedVersion !== undefined) {
-      const replaced = await this.guarded(() => this.records.findOneAndUpdate({ _id: this.key(id), version: expectedVersion, expiresAt: { $gt: now } }, change, { projection: { _id: 1 } }));
+      const replaced = await this.records.run((records) => records.findOneAndUpdate({ _id: this.key(id), version: expectedVersion, expiresAt: { $gt: now } }, change, { projection: { _id: 1 } }));
       return replaced !== null;
     }
     try {
       // Matches a dead record (updated in place) or nothing (inserted); a live one makes the insert a duplicate.
-      await this.guarded(() => this.records.findOneAndUpdate({ _id: this.key(id), expiresAt: { $lte: now } }, change, { upsert: true, projection: { _id: 1 } }));
+      await this.records.run((records) => records.findOneAndUpdate({ _id: this.key(id), expiresAt: { $lte: now } }, change, { upsert: true, projection: { _id: 1 } }));
       return true;
     } catch (error) {
       if (isDuplicateKey(error)) return false;
@@ -134,8 +137,8 @@ class MongoRecordStore<T extends JsonValue> implements RecordStore<T> {
   }
 
   async findByGroup(group: string): Promise<readonly FoundRecord<T>[]> {
-    const found = await this.guarded(() =>
-      this.records
+    const found = await this.records.run((records) =>
+      records
         .find({ namespace: this.namespace, group, expiresAt: { $gt: this.now() } })
         .sort({ _id: 1 })
         .toArray(),
@@ -144,12 +147,12 @@ class MongoRecordStore<T extends JsonValue> implements RecordStore<T> {
   }
 
   async deleteGroup(group: string): Promise<void> {
-    await this.guarded(() => this.records.deleteMany({ namespace: this.namespace, group }));
+    await this.records.run((records) => records.deleteMany({ namespace: this.namespace, group }));
   }
 
   async due(now: number, limit: number): Promise<readonly FoundRecord<T>[]> {
-    const found = await this.guarded(() =>
-      this.records
+    const found = await this.records.run((records) =>
+      records
         .find({ namespace: this.namespace, dueAt: { $lte: new Date(now) }, expiresAt: { $gt: this.now() } })
         .sort({ dueAt: 1 })
         .limit(limit)
@@ -196,8 +199,4 @@ function storedRecord<T extends JsonValue>({ value, version, expiresAt, group, d
     ...(group !== undefined && { group }),
     ...(dueAt !== undefined && { dueAt: dueAt.getTime() }),
   };
-}
-
-function isDuplicateKey(error: unknown): boolean {
-  return (error as { code?: unknown }).code === DUPLICATE_KEY;
 }

@@ -1,15 +1,18 @@
 import type { Collection } from 'mongodb';
-import type { AttributeMap, OtpSetup, StoredPassword, UserDirectory, UserRecord } from '@tessera/core';
+import type { AttributeMap, StoredPassword, UserDirectory, UserRecord } from '@tessera/core';
 import type { Guarded } from './unavailable.js';
 
-/** A user as stored, in the configuration's shape: exactly one of `passwordHash` (argon2id PHC) and `password`. */
+/**
+ * A user as stored, in the configuration's shape: exactly one of `passwordHash` (argon2id PHC) and
+ * `password`; any other field is a module's (the otp module's `otp: {secret, required}`), handed on as
+ * it is for that module to read.
+ */
 export interface UserDocument {
   username: string;
   passwordHash?: string;
   password?: string;
   attributes: AttributeMap;
-  /** TOTP secret (base32) and whether the user must present a code; absent for users without one. */
-  otp?: OtpSetup;
+  [moduleField: string]: unknown;
 }
 
 /**
@@ -32,13 +35,16 @@ export class MongoUserDirectory implements UserDirectory {
   }
 }
 
+/** The fields the directory reads itself (and the document's id); the others are modules'. */
+const USER_DIRECTORY_FIELDS = new Set(['_id', 'username', 'passwordHash', 'password', 'attributes']);
+
 function fromUserDocument(document: UserDocument): UserRecord {
-  const { otp } = document;
+  const moduleFields = Object.fromEntries(Object.entries(document).filter(([name]) => !USER_DIRECTORY_FIELDS.has(name)));
   return {
     username: document.username,
     password: storedPassword(document),
     attributes: document.attributes ?? {},
-    ...(otp === undefined || otp === null ? {} : { otp: { secret: otp.secret, required: otp.required } }),
+    ...(Object.keys(moduleFields).length > 0 && { fields: moduleFields }),
   };
 }
 

@@ -27,7 +27,7 @@ export class RedisKeys {
     return `${this.prefix}tgts`;
   }
 
-  /** A user's hash (`passwordHash` or `password`, `attributes`, `otpSecret`, `requireOtp`): the username exactly as given. */
+  /** A user's hash (`passwordHash` or `password`, `attributes`, and modules' fields such as `otpSecret`): the username exactly as given. */
   user(username: string): string {
     return `${this.prefix}user:${username}`;
   }

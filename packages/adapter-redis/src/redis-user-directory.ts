@@ -1,4 +1,4 @@
-import type { AttributeMap, OtpSetup, StoredPassword, UserDirectory, UserRecord } from '@tessera/core';
+import type { AttributeMap, StoredPassword, UserDirectory, UserRecord } from '@tessera/core';
 import type { RedisKeys } from './keys.js';
 import type { RedisClient } from './scripts.js';
 import { guarded } from './unavailable.js';
@@ -6,14 +6,14 @@ import { guarded } from './unavailable.js';
 /**
  * A user as stored: one hash per user (key `user:<username>`), its fields named as the configuration's
  * `users` entries, every value a string. Exactly one of `passwordHash` (argon2id PHC) and `password`;
- * `attributes` is JSON (`{"name": ["values"]}`); `requireOtp` is `true` or `false`.
+ * `attributes` is JSON (`{"name": ["values"]}`); any other field is a module's (the otp module's
+ * `otpSecret` and `requireOtp`), handed on as it is for that module to read.
  */
-interface UserFields {
+interface HashFields {
   passwordHash?: string;
   password?: string;
   attributes?: string;
-  otpSecret?: string;
-  requireOtp?: string;
+  [moduleField: string]: string | undefined;
 }
 
 /**
@@ -31,23 +31,26 @@ export class RedisUserDirectory implements UserDirectory {
     const fields = (await guarded(() => this.client.hgetall(this.keys.user(username))).catch((error: unknown) => {
       if (error instanceof Error && error.message.startsWith('WRONGTYPE')) throw new Error(`User '${username}' in Redis is not a hash`, { cause: error });
       throw error;
-    })) as UserFields;
-    return Object.keys(fields).length === 0 ? undefined : fromUserFields(username, fields);
+    })) as HashFields;
+    return Object.keys(fields).length === 0 ? undefined : fromHashFields(username, fields);
   }
 }
 
+/** The fields the directory reads itself; the others are modules'. */
+const USER_DIRECTORY_FIELDS = new Set(['passwordHash', 'password', 'attributes']);
+
 // Records may be written by hand: each problem is named, never with a password or secret in the message.
-function fromUserFields(username: string, fields: UserFields): UserRecord {
-  const otp = otpSetup(username, fields);
+function fromHashFields(username: string, fields: HashFields): UserRecord {
+  const moduleFields = Object.fromEntries(Object.entries(fields).filter(([name]) => !USER_DIRECTORY_FIELDS.has(name)));
   return {
     username,
     password: storedPassword(username, fields),
     attributes: fields.attributes === undefined ? {} : attributeMap(username, fields.attributes),
-    ...(otp === undefined ? {} : { otp }),
+    ...(Object.keys(moduleFields).length > 0 && { fields: moduleFields }),
   };
 }
 
-function storedPassword(username: string, { passwordHash, password }: UserFields): StoredPassword {
+function storedPassword(username: string, { passwordHash, password }: HashFields): StoredPassword {
   if (passwordHash !== undefined) return { kind: 'hash', phc: passwordHash };
   if (password !== undefined) return { kind: 'plain', value: password };
   throw new Error(`User '${username}' in Redis has neither passwordHash nor password`);
@@ -66,16 +69,4 @@ function attributeMap(username: string, json: string): AttributeMap {
     if (!Array.isArray(values) || !values.every((value) => typeof value === 'string')) throw problem;
   }
   return parsed as AttributeMap;
-}
-
-/** Strict on `requireOtp`: a value read as "no" by mistake would let the user in without a code. */
-function otpSetup(username: string, { otpSecret, requireOtp }: UserFields): OtpSetup | undefined {
-  if (requireOtp !== undefined && requireOtp !== 'true' && requireOtp !== 'false') {
-    throw new Error(`User '${username}' in Redis has requireOtp other than true or false`);
-  }
-  if (otpSecret === undefined) {
-    if (requireOtp === 'true') throw new Error(`User '${username}' in Redis has requireOtp true but no otpSecret`);
-    return undefined;
-  }
-  return { secret: otpSecret, required: requireOtp === 'true' };
 }

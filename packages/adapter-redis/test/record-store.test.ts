@@ -1,11 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import { cryptoRandomSource, updateRecord, type Clock } from '@tessera/core';
 import { FixedClock, describeRecordStores } from '@tessera/testkit';
-import { describeWithRedis, describeWithRedisCluster, type SlotMigration } from '@tessera/testkit/redis';
+import { REDIS_TEST_TIMEOUTS, describeWithRedis, describeWithRedisCluster, freshKeyPrefix, slotMoves, twoNodeConnections } from '@tessera/testkit/redis';
 import { EXPIRY_MARGIN_MS, RedisKeys, RedisRecordStores, connectRedis, type RedisConnection, type RedisSettings } from '@tessera/adapter-redis';
 
-const timeouts = { connectTimeoutMs: 2000, commandTimeoutMs: 2000 };
 const MINUTE = 60_000;
 
 /**
@@ -13,21 +11,14 @@ const MINUTE = 60_000;
  * one, and `anotherNode` opens the same keys (the prefix the factory chose last) on the other.
  */
 function describeRecordContractOn(settings: () => RedisSettings): void {
-  const nodes: RedisConnection[] = [];
+  const node = twoNodeConnections(() => connectRedis(settings()));
   let prefix = '';
-  const storesOn = (index: number, clock: Clock) => new RedisRecordStores(nodes[index]!.client, new RedisKeys(prefix), clock, cryptoRandomSource);
-
-  before(async () => {
-    nodes.push(await connectRedis(settings()), await connectRedis(settings()));
-  });
-  after(async () => {
-    await Promise.all(nodes.splice(0).map((connection) => connection.close()));
-  });
+  const storesOn = (index: 0 | 1, clock: Clock) => new RedisRecordStores(node(index).client, new RedisKeys(prefix), clock, cryptoRandomSource);
 
   describeRecordStores(
     'RedisRecordStores',
     (clock) => {
-      prefix = `t${randomBytes(4).toString('hex')}:`;
+      prefix = freshKeyPrefix();
       return storesOn(0, clock);
     },
     { anotherNode: (clock) => storesOn(1, clock) },
@@ -35,7 +26,7 @@ function describeRecordContractOn(settings: () => RedisSettings): void {
 }
 
 describeWithRedis('redis adapter on a standalone redis-server: record stores', (server) => {
-  describeRecordContractOn(() => ({ url: server().url, ...timeouts }));
+  describeRecordContractOn(() => ({ url: server().url, ...REDIS_TEST_TIMEOUTS }));
 
   describe('what Redis holds', () => {
     let connection: RedisConnection;
@@ -44,11 +35,11 @@ describeWithRedis('redis adapter on a standalone redis-server: record stores', (
     let stores: RedisRecordStores;
 
     before(async () => {
-      connection = await connectRedis({ url: server().url, ...timeouts });
+      connection = await connectRedis({ url: server().url, ...REDIS_TEST_TIMEOUTS });
     });
     after(() => connection.close());
     beforeEach(() => {
-      keys = new RedisKeys(`t${randomBytes(4).toString('hex')}:`);
+      keys = new RedisKeys(freshKeyPrefix());
       clock = new FixedClock(Date.now());
       stores = new RedisRecordStores(connection.client, keys, clock, cryptoRandomSource);
     });
@@ -99,23 +90,19 @@ describeWithRedis('redis adapter on a standalone redis-server: record stores', (
 });
 
 describeWithRedisCluster('redis adapter on a three-master Redis Cluster: record stores', (cluster) => {
-  describeRecordContractOn(() => ({ clusterNodes: cluster().urls, ...timeouts }));
+  describeRecordContractOn(() => ({ clusterNodes: cluster().urls, ...REDIS_TEST_TIMEOUTS }));
 
   describe('while a hash slot is being moved', () => {
     let connection: RedisConnection;
-    let migration: SlotMigration | undefined;
+    const moves = slotMoves(cluster);
 
     before(async () => {
-      connection = await connectRedis({ clusterNodes: cluster().urls, ...timeouts });
+      connection = await connectRedis({ clusterNodes: cluster().urls, ...REDIS_TEST_TIMEOUTS });
     });
     after(() => connection.close());
-    afterEach(() => {
-      migration?.finish();
-      migration = undefined;
-    });
 
     it('writes, reads, replaces, groups and takes records whose keys are on either node', async () => {
-      const keys = new RedisKeys(`t${randomBytes(4).toString('hex')}:`);
+      const keys = new RedisKeys(freshKeyPrefix());
       const clock = new FixedClock(Date.now());
       const records = new RedisRecordStores(connection.client, keys, clock, cryptoRandomSource).namespace('moving');
       const later = clock.now() + MINUTE;
@@ -123,11 +110,8 @@ describeWithRedisCluster('redis adapter on a three-master Redis Cluster: record 
       const [a, b] = ['{t}a', '{t}b'];
       await records.put(a, 1, later, { group: 'g', dueAt: clock.now() });
       await records.put(b, 1, later, { group: 'g', dueAt: clock.now() });
-      migration = cluster().beginMigration(keys.record('moving', a));
-      migration.move(keys.record('moving', a));
-      const ours = (keysOfSlot: string[]) => keysOfSlot.filter((key) => key.startsWith(keys.prefix));
-      expect(ours(migration.keysOn(migration.source))).to.deep.equal([keys.record('moving', b)]);
-      expect(ours(migration.keysOn(migration.target))).to.deep.equal([keys.record('moving', a)]);
+      moves.begin(keys.record('moving', a)).move(keys.record('moving', a));
+      expect(moves.onEachNode(keys.prefix)).to.deep.equal({ source: [keys.record('moving', b)], target: [keys.record('moving', a)] });
 
       expect(await records.get(a)).to.equal(1);
       expect(await records.get(b)).to.equal(1);

@@ -1,10 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import { cryptoRandomSource } from '@tessera/core';
 import { OTP_STEP_NAMESPACE, RecordOtpReplayStore } from '@tessera/core/modules/otp';
 import { RecordServiceSessionStore, SERVICE_SESSION_NAMESPACE, type ServiceSession } from '@tessera/core/modules/login';
 import { FixedClock, aServiceTicket, aTicketGrantingTicket } from '@tessera/testkit';
-import { describeWithRedisCluster, type SlotMigration } from '@tessera/testkit/redis';
+import { REDIS_TEST_TIMEOUTS, describeWithRedisCluster, freshKeyPrefix, slotMoves, type SlotMigration } from '@tessera/testkit/redis';
 import { RedisKeys, RedisRecordStores, connectRedis, createRedisStores, type RedisConnection } from '@tessera/adapter-redis';
 
 /**
@@ -14,19 +13,15 @@ import { RedisKeys, RedisRecordStores, connectRedis, createRedisStores, type Red
  */
 describeWithRedisCluster('redis adapter on a Redis Cluster while a hash slot is being moved', (cluster) => {
   let connection: RedisConnection;
-  let migration: SlotMigration | undefined;
   let prefix = '';
+  const moves = slotMoves(cluster);
 
   before(async () => {
-    connection = await connectRedis({ clusterNodes: cluster().urls, connectTimeoutMs: 2000, commandTimeoutMs: 2000 });
+    connection = await connectRedis({ clusterNodes: cluster().urls, ...REDIS_TEST_TIMEOUTS });
   });
   after(() => connection.close());
   beforeEach(() => {
-    prefix = `t${randomBytes(4).toString('hex')}:`;
-  });
-  afterEach(() => {
-    migration?.finish();
-    migration = undefined;
+    prefix = freshKeyPrefix();
   });
 
   const fixture = () => {
@@ -35,14 +30,10 @@ describeWithRedisCluster('redis adapter on a Redis Cluster while a hash slot is 
   };
   const begin = (key: string | undefined): SlotMigration => {
     if (key === undefined) throw new Error('no key');
-    migration = cluster().beginMigration(key);
-    return migration;
+    return moves.begin(key);
   };
   /** This case's keys in the moving slot, on the old node and on the new one. */
-  const onEachNode = (moving: SlotMigration) => ({
-    source: moving.keysOn(moving.source).filter((key) => key.startsWith(prefix)),
-    target: moving.keysOn(moving.target).filter((key) => key.startsWith(prefix)),
-  });
+  const onEachNode = () => moves.onEachNode(prefix);
 
   it('logs out a TGT whose STs are split between the two nodes: the TGT, every ST and their index go from both', async () => {
     const { clock, keys, stores } = fixture();
@@ -51,7 +42,7 @@ describeWithRedisCluster('redis adapter on a Redis Cluster while a hash slot is 
     for (const ticket of [tgt, ...sts]) await stores.tickets.save(ticket);
     const moving = begin(keys.ticket(tgt.id));
     moving.move(keys.ticket(sts[0]!.id)!);
-    expect(onEachNode(moving)).to.deep.equal({
+    expect(onEachNode()).to.deep.equal({
       source: [keys.descendants(tgt.id), ...[tgt, sts[1]!, sts[2]!].map((ticket) => keys.ticket(ticket.id))].sort(),
       target: [keys.ticket(sts[0]!.id)],
     });
@@ -60,7 +51,7 @@ describeWithRedisCluster('redis adapter on a Redis Cluster while a hash slot is 
     await stores.tickets.remove(tgt.id);
     expect(await stores.tickets.removeDescendants(tgt.id)).to.equal(3);
 
-    expect(onEachNode(moving)).to.deep.equal({ source: [], target: [] });
+    expect(onEachNode()).to.deep.equal({ source: [], target: [] });
     for (const st of sts) expect(await stores.tickets.get(st.id)).to.equal(undefined);
   });
 
@@ -90,7 +81,7 @@ describeWithRedisCluster('redis adapter on a Redis Cluster while a hash slot is 
 
     expect(await tickets.removeDescendants(tgt.id)).to.equal(1);
     expect(await tickets.get(granted.id)).to.equal(undefined);
-    expect(onEachNode(moving)).to.deep.equal({ source: [], target: [keys.ticket(tgt.id)] });
+    expect(onEachNode()).to.deep.equal({ source: [], target: [keys.ticket(tgt.id)] });
   });
 
   it('counts a new TGT in the live gauge when its key is being moved and every TGT it counted has died', async () => {
@@ -127,12 +118,11 @@ describeWithRedisCluster('redis adapter on a Redis Cluster while a hash slot is 
       await prime();
       const moving = begin(key);
       expect(await step(0), `${key} on the old node`).to.deep.equal(expected[0]);
-      expect(onEachNode(moving), key).to.deep.equal({ source: [key], target: [] });
+      expect(onEachNode(), key).to.deep.equal({ source: [key], target: [] });
       moving.move(key);
       expect(await step(1), `${key} on the new node`).to.deep.equal(expected[1]);
-      expect(onEachNode(moving), key).to.deep.equal({ source: [], target: [key] });
-      moving.finish();
-      migration = undefined;
+      expect(onEachNode(), key).to.deep.equal({ source: [], target: [key] });
+      moves.finish();
     }
     expect(await serviceSessions.take(tgtId)).to.deep.equal([session(1), session(2)]);
   });

@@ -11,7 +11,8 @@ import { FanOutEventSink } from './events/fan-out-event-sink.js';
 import { bindServerLogs, bindServing, type ServeOptions } from './lifecycle.js';
 import { LoggingEventSink } from './logging.js';
 import { registerMetrics } from './metrics/register-metrics.js';
-import { moduleEvents, registerEnabledModules } from './modules/index.js';
+import { credentialKinds, moduleEvents, registerEnabledModules } from './modules/index.js';
+import { samlAuthenticationMethods } from './credential-kinds.js';
 import { serverServicePolicies } from './service-policies.js';
 import { openStorage } from './storage/storage.js';
 import { KEYS } from './keys.js';
@@ -150,5 +151,6 @@ export function httpOptions(config: Config): HttpOptions {
     allowedHosts: config.server.allowedHosts ?? LOOPBACK_HOSTS,
     validationFailureStatus: config.protocol.validationFailureStatus,
     maxBodyBytes: config.server.maxBodyBytes,
+    samlAuthenticationMethods: samlAuthenticationMethods(credentialKinds(config)),
   };
 }

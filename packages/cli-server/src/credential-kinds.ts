@@ -11,7 +11,17 @@ export interface CredentialKind {
    * the throttle forgets that username's failures. A certificate's subject proves no username sent beside it.
    */
   readonly provesUsername: boolean;
+  /**
+   * The SAML 1.1 authentication method (SAML 1.1 core §7.1) an assertion of /samlValidate names for a
+   * login whose first credential is of this kind; without one, the method is unspecified.
+   */
+  readonly samlAuthenticationMethod?: string;
 }
 
 /** The kind the central authentication reads on every credential-taking route. */
-export const CENTRAL_CREDENTIAL_KINDS: readonly CredentialKind[] = [{ type: 'usernamePassword', provesUsername: true }];
+export const CENTRAL_CREDENTIAL_KINDS: readonly CredentialKind[] = [{ type: 'usernamePassword', provesUsername: true, samlAuthenticationMethod: 'urn:oasis:names:tc:SAML:1.0:am:password' }];
+
+/** The SAML 1.1 authentication method of each kind that declares one, by its type. */
+export function samlAuthenticationMethods(kinds: readonly CredentialKind[]): Record<string, string> {
+  return Object.fromEntries(kinds.flatMap(({ type, samlAuthenticationMethod }) => (samlAuthenticationMethod === undefined ? [] : [[type, samlAuthenticationMethod]])));
+}

@@ -7,7 +7,7 @@ import { ServicesStoredThenConfigured, UsersConfiguredThenStored } from '../src/
 const away = () => Promise.reject(new StoreUnavailableError('Redis is away'));
 const storeAway: UserDirectory & ServiceRegistry = { findByUsername: away, save: away, findById: away, list: away, remove: away };
 
-const configuredAlice: UserRecord = { username: 'alice', password: { kind: 'plain', value: 'from-configuration' }, attributes: { memberOf: ['staff'] }, otp: { secret: 'JBSWY3DPEHPK3PXPJBSWY3DPEH', required: true } };
+const configuredAlice: UserRecord = { username: 'alice', password: { kind: 'plain', value: 'from-configuration' }, attributes: { memberOf: ['staff'] }, fields: { otpSecret: 'JBSWY3DPEHPK3PXPJBSWY3DPEH', requireOtp: true } };
 const storedAlice: UserRecord = { username: 'alice', password: { kind: 'plain', value: 'from-the-store' }, attributes: { memberOf: ['admins'] } };
 const storedBob: UserRecord = { username: 'bob', password: { kind: 'plain', value: 'b' }, attributes: {} };
 

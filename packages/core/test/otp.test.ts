@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import { Secret, TOTP } from 'otpauth';
-import { Authenticator, INVALID_CREDENTIALS, MIXED_PRINCIPALS, type Credential, type CredentialHandler, DirectoryPasswordHandler } from '@tessera/core';
-import { INVALID_OTP, OTP_ALONE, OTP_REQUIRED, REUSED_OTP, RecordOtpReplayStore, RequireOtpPolicy, TotpHandler, oneTimePasswordCredential, type OtpReusedEvent } from '@tessera/core/modules/otp';
+import { Authenticator, INVALID_CREDENTIALS, MIXED_PRINCIPALS, type Credential, type CredentialHandler, DirectoryPasswordHandler, type UserRecord } from '@tessera/core';
+import { INVALID_OTP, OTP_ALONE, OTP_REQUIRED, REUSED_OTP, RecordOtpReplayStore, RequireOtpPolicy, TotpHandler, oneTimePasswordCredential, otpSetupOf, type OtpReusedEvent } from '@tessera/core/modules/otp';
 import { FixedClock, RecordingEvents, TableHandler, password } from './fakes.js';
-import { CountingHasher, ListUserDirectory, MapRecordStores } from '@tessera/testkit';
+import { CountingHasher, ListUserDirectory, MapRecordStores, rejectionOf } from '@tessera/testkit';
 import { failureReasons } from './failure-reasons.js';
 
 const CASUSER_SECRET = new Secret({ size: 20 }).base32;
@@ -13,8 +13,8 @@ function setup() {
   const clock = new FixedClock();
   const events = new RecordingEvents();
   const directory = new ListUserDirectory([
-    { username: 'casuser', password: { kind: 'plain', value: 'Mellon' }, attributes: {}, otp: { secret: CASUSER_SECRET, required: true } },
-    { username: 'bob', password: { kind: 'plain', value: 'builder' }, attributes: {}, otp: { secret: BOB_SECRET, required: false } },
+    { username: 'casuser', password: { kind: 'plain', value: 'Mellon' }, attributes: {}, fields: { otpSecret: CASUSER_SECRET, requireOtp: true } },
+    { username: 'bob', password: { kind: 'plain', value: 'builder' }, attributes: {}, fields: { otpSecret: BOB_SECRET, requireOtp: false } },
     { username: 'alice', password: { kind: 'plain', value: 'secret' }, attributes: {} },
   ]);
   const totp = new TotpHandler('totp', directory, new RecordOtpReplayStore(new MapRecordStores(clock), clock), clock, events);
@@ -106,7 +106,7 @@ describe('otp: every factor is checked, whichever fails', () => {
     const clock = new FixedClock();
     const events = new RecordingEvents();
     const hasher = new CountingHasher();
-    const directory = new ListUserDirectory([{ username: 'casuser', password: { kind: 'hash', phc: await hasher.hash('Mellon') }, attributes: {}, otp: { secret: CASUSER_SECRET, required: true } }]);
+    const directory = new ListUserDirectory([{ username: 'casuser', password: { kind: 'hash', phc: await hasher.hash('Mellon') }, attributes: {}, fields: { otpSecret: CASUSER_SECRET, requireOtp: true } }]);
     const totp = new TotpHandler('totp', directory, new RecordOtpReplayStore(new MapRecordStores(clock), clock), clock, events);
     let codesChecked = 0;
     const countingTotp: CredentialHandler = {
@@ -133,5 +133,50 @@ describe('otp: every factor is checked, whichever fails', () => {
       expect(hasher.verifications - verificationsBefore, `${what}: password hashes`).to.equal(1);
       expect(codesChecked - codesBefore, `${what}: codes checked`).to.equal(credentials.length - 1);
     }
+  });
+});
+
+// The otp module reads its own fields of a user, as each source holds them (docs/storage.md).
+describe("otp: a user's TOTP setup, read from the user's fields", () => {
+  const user = (fields?: Record<string, unknown>): UserRecord => ({ username: 'dave', password: { kind: 'plain', value: 'pw-secret' }, attributes: {}, ...(fields && { fields }) });
+
+  it('reads a users entry, a Redis hash and a MongoDB document alike; no field means no setup', () => {
+    expect(otpSetupOf(user({ otpSecret: BOB_SECRET, requireOtp: true }))).to.deep.equal({ secret: BOB_SECRET, required: true });
+    expect(otpSetupOf(user({ otpSecret: BOB_SECRET, requireOtp: 'true' }))).to.deep.equal({ secret: BOB_SECRET, required: true });
+    expect(otpSetupOf(user({ otpSecret: BOB_SECRET, requireOtp: 'false' }))).to.deep.equal({ secret: BOB_SECRET, required: false });
+    expect(otpSetupOf(user({ otpSecret: BOB_SECRET }))).to.deep.equal({ secret: BOB_SECRET, required: false });
+    expect(otpSetupOf(user({ otp: { secret: BOB_SECRET, required: true } }))).to.deep.equal({ secret: BOB_SECRET, required: true });
+    expect(otpSetupOf(user())).to.equal(undefined);
+    expect(otpSetupOf(user({ otp: null, department: 'sales' }))).to.equal(undefined);
+  });
+
+  it('fails on a field it cannot read safely, naming the user and the field, never the secret', () => {
+    const cases: [Record<string, unknown>, RegExp][] = [
+      [{ otpSecret: BOB_SECRET, requireOtp: 'yes' }, /requireOtp other than true or false/],
+      [{ requireOtp: 'true' }, /requireOtp true but no otpSecret/],
+      [{ requireOtp: true }, /requireOtp true but no otpSecret/],
+      [{ otpSecret: 42 }, /otpSecret that is not a string/],
+      [{ otp: { secret: BOB_SECRET, required: 'true' } }, /otp field other than/],
+      [{ otp: BOB_SECRET }, /otp field other than/],
+    ];
+    for (const [fields, expected] of cases) {
+      const read = () => otpSetupOf(user(fields));
+      expect(read, JSON.stringify(Object.keys(fields))).to.throw(expected);
+      expect(read).to.throw(/'dave'/);
+      try {
+        read();
+      } catch (error) {
+        expect((error as Error).message).to.not.include(BOB_SECRET);
+      }
+    }
+  });
+
+  it("fails closed: a requireOtp it cannot read fails the user's password login, never lets it through without a code", async () => {
+    const clock = new FixedClock();
+    const events = new RecordingEvents();
+    const directory = new ListUserDirectory([user({ otpSecret: BOB_SECRET, requireOtp: 'yes' })]);
+    const authenticator = new Authenticator([new TableHandler('table', { dave: { password: 'pw-secret' } })], clock, events, [new RequireOtpPolicy(directory)]);
+    const error = await rejectionOf(authenticator.authenticate([password('dave', 'pw-secret')]));
+    expect(error.message).to.match(/requireOtp other than true or false/);
   });
 });

@@ -10,7 +10,7 @@ const casuser: UserRecord = {
 };
 const upperCasuser: UserRecord = { username: 'CasUser', password: { kind: 'plain', value: 'Mellon' }, attributes: {} };
 const alice: UserRecord = { username: 'alice', password: { kind: 'plain', value: 'secret' }, attributes: { cn: ['Alice'] } };
-const bob: UserRecord = { username: 'bob', password: { kind: 'plain', value: 'b' }, attributes: {}, otp: { secret: 'JBSWY3DPEHPK3PXP', required: true } };
+const bob: UserRecord = { username: 'bob', password: { kind: 'plain', value: 'b' }, attributes: {}, fields: { otpSecret: 'JBSWY3DPEHPK3PXP', requireOtp: 'true' } };
 
 /** The UserDirectory contract (core's ports/user-directory.ts). */
 export function describeUserDirectory(name: string, factory: UserDirectoryFactory): void {
@@ -48,10 +48,10 @@ export function describeUserDirectory(name: string, factory: UserDirectoryFactor
       expect((await directory.findByUsername('alice'))?.password).to.deep.equal({ kind: 'plain', value: 'secret' });
     });
 
-    it('keeps a TOTP setup, and none where there is none', async () => {
+    it("keeps the fields modules read (the otp module's), and none where there are none", async () => {
       const directory = await factory([alice, bob]);
-      expect((await directory.findByUsername('bob'))?.otp).to.deep.equal({ secret: 'JBSWY3DPEHPK3PXP', required: true });
-      expect((await directory.findByUsername('alice'))?.otp).to.equal(undefined);
+      expect((await directory.findByUsername('bob'))?.fields).to.deep.equal({ otpSecret: 'JBSWY3DPEHPK3PXP', requireOtp: 'true' });
+      expect((await directory.findByUsername('alice'))?.fields).to.equal(undefined);
     });
   });
 }

@@ -14,11 +14,6 @@ import { samlFailureXml, samlSuccessXml, type SamlResponseHeader } from './saml-
 import { renderValidationFailures, VALIDATION_ERRORS, validationFailures } from './validation-failures.js';
 import type { ValidationFailure } from './validation-views.js';
 
-/** SAML 1.1 authentication method identifiers (SAML 1.1 core §7.1) by credential type; others are unspecified. */
-const AUTHENTICATION_METHODS: Readonly<Record<string, string>> = {
-  usernamePassword: 'urn:oasis:names:tc:SAML:1.0:am:password',
-  x509: 'urn:oasis:names:tc:SAML:1.0:am:X509-PKI',
-};
 const UNSPECIFIED_METHOD = 'urn:oasis:names:tc:SAML:1.0:am:unspecified';
 const SOAP_TYPE = 'text/xml; charset=utf-8';
 
@@ -72,7 +67,7 @@ export function samlValidateRoute(http: HttpContext): Route {
         audience: target,
         user: result.user,
         attributes: result.attributes,
-        authenticationMethod: authenticationMethod(result.credentialTypes),
+        authenticationMethod: authenticationMethod(http.options.samlAuthenticationMethods, result.credentialTypes),
         authenticatedAt: result.authenticatedAt,
       });
     },
@@ -95,9 +90,9 @@ function header(ctx: Context, http: HttpContext): SamlResponseHeader {
   return { responseId: newSamlId(), inResponseTo: (ctx.state as SamlState)[SAML_REQUEST]?.requestId, issuedAt: http.core.clock.now() };
 }
 
-function authenticationMethod(types: readonly CredentialType[]): string {
+function authenticationMethod(methods: Readonly<Record<string, string>>, types: readonly CredentialType[]): string {
   const first = types[0];
-  return (first !== undefined && AUTHENTICATION_METHODS[first]) || UNSPECIFIED_METHOD;
+  return first !== undefined && Object.hasOwn(methods, first) ? methods[first]! : UNSPECIFIED_METHOD;
 }
 
 /** SAML ids are xsd:ID values: an NCName, so never starting with a digit. */

@@ -47,7 +47,8 @@ const userSchema = z
     username,
     password: storedPassword(password, passwordHash),
     attributes,
-    ...(otpSecret !== undefined && { otp: { secret: otpSecret, required: requireOtp } }),
+    // The otp module's fields, for it to read (core's UserRecord names no module's field).
+    ...(otpSecret !== undefined && { fields: { otpSecret, requireOtp } }),
   }));
 
 function storedPassword(password: string | undefined, passwordHash: string | undefined): StoredPassword {

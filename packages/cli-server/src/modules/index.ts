@@ -109,7 +109,7 @@ export function secretParameterNames(config: ModuleInputs): string[] {
 }
 
 /** The credential kinds tessera reads with this configuration: the central one, then each enabled module's. */
-function credentialKinds(config: ModuleInputs): CredentialKind[] {
+export function credentialKinds(config: ModuleInputs): CredentialKind[] {
   return [...CENTRAL_CREDENTIAL_KINDS, ...enabledModules(config.modules).flatMap((module) => module.credentialKinds ?? [])];
 }
 

@@ -1,11 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import { MongoNetworkError } from 'mongodb';
 import { StoreUnavailableError } from '@tessera/core';
 import { FixedClock, rejectionOf } from '@tessera/testkit';
 import { describeRequestRateStore, describeThrottleStore } from '@tessera/testkit/modules/throttle';
 import { FakeDatabase } from '@tessera/testkit/mongo';
-import { describeWithRedis, describeWithRedisCluster, type RedisServer, type SlotMigration } from '@tessera/testkit/redis';
+import { REDIS_TEST_TIMEOUTS, describeWithRedis, describeWithRedisCluster, freshKeyPrefix, slotMoves, twoNodeConnections, type RedisServer } from '@tessera/testkit/redis';
 import { guardedWithin, type MongoDatabase } from '@tessera/adapter-mongo';
 import { connectRedis, type RedisConnection, type RedisSettings } from '@tessera/adapter-redis';
 import { throttleSchema } from '../../src/modules/throttle/config.js';
@@ -56,20 +55,13 @@ describe('throttle module stores on a mingo-evaluated fake MongoDB: port contrac
  * opens the same keys (the prefix chosen last). A fresh random prefix per store keeps the cases apart.
  */
 function describeOnRedis(settings: () => RedisSettings, cli?: () => RedisServer): void {
-  const nodes: RedisConnection[] = [];
+  const node = twoNodeConnections(() => connectRedis(settings()));
   let prefix = '';
-  const on = (index: number) => storesOn({ kind: 'redis', client: nodes[index]!.client, keyPrefix: prefix });
+  const on = (index: 0 | 1) => storesOn({ kind: 'redis', client: node(index).client, keyPrefix: prefix });
   const fresh = () => {
-    prefix = `t${randomBytes(4).toString('hex')}:`;
+    prefix = freshKeyPrefix();
     return on(0);
   };
-
-  before(async () => {
-    nodes.push(await connectRedis(settings()), await connectRedis(settings()));
-  });
-  after(async () => {
-    await Promise.all(nodes.splice(0).map((connection) => connection.close()));
-  });
 
   describeThrottleStore('RedisThrottleStore', async () => (await fresh()).failures, async () => (await on(1)).failures);
   describeRequestRateStore('RedisRequestRateStore', async () => (await fresh()).requestRates, async () => (await on(1)).requestRates);
@@ -88,29 +80,23 @@ function describeOnRedis(settings: () => RedisSettings, cli?: () => RedisServer)
   }
 }
 
-const timeouts = { connectTimeoutMs: 2000, commandTimeoutMs: 2000 };
-
 describeWithRedis('throttle module stores on a standalone redis-server: port contracts', (server) => {
-  describeOnRedis(() => ({ url: server().url, ...timeouts }), server);
+  describeOnRedis(() => ({ url: server().url, ...REDIS_TEST_TIMEOUTS }), server);
 });
 
 describeWithRedisCluster('throttle module stores on a three-master Redis Cluster: port contracts, and while a hash slot is being moved', (cluster) => {
-  describeOnRedis(() => ({ clusterNodes: cluster().urls, ...timeouts }));
+  describeOnRedis(() => ({ clusterNodes: cluster().urls, ...REDIS_TEST_TIMEOUTS }));
 
   describe('while `redis-cli --cluster reshard` moves the slot of a key', () => {
     let connection: RedisConnection;
-    let migration: SlotMigration | undefined;
+    const moves = slotMoves(cluster);
     before(async () => {
-      connection = await connectRedis({ clusterNodes: cluster().urls, ...timeouts });
+      connection = await connectRedis({ clusterNodes: cluster().urls, ...REDIS_TEST_TIMEOUTS });
     });
     after(() => connection.close());
-    afterEach(() => {
-      migration?.finish();
-      migration = undefined;
-    });
 
     it('counts failures, locks and takes tokens with each key on the old node, then on the new one', async () => {
-      const prefix = `t${randomBytes(4).toString('hex')}:`;
+      const prefix = freshKeyPrefix();
       const failures = new RedisThrottleStore(connection.client, prefix);
       const requestRates = new RedisRequestRateStore(connection.client, prefix);
       const now = new FixedClock(Date.now()).now();
@@ -130,20 +116,15 @@ describeWithRedisCluster('throttle module stores on a three-master Redis Cluster
         },
         { key: requestRates.keyOf('203.0.113.9'), prime: () => requestRates.take('203.0.113.9', now, 2, 1), step: () => requestRates.take('203.0.113.9', now, 2, 1), expected: [0, 1000] },
       ];
-      const onEachNode = (moving: SlotMigration) => ({
-        source: moving.keysOn(moving.source).filter((key) => key.startsWith(prefix)),
-        target: moving.keysOn(moving.target).filter((key) => key.startsWith(prefix)),
-      });
       for (const { key, prime, step, expected } of cases) {
         await prime();
-        const moving = (migration = cluster().beginMigration(key));
+        const moving = moves.begin(key);
         expect(await step(0), `${key} on the old node`).to.deep.equal(expected[0]);
-        expect(onEachNode(moving), key).to.deep.equal({ source: [key], target: [] });
+        expect(moves.onEachNode(prefix), key).to.deep.equal({ source: [key], target: [] });
         moving.move(key);
         expect(await step(1), `${key} on the new node`).to.deep.equal(expected[1]);
-        expect(onEachNode(moving), key).to.deep.equal({ source: [], target: [key] });
-        moving.finish();
-        migration = undefined;
+        expect(moves.onEachNode(prefix), key).to.deep.equal({ source: [], target: [key] });
+        moves.finish();
       }
     });
   });

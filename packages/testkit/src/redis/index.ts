@@ -1,3 +1,4 @@
 export { RedisServer, redisInstalled, type RedisServerOptions } from './redis-server.js';
 export { RedisCluster, SlotMigration, type RedisClusterOptions } from './redis-cluster.js';
 export { describeWithRedis, describeWithRedisCluster } from './describe-with-redis.js';
+export { REDIS_TEST_TIMEOUTS, freshKeyPrefix, slotMoves, twoNodeConnections, type ClosableConnection, type KeysOnEachNode, type SlotMoves } from './test-nodes.js';

@@ -1,5 +1,4 @@
 import { NoCredentialsError } from '@tessera/core';
-import type { Context } from 'koa';
 import { flag, text } from '../../request/parameter-schemas.js';
 import { requestOrigin } from '../../request/request-origin.js';
 import { credentialRequest, SERVICE, STORE_ERRORS } from '../../request/credential-request.js';
@@ -12,9 +11,8 @@ import { HTML, heldLogin, LOCATION, METHOD, pageFailures, RENEW, requireNavigabl
  * page; a proven login goes on to the steps it needs (HttpContext.loginForm), then to its session.
  */
 export function loginFormRoute(responses: LoginResponses): Route {
-  const { http, cookies, deps, messages } = responses;
-  const { login, formTokens } = deps;
-  const again = async (ctx: Context, status: number, error: Parameters<LoginResponses['formMessage']>[0]) => responses.showForm(ctx, status, { ...responses.formAgain(ctx), message: responses.formMessage(error) });
+  const { http } = responses;
+  const { login } = responses.deps;
   const postRequest = credentialRequest(http, {
     parameters: {
       service: SERVICE,
@@ -47,7 +45,7 @@ export function loginFormRoute(responses: LoginResponses): Route {
       STORE_CAPACITY_EXCEEDED: 'The ticket store is full.',
     },
     failures: pageFailures(http),
-    steps: [responses.renderFailures(again), ...http.formGuards, http.readBody, ...http.credentialGuards((ctx) => !inputOf(ctx).parameters['confirmed'])],
+    steps: [responses.renderFailures(responses.showFormAgain), ...http.formGuards, http.readBody, ...http.credentialGuards((ctx) => !inputOf(ctx).parameters['confirmed'])],
     async handle(ctx, { parameters }) {
       const method = responseMethod(parameters.method);
       requireNavigable(parameters.service);
@@ -57,13 +55,8 @@ export function loginFormRoute(responses: LoginResponses): Route {
       // A token is claimed only by a post that acts: credentials to check, or a confirmation for a live
       // session. Any other post would burn it (and a place in the store) for nothing: the form again.
       if (!parameters.confirmed && credentials.length === 0) throw new NoCredentialsError();
-      if (!parameters.confirmed || (await login.hasSession(sessionTgtId))) {
-        const refusal = await formTokens.accept(parameters.formToken, cookies.sentBrowserId(ctx));
-        if (refusal !== undefined) {
-          http.events.emit({ type: 'login.token.refused', reason: refusal }, origin);
-          return responses.showForm(ctx, 403, { ...responses.formAgain(ctx), message: messages.formExpired });
-        }
-      }
+      const acts = !parameters.confirmed || (await login.hasSession(sessionTgtId));
+      if (acts && !(await responses.claimFormToken(ctx, parameters.formToken, origin, () => responses.formAgain(ctx)))) return;
       const held = heldLogin({
         ...(parameters.service !== undefined && { service: parameters.service }),
         ...(sessionTgtId !== undefined && { sessionTgtId }),

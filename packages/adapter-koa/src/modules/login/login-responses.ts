@@ -49,6 +49,9 @@ export const pageFailures = (http: HttpContext): FailureRendering => ({
 /** How a refused or throttled post shows its page again, with one message: the form, or a step. */
 export type ShowAgain = (ctx: Context, status: number, error: TesseraError) => Promise<void>;
 
+/** The login form as a route fills it in, before its fresh form token and its message. */
+export type FormFields = Omit<LoginForm, 'formToken' | 'message'>;
+
 /** The request a login answers, as the routes read it. */
 export interface ShownRequest {
   readonly service?: string;
@@ -95,6 +98,27 @@ export class LoginResponses {
 
   async showForm(ctx: Context, status: number, form: Omit<LoginForm, 'formToken'>): Promise<void> {
     this.send(ctx, status, this.deps.pages.loginForm({ ...form, formToken: await this.newToken(ctx) }));
+  }
+
+  /** The login form again, saying it expired: after a refused form token, or for a held login that is gone (the login starts again). */
+  showExpiredForm(ctx: Context, status: number, form: FormFields): Promise<void> {
+    return this.showForm(ctx, status, { ...form, message: this.messages.formExpired });
+  }
+
+  /** The login form again after a refused or throttled post of it, as the user sent it, with one message. */
+  readonly showFormAgain: ShowAgain = (ctx, status, error) => this.showForm(ctx, status, { ...this.formAgain(ctx), message: this.formMessage(error) });
+
+  /**
+   * Claims a post's form token for this browser. A refused one (missing, forged, expired or used) is
+   * reported and answered with the login form again (403, `form`, saying it expired): false, and the
+   * post goes no further.
+   */
+  async claimFormToken(ctx: Context, token: string | undefined, origin: RequestOrigin, form: () => FormFields | Promise<FormFields>): Promise<boolean> {
+    const refusal = await this.deps.formTokens.accept(token, this.cookies.sentBrowserId(ctx));
+    if (refusal === undefined) return true;
+    this.http.events.emit({ type: 'login.token.refused', reason: refusal }, origin);
+    await this.showExpiredForm(ctx, 403, await form());
+    return false;
   }
 
   /** The TGT the browser's cookie names, if it opens; a cookie that does not open is dropped. */
@@ -204,7 +228,7 @@ export class LoginResponses {
   }
 
   /** The form as the user sent it, for showing it again: never the password. */
-  formAgain(ctx: Context): Omit<LoginForm, 'formToken'> {
+  formAgain(ctx: Context): FormFields {
     const sent = sentParameters(ctx);
     const service = typeof sent['service'] === 'string' ? sent['service'] : undefined;
     const username = typeof sent['username'] === 'string' ? sent['username'] : undefined;
@@ -225,6 +249,16 @@ export interface HeldLogin {
   /** What a held login keeps of the request. */
   readonly request: Omit<PendingLogin, 'authentication' | 'steps'>;
   readonly shown: ShownRequest;
+}
+
+/** The login form a held login was started from; a plain one without it. */
+export function heldLoginForm(held: PendingLogin | undefined): FormFields {
+  return {
+    ...(held?.service !== undefined && { service: held.service }),
+    renew: held?.renew ?? false,
+    warn: held?.warn ?? false,
+    method: held?.method === 'POST' ? 'POST' : 'GET',
+  };
 }
 
 /** The request of a login, in the three forms the routes need, from what the form or the held login says. */

@@ -7,7 +7,7 @@ import { parameterObject, optionalText, text } from '../../request/parameter-sch
 import { requestOrigin } from '../../request/request-origin.js';
 import { STORE_ERRORS } from '../../request/credential-request.js';
 import { defineRoute, type Route } from '../../routes/route.js';
-import { heldLogin, HTML, LOCATION, pageFailures, responseMethod, sentParameters, type LoginResponses } from './login-responses.js';
+import { heldLogin, heldLoginForm, HTML, LOCATION, pageFailures, responseMethod, sentParameters, type LoginResponses } from './login-responses.js';
 
 /**
  * POST /login/step: what a step's page posts for a login whose credentials are proven and held
@@ -17,7 +17,7 @@ import { heldLogin, HTML, LOCATION, pageFailures, responseMethod, sentParameters
  */
 export function loginStepRoute(responses: LoginResponses, steps: readonly LoginStep[]): Route {
   const { http, cookies, deps, messages } = responses;
-  const { login, formTokens, pendingLogins } = deps;
+  const { login, pendingLogins } = deps;
 
   /** The held login a post names, with its current step and what the step is asked about; undefined when it is gone. */
   const current = async (ctx: Context, pendingId: unknown): Promise<{ held: PendingLogin; step: LoginStep; context: LoginStepContext } | undefined> => {
@@ -29,19 +29,12 @@ export function loginStepRoute(responses: LoginResponses, steps: readonly LoginS
   };
 
   /** A login that is gone (expired, finished, another browser's) starts again: the login form, as after an expired form token. */
-  const startAgain = (ctx: Context, status: number, held?: PendingLogin) =>
-    responses.showForm(ctx, status, {
-      ...(held?.service !== undefined && { service: held.service }),
-      renew: held?.renew ?? false,
-      warn: held?.warn ?? false,
-      method: held?.method === 'POST' ? 'POST' : 'GET',
-      message: messages.formExpired,
-    });
+  const startAgain = (ctx: Context, held?: PendingLogin) => responses.showExpiredForm(ctx, 403, heldLoginForm(held));
 
   const again = async (ctx: Context, status: number, error: TesseraError) => {
     const sent = sentParameters(ctx);
     const found = await current(ctx, sent['pending']);
-    if (found === undefined || typeof sent['pending'] !== 'string') return startAgain(ctx, 403);
+    if (found === undefined || typeof sent['pending'] !== 'string') return startAgain(ctx);
     const message = error instanceof AuthenticationFailedError ? found.step.page(messages.language, found.context).refused : responses.formMessage(error);
     return responses.showStep(ctx, status, { step: found.step, pending: sent['pending'], context: found.context, message });
   };
@@ -76,20 +69,17 @@ export function loginStepRoute(responses: LoginResponses, steps: readonly LoginS
     steps: [responses.renderFailures(again), ...http.formGuards, http.readBody, ...http.credentialGuards()],
     async handle(ctx, { parameters: sent }) {
       const origin = requestOrigin(ctx);
-      const refusal = await formTokens.accept(sent.formToken, cookies.sentBrowserId(ctx));
-      if (refusal !== undefined) {
-        http.events.emit({ type: 'login.token.refused', reason: refusal }, origin);
-        return startAgain(ctx, 403, await pendingLogins.find(sent.pending, cookies.sentBrowserId(ctx)));
-      }
+      const formAgain = async () => heldLoginForm(await pendingLogins.find(sent.pending, cookies.sentBrowserId(ctx)));
+      if (!(await responses.claimFormToken(ctx, sent.formToken, origin, formAgain))) return;
       const browserId = cookies.sentBrowserId(ctx);
       const found = await current(ctx, sent.pending);
-      if (found === undefined || sent.pending === undefined || browserId === undefined || found.held.authentication.principal.id !== sent.username) return startAgain(ctx, 403, found?.held);
+      if (found === undefined || sent.pending === undefined || browserId === undefined || found.held.authentication.principal.id !== sent.username) return startAgain(ctx, found?.held);
       const { held, step, context } = found;
       const authentication = await step.complete(context, sent, origin);
       if (authentication.principal.id !== context.authentication.principal.id) throw new AuthenticationFailedError(['A step proved another user than the login.']);
       // One proof makes one session: whoever takes the held login first goes on.
       const finished = await pendingLogins.finish(sent.pending, browserId);
-      if (finished === undefined) return startAgain(ctx, 403, held);
+      if (finished === undefined) return startAgain(ctx, held);
       const method = responseMethod(held.method);
       const request = heldLogin({
         ...(held.service !== undefined && { service: held.service }),

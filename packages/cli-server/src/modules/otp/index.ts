@@ -1,3 +1,4 @@
+import { otpSetupOf } from '@tessera/core/modules/otp';
 import { CENTRAL_READER } from '../../request-parameters.js';
 import type { ModuleContext, ModuleSettings, SettingProblem, TesseraModule } from '../module.js';
 import { otpCommands } from './commands.js';
@@ -17,7 +18,7 @@ export const otpModule: TesseraModule<typeof otpSections> = {
   parameters: ({ otp }) => [{ name: otp.parameter, secret: true, credential: true }],
   problems: otpProblems,
   // A user who requires a one-time password could never log in without the module that checks it.
-  neededBy: ({ users }) => users.flatMap((user, index) => (user.otp?.required === true ? [['users', index, 'requireOtp']] : [])),
+  neededBy: ({ users }) => users.flatMap((user, index) => (otpSetupOf(user)?.required === true ? [['users', index, 'requireOtp']] : [])),
   commands: otpCommands,
   register: registerOtpModule,
 };

@@ -1,4 +1,5 @@
 export * from './otp-replay-store.js';
+export * from './otp-setup.js';
 export * from './require-otp-policy.js';
 export * from './totp-handler.js';
 export * from './totp-enrolment.js';

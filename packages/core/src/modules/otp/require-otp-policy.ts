@@ -4,6 +4,7 @@ import type { Principal } from '../../domain/authentication/principal.js';
 import type { AuthenticationPolicy } from '../../ports/authentication-policy.js';
 import type { UserDirectory } from '../../ports/user-directory.js';
 import { isOneTimePasswordCredential } from './credential.js';
+import { otpSetupOf } from './otp-setup.js';
 
 export const OTP_REQUIRED = 'A one-time password is required for this user.';
 export const OTP_ALONE = 'A one-time password must come with the password.';
@@ -22,13 +23,13 @@ export class RequireOtpPolicy implements AuthenticationPolicy {
     if (withOtp && credentialTypes.every((type) => type === 'otp')) return OTP_ALONE;
     if (withOtp) return undefined;
     const user = await this.directory.findByUsername(principal.id);
-    return user?.otp?.required ? OTP_REQUIRED : undefined;
+    return user && otpSetupOf(user)?.required ? OTP_REQUIRED : undefined;
   }
 
   async concealedFailure(credentials: readonly Credential[]): Promise<string | undefined> {
     if (credentials.some(isOneTimePasswordCredential)) return INVALID_CREDENTIALS;
     const usernames = credentials.filter(isUsernamePasswordCredential).map((credential) => credential.username);
     const users = await Promise.all(usernames.map((username) => this.directory.findByUsername(username)));
-    return users.some((user) => user?.otp?.required) ? INVALID_CREDENTIALS : undefined;
+    return users.some((user) => user && otpSetupOf(user)?.required) ? INVALID_CREDENTIALS : undefined;
   }
 }

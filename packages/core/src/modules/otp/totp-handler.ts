@@ -10,6 +10,7 @@ import type { Clock } from '../../ports/clock.js';
 import type { CredentialHandler } from '../../ports/credential-handler.js';
 import type { EventSink } from '../../ports/event-sink.js';
 import type { OtpReplayStore } from './otp-replay-store.js';
+import { otpSetupOf } from './otp-setup.js';
 import type { SecondFactorProvider } from '../../ports/second-factor.js';
 import type { UserDirectory } from '../../ports/user-directory.js';
 
@@ -38,9 +39,10 @@ export class TotpHandler implements CredentialHandler {
   async authenticate(credential: Credential, origin?: RequestOrigin): Promise<Principal> {
     if (!isOneTimePasswordCredential(credential) || !/^\d{6}$/.test(credential.code)) throw new AuthenticationFailedError([INVALID_OTP]);
     const user = await this.directory.findByUsername(credential.username);
-    if (!user?.otp) throw new AuthenticationFailedError([INVALID_OTP]);
+    const setup = user && otpSetupOf(user);
+    if (!user || !setup) throw new AuthenticationFailedError([INVALID_OTP]);
     const now = this.clock.now();
-    const delta = TOTP.validate({ token: credential.code, secret: Secret.fromBase32(user.otp.secret), timestamp: now, window: 1 });
+    const delta = TOTP.validate({ token: credential.code, secret: Secret.fromBase32(setup.secret), timestamp: now, window: 1 });
     if (delta === null) throw new AuthenticationFailedError([INVALID_OTP]);
     if (!(await this.replays.claim(user.username, TOTP.counter({ timestamp: now }) + delta))) {
       this.events.emit({ type: 'otp.reused', username: user.username } satisfies OtpReusedEvent, origin);
@@ -55,7 +57,8 @@ export class TotpSecondFactor implements SecondFactorProvider {
   constructor(private readonly directory: UserDirectory) {}
 
   async available(username: string): Promise<boolean> {
-    return (await this.directory.findByUsername(username))?.otp !== undefined;
+    const user = await this.directory.findByUsername(username);
+    return user !== undefined && otpSetupOf(user) !== undefined;
   }
 
   /** A one-time code among the login's credentials, or added by a step-up. */

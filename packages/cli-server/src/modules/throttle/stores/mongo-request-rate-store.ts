@@ -1,6 +1,6 @@
 import type { Collection, Document } from 'mongodb';
 import type { RequestRateStore } from '@tessera/core/modules/throttle';
-import type { Guarded } from '@tessera/adapter-mongo';
+import { ExpiringCollection, isDuplicateKey, type Guarded } from '@tessera/adapter-mongo';
 
 /** A token bucket; `_id` is its key (a client IP). */
 export interface RequestRateDocument {
@@ -20,7 +20,6 @@ export interface RequestRateDocument {
  * nodes' clocks, which stamped it, may be behind, and a bucket forgotten early would hand back tokens.
  */
 export const REQUEST_RATE_RETENTION_MS = 60_000;
-const DUPLICATE_KEY = 11000;
 const ATTEMPTS = 3;
 
 /**
@@ -30,26 +29,27 @@ const ATTEMPTS = 3;
  * on `expiresAt` is garbage collection.
  */
 export class MongoRequestRateStore implements RequestRateStore {
-  constructor(
-    private readonly buckets: Collection<RequestRateDocument>,
-    private readonly guarded: Guarded,
-  ) {}
+  private readonly buckets: ExpiringCollection<RequestRateDocument>;
+
+  constructor(buckets: Collection<RequestRateDocument>, guarded: Guarded) {
+    this.buckets = new ExpiringCollection(buckets, guarded);
+  }
 
   async createIndexes(): Promise<void> {
-    await this.guarded(() => this.buckets.createIndex({ expiresAt: 1 }, { name: 'expiresAt_ttl', expireAfterSeconds: 0 }));
+    await this.buckets.createTtlIndex();
   }
 
   async take(key: string, now: number, capacity: number, refillPerSecond: number): Promise<number> {
     const update = takePipeline(now, capacity, refillPerSecond);
     for (let attempt = 1; ; attempt += 1) {
       try {
-        const bucket = await this.guarded(() => this.buckets.findOneAndUpdate({ _id: key }, update, { upsert: true, returnDocument: 'after' }));
+        const bucket = await this.buckets.run((buckets) => buckets.findOneAndUpdate({ _id: key }, update, { upsert: true, returnDocument: 'after' }));
         if (bucket === null) throw new Error('MongoDB returned no document for an upsert asked to return it');
         return bucket.taken ? 0 : Math.ceil(((1 - bucket.tokens) * 1000) / refillPerSecond);
       } catch (error) {
         // Another node inserted the new key first (a server may answer so rather than retry the upsert
         // itself); nothing was written, and the same update now takes from that bucket.
-        if ((error as { code?: unknown }).code !== DUPLICATE_KEY || attempt === ATTEMPTS) throw error;
+        if (!isDuplicateKey(error) || attempt === ATTEMPTS) throw error;
       }
     }
   }

@@ -1,6 +1,6 @@
 import type { Collection } from 'mongodb';
 import type { ThrottleState, ThrottleStore } from '@tessera/core/modules/throttle';
-import type { Guarded } from '@tessera/adapter-mongo';
+import { ExpiringCollection, isDuplicateKey, type Guarded } from '@tessera/adapter-mongo';
 
 /** A throttle key's counters; `_id` is the key (client IP + lower-cased username), unique by nature. */
 export interface ThrottleDocument {
@@ -15,7 +15,6 @@ export interface ThrottleDocument {
 
 /** How long a key's lock count outlives its last window or lock, so a repeat offender's lock keeps doubling. */
 export const THROTTLE_RETENTION_MS = 24 * 60 * 60 * 1000;
-const DUPLICATE_KEY = 11000;
 const ATTEMPTS = 3;
 
 /**
@@ -24,17 +23,18 @@ const ATTEMPTS = 3;
  * them locks a key. Times come from the caller's clock; the TTL index on `expiresAt` is garbage collection.
  */
 export class MongoThrottleStore implements ThrottleStore {
-  constructor(
-    private readonly throttle: Collection<ThrottleDocument>,
-    private readonly guarded: Guarded,
-  ) {}
+  private readonly throttle: ExpiringCollection<ThrottleDocument>;
+
+  constructor(throttle: Collection<ThrottleDocument>, guarded: Guarded) {
+    this.throttle = new ExpiringCollection(throttle, guarded);
+  }
 
   async createIndexes(): Promise<void> {
-    await this.guarded(() => this.throttle.createIndex({ expiresAt: 1 }, { name: 'expiresAt_ttl', expireAfterSeconds: 0 }));
+    await this.throttle.createTtlIndex();
   }
 
   async get(key: string): Promise<ThrottleState | undefined> {
-    const found = await this.guarded(() => this.throttle.findOne({ _id: key }));
+    const found = await this.throttle.run((throttle) => throttle.findOne({ _id: key }));
     return found === null ? undefined : toState(found);
   }
 
@@ -42,14 +42,14 @@ export class MongoThrottleStore implements ThrottleStore {
     const expiresAt = new Date(now + windowMs + THROTTLE_RETENTION_MS);
     for (let attempt = 1; ; attempt += 1) {
       // Counts in the open window...
-      const counted = await this.guarded(() =>
-        this.throttle.findOneAndUpdate({ _id: key, windowEndsAt: { $gt: new Date(now) } }, { $inc: { failures: 1 } }, { returnDocument: 'after' }),
+      const counted = await this.throttle.run((throttle) =>
+        throttle.findOneAndUpdate({ _id: key, windowEndsAt: { $gt: new Date(now) } }, { $inc: { failures: 1 } }, { returnDocument: 'after' }),
       );
       if (counted !== null) return counted.failures;
       try {
         // ...or opens a new one counting this failure, on an existing key or a new one.
-        const opened = await this.guarded(() =>
-          this.throttle.findOneAndUpdate(
+        const opened = await this.throttle.run((throttle) =>
+          throttle.findOneAndUpdate(
             { _id: key, windowEndsAt: { $not: { $gt: new Date(now) } } },
             { $set: { failures: 1, windowEndsAt: new Date(now + windowMs) }, $max: { expiresAt }, $setOnInsert: { lockedUntil: new Date(0), locks: 0 } },
             { upsert: true, returnDocument: 'after' },
@@ -58,15 +58,15 @@ export class MongoThrottleStore implements ThrottleStore {
         return opened?.failures ?? 1;
       } catch (error) {
         // Another node opened the window between the two steps: count in it from the start.
-        if ((error as { code?: unknown }).code !== DUPLICATE_KEY || attempt === ATTEMPTS) throw error;
+        if (!isDuplicateKey(error) || attempt === ATTEMPTS) throw error;
       }
     }
   }
 
   async lock(key: string, now: number, until: number): Promise<boolean> {
     try {
-      await this.guarded(() =>
-        this.throttle.findOneAndUpdate(
+      await this.throttle.run((throttle) =>
+        throttle.findOneAndUpdate(
           { _id: key, lockedUntil: { $not: { $gt: new Date(now) } } },
           {
             $set: { lockedUntil: new Date(until), failures: 0, windowEndsAt: new Date(0) },
@@ -79,13 +79,13 @@ export class MongoThrottleStore implements ThrottleStore {
       return true;
     } catch (error) {
       // The key exists and is locked: the upsert's insert collided. A lock is never extended.
-      if ((error as { code?: unknown }).code === DUPLICATE_KEY) return false;
+      if (isDuplicateKey(error)) return false;
       throw error;
     }
   }
 
   async reset(key: string): Promise<void> {
-    await this.guarded(() => this.throttle.deleteOne({ _id: key }));
+    await this.throttle.run((throttle) => throttle.deleteOne({ _id: key }));
   }
 }
 
