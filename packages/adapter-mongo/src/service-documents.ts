@@ -1,4 +1,4 @@
-import type { AccessStrategy, AttributeMap, AttributeReleasePolicy, LogoutType, ProxyPolicy, RegisteredService } from '@tessera/core';
+import type { AccessStrategy, AttributeMap, AttributeReleasePolicy, LogoutType, OidcClientDefinition, ProxyPolicy, RegisteredService } from '@tessera/core';
 
 /** A registered service as stored, keyed by its id. */
 export interface ServiceDocument {
@@ -14,6 +14,7 @@ export interface ServiceDocument {
   logoutType?: LogoutType;
   logoutUrl?: string;
   proxyPolicy?: ProxyPolicy;
+  oidc?: OidcClientDefinition;
 }
 
 export function toServiceDocument(service: RegisteredService): ServiceDocument {
@@ -39,5 +40,6 @@ export function fromServiceDocument(document: ServiceDocument): RegisteredServic
     ...(document.logoutType === undefined ? {} : { logoutType: document.logoutType }),
     ...(document.logoutUrl === undefined ? {} : { logoutUrl: document.logoutUrl }),
     ...(document.proxyPolicy === undefined ? {} : { proxyPolicy: document.proxyPolicy }),
+    ...(document.oidc === undefined ? {} : { oidc: document.oidc }),
   };
 }

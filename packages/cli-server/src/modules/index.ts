@@ -1,6 +1,7 @@
 import type { Config } from '../config/schema.js';
 import type { SettingProblem } from './module.js';
 import { loginModule } from './login/index.js';
+import { oidcModule } from './oidc/index.js';
 import { otpModule } from './otp/index.js';
 import { proxyModule } from './proxy/index.js';
 import { restModule } from './rest/index.js';
@@ -13,7 +14,7 @@ import { x509Module } from './x509/index.js';
  * The one module list (docs/adding-a-module.md): adding a module is adding its folders and one entry here.
  * Dependencies come before their dependants; modules register in this order.
  */
-export const MODULES = [restModule, tokensModule, servicesModule, otpModule, throttleModule, x509Module, loginModule, proxyModule] as const;
+export const MODULES = [restModule, tokensModule, servicesModule, otpModule, throttleModule, x509Module, loginModule, proxyModule, oidcModule] as const;
 
 export function knownModuleNames(): string[] {
   return MODULES.map((module) => module.name);

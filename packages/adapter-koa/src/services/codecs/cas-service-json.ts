@@ -1,5 +1,9 @@
 import {
   CAS_REGISTERED_SERVICE,
+  OIDC_CLIENT_AUTH_METHODS,
+  OIDC_REGISTERED_SERVICE,
+  type OidcClientAuthMethod,
+  type OidcClientDefinition,
   compileFullMatch,
   InvalidServiceDefinitionError,
   LOGOUT_TYPES,
@@ -11,12 +15,13 @@ import {
   type ServiceDefinition,
   type ServiceDefinitionProblem,
 } from '@tessera/core';
-import { ACCESS_STRATEGY_KEYS, isClass, isRecord, keyProblems, PROPERTY_KEYS, proxyPolicyKeys, releasePolicyKeys, SERVICE_KEYS } from './cas-service-keys.js';
+import { ACCESS_STRATEGY_KEYS, isClass, isRecord, keyProblems, PROPERTY_KEYS, proxyPolicyKeys, releasePolicyKeys, serviceKeys } from './cas-service-keys.js';
 
 export const DEFAULT_SERVICE_TYPES: readonly string[] = [
   CAS_REGISTERED_SERVICE,
   'org.apereo.cas.services.RegexRegisteredService',
   'org.jasig.cas.services.RegexRegisteredService',
+  OIDC_REGISTERED_SERVICE,
 ];
 
 export interface ParseOptions {
@@ -81,7 +86,70 @@ export function parseServiceDefinition(json: unknown, options: ParseOptions = {}
     properties: parseProperties(json['properties'], (field, problem) => fail(`properties.${field}`, problem)),
     ...parseLogout(json['logoutType'], json['logoutUrl'], fail),
     ...parseProxyPolicy(json['proxyPolicy'], (field, problem) => fail(`proxyPolicy.${field}`, problem)),
+    ...(type === OIDC_REGISTERED_SERVICE && { oidc: parseOidcClient(json, fail) }),
   };
+}
+
+const OIDC_GRANT_TYPES = ['authorization_code', 'refresh_token', 'implicit'];
+const OIDC_RESPONSE_TYPES = ['code', 'id_token', 'id_token token', 'code id_token', 'code token', 'code id_token token', 'none'];
+const OIDC_SIGNING_ALGORITHMS = ['RS256', 'PS256', 'ES256'];
+
+/**
+ * The client of an OidcRegisteredService. Apereo's defaults: the code flow with refresh tokens, the
+ * `openid` scope, `client_secret_basic` with a secret and `none` (a public client, PKCE required) without.
+ */
+function parseOidcClient(json: Readonly<Record<string, unknown>>, fail: Fail): OidcClientDefinition {
+  const clientId = json['clientId'];
+  if (typeof clientId !== 'string' || !/^[\x21-\x7e]{1,255}$/.test(clientId)) throw fail('clientId', 'is required: up to 255 printable ASCII characters, no spaces');
+  const clientSecret = json['clientSecret'] ?? undefined;
+  if (clientSecret !== undefined && (typeof clientSecret !== 'string' || clientSecret.length < 16)) throw fail('clientSecret', 'must be a string of at least 16 characters');
+  const method = json['tokenEndpointAuthenticationMethod'] ?? (clientSecret === undefined ? 'none' : 'client_secret_basic');
+  if (typeof method !== 'string' || !OIDC_CLIENT_AUTH_METHODS.includes(method as OidcClientAuthMethod)) {
+    throw fail('tokenEndpointAuthenticationMethod', `must be one of ${OIDC_CLIENT_AUTH_METHODS.join(', ')}`);
+  }
+  const tokenEndpointAuthenticationMethod = method as OidcClientAuthMethod;
+  const usesSecret = tokenEndpointAuthenticationMethod === 'client_secret_basic' || tokenEndpointAuthenticationMethod === 'client_secret_post';
+  if (usesSecret && clientSecret === undefined) throw fail('clientSecret', `is required with ${tokenEndpointAuthenticationMethod}`);
+  if (!usesSecret && clientSecret !== undefined) throw fail('clientSecret', `is not used with ${tokenEndpointAuthenticationMethod}: remove it`);
+  const list = (key: string, fallback: readonly string[], allowed?: readonly string[]): string[] => {
+    const value = json[key];
+    if (value === undefined || value === null) return [...fallback];
+    const items = stringList(value);
+    if (!items || items.length === 0) throw fail(key, 'must be a non-empty list of strings');
+    const unknown = allowed === undefined ? undefined : items.find((item) => !allowed.includes(item));
+    if (unknown !== undefined) throw fail(key, `holds ${JSON.stringify(unknown)}; known: ${allowed?.join(', ')}`);
+    return [...new Set(items)];
+  };
+  const scopes = list('scopes', ['openid']);
+  if (!scopes.includes('openid')) throw fail('scopes', 'must include openid');
+  const jwks = json['jwks'] ?? undefined;
+  if (jwks !== undefined && typeof jwks !== 'string') throw fail('jwks', 'must be a JWKS as JSON text or an https URL');
+  if (typeof jwks === 'string' && !isJwks(jwks) && !jwks.startsWith('https://')) throw fail('jwks', 'must be a JWKS as JSON text or an https URL');
+  if (tokenEndpointAuthenticationMethod === 'private_key_jwt' && jwks === undefined) throw fail('jwks', 'is required with private_key_jwt');
+  const idTokenSigningAlg = json['idTokenSigningAlg'] ?? undefined;
+  if (idTokenSigningAlg !== undefined && (typeof idTokenSigningAlg !== 'string' || !OIDC_SIGNING_ALGORITHMS.includes(idTokenSigningAlg))) {
+    throw fail('idTokenSigningAlg', `must be one of ${OIDC_SIGNING_ALGORITHMS.join(', ')}`);
+  }
+  return {
+    clientId,
+    ...(clientSecret !== undefined && { clientSecret }),
+    tokenEndpointAuthenticationMethod,
+    scopes,
+    supportedGrantTypes: list('supportedGrantTypes', ['authorization_code', 'refresh_token'], OIDC_GRANT_TYPES),
+    supportedResponseTypes: list('supportedResponseTypes', ['code'], OIDC_RESPONSE_TYPES),
+    bypassApprovalPrompt: optionalBoolean(json['bypassApprovalPrompt'], false, () => fail('bypassApprovalPrompt', 'must be a boolean')),
+    ...(jwks !== undefined && { jwks }),
+    ...(idTokenSigningAlg !== undefined && { idTokenSigningAlg }),
+  };
+}
+
+function isJwks(text: string): boolean {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return isRecord(parsed) && Array.isArray(parsed['keys']);
+  } catch {
+    return false;
+  }
 }
 
 const PROXY_POLICY_CLASSES = 'RefuseRegisteredServiceProxyPolicy or RegexMatchingRegisteredServiceProxyPolicy';
@@ -138,7 +206,7 @@ type Fail = (field: string, problem: string) => InvalidServiceDefinitionError;
  * Objects of a class tessera does not read are left to the parser, which refuses the class itself.
  */
 function definitionKeyProblems(json: Readonly<Record<string, unknown>>): ServiceDefinitionProblem[] {
-  return keyProblems(json, SERVICE_KEYS, '', (key, value, field) => {
+  return keyProblems(json, serviceKeys(json['@class']), '', (key, value, field) => {
     if (!isRecord(value)) return [];
     const within = `${field}.`;
     if (key === 'accessStrategy') {

@@ -1,4 +1,4 @@
-import type { AttributeMap, AttributeReleasePolicy, ProxyPolicy, RegisteredService } from '@tessera/core';
+import type { AttributeMap, AttributeReleasePolicy, OidcClientDefinition, ProxyPolicy, RegisteredService } from '@tessera/core';
 
 const CAS = 'org.apereo.cas.services';
 
@@ -26,6 +26,21 @@ export function toCasServiceJson(service: RegisteredService): Record<string, unk
     ...(service.logoutType === undefined ? {} : { logoutType: service.logoutType }),
     ...(service.logoutUrl === undefined ? {} : { logoutUrl: service.logoutUrl }),
     ...(service.proxyPolicy === undefined ? {} : { proxyPolicy: proxyPolicyJson(service.proxyPolicy) }),
+    ...(service.oidc === undefined ? {} : oidcClientJson(service.oidc)),
+  };
+}
+
+function oidcClientJson(client: OidcClientDefinition): Record<string, unknown> {
+  return {
+    clientId: client.clientId,
+    ...(client.clientSecret !== undefined && { clientSecret: client.clientSecret }),
+    tokenEndpointAuthenticationMethod: client.tokenEndpointAuthenticationMethod,
+    scopes: javaSet(client.scopes),
+    supportedGrantTypes: javaSet(client.supportedGrantTypes),
+    supportedResponseTypes: javaSet(client.supportedResponseTypes),
+    bypassApprovalPrompt: client.bypassApprovalPrompt,
+    ...(client.jwks !== undefined && { jwks: client.jwks }),
+    ...(client.idTokenSigningAlg !== undefined && { idTokenSigningAlg: client.idTokenSigningAlg }),
   };
 }
 

@@ -46,6 +46,31 @@ export interface RegisteredService {
   readonly logoutUrl?: string;
   /** CAS's `proxyPolicy`, kept only when the definition has one; absent, the service may not proxy. */
   readonly proxyPolicy?: ProxyPolicy;
+  /** Apereo's OidcRegisteredService: the service is an OpenID Connect client, its serviceId the pattern of its redirect URIs. */
+  readonly oidc?: OidcClientDefinition;
+}
+
+export const OIDC_REGISTERED_SERVICE = 'org.apereo.cas.services.OidcRegisteredService';
+
+/** How an OpenID Connect client proves who it is at the token endpoint. */
+export const OIDC_CLIENT_AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'private_key_jwt', 'none'] as const;
+export type OidcClientAuthMethod = (typeof OIDC_CLIENT_AUTH_METHODS)[number];
+
+/** The OpenID Connect part of an OidcRegisteredService, in Apereo's terms. */
+export interface OidcClientDefinition {
+  readonly clientId: string;
+  /** Absent for a public client (`none`) and for `private_key_jwt`. */
+  readonly clientSecret?: string;
+  readonly tokenEndpointAuthenticationMethod: OidcClientAuthMethod;
+  /** The scopes the client may ask for. */
+  readonly scopes: readonly string[];
+  readonly supportedGrantTypes: readonly string[];
+  readonly supportedResponseTypes: readonly string[];
+  /** No consent page: the user's grant is taken as given. */
+  readonly bypassApprovalPrompt: boolean;
+  /** The client's public keys (private_key_jwt): a JWKS as JSON text, or the https URL it is published at. */
+  readonly jwks?: string;
+  readonly idTokenSigningAlg?: string;
 }
 
 /** A service definition before the registry has assigned an id (when it came without one). */

@@ -1,0 +1,2 @@
+export * from './oidc-claims.js';
+export * from './oidc-keys.js';
