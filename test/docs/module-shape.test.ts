@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { knownModuleNames } from '@tessera/cli-server';
 import { headings, links, readPage } from './markdown.js';
@@ -12,11 +12,16 @@ const CENTRAL_FILES = [
   'packages/core/src/use-cases/cas-core.ts',
   'packages/adapter-koa/src/app.ts',
   'packages/adapter-koa/src/http-module.ts',
+  'packages/adapter-koa/src/request/credential-request.ts',
+  'packages/adapter-koa/src/request/username-password-extractor.ts',
+  'packages/cli-server/src/authentication/authentication.ts',
+  'packages/cli-server/src/authentication/password-handlers.ts',
   'packages/cli-server/src/config/demo.ts',
   'packages/cli-server/src/config/schema.ts',
   'packages/cli-server/src/container.ts',
   'packages/cli-server/src/keys.ts',
   'packages/cli-server/src/listener.ts',
+  'packages/cli-server/src/request-parameters.ts',
   'packages/cli-server/src/server.ts',
 ];
 
@@ -35,6 +40,30 @@ function moduleFolderImports(source: string): string[] {
   return importsOf(source).filter((path) => /\/modules\/(?!index\.js$|module\.js$)/.test(path));
 }
 
+/** Every TypeScript file under `folder`, by its path from the repository root. */
+function sourceFiles(folder: string): string[] {
+  return readdirSync(join(ROOT, folder), { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? sourceFiles(join(folder, entry.name)) : entry.name.endsWith('.ts') ? [join(folder, entry.name)] : [],
+  );
+}
+
+/** The files of `folder` in an import cycle with `file` (relative imports, type-only ones included): the strongly connected part holding it. */
+function importCycleOf(folder: string, file: string): string[] {
+  const files = sourceFiles(folder);
+  const imports = new Map(
+    files.map((from) => [from, importsOf(readFileSync(join(ROOT, from), 'utf8')).filter((path) => path.startsWith('.')).map((path) => relative(ROOT, resolve(ROOT, dirname(from), path.replace(/\.js$/, '.ts'))))]),
+  );
+  const reachable = (start: string, step: (from: string) => string[]): Set<string> => {
+    const seen = new Set<string>();
+    const queue = [start];
+    while (queue.length > 0) for (const next of step(queue.pop()!)) if (!seen.has(next)) (seen.add(next), queue.push(next));
+    return seen;
+  };
+  const from = reachable(file, (at) => imports.get(at) ?? []);
+  const to = reachable(file, (at) => files.filter((candidate) => imports.get(candidate)?.includes(at)));
+  return [...from].filter((candidate) => to.has(candidate)).sort();
+}
+
 /** The module names spelt as a string in code (prose in backticks is no code). */
 function namedModules(source: string, modules: readonly string[]): string[] {
   return modules.filter((name) => new RegExp(`['"]${name}['"]`).test(source));
@@ -50,6 +79,17 @@ describe('a module is one unit (docs/adding-a-module.md)', () => {
       expect(namedModules(source, modules), 'module names in string literals').to.deep.equal([]);
     });
   }
+
+  it("a module's code reads its own settings only: no module file imports the root Config type or reads the module list", () => {
+    const offenders = sourceFiles('packages/cli-server/src/modules')
+      .filter((file) => !['index.ts', 'module.ts'].includes(relative('packages/cli-server/src/modules', file)))
+      .filter((file) => /config\/schema\.js'|\.modules\b/.test(readFileSync(join(ROOT, file), 'utf8')));
+    expect(offenders).to.deep.equal([]);
+  });
+
+  it('the root schema is in no import cycle: it imports the modules, and nothing a module imports leads back to it', () => {
+    expect(importCycleOf('packages/cli-server/src', 'packages/cli-server/src/config/schema.ts')).to.deep.equal([]);
+  });
 
   it('every listed module declares itself in cli-server/src/modules/<name>/index.ts', () => {
     const missing = modules.filter((name) => !existsSync(join(ROOT, 'packages/cli-server/src/modules', name, 'index.ts')));

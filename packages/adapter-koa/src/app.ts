@@ -84,5 +84,6 @@ function extensionPoints(contributions: readonly HttpExtensions[]): Omit<HttpCon
       return id;
     },
     validationExtensions: contributions.flatMap((contribution) => contribution.validation ?? []),
+    loginFormFields: contributions.flatMap((contribution) => contribution.loginFormField ?? []),
   };
 }

@@ -20,7 +20,7 @@ export interface HttpBasics {
   readonly readBody: Step;
   /** What every installed extractor finds in the route's parsed input, in extractor order. */
   credentials(ctx: Context): Credential[];
-  /** How REST routes answer core errors (the one status table; text/plain or JSON bodies). */
+  /** How REST routes answer core errors (the one status table in the current revision; text/plain or JSON bodies). */
   readonly restFailures: FailureRendering;
 }
 
@@ -41,6 +41,8 @@ export interface HttpContext extends HttpBasics {
   ticketIdOf(idOrEncoded: string): Promise<string>;
   /** Every module's validation extension, read by the CAS 2 and 3 validation paths. */
   readonly validationExtensions: readonly ValidationExtension[];
+  /** Every module's field of the login form, shown after username and password in module order. */
+  readonly loginFormFields: readonly LoginFormField[];
 }
 
 /**
@@ -95,6 +97,18 @@ export interface HttpExtensions {
   readonly ticketEncoding?: TicketEncoding;
   /** More query parameters of the CAS 2 and 3 validation paths, and what they add to a success. */
   readonly validation?: ValidationExtension;
+  /** A field the login form shows beside username and password, for a credential the module's extractor reads. */
+  readonly loginFormField?: LoginFormField;
+}
+
+/**
+ * A field of the login form beside username and password (the otp module's code): the parameter it
+ * posts, which the module's credential extractor reads, and its kind, which says how the page shows
+ * it (label, hint, input mode) in the page's language.
+ */
+export interface LoginFormField {
+  readonly kind: 'oneTimeCode';
+  readonly parameter: string;
 }
 
 /**

@@ -13,8 +13,6 @@ export interface HttpOptions {
   readonly allowedHosts: readonly string[];
   /** HTTP status of a failed ticket validation (docs/protocol.md §3.7); success is always 200. */
   readonly validationFailureStatus: 200 | 400;
-  /** `earlier` answers bad credentials with 400 instead of 401, as CAS 4.x did. */
-  readonly restRevision: 'current' | 'earlier';
   /** Larger request bodies are refused with 413. */
   readonly maxBodyBytes: number;
 }

@@ -1,7 +1,8 @@
 export { createApp } from './app.js';
 export type { HttpOptions } from './http-options.js';
-export type { AppDependencies, HttpBasics, HttpContext, HttpExtensions, HttpModule, RequestCondition, Step, TicketEncoding, ValidationExtension } from './http-module.js';
+export type { AppDependencies, HttpBasics, HttpContext, HttpExtensions, HttpModule, LoginFormField, RequestCondition, Step, TicketEncoding, ValidationExtension } from './http-module.js';
 export { credentialExtractor, type CredentialExtractor, type CredentialRequest } from './request/credentials.js';
+export { usernamePasswordExtractor } from './request/username-password-extractor.js';
 export { defineRoute, type Route, type RouteDeclaration, type RouteInput, type RouteRequest } from './routes/route.js';
 export { peerAddress, trustedPeers } from './request/trusted-peers.js';
 export { requestOrigin } from './request/request-origin.js';

@@ -145,7 +145,7 @@ describe('docs/protocol.md §3 POST /v1/tickets — create a TGT', () => {
     });
 
     it('rest.revision earlier answers bad credentials with 400 and the same JSON', async () => {
-      const server = testServer({ options: { restRevision: 'earlier' } });
+      const server = testServer({ restRevision: 'earlier' });
       const response = await server.http.post('/cas/v1/tickets').type('form').send({ username: 'casuser', password: 'nope' });
       expect(response.status).to.equal(400);
       expect(response.body).to.deep.equal({ authentication_exceptions: ['Authentication failed: invalid credentials.'] });

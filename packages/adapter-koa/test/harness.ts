@@ -13,9 +13,9 @@ import { AuthenticationThrottle, RequestRateLimit, type ThrottleSettings, type R
 import { CasJwtCodec, JwtTickets, generateTokenKeys, type TokenKeys } from '@tessera/core/modules/tokens';
 import { expect } from 'chai';
 import request from 'supertest';
-import { LOOPBACK_HOSTS, createApp, type CredentialExtractor, type HttpModule, type HttpOptions, type RequestObserver } from '../src/index.js';
+import { LOOPBACK_HOSTS, createApp, usernamePasswordExtractor, type CredentialExtractor, type HttpModule, type HttpOptions, type RequestObserver } from '../src/index.js';
 import { proxyModule } from '../src/modules/proxy/index.js';
-import { restModule, usernamePasswordExtractor } from '../src/modules/rest/index.js';
+import { restModule } from '../src/modules/rest/index.js';
 import { throttleModule } from '../src/modules/throttle/index.js';
 import { tokensModule } from '../src/modules/tokens/index.js';
 import { MapThrottleStore, testCore } from '@tessera/testkit';
@@ -66,12 +66,13 @@ export const DEFAULT_OPTIONS: HttpOptions = {
   trustProxy: false,
   allowedHosts: LOOPBACK_HOSTS,
   validationFailureStatus: 400,
-  restRevision: 'current',
   maxBodyBytes: 4096,
 };
 
 export interface ServerSetup {
   readonly options?: Partial<HttpOptions>;
+  /** The revision the rest module's routes speak (`rest.revision`); `current` unless given. */
+  readonly restRevision?: 'current' | 'earlier';
   readonly users?: Readonly<Record<string, FakeUser>>;
   readonly tickets?: TicketStore;
   /** Switches the tokens module on with these keys. */
@@ -140,7 +141,7 @@ export function testServer(setup: ServerSetup = {}) {
     core,
     options: { ...DEFAULT_OPTIONS, ...setup.options },
     modules: [
-      restModule({ newLoginWindowSeconds: 30 }),
+      restModule({ newLoginWindowSeconds: 30, revision: setup.restRevision ?? 'current' }),
       ...(setup.tokenKeys ? [tokensModule(new JwtTickets(new CasJwtCodec(setup.tokenKeys, clock), clock, undefined))] : []),
       ...(throttle ? [throttle] : []),
       ...(proxy ? [proxy] : []),

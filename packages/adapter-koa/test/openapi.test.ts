@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import { z } from 'zod';
 import { credentialExtractor, defineRoute, type HttpModule } from '../src/index.js';
 import { otpExtractor } from '../src/modules/otp/index.js';
-import { usernamePasswordExtractor } from '../src/modules/rest/index.js';
+import { usernamePasswordExtractor } from '../src/index.js';
 import { servicesModule } from '../src/modules/services/index.js';
 import { USERNAME } from '../src/request/credentials.js';
 import { CASUSER, testServer, testTokenKeys, type ServerSetup } from './harness.js';
@@ -107,7 +107,7 @@ describe('docs/protocol.md §11 OpenAPI document: GET <basePath>/openapi.json', 
   });
 
   it('statuses come from the one status table and the settings: rest.revision earlier, validationFailureStatus 200', async () => {
-    const earlier = await openApiOf(testServer({ options: { restRevision: 'earlier' } }));
+    const earlier = await openApiOf(testServer({ restRevision: 'earlier' }));
     const login = operation(earlier, 'post', '/v1/tickets').responses;
     expect(login).to.not.have.any.keys('401');
     expect(login['400']?.content).to.have.all.keys('text/plain', 'application/json');

@@ -3,7 +3,7 @@ import { RequireOtpPolicy, TotpHandler } from '@tessera/core/modules/otp';
 import { expect } from 'chai';
 import { Secret, TOTP } from 'otpauth';
 import { otpExtractor } from '../src/modules/otp/index.js';
-import { usernamePasswordExtractor } from '../src/modules/rest/index.js';
+import { usernamePasswordExtractor } from '../src/index.js';
 import { testServer } from './harness.js';
 import { CountingHasher, ListUserDirectory, MapReplayStore } from '@tessera/testkit';
 

@@ -1,16 +1,15 @@
 import { expect } from 'chai';
 import { cryptoRandomSource } from '@tessera/core';
 import { RegisterService } from '@tessera/core/modules/services';
-import { type HttpOptions } from '../src/index.js';
 import { servicesModule } from '../src/modules/services/index.js';
 import { createTgt, testServer } from './harness.js';
 
 const DEFINITION = { '@class': 'org.apereo.cas.services.CasRegisteredService', name: 'New', serviceId: '^https://new\\.example\\.org/.*' };
 const BASIC_CASUSER = `Basic ${Buffer.from('casuser:Mellon').toString('base64')}`;
 
-function servicesServer(variants = { current: true, earlier: true }, options: Partial<HttpOptions> = {}) {
+function servicesServer(variants = { current: true, earlier: true }, restRevision: 'current' | 'earlier' = 'current') {
   return testServer({
-    options,
+    restRevision,
     users: { bob: { password: 'pw', attributes: { memberOf: ['students'] } } },
     modules: ({ core, tickets, registry, events }) => [
       servicesModule({
@@ -39,8 +38,8 @@ describe('services module routes (docs/protocol.md §3)', () => {
   });
 
   for (const restRevision of ['current', 'earlier'] as const) {
-    it(`401 with a Basic challenge for missing, malformed or wrong credentials (rest.revision ${restRevision})`, async () => {
-      const server = servicesServer(undefined, { restRevision });
+    it(`401 with a Basic challenge for missing, malformed or wrong credentials (beside rest routes of revision ${restRevision})`, async () => {
+      const server = servicesServer(undefined, restRevision);
       for (const authorization of [undefined, 'Basic !!!', 'Bearer x', `Basic ${Buffer.from('casuser:wrong').toString('base64')}`]) {
         const call = server.http.post('/cas/v1/services');
         const response = await (authorization ? call.set('Authorization', authorization) : call).send(DEFINITION);

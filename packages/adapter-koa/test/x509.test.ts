@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { FixedClock } from '@tessera/testkit';
 import { TestPki, type IssuedCertificate, type TestAuthority } from '@tessera/testkit/x509';
 import { trustedPeers, type CredentialExtractor } from '../src/index.js';
-import { usernamePasswordExtractor } from '../src/modules/rest/index.js';
+import { usernamePasswordExtractor } from '../src/index.js';
 import { formCertificateExtractor, headerCertificateExtractor, tlsCertificateExtractor } from '../src/modules/x509/index.js';
 import { FakePasswordHandler, RecordingEvents } from './fakes.js';
 import { APP, testServer } from './harness.js';

@@ -4,13 +4,14 @@ import { LOOPBACK_HOSTS, createApp, type HttpOptions } from '@tessera/adapter-ko
 import type { MongoDatabase } from '@tessera/adapter-mongo';
 import { Argon2PasswordHasher, ReadinessProbe, createCasCore, cryptoRandomSource, systemClock, type RegisteredService } from '@tessera/core';
 import { AuditEventSink } from './audit/audit-event-sink.js';
+import { registerAuthentication } from './authentication/authentication.js';
 import type { Config } from './config/schema.js';
 import { Binder } from './di.js';
 import { FanOutEventSink } from './events/fan-out-event-sink.js';
 import { bindServerLogs, bindServing, type ServeOptions } from './lifecycle.js';
 import { LoggingEventSink } from './logging.js';
 import { registerMetrics } from './metrics/register-metrics.js';
-import { enabledModules } from './modules/index.js';
+import { registerEnabledModules } from './modules/index.js';
 import { openStorage } from './storage/storage.js';
 import { KEYS } from './keys.js';
 import { TESSERA_VERSION } from './version.js';
@@ -36,8 +37,8 @@ export interface ComposingInputs extends CommonInputs {
 export type CompositionInputs = ServingInputs | ComposingInputs;
 
 /**
- * The composition root: every port bound to its adapter, the use cases, the HTTP app, then each
- * enabled module adds its routes, extractors and handlers. Nothing is built until something asks for
+ * The composition root: every port bound to its adapter, the use cases, the HTTP app, the central
+ * authentication, then each enabled module adds its routes, extractors and handlers. Nothing is built until something asks for
  * it. `open()` opens the resources in order: for a container that serves, the log and the audit
  * trail first, then the storage (connecting to Mongo or Redis), what modules add, the listeners and
  * the background jobs; `close()` closes them in reverse.
@@ -45,7 +46,6 @@ export type CompositionInputs = ServingInputs | ComposingInputs;
 export function buildContainer(inputs: CompositionInputs): Binder {
   const { config, services = [], mongoDatabase } = inputs;
   const binder = new Binder(new Container());
-  binder.constant(KEYS.Config, config);
   if ('serve' in inputs) bindServerLogs(binder, config, inputs.serve);
   else binder.constant(KEYS.Logger, inputs.logger);
   binder.constant(KEYS.Clock, systemClock);
@@ -94,7 +94,9 @@ export function buildContainer(inputs: CompositionInputs): Binder {
       }),
   );
 
-  for (const module of enabledModules(config.modules)) module.register(binder, config);
+  // Authentication is every deployment's, its extractor and handlers bound before any module's.
+  registerAuthentication(binder, config);
+  registerEnabledModules(binder, config);
   if ('serve' in inputs) bindServing(binder, config);
   return binder;
 }
@@ -134,7 +136,6 @@ export function httpOptions(config: Config): HttpOptions {
     ...(config.server.publicUrl !== undefined && { publicUrl: config.server.publicUrl }),
     allowedHosts: config.server.allowedHosts ?? LOOPBACK_HOSTS,
     validationFailureStatus: config.protocol.validationFailureStatus,
-    restRevision: config.rest.revision,
     maxBodyBytes: config.server.maxBodyBytes,
   };
 }

@@ -21,8 +21,7 @@ import type { CredentialExtractor, HttpModule } from '@tessera/adapter-koa';
 import type { RequestListener } from 'node:http';
 import type { AdminEndpoints } from './admin/admin-endpoints.js';
 import type { AuditStream } from './audit/audit-stream.js';
-import type { Config } from './config/schema.js';
-import type { LifecycleLines } from './lifecycle.js';
+import type { LifecycleLines } from './lifecycle-lines.js';
 import type { Listening } from './listen.js';
 import type { LogDestination } from './log-destination.js';
 import type { TesseraMetrics } from './metrics/tessera-metrics.js';
@@ -50,7 +49,6 @@ export function key<T>(description: string): Key<T> {
 
 /** Every key of the container: one leaf file, so modules and the root agree without import cycles. */
 export const KEYS = {
-  Config: key<Config>('Config'),
   /** A serving container's first resource: stdout (or a test's stream), closed last, once every line is written. */
   LogDestination: key<LogDestination>('LogDestination'),
   Logger: key<Logger>('Logger'),

@@ -1,4 +1,4 @@
-import type { DestinationStream, Logger } from 'pino';
+import type { DestinationStream } from 'pino';
 import { AdminEndpoints } from './admin/admin-endpoints.js';
 import { openAuditStream } from './audit/audit-stream.js';
 import type { Config } from './config/schema.js';
@@ -7,7 +7,10 @@ import { listenGracefully } from './listen.js';
 import { createListener } from './listener.js';
 import { standardStream, type LogDestination } from './log-destination.js';
 import { createLogger } from './logging.js';
+import { secretParameterNames } from './modules/index.js';
+import { Redaction } from './redaction.js';
 import { KEYS } from './keys.js';
+import { LifecycleLines } from './lifecycle-lines.js';
 
 /** Where a serving container writes, when not where the configuration says (tests). */
 export interface ServeOptions {
@@ -22,10 +25,12 @@ export interface ServeOptions {
  * then the lines that say the server stopped (written once everything else is closed).
  */
 export function bindServerLogs(binder: Binder, config: Config, { log, auditLog }: ServeOptions): void {
+  // Every secret request parameter the central parts and the enabled modules declare stays out of the lines.
+  const redaction = new Redaction(secretParameterNames(config));
   binder.resource(KEYS.LogDestination, [], () => (log ? givenStream(log) : standardStream(1, 'the log')), (destination) => destination.close());
-  binder.resolved(KEYS.Logger, [KEYS.LogDestination], (destination) => createLogger(config.logging.level, destination.stream));
+  binder.resolved(KEYS.Logger, [KEYS.LogDestination], (destination) => createLogger(config.logging.level, destination.stream, redaction));
   if (config.audit.destination !== 'off') {
-    binder.resource(KEYS.AuditStream, [], () => openAuditStream(config.audit.destination, config.server.nodeName, auditLog), (audit) => audit.close());
+    binder.resource(KEYS.AuditStream, [], () => openAuditStream(config.audit.destination, config.server.nodeName, auditLog, redaction), (audit) => audit.close());
   }
   binder.resource(KEYS.LifecycleLines, [KEYS.Logger], (logger) => new LifecycleLines(logger), (lines) => lines.stopped());
 }
@@ -64,26 +69,6 @@ export function bindServing(binder: Binder, config: Config): void {
       for (const job of [...jobs].reverse()) await job.stop();
     },
   );
-}
-
-/** The lines an operator watches for: ready, stopping, and stopped, the last only of a server that was ready. */
-export class LifecycleLines {
-  private wasReady = false;
-
-  constructor(private readonly logger: Logger) {}
-
-  ready(url: string, adminUrl: string, modules: readonly string[]): void {
-    this.logger.info({ url, adminUrl, modules }, `tessera ready at ${url}`);
-    this.wasReady = true;
-  }
-
-  stopping(): void {
-    this.logger.info('tessera stopping: requests in flight may finish');
-  }
-
-  stopped(): void {
-    if (this.wasReady) this.logger.info('tessera stopped');
-  }
 }
 
 /** A stream of the caller's: written to, never closed here. */

@@ -5,8 +5,8 @@ import { createSecureContext, type SecureContextOptions } from 'node:tls';
 import { answerClientErrors } from '@tessera/adapter-koa';
 import type { EventSink } from '@tessera/core';
 import { configurationError } from './config/errors.js';
-import type { Config } from './config/schema.js';
-import { enabledModules } from './modules/index.js';
+import type { CentralSettings } from './config/central.js';
+import { modulesAskForClientCertificates, type ModuleInputs } from './modules/index.js';
 
 export type Listener = HttpServer | HttpsServer;
 
@@ -15,13 +15,13 @@ export type Listener = HttpServer | HttpsServer;
  * It asks clients for a certificate when the x509 module reads TLS certificates (or `clientCa` is
  * set), and never refuses a handshake for one: the request then gets a proper 401 from the module.
  */
-export function createListener(config: Config, listener: RequestListener, events: EventSink): { server: Listener; scheme: 'http' | 'https' } {
+export function createListener(config: ModuleInputs, listener: RequestListener, events: EventSink): { server: Listener; scheme: 'http' | 'https' } {
   const { server, scheme } = createServer(config, listener);
   return { server: guardConnections(server, events), scheme };
 }
 
 /** A plain HTTP listener (the admin one) under the same rules as the main one. */
-export function createPlainListener(config: Config, listener: RequestListener, events: EventSink): HttpServer {
+export function createPlainListener(config: CentralSettings, listener: RequestListener, events: EventSink): HttpServer {
   return guardConnections(createHttpServer(connectionTimeouts(config), listener), events);
 }
 
@@ -44,7 +44,7 @@ function guardConnections<Server extends Listener>(server: Server, events: Event
  * ones. It looks for expired requests every `connectionsCheckingInterval`, 30 s by default, so a
  * deadline could be missed by that much: a quarter of the headers deadline, at most a second.
  */
-function connectionTimeouts(config: Config): ServerOptions {
+function connectionTimeouts(config: CentralSettings): ServerOptions {
   const { headersMs, requestMs, keepAliveMs } = config.server.timeouts;
   return {
     headersTimeout: headersMs,
@@ -54,7 +54,7 @@ function connectionTimeouts(config: Config): ServerOptions {
   };
 }
 
-function createServer(config: Config, listener: RequestListener): { server: Listener; scheme: 'http' | 'https' } {
+function createServer(config: ModuleInputs, listener: RequestListener): { server: Listener; scheme: 'http' | 'https' } {
   const { cert, key, clientCa } = config.server.tls;
   if (cert === undefined || key === undefined) return { server: createHttpServer(connectionTimeouts(config), listener), scheme: 'http' };
   const options: SecureContextOptions = { cert: readPem('server.tls.cert', cert), key: readPem('server.tls.key', key) };
@@ -64,7 +64,7 @@ function createServer(config: Config, listener: RequestListener): { server: List
     options.ca = readPem('server.tls.clientCa', clientCa);
     checkContext('server.tls.clientCa', { ca: options.ca }, 'is not a PEM file of CA certificates');
   }
-  const askForCertificates = clientCa !== undefined || enabledModules(config.modules).some((module) => module.asksForClientCertificates?.(config) === true);
+  const askForCertificates = clientCa !== undefined || modulesAskForClientCertificates(config);
   // A TLS handshake is part of getting the request's headers in: it gets the same deadline.
   const timeouts = { ...connectionTimeouts(config), handshakeTimeout: config.server.timeouts.headersMs };
   return { server: createHttpsServer({ ...options, ...timeouts, requestCert: askForCertificates, rejectUnauthorized: false }, listener), scheme: 'https' };

@@ -1,48 +1,61 @@
 import { pino, type Bindings, type ChildLoggerOptions, type DestinationStream, type Level, type Logger, type LoggerOptions } from 'pino';
 import type { DomainEvent, DomainEventType, EventSink, RequestOrigin } from '@tessera/core';
-import { redacted, redactedError, redactedText } from './redaction.js';
+import { STANDARD_REDACTION, type Redaction } from './redaction.js';
 
 export type LogLevel = Level | 'silent';
 
 /**
  * JSON lines with an ISO time that keep secrets out, whatever code logs through them: every merged
- * object, error and message passes `redacted`, the one redaction step. The application log and the
+ * object, error and message passes `redaction`, the one redaction step. The application log and the
  * audit trail share them. One walk does it all: pino's path-based redact, a second walk, doubled the
  * cost of every line on the request path.
  */
-const safeJsonLines = {
-  timestamp: isoTime,
-  formatters: { level: (label) => ({ level: label }), log: (object) => redacted(object) as Record<string, unknown> },
-  // The log formatter above has turned every error into its redacted form already; this only keeps
-  // pino's own error serializer from reading that form as an error of type Object.
-  serializers: { err: (value: unknown) => (value instanceof Error ? redactedError(value) : value) },
-  hooks: {
-    logMethod(args, method) {
-      // An error given alone would lend pino its raw message as the line's msg: hand over the redacted form.
-      const safeArgs = args.map((arg) => (typeof arg === 'string' ? redactedText(arg) : arg instanceof Error ? { err: redactedError(arg) } : arg));
-      method.apply(this, safeArgs as Parameters<typeof method>);
+function safeJsonLines({ redacted, redactedError, redactedText }: Redaction) {
+  return {
+    timestamp: isoTime,
+    formatters: { level: (label) => ({ level: label }), log: (object) => redacted(object) as Record<string, unknown> },
+    // The log formatter above has turned every error into its redacted form already; this only keeps
+    // pino's own error serializer from reading that form as an error of type Object.
+    serializers: { err: (value: unknown) => (value instanceof Error ? redactedError(value) : value) },
+    hooks: {
+      logMethod(args, method) {
+        // An error given alone would lend pino its raw message as the line's msg: hand over the redacted form.
+        const safeArgs = args.map((arg) => (typeof arg === 'string' ? redactedText(arg) : arg instanceof Error ? { err: redactedError(arg) } : arg));
+        method.apply(this, safeArgs as Parameters<typeof method>);
+      },
     },
-  },
-} satisfies LoggerOptions;
+  } satisfies LoggerOptions;
+}
 
-/** pino writing JSON lines to `destination` (stdout by default), redacted and without ticket ids. */
-export function createLogger(level: LogLevel, destination: DestinationStream = pino.destination({ dest: 1, sync: true })): Logger {
-  return withRedactedChildren(pino({ name: 'tessera', level, ...safeJsonLines }, destination));
+/**
+ * pino writing JSON lines to `destination` (stdout by default), redacted and without ticket ids.
+ * `redaction`: the server's, which knows the secret request parameters its modules declare.
+ */
+export function createLogger(level: LogLevel, destination: DestinationStream = pino.destination({ dest: 1, sync: true }), redaction: Redaction = STANDARD_REDACTION): Logger {
+  return withRedactedChildren(pino({ name: 'tessera', level, ...safeJsonLines(redaction) }, destination), redaction);
 }
 
 /** The audit trail's pino: the same safe JSON lines, with the `node` instead of pid and host name. */
-export function createAuditLogger(destination: DestinationStream, node: string): Logger {
-  return withRedactedChildren(pino({ level: 'info', base: { node }, ...safeJsonLines }, destination));
+export function createAuditLogger(destination: DestinationStream, node: string, redaction: Redaction = STANDARD_REDACTION): Logger {
+  return withRedactedChildren(pino({ level: 'info', base: { node }, ...safeJsonLines(redaction) }, destination), redaction);
+}
+
+/** The redaction of each logger made here, for the lines written past pino's formatters (writeEventLine). */
+const REDACTIONS = new WeakMap<object, Redaction>();
+
+function redactionOf(logger: Logger): Redaction {
+  return REDACTIONS.get(logger) ?? STANDARD_REDACTION;
 }
 
 /**
  * pino writes a child logger's bindings on each of its lines without the log formatter: they pass
- * `redacted` when the child is made, and so on down for the child's own children. `makeChild` is
+ * the redaction when the child is made, and so on down for the child's own children. `makeChild` is
  * pino's own method, applied to each logger in turn (a child inherits its parent's properties).
  */
-function withRedactedChildren<Levels extends string>(logger: Logger<Levels>, makeChild = Reflect.get(logger, 'child') as Logger<Levels>['child']): Logger<Levels> {
+function withRedactedChildren<Levels extends string>(logger: Logger<Levels>, redaction: Redaction, makeChild = Reflect.get(logger, 'child') as Logger<Levels>['child']): Logger<Levels> {
+  REDACTIONS.set(logger, redaction);
   logger.child = <ChildLevels extends string = never>(bindings: Bindings, options?: ChildLoggerOptions<ChildLevels>) =>
-    withRedactedChildren(Reflect.apply(makeChild, logger, [redacted(bindings), options]) as Logger<Levels | ChildLevels>, makeChild);
+    withRedactedChildren(Reflect.apply(makeChild, logger, [redaction.redacted(bindings), options]) as Logger<Levels | ChildLevels>, redaction, makeChild);
   return logger;
 }
 
@@ -60,6 +73,7 @@ export function writeEventLine(logger: Logger, level: Level, fields: Record<stri
   if (!logger.isLevelEnabled(level)) return;
   const destination = Reflect.get(logger, streamSym) as DestinationStream & { [needsMetadataGsym]?: boolean };
   if (destination[needsMetadataGsym] === true) return writeThroughPino(logger, level, fields, msg);
+  const { redacted, redactedText } = redactionOf(logger);
   let json: string;
   try {
     json = JSON.stringify(redacted(fields));

@@ -1,20 +1,5 @@
 import { ticketFingerprint } from '@tessera/core';
 
-/**
- * The one redaction step between anything tessera writes about itself (log lines, audit lines, the
- * messages of a failed start) and its reader. Nothing reaches a line without passing `redacted`:
- * - values under secret keys are replaced, at any depth;
- * - every string has whole ticket ids replaced by fingerprints, JWTs, Authorization credentials,
- *   URL passwords and `password=…`-like values taken out;
- * - an error keeps only its type, code, message and stack (then redacted as text) and its causes:
- *   the other fields libraries hang on errors (Node's parser puts the connection's raw bytes in
- *   `rawPacket`, drivers their commands and requests) never get through;
- * - binary data and anything nested deeper than a log line needs is left out.
- */
-export function redacted(value: unknown): unknown {
-  return redactedValue(value, 0);
-}
-
 /** An error as a log line may show it: an allow-list of its fields, its texts redacted. */
 export interface RedactedError {
   readonly type: string;
@@ -26,102 +11,149 @@ export interface RedactedError {
 }
 
 /** Keys (compared in lower case) whose values never reach a line, whatever they hold. */
-const SECRET_KEYS = new Set(['password', 'passwordhash', 'bindpassword', 'authorization', 'proxy-authorization', 'cookie', 'otp', 'otpsecret', 'signingkey', 'encryptionkey']);
+const SECRET_KEYS = ['password', 'passwordhash', 'bindpassword', 'authorization', 'proxy-authorization', 'cookie', 'otp', 'otpsecret', 'signingkey', 'encryptionkey'];
 
-/**
- * Secrets as they appear inside text: whole ticket ids (replaced by fingerprints), JWTs, the
- * credentials of an Authorization value, and the value after a secret-sounding name and `=` or `:`
- * (a form body or JSON quoted by a parser's message). One pass of one expression over each string.
- */
-const SECRET_TEXT = new RegExp(
-  [
-    String.raw`\b(?:TGT|ST|PT|PGT)-\d+-[A-Za-z0-9-]{8,}`,
-    String.raw`\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_.-]*`,
-    String.raw`\b(?:basic|bearer|digest|negotiate)\s+[A-Za-z0-9+/=._~-]{4,}`,
-    String.raw`\b(?:password|passwd|pwd|otp|token|secret|authorization|cookie)(?:["']?\s*[:=]\s*["']?)(?:(?:basic|bearer|digest|negotiate)\s+)?[^\s"'&,;]+`,
-  ].join('|'),
-  'gi',
-);
+/** Names whose value, after `=` or `:` in a text, is a secret. */
+const SECRET_NAMES = ['password', 'passwd', 'pwd', 'otp', 'token', 'secret', 'authorization', 'cookie'];
+
 /** The password of a URL's user information (`redis://:secret@host`, `mongodb://user:secret@host`); one masked as `***` already stays so. */
 const URL_PASSWORD = /(:\/\/[^\s/:@]*:)(?!\*+@)[^\s/@]+@/g;
-const NAME_AND_SEPARATOR = /^([a-z]+["']?\s*[:=]\s*["']?)/i;
+const NAME_AND_SEPARATOR = /^([A-Za-z0-9._-]+["']?\s*[:=]\s*["']?)/;
 const CREDENTIAL_SCHEME = /^(basic|bearer|digest|negotiate)\s/i;
 
 const MAX_DEPTH = 6;
 const MAX_CAUSES = 5;
 const MAX_AGGREGATED = 10;
 
-/**
- * Short texts found to hold nothing to take out. Log lines repeat the same names, addresses, service
- * URLs and endpoints request after request: a set lookup spares them the expressions. Only clean
- * texts are kept, so no secret stays here; the set starts over when full.
- */
-const CLEAN_TEXTS = new Set<string>();
 const MAX_CLEAN_TEXTS = 4096;
 const MAX_CLEAN_TEXT_LENGTH = 256;
 
-/** A text with the secrets it may quote taken out (see SECRET_TEXT). */
-export function redactedText(text: string): string {
-  if (CLEAN_TEXTS.has(text)) return text;
-  const redactedForm = textWithoutSecrets(text);
-  if (redactedForm === text && text.length <= MAX_CLEAN_TEXT_LENGTH) {
-    if (CLEAN_TEXTS.size >= MAX_CLEAN_TEXTS) CLEAN_TEXTS.clear();
-    CLEAN_TEXTS.add(text);
-  }
-  return redactedForm;
-}
-
-function textWithoutSecrets(text: string): string {
-  const withoutUrlPasswords = text.includes('://') ? text.replace(URL_PASSWORD, '$1[redacted]@') : text;
-  return withoutUrlPasswords.replace(SECRET_TEXT, (secret) => {
-    if (/^(?:TGT|ST|PT|PGT)-/.test(secret)) return ticketFingerprint(secret);
-    if (secret.startsWith('eyJ')) return '[jwt]';
-    const scheme = CREDENTIAL_SCHEME.exec(secret);
-    if (scheme) return `${scheme[1]} [redacted]`;
-    return `${NAME_AND_SEPARATOR.exec(secret)?.[1] ?? ''}[redacted]`;
-  });
-}
-
-/** The allow-listed fields of an error, its texts redacted, its causes followed a few levels down. */
-export function redactedError(error: Error, depth = 0): RedactedError {
-  const code = (error as { code?: unknown }).code;
-  const { cause } = error as { cause?: unknown };
-  const aggregated = error instanceof AggregateError && Array.isArray(error.errors) ? (error.errors as unknown[]).slice(0, MAX_AGGREGATED) : [];
-  return {
-    type: typeof error.name === 'string' ? error.name : 'Error',
-    message: redactedText(String(error.message)),
-    ...((typeof code === 'string' || typeof code === 'number') && { code: typeof code === 'string' ? redactedText(code) : code }),
-    ...(typeof error.stack === 'string' && { stack: redactedText(error.stack) }),
-    ...(cause !== undefined && depth < MAX_CAUSES && { cause: cause instanceof Error ? redactedError(cause, depth + 1) : redactedText(typeof cause === 'string' ? cause : `(a ${typeof cause})`) }),
-    ...(aggregated.length > 0 && { errors: aggregated.map((item) => (item instanceof Error ? redactedError(item, depth + 1) : { type: typeof item, message: '(not an Error)' })) }),
-  };
+/**
+ * Secrets as they appear inside text: whole ticket ids (replaced by fingerprints), JWTs, the
+ * credentials of an Authorization value, and the value after a secret name and `=` or `:` (a form
+ * body or JSON quoted by a parser's message). One pass of one expression over each string.
+ */
+function secretTextPattern(names: readonly string[]): RegExp {
+  const escaped = names.map((name) => name.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&'));
+  return new RegExp(
+    [
+      String.raw`\b(?:TGT|ST|PT|PGT)-\d+-[A-Za-z0-9-]{8,}`,
+      String.raw`\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_.-]*`,
+      String.raw`\b(?:basic|bearer|digest|negotiate)\s+[A-Za-z0-9+/=._~-]{4,}`,
+      String.raw`\b(?:${escaped.join('|')})(?:["']?\s*[:=]\s*["']?)(?:(?:basic|bearer|digest|negotiate)\s+)?[^\s"'&,;]+`,
+    ].join('|'),
+    'gi',
+  );
 }
 
 /**
- * The value with secrets taken out, copied only where something was taken out: events are logged on
- * every request, and they hold fingerprints already, so almost every line goes through untouched.
+ * The one redaction step between anything tessera writes about itself (log lines, audit lines, the
+ * messages of a failed start) and its reader. Nothing reaches a line without passing `redacted`:
+ * - values under secret keys are replaced, at any depth;
+ * - every string has whole ticket ids replaced by fingerprints, JWTs, Authorization credentials,
+ *   URL passwords and `password=…`-like values taken out;
+ * - an error keeps only its type, code, message and stack (then redacted as text) and its causes:
+ *   the other fields libraries hang on errors (Node's parser puts the connection's raw bytes in
+ *   `rawPacket`, drivers their commands and requests) never get through;
+ * - binary data and anything nested deeper than a log line needs is left out.
+ *
+ * A server's loggers redact the secret request parameters its modules declare too (the otp
+ * module's code under whatever name `otp.parameter` gives it): their names are secret keys and
+ * secret names in text, for that server's lines only.
  */
-function redactedValue(value: unknown, depth: number): unknown {
-  if (typeof value === 'string') return redactedText(value);
-  if (typeof value !== 'object' || value === null) return value;
-  if (value instanceof Error) return redactedError(value);
-  if (ArrayBuffer.isView(value) || value instanceof ArrayBuffer) return `(${value.byteLength} bytes)`;
-  if (depth >= MAX_DEPTH) return '(nested too deep)';
-  if (Array.isArray(value)) return redactedList(value, depth);
-  let copy: Record<string, unknown> | undefined;
-  for (const key in value) {
-    const item = (value as Record<string, unknown>)[key];
-    const safe = SECRET_KEYS.has(key.toLowerCase()) ? '[redacted]' : redactedValue(item, depth + 1);
-    if (safe !== item) (copy ??= { ...value })[key] = safe;
+export class Redaction {
+  private readonly secretKeys: ReadonlySet<string>;
+  private readonly secretText: RegExp;
+  /**
+   * Short texts found to hold nothing to take out. Log lines repeat the same names, addresses, service
+   * URLs and endpoints request after request: a set lookup spares them the expressions. Only clean
+   * texts are kept, so no secret stays here; the set starts over when full.
+   */
+  private readonly cleanTexts = new Set<string>();
+
+  /** `secretParameters`: the names of the request parameters whose values are secrets, beside the standard ones. */
+  constructor(secretParameters: Iterable<string> = []) {
+    const parameters = [...secretParameters].map((name) => name.toLowerCase());
+    this.secretKeys = new Set([...SECRET_KEYS, ...parameters]);
+    this.secretText = secretTextPattern([...new Set([...SECRET_NAMES, ...parameters])]);
   }
-  return copy ?? value;
+
+  readonly redacted = (value: unknown): unknown => this.redactedValue(value, 0);
+
+  /** A text with the secrets it may quote taken out (see secretTextPattern). */
+  readonly redactedText = (text: string): string => {
+    if (this.cleanTexts.has(text)) return text;
+    const redactedForm = this.textWithoutSecrets(text);
+    if (redactedForm === text && text.length <= MAX_CLEAN_TEXT_LENGTH) {
+      if (this.cleanTexts.size >= MAX_CLEAN_TEXTS) this.cleanTexts.clear();
+      this.cleanTexts.add(text);
+    }
+    return redactedForm;
+  };
+
+  /** The allow-listed fields of an error, its texts redacted, its causes followed a few levels down. */
+  readonly redactedError = (error: Error, depth = 0): RedactedError => {
+    const code = (error as { code?: unknown }).code;
+    const { cause } = error as { cause?: unknown };
+    const aggregated = error instanceof AggregateError && Array.isArray(error.errors) ? (error.errors as unknown[]).slice(0, MAX_AGGREGATED) : [];
+    return {
+      type: typeof error.name === 'string' ? error.name : 'Error',
+      message: this.redactedText(String(error.message)),
+      ...((typeof code === 'string' || typeof code === 'number') && { code: typeof code === 'string' ? this.redactedText(code) : code }),
+      ...(typeof error.stack === 'string' && { stack: this.redactedText(error.stack) }),
+      ...(cause !== undefined &&
+        depth < MAX_CAUSES && { cause: cause instanceof Error ? this.redactedError(cause, depth + 1) : this.redactedText(typeof cause === 'string' ? cause : `(a ${typeof cause})`) }),
+      ...(aggregated.length > 0 && { errors: aggregated.map((item) => (item instanceof Error ? this.redactedError(item, depth + 1) : { type: typeof item, message: '(not an Error)' })) }),
+    };
+  };
+
+  private textWithoutSecrets(text: string): string {
+    const withoutUrlPasswords = text.includes('://') ? text.replace(URL_PASSWORD, '$1[redacted]@') : text;
+    return withoutUrlPasswords.replace(this.secretText, (secret) => {
+      if (/^(?:TGT|ST|PT|PGT)-/.test(secret)) return ticketFingerprint(secret);
+      if (secret.startsWith('eyJ')) return '[jwt]';
+      const scheme = CREDENTIAL_SCHEME.exec(secret);
+      if (scheme) return `${scheme[1]} [redacted]`;
+      return `${NAME_AND_SEPARATOR.exec(secret)?.[1] ?? ''}[redacted]`;
+    });
+  }
+
+  /**
+   * The value with secrets taken out, copied only where something was taken out: events are logged on
+   * every request, and they hold fingerprints already, so almost every line goes through untouched.
+   */
+  private redactedValue(value: unknown, depth: number): unknown {
+    if (typeof value === 'string') return this.redactedText(value);
+    if (typeof value !== 'object' || value === null) return value;
+    if (value instanceof Error) return this.redactedError(value);
+    if (ArrayBuffer.isView(value) || value instanceof ArrayBuffer) return `(${value.byteLength} bytes)`;
+    if (depth >= MAX_DEPTH) return '(nested too deep)';
+    if (Array.isArray(value)) return this.redactedList(value, depth);
+    let copy: Record<string, unknown> | undefined;
+    for (const key in value) {
+      const item = (value as Record<string, unknown>)[key];
+      const safe = this.secretKeys.has(key.toLowerCase()) ? '[redacted]' : this.redactedValue(item, depth + 1);
+      if (safe !== item) (copy ??= { ...value })[key] = safe;
+    }
+    return copy ?? value;
+  }
+
+  private redactedList(list: readonly unknown[], depth: number): unknown {
+    let copy: unknown[] | undefined;
+    list.forEach((item, index) => {
+      const safe = this.redactedValue(item, depth + 1);
+      if (safe !== item) (copy ??= [...list])[index] = safe;
+    });
+    return copy ?? list;
+  }
 }
 
-function redactedList(list: readonly unknown[], depth: number): unknown {
-  let copy: unknown[] | undefined;
-  list.forEach((item, index) => {
-    const safe = redactedValue(item, depth + 1);
-    if (safe !== item) (copy ??= [...list])[index] = safe;
-  });
-  return copy ?? list;
-}
+/** The standard redaction: what every line gets, whatever the configuration (a failed start's messages, the CLI's output). */
+export const STANDARD_REDACTION = new Redaction();
+
+/** The value with the standard secrets taken out (Redaction). */
+export const redacted = STANDARD_REDACTION.redacted;
+/** A text with the standard secrets it may quote taken out. */
+export const redactedText = STANDARD_REDACTION.redactedText;
+/** The allow-listed fields of an error, its texts redacted with the standard secrets. */
+export const redactedError = STANDARD_REDACTION.redactedError;

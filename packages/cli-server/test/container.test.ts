@@ -30,11 +30,11 @@ describe('container composition (docs/protocol.md §8)', () => {
     expect(failure).to.be.instanceOf(AuthenticationFailedError);
   });
 
-  it('with no module on: no routes, extractors or handlers, and the web app still builds', () => {
-    const binder = containerFor(parseConfig({ modules: [] }));
+  it('with no module on: no module routes, only the central authentication, and the web app still builds', () => {
+    const binder = containerFor(parseConfig({ modules: [], authentication: { handlers: ['config-users', 'ldap'] }, ldap: { url: 'ldap://127.0.0.1:1', searchBase: 'dc=example' } }));
     expect(binder.getAll(KEYS.HttpModule)).to.deep.equal([]);
-    expect(binder.getAll(KEYS.CredentialExtractor)).to.deep.equal([]);
-    expect(binder.getAll(KEYS.CredentialHandler)).to.deep.equal([]);
+    expect(binder.getAll(KEYS.CredentialExtractor).map((extractor) => Object.keys(extractor.parameters))).to.deep.equal([['username', 'password']]);
+    expect(binder.getAll(KEYS.CredentialHandler).map((handler) => handler.name)).to.deep.equal(['config-users', 'ldap']);
     expect(binder.get(KEYS.HttpApp).callback()).to.be.a('function');
   });
 

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { ticketFingerprint } from '@tessera/core';
-import { buildContainer, createLogger, LoggingEventSink, parseConfig, redactedText, writeEventLine, KEYS } from '@tessera/cli-server';
+import { buildContainer, createAuditLogger, createLogger, LoggingEventSink, parseConfig, Redaction, redactedText, secretParameterNames, writeEventLine, KEYS } from '@tessera/cli-server';
 import { jsonLines } from './json-lines.js';
 
 function capture() {
@@ -90,6 +90,27 @@ describe('logging', () => {
     logger.child({ request: { authorization: 'Basic Y2FzdXNlcjpNZWxsb24=', url: `/cas/v1/tickets/${TGT}` } }).child({ password: 'Mellon' }).info('child line');
     expect(JSON.stringify(lines)).to.not.include('Y2FzdXNlcjpNZWxsb24').and.not.include(TGT).and.not.include('Mellon');
     expect(lines[0]).to.deep.include({ request: { authorization: '[redacted]', url: `/cas/v1/tickets/${ticketFingerprint(TGT)}` }, password: '[redacted]', msg: 'child line' });
+  });
+
+  it("a server's lines hold no value of a secret parameter its modules declare: the otp code renamed to `code`, as a key, in a text, an error, a child's bindings, an event line", () => {
+    const config = parseConfig({ modules: ['rest', 'otp'], otp: { parameter: 'code' } });
+    expect(secretParameterNames(config)).to.have.members(['password', 'code']);
+    const redaction = new Redaction(secretParameterNames(config));
+    const { lines, stream } = jsonLines();
+    const logger = createLogger('info', stream, redaction);
+    const form = 'username=casuser&password=Mellon&code=913752';
+    logger.info({ request: { parameters: { username: 'casuser', code: '913752' } } }, `refused ${form}`);
+    logger.child({ sent: { Code: '913752' } }).warn(new SyntaxError('Unexpected token } in JSON at position 40: {"username":"casuser","code":"913752"}'));
+    writeEventLine(logger, 'warn', { event: 'authentication.failed', body: { code: '913752' } }, 'authentication.failed');
+    const audit = jsonLines();
+    createAuditLogger(audit.stream, 'node1', redaction).info({ details: { code: '913752' } }, 'audit');
+    expect(lines).to.have.length(3);
+    expect(JSON.stringify([...lines, ...audit.lines])).to.not.include('913752');
+    expect(lines[0]).to.deep.include({ request: { parameters: { username: 'casuser', code: '[redacted]' } }, msg: 'refused username=casuser&password=[redacted]&code=[redacted]' });
+    // Another server, whose otp parameter keeps its default name, keeps a `code` field (a parser's error code) readable.
+    const other = jsonLines();
+    createLogger('info', other.stream, new Redaction(secretParameterNames(parseConfig({ modules: ['rest', 'otp'] })))).warn({ code: 'HPE_INVALID_METHOD', otp: '913752' }, 'unreadable');
+    expect(other.lines[0]).to.include({ code: 'HPE_INVALID_METHOD', otp: '[redacted]' });
   });
 
   it('texts lose the secrets they quote, and keep everything else', () => {

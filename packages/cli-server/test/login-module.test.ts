@@ -13,8 +13,8 @@ const keyFileIn = () => join(mkdtempSync(join(tmpdir(), 'tessera-login-')), 'log
 
 // The login module's settings (docs/protocol.md §12): keys, branding checked for contrast, single logout.
 describe('login module settings and keys', () => {
-  it('needs the rest module; its settings have defaults', () => {
-    expect(problems({ modules: ['login'] })).to.deep.equal(['modules[0]: module "login" needs module "rest", which is not enabled']);
+  it('needs no other module (authentication is central); its settings have defaults', () => {
+    expect(parseConfig({ modules: ['login'] }).modules).to.deep.equal(['login']);
     const { login } = parseConfig({ modules: ['rest', 'login'] });
     expect(login).to.deep.equal({
       keyFile: 'tessera-login-key.json',

@@ -93,8 +93,8 @@ describe('proxy module: the callback over HTTPS and its settings', function () {
     expect((error as Error).message).to.match(/^proxy\.callback\.caFile: /);
   });
 
-  it('needs the rest module; its settings have defaults and fail closed', () => {
-    expect(problems({ modules: ['proxy'] })).to.deep.equal(['modules[0]: module "proxy" needs module "rest", which is not enabled']);
+  it('needs no other module; its settings have defaults and fail closed', () => {
+    expect(parseConfig({ modules: ['login', 'proxy'] }).modules).to.deep.equal(['login', 'proxy']);
     expect(parseConfig({ modules: ['rest', 'proxy'] }).proxy).to.deep.equal({ callback: { timeoutMs: 5000 } });
     expect(problems({ proxy: { callback: { timeoutMs: 0 } } })).to.deep.equal(['proxy.callback.timeoutMs: expected a number from 1 to 60000']);
     expect(problems({ proxy: { callback: { timeout: 100 } } })).to.deep.equal(['proxy.callback.timeout: unknown setting']);

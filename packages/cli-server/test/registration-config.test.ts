@@ -15,10 +15,11 @@ describe('configuration: registration (services module)', () => {
       acceptedTypes: ['org.apereo.cas.services.CasRegisteredService', 'org.apereo.cas.services.RegexRegisteredService'],
     });
     expect(parseConfig({ modules: ['rest', 'services'], registration: REGISTRATION }).registration.requiredAttribute).to.deep.equal(REGISTRATION.requiredAttribute);
+    // No other module needed: its routes check credentials through the central handlers.
+    expect(parseConfig({ modules: ['services'], registration: REGISTRATION }).modules).to.deep.equal(['services']);
   });
 
   const badSettings: [string, unknown, string][] = [
-    ['services without rest', { modules: ['services'], registration: REGISTRATION }, 'modules[0]: module "services" needs module "rest", which is not enabled'],
     ['services without the required attribute', { modules: ['rest', 'services'] }, 'registration.requiredAttribute.name: is required when the services module is on'],
     ['services without a value pattern', { modules: ['rest', 'services'], registration: { requiredAttribute: { name: 'memberOf' } } }, 'registration.requiredAttribute.valuePattern: is required when the services module is on'],
     ['a broken value pattern', { registration: { requiredAttribute: { name: 'memberOf', valuePattern: '(' } } }, 'registration.requiredAttribute.valuePattern: is not a valid regular expression'],

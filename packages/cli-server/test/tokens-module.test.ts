@@ -37,14 +37,21 @@ describe('tokens module settings and keys', () => {
     expect(config.tokens).to.deep.equal({ encryptionAlgorithm: 'A128CBC-HS256', keyFile: 'tessera-token-keys.json', requestParameters: [] });
   });
 
-  it('copies only well-named, non-credential request parameters into tokens', () => {
+  it('copies only well-named, non-credential request parameters into tokens: credentials are what the enabled modules declare', () => {
     expect(parseConfig({ tokens: { requestParameters: ['deviceId', 'client.version'] } }).tokens.requestParameters).to.deep.equal(['deviceId', 'client.version']);
-    expect(problems({ modules: TOKENS_ON, tokens: { requestParameters: ['deviceId', 'password', 'username', 'cert', 'otp'] } })).to.deep.equal([
+    // The central username + password always; a certificate and a code only when a module reads them.
+    expect(problems({ modules: TOKENS_ON, tokens: { requestParameters: ['deviceId', 'password', 'username'] } })).to.deep.equal([
       'tokens.requestParameters[1]: "password" carries a credential, which never goes into a token',
       'tokens.requestParameters[2]: "username" carries a credential, which never goes into a token',
-      'tokens.requestParameters[3]: "cert" carries a credential, which never goes into a token',
-      'tokens.requestParameters[4]: "otp" carries a credential, which never goes into a token',
     ]);
+    expect(parseConfig({ modules: TOKENS_ON, tokens: { requestParameters: ['cert', 'otp'] } }).tokens.requestParameters).to.deep.equal(['cert', 'otp']);
+    const x509Form = { sources: ['form'], trustAnchors: ['ca.pem'], trustedProxies: ['127.0.0.1'] };
+    expect(problems({ modules: [...TOKENS_ON, 'otp', 'x509'], x509: x509Form, tokens: { requestParameters: ['deviceId', 'cert', 'otp'] } })).to.deep.equal([
+      'tokens.requestParameters[1]: "cert" carries a credential, which never goes into a token',
+      'tokens.requestParameters[2]: "otp" carries a credential, which never goes into a token',
+    ]);
+    // The x509 module reads `cert` only from the form source.
+    expect(parseConfig({ modules: [...TOKENS_ON, 'x509'], x509: { sources: ['header'], trustAnchors: ['ca.pem'], trustedProxies: ['127.0.0.1'] }, tokens: { requestParameters: ['cert'] } }).tokens.requestParameters).to.deep.equal(['cert']);
     expect(problems({ modules: ['rest', 'tokens', 'otp'], otp: { parameter: 'code' }, tokens: { requestParameters: ['otp', 'code'] } })).to.deep.equal(['tokens.requestParameters[1]: "code" carries a credential, which never goes into a token']);
     expect(problems({ modules: TOKENS_ON, tokens: { requestParameters: ['__proto__'] } })).to.deep.equal(['tokens.requestParameters[0]: expected a parameter name: a letter, then letters, digits, ., _ or -']);
     expect(problems({ modules: TOKENS_ON, tokens: { requestParameters: ['a', 'a'] } })).to.deep.equal(['tokens.requestParameters: lists a parameter twice']);

@@ -44,8 +44,8 @@ describe('x509 module settings', () => {
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('needs rest; has CAS-like defaults; nothing is required while the module is off', () => {
-    expect(problems({ modules: ['x509'] })[0]).to.equal('modules[0]: module "x509" needs module "rest", which is not enabled');
+  it('needs no other module; has CAS-like defaults; nothing is required while the module is off', () => {
+    expect(problems({ modules: ['x509'] })[0]).to.equal('x509.trustAnchors: is required with the x509 module: list the PEM files of the CAs to trust');
     expect(parseConfig({}).x509).to.deep.equal({
       sources: [],
       trustedProxies: [],

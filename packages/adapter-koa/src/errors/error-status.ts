@@ -1,18 +1,28 @@
 import type { ErrorCode } from '@tessera/core';
 import type { HttpOptions } from '../http-options.js';
 
-type StatusRule = number | ((options: HttpOptions) => number);
+/**
+ * The revision of the REST protocol a route speaks: `earlier` answers bad credentials with 400
+ * instead of 401, as CAS 4.x did. The module that owns the REST ticket routes says which revision
+ * they speak; every other route speaks the current one.
+ */
+export type RestRevision = 'current' | 'earlier';
+
+/** What statuses depend on: the settings, and the revision of the route that answers (current when none). */
+export type StatusSettings = Pick<HttpOptions, 'validationFailureStatus'> & { readonly restRevision?: RestRevision };
+
+type StatusRule = number | ((settings: StatusSettings) => number);
 
 /** The only table from core error codes to HTTP statuses (docs/protocol.md §3). */
 const STATUS_BY_CODE: Readonly<Record<ErrorCode, StatusRule>> = {
   INVALID_REQUEST: 400,
   NO_CREDENTIALS: 400,
-  AUTHENTICATION_FAILED: (options) => (options.restRevision === 'earlier' ? 400 : 401),
+  AUTHENTICATION_FAILED: (settings) => (settings.restRevision === 'earlier' ? 400 : 401),
   UNAUTHENTICATED: 401,
   FORBIDDEN: 403,
   TICKET_NOT_FOUND: 404,
   SERVICE_NOT_AUTHORIZED: 403,
-  TICKET_VALIDATION_FAILED: (options) => options.validationFailureStatus,
+  TICKET_VALIDATION_FAILED: (settings) => settings.validationFailureStatus,
   INVALID_SERVICE_DEFINITION: 400,
   UNSUPPORTED_MEDIA_TYPE: 415,
   PAYLOAD_TOO_LARGE: 413,
@@ -29,7 +39,7 @@ const STATUS_BY_CODE: Readonly<Record<ErrorCode, StatusRule>> = {
 /** Status of anything that is not a TesseraError: a bug or an outage, never the client's fault. */
 export const UNEXPECTED_ERROR_STATUS = 500;
 
-export function statusOf(code: ErrorCode, options: HttpOptions): number {
+export function statusOf(code: ErrorCode, settings: StatusSettings): number {
   const rule = STATUS_BY_CODE[code];
-  return typeof rule === 'number' ? rule : rule(options);
+  return typeof rule === 'number' ? rule : rule(settings);
 }

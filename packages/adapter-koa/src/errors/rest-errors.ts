@@ -1,7 +1,7 @@
 import { AuthenticationFailedError, MethodNotAllowedError, RouteNotFoundError, ThrottledError, UnauthenticatedError, type EventSink } from '@tessera/core';
 import type { Context, Middleware, Next } from 'koa';
 import type { HttpOptions } from '../http-options.js';
-import { statusOf, UNEXPECTED_ERROR_STATUS } from './error-status.js';
+import { statusOf, UNEXPECTED_ERROR_STATUS, type StatusSettings } from './error-status.js';
 import { toTesseraError } from './normalize-error.js';
 import { reportServerError } from './report.js';
 
@@ -38,9 +38,9 @@ function refuseUnansweredRequest(ctx: Context): void {
   if (ctx.status === 404 || ctx.status === 501) throw new RouteNotFoundError();
 }
 
-export function renderRestError(ctx: Context, thrown: unknown, options: HttpOptions, events: EventSink): void {
+export function renderRestError(ctx: Context, thrown: unknown, settings: StatusSettings, events: EventSink): void {
   const error = toTesseraError(thrown);
-  const status = error ? statusOf(error.code, options) : UNEXPECTED_ERROR_STATUS;
+  const status = error ? statusOf(error.code, settings) : UNEXPECTED_ERROR_STATUS;
   if (status >= 500) reportServerError(events, thrown, ctx);
   ctx.status = status;
   if (error instanceof AuthenticationFailedError) {

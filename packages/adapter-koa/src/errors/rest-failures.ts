@@ -1,8 +1,7 @@
 import type { ErrorCode } from '@tessera/core';
 import { z } from 'zod';
-import type { HttpOptions } from '../http-options.js';
 import type { FailureRendering, ResponseDoc } from '../routes/route.js';
-import { statusOf } from './error-status.js';
+import { statusOf, type StatusSettings } from './error-status.js';
 
 /** The body of a refused login (and of a throttled one): one reason per failed credential. */
 export const authenticationExceptionsSchema = z
@@ -27,9 +26,9 @@ export function failureHeaders(code: ErrorCode): z.ZodObject | undefined {
  * What restErrors answers, for the document: the status of the one table, `authentication_exceptions`
  * JSON for a failed or throttled login, a text/plain message for anything else.
  */
-export function restFailures(options: HttpOptions): FailureRendering {
+export function restFailures(settings: StatusSettings): FailureRendering {
   return {
-    statusOf: (code) => statusOf(code, options),
+    statusOf: (code) => statusOf(code, settings),
     response(code) {
       const json = code === 'AUTHENTICATION_FAILED' || code === 'THROTTLED';
       const headers = failureHeaders(code);

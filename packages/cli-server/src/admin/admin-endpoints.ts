@@ -1,7 +1,8 @@
 import type { RequestListener } from 'node:http';
 import { ADMIN_PATHS, createAdminApp } from '@tessera/adapter-koa';
 import type { EventSink } from '@tessera/core';
-import type { Config } from '../config/schema.js';
+import type { CentralSettings } from '../config/central.js';
+import type { AdminConfig } from '../config/operability.js';
 import type { Binder } from '../di.js';
 import { listenGracefully, type Listening } from '../listen.js';
 import { createPlainListener } from '../listener.js';
@@ -19,7 +20,7 @@ export class AdminEndpoints {
 
   constructor(
     binder: Binder,
-    private readonly config: Config,
+    private readonly config: CentralSettings & { readonly admin: AdminConfig },
   ) {
     const [metrics] = binder.getAll(KEYS.Metrics);
     this.events = binder.get(KEYS.EventSink);

@@ -2,6 +2,7 @@ import type { DestinationStream, Logger } from 'pino';
 import { configurationError } from '../config/errors.js';
 import { appendedFile, standardStream, type LogDestination } from '../log-destination.js';
 import { createAuditLogger } from '../logging.js';
+import type { Redaction } from '../redaction.js';
 
 /** The audit trail's logger and what its destination needs from the process's life. */
 export interface AuditStream {
@@ -20,11 +21,11 @@ export interface AuditStream {
  * LogDestination), in order, and all of them before a clean stop ends. `replacement` (tests) takes
  * the place of any destination but `off`.
  */
-export function openAuditStream(destination: string, node: string, replacement?: DestinationStream): AuditStream {
-  if (replacement) return { logger: createAuditLogger(replacement, node), reopen: () => undefined, close: () => Promise.resolve() };
+export function openAuditStream(destination: string, node: string, replacement?: DestinationStream, redaction?: Redaction): AuditStream {
+  if (replacement) return { logger: createAuditLogger(replacement, node, redaction), reopen: () => undefined, close: () => Promise.resolve() };
   const written = destination === 'stdout' || destination === 'stderr' ? standardStream(destination === 'stdout' ? 1 : 2, 'the audit trail') : openFile(destination);
   return {
-    logger: createAuditLogger(written.stream, node),
+    logger: createAuditLogger(written.stream, node, redaction),
     ...(destination !== 'stdout' && destination !== 'stderr' && { file: destination }),
     reopen: () => written.reopen(),
     close: () => written.close(),

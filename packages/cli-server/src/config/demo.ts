@@ -1,10 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join } from 'node:path';
-import { MODULES } from '../modules/index.js';
+import { moduleKeyFiles, withDemoModules } from '../modules/index.js';
 import { configurationError } from './errors.js';
 import type { Config } from './schema.js';
-import { moduleKeyFiles } from './secret-files.js';
 import { servicesSchema } from './services.js';
 import { usersSchema } from './users.js';
 
@@ -36,11 +35,7 @@ export const DEMO_SERVICES = servicesSchema.parse([
 export function withDemo(config: Config, given: (setting: string) => boolean = () => false): Config {
   const users = DEMO_USERS.filter((demo) => !config.users.some((user) => user.username === demo.username));
   const services = DEMO_SERVICES.filter((demo) => !config.services.some((service) => service.id === demo.id));
-  // The modules a demo shows (the browser login, proxy tickets) whose dependencies are on.
-  const modules = MODULES.filter((module) => module.onInDemo === true && !config.modules.includes(module.name) && module.dependencies.every((name) => config.modules.includes(name))).map(
-    (module) => module.name,
-  );
-  const demo = { ...config, users: [...config.users, ...users], services: [...config.services, ...services], modules: [...config.modules, ...modules] };
+  const demo = { ...config, users: [...config.users, ...users], services: [...config.services, ...services], modules: withDemoModules(config.modules) };
   return moduleKeyFiles(demo)
     .filter(({ setting }) => !given(setting))
     .reduce((kept, { setting, file }) => withSetting(kept, setting, join(demoStateFolder(), basename(file))), demo);

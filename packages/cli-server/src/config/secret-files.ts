@@ -1,17 +1,11 @@
 import { statSync } from 'node:fs';
-import type { ModuleKeyFile } from '../modules/module.js';
-import { enabledModules } from '../modules/index.js';
+import { moduleKeyFiles } from '../modules/index.js';
 import type { Config } from './schema.js';
 
 /** A file holding a secret the server reads at start, by the setting naming it. */
 export interface SecretFile {
   readonly setting: string;
   readonly file: string;
-}
-
-/** The key files of the modules that are on (login, tokens), where their secrets are not all set otherwise. */
-export function moduleKeyFiles(config: Config): ModuleKeyFile[] {
-  return enabledModules(config.modules).flatMap((module) => module.keyFiles?.(config) ?? []);
 }
 
 /**

@@ -63,3 +63,6 @@ export const usersSchema = z.array(userSchema, { error: 'expected a list of user
     seen.add(user.username);
   });
 });
+
+/** The configured users, as the `config-users` password handler and the storage read them. */
+export type Users = z.output<typeof usersSchema>;

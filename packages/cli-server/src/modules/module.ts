@@ -1,6 +1,7 @@
 import type { z } from 'zod';
-import type { Config } from '../config/schema.js';
+import type { CentralSettings } from '../config/central.js';
 import type { Binder } from '../di.js';
+import type { DeclaredParameter, RequestParameter } from '../request-parameters.js';
 
 /** A problem found across settings, naming the setting at fault by its path. */
 export interface SettingProblem {
@@ -8,19 +9,36 @@ export interface SettingProblem {
   readonly message: string;
 }
 
-/** A file of secrets a module reads at start, written with new ones when it is missing (config/key-file.ts). */
-export interface ModuleKeyFile {
+/**
+ * A file of secrets a module reads at start, written with new ones when it is missing (config/key-file.ts).
+ * `Settings` are the module's own settings.
+ */
+export interface ModuleKeyFile<Settings> {
   /** The setting naming it, e.g. `login.keyFile`. */
   readonly setting: string;
   readonly file: string;
-  /** The configuration with fresh secrets in place of the file: `config check` composes that, writing nothing. */
-  readonly inMemory: (config: Config) => Config;
+  /** The module's settings with fresh secrets in place of the file: `config check` composes that, writing nothing. */
+  inMemory(this: void, settings: Settings): Settings;
+}
+
+/** A module's own settings: each of its sections by name, defaults filled in. */
+export type ModuleSettings<Sections extends z.ZodRawShape> = { readonly [Name in keyof Sections]: z.output<Sections[Name]> };
+
+/**
+ * What a module is given beside its own settings: the central settings it may read, and what the
+ * other enabled modules declared. Never another module's section, never the module list: what a
+ * module needs of another comes through a declared dependency and what that module binds.
+ */
+export interface ModuleContext extends CentralSettings {
+  /** The request parameters the central parts and every other enabled module read (not the module's own). */
+  readonly parameters: readonly DeclaredParameter[];
 }
 
 /**
  * A capability of tessera, declared in one place (docs/adding-a-module.md): its name, the modules it
- * needs, its settings and what it adds to the container. Only the module list (modules/index.ts)
- * names it; the root schema and the composition root take what it declares.
+ * needs, its settings, the request parameters it reads and what it adds to the container. Only the
+ * module list (modules/index.ts) names it; the root schema and the composition root take what it
+ * declares, and hand each hook the module's own settings only.
  */
 export interface TesseraModule<Sections extends z.ZodRawShape = z.ZodRawShape> {
   readonly name: string;
@@ -32,17 +50,28 @@ export interface TesseraModule<Sections extends z.ZodRawShape = z.ZodRawShape> {
   readonly onInDemo?: boolean;
   /** Top-level settings sections this module owns, with their defaults; read (and checked) whether or not the module is on. */
   readonly sections: Sections;
+  /**
+   * The request parameters its routes, extractors and extensions read, with those that are secrets
+   * or credentials said so: the log never holds a secret one, other modules' checks see them all.
+   */
+  parameters?(settings: ModuleSettings<Sections>): readonly RequestParameter[];
   /** Checks across settings, made only when the module is on: what it still lacks to work. */
-  readonly problems?: (config: Config) => SettingProblem[];
+  problems?(settings: ModuleSettings<Sections>, context: ModuleContext): SettingProblem[];
   /**
    * The key files the module reads at start, when it is on and its secrets are not all set otherwise:
    * checked for who may read them, kept in the demo's state folder in demo mode (config/demo.ts).
    */
-  readonly keyFiles?: (config: Config) => readonly ModuleKeyFile[];
+  keyFiles?(settings: ModuleSettings<Sections>): readonly ModuleKeyFile<ModuleSettings<Sections>>[];
+  /**
+   * Central settings that mean something only with this module on (a user's `requireOtp`): while it
+   * is off, each is a problem naming the module, so nobody is let in on a rule nothing enforces.
+   */
+  neededBy?(central: CentralSettings): readonly SettingProblem['path'][];
   /** Whether the HTTPS listener must ask clients for a certificate in the handshake. */
-  readonly asksForClientCertificates?: (config: Config) => boolean;
+  asksForClientCertificates?(settings: ModuleSettings<Sections>): boolean;
   /** Binds what the module adds (routes, extractors, handlers, listeners, jobs); called only when it is on. */
-  readonly register: (binder: Binder, config: Config) => void;
+  register(binder: Binder, settings: ModuleSettings<Sections>, context: ModuleContext): void;
 }
 
-export type ModuleRegistration = TesseraModule['register'];
+/** A module's `register`, typed by its sections: `ModuleRegistration<typeof sections>`. */
+export type ModuleRegistration<Sections extends z.ZodRawShape> = TesseraModule<Sections>['register'];

@@ -11,12 +11,11 @@ import {
   memoryStorageReadiness,
 } from '@tessera/adapter-memory';
 import type { Clock, RegisteredService } from '@tessera/core';
-import type { Config } from '../config/schema.js';
-import type { Storage, StorageInputs, StorePorts } from './storage.js';
+import type { Storage, StorageInputs, StorageSettings, StorePorts } from './storage.js';
 
 /** The in-memory adapters, filled from the configuration. */
 export function memoryStores(
-  config: Config,
+  config: StorageSettings,
   services: readonly RegisteredService[],
   clock: Clock,
 ): StorePorts & { tickets: MemoryTicketStore; formTokens: MemoryFormTokenStore; records: MemoryRecordStores } {

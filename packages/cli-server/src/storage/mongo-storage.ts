@@ -1,11 +1,11 @@
 import { MemoryUserDirectory } from '@tessera/adapter-memory';
 import { COLLECTIONS, MongoReadinessCheck, MongoRecordStores, connectMongo, createMongoStores, guardedWithin, type MongoConnection, type RecordDocument } from '@tessera/adapter-mongo';
 import { InvalidConfigurationError, StoreUnavailableError } from '@tessera/core';
-import type { Config } from '../config/schema.js';
+import type { CentralSections } from '../config/central.js';
 import { ServicesStoredThenConfigured, UsersConfiguredThenStored } from './configured-and-stored.js';
 import type { Storage, StorageInputs } from './storage.js';
 
-type MongoSettings = Config['storage']['mongo'];
+type MongoSettings = CentralSections['storage']['mongo'];
 
 /**
  * Connects, creates the indexes, then upserts the configured services (every node writes the same;

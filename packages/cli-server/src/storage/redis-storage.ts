@@ -1,7 +1,7 @@
 import { MemoryUserDirectory } from '@tessera/adapter-memory';
 import { RedisKeys, RedisRecordStores, connectRedis, createRedisStores, type RedisSettings } from '@tessera/adapter-redis';
 import { InvalidConfigurationError, StoreUnavailableError } from '@tessera/core';
-import type { Config } from '../config/schema.js';
+import type { CentralSections } from '../config/central.js';
 import { ServicesStoredThenConfigured, UsersConfiguredThenStored } from './configured-and-stored.js';
 import type { Storage, StorageInputs } from './storage.js';
 
@@ -39,7 +39,7 @@ export async function openRedisStorage({ config, services, clock, random, logger
   }
 }
 
-function redisSettings(settings: Config['storage']['redis']): RedisSettings {
+function redisSettings(settings: CentralSections['storage']['redis']): RedisSettings {
   const { url, cluster, connectTimeoutMs, commandTimeoutMs } = settings;
   return { url, clusterNodes: cluster?.nodes, connectTimeoutMs, commandTimeoutMs };
 }

@@ -4,7 +4,9 @@ import type { FormTokenStore, ServiceSessionStore } from '@tessera/core/modules/
 import type { OtpReplayStore } from '@tessera/core/modules/otp';
 import type { RequestRateStore, ThrottleStore } from '@tessera/core/modules/throttle';
 import type { MongoDatabase } from '@tessera/adapter-mongo';
-import type { Config } from '../config/schema.js';
+import type { CentralSections } from '../config/central.js';
+import type { Users } from '../config/users.js';
+import type { ThrottleConfig } from '../modules/throttle/config.js';
 import { openMemoryStorage } from './memory-storage.js';
 import { openMongoStorage } from './mongo-storage.js';
 import { openRedisStorage } from './redis-storage.js';
@@ -37,8 +39,18 @@ export interface Storage {
   close(): Promise<void>;
 }
 
+/**
+ * What the storage reads of the configuration: its own section and the configured users; and the
+ * bound of the throttle module's in-memory stores, as long as the storage makes that module's stores.
+ */
+export interface StorageSettings {
+  readonly storage: CentralSections['storage'];
+  readonly users: Users;
+  readonly throttle: ThrottleConfig;
+}
+
 export interface StorageInputs {
-  readonly config: Config;
+  readonly config: StorageSettings;
   /** The configured services (configuration, services directory, demo), ids assigned. */
   readonly services: readonly RegisteredService[];
   readonly clock: Clock;

@@ -11,8 +11,6 @@ export interface LoginModuleOptions {
   readonly formTokens: LoginFormTokens;
   readonly branding: Branding;
   readonly messages: Messages;
-  /** The otp module's code parameter, when that module is on: the form then asks for a code. */
-  readonly otpParameter?: string;
 }
 
 /** The `login` module: the browser side of CAS (/login with single sign-on, /logout). */
@@ -24,7 +22,7 @@ export function loginModule(options: LoginModuleOptions): HttpModule {
         branding: options.branding,
         messages: options.messages,
         basePath: http.options.basePath.replace(/\/+$/, ''),
-        ...(options.otpParameter !== undefined && { otpParameter: options.otpParameter }),
+        fields: http.loginFormFields,
       });
       return loginRoutes(http, { login: options.login, cookie: options.cookie, formTokens: options.formTokens, pages });
     },

@@ -19,7 +19,7 @@ import { flag, optionalText, text } from '../../request/parameter-schemas.js';
 import { requestOrigin } from '../../request/request-origin.js';
 import { inputOf } from '../../routes/route-input.js';
 import { defineRoute, type FailureRendering, type Route, type Step } from '../../routes/route.js';
-import { credentialRequest, SERVICE, STORE_ERRORS } from '../rest/rest-requests.js';
+import { credentialRequest, SERVICE, STORE_ERRORS } from '../../request/credential-request.js';
 import { LoginCookies, TICKET_GRANTING_COOKIE, WARN_COOKIE } from './login-cookies.js';
 import type { LoginForm, LoginPages, Page, ResponseMethod } from './pages.js';
 
@@ -38,7 +38,7 @@ const LOCATION = z.object({ Location: z.string().meta({ description: 'The servic
 
 /** The answers of a page route to a core error: the status of the one table, and an HTML page. */
 const pageFailures = (http: HttpContext): FailureRendering => ({
-  statusOf: (code) => statusOf(code, { ...http.options, restRevision: 'current' }),
+  statusOf: (code) => statusOf(code, http.options),
   response: (code) => {
     const headers = failureHeaders(code);
     return headers ? { content: HTML, headers } : { content: HTML };
@@ -106,7 +106,7 @@ export function loginRoutes(http: HttpContext, deps: LoginRouteDependencies): Ro
         await next();
       } catch (thrown) {
         const error = toTesseraError(thrown);
-        const status = error ? statusOf(error.code, { ...http.options, restRevision: 'current' }) : UNEXPECTED_ERROR_STATUS;
+        const status = error ? statusOf(error.code, http.options) : UNEXPECTED_ERROR_STATUS;
         if (!error || status >= 500) reportServerError(http.events, thrown, ctx);
         if (error instanceof ThrottledError || error instanceof RateLimitedError) ctx.set('Retry-After', String(error.retryAfterSeconds));
         if (error instanceof MethodNotAllowedError) ctx.set('Allow', error.allowed.join(', '));

@@ -1,6 +1,7 @@
 import { hash } from 'node:crypto';
 import { stylesheet, type Branding } from './branding.js';
 import { formatMessage, html, Html } from './html.js';
+import type { LoginFormField } from '../../http-module.js';
 import type { Messages } from './messages.js';
 
 /** What every page is built with: the operator's branding, the language, where the routes are. */
@@ -9,8 +10,8 @@ export interface PageSettings {
   readonly messages: Messages;
   /** `/cas`, or `''` at the root. */
   readonly basePath: string;
-  /** The otp module's code parameter, when the module is on: the form then has a field for it. */
-  readonly otpParameter?: string;
+  /** The fields other modules add to the login form (HttpContext.loginFormFields), after username and password. */
+  readonly fields: readonly LoginFormField[];
 }
 
 /** A page and the headers that go with it. */
@@ -38,12 +39,9 @@ export class LoginPages {
 
   /** The login form. `message` says why it is shown again; `principal` who is logged in already (renew). */
   loginForm(form: LoginForm): Page {
-    const { messages: text, branding, otpParameter } = this.settings;
+    const { messages: text, branding, fields } = this.settings;
     const describedBy = form.message ? 'login-message' : undefined;
-    const otp =
-      otpParameter === undefined
-        ? undefined
-        : html`<div class="field"><label for="otp">${text.otp}</label><input type="text" id="otp" name="${otpParameter}" inputmode="numeric" autocomplete="one-time-code" aria-describedby="otp-hint"><p class="hint" id="otp-hint">${text.otpHint}</p></div>`;
+    const extraFields = fields.map((field) => this.formField(field));
     const content = html`${form.service === undefined ? undefined : html`<p>${formatMessage(text.loginForService, { service: displayed(form.service) })}</p>`}
 ${form.principal === undefined ? undefined : html`<p>${formatMessage(text.renewNotice, { principal: form.principal })}</p>`}
 ${branding.text === undefined ? undefined : html`<p>${branding.text}</p>`}
@@ -55,7 +53,7 @@ ${form.renew ? html`<input type="hidden" name="renew" value="true">` : undefined
 ${form.method === 'POST' ? html`<input type="hidden" name="method" value="POST">` : undefined}
 <div class="field"><label for="username">${text.username}</label><input type="text" id="username" name="username" value="${form.username ?? ''}" autocomplete="username" autocapitalize="none" spellcheck="false" required${form.username ? undefined : html` autofocus`}${describedBy ? html` aria-describedby="${describedBy}"` : undefined}></div>
 <div class="field"><label for="password">${text.password}</label><input type="password" id="password" name="password" autocomplete="current-password" required${form.username ? html` autofocus` : undefined}></div>
-${otp}
+${extraFields}
 <div class="check"><input type="checkbox" id="warn" name="warn" value="true"${form.warn ? html` checked` : undefined}><label for="warn">${text.warn}</label></div>
 <button type="submit">${text.submit}</button>
 </form>`;
@@ -106,6 +104,15 @@ ${ticket === undefined ? undefined : html`<input type="hidden" name="ticket" val
   /** A page that only says something went wrong: a heading and one paragraph. */
   notice(heading: string, paragraph: string): Page {
     return this.page(heading, html`<p>${paragraph}</p>`);
+  }
+
+  /** A field another module adds, shown as its kind says, in the page's language. */
+  private formField(field: LoginFormField): Html {
+    const { messages: text } = this.settings;
+    switch (field.kind) {
+      case 'oneTimeCode':
+        return html`<div class="field"><label for="otp">${text.otp}</label><input type="text" id="otp" name="${field.parameter}" inputmode="numeric" autocomplete="one-time-code" aria-describedby="otp-hint"><p class="hint" id="otp-hint">${text.otpHint}</p></div>`;
+    }
   }
 
   private path(route: string): string {

@@ -1,1 +1,2 @@
 export { otpExtractor } from './otp-extractor.js';
+export { otpModule } from './otp-module.js';

@@ -5,7 +5,8 @@ import { flag, serviceUrl } from '../../request/parameter-schemas.js';
 import { requestOrigin } from '../../request/request-origin.js';
 import { typedInputOf } from '../../routes/route-input.js';
 import { defineRoute, type Route } from '../../routes/route.js';
-import { CREDENTIAL_ERRORS, credentialRequest, SERVICE, STORE_ERRORS, TICKET_ID } from './rest-requests.js';
+import { CREDENTIAL_ERRORS, credentialRequest, SERVICE, STORE_ERRORS } from '../../request/credential-request.js';
+import { TICKET_ID } from './rest-requests.js';
 
 /**
  * POST /v1/tickets/{tgt}: trade the TGT (its id, or its JWT with the tokens module) for an ST.

@@ -4,7 +4,7 @@ import { mergeShapes } from '../../request/credentials.js';
 import { requestOrigin } from '../../request/request-origin.js';
 import { requestUrl } from '../../request/request-url.js';
 import { defineRoute, type Route } from '../../routes/route.js';
-import { CREDENTIAL_ERRORS, credentialRequest, SERVICE, STORE_ERRORS } from './rest-requests.js';
+import { CREDENTIAL_ERRORS, credentialRequest, SERVICE, STORE_ERRORS } from '../../request/credential-request.js';
 import { acceptsHtml, tgtCreatedPage } from './tgt-created-page.js';
 
 /**

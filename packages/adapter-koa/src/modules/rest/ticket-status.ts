@@ -2,7 +2,8 @@ import { z } from 'zod';
 import type { HttpContext } from '../../http-module.js';
 import { requestOrigin } from '../../request/request-origin.js';
 import { defineRoute, type Route } from '../../routes/route.js';
-import { STORE_ERRORS, TICKET_ID } from './rest-requests.js';
+import { STORE_ERRORS } from '../../request/credential-request.js';
+import { TICKET_ID } from './rest-requests.js';
 
 const request = { params: z.object({ id: TICKET_ID }) };
 

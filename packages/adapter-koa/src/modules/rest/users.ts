@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { HttpContext } from '../../http-module.js';
 import { requestOrigin } from '../../request/request-origin.js';
 import { defineRoute, type Route } from '../../routes/route.js';
-import { CREDENTIAL_ERRORS, credentialRequest, SERVICE, STORE_ERRORS } from './rest-requests.js';
+import { CREDENTIAL_ERRORS, credentialRequest, SERVICE, STORE_ERRORS } from '../../request/credential-request.js';
 
 const attributes = z.record(z.string(), z.array(z.string()).readonly());
 

@@ -6,7 +6,7 @@ import type { HttpContext } from '../../http-module.js';
 import { basicCredentials } from '../../request/basic-credentials.js';
 import { requestOrigin } from '../../request/request-origin.js';
 import { parameterObject, text } from '../../request/parameter-schemas.js';
-import { STORE_ERRORS } from '../rest/rest-requests.js';
+import { STORE_ERRORS } from '../../request/credential-request.js';
 import { defineRoute, withErrors, type Route } from '../../routes/route.js';
 import { parseServiceDefinition } from '../../services/codecs/cas-service-json.js';
 import { toCasServiceJson } from '../../services/codecs/cas-service-render.js';

@@ -37,10 +37,10 @@ export function throttleStep(throttle: AuthenticationThrottle, options: HttpOpti
   return withErrors(step, { THROTTLED: 'Too many failed logins from this address for this username: locked for `Retry-After` seconds.' });
 }
 
-/** As the one status table answers it, but a failed authentication counts as the 401 of the current revision. */
+/** As the one status table answers it in the current revision: a failed authentication is a 401, whichever revision the route speaks. */
 function statusOfThrown(thrown: unknown, options: HttpOptions): number {
   const error = toTesseraError(thrown);
-  return error ? statusOf(error.code, { ...options, restRevision: 'current' }) : 500;
+  return error ? statusOf(error.code, options) : 500;
 }
 
 /** The username parameter of the route's input, else of HTTP Basic credentials (the services routes). */

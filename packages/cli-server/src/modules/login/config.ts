@@ -81,3 +81,5 @@ export const loginSchema = section({
 });
 
 export type LoginConfig = z.output<typeof loginSchema>;
+
+export const loginSections = { login: loginSchema.prefault({}) };

@@ -1,25 +1,26 @@
 import { cryptoRandomSource } from '@tessera/core';
 import { generateLoginSecret } from '@tessera/core/modules/login';
-import type { Config } from '../../config/schema.js';
-import type { ModuleKeyFile, TesseraModule } from '../module.js';
-import { loginSchema } from './config.js';
+import type { ModuleKeyFile, ModuleSettings, TesseraModule } from '../module.js';
+import { loginSections } from './config.js';
 import { registerLoginModule } from './register.js';
 
-const sections = { login: loginSchema.prefault({}) };
-
 /** `login` (docs/protocol.md §12): the browser half of CAS. */
-export const loginModule: TesseraModule<typeof sections> = {
+export const loginModule: TesseraModule<typeof loginSections> = {
   name: 'login',
-  // Needs rest: the form logs in through its credential handlers, throttle and audit.
-  dependencies: ['rest'],
+  // No dependency: the form logs in through the central credential handlers, and the throttle and audit every login has.
+  dependencies: [],
   onInDemo: true,
-  sections,
+  sections: loginSections,
+  // GET and POST /login, GET /logout.
+  parameters: () => ['service', 'renew', 'gateway', 'method', 'warn', 'formToken', 'confirmed', 'url'].map((name) => ({ name })),
   keyFiles: loginKeyFiles,
   register: registerLoginModule,
 };
 
+type LoginSettings = ModuleSettings<typeof loginSections>;
+
 /** `login.keyFile`, unless `login.key` is set. */
-function loginKeyFiles({ login }: Config): ModuleKeyFile[] {
+function loginKeyFiles({ login }: LoginSettings): ModuleKeyFile<LoginSettings>[] {
   if (login.key !== undefined) return [];
-  return [{ setting: 'login.keyFile', file: login.keyFile, inMemory: (config) => ({ ...config, login: { ...config.login, key: generateLoginSecret(cryptoRandomSource) } }) }];
+  return [{ setting: 'login.keyFile', file: login.keyFile, inMemory: (settings) => ({ ...settings, login: { ...settings.login, key: generateLoginSecret(cryptoRandomSource) } }) }];
 }

@@ -2,20 +2,25 @@ import { loginModule, MESSAGES } from '@tessera/adapter-koa/modules/login';
 import { BrowserLogin, deriveLoginKeys, LoginFormTokens, SingleLogout, TicketGrantingCookie } from '@tessera/core/modules/login';
 import { key, KEYS } from '../../keys.js';
 import type { ModuleRegistration } from '../module.js';
+import type { loginSections } from './config.js';
 import { HttpLogoutRequestSender } from './back-channel-sender.js';
 import { loadLoginSecret } from './login-key.js';
 import { SingleLogoutJob } from './single-logout-job.js';
 
 const SENDER = key<HttpLogoutRequestSender>('login: logout request sender');
+/** The TGC's sealing, for modules whose pages share the login session (oidc). */
+export const LOGIN_COOKIE = key<TicketGrantingCookie>('login: ticket-granting cookie');
+/** The pages' title and colours, for modules with pages of their own in the same style (oidc). */
+export const LOGIN_BRANDING = key<{ readonly title: string; readonly colours: (typeof loginSections)['login']['_zod']['output']['branding']['colours'] }>('login: branding');
 const SINGLE_LOGOUT = key<SingleLogout>('login: single logout');
 
 /**
- * `login`: /login and /logout for browsers on the rest module's authentication, throttle and audit;
- * single logout, told of every validation and logout (REST's included) and checking for expired
- * sessions in the background. The cookie and form keys come from `login.key` or `login.keyFile`.
+ * `login`: /login and /logout for browsers on the central authentication, and the throttle and audit
+ * every login has; single logout, told of every validation and logout (REST's included) and checking
+ * for expired sessions in the background. The cookie and form keys come from `login.key` or
+ * `login.keyFile`. The form shows the fields other modules contribute (HttpContext.loginFormFields).
  */
-export const registerLoginModule: ModuleRegistration = (binder, config) => {
-  const settings = config.login;
+export const registerLoginModule: ModuleRegistration<typeof loginSections> = (binder, { login: settings }) => {
   binder.resolved(SENDER, [KEYS.EventSink], (events) => new HttpLogoutRequestSender(settings.singleLogout, events));
   binder.resolved(
     SINGLE_LOGOUT,
@@ -29,6 +34,8 @@ export const registerLoginModule: ModuleRegistration = (binder, config) => {
     [SINGLE_LOGOUT, SENDER, KEYS.EventSink],
     (singleLogout, sender, events) => new SingleLogoutJob(singleLogout, sender, settings.singleLogout.expiryCheckSeconds, events),
   );
+  binder.resolved(LOGIN_COOKIE, [KEYS.RandomSource], (random) => new TicketGrantingCookie(deriveLoginKeys(loadLoginSecret(settings, random))));
+  binder.resolved(LOGIN_BRANDING, [KEYS.Clock], () => ({ title: settings.branding.title, colours: settings.branding.colours }));
   binder.resolved(
     KEYS.HttpModule,
     [KEYS.CasCore, KEYS.TicketStore, KEYS.Storage, KEYS.EventSink, KEYS.Clock, KEYS.RandomSource],
@@ -47,7 +54,6 @@ export const registerLoginModule: ModuleRegistration = (binder, config) => {
           ...(branding.text !== undefined && { text: branding.text }),
         },
         messages: MESSAGES[settings.language],
-        ...(config.modules.includes('otp') && { otpParameter: config.otp.parameter }),
       });
     },
   );

@@ -37,3 +37,5 @@ export const oidcSchema = section({
 });
 
 export type OidcConfig = z.output<typeof oidcSchema>;
+
+export const oidcSections = { oidc: oidcSchema.prefault({}) };

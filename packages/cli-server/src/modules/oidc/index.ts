@@ -1,31 +1,30 @@
 import { cryptoRandomSource } from '@tessera/core';
 import { generateOidcKeySet } from '@tessera/core/modules/oidc';
-import type { Config } from '../../config/schema.js';
-import type { ModuleKeyFile, SettingProblem, TesseraModule } from '../module.js';
-import { oidcSchema } from './config.js';
+import type { ModuleContext, ModuleKeyFile, ModuleSettings, SettingProblem, TesseraModule } from '../module.js';
+import { oidcSections } from './config.js';
 import { registerOidcModule } from './register.js';
 
-const sections = { oidc: oidcSchema.prefault({}) };
-
 /** `oidc` (docs/modules/oidc.md): an OpenID Provider on the login session of /login. */
-export const oidcModule: TesseraModule<typeof sections> = {
+export const oidcModule: TesseraModule<typeof oidcSections> = {
   name: 'oidc',
-  // Its logins are the login module's /login, and its clients are registered services.
-  dependencies: ['rest', 'login'],
-  sections,
+  // Its logins are the login module's /login.
+  dependencies: ['login'],
+  sections: oidcSections,
   problems: oidcProblems,
   keyFiles: oidcKeyFiles,
   register: registerOidcModule,
 };
 
 /** The issuer is fixed: tokens name it, so it never comes from a request's host. */
-function oidcProblems(config: Config): SettingProblem[] {
-  if (config.server.publicUrl !== undefined) return [];
+type OidcSettings = ModuleSettings<typeof oidcSections>;
+
+function oidcProblems(_settings: OidcSettings, { server }: ModuleContext): SettingProblem[] {
+  if (server.publicUrl !== undefined) return [];
   return [{ path: ['server', 'publicUrl'], message: 'is required by the oidc module: the issuer of its tokens is server.publicUrl + server.basePath + /oidc' }];
 }
 
 /** `oidc.keyFile`, unless `oidc.keys` is set. */
-function oidcKeyFiles({ oidc }: Config): ModuleKeyFile[] {
+function oidcKeyFiles({ oidc }: OidcSettings): ModuleKeyFile<OidcSettings>[] {
   if (oidc.keys !== undefined) return [];
-  return [{ setting: 'oidc.keyFile', file: oidc.keyFile, inMemory: (config) => ({ ...config, oidc: { ...config.oidc, keys: JSON.stringify(generateOidcKeySet(cryptoRandomSource)) } }) }];
+  return [{ setting: 'oidc.keyFile', file: oidc.keyFile, inMemory: (settings) => ({ ...settings, oidc: { ...settings.oidc, keys: JSON.stringify(generateOidcKeySet(cryptoRandomSource)) } }) }];
 }

@@ -1,10 +1,9 @@
-import { httpOptions } from '../../container.js';
 import { CAS_REGISTERED_SERVICE, type ServiceDefinition } from '@tessera/core';
-import { deriveLoginKeys, TicketGrantingCookie } from '@tessera/core/modules/login';
 import { createOidcProvider, endLoginSession, loginCallbackPattern, oidcModule, OidcPages } from '@tessera/adapter-koa/modules/oidc';
 import { key, KEYS } from '../../keys.js';
-import { loadLoginSecret } from '../login/login-key.js';
+import { LOGIN_BRANDING, LOGIN_COOKIE } from '../login/register.js';
 import type { ModuleRegistration } from '../module.js';
+import type { oidcSections } from './config.js';
 import { loadOidcKeys } from './key-file.js';
 
 const CALLBACK_SERVICE = key<ServiceDefinition>('oidc: login callback service');
@@ -17,12 +16,9 @@ export const OIDC_CALLBACK_SERVICE_ID = Number.MAX_SAFE_INTEGER;
  * OidcRegisteredServices, its logins tessera's /login: the provider's login callback is registered as
  * a service at start, so /login grants it an ST like any other service's.
  */
-export const registerOidcModule: ModuleRegistration = (binder, config) => {
-  const settings = config.oidc;
-  const options = httpOptions(config);
-  const basePath = options.basePath.replace(/\/+$/, '');
-  const issuer = `${options.publicUrl ?? ''}${basePath}/oidc`;
-  const branding = { title: config.login.branding.title, colours: config.login.branding.colours };
+export const registerOidcModule: ModuleRegistration<typeof oidcSections> = (binder, { oidc: settings }, { server }) => {
+  const basePath = server.basePath.replace(/\/+$/, '');
+  const issuer = `${server.publicUrl ?? ''}${basePath}/oidc`;
 
   binder.resource(
     CALLBACK_SERVICE,
@@ -47,10 +43,9 @@ export const registerOidcModule: ModuleRegistration = (binder, config) => {
 
   binder.resolved(
     KEYS.HttpModule,
-    [KEYS.CasCore, KEYS.ServiceRegistry, KEYS.TicketStore, KEYS.RecordStores, KEYS.Clock, KEYS.RandomSource, KEYS.EventSink],
-    (core, registry, tickets, records, clock, random, events) => {
+    [KEYS.CasCore, KEYS.ServiceRegistry, KEYS.TicketStore, KEYS.RecordStores, KEYS.Clock, KEYS.RandomSource, KEYS.EventSink, LOGIN_COOKIE, LOGIN_BRANDING],
+    (core, registry, tickets, records, clock, random, events, cookie, branding) => {
       const pages = new OidcPages(branding);
-      const cookie = new TicketGrantingCookie(deriveLoginKeys(loadLoginSecret(config.login, random)));
       const oidc = createOidcProvider({
         issuer,
         mountPath: `${basePath}/oidc`,
@@ -60,13 +55,13 @@ export const registerOidcModule: ModuleRegistration = (binder, config) => {
         records,
         clock,
         pages,
-        trustProxy: options.trustProxy,
+        trustProxy: server.trustProxy,
         customScopes: settings.scopes,
         lifetimes: settings,
         events,
-        endLoginSession: endLoginSession(core, cookie, basePath, options.publicUrl?.startsWith('https:') ?? false),
+        endLoginSession: endLoginSession(core, cookie, basePath, server.publicUrl?.startsWith('https:') ?? false),
       });
-      return oidcModule({ oidc, pages, issuer, loginUrl: `${options.publicUrl ?? ''}${basePath}/login` });
+      return oidcModule({ oidc, pages, issuer, loginUrl: `${server.publicUrl ?? ''}${basePath}/login` });
     },
   );
 };

@@ -1,26 +1,25 @@
-import { z } from 'zod';
-import { section } from '../../config/setting-schemas.js';
-import type { TesseraModule } from '../module.js';
+import { CENTRAL_READER } from '../../request-parameters.js';
+import type { ModuleContext, ModuleSettings, SettingProblem, TesseraModule } from '../module.js';
+import { otpSections } from './config.js';
 import { registerOtpModule } from './register.js';
 
-/** Parameters the REST and login routes and the x509 form extractor read: a code parameter of the same name could never be told apart. */
-const ROUTE_PARAMETERS = ['username', 'password', 'service', 'TARGET', 'renew', 'token', 'cert', 'method', 'warn', 'formToken', 'confirmed'];
-
-const sections = {
-  otp: section({
-    parameter: z
-      .string()
-      .regex(/^[A-Za-z0-9._-]+$/, { error: 'expected a parameter name' })
-      .refine((name) => !ROUTE_PARAMETERS.includes(name), { error: `expected a name other than ${ROUTE_PARAMETERS.join(', ')}, which tessera reads already` })
-      .default('otp')
-      .describe('Request parameter carrying the TOTP code, next to `username` and `password`.'),
-  }).prefault({}),
-};
-
 /** `otp` (docs/protocol.md §4): TOTP codes as a second credential. */
-export const otpModule: TesseraModule<typeof sections> = {
+export const otpModule: TesseraModule<typeof otpSections> = {
   name: 'otp',
-  dependencies: ['rest'],
-  sections,
+  // No dependency: its code is read wherever credentials are (REST, the login form), next to the central username + password.
+  dependencies: [],
+  sections: otpSections,
+  parameters: ({ otp }) => [{ name: otp.parameter, secret: true, credential: true }],
+  problems: otpProblems,
+  // A user who requires a one-time password could never log in without the module that checks it.
+  neededBy: ({ users }) => users.flatMap((user, index) => (user.otp?.required === true ? [['users', index, 'requireOtp']] : [])),
   register: registerOtpModule,
 };
+
+/** The code's parameter may be no other parameter's: a code and another value under one name could never be told apart. */
+function otpProblems({ otp }: ModuleSettings<typeof otpSections>, { parameters }: ModuleContext): SettingProblem[] {
+  const taken = parameters.find((parameter) => parameter.name === otp.parameter);
+  if (taken === undefined) return [];
+  const reader = taken.readBy === CENTRAL_READER ? 'tessera' : `the ${taken.readBy} module`;
+  return [{ path: ['otp', 'parameter'], message: `expected a name other than "${taken.name}", which ${reader} reads already` }];
+}

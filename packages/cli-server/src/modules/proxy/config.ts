@@ -13,3 +13,5 @@ export const proxySchema = section({
       ),
   }).prefault({}),
 });
+
+export const proxySections = { proxy: proxySchema.prefault({}) };

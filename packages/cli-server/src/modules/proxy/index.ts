@@ -1,15 +1,15 @@
 import type { TesseraModule } from '../module.js';
-import { proxySchema } from './config.js';
+import { proxySections } from './config.js';
 import { registerProxyModule } from './register.js';
 
-const sections = { proxy: proxySchema.prefault({}) };
-
 /** `proxy` (docs/protocol.md §13): proxy-granting and proxy tickets. */
-export const proxyModule: TesseraModule<typeof sections> = {
+export const proxyModule: TesseraModule<typeof proxySections> = {
   name: 'proxy',
-  // Needs rest: proxy tickets speak for login sessions, which the rest module's use cases make.
-  dependencies: ['rest'],
+  // No dependency: proxy tickets speak for login sessions, which the browser login and REST both make.
+  dependencies: [],
   onInDemo: true,
-  sections,
+  sections: proxySections,
+  // `pgtUrl` on the CAS 2 and 3 validation paths; `pgt` and `targetService` on GET /proxy (`format` is the validation endpoints').
+  parameters: () => [{ name: 'pgtUrl' }, { name: 'pgt' }, { name: 'targetService' }, { name: 'format' }],
   register: registerProxyModule,
 };

@@ -2,6 +2,7 @@ import { proxyModule } from '@tessera/adapter-koa/modules/proxy';
 import { GrantProxyTicket, IssueProxyGrantingTicket } from '@tessera/core/modules/proxy';
 import { key, KEYS } from '../../keys.js';
 import type { ModuleRegistration } from '../module.js';
+import type { proxySections } from './config.js';
 import { HttpsProxyCallback, readCaBundle } from './https-proxy-callback.js';
 
 const CALLBACK = key<HttpsProxyCallback>('proxy: callback over HTTPS');
@@ -12,8 +13,8 @@ const CALLBACK = key<HttpsProxyCallback>('proxy: callback over HTTPS');
  * services too. The CA file, when set, is read when the app is built: a bad one stops the start,
  * naming the setting.
  */
-export const registerProxyModule: ModuleRegistration = (binder, config) => {
-  const { callback } = config.proxy;
+export const registerProxyModule: ModuleRegistration<typeof proxySections> = (binder, { proxy }) => {
+  const { callback } = proxy;
   binder.resolved(CALLBACK, [], () => new HttpsProxyCallback({ timeoutMs: callback.timeoutMs, ...(callback.caFile !== undefined && { ca: readCaBundle(callback.caFile) }) }));
   binder.resolved(
     KEYS.HttpModule,

@@ -1,11 +1,12 @@
-import { restModule, usernamePasswordExtractor } from '@tessera/adapter-koa/modules/rest';
+import { restModule } from '@tessera/adapter-koa/modules/rest';
 import { KEYS } from '../../keys.js';
-import { registerPasswordHandlers } from './password-handlers.js';
 import type { ModuleRegistration } from '../module.js';
+import type { restSections } from './config.js';
 
-/** `rest`: `/v1/tickets` and `/v1/users` with username + password, checked by `authentication.handlers` in order. */
-export const registerRestModule: ModuleRegistration = (binder, config) => {
-  binder.resolved(KEYS.HttpModule, [], () => restModule({ newLoginWindowSeconds: config.rest.newLoginWindowSeconds }));
-  binder.constant(KEYS.CredentialExtractor, usernamePasswordExtractor);
-  registerPasswordHandlers(binder, config);
+/**
+ * `rest`: `/v1/tickets` and `/v1/users`, speaking `rest.revision`, on the credentials every installed
+ * extractor finds and the central handlers check.
+ */
+export const registerRestModule: ModuleRegistration<typeof restSections> = (binder, { rest }) => {
+  binder.resolved(KEYS.HttpModule, [], () => restModule({ newLoginWindowSeconds: rest.newLoginWindowSeconds, revision: rest.revision }));
 };

@@ -54,3 +54,5 @@ export function registrationPolicy(settings: RegistrationSettings): Registration
   }
   return { requiredAttribute: { name, valuePattern } };
 }
+
+export const servicesSections = { registration: registrationSchema.prefault({}) };

@@ -1,21 +1,23 @@
-import type { Config } from '../../config/schema.js';
-import type { SettingProblem, TesseraModule } from '../module.js';
-import { registrationProblems, registrationSchema } from './config.js';
+import type { ModuleSettings, SettingProblem, TesseraModule } from '../module.js';
+import { registrationProblems, servicesSections } from './config.js';
 import { registerServicesModule } from './register.js';
 
-const sections = { registration: registrationSchema.prefault({}) };
+/** The form fields of `POST /v1/services/add/{tgt}`, served with `registration.earlier`. */
+const EARLIER_FORM_FIELDS = ['serviceId', 'name', 'description', 'evaluationOrder', 'enabled', 'ssoEnabled'];
 
 /** `services` (docs/protocol.md §3): service registration over REST. */
-export const servicesModule: TesseraModule<typeof sections> = {
+export const servicesModule: TesseraModule<typeof servicesSections> = {
   name: 'services',
-  // Needs rest: its handler checks the Basic credentials, and its TGTs authorize the earlier variant.
-  dependencies: ['rest'],
-  sections,
+  // No dependency: its routes are its own, and check credentials through the central handlers (the
+  // earlier variant takes a TGT, which POST /v1/tickets hands out with the rest module on).
+  dependencies: [],
+  sections: servicesSections,
+  parameters: ({ registration }) => (registration.earlier ? EARLIER_FORM_FIELDS.map((name) => ({ name })) : []),
   // No silent open registration: the module does not start without its required attribute.
   problems: servicesProblems,
   register: registerServicesModule,
 };
 
-function servicesProblems(config: Config): SettingProblem[] {
-  return registrationProblems(config.registration);
+function servicesProblems({ registration }: ModuleSettings<typeof servicesSections>): SettingProblem[] {
+  return registrationProblems(registration);
 }

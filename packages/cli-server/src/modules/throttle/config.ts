@@ -56,3 +56,7 @@ export const throttleSchema = z
     },
     { error: 'expected a map of settings' },
   );
+
+export const throttleSections = { throttle: throttleSchema.prefault({}) };
+
+export type ThrottleConfig = z.output<typeof throttleSchema>;

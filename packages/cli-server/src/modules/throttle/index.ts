@@ -1,13 +1,11 @@
 import type { TesseraModule } from '../module.js';
-import { throttleSchema } from './config.js';
+import { throttleSections } from './config.js';
 import { registerThrottleModule } from './register.js';
 
-const sections = { throttle: throttleSchema.prefault({}) };
-
 /** `throttle` (docs/protocol.md §5): locks after repeated failed logins, and the validation request-rate limit. */
-export const throttleModule: TesseraModule<typeof sections> = {
+export const throttleModule: TesseraModule<typeof throttleSections> = {
   name: 'throttle',
   dependencies: [],
-  sections,
+  sections: throttleSections,
   register: registerThrottleModule,
 };

@@ -2,6 +2,7 @@ import { throttleModule } from '@tessera/adapter-koa/modules/throttle';
 import { AuthenticationThrottle, RequestRateLimit } from '@tessera/core/modules/throttle';
 import { key, KEYS } from '../../keys.js';
 import type { ModuleRegistration } from '../module.js';
+import type { throttleSections } from './config.js';
 
 const THROTTLE = key<AuthenticationThrottle>('throttle: authentication');
 
@@ -15,9 +16,9 @@ const LOGIN_FORM_SCOPE = 'login-form';
  * request-rate limit (`throttle.loginForm`), and with `throttle.validation.requestsPerSecond` set the
  * validation endpoints', their buckets in the storage's request-rate store.
  */
-export const registerThrottleModule: ModuleRegistration = (binder, config) => {
-  const { validation, loginForm } = config.throttle;
-  binder.resolved(THROTTLE, [KEYS.Storage, KEYS.Clock, KEYS.EventSink], ({ ports: { throttle: store } }, clock, events) => new AuthenticationThrottle(store, clock, config.throttle.failure, events));
+export const registerThrottleModule: ModuleRegistration<typeof throttleSections> = (binder, { throttle }) => {
+  const { validation, loginForm } = throttle;
+  binder.resolved(THROTTLE, [KEYS.Storage, KEYS.Clock, KEYS.EventSink], ({ ports: { throttle: store } }, clock, events) => new AuthenticationThrottle(store, clock, throttle.failure, events));
   binder.resolved(KEYS.AuthenticationListener, [THROTTLE], (throttle) => throttle);
   binder.resolved(KEYS.HttpModule, [THROTTLE, KEYS.Storage, KEYS.Clock], (authentication, { ports: { requestRates: rates } }, clock) => {
     const { requestsPerSecond, burst } = validation;

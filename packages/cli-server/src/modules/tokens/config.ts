@@ -49,3 +49,5 @@ export const tokensSchema = z
   });
 
 export type TokensConfig = z.output<typeof tokensSchema>;
+
+export const tokensSections = { tokens: tokensSchema.prefault({}) };

@@ -3,10 +3,11 @@ import { CasJwtCodec, JwtTickets } from '@tessera/core/modules/tokens';
 import { loadTokenKeys } from './key-file.js';
 import { KEYS } from '../../keys.js';
 import type { ModuleRegistration } from '../module.js';
+import type { tokensSections } from './config.js';
 
 /** `tokens`: JWT TGTs and STs. Keys are loaded (or first generated) and imported once, when the app is built. */
-export const registerTokensModule: ModuleRegistration = (binder, config) => {
+export const registerTokensModule: ModuleRegistration<typeof tokensSections> = (binder, { tokens }) => {
   binder.resolved(KEYS.HttpModule, [KEYS.Clock, KEYS.RandomSource], (clock, random) =>
-    tokensModule(new JwtTickets(new CasJwtCodec(loadTokenKeys(config.tokens, random), clock), clock, config.tokens.issuer, config.tokens.requestParameters)),
+    tokensModule(new JwtTickets(new CasJwtCodec(loadTokenKeys(tokens, random), clock), clock, tokens.issuer, tokens.requestParameters)),
   );
 };

@@ -88,3 +88,5 @@ export function x509Problems(x509: X509Config, httpsListener: boolean): X509Prob
   }
   return problems;
 }
+
+export const x509Sections = { x509: x509Schema.prefault({}) };

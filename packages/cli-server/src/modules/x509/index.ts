@@ -1,21 +1,20 @@
-import type { Config } from '../../config/schema.js';
-import type { SettingProblem, TesseraModule } from '../module.js';
-import { x509Problems, x509Schema } from './config.js';
+import type { ModuleContext, ModuleSettings, SettingProblem, TesseraModule } from '../module.js';
+import { x509Problems, x509Sections } from './config.js';
 import { registerX509Module } from './register.js';
 
-const sections = { x509: x509Schema.prefault({}) };
-
 /** `x509` (docs/protocol.md §7): client certificates as credentials. */
-export const x509Module: TesseraModule<typeof sections> = {
+export const x509Module: TesseraModule<typeof x509Sections> = {
   name: 'x509',
-  // Needs rest: certificates are one more credential of /v1/tickets and /v1/users.
-  dependencies: ['rest'],
-  sections,
+  // No dependency: a certificate is one more credential wherever credentials are read (REST, the login form).
+  dependencies: [],
+  sections: x509Sections,
+  // The form source's field; the header source's is a header, the TLS source reads the handshake.
+  parameters: ({ x509 }) => (x509.sources.includes('form') ? [{ name: 'cert', credential: true }] : []),
   problems: x509ModuleProblems,
-  asksForClientCertificates: (config) => config.x509.sources.includes('tls'),
+  asksForClientCertificates: ({ x509 }) => x509.sources.includes('tls'),
   register: registerX509Module,
 };
 
-function x509ModuleProblems(config: Config): SettingProblem[] {
-  return x509Problems(config.x509, config.server.tls.cert !== undefined);
+function x509ModuleProblems({ x509 }: ModuleSettings<typeof x509Sections>, { server }: ModuleContext): SettingProblem[] {
+  return x509Problems(x509, server.tls.cert !== undefined);
 }

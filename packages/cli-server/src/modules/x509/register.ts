@@ -2,7 +2,7 @@ import { trustedPeers, type CredentialExtractor } from '@tessera/adapter-koa';
 import { formCertificateExtractor, headerCertificateExtractor, tlsCertificateExtractor } from '@tessera/adapter-koa/modules/x509';
 import { type EventSink } from '@tessera/core';
 import { PkijsCertificateValidator, X509CredentialHandler } from '@tessera/core/modules/x509';
-import type { X509Config } from './config.js';
+import type { X509Config, x509Sections } from './config.js';
 import { KEYS } from '../../keys.js';
 import { CrlFiles, readTrustAnchors } from './certificate-files.js';
 import type { ModuleRegistration } from '../module.js';
@@ -12,8 +12,7 @@ import type { ModuleRegistration } from '../module.js';
  * validating certificates with pkijs against the trust anchors and CRL files, which are read when
  * the app is built, so a missing or bad file stops the start naming its setting.
  */
-export const registerX509Module: ModuleRegistration = (binder, config) => {
-  const { x509 } = config;
+export const registerX509Module: ModuleRegistration<typeof x509Sections> = (binder, { x509 }) => {
   for (const source of x509.sources) {
     binder.resolved(KEYS.CredentialExtractor, [KEYS.EventSink], (events) => extractorFor(source, x509, events));
   }

@@ -1,5 +1,5 @@
-import { credentialExtractor, USERNAME } from '../../request/credentials.js';
-import { optionalText } from '../../request/parameter-schemas.js';
+import { credentialExtractor, USERNAME } from './credentials.js';
+import { optionalText } from './parameter-schemas.js';
 
 /** `username` and `password`, both non-blank → one credential; otherwise none. */
 export const usernamePasswordExtractor = credentialExtractor(

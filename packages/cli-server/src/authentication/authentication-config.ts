@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Username + password handlers the `rest` module can use, by name. `mongo-users` joins when it exists. */
+/** Username + password handlers, by name. `mongo-users` joins when it exists. */
 export const PASSWORD_HANDLER_NAMES = ['config-users', 'ldap'] as const;
 export type PasswordHandlerName = (typeof PASSWORD_HANDLER_NAMES)[number];
 
@@ -23,3 +23,4 @@ export const authenticationSchema = z.strictObject(
   },
   { error: 'expected a map of settings' },
 );
+export type AuthenticationConfig = z.output<typeof authenticationSchema>;

@@ -1,14 +1,19 @@
 import { readFileSync } from 'node:fs';
 import { LdapCredentialHandler, LdapReadinessCheck, type LdapSettings } from '@tessera/adapter-ldap';
 import { DirectoryPasswordHandler } from '@tessera/core';
-import type { PasswordHandlerName } from './authentication-config.js';
-import { configurationError } from '../../config/errors.js';
+import type { AuthenticationConfig, PasswordHandlerName } from './authentication-config.js';
+import { configurationError } from '../config/errors.js';
 import type { LdapConfig } from './ldap-config.js';
-import type { Config } from '../../config/schema.js';
-import type { Binder } from '../../di.js';
-import { KEYS } from '../../keys.js';
+import type { Binder } from '../di.js';
+import { KEYS } from '../keys.js';
 
-type HandlerRegistration = (binder: Binder, config: Config) => void;
+/** The central authentication's settings: its handlers and the ldap handler's own. */
+export interface AuthenticationSettings {
+  readonly authentication: AuthenticationConfig;
+  readonly ldap: LdapConfig;
+}
+
+type HandlerRegistration = (binder: Binder, settings: AuthenticationSettings) => void;
 
 const PASSWORD_HANDLERS: Record<PasswordHandlerName, HandlerRegistration> = {
   'config-users': (binder) =>
@@ -17,9 +22,9 @@ const PASSWORD_HANDLERS: Record<PasswordHandlerName, HandlerRegistration> = {
       [KEYS.UserDirectory, KEYS.PasswordHasher],
       (directory, hasher) => new DirectoryPasswordHandler('config-users', directory, hasher),
     ),
-  ldap: (binder, config) => {
+  ldap: (binder, { ldap }) => {
     let settings: LdapSettings | undefined;
-    const settingsOnce = () => (settings ??= ldapSettings(config.ldap));
+    const settingsOnce = () => (settings ??= ldapSettings(ldap));
     binder.resolved(KEYS.CredentialHandler, [], () => new LdapCredentialHandler(settingsOnce()));
     // The directory is a component of /health/ready, checked as a login reaches it.
     binder.resolved(KEYS.ReadinessCheck, [], () => new LdapReadinessCheck(settingsOnce()));
@@ -27,8 +32,8 @@ const PASSWORD_HANDLERS: Record<PasswordHandlerName, HandlerRegistration> = {
 };
 
 /** Binds the username + password handlers in `authentication.handlers` order, the order they are tried in. */
-export function registerPasswordHandlers(binder: Binder, config: Config): void {
-  for (const name of config.authentication.handlers) PASSWORD_HANDLERS[name](binder, config);
+export function registerPasswordHandlers(binder: Binder, settings: AuthenticationSettings): void {
+  for (const name of settings.authentication.handlers) PASSWORD_HANDLERS[name](binder, settings);
 }
 
 /** The adapter's settings from `ldap.*`, already checked by the schema (ldapProblems); reads the CA file. */
