@@ -11,8 +11,9 @@ import {
 } from '@tessera/core';
 import { claimsOf, STANDARD_SCOPE_CLAIMS, type OidcKeySet } from '@tessera/core/modules/oidc';
 import type { Context } from 'koa';
-import Provider, { interactionPolicy, type Adapter, type AdapterPayload, type ClientMetadata, type Configuration, type KoaContextWithOIDC, type ResponseType, type AccountClaims, type SigningAlgorithmWithNone } from 'oidc-provider';
+import type { Adapter, AdapterPayload, ClientMetadata, Configuration, KoaContextWithOIDC, ResponseType, AccountClaims, SigningAlgorithmWithNone, default as ProviderInstance } from 'oidc-provider';
 import { reportServerError } from '../../errors/report.js';
+import { interactionPolicy, Provider } from './provider-library.js';
 import type { OidcPage, OidcPages } from './oidc-pages.js';
 import { RecordAdapter } from './record-adapter.js';
 
@@ -40,7 +41,7 @@ export interface OidcProviderDependencies {
 
 /** The provider and what the interaction routes need of it. */
 export interface TesseraOidcProvider {
-  readonly provider: Provider;
+  readonly provider: ProviderInstance;
   /** The TGT a provider session stands for (written when a login through tessera's /login finished the interaction). */
   readonly sessionTickets: RecordStore<string>;
 }

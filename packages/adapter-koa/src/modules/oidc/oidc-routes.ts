@@ -1,6 +1,6 @@
 import { InvalidRequestError, TicketValidationError, type CredentialType } from '@tessera/core';
 import type { Context } from 'koa';
-import { errors as providerErrors } from 'oidc-provider';
+import { errors as providerErrors } from './provider-library.js';
 import { z } from 'zod';
 import { UNEXPECTED_ERROR_STATUS } from '../../errors/error-status.js';
 import { reportServerError } from '../../errors/report.js';

@@ -10,6 +10,8 @@ export const oidcModule: TesseraModule<typeof oidcSections> = {
   // Its logins are the login module's /login.
   dependencies: ['login'],
   sections: oidcSections,
+  // The interaction routes'; the provider's own endpoints are node-oidc-provider's, outside the router.
+  parameters: () => ['ticket', 'decision'].map((name) => ({ name })),
   problems: oidcProblems,
   keyFiles: oidcKeyFiles,
   register: registerOidcModule,
