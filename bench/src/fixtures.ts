@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { toCasServiceJson } from '@tessera/adapter-koa';
+import { BUILT_IN_RELEASE_POLICY_CODECS, BUILT_IN_USERNAME_PROVIDER_CODECS, serviceCodec } from '@tessera/adapter-koa';
 import { Argon2PasswordHasher } from '@tessera/core';
 import { aRegisteredService } from '@tessera/testkit';
 import { TestPki } from '@tessera/testkit/x509';
@@ -59,7 +59,7 @@ export async function makeFixtures(): Promise<Fixtures> {
         { username: 'alice', passwordHash: argon2Phc, attributes: { memberOf: 'students' } },
       ],
       // SERVICE's app, releasing every attribute.
-      services: [toCasServiceJson(aRegisteredService({ id: 1, name: 'App' }))],
+      services: [serviceCodec({ releasePolicies: BUILT_IN_RELEASE_POLICY_CODECS, usernameProviders: BUILT_IN_USERNAME_PROVIDER_CODECS }).render(aRegisteredService({ id: 1, name: 'App' }))],
     });
     return {
       dir,

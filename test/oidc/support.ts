@@ -3,6 +3,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Visit } from '../support/browser.js';
+import type { StartOptions } from '@tessera/cli-server';
 import { baseConfig, startTessera, type Tessera } from '../support/tessera.js';
 
 export const REDIRECT_URI = 'https://rp.example.org/callback';
@@ -35,7 +36,7 @@ async function freePort(): Promise<number> {
 }
 
 /** tessera with the login and oidc modules, their keys in files of their own. */
-export async function startOidc(overrides: Record<string, unknown> = {}): Promise<Tessera> {
+export async function startOidc(overrides: Record<string, unknown> = {}, options: Pick<StartOptions, 'mongoDatabase'> = {}): Promise<Tessera> {
   const port = await freePort();
   const folder = mkdtempSync(join(tmpdir(), 'tessera-oidc-'));
   const users = [
@@ -48,9 +49,9 @@ export async function startOidc(overrides: Record<string, unknown> = {}): Promis
     users,
     services: [...(baseConfig()['services'] as unknown[]), RP_SERVICE],
     login: { keyFile: join(folder, 'login-key.json') },
-    oidc: { keyFile: join(folder, 'oidc-keys.json') },
     ...overrides,
-  });
+    oidc: { keyFile: join(folder, 'oidc-keys.json'), ...(overrides['oidc'] as Record<string, unknown> | undefined) },
+  }, options);
 }
 
 /** Follows the browser's redirects until one leaves tessera (the client's redirect URI) or a page answers. */

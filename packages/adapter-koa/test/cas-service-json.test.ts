@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { InvalidServiceDefinitionError } from '@tessera/core';
-import { parseServiceDefinition } from '../src/index.js';
+import { parseServiceDefinition } from './built-in-codec.js';
 
 function parseError(json: unknown): InvalidServiceDefinitionError {
   try {
@@ -45,7 +45,7 @@ describe('registered services (docs/protocol.md §4)', () => {
         description: 'an app',
         evaluationOrder: 5,
         accessStrategy: { enabled: true, ssoEnabled: false, requiredAttributes: { memberOf: ['staff', 'faculty'] } },
-        attributeRelease: { kind: 'allowed', names: ['mail'] },
+        attributeRelease: { type: 'org.apereo.cas.services.ReturnAllowedAttributeReleasePolicy', allowedAttributes: ['mail'] },
         properties: { jwtAsServiceTicket: ['true'] },
       });
     });
@@ -59,8 +59,8 @@ describe('registered services (docs/protocol.md §4)', () => {
       });
       expect(parsed.type).to.equal('org.apereo.cas.services.CasRegisteredService');
       expect(parsed.accessStrategy).to.deep.equal({ enabled: true, ssoEnabled: true, requiredAttributes: { memberOf: ['staff'] } });
-      expect(parsed.attributeRelease).to.deep.equal({ kind: 'all' });
-      expect(parseServiceDefinition({ serviceId: 'x', name: 'n' }).attributeRelease).to.deep.equal({ kind: 'none' });
+      expect(parsed.attributeRelease).to.deep.equal({ type: 'org.apereo.cas.services.ReturnAllAttributeReleasePolicy' });
+      expect(parseServiceDefinition({ serviceId: 'x', name: 'n' }).attributeRelease).to.deep.equal({ type: 'org.apereo.cas.services.DenyAllAttributeReleasePolicy' });
     });
 
     it('names the field that is wrong', () => {

@@ -1,5 +1,8 @@
 import {
   CAS_REGISTERED_SERVICE,
+  DENY_ALL_ATTRIBUTES,
+  RETURN_ALL_ATTRIBUTES,
+  type ServicePolicies,
   type AuthenticationPolicy,
   type CredentialHandler,
   cryptoRandomSource,
@@ -18,7 +21,7 @@ import { proxyModule } from '../src/modules/proxy/index.js';
 import { restModule } from '../src/modules/rest/index.js';
 import { throttleModule } from '../src/modules/throttle/index.js';
 import { tokensModule } from '../src/modules/tokens/index.js';
-import { MapThrottleStore, testCore } from '@tessera/testkit';
+import { builtInServicePolicies, MapThrottleStore, testCore } from '@tessera/testkit';
 import { DrainingRateStore } from './throttle-fakes.js';
 import { FakePasswordHandler, ListServiceRegistry, FixedClock, MapTicketStore, RecordingEvents, type FakeUser } from './fakes.js';
 
@@ -41,7 +44,7 @@ function service(id: number, name: string, serviceId: string, overrides: Partial
     serviceId,
     evaluationOrder: id,
     accessStrategy: { enabled: true, ssoEnabled: true, requiredAttributes: {} },
-    attributeRelease: { kind: 'all' },
+    attributeRelease: { type: RETURN_ALL_ATTRIBUTES },
     properties: {},
     ...overrides,
   };
@@ -57,7 +60,7 @@ const SERVICES = [
   service(2, 'admin', '^https://admin\\.example\\.org/.*', {
     accessStrategy: { enabled: true, ssoEnabled: true, requiredAttributes: { memberOf: ['admin'] } },
   }),
-  service(3, 'quiet', '^https://quiet\\.example\\.org/.*', { attributeRelease: { kind: 'none' } }),
+  service(3, 'quiet', '^https://quiet\\.example\\.org/.*', { attributeRelease: { type: DENY_ALL_ATTRIBUTES } }),
   service(4, 'jwt', '^https://jwt\\.example\\.org/.*', { properties: { jwtAsServiceTicket: ['true'] } }),
 ];
 
@@ -91,6 +94,8 @@ export interface ServerSetup {
   readonly observeRequest?: RequestObserver;
   /** Switches the proxy module on, PGTs delivered through this callback. */
   readonly proxyCallback?: ProxyCallback;
+  /** The release policies and username providers; the built-in ones when omitted. */
+  readonly servicePolicies?: ServicePolicies;
 }
 
 export function testTokenKeys(): TokenKeys {
@@ -112,9 +117,11 @@ export function testServer(setup: ServerSetup = {}) {
   const registry = new ListServiceRegistry(SERVICES);
   const throttleStore = new MapThrottleStore();
   const authenticationThrottle = setup.throttle && new AuthenticationThrottle(throttleStore, clock, setup.throttle, events);
+  const servicePolicies = setup.servicePolicies ?? builtInServicePolicies();
   const core = testCore({
     tickets: setup.tickets ?? tickets,
     registry,
+    servicePolicies,
     handlers: setup.handlers ?? [handler],
     ...(setup.policies && { policies: setup.policies }),
     ...(authenticationThrottle && { authenticationListeners: [authenticationThrottle] }),
@@ -142,7 +149,7 @@ export function testServer(setup: ServerSetup = {}) {
     options: { ...DEFAULT_OPTIONS, ...setup.options },
     modules: [
       restModule({ newLoginWindowSeconds: 30, revision: setup.restRevision ?? 'current' }),
-      ...(setup.tokenKeys ? [tokensModule(new JwtTickets(new CasJwtCodec(setup.tokenKeys, clock), clock, undefined))] : []),
+      ...(setup.tokenKeys ? [tokensModule(new JwtTickets(new CasJwtCodec(setup.tokenKeys, clock), clock, servicePolicies, undefined))] : []),
       ...(throttle ? [throttle] : []),
       ...(proxy ? [proxy] : []),
       ...(setup.modules?.({ core, tickets: store, registry, events }) ?? []),
@@ -152,7 +159,7 @@ export function testServer(setup: ServerSetup = {}) {
     ...(setup.observeRequest && { observeRequest: setup.observeRequest }),
   });
   const http = request(app.callback());
-  return { app, http, clock, tickets, events, core, registry, throttleStore };
+  return { app, http, clock, tickets, events, core, registry, throttleStore, servicePolicies };
 }
 
 export type TestServer = ReturnType<typeof testServer>;

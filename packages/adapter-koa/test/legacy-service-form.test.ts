@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { InvalidServiceDefinitionError } from '@tessera/core';
-import { LEGACY_DEFAULT_EVALUATION_ORDER, legacyServiceDefinition } from '../src/index.js';
+import { LEGACY_DEFAULT_EVALUATION_ORDER } from '../src/index.js';
+import { legacyServiceDefinition } from './built-in-codec.js';
 
 // docs/protocol.md §3.9 — the form POST /v1/services/add/{tgt} reads
 describe('the legacy service form (docs/protocol.md §3.9)', () => {

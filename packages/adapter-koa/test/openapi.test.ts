@@ -6,6 +6,7 @@ import { credentialExtractor, defineRoute, type HttpModule } from '../src/index.
 import { otpExtractor } from '../src/modules/otp/index.js';
 import { usernamePasswordExtractor } from '../src/index.js';
 import { servicesModule } from '../src/modules/services/index.js';
+import { BUILT_IN_CODEC } from './built-in-codec.js';
 import { USERNAME } from '../src/request/credentials.js';
 import { CASUSER, testServer, testTokenKeys, type ServerSetup } from './harness.js';
 import { bodyParameters, headerNames, openApiOf, operation, parameterNames } from './openapi-document.js';
@@ -16,6 +17,7 @@ const services = (variants: { current: boolean; earlier: boolean }): NonNullable
   servicesModule({
     ...variants,
     acceptedTypes: ['org.apereo.cas.services.CasRegisteredService'],
+    codec: BUILT_IN_CODEC,
     registerService: new RegisterService(
       { authenticator: core.authenticator, tickets, registry, events, random: cryptoRandomSource },
       { requiredAttribute: { name: 'memberOf', valuePattern: 'staff' } },

@@ -1,6 +1,6 @@
 import { aRegisteredService } from '@tessera/testkit';
 import { expect } from 'chai';
-import { parseServiceDefinition, toCasServiceJson } from '../src/index.js';
+import { parseServiceDefinition, toCasServiceJson } from './built-in-codec.js';
 import { serviceDefinitionSchema } from '../src/modules/services/service-definition.js';
 
 const CAS = 'org.apereo.cas.services';

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { InvalidServiceDefinitionError } from '@tessera/core';
-import { legacyServiceDefinition, parseServiceDefinition } from '../src/index.js';
+import { legacyServiceDefinition, parseServiceDefinition } from './built-in-codec.js';
 
 const CAS = 'org.apereo.cas.services';
 const BASE = { '@class': `${CAS}.CasRegisteredService`, id: 3, name: 'Intranet', serviceId: '^https://intranet\\.example\\.org/.*' };
@@ -25,7 +25,7 @@ describe('service definitions fail closed on keys', () => {
 
   it('a key far from every known one lists the known keys instead of guessing', () => {
     const [problem] = problems({ ...BASE, colour: 'blue' });
-    expect(problem).to.match(/^services\[0\]\.colour: unknown key \(known: @class, id, name, serviceId, description, evaluationOrder, accessStrategy, attributeReleasePolicy, logoutType, logoutUrl, proxyPolicy, properties/);
+    expect(problem).to.match(/^services\[0\]\.colour: unknown key \(known: @class, id, name, serviceId, description, evaluationOrder, accessStrategy, attributeReleasePolicy, usernameAttributeProvider, logoutType, logoutUrl, proxyPolicy, properties/);
   });
 
   it('checks nested objects too: access strategy, release policy, and each property', () => {

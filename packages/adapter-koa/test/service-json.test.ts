@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { parseServiceDefinition, toCasServiceJson } from '../src/index.js';
+import { DENY_ALL_ATTRIBUTES, RETURN_ALL_ATTRIBUTES, RETURN_ALLOWED_ATTRIBUTES, type ServicePolicy } from '@tessera/core';
+import { parseServiceDefinition, toCasServiceJson } from './built-in-codec.js';
 import { service } from './fakes.js';
 
 const NEW = { '@class': 'org.apereo.cas.services.CasRegisteredService', name: 'New', serviceId: '^https://new\\.example\\.org/.*' };
@@ -12,11 +13,11 @@ describe('toCasServiceJson', () => {
       description: 'd',
       evaluationOrder: 7,
       accessStrategy: { enabled: false, ssoEnabled: true, requiredAttributes: { memberOf: ['staff'] } },
-      attributeRelease: { kind: 'allowed', names: ['mail'] },
+      attributeRelease: { type: RETURN_ALLOWED_ATTRIBUTES, allowedAttributes: ['mail'] } as ServicePolicy,
       properties: { jwtAsServiceTicket: ['true'] },
     });
     expect(parseServiceDefinition(toCasServiceJson(original))).to.deep.equal(original);
-    for (const attributeRelease of [{ kind: 'none' }, { kind: 'all' }] as const) {
+    for (const attributeRelease of [{ type: DENY_ALL_ATTRIBUTES }, { type: RETURN_ALL_ATTRIBUTES }]) {
       expect(parseServiceDefinition(toCasServiceJson(service({ attributeRelease })))).to.deep.equal(service({ attributeRelease }));
     }
   });

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { cryptoRandomSource } from '@tessera/core';
 import { RegisterService } from '@tessera/core/modules/services';
 import { servicesModule } from '../src/modules/services/index.js';
+import { BUILT_IN_CODEC } from './built-in-codec.js';
 import { createTgt, testServer } from './harness.js';
 
 const DEFINITION = { '@class': 'org.apereo.cas.services.CasRegisteredService', name: 'New', serviceId: '^https://new\\.example\\.org/.*' };
@@ -15,6 +16,7 @@ function servicesServer(variants = { current: true, earlier: true }, restRevisio
       servicesModule({
         ...variants,
         acceptedTypes: ['org.apereo.cas.services.CasRegisteredService'],
+        codec: BUILT_IN_CODEC,
         registerService: new RegisterService(
           { authenticator: core.authenticator, tickets, registry, events, random: cryptoRandomSource },
           { requiredAttribute: { name: 'memberOf', valuePattern: 'staff' } },

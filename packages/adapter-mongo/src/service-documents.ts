@@ -1,4 +1,13 @@
-import type { AccessStrategy, AttributeMap, AttributeReleasePolicy, LogoutType, OidcClientDefinition, ProxyPolicy, RegisteredService } from '@tessera/core';
+import {
+  storedReleasePolicy,
+  type AccessStrategy,
+  type AttributeMap,
+  type LogoutType,
+  type OidcClientDefinition,
+  type ProxyPolicy,
+  type RegisteredService,
+  type ServicePolicy,
+} from '@tessera/core';
 
 /** A registered service as stored, keyed by its id. */
 export interface ServiceDocument {
@@ -9,7 +18,9 @@ export interface ServiceDocument {
   description?: string;
   evaluationOrder: number;
   accessStrategy: AccessStrategy;
-  attributeRelease: AttributeReleasePolicy;
+  /** A policy as data; the previous versions' `{ kind }` form is read as the policy it meant. */
+  attributeRelease: ServicePolicy;
+  usernameProvider?: ServicePolicy;
   properties: AttributeMap;
   logoutType?: LogoutType;
   logoutUrl?: string;
@@ -35,7 +46,8 @@ export function fromServiceDocument(document: ServiceDocument): RegisteredServic
     ...(document.description === undefined ? {} : { description: document.description }),
     evaluationOrder: document.evaluationOrder,
     accessStrategy: document.accessStrategy,
-    attributeRelease: document.attributeRelease,
+    attributeRelease: storedReleasePolicy(document.attributeRelease),
+    ...(document.usernameProvider === undefined ? {} : { usernameProvider: document.usernameProvider }),
     properties: document.properties,
     ...(document.logoutType === undefined ? {} : { logoutType: document.logoutType }),
     ...(document.logoutUrl === undefined ? {} : { logoutUrl: document.logoutUrl }),

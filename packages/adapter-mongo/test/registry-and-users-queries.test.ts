@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { compareServices } from '@tessera/core';
+import { compareServices, DENY_ALL_ATTRIBUTES, RETURN_ALL_ATTRIBUTES, RETURN_ALLOWED_ATTRIBUTES } from '@tessera/core';
 import { FixedClock, aRegisteredService } from '@tessera/testkit';
 import { FakeDatabase } from '@tessera/testkit/mongo';
 import { createMongoStores, type MongoDatabase } from '@tessera/adapter-mongo';
@@ -42,6 +42,23 @@ describe('MongoServiceRegistry and MongoUserDirectory: the exact queries they se
     database.collection('services').documents.push({ _id: id, ...fields, sortName: 'staff portal' });
     expect(await stores().registry.list()).to.deep.equal([service]);
     expect(await stores().registry.findById(8)).to.deep.equal(service);
+  });
+
+  it('reads a service stored by the version before policy registrations, its { kind } release policy as the policy it meant', async () => {
+    const earlier = (id: number, attributeRelease: Record<string, unknown>) => {
+      const { id: _, ...fields } = aRegisteredService({ id, name: `Earlier ${id}` });
+      database.collection('services').documents.push({ _id: id, ...fields, attributeRelease });
+    };
+    earlier(1, { kind: 'allowed', names: ['mail', 'memberOf'] });
+    earlier(2, { kind: 'all' });
+    earlier(3, { kind: 'none' });
+    const released = (await stores().registry.list()).map((service) => service.attributeRelease);
+    expect(released).to.deep.equal([
+      { type: RETURN_ALLOWED_ATTRIBUTES, allowedAttributes: ['mail', 'memberOf'] },
+      { type: RETURN_ALL_ATTRIBUTES },
+      { type: DENY_ALL_ATTRIBUTES },
+    ]);
+    expect((await stores().registry.findById(1))?.attributeRelease).to.deep.equal(released[0]);
   });
 
   it('removes by _id and tells whether something was removed', async () => {

@@ -24,7 +24,18 @@ export interface RedisConnection {
   readonly client: RedisClient;
   /** The server or the cluster's nodes, passwords masked: fit for a log line. */
   readonly target: string;
+  /** Why Redis could not be reached at start, when `keepTrying` let the connection be made without it; `restored` says when it is. */
+  readonly unreachable?: string;
   close(): Promise<void>;
+}
+
+export interface ConnectOptions {
+  /**
+   * Where Redis cannot be reached within `connectTimeoutMs` at start: resolve anyway, with `unreachable`
+   * saying why, and go on trying as after a lost connection (commands fail at once meanwhile), instead
+   * of failing. A refusal (an error reply, such as a wrong password) still fails.
+   */
+  readonly keepTrying?: boolean;
 }
 
 /** Never longer than this between two reconnection attempts, so service resumes soon after Redis does. */
@@ -32,12 +43,13 @@ const MAX_RECONNECT_DELAY_MS = 1000;
 
 /**
  * Connects to a standalone Redis or a cluster, and waits until it answers, at most `connectTimeoutMs`:
- * an unreachable Redis fails the start with StoreUnavailableError; an error reply (refused credentials)
- * is rethrown as it is. Afterwards the client reconnects by itself for as long as it runs. Commands never
- * wait for a connection: while there is none they fail at once (no offline queue), and a command sent
- * fails after `commandTimeoutMs`, its connection then dropped and made anew if nothing came back on it.
+ * an unreachable Redis fails the start with StoreUnavailableError (or, with `keepTrying`, is tried
+ * again until it answers); an error reply (refused credentials) is rethrown as it is. Afterwards the
+ * client reconnects by itself for as long as it runs. Commands never wait for a connection: while there
+ * is none they fail at once (no offline queue), and a command sent fails after `commandTimeoutMs`, its
+ * connection then dropped and made anew if nothing came back on it.
  */
-export async function connectRedis(settings: RedisSettings, events?: RedisConnectionEvents): Promise<RedisConnection> {
+export async function connectRedis(settings: RedisSettings, events?: RedisConnectionEvents, options: ConnectOptions = {}): Promise<RedisConnection> {
   const { client, target } = createClient(settings);
   defineScripts(client);
   let stopReporting = () => {};
@@ -49,10 +61,14 @@ export async function connectRedis(settings: RedisSettings, events?: RedisConnec
   try {
     await untilReady(client, settings.connectTimeoutMs, target);
   } catch (error) {
+    if (options.keepTrying && error instanceof StoreUnavailableError) {
+      stopReporting = reportConnectionChanges(client, events, false);
+      return { client, target, unreachable: error.message, close };
+    }
     await close();
     throw error;
   }
-  stopReporting = reportConnectionChanges(client, events);
+  stopReporting = reportConnectionChanges(client, events, true);
   return { client, target, close };
 }
 
@@ -125,9 +141,9 @@ function untilReady(client: RedisClient, timeoutMs: number, target: string): Pro
 /**
  * Keeps an 'error' listener for good (without one, an error event would end the process) and reports
  * each change once, until the returned function is called (a deliberate close is no loss).
+ * `connected`: whether Redis answers now (not yet, after a start that kept trying: its first answer is `restored`).
  */
-function reportConnectionChanges(client: RedisClient, events: RedisConnectionEvents | undefined): () => void {
-  let connected = true;
+function reportConnectionChanges(client: RedisClient, events: RedisConnectionEvents | undefined, connected: boolean): () => void {
   let reporting = true;
   const lost = (reason: string) => {
     if (!connected || !reporting) return;

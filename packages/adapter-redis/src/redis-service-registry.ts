@@ -1,4 +1,4 @@
-import { compareServices, type RegisteredService, type ServiceRegistry } from '@tessera/core';
+import { compareServices, storedService, type RegisteredService, type ServiceRegistry } from '@tessera/core';
 import type { RedisKeys } from './keys.js';
 import type { RedisClient } from './scripts.js';
 import { guarded } from './unavailable.js';
@@ -21,15 +21,20 @@ export class RedisServiceRegistry implements ServiceRegistry {
 
   async findById(id: number): Promise<RegisteredService | undefined> {
     const found = await guarded(() => this.client.hget(this.keys.services, String(id)));
-    return found === null ? undefined : (JSON.parse(found) as RegisteredService);
+    return found === null ? undefined : fromJson(found);
   }
 
   async list(): Promise<readonly RegisteredService[]> {
     const all = await guarded(() => this.client.hvals(this.keys.services));
-    return all.map((json) => JSON.parse(json) as RegisteredService).sort(compareServices);
+    return all.map(fromJson).sort(compareServices);
   }
 
   async remove(id: number): Promise<boolean> {
     return (await guarded(() => this.client.hdel(this.keys.services, String(id)))) > 0;
   }
+}
+
+/** A stored definition, in today's form whichever version wrote it (storedService). */
+function fromJson(json: string): RegisteredService {
+  return storedService(JSON.parse(json) as RegisteredService);
 }

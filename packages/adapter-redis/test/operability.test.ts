@@ -193,6 +193,22 @@ describeWithRedis(
       expect(Date.now() - started).to.be.below(5000);
     });
 
+    it('with keepTrying, an unreachable Redis is connected to once it answers: commands fail at once until then, restored says when', async () => {
+      await server().stop();
+      let toldRestored = () => {};
+      const told = new Promise<void>((resolve) => (toldRestored = resolve));
+      const connection = await connectRedis({ url: server().url, ...timeouts }, { lost: () => {}, restored: () => toldRestored() }, { keepTrying: true });
+      try {
+        expect(connection.unreachable).to.match(/^cannot reach Redis \(redis:\/\/:\*\*\*@127\.0\.0\.1:\d+\) within 1000 ms/);
+        expect(await rejectionOf(connection.client.ping())).to.be.instanceOf(Error);
+        await server().start();
+        await told;
+        expect(await connection.client.ping()).to.equal('PONG');
+      } finally {
+        await connection.close();
+      }
+    });
+
     it('rethrows the refusal of a wrong password at once, as the error reply it is', async () => {
       const error = await rejectionOf(connectRedis({ url: server().url.replace('s3cret', 'wrong'), ...timeouts }));
       expect(error.name).to.equal('ReplyError');

@@ -2,7 +2,7 @@ import { Container } from 'inversify';
 import type { Logger } from 'pino';
 import { LOOPBACK_HOSTS, createApp, type HttpOptions } from '@tessera/adapter-koa';
 import type { MongoDatabase } from '@tessera/adapter-mongo';
-import { Argon2PasswordHasher, ReadinessProbe, createCasCore, cryptoRandomSource, systemClock, type RegisteredService } from '@tessera/core';
+import { Argon2PasswordHasher, ReadinessProbe, createCasCore, cryptoRandomSource, systemClock, type RegisteredService, type SessionListener } from '@tessera/core';
 import { AuditEventSink } from './audit/audit-event-sink.js';
 import { registerAuthentication } from './authentication/authentication.js';
 import type { Config } from './config/schema.js';
@@ -12,6 +12,8 @@ import { bindServerLogs, bindServing, type ServeOptions } from './lifecycle.js';
 import { LoggingEventSink } from './logging.js';
 import { registerMetrics } from './metrics/register-metrics.js';
 import { registerEnabledModules } from './modules/index.js';
+import { serverServicePolicies } from './service-policies.js';
+import { ServicesWithModulesOwn } from './storage/configured-and-stored.js';
 import { openStorage } from './storage/storage.js';
 import { KEYS } from './keys.js';
 import { TESSERA_VERSION } from './version.js';
@@ -58,19 +60,25 @@ export function buildContainer(inputs: CompositionInputs): Binder {
   binder.resource(
     KEYS.Storage,
     [KEYS.Clock, KEYS.RandomSource, KEYS.Logger],
-    (clock, random, logger) => openStorage({ config, services, clock, random, logger, ...(mongoDatabase !== undefined && { mongoDatabase }) }),
+    // A server waits for a Redis that cannot be reached yet; a CLI command fails at once.
+    (clock, random, logger) => openStorage({ config, services, clock, random, logger, serveBeforeStore: 'serve' in inputs, ...(mongoDatabase !== undefined && { mongoDatabase }) }),
     (storage) => storage.close(),
   );
   binder.resolved(KEYS.ReadinessCheck, [KEYS.Storage], (storage) => storage.ports.readiness);
   binder.resolved(KEYS.ReadinessProbe, [{ all: KEYS.ReadinessCheck }, KEYS.EventSink], (checks, events) => new ReadinessProbe(checks, config.health.timeoutMs, events));
   binder.resolved(KEYS.LiveTgtCount, [KEYS.Storage], (storage) => storage.ports.liveTgts);
   binder.resolved(KEYS.TicketStore, [KEYS.Storage], (storage) => storage.ports.tickets);
-  binder.resolved(KEYS.ServiceRegistry, [KEYS.Storage], (storage) => storage.ports.registry);
+  binder.resolved(KEYS.ServiceRegistry, [KEYS.Storage, { all: KEYS.ModuleServices }], (storage, own) =>
+    own.length === 0 ? storage.ports.registry : new ServicesWithModulesOwn(storage.ports.registry, own.flat()),
+  );
   binder.resolved(KEYS.UserDirectory, [KEYS.Storage], (storage) => storage.ports.users);
   binder.resolved(KEYS.RecordStores, [KEYS.Storage], (storage) => storage.ports.records);
   // The CLI's `services import` saves for real only where the registry outlives the process.
   binder.constant(KEYS.ServiceRegistryOutlivesProcess, config.storage.type !== 'memory');
   binder.resolved(KEYS.PasswordHasher, [], () => new Argon2PasswordHasher());
+  const servicePolicies = serverServicePolicies();
+  binder.constant(KEYS.ServicePolicies, servicePolicies.policies);
+  binder.constant(KEYS.ServiceCodec, servicePolicies.codec);
 
   bindUseCases(binder, config);
   binder.resolved(
@@ -123,10 +131,27 @@ function bindUseCases(binder: Binder, config: Config): void {
       KEYS.Clock,
       KEYS.RandomSource,
       { all: KEYS.SessionListener },
+      KEYS.ServicePolicies,
     ],
-    (tickets, registry, handlers, policies, authenticationListeners, events, clock, random, [sessionListener]) =>
-      createCasCore({ tickets, registry, handlers, policies, authenticationListeners, events, clock, random, sessionListener }, settings),
+    (tickets, registry, handlers, policies, authenticationListeners, events, clock, random, sessionListeners, servicePolicies) =>
+      createCasCore(
+        { tickets, registry, handlers, policies, authenticationListeners, events, clock, random, sessionListener: sessionListenersInOrder(sessionListeners), servicePolicies },
+        settings,
+      ),
   );
+}
+
+/** The modules' session listeners as one, each told in the order the modules are listed (none: undefined). */
+function sessionListenersInOrder(listeners: readonly SessionListener[]): SessionListener | undefined {
+  if (listeners.length <= 1) return listeners[0];
+  return {
+    async validated(tgt, ticket, service, origin) {
+      for (const listener of listeners) await listener.validated(tgt, ticket, service, origin);
+    },
+    async ended(tgtId, origin) {
+      for (const listener of listeners) await listener.ended(tgtId, origin);
+    },
+  };
 }
 
 export function httpOptions(config: Config): HttpOptions {

@@ -3,7 +3,7 @@ export { loadConfig, parseConfig, environmentOverrides, describeProblems, type L
 export { configSchema, type Config } from './config/schema.js';
 export { ConfigurationError, type ConfigProblem } from './config/errors.js';
 export { demoStateFolder } from './config/demo.js';
-export { initialServices } from './config/initial-services.js';
+export { initialServices, readServiceFiles, type ServiceFile } from './config/initial-services.js';
 export { renderConfigReference, withConfigReference, REFERENCE_START, REFERENCE_END, REFERENCE_PAGE } from './config/reference.js';
 export { memoryStores } from './storage/memory-storage.js';
 export { openStorage, type Storage, type StorageInputs, type StorePorts } from './storage/storage.js';

@@ -12,12 +12,14 @@ import type {
   ReadinessCheck,
   ReadinessProbe,
   RecordStores,
+  RegisteredService,
+  ServicePolicies,
   ServiceRegistry,
   SessionListener,
   TicketStore,
   UserDirectory,
 } from '@tessera/core';
-import type { CredentialExtractor, HttpModule } from '@tessera/adapter-koa';
+import type { CredentialExtractor, HttpModule, ServiceCodec } from '@tessera/adapter-koa';
 import type { RequestListener } from 'node:http';
 import type { AdminEndpoints } from './admin/admin-endpoints.js';
 import type { AuditStream } from './audit/audit-stream.js';
@@ -69,6 +71,10 @@ export const KEYS = {
   UserDirectory: key<UserDirectory>('UserDirectory'),
   /** Where a module's stores live: it opens its namespaces of records here (docs/adding-a-module.md §5), on whichever storage `storage.type` names. */
   RecordStores: key<RecordStores>('RecordStores'),
+  /** The attribute release policies and username providers, by class: the built-in ones and every module's. */
+  ServicePolicies: key<ServicePolicies>('ServicePolicies'),
+  /** The service definitions' wire formats, with the same policy classes. */
+  ServiceCodec: key<ServiceCodec>('ServiceCodec'),
   PasswordHasher: key<PasswordHasher>('PasswordHasher'),
   /** The adapter `storage.type` names, opened by `Binder.open()` and closed by `Binder.close()`; every store port comes from it. */
   Storage: key<Storage>('Storage'),
@@ -90,8 +96,13 @@ export const KEYS = {
   LiveTgtCount: key<LiveTgtCount>('LiveTgtCount'),
   /** Bound only with `metrics.enabled`: zero or one. */
   Metrics: key<TesseraMetrics>('Metrics'),
-  /** Bound only by the login module (single logout): zero or one, told of every grant and logout. */
+  /** Multi-bound by modules (the login module's single logout, the oidc module's): each told of every validation and logout. */
   SessionListener: key<SessionListener>('SessionListener'),
+  /**
+   * Multi-bound: services a module needs for its own workings (the oidc module's login callback),
+   * answered by the registry from the module's declaration, read-only and never written to the store.
+   */
+  ModuleServices: key<readonly RegisteredService[]>('ModuleServices'),
   /** Multi-bound: work a node does on its own time, started once it listens and stopped before the storage closes. */
   BackgroundJob: key<BackgroundJob>('BackgroundJob'),
   /** A serving container's admin endpoints, in front of the main app or on the admin listener. */

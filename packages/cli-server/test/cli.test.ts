@@ -72,7 +72,8 @@ describe('tessera CLI', function () {
     const storage = { type: 'mongo', mongo: { uri: `mongodb://127.0.0.1:${port}/?directConnection=true`, timeoutSeconds: 1 } };
     const run = await runCli(['--config', configFile({ storage, logging: { level: 'silent' } })]);
     expect(run.code).to.equal(1);
-    expect(Date.now() - startedAt).to.be.below(10_000);
+    // Well under the driver's own 30 s server selection, which would mean the setting is ignored; loose enough for a loaded machine.
+    expect(Date.now() - startedAt).to.be.below(25_000);
     const lines = run.stderr.trim().split('\n');
     expect(lines).to.have.length(1);
     expect(lines[0]).to.match(new RegExp(`^tessera: storage\\.mongo\\.uri: cannot reach MongoDB within 1 s: .*127\\.0\\.0\\.1:${port}`));

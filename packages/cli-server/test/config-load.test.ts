@@ -145,7 +145,7 @@ describe('configuration loading', () => {
       ]);
       expect(config.services).to.have.length(1);
       expect(config.services[0]).to.include({ id: 1, name: 'Demo: any http(s) URL', serviceId: '^https?://.*' });
-      expect(config.services[0]!.attributeRelease).to.deep.equal({ kind: 'all' });
+      expect(config.services[0]!.attributeRelease).to.deep.equal({ type: 'org.apereo.cas.services.ReturnAllAttributeReleasePolicy' });
     });
 
     it('not with a config file, even an empty one', () => {

@@ -82,7 +82,7 @@ describe('configuration schema', () => {
     expect(services).to.have.length(1);
     expect(services[0]).to.include({ id: 5, name: 'App', serviceId: app.serviceId });
     expect(services[0]!.accessStrategy.requiredAttributes).to.deep.equal({ memberOf: ['staff'] });
-    expect(services[0]!.attributeRelease).to.deep.equal({ kind: 'allowed', names: ['mail'] });
+    expect(services[0]!.attributeRelease).to.deep.equal({ type: 'org.apereo.cas.services.ReturnAllowedAttributeReleasePolicy', allowedAttributes: ['mail'] });
   });
 
   const badSettings: [string, unknown, string][] = [

@@ -15,16 +15,23 @@ const APP = 'https://app.example.org/home';
 const PASSWORD = 'hunter2-redis';
 const quiet = new Writable({ write: (_chunk, _encoding, done) => done() });
 
-/** Starts the CLI from source with this configuration and the environment given; its exit code and output. */
-function runCli(settings: unknown, env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+/** Starts the CLI from source (`command`, then `--config` with these settings) and the environment given; its process, output so far and exit. */
+function spawnCli(settings: unknown, env: Record<string, string> = {}, command: string[] = []) {
   const file = join(mkdtempSync(join(tmpdir(), 'tessera-redis-cli-')), 'tessera.json');
   writeFileSync(file, JSON.stringify(settings));
-  const child = spawn(process.execPath, ['--conditions=source', '--import=tsx', MAIN, '--config', file], { cwd: ROOT, env: { ...process.env, NODE_OPTIONS: '', ...env } });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  return new Promise((resolve) => child.on('exit', (code) => resolve({ code, stdout, stderr })));
+  const child = spawn(process.execPath, ['--conditions=source', '--import=tsx', MAIN, ...command, '--config', file], { cwd: ROOT, env: { ...process.env, NODE_OPTIONS: '', ...env } });
+  const output = { stdout: '', stderr: '' };
+  child.stdout.on('data', (chunk: Buffer) => (output.stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output.stderr += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, output, exited };
+}
+
+/** Runs the CLI to its end; its exit code and output. */
+async function runCli(settings: unknown, env: Record<string, string> = {}, command: string[] = []): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const { output, exited } = spawnCli(settings, env, command);
+  const code = await exited;
+  return { code, ...output };
 }
 
 const post = (url: string, fields: Record<string, string>) =>
@@ -33,10 +40,39 @@ const post = (url: string, fields: Record<string, string>) =>
 describe('storage.type redis at start', function () {
   this.timeout(30_000);
 
-  it('an unreachable Redis exits 1 within seconds, one line naming storage.redis.url, its password masked', async () => {
+  it('an unreachable Redis does not stop the server: it starts, says so once (storage.redis.url, its password masked), and is live but not ready', async () => {
+    const port = await freePort();
+    const settings = { storage: { type: 'redis', redis: { connectTimeoutMs: 1000 } }, logging: { level: 'info' }, audit: { destination: 'off' }, users: [{ username: 'casuser', password: 'Mellon' }] };
+    const { child, output, exited } = spawnCli(settings, { TESSERA_STORAGE__REDIS__URL: `redis://:${PASSWORD}@127.0.0.1:${port}` });
+    try {
+      const deadline = Date.now() + 15_000;
+      while (!/tessera ready at (\S+)"/.test(output.stdout)) {
+        if (Date.now() > deadline || child.exitCode !== null) throw new Error(`no ready line: ${output.stdout}${output.stderr}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      const url = /tessera ready at (\S+)"/.exec(output.stdout)![1]!;
+      const origin = new URL(url).origin;
+      expect((await fetch(`${origin}/health/ready`)).status).to.equal(503);
+      expect((await fetch(`${origin}/health/live`)).status).to.equal(200);
+      expect((await post(`${url}/v1/tickets`, { username: 'casuser', password: 'Mellon' })).status).to.equal(503);
+      const warnings = output.stdout.split('\n').filter((line) => line.includes('Redis cannot be reached yet'));
+      expect(warnings).to.have.length(1);
+      const warning = JSON.parse(warnings[0]!) as { setting: string; reason: string; msg: string };
+      expect(warning.setting).to.equal('storage.redis.url');
+      expect(warning.msg).to.match(/^storage\.redis\.url: Redis cannot be reached yet: serving, not ready/);
+      expect(warning.reason).to.match(new RegExp(`^cannot reach Redis \\(redis://:\\*\\*\\*@127\\.0\\.0\\.1:${port}\\) within 1000 ms`));
+    } finally {
+      child.kill('SIGTERM');
+    }
+    expect(await exited).to.equal(0);
+    expect(output.stderr).to.equal('');
+    expect(output.stdout + output.stderr).to.not.include(PASSWORD);
+  });
+
+  it('a CLI command that needs an unreachable Redis exits 1 within seconds, one line naming storage.redis.url, its password masked', async () => {
     const port = await freePort();
     const startedAt = Date.now();
-    const run = await runCli({ storage: { type: 'redis', redis: { connectTimeoutMs: 1000 } }, logging: { level: 'silent' } }, { TESSERA_STORAGE__REDIS__URL: `redis://:${PASSWORD}@127.0.0.1:${port}` });
+    const run = await runCli({ storage: { type: 'redis', redis: { connectTimeoutMs: 1000 } }, logging: { level: 'silent' } }, { TESSERA_STORAGE__REDIS__URL: `redis://:${PASSWORD}@127.0.0.1:${port}` }, ['services', 'list']);
     expect(run.code).to.equal(1);
     expect(Date.now() - startedAt).to.be.below(15_000);
     const lines = run.stderr.trim().split('\n');

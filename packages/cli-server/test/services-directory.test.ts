@@ -43,7 +43,7 @@ describe('servicesDirectory (docs/protocol.md §4)', () => {
       [10000002, 'App'],
       [10000001, 'Portal'],
     ]);
-    expect(services[1]).to.deep.include({ evaluationOrder: 10, attributeRelease: { kind: 'allowed', names: ['mail'] } });
+    expect(services[1]).to.deep.include({ evaluationOrder: 10, attributeRelease: { type: 'org.apereo.cas.services.ReturnAllowedAttributeReleasePolicy', allowedAttributes: ['mail'] } });
     expect(services[1]!.accessStrategy).to.deep.equal({ enabled: true, ssoEnabled: false, requiredAttributes: {} });
   });
 

@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { expect } from 'chai';
 import {
+  OIDC_REGISTERED_SERVICE,
   principalMeetsRequirements,
-  releaseAttributes,
   selectService,
   compareServices,
   serviceComparisonKey,
@@ -16,6 +16,13 @@ describe('registered services (docs/protocol.md §4)', () => {
       expect(selectService(services, 'HTTPS://APP.EXAMPLE.ORG/x')).to.equal(services[0]);
       expect(selectService(services, 'https://app.example.org.evil.com/x')).to.equal(undefined);
       expect(selectService(services, 'http://evil.com/?https://app.example.org/')).to.equal(undefined);
+    });
+
+    it('never selects an OidcRegisteredService for a CAS ticket: its pattern is that of an OpenID Connect client\'s redirect URIs', () => {
+      const client = service({ id: 1, type: OIDC_REGISTERED_SERVICE, serviceId: 'https://rp\\.example\\.org/callback', evaluationOrder: 0 });
+      const cas = service({ id: 2, serviceId: 'https://.*', evaluationOrder: 5 });
+      expect(selectService([client], 'https://rp.example.org/callback')).to.equal(undefined);
+      expect(selectService([client, cas], 'https://rp.example.org/callback')).to.equal(cas);
     });
 
     it('orders by evaluationOrder, then name, then id; the first enabled match wins', () => {
@@ -60,12 +67,6 @@ describe('registered services (docs/protocol.md §4)', () => {
       expect(principalMeetsRequirements(requiring({ memberOf: ['st.*'] }), principal)).to.equal(true);
       expect(principalMeetsRequirements(requiring({ memberOf: ['staff'], mail: ['.*@example\\.org'] }), principal)).to.equal(true);
       expect(principalMeetsRequirements(requiring({ memberOf: ['staff'], eduPerson: ['x'] }), principal)).to.equal(false);
-    });
-
-    it('releases none, all, or an allowed list', () => {
-      expect(releaseAttributes({ kind: 'none' }, principal.attributes)).to.deep.equal({});
-      expect(releaseAttributes({ kind: 'all' }, principal.attributes)).to.deep.equal(principal.attributes);
-      expect(releaseAttributes({ kind: 'allowed', names: ['mail', 'missing'] }, principal.attributes)).to.deep.equal({ mail: ['casuser@example.org'] });
     });
   });
 

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import {
+  DENY_ALL_ATTRIBUTES,
   AuthenticationFailedError,
   InvalidRequestError,
   NoCredentialsError,
@@ -269,7 +270,7 @@ describe('ticket use cases (docs/protocol.md §1, §3)', () => {
     });
 
     it('a service releasing no attributes gets no protocol attributes either', async () => {
-      const { core, st } = await issued(coreWithFakes([service({ attributeRelease: { kind: 'none' } })]));
+      const { core, st } = await issued(coreWithFakes([service({ attributeRelease: { type: DENY_ALL_ATTRIBUTES } })]));
       expect((await core.validateServiceTicket.execute({ ticket: st.id, service: APP, renew: false })).attributes).to.deep.equal({});
     });
 

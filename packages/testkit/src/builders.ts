@@ -1,5 +1,6 @@
 import {
   CAS_REGISTERED_SERVICE,
+  RETURN_ALL_ATTRIBUTES,
   TicketIdGenerator,
   cryptoRandomSource,
   defaultTicketLifetimes,
@@ -112,7 +113,7 @@ export function aRegisteredService(overrides: Partial<RegisteredService> = {}): 
     serviceId: '^https://app\\.example\\.org/.*',
     evaluationOrder: 0,
     accessStrategy: { enabled: true, ssoEnabled: true, requiredAttributes: {} },
-    attributeRelease: { kind: 'all' },
+    attributeRelease: { type: RETURN_ALL_ATTRIBUTES },
     properties: {},
     ...overrides,
   };

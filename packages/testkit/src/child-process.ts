@@ -9,10 +9,10 @@ export async function untilServing(child: ChildProcess, ready: () => Promise<boo
   }
 }
 
-/** Stops a server (SIGTERM) and waits for its exit, so its port refuses connections afterwards. */
-export async function stopChild(child: ChildProcess | undefined): Promise<void> {
-  if (!child || child.exitCode !== null) return;
+/** Stops a server (SIGTERM, or the signal given) and waits for its exit, so its port refuses connections afterwards. */
+export async function stopChild(child: ChildProcess | undefined, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
+  child.kill(signal);
   await exited;
 }

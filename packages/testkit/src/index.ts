@@ -29,5 +29,5 @@ export {
 export { describeSingleLogoutOnStores, type SingleLogoutStores, type SingleLogoutStoresFactory } from './single-logout-cases.js';
 export type { AnotherNode } from './another-node.js';
 export { freePort } from './ports.js';
-export { testCore, type TestCoreParts } from './test-core.js';
+export { builtInServicePolicies, testCore, type TestCoreParts } from './test-core.js';
 export { rejectionOf } from './rejection.js';

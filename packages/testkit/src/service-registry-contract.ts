@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { ServiceRegistry } from '@tessera/core';
+import { RETURN_ALLOWED_ATTRIBUTES, type ServicePolicy, type ServiceRegistry } from '@tessera/core';
 import { twoNodes, type AnotherNode } from './another-node.js';
 import { aRegisteredService } from './builders.js';
 
@@ -20,7 +20,9 @@ export function describeServiceRegistry(name: string, factory: ServiceRegistryFa
         description: 'Staff portal',
         evaluationOrder: 7,
         accessStrategy: { enabled: true, ssoEnabled: false, requiredAttributes: { memberOf: ['staff', 'admins'] } },
-        attributeRelease: { kind: 'allowed', names: ['mail', 'memberOf'] },
+        // Policies are data the store keeps as they are, nested ones included, whatever their class.
+        attributeRelease: { type: 'org.example.ChainingPolicy', policies: [{ type: RETURN_ALLOWED_ATTRIBUTES, allowedAttributes: ['mail', 'memberOf'] }] } as ServicePolicy,
+        usernameProvider: { type: 'org.example.AttributeUsername', usernameAttribute: 'mail' } as ServicePolicy,
         properties: { owner: ['it@example.org'] },
         logoutType: 'BACK_CHANNEL',
         logoutUrl: 'https://app.example.org/logout',

@@ -1,11 +1,11 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
-import { parseServiceDefinition } from '@tessera/adapter-koa';
 import { InvalidServiceDefinitionError, type RegisteredService, type ServiceDefinition } from '@tessera/core';
 import { configurationError, type ConfigProblem } from './errors.js';
 import type { Config } from './schema.js';
 import { labelledProblems } from './services.js';
+import { serverServicePolicies } from '../service-policies.js';
 
 export interface Sourced {
   readonly definition: ServiceDefinition;
@@ -94,7 +94,7 @@ async function readDefinition(path: string): Promise<ServiceDefinition | string[
   const json = parseJsonWithComments(text);
   if ('problem' in json) return [json.problem];
   try {
-    return parseServiceDefinition(json.value);
+    return serverServicePolicies().codec.parse(json.value);
   } catch (error) {
     if (!(error instanceof InvalidServiceDefinitionError)) throw error;
     return labelledProblems(error, json.value).map(({ field, problem }) => `${field}: ${problem}`);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { parseServiceDefinition } from '@tessera/adapter-koa';
 import { InvalidServiceDefinitionError, type ServiceDefinition, type ServiceDefinitionProblem } from '@tessera/core';
+import { serverServicePolicies } from '../service-policies.js';
 
 /**
  * Service definitions in Apereo CAS JSON, read by adapter-koa's CAS JSON codec. Each of its problems
@@ -10,7 +10,7 @@ export const servicesSchema = z.array(z.unknown(), { error: 'expected a list of 
   const parsed: ServiceDefinition[] = [];
   list.forEach((json, index) => {
     try {
-      parsed.push(parseServiceDefinition(json));
+      parsed.push(serverServicePolicies().codec.parse(json));
     } catch (error) {
       if (!(error instanceof InvalidServiceDefinitionError)) throw error;
       for (const { field, problem } of labelledProblems(error, json)) {

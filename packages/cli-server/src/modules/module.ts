@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { CentralSettings } from '../config/central.js';
 import type { Binder } from '../di.js';
 import type { DeclaredParameter, RequestParameter } from '../request-parameters.js';
+import type { ServicePolicyRegistrations } from '../service-policies.js';
 
 /** A problem found across settings, naming the setting at fault by its path. */
 export interface SettingProblem {
@@ -69,6 +70,11 @@ export interface TesseraModule<Sections extends z.ZodRawShape = z.ZodRawShape> {
   neededBy?(central: CentralSettings): readonly SettingProblem['path'][];
   /** Whether the HTTPS listener must ask clients for a certificate in the handshake. */
   asksForClientCertificates?(settings: ModuleSettings<Sections>): boolean;
+  /**
+   * Attribute release policies and username providers it adds, each by its Apereo class: known whether
+   * or not the module is on, as service definitions are read before and without the configuration.
+   */
+  readonly servicePolicies?: ServicePolicyRegistrations;
   /** Binds what the module adds (routes, extractors, handlers, listeners, jobs); called only when it is on. */
   register(binder: Binder, settings: ModuleSettings<Sections>, context: ModuleContext): void;
 }

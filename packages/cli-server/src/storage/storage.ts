@@ -57,6 +57,11 @@ export interface StorageInputs {
   /** For the versions of shared records (Mongo, Redis). */
   readonly random: RandomSource;
   readonly logger: Logger;
+  /**
+   * The server's start: a Redis that cannot be reached yet is waited for while serving (unready, 503)
+   * rather than a failed start, as an outage later would be. CLI commands leave it off and fail.
+   */
+  readonly serveBeforeStore?: boolean;
   /** Tests only: a stand-in for the MongoDB database, used instead of connecting to `storage.mongo.uri`. */
   readonly mongoDatabase?: MongoDatabase;
 }

@@ -161,6 +161,22 @@ export class InvalidConfigurationError extends TesseraError {
   }
 }
 
+/**
+ * A service's policy names a class no registration has (a definition stored by a later version, or for
+ * a capability this deployment lacks): the server cannot honour the definition, so nothing is released.
+ */
+export class UnknownServicePolicyError extends TesseraError {
+  readonly code = 'INVALID_CONFIGURATION';
+  constructor(
+    /** What kind of policy, with its article: `an attribute release policy`, `a username provider`. */
+    kind: string,
+    readonly type: string,
+    known: readonly string[],
+  ) {
+    super(`${type} is not ${kind} tessera knows (known: ${known.join(', ') || 'none'})`);
+  }
+}
+
 /** A JWT ticket failed verification, decryption or its claim checks. Which check failed is not told. */
 export class InvalidTokenError extends TesseraError {
   readonly code = 'INVALID_TOKEN';

@@ -9,6 +9,7 @@ import type { RandomSource } from '../ports/random-source.js';
 import type { ServiceRegistry } from '../ports/service-registry.js';
 import type { SessionListener } from '../ports/session-listener.js';
 import type { TicketStore } from '../ports/ticket-store.js';
+import type { ServicePolicies } from '../service-policies/service-policies.js';
 import { AuthenticateUser } from './authenticate-user.js';
 import { Authenticator } from './authenticator.js';
 import { CreateTicketGrantingTicket } from './create-ticket-granting-ticket.js';
@@ -53,6 +54,8 @@ export interface CasCorePorts {
   readonly random: RandomSource;
   /** Told of every validated ticket and every logout (single logout). */
   readonly sessionListener?: SessionListener | undefined;
+  /** What a service is told of its user: the release policies and username providers, by class. */
+  readonly servicePolicies: ServicePolicies;
 }
 
 /** What the use cases take from the settings. */
@@ -64,7 +67,7 @@ export interface CasCoreSettings {
 
 /** The use cases on the given ports, each built once and shared: the CasCore the adapters take. */
 export function createCasCore(ports: CasCorePorts, settings: CasCoreSettings): CasCore {
-  const { tickets, registry, handlers, policies = [], authenticationListeners = [], events, clock, random, sessionListener } = ports;
+  const { tickets, registry, handlers, policies = [], authenticationListeners = [], events, clock, random, sessionListener, servicePolicies } = ports;
   const { lifetimes } = settings;
   const ids = new TicketIdGenerator(random, settings.nodeName);
   const authenticator = new Authenticator(handlers, clock, events, policies, authenticationListeners);
@@ -77,7 +80,7 @@ export function createCasCore(ports: CasCorePorts, settings: CasCoreSettings): C
     serviceAccess,
     createTicketGrantingTicket: new CreateTicketGrantingTicket(authenticator, serviceAccess, tickets, ids, clock, lifetimes, events),
     grantServiceTicket: new GrantServiceTicket(authenticator, serviceAccess, tickets, ids, clock, lifetimes, events),
-    validateServiceTicket: new ValidateServiceTicket(tickets, serviceAccess, events, sessionListener),
+    validateServiceTicket: new ValidateServiceTicket(tickets, serviceAccess, servicePolicies, events, sessionListener),
     ticketStatus: new TicketStatus(tickets),
     destroyTicketGrantingTicket: new DestroyTicketGrantingTicket(tickets, events, sessionListener),
     authenticateUser: new AuthenticateUser(authenticator, serviceAccess, events),

@@ -3,10 +3,11 @@ import type { AttributeMap } from '../domain/authentication/principal.js';
 import { TicketValidationError, type CasFailureCode } from '../domain/errors.js';
 import type { RequestOrigin } from '../domain/events.js';
 import type { RegisteredService } from '../domain/registry/registered-service.js';
-import { principalMeetsRequirements, releaseAttributes } from '../domain/registry/service-matcher.js';
+import { principalMeetsRequirements } from '../domain/registry/service-matcher.js';
 import { sameService } from '../domain/service-url.js';
 import { ticketFingerprint } from '../domain/tickets/fingerprint.js';
 import type { EventSink } from '../ports/event-sink.js';
+import type { ServicePolicies } from '../service-policies/service-policies.js';
 import type { SessionListener } from '../ports/session-listener.js';
 import type { TicketGrantingTicket, ValidatableTicket } from '../domain/tickets/ticket.js';
 import type { TicketStore } from '../ports/ticket-store.js';
@@ -24,8 +25,9 @@ export interface ValidateServiceTicketInput {
 }
 
 export interface ValidatedServiceTicket {
+  /** The user name the service sees (its username provider's; the principal id by default). */
   readonly user: string;
-  /** Released attributes plus the protocol attributes; empty when the service releases none. */
+  /** What the service's release policy releases of the principal's attributes and the authentication's. */
   readonly attributes: AttributeMap;
   readonly service: RegisteredService;
   /** When the authentication behind the ticket happened (epoch ms): SAML's AuthenticationInstant. */
@@ -51,6 +53,7 @@ export class ValidateServiceTicket {
   constructor(
     private readonly tickets: TicketStore,
     private readonly access: ServiceAccess,
+    private readonly policies: ServicePolicies,
     private readonly events: EventSink,
     private readonly listener?: SessionListener,
   ) {}
@@ -89,16 +92,17 @@ export class ValidateServiceTicket {
       return fail('UNAUTHORIZED_SERVICE', 'Service is not authorized to use CAS for this user', owner);
     }
 
-    const released = releaseAttributes(registered.attributeRelease, principal.attributes);
-    const attributes =
-      registered.attributeRelease.kind === 'none'
-        ? released
-        : { ...released, isFromNewLogin: [String(fromNewLogin)], authenticationDate: [isoInstant(st.authenticatedAt)] };
+    const asked = { principal, service: registered, serviceUrl: st.service };
+    const user = await this.policies.usernameFor(asked);
+    const attributes = await this.policies.releasedAttributes({
+      ...asked,
+      authentication: { isFromNewLogin: [String(fromNewLogin)], authenticationDate: [isoInstant(st.authenticatedAt)] },
+    });
     // The service now holds a session of this login: single logout records it before the service hears of it.
     await this.listener?.validated(tgt, st, registered, origin);
     this.events.emit({ type: 'ticket.validated', ticket: ticketFingerprint(id), principal: principal.id, service }, origin);
     return {
-      user: principal.id,
+      user,
       attributes,
       service: registered,
       authenticatedAt: st.authenticatedAt,

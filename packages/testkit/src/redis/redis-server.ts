@@ -21,6 +21,8 @@ export interface RedisServerOptions {
   readonly persistent?: boolean;
   /** One node of a Redis Cluster (`cluster-enabled yes`), made into one by RedisCluster. */
   readonly clusterNode?: boolean;
+  /** `cluster-node-timeout` of a cluster node: how long a silent master takes to be failed over (2000 by default). */
+  readonly clusterNodeTimeoutMs?: number;
 }
 
 /**
@@ -61,11 +63,11 @@ export class RedisServer {
   }
 
   async start(): Promise<void> {
-    const { password, persistent, clusterNode } = this.options;
+    const { password, persistent, clusterNode, clusterNodeTimeoutMs = 2000 } = this.options;
     const args = ['--port', String(this.port), '--bind', '127.0.0.1', '--dir', this.dir, '--save', '', '--daemonize', 'no', '--logfile', ''];
     args.push('--appendonly', persistent ? 'yes' : 'no', ...(persistent ? ['--appendfsync', 'always'] : []));
     if (password !== undefined) args.push('--requirepass', password);
-    if (clusterNode) args.push('--cluster-enabled', 'yes', '--cluster-config-file', join(this.dir, 'nodes.conf'), '--cluster-node-timeout', '2000');
+    if (clusterNode) args.push('--cluster-enabled', 'yes', '--cluster-config-file', join(this.dir, 'nodes.conf'), '--cluster-node-timeout', String(clusterNodeTimeoutMs));
     const child = spawn(REDIS_SERVER, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     this.output = '';
     const keep = (chunk: Buffer) => (this.output = (this.output + chunk.toString('utf8')).slice(-4000));
@@ -82,6 +84,13 @@ export class RedisServer {
     await stopChild(child);
   }
 
+  /** Kills redis-server outright (SIGKILL), as a crash or a lost machine would, and waits for its exit. */
+  async kill(): Promise<void> {
+    const child = this.process;
+    this.process = undefined;
+    await stopChild(child, 'SIGKILL');
+  }
+
   /** Freezes redis-server (SIGSTOP): connections stay open, and nothing is answered until resume(). */
   pause(): void {
     this.process?.kill('SIGSTOP');
@@ -95,6 +104,11 @@ export class RedisServer {
     this.resume();
     await this.stop();
     rmSync(this.dir, { recursive: true, force: true });
+  }
+
+  /** Whether it answers PING now (within a second), without blocking the event loop as cli() does. */
+  answers(): Promise<boolean> {
+    return answersPing(this.port, this.options.password);
   }
 
   /** Runs redis-cli against this server (password included) and returns its output; throws on failure. */

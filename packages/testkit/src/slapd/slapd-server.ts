@@ -73,7 +73,17 @@ export class Slapd {
     await stopChild(child);
   }
 
+  /** Freezes slapd (SIGSTOP), a hung directory: connections are still accepted, and nothing is answered until resume(). */
+  pause(): void {
+    this.process?.kill('SIGSTOP');
+  }
+
+  resume(): void {
+    this.process?.kill('SIGCONT');
+  }
+
   async dispose(): Promise<void> {
+    this.resume();
     await this.stop();
     rmSync(this.dir, { recursive: true, force: true });
   }

@@ -3,3 +3,4 @@ export { OidcPages } from './oidc-pages.js';
 export { clientOf, createOidcProvider, type OidcProviderDependencies, type TesseraOidcProvider } from './oidc-provider.js';
 export { loginCallbackPattern, loginCallbackUrl } from './oidc-routes.js';
 export { endLoginSession } from './end-login-session.js';
+export { loadProviderLibrary, type ProviderLibrary } from './provider-library.js';

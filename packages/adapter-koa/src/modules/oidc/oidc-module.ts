@@ -6,7 +6,8 @@ import type { TesseraOidcProvider } from './oidc-provider.js';
 import { oidcRoutes } from './oidc-routes.js';
 
 export interface OidcModuleOptions {
-  readonly oidc: TesseraOidcProvider;
+  /** The provider, once its library has loaded (at start). */
+  readonly oidc: () => Promise<TesseraOidcProvider>;
   readonly pages: OidcPages;
   readonly issuer: string;
   readonly loginUrl: string;
@@ -26,13 +27,14 @@ export function oidcModule(options: OidcModuleOptions): HttpModule {
 }
 
 /** The provider's own Koa app, handed the requests under its path that no route of tessera's took. */
-function mountProvider(prefix: string, { provider }: TesseraOidcProvider): Middleware {
-  const handle = provider.callback() as (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+function mountProvider(prefix: string, oidc: () => Promise<TesseraOidcProvider>): Middleware {
+  let handler: ((req: IncomingMessage, res: ServerResponse) => Promise<void>) | undefined;
   return async (ctx, next) => {
     if (ctx.path !== prefix && !ctx.path.startsWith(`${prefix}/`)) {
       await next();
       return;
     }
+    const handle = (handler ??= (await oidc()).provider.callback() as (req: IncomingMessage, res: ServerResponse) => Promise<void>);
     const url = ctx.req.url ?? '/';
     // The provider finds its mount path from what `originalUrl` has before `url`.
     Object.assign(ctx.req, { originalUrl: url });

@@ -1,11 +1,11 @@
 import {
   compileFullMatch,
-  releaseAttributes,
   type Clock,
   type EventSink,
   type RecordStore,
   type RecordStores,
   type RegisteredService,
+  type ServicePolicies,
   type ServiceRegistry,
   type TicketStore,
 } from '@tessera/core';
@@ -13,18 +13,22 @@ import { claimsOf, STANDARD_SCOPE_CLAIMS, type OidcKeySet } from '@tessera/core/
 import type { Context } from 'koa';
 import type { Adapter, AdapterPayload, ClientMetadata, Configuration, KoaContextWithOIDC, ResponseType, AccountClaims, SigningAlgorithmWithNone, default as ProviderInstance } from 'oidc-provider';
 import { reportServerError } from '../../errors/report.js';
-import { interactionPolicy, Provider } from './provider-library.js';
+import type { ProviderLibrary } from './provider-library.js';
 import type { OidcPage, OidcPages } from './oidc-pages.js';
 import { RecordAdapter } from './record-adapter.js';
 
 /** What the provider is built on: tessera's registry, tickets and record stores, and the module's settings. */
 export interface OidcProviderDependencies {
+  /** node-oidc-provider, loaded by the module when it is on. */
+  readonly library: ProviderLibrary;
   /** `server.publicUrl` + `server.basePath` + `/oidc`. */
   readonly issuer: string;
   /** Where the interaction routes are, `<basePath>/oidc`. */
   readonly mountPath: string;
   readonly keys: OidcKeySet;
   readonly registry: ServiceRegistry;
+  /** The release policies and user names of CAS, for the claims. */
+  readonly policies: ServicePolicies;
   readonly tickets: TicketStore;
   readonly records: RecordStores;
   readonly clock: Clock;
@@ -33,6 +37,11 @@ export interface OidcProviderDependencies {
   /** Scopes of the operator's own, each the claims (attribute names) it releases. */
   readonly customScopes: Readonly<Record<string, readonly string[]>>;
   readonly lifetimes: { readonly accessTokenSeconds: number; readonly idTokenSeconds: number; readonly refreshTokenSeconds: number; readonly codeSeconds: number };
+  /**
+   * Whether the provider's outgoing requests (back-channel logout, a client's jwks_uri) may reach
+   * loopback and private addresses, which its protection against request forgery refuses otherwise.
+   */
+  readonly fetchPrivateAddresses: boolean;
   /** Told when an RP-initiated logout ended the provider session: ends the tessera login session of the browser. */
   readonly endLoginSession: (ctx: Context) => Promise<void>;
   /** Where the provider's unexpected failures are reported (`server.error`). */
@@ -42,9 +51,34 @@ export interface OidcProviderDependencies {
 /** The provider and what the interaction routes need of it. */
 export interface TesseraOidcProvider {
   readonly provider: ProviderInstance;
-  /** The TGT a provider session stands for (written when a login through tessera's /login finished the interaction). */
+  /** The library's error classes, to tell its refusals from failures. */
+  readonly errors: ProviderLibrary['errors'];
+  /** The TGT a provider session stands for (written when a login through tessera's /login finished the interaction), grouped by the TGT. */
   readonly sessionTickets: RecordStore<string>;
+  /**
+   * A tessera login session ended (a CAS logout, REST's DELETE, an RP-initiated logout): its provider
+   * sessions end too, their grants are revoked (but those of offline access) and every client that
+   * registered a back-channel logout URI is sent a logout token.
+   */
+  endSessionsOf(tgtId: string): Promise<void>;
 }
+
+/** What the provider keeps of a session (its Session model's payload), as far as a logout reads it. */
+interface SessionPayload {
+  readonly jti?: string;
+  readonly accountId?: string;
+  readonly authorizations?: Readonly<Record<string, { readonly sid?: string; readonly grantId?: string; readonly persistsLogout?: boolean }>>;
+}
+
+/** Fetch options without the dispatcher the library passes (its guard against private addresses). */
+function withoutDispatcher(init: RequestInit | undefined): RequestInit | undefined {
+  if (init === undefined) return undefined;
+  const { dispatcher: _guard, ...rest } = init as RequestInit & { dispatcher?: unknown };
+  return rest;
+}
+
+/** The models whose records a revoked grant takes with it. */
+const GRANT_BOUND_MODELS = ['AccessToken', 'AuthorizationCode', 'RefreshToken', 'DeviceCode', 'BackchannelAuthenticationRequest'];
 
 /** How long the link between a provider session and its TGT is kept at most: it is only read while the TGT lives. */
 const SESSION_LINK_SECONDS = 14 * 24 * 3600;
@@ -149,7 +183,8 @@ function send(ctx: Context, status: number, page: OidcPage): void {
  * policy, the login itself through tessera's /login (the interaction routes).
  */
 export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcProvider {
-  const { registry, tickets, records, clock, pages } = deps;
+  const { registry, tickets, records, clock, pages, policies } = deps;
+  const { default: Provider, interactionPolicy } = deps.library;
   const sessionTickets = records.namespace<string>('oidc.session-tgt');
   const clientAdapter = new RegistryClients(registry);
   const adapters = new Map<string, Adapter>();
@@ -185,6 +220,8 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
 
   const configuration: Configuration = {
     adapter,
+    // The library hands its request-forgery guard as the dispatcher; left out, any address is reached.
+    ...(deps.fetchPrivateAddresses && { fetch: (input: string | URL | Request, init?: RequestInit) => fetch(input, withoutDispatcher(init)) }),
     jwks: { keys: deps.keys.keys.map((key) => ({ ...key })) },
     cookies: {
       keys: [...deps.keys.cookieSecrets],
@@ -244,15 +281,20 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
     async findAccount(ctx, sub, token) {
       // A login through /login just finished: from now on the provider session is that TGT's.
       const loggedIn = (ctx.oidc.result as { tessera?: { tgt?: unknown } } | undefined)?.tessera?.tgt;
-      if (token === undefined && ctx.oidc.session && typeof loggedIn === 'string') await sessionTickets.put(ctx.oidc.session.uid, loggedIn, clock.now() + SESSION_LINK_SECONDS * 1000);
+      if (token === undefined && ctx.oidc.session && typeof loggedIn === 'string') {
+        await sessionTickets.put(ctx.oidc.session.uid, loggedIn, clock.now() + SESSION_LINK_SECONDS * 1000, { group: loggedIn });
+      }
       const sessionUid = (token as { sessionUid?: string } | undefined)?.sessionUid ?? ctx.oidc.session?.uid;
       const tgt = await liveTicketOf(sessionUid, sub);
       const clientId = ctx.oidc.client?.clientId ?? (token as { clientId?: string } | undefined)?.clientId;
       if (!tgt || clientId === undefined) return undefined;
       const service = (await registry.list()).find((candidate) => candidate.oidc?.clientId === clientId);
       if (!service) return undefined;
-      const released = releaseAttributes(service.attributeRelease, tgt.authentication.principal.attributes);
-      return { accountId: sub, claims: () => claimsOf(sub, released) as AccountClaims };
+      const { principal } = tgt.authentication;
+      const request = { principal, service, serviceUrl: service.serviceId };
+      const released = await policies.releasedAttributes({ ...request, authentication: {} });
+      const username = await policies.usernameFor(request);
+      return { accountId: sub, claims: () => claimsOf(username, released) as AccountClaims };
     },
   };
 
@@ -277,5 +319,30 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
     await next();
     if (ctx.oidc?.route === 'end_session_confirm' && ctx.status >= 300 && ctx.status < 400) await deps.endLoginSession(ctx);
   });
-  return { provider, sessionTickets };
+  async function endSessionsOf(tgtId: string): Promise<void> {
+    const sessions = adapter('Session');
+    for (const { id: sessionUid } of await sessionTickets.findByGroup(tgtId)) {
+      const session = (await sessions.findByUid(sessionUid)) as SessionPayload | undefined;
+      await sessionTickets.delete(sessionUid);
+      if (session?.jti === undefined) continue;
+      await sessions.destroy(session.jti);
+      for (const [clientId, { sid, grantId, persistsLogout }] of Object.entries(session.authorizations ?? {})) {
+        if (grantId !== undefined && persistsLogout !== true) {
+          await Promise.all(GRANT_BOUND_MODELS.map((model) => adapter(model).revokeByGrantId(grantId)));
+          await adapter('Grant').destroy(grantId);
+        }
+        const client = await provider.Client.find(clientId);
+        if (client?.backchannelLogoutUri === undefined || session.accountId === undefined) continue;
+        const { accountId } = session;
+        // The library's own sending (its logout token, signed and typed as the specification says); its types leave it out.
+        const sender = client as unknown as { backchannelLogout(sub: string, sid: string | undefined): Promise<void> };
+        await sender.backchannelLogout(accountId, sid).then(
+          () => provider.emit('backchannel.success', undefined, client, accountId, sid),
+          (error: unknown) => provider.emit('backchannel.error', undefined, error, client, accountId, sid),
+        );
+      }
+    }
+  }
+
+  return { provider, errors: deps.library.errors, sessionTickets, endSessionsOf };
 }

@@ -1,6 +1,5 @@
 import { InvalidRequestError, TicketValidationError, type CredentialType } from '@tessera/core';
 import type { Context } from 'koa';
-import { errors as providerErrors } from './provider-library.js';
 import { z } from 'zod';
 import { UNEXPECTED_ERROR_STATUS } from '../../errors/error-status.js';
 import { reportServerError } from '../../errors/report.js';
@@ -12,7 +11,8 @@ import type { OidcPage, OidcPages } from './oidc-pages.js';
 import type { TesseraOidcProvider } from './oidc-provider.js';
 
 export interface OidcRouteDependencies {
-  readonly oidc: TesseraOidcProvider;
+  /** The provider, once its library has loaded (at start). */
+  readonly oidc: () => Promise<TesseraOidcProvider>;
   readonly pages: OidcPages;
   /** The provider's issuer, under which the interaction routes are. */
   readonly issuer: string;
@@ -44,7 +44,6 @@ export function loginCallbackPattern(issuer: string): string {
  */
 export function oidcRoutes(http: HttpContext, deps: OidcRouteDependencies): Route[] {
   const { oidc, pages, issuer, loginUrl } = deps;
-  const { provider } = oidc;
 
   const send = (ctx: Context, status: number, page: OidcPage) => {
     ctx.status = status;
@@ -60,10 +59,11 @@ export function oidcRoutes(http: HttpContext, deps: OidcRouteDependencies): Rout
   const failures: FailureRendering = { statusOf: () => 400, response: () => ({ content: HTML }) };
   /** Every failure as a page: an interaction that is gone or not this browser's, a ticket that does not validate. */
   const renderFailures: Step = async function renderInteractionFailures(ctx, next) {
+    const { errors } = await oidc();
     try {
       await next();
     } catch (thrown) {
-      if (thrown instanceof providerErrors.OIDCProviderError) return send(ctx, thrown.statusCode, pages.error(thrown.error, thrown.error_description));
+      if (thrown instanceof errors.OIDCProviderError) return send(ctx, thrown.statusCode, pages.error(thrown.error, thrown.error_description));
       if (thrown instanceof TicketValidationError || thrown instanceof InvalidRequestError) return send(ctx, 400, pages.error('login_failed', 'The login did not come back with a valid ticket; start again from the application.'));
       reportServerError(http.events, thrown, ctx);
       return send(ctx, UNEXPECTED_ERROR_STATUS, pages.error('server_error', 'Something went wrong; please try again later.'));
@@ -72,12 +72,14 @@ export function oidcRoutes(http: HttpContext, deps: OidcRouteDependencies): Rout
 
   /** The interaction of this browser (its cookie), and that it is the one the path names. */
   const interactionOf = async (ctx: Context, uid: string) => {
+    const { provider, errors } = await oidc();
     const details = await provider.interactionDetails(ctx.req, ctx.res);
-    if (details.uid !== uid) throw new providerErrors.SessionNotFound('interaction and cookie do not match');
+    if (details.uid !== uid) throw new errors.SessionNotFound('interaction and cookie do not match');
     return details;
   };
 
   const finish = async (ctx: Context, result: Record<string, unknown>) => {
+    const { provider } = await oidc();
     const returnTo = await provider.interactionResult(ctx.req, ctx.res, result, { mergeWithLastSubmission: false });
     ctx.status = 303;
     ctx.set('Cache-Control', 'no-store');
@@ -107,6 +109,7 @@ export function oidcRoutes(http: HttpContext, deps: OidcRouteDependencies): Rout
         return ctx.redirect(target.href);
       }
       const clientId = String(details.params['client_id']);
+      const { provider } = await oidc();
       const client = await provider.Client.find(clientId);
       const requested = details.params['scope'];
       const scopes = (typeof requested === 'string' ? requested : 'openid').split(' ').filter((scope) => scope !== 'openid' && scope !== '');
@@ -148,6 +151,7 @@ export function oidcRoutes(http: HttpContext, deps: OidcRouteDependencies): Rout
       if (details.prompt.name !== 'consent' || details.session?.accountId === undefined) throw new InvalidRequestError('This interaction asks for no consent');
       if (parameters.decision === 'deny') return finish(ctx, { error: 'access_denied', error_description: 'The user denied access' });
       const clientId = String(details.params['client_id']);
+      const { provider } = await oidc();
       const grant = details.grantId ? await provider.Grant.find(details.grantId) : new provider.Grant({ accountId: details.session.accountId, clientId });
       if (!grant) throw new InvalidRequestError('The grant of this interaction is gone');
       const missing = details.prompt.details as { missingOIDCScope?: string[]; missingOIDCClaims?: string[] };

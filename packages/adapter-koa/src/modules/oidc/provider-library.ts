@@ -1,16 +1,12 @@
-/**
- * node-oidc-provider, loaded once. On Node 20 it writes "Unsupported runtime" to stderr as it loads,
- * whether or not the oidc module is on: that one line is held back here, since tessera's commands
- * promise one stderr line per problem. Every other warning of the library still gets through.
- */
-/* eslint-disable no-console -- the library's own warning line, held back while it loads */
-const warn = console.warn;
-console.warn = (...args: unknown[]) => {
-  if (typeof args[0] === 'string' && args[0].startsWith('oidc-provider WARNING: Unsupported runtime')) return;
-  warn(...args);
-};
-const library = await import('oidc-provider');
-console.warn = warn;
-/* eslint-enable no-console */
+import type * as OidcProviderModule from 'oidc-provider';
 
-export const { default: Provider, errors, interactionPolicy } = library;
+/** node-oidc-provider, as its module exports it. */
+export type ProviderLibrary = typeof OidcProviderModule;
+
+/**
+ * Loads node-oidc-provider: only the oidc module does, when it is on, so no other command or
+ * deployment loads it (on Node 20 it warns, as it loads, that it recommends a newer runtime).
+ */
+export function loadProviderLibrary(): Promise<ProviderLibrary> {
+  return import('oidc-provider');
+}

@@ -8,9 +8,7 @@ import { requestOrigin } from '../../request/request-origin.js';
 import { parameterObject, text } from '../../request/parameter-schemas.js';
 import { STORE_ERRORS } from '../../request/credential-request.js';
 import { defineRoute, withErrors, type Route } from '../../routes/route.js';
-import { parseServiceDefinition } from '../../services/codecs/cas-service-json.js';
-import { toCasServiceJson } from '../../services/codecs/cas-service-render.js';
-import { legacyServiceDefinition } from '../../services/codecs/legacy-service-form.js';
+import type { ServiceCodec } from '../../services/codecs/service-codec.js';
 import { serviceDefinitionSchema } from './service-definition.js';
 
 const NOT_ALLOWED = 'The user lacks the attribute `registration.requiredAttribute` names.';
@@ -19,7 +17,7 @@ const NOT_ALLOWED = 'The user lacks the attribute `registration.requiredAttribut
  * POST /v1/services (CAS 6+): HTTP Basic credentials and a JSON definition of one of `acceptedTypes`;
  * 200 with the stored definition, its id included.
  */
-export function registerFromJsonRoute(http: HttpContext, register: RegisterService, acceptedTypes: readonly string[]): Route {
+export function registerFromJsonRoute(http: HttpContext, register: RegisterService, codec: ServiceCodec, acceptedTypes: readonly string[]): Route {
   return defineRoute({
     method: 'post',
     path: '/v1/services',
@@ -33,15 +31,15 @@ export function registerFromJsonRoute(http: HttpContext, register: RegisterServi
     failures: http.restFailures,
     steps: [requireJsonBody, http.readBody, ...http.credentialGuards()],
     async handle(ctx) {
-      const saved = await register.withCredentials(basicCredentials(ctx), () => parseServiceDefinition(ctx.request.body, { acceptedTypes }), requestOrigin(ctx));
+      const saved = await register.withCredentials(basicCredentials(ctx), () => codec.parse(ctx.request.body, { acceptedTypes }), requestOrigin(ctx));
       ctx.status = 200;
-      ctx.body = toCasServiceJson(saved);
+      ctx.body = codec.render(saved);
     },
   });
 }
 
 /** POST /v1/services/add/{tgt} (CAS 4.2–5.x): a TGT and form fields; 200 text/plain with the new service's numeric id. */
-export function registerFromFormRoute(http: HttpContext, register: RegisterService): Route {
+export function registerFromFormRoute(http: HttpContext, register: RegisterService, codec: ServiceCodec): Route {
   return defineRoute({
     method: 'post',
     path: '/v1/services/add/{tgt}',
@@ -68,7 +66,7 @@ export function registerFromFormRoute(http: HttpContext, register: RegisterServi
     failures: http.restFailures,
     steps: [http.readBody, ...http.credentialGuards()],
     async handle(ctx, { params, sentParameters }) {
-      const saved = await register.withTicket(params.tgt, () => legacyServiceDefinition(sentParameters), requestOrigin(ctx));
+      const saved = await register.withTicket(params.tgt, () => codec.parseLegacyForm(sentParameters), requestOrigin(ctx));
       ctx.status = 200;
       ctx.type = 'text/plain';
       ctx.body = String(saved.id);

@@ -1,9 +1,12 @@
 import type { RegisterService } from '@tessera/core/modules/services';
 import type { HttpModule } from '../../http-module.js';
+import type { ServiceCodec } from '../../services/codecs/service-codec.js';
 import { registerFromFormRoute, registerFromJsonRoute } from './registration-routes.js';
 
 export interface ServicesModuleOptions {
   readonly registerService: RegisterService;
+  /** The server's one codec of service definitions (every policy class it has). */
+  readonly codec: ServiceCodec;
   /** POST /v1/services (CAS 6+: HTTP Basic and a JSON definition). */
   readonly current: boolean;
   /** The `@class` values a definition sent to POST /v1/services may have. */
@@ -20,8 +23,8 @@ export function servicesModule(options: ServicesModuleOptions): HttpModule {
   return {
     name: 'services',
     routes: (http) => [
-      ...(options.current ? [registerFromJsonRoute(http, options.registerService, options.acceptedTypes)] : []),
-      ...(options.earlier ? [registerFromFormRoute(http, options.registerService)] : []),
+      ...(options.current ? [registerFromJsonRoute(http, options.registerService, options.codec, options.acceptedTypes)] : []),
+      ...(options.earlier ? [registerFromFormRoute(http, options.registerService, options.codec)] : []),
     ],
   };
 }

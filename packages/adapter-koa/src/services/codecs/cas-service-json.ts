@@ -9,13 +9,15 @@ import {
   LOGOUT_TYPES,
   type AccessStrategy,
   type AttributeMap,
-  type AttributeReleasePolicy,
   type LogoutType,
   type ProxyPolicy,
   type ServiceDefinition,
   type ServiceDefinitionProblem,
+  type ServicePolicy,
 } from '@tessera/core';
-import { ACCESS_STRATEGY_KEYS, isClass, isRecord, keyProblems, PROPERTY_KEYS, proxyPolicyKeys, releasePolicyKeys, serviceKeys } from './cas-service-keys.js';
+import { ACCESS_STRATEGY_KEYS, isClass, isRecord, keyProblems, PROPERTY_KEYS, proxyPolicyKeys, serviceKeys } from './cas-service-keys.js';
+import { stringList } from './java-collections.js';
+import type { PolicySlots } from './policy-slots.js';
 
 export const DEFAULT_SERVICE_TYPES: readonly string[] = [
   CAS_REGISTERED_SERVICE,
@@ -35,8 +37,9 @@ export interface ParseOptions {
  * Reads a service definition in Apereo CAS's JSON format, unchanged: `@class` keys, Java collections
  * written as `["java.util.HashSet", [values]]`; plain arrays and objects too. Errors name the field.
  * Keys fail closed (cas-service-keys.ts): every unknown or unsupported key is refused, all at once.
+ * Its policies are read by the codec parts of their classes (`policies`).
  */
-export function parseServiceDefinition(json: unknown, options: ParseOptions = {}): ServiceDefinition {
+export function parseServiceDefinition(json: unknown, policies: PolicySlots, options: ParseOptions = {}): ServiceDefinition {
   const at = (field: string) => (options.path ? `${options.path}.${field}` : field);
   const fail = (field: string, problem: string) => new InvalidServiceDefinitionError(at(field), problem);
   if (!isRecord(json)) throw fail('(definition)', 'must be a JSON object');
@@ -46,7 +49,7 @@ export function parseServiceDefinition(json: unknown, options: ParseOptions = {}
   if (typeof type !== 'string' || !accepted.includes(type)) {
     throw fail('@class', `must be one of ${accepted.join(', ')}`);
   }
-  const [first, ...more] = definitionKeyProblems(json).map(({ field, problem }) => ({ field: at(field), problem }));
+  const [first, ...more] = definitionKeyProblems(json, policies).map(({ field, problem }) => ({ field: at(field), problem }));
   if (first) throw new InvalidServiceDefinitionError(first.field, first.problem, ...more);
 
   const serviceId = json['serviceId'];
@@ -80,9 +83,8 @@ export function parseServiceDefinition(json: unknown, options: ParseOptions = {}
     ...(typeof description === 'string' ? { description } : {}),
     evaluationOrder,
     accessStrategy: parseAccessStrategy(json['accessStrategy'], (field, problem) => fail(`accessStrategy.${field}`, problem)),
-    attributeRelease: parseReleasePolicy(json['attributeReleasePolicy'], (field, problem) =>
-      fail(`attributeReleasePolicy.${field}`, problem),
-    ),
+    attributeRelease: policies.parseReleasePolicy(json['attributeReleasePolicy'], (field, problem) => fail(`attributeReleasePolicy.${field}`, problem)),
+    ...parseUsernameProvider(policies, json['usernameAttributeProvider'], (field, problem) => fail(`usernameAttributeProvider.${field}`, problem)),
     properties: parseProperties(json['properties'], (field, problem) => fail(`properties.${field}`, problem)),
     ...parseLogout(json['logoutType'], json['logoutUrl'], fail),
     ...parseProxyPolicy(json['proxyPolicy'], (field, problem) => fail(`proxyPolicy.${field}`, problem)),
@@ -152,6 +154,12 @@ function isJwks(text: string): boolean {
   }
 }
 
+/** `usernameAttributeProvider`, kept only when the service has a provider of its own. */
+function parseUsernameProvider(policies: PolicySlots, value: unknown, fail: Fail): { usernameProvider?: ServicePolicy } {
+  const usernameProvider = policies.parseUsernameProvider(value, fail);
+  return usernameProvider ? { usernameProvider } : {};
+}
+
 const PROXY_POLICY_CLASSES = 'RefuseRegisteredServiceProxyPolicy or RegexMatchingRegisteredServiceProxyPolicy';
 
 /**
@@ -205,18 +213,16 @@ type Fail = (field: string, problem: string) => InvalidServiceDefinitionError;
  * Every key of the definition that is unknown or not supported, at every level, in the order written.
  * Objects of a class tessera does not read are left to the parser, which refuses the class itself.
  */
-function definitionKeyProblems(json: Readonly<Record<string, unknown>>): ServiceDefinitionProblem[] {
+function definitionKeyProblems(json: Readonly<Record<string, unknown>>, policies: PolicySlots): ServiceDefinitionProblem[] {
   return keyProblems(json, serviceKeys(json['@class']), '', (key, value, field) => {
+    if (key === 'usernameAttributeProvider') return policies.usernameProviderKeyProblems(value, field);
     if (!isRecord(value)) return [];
     const within = `${field}.`;
     if (key === 'accessStrategy') {
       const readable = value['@class'] === undefined || isClass(value['@class'], 'DefaultRegisteredServiceAccessStrategy');
       return readable ? keyProblems(value, ACCESS_STRATEGY_KEYS, within) : [];
     }
-    if (key === 'attributeReleasePolicy') {
-      const rules = releasePolicyKeys(value['@class']);
-      return rules ? keyProblems(value, rules, within) : [];
-    }
+    if (key === 'attributeReleasePolicy') return policies.releasePolicyKeyProblems(value, field);
     if (key === 'proxyPolicy') {
       const rules = proxyPolicyKeys(value['@class']);
       return rules ? keyProblems(value, rules, within) : [];
@@ -240,20 +246,6 @@ function parseAccessStrategy(value: unknown, fail: Fail): AccessStrategy {
     ssoEnabled: optionalBoolean(value['ssoEnabled'], true, () => fail('ssoEnabled', 'must be a boolean')),
     requiredAttributes: parseAttributeMap(value['requiredAttributes'], (name) => fail(`requiredAttributes.${name}`, 'must be a list of strings')),
   };
-}
-
-function parseReleasePolicy(value: unknown, fail: Fail): AttributeReleasePolicy {
-  if (value === undefined || value === null) return { kind: 'none' };
-  if (!isRecord(value)) throw fail('(policy)', 'must be an object');
-  const type = value['@class'];
-  if (isClass(type, 'ReturnAllAttributeReleasePolicy')) return { kind: 'all' };
-  if (isClass(type, 'DenyAllAttributeReleasePolicy')) return { kind: 'none' };
-  if (isClass(type, 'ReturnAllowedAttributeReleasePolicy')) {
-    const names = stringList(value['allowedAttributes'] ?? []);
-    if (!names) throw fail('allowedAttributes', 'must be a list of attribute names');
-    return { kind: 'allowed', names };
-  }
-  throw fail('@class', 'must be ReturnAllAttributeReleasePolicy, ReturnAllowedAttributeReleasePolicy or DenyAllAttributeReleasePolicy');
 }
 
 function parseProperties(value: unknown, fail: Fail): AttributeMap {
@@ -280,20 +272,6 @@ function parseAttributeMap(value: unknown, fail: (name: string) => InvalidServic
     map[name] = list;
   }
   return map;
-}
-
-/** A list of strings, plain or wrapped as `["java.util.HashSet", [...]]`; undefined when it is not one. */
-function stringList(value: unknown): string[] | undefined {
-  const list = unwrapJavaCollection(value);
-  if (!Array.isArray(list) || !list.every((item) => typeof item === 'string')) return undefined;
-  return list;
-}
-
-function unwrapJavaCollection(value: unknown): unknown {
-  if (Array.isArray(value) && value.length === 2 && typeof value[0] === 'string' && value[0].startsWith('java.util.') && Array.isArray(value[1])) {
-    return value[1];
-  }
-  return value;
 }
 
 function optionalBoolean(value: unknown, fallback: boolean, fail: () => Error): boolean {

@@ -93,26 +93,23 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-const is =
+/** The value is exactly `expected`. */
+export const is =
   (expected: unknown) =>
   (value: unknown): boolean =>
     value === expected;
 
 const DESCRIPTIVE_KEYS = ['theme', 'locale', 'templateName', 'logo', 'informationUrl', 'privacyUrl', 'contacts'];
 const NO_LIFETIMES = "tessera's ticket lifetimes are the same for every service (tickets.*)";
-const PRINCIPAL_ID = 'the user in every answer is the principal id';
+export const PRINCIPAL_ID = 'the user in every answer is the principal id';
 const PROXY_POLICY = 'a service may proxy as its proxyPolicy (RegexMatchingRegisteredServiceProxyPolicy) says';
 const EVERY_HANDLER = 'every authentication handler is accepted for every service';
 
 /** A registered service (CasRegisteredService, RegexRegisteredService). */
 export const SERVICE_KEYS: KeyRules = {
-  read: ['@class', 'id', 'name', 'serviceId', 'description', 'evaluationOrder', 'accessStrategy', 'attributeReleasePolicy', 'logoutType', 'logoutUrl', 'proxyPolicy', 'properties'],
+  read: ['@class', 'id', 'name', 'serviceId', 'description', 'evaluationOrder', 'accessStrategy', 'attributeReleasePolicy', 'usernameAttributeProvider', 'logoutType', 'logoutUrl', 'proxyPolicy', 'properties'],
   descriptive: DESCRIPTIVE_KEYS,
   unsupported: {
-    usernameAttributeProvider: {
-      instead: PRINCIPAL_ID,
-      accepted: { when: defaultUsernameProvider, as: 'org.apereo.cas.services.DefaultRegisteredServiceUsernameProvider without options' },
-    },
     matchingStrategy: {
       instead: 'serviceId is always a regular expression over the whole URL, case ignored',
       accepted: { when: onlyClass('FullRegexRegisteredServiceMatchingStrategy'), as: 'org.apereo.cas.services.FullRegexRegisteredServiceMatchingStrategy' },
@@ -182,7 +179,8 @@ export const ACCESS_STRATEGY_KEYS: KeyRules = {
   },
 };
 
-const RELEASE_UNSUPPORTED: Readonly<Record<string, Unsupported>> = {
+/** The keys every Apereo release policy has (its base class's), refused unless they ask for what tessera does: for release policies' codec parts to share. */
+export const RELEASE_UNSUPPORTED: Readonly<Record<string, Unsupported>> = {
   authorizedToReleaseCredentialPassword: { instead: 'the password is never released', accepted: { when: is(false), as: 'false' } },
   authorizedToReleaseProxyGrantingTicket: { instead: 'a proxy-granting ticket reaches its service only through the pgtUrl callback', accepted: { when: is(false), as: 'false' } },
   // tessera has no default attributes to exclude, and always releases the authentication attributes.
@@ -198,13 +196,6 @@ const RELEASE_UNSUPPORTED: Readonly<Record<string, Unsupported>> = {
   order: { instead: 'a service has one release policy', accepted: { when: is(0), as: '0' } },
 };
 
-/** The keys of the release policies tessera reads (only the allowed-list reads `allowedAttributes`); undefined for any other class. */
-export function releasePolicyKeys(type: unknown): KeyRules | undefined {
-  if (isClass(type, 'ReturnAllowedAttributeReleasePolicy')) return { read: ['@class', 'allowedAttributes'], unsupported: RELEASE_UNSUPPORTED };
-  if (isClass(type, 'ReturnAllAttributeReleasePolicy') || isClass(type, 'DenyAllAttributeReleasePolicy')) return { read: ['@class'], unsupported: RELEASE_UNSUPPORTED };
-  return undefined;
-}
-
 /** The keys of the proxy policies tessera reads; undefined for any other class. */
 export function proxyPolicyKeys(type: unknown): KeyRules | undefined {
   if (isClass(type, 'RegexMatchingRegisteredServiceProxyPolicy')) return { read: ['@class', 'pattern', 'useServiceId', 'exactMatch'] };
@@ -214,8 +205,3 @@ export function proxyPolicyKeys(type: unknown): KeyRules | undefined {
 
 /** DefaultRegisteredServiceProperty, the value of each entry of `properties`. */
 export const PROPERTY_KEYS: KeyRules = { read: ['@class', 'values'] };
-
-function defaultUsernameProvider(value: unknown): boolean {
-  if (!isRecord(value) || !isClass(value['@class'], 'DefaultRegisteredServiceUsernameProvider')) return false;
-  return Object.entries(value).every(([key, setting]) => key === '@class' || (key === 'canonicalizationMode' && setting === 'NONE') || (key === 'encryptUsername' && setting === false));
-}

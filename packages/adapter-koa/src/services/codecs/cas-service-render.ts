@@ -1,13 +1,15 @@
-import type { AttributeMap, AttributeReleasePolicy, OidcClientDefinition, ProxyPolicy, RegisteredService } from '@tessera/core';
+import type { AttributeMap, OidcClientDefinition, ProxyPolicy, RegisteredService } from '@tessera/core';
+import { javaSet } from './java-collections.js';
+import type { PolicySlots } from './policy-slots.js';
 
 const CAS = 'org.apereo.cas.services';
 
 /**
  * A stored definition in Apereo CAS's JSON format, as parseServiceDefinition reads it: `@class`
  * keys and `["java.util.HashSet", [...]]` collections, so it loads unchanged in CAS or tessera and
- * round-trips (parse(render(s)) equals s).
+ * round-trips (parse(render(s)) equals s). Its policies are written by the codec parts of their classes.
  */
-export function toCasServiceJson(service: RegisteredService): Record<string, unknown> {
+export function toCasServiceJson(service: RegisteredService, policies: PolicySlots): Record<string, unknown> {
   return {
     '@class': service.type,
     id: service.id,
@@ -21,7 +23,8 @@ export function toCasServiceJson(service: RegisteredService): Record<string, unk
       ssoEnabled: service.accessStrategy.ssoEnabled,
       requiredAttributes: javaMap(service.accessStrategy.requiredAttributes, (values) => javaSet(values)),
     },
-    attributeReleasePolicy: releasePolicyJson(service.attributeRelease),
+    attributeReleasePolicy: policies.renderReleasePolicy(service.attributeRelease),
+    ...(service.usernameProvider === undefined ? {} : { usernameAttributeProvider: policies.renderUsernameProvider(service.usernameProvider) }),
     properties: javaMap(service.properties, (values) => ({ '@class': `${CAS}.DefaultRegisteredServiceProperty`, values: javaSet(values) })),
     ...(service.logoutType === undefined ? {} : { logoutType: service.logoutType }),
     ...(service.logoutUrl === undefined ? {} : { logoutUrl: service.logoutUrl }),
@@ -55,23 +58,8 @@ function proxyPolicyJson(policy: ProxyPolicy): Record<string, unknown> {
   };
 }
 
-function releasePolicyJson(policy: AttributeReleasePolicy): Record<string, unknown> {
-  switch (policy.kind) {
-    case 'none':
-      return { '@class': `${CAS}.DenyAllAttributeReleasePolicy` };
-    case 'all':
-      return { '@class': `${CAS}.ReturnAllAttributeReleasePolicy` };
-    case 'allowed':
-      return { '@class': `${CAS}.ReturnAllowedAttributeReleasePolicy`, allowedAttributes: ['java.util.ArrayList', [...policy.names]] };
-  }
-}
-
 function javaMap(map: AttributeMap, value: (values: readonly string[]) => unknown): Record<string, unknown> {
   const json: Record<string, unknown> = { '@class': 'java.util.HashMap' };
   for (const [name, values] of Object.entries(map)) json[name] = value(values);
   return json;
-}
-
-function javaSet(values: readonly string[]): unknown[] {
-  return ['java.util.HashSet', [...values]];
 }

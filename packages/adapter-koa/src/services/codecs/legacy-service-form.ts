@@ -1,6 +1,7 @@
 import { InvalidServiceDefinitionError, type ServiceDefinition } from '@tessera/core';
 import { parseServiceDefinition } from './cas-service-json.js';
 import { keyProblems, type KeyRules } from './cas-service-keys.js';
+import type { PolicySlots } from './policy-slots.js';
 
 /** The fields of the earlier revision's form (POST /v1/services/add/{tgt}), CAS's ServiceDataHolder; no other is read. */
 const LEGACY_FORM_KEYS: KeyRules = { read: ['serviceId', 'name', 'description', 'evaluationOrder', 'enabled', 'ssoEnabled'] };
@@ -21,7 +22,7 @@ const FALSE = new Set(['false', 'no', 'off', '0']);
  * default to true (CAS's primitive fields defaulted to false, which registered a service nobody
  * could use until edited).
  */
-export function legacyServiceDefinition(form: LegacyServiceForm): ServiceDefinition {
+export function legacyServiceDefinition(form: LegacyServiceForm, policies: PolicySlots): ServiceDefinition {
   const [unread, ...more] = keyProblems(form, LEGACY_FORM_KEYS);
   if (unread) throw new InvalidServiceDefinitionError(unread.field, unread.problem, ...more);
   for (const field of ['serviceId', 'name', 'description'] as const) {
@@ -37,6 +38,7 @@ export function legacyServiceDefinition(form: LegacyServiceForm): ServiceDefinit
       evaluationOrder: integerField('evaluationOrder', form['evaluationOrder']) ?? LEGACY_DEFAULT_EVALUATION_ORDER,
       accessStrategy: { enabled: booleanField('enabled', form['enabled']), ssoEnabled: booleanField('ssoEnabled', form['ssoEnabled']) },
     },
+    policies,
     { acceptedTypes: [LEGACY_SERVICE_TYPE] },
   );
 }

@@ -18,6 +18,12 @@ export const oidcSchema = section({
   idTokenSeconds: positiveInteger(86_400).default(3600).describe('Lifetime of an ID token.'),
   refreshTokenSeconds: positiveInteger(31_536_000).default(1_209_600).describe('Lifetime of a refresh token; each use gives a new one (rotation) and ends the old.'),
   codeSeconds: positiveInteger(600).default(60).describe('Lifetime of an authorization code.'),
+  fetchPrivateAddresses: z
+    .boolean()
+    .default(false)
+    .describe(
+      'Let the provider’s outgoing requests (back-channel logout to a client’s `logoutUrl`, a client’s `jwks` URL) reach loopback and private addresses. Off: refused, as node-oidc-provider guards against request forgery; turn it on when clients live on your private network.',
+    ),
   scopes: z
     .record(z.string().regex(SCOPE_NAME, { error: 'expected a scope name' }), z.array(z.string().regex(SCOPE_NAME, { error: 'expected a claim name' })), {
       error: 'expected a map of scope name → claim names',

@@ -12,9 +12,10 @@ export const registerServicesModule: ModuleRegistration<typeof servicesSections>
   const policy = registrationPolicy(registration);
   binder.resolved(
     KEYS.HttpModule,
-    [KEYS.CasCore, KEYS.TicketStore, KEYS.ServiceRegistry, KEYS.RandomSource, KEYS.EventSink],
-    (core, tickets, registry, random, events) =>
+    [KEYS.CasCore, KEYS.TicketStore, KEYS.ServiceRegistry, KEYS.RandomSource, KEYS.EventSink, KEYS.ServiceCodec],
+    (core, tickets, registry, random, events, codec) =>
       servicesModule({
+        codec,
         current: registration.current,
         earlier: registration.earlier,
         acceptedTypes: registration.acceptedTypes,

@@ -19,10 +19,14 @@ export type ProxyPolicy =
   | { readonly kind: 'refuse' }
   | { readonly kind: 'regex'; readonly pattern?: string; readonly useServiceId: boolean; readonly exactMatch: boolean };
 
-export type AttributeReleasePolicy =
-  | { readonly kind: 'none' }
-  | { readonly kind: 'all' }
-  | { readonly kind: 'allowed'; readonly names: readonly string[] };
+/**
+ * One policy of a service as data: its Apereo CAS `@class`, fully qualified, and its settings, plain
+ * JSON so every store keeps it as it is. What it does is the registration of that class
+ * (`ServicePolicies`, ports/service-policies.ts); a policy may hold others (a chain, a filter's).
+ */
+export interface ServicePolicy {
+  readonly type: string;
+}
 
 /** A service definition, as Apereo CAS's registered services (docs/protocol.md §4). */
 export interface RegisteredService {
@@ -35,7 +39,10 @@ export interface RegisteredService {
   readonly description?: string;
   readonly evaluationOrder: number;
   readonly accessStrategy: AccessStrategy;
-  readonly attributeRelease: AttributeReleasePolicy;
+  /** CAS's `attributeReleasePolicy`: what the service receives of the principal and the authentication. */
+  readonly attributeRelease: ServicePolicy;
+  /** CAS's `usernameAttributeProvider`: the user name the service sees; absent, the principal id (the default provider). */
+  readonly usernameProvider?: ServicePolicy;
   readonly properties: AttributeMap;
   /**
    * CAS's `logoutType`: `BACK_CHANNEL` opts the service in to single logout (the login module tells it

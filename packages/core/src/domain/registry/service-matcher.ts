@@ -1,5 +1,5 @@
-import type { AttributeMap, Principal } from '../authentication/principal.js';
-import type { AttributeReleasePolicy, RegisteredService } from './registered-service.js';
+import type { Principal } from '../authentication/principal.js';
+import { OIDC_REGISTERED_SERVICE, type RegisteredService } from './registered-service.js';
 
 const compiled = new Map<string, RegExp | null>();
 
@@ -25,9 +25,14 @@ export function compileFullMatch(source: string, flags = ''): RegExp | null {
   }
 }
 
-/** The first enabled service, in evaluation order, whose pattern matches the whole URL. */
+/**
+ * The first enabled CAS service, in evaluation order, whose pattern matches the whole URL. An
+ * OidcRegisteredService is a client of the OpenID Provider only: its pattern is that of its redirect
+ * URIs, and as in Apereo CAS (whose CAS protocol locates only CAS services) it grants no CAS ticket.
+ */
 export function selectService(ordered: readonly RegisteredService[], url: string): RegisteredService | undefined {
   for (const service of ordered) {
+    if (service.type === OIDC_REGISTERED_SERVICE) continue;
     if (service.accessStrategy.enabled && servicePattern(service.serviceId)?.test(url)) return service;
   }
   return undefined;
@@ -44,21 +49,4 @@ export function principalMeetsRequirements(service: RegisteredService, principal
     if (!ok) return false;
   }
   return true;
-}
-
-export function releaseAttributes(policy: AttributeReleasePolicy, attributes: AttributeMap): AttributeMap {
-  switch (policy.kind) {
-    case 'none':
-      return {};
-    case 'all':
-      return attributes;
-    case 'allowed': {
-      const released: Record<string, readonly string[]> = {};
-      for (const name of policy.names) {
-        const values = attributes[name];
-        if (values) released[name] = values;
-      }
-      return released;
-    }
-  }
 }

@@ -1,8 +1,8 @@
 import type { AttributeMap } from '../../domain/authentication/principal.js';
 import type { RegisteredService } from '../../domain/registry/registered-service.js';
-import { releaseAttributes } from '../../domain/registry/service-matcher.js';
 import type { TicketGrantingTicket } from '../../domain/tickets/ticket.js';
 import type { Clock } from '../../ports/clock.js';
+import type { ServicePolicies } from '../../service-policies/service-policies.js';
 import type { JwtClaims, TicketCodec } from './ticket-codec.js';
 import type { GrantedServiceTicket } from '../../use-cases/grant-service-ticket.js';
 
@@ -20,6 +20,8 @@ export class JwtTickets {
   constructor(
     private readonly codec: TicketCodec,
     private readonly clock: Clock,
+    /** What a service's JWT STs say of the user: its username provider and release policy. */
+    private readonly policies: ServicePolicies,
     /** `iss` and the TGT's `aud`; unset, the adapter uses the server's URL as requested. */
     readonly issuer: string | undefined,
     /** Request parameters copied into the REQUEST_PARAMETERS_CLAIM object; none by default. Never credentials (the configuration refuses them). */
@@ -50,11 +52,17 @@ export class JwtTickets {
     });
   }
 
-  /** An ST for a `jwtAsServiceTicket` service: the released attributes, valid as long as the ST. */
-  serviceTicket({ ticket, service, principal }: GrantedServiceTicket, issuer: string): Promise<string> {
+  /**
+   * An ST for a `jwtAsServiceTicket` service, valid as long as the ST: `sub` is the user name the
+   * service sees, the claims what its policy releases of the principal's attributes (the
+   * authentication's attributes belong to validation answers only).
+   */
+  async serviceTicket({ ticket, service, principal }: GrantedServiceTicket, issuer: string): Promise<string> {
+    const asked = { principal, service, serviceUrl: ticket.service };
+    const [user, released] = await Promise.all([this.policies.usernameFor(asked), this.policies.releasedAttributes({ ...asked, authentication: {} })]);
     return this.codec.encode({
-      ...attributeClaims(releaseAttributes(service.attributeRelease, principal.attributes)),
-      sub: principal.id,
+      ...attributeClaims(released),
+      sub: user,
       jti: ticket.id,
       iss: issuer,
       aud: ticket.service,

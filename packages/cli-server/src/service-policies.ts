@@ -1,0 +1,67 @@
+import { BUILT_IN_RELEASE_POLICY_CODECS, BUILT_IN_USERNAME_PROVIDER_CODECS, serviceCodec, type ServiceCodec, type ServicePolicyCodec } from '@tessera/adapter-koa';
+import { BUILT_IN_RELEASE_POLICIES, BUILT_IN_USERNAME_PROVIDERS, ServicePolicies, type AttributeReleasePolicy, type UsernameProvider } from '@tessera/core';
+import { MODULES } from './modules/index.js';
+import type { TesseraModule } from './modules/module.js';
+
+/** One policy class: its behaviour (core's port) and its wire form in the service JSON (adapter-koa's codec part), of the same class. */
+export interface PolicyRegistration<Behaviour extends { readonly type: string }> {
+  readonly behaviour: Behaviour;
+  readonly codec: ServicePolicyCodec;
+}
+
+/** The policy classes a module adds (docs/adding-a-module.md). */
+export interface ServicePolicyRegistrations {
+  readonly releasePolicies?: readonly PolicyRegistration<AttributeReleasePolicy>[];
+  readonly usernameProviders?: readonly PolicyRegistration<UsernameProvider>[];
+}
+
+/** The policies of every service definition today: always there, whatever the modules. */
+export const BUILT_IN_SERVICE_POLICIES: ServicePolicyRegistrations = {
+  releasePolicies: paired(BUILT_IN_RELEASE_POLICIES, BUILT_IN_RELEASE_POLICY_CODECS),
+  usernameProviders: paired(BUILT_IN_USERNAME_PROVIDERS, BUILT_IN_USERNAME_PROVIDER_CODECS),
+};
+
+/** What the server reads and honours service definitions with: the registry of behaviours (core) and the codec (the service JSON). */
+export interface ServicePolicyParts {
+  readonly policies: ServicePolicies;
+  readonly codec: ServiceCodec;
+}
+
+/**
+ * The built-in policies and every listed module's, whether or not the module is on: service
+ * definitions are read before the configuration is (the `services` setting) and without one
+ * (`tessera services validate`), and a stored definition must mean the same to every command.
+ */
+export function serverPolicyRegistrations(modules: readonly Pick<TesseraModule, 'servicePolicies'>[] = MODULES): Required<ServicePolicyRegistrations> {
+  const all = [BUILT_IN_SERVICE_POLICIES, ...modules.map((module): ServicePolicyRegistrations => module.servicePolicies ?? {})];
+  return { releasePolicies: all.flatMap((each) => each.releasePolicies ?? []), usernameProviders: all.flatMap((each) => each.usernameProviders ?? []) };
+}
+
+/** The registry and the codec of these registrations. A class registered twice, or whose two parts disagree on their class, is refused. */
+export function servicePolicyParts({ releasePolicies = [], usernameProviders = [] }: ServicePolicyRegistrations): ServicePolicyParts {
+  for (const { behaviour, codec } of [...releasePolicies, ...usernameProviders]) {
+    if (behaviour.type !== codec.type) throw new Error(`a policy registration pairs ${behaviour.type} with the codec part of ${codec.type}`);
+  }
+  return {
+    policies: new ServicePolicies({ releasePolicies: releasePolicies.map(({ behaviour }) => behaviour), usernameProviders: usernameProviders.map(({ behaviour }) => behaviour) }),
+    codec: serviceCodec({ releasePolicies: releasePolicies.map(({ codec }) => codec), usernameProviders: usernameProviders.map(({ codec }) => codec) }),
+  };
+}
+
+let serverParts: ServicePolicyParts | undefined;
+
+/** The server's own registry and codec (the built-in policies and every module's), built once. */
+export function serverServicePolicies(): ServicePolicyParts {
+  return (serverParts ??= servicePolicyParts(serverPolicyRegistrations()));
+}
+
+/** Each behaviour with the codec part of its class. */
+function paired<Behaviour extends { readonly type: string }>(behaviours: readonly Behaviour[], codecs: readonly ServicePolicyCodec[]): PolicyRegistration<Behaviour>[] {
+  const unpaired = codecs.filter((codec) => !behaviours.some((behaviour) => behaviour.type === codec.type));
+  if (unpaired.length > 0) throw new Error(`${unpaired.map((codec) => codec.type).join(', ')} has no behaviour`);
+  return behaviours.map((behaviour) => {
+    const codec = codecs.find((candidate) => candidate.type === behaviour.type);
+    if (!codec) throw new Error(`${behaviour.type} has no codec part`);
+    return { behaviour, codec };
+  });
+}

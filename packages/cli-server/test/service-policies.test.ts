@@ -1,0 +1,63 @@
+import { expect } from 'chai';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { BUILT_IN_RELEASE_POLICY_CODECS, type ServicePolicyCodec } from '@tessera/adapter-koa';
+import { aRegisteredService } from '@tessera/testkit';
+import { denyAllAttributes, returnAllAttributes, type AttributeReleasePolicy, type ServicePolicy } from '@tessera/core';
+import { BUILT_IN_SERVICE_POLICIES, serverPolicyRegistrations, servicePolicyParts } from '../src/service-policies.js';
+
+const PAGE = 'docs/services.md';
+const page = readFileSync(fileURLToPath(new URL(`../../../${PAGE}`, import.meta.url)), 'utf8');
+const DEFINITION = { name: 'App', serviceId: '^https://app\\.example\\.org/.*' };
+
+/** The keys of a codec part the page names nowhere, as `key` or as `prefix.key`. */
+function undocumented(codec: ServicePolicyCodec, prefix: string): string[] {
+  const { read, descriptive = [], unsupported = {} } = codec.keys;
+  return [...read, ...descriptive, ...Object.keys(unsupported)].filter((key) => !page.includes(`\`${key}\``) && !page.includes(`\`${prefix}.${key}\``));
+}
+
+const FRIENDLY = 'org.example.FriendlyAttributeReleasePolicy';
+const friendly: AttributeReleasePolicy = { type: FRIENDLY, release: () => Promise.resolve({ greeting: ['hello'] }) };
+const friendlyCodec: ServicePolicyCodec = { type: FRIENDLY, keys: { read: ['@class'] }, parse: () => ({}), render: () => ({}) };
+
+describe('service policies: the built-in ones and every module’s, one registry and one codec', () => {
+  it(`every policy class the server has, and each of its keys, is in ${PAGE}`, () => {
+    const { releasePolicies, usernameProviders } = serverPolicyRegistrations();
+    for (const [registrations, prefix] of [
+      [releasePolicies, 'attributeReleasePolicy'],
+      [usernameProviders, 'usernameAttributeProvider'],
+    ] as const) {
+      for (const { codec } of registrations) {
+        const simpleName = codec.type.slice(codec.type.lastIndexOf('.') + 1);
+        expect(page, codec.type).to.include(`\`${simpleName}\``);
+        expect(undocumented(codec, prefix), codec.type).to.deep.equal([]);
+      }
+    }
+    expect(undocumented(friendlyCodec, 'attributeReleasePolicy'), 'the check finds a key the page does not name').to.deep.equal([]);
+    expect(undocumented({ ...friendlyCodec, keys: { read: ['@class', 'greetingLanguage'] } }, 'attributeReleasePolicy')).to.deep.equal(['greetingLanguage']);
+  });
+
+  it("a module's declared policy is read by the codec and honoured by the registry", async () => {
+    const parts = servicePolicyParts(serverPolicyRegistrations([{}, { servicePolicies: { releasePolicies: [{ behaviour: friendly, codec: friendlyCodec }] } }]));
+    const definition = parts.codec.parse({ ...DEFINITION, attributeReleasePolicy: { '@class': FRIENDLY } });
+    expect(definition.attributeRelease).to.deep.equal({ type: FRIENDLY });
+    const service = aRegisteredService({ ...definition, id: 1 });
+    const released = await parts.policies.releasedAttributes({ principal: { id: 'casuser', attributes: {} }, authentication: {}, service, serviceUrl: 'https://app.example.org/' });
+    expect(released).to.deep.equal({ greeting: ['hello'] });
+    expect(() => servicePolicyParts(serverPolicyRegistrations()).codec.parse({ ...DEFINITION, attributeReleasePolicy: { '@class': FRIENDLY } })).to.throw(/@class: must be/);
+  });
+
+  it('refuses a registration whose two parts name different classes, and a class registered twice', () => {
+    const mismatched = { behaviour: denyAllAttributes, codec: friendlyCodec };
+    expect(() => servicePolicyParts({ releasePolicies: [mismatched] })).to.throw(`a policy registration pairs ${denyAllAttributes.type} with the codec part of ${FRIENDLY}`);
+    const twice = { behaviour: returnAllAttributes, codec: BUILT_IN_RELEASE_POLICY_CODECS[0]! };
+    expect(() => servicePolicyParts({ releasePolicies: [...(BUILT_IN_SERVICE_POLICIES.releasePolicies ?? []), twice] })).to.throw(/registered twice/);
+  });
+
+  it('the server codec writes what the registry reads: a stored built-in policy round-trips', () => {
+    const { codec } = servicePolicyParts(serverPolicyRegistrations());
+    const allowed = { type: 'org.apereo.cas.services.ReturnAllowedAttributeReleasePolicy', allowedAttributes: ['mail'] } as ServicePolicy;
+    const service = aRegisteredService({ id: 3, attributeRelease: allowed });
+    expect(codec.parse(codec.render(service))).to.deep.equal(service);
+  });
+});

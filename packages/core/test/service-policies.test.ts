@@ -1,0 +1,135 @@
+import { expect } from 'chai';
+import {
+  BUILT_IN_RELEASE_POLICIES,
+  BUILT_IN_USERNAME_PROVIDERS,
+  DEFAULT_USERNAME_PROVIDER,
+  DENY_ALL_ATTRIBUTES,
+  RETURN_ALL_ATTRIBUTES,
+  RETURN_ALLOWED_ATTRIBUTES,
+  ServicePolicies,
+  UnknownServicePolicyError,
+  storedReleasePolicy,
+  type AttributeReleasePolicy,
+  type ReleaseRequest,
+  type ServicePolicy,
+  type UsernameProvider,
+} from '@tessera/core';
+import { builtInServicePolicies } from '@tessera/testkit';
+import { password, service } from './fakes.js';
+import { APP, coreWithFakes } from './harness.js';
+
+const principal = { id: 'casuser', attributes: { mail: ['casuser@example.org'], memberOf: ['staff', 'faculty'] } };
+const AUTHENTICATION = { isFromNewLogin: ['true'], authenticationDate: ['2026-11-21T10:00:00Z'] };
+
+function asked(attributeRelease: ServicePolicy, usernameProvider?: ServicePolicy): ReleaseRequest {
+  return { principal, authentication: AUTHENTICATION, service: service({ attributeRelease, ...(usernameProvider && { usernameProvider }) }), serviceUrl: APP };
+}
+
+/** A test's own classes, registered from here: the registry and the use cases take them as they take the built-in ones. */
+interface Chain extends ServicePolicy {
+  readonly policies: readonly ServicePolicy[];
+}
+const CHAIN = 'org.example.ChainingPolicy';
+const chaining: AttributeReleasePolicy<Chain> = {
+  type: CHAIN,
+  async release(policy, request, policies) {
+    let released = {};
+    for (const inner of policy.policies) released = { ...released, ...(await policies.release(inner, request)) };
+    return released;
+  },
+};
+const DEPARTMENT = 'org.example.DepartmentPolicy';
+const department: AttributeReleasePolicy = { type: DEPARTMENT, release: () => Promise.resolve({ department: ['physics'] }) };
+const MAIL_AS_USER = 'org.example.MailUsername';
+const mailAsUser: UsernameProvider = { type: MAIL_AS_USER, username: (_provider, request) => Promise.resolve(request.principal.attributes['mail']?.[0] ?? request.principal.id) };
+
+function withTestClasses(): ServicePolicies {
+  return new ServicePolicies({ releasePolicies: [...BUILT_IN_RELEASE_POLICIES, chaining, department], usernameProviders: [...BUILT_IN_USERNAME_PROVIDERS, mailAsUser] });
+}
+
+describe('service policies: release policies and username providers by class', () => {
+  describe('the built-in registrations', () => {
+    const policies = builtInServicePolicies();
+
+    it('ReturnAllAttributeReleasePolicy releases every attribute of the principal and the authentication', async () => {
+      expect(await policies.releasedAttributes(asked({ type: RETURN_ALL_ATTRIBUTES }))).to.deep.equal({ ...principal.attributes, ...AUTHENTICATION });
+    });
+
+    it('ReturnAllowedAttributeReleasePolicy releases the listed attributes the principal has, and the authentication', async () => {
+      const allowed = { type: RETURN_ALLOWED_ATTRIBUTES, allowedAttributes: ['mail', 'missing'] } as ServicePolicy;
+      expect(await policies.releasedAttributes(asked(allowed))).to.deep.equal({ mail: ['casuser@example.org'], ...AUTHENTICATION });
+    });
+
+    it('DenyAllAttributeReleasePolicy releases nothing, not even the authentication', async () => {
+      expect(await policies.releasedAttributes(asked({ type: DENY_ALL_ATTRIBUTES }))).to.deep.equal({});
+    });
+
+    it('the user name is the principal id, without a provider and with the default one', async () => {
+      expect(await policies.usernameFor(asked({ type: DENY_ALL_ATTRIBUTES }))).to.equal('casuser');
+      expect(await policies.usernameFor(asked({ type: DENY_ALL_ATTRIBUTES }, DEFAULT_USERNAME_PROVIDER))).to.equal('casuser');
+    });
+  });
+
+  describe('the registry', () => {
+    it('refuses a class it has no registration for, naming it and every known one', async () => {
+      const policies = builtInServicePolicies();
+      const release = await policies.releasedAttributes(asked({ type: 'org.example.Unknown' })).catch((error: unknown) => error);
+      expect(release).to.be.instanceOf(UnknownServicePolicyError);
+      expect((release as Error).message).to.equal(
+        `org.example.Unknown is not an attribute release policy tessera knows (known: ${RETURN_ALL_ATTRIBUTES}, ${RETURN_ALLOWED_ATTRIBUTES}, ${DENY_ALL_ATTRIBUTES})`,
+      );
+      const username = await policies.usernameFor(asked({ type: RETURN_ALL_ATTRIBUTES }, { type: 'org.example.Anonymous' })).catch((error: unknown) => error);
+      expect((username as Error).message).to.equal('org.example.Anonymous is not a username provider tessera knows (known: org.apereo.cas.services.DefaultRegisteredServiceUsernameProvider)');
+    });
+
+    it('refuses two registrations of one class', () => {
+      expect(() => new ServicePolicies({ releasePolicies: [...BUILT_IN_RELEASE_POLICIES, { ...department, type: RETURN_ALL_ATTRIBUTES }], usernameProviders: [] })).to.throw(
+        `${RETURN_ALL_ATTRIBUTES} is registered twice as an attribute release policy`,
+      );
+    });
+
+    it('resolves the policies a policy holds through their own registrations', async () => {
+      const chain: Chain = { type: CHAIN, policies: [{ type: RETURN_ALLOWED_ATTRIBUTES, allowedAttributes: ['mail'] } as ServicePolicy, { type: DEPARTMENT }] };
+      expect(await withTestClasses().releasedAttributes(asked(chain))).to.deep.equal({ mail: ['casuser@example.org'], ...AUTHENTICATION, department: ['physics'] });
+      const broken: Chain = { type: CHAIN, policies: [{ type: 'org.example.Missing' }] };
+      expect(await withTestClasses().releasedAttributes(asked(broken)).catch((error: unknown) => error)).to.be.instanceOf(UnknownServicePolicyError);
+    });
+  });
+
+  describe('a validation answer goes through the service policies', () => {
+    it("tells the service the user and attributes of a test's own registrations", async () => {
+      const chain: Chain = { type: CHAIN, policies: [{ type: DEPARTMENT }] };
+      const { core } = coreWithFakes([service({ attributeRelease: chain, usernameProvider: { type: MAIL_AS_USER } })], undefined, withTestClasses());
+      const tgt = await core.createTicketGrantingTicket.execute({ credentials: [password('casuser', 'Mellon')] });
+      const { ticket } = await core.grantServiceTicket.execute({ tgtId: tgt.id, service: APP, renew: false, credentials: [] });
+      const answer = await core.validateServiceTicket.execute({ ticket: ticket.id, service: APP, renew: false });
+      expect(answer.user).to.equal('casuser@example.org');
+      expect(answer.attributes).to.deep.equal({ department: ['physics'] });
+    });
+
+    it('a policy of an unknown class fails the validation and releases nothing; the ticket is used up', async () => {
+      const { core, events } = coreWithFakes([service({ attributeRelease: { type: 'org.example.Unknown' } })]);
+      const tgt = await core.createTicketGrantingTicket.execute({ credentials: [password('casuser', 'Mellon')] });
+      const { ticket } = await core.grantServiceTicket.execute({ tgtId: tgt.id, service: APP, renew: false, credentials: [] });
+      const failure = await core.validateServiceTicket.execute({ ticket: ticket.id, service: APP, renew: false }).catch((error: unknown) => error);
+      expect(failure).to.be.instanceOf(UnknownServicePolicyError).with.property('code', 'INVALID_CONFIGURATION');
+      expect(events.ofType('ticket.validated')).to.deep.equal([]);
+      const again = await core.validateServiceTicket.execute({ ticket: ticket.id, service: APP, renew: false }).catch((error: unknown) => error);
+      expect(again).to.have.property('casCode', 'INVALID_TICKET');
+    });
+  });
+
+  describe('a release policy as a store gives it back', () => {
+    it("reads the previous versions' { kind } form as the policy it meant", () => {
+      expect(storedReleasePolicy({ kind: 'none' })).to.deep.equal({ type: DENY_ALL_ATTRIBUTES });
+      expect(storedReleasePolicy({ kind: 'all' })).to.deep.equal({ type: RETURN_ALL_ATTRIBUTES });
+      expect(storedReleasePolicy({ kind: 'allowed', names: ['mail', 'memberOf'] })).to.deep.equal({ type: RETURN_ALLOWED_ATTRIBUTES, allowedAttributes: ['mail', 'memberOf'] });
+    });
+
+    it("keeps today's form as it is, whatever the class", () => {
+      const chain = { type: CHAIN, policies: [{ type: DEPARTMENT }] };
+      expect(storedReleasePolicy(chain)).to.equal(chain);
+      expect(storedReleasePolicy({ type: RETURN_ALL_ATTRIBUTES })).to.deep.equal({ type: RETURN_ALL_ATTRIBUTES });
+    });
+  });
+});

@@ -1,0 +1,192 @@
+/**
+ * Why tessera refuses a real Apereo CAS service file: the planned feature or fix it waits for, that it
+ * cannot exist here (Groovy, a site's own Java classes, SAML2 service providers, WS-Federation), or that
+ * it is broken for Apereo too. Read from the field each problem names and the value the file has there,
+ * not from the wording of the message, so that rewording a message changes no classification.
+ */
+
+/** The planned features and fixes, in the words of the plan. */
+export const PLANNED = {
+  principalAttributesRepository: 'DefaultPrincipalAttributesRepository accepted',
+  quotedEvaluationOrder: 'quoted integer evaluationOrder',
+  requireAllAttributesFalse: 'requireAllAttributes false with no required attributes',
+  templates: 'templateName/service templates',
+  emptyName: 'empty name',
+  usernameAttributeProvider: 'usernameAttributeProvider (principal attribute, anonymous)',
+  returnMapped: 'ReturnMappedAttributeReleasePolicy',
+  authenticationAttributesFalse: 'authorizedToReleaseAuthenticationAttributes false',
+  excludeDefaultAttributes: 'excludeDefaultAttributes',
+  attributeFilter: 'attributeFilter regex and mapped regex',
+  excludedAttributes: 'excludedAttributes',
+  chaining: 'ChainingAttributeReleasePolicy',
+  unauthorizedRedirectUrl: 'unauthorizedRedirectUrl',
+  rejectedAttributes: 'rejectedAttributes',
+  caseInsensitive: 'caseInsensitive',
+  timeBased: 'TimeBasedRegisteredServiceAccessStrategy',
+  multifactor: 'multifactorPolicy mfa-gauth/mfa-simple',
+  frontChannel: 'logoutType FRONT_CHANNEL',
+  expirationDate: 'expirationPolicy with a date',
+  oidc: 'OidcRegisteredService (the OIDC module)',
+} as const;
+
+export const CANNOT_EXIST = {
+  groovy: 'cannot exist here: Groovy',
+  customClass: "cannot exist here: a site's own Java class",
+  saml2: 'cannot exist here: SAML2 service provider',
+  wsFederation: 'cannot exist here: WS-Federation',
+} as const;
+
+/** A refusal no planned item covers: named by the field, so the next plan can take it up. */
+export const notPlanned = (what: string): string => `not planned: ${what}`;
+/** Broken for Apereo too, and why. */
+export const broken = (why: string): string => `broken file: ${why}`;
+
+type Json = Record<string, unknown>;
+
+const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const simpleName = (type: unknown): string => (typeof type === 'string' ? (type.split('.').pop() ?? type) : '');
+const isApereoClass = (type: unknown): boolean => typeof type === 'string' && /^(org\.apereo\.|org\.jasig\.)/.test(type);
+
+/** The value at a dotted field path (`attributeReleasePolicy.attributeFilter`); array indexes as `[n]`. */
+function at(definition: unknown, field: string): unknown {
+  let value = definition;
+  for (const part of field.split('.')) {
+    const [name, ...indexes] = part.split(/\[(\d+)\]/).filter(Boolean);
+    value = isObject(value) ? value[name ?? ''] : undefined;
+    for (const index of indexes) value = Array.isArray(value) ? value[Number(index)] : undefined;
+  }
+  return value;
+}
+
+/** The members of a Java collection as CAS writes it (`["java.util.HashSet", [...]]`) or of a plain list. */
+function members(value: unknown): unknown[] {
+  if (!Array.isArray(value)) return [];
+  if (value.length === 2 && typeof value[0] === 'string' && value[0].startsWith('java.util.') && Array.isArray(value[1])) return value[1] as unknown[];
+  return value;
+}
+
+/** Any Groovy in the value: a script class, an inline `groovy { }` script or a `.groovy` file. */
+function hasGroovy(value: unknown): boolean {
+  if (typeof value === 'string') return /^\s*groovy\s*\{|\.groovy$/i.test(value) || (/\./.test(value) && /Groovy|Scripted/.test(simpleName(value)));
+  if (Array.isArray(value)) return value.some(hasGroovy);
+  if (isObject(value)) return Object.values(value).some(hasGroovy);
+  return false;
+}
+
+/** The reasons of the whole file, when its class decides them. */
+function serviceClassReasons(definition: unknown): string[] | undefined {
+  const type = isObject(definition) ? definition['@class'] : undefined;
+  const name = simpleName(type);
+  if (name === 'SamlRegisteredService') return [CANNOT_EXIST.saml2];
+  if (name === 'WSFederationRegisteredService') return [CANNOT_EXIST.wsFederation];
+  // OAuth2 services (and CAS 4's OAuth callback service) belong to the same module in Apereo.
+  if (name === 'OidcRegisteredService' || name.startsWith('OAuth')) return [PLANNED.oidc];
+  if (typeof type === 'string' && !isApereoClass(type) && type.includes('.')) return [CANNOT_EXIST.customClass];
+  return undefined;
+}
+
+function releasePolicyClassReason(policy: unknown): string[] {
+  const type = isObject(policy) ? policy['@class'] : undefined;
+  const name = simpleName(type);
+  if (hasGroovy(policy)) return [CANNOT_EXIST.groovy];
+  if (typeof type === 'string' && !isApereoClass(type)) return [CANNOT_EXIST.customClass];
+  if (name === 'ReturnMappedAttributeReleasePolicy') return [PLANNED.returnMapped];
+  if (name === 'ChainingAttributeReleasePolicy') {
+    const inner = members(isObject(policy) ? policy.policies : undefined).flatMap((each) => {
+      const innerName = simpleName(isObject(each) ? each['@class'] : undefined);
+      if (/^Oidc.*ScopeAttributeReleasePolicy$/.test(innerName)) return [PLANNED.oidc];
+      if (/^Return(All|Allowed|Mapped)AttributeReleasePolicy$|^DenyAllAttributeReleasePolicy$/.test(innerName)) return innerName === 'ReturnMappedAttributeReleasePolicy' ? [PLANNED.returnMapped] : [];
+      return releasePolicyClassReason(each);
+    });
+    return [PLANNED.chaining, ...inner];
+  }
+  return [notPlanned(`attribute release policy ${name}`)];
+}
+
+function attributeFilterReason(filter: unknown): string {
+  const name = simpleName(isObject(filter) ? filter['@class'] : undefined);
+  if (hasGroovy(filter)) return CANNOT_EXIST.groovy;
+  if (name === 'RegisteredServiceRegexAttributeFilter' || name === 'RegisteredServiceMappedRegexAttributeFilter') return PLANNED.attributeFilter;
+  return notPlanned(`attributeFilter ${name}`);
+}
+
+function multifactorReason(policy: unknown): string {
+  if (hasGroovy(policy)) return CANNOT_EXIST.groovy;
+  const providers = members(isObject(policy) ? policy.multifactorAuthenticationProviders : undefined).map(String);
+  if (providers.length === 0) return notPlanned('multifactorPolicy naming no provider');
+  if (providers.every((provider) => provider === 'mfa-gauth' || provider === 'mfa-simple')) return PLANNED.multifactor;
+  return notPlanned(`multifactorPolicy ${providers.join(', ')}`);
+}
+
+function usernameProviderReason(provider: unknown): string {
+  const name = simpleName(isObject(provider) ? provider['@class'] : undefined);
+  if (hasGroovy(provider)) return CANNOT_EXIST.groovy;
+  if (/^(PrincipalAttribute|Anonymous|Default)RegisteredServiceUsernameProvider$/.test(name)) return PLANNED.usernameAttributeProvider;
+  if (!name.endsWith('UsernameProvider')) return broken(`usernameAttributeProvider holds a ${name}, which provides no username`);
+  return notPlanned(`usernameAttributeProvider ${name}`);
+}
+
+function hasRequiredAttributes(strategy: unknown): boolean {
+  const required = isObject(strategy) ? strategy.requiredAttributes : undefined;
+  return isObject(required) && Object.keys(required).some((key) => key !== '@class');
+}
+
+/** The reason of one problem line (`<field>: <problem>`) of a definition, or of a file that did not parse. */
+function lineReason(definition: unknown, line: string): string[] {
+  if (line.startsWith('not valid JSON')) return [broken('not valid JSON (nor the HJSON Apereo reads)')];
+  if (line.startsWith('cannot read it')) return [broken('unreadable')];
+  const field = line.slice(0, line.indexOf(':'));
+  const problem = line.slice(field.length + 1);
+  const value = at(definition, field);
+  if (field === '(definition)') return [broken('not a JSON object')];
+  if (field === '@class') return [notPlanned(`service class ${simpleName(value)}`)];
+  if (problem.includes('unknown key')) return [broken(`${field} is no Apereo key (Apereo ignores it)`)];
+  if (hasGroovy(value)) return [CANNOT_EXIST.groovy];
+  if (field === 'evaluationOrder') return [typeof value === 'string' && /^\s*-?\d+\s*$/.test(value) ? PLANNED.quotedEvaluationOrder : broken('evaluationOrder is not a number')];
+  if (field === 'name') return [PLANNED.emptyName];
+  if (field === 'serviceId') {
+    // A template (CAS 7's service definition templates) has a templateName and no serviceId of its own.
+    if (value === undefined && isObject(definition) && typeof definition.templateName === 'string') return [PLANNED.templates];
+    return [value === undefined ? broken('no serviceId') : broken('serviceId is not a regular expression')];
+  }
+  if (field === 'templateName') return [PLANNED.templates];
+  if (field === 'logoutType') return [value === 'FRONT_CHANNEL' ? PLANNED.frontChannel : broken(`logoutType ${String(value)}`)];
+  if (field === 'multifactorPolicy' || field.startsWith('multifactorPolicy.')) return [multifactorReason(at(definition, 'multifactorPolicy'))];
+  if (field === 'usernameAttributeProvider' || field.startsWith('usernameAttributeProvider.')) return [usernameProviderReason(at(definition, 'usernameAttributeProvider'))];
+  if (field === 'usernameAttribute' || field === 'anonymousAccess') return [PLANNED.usernameAttributeProvider];
+  if (field === 'expirationPolicy' || field.startsWith('expirationPolicy.')) {
+    const policy = at(definition, 'expirationPolicy');
+    return [isObject(policy) && typeof policy.expirationDate === 'string' && policy.expirationDate !== '' ? PLANNED.expirationDate : notPlanned('expirationPolicy')];
+  }
+  if (field === 'attributeReleasePolicy.@class') return releasePolicyClassReason(at(definition, 'attributeReleasePolicy'));
+  if (field.startsWith('attributeReleasePolicy.principalAttributesRepository')) {
+    const name = simpleName(at(definition, 'attributeReleasePolicy.principalAttributesRepository.@class'));
+    return [name === 'DefaultPrincipalAttributesRepository' ? PLANNED.principalAttributesRepository : notPlanned(`principalAttributesRepository ${name}`)];
+  }
+  if (field.startsWith('attributeReleasePolicy.attributeFilter')) return [attributeFilterReason(at(definition, 'attributeReleasePolicy.attributeFilter'))];
+  if (field === 'attributeReleasePolicy.authorizedToReleaseAuthenticationAttributes') return [PLANNED.authenticationAttributesFalse];
+  if (field === 'attributeReleasePolicy.excludeDefaultAttributes') return [PLANNED.excludeDefaultAttributes];
+  if (field === 'attributeReleasePolicy.excludedAttributes') return [PLANNED.excludedAttributes];
+  if (field === 'accessStrategy.@class') {
+    const strategy = at(definition, 'accessStrategy');
+    const name = simpleName(isObject(strategy) ? strategy['@class'] : undefined);
+    if (name === 'TimeBasedRegisteredServiceAccessStrategy') return [PLANNED.timeBased];
+    if (isObject(strategy) && typeof strategy['@class'] === 'string' && !isApereoClass(strategy['@class'])) return [CANNOT_EXIST.customClass];
+    return [notPlanned(`access strategy ${name}`)];
+  }
+  if (field === 'accessStrategy.requireAllAttributes') {
+    return [value === false && !hasRequiredAttributes(at(definition, 'accessStrategy')) ? PLANNED.requireAllAttributesFalse : notPlanned('requireAllAttributes false with required attributes')];
+  }
+  if (field === 'accessStrategy.unauthorizedRedirectUrl') return [PLANNED.unauthorizedRedirectUrl];
+  if (field === 'accessStrategy.rejectedAttributes') return [PLANNED.rejectedAttributes];
+  if (field === 'accessStrategy.caseInsensitive') return [PLANNED.caseInsensitive];
+  if (field.endsWith('@class') && typeof value === 'string' && !isApereoClass(value) && value.includes('.')) return [CANNOT_EXIST.customClass];
+  return [notPlanned(field)];
+}
+
+/** Every reason a file is refused for, sorted; none for a file that loads. */
+export function refusalReasons(definition: unknown, problems: readonly string[]): string[] {
+  if (problems.length === 0) return [];
+  const reasons = new Set(serviceClassReasons(definition) ?? problems.flatMap((line) => lineReason(definition, line)));
+  return [...reasons].sort();
+}
