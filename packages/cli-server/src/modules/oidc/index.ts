@@ -10,12 +10,20 @@ export const oidcModule: TesseraModule<typeof oidcSections> = {
   // Its logins are the login module's /login.
   dependencies: ['login'],
   sections: oidcSections,
-  // The interaction routes'; the provider's own endpoints are node-oidc-provider's, outside the router.
-  parameters: () => ['ticket', 'decision'].map((name) => ({ name })),
+  // The interaction routes', then the secrets the provider's own endpoints (outside the router) read:
+  // no log or audit line holds them.
+  parameters: () => [...['ticket', 'decision'].map((name) => ({ name })), ...OAUTH_SECRET_PARAMETERS.map((name) => ({ name, secret: true, mounted: true }))],
   problems: oidcProblems,
   keyFiles: oidcKeyFiles,
   register: registerOidcModule,
 };
+
+/**
+ * The provider's parameters that hold secrets: client credentials, code verifiers, tokens. Not `code`:
+ * declared, it would take out every `code` field of the log (a CAS validation failure's); the provider
+ * writes no code to the log, and the log canary looks for every code the tests were given.
+ */
+export const OAUTH_SECRET_PARAMETERS = ['client_secret', 'client_assertion', 'code_verifier', 'access_token', 'refresh_token', 'id_token', 'id_token_hint', 'token', 'logout_token'];
 
 /** The issuer is fixed: tokens name it, so it never comes from a request's host. */
 type OidcSettings = ModuleSettings<typeof oidcSections>;
