@@ -116,6 +116,11 @@ describe('oidc: one session with CAS', () => {
 
     const again = await authorize(browser, rp, REDIRECT_URI, 'none');
     expect(again.searchParams.get('error')).to.equal('login_required');
+    const actions = tessera.audit.map((line) => JSON.parse(line) as Record<string, unknown>).map((line) => [line['action'], line['client'], line['who']]);
+    expect(actions).to.deep.include.members([
+      ['oidc.backchannel.delivered', 'bc', 'casuser'],
+      ['oidc.logout', undefined, 'casuser'],
+    ]);
   });
 
   it('DELETE /v1/tickets/{tgt} of the browser\'s TGT ends its OIDC session too', async () => {

@@ -65,6 +65,15 @@ describe('oidc: openid-client against tessera as its OpenID Provider', () => {
       (error: unknown) => (error as { error?: string }).error,
     );
     expect(reused).to.equal('invalid_grant');
+
+    // The audit trail: the code, each token issue and the refusal, with the client and who; never a value.
+    const actions = tessera.audit.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => String(line['action']).startsWith('oidc.'));
+    expect(actions).to.deep.include.members([
+      { ...actions.find((line) => line['action'] === 'oidc.authorized'), audit: 'ticket', outcome: 'success', who: 'casuser', client: CLIENT_ID },
+      { ...actions.find((line) => line['grantType'] === 'authorization_code'), action: 'oidc.token.issued', who: 'casuser', client: CLIENT_ID },
+      { ...actions.find((line) => line['grantType'] === 'refresh_token'), action: 'oidc.token.issued', client: CLIENT_ID },
+      { ...actions.find((line) => line['action'] === 'oidc.refused'), outcome: 'failure', request: 'token', error: 'invalid_grant', client: CLIENT_ID },
+    ]);
   });
 
   it('one session: a browser logged in to CAS gets its code without the form; prompt=none without a session is login_required', async () => {

@@ -31,6 +31,12 @@ const CASES: [DomainEvent, string, string, string | undefined][] = [
   [{ type: 'service.refused', reason: 'MISSING_REQUIRED_ATTRIBUTE', principal: 'alice' }, 'service', 'failure', 'alice'],
   [{ type: 'service.refused', reason: 'TGT_NOT_FOUND', tgt: 'TGT-1#abc' }, 'service', 'failure', undefined],
   [{ type: 'logout.request.dropped', service: 'https://app/', ticket: 'ST-2#abc', principal: 'alice', limit: 100 }, 'logout', 'failure', 'alice'],
+  [{ type: 'oidc.authorized', client: 'grafana', principal: 'alice' }, 'ticket', 'success', 'alice'],
+  [{ type: 'oidc.token.issued', client: 'grafana', principal: 'alice', grantType: 'refresh_token' }, 'ticket', 'success', 'alice'],
+  [{ type: 'oidc.refused', client: 'grafana', request: 'token', error: 'invalid_grant' }, 'ticket', 'failure', undefined],
+  [{ type: 'oidc.logout', principal: 'alice' }, 'logout', 'success', 'alice'],
+  [{ type: 'oidc.backchannel.delivered', client: 'grafana', principal: 'alice' }, 'logout', 'success', 'alice'],
+  [{ type: 'oidc.backchannel.failed', client: 'grafana', principal: 'alice' }, 'logout', 'failure', 'alice'],
 ];
 
 // docs/architecture.md §6 — the audit trail: what each domain event becomes, and how the listeners stay apart

@@ -99,6 +99,22 @@ export function auditRecordOf(event: DomainEvent): AuditRecord | undefined {
       const { type, principal, ...details } = event;
       return { audit: 'logout', action: type, outcome: 'failure', who: principal, details };
     }
+    case 'oidc.authorized':
+    case 'oidc.token.issued': {
+      // The OpenID Provider's tickets: a code, then tokens; never their values.
+      const { type, principal, ...details } = event;
+      return { audit: 'ticket', action: type, outcome: 'success', who: principal, details };
+    }
+    case 'oidc.refused': {
+      const { type, ...details } = event;
+      return { audit: 'ticket', action: type, outcome: 'failure', who: undefined, details };
+    }
+    case 'oidc.logout':
+    case 'oidc.backchannel.delivered':
+    case 'oidc.backchannel.failed': {
+      const { type, principal, ...details } = event;
+      return { audit: 'logout', action: type, outcome: type === 'oidc.backchannel.failed' ? 'failure' : 'success', who: principal, details };
+    }
     // A warning about a definition just saved (service.saved is its audit line), for the log.
     case 'service.host.unpinned':
     case 'server.error':

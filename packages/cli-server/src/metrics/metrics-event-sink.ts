@@ -47,6 +47,15 @@ export class MetricsEventSink implements EventSink {
       case 'otp.reused':
         metrics.otpReuses.inc();
         break;
+      case 'oidc.authorized':
+        metrics.ticketsIssued.inc({ kind: 'oidc_code' });
+        break;
+      case 'oidc.token.issued':
+        metrics.ticketsIssued.inc({ kind: `oidc_${event.grantType ?? 'unknown'}` });
+        break;
+      case 'oidc.refused':
+        metrics.refusals.inc({ request: `oidc_${event.request}`, reason: event.error });
+        break;
       case 'server.error':
         metrics.serverErrors.inc();
         break;

@@ -14,7 +14,7 @@ export const UNMATCHED_ROUTE = 'unmatched';
  */
 export class TesseraMetrics implements MetricsExposition {
   private readonly registry = new Registry();
-  readonly ticketsIssued = new Counter({ name: 'tessera_tickets_issued_total', help: 'Tickets issued, by kind (TGT, ST, PGT, PT).', labelNames: ['kind'], registers: [this.registry] });
+  readonly ticketsIssued = new Counter({ name: 'tessera_tickets_issued_total', help: 'Tickets issued, by kind (TGT, ST, PGT, PT; the oidc module\'s codes as oidc_code, its tokens as oidc_<grant type>).', labelNames: ['kind'], registers: [this.registry] });
   readonly ticketValidations = new Counter({
     name: 'tessera_ticket_validations_total',
     help: 'Service ticket validations, by outcome: success or the CAS failure code.',
@@ -29,7 +29,7 @@ export class TesseraMetrics implements MetricsExposition {
   });
   readonly refusals = new Counter({
     name: 'tessera_refusals_total',
-    help: 'Requests refused past their parameters, by request (TGT, ST, PGT, PT, authentication, registration) and reason code.',
+    help: 'Requests refused past their parameters, by request (TGT, ST, PGT, PT, authentication, registration, oidc_authorization, oidc_token) and reason code.',
     labelNames: ['request', 'reason'],
     registers: [this.registry],
   });

@@ -219,6 +219,32 @@ export type DomainEvent =
       readonly limit: number;
     }
   | {
+      /**
+       * The oidc module's provider: a browser was sent back to an OpenID Connect client with a code
+       * (`oidc.authorized`), a client got tokens at the token endpoint (`oidc.token.issued`, by grant type).
+       */
+      readonly type: 'oidc.authorized' | 'oidc.token.issued';
+      readonly client: string;
+      readonly principal?: string;
+      readonly grantType?: string;
+    }
+  | {
+      /** The provider refused an authorization or token request: its OAuth error code (`invalid_grant`, `invalid_client`, ...). */
+      readonly type: 'oidc.refused';
+      readonly client?: string;
+      readonly request: 'authorization' | 'token';
+      readonly error: string;
+    }
+  | {
+      /**
+       * An OpenID Connect session ended (`oidc.logout`: RP-initiated, or with the TGT of its login
+       * session), and whether a client that registered a back-channel logout URI was told.
+       */
+      readonly type: 'oidc.logout' | 'oidc.backchannel.delivered' | 'oidc.backchannel.failed';
+      readonly principal?: string;
+      readonly client?: string;
+    }
+  | {
       /** A proxy callback did not take its PGT (CAS protocol 3.0 §2.5.4): the validation answers without one. */
       readonly type: 'proxy.callback.failed';
       /** The pgtUrl as the validation request gave it, never with the ticket added. */

@@ -1,5 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import {
   compileFullMatch,
+  type RequestOrigin,
   type Clock,
   type EventSink,
   type RecordStore,
@@ -68,6 +70,56 @@ interface SessionPayload {
   readonly jti?: string;
   readonly accountId?: string;
   readonly authorizations?: Readonly<Record<string, { readonly sid?: string; readonly grantId?: string; readonly persistsLogout?: boolean }>>;
+}
+
+/** Where a request to the provider comes from, for its events: the address Koa found, the provider's route. */
+function originOf(ctx: KoaContextWithOIDC | undefined): RequestOrigin | undefined {
+  if (ctx === undefined) return undefined;
+  return { clientAddress: ctx.ip, requestId: randomUUID(), endpoint: `${ctx.method} oidc:${ctx.oidc?.route ?? '(no route)'}` };
+}
+
+/** The OAuth error code of a refusal (the library's errors carry it), else `server_error`. */
+function errorCodeOf(error: unknown): string {
+  const code = (error as { error?: unknown } | undefined)?.error;
+  return typeof code === 'string' && /^[a-z_]{1,64}$/.test(code) ? code : 'server_error';
+}
+
+/**
+ * The provider's own events as tessera's (audit trail, metrics): codes handed out, tokens issued,
+ * refusals by their OAuth error, logouts and back-channel deliveries. Never a code or token value.
+ */
+function reportProviderEvents(provider: ProviderInstance, events: EventSink): void {
+  const clientOf = (ctx: KoaContextWithOIDC | undefined) => ctx?.oidc?.client?.clientId;
+  const principalOf = (ctx: KoaContextWithOIDC) => ctx.oidc?.session?.accountId ?? ctx.oidc?.account?.accountId;
+  provider.on('authorization.success', (ctx: KoaContextWithOIDC) => {
+    const client = clientOf(ctx);
+    const principal = principalOf(ctx);
+    if (client !== undefined) events.emit({ type: 'oidc.authorized', client, ...(principal !== undefined && { principal }) }, originOf(ctx));
+  });
+  provider.on('grant.success', (ctx: KoaContextWithOIDC) => {
+    const client = clientOf(ctx);
+    const principal = principalOf(ctx);
+    const grantType = ctx.oidc?.params?.['grant_type'];
+    if (client !== undefined) {
+      events.emit({ type: 'oidc.token.issued', client, ...(principal !== undefined && { principal }), ...(typeof grantType === 'string' && { grantType: errorCodeOf({ error: grantType }) }) }, originOf(ctx));
+    }
+  });
+  const refused = (request: 'authorization' | 'token') => (ctx: KoaContextWithOIDC, error: unknown) => {
+    const client = clientOf(ctx);
+    events.emit({ type: 'oidc.refused', request, error: errorCodeOf(error), ...(client !== undefined && { client }) }, originOf(ctx));
+  };
+  provider.on('authorization.error', refused('authorization'));
+  provider.on('grant.error', refused('token'));
+  provider.on('end_session.success', (ctx: KoaContextWithOIDC) => {
+    const client = clientOf(ctx);
+    events.emit({ type: 'oidc.logout', ...(client !== undefined && { client }) }, originOf(ctx));
+  });
+  provider.on('backchannel.success', (ctx: KoaContextWithOIDC | undefined, client: { clientId: string }, accountId: string) => {
+    events.emit({ type: 'oidc.backchannel.delivered', client: client.clientId, principal: accountId }, originOf(ctx));
+  });
+  provider.on('backchannel.error', (ctx: KoaContextWithOIDC | undefined, _error: unknown, client: { clientId: string }, accountId: string) => {
+    events.emit({ type: 'oidc.backchannel.failed', client: client.clientId, principal: accountId }, originOf(ctx));
+  });
 }
 
 /** Fetch options without the dispatcher the library passes (its guard against private addresses). */
@@ -306,6 +358,7 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
   const provider = new Provider(deps.issuer, configuration);
   provider.proxy = deps.trustProxy;
   provider.on('server_error', (ctx: Context, error: unknown) => reportServerError(deps.events, error, ctx));
+  reportProviderEvents(provider, deps.events);
   // Apereo's OidcRegisteredService: the serviceId is the pattern every redirect URI must match in full.
   const clientPrototype = provider.Client.prototype as unknown as Record<string, unknown> & { tesseraServiceId?: unknown };
   clientPrototype['redirectUriAllowed'] = function redirectUriAllowed(this: ClientFields, value: unknown) {
@@ -341,6 +394,7 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
           (error: unknown) => provider.emit('backchannel.error', undefined, error, client, accountId, sid),
         );
       }
+      deps.events.emit({ type: 'oidc.logout', ...(session.accountId !== undefined && { principal: session.accountId }) });
     }
   }
 
