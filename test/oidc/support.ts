@@ -24,7 +24,7 @@ export const RP_SERVICE = {
 };
 
 /** A port free now, so the issuer (server.publicUrl) can name it before the server starts. */
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);

@@ -4,3 +4,4 @@ export { clientOf, createOidcProvider, type OidcProviderDependencies, type Tesse
 export { loginCallbackPattern, loginCallbackUrl } from './oidc-routes.js';
 export { endLoginSession } from './end-login-session.js';
 export { loadProviderLibrary, type ProviderLibrary } from './provider-library.js';
+export { RecordAdapter } from './record-adapter.js';
