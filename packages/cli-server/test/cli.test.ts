@@ -116,6 +116,28 @@ describe('tessera CLI', function () {
     expect((await runCli(['generate-keys', '--algorithm', 'RSA'])).code).to.equal(2);
   });
 
+  it('generate-keys --set oidc prints the oidc key set; --rotate FILE keeps its current key and cookie secret second', async () => {
+    type KeySet = { keys: { kid: string; kty: string; alg: string; d: string }[]; cookieSecrets: string[] };
+    const first = await runCli(['generate-keys', '--set', 'oidc']);
+    expect(first.code, first.stderr).to.equal(0);
+    const current = JSON.parse(first.stdout) as KeySet;
+    expect(current.keys).to.have.length(1);
+    expect(current.keys[0]).to.deep.include({ kty: 'RSA', alg: 'RS256' });
+    const file = join(mkdtempSync(join(tmpdir(), 'tessera-oidc-rotate-')), 'oidc-keys.json');
+    writeFileSync(file, first.stdout);
+    const rotated = JSON.parse((await runCli(['generate-keys', '--set', 'oidc', '--rotate', file])).stdout) as KeySet;
+    expect(rotated.keys.map((key) => key.kid)).to.have.length(2).and.include(current.keys[0]!.kid);
+    expect(rotated.keys[1]).to.deep.equal(current.keys[0]);
+    expect(rotated.keys[0]!.kid).to.not.equal(current.keys[0]!.kid);
+    expect(rotated.cookieSecrets[1]).to.equal(current.cookieSecrets[0]);
+    writeFileSync(file, '{"keys": []}');
+    const refused = await runCli(['generate-keys', '--set', 'oidc', '--rotate', file]);
+    expect(refused.code).to.equal(2);
+    expect(refused.stderr.trim().split('\n')).to.have.length(1);
+    expect((await runCli(['generate-keys', '--set', 'saml'])).code).to.equal(2);
+    expect((await runCli(['generate-keys', '--rotate', file])).code).to.equal(2);
+  });
+
   it('otp new prints a fresh base32 secret for otpSecret and its otpauth:// URI; --user is required', async () => {
     const run = await runCli(['otp', 'new', '--user', 'alice']);
     expect(run.code).to.equal(0);

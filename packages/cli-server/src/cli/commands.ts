@@ -7,6 +7,8 @@ export const OPTIONS = {
   config: { type: 'string', usage: '--config FILE', help: 'the settings file (YAML, or JSON by its .json name); without it, the demo defaults' },
   port: { type: 'string', usage: '--port N', help: 'overrides server.port' },
   algorithm: { type: 'string', usage: '--algorithm ENC', help: `content encryption of the tokens: ${CONTENT_ENCRYPTION_ALGORITHMS.join(', ')} (default A128CBC-HS256)` },
+  set: { type: 'string', usage: '--set tokens|oidc', help: "whose keys: the tokens module's (the default) or the oidc module's signing keys and cookie secrets" },
+  rotate: { type: 'string', usage: '--rotate FILE', help: "with --set oidc: a new key set that keeps FILE's current signing key and cookie secret as the previous ones" },
   user: { type: 'string', usage: '--user NAME', help: 'the user the secret is for, shown in the authenticator app' },
   help: { type: 'boolean', short: 'h', usage: '--help', help: 'show this help' },
 } as const;
@@ -71,11 +73,13 @@ or typed at the terminal without echo, never taken from the command line.`,
   {
     name: 'generate-keys',
     aliases: ['keys generate'],
-    options: ['algorithm'],
-    summary: 'print a fresh key pair for the tokens module (JSON)',
+    options: ['algorithm', 'set', 'rotate'],
+    summary: 'print fresh keys for the tokens module, or for the oidc module (JSON)',
     description: `Prints {"signingKey", "encryptionKey"}: redirect it into the file tokens.keyFile names, or copy the values into
-tokens.signingKey and tokens.encryptionKey. Every node of a cluster needs the same keys.`,
-    run: async ({ values, out, err }) => (await import('./generate-keys.js')).generateKeys(values.algorithm, out, err),
+tokens.signingKey and tokens.encryptionKey. With --set oidc, prints the oidc module's key set for oidc.keyFile or oidc.keys;
+--rotate FILE keeps the current key of FILE published as the previous one, so tokens signed before still verify.
+Every node of a cluster needs the same keys.`,
+    run: async ({ values, out, err }) => (await import('./generate-keys.js')).generateKeys(values, out, err),
   },
   {
     name: 'services list',
