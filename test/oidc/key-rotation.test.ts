@@ -46,7 +46,7 @@ describe('oidc: signing key rotation', () => {
       expect(payload.sub).to.equal('casuser');
     }
     const unrotated = generateOidcKeySet(cryptoRandomSource);
-    const error = await jwtVerify(old.idToken, createLocalJWKSet({ keys: unrotated.keys.map(({ kty, n, e, kid }) => ({ kty, n, e, kid })) })).catch((thrown: unknown) => thrown);
+    const error = await jwtVerify(old.idToken, createLocalJWKSet({ keys: unrotated.keys.map((key) => ({ kty: key.kty, n: String(key['n']), e: String(key['e']), kid: key.kid })) })).catch((thrown: unknown) => thrown);
     expect(error).to.be.instanceOf(Error);
   });
 });

@@ -289,8 +289,9 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
     pkce: { required: (_ctx, client) => client.clientAuthMethod === 'none' },
     features: {
       devInteractions: { enabled: false },
-      introspection: { enabled: true },
-      revocation: { enabled: true },
+      // A client learns of, and ends, only the tokens issued to itself.
+      introspection: { enabled: true, allowedPolicy: (_ctx, client, token) => Promise.resolve(token.clientId === client.clientId) },
+      revocation: { enabled: true, allowedPolicy: (_ctx, client, token) => Promise.resolve(token.clientId === client.clientId) },
       userinfo: { enabled: true },
       backchannelLogout: { enabled: true },
       rpInitiatedLogout: {
