@@ -24,7 +24,6 @@ export const PLANNED = {
   caseInsensitive: 'caseInsensitive',
   timeBased: 'TimeBasedRegisteredServiceAccessStrategy',
   multifactor: 'multifactorPolicy mfa-gauth/mfa-simple',
-  frontChannel: 'logoutType FRONT_CHANNEL',
   expirationDate: 'expirationPolicy with a date',
   oidc: 'OIDC scope release policies (the oidc module releases claims by scope itself)',
   oauth: 'OAuthRegisteredService (plain OAuth 2; the oidc module serves OidcRegisteredService)',
@@ -151,7 +150,7 @@ function lineReason(definition: unknown, line: string): string[] {
     return [value === undefined ? broken('no serviceId') : broken('serviceId is not a regular expression')];
   }
   if (field === 'templateName') return [PLANNED.templates];
-  if (field === 'logoutType') return [value === 'FRONT_CHANNEL' ? PLANNED.frontChannel : broken(`logoutType ${String(value)}`)];
+  if (field === 'logoutType') return [broken(`logoutType ${String(value)}`)];
   if (field === 'multifactorPolicy' || field.startsWith('multifactorPolicy.')) return [multifactorReason(at(definition, 'multifactorPolicy'))];
   if (field === 'usernameAttributeProvider' || field.startsWith('usernameAttributeProvider.')) return [usernameProviderReason(at(definition, 'usernameAttributeProvider'))];
   if (field === 'usernameAttribute' || field === 'anonymousAccess') return [PLANNED.usernameAttributeProvider];

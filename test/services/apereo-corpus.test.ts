@@ -134,8 +134,8 @@ describe('real Apereo CAS service files (test/fixtures/apereo-services)', functi
     const table: Table = {
       'a/one.json': { outcome: 'load' },
       'a/two.json': { outcome: 'refuse', problems: ['x: no'], reasons: ['empty name'] },
-      'b/three.json': { outcome: 'refuse', problems: ['x: no', 'y: no'], reasons: ['empty name', 'logoutType FRONT_CHANNEL'] },
+      'b/three.json': { outcome: 'refuse', problems: ['x: no', 'y: no'], reasons: ['empty name', 'expirationPolicy with a date'] },
     };
-    expect(summary(table)).to.equal('1 of 3 files load; refusals by reason: empty name 2 (1 alone); logoutType FRONT_CHANNEL 1 (0 alone)');
+    expect(summary(table)).to.equal('1 of 3 files load; refusals by reason: empty name 2 (1 alone); expirationPolicy with a date 1 (0 alone)');
   });
 });

@@ -90,9 +90,9 @@ describe('POST /v1/services — register a service (docs/protocol.md §3)', () =
 
   const invalid: [string, unknown, RegExp][] = [
     ['a bad regex', { ...NEW, serviceId: '^(https' }, /^serviceId: is not a valid regular expression/],
-    ['no name', { ...NEW, name: undefined }, /^name: is required/],
+    ['a name that is no string', { ...NEW, name: 7 }, /^name: must be a string/],
     ['an unknown class', { ...NEW, '@class': 'org.jasig.cas.services.RegexRegisteredService' }, /^@class: must be one of/],
-    ['a string evaluationOrder', { ...NEW, evaluationOrder: '1' }, /^evaluationOrder: must be an integer/],
+    ['an evaluationOrder that is no integer', { ...NEW, evaluationOrder: 'first' }, /^evaluationOrder: must be an integer/],
     ['enabled as text', { ...NEW, accessStrategy: { enabled: 'yes' } }, /^accessStrategy.enabled: must be a boolean/],
     ['a list body', [NEW], /^\(definition\): must be a JSON object/],
     ['malformed JSON', '{"name":', /not a valid JSON/],
@@ -116,7 +116,7 @@ describe('POST /v1/services — register a service (docs/protocol.md §3)', () =
     [
       'an Apereo CAS key tessera does not support',
       'unsupported',
-      { usernameAttributeProvider: { '@class': `${CAS}.PrincipalAttributeRegisteredServiceUsernameProvider`, usernameAttribute: 'mail' } },
+      { usernameAttributeProvider: { '@class': `${CAS}.GroovyRegisteredServiceUsernameProvider`, groovyScript: 'file:/x.groovy' } },
       'usernameAttributeProvider: not supported by tessera',
     ],
   ];

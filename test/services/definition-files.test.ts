@@ -26,7 +26,7 @@ const MISSPELT = `{
     // singular by mistake: dropping it would admit everyone
     "requiredAttribute": { "memberOf": ["java.util.HashSet", ["staff"]] }
   },
-  "usernameAttributeProvider": { "@class": "${CAS}.PrincipalAttributeRegisteredServiceUsernameProvider", "usernameAttribute": "mail" }
+  "usernameAttributeProvider": { "@class": "${CAS}.GroovyRegisteredServiceUsernameProvider", "groovyScript": "file:/x.groovy" }
 }
 `;
 
@@ -62,7 +62,7 @@ describe('service definition files: strict keys, comments, errors naming file, s
     const file = join(directory, 'intranet.json');
     expect(problemLines(stderr)).to.deep.equal([
       `servicesDirectory: ${file}: accessStrategy.requiredAttribute: unknown key; did you mean requiredAttributes? (service "Intranet", id 3)`,
-      `servicesDirectory: ${file}: usernameAttributeProvider: not supported by tessera: the user in every answer is the principal id; accepted only as ${CAS}.DefaultRegisteredServiceUsernameProvider without options (service "Intranet", id 3)`,
+      `servicesDirectory: ${file}: usernameAttributeProvider: not supported by tessera: the user in every answer is the principal id; accepted only as ${CAS}.DefaultRegisteredServiceUsernameProvider without options, ${CAS}.PrincipalAttributeRegisteredServiceUsernameProvider or ${CAS}.AnonymousRegisteredServiceUsernameAttributeProvider (service "Intranet", id 3)`,
     ]);
   });
 

@@ -7,6 +7,7 @@ import type { AppDependencies, HttpBasics, HttpContext, HttpExtensions } from '.
 import { observeRequests } from './observability/observe-requests.js';
 import { openApiDocument, type OpenApiDocument, type RouteGroup } from './openapi/openapi-document.js';
 import { openApiRoute } from './openapi/openapi-route.js';
+import type { HttpOptions } from './http-options.js';
 import { extractCredentials, mergeShapes } from './request/credentials.js';
 import { readBody } from './request/read-body.js';
 import { refuseUnservedHosts } from './request/request-url.js';
@@ -19,7 +20,9 @@ import { validationRoutes } from './validation/validation-routes.js';
  * OpenAPI document of them all under the base path, behind the REST error renderer. Nothing a request does can crash it.
  */
 export function createApp(deps: AppDependencies): Koa {
-  const { core, options, modules, extractors, events } = deps;
+  const { core, modules, extractors, events } = deps;
+  // The one place the base path is normalised: everything below reads it from `options` as it is.
+  const options: HttpOptions = { ...deps.options, basePath: withoutTrailingSlashes(deps.options.basePath) };
   // Behind a trusted proxy the client is the address that proxy appended last to X-Forwarded-For;
   // earlier entries come from the client itself and prove nothing.
   const app = new Koa({ proxy: options.trustProxy, maxIpsCount: 1 });
@@ -50,8 +53,7 @@ export function createApp(deps: AppDependencies): Koa {
   const groups: RouteGroup[] = [{ tag: 'validation', routes: validationRoutes(http) }, ...modules.map((module) => ({ tag: module.name, routes: module.routes?.(http) ?? [] }))];
   groups.push({ tag: 'openapi', routes: [openApiRoute(http, () => (document ??= openApiDocument(groups, deps.version ?? 'unknown')))] });
 
-  const basePath = options.basePath.replace(/\/+$/, '');
-  const router = new Router(basePath === '' ? {} : { prefix: basePath });
+  const router = new Router(options.basePath === '' ? {} : { prefix: options.basePath });
   registerRoutes(
     router,
     groups.flatMap((group) => group.routes),
@@ -84,6 +86,14 @@ function extensionPoints(contributions: readonly HttpExtensions[]): Omit<HttpCon
       return id;
     },
     validationExtensions: contributions.flatMap((contribution) => contribution.validation ?? []),
-    loginFormFields: contributions.flatMap((contribution) => contribution.loginFormField ?? []),
+    loginForm: {
+      fields: contributions.flatMap((contribution) => contribution.loginForm?.fields ?? []),
+      steps: contributions.flatMap((contribution) => contribution.loginForm?.steps ?? []),
+    },
   };
+}
+
+/** `/cas/` and `/cas` are one base path; `/` is the root, `''`. */
+function withoutTrailingSlashes(path: string): string {
+  return path.replace(/\/+$/, '');
 }

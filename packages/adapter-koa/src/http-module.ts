@@ -1,7 +1,8 @@
-import type { CasCore, Credential, EventSink, GrantedServiceTicket, RegisteredService, TicketGrantingTicket, ValidatedServiceTicket } from '@tessera/core';
+import type { Authentication, CasCore, Credential, EventSink, RequestOrigin, GrantedServiceTicket, RegisteredService, TicketGrantingTicket, ValidatedServiceTicket } from '@tessera/core';
 import type { Context, Middleware } from 'koa';
 import type { z } from 'zod';
 import type { HttpOptions } from './http-options.js';
+import type { Html } from './pages/html.js';
 import type { RequestObserver } from './observability/observe-requests.js';
 import type { CredentialExtractor } from './request/credentials.js';
 import type { FailureRendering, Route, RouteInput, Step } from './routes/route.js';
@@ -41,8 +42,8 @@ export interface HttpContext extends HttpBasics {
   ticketIdOf(idOrEncoded: string): Promise<string>;
   /** Every module's validation extension, read by the CAS 2 and 3 validation paths. */
   readonly validationExtensions: readonly ValidationExtension[];
-  /** Every module's field of the login form, shown after username and password in module order. */
-  readonly loginFormFields: readonly LoginFormField[];
+  /** Every module's fields of the login form and steps of a login, in module order. */
+  readonly loginForm: Required<LoginFormExtension>;
 }
 
 /**
@@ -97,18 +98,65 @@ export interface HttpExtensions {
   readonly ticketEncoding?: TicketEncoding;
   /** More query parameters of the CAS 2 and 3 validation paths, and what they add to a success. */
   readonly validation?: ValidationExtension;
-  /** A field the login form shows beside username and password, for a credential the module's extractor reads. */
-  readonly loginFormField?: LoginFormField;
+  /** Fields of the login form and steps of a login, shown by the login module's pages (nowhere without it). */
+  readonly loginForm?: LoginFormExtension;
+}
+
+/** What a module adds to the browser login: fields of the login form, and steps between the credentials and the session. */
+export interface LoginFormExtension {
+  readonly fields?: readonly LoginFormField[];
+  readonly steps?: readonly LoginStep[];
 }
 
 /**
- * A field of the login form beside username and password (the otp module's code): the parameter it
- * posts, which the module's credential extractor reads, and its kind, which says how the page shows
- * it (label, hint, input mode) in the page's language.
+ * A field of the login form after username and password (the otp module's code), for a credential
+ * the module's extractor reads: its markup in the page's language (`login.language`; a module without
+ * texts in it uses its English ones), built with `html` so every text is escaped.
  */
 export interface LoginFormField {
-  readonly kind: 'oneTimeCode';
-  readonly parameter: string;
+  markup(language: string): Html;
+  /** A script the form page runs with the field: inline, its SHA-256 in the page's Content-Security-Policy (never `unsafe-inline`). */
+  readonly script?: string;
+}
+
+/** The login a step is asked about, once its credentials are proven. */
+export interface LoginStepContext {
+  readonly authentication: Authentication;
+  /** The service the login is for, registered and enabled, if it names one. */
+  readonly service?: RegisteredService;
+}
+
+/**
+ * A page of the browser login shown after the credentials are proven and before the session is made
+ * (a second factor for a user who has one, a confirmation): the login module holds the proven login
+ * meanwhile (bound to the browser, as long as a login form is valid), shows the step's page with a
+ * form token of its own, and takes its post on `POST /login/step`, behind the form and credential
+ * guards (the throttle counts a refused step against the login's user). Steps are asked in module
+ * order; each one needed is shown in turn, and the session is made after the last.
+ */
+export interface LoginStep {
+  /** Names the step in the held login: unique among the steps. */
+  readonly name: string;
+  /** What its page posts, parsed and documented on POST /login/step beside the route's own parameters. */
+  readonly parameters: z.ZodRawShape;
+  /** Whether this login needs the step. */
+  needed(login: LoginStepContext): Promise<boolean>;
+  /** Its page in the page's language: the heading, what goes in the form before its button, the button, and the message after a refusal. */
+  page(language: string, login: LoginStepContext): LoginStepPage;
+  /**
+   * Checks what the user posted: the authentication the login goes on with (the factor added), or
+   * AuthenticationFailedError (401: the page again with its `refused` message, counted by the throttle).
+   */
+  complete(login: LoginStepContext, parameters: Readonly<Record<string, unknown>>, origin: RequestOrigin): Promise<Authentication>;
+}
+
+export interface LoginStepPage {
+  readonly heading: string;
+  readonly content: Html;
+  readonly submit: string;
+  readonly refused: string;
+  /** A script the page runs: inline, its SHA-256 in the page's Content-Security-Policy (never `unsafe-inline`). */
+  readonly script?: string;
 }
 
 /**

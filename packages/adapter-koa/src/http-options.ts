@@ -1,6 +1,6 @@
 /** How the HTTP adapter behaves; the composition root fills it from configuration. */
 export interface HttpOptions {
-  /** Prefix of every route, e.g. `/cas`; `''` serves from the root. */
+  /** Prefix of every route, e.g. `/cas`; `''` or `/` serves from the root. createApp drops trailing slashes once, for every route and URL. */
   readonly basePath: string;
   /** Honour X-Forwarded-Proto/Host/For (Koa's `app.proxy`) only behind a proxy that sets them. */
   readonly trustProxy: boolean;

@@ -1,6 +1,6 @@
 export { createApp } from './app.js';
 export type { HttpOptions } from './http-options.js';
-export type { AppDependencies, HttpBasics, HttpContext, HttpExtensions, HttpModule, LoginFormField, RequestCondition, Step, TicketEncoding, ValidationExtension } from './http-module.js';
+export type { AppDependencies, HttpBasics, HttpContext, HttpExtensions, HttpModule, LoginFormExtension, LoginFormField, LoginStep, LoginStepContext, LoginStepPage, RequestCondition, Step, TicketEncoding, ValidationExtension } from './http-module.js';
 export { credentialExtractor, type CredentialExtractor, type CredentialRequest } from './request/credentials.js';
 export { usernamePasswordExtractor } from './request/username-password-extractor.js';
 export { defineRoute, type Route, type RouteDeclaration, type RouteInput, type RouteRequest } from './routes/route.js';
@@ -12,7 +12,7 @@ export { BUILT_IN_RELEASE_POLICY_CODECS, BUILT_IN_USERNAME_PROVIDER_CODECS } fro
 export { LEGACY_DEFAULT_EVALUATION_ORDER, LEGACY_SERVICE_TYPE, type LegacyServiceForm } from './services/codecs/legacy-service-form.js';
 export type { ServicePolicyCodec, ServicePolicyCodecs } from './services/codecs/policy-codec.js';
 export { serviceCodec, type ServiceCodec } from './services/codecs/service-codec.js';
-export { BASIC_CHALLENGE } from './errors/rest-errors.js';
 export { answerClientErrors } from './errors/client-errors.js';
 export { ADMIN_PATHS, createAdminApp, type AdminDependencies, type MetricsExposition } from './observability/admin-app.js';
 export type { RequestObserver } from './observability/observe-requests.js';
+export { escapeHtml, formatMessage, html, Html, type HtmlValue } from './pages/html.js';

@@ -66,7 +66,7 @@ describe('registered services (docs/protocol.md §4)', () => {
     it('names the field that is wrong', () => {
       expect(parseError({ name: 'n' }).field).to.equal('services[0].serviceId');
       expect(parseError({ serviceId: '([', name: 'n' }).message).to.equal('services[0].serviceId: is not a valid regular expression');
-      expect(parseError({ serviceId: 'x' }).field).to.equal('services[0].name');
+      expect(parseError({ serviceId: 'x', name: 7 }).field).to.equal('services[0].name');
       expect(parseError({ serviceId: 'x', name: 'n', '@class': 'com.example.Other' }).field).to.equal('services[0].@class');
       expect(parseError({ serviceId: 'x', name: 'n', id: 'seven' }).field).to.equal('services[0].id');
       expect(parseError({ serviceId: 'x', name: 'n', evaluationOrder: 1.5 }).field).to.equal('services[0].evaluationOrder');

@@ -1,5 +1,6 @@
 import {
   AuthenticationFailedError,
+  isUsernamePasswordCredential,
   type Credential,
   type CredentialHandler,
   type Principal,
@@ -39,7 +40,7 @@ export class FakePasswordHandler implements CredentialHandler {
     return credential.type === 'usernamePassword';
   }
   authenticate(credential: Credential): Promise<Principal> {
-    if (credential.type !== 'usernamePassword') return Promise.reject(new AuthenticationFailedError(['Authentication failed: invalid credentials.']));
+    if (!isUsernamePasswordCredential(credential)) return Promise.reject(new AuthenticationFailedError(['Authentication failed: invalid credentials.']));
     const user = Object.hasOwn(this.users, credential.username) ? this.users[credential.username] : undefined;
     if (!user || user.password !== credential.password) {
       return Promise.reject(new AuthenticationFailedError(['Authentication failed: invalid credentials.']));

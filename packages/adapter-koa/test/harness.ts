@@ -116,7 +116,7 @@ export function testServer(setup: ServerSetup = {}) {
   });
   const registry = new ListServiceRegistry(SERVICES);
   const throttleStore = new MapThrottleStore();
-  const authenticationThrottle = setup.throttle && new AuthenticationThrottle(throttleStore, clock, setup.throttle, events);
+  const authenticationThrottle = setup.throttle && new AuthenticationThrottle(throttleStore, clock, setup.throttle, events, ['usernamePassword', 'otp']);
   const servicePolicies = setup.servicePolicies ?? builtInServicePolicies();
   const core = testCore({
     tickets: setup.tickets ?? tickets,

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { contrastRatio, DEFAULT_COLOURS, MESSAGES } from '@tessera/adapter-koa/modules/login';
-import { escapeHtml, formatMessage, html } from '../src/modules/login/html.js';
+import { escapeHtml, formatMessage, html } from '../src/pages/html.js';
+import { otpFormField } from '../src/modules/otp/index.js';
 import { withTicket } from '../src/modules/login/login-routes.js';
 import { LoginPages } from '../src/modules/login/pages.js';
 
@@ -30,7 +31,7 @@ describe('login pages: escaping and markup (docs/protocol.md §12)', () => {
   });
 
   it('a page escapes what comes from the request and from settings, and its CSP allows only its own style', () => {
-    const pages = new LoginPages({ branding: { title: 'Uni <b>', text: 'Ask "help"', logoUrl: '/logo.svg?a=1&b=2', colours: DEFAULT_COLOURS }, messages: MESSAGES.en, basePath: '/cas', fields: [{ kind: 'oneTimeCode', parameter: 'otp' }] });
+    const pages = new LoginPages({ branding: { title: 'Uni <b>', text: 'Ask "help"', logoUrl: '/logo.svg?a=1&b=2', colours: DEFAULT_COLOURS }, messages: MESSAGES.en, basePath: '/cas', fields: [otpFormField('otp')] });
     const page = pages.loginForm({ formToken: 't"k', service: 'https://app.example.org/"><x>', renew: false, method: 'GET', username: '<bob>', message: 'x' });
     expect(page.markup).to.include('<title>Log in – Uni &lt;b&gt;</title>');
     expect(page.markup).to.include('<img src="/logo.svg?a=1&amp;b=2" alt="Uni &lt;b&gt;">');

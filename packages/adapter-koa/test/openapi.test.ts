@@ -86,7 +86,7 @@ describe('docs/protocol.md §11 OpenAPI document: GET <basePath>/openapi.json', 
   it("an extractor's parameters and headers are parsed and documented on every credential-taking route", async () => {
     const headerPassword = credentialExtractor(
       { parameters: { username: USERNAME }, headers: { 'x-password': z.string().optional().meta({ description: 'A password in a header.' }) } },
-      ({ parameters: { username }, headers }) => (username && headers['x-password'] ? [{ type: 'usernamePassword', username, password: headers['x-password'] }] : []),
+      ({ parameters: { username }, headers }) => (username && headers['x-password'] ? [{ type: 'usernamePassword', id: username, username, password: headers['x-password'] }] : []),
     );
     const server = testServer({ extractors: [headerPassword] });
     const document = await openApiOf(server);

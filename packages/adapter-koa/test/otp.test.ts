@@ -1,11 +1,11 @@
 import { INVALID_CREDENTIALS, DirectoryPasswordHandler } from '@tessera/core';
-import { RequireOtpPolicy, TotpHandler } from '@tessera/core/modules/otp';
+import { RecordOtpReplayStore, RequireOtpPolicy, TotpHandler } from '@tessera/core/modules/otp';
 import { expect } from 'chai';
 import { Secret, TOTP } from 'otpauth';
 import { otpExtractor } from '../src/modules/otp/index.js';
 import { usernamePasswordExtractor } from '../src/index.js';
 import { testServer } from './harness.js';
-import { CountingHasher, ListUserDirectory, MapReplayStore } from '@tessera/testkit';
+import { CountingHasher, ListUserDirectory, MapRecordStores } from '@tessera/testkit';
 
 const SECRET = new Secret({ size: 20 }).base32;
 
@@ -16,11 +16,13 @@ function otpServer(parameter = 'otp', otpOff = false) {
     { username: 'alice', password: { kind: 'hash', phc: 'hashed:secret' }, attributes: {} },
   ]);
   const passwords = new DirectoryPasswordHandler('users', directory, new CountingHasher());
+  // The server's clock, read when the handler runs (the server is made with the handler).
+  const serverClock = { now: () => server.clock.now() };
   const server = testServer(
     otpOff
       ? { handlers: [passwords] }
       : {
-          handlers: [passwords, new TotpHandler('totp', directory, new MapReplayStore(), { now: () => server.clock.now() }, { emit: () => undefined })],
+          handlers: [passwords, new TotpHandler('totp', directory, new RecordOtpReplayStore(new MapRecordStores(serverClock), serverClock), serverClock, { emit: () => undefined })],
           extractors: [usernamePasswordExtractor, otpExtractor(parameter)],
           policies: [new RequireOtpPolicy(directory)],
         },

@@ -1,9 +1,9 @@
 import { expect } from 'chai';
-import type { DomainEventType, RequestOrigin } from '@tessera/core';
+import type { RequestOrigin } from '@tessera/core';
 import { APP, CASUSER, createTgt, grantSt, testServer, type TestServer } from './harness.js';
 
 /** Each event's type with the origin it was reported with. */
-function reported(server: TestServer): [DomainEventType, RequestOrigin | undefined][] {
+function reported(server: TestServer): [string, RequestOrigin | undefined][] {
   return server.events.events.map((event) => [event.type, server.events.origins.get(event)]);
 }
 

@@ -46,19 +46,18 @@ describe('service definitions fail closed on keys', () => {
   });
 
   it('reports every key problem of a definition at once', () => {
-    expect(problems({ ...BASE, servceId: 'x', accessStrategy: { ssoEnabeld: false, rejectedAttributes: { memberOf: ['guests'] } } })).to.have.length(3);
+    expect(problems({ ...BASE, servceId: 'x', accessStrategy: { ssoEnabeld: false, activationCriteria: { '@class': `${CAS}.x` } } })).to.have.length(3);
   });
 
   it('an Apereo CAS key tessera does not implement is refused as not supported, never ignored', () => {
     const refused: [Record<string, unknown>, RegExp][] = [
-      [{ usernameAttributeProvider: { '@class': `${CAS}.PrincipalAttributeRegisteredServiceUsernameProvider`, usernameAttribute: 'mail' } }, /^services\[0\]\.usernameAttributeProvider: not supported by tessera: /],
+      [{ usernameAttributeProvider: { '@class': `${CAS}.GroovyRegisteredServiceUsernameProvider`, groovyScript: 'file:/x.groovy' } }, /^services\[0\]\.usernameAttributeProvider: not supported by tessera: /],
       [{ allowedToProxy: true }, /^services\[0\]\.allowedToProxy: not supported by tessera: .*proxyPolicy.*accepted only as false/],
       [{ multifactorPolicy: { '@class': `${CAS}.DefaultRegisteredServiceMultifactorPolicy`, multifactorAuthenticationProviders: ['java.util.LinkedHashSet', ['mfa-duo']] } }, /^services\[0\]\.multifactorPolicy: not supported/],
       [{ authenticationPolicy: { '@class': `${CAS}.DefaultRegisteredServiceAuthenticationPolicy` } }, /^services\[0\]\.authenticationPolicy: not supported/],
-      [{ expirationPolicy: { '@class': `${CAS}.DefaultRegisteredServiceExpirationPolicy`, expirationDate: '2020-01-01' } }, /^services\[0\]\.expirationPolicy: not supported/],
+      [{ ticketGrantingTicketExpirationPolicy: { '@class': `${CAS}.DefaultRegisteredServiceTicketGrantingTicketExpirationPolicy`, timeToKillInSeconds: 30 } }, /^services\[0\]\.ticketGrantingTicketExpirationPolicy: not supported/],
       [{ enabled: false }, /^services\[0\]\.enabled: not supported by tessera: .*accessStrategy\.enabled/],
-      [{ accessStrategy: { rejectedAttributes: { memberOf: ['guests'] } } }, /^services\[0\]\.accessStrategy\.rejectedAttributes: not supported/],
-      [{ accessStrategy: { requireAllAttributes: false } }, /^services\[0\]\.accessStrategy\.requireAllAttributes: not supported.*accepted only as true/],
+      [{ accessStrategy: { activationCriteria: { '@class': `${CAS}.x` } } }, /^services\[0\]\.accessStrategy\.activationCriteria: not supported/],
       [{ attributeReleasePolicy: { '@class': `${CAS}.ReturnAllAttributeReleasePolicy`, principalIdAttribute: 'mail' } }, /^services\[0\]\.attributeReleasePolicy\.principalIdAttribute: not supported/],
     ];
     for (const [keys, message] of refused) {

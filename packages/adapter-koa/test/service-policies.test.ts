@@ -65,8 +65,8 @@ describe('the built-in policies in the service JSON, each through its codec part
   });
 
   it('refuses a release policy of a class no registration has, naming those there are', () => {
-    expect(problemsOf({ ...NEW, attributeReleasePolicy: { '@class': `${CAS}.ReturnMappedAttributeReleasePolicy` } })).to.deep.equal([
-      'services[0].attributeReleasePolicy.@class: must be ReturnAllAttributeReleasePolicy, ReturnAllowedAttributeReleasePolicy or DenyAllAttributeReleasePolicy',
+    expect(problemsOf({ ...NEW, attributeReleasePolicy: { '@class': `${CAS}.ReturnRestfulAttributeReleasePolicy` } })).to.deep.equal([
+      'services[0].attributeReleasePolicy.@class: must be ReturnAllAttributeReleasePolicy, ReturnAllowedAttributeReleasePolicy, ReturnMappedAttributeReleasePolicy or DenyAllAttributeReleasePolicy',
     ]);
   });
 
@@ -82,8 +82,8 @@ describe('the built-in policies in the service JSON, each through its codec part
     expect(problemsOf({ ...NEW, usernameAttributeProvider: { '@class': `${CAS}.DefaultRegisteredServiceUsernameProvider`, canonicalizationMode: 'UPPER' } })).to.deep.equal([
       'services[0].usernameAttributeProvider.canonicalizationMode: not supported by tessera: the user name is the principal id as it is; accepted only as NONE',
     ]);
-    expect(problemsOf({ ...NEW, usernameAttributeProvider: { '@class': `${CAS}.PrincipalAttributeRegisteredServiceUsernameProvider`, usernameAttribute: 'mail' } })).to.deep.equal([
-      `services[0].usernameAttributeProvider: not supported by tessera: the user in every answer is the principal id; accepted only as ${CAS}.DefaultRegisteredServiceUsernameProvider without options`,
+    expect(problemsOf({ ...NEW, usernameAttributeProvider: { '@class': `${CAS}.GroovyRegisteredServiceUsernameProvider`, groovyScript: 'file:/x.groovy' } })).to.deep.equal([
+      `services[0].usernameAttributeProvider: not supported by tessera: the user in every answer is the principal id; accepted only as ${CAS}.DefaultRegisteredServiceUsernameProvider without options, ${CAS}.PrincipalAttributeRegisteredServiceUsernameProvider or ${CAS}.AnonymousRegisteredServiceUsernameAttributeProvider`,
     ]);
     expect(problemsOf({ ...NEW, usernameAttributeProvider: 'mail' })[0]).to.match(/^services\[0\]\.usernameAttributeProvider: not supported by tessera/);
   });
@@ -194,7 +194,7 @@ describe("a test's own policy registration, added without touching the codec or 
       'services[0].attributeReleasePolicy.policies[0].allowedAttribute: unknown key; did you mean allowedAttributes?',
     ]);
     expect(problemsOf(holding({ '@class': DEPARTMENT, department: 'physics' }, { '@class': 'org.example.Missing' }), withTestClasses.parse)).to.deep.equal([
-      'services[0].attributeReleasePolicy.policies[1].@class: must be ReturnAllAttributeReleasePolicy, ReturnAllowedAttributeReleasePolicy, DenyAllAttributeReleasePolicy, ChainingAttributeReleasePolicy or DepartmentAttributeReleasePolicy',
+      'services[0].attributeReleasePolicy.policies[1].@class: must be ReturnAllAttributeReleasePolicy, ReturnAllowedAttributeReleasePolicy, ReturnMappedAttributeReleasePolicy, DenyAllAttributeReleasePolicy, ChainingAttributeReleasePolicy or DepartmentAttributeReleasePolicy',
     ]);
     expect(problemsOf(holding({ '@class': DEPARTMENT, department: 7 }), withTestClasses.parse)).to.deep.equal(['services[0].attributeReleasePolicy.policies[0].department: must be a string']);
   });

@@ -1,5 +1,5 @@
 import type { Entry } from 'ldapts';
-import { AuthenticationFailedError, INVALID_CREDENTIALS, type Credential, type CredentialHandler, type Principal } from '@tessera/core';
+import { AuthenticationFailedError, INVALID_CREDENTIALS, isUsernamePasswordCredential, type Credential, type CredentialHandler, type Principal } from '@tessera/core';
 import { escapeDnValue, escapeFilterValue, fillTemplate } from './escape.js';
 import { BindRefusedError, LdapConnection } from './ldap-connection.js';
 import type { LdapSettings } from './ldap-settings.js';
@@ -20,11 +20,11 @@ export class LdapCredentialHandler implements CredentialHandler {
   constructor(private readonly settings: LdapSettings) {}
 
   supports(credential: Credential): boolean {
-    return credential.type === 'usernamePassword';
+    return isUsernamePasswordCredential(credential);
   }
 
   async authenticate(credential: Credential): Promise<Principal> {
-    if (credential.type !== 'usernamePassword') throw new AuthenticationFailedError([INVALID_CREDENTIALS]);
+    if (!isUsernamePasswordCredential(credential)) throw new AuthenticationFailedError([INVALID_CREDENTIALS]);
     const { username, password } = credential;
     // An empty password makes an unauthenticated bind, which directories answer with success.
     if (username.trim() === '' || password.trim() === '') throw new AuthenticationFailedError([INVALID_CREDENTIALS]);

@@ -3,7 +3,7 @@ import type { Principal } from '@tessera/core';
 import type { LdapSettings } from './ldap-settings.js';
 
 /** Every value of an attribute as text, however the server cased its name; multi-valued stays a list. */
-export function valuesOf(entry: Entry, name: string): string[] {
+function valuesOf(entry: Entry, name: string): string[] {
   const key = Object.keys(entry).find((candidate) => candidate.toLowerCase() === name.toLowerCase() && candidate !== 'dn');
   const raw = key === undefined ? undefined : entry[key];
   if (raw === undefined) return [];

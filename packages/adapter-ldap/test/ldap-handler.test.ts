@@ -1,11 +1,11 @@
 import { expect } from 'chai';
-import { AuthenticationFailedError, INVALID_CREDENTIALS, type Principal } from '@tessera/core';
+import { AuthenticationFailedError, INVALID_CREDENTIALS, usernamePasswordCredential, type Principal } from '@tessera/core';
 import { describeWithSlapd } from '@tessera/testkit';
 import { ACCOUNT_LOCKED, LdapCredentialHandler, type LdapSettings } from '../src/index.js';
 import { directSettings, searchSettings } from './settings.js';
 
 async function login(settings: LdapSettings, username: string, password: string): Promise<Principal> {
-  return new LdapCredentialHandler(settings).authenticate({ type: 'usernamePassword', username, password });
+  return new LdapCredentialHandler(settings).authenticate(usernamePasswordCredential(username, password));
 }
 
 async function refusal(settings: LdapSettings, username: string, password: string): Promise<readonly string[]> {

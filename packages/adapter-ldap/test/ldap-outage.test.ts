@@ -1,12 +1,12 @@
 import { expect } from 'chai';
 import { createServer, type Server, type Socket } from 'node:net';
-import { StoreUnavailableError } from '@tessera/core';
+import { StoreUnavailableError, usernamePasswordCredential } from '@tessera/core';
 import { describeWithSlapd } from '@tessera/testkit';
 import { DIRECTORY_UNAVAILABLE, LdapCredentialHandler, type LdapSettings } from '../src/index.js';
 import { searchSettings } from './settings.js';
 
 async function outcome(settings: LdapSettings, password = 'Mellon'): Promise<unknown> {
-  return new LdapCredentialHandler(settings).authenticate({ type: 'usernamePassword', username: 'casuser', password }).catch((error: unknown) => error);
+  return new LdapCredentialHandler(settings).authenticate(usernamePasswordCredential('casuser', password)).catch((error: unknown) => error);
 }
 
 describeWithSlapd('LdapCredentialHandler when the directory is unwell', (slapd) => {

@@ -1,12 +1,12 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
-import { StoreUnavailableError } from '@tessera/core';
+import { StoreUnavailableError, usernamePasswordCredential } from '@tessera/core';
 import { describeWithSlapd } from '@tessera/testkit';
 import { LdapCredentialHandler, type LdapSettings } from '../src/index.js';
 import { searchSettings } from './settings.js';
 
 async function outcome(settings: LdapSettings): Promise<unknown> {
-  return new LdapCredentialHandler(settings).authenticate({ type: 'usernamePassword', username: 'casuser', password: 'Mellon' }).catch((error: unknown) => error);
+  return new LdapCredentialHandler(settings).authenticate(usernamePasswordCredential('casuser', 'Mellon')).catch((error: unknown) => error);
 }
 
 describeWithSlapd(

@@ -1,22 +1,14 @@
+import { RecordServiceSessionStore } from '@tessera/core/modules/login';
 import {
-  FixedClock,
-  describeFormTokenStore,
-  describeOtpReplayStore,
-  describeRequestRateStore,
+  describeModuleStoresOnRecords,
   describeServiceRegistry,
-  describeServiceSessionStore,
   describeSingleLogoutOnStores,
-  describeThrottleStore,
   describeTicketStore,
   describeUserDirectory,
 } from '@tessera/testkit';
 import {
-  MemoryFormTokenStore,
-  MemoryOtpReplayStore,
-  MemoryRequestRateStore,
+  MemoryRecordStores,
   MemoryServiceRegistry,
-  MemoryServiceSessionStore,
-  MemoryThrottleStore,
   MemoryTicketStore,
   MemoryUserDirectory,
 } from '@tessera/adapter-memory';
@@ -25,10 +17,6 @@ describe('memory adapter: port contracts (docs/architecture.md §9, adapter pari
   describeTicketStore('MemoryTicketStore', (clock) => new MemoryTicketStore(clock));
   describeServiceRegistry('MemoryServiceRegistry', () => new MemoryServiceRegistry());
   describeUserDirectory('MemoryUserDirectory', (users) => new MemoryUserDirectory(users));
-  describeThrottleStore('MemoryThrottleStore', () => new MemoryThrottleStore());
-  describeOtpReplayStore('MemoryOtpReplayStore', () => new MemoryOtpReplayStore());
-  describeRequestRateStore('MemoryRequestRateStore', () => new MemoryRequestRateStore());
-  describeServiceSessionStore('MemoryServiceSessionStore', () => new MemoryServiceSessionStore());
-  describeFormTokenStore('MemoryFormTokenStore', () => new MemoryFormTokenStore(new FixedClock()));
-  describeSingleLogoutOnStores('memory', (clock) => ({ tickets: new MemoryTicketStore(clock), sessions: new MemoryServiceSessionStore(), registry: new MemoryServiceRegistry() }));
+  describeModuleStoresOnRecords('MemoryRecordStores', (clock) => new MemoryRecordStores(clock));
+  describeSingleLogoutOnStores('memory', (clock) => ({ tickets: new MemoryTicketStore(clock), sessions: new RecordServiceSessionStore(new MemoryRecordStores(clock)), registry: new MemoryServiceRegistry() }));
 });

@@ -3,13 +3,8 @@ export { COLLECTIONS, createMongoStores, type MongoDatabase, type MongoStores } 
 export { MongoReadinessCheck } from './mongo-readiness.js';
 export { guardedWithin, type Guarded } from './unavailable.js';
 export { MongoRecordStores, RECORD_EXPIRY_MARGIN_SECONDS, type RecordDocument } from './mongo-record-store.js';
-export { MongoOtpReplayStore, type OtpStepDocument } from './mongo-otp-replay-store.js';
-export { MongoRequestRateStore, REQUEST_RATE_RETENTION_MS, type RequestRateDocument } from './mongo-request-rate-store.js';
 export { MongoServiceRegistry } from './mongo-service-registry.js';
-export { MongoThrottleStore, THROTTLE_RETENTION_MS, type ThrottleDocument } from './mongo-throttle-store.js';
 export { MongoTicketStore } from './mongo-ticket-store.js';
 export { MongoUserDirectory, type UserDocument } from './mongo-user-directory.js';
 export type { ServiceDocument } from './service-documents.js';
 export type { StDocument, TgtDocument, TicketDocument } from './ticket-documents.js';
-export { MongoServiceSessionStore, type ServiceSessionDocument } from './mongo-service-session-store.js';
-export { MongoFormTokenStore, type FormTokenDocument } from './mongo-form-token-store.js';

@@ -2,6 +2,7 @@ import {
   storedReleasePolicy,
   type AccessStrategy,
   type AttributeMap,
+  type ExpirationPolicy,
   type LogoutType,
   type OidcClientDefinition,
   type ProxyPolicy,
@@ -25,6 +26,7 @@ export interface ServiceDocument {
   logoutType?: LogoutType;
   logoutUrl?: string;
   proxyPolicy?: ProxyPolicy;
+  expirationPolicy?: ExpirationPolicy;
   oidc?: OidcClientDefinition;
 }
 
@@ -52,6 +54,7 @@ export function fromServiceDocument(document: ServiceDocument): RegisteredServic
     ...(document.logoutType === undefined ? {} : { logoutType: document.logoutType }),
     ...(document.logoutUrl === undefined ? {} : { logoutUrl: document.logoutUrl }),
     ...(document.proxyPolicy === undefined ? {} : { proxyPolicy: document.proxyPolicy }),
+    ...(document.expirationPolicy === undefined ? {} : { expirationPolicy: document.expirationPolicy }),
     ...(document.oidc === undefined ? {} : { oidc: document.oidc }),
   };
 }

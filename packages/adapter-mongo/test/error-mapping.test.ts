@@ -71,17 +71,6 @@ describe('mongo adapter: a lost database becomes StoreUnavailableError (503), ot
     ['registry.list', () => stores.registry.list()],
     ['registry.remove', () => stores.registry.remove(1)],
     ['users.findByUsername', () => stores.users.findByUsername('casuser')],
-    ['throttle.get', () => stores.throttle.get('ip|user')],
-    ['throttle.recordFailure', () => stores.throttle.recordFailure('ip|user', clock.now(), 60_000)],
-    ['throttle.lock', () => stores.throttle.lock('ip|user', clock.now(), clock.now() + 60_000)],
-    ['throttle.reset', () => stores.throttle.reset('ip|user')],
-    ['requestRates.take', () => stores.requestRates.take('203.0.113.9', clock.now(), 60, 1)],
-    ['otpSteps.claim', () => stores.otpSteps.claim('casuser', 59_000_000)],
-    ['serviceSessions.add', () => stores.serviceSessions.add('TGT-1-x', { ticketId: 'ST-1-x', service: 'https://app.example.org/', principal: 'casuser' }, clock.now(), 100)],
-    ['serviceSessions.take', () => stores.serviceSessions.take('TGT-1-x')],
-    ['serviceSessions.due', () => stores.serviceSessions.due(clock.now(), 10)],
-    ['serviceSessions.postpone', () => stores.serviceSessions.postpone('TGT-1-x', clock.now())],
-    ['formTokens.claim', () => stores.formTokens.claim('jti-1', clock.now() + 60_000)],
     ['createIndexes', () => stores.createIndexes()],
   ];
 

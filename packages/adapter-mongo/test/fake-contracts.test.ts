@@ -1,19 +1,19 @@
+import { cryptoRandomSource, type Clock } from '@tessera/core';
+import { RecordServiceSessionStore } from '@tessera/core/modules/login';
 import {
-  describeFormTokenStore,
-  describeOtpReplayStore,
-  describeRequestRateStore,
+  describeModuleStoresOnRecords,
   describeServiceRegistry,
-  describeServiceSessionStore,
   describeSingleLogoutOnStores,
-  describeThrottleStore,
   describeTicketStore,
   describeUserDirectory,
 } from '@tessera/testkit';
 import { FakeDatabase } from '@tessera/testkit/mongo';
-import { createMongoStores, type MongoDatabase } from '@tessera/adapter-mongo';
+import { COLLECTIONS, MongoRecordStores, createMongoStores, guardedWithin, type MongoDatabase, type RecordDocument } from '@tessera/adapter-mongo';
 import { userDocument } from './user-documents.js';
 
-const storesOn = (database: FakeDatabase, clock = { now: () => Date.now() }) => createMongoStores(database as unknown as MongoDatabase, clock);
+const storesOn = (database: FakeDatabase, clock: Clock = { now: () => Date.now() }) => createMongoStores(database as unknown as MongoDatabase, clock);
+const recordsOn = (database: FakeDatabase, clock: Clock) =>
+  new MongoRecordStores((database as unknown as MongoDatabase).collection<RecordDocument>(COLLECTIONS.records), clock, cryptoRandomSource, guardedWithin(5000));
 
 // The same contracts as every adapter, with the adapter's real queries evaluated by mingo.
 describe('mongo adapter on a mingo-evaluated fake database: port contracts', () => {
@@ -29,13 +29,9 @@ describe('mongo adapter on a mingo-evaluated fake database: port contracts', () 
     for (const user of users) await database.collection('users').insertOne({ _id: user.username, ...userDocument(user) });
     return storesOn(database).users;
   });
-  describeThrottleStore('MongoThrottleStore (fake collection)', () => storesOn(fresh()).throttle, () => storesOn(database).throttle);
-  describeOtpReplayStore('MongoOtpReplayStore (fake collection)', () => storesOn(fresh()).otpSteps, () => storesOn(database).otpSteps);
-  describeRequestRateStore('MongoRequestRateStore (fake collection)', () => storesOn(fresh()).requestRates, () => storesOn(database).requestRates);
-  describeServiceSessionStore('MongoServiceSessionStore (fake collection)', () => storesOn(fresh()).serviceSessions);
-  describeFormTokenStore('MongoFormTokenStore (fake collection)', () => storesOn(fresh()).formTokens);
+  describeModuleStoresOnRecords('MongoRecordStores (fake collection)', (clock) => recordsOn(fresh(), clock), (clock) => recordsOn(database, clock));
   describeSingleLogoutOnStores('mongo (fake collections)', (clock) => {
     const stores = storesOn(fresh(), clock);
-    return { tickets: stores.tickets, sessions: stores.serviceSessions, registry: stores.registry };
+    return { tickets: stores.tickets, sessions: new RecordServiceSessionStore(recordsOn(database, clock)), registry: stores.registry };
   });
 });

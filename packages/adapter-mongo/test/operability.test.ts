@@ -83,11 +83,6 @@ describe('mongo adapter: readiness ping and live TGT count (docs/protocol.md §1
         ['tickets.liveTgts', () => stores.tickets.liveTgts()],
         ['registry.list', () => stores.registry.list()],
         ['users.findByUsername', () => stores.users.findByUsername('casuser')],
-        ['throttle.recordFailure', () => stores.throttle.recordFailure('ip|user', clock.now(), 60_000)],
-        ['requestRates.take', () => stores.requestRates.take('203.0.113.9', clock.now(), 60, 1)],
-        ['otpSteps.claim', () => stores.otpSteps.claim('casuser', 59_000_000)],
-        ['serviceSessions.due', () => stores.serviceSessions.due(clock.now(), 10)],
-        ['formTokens.claim', () => stores.formTokens.claim('jti-1', clock.now() + 60_000)],
         ['createIndexes', () => stores.createIndexes()],
       ];
       const failures = await Promise.all(operations.map(([, operation]) => rejectionOf(operation())));

@@ -3,13 +3,9 @@ import { expect } from 'chai';
 import {
   FixedClock,
   aTicketGrantingTicket,
-  describeFormTokenStore,
-  describeOtpReplayStore,
+  describeModuleStoresOnRecords,
   describeRecordStores,
-  describeRequestRateStore,
   describeServiceRegistry,
-  describeServiceSessionStore,
-  describeThrottleStore,
   describeTicketStore,
   describeUserDirectory,
 } from '@tessera/testkit';
@@ -60,26 +56,14 @@ if (uri === undefined || uri === '') {
       if (users.length > 0) await db.collection<UserDocument>(prefix + COLLECTIONS.users).insertMany(users.map(userDocument));
       return createMongoStores(db, { now: () => Date.now() }, prefix).users;
     });
-    describeThrottleStore('MongoThrottleStore', async () => {
-      await clean(COLLECTIONS.throttle);
-      return createMongoStores(db, { now: () => Date.now() }, prefix).throttle;
-    }, () => createMongoStores(db, { now: () => Date.now() }, prefix).throttle);
-    describeOtpReplayStore('MongoOtpReplayStore', async () => {
-      await clean(COLLECTIONS.otpSteps);
-      return createMongoStores(db, { now: () => Date.now() }, prefix).otpSteps;
-    }, () => createMongoStores(db, { now: () => Date.now() }, prefix).otpSteps);
-    describeRequestRateStore('MongoRequestRateStore', async () => {
-      await clean(COLLECTIONS.requestRates);
-      return createMongoStores(db, { now: () => Date.now() }, prefix).requestRates;
-    }, () => createMongoStores(db, { now: () => Date.now() }, prefix).requestRates);
-    describeServiceSessionStore('MongoServiceSessionStore', async () => {
-      await clean(COLLECTIONS.serviceSessions);
-      return createMongoStores(db, { now: () => Date.now() }, prefix).serviceSessions;
-    });
-    describeFormTokenStore('MongoFormTokenStore', async () => {
-      await clean(COLLECTIONS.formTokens);
-      return createMongoStores(db, { now: () => Date.now() }, prefix).formTokens;
-    });
+    describeModuleStoresOnRecords(
+      'MongoRecordStores',
+      async (clock) => {
+        await clean(COLLECTIONS.records);
+        return recordStores(clock);
+      },
+      recordStores,
+    );
     describeRecordStores(
       'MongoRecordStores',
       async (clock) => {

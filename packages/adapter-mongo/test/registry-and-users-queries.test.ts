@@ -14,7 +14,7 @@ describe('MongoServiceRegistry and MongoUserDirectory: the exact queries they se
 
   it('creates a unique index on usernames and none on services (listed whole, ordered in process), every collection prefixed', async () => {
     await stores('sso_').createIndexes();
-    expect(database.names).to.deep.equal(['sso_tickets', 'sso_services', 'sso_users', 'sso_throttle', 'sso_request_rates', 'sso_otp_steps', 'sso_service_sessions', 'sso_form_tokens']);
+    expect(database.names).to.deep.equal(['sso_tickets', 'sso_services', 'sso_users']);
     expect(database.collection('sso_services').argsOf('createIndex')).to.deep.equal([]);
     expect(database.collection('sso_users').argsOf('createIndex')).to.deep.equal([[{ username: 1 }, { name: 'username_unique', unique: true }]]);
   });

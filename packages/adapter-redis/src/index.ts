@@ -1,15 +1,10 @@
 export { connectRedis, maskPassword, type RedisConnection, type RedisConnectionEvents, type RedisSettings } from './connect.js';
 export { createRedisStores, type RedisStores } from './redis-stores.js';
 export { RedisKeys } from './keys.js';
-export { RedisFormTokenStore } from './redis-form-token-store.js';
-export { RedisOtpReplayStore, OTP_STEP_RETENTION_SECONDS } from './redis-otp-replay-store.js';
 export { RedisReadinessCheck } from './redis-readiness.js';
 export { RedisRecordStores } from './redis-record-store.js';
-export { RedisRequestRateStore } from './redis-request-rate-store.js';
 export { RedisServiceRegistry } from './redis-service-registry.js';
-export { RedisServiceSessionStore, SERVICE_SESSION_RETENTION_MS } from './redis-service-session-store.js';
-export { RedisThrottleStore, THROTTLE_RETENTION_MS } from './redis-throttle-store.js';
 export { EXPIRY_MARGIN_MS, RedisTicketStore } from './redis-ticket-store.js';
 export { RedisUserDirectory } from './redis-user-directory.js';
-export { isUnavailable } from './unavailable.js';
-export type { RedisClient } from './scripts.js';
+export { guarded, isUnavailable } from './unavailable.js';
+export { RedisScript, type RedisClient } from './scripts.js';

@@ -27,36 +27,9 @@ export class RedisKeys {
     return `${this.prefix}tgts`;
   }
 
-  throttle(key: string): string {
-    return `${this.prefix}throttle:${key}`;
-  }
-
-  requestRate(key: string): string {
-    return `${this.prefix}rate:${key}`;
-  }
-
   /** A user's hash (`passwordHash` or `password`, `attributes`, `otpSecret`, `requireOtp`): the username exactly as given. */
   user(username: string): string {
     return `${this.prefix}user:${username}`;
-  }
-
-  otpStep(username: string): string {
-    return `${this.prefix}otp:${username}`;
-  }
-
-  /** A login-form token claimed as used. */
-  formToken(tokenId: string): string {
-    return `${this.prefix}form-token:${tokenId}`;
-  }
-
-  /** The list of the sessions a TGT's services hold (single logout), in the TGT's slot. */
-  serviceSessions(tgtId: string): string {
-    return `${this.prefix}slo:{${sessionTag(tgtId)}}:${tgtId}`;
-  }
-
-  /** TGT ids with single-logout records, scored by the time to check whether their TGT has ended. */
-  get serviceSessionsDue(): string {
-    return `${this.prefix}slo-due`;
   }
 
   /**

@@ -12,6 +12,7 @@ import {
 } from '@tessera/core';
 import type { RedisKeys } from './keys.js';
 import { runScript, type RedisClient } from './scripts.js';
+import { storedNumber, ticketData } from './ticket-data.js';
 import { guarded } from './unavailable.js';
 
 /**
@@ -23,7 +24,7 @@ export const EXPIRY_MARGIN_MS = 5000;
 /** How many times removeDescendants reads the index again for tickets granted while it ran, before it gives up (503). */
 const REMOVAL_ROUNDS = 5;
 
-/** What a TGT's `data` field holds: the fields that never change. */
+/** What a TGT's `data` field holds: the fields that never change (read back checked: ticket-data.ts). */
 interface TgtData {
   readonly authentication: Authentication;
   readonly createdAt: number;
@@ -71,11 +72,13 @@ export class RedisTicketStore implements TicketStore, LiveTgtCount {
     const key = this.keys.ticket(id);
     if (key === undefined) return undefined;
     const fields = await guarded(() => this.client.hgetall(key));
-    if (fields['data'] === undefined || Number(fields['expiresAt']) <= this.clock.now()) return undefined;
+    if (fields['data'] === undefined) return undefined;
+    const expiresAt = storedNumber(id, 'expiresAt', fields['expiresAt']);
+    if (expiresAt <= this.clock.now()) return undefined;
     if (fields['kind'] === 'TGT') {
       return grantingTicket(id, fields['data'], { expiresAt: fields['expiresAt'], hardExpiresAt: fields['hardExpiresAt'], servicesGranted: fields['servicesGranted'] });
     }
-    return grantedTicket(fields['kind'], id, Number(fields['expiresAt']), fields['data']);
+    return grantedTicket(fields['kind'], id, expiresAt, fields['data']);
   }
 
   async consume(id: string): Promise<ValidatableTicket | undefined> {
@@ -84,7 +87,7 @@ export class RedisTicketStore implements TicketStore, LiveTgtCount {
     const consumed = (await guarded(() => runScript(this.client, 'tesseraConsume', [key], [this.clock.now()]))) as [string, string, string] | null;
     if (consumed === null) return undefined;
     const [data, expiresAt, kind] = consumed;
-    return grantedTicket(kind, id, Number(expiresAt), data) as ValidatableTicket;
+    return grantedTicket(kind, id, storedNumber(id, 'expiresAt', expiresAt), data) as ValidatableTicket;
   }
 
   async touch(tgtId: string, expiresAt: number): Promise<TicketGrantingTicket | undefined> {
@@ -164,33 +167,28 @@ export class RedisTicketStore implements TicketStore, LiveTgtCount {
 }
 
 function grantingTicket(id: string, data: string, fields: { expiresAt?: string | undefined; hardExpiresAt?: string | undefined; servicesGranted?: string | undefined }): TicketGrantingTicket {
-  const { authentication, createdAt } = JSON.parse(data) as TgtData;
+  const { authentication, createdAt } = ticketData('TGT', id, data);
   return {
     kind: 'TGT',
     id,
-    authentication,
+    // Checked field by field; a credential type is whatever string the handler that accepted it gave.
+    authentication: authentication,
     createdAt,
-    hardExpiresAt: Number(fields.hardExpiresAt),
-    expiresAt: Number(fields.expiresAt),
-    servicesGranted: Number(fields.servicesGranted),
+    hardExpiresAt: storedNumber(id, 'hardExpiresAt', fields.hardExpiresAt),
+    expiresAt: storedNumber(id, 'expiresAt', fields.expiresAt),
+    servicesGranted: storedNumber(id, 'servicesGranted', fields.servicesGranted),
   };
 }
 
-/** An ST, PGT or PT from its hash, field by field so nothing else stored there reaches core. */
+/** An ST, PGT or PT from its hash, field by field (checked: ticket-data.ts) so nothing else stored there reaches core. */
 function grantedTicket(kind: string | undefined, id: string, expiresAt: number, data: string): DescendantTicket {
   switch (kind) {
-    case 'ST': {
-      const { tgtId, service, fromNewLogin, authenticatedAt, createdAt } = JSON.parse(data) as GrantedData<Extract<DescendantTicket, { kind: 'ST' }>>;
-      return { kind, id, tgtId, service, fromNewLogin, authenticatedAt, createdAt, expiresAt };
-    }
-    case 'PGT': {
-      const { tgtId, service, proxies, createdAt } = JSON.parse(data) as GrantedData<Extract<DescendantTicket, { kind: 'PGT' }>>;
-      return { kind, id, tgtId, service, proxies, createdAt, expiresAt };
-    }
-    case 'PT': {
-      const { tgtId, grantedBy, service, proxies, authenticatedAt, createdAt } = JSON.parse(data) as GrantedData<Extract<DescendantTicket, { kind: 'PT' }>>;
-      return { kind, id, tgtId, grantedBy, service, proxies, authenticatedAt, createdAt, expiresAt };
-    }
+    case 'ST':
+      return { kind, id, ...ticketData(kind, id, data), expiresAt };
+    case 'PGT':
+      return { kind, id, ...ticketData(kind, id, data), expiresAt };
+    case 'PT':
+      return { kind, id, ...ticketData(kind, id, data), expiresAt };
     default:
       throw new Error(`Ticket ${id.slice(0, 8)}… is stored with an unknown kind`);
   }

@@ -109,63 +109,6 @@ else
   for i = 1, #forget, 1000 do redis.call('ZREM', KEYS[1], unpack(forget, i, math.min(i + 999, #forget))) end
 end
 return rest`,
-  /**
-   * KEYS: a list. ARGV: item, limit, ttlMs. Appends the item, lets the list live at least ttlMs from
-   * now, and keeps its newest `limit` items: returns the ones it removed, oldest first.
-   */
-  tesseraPushCapped: `
-local length = redis.call('RPUSH', KEYS[1], ARGV[1])
-if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[3]) then redis.call('PEXPIRE', KEYS[1], ARGV[3]) end
-local excess = length - tonumber(ARGV[2])
-if excess <= 0 then return {} end
-return redis.call('LPOP', KEYS[1], excess)`,
-  /** KEYS: a list. Removes it and returns its items in order ([] when there is none), in one step. */
-  tesseraTakeList: `
-local items = redis.call('LRANGE', KEYS[1], 0, -1)
-redis.call('DEL', KEYS[1])
-return items`,
-  /**
-   * KEYS: throttle key. ARGV: now, end of a window opened now, ttlMs of a window opened now.
-   * Counts in the open window, or opens one counting 1; returns the failures counted.
-   */
-  tesseraRecordFailure: `
-local state = redis.call('HMGET', KEYS[1], 'windowEndsAt', 'lockedUntil')
-if (tonumber(state[1]) or 0) > tonumber(ARGV[1]) then
-  return redis.call('HINCRBY', KEYS[1], 'failures', 1)
-end
-redis.call('HSET', KEYS[1], 'failures', '1', 'windowEndsAt', ARGV[2])
-if not state[2] then redis.call('HSET', KEYS[1], 'lockedUntil', '0', 'locks', '0') end
-if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[3]) then redis.call('PEXPIRE', KEYS[1], ARGV[3]) end
-return 1`,
-  /** KEYS: throttle key. ARGV: now, until, ttlMs. Locks a key not locked at now; 1 when this call locked it. */
-  tesseraLock: `
-if (tonumber(redis.call('HGET', KEYS[1], 'lockedUntil')) or 0) > tonumber(ARGV[1]) then return 0 end
-redis.call('HSET', KEYS[1], 'lockedUntil', ARGV[2], 'failures', '0', 'windowEndsAt', '0')
-redis.call('HINCRBY', KEYS[1], 'locks', 1)
-if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[3]) then redis.call('PEXPIRE', KEYS[1], ARGV[3]) end
-return 1`,
-  /**
-   * KEYS: bucket. ARGV: now, capacity, refillPerSecond. A token bucket, as MemoryRequestRateStore:
-   * returns 0 when a token was taken, else the ms until one is there. The bucket expires once full
-   * again, which is the same as never seen.
-   */
-  tesseraTake: `
-local now, capacity, rate = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
-local bucket = redis.call('HMGET', KEYS[1], 'tokens', 'at')
-local tokens = capacity
-if bucket[1] then tokens = math.min(capacity, tonumber(bucket[1]) + math.max(0, now - tonumber(bucket[2])) * rate / 1000) end
-local taken = tokens >= 1
-if taken then tokens = tokens - 1 end
-redis.call('HSET', KEYS[1], 'tokens', string.format('%.17g', tokens), 'at', ARGV[1])
-redis.call('PEXPIRE', KEYS[1], math.ceil((capacity - tokens) * 1000 / rate) + 1000)
-if taken then return 0 end
-return math.ceil((1 - tokens) * 1000 / rate)`,
-  /** KEYS: the user's last step. ARGV: step, ttlSeconds. 1 when the step is later than the one recorded. */
-  tesseraClaimStep: `
-local last = tonumber(redis.call('GET', KEYS[1]))
-if last and last >= tonumber(ARGV[1]) then return 0 end
-redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2])
-return 1`,
   /** KEYS: a record. ARGV: the record (see WRITE_RECORD). Writes it whatever was there. */
   tesseraPutRecord: `${WRITE_RECORD}
 write(1)
@@ -241,6 +184,32 @@ export function defineScripts(client: RedisClient): void {
 }
 
 type ScriptCommand = (...keysAndArgs: string[]) => Promise<unknown>;
+
+/**
+ * A Lua script of a store that is not the adapter's own (a module's), on one key, under the same
+ * rules as the adapter's scripts above: it declares the one key it touches and builds none. Registered
+ * with each client at its first run, then sent by EVALSHA as they are (EVAL on NOSCRIPT).
+ */
+export class RedisScript {
+  private readonly definedOn = new WeakSet<RedisClient>();
+
+  /** `name` is the client command it becomes: unique, and none of the adapter's own (`tessera…`). */
+  constructor(
+    private readonly name: string,
+    private readonly lua: string,
+  ) {
+    if (name in SCRIPTS) throw new RangeError(`The Redis script name ${name} is one of the adapter's own`);
+  }
+
+  run(client: RedisClient, [key]: readonly [string], args: readonly (string | number)[]): Promise<unknown> {
+    if (!this.definedOn.has(client)) {
+      client.defineCommand(this.name, { numberOfKeys: 1, lua: this.lua });
+      this.definedOn.add(client);
+    }
+    const command = (client as unknown as Record<string, ScriptCommand>)[this.name]!;
+    return command.call(client, key, ...args.map(String));
+  }
+}
 
 /** Runs a script registered by defineScripts on its one key (a tuple of one, so a second key does not compile). */
 export function runScript(client: RedisClient, name: ScriptName, [key]: readonly [string], args: readonly (string | number)[]): Promise<unknown> {

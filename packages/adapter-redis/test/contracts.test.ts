@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
-import { FixedClock, aTicketGrantingTicket, describeFormTokenStore, describeOtpReplayStore, describeRequestRateStore, describeServiceRegistry, describeServiceSessionStore, describeSingleLogoutOnStores, describeThrottleStore, describeTicketStore, describeUserDirectory } from '@tessera/testkit';
+import { cryptoRandomSource } from '@tessera/core';
+import { RecordServiceSessionStore } from '@tessera/core/modules/login';
+import { FixedClock, aTicketGrantingTicket, describeModuleStoresOnRecords, describeServiceRegistry, describeSingleLogoutOnStores, describeTicketStore, describeUserDirectory } from '@tessera/testkit';
 import { describeWithRedis, describeWithRedisCluster } from '@tessera/testkit/redis';
-import { RedisKeys, connectRedis, createRedisStores, type RedisConnection, type RedisSettings } from '@tessera/adapter-redis';
+import { RedisKeys, RedisRecordStores, connectRedis, createRedisStores, type RedisConnection, type RedisSettings } from '@tessera/adapter-redis';
 import { userFields } from './user-fields.js';
 
 const systemClock = { now: () => Date.now() };
@@ -18,6 +20,7 @@ function describeContractsOn(settings: () => RedisSettings): void {
   const fresh = () => (prefix = `t${randomBytes(4).toString('hex')}:`);
   const node = (index: number) => nodes[index]!.client;
   const storesOn = (index: number, clock: FixedClock | typeof systemClock = systemClock) => createRedisStores(node(index), clock, prefix);
+  const recordsOn = (index: number, clock: FixedClock | typeof systemClock) => new RedisRecordStores(node(index), new RedisKeys(prefix), clock, cryptoRandomSource);
 
   before(async () => {
     nodes.push(await connectRedis(settings()), await connectRedis(settings()));
@@ -34,17 +37,12 @@ function describeContractsOn(settings: () => RedisSettings): void {
     return storesOn(1).users;
   });
   describeServiceRegistry('RedisServiceRegistry', () => (fresh(), storesOn(0).registry), () => storesOn(1).registry);
-  describeThrottleStore('RedisThrottleStore', () => (fresh(), storesOn(0).throttle), () => storesOn(1).throttle);
-  describeOtpReplayStore('RedisOtpReplayStore', () => (fresh(), storesOn(0).otpSteps), () => storesOn(1).otpSteps);
-  describeRequestRateStore('RedisRequestRateStore', () => (fresh(), storesOn(0).requestRates), () => storesOn(1).requestRates);
-  describeServiceSessionStore('RedisServiceSessionStore', () => (fresh(), storesOn(0).serviceSessions));
+  describeModuleStoresOnRecords('RedisRecordStores', (clock) => (fresh(), recordsOn(0, clock)), (clock) => recordsOn(1, clock));
   describeSingleLogoutOnStores('redis', (clock) => {
     fresh();
-    const { tickets, serviceSessions: sessions, registry } = storesOn(0, clock);
-    return { tickets, sessions, registry };
+    const { tickets, registry } = storesOn(0, clock);
+    return { tickets, sessions: new RecordServiceSessionStore(recordsOn(0, clock)), registry };
   });
-  // The contract's tokens expire at a fixed date: a clock before it gives their keys a positive TTL.
-  describeFormTokenStore('RedisFormTokenStore', () => (fresh(), storesOn(0, new FixedClock(Date.UTC(2026, 10, 21, 10, 0, 0))).formTokens));
 
   it('answers the readiness check, and counts the live TGTs any node saved', async () => {
     fresh();

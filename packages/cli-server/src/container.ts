@@ -11,7 +11,7 @@ import { FanOutEventSink } from './events/fan-out-event-sink.js';
 import { bindServerLogs, bindServing, type ServeOptions } from './lifecycle.js';
 import { LoggingEventSink } from './logging.js';
 import { registerMetrics } from './metrics/register-metrics.js';
-import { registerEnabledModules } from './modules/index.js';
+import { moduleEvents, registerEnabledModules } from './modules/index.js';
 import { serverServicePolicies } from './service-policies.js';
 import { ServicesWithModulesOwn } from './storage/configured-and-stored.js';
 import { openStorage } from './storage/storage.js';
@@ -54,9 +54,10 @@ export function buildContainer(inputs: CompositionInputs): Binder {
   binder.constant(KEYS.RandomSource, cryptoRandomSource);
 
   binder.resolved(KEYS.EventSink, [{ all: KEYS.EventSinks }], (sinks) => new FanOutEventSink(sinks));
-  binder.resolved(KEYS.EventSinks, [KEYS.Logger], (log) => new LoggingEventSink(log));
+  binder.constant(KEYS.ModuleEvents, moduleEvents());
+  binder.resolved(KEYS.EventSinks, [KEYS.Logger, KEYS.ModuleEvents], (log, modules) => new LoggingEventSink(log, modules));
   if (config.metrics.enabled) registerMetrics(binder);
-  if ('serve' in inputs && config.audit.destination !== 'off') binder.resolved(KEYS.EventSinks, [KEYS.AuditStream], (audit) => new AuditEventSink(audit.logger));
+  if ('serve' in inputs && config.audit.destination !== 'off') binder.resolved(KEYS.EventSinks, [KEYS.AuditStream, KEYS.ModuleEvents], (audit, modules) => new AuditEventSink(audit.logger, modules));
   binder.resource(
     KEYS.Storage,
     [KEYS.Clock, KEYS.RandomSource, KEYS.Logger],
@@ -73,6 +74,7 @@ export function buildContainer(inputs: CompositionInputs): Binder {
   );
   binder.resolved(KEYS.UserDirectory, [KEYS.Storage], (storage) => storage.ports.users);
   binder.resolved(KEYS.RecordStores, [KEYS.Storage], (storage) => storage.ports.records);
+  binder.resolved(KEYS.StorageConnection, [KEYS.Storage], (storage) => storage.connection);
   // The CLI's `services import` saves for real only where the registry outlives the process.
   binder.constant(KEYS.ServiceRegistryOutlivesProcess, config.storage.type !== 'memory');
   binder.resolved(KEYS.PasswordHasher, [], () => new Argon2PasswordHasher());

@@ -15,7 +15,8 @@ export { appendedFile, standardStream, type LogDestination } from './log-destina
 export { Redaction, redacted, redactedError, redactedText, type RedactedError } from './redaction.js';
 export { AuditEventSink } from './audit/audit-event-sink.js';
 export { auditRecordOf, type AuditCategory, type AuditRecord } from './audit/audit-record.js';
-export { MODULES, declaredParameters, knownModuleNames, secretParameterNames } from './modules/index.js';
+export { MODULES, declaredParameters, knownModuleNames, moduleEvents, secretParameterNames } from './modules/index.js';
+export { declareEvent, ModuleEvents, type ModuleEventDeclaration } from './events/module-events.js';
 export type { ModuleContext, ModuleKeyFile, ModuleRegistration, ModuleSettings, TesseraModule } from './modules/module.js';
 export { CENTRAL_PARAMETERS, type DeclaredParameter, type RequestParameter } from './request-parameters.js';
 export { FanOutEventSink } from './events/fan-out-event-sink.js';

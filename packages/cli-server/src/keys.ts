@@ -27,6 +27,8 @@ import type { LifecycleLines } from './lifecycle-lines.js';
 import type { Listening } from './listen.js';
 import type { LogDestination } from './log-destination.js';
 import type { TesseraMetrics } from './metrics/tessera-metrics.js';
+import type { ModuleEvents } from './events/module-events.js';
+import type { StorageConnection } from './storage/module-stores.js';
 import type { Storage } from './storage/storage.js';
 
 /** What the composition root needs of the web app (a Koa app): a request listener for node:http. */
@@ -64,6 +66,8 @@ export const KEYS = {
   EventSink: key<EventSink>('EventSink'),
   /** Multi-bound: where events go (the application log, metrics, the audit trail); each is isolated from the others. */
   EventSinks: key<EventSink>('EventSinks'),
+  /** The modules' declared events (level, audit record, counters), which the log, audit and metrics sinks consult. */
+  ModuleEvents: key<ModuleEvents>('ModuleEvents'),
   TicketStore: key<TicketStore>('TicketStore'),
   ServiceRegistry: key<ServiceRegistry>('ServiceRegistry'),
   /** Whether what is saved to the ServiceRegistry is still there for the next process (memory: no). */
@@ -71,6 +75,8 @@ export const KEYS = {
   UserDirectory: key<UserDirectory>('UserDirectory'),
   /** Where a module's stores live: it opens its namespaces of records here (docs/adding-a-module.md §5), on whichever storage `storage.type` names. */
   RecordStores: key<RecordStores>('RecordStores'),
+  /** The storage's kind and connection, for a module's specialised store of its own (storage/module-stores.ts: `openModuleStore`). */
+  StorageConnection: key<StorageConnection>('StorageConnection'),
   /** The attribute release policies and username providers, by class: the built-in ones and every module's. */
   ServicePolicies: key<ServicePolicies>('ServicePolicies'),
   /** The service definitions' wire formats, with the same policy classes. */

@@ -1,5 +1,6 @@
 import { pino, type Bindings, type ChildLoggerOptions, type DestinationStream, type Level, type Logger, type LoggerOptions } from 'pino';
-import type { DomainEvent, DomainEventType, EventSink, RequestOrigin } from '@tessera/core';
+import { isDomainEvent, type DomainEvent, type DomainEventType, type EventSink, type ModuleEvent, type RequestOrigin } from '@tessera/core';
+import type { ModuleEvents } from './events/module-events.js';
 import { STANDARD_REDACTION, type Redaction } from './redaction.js';
 
 export type LogLevel = Level | 'silent';
@@ -104,32 +105,18 @@ function isoTime(): string {
   return lastTime;
 }
 
+/** Core's events' levels; a module's events come at the level their declaration gives. */
 const LEVELS: Record<DomainEventType, Level> = {
   'authentication.succeeded': 'info',
   'authentication.failed': 'warn',
-  'authentication.throttled': 'warn',
-  'otp.reused': 'warn',
-  'x509.certificate.ignored': 'warn',
   'authentication.refused': 'warn',
   'ticket.created': 'info',
   'ticket.refused': 'warn',
-  'proxy.callback.failed': 'warn',
   'ticket.validated': 'info',
   'ticket.validation.failed': 'warn',
   'ticket.destroyed': 'info',
   'service.saved': 'info',
   'service.host.unpinned': 'warn',
-  'service.refused': 'warn',
-  'login.token.refused': 'warn',
-  'logout.request.delivered': 'info',
-  'logout.request.failed': 'warn',
-  'logout.request.dropped': 'warn',
-  'oidc.authorized': 'info',
-  'oidc.token.issued': 'info',
-  'oidc.refused': 'warn',
-  'oidc.logout': 'info',
-  'oidc.backchannel.delivered': 'info',
-  'oidc.backchannel.failed': 'warn',
   'server.error': 'error',
   'readiness.failed': 'warn',
   'request.unreadable': 'warn',
@@ -141,12 +128,12 @@ const LEVEL_RANK: Record<Level, number> = pino.levels.values as Record<Level, nu
 interface PendingLine {
   readonly requestId: string;
   level: Level;
-  readonly types: DomainEventType[];
+  readonly types: string[];
   readonly fields: Record<string, unknown>;
 }
 
 /**
- * Logs domain events as JSON lines: `event` names it, its fields follow, then the `requestId` of the
+ * Logs domain events and the modules' as JSON lines: `event` names it, its fields follow, then the `requestId` of the
  * request that caused it (when there was one), the same id as on the request's audit lines.
  * The events one request emits in one turn of the event loop (a login and the TGT it created) are
  * one line: `event` is the last, `events` lists them all, their fields merged (an event whose
@@ -166,13 +153,18 @@ export class LoggingEventSink implements EventSink {
     }
   };
 
-  constructor(private readonly logger: Logger) {}
+  /** `modules`: the modules' declared events, logged at their declared levels. */
+  constructor(
+    private readonly logger: Logger,
+    private readonly modules: ModuleEvents,
+  ) {}
 
-  emit(event: DomainEvent, origin?: RequestOrigin): void {
-    const level = event.type === 'server.error' ? 'error' : LEVELS[event.type];
+  emit(event: DomainEvent | ModuleEvent, origin?: RequestOrigin): void {
+    // A module's event nobody declared still reaches the log, as a warning.
+    const level = isDomainEvent(event) ? LEVELS[event.type] : (this.modules.of(event.type)?.level ?? 'warn');
     if (!this.logger.isLevelEnabled(level)) return;
     const requestId = origin?.requestId;
-    if (event.type === 'server.error') {
+    if (isDomainEvent(event) && event.type === 'server.error') {
       this.flush();
       this.logger.error({ event: event.type, context: event.context, err: event.error, ...(requestId !== undefined && { requestId }) }, `unexpected error in ${event.context}`);
       return;

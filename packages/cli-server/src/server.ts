@@ -4,7 +4,7 @@ import type { MongoDatabase } from '@tessera/adapter-mongo';
 import { createDemoStateFolder } from './config/demo.js';
 import { initialServices } from './config/initial-services.js';
 import { exposedSecretFileWarnings, secretFiles } from './config/secret-files.js';
-import { unpinnedServiceWarnings } from './config/service-warnings.js';
+import { serviceWarnings } from './config/service-warnings.js';
 import type { Config } from './config/schema.js';
 import { buildContainer } from './container.js';
 import { KEYS } from './keys.js';
@@ -43,7 +43,7 @@ export async function startServer({ config, log, auditLog, mongoDatabase }: Star
   try {
     const logger = binder.get(KEYS.Logger);
     warnAboutUnsafeSettings(config, logger);
-    for (const { service, text } of unpinnedServiceWarnings(config, services)) logger.warn({ serviceId: service.id, name: service.name }, text);
+    for (const { service, text } of serviceWarnings(config, services)) logger.warn({ serviceId: service.id, name: service.name }, text);
     await binder.open();
   } catch (error) {
     await binder.close();

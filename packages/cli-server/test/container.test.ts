@@ -6,7 +6,7 @@ function containerFor(config: Config) {
   return buildContainer({ config, logger: createLogger('silent') });
 }
 
-const credential = (password: string) => ({ type: 'usernamePassword', username: 'casuser', password }) as const;
+const credential = (password: string) => ({ type: 'usernamePassword', id: 'casuser', username: 'casuser', password }) as const;
 
 // docs/protocol.md §8 — the composition root installs only the enabled modules
 describe('container composition (docs/protocol.md §8)', () => {

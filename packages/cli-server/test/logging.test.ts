@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { ticketFingerprint } from '@tessera/core';
-import { buildContainer, createAuditLogger, createLogger, LoggingEventSink, parseConfig, Redaction, redactedText, secretParameterNames, writeEventLine, KEYS } from '@tessera/cli-server';
+import { buildContainer, createAuditLogger, createLogger, LoggingEventSink, moduleEvents, parseConfig, Redaction, redactedText, secretParameterNames, writeEventLine, KEYS } from '@tessera/cli-server';
 import { jsonLines } from './json-lines.js';
 
 function capture() {
@@ -16,7 +16,7 @@ const TGT = 'TGT-12-kM3tQ9zF8wXyLp2VbN7cR4sD1aE6gH0jU5iO8pYqWe-node1';
 describe('logging', () => {
   it('each domain event is one JSON line, at a level that fits it', () => {
     const { lines, logger } = capture();
-    const sink = new LoggingEventSink(logger);
+    const sink = new LoggingEventSink(logger, moduleEvents());
     sink.emit({ type: 'ticket.created', kind: 'TGT', ticket: ticketFingerprint(TGT), principal: 'casuser' });
     sink.emit({ type: 'authentication.failed', credentialIds: ['casuser'], credentialTypes: ['usernamePassword'], handlers: ['config-users'], reasons: ['Invalid credentials.'] });
     sink.emit({ type: 'ticket.validation.failed', ticket: 'ST-3#abc', code: 'INVALID_TICKET', service: 'https://app' });
@@ -31,7 +31,7 @@ describe('logging', () => {
 
   it('server.error logs the error with its stack, ticket ids replaced by fingerprints', () => {
     const { lines, logger } = capture();
-    new LoggingEventSink(logger).emit({ type: 'server.error', context: 'POST /v1/tickets/:tgt', error: new TypeError(`cannot read ticket ${TGT}`) });
+    new LoggingEventSink(logger, moduleEvents()).emit({ type: 'server.error', context: 'POST /v1/tickets/:tgt', error: new TypeError(`cannot read ticket ${TGT}`) });
     const [line] = lines;
     expect(line).to.include({ level: 'error', event: 'server.error', context: 'POST /v1/tickets/:tgt' });
     const err = line!['err'] as Record<string, string>;
@@ -67,8 +67,8 @@ describe('logging', () => {
     const parserError = Object.assign(new Error('Parse Error: Invalid header token'), { code: 'HPE_INVALID_HEADER_TOKEN', rawPacket, bytesParsed: 90, reason: 'Invalid header token' });
     const cause = Object.assign(new SyntaxError(`Unexpected token 'u', "username=casuser&password=Mellon" is not valid JSON`), { body: 'password=Mellon', request: { headers: { cookie: 'sid=1' } } });
     const wrapped = Object.assign(new Error(`bind as ${TGT} refused: Authorization: Bearer eyJhbGciOiJIUzUxMiJ9.eyJzdWIiOiJjYXN1c2VyIn0.c2lnbmF0dXJl`, { cause }), { config: { bindPassword: 'Mellon' } });
-    new LoggingEventSink(logger).emit({ type: 'server.error', context: 'POST /v1/tickets', error: parserError });
-    new LoggingEventSink(logger).emit({ type: 'readiness.failed', component: 'ldap', reason: 'unavailable', error: wrapped });
+    new LoggingEventSink(logger, moduleEvents()).emit({ type: 'server.error', context: 'POST /v1/tickets', error: parserError });
+    new LoggingEventSink(logger, moduleEvents()).emit({ type: 'readiness.failed', component: 'ldap', reason: 'unavailable', error: wrapped });
     logger.error(wrapped);
     logger.warn({ deep: { a: { b: { c: { d: { e: { f: { password: 'Mellon' } } } } } } }, packet: rawPacket }, 'odd shapes');
     const text = JSON.stringify(lines);
@@ -169,7 +169,7 @@ describe('logging', () => {
 
   it('refusals are warnings with their reason code', () => {
     const { lines, logger } = capture();
-    const sink = new LoggingEventSink(logger);
+    const sink = new LoggingEventSink(logger, moduleEvents());
     sink.emit({ type: 'ticket.refused', kind: 'TGT', reason: 'SERVICE_NOT_AUTHORIZED', service: 'https://evil/', principal: 'casuser' });
     sink.emit({ type: 'authentication.refused', principal: 'alice', service: 'https://staff/', reason: 'PRINCIPAL_NOT_ALLOWED' });
     sink.emit({ type: 'service.refused', reason: 'MISSING_REQUIRED_ATTRIBUTE', principal: 'alice' });
@@ -183,7 +183,7 @@ describe('logging', () => {
   // docs/architecture.md §6 — an operator joins a log line to the audit lines of the same request
   it('an event from a request carries its requestId, and nothing else of the origin; one from no request has none', () => {
     const { lines, logger } = capture();
-    const sink = new LoggingEventSink(logger);
+    const sink = new LoggingEventSink(logger, moduleEvents());
     const event = { type: 'ticket.created', kind: 'TGT', ticket: ticketFingerprint(TGT), principal: 'casuser' } as const;
     sink.emit(event);
     sink.emit(event, { clientAddress: '203.0.113.7', requestId: 'req-42', endpoint: 'POST /cas/v1/tickets' });
@@ -199,7 +199,7 @@ describe('logging', () => {
 
   it('the events one request emits in one turn are one line; another request, a later turn or a clashing field starts another', async () => {
     const { lines, logger } = capture();
-    const sink = new LoggingEventSink(logger);
+    const sink = new LoggingEventSink(logger, moduleEvents());
     const from = (requestId: string) => ({ clientAddress: '203.0.113.7', requestId, endpoint: 'POST /cas/v1/tickets' });
     const tgt = ticketFingerprint(TGT);
     sink.emit({ type: 'authentication.succeeded', principal: 'casuser', handlers: ['config-users'], credentialTypes: ['usernamePassword'] }, from('r1'));
@@ -233,14 +233,14 @@ describe('logging', () => {
 
   it('a line of several events is at the highest of their levels, and one written at the end of the turn never throws', async () => {
     const { lines, logger } = capture();
-    const sink = new LoggingEventSink(logger);
+    const sink = new LoggingEventSink(logger, moduleEvents());
     const origin = { clientAddress: '203.0.113.7', requestId: 'r1', endpoint: 'POST /cas/v1/tickets' };
     sink.emit({ type: 'authentication.succeeded', principal: 'alice', handlers: ['config-users'], credentialTypes: ['usernamePassword'] }, origin);
     sink.emit({ type: 'ticket.refused', kind: 'TGT', reason: 'PRINCIPAL_NOT_ALLOWED', service: 'https://staff/', principal: 'alice' }, origin);
     await new Promise((resolve) => setImmediate(resolve));
     expect(lines.map((line) => [line['level'], line['events']])).to.deep.equal([['warn', ['authentication.succeeded', 'ticket.refused']]]);
 
-    const broken = new LoggingEventSink(createLogger('info', { write: () => { throw new Error('ENOSPC'); } }));
+    const broken = new LoggingEventSink(createLogger('info', { write: () => { throw new Error('ENOSPC'); } }), moduleEvents());
     broken.emit({ type: 'ticket.destroyed', ticket: 'TGT-1#abc', descendants: 2 }, origin);
     await new Promise((resolve) => setImmediate(resolve));
   });
@@ -257,7 +257,7 @@ describe('logging', () => {
   it('below the configured level nothing is written', () => {
     const lines: string[] = [];
     const logger = createLogger('warn', new Writable({ write: (chunk: Buffer, _encoding, done) => (lines.push(chunk.toString()), done()) }));
-    new LoggingEventSink(logger).emit({ type: 'ticket.destroyed', ticket: 'TGT-1#abc', descendants: 2 });
+    new LoggingEventSink(logger, moduleEvents()).emit({ type: 'ticket.destroyed', ticket: 'TGT-1#abc', descendants: 2 });
     expect(lines).to.deep.equal([]);
   });
 });

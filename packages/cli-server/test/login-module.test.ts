@@ -87,7 +87,8 @@ describe('login module settings and keys', () => {
   it('accepts logoutType and logoutUrl in service definitions, and refuses what tessera does not do', () => {
     const service = (extra: Record<string, unknown>) => ({ services: [{ id: 1, name: 'a', serviceId: '^https://a\\.example/.*', ...extra }] });
     expect(parseConfig(service({ logoutType: 'BACK_CHANNEL', logoutUrl: 'https://a.example/logout' })).services[0]).to.deep.include({ logoutType: 'BACK_CHANNEL', logoutUrl: 'https://a.example/logout' });
-    expect(problems(service({ logoutType: 'FRONT_CHANNEL' })).join()).to.include('logoutType: FRONT_CHANNEL is not supported; use BACK_CHANNEL or NONE');
+    expect(parseConfig(service({ logoutType: 'FRONT_CHANNEL' })).services[0]).to.deep.include({ logoutType: 'FRONT_CHANNEL' });
+    expect(problems(service({ logoutType: 'SOMETIMES' })).join()).to.include('logoutType: must be one of NONE, BACK_CHANNEL, FRONT_CHANNEL');
     expect(problems(service({ logoutUrl: 'ftp://a.example/' })).join()).to.include('logoutUrl: must be an absolute http or https URL');
   });
 });

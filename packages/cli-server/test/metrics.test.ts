@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { FanOutEventSink, MetricsEventSink, TesseraMetrics } from '@tessera/cli-server';
-import type { DomainEvent, EventSink, LiveTgtCount } from '@tessera/core';
+import { FanOutEventSink, MetricsEventSink, moduleEvents, TesseraMetrics } from '@tessera/cli-server';
+import type { DomainEvent, EventSink, LiveTgtCount, ModuleEvent } from '@tessera/core';
 
 const noTgts: LiveTgtCount = { liveTgts: () => Promise.resolve(0) };
 
@@ -9,7 +9,7 @@ async function linesOf(metrics: TesseraMetrics, family: string): Promise<string[
   return (await metrics.render()).split('\n').filter((line) => line.startsWith(`${family}{`) || line.startsWith(`${family} `));
 }
 
-const EVENTS: DomainEvent[] = [
+const EVENTS: (DomainEvent | ModuleEvent)[] = [
   { type: 'authentication.succeeded', principal: 'casuser', handlers: ['config-users', 'totp'], credentialTypes: ['usernamePassword', 'otp'] },
   { type: 'authentication.failed', credentialIds: ['alice'], credentialTypes: ['usernamePassword'], handlers: ['config-users', 'ldap'], reasons: ['Invalid credentials.'] },
   { type: 'authentication.failed', credentialIds: ['x509-subject'], credentialTypes: ['usernamePassword'], handlers: [], reasons: ['No handler'] },
@@ -35,7 +35,7 @@ const EVENTS: DomainEvent[] = [
 describe('metrics from domain events (docs/protocol.md §10.2)', () => {
   it('counts each event under bounded labels only', async () => {
     const metrics = new TesseraMetrics(noTgts);
-    const sink = new MetricsEventSink(metrics);
+    const sink = new MetricsEventSink(metrics, moduleEvents());
     for (const event of EVENTS) sink.emit(event);
     expect(await linesOf(metrics, 'tessera_tickets_issued_total')).to.deep.equal(['tessera_tickets_issued_total{kind="TGT"} 1', 'tessera_tickets_issued_total{kind="ST"} 1']);
     expect(await linesOf(metrics, 'tessera_ticket_validations_total')).to.deep.equal([
@@ -66,7 +66,7 @@ describe('metrics from domain events (docs/protocol.md §10.2)', () => {
 
   it('never carries a principal, username, throttle key, ticket fingerprint, service, definition field or error text', async () => {
     const metrics = new TesseraMetrics(noTgts);
-    const sink = new MetricsEventSink(metrics);
+    const sink = new MetricsEventSink(metrics, moduleEvents());
     for (const event of EVENTS) sink.emit(event);
     const text = await metrics.render();
     for (const secret of ['casuser', 'alice', '10.0.0.7', 'x509-subject', 'abcdef', '123456', '654321', 'fedcba', 'example', 'db1.internal']) {
@@ -99,7 +99,7 @@ describe('metrics from domain events (docs/protocol.md §10.2)', () => {
 
   it('keeps one registry per instance, with the process metrics in each', async () => {
     const [first, second] = [new TesseraMetrics(noTgts), new TesseraMetrics(noTgts)];
-    new MetricsEventSink(first).emit(EVENTS[5]!);
+    new MetricsEventSink(first, moduleEvents()).emit(EVENTS[5]!);
     expect(await linesOf(first, 'tessera_tickets_issued_total')).to.have.length(1);
     expect(await linesOf(second, 'tessera_tickets_issued_total')).to.deep.equal([]);
     expect(await linesOf(second, 'process_cpu_user_seconds_total')).to.have.length(1);

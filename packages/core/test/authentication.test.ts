@@ -9,7 +9,7 @@ import {
   NoCredentialsError,
   StoreUnavailableError,
   type Authentication,
-  type Credential,
+  usernamePasswordCredential,
   type CredentialHandler,
   type RequestOrigin,
   type UserRecord,
@@ -102,7 +102,7 @@ describe('authentication (docs/protocol.md §2)', () => {
     ];
     const directory = new ListUserDirectory(users);
     const login = (handler: DirectoryPasswordHandler, username: string, secret: string) =>
-      handler.authenticate({ type: 'usernamePassword', username, password: secret } satisfies Credential);
+      handler.authenticate(usernamePasswordCredential(username, secret));
 
     it('accepts hashed and plain passwords and returns the attributes', async () => {
       const handler = new DirectoryPasswordHandler('config-users', directory, new CountingHasher());

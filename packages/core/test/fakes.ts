@@ -1,5 +1,7 @@
 import {
   AuthenticationFailedError,
+  isUsernamePasswordCredential,
+  usernamePasswordCredential,
   type Credential,
   type CredentialHandler,
   type Principal,
@@ -18,14 +20,14 @@ export class TableHandler implements CredentialHandler {
     return credential.type === 'usernamePassword';
   }
   authenticate(credential: Credential): Promise<Principal> {
-    const user = credential.type === 'usernamePassword' ? this.users[credential.username] : undefined;
-    if (!user || credential.type !== 'usernamePassword' || user.password !== credential.password) return Promise.reject(new AuthenticationFailedError([`${this.name} refused`]));
+    const user = isUsernamePasswordCredential(credential) ? this.users[credential.username] : undefined;
+    if (!user || !isUsernamePasswordCredential(credential) || user.password !== credential.password) return Promise.reject(new AuthenticationFailedError([`${this.name} refused`]));
     return Promise.resolve({ id: credential.username, attributes: user.attributes ?? {} });
   }
 }
 
 export function password(username: string, secret: string): Credential {
-  return { type: 'usernamePassword', username, password: secret };
+  return usernamePasswordCredential(username, secret);
 }
 
 /** The one app most domain tests use: always id 1, so saving it again replaces it. */

@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import { Secret, TOTP } from 'otpauth';
 import { Authenticator, INVALID_CREDENTIALS, MIXED_PRINCIPALS, type Credential, type CredentialHandler, DirectoryPasswordHandler } from '@tessera/core';
-import { INVALID_OTP, OTP_ALONE, OTP_REQUIRED, REUSED_OTP, RequireOtpPolicy, TotpHandler } from '@tessera/core/modules/otp';
+import { INVALID_OTP, OTP_ALONE, OTP_REQUIRED, REUSED_OTP, RecordOtpReplayStore, RequireOtpPolicy, TotpHandler, oneTimePasswordCredential, type OtpReusedEvent } from '@tessera/core/modules/otp';
 import { FixedClock, RecordingEvents, TableHandler, password } from './fakes.js';
-import { CountingHasher, ListUserDirectory, MapReplayStore } from '@tessera/testkit';
+import { CountingHasher, ListUserDirectory, MapRecordStores } from '@tessera/testkit';
 import { failureReasons } from './failure-reasons.js';
 
 const CASUSER_SECRET = new Secret({ size: 20 }).base32;
@@ -17,7 +17,7 @@ function setup() {
     { username: 'bob', password: { kind: 'plain', value: 'builder' }, attributes: {}, otp: { secret: BOB_SECRET, required: false } },
     { username: 'alice', password: { kind: 'plain', value: 'secret' }, attributes: {} },
   ]);
-  const totp = new TotpHandler('totp', directory, new MapReplayStore(), clock, events);
+  const totp = new TotpHandler('totp', directory, new RecordOtpReplayStore(new MapRecordStores(clock), clock), clock, events);
   const passwords = new TableHandler('table', { casuser: { password: 'Mellon' }, bob: { password: 'builder' }, alice: { password: 'secret' } });
   const authenticator = new Authenticator([passwords, totp], clock, events, [new RequireOtpPolicy(directory)]);
   /** The code of the step `steps` away from now. */
@@ -25,7 +25,7 @@ function setup() {
   return { clock, events, authenticator, code };
 }
 
-const otp = (username: string, code: string): Credential => ({ type: 'otp', username, code });
+const otp = (username: string, code: string): Credential => oneTimePasswordCredential(username, code);
 
 /** What the caller is shown (`shown`) and what the authentication.failed event says (`reported`); both empty when it passed. */
 async function refusal(events: RecordingEvents, attempt: Promise<unknown>): Promise<{ shown: readonly string[]; reported: readonly string[] }> {
@@ -63,8 +63,8 @@ describe('otp: TOTP credentials (docs/protocol.md §2)', () => {
     const origin = { clientAddress: '203.0.113.7', requestId: 'replay' };
     expect(await refusal(events, authenticator.authenticate([password('bob', 'builder'), otp('bob', current)], origin))).to.deep.equal(concealed([REUSED_OTP]));
     expect(await refusal(events, authenticator.authenticate([password('bob', 'builder'), otp('bob', code(BOB_SECRET, -1))]))).to.deep.equal(concealed([REUSED_OTP]));
-    expect(events.ofType('otp.reused')).to.deep.equal([{ type: 'otp.reused', username: 'bob' }, { type: 'otp.reused', username: 'bob' }]);
-    expect(events.ofType('otp.reused').map((event) => events.origins.get(event))).to.deep.equal([origin, undefined]);
+    expect(events.ofType<OtpReusedEvent>('otp.reused')).to.deep.equal([{ type: 'otp.reused', username: 'bob' }, { type: 'otp.reused', username: 'bob' }]);
+    expect(events.ofType<OtpReusedEvent>('otp.reused').map((event) => events.origins.get(event))).to.deep.equal([origin, undefined]);
     clock.advanceSeconds(30);
     expect(await failureReasons(authenticator.authenticate([password('bob', 'builder'), otp('bob', code(BOB_SECRET))]))).to.deep.equal([]);
   });
@@ -107,7 +107,7 @@ describe('otp: every factor is checked, whichever fails', () => {
     const events = new RecordingEvents();
     const hasher = new CountingHasher();
     const directory = new ListUserDirectory([{ username: 'casuser', password: { kind: 'hash', phc: await hasher.hash('Mellon') }, attributes: {}, otp: { secret: CASUSER_SECRET, required: true } }]);
-    const totp = new TotpHandler('totp', directory, new MapReplayStore(), clock, events);
+    const totp = new TotpHandler('totp', directory, new RecordOtpReplayStore(new MapRecordStores(clock), clock), clock, events);
     let codesChecked = 0;
     const countingTotp: CredentialHandler = {
       name: totp.name,

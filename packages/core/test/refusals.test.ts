@@ -8,6 +8,7 @@ import {
   TicketNotFoundError,
   ticketFingerprint,
   type DomainEvent,
+  type ModuleEvent,
   type RegisteredService,
 } from '@tessera/core';
 import { RegisterService } from '@tessera/core/modules/services';
@@ -31,7 +32,7 @@ async function refusal(promise: Promise<unknown>): Promise<unknown> {
 async function loggedIn(services: readonly RegisteredService[] = [STAFF_ONLY, NO_SSO]) {
   const harness = coreWithFakes(services);
   const tgt = await harness.core.createTicketGrantingTicket.execute({ credentials: [password('casuser', 'Mellon')] });
-  const refused = async (action: () => Promise<unknown>, expected: abstract new (...args: never[]) => Error): Promise<DomainEvent> => {
+  const refused = async (action: () => Promise<unknown>, expected: abstract new (...args: never[]) => Error): Promise<DomainEvent | ModuleEvent> => {
     const before = harness.events.events.length;
     expect(await refusal(action())).to.be.instanceOf(expected);
     const refusals = harness.events.events.slice(before).filter((event) => event.type.endsWith('.refused'));

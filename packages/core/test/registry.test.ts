@@ -52,6 +52,16 @@ describe('registered services (docs/protocol.md §4)', () => {
       expect(JSON.parse(output)).to.deep.equal(expected);
     });
 
+    it('a service whose expiration date has passed is left out as a disabled one; a date alone ends at its first instant, UTC', () => {
+      const expiring = (expirationDate: string) =>
+        service({ serviceId: 'https://.*', expirationPolicy: { expirationDate, deleteWhenExpired: false, notifyWhenDeleted: false, notifyWhenExpired: false } });
+      const now = Date.parse('2030-06-01T12:00:00Z');
+      expect(selectService([expiring('2030-06-01')], 'https://a/', now)).to.equal(undefined);
+      expect(selectService([expiring('2030-06-01T12:00:01')], 'https://a/', now)).to.not.equal(undefined);
+      expect(selectService([expiring('2030-06-01T13:30:00+02:00')], 'https://a/', now)).to.equal(undefined);
+      expect(selectService([expiring('2030-06-02')], 'https://a/', now)).to.not.equal(undefined);
+    });
+
     it('an invalid pattern matches nothing', () => {
       expect(selectService([service({ serviceId: '([' })], '([')).to.equal(undefined);
     });
@@ -67,6 +77,29 @@ describe('registered services (docs/protocol.md §4)', () => {
       expect(principalMeetsRequirements(requiring({ memberOf: ['st.*'] }), principal)).to.equal(true);
       expect(principalMeetsRequirements(requiring({ memberOf: ['staff'], mail: ['.*@example\\.org'] }), principal)).to.equal(true);
       expect(principalMeetsRequirements(requiring({ memberOf: ['staff'], eduPerson: ['x'] }), principal)).to.equal(false);
+    });
+
+    // As CAS's DefaultRegisteredServiceAccessStrategy reads requireAllAttributes, caseInsensitive and rejectedAttributes.
+    it('requireAllAttributes false: one required attribute matched is enough; none matched still refuses', () => {
+      const anyOf = (requiredAttributes: Record<string, string[]>) => service({ accessStrategy: { enabled: true, ssoEnabled: true, requiredAttributes, requireAllAttributes: false } });
+      expect(principalMeetsRequirements(anyOf({ memberOf: ['staff'], eduPerson: ['x'] }), principal)).to.equal(true);
+      expect(principalMeetsRequirements(anyOf({ memberOf: ['guests'], eduPerson: ['x'] }), principal)).to.equal(false);
+      expect(principalMeetsRequirements(anyOf({}), principal)).to.equal(true);
+    });
+
+    it('caseInsensitive matches required values case ignored; without it case counts', () => {
+      const strategy = { enabled: true, ssoEnabled: true, requiredAttributes: { memberOf: ['STAFF'] } };
+      expect(principalMeetsRequirements(service({ accessStrategy: strategy }), principal)).to.equal(false);
+      expect(principalMeetsRequirements(service({ accessStrategy: { ...strategy, caseInsensitive: true } }), principal)).to.equal(true);
+    });
+
+    it('a value matching a rejected attribute refuses, whatever the required ones say', () => {
+      const rejecting = (rejectedAttributes: Record<string, string[]>, caseInsensitive?: true) =>
+        service({ accessStrategy: { enabled: true, ssoEnabled: true, requiredAttributes: { memberOf: ['staff'] }, rejectedAttributes, ...(caseInsensitive && { caseInsensitive }) } });
+      expect(principalMeetsRequirements(rejecting({ memberOf: ['fac.*'] }), principal)).to.equal(false);
+      expect(principalMeetsRequirements(rejecting({ memberOf: ['guests'] }), principal)).to.equal(true);
+      expect(principalMeetsRequirements(rejecting({ memberOf: ['FACULTY'] }), principal)).to.equal(true);
+      expect(principalMeetsRequirements(rejecting({ memberOf: ['FACULTY'] }, true), principal)).to.equal(false);
     });
   });
 

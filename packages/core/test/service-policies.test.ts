@@ -6,6 +6,12 @@ import {
   DENY_ALL_ATTRIBUTES,
   RETURN_ALL_ATTRIBUTES,
   RETURN_ALLOWED_ATTRIBUTES,
+  RETURN_MAPPED_ATTRIBUTES,
+  PRINCIPAL_ATTRIBUTE_USERNAME_PROVIDER,
+  ANONYMOUS_USERNAME_PROVIDER,
+  REGEX_ATTRIBUTE_FILTER,
+  MAPPED_REGEX_ATTRIBUTE_FILTER,
+  persistentId,
   ServicePolicies,
   UnknownServicePolicyError,
   storedReleasePolicy,
@@ -64,6 +70,32 @@ describe('service policies: release policies and username providers by class', (
       expect(await policies.releasedAttributes(asked({ type: DENY_ALL_ATTRIBUTES }))).to.deep.equal({});
     });
 
+    it('ReturnMapped releases each attribute under its names; the base settings filter values and hold back the authentication', async () => {
+      const mapped = { type: RETURN_MAPPED_ATTRIBUTES, allowedAttributes: { mail: ['email'], memberOf: ['groups', 'roles'], missing: ['x'] } } as ServicePolicy;
+      expect(await policies.releasedAttributes(asked(mapped))).to.deep.equal({ email: ['casuser@example.org'], groups: ['staff', 'faculty'], roles: ['staff', 'faculty'], ...AUTHENTICATION });
+      const quiet = { type: RETURN_ALL_ATTRIBUTES, authorizedToReleaseAuthenticationAttributes: false, excludedAttributes: ['mail'] } as ServicePolicy;
+      expect(await policies.releasedAttributes(asked(quiet))).to.deep.equal({ memberOf: ['staff', 'faculty'] });
+      const regex = { type: RETURN_ALL_ATTRIBUTES, attributeFilter: { type: REGEX_ATTRIBUTE_FILTER, pattern: 'st.*|.*@example\\.org' } } as ServicePolicy;
+      expect(await policies.releasedAttributes(asked(regex))).to.deep.equal({ mail: ['casuser@example.org'], memberOf: ['staff'], ...AUTHENTICATION });
+      const filter = { type: MAPPED_REGEX_ATTRIBUTE_FILTER, patterns: { memberOf: 'FAC' }, excludeUnmappedAttributes: false, caseInsensitive: true, completeMatch: false };
+      expect(await policies.releasedAttributes(asked({ type: RETURN_ALL_ATTRIBUTES, attributeFilter: filter } as ServicePolicy))).to.deep.equal({ mail: ['casuser@example.org'], memberOf: ['faculty'], ...AUTHENTICATION });
+      const strict = { ...filter, excludeUnmappedAttributes: true, caseInsensitive: false };
+      expect(await policies.releasedAttributes(asked({ type: RETURN_ALL_ATTRIBUTES, attributeFilter: strict, authorizedToReleaseAuthenticationAttributes: false } as ServicePolicy))).to.deep.equal({});
+    });
+
+    it('the user name from a principal attribute (canonicalized), or the principal id without it; the anonymous id salted per service URL', async () => {
+      const byMail = (usernameAttribute: string, canonicalizationMode = 'NONE') => ({ type: PRINCIPAL_ATTRIBUTE_USERNAME_PROVIDER, usernameAttribute, canonicalizationMode }) as ServicePolicy;
+      expect(await policies.usernameFor(asked({ type: DENY_ALL_ATTRIBUTES }, byMail('mail')))).to.equal('casuser@example.org');
+      expect(await policies.usernameFor(asked({ type: DENY_ALL_ATTRIBUTES }, byMail('mail', 'UPPER')))).to.equal('CASUSER@EXAMPLE.ORG');
+      expect(await policies.usernameFor(asked({ type: DENY_ALL_ATTRIBUTES }, byMail('uid', 'UPPER')))).to.equal('CASUSER');
+      const anonymous = (salt: string, attribute?: string) => ({ type: ANONYMOUS_USERNAME_PROVIDER, salt, ...(attribute && { attribute }) }) as ServicePolicy;
+      const id = await policies.usernameFor(asked({ type: DENY_ALL_ATTRIBUTES }, anonymous('pepper')));
+      // SHA-1 over "service!user!salt", base64: the id CAS's ShibbolethCompatiblePersistentIdGenerator gives.
+      expect(id).to.equal('IM0u41T+H6o6qwdKgkwP8TfKcvc=');
+      expect(await policies.usernameFor(asked({ type: DENY_ALL_ATTRIBUTES }, anonymous('salt')))).not.to.equal(id);
+      expect(await policies.usernameFor(asked({ type: DENY_ALL_ATTRIBUTES }, anonymous('pepper', 'mail')))).to.equal(persistentId('casuser@example.org', APP, 'pepper'));
+    });
+
     it('the user name is the principal id, without a provider and with the default one', async () => {
       expect(await policies.usernameFor(asked({ type: DENY_ALL_ATTRIBUTES }))).to.equal('casuser');
       expect(await policies.usernameFor(asked({ type: DENY_ALL_ATTRIBUTES }, DEFAULT_USERNAME_PROVIDER))).to.equal('casuser');
@@ -76,10 +108,12 @@ describe('service policies: release policies and username providers by class', (
       const release = await policies.releasedAttributes(asked({ type: 'org.example.Unknown' })).catch((error: unknown) => error);
       expect(release).to.be.instanceOf(UnknownServicePolicyError);
       expect((release as Error).message).to.equal(
-        `org.example.Unknown is not an attribute release policy tessera knows (known: ${RETURN_ALL_ATTRIBUTES}, ${RETURN_ALLOWED_ATTRIBUTES}, ${DENY_ALL_ATTRIBUTES})`,
+        `org.example.Unknown is not an attribute release policy tessera knows (known: ${RETURN_ALL_ATTRIBUTES}, ${RETURN_ALLOWED_ATTRIBUTES}, ${RETURN_MAPPED_ATTRIBUTES}, ${DENY_ALL_ATTRIBUTES})`,
       );
       const username = await policies.usernameFor(asked({ type: RETURN_ALL_ATTRIBUTES }, { type: 'org.example.Anonymous' })).catch((error: unknown) => error);
-      expect((username as Error).message).to.equal('org.example.Anonymous is not a username provider tessera knows (known: org.apereo.cas.services.DefaultRegisteredServiceUsernameProvider)');
+      expect((username as Error).message).to.equal(
+        `org.example.Anonymous is not a username provider tessera knows (known: org.apereo.cas.services.DefaultRegisteredServiceUsernameProvider, ${PRINCIPAL_ATTRIBUTE_USERNAME_PROVIDER}, ${ANONYMOUS_USERNAME_PROVIDER})`,
+      );
     });
 
     it('refuses two registrations of one class', () => {

@@ -12,7 +12,7 @@ function throttle(settings = { threshold: 3, rangeSeconds: 60, lockSeconds: 60, 
   const clock = new FixedClock();
   const store = new MapThrottleStore();
   const events = new RecordingEvents();
-  return { clock, store, events, throttle: new AuthenticationThrottle(store, clock, settings, events) };
+  return { clock, store, events, throttle: new AuthenticationThrottle(store, clock, settings, events, ['usernamePassword', 'otp']) };
 }
 
 /** A success with these credentials, as the Authenticator reports it to its listeners. */

@@ -6,6 +6,8 @@ import {
   encodeRecordValue,
   type Clock,
   type DomainEvent,
+  type DomainEventType,
+  type ModuleEvent,
   type EventSink,
   type FoundRecord,
   type JsonValue,
@@ -23,8 +25,7 @@ import {
   type UserRecord,
   type ValidatableTicket,
 } from '@tessera/core';
-import { type LogoutDelivery, type LogoutRequestSender, type ServiceSession, type ServiceSessionStore } from '@tessera/core/modules/login';
-import { type OtpReplayStore } from '@tessera/core/modules/otp';
+import { type LogoutDelivery, type LogoutRequestSender } from '@tessera/core/modules/login';
 import { type ProxyCallback, type ProxyCallbackOutcome, type ProxyCallbackRequest } from '@tessera/core/modules/proxy';
 import { type ThrottleState, type ThrottleStore } from '@tessera/core/modules/throttle';
 
@@ -32,6 +33,7 @@ import { type ThrottleState, type ThrottleStore } from '@tessera/core/modules/th
  * Minimal fakes of core's ports for domain and route tests, which must not depend on an adapter
  * (adapter-memory's tests depend on testkit). The store fakes are held to the same contract suites
  * as the adapters (packages/testkit/test/fakes-contracts.test.ts), so no unit test leans on a quirk.
+ * The login and otp modules' stores need no fake: theirs work on MapRecordStores.
  */
 export class MapTicketStore implements TicketStore {
   readonly tickets = new Map<string, Ticket>();
@@ -193,14 +195,17 @@ export class ListServiceRegistry implements ServiceRegistry {
 
 /** Keeps every event and the request origin it came with, so tests can assert what was reported (and that no secret was). */
 export class RecordingEvents implements EventSink {
-  readonly events: DomainEvent[] = [];
-  readonly origins = new Map<DomainEvent, RequestOrigin | undefined>();
-  emit(event: DomainEvent, origin?: RequestOrigin): void {
+  readonly events: (DomainEvent | ModuleEvent)[] = [];
+  readonly origins = new Map<DomainEvent | ModuleEvent, RequestOrigin | undefined>();
+  emit(event: DomainEvent | ModuleEvent, origin?: RequestOrigin): void {
     this.events.push(event);
     this.origins.set(event, origin);
   }
-  ofType<T extends DomainEvent['type']>(type: T): Extract<DomainEvent, { type: T }>[] {
-    return this.events.filter((e): e is Extract<DomainEvent, { type: T }> => e.type === type);
+  /** Core's events of this type; a module's events as the module declares them: `ofType<OtpReusedEvent>('otp.reused')`. */
+  ofType<T extends DomainEventType>(type: T): Extract<DomainEvent, { type: T }>[];
+  ofType<E extends ModuleEvent>(type: E['type']): E[];
+  ofType(type: string): (DomainEvent | ModuleEvent)[] {
+    return this.events.filter((e) => e.type === type);
   }
 }
 
@@ -244,42 +249,6 @@ export class MapThrottleStore implements ThrottleStore {
   }
   reset(key: string): Promise<void> {
     this.states.delete(key);
-    return Promise.resolve();
-  }
-}
-
-export class MapReplayStore implements OtpReplayStore {
-  readonly steps = new Map<string, number>();
-  claim(username: string, step: number): Promise<boolean> {
-    const last = this.steps.get(username);
-    if (last !== undefined && last >= step) return Promise.resolve(false);
-    this.steps.set(username, step);
-    return Promise.resolve(true);
-  }
-}
-
-/** Single-logout records in a map: one synchronous step per method, as adapter-memory's. */
-export class MapServiceSessionStore implements ServiceSessionStore {
-  readonly records = new Map<string, { sessions: ServiceSession[]; checkAt: number }>();
-  add(tgtId: string, session: ServiceSession, checkAt: number, limit: number): Promise<readonly ServiceSession[]> {
-    const record = this.records.get(tgtId) ?? { sessions: [], checkAt };
-    record.sessions.push(session);
-    record.checkAt = Math.max(record.checkAt, checkAt);
-    this.records.set(tgtId, record);
-    return Promise.resolve(record.sessions.splice(0, Math.max(0, record.sessions.length - limit)));
-  }
-  take(tgtId: string): Promise<readonly ServiceSession[]> {
-    const record = this.records.get(tgtId);
-    this.records.delete(tgtId);
-    return Promise.resolve(record?.sessions ?? []);
-  }
-  due(now: number, limit: number): Promise<readonly string[]> {
-    const due = [...this.records].filter(([, record]) => record.checkAt <= now).sort(([, a], [, b]) => a.checkAt - b.checkAt);
-    return Promise.resolve(due.slice(0, limit).map(([tgtId]) => tgtId));
-  }
-  postpone(tgtId: string, checkAt: number): Promise<void> {
-    const record = this.records.get(tgtId);
-    if (record !== undefined) record.checkAt = Math.max(record.checkAt, checkAt);
     return Promise.resolve();
   }
 }

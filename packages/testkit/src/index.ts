@@ -13,13 +13,12 @@ export { describeRequestRateStore, type RequestRateStoreFactory } from './reques
 export { describeServiceSessionStore, type ServiceSessionStoreFactory } from './service-session-store-contract.js';
 export { describeFormTokenStore, type FormTokenStoreFactory } from './form-token-store-contract.js';
 export { describeRecordStores, type RecordStoresFactory, type RecordStoresHooks } from './record-store-contract.js';
+export { describeModuleStoresOnRecords, type ModuleRecordsFactory } from './module-stores-on-records.js';
 export {
   CountingHasher,
   ListServiceRegistry,
   ListUserDirectory,
   MapRecordStores,
-  MapReplayStore,
-  MapServiceSessionStore,
   MapThrottleStore,
   MapTicketStore,
   RecordingEvents,

@@ -7,7 +7,7 @@ export type OtpReplayStoreFactory = () => OtpReplayStore | Promise<OtpReplayStor
 const STEP = 59_000_000;
 
 /**
- * The OtpReplayStore contract (core's otp-replay-store.ts): each step is accepted once, never an older
+ * The OtpReplayStore contract (core's modules/otp/otp-replay-store.ts): each step is accepted once, never an older
  * one, and concurrent claims behave as if made one after the other, so a later step is never refused.
  */
 export function describeOtpReplayStore(name: string, factory: OtpReplayStoreFactory, anotherNode?: AnotherNode<OtpReplayStore>): void {

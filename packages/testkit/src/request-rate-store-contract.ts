@@ -6,7 +6,7 @@ export type RequestRateStoreFactory = () => RequestRateStore | Promise<RequestRa
 
 const T0 = Date.UTC(2026, 10, 21, 10, 0, 0);
 
-/** The RequestRateStore contract (core's ports/request-rate-store.ts): a token bucket per key. */
+/** The RequestRateStore contract (core's modules/throttle/request-rate-store.ts): a token bucket per key. */
 export function describeRequestRateStore(name: string, factory: RequestRateStoreFactory, anotherNode?: AnotherNode<RequestRateStore>): void {
   describe(`RequestRateStore contract: ${name}`, () => {
     it('starts full: `capacity` requests at once, then the wait until the next token', async () => {

@@ -19,7 +19,7 @@ export function describeServiceRegistry(name: string, factory: ServiceRegistryFa
       const full = aRegisteredService({
         description: 'Staff portal',
         evaluationOrder: 7,
-        accessStrategy: { enabled: true, ssoEnabled: false, requiredAttributes: { memberOf: ['staff', 'admins'] } },
+        accessStrategy: { enabled: true, ssoEnabled: false, requiredAttributes: { memberOf: ['staff', 'admins'] }, requireAllAttributes: false, caseInsensitive: true, rejectedAttributes: { affiliation: ['guest'] } },
         // Policies are data the store keeps as they are, nested ones included, whatever their class.
         attributeRelease: { type: 'org.example.ChainingPolicy', policies: [{ type: RETURN_ALLOWED_ATTRIBUTES, allowedAttributes: ['mail', 'memberOf'] }] } as ServicePolicy,
         usernameProvider: { type: 'org.example.AttributeUsername', usernameAttribute: 'mail' } as ServicePolicy,
@@ -27,6 +27,7 @@ export function describeServiceRegistry(name: string, factory: ServiceRegistryFa
         logoutType: 'BACK_CHANNEL',
         logoutUrl: 'https://app.example.org/logout',
         proxyPolicy: { kind: 'regex', pattern: '^https://app\\.example\\.org/pgtCallback$', useServiceId: false, exactMatch: false },
+        expirationPolicy: { expirationDate: '2030-12-31', deleteWhenExpired: true, notifyWhenDeleted: false, notifyWhenExpired: true },
       });
       const bare = aRegisteredService();
       expect(await registry.save(full)).to.deep.equal(full);

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { defaultTicketLifetimes, ticketFingerprint, type ServiceRegistry, type TicketStore } from '@tessera/core';
-import { SingleLogout, type ServiceSessionStore } from '@tessera/core/modules/login';
+import { SingleLogout, type LogoutRequestDroppedEvent, type ServiceSessionStore } from '@tessera/core/modules/login';
 import { aRegisteredService, aTicketGrantingTicket } from './builders.js';
 import { RecordingEvents, RecordingLogoutSender } from './fakes.js';
 import { FixedClock } from './fixed-clock.js';
@@ -19,7 +19,7 @@ const HOUR = 3_600_000;
 const SERVICE = 'https://slo.example.org/app';
 
 /**
- * Single logout on an adapter's stores (core's SingleLogout): which tickets it records (validated ones
+ * Single logout on a storage's tickets, services and single-logout records (core's SingleLogout): which tickets it records (validated ones
  * only, the newest `maxPerSession` of a session), and how the end of a TGT is noticed there, a logout
  * at once, an expiry at the first check after it, with a clock the test moves.
  */
@@ -96,7 +96,7 @@ export function describeSingleLogoutOnStores(name: string, factory: SingleLogout
     it('keeps the newest `maxPerSession` of a session, each one dropped reported once', async () => {
       const { stores, sent, events, singleLogout, tgt, service } = await setUp(2);
       for (const n of [8, 9]) await singleLogout.validated(tgt, { id: `ST-${n}-aaaaaaaaaaaaaaaaaaaaaa-test`, service: `${SERVICE}/${n}` }, service);
-      expect(events.ofType('logout.request.dropped')).to.deep.equal([{ type: 'logout.request.dropped', service: SERVICE, ticket: ticketFingerprint('ST-7-aaaaaaaaaaaaaaaaaaaaaa-test'), principal: 'casuser', limit: 2 }]);
+      expect(events.ofType<LogoutRequestDroppedEvent>('logout.request.dropped')).to.deep.equal([{ type: 'logout.request.dropped', service: SERVICE, ticket: ticketFingerprint('ST-7-aaaaaaaaaaaaaaaaaaaaaa-test'), principal: 'casuser', limit: 2 }]);
       await stores.tickets.remove(tgt.id);
       await singleLogout.ended(tgt.id);
       expect(sent.map((delivery) => delivery.session.ticketId)).to.deep.equal(['ST-8-aaaaaaaaaaaaaaaaaaaaaa-test', 'ST-9-aaaaaaaaaaaaaaaaaaaaaa-test']);

@@ -8,7 +8,7 @@ const T0 = Date.UTC(2026, 10, 21, 10, 0, 0);
 const MINUTE = 60_000;
 const KEY = '203.0.113.9 casuser';
 
-/** The ThrottleStore contract (core's ports/throttle-store.ts): times are passed in, so no clock moves. */
+/** The ThrottleStore contract (core's modules/throttle/throttle-store.ts): times are passed in, so no clock moves. */
 export function describeThrottleStore(name: string, factory: ThrottleStoreFactory, anotherNode?: AnotherNode<ThrottleStore>): void {
   describe(`ThrottleStore contract: ${name}`, () => {
     it('knows nothing of a key never seen', async () => {

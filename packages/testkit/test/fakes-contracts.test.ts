@@ -1,15 +1,13 @@
+import { RecordServiceSessionStore } from '@tessera/core/modules/login';
 import {
   ListServiceRegistry,
   ListUserDirectory,
   MapRecordStores,
-  MapReplayStore,
-  MapServiceSessionStore,
   MapThrottleStore,
   MapTicketStore,
-  describeOtpReplayStore,
+  describeModuleStoresOnRecords,
   describeRecordStores,
   describeServiceRegistry,
-  describeServiceSessionStore,
   describeSingleLogoutOnStores,
   describeThrottleStore,
   describeTicketStore,
@@ -23,7 +21,7 @@ describe('testkit fakes: port contracts (the suites the adapters pass)', () => {
   describeServiceRegistry('ListServiceRegistry', () => new ListServiceRegistry());
   describeUserDirectory('ListUserDirectory', (users) => new ListUserDirectory(users));
   describeThrottleStore('MapThrottleStore', () => new MapThrottleStore());
-  describeOtpReplayStore('MapReplayStore', () => new MapReplayStore());
-  describeServiceSessionStore('MapServiceSessionStore', () => new MapServiceSessionStore());
-  describeSingleLogoutOnStores('fakes', (clock) => ({ tickets: new MapTicketStore(clock), sessions: new MapServiceSessionStore(), registry: new ListServiceRegistry() }));
+  // The login and otp modules' stores as unit tests use them: on the records fake.
+  describeModuleStoresOnRecords('MapRecordStores', (clock) => new MapRecordStores(clock));
+  describeSingleLogoutOnStores('fakes', (clock) => ({ tickets: new MapTicketStore(clock), sessions: new RecordServiceSessionStore(new MapRecordStores(clock)), registry: new ListServiceRegistry() }));
 });

@@ -1,15 +1,14 @@
-import { AuthenticationFailedError, MethodNotAllowedError, RouteNotFoundError, ThrottledError, UnauthenticatedError, type EventSink } from '@tessera/core';
+import { AuthenticationFailedError, MethodNotAllowedError, RouteNotFoundError, ThrottledError, type EventSink } from '@tessera/core';
 import type { Context, Middleware, Next } from 'koa';
 import type { HttpOptions } from '../http-options.js';
 import { statusOf, UNEXPECTED_ERROR_STATUS, type StatusSettings } from './error-status.js';
+import { setFailureHeaders } from './failure-headers.js';
 import { toTesseraError } from './normalize-error.js';
 import { reportServerError } from './report.js';
 
 const SERVER_ERROR_MESSAGE = 'The server could not complete the request';
-/** The challenge of endpoints that take HTTP Basic credentials (/v1/services). */
-export const BASIC_CHALLENGE = 'Basic realm="tessera"';
 /** 503: a store or directory is down. Its details (hosts, causes) go to the log only. */
-export const UNAVAILABLE_MESSAGE = 'A service the server depends on is unavailable; please try again later.';
+const UNAVAILABLE_MESSAGE = 'A service the server depends on is unavailable; please try again later.';
 
 /**
  * The outermost middleware and the REST routes' renderer: a status from the one table and a
@@ -43,17 +42,15 @@ export function renderRestError(ctx: Context, thrown: unknown, settings: StatusS
   const status = error ? statusOf(error.code, settings) : UNEXPECTED_ERROR_STATUS;
   if (status >= 500) reportServerError(events, thrown, ctx);
   ctx.status = status;
+  setFailureHeaders(ctx, error);
   if (error instanceof AuthenticationFailedError) {
     ctx.body = { authentication_exceptions: error.reasons.length > 0 ? error.reasons : [error.message] };
     return;
   }
   if (error instanceof ThrottledError) {
-    ctx.set('Retry-After', String(error.retryAfterSeconds));
     ctx.body = { authentication_exceptions: [error.message] };
     return;
   }
-  if (error instanceof MethodNotAllowedError) ctx.set('Allow', error.allowed.join(', '));
-  if (error instanceof UnauthenticatedError) ctx.set('WWW-Authenticate', BASIC_CHALLENGE);
   ctx.type = 'text/plain';
   ctx.body = !error || status >= 500 ? (status === 503 ? UNAVAILABLE_MESSAGE : SERVER_ERROR_MESSAGE) : error.message;
 }

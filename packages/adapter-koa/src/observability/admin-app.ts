@@ -1,5 +1,6 @@
-import type { EventSink, ReadinessReport } from '@tessera/core';
+import { MethodNotAllowedError, type EventSink, type ReadinessReport } from '@tessera/core';
 import Koa, { type Context } from 'koa';
+import { setFailureHeaders } from '../errors/failure-headers.js';
 import { reportEscapedError } from '../errors/report.js';
 
 /** A metrics registry as the admin endpoints serve it, e.g. prom-client's Registry. */
@@ -45,7 +46,7 @@ export function createAdminApp(deps: AdminDependencies): Koa {
     if (endpoint === undefined || (ctx.path === '/metrics' && deps.metrics === undefined)) {
       plain(ctx, 404, 'Not found');
     } else if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
-      ctx.set('Allow', 'GET, HEAD');
+      setFailureHeaders(ctx, new MethodNotAllowedError(['GET', 'HEAD']));
       plain(ctx, 405, 'Method not allowed');
     } else {
       await endpoint(ctx).catch((thrown: unknown) => failed(ctx, deps.events, thrown));

@@ -1,4 +1,4 @@
-import type { UsernamePasswordCredential } from '@tessera/core';
+import { usernamePasswordCredential, type UsernamePasswordCredential } from '@tessera/core';
 import parseBasicAuth from 'basic-auth';
 import type { Context } from 'koa';
 
@@ -9,5 +9,5 @@ import type { Context } from 'koa';
 export function basicCredentials(ctx: Context): UsernamePasswordCredential[] {
   const parsed = parseBasicAuth(ctx.req);
   if (!parsed?.name.trim() || !parsed.pass.trim()) return [];
-  return [{ type: 'usernamePassword', username: parsed.name, password: parsed.pass }];
+  return [usernamePasswordCredential(parsed.name, parsed.pass)];
 }

@@ -6,7 +6,7 @@ import { bodyReadError } from '../errors/normalize-error.js';
 import { withErrors, type RouteErrors, type Step } from '../routes/route.js';
 
 /** The body media types routes read; any other body is refused with 415. */
-export const READABLE_BODY_TYPES: readonly string[] = ['application/x-www-form-urlencoded', 'application/json'];
+const READABLE_BODY_TYPES: readonly string[] = ['application/x-www-form-urlencoded', 'application/json'];
 
 /**
  * The body-reading step of every route: a body of a media type routes do not read is refused (415)

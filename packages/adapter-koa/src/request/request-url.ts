@@ -65,7 +65,7 @@ export function requestUrl(ctx: Context, options: HttpOptions): string {
 
 /** The server's own URL: scheme, host and base path (CAS's server prefix). */
 export function serverUrl(ctx: Context, options: HttpOptions): string {
-  return `${publicOrigin(ctx, options)}${options.basePath.replace(/\/+$/, '')}`;
+  return `${publicOrigin(ctx, options)}${options.basePath}`;
 }
 
 /** A client without a Host header (HTTP/1.0) gets the address it connected to. */

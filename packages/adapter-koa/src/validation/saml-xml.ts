@@ -7,7 +7,7 @@ const SAML_ASSERTION = 'urn:oasis:names:tc:SAML:1.0:assertion';
 const ATTRIBUTE_NAMESPACE = 'http://www.ja-sig.org/products/cas/';
 const CONFIRMATION_ARTIFACT = 'urn:oasis:names:tc:SAML:1.0:cm:artifact';
 /** How long an assertion is good for after it is issued, as Apereo CAS's default issueLength. */
-export const ASSERTION_LIFETIME_MS = 30_000;
+const ASSERTION_LIFETIME_MS = 30_000;
 
 /** The envelope around every answer of /samlValidate (Apereo CAS protocol §4, SAML 1.1 SOAP binding). */
 export interface SamlResponseHeader {

@@ -1,9 +1,9 @@
-import { MethodNotAllowedError, RateLimitedError, TicketValidationError, type ErrorCode, type EventSink } from '@tessera/core';
+import { TicketValidationError, type ErrorCode, type EventSink } from '@tessera/core';
 import type { Next } from 'koa';
 import type { RouterContext } from '@koa/router';
 import { statusOf, UNEXPECTED_ERROR_STATUS } from '../errors/error-status.js';
 import { toTesseraError } from '../errors/normalize-error.js';
-import { failureHeaders } from '../errors/rest-failures.js';
+import { failureHeaderSchema, setFailureHeaders } from '../errors/failure-headers.js';
 import { reportServerError } from '../errors/report.js';
 import type { HttpOptions } from '../http-options.js';
 import type { FailureRendering, RouteErrors } from '../routes/route.js';
@@ -40,8 +40,7 @@ export function renderValidationFailures(options: HttpOptions, events: EventSink
         failure = { code: 'INTERNAL_ERROR', description: INTERNAL_ERROR_DESCRIPTION };
       }
       ctx.status = validationStatus(status, options);
-      if (error instanceof MethodNotAllowedError) ctx.set('Allow', error.allowed.join(', '));
-      if (error instanceof RateLimitedError) ctx.set('Retry-After', String(error.retryAfterSeconds));
+      setFailureHeaders(ctx, error);
       view.failure(ctx, failure);
     }
   };
@@ -57,7 +56,7 @@ export function validationFailures(options: HttpOptions, view: Pick<ValidationVi
   return {
     statusOf: (code: ErrorCode) => validationStatus(statusOf(code, options), options),
     response(code) {
-      const headers = failureHeaders(code);
+      const headers = failureHeaderSchema(code);
       return headers ? { content: view.failureContent, headers } : { content: view.failureContent };
     },
   };

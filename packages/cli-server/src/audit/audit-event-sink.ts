@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
-import type { DomainEvent, EventSink, RequestOrigin } from '@tessera/core';
+import type { DomainEvent, EventSink, ModuleEvent, RequestOrigin } from '@tessera/core';
+import type { ModuleEvents } from '../events/module-events.js';
 import { writeEventLine } from '../logging.js';
 import { auditRecordOf } from './audit-record.js';
 
@@ -8,10 +9,14 @@ import { auditRecordOf } from './audit-record.js';
  * in which request and with what outcome. Failures are written at `warn`, so a shipper can alert on them.
  */
 export class AuditEventSink implements EventSink {
-  constructor(private readonly logger: Logger) {}
+  /** `modules`: the modules' declared events, recorded as they declare. */
+  constructor(
+    private readonly logger: Logger,
+    private readonly modules: ModuleEvents,
+  ) {}
 
-  emit(event: DomainEvent, origin?: RequestOrigin): void {
-    const record = auditRecordOf(event);
+  emit(event: DomainEvent | ModuleEvent, origin?: RequestOrigin): void {
+    const record = auditRecordOf(event, this.modules);
     if (!record) return;
     const line = {
       audit: record.audit,

@@ -1,13 +1,13 @@
-import type { DomainEvent } from '@tessera/core';
+import { isDomainEvent, type DomainEvent, type ModuleEvent } from '@tessera/core';
+import type { AuditCategory, ModuleEventDeclaration, ModuleEvents } from '../events/module-events.js';
 
-/** What an audit record is about: the `audit` field, for filtering one kind of action. */
-export type AuditCategory = 'authentication' | 'ticket' | 'validation' | 'logout' | 'service';
+export type { AuditCategory } from '../events/module-events.js';
 
 /** The fields every audit record has, before the request's origin and the event's details. */
 export interface AuditRecord {
   readonly audit: AuditCategory;
-  /** The domain event's type, the same name the application log and the metrics use. */
-  readonly action: DomainEvent['type'];
+  /** The event's type, the same name the application log and the metrics use. */
+  readonly action: string;
   readonly outcome: 'success' | 'failure';
   /** The principal or the username as sent; absent when nobody is known (an unknown ticket). */
   readonly who: string | undefined;
@@ -16,11 +16,14 @@ export interface AuditRecord {
 }
 
 /**
- * The audit record of a domain event, or undefined for events that are not an action of a client
- * (`server.error`, `readiness.failed` and `request.unreadable`, which names nobody, belong to the application log). Events carry no secrets: ticket ids are
- * fingerprints already, and no event has a password.
+ * The audit record of an event, or undefined for events that are not an action of a client
+ * (`server.error`, `readiness.failed` and `request.unreadable`, which names nobody, belong to the
+ * application log, as does a module's event declared without `audit`). A module's event is recorded
+ * as its declaration says (`modules`). Events carry no secrets: ticket ids are fingerprints already,
+ * and no event has a password.
  */
-export function auditRecordOf(event: DomainEvent): AuditRecord | undefined {
+export function auditRecordOf(event: DomainEvent | ModuleEvent, modules: ModuleEvents): AuditRecord | undefined {
+  if (!isDomainEvent(event)) return moduleAuditRecord(event, modules.of(event.type));
   switch (event.type) {
     case 'authentication.succeeded': {
       const { type, principal, ...details } = event;
@@ -30,24 +33,10 @@ export function auditRecordOf(event: DomainEvent): AuditRecord | undefined {
       const { type, credentialIds, ...details } = event;
       return { audit: 'authentication', action: type, outcome: 'failure', who: oneName(credentialIds), details };
     }
-    case 'authentication.throttled': {
-      // The key is the address and the username, both recorded on their own.
-      const { type, username, key: _key, ...details } = event;
-      return { audit: 'authentication', action: type, outcome: 'failure', who: username, details };
-    }
     case 'authentication.refused': {
       // Good credentials, but the service named refuses the principal (POST /v1/users).
       const { type, principal, ...details } = event;
       return { audit: 'authentication', action: type, outcome: 'failure', who: principal, details };
-    }
-    case 'x509.certificate.ignored': {
-      // A certificate nobody may vouch for here (an untrusted peer), or one that could not be read.
-      const { type, ...details } = event;
-      return { audit: 'authentication', action: type, outcome: 'failure', who: undefined, details };
-    }
-    case 'otp.reused': {
-      const { type, username } = event;
-      return { audit: 'authentication', action: type, outcome: 'failure', who: username, details: {} };
     }
     case 'ticket.created': {
       const { type, principal, ...details } = event;
@@ -55,11 +44,6 @@ export function auditRecordOf(event: DomainEvent): AuditRecord | undefined {
     }
     case 'ticket.refused': {
       // No ticket after all: a service or TGT refused the request, often right after a successful login.
-      const { type, principal, ...details } = event;
-      return { audit: 'ticket', action: type, outcome: 'failure', who: principal, details };
-    }
-    case 'proxy.callback.failed': {
-      // A validation asked for a PGT, and its proxy's callback did not take it: the service got none.
       const { type, principal, ...details } = event;
       return { audit: 'ticket', action: type, outcome: 'failure', who: principal, details };
     }
@@ -79,42 +63,6 @@ export function auditRecordOf(event: DomainEvent): AuditRecord | undefined {
       const { type, principal, ...details } = event;
       return { audit: 'service', action: type, outcome: 'success', who: principal, details };
     }
-    case 'service.refused': {
-      const { type, principal, ...details } = event;
-      return { audit: 'service', action: type, outcome: 'failure', who: principal, details };
-    }
-    case 'login.token.refused': {
-      // A login form posted without a token of this browser: a forged cross-site post looks like this.
-      const { type, ...details } = event;
-      return { audit: 'authentication', action: type, outcome: 'failure', who: undefined, details };
-    }
-    case 'logout.request.delivered':
-    case 'logout.request.failed': {
-      // Single logout: whether a service was told that a session it took part in ended.
-      const { type, principal, ...details } = event;
-      return { audit: 'logout', action: type, outcome: type === 'logout.request.delivered' ? 'success' : 'failure', who: principal, details };
-    }
-    case 'logout.request.dropped': {
-      // The session had too many services to tell: the oldest will not hear of its end.
-      const { type, principal, ...details } = event;
-      return { audit: 'logout', action: type, outcome: 'failure', who: principal, details };
-    }
-    case 'oidc.authorized':
-    case 'oidc.token.issued': {
-      // The OpenID Provider's tickets: a code, then tokens; never their values.
-      const { type, principal, ...details } = event;
-      return { audit: 'ticket', action: type, outcome: 'success', who: principal, details };
-    }
-    case 'oidc.refused': {
-      const { type, ...details } = event;
-      return { audit: 'ticket', action: type, outcome: 'failure', who: undefined, details };
-    }
-    case 'oidc.logout':
-    case 'oidc.backchannel.delivered':
-    case 'oidc.backchannel.failed': {
-      const { type, principal, ...details } = event;
-      return { audit: 'logout', action: type, outcome: type === 'oidc.backchannel.failed' ? 'failure' : 'success', who: principal, details };
-    }
     // A warning about a definition just saved (service.saved is its audit line), for the log.
     case 'service.host.unpinned':
     case 'server.error':
@@ -122,6 +70,16 @@ export function auditRecordOf(event: DomainEvent): AuditRecord | undefined {
     case 'request.unreadable':
       return undefined;
   }
+}
+
+/** The record a module declared for its event: `who` taken out of the details, with the fields it omits. */
+function moduleAuditRecord(event: ModuleEvent, declaration: ModuleEventDeclaration | undefined): AuditRecord | undefined {
+  const audit = declaration?.audit;
+  if (audit === undefined) return undefined;
+  const left = new Set<string>(['type', ...(audit.who === undefined ? [] : [audit.who]), ...(audit.omit ?? [])]);
+  const details = Object.fromEntries(Object.entries(event).filter(([field]) => !left.has(field)));
+  const who = audit.who === undefined ? undefined : event[audit.who];
+  return { audit: audit.category, action: event.type, outcome: audit.outcome, who: typeof who === 'string' ? who : undefined, details };
 }
 
 /** The credentials' identifiers, each once: a username and its one-time password name one person. */

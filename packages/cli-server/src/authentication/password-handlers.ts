@@ -37,7 +37,7 @@ export function registerPasswordHandlers(binder: Binder, settings: Authenticatio
 }
 
 /** The adapter's settings from `ldap.*`, already checked by the schema (ldapProblems); reads the CA file. */
-export function ldapSettings(ldap: LdapConfig): LdapSettings {
+function ldapSettings(ldap: LdapConfig): LdapSettings {
   const { url, searchBase } = ldap;
   if (url === undefined) throw configurationError([{ setting: 'ldap.url', problem: 'is required when authentication.handlers lists ldap' }]);
   return {

@@ -6,7 +6,7 @@ import { configurationError } from '../config/errors.js';
 import { initialServices } from '../config/initial-services.js';
 import { exposedSecretFileWarnings, secretFiles } from '../config/secret-files.js';
 import { moduleKeyFiles } from '../modules/index.js';
-import { unpinnedServiceWarnings } from '../config/service-warnings.js';
+import { serviceWarnings } from '../config/service-warnings.js';
 import type { LoadOptions } from '../config/load.js';
 import type { Config } from '../config/schema.js';
 import { buildContainer } from '../container.js';
@@ -34,7 +34,7 @@ export function checkConfiguration(options: LoadOptions, out: Output, err: Outpu
     out.write(`${options.file ?? '(no file: demo defaults)'}: configuration OK\n`);
     out.write(`  would serve ${scheme}://${host}:${port}${basePath} with modules ${config.modules.join(', ')}; ${config.users.length} user(s), ${services.length} service(s)\n`);
     if (config.demo) notes.push('demo mode is on: the demo user casuser can log in; never in production');
-    for (const { text } of [...exposedSecretFileWarnings(secretFiles(config)), ...unpinnedServiceWarnings(config, services)]) out.write(`  warning: ${text}\n`);
+    for (const { text } of [...exposedSecretFileWarnings(secretFiles(config)), ...serviceWarnings(config, services)]) out.write(`  warning: ${text}\n`);
     if (config.storage.type === 'mongo') notes.push('storage.mongo.uri was not contacted: start connects to it');
     for (const note of notes) out.write(`  note: ${note}\n`);
     return 0;

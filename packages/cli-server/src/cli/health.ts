@@ -31,7 +31,7 @@ export async function checkHealth(options: LoadOptions, out: Output, err: Output
 }
 
 /** Where `/health/live` answers: the admin listener, else the main one outside the base path; a wildcard address is asked on loopback. */
-export function liveUrl(config: Config): string | { problem: string } {
+function liveUrl(config: Config): string | { problem: string } {
   const { admin, server } = config;
   const [scheme, host, port, setting] =
     admin.port === undefined

@@ -1,4 +1,4 @@
-import { ImportServices, unpinnedHostWarnings, type RegisteredService, type ServiceRegistry } from '@tessera/core';
+import { ImportServices, serviceDefinitionWarnings, type RegisteredService, type ServiceRegistry } from '@tessera/core';
 import { duplicateIds, initialServices, readServiceFiles, type Sourced } from '../config/initial-services.js';
 import type { LoadOptions } from '../config/load.js';
 import type { Config } from '../config/schema.js';
@@ -55,7 +55,7 @@ export async function validateServices(paths: readonly string[], out: Output, er
 
 /**
  * The definitions of every file, or undefined after writing each problem to `err`, one line each naming
- * the file, the key and the service. A valid definition whose host is not pinned gets a warning line there.
+ * the file, the key and the service. A valid definition with no name, or whose host is not pinned, gets a warning line there.
  */
 async function checkServiceFiles(paths: readonly string[], err: Output): Promise<Sourced[] | undefined> {
   const files = await readServiceFiles(paths);
@@ -63,7 +63,7 @@ async function checkServiceFiles(paths: readonly string[], err: Output): Promise
   const problems = [...files.flatMap((file) => ('problems' in file ? file.problems.map((problem) => `${file.origin}: ${problem}`) : [])), ...duplicateIds(valid)];
   if (problems.length === 0) {
     // Valid all the same, as in Apereo CAS: said, never refused.
-    for (const { origin, definition } of valid) for (const warning of unpinnedHostWarnings(definition)) err.write(`${origin}: warning: ${warning}\n`);
+    for (const { origin, definition } of valid) for (const warning of serviceDefinitionWarnings(definition)) err.write(`${origin}: warning: ${warning}\n`);
     return valid;
   }
   err.write(`${problems.join('\n')}\n${problems.length} problem(s) in ${files.length} file(s) of ${paths.join(', ')}; nothing was imported.\n`);

@@ -113,7 +113,7 @@ const mongo = section({
     .regex(/^[A-Za-z0-9_-]*$/, { error: 'expected letters, digits, _ or -' })
     .default('')
     .meta({ defaultText: 'none' })
-    .describe('Put before each collection name (`tickets`, `services`, `users`, `throttle`, `request_rates`, `otp_steps`, `service_sessions`, `form_tokens`, `records`), so several deployments can share one database.'),
+    .describe('Put before each collection name (`tickets`, `services`, `users`, `records` and the collections of modules with stores of their own: docs/storage.md lists them), so several deployments can share one database.'),
   timeoutSeconds: positiveInteger(120)
     .default(5)
     .describe('The longest one database operation may take, server selection, connection and retry included: at start (then exit 1) and in each request (then 503).'),

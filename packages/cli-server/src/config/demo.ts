@@ -8,7 +8,7 @@ import { servicesSchema } from './services.js';
 import { usersSchema } from './users.js';
 
 /** The demo of the README's walkthrough and docs/getting-started.md; on when tessera starts without any configuration. */
-export const DEMO_USERS = usersSchema.parse([
+const DEMO_USERS = usersSchema.parse([
   { username: 'casuser', password: 'Mellon', attributes: { mail: ['casuser@example.org'], memberOf: ['staff', 'faculty'] } },
 ]);
 

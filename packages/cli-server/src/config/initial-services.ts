@@ -76,7 +76,7 @@ async function serviceFilePaths(path: string): Promise<string[] | string> {
 }
 
 /** The folder's definitions; any bad file is a configuration error naming the file, one line per problem. */
-export async function readServicesDirectory(directory: string): Promise<Sourced[]> {
+async function readServicesDirectory(directory: string): Promise<Sourced[]> {
   const files = await readServiceFiles([directory]);
   const problems = files.flatMap((file): ConfigProblem[] => ('problems' in file ? file.problems.map((problem) => ({ setting: 'servicesDirectory', problem: `${file.origin}: ${problem}` })) : []));
   if (problems.length > 0) throw configurationError(problems);

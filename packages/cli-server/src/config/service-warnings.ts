@@ -1,4 +1,4 @@
-import { unpinnedHostWarnings, type ServiceDefinition } from '@tessera/core';
+import { serviceDefinitionWarnings, type ServiceDefinition } from '@tessera/core';
 import { DEMO_SERVICES } from './demo.js';
 import type { Config } from './schema.js';
 
@@ -8,11 +8,12 @@ export interface ServiceWarning {
 }
 
 /**
- * The warnings about services whose serviceId or proxy policy pattern does not pin its host. The
- * demo's own service, open to every URL on purpose, is left out: demo mode says so itself.
+ * The warnings about services (core's serviceDefinitionWarnings: no name, a serviceId or proxy policy
+ * pattern that does not pin its host). The demo's own service, open to every URL on purpose, is left
+ * out: demo mode says so itself.
  */
-export function unpinnedServiceWarnings(config: Pick<Config, 'demo'>, services: readonly ServiceDefinition[]): ServiceWarning[] {
-  return services.filter((service) => !(config.demo && isDemoService(service))).flatMap((service) => unpinnedHostWarnings(service).map((text) => ({ service, text })));
+export function serviceWarnings(config: Pick<Config, 'demo'>, services: readonly ServiceDefinition[]): ServiceWarning[] {
+  return services.filter((service) => !(config.demo && isDemoService(service))).flatMap((service) => serviceDefinitionWarnings(service).map((text) => ({ service, text })));
 }
 
 function isDemoService(service: ServiceDefinition): boolean {

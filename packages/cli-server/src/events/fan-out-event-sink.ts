@@ -1,4 +1,4 @@
-import type { DomainEvent, EventSink, RequestOrigin } from '@tessera/core';
+import type { DomainEvent, EventSink, ModuleEvent, RequestOrigin } from '@tessera/core';
 
 /**
  * The one EventSink the core and the web app report to: it hands every event, with the request it
@@ -9,7 +9,7 @@ import type { DomainEvent, EventSink, RequestOrigin } from '@tessera/core';
 export class FanOutEventSink implements EventSink {
   constructor(private readonly sinks: readonly EventSink[]) {}
 
-  emit(event: DomainEvent, origin?: RequestOrigin): void {
+  emit(event: DomainEvent | ModuleEvent, origin?: RequestOrigin): void {
     for (const sink of this.sinks) {
       try {
         sink.emit(event, origin);

@@ -8,6 +8,6 @@ import { TesseraMetrics } from './tessera-metrics.js';
  * event sink and its latency histogram by the web app's request observer.
  */
 export function registerMetrics(binder: Binder): void {
-  binder.resolved(KEYS.Metrics, [KEYS.LiveTgtCount], (liveTgts) => new TesseraMetrics(liveTgts));
-  binder.resolved(KEYS.EventSinks, [KEYS.Metrics], (metrics) => new MetricsEventSink(metrics));
+  binder.resolved(KEYS.Metrics, [KEYS.LiveTgtCount, KEYS.ModuleEvents], (liveTgts, modules) => new TesseraMetrics(liveTgts, modules.counters()));
+  binder.resolved(KEYS.EventSinks, [KEYS.Metrics, KEYS.ModuleEvents], (metrics, modules) => new MetricsEventSink(metrics, modules));
 }

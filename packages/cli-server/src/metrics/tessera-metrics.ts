@@ -1,6 +1,14 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { MetricsExposition, RequestObserver } from '@tessera/adapter-koa';
 import type { LiveTgtCount } from '@tessera/core';
+import type { CounterSpec } from '../events/module-events.js';
+
+/** Refusals past a request's parameters: core's (tickets, `/v1/users`) and a module's (registration) alike. */
+export const REFUSALS: CounterSpec = {
+  name: 'tessera_refusals_total',
+  help: 'Requests refused past their parameters, by request (TGT, ST, PGT, PT, authentication, registration) and reason code.',
+  labelNames: ['request', 'reason'],
+};
 
 /** HTTP methods kept as themselves; anything else a client invents is `OTHER`, so it cannot grow the series. */
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS']);
@@ -14,7 +22,7 @@ export const UNMATCHED_ROUTE = 'unmatched';
  */
 export class TesseraMetrics implements MetricsExposition {
   private readonly registry = new Registry();
-  readonly ticketsIssued = new Counter({ name: 'tessera_tickets_issued_total', help: 'Tickets issued, by kind (TGT, ST, PGT, PT; the oidc module\'s codes as oidc_code, its tokens as oidc_<grant type>).', labelNames: ['kind'], registers: [this.registry] });
+  readonly ticketsIssued = new Counter({ name: 'tessera_tickets_issued_total', help: 'Tickets issued, by kind (TGT, ST, PGT, PT).', labelNames: ['kind'], registers: [this.registry] });
   readonly ticketValidations = new Counter({
     name: 'tessera_ticket_validations_total',
     help: 'Service ticket validations, by outcome: success or the CAS failure code.',
@@ -27,20 +35,9 @@ export class TesseraMetrics implements MetricsExposition {
     labelNames: ['handler', 'outcome'],
     registers: [this.registry],
   });
-  readonly refusals = new Counter({
-    name: 'tessera_refusals_total',
-    help: 'Requests refused past their parameters, by request (TGT, ST, PGT, PT, authentication, registration, oidc_authorization, oidc_token) and reason code.',
-    labelNames: ['request', 'reason'],
-    registers: [this.registry],
-  });
-  readonly proxyCallbackFailures = new Counter({
-    name: 'tessera_proxy_callback_failures_total',
-    help: 'Proxy callbacks that did not take their PGT, by reason: status (an answer other than 200), timeout, unreachable, certificate.',
-    labelNames: ['reason'],
-    registers: [this.registry],
-  });
-  readonly throttleLocks = new Counter({ name: 'tessera_throttle_locks_total', help: 'Client IP + username keys locked by the throttle module.', registers: [this.registry] });
-  readonly otpReuses = new Counter({ name: 'tessera_otp_reuses_total', help: 'One-time passwords refused because they were used before.', registers: [this.registry] });
+  /** Counters by name: core's below, and those the modules' events declare (`counter`). */
+  private readonly counters = new Map<string, { readonly spec: CounterSpec; readonly counter: Counter }>();
+  readonly refusals = this.counter(REFUSALS);
   readonly serverErrors = new Counter({ name: 'tessera_server_errors_total', help: 'Unexpected errors and outages answered 5xx.', registers: [this.registry] });
   /** Node's own codes (HPE_*, ERR_HTTP_REQUEST_TIMEOUT): a bounded set whatever the client sends. */
   readonly unreadableRequests = new Counter({
@@ -57,7 +54,9 @@ export class TesseraMetrics implements MetricsExposition {
     registers: [this.registry],
   });
 
-  constructor(liveTgts: LiveTgtCount) {
+  /** `counters`: those the modules' events add to, there from the start (at 0 when unlabelled) like core's. */
+  constructor(liveTgts: LiveTgtCount, counters: Iterable<CounterSpec> = []) {
+    for (const spec of counters) this.counter(spec);
     new Gauge({
       name: 'tessera_tgts_live',
       help: 'Live TGTs (single sign-on sessions) in the ticket store: this node with memory storage, the whole cluster with mongo.',
@@ -71,6 +70,18 @@ export class TesseraMetrics implements MetricsExposition {
       },
     });
     collectDefaultMetrics({ register: this.registry });
+  }
+
+  /** The counter of this name in this registry, made at the first ask; one name is one counter, with one help and one set of labels. */
+  counter(spec: CounterSpec): Counter {
+    const known = this.counters.get(spec.name);
+    if (known !== undefined) {
+      if (known.spec.help !== spec.help || String(known.spec.labelNames ?? []) !== String(spec.labelNames ?? [])) throw new Error(`counter ${spec.name} is declared twice, differently`);
+      return known.counter;
+    }
+    const counter = new Counter({ name: spec.name, help: spec.help, labelNames: [...(spec.labelNames ?? [])], registers: [this.registry] });
+    this.counters.set(spec.name, { spec, counter });
+    return counter;
   }
 
   get contentType(): string {

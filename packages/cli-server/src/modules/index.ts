@@ -1,6 +1,8 @@
 import type { z } from 'zod';
 import type { CentralSettings } from '../config/central.js';
 import type { Binder } from '../di.js';
+import { CENTRAL_CREDENTIAL_KINDS, type CredentialKind } from '../credential-kinds.js';
+import { ModuleEvents } from '../events/module-events.js';
 import { CENTRAL_PARAMETERS, CENTRAL_READER, type DeclaredParameter } from '../request-parameters.js';
 import type { ModuleContext, ModuleSettings, SettingProblem, TesseraModule } from './module.js';
 import { loginModule } from './login/index.js';
@@ -65,6 +67,14 @@ function enabledModules(names: readonly string[]): TesseraModule[] {
   return LISTED.filter((module) => names.includes(module.name));
 }
 
+/**
+ * The events every known module declares, on or off: an event of a module that is off never comes,
+ * and its counters are there (at 0) all the same, as the metrics always were.
+ */
+export function moduleEvents(): ModuleEvents {
+  return new ModuleEvents(LISTED.flatMap((module) => module.events ?? []));
+}
+
 /** A `modules` list with the modules demo mode shows (the browser login, proxy tickets) added, those whose dependencies are on. */
 export function withDemoModules(names: readonly string[]): string[] {
   const added = LISTED.filter((module) => module.onInDemo === true && !names.includes(module.name) && module.dependencies.every((name) => names.includes(name)));
@@ -93,8 +103,13 @@ export function secretParameterNames(config: ModuleInputs): string[] {
   return [...new Set(declaredParameters(config).filter((parameter) => parameter.secret === true).map((parameter) => parameter.name))];
 }
 
+/** The credential kinds tessera reads with this configuration: the central one, then each enabled module's. */
+function credentialKinds(config: ModuleInputs): CredentialKind[] {
+  return [...CENTRAL_CREDENTIAL_KINDS, ...enabledModules(config.modules).flatMap((module) => module.credentialKinds ?? [])];
+}
+
 function contextOf(module: TesseraModule, config: ModuleInputs, parameters: readonly DeclaredParameter[]): ModuleContext {
-  return { ...centralSettings(config), parameters: parameters.filter((parameter) => parameter.readBy !== module.name) };
+  return { ...centralSettings(config), parameters: parameters.filter((parameter) => parameter.readBy !== module.name), credentialKinds: credentialKinds(config) };
 }
 
 /**

@@ -1,6 +1,8 @@
 import type { z } from 'zod';
 import type { CentralSettings } from '../config/central.js';
+import type { CredentialKind } from '../credential-kinds.js';
 import type { Binder } from '../di.js';
+import type { ModuleEventDeclaration } from '../events/module-events.js';
 import type { DeclaredParameter, RequestParameter } from '../request-parameters.js';
 import type { ServicePolicyRegistrations } from '../service-policies.js';
 
@@ -33,6 +35,8 @@ export type ModuleSettings<Sections extends z.ZodRawShape> = { readonly [Name in
 export interface ModuleContext extends CentralSettings {
   /** The request parameters the central parts and every other enabled module read (not the module's own). */
   readonly parameters: readonly DeclaredParameter[];
+  /** The credential kinds of the central authentication and of every enabled module, its own included. */
+  readonly credentialKinds: readonly CredentialKind[];
 }
 
 /**
@@ -56,6 +60,13 @@ export interface TesseraModule<Sections extends z.ZodRawShape = z.ZodRawShape> {
    * or credentials said so: the log never holds a secret one, other modules' checks see them all.
    */
   parameters?(settings: ModuleSettings<Sections>): readonly RequestParameter[];
+  /**
+   * The events the module emits (their types live in its core folder), each with its log level, audit
+   * record and counters: the log, the audit trail and the metrics take them from here.
+   */
+  readonly events?: readonly ModuleEventDeclaration[];
+  /** The kinds of credential it adds (its type in its core folder, its extractor and handler): what other modules need to know of them. */
+  readonly credentialKinds?: readonly CredentialKind[];
   /** Checks across settings, made only when the module is on: what it still lacks to work. */
   problems?(settings: ModuleSettings<Sections>, context: ModuleContext): SettingProblem[];
   /**

@@ -1,11 +1,6 @@
 import {
-  MemoryFormTokenStore,
-  MemoryOtpReplayStore,
   MemoryRecordStores,
-  MemoryRequestRateStore,
   MemoryServiceRegistry,
-  MemoryServiceSessionStore,
-  MemoryThrottleStore,
   MemoryTicketStore,
   MemoryUserDirectory,
   memoryStorageReadiness,
@@ -18,17 +13,12 @@ export function memoryStores(
   config: StorageSettings,
   services: readonly RegisteredService[],
   clock: Clock,
-): StorePorts & { tickets: MemoryTicketStore; formTokens: MemoryFormTokenStore; records: MemoryRecordStores } {
+): StorePorts & { tickets: MemoryTicketStore; records: MemoryRecordStores } {
   const tickets = new MemoryTicketStore(clock, { maxTickets: config.storage.memory.maxTickets });
   return {
     tickets,
     registry: new MemoryServiceRegistry(services),
     users: new MemoryUserDirectory(config.users),
-    throttle: new MemoryThrottleStore({ maxKeys: config.throttle.memory.maxKeys }),
-    requestRates: new MemoryRequestRateStore(config.throttle.memory.maxKeys),
-    otpSteps: new MemoryOtpReplayStore(),
-    serviceSessions: new MemoryServiceSessionStore(),
-    formTokens: new MemoryFormTokenStore(clock),
     records: new MemoryRecordStores(clock),
     readiness: memoryStorageReadiness,
     liveTgts: tickets,
@@ -40,12 +30,12 @@ export function openMemoryStorage({ config, services, clock, logger }: StorageIn
   const ports = memoryStores(config, services, clock);
   const sweeper = setInterval(() => {
     const removed = ports.tickets.sweep();
-    ports.formTokens.forgetExpired();
     ports.records.sweep();
     if (removed > 0) logger.debug({ removed }, 'expired tickets swept');
   }, config.storage.memory.sweepIntervalSeconds * 1000).unref();
   return {
     ports,
+    connection: { kind: 'memory' },
     close: () => {
       clearInterval(sweeper);
       return Promise.resolve();

@@ -29,7 +29,11 @@ export async function openMongoStorage({ config, services, clock, random, logger
     const readiness = new MongoReadinessCheck(database, timeoutMs);
     const users = new UsersConfiguredThenStored(new MemoryUserDirectory(config.users), stores.users);
     const registry = new ServicesStoredThenConfigured(stores.registry, services);
-    return { ports: { ...stores, users, registry, records, readiness, liveTgts: stores.tickets }, close: async () => connection?.close() };
+    return {
+      ports: { tickets: stores.tickets, users, registry, records, readiness, liveTgts: stores.tickets },
+      connection: { kind: 'mongo', database, collectionPrefix: settings.collectionPrefix, guarded: guardedWithin(timeoutMs) },
+      close: async () => connection?.close(),
+    };
   } catch (error) {
     await connection?.close();
     throw startFailure(error, 'storage.mongo.database');

@@ -47,12 +47,13 @@ export async function openRedisStorage({ config, services, clock, random, logger
         writeRegistry().catch((error: unknown) => logger.warn({ err: error }, 'could not write the configured services into Redis; they are served from the configuration'));
       };
     }
-    const { tickets, throttle, requestRates, otpSteps, serviceSessions, formTokens, readiness } = stores;
+    const { tickets, readiness } = stores;
     const users = new UsersConfiguredThenStored(new MemoryUserDirectory(config.users), stores.users);
     const registry = new ServicesStoredThenConfigured(stores.registry, services);
     const records = new RedisRecordStores(connection.client, new RedisKeys(settings.keyPrefix), clock, random);
     return {
-      ports: { tickets, registry, users, throttle, requestRates, otpSteps, serviceSessions, formTokens, records, readiness, liveTgts: tickets },
+      ports: { tickets, registry, users, records, readiness, liveTgts: tickets },
+      connection: { kind: 'redis', client: connection.client, keyPrefix: settings.keyPrefix },
       close: () => connection.close(),
     };
   } catch (error) {

@@ -1,13 +1,10 @@
 import type { Logger } from 'pino';
 import type { Clock, LiveTgtCount, RandomSource, ReadinessCheck, RecordStores, RegisteredService, ServiceRegistry, TicketStore, UserDirectory } from '@tessera/core';
-import type { FormTokenStore, ServiceSessionStore } from '@tessera/core/modules/login';
-import type { OtpReplayStore } from '@tessera/core/modules/otp';
-import type { RequestRateStore, ThrottleStore } from '@tessera/core/modules/throttle';
 import type { MongoDatabase } from '@tessera/adapter-mongo';
 import type { CentralSections } from '../config/central.js';
 import type { Users } from '../config/users.js';
-import type { ThrottleConfig } from '../modules/throttle/config.js';
 import { openMemoryStorage } from './memory-storage.js';
+import type { StorageConnection } from './module-stores.js';
 import { openMongoStorage } from './mongo-storage.js';
 import { openRedisStorage } from './redis-storage.js';
 
@@ -16,15 +13,6 @@ export interface StorePorts {
   readonly tickets: TicketStore;
   readonly registry: ServiceRegistry;
   readonly users: UserDirectory;
-  /** Failure counters of the throttle module: per process in memory, shared by every node in Mongo and Redis. */
-  readonly throttle: ThrottleStore;
-  /** Token buckets of the throttle module's validation rate limit: per process in memory, shared by every node in Mongo and Redis. */
-  readonly requestRates: RequestRateStore;
-  /** Used one-time passwords of the otp module, likewise per process or shared. */
-  readonly otpSteps: OtpReplayStore;
-  /** Single-logout records and used login-form tokens of the login module, likewise per process or shared. */
-  readonly serviceSessions: ServiceSessionStore;
-  readonly formTokens: FormTokenStore;
   /** Namespaces of JSON records that modules open for their own stores: per process in memory, shared by every node in Mongo and Redis. */
   readonly records: RecordStores;
   /** The `storage` component of /health/ready. */
@@ -35,18 +23,16 @@ export interface StorePorts {
 
 export interface Storage {
   readonly ports: StorePorts;
+  /** For the modules' specialised stores of their own: what kind of storage this is, and its connection. */
+  readonly connection: StorageConnection;
   /** Stops background work and lets go of connections. */
   close(): Promise<void>;
 }
 
-/**
- * What the storage reads of the configuration: its own section and the configured users; and the
- * bound of the throttle module's in-memory stores, as long as the storage makes that module's stores.
- */
+/** What the storage reads of the configuration: its own section and the configured users. */
 export interface StorageSettings {
   readonly storage: CentralSections['storage'];
   readonly users: Users;
-  readonly throttle: ThrottleConfig;
 }
 
 export interface StorageInputs {

@@ -1,4 +1,4 @@
-import type { CertificateSource, CredentialType } from './authentication/credential.js';
+import type { CredentialType } from './authentication/credential.js';
 import type { CasFailureCode } from './errors.js';
 import type { TicketKind } from './tickets/ticket.js';
 
@@ -40,20 +40,9 @@ export type TicketRefusalReason =
   /** A PGT whose pgtUrl is no absolute https URL. */
   | 'CALLBACK_NOT_HTTPS';
 
-/** Why a proxy callback did not take its PGT: an answer other than 200, none in time, none at all, or a TLS peer not trusted. */
-export type ProxyCallbackFailure = 'status' | 'timeout' | 'unreachable' | 'certificate';
-
-/** Why a service registration was refused. */
-export type ServiceRefusalReason =
-  /** The form variant's TGT is unknown or expired (404). */
-  | 'TGT_NOT_FOUND'
-  /** The principal lacks `registration.requiredAttribute` (403). */
-  | 'MISSING_REQUIRED_ATTRIBUTE'
-  /** The definition is invalid (400); the event names the field. */
-  | 'INVALID_SERVICE_DEFINITION';
-
 /**
- * What happened, reported through the EventSink. Ticket ids appear only as fingerprints
+ * What happened in core, reported through the EventSink. A module's events are its own (ModuleEvent),
+ * declared with their log level, audit record and counters in the module's declaration. Ticket ids appear only as fingerprints
  * (ticketFingerprint) and secrets never appear: events are logged and counted as they are.
  */
 export type DomainEvent =
@@ -70,31 +59,6 @@ export type DomainEvent =
       /** Every handler asked about a credential of the attempt, each once; empty when none supports them. */
       readonly handlers: readonly string[];
       readonly reasons: readonly string[];
-    }
-  | {
-      /** A throttle key (client IP + username) reached the failure threshold and is locked. */
-      readonly type: 'authentication.throttled';
-      readonly key: string;
-      /** The lower-cased username of the key, when the requests named one. */
-      readonly username?: string;
-      readonly lockSeconds: number;
-      readonly failures: number;
-    }
-  | {
-      /** A TOTP code, or an older one, was presented again (ASVS 2.8.5: refused and logged). */
-      readonly type: 'otp.reused';
-      readonly username: string;
-    }
-  | {
-      /**
-       * A certificate in a request was left out of its credentials: a form or header certificate from
-       * a peer that is not a trusted proxy (anyone could have written it), or one that cannot be read.
-       */
-      readonly type: 'x509.certificate.ignored';
-      readonly source: CertificateSource;
-      readonly reason: 'untrusted peer' | 'unreadable';
-      /** The TCP peer address the request came from. */
-      readonly peer: string;
     }
   | {
       readonly type: 'ticket.created';
@@ -164,100 +128,6 @@ export type DomainEvent =
       /** What is not pinned and how to pin it, one text per pattern. */
       readonly warnings: readonly string[];
     }
-  | {
-      /** A service registration refused once its caller was identified (by credentials or a TGT). */
-      readonly type: 'service.refused';
-      readonly reason: ServiceRefusalReason;
-      /** Who tried; absent for an unknown TGT. */
-      readonly principal?: string;
-      /** The form variant: the fingerprint of the TGT presented. */
-      readonly tgt?: string;
-      /** INVALID_SERVICE_DEFINITION: the field at fault, as the answer names it. */
-      readonly field?: string;
-    }
-  | {
-      /** The login form came back without a token this browser may use: missing, forged, expired or used before. */
-      readonly type: 'login.token.refused';
-      readonly reason: 'missing' | 'invalid' | 'expired' | 'reused';
-    }
-  | {
-      /** A service opted in to single logout accepted the logout request of one of its sessions. */
-      readonly type: 'logout.request.delivered';
-      /** The service URL the session's ticket was issued for. */
-      readonly service: string;
-      /** The fingerprint of that ticket (the request's SessionIndex). */
-      readonly ticket: string;
-      readonly principal: string;
-      /** `logout` (the session was logged out) or `expiry` (the TGT expired). */
-      readonly trigger: 'logout' | 'expiry';
-      readonly attempts: number;
-    }
-  | {
-      /** Every attempt to deliver a logout request failed; the service's session may live on. */
-      readonly type: 'logout.request.failed';
-      readonly service: string;
-      readonly ticket: string;
-      readonly principal: string;
-      readonly trigger: 'logout' | 'expiry';
-      readonly attempts: number;
-      /** The last attempt's failure: `HTTP <status>`, `timeout` or `unreachable`. */
-      readonly reason: string;
-    }
-  | {
-      /**
-       * A login session had as many single-logout records as it may keep (`login.singleLogout.maxPerSession`)
-       * when a service validated another ticket: its oldest record was dropped, so that service will not
-       * be told when the session ends.
-       */
-      readonly type: 'logout.request.dropped';
-      /** The service URL of the dropped record's ticket. */
-      readonly service: string;
-      /** The fingerprint of that ticket. */
-      readonly ticket: string;
-      readonly principal: string;
-      /** How many records a session keeps. */
-      readonly limit: number;
-    }
-  | {
-      /**
-       * The oidc module's provider: a browser was sent back to an OpenID Connect client with a code
-       * (`oidc.authorized`), a client got tokens at the token endpoint (`oidc.token.issued`, by grant type).
-       */
-      readonly type: 'oidc.authorized' | 'oidc.token.issued';
-      readonly client: string;
-      readonly principal?: string;
-      readonly grantType?: string;
-    }
-  | {
-      /** The provider refused an authorization or token request: its OAuth error code (`invalid_grant`, `invalid_client`, ...). */
-      readonly type: 'oidc.refused';
-      readonly client?: string;
-      readonly request: 'authorization' | 'token';
-      readonly error: string;
-    }
-  | {
-      /**
-       * An OpenID Connect session ended (`oidc.logout`: RP-initiated, or with the TGT of its login
-       * session), and whether a client that registered a back-channel logout URI was told.
-       */
-      readonly type: 'oidc.logout' | 'oidc.backchannel.delivered' | 'oidc.backchannel.failed';
-      readonly principal?: string;
-      readonly client?: string;
-    }
-  | {
-      /** A proxy callback did not take its PGT (CAS protocol 3.0 §2.5.4): the validation answers without one. */
-      readonly type: 'proxy.callback.failed';
-      /** The pgtUrl as the validation request gave it, never with the ticket added. */
-      readonly proxy: string;
-      /** The service URL of the validated ticket: the would-be proxy. */
-      readonly service: string;
-      readonly principal: string;
-      /** The fingerprint of the validated ticket. */
-      readonly ticket: string;
-      readonly reason: ProxyCallbackFailure;
-      /** `status`: the HTTP status the callback answered. */
-      readonly status?: number;
-    }
   | { readonly type: 'server.error'; readonly error: Error; readonly context: string }
   | {
       /**
@@ -280,3 +150,41 @@ export type DomainEvent =
     };
 
 export type DomainEventType = DomainEvent['type'];
+
+/**
+ * An event a module emits: its type (`<module>.<what>`, never a core event's) and its fields, declared
+ * as a type in the module's core folder and, with its log level, audit record and counters, in the
+ * module's declaration (docs/adding-a-module.md). The same rules as for DomainEvent: ticket ids only
+ * as fingerprints, never a secret.
+ */
+export interface ModuleEvent {
+  readonly type: string;
+  readonly [field: string]: unknown;
+}
+
+/** Every core event type, once: what tells a core event from a module's. */
+const DOMAIN_EVENT_TYPES: Readonly<Record<DomainEventType, true>> = {
+  'authentication.succeeded': true,
+  'authentication.failed': true,
+  'authentication.refused': true,
+  'ticket.created': true,
+  'ticket.refused': true,
+  'ticket.validated': true,
+  'ticket.validation.failed': true,
+  'ticket.destroyed': true,
+  'service.saved': true,
+  'service.host.unpinned': true,
+  'server.error': true,
+  'request.unreadable': true,
+  'readiness.failed': true,
+};
+
+/** Whether a core event type (`ticket.created`) is this one's. */
+export function isDomainEventType(type: string): type is DomainEventType {
+  return Object.hasOwn(DOMAIN_EVENT_TYPES, type);
+}
+
+/** Whether the event is one of core's (DomainEvent) rather than a module's. */
+export function isDomainEvent(event: DomainEvent | ModuleEvent): event is DomainEvent {
+  return isDomainEventType(event.type);
+}

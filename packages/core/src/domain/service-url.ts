@@ -13,7 +13,7 @@ export function sameService(a: string, b: string): boolean {
 }
 
 /** decodeURIComponent that leaves malformed escapes as they are instead of throwing. */
-export function safeDecode(value: string): string {
+function safeDecode(value: string): string {
   if (!value.includes('%')) return value;
   try {
     return decodeURIComponent(value);

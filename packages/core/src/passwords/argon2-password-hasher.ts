@@ -3,7 +3,7 @@ import type { PasswordHasher } from '../ports/password-hasher.js';
 
 /** argon2id at the OWASP minimum (m = 19 MiB, t = 2, p = 1); computed on libuv's thread pool. */
 // Algorithm is an ambient const enum, unreachable under verbatimModuleSyntax: 2 is Argon2id.
-export const ARGON2ID_OPTIONS = { algorithm: 2 as Algorithm, memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
+const ARGON2ID_OPTIONS = { algorithm: 2 as Algorithm, memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
 
 export class Argon2PasswordHasher implements PasswordHasher {
   hash(password: string): Promise<string> {

@@ -1,6 +1,6 @@
 import { hash, timingSafeEqual } from 'node:crypto';
 import { INVALID_CREDENTIALS } from '../domain/authentication/authentication.js';
-import type { Credential } from '../domain/authentication/credential.js';
+import { isUsernamePasswordCredential, type Credential } from '../domain/authentication/credential.js';
 import type { Principal } from '../domain/authentication/principal.js';
 import { AuthenticationFailedError } from '../domain/errors.js';
 import type { CredentialHandler } from '../ports/credential-handler.js';
@@ -23,11 +23,11 @@ export class DirectoryPasswordHandler implements CredentialHandler {
   ) {}
 
   supports(credential: Credential): boolean {
-    return credential.type === 'usernamePassword';
+    return isUsernamePasswordCredential(credential);
   }
 
   async authenticate(credential: Credential): Promise<Principal> {
-    if (credential.type !== 'usernamePassword') throw new AuthenticationFailedError([INVALID_CREDENTIALS]);
+    if (!isUsernamePasswordCredential(credential)) throw new AuthenticationFailedError([INVALID_CREDENTIALS]);
     const user = await this.directory.findByUsername(credential.username);
     if (!user) {
       await this.hasher.verify(await this.decoyHash(), credential.password);

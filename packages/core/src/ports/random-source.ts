@@ -6,7 +6,7 @@ export interface RandomSource {
 }
 
 /** The operating system's CSPRNG, one native call per draw. */
-export const systemRandomSource: RandomSource = { bytes: (size) => randomBytes(size) };
+const systemRandomSource: RandomSource = { bytes: (size) => randomBytes(size) };
 
 const POOL_BYTES = 4096;
 

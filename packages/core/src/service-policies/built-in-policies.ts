@@ -1,12 +1,15 @@
 import type { AttributeMap } from '../domain/authentication/principal.js';
 import type { ServicePolicy } from '../domain/registry/registered-service.js';
 import type { AttributeReleasePolicy, UsernameProvider } from '../ports/service-policies.js';
+import { finishRelease, type ReleaseSettings } from './release-settings.js';
+import { anonymousUsername, principalAttributeUsername } from './username-providers.js';
 
 const CAS = 'org.apereo.cas.services';
 
 export const RETURN_ALL_ATTRIBUTES = `${CAS}.ReturnAllAttributeReleasePolicy`;
 export const RETURN_ALLOWED_ATTRIBUTES = `${CAS}.ReturnAllowedAttributeReleasePolicy`;
 export const DENY_ALL_ATTRIBUTES = `${CAS}.DenyAllAttributeReleasePolicy`;
+export const RETURN_MAPPED_ATTRIBUTES = `${CAS}.ReturnMappedAttributeReleasePolicy`;
 export const DEFAULT_USERNAME_PROVIDER_TYPE = `${CAS}.DefaultRegisteredServiceUsernameProvider`;
 
 /** What a service without an `attributeReleasePolicy` releases: nothing. */
@@ -14,15 +17,29 @@ export const NO_ATTRIBUTES_RELEASED: ServicePolicy = { type: DENY_ALL_ATTRIBUTES
 /** The user name of a service without a `usernameAttributeProvider`: the principal id. */
 export const DEFAULT_USERNAME_PROVIDER: ServicePolicy = { type: DEFAULT_USERNAME_PROVIDER_TYPE };
 
-export interface ReturnAllowedAttributes extends ServicePolicy {
+export interface ReturnAllAttributes extends ReleaseSettings {
+  /** Names of the principal's attributes not released; kept only when not empty. */
+  readonly excludedAttributes?: readonly string[];
+}
+
+export interface ReturnAllowedAttributes extends ReleaseSettings {
   /** The principal's attributes released, by name; the others are not. */
   readonly allowedAttributes: readonly string[];
 }
 
-/** Every attribute of the principal, and the authentication's. */
-export const returnAllAttributes: AttributeReleasePolicy = {
+export interface ReturnMappedAttributes extends ReleaseSettings {
+  /** A principal attribute's name → the names it is released under (one or several); the others are not released. */
+  readonly allowedAttributes: Readonly<Record<string, readonly string[]>>;
+}
+
+/** Every attribute of the principal but the excluded ones, and the authentication's. */
+export const returnAllAttributes: AttributeReleasePolicy<ReturnAllAttributes> = {
   type: RETURN_ALL_ATTRIBUTES,
-  release: (_policy, { principal, authentication }) => Promise.resolve({ ...principal.attributes, ...authentication }),
+  release(policy, { principal, authentication }) {
+    const excluded = new Set(policy.excludedAttributes ?? []);
+    const released = Object.fromEntries(Object.entries(principal.attributes).filter(([name]) => !excluded.has(name)));
+    return Promise.resolve(finishRelease(policy, released, authentication));
+  },
 };
 
 /** The principal's attributes named in `allowedAttributes`, and the authentication's. */
@@ -34,7 +51,20 @@ export const returnAllowedAttributes: AttributeReleasePolicy<ReturnAllowedAttrib
       const values = principal.attributes[name];
       if (values) released[name] = values;
     }
-    return Promise.resolve({ ...released, ...authentication });
+    return Promise.resolve(finishRelease(policy, released, authentication));
+  },
+};
+
+/** The principal's attributes named in `allowedAttributes`, each under the names it maps to, and the authentication's. */
+export const returnMappedAttributes: AttributeReleasePolicy<ReturnMappedAttributes> = {
+  type: RETURN_MAPPED_ATTRIBUTES,
+  release(policy, { principal, authentication }) {
+    const released: Record<string, readonly string[]> = {};
+    for (const [name, releasedAs] of Object.entries(policy.allowedAttributes)) {
+      const values = principal.attributes[name];
+      if (values) for (const as of releasedAs) released[as] = values;
+    }
+    return Promise.resolve(finishRelease(policy, released, authentication));
   },
 };
 
@@ -51,5 +81,5 @@ export const defaultUsernameProvider: UsernameProvider = {
 };
 
 /** Always there, whatever the modules: what today's service definitions say. */
-export const BUILT_IN_RELEASE_POLICIES: readonly AttributeReleasePolicy[] = [returnAllAttributes, returnAllowedAttributes, denyAllAttributes];
-export const BUILT_IN_USERNAME_PROVIDERS: readonly UsernameProvider[] = [defaultUsernameProvider];
+export const BUILT_IN_RELEASE_POLICIES: readonly AttributeReleasePolicy[] = [returnAllAttributes, returnAllowedAttributes, returnMappedAttributes, denyAllAttributes];
+export const BUILT_IN_USERNAME_PROVIDERS: readonly UsernameProvider[] = [defaultUsernameProvider, principalAttributeUsername, anonymousUsername];

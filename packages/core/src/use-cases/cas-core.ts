@@ -71,7 +71,7 @@ export function createCasCore(ports: CasCorePorts, settings: CasCoreSettings): C
   const { lifetimes } = settings;
   const ids = new TicketIdGenerator(random, settings.nodeName);
   const authenticator = new Authenticator(handlers, clock, events, policies, authenticationListeners);
-  const serviceAccess = new ServiceAccess(registry);
+  const serviceAccess = new ServiceAccess(registry, clock);
   return {
     clock,
     ids,

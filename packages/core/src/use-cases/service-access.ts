@@ -3,9 +3,10 @@ import { AuthenticationFailedError, ServiceNotAuthorizedError, type TesseraError
 import type { ServiceAccessRefusal } from '../domain/events.js';
 import type { RegisteredService } from '../domain/registry/registered-service.js';
 import { principalMeetsRequirements, selectService } from '../domain/registry/service-matcher.js';
+import type { Clock } from '../ports/clock.js';
 import type { ServiceRegistry } from '../ports/service-registry.js';
 
-export const SERVICE_ACCESS_DENIED = 'Service access denied due to missing privileges.';
+const SERVICE_ACCESS_DENIED = 'Service access denied due to missing privileges.';
 
 /**
  * How a use case says no: it reports the refusal with its reason (the audit trail needs who was
@@ -15,11 +16,14 @@ export type Refuse<Reason extends string> = (reason: Reason, error: TesseraError
 
 /** Finds the registered service for a URL and applies its access strategy (docs/protocol.md §4). */
 export class ServiceAccess {
-  constructor(private readonly registry: ServiceRegistry) {}
+  constructor(
+    private readonly registry: ServiceRegistry,
+    private readonly clock: Clock,
+  ) {}
 
-  /** The first enabled definition matching the URL, in evaluation order. */
+  /** The first enabled definition matching the URL, in evaluation order, that has not expired. */
   async find(url: string): Promise<RegisteredService | undefined> {
-    return selectService(await this.registry.list(), url);
+    return selectService(await this.registry.list(), url, this.clock.now());
   }
 
   /** As find, but an unregistered or disabled service is refused (403). */

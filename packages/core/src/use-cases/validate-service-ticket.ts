@@ -115,7 +115,7 @@ export class ValidateServiceTicket {
 }
 
 /** ISO-8601 in UTC to the second, as CAS clients print it. */
-export function isoInstant(epochMs: number): string {
+function isoInstant(epochMs: number): string {
   return new Date(epochMs).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 

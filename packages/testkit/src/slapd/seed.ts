@@ -1,5 +1,5 @@
 /** The throwaway directory every LDAP test logs in against (dc=example,dc=org). */
-export const SUFFIX = 'dc=example,dc=org';
+const SUFFIX = 'dc=example,dc=org';
 export const ADMIN_DN = `cn=admin,${SUFFIX}`;
 export const ADMIN_PASSWORD = 'admin-secret';
 export const READER_DN = `cn=reader,${SUFFIX}`;

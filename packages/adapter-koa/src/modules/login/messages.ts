@@ -9,8 +9,6 @@ export interface Messages {
   readonly renewNotice: string;
   readonly username: string;
   readonly password: string;
-  readonly otp: string;
-  readonly otpHint: string;
   readonly warn: string;
   readonly submit: string;
   readonly loginFailed: string;
@@ -46,8 +44,6 @@ const en: Messages = {
   renewNotice: 'You are logged in as {principal}; this application asks you to log in again.',
   username: 'Username',
   password: 'Password',
-  otp: 'One-time code',
-  otpHint: 'Only if your account uses one: the 6 digits your authenticator app shows.',
   warn: 'Warn me before logging me in to other sites',
   submit: 'Log in',
   loginFailed: 'The username, password or one-time code is not right. Please try again.',

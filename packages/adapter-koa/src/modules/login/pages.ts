@@ -1,7 +1,7 @@
 import { hash } from 'node:crypto';
 import { stylesheet, type Branding } from './branding.js';
-import { formatMessage, html, Html } from './html.js';
-import type { LoginFormField } from '../../http-module.js';
+import { formatMessage, html, Html } from '../../pages/html.js';
+import type { LoginFormField, LoginStepPage } from '../../http-module.js';
 import type { Messages } from './messages.js';
 
 /** What every page is built with: the operator's branding, the language, where the routes are. */
@@ -10,7 +10,7 @@ export interface PageSettings {
   readonly messages: Messages;
   /** `/cas`, or `''` at the root. */
   readonly basePath: string;
-  /** The fields other modules add to the login form (HttpContext.loginFormFields), after username and password. */
+  /** The fields other modules add to the login form (HttpContext.loginForm), after username and password. */
   readonly fields: readonly LoginFormField[];
 }
 
@@ -20,8 +20,19 @@ export interface Page {
   readonly contentSecurityPolicy: string;
 }
 
-/** The one script of any page: the POST redirect submits its form by itself. */
+/** The POST redirect submits its form by itself. */
 const AUTO_SUBMIT = 'document.forms[0].submit();';
+
+/**
+ * The logout page with front-channel calls: once every call's image settled (loaded or failed), or
+ * after 5 s, the browser goes on to the continue link, when the page has one.
+ */
+const AFTER_FRONT_CHANNEL =
+  "(function(){var next=document.getElementById('continue');var calls=[].slice.call(document.querySelectorAll('img.logout-call'));var left=calls.length;var gone=false;" +
+  'function go(){if(!gone&&next){gone=true;location.replace(next.href);}}' +
+  'function settled(){left-=1;if(left<=0)go();}' +
+  "calls.forEach(function(call){if(call.complete)settled();else{call.addEventListener('load',settled);call.addEventListener('error',settled);}});" +
+  'if(left<=0)go();setTimeout(go,5000);})();';
 
 /** The pages of the login module, each a whole HTML document in the configured language. */
 export class LoginPages {
@@ -41,7 +52,8 @@ export class LoginPages {
   loginForm(form: LoginForm): Page {
     const { messages: text, branding, fields } = this.settings;
     const describedBy = form.message ? 'login-message' : undefined;
-    const extraFields = fields.map((field) => this.formField(field));
+    const extraFields = fields.map((field) => field.markup(text.language));
+    const scripts = fields.flatMap((field) => field.script ?? []);
     const content = html`${form.service === undefined ? undefined : html`<p>${formatMessage(text.loginForService, { service: displayed(form.service) })}</p>`}
 ${form.principal === undefined ? undefined : html`<p>${formatMessage(text.renewNotice, { principal: form.principal })}</p>`}
 ${branding.text === undefined ? undefined : html`<p>${branding.text}</p>`}
@@ -57,7 +69,24 @@ ${extraFields}
 <div class="check"><input type="checkbox" id="warn" name="warn" value="true"${form.warn ? html` checked` : undefined}><label for="warn">${text.warn}</label></div>
 <button type="submit">${text.submit}</button>
 </form>`;
-    return this.page(text.loginHeading, content);
+    return this.page(text.loginHeading, content, scripts);
+  }
+
+  /**
+   * A step of a login whose credentials are proven (HttpContext.loginForm's steps): the step's own
+   * content in a form posting to /login/step with a fresh form token, the held login's id and its user.
+   */
+  step(step: LoginStepForm): Page {
+    const { page } = step;
+    const content = html`${step.message === undefined ? undefined : html`<p class="message" id="step-message" role="alert">${step.message}</p>`}
+<form method="post" action="${this.path('/login/step')}">
+<input type="hidden" name="formToken" value="${step.formToken}">
+<input type="hidden" name="pending" value="${step.pending}">
+<input type="hidden" name="username" value="${step.username}">
+${page.content}
+<button type="submit">${page.submit}</button>
+</form>`;
+    return this.page(page.heading, content, page.script === undefined ? [] : [page.script]);
   }
 
   signedIn(principal: string): Page {
@@ -87,8 +116,8 @@ ${confirmation.method === 'POST' ? html`<input type="hidden" name="method" value
 ${ticket === undefined ? undefined : html`<input type="hidden" name="ticket" value="${ticket}">`}
 <button type="submit">${text.continue}</button>
 </form>
-<script>${Html.trusted(AUTO_SUBMIT)}</script>`;
-    return this.page(text.redirectHeading, content, AUTO_SUBMIT);
+`;
+    return this.page(text.redirectHeading, content, [AUTO_SUBMIT]);
   }
 
   denied(service: string, principal: string): Page {
@@ -96,9 +125,19 @@ ${ticket === undefined ? undefined : html`<input type="hidden" name="ticket" val
     return this.page(text.deniedHeading, html`<p>${formatMessage(text.denied, { service: displayed(service), principal })}</p>\n<p><a href="${this.path('/logout')}">${text.logOut}</a></p>`);
   }
 
-  loggedOut(): Page {
+  /**
+   * The logged-out page. With front-channel calls (single logout through the browser), each is an
+   * image the browser loads from the service's logout URL (its origin allowed in the page's CSP), and
+   * with `next` a script goes on there once they settled; without script, a link does.
+   */
+  loggedOut(frontChannel: { calls: readonly string[]; next?: string } = { calls: [] }): Page {
     const text = this.settings.messages;
-    return this.page(text.loggedOutHeading, html`<p>${text.loggedOut}</p>`);
+    if (frontChannel.calls.length === 0) return this.page(text.loggedOutHeading, html`<p>${text.loggedOut}</p>`);
+    const content = html`<p>${text.loggedOut}</p>
+${frontChannel.calls.map((call) => html`<img class="logout-call" src="${call}" alt="" width="1" height="1">`)}
+${frontChannel.next === undefined ? undefined : html`<p><a id="continue" href="${frontChannel.next}">${text.continue}</a></p>`}`;
+    const origins = [...new Set(frontChannel.calls.map((call) => new URL(call).origin))];
+    return this.page(text.loggedOutHeading, content, frontChannel.next === undefined ? [] : [AFTER_FRONT_CHANNEL], origins);
   }
 
   /** A page that only says something went wrong: a heading and one paragraph. */
@@ -106,20 +145,12 @@ ${ticket === undefined ? undefined : html`<input type="hidden" name="ticket" val
     return this.page(heading, html`<p>${paragraph}</p>`);
   }
 
-  /** A field another module adds, shown as its kind says, in the page's language. */
-  private formField(field: LoginFormField): Html {
-    const { messages: text } = this.settings;
-    switch (field.kind) {
-      case 'oneTimeCode':
-        return html`<div class="field"><label for="otp">${text.otp}</label><input type="text" id="otp" name="${field.parameter}" inputmode="numeric" autocomplete="one-time-code" aria-describedby="otp-hint"><p class="hint" id="otp-hint">${text.otpHint}</p></div>`;
-    }
-  }
-
   private path(route: string): string {
     return `${this.settings.basePath}${route}`;
   }
 
-  private page(heading: string, content: Html, script?: string): Page {
+  /** A whole page; each script is placed after the content, inline, and allowed by its hash alone. */
+  private page(heading: string, content: Html, scripts: readonly string[] = [], imageOrigins: readonly string[] = []): Page {
     const { branding, messages } = this.settings;
     const logo = branding.logoUrl === undefined ? undefined : html`<img src="${branding.logoUrl}" alt="${branding.logoAlt ?? branding.title}">`;
     const markup = html`<!DOCTYPE html>
@@ -135,14 +166,15 @@ ${ticket === undefined ? undefined : html`<input type="hidden" name="ticket" val
 <header>${logo}<span class="brand">${branding.title}</span></header>
 <main>
 <h1>${heading}</h1>
-${content}
+${content}${scripts.map((script) => html`
+<script>${Html.trusted(script)}</script>`)}
 </main>
 </body>
 </html>
 `;
-    const scripts = script === undefined ? "'none'" : `'sha256-${sha256(script)}'`;
+    const scriptSources = scripts.length === 0 ? "'none'" : [...new Set(scripts.map((script) => `'sha256-${sha256(script)}'`))].join(' ');
     // No form-action: the form's redirect goes to whichever registered service asked, and browsers check it against form-action.
-    const contentSecurityPolicy = `default-src 'none'; style-src 'sha256-${this.styleHash}'; script-src ${scripts}; img-src 'self' https: data:; base-uri 'none'; frame-ancestors 'none'`;
+    const contentSecurityPolicy = `default-src 'none'; style-src 'sha256-${this.styleHash}'; script-src ${scriptSources}; img-src 'self' https: data:${imageOrigins.map((origin) => ` ${origin}`).join('')}; base-uri 'none'; frame-ancestors 'none'`;
     return { markup: markup.toString(), contentSecurityPolicy };
   }
 }
@@ -160,6 +192,17 @@ export interface LoginForm {
   /** Who is logged in already, when the form is shown anyway (renew, a service without single sign-on). */
   readonly principal?: string;
   /** Why the form is shown again. */
+  readonly message?: string;
+}
+
+/** A step's page as the routes fill it in. */
+export interface LoginStepForm {
+  readonly page: LoginStepPage;
+  readonly formToken: string;
+  /** The held login's id. */
+  readonly pending: string;
+  readonly username: string;
+  /** Why the step is shown again. */
   readonly message?: string;
 }
 

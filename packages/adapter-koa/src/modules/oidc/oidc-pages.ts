@@ -1,6 +1,6 @@
 import { hash } from 'node:crypto';
 import { stylesheet, type Branding } from '../login/branding.js';
-import { html, Html } from '../login/html.js';
+import { html, Html } from '../../pages/html.js';
 
 /** A whole HTML page and its Content-Security-Policy: no script, the stylesheet by its hash. */
 export interface OidcPage {

@@ -1,3 +1,4 @@
+import { oneTimePasswordCredential } from '@tessera/core/modules/otp';
 import { credentialExtractor, USERNAME, type CredentialExtractor } from '../../request/credentials.js';
 import { optionalText } from '../../request/parameter-schemas.js';
 
@@ -10,7 +11,7 @@ export function otpExtractor(parameter: string): CredentialExtractor {
   return credentialExtractor({ parameters: { username: USERNAME, [parameter]: code } }, ({ parameters }) => {
     const { username } = parameters;
     const value = parameters[parameter];
-    return username && typeof value === 'string' ? [{ type: 'otp', username, code: value.trim() }] : [];
+    return username && typeof value === 'string' ? [oneTimePasswordCredential(username, value.trim())] : [];
   });
 }
 

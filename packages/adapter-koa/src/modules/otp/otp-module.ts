@@ -1,4 +1,5 @@
 import type { HttpModule } from '../../http-module.js';
+import { otpFormField } from './otp-field.js';
 
 /**
  * The `otp` module's part of the HTTP face (docs/protocol.md §4): no route of its own; a field for the
@@ -8,6 +9,6 @@ import type { HttpModule } from '../../http-module.js';
 export function otpModule(parameter: string): HttpModule {
   return {
     name: 'otp',
-    extensions: () => ({ loginFormField: { kind: 'oneTimeCode', parameter } }),
+    extensions: () => ({ loginForm: { fields: [otpFormField(parameter)] } }),
   };
 }

@@ -36,10 +36,10 @@ export const serviceDefinitionSchema = z
       .optional(),
     properties: valueLists('Service properties (e.g. `jwtAsServiceTicket`)').nullable().optional(),
     logoutType: z
-      .enum(['NONE', 'BACK_CHANNEL'])
+      .enum(['NONE', 'BACK_CHANNEL', 'FRONT_CHANNEL'])
       .nullable()
       .optional()
-      .meta({ description: '`BACK_CHANNEL` opts in to single logout (login module): the service gets a logout request when a login session it took part in ends. Absent or `NONE`: never.' }),
+      .meta({ description: '`BACK_CHANNEL` opts in to single logout (login module): the service gets a logout request when a login session it took part in ends. `FRONT_CHANNEL`: the user\'s browser brings it the request from the logout page. Absent or `NONE`: never.' }),
     logoutUrl: z
       .url()
       .nullable()

@@ -1,5 +1,5 @@
-import { type CertificateSource, type EventSink, type X509Credential } from '@tessera/core';
-import { certificatesFromText, x509Credential } from '@tessera/core/modules/x509';
+import type { EventSink } from '@tessera/core';
+import { certificatesFromText, x509Credential, type CertificateIgnoredEvent, type CertificateSource, type X509Credential } from '@tessera/core/modules/x509';
 import type { Socket } from 'node:net';
 import { TLSSocket, type DetailedPeerCertificate } from 'node:tls';
 import { credentialExtractor, type CredentialExtractor } from '../../request/credentials.js';
@@ -56,7 +56,7 @@ function fromTrustedProxy(socket: Socket, source: CertificateSource, value: stri
   const peer = peerAddress(socket);
   if (!options.trustedPeer(peer)) {
     // Anyone can write a form field or a header: only a trusted proxy vouches for the private key.
-    options.events.emit({ type: 'x509.certificate.ignored', source, reason: 'untrusted peer', peer });
+    options.events.emit({ type: 'x509.certificate.ignored', source, reason: 'untrusted peer', peer } satisfies CertificateIgnoredEvent);
     return [];
   }
   const chain = certificatesFromText(urlDecoded(sent));
@@ -65,7 +65,7 @@ function fromTrustedProxy(socket: Socket, source: CertificateSource, value: stri
 
 function credentialOrReport(credential: X509Credential | undefined, source: CertificateSource, socket: Socket, events: EventSink): X509Credential[] {
   if (credential) return [credential];
-  events.emit({ type: 'x509.certificate.ignored', source, reason: 'unreadable', peer: peerAddress(socket) });
+  events.emit({ type: 'x509.certificate.ignored', source, reason: 'unreadable', peer: peerAddress(socket) } satisfies CertificateIgnoredEvent);
   return [];
 }
 

@@ -5,8 +5,10 @@ import {
   type OidcClientAuthMethod,
   type OidcClientDefinition,
   compileFullMatch,
+  expirationInstant,
   InvalidServiceDefinitionError,
   LOGOUT_TYPES,
+  type ExpirationPolicy,
   type AccessStrategy,
   type AttributeMap,
   type LogoutType,
@@ -15,7 +17,7 @@ import {
   type ServiceDefinitionProblem,
   type ServicePolicy,
 } from '@tessera/core';
-import { ACCESS_STRATEGY_KEYS, isClass, isRecord, keyProblems, PROPERTY_KEYS, proxyPolicyKeys, serviceKeys } from './cas-service-keys.js';
+import { ACCESS_STRATEGY_KEYS, EXPIRATION_POLICY_KEYS, isClass, isRecord, keyProblems, PROPERTY_KEYS, proxyPolicyKeys, serviceKeys } from './cas-service-keys.js';
 import { stringList } from './java-collections.js';
 import type { PolicySlots } from './policy-slots.js';
 
@@ -49,46 +51,65 @@ export function parseServiceDefinition(json: unknown, policies: PolicySlots, opt
   if (typeof type !== 'string' || !accepted.includes(type)) {
     throw fail('@class', `must be one of ${accepted.join(', ')}`);
   }
-  const [first, ...more] = definitionKeyProblems(json, policies).map(({ field, problem }) => ({ field: at(field), problem }));
-  if (first) throw new InvalidServiceDefinitionError(first.field, first.problem, ...more);
+  // Fields as the definition names them; the path of the definition goes before each at the end.
+  const invalid: Fail = (field, problem) => new InvalidServiceDefinitionError(field, problem);
+  const problems = definitionKeyProblems(json, policies);
+  const section = sectionReader(problems);
 
-  const serviceId = json['serviceId'];
-  if (typeof serviceId !== 'string' || serviceId.trim() === '') throw fail('serviceId', 'is required (a regular expression)');
-  if (compileFullMatch(serviceId) === null) throw fail('serviceId', 'is not a valid regular expression');
+  const serviceId = section('serviceId', () => {
+    const value = json['serviceId'];
+    if (typeof value !== 'string' || value.trim() === '') throw invalid('serviceId', 'is required (a regular expression)');
+    if (compileFullMatch(value) === null) throw invalid('serviceId', 'is not a valid regular expression');
+    return value;
+  });
+  const name = section('name', () => {
+    const value = json['name'] ?? '';
+    // Only shown to people: CAS loads a definition without one, and so does tessera, with a warning.
+    if (typeof value !== 'string') throw invalid('name', 'must be a string');
+    if (value.length > 255) throw invalid('name', 'must be at most 255 characters');
+    return value;
+  });
+  const description = section('description', () => {
+    const value = json['description'];
+    if (value !== undefined && value !== null && typeof value !== 'string') throw invalid('description', 'must be a string');
+    if (typeof value === 'string' && value.length > 255) throw invalid('description', 'must be at most 255 characters');
+    return typeof value === 'string' ? value : undefined;
+  });
+  const id = section('id', () => {
+    const value = json['id'];
+    if (value !== undefined && (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0)) throw invalid('id', 'must be a non-negative integer');
+    return value;
+  });
+  const evaluationOrder = section('evaluationOrder', () => javaInteger(json['evaluationOrder'] ?? 0, () => invalid('evaluationOrder', 'must be an integer')));
+  const accessStrategy = section('accessStrategy', () => parseAccessStrategy(json['accessStrategy'], (field, problem) => invalid(`accessStrategy.${field}`, problem)));
+  const attributeRelease = section('attributeReleasePolicy', () =>
+    policies.parseReleasePolicy(json['attributeReleasePolicy'], (field, problem) => invalid(`attributeReleasePolicy.${field}`, problem)),
+  );
+  const usernameProvider = section('usernameAttributeProvider', () =>
+    parseUsernameProvider(policies, json['usernameAttributeProvider'], (field, problem) => invalid(`usernameAttributeProvider.${field}`, problem)),
+  );
+  const properties = section('properties', () => parseProperties(json['properties'], (field, problem) => invalid(`properties.${field}`, problem)));
+  const logout = section('logoutType', () => parseLogout(json['logoutType'], json['logoutUrl'], invalid));
+  const proxyPolicy = section('proxyPolicy', () => parseProxyPolicy(json['proxyPolicy'], (field, problem) => invalid(`proxyPolicy.${field}`, problem)));
+  const oidc = type === OIDC_REGISTERED_SERVICE ? section('clientId', () => parseOidcClient(json, invalid)) : undefined;
+  const expirationPolicy = section('expirationPolicy', () => parseExpirationPolicy(json['expirationPolicy'], (field, problem) => invalid(`expirationPolicy.${field}`, problem)));
 
-  const name = json['name'];
-  if (typeof name !== 'string' || name.trim() === '') throw fail('name', 'is required');
-  if (name.length > 255) throw fail('name', 'must be at most 255 characters');
-
-  const description = json['description'];
-  if (description !== undefined && description !== null && typeof description !== 'string') {
-    throw fail('description', 'must be a string');
-  }
-  if (typeof description === 'string' && description.length > 255) throw fail('description', 'must be at most 255 characters');
-
-  const id = json['id'];
-  if (id !== undefined && (typeof id !== 'number' || !Number.isSafeInteger(id) || id < 0)) {
-    throw fail('id', 'must be a non-negative integer');
-  }
-  const evaluationOrder = json['evaluationOrder'] ?? 0;
-  if (typeof evaluationOrder !== 'number' || !Number.isSafeInteger(evaluationOrder)) {
-    throw fail('evaluationOrder', 'must be an integer');
-  }
-
+  throwAll(problems.map(({ field, problem }) => ({ field: at(field), problem })));
   return {
-    ...(id === undefined ? {} : { id }),
+    ...(id === undefined ? {} : { id: id }),
     type,
-    name,
-    serviceId,
-    ...(typeof description === 'string' ? { description } : {}),
-    evaluationOrder,
-    accessStrategy: parseAccessStrategy(json['accessStrategy'], (field, problem) => fail(`accessStrategy.${field}`, problem)),
-    attributeRelease: policies.parseReleasePolicy(json['attributeReleasePolicy'], (field, problem) => fail(`attributeReleasePolicy.${field}`, problem)),
-    ...parseUsernameProvider(policies, json['usernameAttributeProvider'], (field, problem) => fail(`usernameAttributeProvider.${field}`, problem)),
-    properties: parseProperties(json['properties'], (field, problem) => fail(`properties.${field}`, problem)),
-    ...parseLogout(json['logoutType'], json['logoutUrl'], fail),
-    ...parseProxyPolicy(json['proxyPolicy'], (field, problem) => fail(`proxyPolicy.${field}`, problem)),
-    ...(type === OIDC_REGISTERED_SERVICE && { oidc: parseOidcClient(json, fail) }),
+    name: name as string,
+    serviceId: serviceId as string,
+    ...(description === undefined ? {} : { description }),
+    evaluationOrder: evaluationOrder as number,
+    accessStrategy: accessStrategy as AccessStrategy,
+    attributeRelease: attributeRelease as ServicePolicy,
+    ...usernameProvider,
+    properties: properties as AttributeMap,
+    ...logout,
+    ...proxyPolicy,
+    ...expirationPolicy,
+    ...(type === OIDC_REGISTERED_SERVICE && oidc !== undefined && { oidc }),
   };
 }
 
@@ -154,6 +175,38 @@ function isJwks(text: string): boolean {
   }
 }
 
+const EXPIRATION_CLASS = 'DefaultRegisteredServiceExpirationPolicy';
+
+/**
+ * `expirationPolicy`, kept only when it has a date (without one the service never expires, as in
+ * CAS). The date is a date or a date and time (UTC unless it names an offset); the flags are kept as
+ * written, for the definition to round-trip.
+ */
+function parseExpirationPolicy(value: unknown, fail: Fail): { expirationPolicy?: ExpirationPolicy } {
+  if (value === undefined || value === null) return {};
+  if (!isRecord(value)) throw fail('(policy)', 'must be an object');
+  if (value['@class'] !== undefined && !isClass(value['@class'], EXPIRATION_CLASS)) throw fail('@class', `must be ${EXPIRATION_CLASS} (org.apereo.cas.services)`);
+  const flag = (key: string) => optionalBoolean(value[key], false, () => fail(key, 'must be a boolean'));
+  const flags = { deleteWhenExpired: flag('deleteWhenExpired'), notifyWhenDeleted: flag('notifyWhenDeleted'), notifyWhenExpired: flag('notifyWhenExpired') };
+  const expirationDate = value['expirationDate'] ?? '';
+  if (typeof expirationDate !== 'string') throw fail('expirationDate', 'must be a date (2030-12-31) or a date and time (2030-12-31T18:00:00Z)');
+  if (expirationDate.trim() === '') return {};
+  if (Number.isNaN(expirationInstant(expirationDate))) throw fail('expirationDate', 'must be a date (2030-12-31) or a date and time (2030-12-31T18:00:00Z)');
+  return { expirationPolicy: { expirationDate, ...flags } };
+}
+
+/**
+ * Reads each part of a definition on its own, so that one run names every problem of a file: the
+ * problems of a part land in `problems` (already holding the keys' problems), and a part whose keys
+ * are at fault is not read at all (its key problem says it already). Its value is undefined then, and
+ * the definition is refused.
+ */
+function sectionReader(problems: ServiceDefinitionProblem[]) {
+  const part = partReader(problems);
+  return <T>(key: string, read: () => T): T | undefined =>
+    problems.some(({ field }) => field === key || field.startsWith(`${key}.`)) ? undefined : part(read);
+}
+
 /** `usernameAttributeProvider`, kept only when the service has a provider of its own. */
 function parseUsernameProvider(policies: PolicySlots, value: unknown, fail: Fail): { usernameProvider?: ServicePolicy } {
   const usernameProvider = policies.parseUsernameProvider(value, fail);
@@ -187,7 +240,6 @@ function parseProxyPolicy(value: unknown, fail: Fail): { proxyPolicy?: ProxyPoli
 function parseLogout(type: unknown, url: unknown, fail: Fail): { logoutType?: LogoutType; logoutUrl?: string } {
   const parsed: { logoutType?: LogoutType; logoutUrl?: string } = {};
   if (type !== undefined && type !== null) {
-    if (type === 'FRONT_CHANNEL') throw fail('logoutType', 'FRONT_CHANNEL is not supported; use BACK_CHANNEL or NONE');
     if (!LOGOUT_TYPES.includes(type as LogoutType)) throw fail('logoutType', `must be one of ${LOGOUT_TYPES.join(', ')}`);
     parsed.logoutType = type as LogoutType;
   }
@@ -223,6 +275,7 @@ function definitionKeyProblems(json: Readonly<Record<string, unknown>>, policies
       return readable ? keyProblems(value, ACCESS_STRATEGY_KEYS, within) : [];
     }
     if (key === 'attributeReleasePolicy') return policies.releasePolicyKeyProblems(value, field);
+    if (key === 'expirationPolicy') return isClass(value['@class'] ?? EXPIRATION_CLASS, EXPIRATION_CLASS) ? keyProblems(value, EXPIRATION_POLICY_KEYS, within) : [];
     if (key === 'proxyPolicy') {
       const rules = proxyPolicyKeys(value['@class']);
       return rules ? keyProblems(value, rules, within) : [];
@@ -241,11 +294,44 @@ function parseAccessStrategy(value: unknown, fail: Fail): AccessStrategy {
   if (type !== undefined && !isClass(type, 'DefaultRegisteredServiceAccessStrategy')) {
     throw fail('@class', 'only DefaultRegisteredServiceAccessStrategy is supported');
   }
+  const problems: ServiceDefinitionProblem[] = [];
+  const part = partReader(problems);
+  const flag = (key: string, fallback: boolean) => part(() => optionalBoolean(value[key], fallback, () => fail(key, 'must be a boolean')));
+  const enabled = flag('enabled', true);
+  const ssoEnabled = flag('ssoEnabled', true);
+  const requireAllAttributes = flag('requireAllAttributes', true);
+  const caseInsensitive = flag('caseInsensitive', false);
+  const attributeMap = (key: string) => part(() => parseAttributeMap(value[key], (name) => fail(`${key}.${name}`, 'must be a list of strings')));
+  const requiredAttributes = attributeMap('requiredAttributes');
+  const rejectedAttributes = attributeMap('rejectedAttributes') ?? {};
+  throwAll(problems);
   return {
-    enabled: optionalBoolean(value['enabled'], true, () => fail('enabled', 'must be a boolean')),
-    ssoEnabled: optionalBoolean(value['ssoEnabled'], true, () => fail('ssoEnabled', 'must be a boolean')),
-    requiredAttributes: parseAttributeMap(value['requiredAttributes'], (name) => fail(`requiredAttributes.${name}`, 'must be a list of strings')),
+    enabled: enabled as boolean,
+    ssoEnabled: ssoEnabled as boolean,
+    requiredAttributes: requiredAttributes as AttributeMap,
+    ...(requireAllAttributes === false && { requireAllAttributes: false }),
+    ...(caseInsensitive === true && { caseInsensitive: true }),
+    ...(Object.keys(rejectedAttributes).length > 0 && { rejectedAttributes }),
   };
+}
+
+/** Reads one part, its problems added to `problems` rather than thrown: undefined then. */
+function partReader(problems: ServiceDefinitionProblem[]) {
+  return <T>(read: () => T): T | undefined => {
+    try {
+      return read();
+    } catch (error) {
+      if (!(error instanceof InvalidServiceDefinitionError)) throw error;
+      problems.push(...error.problems);
+      return undefined;
+    }
+  };
+}
+
+/** Every problem at once, when there is one. */
+function throwAll(problems: readonly ServiceDefinitionProblem[]): void {
+  const [first, ...more] = problems;
+  if (first) throw new InvalidServiceDefinitionError(first.field, first.problem, ...more);
 }
 
 function parseProperties(value: unknown, fail: Fail): AttributeMap {
@@ -272,6 +358,13 @@ function parseAttributeMap(value: unknown, fail: (name: string) => InvalidServic
     map[name] = list;
   }
   return map;
+}
+
+/** An int as Jackson reads one: a number, or a string holding one (`"1500"`). */
+function javaInteger(value: unknown, fail: () => Error): number {
+  const number = typeof value === 'string' && /^\s*-?\d+\s*$/.test(value) ? Number(value) : value;
+  if (typeof number !== 'number' || !Number.isSafeInteger(number)) throw fail();
+  return number;
 }
 
 function optionalBoolean(value: unknown, fallback: boolean, fail: () => Error): boolean {

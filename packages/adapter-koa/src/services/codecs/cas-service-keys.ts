@@ -15,6 +15,8 @@ export interface KeyRules {
    * depends on them, so they are accepted and dropped.
    */
   readonly descriptive?: readonly string[];
+  /** Keys of other classes (a class's simple name for each), refused with where they are read: CAS ignores them here. */
+  readonly elsewhere?: Readonly<Record<string, string>>;
   /** CAS keys with a behaviour tessera does not have: refused, unless their value asks for what tessera does anyway. */
   readonly unsupported?: Readonly<Record<string, Unsupported>>;
 }
@@ -51,7 +53,8 @@ export function keyProblems(
       problems.push({ field, problem: `not supported by tessera: ${unsupported.instead}${accepted}` });
       continue;
     }
-    problems.push({ field, problem: unknownKeyProblem(key, rules) });
+    const owner = rules.elsewhere && Object.hasOwn(rules.elsewhere, key) ? rules.elsewhere[key] : undefined;
+    problems.push({ field, problem: owner ? `unknown key for this class (CAS ignores it): it is read only with ${owner}` : unknownKeyProblem(key, rules) });
   }
   return problems;
 }
@@ -75,12 +78,12 @@ function nearestKey(key: string, candidates: readonly string[]): string | undefi
 }
 
 /** `@class` is the CAS class of that simple name, written fully or not; nothing else is set. */
-export function onlyClass(simpleName: string): (value: unknown) => boolean {
+function onlyClass(simpleName: string): (value: unknown) => boolean {
   return (value) => isRecord(value) && Object.keys(value).every((key) => key === '@class') && isClass(value['@class'], simpleName);
 }
 
 /** An empty collection, plain (`[]`, `{}`) or as CAS writes one (`["java.util.HashSet", []]`, `{"@class": "java.util.HashMap"}`). */
-export function isEmptyCollection(value: unknown): boolean {
+function isEmptyCollection(value: unknown): boolean {
   if (Array.isArray(value)) return value.length === 0 || (value.length === 2 && typeof value[0] === 'string' && Array.isArray(value[1]) && value[1].length === 0);
   return isRecord(value) && Object.keys(value).every((key) => key === '@class');
 }
@@ -99,15 +102,16 @@ export const is =
   (value: unknown): boolean =>
     value === expected;
 
-const DESCRIPTIVE_KEYS = ['theme', 'locale', 'templateName', 'logo', 'informationUrl', 'privacyUrl', 'contacts'];
+const DESCRIPTIVE_KEYS = ['theme', 'locale', 'logo', 'informationUrl', 'privacyUrl', 'contacts'];
 const NO_LIFETIMES = "tessera's ticket lifetimes are the same for every service (tickets.*)";
 export const PRINCIPAL_ID = 'the user in every answer is the principal id';
+const WRITE_A_PROVIDER = 'write a usernameAttributeProvider (PrincipalAttributeRegisteredServiceUsernameProvider, AnonymousRegisteredServiceUsernameAttributeProvider)';
 const PROXY_POLICY = 'a service may proxy as its proxyPolicy (RegexMatchingRegisteredServiceProxyPolicy) says';
 const EVERY_HANDLER = 'every authentication handler is accepted for every service';
 
 /** A registered service (CasRegisteredService, RegexRegisteredService). */
 export const SERVICE_KEYS: KeyRules = {
-  read: ['@class', 'id', 'name', 'serviceId', 'description', 'evaluationOrder', 'accessStrategy', 'attributeReleasePolicy', 'usernameAttributeProvider', 'logoutType', 'logoutUrl', 'proxyPolicy', 'properties'],
+  read: ['@class', 'id', 'name', 'serviceId', 'description', 'evaluationOrder', 'accessStrategy', 'attributeReleasePolicy', 'usernameAttributeProvider', 'logoutType', 'logoutUrl', 'proxyPolicy', 'properties', 'expirationPolicy'],
   descriptive: DESCRIPTIVE_KEYS,
   unsupported: {
     matchingStrategy: {
@@ -117,10 +121,8 @@ export const SERVICE_KEYS: KeyRules = {
     multifactorPolicy: { instead: 'a second factor is asked per user (users[].requireOtp), never per service' },
     authenticationPolicy: { instead: EVERY_HANDLER },
     requiredHandlers: { instead: EVERY_HANDLER, accepted: { when: isEmptyCollection, as: 'an empty list' } },
-    expirationPolicy: {
-      instead: 'a service does not expire; remove it or set accessStrategy.enabled to false',
-      accepted: { when: onlyClass('DefaultRegisteredServiceExpirationPolicy'), as: 'org.apereo.cas.services.DefaultRegisteredServiceExpirationPolicy without a date' },
-    },
+    // CAS 6.6+ merges the named template into the definition: dropped, the template's keys (its access strategy) would be lost.
+    templateName: { instead: 'service templates are not read; write the keys of the template into the definition itself' },
     ticketGrantingTicketExpirationPolicy: { instead: NO_LIFETIMES },
     serviceTicketExpirationPolicy: { instead: NO_LIFETIMES },
     proxyTicketExpirationPolicy: { instead: NO_LIFETIMES },
@@ -141,9 +143,9 @@ export const SERVICE_KEYS: KeyRules = {
     // CAS 4.0 kept these on the service itself; read there, they would be lost.
     enabled: { instead: 'write it as accessStrategy.enabled' },
     ssoEnabled: { instead: 'write it as accessStrategy.ssoEnabled' },
-    usernameAttribute: { instead: PRINCIPAL_ID },
+    usernameAttribute: { instead: WRITE_A_PROVIDER },
     allowedToProxy: { instead: PROXY_POLICY, accepted: { when: is(false), as: 'false' } },
-    anonymousAccess: { instead: PRINCIPAL_ID, accepted: { when: is(false), as: 'false' } },
+    anonymousAccess: { instead: WRITE_A_PROVIDER, accepted: { when: is(false), as: 'false' } },
   },
 };
 
@@ -167,11 +169,8 @@ export function serviceKeys(type: unknown): KeyRules {
 
 /** DefaultRegisteredServiceAccessStrategy. */
 export const ACCESS_STRATEGY_KEYS: KeyRules = {
-  read: ['@class', 'enabled', 'ssoEnabled', 'requiredAttributes'],
+  read: ['@class', 'enabled', 'ssoEnabled', 'requiredAttributes', 'requireAllAttributes', 'caseInsensitive', 'rejectedAttributes'],
   unsupported: {
-    requireAllAttributes: { instead: 'every attribute in requiredAttributes is required', accepted: { when: is(true), as: 'true' } },
-    caseInsensitive: { instead: 'required attribute values are matched case-sensitively', accepted: { when: is(false), as: 'false' } },
-    rejectedAttributes: { instead: 'no attribute shuts a principal out', accepted: { when: isEmptyCollection, as: 'an empty map' } },
     unauthorizedRedirectUrl: { instead: 'a refused request is answered with its status, never redirected' },
     delegatedAuthenticationPolicy: { instead: 'tessera delegates authentication to no other identity provider' },
     activationCriteria: { instead: 'the access strategy always applies' },
@@ -183,16 +182,18 @@ export const ACCESS_STRATEGY_KEYS: KeyRules = {
 export const RELEASE_UNSUPPORTED: Readonly<Record<string, Unsupported>> = {
   authorizedToReleaseCredentialPassword: { instead: 'the password is never released', accepted: { when: is(false), as: 'false' } },
   authorizedToReleaseProxyGrantingTicket: { instead: 'a proxy-granting ticket reaches its service only through the pgtUrl callback', accepted: { when: is(false), as: 'false' } },
-  // tessera has no default attributes to exclude, and always releases the authentication attributes.
+  // tessera has no default attributes (CAS's from its own configuration) to exclude.
   excludeDefaultAttributes: { instead: 'there are no default attributes', accepted: { when: (value) => typeof value === 'boolean', as: 'true or false' } },
-  authorizedToReleaseAuthenticationAttributes: { instead: 'isFromNewLogin and authenticationDate are always released', accepted: { when: is(true), as: 'true' } },
   principalIdAttribute: { instead: PRINCIPAL_ID },
   canonicalizationMode: { instead: 'attribute values are released as they are', accepted: { when: is('NONE'), as: 'NONE' } },
-  principalAttributesRepository: { instead: 'attributes come from the authentication only' },
-  attributeFilter: { instead: 'attribute values are released unfiltered' },
+  principalAttributesRepository: {
+    instead: 'attributes come from the authentication only',
+    // CAS's own: the attributes the principal was resolved with at login, which is what tessera releases.
+    accepted: { when: onlyClass('DefaultPrincipalAttributesRepository'), as: 'org.apereo.cas.authentication.principal.DefaultPrincipalAttributesRepository without options' },
+  },
   consentPolicy: { instead: 'tessera has no consent pages' },
   activationCriteria: { instead: 'the release policy always applies' },
-  excludedAttributes: { instead: 'use ReturnAllowedAttributeReleasePolicy to release only some attributes', accepted: { when: isEmptyCollection, as: 'an empty list' } },
+  excludedAttributes: { instead: 'only ReturnAllAttributeReleasePolicy reads excludedAttributes', accepted: { when: isEmptyCollection, as: 'an empty list' } },
   order: { instead: 'a service has one release policy', accepted: { when: is(0), as: '0' } },
 };
 
@@ -202,6 +203,9 @@ export function proxyPolicyKeys(type: unknown): KeyRules | undefined {
   if (isClass(type, 'RefuseRegisteredServiceProxyPolicy')) return { read: ['@class'] };
   return undefined;
 }
+
+/** DefaultRegisteredServiceExpirationPolicy. */
+export const EXPIRATION_POLICY_KEYS: KeyRules = { read: ['@class', 'expirationDate', 'deleteWhenExpired', 'notifyWhenDeleted', 'notifyWhenExpired'] };
 
 /** DefaultRegisteredServiceProperty, the value of each entry of `properties`. */
 export const PROPERTY_KEYS: KeyRules = { read: ['@class', 'values'] };

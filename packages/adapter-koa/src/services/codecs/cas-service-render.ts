@@ -22,6 +22,9 @@ export function toCasServiceJson(service: RegisteredService, policies: PolicySlo
       enabled: service.accessStrategy.enabled,
       ssoEnabled: service.accessStrategy.ssoEnabled,
       requiredAttributes: javaMap(service.accessStrategy.requiredAttributes, (values) => javaSet(values)),
+      ...(service.accessStrategy.requireAllAttributes === false && { requireAllAttributes: false }),
+      ...(service.accessStrategy.caseInsensitive === true && { caseInsensitive: true }),
+      ...(service.accessStrategy.rejectedAttributes !== undefined && { rejectedAttributes: javaMap(service.accessStrategy.rejectedAttributes, (values) => javaSet(values)) }),
     },
     attributeReleasePolicy: policies.renderReleasePolicy(service.attributeRelease),
     ...(service.usernameProvider === undefined ? {} : { usernameAttributeProvider: policies.renderUsernameProvider(service.usernameProvider) }),
@@ -29,6 +32,7 @@ export function toCasServiceJson(service: RegisteredService, policies: PolicySlo
     ...(service.logoutType === undefined ? {} : { logoutType: service.logoutType }),
     ...(service.logoutUrl === undefined ? {} : { logoutUrl: service.logoutUrl }),
     ...(service.proxyPolicy === undefined ? {} : { proxyPolicy: proxyPolicyJson(service.proxyPolicy) }),
+    ...(service.expirationPolicy === undefined ? {} : { expirationPolicy: { '@class': `${CAS}.DefaultRegisteredServiceExpirationPolicy`, ...service.expirationPolicy } }),
     ...(service.oidc === undefined ? {} : oidcClientJson(service.oidc)),
   };
 }

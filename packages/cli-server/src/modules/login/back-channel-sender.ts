@@ -1,6 +1,6 @@
 import PQueue from 'p-queue';
 import { ticketFingerprint, type EventSink } from '@tessera/core';
-import { type LogoutDelivery, type LogoutRequestSender } from '@tessera/core/modules/login';
+import type { LogoutDelivery, LogoutRequestDeliveredEvent, LogoutRequestFailedEvent, LogoutRequestSender } from '@tessera/core/modules/login';
 import type { LoginConfig } from './config.js';
 
 type Settings = LoginConfig['singleLogout'];
@@ -111,8 +111,8 @@ export class HttpLogoutRequestSender implements LogoutRequestSender {
 
   private report({ session, trigger, origin }: LogoutDelivery, attempts: number, failure: AttemptFailure | undefined): void {
     const about = { service: session.service, ticket: ticketFingerprint(session.ticketId), principal: session.principal, trigger, attempts };
-    if (failure === undefined) this.events.emit({ type: 'logout.request.delivered', ...about }, origin);
-    else this.events.emit({ type: 'logout.request.failed', ...about, reason: failure }, origin);
+    if (failure === undefined) this.events.emit({ type: 'logout.request.delivered', ...about } satisfies LogoutRequestDeliveredEvent, origin);
+    else this.events.emit({ type: 'logout.request.failed', ...about, reason: failure } satisfies LogoutRequestFailedEvent, origin);
   }
 }
 

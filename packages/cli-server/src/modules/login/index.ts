@@ -3,6 +3,7 @@ import { generateLoginSecret } from '@tessera/core/modules/login';
 import type { ModuleKeyFile, ModuleSettings, TesseraModule } from '../module.js';
 import { loginSections } from './config.js';
 import { registerLoginModule } from './register.js';
+import { loginEvents } from './events.js';
 
 /** `login` (docs/protocol.md §12): the browser half of CAS. */
 export const loginModule: TesseraModule<typeof loginSections> = {
@@ -11,6 +12,7 @@ export const loginModule: TesseraModule<typeof loginSections> = {
   dependencies: [],
   onInDemo: true,
   sections: loginSections,
+  events: loginEvents,
   // GET and POST /login, GET /logout.
   parameters: () => ['service', 'renew', 'gateway', 'method', 'warn', 'formToken', 'confirmed', 'url'].map((name) => ({ name })),
   keyFiles: loginKeyFiles,

@@ -1,5 +1,5 @@
 import { loginModule, MESSAGES } from '@tessera/adapter-koa/modules/login';
-import { BrowserLogin, deriveLoginKeys, LoginFormTokens, SingleLogout, TicketGrantingCookie } from '@tessera/core/modules/login';
+import { BrowserLogin, deriveLoginKeys, LoginFormTokens, PendingLogins, RecordFormTokenStore, RecordServiceSessionStore, SingleLogout, TicketGrantingCookie } from '@tessera/core/modules/login';
 import { key, KEYS } from '../../keys.js';
 import type { ModuleRegistration } from '../module.js';
 import type { loginSections } from './config.js';
@@ -13,20 +13,25 @@ export const LOGIN_COOKIE = key<TicketGrantingCookie>('login: ticket-granting co
 /** The pages' title and colours, for modules with pages of their own in the same style (oidc). */
 export const LOGIN_BRANDING = key<{ readonly title: string; readonly colours: (typeof loginSections)['login']['_zod']['output']['branding']['colours'] }>('login: branding');
 const SINGLE_LOGOUT = key<SingleLogout>('login: single logout');
+/** The record namespace of the logins waiting for a step. */
+const PENDING_LOGINS = 'login.pending';
 
 /**
  * `login`: /login and /logout for browsers on the central authentication, and the throttle and audit
  * every login has; single logout, told of every validation and logout (REST's included) and checking
- * for expired sessions in the background. The cookie and form keys come from `login.key` or
- * `login.keyFile`. The form shows the fields other modules contribute (HttpContext.loginFormFields).
+ * for expired sessions in the background. Its single-logout records, used form tokens and the logins
+ * waiting for a step (`login.pending`) are namespaces of the storage's records (RecordStores). The
+ * cookie and form keys come from `login.key` or `login.keyFile`. The form shows the fields other
+ * modules contribute, and a login passes the steps they add before its session is made
+ * (HttpContext.loginForm).
  */
 export const registerLoginModule: ModuleRegistration<typeof loginSections> = (binder, { login: settings }) => {
   binder.resolved(SENDER, [KEYS.EventSink], (events) => new HttpLogoutRequestSender(settings.singleLogout, events));
   binder.resolved(
     SINGLE_LOGOUT,
-    [KEYS.Storage, KEYS.TicketStore, KEYS.ServiceRegistry, SENDER, KEYS.Clock, KEYS.RandomSource, KEYS.EventSink],
-    ({ ports: { serviceSessions: sessions } }, tickets, registry, sender, clock, random, events) =>
-      new SingleLogout(sessions, tickets, registry, sender, clock, random, events, settings.singleLogout.maxPerSession),
+    [KEYS.RecordStores, KEYS.TicketStore, KEYS.ServiceRegistry, SENDER, KEYS.Clock, KEYS.RandomSource, KEYS.EventSink],
+    (records, tickets, registry, sender, clock, random, events) =>
+      new SingleLogout(new RecordServiceSessionStore(records), tickets, registry, sender, clock, random, events, settings.singleLogout.maxPerSession),
   );
   binder.resolved(KEYS.SessionListener, [SINGLE_LOGOUT], (singleLogout) => singleLogout);
   binder.resolved(
@@ -38,14 +43,16 @@ export const registerLoginModule: ModuleRegistration<typeof loginSections> = (bi
   binder.resolved(LOGIN_BRANDING, [KEYS.Clock], () => ({ title: settings.branding.title, colours: settings.branding.colours }));
   binder.resolved(
     KEYS.HttpModule,
-    [KEYS.CasCore, KEYS.TicketStore, KEYS.Storage, KEYS.EventSink, KEYS.Clock, KEYS.RandomSource],
-    (core, tickets, { ports: { formTokens: usedFormTokens } }, events, clock, random) => {
+    [KEYS.CasCore, KEYS.TicketStore, KEYS.RecordStores, SINGLE_LOGOUT, KEYS.EventSink, KEYS.Clock, KEYS.RandomSource],
+    (core, tickets, records, singleLogout, events, clock, random) => {
       const keys = deriveLoginKeys(loadLoginSecret(settings, random));
       const { branding } = settings;
       return loginModule({
-        login: new BrowserLogin(core, tickets, events),
+        login: new BrowserLogin(core, tickets, events, singleLogout),
         cookie: new TicketGrantingCookie(keys),
-        formTokens: new LoginFormTokens(keys, usedFormTokens, clock, random, settings.formTokenLifetimeSeconds),
+        formTokens: new LoginFormTokens(keys, new RecordFormTokenStore(records), clock, random, settings.formTokenLifetimeSeconds),
+        // A login waits for its steps as long as its form would stay valid.
+        pendingLogins: new PendingLogins(records.namespace(PENDING_LOGINS), clock, random, settings.formTokenLifetimeSeconds),
         branding: {
           title: branding.title,
           colours: branding.colours,

@@ -2,6 +2,7 @@ import { cryptoRandomSource } from '@tessera/core';
 import { generateOidcKeySet } from '@tessera/core/modules/oidc';
 import type { ModuleContext, ModuleKeyFile, ModuleSettings, SettingProblem, TesseraModule } from '../module.js';
 import { oidcSections } from './config.js';
+import { oidcEvents } from './events.js';
 import { registerOidcModule } from './register.js';
 
 /** `oidc` (docs/modules/oidc.md): an OpenID Provider on the login session of /login. */
@@ -10,6 +11,7 @@ export const oidcModule: TesseraModule<typeof oidcSections> = {
   // Its logins are the login module's /login.
   dependencies: ['login'],
   sections: oidcSections,
+  events: oidcEvents,
   // The interaction routes', then the secrets the provider's own endpoints (outside the router) read:
   // no log or audit line holds them.
   parameters: () => [...['ticket', 'decision'].map((name) => ({ name })), ...OAUTH_SECRET_PARAMETERS.map((name) => ({ name, secret: true, mounted: true }))],

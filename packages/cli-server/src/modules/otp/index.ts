@@ -2,6 +2,7 @@ import { CENTRAL_READER } from '../../request-parameters.js';
 import type { ModuleContext, ModuleSettings, SettingProblem, TesseraModule } from '../module.js';
 import { otpSections } from './config.js';
 import { registerOtpModule } from './register.js';
+import { otpEvents } from './events.js';
 
 /** `otp` (docs/protocol.md §4): TOTP codes as a second credential. */
 export const otpModule: TesseraModule<typeof otpSections> = {
@@ -9,6 +10,9 @@ export const otpModule: TesseraModule<typeof otpSections> = {
   // No dependency: its code is read wherever credentials are (REST, the login form), next to the central username + password.
   dependencies: [],
   sections: otpSections,
+  events: otpEvents,
+  // A code proves the username it came with: the throttle forgets that username's failures once it is accepted.
+  credentialKinds: [{ type: 'otp', provesUsername: true }],
   parameters: ({ otp }) => [{ name: otp.parameter, secret: true, credential: true }],
   problems: otpProblems,
   // A user who requires a one-time password could never log in without the module that checks it.

@@ -1,20 +1,20 @@
 import { otpExtractor, otpModule } from '@tessera/adapter-koa/modules/otp';
-import { RequireOtpPolicy, TotpHandler } from '@tessera/core/modules/otp';
+import { RecordOtpReplayStore, RequireOtpPolicy, TotpHandler } from '@tessera/core/modules/otp';
 import { KEYS } from '../../keys.js';
 import type { ModuleRegistration } from '../module.js';
 import type { otpSections } from './config.js';
 
 /**
  * `otp`: the TOTP code parameter, its handler against the users' `otpSecret`, the replay store that
- * makes each code single-use, the rule that `requireOtp` users need both factors, and the code's
+ * makes each code single-use (its own namespace of the storage's records), the rule that `requireOtp` users need both factors, and the code's
  * field on the login form (shown when the login module is on).
  */
 export const registerOtpModule: ModuleRegistration<typeof otpSections> = (binder, { otp }) => {
   binder.constant(KEYS.CredentialExtractor, otpExtractor(otp.parameter));
   binder.resolved(
     KEYS.CredentialHandler,
-    [KEYS.UserDirectory, KEYS.Storage, KEYS.Clock, KEYS.EventSink],
-    (directory, { ports: { otpSteps: replays } }, clock, events) => new TotpHandler('config-users-totp', directory, replays, clock, events),
+    [KEYS.UserDirectory, KEYS.RecordStores, KEYS.Clock, KEYS.EventSink],
+    (directory, records, clock, events) => new TotpHandler('config-users-totp', directory, new RecordOtpReplayStore(records, clock), clock, events),
   );
   binder.resolved(KEYS.AuthenticationPolicy, [KEYS.UserDirectory], (directory) => new RequireOtpPolicy(directory));
   binder.constant(KEYS.HttpModule, otpModule(otp.parameter));

@@ -1,7 +1,7 @@
 import { filePath, integerFrom, section } from '../../config/setting-schemas.js';
 
 /** Settings of the `proxy` module (docs/protocol.md §13): how the server calls a proxy's callback URL. */
-export const proxySchema = section({
+const proxySchema = section({
   callback: section({
     timeoutMs: integerFrom(1, 60_000)
       .default(5000)

@@ -1,6 +1,7 @@
 import type { TesseraModule } from '../module.js';
 import { proxySections } from './config.js';
 import { registerProxyModule } from './register.js';
+import { proxyEvents } from './events.js';
 
 /** `proxy` (docs/protocol.md §13): proxy-granting and proxy tickets. */
 export const proxyModule: TesseraModule<typeof proxySections> = {
@@ -9,6 +10,7 @@ export const proxyModule: TesseraModule<typeof proxySections> = {
   dependencies: [],
   onInDemo: true,
   sections: proxySections,
+  events: proxyEvents,
   // `pgtUrl` on the CAS 2 and 3 validation paths; `pgt` and `targetService` on GET /proxy (`format` is the validation endpoints').
   parameters: () => [{ name: 'pgtUrl' }, { name: 'pgt' }, { name: 'targetService' }, { name: 'format' }],
   register: registerProxyModule,

@@ -5,7 +5,7 @@ import { flag } from '../../config/setting-schemas.js';
 
 
 /** `registration.*`: the settings of the `services` module (docs/protocol.md §3, POST /v1/services*). */
-export const registrationSchema = z.strictObject(
+const registrationSchema = z.strictObject(
   {
     current: flag().default(true).describe('With the `services` module: serve `POST /v1/services` (HTTP Basic credentials, a CAS JSON definition).'),
     earlier: flag()

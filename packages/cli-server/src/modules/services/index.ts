@@ -1,6 +1,7 @@
 import type { ModuleSettings, SettingProblem, TesseraModule } from '../module.js';
 import { registrationProblems, servicesSections } from './config.js';
 import { registerServicesModule } from './register.js';
+import { servicesEvents } from './events.js';
 
 /** The form fields of `POST /v1/services/add/{tgt}`, served with `registration.earlier`. */
 const EARLIER_FORM_FIELDS = ['serviceId', 'name', 'description', 'evaluationOrder', 'enabled', 'ssoEnabled'];
@@ -12,6 +13,7 @@ export const servicesModule: TesseraModule<typeof servicesSections> = {
   // earlier variant takes a TGT, which POST /v1/tickets hands out with the rest module on).
   dependencies: [],
   sections: servicesSections,
+  events: servicesEvents,
   parameters: ({ registration }) => (registration.earlier ? EARLIER_FORM_FIELDS.map((name) => ({ name })) : []),
   // No silent open registration: the module does not start without its required attribute.
   problems: servicesProblems,

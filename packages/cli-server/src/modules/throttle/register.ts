@@ -1,9 +1,12 @@
 import { throttleModule } from '@tessera/adapter-koa/modules/throttle';
 import { AuthenticationThrottle, RequestRateLimit } from '@tessera/core/modules/throttle';
 import { key, KEYS } from '../../keys.js';
+import { openModuleStore } from '../../storage/module-stores.js';
 import type { ModuleRegistration } from '../module.js';
 import type { throttleSections } from './config.js';
+import { throttleStores, type ThrottleStores } from './stores/index.js';
 
+const STORES = key<ThrottleStores>('throttle: stores');
 const THROTTLE = key<AuthenticationThrottle>('throttle: authentication');
 
 /** The login form's buckets beside the validation limit's (bare addresses) in the one request-rate store. */
@@ -11,16 +14,19 @@ const LOGIN_FORM_SCOPE = 'login-form';
 
 /**
  * `throttle`: the lock policy in front of every credential-checking route (adapter-koa's throttle step),
- * its state in the storage's throttle store (memory, or Mongo or Redis shared by every node), and told
- * by the Authenticator of each success, which forgets the failures of whom it proved. The login form's
- * request-rate limit (`throttle.loginForm`), and with `throttle.validation.requestsPerSecond` set the
- * validation endpoints', their buckets in the storage's request-rate store.
+ * its state in the module's own failure store (stores/: memory, or Mongo or Redis shared by every node),
+ * and told by the Authenticator of each success, which forgets the failures of whom it proved. The
+ * login form's request-rate limit (`throttle.loginForm`), and with `throttle.validation.requestsPerSecond`
+ * set the validation endpoints', their buckets in the module's request-rate store.
  */
-export const registerThrottleModule: ModuleRegistration<typeof throttleSections> = (binder, { throttle }) => {
+export const registerThrottleModule: ModuleRegistration<typeof throttleSections> = (binder, { throttle }, { credentialKinds }) => {
+  const usernameKinds = credentialKinds.filter((kind) => kind.provesUsername).map((kind) => kind.type);
   const { validation, loginForm } = throttle;
-  binder.resolved(THROTTLE, [KEYS.Storage, KEYS.Clock, KEYS.EventSink], ({ ports: { throttle: store } }, clock, events) => new AuthenticationThrottle(store, clock, throttle.failure, events));
+  // A resource: on Mongo the stores create their indexes, which `open()` awaits; the storage closes the connection.
+  binder.resource(STORES, [KEYS.StorageConnection], (connection) => openModuleStore(connection, throttleStores(throttle)), () => undefined);
+  binder.resolved(THROTTLE, [STORES, KEYS.Clock, KEYS.EventSink], ({ failures }, clock, events) => new AuthenticationThrottle(failures, clock, throttle.failure, events, usernameKinds));
   binder.resolved(KEYS.AuthenticationListener, [THROTTLE], (throttle) => throttle);
-  binder.resolved(KEYS.HttpModule, [THROTTLE, KEYS.Storage, KEYS.Clock], (authentication, { ports: { requestRates: rates } }, clock) => {
+  binder.resolved(KEYS.HttpModule, [THROTTLE, STORES, KEYS.Clock], (authentication, { requestRates: rates }, clock) => {
     const { requestsPerSecond, burst } = validation;
     return throttleModule({
       authentication,

@@ -6,7 +6,7 @@ import { filePath, flag, integerFrom, section } from '../../config/setting-schem
 const SOURCES = ['form', 'header', 'tls'] as const;
 
 /** An address or CIDR range (IPv4 or IPv6), as `x509.trustedProxies` lists them. */
-export function isAddressOrRange(entry: string): boolean {
+function isAddressOrRange(entry: string): boolean {
   const [address = '', prefix, ...rest] = entry.split('/');
   const family = isIP(address);
   if (family === 0 || rest.length > 0) return false;

@@ -1,6 +1,7 @@
 import type { ModuleContext, ModuleSettings, SettingProblem, TesseraModule } from '../module.js';
 import { x509Problems, x509Sections } from './config.js';
 import { registerX509Module } from './register.js';
+import { x509Events } from './events.js';
 
 /** `x509` (docs/protocol.md §7): client certificates as credentials. */
 export const x509Module: TesseraModule<typeof x509Sections> = {
@@ -8,6 +9,9 @@ export const x509Module: TesseraModule<typeof x509Sections> = {
   // No dependency: a certificate is one more credential wherever credentials are read (REST, the login form).
   dependencies: [],
   sections: x509Sections,
+  events: x509Events,
+  // A certificate's subject proves no username sent beside it.
+  credentialKinds: [{ type: 'x509', provesUsername: false }],
   // The form source's field; the header source's is a header, the TLS source reads the handshake.
   parameters: ({ x509 }) => (x509.sources.includes('form') ? [{ name: 'cert', credential: true }] : []),
   problems: x509ModuleProblems,

@@ -1,37 +1,30 @@
 /**
- * What a request presents to prove an identity. A discriminated union on `type`: each module
- * (x509, otp) adds its member together with its extractor (adapter-koa) and handler (core).
+ * What a request presents to prove an identity. The kinds are open: core knows the username and
+ * password every entry point reads; a module adds its kind (otp, x509) in its own folder, with its
+ * extractor (adapter-koa) and handler, and declares it (docs/adding-a-module.md). Handlers tell
+ * their kind by `type`.
  */
-export interface UsernamePasswordCredential {
+export interface Credential {
+  /** The kind, e.g. `usernamePassword`: handlers choose by it, and events and SAML name it. */
+  readonly type: string;
+  /** What may be shown of it (log, audit trail, the TGT's authentication): a username, a certificate's subject; never a secret. */
+  readonly id: string;
+}
+
+export interface UsernamePasswordCredential extends Credential {
   readonly type: 'usernamePassword';
   readonly username: string;
   readonly password: string;
 }
 
-/** A TOTP code (RFC 6238) for the user named in the same request (module `otp`). */
-export interface OneTimePasswordCredential {
-  readonly type: 'otp';
-  readonly username: string;
-  readonly code: string;
+export function usernamePasswordCredential(username: string, password: string): UsernamePasswordCredential {
+  return { type: 'usernamePassword', id: username, username, password };
 }
 
-/** Where a certificate came from: a form field or a header set by a trusted proxy, or this server's TLS handshake. */
-export type CertificateSource = 'form' | 'header' | 'tls';
-
-/**
- * An X.509 client certificate (module `x509`). Form and header certificates prove nothing about the
- * private key; only trusted proxies may send them (the extractor's check). The handler validates the chain.
- */
-export interface X509Credential {
-  readonly type: 'x509';
-  /** DER certificates, the client's first; any others are untrusted candidates for the path (intermediates). */
-  readonly chain: readonly Uint8Array[];
-  readonly source: CertificateSource;
-  /** The client certificate's subject DN (RFC 2253), read when the credential was made: its shown id. */
-  readonly subject: string;
+export function isUsernamePasswordCredential(credential: Credential): credential is UsernamePasswordCredential {
+  return credential.type === 'usernamePassword';
 }
 
-export type Credential = UsernamePasswordCredential | OneTimePasswordCredential | X509Credential;
 export type CredentialType = Credential['type'];
 
 /** What may be shown about a credential: its type and a non-secret identifier. */
@@ -40,12 +33,6 @@ export interface CredentialMetadata {
   readonly type: CredentialType;
 }
 
-export function describeCredential(credential: Credential): CredentialMetadata {
-  switch (credential.type) {
-    case 'usernamePassword':
-    case 'otp':
-      return { id: credential.username, type: credential.type };
-    case 'x509':
-      return { id: credential.subject, type: credential.type };
-  }
+export function describeCredential({ id, type }: Credential): CredentialMetadata {
+  return { id, type };
 }

@@ -5,8 +5,14 @@ export interface AccessStrategy {
   readonly enabled: boolean;
   /** false: every ST needs a fresh login (renew with credentials). */
   readonly ssoEnabled: boolean;
-  /** Attribute name → accepted values (whole-value, case-sensitive regexes); each name needs one match. */
+  /** Attribute name → accepted values (whole-value regexes); each name needs one match (see requireAllAttributes). */
   readonly requiredAttributes: AttributeMap;
+  /** CAS's `requireAllAttributes`, kept only when false: then one required attribute matched is enough. */
+  readonly requireAllAttributes?: false;
+  /** CAS's `caseInsensitive`, kept only when true: required and rejected values match case ignored. */
+  readonly caseInsensitive?: true;
+  /** CAS's `rejectedAttributes`, kept only when not empty: a principal with one value matching is refused. */
+  readonly rejectedAttributes?: AttributeMap;
 }
 
 /**
@@ -46,13 +52,16 @@ export interface RegisteredService {
   readonly properties: AttributeMap;
   /**
    * CAS's `logoutType`: `BACK_CHANNEL` opts the service in to single logout (the login module tells it
-   * when a login session it took part in ends); absent or `NONE`, it is never told.
+   * when a login session it took part in ends, server to server); `FRONT_CHANNEL` too, through the
+   * user's browser on the logout page; absent or `NONE`, it is never told.
    */
   readonly logoutType?: LogoutType;
   /** CAS's `logoutUrl`: where the logout request goes; absent, the service URL the ticket was issued for. */
   readonly logoutUrl?: string;
   /** CAS's `proxyPolicy`, kept only when the definition has one; absent, the service may not proxy. */
   readonly proxyPolicy?: ProxyPolicy;
+  /** CAS's `expirationPolicy` with a date, kept only when it has one: from then on the service behaves as an unregistered one. */
+  readonly expirationPolicy?: ExpirationPolicy;
   /** Apereo's OidcRegisteredService: the service is an OpenID Connect client, its serviceId the pattern of its redirect URIs. */
   readonly oidc?: OidcClientDefinition;
 }
@@ -80,15 +89,45 @@ export interface OidcClientDefinition {
   readonly idTokenSigningAlg?: string;
 }
 
+/**
+ * CAS's DefaultRegisteredServiceExpirationPolicy: `expirationDate` as written (a date, or a date and
+ * time, UTC unless it says otherwise); the three flags are kept so the definition round-trips (tessera
+ * deletes nothing and notifies no one: an expired service is refused).
+ */
+export interface ExpirationPolicy {
+  readonly expirationDate: string;
+  readonly deleteWhenExpired: boolean;
+  readonly notifyWhenDeleted: boolean;
+  readonly notifyWhenExpired: boolean;
+}
+
+/** The instant an expiration date stands for (a date alone is its first instant, UTC); NaN when it is none. */
+export function expirationInstant(expirationDate: string): number {
+  const text = expirationDate.trim();
+  if (/^\d{4}-\d{2}-\d{2}$/.test(text)) return Date.parse(`${text}T00:00:00Z`);
+  if (/^\d{4}-\d{2}-\d{2}T[\d:.]+$/.test(text)) return Date.parse(`${text}Z`);
+  return /^\d{4}-\d{2}-\d{2}T/.test(text) ? Date.parse(text.replace(/\[.*\]$/, '')) : Number.NaN;
+}
+
+/** The service has expired at `now` (ms since the epoch): its expiration date has passed. */
+export function hasExpired(service: Pick<RegisteredService, 'expirationPolicy'>, now: number): boolean {
+  return service.expirationPolicy !== undefined && now >= expirationInstant(service.expirationPolicy.expirationDate);
+}
+
 /** A service definition before the registry has assigned an id (when it came without one). */
 export type ServiceDefinition = Omit<RegisteredService, 'id'> & { readonly id?: number };
 
-export const LOGOUT_TYPES = ['NONE', 'BACK_CHANNEL'] as const;
+export const LOGOUT_TYPES = ['NONE', 'BACK_CHANNEL', 'FRONT_CHANNEL'] as const;
 export type LogoutType = (typeof LOGOUT_TYPES)[number];
 
 /** Whether the service is to be told, by a back-channel logout request, when a login session ends. */
 export function wantsBackChannelLogout(service: RegisteredService): boolean {
   return service.logoutType === 'BACK_CHANNEL';
+}
+
+/** Whether the service is to be told when a login session ends, by either channel. */
+export function wantsSingleLogout(service: RegisteredService): boolean {
+  return service.logoutType === 'BACK_CHANNEL' || service.logoutType === 'FRONT_CHANNEL';
 }
 
 export const CAS_REGISTERED_SERVICE = 'org.apereo.cas.services.CasRegisteredService';

@@ -2,10 +2,12 @@ import type { Credential } from '../../domain/authentication/credential.js';
 import { AuthenticationFailedError, ServiceNotAuthorizedError, TicketNotFoundError, type TesseraError } from '../../domain/errors.js';
 import type { RequestOrigin, TicketRefusalReason } from '../../domain/events.js';
 import type { Authentication } from '../../domain/authentication/authentication.js';
+import type { RegisteredService } from '../../domain/registry/registered-service.js';
 import type { TicketGrantingTicket } from '../../domain/tickets/ticket.js';
 import type { EventSink } from '../../ports/event-sink.js';
 import type { TicketStore } from '../../ports/ticket-store.js';
 import type { CasCore } from '../../use-cases/cas-core.js';
+import type { FrontChannelLogout, SingleLogout } from './single-logout.js';
 
 /** A visit to /login, as CAS protocol 3.0 defines its parameters. */
 export interface LoginRequest {
@@ -54,6 +56,8 @@ export class BrowserLogin {
     private readonly core: CasCore,
     private readonly tickets: TicketStore,
     private readonly events: EventSink,
+    /** Single logout, asked for the front-channel services when a browser logs out. */
+    private readonly singleLogout?: Pick<SingleLogout, 'endForBrowser'>,
   ) {}
 
   /** GET /login: single sign-on, gateway, or the form. An unregistered service is refused (ServiceNotAuthorizedError). */
@@ -73,13 +77,30 @@ export class BrowserLogin {
   }
 
   /**
-   * POST /login: authenticate (AuthenticationFailedError, NoCredentialsError as REST), then keep the
-   * browser's session when it is the same user's, or end it (its services are logged out) and start a
-   * new one. A ticket granted now is always from a new login.
+   * POST /login: authenticate (AuthenticationFailedError, NoCredentialsError as REST), then start the
+   * session (`startSession`). A login whose pages ask more (a step) calls the two apart.
    */
   async logIn(request: LoginWithCredentials): Promise<LoggedIn> {
-    if (request.service !== undefined) await this.requireService(request.service, request.origin);
+    const { authentication } = await this.authenticate(request);
+    return this.startSession(request, authentication);
+  }
+
+  /**
+   * The credentials of a login form proven (AuthenticationFailedError, NoCredentialsError as REST), for
+   * a registered service when it names one (ServiceNotAuthorizedError): nothing is made yet.
+   */
+  async authenticate(request: LoginWithCredentials): Promise<{ authentication: Authentication; service?: RegisteredService }> {
+    const service = request.service === undefined ? undefined : await this.requireService(request.service, request.origin);
     const authentication = await this.core.authenticator.authenticate(request.credentials, request.origin);
+    return { authentication, ...(service && { service }) };
+  }
+
+  /**
+   * A proven login's session: the browser's own one when it is the same user's, else a new one (the
+   * browser's earlier session ends, its services are logged out). A ticket granted now is always
+   * from a new login.
+   */
+  async startSession(request: LoginRequest, authentication: Authentication): Promise<LoggedIn> {
     let tgt = await this.session(request.sessionTgtId);
     if (tgt?.authentication.principal.id !== authentication.principal.id) {
       if (request.sessionTgtId !== undefined) await this.core.destroyTicketGrantingTicket.execute(request.sessionTgtId, request.origin);
@@ -90,14 +111,26 @@ export class BrowserLogin {
     return { tgt, outcome: await this.grant(tgt, request.service, request.origin, authentication) };
   }
 
+  /** The registered, enabled service of this URL, if any: what a step of the login may ask about it. */
+  async service(url: string | undefined): Promise<RegisteredService | undefined> {
+    return url === undefined ? undefined : this.core.serviceAccess.find(url);
+  }
+
   /** Whether the TGT the browser's cookie names is live: a confirmation (`warn`) acts only on one. */
   async hasSession(sessionTgtId: string | undefined): Promise<boolean> {
     return (await this.session(sessionTgtId)) !== undefined;
   }
 
-  /** GET /logout: the browser's TGT, its STs, and (single logout) its services' sessions end. */
-  async logOut(sessionTgtId: string | undefined, origin?: RequestOrigin): Promise<void> {
-    if (sessionTgtId !== undefined) await this.core.destroyTicketGrantingTicket.execute(sessionTgtId, origin);
+  /**
+   * GET /logout: the browser's TGT, its STs, and (single logout) its services' sessions end; the
+   * front-channel logout requests, for the browser to make, are returned.
+   */
+  async logOut(sessionTgtId: string | undefined, origin?: RequestOrigin): Promise<FrontChannelLogout[]> {
+    if (sessionTgtId === undefined) return [];
+    // Only a live session's services: a cookie naming a TGT that is gone tells nobody.
+    const frontChannel = (await this.session(sessionTgtId)) && this.singleLogout ? await this.singleLogout.endForBrowser(sessionTgtId, origin) : [];
+    await this.core.destroyTicketGrantingTicket.execute(sessionTgtId, origin);
+    return frontChannel;
   }
 
   /** Where a logout may send the browser: a registered, enabled service only, never any other URL. */

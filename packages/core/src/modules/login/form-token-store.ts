@@ -1,3 +1,5 @@
+import type { RecordStore, RecordStores } from '../../ports/record-store.js';
+
 /**
  * The used anti-forgery tokens of the login form, shared by every node, so each token is accepted
  * once across the cluster. Tokens prove their own binding and expiry (they are signed); the store
@@ -10,4 +12,23 @@ export interface FormTokenStore {
    * After `expiresAt` the store may forget the id (the token itself is expired by then).
    */
   claim(tokenId: string, expiresAt: number): Promise<boolean>;
+}
+
+/** The login module's namespace of used form tokens in the storage's RecordStores. */
+export const FORM_TOKEN_NAMESPACE = 'login.form-tokens';
+
+/**
+ * FormTokenStore on the storage's records: a used token is a record (`true`) living until the token's
+ * own expiry, and a claim is an insert, of which exactly one of any concurrent callers wins.
+ */
+export class RecordFormTokenStore implements FormTokenStore {
+  private readonly used: RecordStore<true>;
+
+  constructor(records: RecordStores) {
+    this.used = records.namespace<true>(FORM_TOKEN_NAMESPACE);
+  }
+
+  claim(tokenId: string, expiresAt: number): Promise<boolean> {
+    return this.used.insert(tokenId, true, expiresAt);
+  }
 }

@@ -6,3 +6,5 @@ export * from './logout-request.js';
 export * from './service-session-store.js';
 export * from './single-logout.js';
 export * from './ticket-granting-cookie.js';
+export type * from './events.js';
+export * from './pending-logins.js';

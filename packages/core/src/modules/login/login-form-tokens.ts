@@ -1,8 +1,8 @@
 import { hash, webcrypto } from 'node:crypto';
 import { SignJWT, jwtVerify, type CryptoKey } from 'jose';
-import type { DomainEvent } from '../../domain/events.js';
 import type { Clock } from '../../ports/clock.js';
 import type { RandomSource } from '../../ports/random-source.js';
+import type { LoginTokenRefusedEvent } from './events.js';
 import type { FormTokenStore } from './form-token-store.js';
 import type { LoginKeys } from './login-keys.js';
 
@@ -11,7 +11,7 @@ const BROWSER_ID_BYTES = 32;
 const TOKEN_ID_BYTES = 16;
 
 /** Why a form token was refused, for the audit trail. */
-export type FormTokenRefusal = Extract<DomainEvent, { type: 'login.token.refused' }>['reason'];
+export type FormTokenRefusal = LoginTokenRefusedEvent['reason'];
 
 /**
  * The login form's anti-forgery tokens: one-time, bound to the browser, valid on every node. A token

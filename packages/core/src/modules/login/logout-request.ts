@@ -1,3 +1,4 @@
+import { deflateSync } from 'node:zlib';
 import type { RandomSource } from '../../ports/random-source.js';
 
 /** Random bytes in a logout request's ID, as CAS's `LR-` ids. */
@@ -18,4 +19,12 @@ export function logoutRequestXml(ticketId: string, issuedAt: number, random: Ran
     '<saml:NameID xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion">@NOT_USED@</saml:NameID>' +
     `<samlp:SessionIndex>${ticketId.replace(/[&<>"]/g, (char) => XML_ESCAPES[char] ?? char)}</samlp:SessionIndex></samlp:LogoutRequest>`
   );
+}
+
+/**
+ * A logout request as front-channel single logout carries it in the `logoutRequest` query parameter:
+ * the XML deflated (zlib, as Java's default Deflater writes it) and base64-encoded, as Apereo CAS sends it.
+ */
+export function frontChannelLogoutRequest(xml: string): string {
+  return deflateSync(Buffer.from(xml, 'utf8')).toString('base64');
 }

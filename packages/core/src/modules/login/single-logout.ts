@@ -1,6 +1,6 @@
-import type { DomainEvent, RequestOrigin } from '../../domain/events.js';
+import type { RequestOrigin } from '../../domain/events.js';
 import { selectService } from '../../domain/registry/service-matcher.js';
-import { wantsBackChannelLogout, type RegisteredService } from '../../domain/registry/registered-service.js';
+import { wantsBackChannelLogout, wantsSingleLogout, type RegisteredService } from '../../domain/registry/registered-service.js';
 import { ticketFingerprint } from '../../domain/tickets/fingerprint.js';
 import type { TicketGrantingTicket } from '../../domain/tickets/ticket.js';
 import type { Clock } from '../../ports/clock.js';
@@ -9,11 +9,9 @@ import type { RandomSource } from '../../ports/random-source.js';
 import type { ServiceRegistry } from '../../ports/service-registry.js';
 import type { GrantedTicket, SessionListener } from '../../ports/session-listener.js';
 import type { TicketStore } from '../../ports/ticket-store.js';
-import { logoutRequestXml } from './logout-request.js';
+import type { LogoutRequestDroppedEvent, LogoutTrigger } from './events.js';
+import { frontChannelLogoutRequest, logoutRequestXml } from './logout-request.js';
 import type { ServiceSession, ServiceSessionStore } from './service-session-store.js';
-
-/** Why a service is told: its login session was logged out (by the user, REST or another login) or expired. */
-export type LogoutTrigger = Extract<DomainEvent, { type: 'logout.request.delivered' }>['trigger'];
 
 /** One back-channel logout request to deliver. */
 export interface LogoutDelivery {
@@ -36,6 +34,17 @@ export interface LogoutRequestSender {
   send(delivery: LogoutDelivery): void;
 }
 
+/**
+ * A front-channel logout request (`logoutType: FRONT_CHANNEL`): the browser on the logout page calls
+ * `url` with the query parameter `logoutRequest` (deflated, base64), so the service ends its session.
+ */
+export interface FrontChannelLogout {
+  /** The service's `logoutUrl`, else the URL its ticket was issued for. */
+  readonly url: string;
+  readonly logoutRequest: string;
+  readonly session: ServiceSession;
+}
+
 /** How many due records one round of `endExpired` looks at. */
 export const EXPIRY_BATCH = 100;
 
@@ -43,10 +52,12 @@ export const EXPIRY_BATCH = 100;
 export const DEFAULT_MAX_PER_SESSION = 100;
 
 /**
- * Single logout (CAS back-channel SLO). Each ticket a service with `logoutType: BACK_CHANNEL` validates
+ * Single logout (CAS SLO). Each ticket a service with `logoutType` `BACK_CHANNEL` or `FRONT_CHANNEL` validates
  * is recorded under its TGT (a ticket never validated opened no session in the service, so it is not),
  * at most `maxPerSession` per TGT: past that the oldest record is dropped, and reported. When the TGT
- * ends, each recorded service still registered and still opted in gets a logout request. A logout
+ * ends, each recorded service still registered and still opted in gets a logout request: a
+ * back-channel one from the server, a front-channel one through the browser that logs out
+ * (`endForBrowser`; a session ended without a browser, by REST or an expiry, cannot reach them). A logout
  * ends a TGT at once; an expiry is found by `endExpired`, which a node runs periodically: records
  * whose check time has passed are looked up, a TGT still alive postpones its record to its current
  * expiry, a TGT gone ends it. `take` is atomic, so however many nodes look, each service is told once.
@@ -64,17 +75,25 @@ export class SingleLogout implements SessionListener {
   ) {}
 
   async validated(tgt: TicketGrantingTicket, ticket: GrantedTicket, service: RegisteredService, origin?: RequestOrigin): Promise<void> {
-    if (!wantsBackChannelLogout(service)) return;
+    if (!wantsSingleLogout(service)) return;
     const principal = tgt.authentication.principal.id;
     const dropped = await this.sessions.add(tgt.id, { ticketId: ticket.id, service: ticket.service, principal }, tgt.expiresAt, this.maxPerSession);
     for (const old of dropped) {
-      this.events.emit({ type: 'logout.request.dropped', service: old.service, ticket: ticketFingerprint(old.ticketId), principal: old.principal, limit: this.maxPerSession }, origin);
+      this.events.emit({ type: 'logout.request.dropped', service: old.service, ticket: ticketFingerprint(old.ticketId), principal: old.principal, limit: this.maxPerSession } satisfies LogoutRequestDroppedEvent, origin);
     }
     // A logout between the validation's look at the TGT and this add has taken the record already: tell the service now.
     if ((await this.tickets.get(tgt.id))?.kind !== 'TGT') await this.notify(tgt.id, 'logout', origin);
   }
 
-  ended(tgtId: string, origin?: RequestOrigin): Promise<void> {
+  async ended(tgtId: string, origin?: RequestOrigin): Promise<void> {
+    await this.notify(tgtId, 'logout', origin);
+  }
+
+  /**
+   * A browser logs out of the TGT (before the TGT is destroyed): the back-channel services are told
+   * as ever, and the front-channel ones are returned, for the logout page to call through the browser.
+   */
+  endForBrowser(tgtId: string, origin?: RequestOrigin): Promise<FrontChannelLogout[]> {
     return this.notify(tgtId, 'logout', origin);
   }
 
@@ -89,17 +108,22 @@ export class SingleLogout implements SessionListener {
     return due.length;
   }
 
-  private async notify(tgtId: string, trigger: LogoutTrigger, origin?: RequestOrigin): Promise<void> {
+  /** Tells the TGT's back-channel services; returns its front-channel ones. */
+  private async notify(tgtId: string, trigger: LogoutTrigger, origin?: RequestOrigin): Promise<FrontChannelLogout[]> {
     const sessions = await this.sessions.take(tgtId);
-    if (sessions.length === 0) return;
+    if (sessions.length === 0) return [];
     // The definition as it is now: a service removed or no longer opted in is not told.
     const services = await this.registry.list();
     const now = this.clock.now();
+    const frontChannel: FrontChannelLogout[] = [];
     for (const session of sessions) {
       const service = selectService(services, session.service);
-      if (!service || !wantsBackChannelLogout(service)) continue;
+      if (!service || !wantsSingleLogout(service)) continue;
+      const url = service.logoutUrl ?? session.service;
       const logoutRequest = logoutRequestXml(session.ticketId, now, this.random);
-      this.sender.send({ url: service.logoutUrl ?? session.service, logoutRequest, session, trigger, ...(origin && { origin }) });
+      if (wantsBackChannelLogout(service)) this.sender.send({ url, logoutRequest, session, trigger, ...(origin && { origin }) });
+      else frontChannel.push({ url, logoutRequest: frontChannelLogoutRequest(logoutRequest), session });
     }
+    return frontChannel;
   }
 }

@@ -2,3 +2,5 @@ export * from './otp-replay-store.js';
 export * from './require-otp-policy.js';
 export * from './totp-handler.js';
 export * from './totp-enrolment.js';
+export * from './credential.js';
+export type * from './events.js';

@@ -1,8 +1,9 @@
 import { INVALID_CREDENTIALS } from '../../domain/authentication/authentication.js';
-import type { Credential, CredentialType } from '../../domain/authentication/credential.js';
+import { isUsernamePasswordCredential, type Credential, type CredentialType } from '../../domain/authentication/credential.js';
 import type { Principal } from '../../domain/authentication/principal.js';
 import type { AuthenticationPolicy } from '../../ports/authentication-policy.js';
 import type { UserDirectory } from '../../ports/user-directory.js';
+import { isOneTimePasswordCredential } from './credential.js';
 
 export const OTP_REQUIRED = 'A one-time password is required for this user.';
 export const OTP_ALONE = 'A one-time password must come with the password.';
@@ -25,8 +26,8 @@ export class RequireOtpPolicy implements AuthenticationPolicy {
   }
 
   async concealedFailure(credentials: readonly Credential[]): Promise<string | undefined> {
-    if (credentials.some((credential) => credential.type === 'otp')) return INVALID_CREDENTIALS;
-    const usernames = credentials.flatMap((credential) => (credential.type === 'usernamePassword' ? [credential.username] : []));
+    if (credentials.some(isOneTimePasswordCredential)) return INVALID_CREDENTIALS;
+    const usernames = credentials.filter(isUsernamePasswordCredential).map((credential) => credential.username);
     const users = await Promise.all(usernames.map((username) => this.directory.findByUsername(username)));
     return users.some((user) => user?.otp?.required) ? INVALID_CREDENTIALS : undefined;
   }

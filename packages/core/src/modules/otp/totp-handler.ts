@@ -1,5 +1,7 @@
 import { Secret, TOTP } from 'otpauth';
 import type { Credential } from '../../domain/authentication/credential.js';
+import { isOneTimePasswordCredential } from './credential.js';
+import type { OtpReusedEvent } from './events.js';
 import type { Principal } from '../../domain/authentication/principal.js';
 import { AuthenticationFailedError } from '../../domain/errors.js';
 import type { RequestOrigin } from '../../domain/events.js';
@@ -28,18 +30,18 @@ export class TotpHandler implements CredentialHandler {
   ) {}
 
   supports(credential: Credential): boolean {
-    return credential.type === 'otp';
+    return isOneTimePasswordCredential(credential);
   }
 
   async authenticate(credential: Credential, origin?: RequestOrigin): Promise<Principal> {
-    if (credential.type !== 'otp' || !/^\d{6}$/.test(credential.code)) throw new AuthenticationFailedError([INVALID_OTP]);
+    if (!isOneTimePasswordCredential(credential) || !/^\d{6}$/.test(credential.code)) throw new AuthenticationFailedError([INVALID_OTP]);
     const user = await this.directory.findByUsername(credential.username);
     if (!user?.otp) throw new AuthenticationFailedError([INVALID_OTP]);
     const now = this.clock.now();
     const delta = TOTP.validate({ token: credential.code, secret: Secret.fromBase32(user.otp.secret), timestamp: now, window: 1 });
     if (delta === null) throw new AuthenticationFailedError([INVALID_OTP]);
     if (!(await this.replays.claim(user.username, TOTP.counter({ timestamp: now }) + delta))) {
-      this.events.emit({ type: 'otp.reused', username: user.username }, origin);
+      this.events.emit({ type: 'otp.reused', username: user.username } satisfies OtpReusedEvent, origin);
       throw new AuthenticationFailedError([REUSED_OTP]);
     }
     return { id: user.username, attributes: user.attributes };

@@ -5,6 +5,7 @@ import type { EventSink } from '../../ports/event-sink.js';
 import type { TicketStore } from '../../ports/ticket-store.js';
 import type { CasCore } from '../../use-cases/cas-core.js';
 import type { ValidatedServiceTicket } from '../../use-cases/validate-service-ticket.js';
+import type { ProxyCallbackFailedEvent } from './events.js';
 import type { ProxyCallback } from './proxy-callback.js';
 import { allowsProxyCallback, isHttpsUrl } from './proxy-policy.js';
 
@@ -60,7 +61,7 @@ export class IssueProxyGrantingTicket {
     if (!outcome.delivered) {
       await this.tickets.remove(pgt.id);
       const { reason, status } = outcome;
-      this.events.emit({ type: 'proxy.callback.failed', ...about, reason, ...(status !== undefined && { status }) }, origin);
+      this.events.emit({ type: 'proxy.callback.failed', ...about, reason, ...(status !== undefined && { status }) } satisfies ProxyCallbackFailedEvent, origin);
       return undefined;
     }
     this.events.emit({ type: 'ticket.created', kind: 'PGT', ticket: ticketFingerprint(pgt.id), principal, service: ticket.service, proxy: pgtUrl }, origin);

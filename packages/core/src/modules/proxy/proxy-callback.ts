@@ -1,4 +1,4 @@
-import type { ProxyCallbackFailure } from '../../domain/events.js';
+import type { ProxyCallbackFailure } from './events.js';
 
 /** One delivery of a PGT to a proxy's callback (CAS protocol 3.0 §2.5.4). */
 export interface ProxyCallbackRequest {

@@ -1,1 +1,2 @@
 export * from './register-service.js';
+export type * from './events.js';

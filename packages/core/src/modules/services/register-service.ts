@@ -1,6 +1,7 @@
 import type { Credential } from '../../domain/authentication/credential.js';
 import type { Principal } from '../../domain/authentication/principal.js';
-import type { RequestOrigin, ServiceRefusalReason } from '../../domain/events.js';
+import type { RequestOrigin } from '../../domain/events.js';
+import type { ServiceRefusalReason, ServiceRefusedEvent } from './events.js';
 import {
   AuthenticationFailedError,
   ForbiddenError,
@@ -83,7 +84,7 @@ export class RegisterService {
   private refuser(who: { readonly principal?: string; readonly tgt?: string }, origin: RequestOrigin | undefined): Refuse<ServiceRefusalReason> {
     return (reason, error) => {
       const field = error instanceof InvalidServiceDefinitionError ? { field: error.field } : {};
-      this.deps.events.emit({ type: 'service.refused', reason, ...who, ...field }, origin);
+      this.deps.events.emit({ type: 'service.refused', reason, ...who, ...field } satisfies ServiceRefusedEvent, origin);
       throw error;
     };
   }

@@ -5,6 +5,7 @@ import type { RequestOrigin } from '../../domain/events.js';
 import type { AuthenticationListener } from '../../ports/authentication-listener.js';
 import type { Clock } from '../../ports/clock.js';
 import type { EventSink } from '../../ports/event-sink.js';
+import type { AuthenticationThrottledEvent } from './events.js';
 import type { ThrottleStore } from './throttle-store.js';
 
 export interface ThrottleSettings {
@@ -28,8 +29,6 @@ export function throttleKey(clientIp: string, username?: string): string {
   return name ? `${clientIp} ${name}` : clientIp;
 }
 
-/** Credentials whose id is the username they prove: a password's, or a one-time code's. */
-const USERNAME_CREDENTIALS: ReadonlySet<CredentialType> = new Set(['usernamePassword', 'otp']);
 
 function normalizedUsername(username: string | undefined): string | undefined {
   return username?.trim().toLowerCase() || undefined;
@@ -42,12 +41,18 @@ function normalizedUsername(username: string | undefined): string | undefined {
  * forgets only the keys of the usernames they proved, never the key a request merely named.
  */
 export class AuthenticationThrottle implements AuthenticationListener {
+  private readonly usernameKinds: ReadonlySet<CredentialType>;
+
   constructor(
     private readonly store: ThrottleStore,
     private readonly clock: Clock,
     private readonly settings: ThrottleSettings,
     private readonly events: EventSink,
-  ) {}
+    /** The credential kinds whose shown id is the username they prove (a password, a one-time code), as their makers declare. */
+    usernameKinds: Iterable<CredentialType>,
+  ) {
+    this.usernameKinds = new Set(usernameKinds);
+  }
 
   /** Throws ThrottledError, with the whole seconds left, while the subject's key is locked. */
   async check(subject: ThrottleSubject): Promise<void> {
@@ -66,7 +71,7 @@ export class AuthenticationThrottle implements AuthenticationListener {
     // Concurrent failures may all reach the threshold: the store locks once and never extends a lock.
     if (await this.store.lock(key, now, now + lockSeconds * 1000)) {
       const username = normalizedUsername(subject.username);
-      this.events.emit({ type: 'authentication.throttled', key, ...(username && { username }), lockSeconds, failures }, subject.origin);
+      this.events.emit({ type: 'authentication.throttled', key, ...(username && { username }), lockSeconds, failures } satisfies AuthenticationThrottledEvent, subject.origin);
     }
   }
 
@@ -77,7 +82,7 @@ export class AuthenticationThrottle implements AuthenticationListener {
    */
   async authenticated(authentication: Authentication, origin?: RequestOrigin): Promise<void> {
     if (origin === undefined) return;
-    const usernames = authentication.credentials.filter(({ type }) => USERNAME_CREDENTIALS.has(type)).map(({ id }) => id);
+    const usernames = authentication.credentials.filter(({ type }) => this.usernameKinds.has(type)).map(({ id }) => id);
     const keys = new Set(usernames.length === 0 ? [throttleKey(origin.clientAddress)] : usernames.map((username) => throttleKey(origin.clientAddress, username)));
     for (const key of keys) await this.store.reset(key);
   }

@@ -2,3 +2,4 @@ export * from './request-rate-store.js';
 export * from './throttle-store.js';
 export * from './authentication-throttle.js';
 export * from './request-rate-limit.js';
+export type * from './events.js';

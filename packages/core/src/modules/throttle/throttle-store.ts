@@ -1,7 +1,8 @@
 /**
  * Authentication-failure state per throttle key (client IP + lower-cased username), shared by every
- * node. Each method is one atomic step; a Mongo adapter keeps one document per key, `{ _id: key, failures,
- * windowEndsAt, lockedUntil, locks }`, and every method maps to single-document updates:
+ * node. Each method is one atomic step; the module's Mongo store (cli-server modules/throttle/stores)
+ * keeps one document per key, `{ _id: key, failures, windowEndsAt, lockedUntil, locks }`, and every
+ * method maps to single-document updates:
  * - recordFailure: `updateOne({ _id, windowEndsAt: { $gt: now } }, { $inc: { failures: 1 } })`; when that
  *   matches nothing, `findOneAndUpdate({ _id, windowEndsAt: { $not: { $gt: now } } }, { $set: { failures: 1,
  *   windowEndsAt: now + windowMs } }, { upsert: true })`, retried from the start on duplicate key 11000;

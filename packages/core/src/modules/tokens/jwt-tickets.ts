@@ -10,7 +10,7 @@ import type { GrantedServiceTicket } from '../../use-cases/grant-service-ticket.
 export const REQUEST_PARAMETERS_CLAIM = 'requestParameters';
 
 /** The service property (Apereo CAS's `jwtAsServiceTicket`) that turns a service's STs into JWTs. */
-export const JWT_AS_SERVICE_TICKET = 'jwtAsServiceTicket';
+const JWT_AS_SERVICE_TICKET = 'jwtAsServiceTicket';
 
 /**
  * The tokens module (docs/protocol.md §6): TGTs and STs as JWTs whose `jti` is a stored ticket, so the

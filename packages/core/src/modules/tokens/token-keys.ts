@@ -24,7 +24,7 @@ const ENCRYPTION_KEY_BYTES: Readonly<Record<ContentEncryptionAlgorithm, number>>
 };
 
 /** RFC 7518 §3.2: an HS512 key must be at least as long as the hash output. */
-export const MIN_SIGNING_KEY_BYTES = 64;
+const MIN_SIGNING_KEY_BYTES = 64;
 /** Bytes of randomness in a generated signing key: CAS generates a 512-bit octet JWK. */
 const GENERATED_SIGNING_KEY_BYTES = 64;
 const BASE64URL = /^[A-Za-z0-9_-]+$/;

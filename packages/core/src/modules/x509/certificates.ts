@@ -1,5 +1,5 @@
 import * as pkijs from 'pkijs';
-import type { CertificateSource, X509Credential } from '../../domain/authentication/credential.js';
+import type { CertificateSource, X509Credential } from './credential.js';
 import type { CertificateDetails } from './certificate-validator.js';
 import { ldapFields, rfc2253 } from './distinguished-name.js';
 import { base64Bytes, looksLikePem, pemBlocks } from './pem.js';
@@ -76,7 +76,8 @@ export function x509Credential(chain: readonly Uint8Array[], source: Certificate
   const certificates = chain.map(parseCertificate);
   const [leaf] = certificates;
   if (!leaf || certificates.some((certificate) => !certificate)) return undefined;
-  return { type: 'x509', chain, source, subject: rfc2253(leaf.subject) };
+  const subject = rfc2253(leaf.subject);
+  return { type: 'x509', id: subject, chain, source, subject };
 }
 
 /** The certificates of a trust anchor file: PEM (one or more) or one DER certificate. Throws naming the problem. */

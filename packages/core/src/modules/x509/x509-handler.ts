@@ -1,4 +1,5 @@
 import type { Credential } from '../../domain/authentication/credential.js';
+import { isX509Credential } from './credential.js';
 import type { AttributeMap, Principal } from '../../domain/authentication/principal.js';
 import { AuthenticationFailedError } from '../../domain/errors.js';
 import type { CertificateDetails, CertificateValidator } from './certificate-validator.js';
@@ -28,11 +29,11 @@ export class X509CredentialHandler implements CredentialHandler {
   ) {}
 
   supports(credential: Credential): boolean {
-    return credential.type === 'x509';
+    return isX509Credential(credential);
   }
 
   async authenticate(credential: Credential): Promise<Principal> {
-    if (credential.type !== 'x509') throw new AuthenticationFailedError(['Not an X.509 certificate.']);
+    if (!isX509Credential(credential)) throw new AuthenticationFailedError(['Not an X.509 certificate.']);
     const details = await this.validator.validate(credential.chain);
     const id = principalIdOf(details, this.principalId);
     if (id === undefined || id === '') throw new AuthenticationFailedError([MISSING[this.principalId]]);
@@ -41,7 +42,7 @@ export class X509CredentialHandler implements CredentialHandler {
 }
 
 /** The first (most specific) CN; the first e-mail address, the subject alternative name's before the subject's. */
-export function principalIdOf(details: CertificateDetails, source: PrincipalIdSource): string | undefined {
+function principalIdOf(details: CertificateDetails, source: PrincipalIdSource): string | undefined {
   switch (source) {
     case 'subjectDn':
       return details.subjectDn;
@@ -55,7 +56,7 @@ export function principalIdOf(details: CertificateDetails, source: PrincipalIdSo
 }
 
 /** Subject fields by LDAP name (`cn`, `ou`, ...), every e-mail address as `mail`, and the DNs and serial number. */
-export function certificateAttributes(details: CertificateDetails): AttributeMap {
+function certificateAttributes(details: CertificateDetails): AttributeMap {
   const attributes: Record<string, string[]> = {};
   const add = (name: string, value: string) => {
     const values = (attributes[name] ??= []);

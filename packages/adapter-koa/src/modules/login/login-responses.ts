@@ -1,0 +1,262 @@
+import {
+  AuthenticationFailedError,
+  InvalidRequestError,
+  NoCredentialsError,
+  RateLimitedError,
+  ThrottledError,
+  type RequestOrigin,
+  type TesseraError,
+} from '@tessera/core';
+import type { BrowserLogin, LoginFormTokens, LoginOutcome, LoginRequest, PendingLogin, PendingLogins, TicketGrantingCookie } from '@tessera/core/modules/login';
+import type { Context, Next } from 'koa';
+import { z } from 'zod';
+import { statusOf, UNEXPECTED_ERROR_STATUS } from '../../errors/error-status.js';
+import { toTesseraError } from '../../errors/normalize-error.js';
+import { failureHeaderSchema, setFailureHeaders } from '../../errors/failure-headers.js';
+import { reportServerError } from '../../errors/report.js';
+import type { HttpContext, LoginStep, LoginStepContext } from '../../http-module.js';
+import { flag, optionalText } from '../../request/parameter-schemas.js';
+import { inputOf } from '../../routes/route-input.js';
+import type { FailureRendering, Step } from '../../routes/route.js';
+import { LoginCookies, TICKET_GRANTING_COOKIE, WARN_COOKIE } from './login-cookies.js';
+import type { LoginForm, LoginPages, Page, ResponseMethod } from './pages.js';
+
+/** What the login routes work with, beside the HTTP context every module gets. */
+export interface LoginRouteDependencies {
+  readonly login: BrowserLogin;
+  readonly cookie: TicketGrantingCookie;
+  readonly formTokens: LoginFormTokens;
+  readonly pendingLogins: PendingLogins;
+  readonly pages: LoginPages;
+}
+
+export const HTML = { 'text/html': z.string().meta({ description: 'An HTML page.' }) };
+export const METHOD = optionalText('How to send the browser back to the service: `GET` (a 302 redirect, the default) or `POST` (a form posting the ticket).');
+export const RENEW = flag('Ask for credentials even with a login session; the ticket then counts as from a new login.');
+export const LOCATION = z.object({ Location: z.string().meta({ description: 'The service URL, with `ticket` appended unless the redirect is a gateway one.' }) });
+
+/** The answers of a page route to a core error: the status of the one table, and an HTML page. */
+export const pageFailures = (http: HttpContext): FailureRendering => ({
+  statusOf: (code) => statusOf(code, http.options),
+  response: (code) => {
+    const headers = failureHeaderSchema(code);
+    return headers ? { content: HTML, headers } : { content: HTML };
+  },
+});
+
+/** How a refused or throttled post shows its page again, with one message: the form, or a step. */
+export type ShowAgain = (ctx: Context, status: number, error: TesseraError) => Promise<void>;
+
+/** The request a login answers, as the routes read it. */
+export interface ShownRequest {
+  readonly service?: string;
+  readonly renew: boolean;
+  readonly method: ResponseMethod;
+  /** The browser sent a session cookie that opened. */
+  readonly sessionSent: boolean;
+}
+
+/**
+ * What the login routes share (docs/protocol.md §12): the pages and their headers, the cookies, the
+ * form tokens, the held logins of steps, and what a login outcome shows.
+ */
+export class LoginResponses {
+  readonly cookies: LoginCookies;
+
+  constructor(
+    readonly http: HttpContext,
+    readonly deps: LoginRouteDependencies,
+  ) {
+    this.cookies = new LoginCookies(http.options.basePath || '/', http.options.publicUrl?.startsWith('https:') ?? false);
+  }
+
+  get messages() {
+    return this.deps.pages.messages;
+  }
+
+  send(ctx: Context, status: number, page: Page): void {
+    ctx.status = status;
+    ctx.type = 'text/html; charset=utf-8';
+    ctx.set('Cache-Control', 'no-store');
+    ctx.set('Content-Security-Policy', page.contentSecurityPolicy);
+    ctx.set('X-Frame-Options', 'DENY');
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    ctx.set('Referrer-Policy', 'no-referrer');
+    ctx.body = page.markup;
+  }
+
+  /** A fresh form token for this browser (its id cookie set now when it has none). */
+  newToken(ctx: Context): Promise<string> {
+    const { formTokens } = this.deps;
+    return formTokens.issue(this.cookies.browserId(ctx, () => formTokens.newBrowserId()));
+  }
+
+  async showForm(ctx: Context, status: number, form: Omit<LoginForm, 'formToken'>): Promise<void> {
+    this.send(ctx, status, this.deps.pages.loginForm({ ...form, formToken: await this.newToken(ctx) }));
+  }
+
+  /** The TGT the browser's cookie names, if it opens; a cookie that does not open is dropped. */
+  async sessionOf(ctx: Context): Promise<string | undefined> {
+    const sealed = this.cookies.get(ctx, TICKET_GRANTING_COOKIE);
+    const tgtId = sealed === undefined ? undefined : await this.deps.cookie.open(sealed);
+    if (sealed !== undefined && tgtId === undefined) this.cookies.clear(ctx, TICKET_GRANTING_COOKIE);
+    return tgtId;
+  }
+
+  async respond(ctx: Context, outcome: LoginOutcome, request: ShownRequest): Promise<void> {
+    const { pages } = this.deps;
+    switch (outcome.kind) {
+      case 'credentials':
+        // A session cookie whose TGT is gone is of no use any more.
+        if (request.sessionSent && outcome.principal === undefined) this.cookies.clear(ctx, TICKET_GRANTING_COOKIE);
+        return this.showForm(ctx, 200, { ...request, ...(outcome.principal !== undefined && { principal: outcome.principal }) });
+      case 'redirect':
+        return this.backToService(ctx, outcome.service, outcome.ticket, request.method);
+      case 'confirm':
+        return this.send(ctx, 200, pages.confirm({ service: outcome.service, principal: outcome.principal, method: request.method, formToken: await this.newToken(ctx) }));
+      case 'signedIn':
+        return this.send(ctx, 200, pages.signedIn(outcome.principal));
+      case 'denied':
+        return this.send(ctx, 403, pages.denied(outcome.service, outcome.principal));
+    }
+  }
+
+  /**
+   * A proven login goes on: to the first of `steps` it needs (held meanwhile, its page shown), or
+   * without one to its session: the cookies set, and the outcome shown.
+   */
+  async proceed(ctx: Context, login: HeldLogin, context: LoginStepContext, steps: readonly LoginStep[]): Promise<void> {
+    const needed: LoginStep[] = [];
+    for (const step of steps) if (await step.needed(context)) needed.push(step);
+    const [first] = needed;
+    if (first !== undefined) {
+      const held: PendingLogin = { ...login.request, authentication: context.authentication, steps: needed.map((step) => step.name) };
+      const pending = await this.deps.pendingLogins.hold(this.cookies.browserId(ctx, () => this.deps.formTokens.newBrowserId()), held);
+      return this.showStep(ctx, 200, { step: first, pending, context });
+    }
+    const { tgt, outcome } = await this.deps.login.startSession(login.session, context.authentication);
+    this.cookies.set(ctx, TICKET_GRANTING_COOKIE, await this.deps.cookie.seal(tgt.id));
+    if (login.request.warn) this.cookies.set(ctx, WARN_COOKIE, 'true');
+    else this.cookies.clear(ctx, WARN_COOKIE);
+    return this.respond(ctx, outcome, { ...login.shown, sessionSent: false });
+  }
+
+  /** A step's page for a held login, with a fresh form token. */
+  async showStep(ctx: Context, status: number, shown: { step: LoginStep; pending: string; context: LoginStepContext; message?: string }): Promise<void> {
+    const { step, pending, context, message } = shown;
+    const page = step.page(this.messages.language, context);
+    const formToken = await this.newToken(ctx);
+    this.send(ctx, status, this.deps.pages.step({ page, formToken, pending, username: context.authentication.principal.id, ...(message !== undefined && { message }) }));
+  }
+
+  backToService(ctx: Context, service: string, ticket: string | undefined, method: ResponseMethod): void {
+    if (method === 'POST') return this.send(ctx, 200, this.deps.pages.postRedirect(service, ticket));
+    ctx.set('Cache-Control', 'no-store');
+    ctx.redirect(ticket === undefined ? service : withTicket(service, ticket));
+  }
+
+  /** Failures as pages; a refused or throttled post shows its page again (`again`), with one message. */
+  renderFailures(again?: ShowAgain): Step {
+    const { http, messages } = this;
+    const send = (ctx: Context, status: number, page: Page) => this.send(ctx, status, page);
+    const notice = (heading: string, paragraph: string) => this.deps.pages.notice(heading, paragraph);
+    return async function renderLoginFailures(ctx: Context, next: Next) {
+      try {
+        await next();
+      } catch (thrown) {
+        const error = toTesseraError(thrown);
+        const status = error ? statusOf(error.code, http.options) : UNEXPECTED_ERROR_STATUS;
+        if (!error || status >= 500) reportServerError(http.events, thrown, ctx);
+        setFailureHeaders(ctx, error);
+        if (again && (error instanceof AuthenticationFailedError || error instanceof NoCredentialsError || error instanceof ThrottledError || error instanceof RateLimitedError)) {
+          return again(ctx, status, error);
+        }
+        if (error?.code === 'SERVICE_NOT_AUTHORIZED') return send(ctx, status, notice(messages.unknownServiceHeading, messages.unknownService));
+        if (status === 503) return send(ctx, status, notice(messages.unavailableHeading, messages.unavailable));
+        if (status >= 500) return send(ctx, status, notice(messages.errorHeading, messages.error));
+        return send(ctx, status, notice(messages.badRequestHeading, messages.badRequest));
+      }
+    };
+  }
+
+  /** The login form's message for a refused or throttled post. */
+  formMessage(error: TesseraError): string {
+    if (error instanceof ThrottledError) return this.messages.throttled;
+    if (error instanceof RateLimitedError) return this.messages.rateLimited;
+    return this.messages.loginFailed;
+  }
+
+  /** The form as the user sent it, for showing it again: never the password. */
+  formAgain(ctx: Context): Omit<LoginForm, 'formToken'> {
+    const sent = sentParameters(ctx);
+    const service = typeof sent['service'] === 'string' ? sent['service'] : undefined;
+    const username = typeof sent['username'] === 'string' ? sent['username'] : undefined;
+    return {
+      ...(service !== undefined && { service }),
+      ...(username !== undefined && { username }),
+      renew: sent['renew'] === true,
+      warn: sent['warn'] === true,
+      method: typeof sent['method'] === 'string' && sent['method'].toUpperCase() === 'POST' ? 'POST' : 'GET',
+    };
+  }
+}
+
+/** A proven login as the routes hand it on: the request it answers, as core and the pages read it. */
+export interface HeldLogin {
+  /** What core's startSession is given. */
+  readonly session: LoginRequest;
+  /** What a held login keeps of the request. */
+  readonly request: Omit<PendingLogin, 'authentication' | 'steps'>;
+  readonly shown: ShownRequest;
+}
+
+/** The request of a login, in the three forms the routes need, from what the form or the held login says. */
+export function heldLogin(request: { service?: string; sessionTgtId?: string; renew: boolean; warn: boolean; method: ResponseMethod; origin: RequestOrigin }): HeldLogin {
+  const service = request.service === undefined ? {} : { service: request.service };
+  return {
+    session: { ...service, ...(request.sessionTgtId !== undefined && { sessionTgtId: request.sessionTgtId }), renew: request.renew, gateway: false, warn: false, origin: request.origin },
+    request: { ...service, ...(request.sessionTgtId !== undefined && { session: request.sessionTgtId }), renew: request.renew, warn: request.warn, method: request.method },
+    shown: { ...service, renew: request.renew, method: request.method, sessionSent: request.sessionTgtId !== undefined },
+  };
+}
+
+/** The route's parsed parameters; none when the input was unreadable. */
+export function sentParameters(ctx: Context): Readonly<Record<string, unknown>> {
+  try {
+    return inputOf(ctx).parameters;
+  } catch {
+    // Unreadable input: nothing sent.
+    return {};
+  }
+}
+
+export function responseMethod(value: string | undefined): ResponseMethod {
+  const method = (value ?? 'GET').toUpperCase();
+  if (method === 'GET' || method === 'POST') return method;
+  throw new InvalidRequestError("Parameter 'method' must be GET or POST");
+}
+
+/** A URL a browser may be sent to: absolute, and not one that runs or embeds content (`javascript:`, `data:`). */
+export function isNavigable(url: string): boolean {
+  try {
+    return !['javascript:', 'data:', 'vbscript:', 'blob:'].includes(new URL(url).protocol);
+  } catch {
+    return false;
+  }
+}
+
+export function requireNavigable(service: string | undefined): void {
+  if (service !== undefined && !isNavigable(service)) throw new InvalidRequestError("Parameter 'service' must be an absolute URL");
+}
+
+/** The service URL with `ticket` added to its query, before any fragment (as CAS appends it). */
+export function withTicket(service: string, ticket: string): string {
+  return withQuery(service, 'ticket', ticket);
+}
+
+/** The URL with one more query parameter, before any fragment. */
+export function withQuery(url: string, name: string, value: string): string {
+  const hash = url.indexOf('#');
+  const [base, fragment] = hash < 0 ? [url, ''] : [url.slice(0, hash), url.slice(hash)];
+  return `${base}${base.includes('?') ? '&' : '?'}${name}=${encodeURIComponent(value)}${fragment}`;
+}

@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import { optionalText } from '../../request/parameter-schemas.js';
+import { requestOrigin } from '../../request/request-origin.js';
+import { STORE_ERRORS } from '../../request/credential-request.js';
+import { defineRoute, type Route } from '../../routes/route.js';
+import { TICKET_GRANTING_COOKIE } from './login-cookies.js';
+import { HTML, isNavigable, pageFailures, withQuery, type LoginResponses } from './login-responses.js';
+
+/** GET /logout (CAS protocol 3.0 §2.3): the login session ends, with single logout. */
+export function logoutRoute(responses: LoginResponses): Route {
+  const { http, cookies, deps } = responses;
+  return defineRoute({
+    method: 'get',
+    path: '/logout',
+    operationId: 'logoutPage',
+    summary: 'Log out with a browser: end the login session and single logout',
+    description:
+      'Destroys the TGT of the `TGC` cookie and its STs, tells each service opted in to back-channel single logout (asynchronously), clears the cookie. `service` (CAS 3) or `url` (CAS 2) is followed only when it is a registered, enabled service. Services opted in to front-channel logout are called by the browser from the logged-out page (an image each, `logoutRequest` in the query), which then goes on to `service` by a script.',
+    request: {
+      query: z.object({
+        service: optionalText('Where to go afterwards: followed only when it is a registered, enabled service.'),
+        url: optionalText('CAS 2 name of `service`, read when `service` is absent.'),
+      }),
+    },
+    responses: {
+      200: { description: 'The logged-out page; with front-channel calls, also when going on to `service` afterwards.', content: HTML },
+      302: { description: 'Logged out, and sent on to the registered service named.', headers: z.object({ Location: z.string() }) },
+    },
+    errors: STORE_ERRORS,
+    failures: pageFailures(http),
+    steps: [responses.renderFailures(), http.readBody],
+    async handle(ctx, { query }) {
+      const frontChannel = await deps.login.logOut(await responses.sessionOf(ctx), requestOrigin(ctx));
+      cookies.clear(ctx, TICKET_GRANTING_COOKIE);
+      const found = await deps.login.logoutRedirect(query.service ?? query.url);
+      const next = found !== undefined && isNavigable(found) ? found : undefined;
+      if (next !== undefined && frontChannel.length === 0) {
+        ctx.set('Cache-Control', 'no-store');
+        ctx.redirect(next);
+        return;
+      }
+      const calls = frontChannel.map(({ url, logoutRequest }) => withQuery(url, 'logoutRequest', logoutRequest));
+      responses.send(ctx, 200, deps.pages.loggedOut({ calls, ...(next !== undefined && { next }) }));
+    },
+  });
+}

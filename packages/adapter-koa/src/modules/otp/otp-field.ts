@@ -1,0 +1,30 @@
+import type { LoginFormField } from '../../http-module.js';
+import { html } from '../../pages/html.js';
+
+/** The otp module's texts on the login pages, by the pages' language (`login.language`). */
+export interface OtpMessages {
+  readonly code: string;
+  readonly codeHint: string;
+}
+
+const en: OtpMessages = {
+  code: 'One-time code',
+  codeHint: 'Only if your account uses one: the 6 digits your authenticator app shows.',
+};
+
+export const OTP_MESSAGES: Readonly<Record<string, OtpMessages>> = { en };
+
+/** The texts in `language`, else in English. */
+export function otpMessages(language: string): OtpMessages {
+  return OTP_MESSAGES[language] ?? en;
+}
+
+/** The login form's field for the code, posted as `parameter`, which the module's extractor reads. */
+export function otpFormField(parameter: string): LoginFormField {
+  return {
+    markup: (language) => {
+      const text = otpMessages(language);
+      return html`<div class="field"><label for="otp">${text.code}</label><input type="text" id="otp" name="${parameter}" inputmode="numeric" autocomplete="one-time-code" aria-describedby="otp-hint"><p class="hint" id="otp-hint">${text.codeHint}</p></div>`;
+    },
+  };
+}
