@@ -43,7 +43,7 @@ const edges = [
 ];
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/dist-test/**', '**/node_modules/**'] },
+  { ignores: ['**/dist/**', '**/dist-test/**', '**/node_modules/**', 'test/fixtures/module-pin/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { BUILT_IN_RELEASE_POLICY_CODECS, BUILT_IN_USERNAME_PROVIDER_CODECS, serviceCodec } from '@tessera/adapter-koa';
 import { Argon2PasswordHasher } from '@tessera/core';
 import { aRegisteredService } from '@tessera/testkit';
-import { TestPki } from '@tessera/testkit/x509';
+import { TestPki } from '@tessera/testkit/pki';
 
 export const SERVICE = 'https://app.example.org/home';
 /** A config user with a plain password: checking it is one SHA-256 compare, the cheap handler. */

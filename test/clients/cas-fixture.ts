@@ -1,6 +1,6 @@
 import { chmod, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { EXTENDED_KEY_USAGE, KEY_USAGE, TestPki } from '@tessera/testkit/x509';
+import { EXTENDED_KEY_USAGE, KEY_USAGE, TestPki } from '@tessera/testkit/pki';
 import { startTessera, type Tessera } from '../support/tessera.js';
 import { overHttps } from '../support/https.js';
 import { makeTempDir } from './harness.js';

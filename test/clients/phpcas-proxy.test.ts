@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { mkdir, copyFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { freePort } from '@tessera/testkit';
-import { EXTENDED_KEY_USAGE, KEY_USAGE, TestPki, type TestAuthority } from '@tessera/testkit/x509';
+import { EXTENDED_KEY_USAGE, KEY_USAGE, TestPki, type TestAuthority } from '@tessera/testkit/pki';
 import { overHttps } from '../support/https.js';
 import { startCasFixture, type CasFixture } from './cas-fixture.js';
 import { makeTempDir, skipUnlessInstalled, startChildServer, type ChildServer, type TempDir } from './harness.js';

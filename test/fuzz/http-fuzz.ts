@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { Secret, TOTP } from 'otpauth';
 import { cryptoRandomSource } from '@tessera/core';
 import { generateTokenKeys } from '@tessera/core/modules/tokens';
-import { TestPki } from '@tessera/testkit/x509';
+import { TestPki } from '@tessera/testkit/pki';
 import { rememberSecret } from '../support/log-canary.js';
 import { baseConfig, startTessera, type Tessera } from '../support/tessera.js';
 import { basicCredentials, rawRequests, WRONG_PASSWORD, type FuzzWorld, type RawRequest } from './requests.js';

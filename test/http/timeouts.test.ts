@@ -3,7 +3,7 @@ import { connect as connectTls } from 'node:tls';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { EXTENDED_KEY_USAGE, KEY_USAGE, TestPki } from '@tessera/testkit/x509';
+import { EXTENDED_KEY_USAGE, KEY_USAGE, TestPki } from '@tessera/testkit/pki';
 import { scrape, valueOf } from '../support/prometheus.js';
 import { converse } from '../support/raw-http.js';
 import { login, startTessera, type Tessera } from '../support/tessera.js';

@@ -8,7 +8,7 @@ import type { Tessera } from '../support/tessera.js';
 import { CLIENT_ID, CLIENT_SECRET, follow, freePort, REDIRECT_URI, startOidc } from './support.js';
 
 // docs/modules/oidc.md: the JWKS publishes the current and the previous signing key, so a rotation
-// (tessera generate-keys --set oidc --rotate FILE) never breaks a token in flight.
+// (tessera oidc generate-keys --rotate FILE) never breaks a token in flight.
 describe('oidc: signing key rotation', () => {
   const before = generateOidcKeySet(cryptoRandomSource);
   const after = generateOidcKeySet(cryptoRandomSource, before);

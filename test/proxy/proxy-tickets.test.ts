@@ -4,7 +4,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { HttpsCallbackListener } from '@tessera/testkit/x509';
+import { HttpsCallbackListener } from '@tessera/testkit/modules/proxy';
 import { scrape, valueOf } from '../support/prometheus.js';
 import { APP, form, login, startTessera } from '../support/tessera.js';
 import { BACKEND, delivered, freshTicket, PORTAL, proxyingService, proxyTicket, startProxyWorld, validate, type ProxyWorld } from './support.js';

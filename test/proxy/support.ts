@@ -1,7 +1,8 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { HttpsCallbackListener, TestPki, type TestAuthority } from '@tessera/testkit/x509';
+import { HttpsCallbackListener } from '@tessera/testkit/modules/proxy';
+import { TestPki, type TestAuthority } from '@tessera/testkit/pki';
 import { rememberSecret } from '../support/log-canary.js';
 import { baseConfig, form, login, startTessera, type Tessera } from '../support/tessera.js';
 

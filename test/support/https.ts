@@ -1,6 +1,6 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import type { IssuedCertificate } from '@tessera/testkit/x509';
+import type { IssuedCertificate } from '@tessera/testkit/pki';
 import { rememberAnswer, rememberRequest } from './log-canary.js';
 
 export interface Answer {

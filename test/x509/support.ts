@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { EXTENDED_KEY_USAGE, KEY_USAGE, TestPki, type IssuedCertificate, type TestAuthority } from '@tessera/testkit/x509';
+import { EXTENDED_KEY_USAGE, KEY_USAGE, TestPki, type IssuedCertificate, type TestAuthority } from '@tessera/testkit/pki';
 
 const DAY = 86_400_000;
 

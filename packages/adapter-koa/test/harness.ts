@@ -21,7 +21,8 @@ import { proxyModule } from '../src/modules/proxy/index.js';
 import { restModule } from '../src/modules/rest/index.js';
 import { throttleModule } from '../src/modules/throttle/index.js';
 import { tokensModule } from '../src/modules/tokens/index.js';
-import { builtInServicePolicies, MapThrottleStore, testCore } from '@tessera/testkit';
+import { builtInServicePolicies, testCore } from '@tessera/testkit';
+import { MapThrottleStore } from '@tessera/testkit/modules/throttle';
 import { DrainingRateStore } from './throttle-fakes.js';
 import { FakePasswordHandler, ListServiceRegistry, FixedClock, MapTicketStore, RecordingEvents, type FakeUser } from './fakes.js';
 

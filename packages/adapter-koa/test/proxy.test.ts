@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { XMLValidator } from 'fast-xml-parser';
-import { RecordingProxyCallback } from '@tessera/testkit';
+import { RecordingProxyCallback } from '@tessera/testkit/modules/proxy';
 import { APP, createTgt, grantSt, PROXY_APP, PROXY_CALLBACK, testServer, type TestServer } from './harness.js';
 import { openApiOf, operation } from './openapi-document.js';
 

@@ -1,7 +1,7 @@
 import { CERTIFICATE_REASONS, PkijsCertificateValidator, X509CredentialHandler, type PrincipalIdSource } from '@tessera/core/modules/x509';
 import { expect } from 'chai';
 import { FixedClock } from '@tessera/testkit';
-import { TestPki, type IssuedCertificate, type TestAuthority } from '@tessera/testkit/x509';
+import { TestPki, type IssuedCertificate, type TestAuthority } from '@tessera/testkit/pki';
 import { trustedPeers, type CredentialExtractor } from '../src/index.js';
 import { usernamePasswordExtractor } from '../src/index.js';
 import { formCertificateExtractor, headerCertificateExtractor, tlsCertificateExtractor } from '../src/modules/x509/index.js';

@@ -1,11 +1,7 @@
 import { RecordServiceSessionStore } from '@tessera/core/modules/login';
-import {
-  describeModuleStoresOnRecords,
-  describeServiceRegistry,
-  describeSingleLogoutOnStores,
-  describeTicketStore,
-  describeUserDirectory,
-} from '@tessera/testkit';
+import { describeModuleStoresOnRecords } from '@tessera/testkit/modules';
+import { describeServiceRegistry, describeTicketStore, describeUserDirectory } from '@tessera/testkit';
+import { describeSingleLogoutOnStores } from '@tessera/testkit/modules/login';
 import {
   MemoryRecordStores,
   MemoryServiceRegistry,

@@ -1,12 +1,8 @@
 import { cryptoRandomSource, type Clock } from '@tessera/core';
 import { RecordServiceSessionStore } from '@tessera/core/modules/login';
-import {
-  describeModuleStoresOnRecords,
-  describeServiceRegistry,
-  describeSingleLogoutOnStores,
-  describeTicketStore,
-  describeUserDirectory,
-} from '@tessera/testkit';
+import { describeModuleStoresOnRecords } from '@tessera/testkit/modules';
+import { describeServiceRegistry, describeTicketStore, describeUserDirectory } from '@tessera/testkit';
+import { describeSingleLogoutOnStores } from '@tessera/testkit/modules/login';
 import { FakeDatabase } from '@tessera/testkit/mongo';
 import { COLLECTIONS, MongoRecordStores, createMongoStores, guardedWithin, type MongoDatabase, type RecordDocument } from '@tessera/adapter-mongo';
 import { userDocument } from './user-documents.js';

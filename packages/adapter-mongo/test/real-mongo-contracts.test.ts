@@ -1,14 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
-import {
-  FixedClock,
-  aTicketGrantingTicket,
-  describeModuleStoresOnRecords,
-  describeRecordStores,
-  describeServiceRegistry,
-  describeTicketStore,
-  describeUserDirectory,
-} from '@tessera/testkit';
+import { FixedClock, aTicketGrantingTicket, describeRecordStores, describeServiceRegistry, describeTicketStore, describeUserDirectory } from '@tessera/testkit';
+import { describeModuleStoresOnRecords } from '@tessera/testkit/modules';
 import { cryptoRandomSource, type Clock } from '@tessera/core';
 import { COLLECTIONS, MongoReadinessCheck, MongoRecordStores, connectMongo, createMongoStores, guardedWithin, type MongoConnection, type RecordDocument, type UserDocument } from '@tessera/adapter-mongo';
 import type { Db } from 'mongodb';

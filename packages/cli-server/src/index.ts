@@ -23,6 +23,3 @@ export { FanOutEventSink } from './events/fan-out-event-sink.js';
 export { MetricsEventSink, NO_HANDLER } from './metrics/metrics-event-sink.js';
 export { TesseraMetrics, UNMATCHED_ROUTE } from './metrics/tessera-metrics.js';
 export { AdminEndpoints } from './admin/admin-endpoints.js';
-export { CrlFiles, readTrustAnchors } from './modules/x509/certificate-files.js';
-export { HttpsProxyCallback, readCaBundle, type ProxyCallbackSettings } from './modules/proxy/https-proxy-callback.js';
-export { HttpLogoutRequestSender } from './modules/login/back-channel-sender.js';

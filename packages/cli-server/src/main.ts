@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
-import { commandHelp, commandList, invocationOf, OPTIONS, USAGE, usageLine, type Command, type OptionName } from './cli/commands.js';
+import type { Command, OptionName, OptionValues } from './cli/command.js';
+import { commandHelp, commandList, invocationOf, optionOf, OPTIONS, USAGE, usageLine } from './cli/commands.js';
 import { redactedText } from './redaction.js';
 
 async function main(argv: string[]): Promise<void> {
@@ -22,15 +23,16 @@ async function main(argv: string[]): Promise<void> {
   }
   const { command, operands } = invocation;
   if (help) return void process.stdout.write(commandHelp(command));
-  const problem = usageProblem(command, Object.keys(given) as OptionName[], operands);
+  const problem = usageProblem(command, Object.keys(given), operands);
   if (problem) return usageError(problem, `Usage: ${usageLine(command)}\n(tessera ${command.name} --help for more)\n`);
-  const code = await command.run({ values: given, operands, out: process.stdout, err: process.stderr });
+  // Every option but --help takes a value (central ones, and modules' by their type).
+  const code = await command.run({ values: given as OptionValues, operands, out: process.stdout, err: process.stderr });
   if (code !== undefined) process.exitCode = code;
 }
 
 function usageProblem(command: Command, options: readonly OptionName[], operands: readonly string[]): string | undefined {
   const foreign = options.find((name) => !command.options.includes(name));
-  if (foreign) return `${OPTIONS[foreign].usage.split(' ')[0]} is not an option of tessera ${command.name}`;
+  if (foreign) return `${optionOf(foreign).usage.split(' ')[0]} is not an option of tessera ${command.name}`;
   const { min = 0, max = 0 } = command.operands ?? {};
   if (operands.length < min) return `tessera ${command.name} needs ${command.operands?.usage}`;
   if (operands.length > max) return `unexpected argument "${operands.slice(max).join(' ')}"`;

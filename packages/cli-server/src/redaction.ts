@@ -10,10 +10,14 @@ export interface RedactedError {
   readonly errors?: readonly RedactedError[];
 }
 
-/** Keys (compared in lower case) whose values never reach a line, whatever they hold. */
+/** Keys (compared in lower case) whose values never reach a line, whatever they hold (`otp` as in SECRET_NAMES). */
 const SECRET_KEYS = ['password', 'passwordhash', 'bindpassword', 'authorization', 'proxy-authorization', 'cookie', 'otp', 'otpsecret', 'signingkey', 'encryptionkey'];
 
-/** Names whose value, after `=` or `:` in a text, is a secret. */
+/**
+ * Names whose value, after `=` or `:` in a text, is a secret. `otp` is a generic secret-looking name
+ * here, beside `pwd` and `token`: defence in depth under the otp module's declared secret parameter,
+ * for lines written before the configuration is read.
+ */
 const SECRET_NAMES = ['password', 'passwd', 'pwd', 'otp', 'token', 'secret', 'authorization', 'cookie'];
 
 /** The password of a URL's user information (`redis://:secret@host`, `mongodb://user:secret@host`); one masked as `***` already stays so. */

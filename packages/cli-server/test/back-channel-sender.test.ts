@@ -1,7 +1,7 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
-import { HttpLogoutRequestSender } from '@tessera/cli-server';
+import { HttpLogoutRequestSender } from '@tessera/cli-server/modules/login';
 import type { LogoutDelivery } from '@tessera/core/modules/login';
 import { RecordingEvents } from '@tessera/testkit';
 

@@ -11,7 +11,7 @@ import { cryptoRandomSource } from '@tessera/core';
 import { generateLoginSecret } from '@tessera/core/modules/login';
 import { generateOidcKeySet } from '@tessera/core/modules/oidc';
 import { generateTokenKeys } from '@tessera/core/modules/tokens';
-import { TestPki } from '@tessera/testkit/x509';
+import { TestPki } from '@tessera/testkit/pki';
 
 /** A trust anchor file for the x509 module. */
 async function trustAnchorFile(): Promise<string> {

@@ -3,9 +3,11 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { ConfigurationError, HttpsProxyCallback, parseConfig, readCaBundle, startServer } from '@tessera/cli-server';
+import { ConfigurationError, parseConfig, startServer } from '@tessera/cli-server';
+import { HttpsProxyCallback, readCaBundle } from '@tessera/cli-server/modules/proxy';
 import { freePort } from '@tessera/testkit';
-import { HttpsCallbackListener, TestPki, type TestAuthority } from '@tessera/testkit/x509';
+import { HttpsCallbackListener } from '@tessera/testkit/modules/proxy';
+import { TestPki, type TestAuthority } from '@tessera/testkit/pki';
 import { configProblems as problems } from './config-problems.js';
 
 const quiet = new Writable({ write: (_chunk, _encoding, done) => done() });

@@ -8,7 +8,7 @@ import { buildContainer, CENTRAL_PARAMETERS, createLogger, declaredParameters, k
 import { cryptoRandomSource } from '@tessera/core';
 import { generateOidcKeySet } from '@tessera/core/modules/oidc';
 import { generateTokenKeys } from '@tessera/core/modules/tokens';
-import { TestPki } from '@tessera/testkit/x509';
+import { TestPki } from '@tessera/testkit/pki';
 import { configProblems as problems } from './config-problems.js';
 
 /** The x509 module reading the form field `cert`, its trust anchor a file that is never read by the schema. */

@@ -7,7 +7,7 @@ import { Writable } from 'node:stream';
 import { ConfigurationError, parseConfig, startServer, type RunningServer } from '@tessera/cli-server';
 import { Argon2PasswordHasher } from '@tessera/core';
 import { FixedClock, freePort } from '@tessera/testkit';
-import { TestPki } from '@tessera/testkit/x509';
+import { TestPki } from '@tessera/testkit/pki';
 
 interface Started {
   readonly server: RunningServer;

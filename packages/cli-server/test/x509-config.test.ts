@@ -3,10 +3,11 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { buildContainer, ConfigurationError, createLogger, CrlFiles, parseConfig, startServer, KEYS } from '@tessera/cli-server';
+import { buildContainer, ConfigurationError, createLogger, parseConfig, startServer, KEYS } from '@tessera/cli-server';
+import { CrlFiles } from '@tessera/cli-server/modules/x509';
 import { CERTIFICATE_REASONS, PkijsCertificateValidator } from '@tessera/core/modules/x509';
 import { FixedClock } from '@tessera/testkit';
-import { TestPki, type TestAuthority } from '@tessera/testkit/x509';
+import { TestPki, type TestAuthority } from '@tessera/testkit/pki';
 import { configProblems as problems } from './config-problems.js';
 import { jsonLines } from './json-lines.js';
 

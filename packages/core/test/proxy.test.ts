@@ -9,7 +9,7 @@ import {
   type SessionListener,
 } from '@tessera/core';
 import { allowsProxyCallback, GrantProxyTicket, IssueProxyGrantingTicket, proxyCallbackUrl } from '@tessera/core/modules/proxy';
-import { RecordingProxyCallback } from '@tessera/testkit';
+import { RecordingProxyCallback } from '@tessera/testkit/modules/proxy';
 import { password, service } from './fakes.js';
 import { APP, coreWithFakes } from './harness.js';
 

@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { defaultTicketLifetimes, ticketFingerprint, type RequestOrigin } from '@tessera/core';
 import { RecordServiceSessionStore, SERVICE_SESSION_NAMESPACE, SingleLogout } from '@tessera/core/modules/login';
-import { MapRecordStores, RecordingLogoutSender, SeededRandomSource, testCore } from '@tessera/testkit';
+import { MapRecordStores, SeededRandomSource, testCore } from '@tessera/testkit';
+import { RecordingLogoutSender } from '@tessera/testkit/modules/login';
 import { FixedClock, ListServiceRegistry, MapTicketStore, RecordingEvents, TableHandler, password, service } from './fakes.js';
 
 const SLO = 'https://slo.example.org';

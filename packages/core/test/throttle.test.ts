@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { ThrottledError, type Authentication } from '@tessera/core';
 import { AuthenticationThrottle, throttleKey } from '@tessera/core/modules/throttle';
 import { FixedClock, RecordingEvents } from './fakes.js';
-import { MapThrottleStore } from '@tessera/testkit';
+import { MapThrottleStore } from '@tessera/testkit/modules/throttle';
 
 const ORIGIN = { clientAddress: '203.0.113.9', requestId: 'r1' };
 const SUBJECT = { origin: ORIGIN, username: 'CasUser' };

@@ -10,7 +10,7 @@ import {
   x509Credential,
   type PrincipalIdSource,
 } from '@tessera/core/modules/x509';
-import { TestPki, type IssuedCertificate, type TestAuthority } from '@tessera/testkit/x509';
+import { TestPki, type IssuedCertificate, type TestAuthority } from '@tessera/testkit/pki';
 import { FixedClock, RecordingEvents, TableHandler, password } from './fakes.js';
 
 const SUBJECT = 'CN=Smith\\, John+OU=R\\+D,O=Example,E=john@example.org';

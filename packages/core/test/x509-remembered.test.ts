@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import * as pkijs from 'pkijs';
 import { CERTIFICATE_REASONS, PkijsCertificateValidator, type RevocationListSource, type RevocationPolicy } from '@tessera/core/modules/x509';
-import { ListRevocationSource, TestPki, type IssuedCertificate, type TestAuthority } from '@tessera/testkit/x509';
+import { ListRevocationSource } from '@tessera/testkit/modules/x509';
+import { TestPki, type IssuedCertificate, type TestAuthority } from '@tessera/testkit/pki';
 import { FixedClock } from './fakes.js';
 import { failureReasons } from './failure-reasons.js';
 

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { CERTIFICATE_REASONS, PkijsCertificateValidator, type RevocationPolicy } from '@tessera/core/modules/x509';
-import { ListRevocationSource, TestPki, type IssuedCertificate, type TestAuthority } from '@tessera/testkit/x509';
+import { ListRevocationSource } from '@tessera/testkit/modules/x509';
+import { TestPki, type IssuedCertificate, type TestAuthority } from '@tessera/testkit/pki';
 import { FixedClock } from './fakes.js';
 import { failureReasons } from './failure-reasons.js';
 

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { CERTIFICATE_REASONS, PkijsCertificateValidator, type CertificatePolicy } from '@tessera/core/modules/x509';
-import { EXTENDED_KEY_USAGE, KEY_USAGE, TestAuthority, TestPki, type IssuedCertificate } from '@tessera/testkit/x509';
+import { EXTENDED_KEY_USAGE, KEY_USAGE, TestAuthority, TestPki, type IssuedCertificate } from '@tessera/testkit/pki';
 import { FixedClock } from './fakes.js';
 import { failureReasons } from './failure-reasons.js';
 

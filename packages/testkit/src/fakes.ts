@@ -25,9 +25,6 @@ import {
   type UserRecord,
   type ValidatableTicket,
 } from '@tessera/core';
-import { type LogoutDelivery, type LogoutRequestSender } from '@tessera/core/modules/login';
-import { type ProxyCallback, type ProxyCallbackOutcome, type ProxyCallbackRequest } from '@tessera/core/modules/proxy';
-import { type ThrottleState, type ThrottleStore } from '@tessera/core/modules/throttle';
 
 /**
  * Minimal fakes of core's ports for domain and route tests, which must not depend on an adapter
@@ -77,16 +74,6 @@ export class MapTicketStore implements TicketStore {
       if (ticket.expiresAt > now) live += 1;
     }
     return Promise.resolve(live);
-  }
-}
-
-/** A proxy's callback that takes every PGT it is given, or answers `outcome`; `calls` keeps each delivery. */
-export class RecordingProxyCallback implements ProxyCallback {
-  readonly calls: ProxyCallbackRequest[] = [];
-  outcome: ProxyCallbackOutcome = { delivered: true };
-  deliver(request: ProxyCallbackRequest): Promise<ProxyCallbackOutcome> {
-    this.calls.push(request);
-    return Promise.resolve(this.outcome);
   }
 }
 
@@ -225,38 +212,5 @@ export class CountingHasher implements PasswordHasher {
   verify(phc: string, password: string): Promise<boolean> {
     this.verifications += 1;
     return Promise.resolve(phc === `hashed:${password}`);
-  }
-}
-
-export class MapThrottleStore implements ThrottleStore {
-  readonly states = new Map<string, ThrottleState>();
-
-  get(key: string): Promise<ThrottleState | undefined> {
-    return Promise.resolve(this.states.get(key));
-  }
-  recordFailure(key: string, now: number, windowMs: number): Promise<number> {
-    const state = this.states.get(key) ?? { failures: 0, windowEndsAt: 0, lockedUntil: 0, locks: 0 };
-    const open = state.windowEndsAt > now;
-    const failures = open ? state.failures + 1 : 1;
-    this.states.set(key, { ...state, failures, windowEndsAt: open ? state.windowEndsAt : now + windowMs });
-    return Promise.resolve(failures);
-  }
-  lock(key: string, now: number, until: number): Promise<boolean> {
-    const state = this.states.get(key);
-    if (state && state.lockedUntil > now) return Promise.resolve(false);
-    this.states.set(key, { failures: 0, windowEndsAt: 0, lockedUntil: until, locks: (state?.locks ?? 0) + 1 });
-    return Promise.resolve(true);
-  }
-  reset(key: string): Promise<void> {
-    this.states.delete(key);
-    return Promise.resolve();
-  }
-}
-
-/** Keeps every logout request it is handed, delivering none. */
-export class RecordingLogoutSender implements LogoutRequestSender {
-  readonly sent: LogoutDelivery[] = [];
-  send(delivery: LogoutDelivery): void {
-    this.sent.push(delivery);
   }
 }

@@ -7,25 +7,15 @@ export { describeUserDirectory, type UserDirectoryFactory } from './user-directo
 export { Slapd, slapdInstalled } from './slapd/slapd-server.js';
 export { describeWithSlapd } from './slapd/describe-with-slapd.js';
 export * as ldapSeed from './slapd/seed.js';
-export { describeThrottleStore, type ThrottleStoreFactory } from './throttle-store-contract.js';
-export { describeOtpReplayStore, type OtpReplayStoreFactory } from './otp-replay-store-contract.js';
-export { describeRequestRateStore, type RequestRateStoreFactory } from './request-rate-store-contract.js';
-export { describeServiceSessionStore, type ServiceSessionStoreFactory } from './service-session-store-contract.js';
-export { describeFormTokenStore, type FormTokenStoreFactory } from './form-token-store-contract.js';
 export { describeRecordStores, type RecordStoresFactory, type RecordStoresHooks } from './record-store-contract.js';
-export { describeModuleStoresOnRecords, type ModuleRecordsFactory } from './module-stores-on-records.js';
 export {
   CountingHasher,
   ListServiceRegistry,
   ListUserDirectory,
   MapRecordStores,
-  MapThrottleStore,
   MapTicketStore,
   RecordingEvents,
-  RecordingLogoutSender,
-  RecordingProxyCallback,
 } from './fakes.js';
-export { describeSingleLogoutOnStores, type SingleLogoutStores, type SingleLogoutStoresFactory } from './single-logout-cases.js';
 export type { AnotherNode } from './another-node.js';
 export { freePort } from './ports.js';
 export { builtInServicePolicies, testCore, type TestCoreParts } from './test-core.js';

@@ -1,18 +1,8 @@
 import { RecordServiceSessionStore } from '@tessera/core/modules/login';
-import {
-  ListServiceRegistry,
-  ListUserDirectory,
-  MapRecordStores,
-  MapThrottleStore,
-  MapTicketStore,
-  describeModuleStoresOnRecords,
-  describeRecordStores,
-  describeServiceRegistry,
-  describeSingleLogoutOnStores,
-  describeThrottleStore,
-  describeTicketStore,
-  describeUserDirectory,
-} from '@tessera/testkit';
+import { ListServiceRegistry, ListUserDirectory, MapRecordStores, MapTicketStore, describeRecordStores, describeServiceRegistry, describeTicketStore, describeUserDirectory } from '@tessera/testkit';
+import { MapThrottleStore, describeThrottleStore } from '@tessera/testkit/modules/throttle';
+import { describeModuleStoresOnRecords } from '@tessera/testkit/modules';
+import { describeSingleLogoutOnStores } from '@tessera/testkit/modules/login';
 
 // Unit tests run on these fakes, so they must behave as every real store does, or a test could pass on a quirk.
 describe('testkit fakes: port contracts (the suites the adapters pass)', () => {

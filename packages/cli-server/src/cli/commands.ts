@@ -1,48 +1,19 @@
-import { CONTENT_ENCRYPTION_ALGORITHMS } from '@tessera/core/modules/tokens';
-import type { Output } from './configuration.js';
+import { moduleCommands } from '../modules/index.js';
+import type { Command, CommandOption, OptionName } from './command.js';
 import { loadOptions } from './load-options.js';
 
-/** Every option of every command; each command names the ones it takes. */
-export const OPTIONS = {
+
+/** The options of the central commands; a module's command brings its own (ModuleCommand.ownOptions). */
+const CENTRAL_OPTIONS = {
   config: { type: 'string', usage: '--config FILE', help: 'the settings file (YAML, or JSON by its .json name); without it, the demo defaults' },
   port: { type: 'string', usage: '--port N', help: 'overrides server.port' },
-  algorithm: { type: 'string', usage: '--algorithm ENC', help: `content encryption of the tokens: ${CONTENT_ENCRYPTION_ALGORITHMS.join(', ')} (default A128CBC-HS256)` },
-  set: { type: 'string', usage: '--set tokens|oidc', help: "whose keys: the tokens module's (the default) or the oidc module's signing keys and cookie secrets" },
-  rotate: { type: 'string', usage: '--rotate FILE', help: "with --set oidc: a new key set that keeps FILE's current signing key and cookie secret as the previous ones" },
-  user: { type: 'string', usage: '--user NAME', help: 'the user the secret is for, shown in the authenticator app' },
   help: { type: 'boolean', short: 'h', usage: '--help', help: 'show this help' },
-} as const;
-
-export type OptionName = Exclude<keyof typeof OPTIONS, 'help'>;
-export type OptionValues = Partial<Record<OptionName, string>>;
-
-export interface CommandInput {
-  readonly values: OptionValues;
-  readonly operands: readonly string[];
-  readonly out: Output;
-  readonly err: Output;
-}
-
-export interface Command {
-  /** The words that call it: `services import`. */
-  readonly name: string;
-  /** Earlier spellings still understood, not shown. */
-  readonly aliases?: readonly string[];
-  /** The operands as the usage shows them, and how many it takes. */
-  readonly operands?: { readonly usage: string; readonly min: number; readonly max: number };
-  readonly options: readonly OptionName[];
-  /** Options among `options` that must be given. */
-  readonly required?: readonly OptionName[];
-  readonly summary: string;
-  readonly description: string;
-  /** The exit code; undefined while the command goes on (a server). Each loads its own modules, so `--help` and small commands start fast. */
-  run(input: CommandInput): Promise<number | undefined>;
-}
+} as const satisfies Record<string, CommandOption>;
 
 const SETTINGS = `Settings come from --config FILE, then TESSERA_* environment variables (TESSERA_SERVER__PORT=9000:
 "__" between levels), then --port. A bad setting is named with the variable it came from, and exits 2.`;
 
-export const COMMANDS: readonly Command[] = [
+const CENTRAL_COMMANDS: readonly Command[] = [
   {
     name: 'start',
     options: ['config', 'port'],
@@ -69,17 +40,6 @@ ${SETTINGS}`,
     description: `Prints the argon2id PHC string for users[].passwordHash. The password is read from stdin (the first line)
 or typed at the terminal without echo, never taken from the command line.`,
     run: async () => (await import('./hash-password.js')).hashPassword(),
-  },
-  {
-    name: 'generate-keys',
-    aliases: ['keys generate'],
-    options: ['algorithm', 'set', 'rotate'],
-    summary: 'print fresh keys for the tokens module, or for the oidc module (JSON)',
-    description: `Prints {"signingKey", "encryptionKey"}: redirect it into the file tokens.keyFile names, or copy the values into
-tokens.signingKey and tokens.encryptionKey. With --set oidc, prints the oidc module's key set for oidc.keyFile or oidc.keys;
---rotate FILE keeps the current key of FILE published as the previous one, so tokens signed before still verify.
-Every node of a cluster needs the same keys.`,
-    run: async ({ values, out, err }) => (await import('./generate-keys.js')).generateKeys(values, out, err),
   },
   {
     name: 'services list',
@@ -109,14 +69,6 @@ naming the file, the key and the service. Reads no configuration and changes not
     run: async ({ operands, out, err }) => (await import('./services.js')).validateServices(operands, out, err),
   },
   {
-    name: 'otp new',
-    options: ['user'],
-    required: ['user'],
-    summary: 'print a new TOTP secret (users[].otpSecret) and its otpauth:// URI',
-    description: 'Prints a fresh base32 secret for users[].otpSecret and the otpauth:// URI to show an authenticator app (as a QR code).',
-    run: async ({ values }) => (await import('./otp-new.js')).otpNew(values.user),
-  },
-  {
     name: 'health',
     options: ['config'],
     summary: "ask this machine's server whether it is live (a container HEALTHCHECK)",
@@ -127,9 +79,25 @@ ${SETTINGS}`,
   },
 ];
 
+/** Every command: the central ones, and each listed module's where it says it goes. */
+export const COMMANDS: readonly Command[] = moduleCommands().reduce<Command[]>((commands, command) => {
+  const after = commands.findIndex((listed) => listed.name === command.listedAfter);
+  return after === -1 ? [...commands, command] : [...commands.slice(0, after + 1), command, ...commands.slice(after + 1)];
+}, [...CENTRAL_COMMANDS]);
+
+/** Every option of every command, the modules' with the central ones; each command names the ones it takes. */
+export const OPTIONS: Readonly<Record<string, CommandOption>> = moduleCommands().reduce<Record<string, CommandOption>>((options, command) => {
+  for (const [name, option] of Object.entries(command.ownOptions ?? {})) {
+    // Two meanings of one option would make one command's --help lie.
+    if (name in options) throw new Error(`tessera ${command.name}: option --${name} is declared already`);
+    options[name] = option;
+  }
+  return options;
+}, { ...CENTRAL_OPTIONS });
+
 /** `tessera services import DIR [--config FILE]`. */
 export function usageLine(command: Command): string {
-  const options = command.options.map((name) => (command.required?.includes(name) ? OPTIONS[name].usage : `[${OPTIONS[name].usage}]`));
+  const options = command.options.map((name) => (command.required?.includes(name) ? optionOf(name).usage : `[${optionOf(name).usage}]`));
   return ['tessera', command.name, command.operands?.usage, ...options].filter(Boolean).join(' ');
 }
 
@@ -147,9 +115,15 @@ ${SETTINGS}
 See docs/cli.md and docs/configuration.md.
 `;
 
+export function optionOf(name: OptionName): CommandOption {
+  const option = OPTIONS[name];
+  if (option === undefined) throw new Error(`no command declares the option --${name}`);
+  return option;
+}
+
 /** `tessera COMMAND --help`. */
 export function commandHelp(command: Command): string {
-  const options = [...command.options, 'help' as const].map((name) => [OPTIONS[name].usage, OPTIONS[name].help] as const);
+  const options = [...command.options, 'help'].map((name) => [optionOf(name).usage, optionOf(name).help] as const);
   const width = Math.max(...options.map(([usage]) => usage.length));
   return `Usage: ${usageLine(command)}
 

@@ -13,7 +13,8 @@ import { buildContainer } from '../container.js';
 import { createListener } from '../listener.js';
 import { createLogger } from '../logging.js';
 import { KEYS } from '../keys.js';
-import { withConfiguration, type Output } from './configuration.js';
+import type { Output } from './command.js';
+import { withConfiguration } from './configuration.js';
 
 /**
  * `tessera config check`: everything `start` does before it opens storage and listens: the settings,

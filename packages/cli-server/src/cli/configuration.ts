@@ -2,10 +2,8 @@ import { InvalidConfigurationError } from '@tessera/core';
 import { describeProblems, loadConfig, type LoadOptions } from '../config/load.js';
 import type { Config } from '../config/schema.js';
 import { redactedText } from '../redaction.js';
+import type { Output } from './command.js';
 
-export interface Output {
-  write(text: string): unknown;
-}
 
 /**
  * Runs `work` on the configuration loaded as the server loads it. A bad configuration, found while

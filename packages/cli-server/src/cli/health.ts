@@ -3,7 +3,8 @@ import { request as httpsRequest } from 'node:https';
 import type { LoadOptions } from '../config/load.js';
 import type { Config } from '../config/schema.js';
 import { urlHost } from '../listen.js';
-import { withConfiguration, type Output } from './configuration.js';
+import type { Output } from './command.js';
+import { withConfiguration } from './configuration.js';
 
 const TIMEOUT_MS = 4000;
 

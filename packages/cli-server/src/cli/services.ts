@@ -6,7 +6,8 @@ import { buildContainer } from '../container.js';
 import type { Binder } from '../di.js';
 import { createLogger } from '../logging.js';
 import { KEYS } from '../keys.js';
-import { withConfiguration, type Output } from './configuration.js';
+import type { Output } from './command.js';
+import { withConfiguration } from './configuration.js';
 
 /** `tessera services list`: the registry the server would start with (configuration, servicesDirectory, the registry store). */
 export function listServices(options: LoadOptions, out: Output, err: Output): Promise<number | undefined> {

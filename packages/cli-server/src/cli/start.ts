@@ -1,7 +1,8 @@
 import type { LoadOptions } from '../config/load.js';
 import type { RunningServer } from '../server.js';
 import { redactedText } from '../redaction.js';
-import { withConfiguration, type Output } from './configuration.js';
+import type { Output } from './command.js';
+import { withConfiguration } from './configuration.js';
 
 /**
  * `tessera start`: loads and checks the configuration, serves, and on SIGINT/SIGTERM lets requests in

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { ModuleCommand } from '../cli/command.js';
 import type { CentralSettings } from '../config/central.js';
 import type { Binder } from '../di.js';
 import { CENTRAL_CREDENTIAL_KINDS, type CredentialKind } from '../credential-kinds.js';
@@ -73,6 +74,11 @@ function enabledModules(names: readonly string[]): TesseraModule[] {
  */
 export function moduleEvents(): ModuleEvents {
   return new ModuleEvents(LISTED.flatMap((module) => module.events ?? []));
+}
+
+/** The commands every known module adds, on or off, in list order (cli/commands.ts places them in the help). */
+export function moduleCommands(): ModuleCommand[] {
+  return LISTED.flatMap((module) => module.commands ?? []);
 }
 
 /** A `modules` list with the modules demo mode shows (the browser login, proxy tickets) added, those whose dependencies are on. */

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { ModuleCommand } from '../cli/command.js';
 import type { CentralSettings } from '../config/central.js';
 import type { CredentialKind } from '../credential-kinds.js';
 import type { Binder } from '../di.js';
@@ -86,6 +87,11 @@ export interface TesseraModule<Sections extends z.ZodRawShape = z.ZodRawShape> {
    * or not the module is on, as service definitions are read before and without the configuration.
    */
   readonly servicePolicies?: ServicePolicyRegistrations;
+  /**
+   * The `tessera` commands it adds (its key material, a user's secret): listed by `tessera --help`
+   * and run whether or not the module is on, as they read none of its settings.
+   */
+  readonly commands?: readonly ModuleCommand[];
   /** Binds what the module adds (routes, extractors, handlers, listeners, jobs); called only when it is on. */
   register(binder: Binder, settings: ModuleSettings<Sections>, context: ModuleContext): void;
 }

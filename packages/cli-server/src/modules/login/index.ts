@@ -5,6 +5,9 @@ import { loginSections } from './config.js';
 import { registerLoginModule } from './register.js';
 import { loginEvents } from './events.js';
 
+/** For tests (`@tessera/cli-server/modules/login`): the back-channel logout requests' sender. */
+export { HttpLogoutRequestSender } from './back-channel-sender.js';
+
 /** `login` (docs/protocol.md §12): the browser half of CAS. */
 export const loginModule: TesseraModule<typeof loginSections> = {
   name: 'login',

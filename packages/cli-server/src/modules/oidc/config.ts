@@ -9,7 +9,7 @@ export const oidcSchema = section({
   keys: z
     .string({ error: 'expected the key set as JSON text' })
     .optional()
-    .describe('The signing keys and cookie secrets as JSON text (what `tessera generate-keys --set oidc` prints), e.g. from a variable. Unset: taken from `oidc.keyFile`. Every node needs the same.'),
+    .describe('The signing keys and cookie secrets as JSON text (what `tessera oidc generate-keys` prints), e.g. from a variable. Unset: taken from `oidc.keyFile`. Every node needs the same.'),
   keyFile: filePath()
     .default('tessera-oidc-keys.json')
     .meta({ defaultText: '`tessera-oidc-keys.json` (in demo mode: in `~/.local/state/tessera`, or `$XDG_STATE_HOME/tessera`)' })

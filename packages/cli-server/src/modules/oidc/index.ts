@@ -1,6 +1,7 @@
 import { cryptoRandomSource } from '@tessera/core';
 import { generateOidcKeySet } from '@tessera/core/modules/oidc';
 import type { ModuleContext, ModuleKeyFile, ModuleSettings, SettingProblem, TesseraModule } from '../module.js';
+import { oidcCommands } from './commands.js';
 import { oidcSections } from './config.js';
 import { oidcEvents } from './events.js';
 import { registerOidcModule } from './register.js';
@@ -17,6 +18,7 @@ export const oidcModule: TesseraModule<typeof oidcSections> = {
   parameters: () => [...['ticket', 'decision'].map((name) => ({ name })), ...OAUTH_SECRET_PARAMETERS.map((name) => ({ name, secret: true, mounted: true }))],
   problems: oidcProblems,
   keyFiles: oidcKeyFiles,
+  commands: oidcCommands,
   register: registerOidcModule,
 };
 

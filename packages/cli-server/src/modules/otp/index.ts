@@ -1,5 +1,6 @@
 import { CENTRAL_READER } from '../../request-parameters.js';
 import type { ModuleContext, ModuleSettings, SettingProblem, TesseraModule } from '../module.js';
+import { otpCommands } from './commands.js';
 import { otpSections } from './config.js';
 import { registerOtpModule } from './register.js';
 import { otpEvents } from './events.js';
@@ -17,6 +18,7 @@ export const otpModule: TesseraModule<typeof otpSections> = {
   problems: otpProblems,
   // A user who requires a one-time password could never log in without the module that checks it.
   neededBy: ({ users }) => users.flatMap((user, index) => (user.otp?.required === true ? [['users', index, 'requireOtp']] : [])),
+  commands: otpCommands,
   register: registerOtpModule,
 };
 

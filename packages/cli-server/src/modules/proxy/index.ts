@@ -3,6 +3,9 @@ import { proxySections } from './config.js';
 import { registerProxyModule } from './register.js';
 import { proxyEvents } from './events.js';
 
+/** For tests (`@tessera/cli-server/modules/proxy`): the HTTPS callback a PGT is handed over on. */
+export { HttpsProxyCallback, readCaBundle } from './https-proxy-callback.js';
+
 /** `proxy` (docs/protocol.md §13): proxy-granting and proxy tickets. */
 export const proxyModule: TesseraModule<typeof proxySections> = {
   name: 'proxy',

@@ -1,6 +1,7 @@
 import { cryptoRandomSource } from '@tessera/core';
 import { generateTokenKeys } from '@tessera/core/modules/tokens';
 import type { ModuleContext, ModuleKeyFile, ModuleSettings, SettingProblem, TesseraModule } from '../module.js';
+import { tokensCommands } from './commands.js';
 import { tokensSections } from './config.js';
 import { registerTokensModule } from './register.js';
 
@@ -13,6 +14,7 @@ export const tokensModule: TesseraModule<typeof tokensSections> = {
   parameters: () => [{ name: 'token' }],
   problems: tokensProblems,
   keyFiles: tokensKeyFiles,
+  commands: tokensCommands,
   register: registerTokensModule,
 };
 

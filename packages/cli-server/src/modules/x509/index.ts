@@ -3,6 +3,9 @@ import { x509Problems, x509Sections } from './config.js';
 import { registerX509Module } from './register.js';
 import { x509Events } from './events.js';
 
+/** For tests (`@tessera/cli-server/modules/x509`): the CRLs as the module reads and reloads them. */
+export { CrlFiles } from './certificate-files.js';
+
 /** `x509` (docs/protocol.md §7): client certificates as credentials. */
 export const x509Module: TesseraModule<typeof x509Sections> = {
   name: 'x509',

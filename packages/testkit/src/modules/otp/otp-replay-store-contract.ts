@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { OtpReplayStore } from '@tessera/core/modules/otp';
-import { twoNodes, type AnotherNode } from './another-node.js';
+import { twoNodes, type AnotherNode } from '../../another-node.js';
 
 export type OtpReplayStoreFactory = () => OtpReplayStore | Promise<OtpReplayStore>;
 

@@ -1,11 +1,12 @@
 import { expect } from 'chai';
 import { defaultTicketLifetimes, ticketFingerprint, type ServiceRegistry, type TicketStore } from '@tessera/core';
 import { SingleLogout, type LogoutRequestDroppedEvent, type ServiceSessionStore } from '@tessera/core/modules/login';
-import { aRegisteredService, aTicketGrantingTicket } from './builders.js';
-import { RecordingEvents, RecordingLogoutSender } from './fakes.js';
-import { FixedClock } from './fixed-clock.js';
-import { SeededRandomSource } from './seeded-random-source.js';
-import { testCore } from './test-core.js';
+import { aRegisteredService, aTicketGrantingTicket } from '../../builders.js';
+import { RecordingEvents } from '../../fakes.js';
+import { RecordingLogoutSender } from './recording-logout-sender.js';
+import { FixedClock } from '../../fixed-clock.js';
+import { SeededRandomSource } from '../../seeded-random-source.js';
+import { testCore } from '../../test-core.js';
 
 export interface SingleLogoutStores {
   readonly tickets: TicketStore;

@@ -2,7 +2,6 @@
 import 'reflect-metadata';
 import * as x509 from '@peculiar/x509';
 import { randomBytes, webcrypto } from 'node:crypto';
-import type { RevocationListSource } from '@tessera/core/modules/x509';
 
 type CryptoKeyPair = webcrypto.CryptoKeyPair;
 type CryptoKey = webcrypto.CryptoKey;
@@ -196,18 +195,4 @@ function serialNumber(): string {
 function pem(label: string, der: Uint8Array): string {
   const lines = Buffer.from(der).toString('base64').match(/.{1,64}/g) ?? [];
   return `-----BEGIN ${label}-----\n${lines.join('\n')}\n-----END ${label}-----\n`;
-}
-
-/** CRLs held in memory: `replace` stands for an operator replacing the CRL files. */
-export class ListRevocationSource implements RevocationListSource {
-  private lists: readonly Uint8Array[];
-  constructor(lists: readonly RevocationList[] = []) {
-    this.lists = lists.map((list) => list.der);
-  }
-  current(): Promise<readonly Uint8Array[]> {
-    return Promise.resolve(this.lists);
-  }
-  replace(lists: readonly RevocationList[]): void {
-    this.lists = lists.map((list) => list.der);
-  }
 }

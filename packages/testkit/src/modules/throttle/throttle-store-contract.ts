@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { ThrottleStore } from '@tessera/core/modules/throttle';
-import { twoNodes, type AnotherNode } from './another-node.js';
+import { twoNodes, type AnotherNode } from '../../another-node.js';
 
 export type ThrottleStoreFactory = () => ThrottleStore | Promise<ThrottleStore>;
 

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { EXTENDED_KEY_USAGE, KEY_USAGE, type TestAuthority } from './test-pki.js';
+import { EXTENDED_KEY_USAGE, KEY_USAGE, type TestAuthority } from '../../pki/test-pki.js';
 
 /** How the listener answers: a status, after a delay. */
 export interface CallbackAnswer {

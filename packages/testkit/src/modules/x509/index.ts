@@ -1,0 +1,1 @@
+export { ListRevocationSource } from './list-revocation-source.js';
