@@ -20,6 +20,7 @@ export const RP_SERVICE = {
   clientSecret: CLIENT_SECRET,
   scopes: ['java.util.HashSet', ['openid', 'profile', 'email', 'offline_access']],
   bypassApprovalPrompt: true,
+  generateRefreshToken: true,
   attributeReleasePolicy: { '@class': 'org.apereo.cas.services.ReturnAllAttributeReleasePolicy' },
 };
 

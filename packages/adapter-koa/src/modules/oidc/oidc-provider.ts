@@ -145,7 +145,8 @@ export function clientOf(service: RegisteredService): ClientMetadata | undefined
     ...(client.clientSecret !== undefined && { client_secret: client.clientSecret }),
     client_name: service.name,
     token_endpoint_auth_method: client.tokenEndpointAuthenticationMethod,
-    grant_types: client.supportedGrantTypes,
+    // Apereo's generateRefreshToken: without it, no refresh token (offline_access is dropped, the grant refused).
+    grant_types: client.generateRefreshToken ? client.supportedGrantTypes : client.supportedGrantTypes.filter((grant) => grant !== 'refresh_token'),
     response_types: client.supportedResponseTypes as ResponseType[],
     scope: client.scopes.join(' '),
     // The provider wants a list; the pattern decides (redirectUriAllowed below). A request without

@@ -118,8 +118,8 @@ const OIDC_RESPONSE_TYPES = ['code', 'id_token', 'id_token token', 'code id_toke
 const OIDC_SIGNING_ALGORITHMS = ['RS256', 'PS256', 'ES256'];
 
 /**
- * The client of an OidcRegisteredService. Apereo's defaults: the code flow with refresh tokens, the
- * `openid` scope, `client_secret_basic` with a secret and `none` (a public client, PKCE required) without.
+ * The client of an OidcRegisteredService. Apereo's defaults: the code flow (refresh tokens only with
+ * `generateRefreshToken`), the `openid` scope, `client_secret_basic` with a secret and `none` (a public client, PKCE required) without.
  */
 function parseOidcClient(json: Readonly<Record<string, unknown>>, fail: Fail): OidcClientDefinition {
   const clientId = json['clientId'];
@@ -160,7 +160,8 @@ function parseOidcClient(json: Readonly<Record<string, unknown>>, fail: Fail): O
     scopes,
     supportedGrantTypes: list('supportedGrantTypes', ['authorization_code', 'refresh_token'], OIDC_GRANT_TYPES),
     supportedResponseTypes: list('supportedResponseTypes', ['code'], OIDC_RESPONSE_TYPES),
-    bypassApprovalPrompt: optionalBoolean(json['bypassApprovalPrompt'], false, () => fail('bypassApprovalPrompt', 'must be a boolean')),
+    bypassApprovalPrompt: javaBoolean(json['bypassApprovalPrompt'], false, () => fail('bypassApprovalPrompt', 'must be a boolean')),
+    generateRefreshToken: javaBoolean(json['generateRefreshToken'], false, () => fail('generateRefreshToken', 'must be a boolean')),
     ...(jwks !== undefined && { jwks }),
     ...(idTokenSigningAlg !== undefined && { idTokenSigningAlg }),
   };
@@ -365,6 +366,11 @@ function javaInteger(value: unknown, fail: () => Error): number {
   const number = typeof value === 'string' && /^\s*-?\d+\s*$/.test(value) ? Number(value) : value;
   if (typeof number !== 'number' || !Number.isSafeInteger(number)) throw fail();
   return number;
+}
+
+/** A boolean as Jackson reads one: `true`, or a string holding one (`"true"`). */
+function javaBoolean(value: unknown, fallback: boolean, fail: () => Error): boolean {
+  return optionalBoolean(typeof value === 'string' && /^(true|false)$/i.test(value) ? value.toLowerCase() === 'true' : value, fallback, fail);
 }
 
 function optionalBoolean(value: unknown, fallback: boolean, fail: () => Error): boolean {

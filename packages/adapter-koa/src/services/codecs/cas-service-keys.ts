@@ -158,6 +158,7 @@ export const OIDC_CLIENT_KEYS: readonly string[] = [
   'supportedGrantTypes',
   'supportedResponseTypes',
   'bypassApprovalPrompt',
+  'generateRefreshToken',
   'jwks',
   'idTokenSigningAlg',
 ];

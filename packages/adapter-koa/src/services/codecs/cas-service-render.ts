@@ -46,6 +46,7 @@ function oidcClientJson(client: OidcClientDefinition): Record<string, unknown> {
     supportedGrantTypes: javaSet(client.supportedGrantTypes),
     supportedResponseTypes: javaSet(client.supportedResponseTypes),
     bypassApprovalPrompt: client.bypassApprovalPrompt,
+    generateRefreshToken: client.generateRefreshToken,
     ...(client.jwks !== undefined && { jwks: client.jwks }),
     ...(client.idTokenSigningAlg !== undefined && { idTokenSigningAlg: client.idTokenSigningAlg }),
   };

@@ -84,6 +84,11 @@ export interface OidcClientDefinition {
   readonly supportedResponseTypes: readonly string[];
   /** No consent page: the user's grant is taken as given. */
   readonly bypassApprovalPrompt: boolean;
+  /**
+   * Whether the client gets refresh tokens (Apereo's default: no). Without, it gets none even when it
+   * asks for `offline_access`, and the refresh_token grant is refused to it.
+   */
+  readonly generateRefreshToken: boolean;
   /** The client's public keys (private_key_jwt): a JWKS as JSON text, or the https URL it is published at. */
   readonly jwks?: string;
   readonly idTokenSigningAlg?: string;
