@@ -8,7 +8,7 @@ import { guardedWithin, MongoRecordStores, type RecordDocument } from '@tessera/
 import { connectRedis, RedisKeys, RedisRecordStores, type RedisConnection } from '@tessera/adapter-redis';
 import { FixedClock, SeededRandomSource } from '@tessera/testkit';
 import { FakeDatabase } from '@tessera/testkit/mongo';
-import { describeWithRedis } from '@tessera/testkit/redis';
+import { describeWithRedis, describeWithRedisCluster, type RedisCluster } from '@tessera/testkit/redis';
 
 type StoresOf = (clock: Clock) => RecordStores;
 
@@ -58,6 +58,22 @@ function describeOidcAdapter(name: string, stores: () => { node: StoresOf; other
       expect(await tokens.find('a3')).to.deep.include({ grantId: 'g4' });
     });
 
+    it('a refresh rotation: the used token consumed once, its successor in the same grant, and both revoked with the grant', async () => {
+      const refresh = on(node, 'RefreshToken');
+      await refresh.upsert('r1', { kind: 'RefreshToken', grantId: 'g5', accountId: 'alice' }, 3600);
+      await on(node, 'AccessToken').upsert('a5', { grantId: 'g5' }, 3600);
+      // The rotation on another node: the used token consumed, a new one under the same grant.
+      const there = on(other, 'RefreshToken');
+      await there.consume('r1');
+      await there.upsert('r2', { kind: 'RefreshToken', grantId: 'g5', accountId: 'alice', rotations: 1 }, 3600);
+      expect(await refresh.find('r1')).to.have.property('consumed');
+      expect(await refresh.find('r2')).to.not.have.property('consumed');
+      await Promise.all(['RefreshToken', 'AccessToken'].map((model) => on(node, model).revokeByGrantId('g5')));
+      expect(await there.find('r1')).to.equal(undefined);
+      expect(await there.find('r2')).to.equal(undefined);
+      expect(await on(other, 'AccessToken').find('a5')).to.equal(undefined);
+    });
+
     it('finds a session by its uid until it is destroyed; a model without uids finds none', async () => {
       const sessions = on(node, 'Session');
       await sessions.upsert('s1', { uid: 'u1', accountId: 'alice' }, 3600);
@@ -98,5 +114,30 @@ describeWithRedis('oidc RecordAdapter on a standalone redis-server', (server) =>
     const keys = new RedisKeys(`oidc${randomBytes(4).toString('hex')}:`);
     const on = (index: number) => (clock: Clock) => new RedisRecordStores(connections[index]!.client, keys, clock, cryptoRandomSource);
     return { node: on(0), other: on(1) };
+  });
+});
+
+describeWithRedisCluster('oidc RecordAdapter on a three-master Redis Cluster', (cluster: () => RedisCluster) => {
+  const connections: RedisConnection[] = [];
+  const keys = new RedisKeys(`oidc${randomBytes(4).toString('hex')}:`);
+  before(async () => {
+    const settings = { clusterNodes: cluster().urls, connectTimeoutMs: 2000, commandTimeoutMs: 2000 };
+    connections.push(await connectRedis(settings), await connectRedis(settings));
+  });
+  after(async () => {
+    await Promise.all(connections.splice(0).map((connection) => connection.close()));
+  });
+  const on = (index: number) => (clock: Clock) => new RedisRecordStores(connections[index]!.client, keys, clock, cryptoRandomSource);
+  describeOidcAdapter('Redis Cluster, two connections for two nodes', () => ({ node: on(0), other: on(1) }));
+
+  it("revokes a grant whose records and index sit on different masters: no key names another's slot", async () => {
+    const clock = new FixedClock(Date.now());
+    const tokens = new RecordAdapter('AccessToken', on(0)(clock), clock);
+    const ids = Array.from({ length: 12 }, (_, index) => `spread-${index}`);
+    for (const id of ids) await tokens.upsert(id, { grantId: 'g-spread' }, 3600);
+    const masters = new Set([...ids.map((id) => keys.record('oidc.accesstoken', id)), keys.recordGroup('oidc.accesstoken', 'g-spread')].map((key) => cluster().masterOf(key).port));
+    expect(masters.size, 'the masters holding the grant').to.be.greaterThan(1);
+    await new RecordAdapter('AccessToken', on(1)(clock), clock).revokeByGrantId('g-spread');
+    expect(await Promise.all(ids.map((id) => tokens.find(id)))).to.deep.equal(ids.map(() => undefined));
   });
 });
