@@ -23,7 +23,6 @@ export const PLANNED = {
   rejectedAttributes: 'rejectedAttributes',
   caseInsensitive: 'caseInsensitive',
   timeBased: 'TimeBasedRegisteredServiceAccessStrategy',
-  multifactor: 'multifactorPolicy mfa-gauth/mfa-simple',
   expirationDate: 'expirationPolicy with a date',
   oidc: 'OIDC scope release policies (the oidc module releases claims by scope itself)',
   oauth: 'OAuthRegisteredService (plain OAuth 2; the oidc module serves OidcRegisteredService)',
@@ -114,8 +113,7 @@ function multifactorReason(policy: unknown): string {
   if (hasGroovy(policy)) return CANNOT_EXIST.groovy;
   const providers = members(isObject(policy) ? policy.multifactorAuthenticationProviders : undefined).map(String);
   if (providers.length === 0) return notPlanned('multifactorPolicy naming no provider');
-  if (providers.every((provider) => provider === 'mfa-gauth' || provider === 'mfa-simple')) return PLANNED.multifactor;
-  return notPlanned(`multifactorPolicy ${providers.join(', ')}`);
+  return notPlanned(`multifactorPolicy ${providers.filter((provider) => provider !== 'mfa-gauth').join(', ')}`);
 }
 
 function usernameProviderReason(provider: unknown): string {

@@ -118,7 +118,7 @@ describe('service definitions as Apereo CAS writes them', () => {
         logoutUrl: 'ftp://x',
       }),
     ).to.deep.equal([
-      'colour: unknown key (known: @class, id, name, serviceId, description, evaluationOrder, accessStrategy, attributeReleasePolicy, usernameAttributeProvider, logoutType, logoutUrl, proxyPolicy, properties, expirationPolicy, theme, locale, logo, informationUrl, privacyUrl, contacts)',
+      'colour: unknown key (known: @class, id, name, serviceId, description, evaluationOrder, accessStrategy, attributeReleasePolicy, usernameAttributeProvider, logoutType, logoutUrl, proxyPolicy, multifactorPolicy, properties, expirationPolicy, theme, locale, logo, informationUrl, privacyUrl, contacts)',
       'serviceId: is not a valid regular expression',
       'name: must be a string',
       'evaluationOrder: must be an integer',

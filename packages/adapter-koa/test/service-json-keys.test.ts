@@ -25,7 +25,7 @@ describe('service definitions fail closed on keys', () => {
 
   it('a key far from every known one lists the known keys instead of guessing', () => {
     const [problem] = problems({ ...BASE, colour: 'blue' });
-    expect(problem).to.match(/^services\[0\]\.colour: unknown key \(known: @class, id, name, serviceId, description, evaluationOrder, accessStrategy, attributeReleasePolicy, usernameAttributeProvider, logoutType, logoutUrl, proxyPolicy, properties/);
+    expect(problem).to.match(/^services\[0\]\.colour: unknown key \(known: @class, id, name, serviceId, description, evaluationOrder, accessStrategy, attributeReleasePolicy, usernameAttributeProvider, logoutType, logoutUrl, proxyPolicy, multifactorPolicy, properties/);
   });
 
   it('checks nested objects too: access strategy, release policy, and each property', () => {
@@ -53,7 +53,7 @@ describe('service definitions fail closed on keys', () => {
     const refused: [Record<string, unknown>, RegExp][] = [
       [{ usernameAttributeProvider: { '@class': `${CAS}.GroovyRegisteredServiceUsernameProvider`, groovyScript: 'file:/x.groovy' } }, /^services\[0\]\.usernameAttributeProvider: not supported by tessera: /],
       [{ allowedToProxy: true }, /^services\[0\]\.allowedToProxy: not supported by tessera: .*proxyPolicy.*accepted only as false/],
-      [{ multifactorPolicy: { '@class': `${CAS}.DefaultRegisteredServiceMultifactorPolicy`, multifactorAuthenticationProviders: ['java.util.LinkedHashSet', ['mfa-duo']] } }, /^services\[0\]\.multifactorPolicy: not supported/],
+      [{ multifactorPolicy: { '@class': `${CAS}.DefaultRegisteredServiceMultifactorPolicy`, multifactorAuthenticationProviders: ['java.util.LinkedHashSet', ['mfa-duo']] } }, /^services\[0\]\.multifactorPolicy\.multifactorAuthenticationProviders: names mfa-duo, which tessera does not have; its one provider is mfa-gauth/],
       [{ authenticationPolicy: { '@class': `${CAS}.DefaultRegisteredServiceAuthenticationPolicy` } }, /^services\[0\]\.authenticationPolicy: not supported/],
       [{ ticketGrantingTicketExpirationPolicy: { '@class': `${CAS}.DefaultRegisteredServiceTicketGrantingTicketExpirationPolicy`, timeToKillInSeconds: 30 } }, /^services\[0\]\.ticketGrantingTicketExpirationPolicy: not supported/],
       [{ enabled: false }, /^services\[0\]\.enabled: not supported by tessera: .*accessStrategy\.enabled/],

@@ -4,6 +4,7 @@ import {
   type AttributeMap,
   type ExpirationPolicy,
   type LogoutType,
+  type MultifactorPolicy,
   type OidcClientDefinition,
   type ProxyPolicy,
   type RegisteredService,
@@ -27,6 +28,7 @@ export interface ServiceDocument {
   logoutUrl?: string;
   proxyPolicy?: ProxyPolicy;
   expirationPolicy?: ExpirationPolicy;
+  multifactorPolicy?: MultifactorPolicy;
   oidc?: OidcClientDefinition;
 }
 
@@ -55,6 +57,7 @@ export function fromServiceDocument(document: ServiceDocument): RegisteredServic
     ...(document.logoutUrl === undefined ? {} : { logoutUrl: document.logoutUrl }),
     ...(document.proxyPolicy === undefined ? {} : { proxyPolicy: document.proxyPolicy }),
     ...(document.expirationPolicy === undefined ? {} : { expirationPolicy: document.expirationPolicy }),
+    ...(document.multifactorPolicy === undefined ? {} : { multifactorPolicy: document.multifactorPolicy }),
     ...(document.oidc === undefined ? {} : { oidc: document.oidc }),
   };
 }

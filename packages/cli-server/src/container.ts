@@ -134,10 +134,11 @@ function bindUseCases(binder: Binder, config: Config): void {
       KEYS.RandomSource,
       { all: KEYS.SessionListener },
       KEYS.ServicePolicies,
+      { all: KEYS.SecondFactorProvider },
     ],
-    (tickets, registry, handlers, policies, authenticationListeners, events, clock, random, sessionListeners, servicePolicies) =>
+    (tickets, registry, handlers, policies, authenticationListeners, events, clock, random, sessionListeners, servicePolicies, [secondFactor]) =>
       createCasCore(
-        { tickets, registry, handlers, policies, authenticationListeners, events, clock, random, sessionListener: sessionListenersInOrder(sessionListeners), servicePolicies },
+        { tickets, registry, handlers, policies, authenticationListeners, events, clock, random, sessionListener: sessionListenersInOrder(sessionListeners), servicePolicies, secondFactor },
         settings,
       ),
   );

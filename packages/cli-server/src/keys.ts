@@ -15,6 +15,7 @@ import type {
   RegisteredService,
   ServicePolicies,
   ServiceRegistry,
+  SecondFactorProvider,
   SessionListener,
   TicketStore,
   UserDirectory,
@@ -109,6 +110,8 @@ export const KEYS = {
    * answered by the registry from the module's declaration, read-only and never written to the store.
    */
   ModuleServices: key<readonly RegisteredService[]>('ModuleServices'),
+  /** Bound only by the otp module: zero or one, the second factor services' `multifactorPolicy` ask. */
+  SecondFactorProvider: key<SecondFactorProvider>('SecondFactorProvider'),
   /** Multi-bound: work a node does on its own time, started once it listens and stopped before the storage closes. */
   BackgroundJob: key<BackgroundJob>('BackgroundJob'),
   /** A serving container's admin endpoints, in front of the main app or on the admin listener. */

@@ -112,6 +112,7 @@ const LEVELS: Record<DomainEventType, Level> = {
   'authentication.refused': 'warn',
   'ticket.created': 'info',
   'ticket.refused': 'warn',
+  'ticket.secondFactorSkipped': 'warn',
   'ticket.validated': 'info',
   'ticket.validation.failed': 'warn',
   'ticket.destroyed': 'info',

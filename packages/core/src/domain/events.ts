@@ -38,7 +38,11 @@ export type TicketRefusalReason =
   /** A PGT for a service whose proxy policy does not allow the pgtUrl; a PT for a proxy no longer allowed to (UNAUTHORIZED_SERVICE). */
   | 'PROXY_NOT_ALLOWED'
   /** A PGT whose pgtUrl is no absolute https URL. */
-  | 'CALLBACK_NOT_HTTPS';
+  | 'CALLBACK_NOT_HTTPS'
+  /** The service's `multifactorPolicy` asks a second factor the login did not prove (401). */
+  | 'SECOND_FACTOR_REQUIRED'
+  /** The service's `multifactorPolicy` asks a second factor the user has not set up, and its failure mode is CLOSED (401). */
+  | 'SECOND_FACTOR_UNAVAILABLE';
 
 /**
  * What happened in core, reported through the EventSink. A module's events are its own (ModuleEvent),
@@ -91,6 +95,13 @@ export type DomainEvent =
       readonly principal: string;
       readonly service: string;
       readonly reason: ServiceAccessRefusal;
+    }
+  | {
+      /** A service's `multifactorPolicy` asked a second factor the user has not set up; its failure mode (OPEN, PHANTOM) let the ticket through without it. */
+      readonly type: 'ticket.secondFactorSkipped';
+      readonly service: string;
+      readonly principal: string;
+      readonly failureMode: string;
     }
   | { readonly type: 'ticket.validated'; readonly ticket: string; readonly principal: string; readonly service: string }
   | {
@@ -169,6 +180,7 @@ const DOMAIN_EVENT_TYPES: Readonly<Record<DomainEventType, true>> = {
   'authentication.refused': true,
   'ticket.created': true,
   'ticket.refused': true,
+  'ticket.secondFactorSkipped': true,
   'ticket.validated': true,
   'ticket.validation.failed': true,
   'ticket.destroyed': true,

@@ -9,12 +9,14 @@ import type { RandomSource } from '../ports/random-source.js';
 import type { ServiceRegistry } from '../ports/service-registry.js';
 import type { SessionListener } from '../ports/session-listener.js';
 import type { TicketStore } from '../ports/ticket-store.js';
+import type { SecondFactorProvider } from '../ports/second-factor.js';
 import type { ServicePolicies } from '../service-policies/service-policies.js';
 import { AuthenticateUser } from './authenticate-user.js';
 import { Authenticator } from './authenticator.js';
 import { CreateTicketGrantingTicket } from './create-ticket-granting-ticket.js';
 import { DestroyTicketGrantingTicket } from './destroy-ticket-granting-ticket.js';
 import { GrantServiceTicket } from './grant-service-ticket.js';
+import { SecondFactorRequirement } from './second-factor-requirement.js';
 import { ServiceAccess } from './service-access.js';
 import { TicketStatus } from './ticket-status.js';
 import { ValidateServiceTicket } from './validate-service-ticket.js';
@@ -37,6 +39,8 @@ export interface CasCore {
   readonly ticketStatus: TicketStatus;
   readonly destroyTicketGrantingTicket: DestroyTicketGrantingTicket;
   readonly authenticateUser: AuthenticateUser;
+  /** What services' `multifactorPolicy` ask of a login (the browser login's step-up reads it too). */
+  readonly secondFactor: SecondFactorRequirement;
 }
 
 /** The ports the use cases work on; the optional ones are bound by modules, zero or one times. */
@@ -56,6 +60,8 @@ export interface CasCorePorts {
   readonly sessionListener?: SessionListener | undefined;
   /** What a service is told of its user: the release policies and username providers, by class. */
   readonly servicePolicies: ServicePolicies;
+  /** The second factor services' `multifactorPolicy` ask (the otp module's TOTP); without it nobody can give one. */
+  readonly secondFactor?: SecondFactorProvider | undefined;
 }
 
 /** What the use cases take from the settings. */
@@ -67,11 +73,12 @@ export interface CasCoreSettings {
 
 /** The use cases on the given ports, each built once and shared: the CasCore the adapters take. */
 export function createCasCore(ports: CasCorePorts, settings: CasCoreSettings): CasCore {
-  const { tickets, registry, handlers, policies = [], authenticationListeners = [], events, clock, random, sessionListener, servicePolicies } = ports;
+  const { tickets, registry, handlers, policies = [], authenticationListeners = [], events, clock, random, sessionListener, servicePolicies, secondFactor } = ports;
   const { lifetimes } = settings;
   const ids = new TicketIdGenerator(random, settings.nodeName);
   const authenticator = new Authenticator(handlers, clock, events, policies, authenticationListeners);
   const serviceAccess = new ServiceAccess(registry, clock);
+  const secondFactorRequirement = new SecondFactorRequirement(secondFactor);
   return {
     clock,
     ids,
@@ -79,10 +86,11 @@ export function createCasCore(ports: CasCorePorts, settings: CasCoreSettings): C
     authenticator,
     serviceAccess,
     createTicketGrantingTicket: new CreateTicketGrantingTicket(authenticator, serviceAccess, tickets, ids, clock, lifetimes, events),
-    grantServiceTicket: new GrantServiceTicket(authenticator, serviceAccess, tickets, ids, clock, lifetimes, events),
+    grantServiceTicket: new GrantServiceTicket(authenticator, serviceAccess, tickets, ids, clock, lifetimes, events, secondFactorRequirement),
     validateServiceTicket: new ValidateServiceTicket(tickets, serviceAccess, servicePolicies, events, sessionListener),
     ticketStatus: new TicketStatus(tickets),
     destroyTicketGrantingTicket: new DestroyTicketGrantingTicket(tickets, events, sessionListener),
     authenticateUser: new AuthenticateUser(authenticator, serviceAccess, events),
+    secondFactor: secondFactorRequirement,
   };
 }

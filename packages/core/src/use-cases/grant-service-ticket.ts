@@ -3,6 +3,7 @@ import type { Credential } from '../domain/authentication/credential.js';
 import type { Principal } from '../domain/authentication/principal.js';
 import { AuthenticationFailedError, InvalidRequestError, NoCredentialsError, TicketNotFoundError, type TesseraError } from '../domain/errors.js';
 import type { RequestOrigin, TicketRefusalReason } from '../domain/events.js';
+import { failsOpen } from '../domain/registry/multifactor-policy.js';
 import type { RegisteredService } from '../domain/registry/registered-service.js';
 import { ticketFingerprint } from '../domain/tickets/fingerprint.js';
 import { slidTgtExpiry, type TicketLifetimes } from '../domain/tickets/lifetimes.js';
@@ -12,10 +13,13 @@ import type { Clock } from '../ports/clock.js';
 import type { EventSink } from '../ports/event-sink.js';
 import type { TicketStore } from '../ports/ticket-store.js';
 import type { Authenticator } from './authenticator.js';
+import type { SecondFactorRequirement } from './second-factor-requirement.js';
 import type { ServiceAccess } from './service-access.js';
 
 export const RENEW_PRINCIPAL_MISMATCH = 'Renewed credentials identify a different principal than the ticket-granting ticket.';
 export const SSO_NOT_ALLOWED = 'The service does not take part in single sign-on; request it with renew=true and credentials.';
+export const SECOND_FACTOR_REQUIRED = 'The service asks for a second factor (a one-time code) that this login did not give.';
+export const SECOND_FACTOR_UNAVAILABLE = 'The service asks for a second factor (a one-time code), and this user has none set up.';
 
 export interface GrantServiceTicketInput {
   readonly tgtId: string;
@@ -55,6 +59,8 @@ export class GrantServiceTicket {
     private readonly clock: Clock,
     private readonly lifetimes: TicketLifetimes,
     private readonly events: EventSink,
+    /** What services' `multifactorPolicy` ask of a login. */
+    private readonly secondFactor: SecondFactorRequirement,
   ) {}
 
   async execute(input: GrantServiceTicketInput): Promise<GrantedServiceTicket> {
@@ -81,6 +87,7 @@ export class GrantServiceTicket {
     const authenticatedAt = renewal?.authenticatedAt ?? found.authentication.authenticatedAt;
     if (!service.accessStrategy.ssoEnabled && !renewed) refuseOwner('SSO_NOT_ALLOWED', new AuthenticationFailedError([SSO_NOT_ALLOWED]));
     this.access.requirePrincipal(service, owner, refuseOwner);
+    await this.requireSecondFactor(service, renewal ?? found.authentication, refuseOwner, origin);
 
     const now = this.clock.now();
     const tgt = await this.tickets.touch(found.id, slidTgtExpiry(found, now, this.lifetimes));
@@ -102,6 +109,21 @@ export class GrantServiceTicket {
       origin,
     );
     return { ticket, service, principal: tgt.authentication.principal };
+  }
+
+  /**
+   * The service's `multifactorPolicy`: a login that did not prove the second factor is refused; a user
+   * without the factor set up is let through when the failure mode fails open, reported unless NONE.
+   */
+  private async requireSecondFactor(service: RegisteredService, authentication: Authentication, refuse: (reason: TicketRefusalReason, error: TesseraError) => never, origin?: RequestOrigin): Promise<void> {
+    const policy = service.multifactorPolicy;
+    const principal = authentication.principal;
+    if (policy === undefined || !this.secondFactor.lacks(service, authentication)) return;
+    if (await this.secondFactor.available(principal.id)) {
+      refuse('SECOND_FACTOR_REQUIRED', new AuthenticationFailedError([SECOND_FACTOR_REQUIRED]));
+    }
+    if (!failsOpen(policy)) refuse('SECOND_FACTOR_UNAVAILABLE', new AuthenticationFailedError([SECOND_FACTOR_UNAVAILABLE]));
+    if (policy.failureMode !== 'NONE') this.events.emit({ type: 'ticket.secondFactorSkipped', service: service.name, principal: principal.id, failureMode: policy.failureMode }, origin);
   }
 }
 

@@ -16,6 +16,7 @@ import { failureHeaderSchema, setFailureHeaders } from '../../errors/failure-hea
 import { reportServerError } from '../../errors/report.js';
 import type { HttpContext, LoginStep, LoginStepContext } from '../../http-module.js';
 import { flag, optionalText } from '../../request/parameter-schemas.js';
+import { requestOrigin } from '../../request/request-origin.js';
 import { inputOf } from '../../routes/route-input.js';
 import type { FailureRendering, Step } from '../../routes/route.js';
 import { LoginCookies, TICKET_GRANTING_COOKIE, WARN_COOKIE } from './login-cookies.js';
@@ -118,6 +119,11 @@ export class LoginResponses {
         return this.send(ctx, 200, pages.signedIn(outcome.principal));
       case 'denied':
         return this.send(ctx, 403, pages.denied(outcome.service, outcome.principal));
+      case 'stepUp': {
+        // The session's own login goes through the steps the service needs, then on as single sign-on.
+        const login = heldLogin({ service: outcome.url, sessionTgtId: outcome.session, renew: false, warn: false, stepUp: true, method: request.method, origin: requestOrigin(ctx) });
+        return this.proceed(ctx, login, { authentication: outcome.authentication, service: outcome.service }, this.http.loginForm.steps);
+      }
     }
   }
 
@@ -211,11 +217,12 @@ export interface HeldLogin {
 }
 
 /** The request of a login, in the three forms the routes need, from what the form or the held login says. */
-export function heldLogin(request: { service?: string; sessionTgtId?: string; renew: boolean; warn: boolean; method: ResponseMethod; origin: RequestOrigin }): HeldLogin {
+export function heldLogin(request: { service?: string; sessionTgtId?: string; renew: boolean; warn: boolean; stepUp?: boolean; method: ResponseMethod; origin: RequestOrigin }): HeldLogin {
   const service = request.service === undefined ? {} : { service: request.service };
+  const stepUp = request.stepUp === true ? { stepUp: true } : {};
   return {
-    session: { ...service, ...(request.sessionTgtId !== undefined && { sessionTgtId: request.sessionTgtId }), renew: request.renew, gateway: false, warn: false, origin: request.origin },
-    request: { ...service, ...(request.sessionTgtId !== undefined && { session: request.sessionTgtId }), renew: request.renew, warn: request.warn, method: request.method },
+    session: { ...service, ...(request.sessionTgtId !== undefined && { sessionTgtId: request.sessionTgtId }), renew: request.renew, gateway: false, warn: false, ...stepUp, origin: request.origin },
+    request: { ...service, ...(request.sessionTgtId !== undefined && { session: request.sessionTgtId }), renew: request.renew, warn: request.warn, ...stepUp, method: request.method },
     shown: { ...service, renew: request.renew, method: request.method, sessionSent: request.sessionTgtId !== undefined },
   };
 }

@@ -96,6 +96,7 @@ export function loginStepRoute(responses: LoginResponses, steps: readonly LoginS
         ...(held.session !== undefined && { sessionTgtId: held.session }),
         renew: held.renew,
         warn: held.warn,
+        ...(held.stepUp === true && { stepUp: true }),
         method,
         origin,
       });

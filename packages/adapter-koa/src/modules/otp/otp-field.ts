@@ -5,11 +5,20 @@ import { html } from '../../pages/html.js';
 export interface OtpMessages {
   readonly code: string;
   readonly codeHint: string;
+  /** The step a service with a `multifactorPolicy` asks: its heading, what it says, its button, and after a refused code. */
+  readonly stepHeading: string;
+  readonly stepIntro: string;
+  readonly stepSubmit: string;
+  readonly stepRefused: string;
 }
 
 const en: OtpMessages = {
   code: 'One-time code',
   codeHint: 'Only if your account uses one: the 6 digits your authenticator app shows.',
+  stepHeading: 'One-time code',
+  stepIntro: 'This service asks for a second factor: enter the 6 digits your authenticator app shows.',
+  stepSubmit: 'Continue',
+  stepRefused: 'That code was not accepted. Enter the code your authenticator app shows now.',
 };
 
 export const OTP_MESSAGES: Readonly<Record<string, OtpMessages>> = { en };

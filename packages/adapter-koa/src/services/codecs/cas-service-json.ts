@@ -19,6 +19,7 @@ import {
 } from '@tessera/core';
 import { ACCESS_STRATEGY_KEYS, EXPIRATION_POLICY_KEYS, isClass, isRecord, keyProblems, PROPERTY_KEYS, proxyPolicyKeys, serviceKeys } from './cas-service-keys.js';
 import { stringList } from './java-collections.js';
+import { multifactorPolicyKeys, parseMultifactorPolicy } from './multifactor-policy-codec.js';
 import type { PolicySlots } from './policy-slots.js';
 
 export const DEFAULT_SERVICE_TYPES: readonly string[] = [
@@ -93,6 +94,7 @@ export function parseServiceDefinition(json: unknown, policies: PolicySlots, opt
   const proxyPolicy = section('proxyPolicy', () => parseProxyPolicy(json['proxyPolicy'], (field, problem) => invalid(`proxyPolicy.${field}`, problem)));
   const oidc = type === OIDC_REGISTERED_SERVICE ? section('clientId', () => parseOidcClient(json, invalid)) : undefined;
   const expirationPolicy = section('expirationPolicy', () => parseExpirationPolicy(json['expirationPolicy'], (field, problem) => invalid(`expirationPolicy.${field}`, problem)));
+  const multifactorPolicy = section('multifactorPolicy', () => parseMultifactorPolicy(json['multifactorPolicy'], (field, problem) => invalid(`multifactorPolicy.${field}`, problem)));
 
   throwAll(problems.map(({ field, problem }) => ({ field: at(field), problem })));
   return {
@@ -109,6 +111,7 @@ export function parseServiceDefinition(json: unknown, policies: PolicySlots, opt
     ...logout,
     ...proxyPolicy,
     ...expirationPolicy,
+    ...multifactorPolicy,
     ...(type === OIDC_REGISTERED_SERVICE && oidc !== undefined && { oidc }),
   };
 }
@@ -279,6 +282,10 @@ function definitionKeyProblems(json: Readonly<Record<string, unknown>>, policies
     if (key === 'expirationPolicy') return isClass(value['@class'] ?? EXPIRATION_CLASS, EXPIRATION_CLASS) ? keyProblems(value, EXPIRATION_POLICY_KEYS, within) : [];
     if (key === 'proxyPolicy') {
       const rules = proxyPolicyKeys(value['@class']);
+      return rules ? keyProblems(value, rules, within) : [];
+    }
+    if (key === 'multifactorPolicy') {
+      const rules = multifactorPolicyKeys(value['@class']);
       return rules ? keyProblems(value, rules, within) : [];
     }
     if (key === 'properties') {

@@ -111,14 +111,13 @@ const EVERY_HANDLER = 'every authentication handler is accepted for every servic
 
 /** A registered service (CasRegisteredService, RegexRegisteredService). */
 export const SERVICE_KEYS: KeyRules = {
-  read: ['@class', 'id', 'name', 'serviceId', 'description', 'evaluationOrder', 'accessStrategy', 'attributeReleasePolicy', 'usernameAttributeProvider', 'logoutType', 'logoutUrl', 'proxyPolicy', 'properties', 'expirationPolicy'],
+  read: ['@class', 'id', 'name', 'serviceId', 'description', 'evaluationOrder', 'accessStrategy', 'attributeReleasePolicy', 'usernameAttributeProvider', 'logoutType', 'logoutUrl', 'proxyPolicy', 'multifactorPolicy', 'properties', 'expirationPolicy'],
   descriptive: DESCRIPTIVE_KEYS,
   unsupported: {
     matchingStrategy: {
       instead: 'serviceId is always a regular expression over the whole URL, case ignored',
       accepted: { when: onlyClass('FullRegexRegisteredServiceMatchingStrategy'), as: 'org.apereo.cas.services.FullRegexRegisteredServiceMatchingStrategy' },
     },
-    multifactorPolicy: { instead: 'a second factor is asked per user (users[].requireOtp), never per service' },
     authenticationPolicy: { instead: EVERY_HANDLER },
     requiredHandlers: { instead: EVERY_HANDLER, accepted: { when: isEmptyCollection, as: 'an empty list' } },
     // CAS 6.6+ merges the named template into the definition: dropped, the template's keys (its access strategy) would be lost.

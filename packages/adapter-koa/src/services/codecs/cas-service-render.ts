@@ -1,5 +1,6 @@
 import type { AttributeMap, OidcClientDefinition, ProxyPolicy, RegisteredService } from '@tessera/core';
 import { javaSet } from './java-collections.js';
+import { multifactorPolicyJson } from './multifactor-policy-codec.js';
 import type { PolicySlots } from './policy-slots.js';
 
 const CAS = 'org.apereo.cas.services';
@@ -33,6 +34,7 @@ export function toCasServiceJson(service: RegisteredService, policies: PolicySlo
     ...(service.logoutUrl === undefined ? {} : { logoutUrl: service.logoutUrl }),
     ...(service.proxyPolicy === undefined ? {} : { proxyPolicy: proxyPolicyJson(service.proxyPolicy) }),
     ...(service.expirationPolicy === undefined ? {} : { expirationPolicy: { '@class': `${CAS}.DefaultRegisteredServiceExpirationPolicy`, ...service.expirationPolicy } }),
+    ...(service.multifactorPolicy === undefined ? {} : { multifactorPolicy: multifactorPolicyJson(service.multifactorPolicy) }),
     ...(service.oidc === undefined ? {} : oidcClientJson(service.oidc)),
   };
 }

@@ -17,7 +17,7 @@ export const loginModule: TesseraModule<typeof loginSections> = {
   sections: loginSections,
   events: loginEvents,
   // GET and POST /login, GET /logout.
-  parameters: () => ['service', 'renew', 'gateway', 'method', 'warn', 'formToken', 'confirmed', 'url'].map((name) => ({ name })),
+  parameters: () => ['service', 'renew', 'gateway', 'method', 'warn', 'formToken', 'confirmed', 'url', 'pending'].map((name) => ({ name })),
   keyFiles: loginKeyFiles,
   register: registerLoginModule,
 };

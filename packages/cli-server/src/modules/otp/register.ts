@@ -1,5 +1,6 @@
 import { otpExtractor, otpModule } from '@tessera/adapter-koa/modules/otp';
-import { RecordOtpReplayStore, RequireOtpPolicy, TotpHandler } from '@tessera/core/modules/otp';
+import { RecordOtpReplayStore, RequireOtpPolicy, TotpHandler, TotpSecondFactor, TotpStepUp } from '@tessera/core/modules/otp';
+import type { Clock, EventSink, RecordStores, UserDirectory } from '@tessera/core';
 import { KEYS } from '../../keys.js';
 import type { ModuleRegistration } from '../module.js';
 import type { otpSections } from './config.js';
@@ -11,11 +12,12 @@ import type { otpSections } from './config.js';
  */
 export const registerOtpModule: ModuleRegistration<typeof otpSections> = (binder, { otp }) => {
   binder.constant(KEYS.CredentialExtractor, otpExtractor(otp.parameter));
-  binder.resolved(
-    KEYS.CredentialHandler,
-    [KEYS.UserDirectory, KEYS.RecordStores, KEYS.Clock, KEYS.EventSink],
-    (directory, records, clock, events) => new TotpHandler('config-users-totp', directory, new RecordOtpReplayStore(records, clock), clock, events),
-  );
+  const handler = (directory: UserDirectory, records: RecordStores, clock: Clock, events: EventSink) =>
+    new TotpHandler('config-users-totp', directory, new RecordOtpReplayStore(records, clock), clock, events);
+  binder.resolved(KEYS.CredentialHandler, [KEYS.UserDirectory, KEYS.RecordStores, KEYS.Clock, KEYS.EventSink], handler);
   binder.resolved(KEYS.AuthenticationPolicy, [KEYS.UserDirectory], (directory) => new RequireOtpPolicy(directory));
-  binder.constant(KEYS.HttpModule, otpModule(otp.parameter));
+  binder.resolved(KEYS.SecondFactorProvider, [KEYS.UserDirectory], (directory) => new TotpSecondFactor(directory));
+  binder.resolved(KEYS.HttpModule, [KEYS.UserDirectory, KEYS.RecordStores, KEYS.Clock, KEYS.EventSink], (directory, records, clock, events) =>
+    otpModule(otp.parameter, new TotpStepUp(handler(directory, records, clock, events), new TotpSecondFactor(directory))),
+  );
 };

@@ -1,4 +1,5 @@
 import type { AttributeMap } from '../authentication/principal.js';
+import type { MultifactorPolicy } from './multifactor-policy.js';
 
 export interface AccessStrategy {
   /** Disabled behaves exactly as unregistered. */
@@ -62,6 +63,8 @@ export interface RegisteredService {
   readonly proxyPolicy?: ProxyPolicy;
   /** CAS's `expirationPolicy` with a date, kept only when it has one: from then on the service behaves as an unregistered one. */
   readonly expirationPolicy?: ExpirationPolicy;
+  /** CAS's `multifactorPolicy`, kept only when the definition has one: a second factor this service asks (step-up included). */
+  readonly multifactorPolicy?: MultifactorPolicy;
   /** Apereo's OidcRegisteredService: the service is an OpenID Connect client, its serviceId the pattern of its redirect URIs. */
   readonly oidc?: OidcClientDefinition;
 }

@@ -21,6 +21,8 @@ export interface LoginRequest {
   readonly gateway: boolean;
   /** The user asked to be warned before being logged in to a service by single sign-on, and has not confirmed yet. */
   readonly warn: boolean;
+  /** The login is the browser's own session adding a factor a service asks (step-up), not a new one. */
+  readonly stepUp?: boolean;
   readonly origin?: RequestOrigin;
 }
 
@@ -35,7 +37,12 @@ export type LoginOutcome =
   /** Logged in, and no service to go to. */
   | { readonly kind: 'signedIn'; readonly principal: string }
   /** Logged in, but the service's access rules refuse the principal. */
-  | { readonly kind: 'denied'; readonly service: string; readonly principal: string };
+  | { readonly kind: 'denied'; readonly service: string; readonly principal: string }
+  /**
+   * Single sign-on to a service whose `multifactorPolicy` asks a factor the session has not proven: the
+   * login's steps are asked of the session's authentication (step-up), then the ticket is granted.
+   */
+  | { readonly kind: 'stepUp'; readonly service: RegisteredService; readonly url: string; readonly session: string; readonly authentication: Authentication };
 
 export interface LoginWithCredentials extends LoginRequest {
   readonly credentials: readonly Credential[];
@@ -69,6 +76,9 @@ export class BrowserLogin {
       const principal = tgt.authentication.principal.id;
       if (request.service === undefined) return { kind: 'signedIn', principal };
       if (request.warn) return { kind: 'confirm', service: request.service, principal };
+      if (service && this.core.secondFactor.lacks(service, tgt.authentication)) {
+        return { kind: 'stepUp', service, url: request.service, session: tgt.id, authentication: tgt.authentication };
+      }
       return this.grant(tgt, request.service, request.origin);
     }
     // renew wins over gateway (CAS protocol 3.0 §2.1.1).
@@ -102,6 +112,7 @@ export class BrowserLogin {
    */
   async startSession(request: LoginRequest, authentication: Authentication): Promise<LoggedIn> {
     let tgt = await this.session(request.sessionTgtId);
+    if (request.stepUp && tgt?.authentication.principal.id === authentication.principal.id) return this.stepUp(request, tgt, authentication);
     if (tgt?.authentication.principal.id !== authentication.principal.id) {
       if (request.sessionTgtId !== undefined) await this.core.destroyTicketGrantingTicket.execute(request.sessionTgtId, request.origin);
       tgt = await this.core.createTicketGrantingTicket.store(authentication, request.origin);
@@ -109,6 +120,19 @@ export class BrowserLogin {
     const principal = authentication.principal.id;
     if (request.service === undefined) return { tgt, outcome: { kind: 'signedIn', principal } };
     return { tgt, outcome: await this.grant(tgt, request.service, request.origin, authentication) };
+  }
+
+  /**
+   * The browser's session with the factors its steps added (step-up): the same session and time of
+   * login, its authentication now showing them to every later ticket; the ticket granted now is one
+   * of single sign-on, not of a new login.
+   */
+  private async stepUp(request: LoginRequest, tgt: TicketGrantingTicket, authentication: Authentication): Promise<LoggedIn> {
+    const stepped: TicketGrantingTicket = { ...tgt, authentication: { ...authentication, authenticatedAt: tgt.authentication.authenticatedAt } };
+    await this.tickets.save(stepped);
+    const principal = authentication.principal.id;
+    if (request.service === undefined) return { tgt: stepped, outcome: { kind: 'signedIn', principal } };
+    return { tgt: stepped, outcome: await this.grant(stepped, request.service, request.origin) };
   }
 
   /** The registered, enabled service of this URL, if any: what a step of the login may ask about it. */

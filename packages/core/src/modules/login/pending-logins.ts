@@ -27,6 +27,8 @@ export type PendingLogin = {
   readonly session?: string;
   readonly renew: boolean;
   readonly warn: boolean;
+  /** The browser's session adding a factor (step-up), not a new login. */
+  readonly stepUp?: boolean;
   /** How the browser goes back to the service (`GET` or `POST`), as the login form asked. */
   readonly method: string;
 };

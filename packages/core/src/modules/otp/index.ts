@@ -4,3 +4,4 @@ export * from './totp-handler.js';
 export * from './totp-enrolment.js';
 export * from './credential.js';
 export type * from './events.js';
+export * from './totp-step-up.js';

@@ -1,4 +1,5 @@
 import { Secret, TOTP } from 'otpauth';
+import type { Authentication } from '../../domain/authentication/authentication.js';
 import type { Credential } from '../../domain/authentication/credential.js';
 import { isOneTimePasswordCredential } from './credential.js';
 import type { OtpReusedEvent } from './events.js';
@@ -9,6 +10,7 @@ import type { Clock } from '../../ports/clock.js';
 import type { CredentialHandler } from '../../ports/credential-handler.js';
 import type { EventSink } from '../../ports/event-sink.js';
 import type { OtpReplayStore } from './otp-replay-store.js';
+import type { SecondFactorProvider } from '../../ports/second-factor.js';
 import type { UserDirectory } from '../../ports/user-directory.js';
 
 /** One reason for an unknown user, a user without OTP and a wrong code: nothing to tell them apart. */
@@ -45,5 +47,19 @@ export class TotpHandler implements CredentialHandler {
       throw new AuthenticationFailedError([REUSED_OTP]);
     }
     return { id: user.username, attributes: user.attributes };
+  }
+}
+
+/** The otp module's second factor for services' `multifactorPolicy` (`mfa-gauth`): users with a TOTP secret can give it. */
+export class TotpSecondFactor implements SecondFactorProvider {
+  constructor(private readonly directory: UserDirectory) {}
+
+  async available(username: string): Promise<boolean> {
+    return (await this.directory.findByUsername(username))?.otp !== undefined;
+  }
+
+  /** A one-time code among the login's credentials, or added by a step-up. */
+  proved(authentication: Authentication): boolean {
+    return (authentication.attributes['credentialType'] ?? []).includes('otp');
   }
 }
