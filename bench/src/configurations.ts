@@ -1,4 +1,6 @@
+import { freePort } from '@tessera/testkit';
 import { RedisServer, redisInstalled } from '@tessera/testkit/redis';
+import { oidcSettings } from './fixtures.js';
 import type { BenchOptions } from './options.js';
 import { referenceRows, type RowName } from './rows.js';
 
@@ -54,8 +56,24 @@ export const REDIS_STORE: ServerConfiguration = {
   },
 };
 
+/**
+ * The memory store with the login and oidc modules on, for the OpenID Provider's rows: a process of
+ * its own, so the modules those rows need change nothing the other rows measure (the login module
+ * hears of every validation). Its port is chosen before it starts, as the issuer names it.
+ */
+export const OIDC_ON_MEMORY: ServerConfiguration = {
+  name: 'oidc',
+  description: 'the memory store with the login and oidc modules on: the code exchange (a fresh code each, made before the run) and userinfo',
+  rows: ['code', 'userinfo'],
+  judged: false,
+  memoryFigure: false,
+  async prepare() {
+    return { settings: { storage: { type: 'memory' }, ...oidcSettings(await freePort()) }, release: () => Promise.resolve() };
+  },
+};
+
 /** What `pnpm bench` measures, in order. */
-export const CONFIGURATIONS: readonly ServerConfiguration[] = [MEMORY_STORE, REDIS_STORE];
+export const CONFIGURATIONS: readonly ServerConfiguration[] = [MEMORY_STORE, REDIS_STORE, OIDC_ON_MEMORY];
 
 /**
  * The configurations `--servers` names (all by default), each with only the rows `--rows` names,

@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import autocannon from 'autocannon';
 import { FORM, TEXT_FORM, type FlowProgress, type FlowSpec, type LoadOutcome, type LoadSpec } from './load-spec.js';
 
@@ -48,14 +49,26 @@ async function run(spec: LoadSpec | FlowSpec): Promise<LoadOutcome> {
 
 function single(spec: LoadSpec, collected: string[]): autocannon.Request {
   let next = 0;
-  const paths = spec.paths;
+  const { paths, bodies = [] } = spec;
+  const turn = (req: autocannon.Request): autocannon.Request => {
+    const at = next++;
+    return { ...req, path: paths[at % paths.length], ...(bodies.length > 0 && { body: bodies[at % bodies.length] }) };
+  };
   return {
     method: spec.method,
     ...(spec.body === undefined ? {} : { body: spec.body }),
     ...(spec.headers === undefined ? {} : { headers: { ...spec.headers } }),
-    ...(paths.length > 1 ? { setupRequest: (req: autocannon.Request) => ({ ...req, path: paths[next++ % paths.length] }) } : { path: paths[0] ?? '/' }),
-    ...(spec.collect ? { onResponse: (status: number, body: string) => void (status < 300 && collected.push(body)) } : {}),
+    ...(paths.length > 1 || bodies.length > 0 ? { setupRequest: turn } : { path: paths[0] ?? '/' }),
+    ...(spec.collect === 'body' && { onResponse: (status: number, body: string) => void (status < 300 && collected.push(body)) }),
+    ...(spec.collect === 'location' && { onResponse: (status: number, _body: string, _context: object, headers: IncomingHttpHeaders | undefined) => void collectLocation(status, headers, collected) }),
   };
+}
+
+/** The Location of a redirect, however the server cased the header. */
+function collectLocation(status: number, headers: IncomingHttpHeaders | undefined, collected: string[]): void {
+  if (status < 300 || status >= 400 || headers === undefined) return;
+  const location = Object.entries(headers).find(([name]) => name.toLowerCase() === 'location')?.[1];
+  if (typeof location === 'string') collected.push(location);
 }
 
 interface FlowContext {

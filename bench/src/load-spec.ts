@@ -12,9 +12,14 @@ export interface LoadSpec {
   /** Paths taken in turn, one per request across all connections (a single path is fixed). */
   readonly paths: readonly string[];
   readonly body?: string;
+  /** Bodies taken in turn, one per request across all connections (a fresh authorization code each); instead of `body`. */
+  readonly bodies?: readonly string[];
   readonly headers?: Readonly<Record<string, string>>;
-  /** Keep the body of every 2xx response (minting ticket pools; never while measuring). */
-  readonly collect?: boolean;
+  /**
+   * Keep the body of every 2xx response, or the Location of every redirect (minting ticket and code
+   * pools; never while measuring).
+   */
+  readonly collect?: 'body' | 'location';
 }
 
 /**

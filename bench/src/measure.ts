@@ -6,6 +6,7 @@ import { ARGON2_PASSWORD, CHEAP_LOGIN, type Fixtures } from './fixtures.js';
 import type { LoadSpec } from './load-spec.js';
 import { TEXT_FORM } from './load-spec.js';
 import { scrapeSample } from './metrics.js';
+import { accessTokenFor, codesOf, openOidcSession } from './oidc-session.js';
 import type { BenchOptions } from './options.js';
 import { rawArgon2 } from './processes/argon2-raw.js';
 import { startBaseline, startFloor } from './processes/koa-process.js';
@@ -13,7 +14,7 @@ import { cpuMicros } from './processes/proc.js';
 import type { ServerProcess } from './processes/server-process.js';
 import { startTessera, startTesseraWithGcHook, type TesseraProcess } from './processes/tessera-process.js';
 import type { BenchResults, Measured, MemoryFigure, RawArgon2Run, RoundRun } from './results.js';
-import { baselineLoad, FLOOR_ROWS, floorLoad, mintLoad, ROWS, rowLoad, type Row, type RowName, type TesseraTarget } from './rows.js';
+import { baselineLoad, FLOOR_ROWS, floorLoad, mintCodesLoad, mintLoad, ROWS, rowLoad, type Row, type RowName, type TesseraTarget } from './rows.js';
 
 const TGT_POOL = 1000;
 
@@ -28,6 +29,10 @@ interface Running {
   readonly tgts: readonly string[];
   /** The best validation rate seen so far, to size the next pool of fresh STs. */
   validateRate: number;
+  /** With the OIDC rows: the cookies of a browser logged in for the bench's client, and an access token of it. */
+  readonly oidc?: { readonly cookie: string; readonly accessToken: string };
+  /** The best code exchange rate seen so far, to size the next pool of fresh codes. */
+  codeRate: number;
 }
 
 /**
@@ -75,13 +80,21 @@ export async function measure(options: BenchOptions, configurations: readonly Se
             const wanted = Math.ceil(1.5 * Math.max(base.okPerSecond, server.validateRate) * seconds(warmup)) + 1000;
             sts = await mint(server.target, 'sts', wanted, server.tgts);
           }
+          let codes: readonly string[] = [];
+          if (row.name === 'code' && server.oidc) {
+            // Until the row has run, the baseline's rate bounds it.
+            const wanted = Math.ceil(1.5 * (server.codeRate > 0 ? server.codeRate : base.okPerSecond) * seconds(warmup)) + 500;
+            codes = await mintCodes(server.target, server.oidc.cookie, wanted);
+          }
           if (row.name === 'argon2') {
             const raw = await rawArgon2(fixtures.argon2Phc, ARGON2_PASSWORD, { seconds: seconds(warmup), inFlight: options.connections, poolSize: options.poolSize });
             if (!warmup) rawArgon2Runs.push({ configuration: server.configuration.name, round, ...raw });
             say(`${label} raw argon2id verify: ${raw.perSecond.toFixed(1)}/s, ${raw.cpuMicrosPerVerify.toFixed(0)} µs CPU each`);
           }
-          const outcome = await measured(server.tessera.pid, rowLoad(row.name, server.target, { tgts: server.tgts, sts }, options.connections, seconds(warmup)));
+          const pools = { tgts: server.tgts, sts, codes, accessToken: server.oidc?.accessToken };
+          const outcome = await measured(server.tessera.pid, rowLoad(row.name, server.target, pools, options.connections, seconds(warmup)));
           if (row.name === 'validate') server.validateRate = Math.max(server.validateRate, outcome.okPerSecond);
+          if (row.name === 'code') server.codeRate = Math.max(server.codeRate, outcome.okPerSecond);
           if (!warmup) rowRuns.set(key(server, row), [...(rowRuns.get(key(server, row)) ?? []), { round, measured: outcome }]);
           say(`${label} ${row.name} (${server.configuration.name}): ${describe(outcome)}`);
         }
@@ -121,7 +134,8 @@ async function startConfiguration(configuration: ServerConfiguration, options: B
     say(`tessera (${configuration.name}) started by its CLI, pid ${tessera.pid}, log ${tessera.files.log}`);
     const target = { origin: tessera.origin, base: tessera.base, x509Login: fixtures.x509Login };
     const rows = ROWS.filter((row) => configuration.rows.includes(row.name)).map(({ target, ...row }): Row => (configuration.judged && target ? { ...row, target } : row));
-    return { configuration, release: prepared.release, tessera, target, rows, tgts: await mint(target, 'tgts', TGT_POOL, []), validateRate: 0 };
+    const oidc = rows.some((row) => row.name === 'code' || row.name === 'userinfo') ? await openOidc(target) : undefined;
+    return { configuration, release: prepared.release, tessera, target, rows, tgts: await mint(target, 'tgts', TGT_POOL, []), validateRate: 0, ...(oidc && { oidc }), codeRate: 0 };
   } catch (error) {
     await tessera?.close().catch(() => undefined);
     await prepared.release();
@@ -140,6 +154,21 @@ async function mint(target: TesseraTarget, what: 'tgts' | 'sts', count: number, 
   const outcome = await drive(mintLoad(target, what, count, tgts));
   if (outcome.collected.length < count) throw new Error(`minting ${what}: wanted ${count}, got ${outcome.collected.length} (${outcome.errors} errors, ${outcome.non2xx} non-2xx)`);
   return outcome.collected;
+}
+
+/** A browser logged in once for the bench's OIDC client, and an access token of the client for the userinfo row. */
+async function openOidc(target: TesseraTarget): Promise<{ cookie: string; accessToken: string }> {
+  const cookie = await openOidcSession(target);
+  const [code] = await mintCodes(target, cookie, 1);
+  return { cookie, accessToken: await accessTokenFor(target, code!) };
+}
+
+/** `count` fresh authorization codes of the bench's client, each made by an authorization request on the browser's session. */
+async function mintCodes(target: TesseraTarget, cookie: string, count: number): Promise<readonly string[]> {
+  const outcome = await drive(mintCodesLoad(target, cookie, count));
+  const codes = codesOf(outcome.collected);
+  if (codes.length < count) throw new Error(`minting authorization codes: wanted ${count}, got ${codes.length} (${outcome.errors} errors, ${outcome.responses} answers)`);
+  return codes;
 }
 
 /** `options.tickets` cheap logins over HTTP into a fresh server, then its RSS after a full GC. */

@@ -1,8 +1,8 @@
-import { ARGON2_LOGIN, CHEAP_LOGIN, SERVICE } from './fixtures.js';
+import { ARGON2_LOGIN, CHEAP_LOGIN, OIDC_CLIENT, SERVICE } from './fixtures.js';
 import { FORM, TEXT_FORM, type LoadSpec } from './load-spec.js';
 import { ST_SIZED_ID, TGT_SIZED_ID } from './sized-ids.js';
 
-export type RowName = 'tgt' | 'grant' | 'validate' | 'jwt' | 'x509' | 'argon2';
+export type RowName = 'tgt' | 'grant' | 'validate' | 'jwt' | 'x509' | 'argon2' | 'code' | 'userinfo';
 
 /**
  * What a row's ratio is taken against, in the same round: the floor of the row (the Koa route that
@@ -48,6 +48,10 @@ export const ROWS: readonly Row[] = [
   { name: 'jwt', short: 'JWT TGT create', label: 'POST /v1/tickets token=true (JWT TGT create)', target: { against: TGT_ROW, ratio: 0.5, p99Ms: P99_TARGET_MS } },
   { name: 'x509', short: 'X.509 login', label: 'POST /v1/tickets (X.509 login, chain + CRL validation)', target: { against: TGT_ROW, ratio: 0.9, p99Ms: P99_TARGET_MS } },
   { name: 'argon2', short: 'argon2id TGT create', label: 'POST /v1/tickets (TGT create, argon2id user)', target: { against: 'raw argon2', ratio: 0.9 } },
+  // The OpenID Provider's: no floor fits them (node-oidc-provider's own stack, an RS256 signature per
+  // ID token), so they are reported, not judged.
+  { name: 'code', short: 'OIDC code exchange', label: 'POST /oidc/token grant_type=authorization_code (fresh code each, RS256 ID token)' },
+  { name: 'userinfo', short: 'OIDC userinfo', label: 'GET /oidc/me (bearer access token)' },
 ];
 
 /** How a table or plot names a reference: `its floor`, `TGT create`, `raw argon2id verify`. */
@@ -76,10 +80,12 @@ export const FLOOR_ROWS: readonly FloorRow[] = [
   { name: 'validate', short: 'floor: serviceValidate', label: "floor of serviceValidate: Koa GET /p3/serviceValidate that only writes the row's log line and audit record" },
 ];
 
-/** Ticket pools a row draws from: live TGT ids, and unvalidated ST ids (each used once). */
+/** Pools a row draws from: live TGT ids, unvalidated ST ids and unredeemed authorization codes (each used once), an access token. */
 export interface Pools {
   readonly tgts: readonly string[];
   readonly sts: readonly string[];
+  readonly codes: readonly string[];
+  readonly accessToken?: string | undefined;
 }
 
 /** Where a row's load goes: tessera's origin and base path, and its X.509 login form. */
@@ -126,14 +132,38 @@ export function rowLoad(name: RowName, tessera: TesseraTarget, pools: Pools, con
       return login(tessera.x509Login);
     case 'argon2':
       return login(ARGON2_LOGIN);
+    case 'code':
+      return { ...common, method: 'POST', paths: [`${base}/oidc/token`], bodies: pools.codes.map(codeExchangeBody), headers: { ...FORM, authorization: OIDC_CLIENT.basic } };
+    case 'userinfo':
+      return { ...common, method: 'GET', paths: [`${base}/oidc/me`], headers: { authorization: `Bearer ${pools.accessToken ?? ''}` } };
   }
+}
+
+/** The token request that redeems `code` for the bench's client (a confidential one: no PKCE asked). */
+export function codeExchangeBody(code: string): string {
+  return new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: OIDC_CLIENT.redirectUri }).toString();
 }
 
 /** Mints `count` TGTs (cheap logins) or STs (grants on `tgts` in turn), keeping each 2xx body. */
 export function mintLoad(tessera: TesseraTarget, what: 'tgts' | 'sts', count: number, tgts: readonly string[]): LoadSpec {
   const { origin, base } = tessera;
-  const common = { kind: 'request', origin, connections: 50, duration: 3600, amount: count, method: 'POST', collect: true } as const;
+  const common = { kind: 'request', origin, connections: 50, duration: 3600, amount: count, method: 'POST', collect: 'body' } as const;
   return what === 'tgts'
     ? { ...common, paths: [`${base}/v1/tickets`], body: CHEAP_LOGIN, headers: TEXT_FORM }
     : { ...common, paths: tgts.map((tgt) => `${base}/v1/tickets/${tgt}`), body: grantBody, headers: FORM };
+}
+
+/**
+ * Mints `count` authorization codes: the authorization request of the bench's client, with the
+ * provider session `cookie` of a browser that logged in once, is answered at once with a redirect
+ * carrying a fresh code; each redirect's Location is kept.
+ */
+export function mintCodesLoad(tessera: TesseraTarget, cookie: string, count: number): LoadSpec {
+  // autocannon wants no more connections than requests.
+  return { kind: 'request', origin: tessera.origin, connections: Math.min(50, count), duration: 3600, amount: count, method: 'GET', paths: [authorizationPath(tessera.base)], headers: { cookie }, collect: 'location' };
+}
+
+/** The bench's client's authorization request: the code flow, its claims asked, no consent page (bypassApprovalPrompt). */
+export function authorizationPath(base: string): string {
+  return `${base}/oidc/auth?${new URLSearchParams({ client_id: OIDC_CLIENT.id, response_type: 'code', scope: 'openid profile email', redirect_uri: OIDC_CLIENT.redirectUri }).toString()}`;
 }

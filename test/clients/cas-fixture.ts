@@ -33,6 +33,11 @@ export interface CasFixtureOptions {
    * chain to a CA of `caFile`.
    */
   readonly proxy?: { readonly caFile: string; readonly callbackUrl: string };
+  /**
+   * With the login and oidc modules on a port chosen beforehand (the issuer names it): `clients` are
+   * OidcRegisteredService definitions, beside the services of `serviceUrls`.
+   */
+  readonly oidc?: { readonly port: number; readonly clients: readonly Record<string, unknown>[] };
 }
 
 /** Tessera on its own HTTPS listener (server.tls) with a certificate of a CA made for this run. */
@@ -52,13 +57,22 @@ export async function startCasFixture(options: CasFixtureOptions): Promise<CasFi
       .map((service) => (proxy ? { ...service, proxyPolicy: { '@class': 'org.apereo.cas.services.RegexMatchingRegisteredServiceProxyPolicy', pattern: `^${escapeRegex(proxy.callbackUrl)}$` } } : service));
     const login = options.browserLogin ? { modules: ['rest', 'login'], login: { keyFile: join(dir.path, 'login-key.json') } } : {};
     const proxying = proxy ? { modules: ['rest', 'proxy'], proxy: { callback: { caFile: proxy.caFile } } } : {};
+    const { oidc } = options;
+    const openid = oidc ? { modules: ['rest', 'login', 'oidc'], login: { keyFile: join(dir.path, 'login-key.json') }, oidc: { keyFile: join(dir.path, 'oidc-keys.json') } } : {};
     const start = (port: number) =>
       startTessera({
-        server: { host: '127.0.0.1', port, nodeName: 'e2e', tls: { cert: files.cert, key: files.key } },
-        services,
+        server: {
+          host: '127.0.0.1',
+          port: oidc?.port ?? port,
+          nodeName: 'e2e',
+          tls: { cert: files.cert, key: files.key },
+          ...(oidc && { publicUrl: `https://127.0.0.1:${oidc.port}` }),
+        },
+        services: [...services, ...(oidc?.clients ?? [])],
         protocol: { validationFailureStatus: options.validationFailureStatus ?? 400 },
         ...login,
         ...proxying,
+        ...openid,
       });
     tessera = await start(0);
     const { url, server } = tessera;

@@ -22,7 +22,8 @@ export const PLANNED = {
   caseInsensitive: 'caseInsensitive',
   timeBased: 'TimeBasedRegisteredServiceAccessStrategy',
   expirationDate: 'expirationPolicy with a date',
-  oidc: 'OidcRegisteredService (the OIDC module)',
+  oidc: 'OIDC scope release policies (the oidc module releases claims by scope itself)',
+  oauth: 'OAuthRegisteredService (plain OAuth 2; the oidc module serves OidcRegisteredService)',
 } as const;
 
 export const CANNOT_EXIST = {
@@ -77,8 +78,8 @@ function serviceClassReasons(definition: unknown): string[] | undefined {
   const name = simpleName(type);
   if (name === 'SamlRegisteredService') return [CANNOT_EXIST.saml2];
   if (name === 'WSFederationRegisteredService') return [CANNOT_EXIST.wsFederation];
-  // OAuth2 services (and CAS 4's OAuth callback service) belong to the same module in Apereo.
-  if (name === 'OidcRegisteredService' || name.startsWith('OAuth')) return [PLANNED.oidc];
+  // OAuth2 services (and CAS 4's OAuth callback service); an OidcRegisteredService is read, key by key.
+  if (name.startsWith('OAuth')) return [PLANNED.oauth];
   if (typeof type === 'string' && !isApereoClass(type) && type.includes('.')) return [CANNOT_EXIST.customClass];
   return undefined;
 }

@@ -25,9 +25,11 @@ export interface Leak {
 const sources: Source[] = [];
 const secrets = new Map<string, string>();
 /** Request parameters whose values are secrets; configurations add their `otp.parameter`. */
-const secretParameters = new Set(['password', 'otp']);
+const secretParameters = new Set(['password', 'otp', 'client_secret', 'client_assertion', 'code', 'code_verifier', 'access_token', 'refresh_token', 'id_token', 'id_token_hint', 'token', 'logout_token']);
 /** Keys of a configuration whose values are secrets. */
-const SECRET_SETTINGS = new Set(['password', 'bindPassword', 'otpSecret', 'signingKey', 'encryptionKey']);
+const SECRET_SETTINGS = new Set(['password', 'bindPassword', 'otpSecret', 'signingKey', 'encryptionKey', 'clientSecret']);
+/** Fields of an answer (an OAuth token response) and parameters of a Location (a redirect with a code) that hold secrets. */
+const SECRET_ANSWER_FIELDS = ['access_token', 'refresh_token', 'id_token', 'code'];
 
 /** Shorter values (a wrong password `x` or `nope`) would be found in lines by chance (`https://nope.example.net/`). */
 const SHORTEST_SECRET = 5;
@@ -106,6 +108,10 @@ export function rememberAnswer(body: string, location: string | null | undefined
       rememberSecret(id.replace(/^[A-Z]+-\d+-/, '').replace(/-[A-Za-z0-9]{1,16}$/, ''), 'the random part of a ticket id');
     }
     for (const [jwt] of text.matchAll(new RegExp(JWT, 'g'))) rememberSecret(jwt, 'a JWT');
+  }
+  for (const [name, value] of jsonFields(body)) if (SECRET_ANSWER_FIELDS.includes(name)) rememberSecret(value, `the answer's ${name}`);
+  if (location) {
+    for (const [name, value] of new URL(location, 'http://x').searchParams) if (SECRET_ANSWER_FIELDS.includes(name)) rememberSecret(value, `the ${name} of a redirect`);
   }
 }
 

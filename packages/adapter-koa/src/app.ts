@@ -64,6 +64,10 @@ export function createApp(deps: AppDependencies): Koa {
   app.use(refuseUnservedHosts(options));
   app.use(router.allowedMethods());
   app.use(router.routes());
+  for (const module of modules) {
+    const mounted = module.mounted?.(http);
+    if (mounted) app.use(mounted);
+  }
   app.on('error', (error: unknown, ctx: Koa.Context) => reportEscapedError(events, error, ctx));
   return app;
 }

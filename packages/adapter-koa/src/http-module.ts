@@ -1,5 +1,5 @@
 import type { Authentication, CasCore, Credential, EventSink, RequestOrigin, GrantedServiceTicket, RegisteredService, TicketGrantingTicket, ValidatedServiceTicket } from '@tessera/core';
-import type { Context } from 'koa';
+import type { Context, Middleware } from 'koa';
 import type { z } from 'zod';
 import type { HttpOptions } from './http-options.js';
 import type { Html } from './pages/html.js';
@@ -55,6 +55,8 @@ export interface HttpModule {
   routes?(http: HttpContext): Route[];
   /** What it adds at the extension points; asked once per app, before any route is built. */
   extensions?(http: HttpBasics): HttpExtensions;
+  /** An app of its own (a library's Koa app), asked for the requests no route took; it calls next for those not its own. */
+  mounted?(http: HttpContext): Middleware;
 }
 
 export interface AppDependencies {

@@ -5,6 +5,7 @@ import {
   type ExpirationPolicy,
   type LogoutType,
   type MultifactorPolicy,
+  type OidcClientDefinition,
   type ProxyPolicy,
   type RegisteredService,
   type ServicePolicy,
@@ -32,6 +33,7 @@ export interface ServiceDocument {
   multifactorPolicy?: MultifactorPolicy;
   singleSignOnParticipation?: SingleSignOnParticipation;
   supportedProtocols?: readonly ServiceProtocol[];
+  oidc?: OidcClientDefinition;
 }
 
 export function toServiceDocument(service: RegisteredService): ServiceDocument {
@@ -62,5 +64,6 @@ export function fromServiceDocument(document: ServiceDocument): RegisteredServic
     ...(document.multifactorPolicy === undefined ? {} : { multifactorPolicy: document.multifactorPolicy }),
     ...(document.singleSignOnParticipation === undefined ? {} : { singleSignOnParticipation: document.singleSignOnParticipation }),
     ...(document.supportedProtocols === undefined ? {} : { supportedProtocols: document.supportedProtocols }),
+    ...(document.oidc === undefined ? {} : { oidc: document.oidc }),
   };
 }

@@ -2,7 +2,7 @@ import { Container } from 'inversify';
 import type { Logger } from 'pino';
 import { LOOPBACK_HOSTS, createApp, withServiceTemplates, type HttpOptions, type ServiceTemplates } from '@tessera/adapter-koa';
 import type { MongoDatabase } from '@tessera/adapter-mongo';
-import { Argon2PasswordHasher, ReadinessProbe, createCasCore, cryptoRandomSource, systemClock, type Clock, type RegisteredService } from '@tessera/core';
+import { Argon2PasswordHasher, ReadinessProbe, createCasCore, cryptoRandomSource, systemClock, type Clock, type RegisteredService, type SessionListener } from '@tessera/core';
 import { AuditEventSink } from './audit/audit-event-sink.js';
 import { registerAuthentication } from './authentication/authentication.js';
 import type { Config } from './config/schema.js';
@@ -14,6 +14,7 @@ import { registerMetrics } from './metrics/register-metrics.js';
 import { credentialKinds, moduleEvents, registerEnabledModules } from './modules/index.js';
 import { samlAuthenticationMethods } from './credential-kinds.js';
 import { serverServicePolicies } from './service-policies.js';
+import { ServicesWithModulesOwn } from './storage/configured-and-stored.js';
 import { openStorage } from './storage/storage.js';
 import { KEYS } from './keys.js';
 import { TESSERA_VERSION } from './version.js';
@@ -73,7 +74,9 @@ export function buildContainer(inputs: CompositionInputs): Binder {
   binder.resolved(KEYS.ReadinessProbe, [{ all: KEYS.ReadinessCheck }, KEYS.EventSink], (checks, events) => new ReadinessProbe(checks, config.health.timeoutMs, events));
   binder.resolved(KEYS.LiveTgtCount, [KEYS.Storage], (storage) => storage.ports.liveTgts);
   binder.resolved(KEYS.TicketStore, [KEYS.Storage], (storage) => storage.ports.tickets);
-  binder.resolved(KEYS.ServiceRegistry, [KEYS.Storage], (storage) => storage.ports.registry);
+  binder.resolved(KEYS.ServiceRegistry, [KEYS.Storage, { all: KEYS.ModuleServices }], (storage, own) =>
+    own.length === 0 ? storage.ports.registry : new ServicesWithModulesOwn(storage.ports.registry, own.flat()),
+  );
   binder.resolved(KEYS.UserDirectory, [KEYS.Storage], (storage) => storage.ports.users);
   binder.resolved(KEYS.RecordStores, [KEYS.Storage], (storage) => storage.ports.records);
   binder.resolved(KEYS.StorageConnection, [KEYS.Storage], (storage) => storage.connection);
@@ -138,9 +141,25 @@ function bindUseCases(binder: Binder, config: Config): void {
       KEYS.ServicePolicies,
       { all: KEYS.SecondFactorProvider },
     ],
-    (tickets, registry, handlers, policies, authenticationListeners, events, clock, random, [sessionListener], servicePolicies, [secondFactor]) =>
-      createCasCore({ tickets, registry, handlers, policies, authenticationListeners, events, clock, random, sessionListener, servicePolicies, secondFactor }, settings),
+    (tickets, registry, handlers, policies, authenticationListeners, events, clock, random, sessionListeners, servicePolicies, [secondFactor]) =>
+      createCasCore(
+        { tickets, registry, handlers, policies, authenticationListeners, events, clock, random, sessionListener: sessionListenersInOrder(sessionListeners), servicePolicies, secondFactor },
+        settings,
+      ),
   );
+}
+
+/** The modules' session listeners as one, each told in the order the modules are listed (none: undefined). */
+function sessionListenersInOrder(listeners: readonly SessionListener[]): SessionListener | undefined {
+  if (listeners.length <= 1) return listeners[0];
+  return {
+    async validated(tgt, ticket, service, origin) {
+      for (const listener of listeners) await listener.validated(tgt, ticket, service, origin);
+    },
+    async ended(tgtId, origin) {
+      for (const listener of listeners) await listener.ended(tgtId, origin);
+    },
+  };
 }
 
 export function httpOptions(config: Config): HttpOptions {

@@ -12,6 +12,7 @@ import type {
   ReadinessCheck,
   ReadinessProbe,
   RecordStores,
+  RegisteredService,
   ServicePolicies,
   ServiceRegistry,
   SecondFactorProvider,
@@ -102,8 +103,13 @@ export const KEYS = {
   LiveTgtCount: key<LiveTgtCount>('LiveTgtCount'),
   /** Bound only with `metrics.enabled`: zero or one. */
   Metrics: key<TesseraMetrics>('Metrics'),
-  /** Bound only by the login module (single logout): zero or one, told of every grant and logout. */
+  /** Multi-bound by modules (the login module's single logout, the oidc module's): each told of every validation and logout. */
   SessionListener: key<SessionListener>('SessionListener'),
+  /**
+   * Multi-bound: services a module needs for its own workings (the oidc module's login callback),
+   * answered by the registry from the module's declaration, read-only and never written to the store.
+   */
+  ModuleServices: key<readonly RegisteredService[]>('ModuleServices'),
   /** Bound only by the otp module: zero or one, the second factor services' `multifactorPolicy` ask. */
   SecondFactorProvider: key<SecondFactorProvider>('SecondFactorProvider'),
   /** Multi-bound: work a node does on its own time, started once it listens and stopped before the storage closes. */

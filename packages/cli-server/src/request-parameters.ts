@@ -13,6 +13,11 @@ export interface RequestParameter {
   readonly secret?: boolean;
   /** It carries a credential (or a part of one): never copied anywhere else, such as into a token. */
   readonly credential?: boolean;
+  /**
+   * Read by an app the module mounts (the oidc module's node-oidc-provider), not by a route of the
+   * router: declared for the log's redaction and the other modules' checks, absent from the OpenAPI document.
+   */
+  readonly mounted?: boolean;
 }
 
 /** A declared parameter and who reads it: a module by name, or tessera's central parts. */

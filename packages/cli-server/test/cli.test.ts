@@ -116,6 +116,30 @@ describe('tessera CLI', function () {
     expect((await runCli(['generate-keys', '--algorithm', 'RSA'])).code).to.equal(2);
   });
 
+  it('oidc generate-keys prints the oidc key set; --rotate FILE keeps its current key and cookie secret second', async function () {
+    // Four CLI processes, each compiling its sources on the fly and two making an RSA key: slow on a busy machine.
+    this.timeout(90_000);
+    type KeySet = { keys: { kid: string; kty: string; alg: string; d: string }[]; cookieSecrets: string[] };
+    const first = await runCli(['oidc', 'generate-keys']);
+    expect(first.code, first.stderr).to.equal(0);
+    const current = JSON.parse(first.stdout) as KeySet;
+    expect(current.keys).to.have.length(1);
+    expect(current.keys[0]).to.deep.include({ kty: 'RSA', alg: 'RS256' });
+    const file = join(mkdtempSync(join(tmpdir(), 'tessera-oidc-rotate-')), 'oidc-keys.json');
+    writeFileSync(file, first.stdout);
+    const rotated = JSON.parse((await runCli(['oidc', 'generate-keys', '--rotate', file])).stdout) as KeySet;
+    expect(rotated.keys.map((key) => key.kid)).to.have.length(2).and.include(current.keys[0]!.kid);
+    expect(rotated.keys[1]).to.deep.equal(current.keys[0]);
+    expect(rotated.keys[0]!.kid).to.not.equal(current.keys[0]!.kid);
+    expect(rotated.cookieSecrets[1]).to.equal(current.cookieSecrets[0]);
+    writeFileSync(file, '{"keys": []}');
+    const refused = await runCli(['oidc', 'generate-keys', '--rotate', file]);
+    expect(refused.code).to.equal(2);
+    expect(refused.stderr.trim().split('\n')).to.deep.equal([`tessera oidc generate-keys: --rotate ${file}: needs "keys": the current signing key, then at most the previous one`]);
+    // The tokens module's command takes none of the oidc module's options.
+    expect((await runCli(['generate-keys', '--rotate', file])).code).to.equal(2);
+  });
+
   it('otp new prints a fresh base32 secret for otpSecret and its otpauth:// URI; --user is required', async () => {
     const run = await runCli(['otp', 'new', '--user', 'alice']);
     expect(run.code).to.equal(0);
@@ -132,7 +156,7 @@ describe('tessera CLI', function () {
     this.timeout(90_000);
     const help = await runCli(['--help']);
     expect(help.code).to.equal(0);
-    const listed = [...help.stdout.matchAll(/^ {2}tessera ([a-z-]+(?: [a-z]+)?)/gm)].map((match) => match[1]);
+    const listed = [...help.stdout.matchAll(/^ {2}tessera ([a-z-]+(?: [a-z-]+)?)/gm)].map((match) => match[1]);
     expect(listed).to.deep.equal(COMMANDS);
     // A module's commands come from its declaration (TesseraModule.commands), as the CLI takes them.
     expect(COMMANDS).to.include.members(MODULES.flatMap((module) => (module.commands ?? []).map((command) => command.name)));
@@ -210,7 +234,7 @@ describe('tessera CLI', function () {
   });
 });
 
-const COMMANDS = ['start', 'config check', 'hash-password', 'generate-keys', 'services list', 'services import', 'services validate', 'otp new', 'health'];
+const COMMANDS = ['start', 'config check', 'hash-password', 'generate-keys', 'oidc generate-keys', 'services list', 'services import', 'services validate', 'otp new', 'health'];
 
 describe('tessera health', function () {
   this.timeout(30_000);

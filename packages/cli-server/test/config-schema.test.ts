@@ -109,7 +109,7 @@ describe('configuration schema', () => {
     ['a ticket limit of 0', { storage: { memory: { maxTickets: 0 } } }, 'storage.memory.maxTickets: expected a whole number of at least 1'],
     ['a sweep interval over a day', { storage: { memory: { sweepIntervalSeconds: 86401 } } }, 'storage.memory.sweepIntervalSeconds: expected a number from 1 to 86400'],
     ['an unknown log level', { logging: { level: 'loud' } }, 'logging.level: expected fatal, error, warn, info, debug, trace or silent'],
-    ['an unknown module', { modules: ['rest', 'tokenz'] }, 'modules[1]: unknown module "tokenz" (known: rest, tokens, services, otp, throttle, x509, login, proxy)'],
+    ['an unknown module', { modules: ['rest', 'tokenz'] }, 'modules[1]: unknown module "tokenz" (known: rest, tokens, services, otp, throttle, x509, login, proxy, oidc)'],
     ['an OTP secret that is not base32', { users: [{ username: 'a', password: 'p', otpSecret: 'not-base32!' }] }, 'users[0].otpSecret: expected a base32 secret'],
     ['requireOtp without a secret', { modules: ['rest', 'otp'], users: [{ username: 'a', password: 'p', requireOtp: true }] }, 'users[0].requireOtp: needs otpSecret'],
     ['requireOtp with the otp module off', { users: [{ username: 'a', password: 'p', otpSecret: 'JBSWY3DPEHPK3PXPJBSWY3DPEH', requireOtp: true }] }, 'users[0].requireOtp: needs module "otp"'],

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { buildContainer, createLogger, knownModuleNames, parseConfig, KEYS, type HttpApp } from '@tessera/cli-server';
 import { cryptoRandomSource } from '@tessera/core';
 import { generateLoginSecret } from '@tessera/core/modules/login';
+import { generateOidcKeySet } from '@tessera/core/modules/oidc';
 import { generateTokenKeys } from '@tessera/core/modules/tokens';
 import { TestPki } from '@tessera/testkit/pki';
 
@@ -28,8 +29,9 @@ async function everyModuleConfig() {
   return parseConfig({
     x509: { trustAnchors: [await trustAnchorFile()], sources: ['form', 'header'], trustedProxies: ['127.0.0.1'] },
     modules: knownModuleNames(),
-    server: { basePath: '/cas' },
+    server: { basePath: '/cas', publicUrl: 'http://127.0.0.1' },
     tokens: { signingKey, encryptionKey },
+    oidc: { keys: JSON.stringify(generateOidcKeySet(cryptoRandomSource)) },
     // Configured secrets: no key file is written into the checkout.
     login: { key: generateLoginSecret(cryptoRandomSource) },
     registration: { earlier: true, requiredAttribute: { name: 'memberOf', valuePattern: 'staff' } },

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { expect } from 'chai';
 import {
+  OIDC_REGISTERED_SERVICE,
   principalMeetsRequirements,
   selectService,
   compareServices,
@@ -15,6 +16,13 @@ describe('registered services (docs/protocol.md §4)', () => {
       expect(selectService(services, 'HTTPS://APP.EXAMPLE.ORG/x')).to.equal(services[0]);
       expect(selectService(services, 'https://app.example.org.evil.com/x')).to.equal(undefined);
       expect(selectService(services, 'http://evil.com/?https://app.example.org/')).to.equal(undefined);
+    });
+
+    it('never selects an OidcRegisteredService for a CAS ticket: its pattern is that of an OpenID Connect client\'s redirect URIs', () => {
+      const client = service({ id: 1, type: OIDC_REGISTERED_SERVICE, serviceId: 'https://rp\\.example\\.org/callback', evaluationOrder: 0 });
+      const cas = service({ id: 2, serviceId: 'https://.*', evaluationOrder: 5 });
+      expect(selectService([client], 'https://rp.example.org/callback')).to.equal(undefined);
+      expect(selectService([client, cas], 'https://rp.example.org/callback')).to.equal(cas);
     });
 
     it('orders by evaluationOrder, then name, then id; the first enabled match wins', () => {

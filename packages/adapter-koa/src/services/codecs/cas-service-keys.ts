@@ -144,6 +144,25 @@ export const SERVICE_KEYS: KeyRules = {
   },
 };
 
+/** The keys an OidcRegisteredService reads beside those of every service. */
+export const OIDC_CLIENT_KEYS: readonly string[] = [
+  'clientId',
+  'clientSecret',
+  'tokenEndpointAuthenticationMethod',
+  'scopes',
+  'supportedGrantTypes',
+  'supportedResponseTypes',
+  'bypassApprovalPrompt',
+  'generateRefreshToken',
+  'jwks',
+  'idTokenSigningAlg',
+];
+
+/** The keys of a service of this `@class`: an OidcRegisteredService reads its client's too. */
+export function serviceKeys(type: unknown): KeyRules {
+  return isClass(type, 'OidcRegisteredService') ? { ...SERVICE_KEYS, read: [...SERVICE_KEYS.read, ...OIDC_CLIENT_KEYS] } : SERVICE_KEYS;
+}
+
 /** DefaultRegisteredServiceAccessStrategy; the other classes tessera reads add theirs to these (access-strategy-codec.ts). */
 export const ACCESS_STRATEGY_KEYS: KeyRules = {
   read: ['@class', 'enabled', 'ssoEnabled', 'requiredAttributes', 'requireAllAttributes', 'caseInsensitive', 'rejectedAttributes', 'unauthorizedRedirectUrl', 'activationCriteria'],

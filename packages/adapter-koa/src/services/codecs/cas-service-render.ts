@@ -1,4 +1,4 @@
-import type { AttributeMap, ProxyPolicy, RegisteredService } from '@tessera/core';
+import type { AttributeMap, OidcClientDefinition, ProxyPolicy, RegisteredService } from '@tessera/core';
 import { accessStrategyJson } from './access-strategy-codec.js';
 import { javaSet } from './java-collections.js';
 import { multifactorPolicyJson } from './multifactor-policy-codec.js';
@@ -32,6 +32,22 @@ export function toCasServiceJson(service: RegisteredService, policies: PolicySlo
     ...(service.multifactorPolicy === undefined ? {} : { multifactorPolicy: multifactorPolicyJson(service.multifactorPolicy) }),
     ...(service.singleSignOnParticipation === undefined ? {} : { singleSignOnParticipationPolicy: renderSingleSignOnParticipation(service.singleSignOnParticipation) }),
     ...supportedProtocolsJson(service.supportedProtocols),
+    ...(service.oidc === undefined ? {} : oidcClientJson(service.oidc)),
+  };
+}
+
+function oidcClientJson(client: OidcClientDefinition): Record<string, unknown> {
+  return {
+    clientId: client.clientId,
+    ...(client.clientSecret !== undefined && { clientSecret: client.clientSecret }),
+    tokenEndpointAuthenticationMethod: client.tokenEndpointAuthenticationMethod,
+    scopes: javaSet(client.scopes),
+    supportedGrantTypes: javaSet(client.supportedGrantTypes),
+    supportedResponseTypes: javaSet(client.supportedResponseTypes),
+    bypassApprovalPrompt: client.bypassApprovalPrompt,
+    generateRefreshToken: client.generateRefreshToken,
+    ...(client.jwks !== undefined && { jwks: client.jwks }),
+    ...(client.idTokenSigningAlg !== undefined && { idTokenSigningAlg: client.idTokenSigningAlg }),
   };
 }
 

@@ -8,6 +8,10 @@ import { loadLoginSecret } from './login-key.js';
 import { SingleLogoutJob } from './single-logout-job.js';
 
 const SENDER = key<HttpLogoutRequestSender>('login: logout request sender');
+/** The TGC's sealing, for modules whose pages share the login session (oidc). */
+export const LOGIN_COOKIE = key<TicketGrantingCookie>('login: ticket-granting cookie');
+/** The pages' title and colours, for modules with pages of their own in the same style (oidc). */
+export const LOGIN_BRANDING = key<{ readonly title: string; readonly colours: (typeof loginSections)['login']['_zod']['output']['branding']['colours'] }>('login: branding');
 const SINGLE_LOGOUT = key<SingleLogout>('login: single logout');
 /** The record namespace of the logins waiting for a step. */
 const PENDING_LOGINS = 'login.pending';
@@ -35,6 +39,8 @@ export const registerLoginModule: ModuleRegistration<typeof loginSections> = (bi
     [SINGLE_LOGOUT, SENDER, KEYS.EventSink],
     (singleLogout, sender, events) => new SingleLogoutJob(singleLogout, sender, settings.singleLogout.expiryCheckSeconds, events),
   );
+  binder.resolved(LOGIN_COOKIE, [KEYS.RandomSource], (random) => new TicketGrantingCookie(deriveLoginKeys(loadLoginSecret(settings, random))));
+  binder.resolved(LOGIN_BRANDING, [KEYS.Clock], () => ({ title: settings.branding.title, colours: settings.branding.colours }));
   binder.resolved(
     KEYS.HttpModule,
     [KEYS.CasCore, KEYS.TicketStore, KEYS.RecordStores, SINGLE_LOGOUT, KEYS.EventSink, KEYS.Clock, KEYS.RandomSource],

@@ -120,6 +120,8 @@ export interface RegisteredService {
    * the /p3 paths, `SAML1` /samlValidate; `OAUTH20` and `OIDC` are accepted and stand for no endpoint yet).
    */
   readonly supportedProtocols?: readonly ServiceProtocol[];
+  /** Apereo's OidcRegisteredService: the service is an OpenID Connect client, its serviceId the pattern of its redirect URIs. */
+  readonly oidc?: OidcClientDefinition;
 }
 
 export const SERVICE_PROTOCOLS = ['CAS10', 'CAS20', 'CAS30', 'SAML1', 'OAUTH20', 'OIDC'] as const;
@@ -130,6 +132,34 @@ export type ValidationProtocol = Extract<ServiceProtocol, 'CAS10' | 'CAS20' | 'C
 /** Whether the service's tickets may validate with `protocol`: every protocol when it names none. */
 export function supportsProtocol(service: Pick<RegisteredService, 'supportedProtocols'>, protocol: ValidationProtocol): boolean {
   return service.supportedProtocols === undefined || service.supportedProtocols.includes(protocol);
+}
+
+export const OIDC_REGISTERED_SERVICE = 'org.apereo.cas.services.OidcRegisteredService';
+
+/** How an OpenID Connect client proves who it is at the token endpoint. */
+export const OIDC_CLIENT_AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'private_key_jwt', 'none'] as const;
+export type OidcClientAuthMethod = (typeof OIDC_CLIENT_AUTH_METHODS)[number];
+
+/** The OpenID Connect part of an OidcRegisteredService, in Apereo's terms. */
+export interface OidcClientDefinition {
+  readonly clientId: string;
+  /** Absent for a public client (`none`) and for `private_key_jwt`. */
+  readonly clientSecret?: string;
+  readonly tokenEndpointAuthenticationMethod: OidcClientAuthMethod;
+  /** The scopes the client may ask for. */
+  readonly scopes: readonly string[];
+  readonly supportedGrantTypes: readonly string[];
+  readonly supportedResponseTypes: readonly string[];
+  /** No consent page: the user's grant is taken as given. */
+  readonly bypassApprovalPrompt: boolean;
+  /**
+   * Whether the client gets refresh tokens (Apereo's default: no). Without, it gets none even when it
+   * asks for `offline_access`, and the refresh_token grant is refused to it.
+   */
+  readonly generateRefreshToken: boolean;
+  /** The client's public keys (private_key_jwt): a JWKS as JSON text, or the https URL it is published at. */
+  readonly jwks?: string;
+  readonly idTokenSigningAlg?: string;
 }
 
 /**

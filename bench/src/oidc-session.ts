@@ -1,0 +1,85 @@
+import { OIDC_CLIENT } from './fixtures.js';
+import { FORM } from './load-spec.js';
+import { authorizationPath, codeExchangeBody, type TesseraTarget } from './rows.js';
+
+/** How many redirects and pages one login may take: authorize, interaction, /login, its form, the callback, the resume. */
+const MOST_STEPS = 12;
+
+/**
+ * A browser's cookies as the bench needs them: one site, every cookie sent on every request (the
+ * provider's are scoped by path, and no two share a name), a cookie cleared by its server dropped.
+ */
+class Cookies {
+  private readonly values = new Map<string, string>();
+
+  take(response: Response): void {
+    for (const header of response.headers.getSetCookie()) {
+      const [pair = '', ...attributes] = header.split(';');
+      const at = pair.indexOf('=');
+      const [name, value] = [pair.slice(0, at).trim(), pair.slice(at + 1).trim()];
+      const cleared = value === '' || attributes.some((attribute) => /^\s*(max-age=0|expires=thu, 01 jan 1970)/i.test(attribute));
+      if (cleared) this.values.delete(name);
+      else this.values.set(name, value);
+    }
+  }
+
+  get header(): string {
+    return [...this.values].map(([name, value]) => `${name}=${value}`).join('; ');
+  }
+}
+
+/**
+ * Logs a browser in for the bench's OpenID Connect client, as a user does once: its authorization
+ * request goes through tessera's /login form to the redirect URI with a code. Returns the cookies
+ * that then get a code at once for every authorization request (the provider's session).
+ */
+export async function openOidcSession(tessera: TesseraTarget): Promise<string> {
+  const cookies = new Cookies();
+  let url = `${tessera.origin}${authorizationPath(tessera.base)}`;
+  let init: RequestInit = {};
+  for (let step = 0; step < MOST_STEPS; step += 1) {
+    const response = await fetch(url, { ...init, redirect: 'manual', headers: { ...(init.headers as Record<string, string>), cookie: cookies.header } });
+    cookies.take(response);
+    const location = response.headers.get('location');
+    const body = await response.text();
+    if (location?.startsWith(OIDC_CLIENT.redirectUri)) {
+      if (new URL(location).searchParams.get('code') === null) throw new Error(`the OIDC login ended without a code: ${location}`);
+      return cookies.header;
+    }
+    if (location !== null) {
+      [url, init] = [new URL(location, url).href, {}];
+    } else if (response.status === 200 && body.includes('name="password"')) {
+      const form = loginForm(body);
+      [url, init] = [new URL(form.action, url).href, { method: 'POST', headers: { ...FORM }, body: new URLSearchParams({ ...form.hidden, username: 'casuser', password: 'Mellon' }).toString() }];
+    } else {
+      throw new Error(`the OIDC login stopped at ${url}: ${response.status}`);
+    }
+  }
+  throw new Error(`the OIDC login took more than ${MOST_STEPS} steps`);
+}
+
+/** The codes of the redirects `mintCodesLoad` kept (an answer without one, an error's, is left out). */
+export function codesOf(locations: readonly string[]): string[] {
+  return locations.flatMap((location) => new URL(location).searchParams.get('code') ?? []);
+}
+
+/** Redeems `code` at the token endpoint, as the client does: its access token. */
+export async function accessTokenFor(tessera: TesseraTarget, code: string): Promise<string> {
+  const response = await fetch(`${tessera.origin}${tessera.base}/oidc/token`, { method: 'POST', headers: { ...FORM, authorization: OIDC_CLIENT.basic }, body: codeExchangeBody(code) });
+  const answer = (await response.json()) as { access_token?: unknown };
+  if (response.status !== 200 || typeof answer.access_token !== 'string') throw new Error(`redeeming a code for the userinfo row: ${response.status}`);
+  return answer.access_token;
+}
+
+/** The login form of tessera's /login page: its action and hidden fields (the anti-forgery token). */
+function loginForm(body: string): { action: string; hidden: Record<string, string> } {
+  const form = /<form method="\w+" action="([^"]*)">([\s\S]*?)<\/form>/.exec(body);
+  if (!form) throw new Error('the /login page has no form');
+  const hidden: Record<string, string> = {};
+  for (const [, name, value] of form[2]!.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) hidden[unescape(name!)] = unescape(value!);
+  return { action: unescape(form[1]!), hidden };
+}
+
+function unescape(text: string): string {
+  return text.replace(/&(amp|lt|gt|quot|#39);/g, (entity, name: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" })[name] ?? entity);
+}

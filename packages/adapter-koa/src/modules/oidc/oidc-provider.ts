@@ -1,0 +1,404 @@
+import { randomUUID } from 'node:crypto';
+import {
+  compileFullMatch,
+  type RequestOrigin,
+  type Clock,
+  type EventSink,
+  type RecordStore,
+  type RecordStores,
+  type RegisteredService,
+  type ServicePolicies,
+  type ServiceRegistry,
+  type TicketStore,
+} from '@tessera/core';
+import { claimsOf, STANDARD_SCOPE_CLAIMS, type OidcKeySet } from '@tessera/core/modules/oidc';
+import type { Context } from 'koa';
+import type { Adapter, AdapterPayload, ClientMetadata, Configuration, KoaContextWithOIDC, ResponseType, AccountClaims, SigningAlgorithmWithNone, default as ProviderInstance } from 'oidc-provider';
+import { reportServerError } from '../../errors/report.js';
+import type { ProviderLibrary } from './provider-library.js';
+import type { OidcPage, OidcPages } from './oidc-pages.js';
+import { RecordAdapter } from './record-adapter.js';
+
+/** What the provider is built on: tessera's registry, tickets and record stores, and the module's settings. */
+export interface OidcProviderDependencies {
+  /** node-oidc-provider, loaded by the module when it is on. */
+  readonly library: ProviderLibrary;
+  /** `server.publicUrl` + `server.basePath` + `/oidc`. */
+  readonly issuer: string;
+  /** Where the interaction routes are, `<basePath>/oidc`. */
+  readonly mountPath: string;
+  readonly keys: OidcKeySet;
+  readonly registry: ServiceRegistry;
+  /** The release policies and user names of CAS, for the claims. */
+  readonly policies: ServicePolicies;
+  readonly tickets: TicketStore;
+  readonly records: RecordStores;
+  readonly clock: Clock;
+  readonly pages: OidcPages;
+  readonly trustProxy: boolean;
+  /** Scopes of the operator's own, each the claims (attribute names) it releases. */
+  readonly customScopes: Readonly<Record<string, readonly string[]>>;
+  readonly lifetimes: { readonly accessTokenSeconds: number; readonly idTokenSeconds: number; readonly refreshTokenSeconds: number; readonly codeSeconds: number };
+  /**
+   * Whether the provider's outgoing requests (back-channel logout, a client's jwks_uri) may reach
+   * loopback and private addresses, which its protection against request forgery refuses otherwise.
+   */
+  readonly fetchPrivateAddresses: boolean;
+  /** Told when an RP-initiated logout ended the provider session: ends the tessera login session of the browser. */
+  readonly endLoginSession: (ctx: Context) => Promise<void>;
+  /** Where the provider's unexpected failures are reported (`server.error`). */
+  readonly events: EventSink;
+}
+
+/** The provider and what the interaction routes need of it. */
+export interface TesseraOidcProvider {
+  readonly provider: ProviderInstance;
+  /** The library's error classes, to tell its refusals from failures. */
+  readonly errors: ProviderLibrary['errors'];
+  /** The TGT a provider session stands for (written when a login through tessera's /login finished the interaction), grouped by the TGT. */
+  readonly sessionTickets: RecordStore<string>;
+  /**
+   * A tessera login session ended (a CAS logout, REST's DELETE, an RP-initiated logout): its provider
+   * sessions end too, their grants are revoked (but those of offline access) and every client that
+   * registered a back-channel logout URI is sent a logout token.
+   */
+  endSessionsOf(tgtId: string): Promise<void>;
+}
+
+/** What the provider keeps of a session (its Session model's payload), as far as a logout reads it. */
+interface SessionPayload {
+  readonly jti?: string;
+  readonly accountId?: string;
+  readonly authorizations?: Readonly<Record<string, { readonly sid?: string; readonly grantId?: string; readonly persistsLogout?: boolean }>>;
+}
+
+/** Where a request to the provider comes from, for its events: the address Koa found, the provider's route. */
+function originOf(ctx: KoaContextWithOIDC | undefined): RequestOrigin | undefined {
+  if (ctx === undefined) return undefined;
+  return { clientAddress: ctx.ip, requestId: randomUUID(), endpoint: `${ctx.method} oidc:${ctx.oidc?.route ?? '(no route)'}` };
+}
+
+/** The OAuth error code of a refusal (the library's errors carry it), else `server_error`. */
+function errorCodeOf(error: unknown): string {
+  const code = (error as { error?: unknown } | undefined)?.error;
+  return typeof code === 'string' && /^[a-z_]{1,64}$/.test(code) ? code : 'server_error';
+}
+
+/**
+ * The provider's own events as tessera's (audit trail, metrics): codes handed out, tokens issued,
+ * refusals by their OAuth error, logouts and back-channel deliveries. Never a code or token value.
+ */
+function reportProviderEvents(provider: ProviderInstance, events: EventSink): void {
+  const clientOf = (ctx: KoaContextWithOIDC | undefined) => ctx?.oidc?.client?.clientId;
+  const principalOf = (ctx: KoaContextWithOIDC) => ctx.oidc?.session?.accountId ?? ctx.oidc?.account?.accountId;
+  provider.on('authorization.success', (ctx: KoaContextWithOIDC) => {
+    const client = clientOf(ctx);
+    const principal = principalOf(ctx);
+    if (client !== undefined) events.emit({ type: 'oidc.authorized', client, ...(principal !== undefined && { principal }) }, originOf(ctx));
+  });
+  provider.on('grant.success', (ctx: KoaContextWithOIDC) => {
+    const client = clientOf(ctx);
+    const principal = principalOf(ctx);
+    const grantType = ctx.oidc?.params?.['grant_type'];
+    if (client !== undefined) {
+      events.emit({ type: 'oidc.token.issued', client, ...(principal !== undefined && { principal }), ...(typeof grantType === 'string' && { grantType: errorCodeOf({ error: grantType }) }) }, originOf(ctx));
+    }
+  });
+  const refused = (request: 'authorization' | 'token') => (ctx: KoaContextWithOIDC, error: unknown) => {
+    const client = clientOf(ctx);
+    events.emit({ type: 'oidc.refused', request, error: errorCodeOf(error), ...(client !== undefined && { client }) }, originOf(ctx));
+  };
+  provider.on('authorization.error', refused('authorization'));
+  provider.on('grant.error', refused('token'));
+  provider.on('end_session.success', (ctx: KoaContextWithOIDC) => {
+    const client = clientOf(ctx);
+    events.emit({ type: 'oidc.logout', ...(client !== undefined && { client }) }, originOf(ctx));
+  });
+  provider.on('backchannel.success', (ctx: KoaContextWithOIDC | undefined, client: { clientId: string }, accountId: string) => {
+    events.emit({ type: 'oidc.backchannel.delivered', client: client.clientId, principal: accountId }, originOf(ctx));
+  });
+  provider.on('backchannel.error', (ctx: KoaContextWithOIDC | undefined, _error: unknown, client: { clientId: string }, accountId: string) => {
+    events.emit({ type: 'oidc.backchannel.failed', client: client.clientId, principal: accountId }, originOf(ctx));
+  });
+}
+
+/** Fetch options without the dispatcher the library passes (its guard against private addresses). */
+function withoutDispatcher(init: RequestInit | undefined): RequestInit | undefined {
+  if (init === undefined) return undefined;
+  const { dispatcher: _guard, ...rest } = init as RequestInit & { dispatcher?: unknown };
+  return rest;
+}
+
+/** The models whose records a revoked grant takes with it. */
+const GRANT_BOUND_MODELS = ['AccessToken', 'AuthorizationCode', 'RefreshToken', 'DeviceCode', 'BackchannelAuthenticationRequest'];
+
+/** How long the link between a provider session and its TGT is kept at most: it is only read while the TGT lives. */
+const SESSION_LINK_SECONDS = 14 * 24 * 3600;
+
+/** The OIDC client a registered service defines, or undefined when it is no enabled OidcRegisteredService. */
+export function clientOf(service: RegisteredService): ClientMetadata | undefined {
+  const client = service.oidc;
+  if (!client || !service.accessStrategy.enabled) return undefined;
+  const literal = literalUrlOf(service.serviceId);
+  return {
+    client_id: client.clientId,
+    ...(client.clientSecret !== undefined && { client_secret: client.clientSecret }),
+    client_name: service.name,
+    token_endpoint_auth_method: client.tokenEndpointAuthenticationMethod,
+    // Apereo's generateRefreshToken: without it, no refresh token (offline_access is dropped, the grant refused).
+    grant_types: client.generateRefreshToken ? client.supportedGrantTypes : client.supportedGrantTypes.filter((grant) => grant !== 'refresh_token'),
+    response_types: client.supportedResponseTypes as ResponseType[],
+    scope: client.scopes.join(' '),
+    // The provider wants a list; the pattern decides (redirectUriAllowed below). A request without
+    // redirect_uri goes to the one URL a literal pattern names, and is refused otherwise.
+    redirect_uris: [literal ?? 'https://redirect-uri.invalid/'],
+    post_logout_redirect_uris: literal === undefined ? [] : [literal],
+    ...(client.idTokenSigningAlg !== undefined && { id_token_signed_response_alg: client.idTokenSigningAlg as SigningAlgorithmWithNone }),
+    ...(client.jwks !== undefined && (client.jwks.startsWith('https://') ? { jwks_uri: client.jwks } : { jwks: JSON.parse(client.jwks) as { keys: [] } })),
+    ...(service.logoutType === 'BACK_CHANNEL' && service.logoutUrl !== undefined && { backchannel_logout_uri: service.logoutUrl, backchannel_logout_session_required: true }),
+    tessera_service_id: service.serviceId,
+  };
+}
+
+/** The one URL a serviceId matches, when it is a literal (`^https://app\.example\.org/cb$`); else undefined. */
+function literalUrlOf(serviceId: string): string | undefined {
+  const body = serviceId.replace(/^\^/, '').replace(/\$$/, '');
+  if (/[*+?()[\]{}|^$]/.test(body.replace(/\\./g, ''))) return undefined;
+  const literal = body.replace(/\\(.)/g, '$1');
+  try {
+    return new URL(literal).href === literal ? literal : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Clients come from the service registry, every read: a service saved on one node is a client on all. */
+class RegistryClients implements Adapter {
+  constructor(private readonly registry: ServiceRegistry) {}
+
+  async find(id: string): Promise<AdapterPayload | undefined> {
+    const services = await this.registry.list();
+    const service = services.find((candidate) => candidate.oidc?.clientId === id);
+    return service === undefined ? undefined : clientOf(service);
+  }
+
+  upsert(): Promise<void> {
+    return Promise.reject(new Error('OIDC clients are registered services: save them to the service registry'));
+  }
+  findByUid(): Promise<undefined> {
+    return Promise.resolve(undefined);
+  }
+  findByUserCode(): Promise<undefined> {
+    return Promise.resolve(undefined);
+  }
+  consume(): Promise<void> {
+    return Promise.resolve();
+  }
+  destroy(): Promise<void> {
+    return Promise.resolve();
+  }
+  revokeByGrantId(): Promise<void> {
+    return Promise.resolve();
+  }
+}
+
+type ClientFields = { readonly tesseraServiceId?: unknown; readonly tessera_service_id?: unknown };
+
+/** The serviceId a client was made from (its extra metadata, however the provider cased it). */
+function serviceIdOf(client: ClientFields): unknown {
+  return client.tesseraServiceId ?? client.tessera_service_id;
+}
+
+/** Whether `value` is an absolute URL without fragment that the client's serviceId matches as a whole. */
+function matchesServiceId(pattern: unknown, value: unknown): boolean {
+  if (typeof pattern !== 'string' || typeof value !== 'string') return false;
+  try {
+    if (new URL(value).hash !== '' || value.includes('#')) return false;
+  } catch {
+    return false;
+  }
+  return compileFullMatch(pattern, 'i')?.test(value) === true;
+}
+
+function send(ctx: Context, status: number, page: OidcPage): void {
+  ctx.status = status;
+  ctx.type = 'text/html; charset=utf-8';
+  ctx.set('Cache-Control', 'no-store');
+  ctx.set('Content-Security-Policy', page.contentSecurityPolicy);
+  ctx.set('X-Frame-Options', 'DENY');
+  ctx.set('X-Content-Type-Options', 'nosniff');
+  ctx.body = page.markup;
+}
+
+/**
+ * node-oidc-provider on tessera's parts, its checks on: clients from the registry, storage on the
+ * record stores, accounts and claims from the TGT of the login session through the client's release
+ * policy, the login itself through tessera's /login (the interaction routes).
+ */
+export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcProvider {
+  const { registry, tickets, records, clock, pages, policies } = deps;
+  const { default: Provider, interactionPolicy } = deps.library;
+  const sessionTickets = records.namespace<string>('oidc.session-tgt');
+  const clientAdapter = new RegistryClients(registry);
+  const adapters = new Map<string, Adapter>();
+  const adapter = (model: string): Adapter => {
+    if (model === 'Client') return clientAdapter;
+    let made = adapters.get(model);
+    if (!made) adapters.set(model, (made = new RecordAdapter(model, records, clock)));
+    return made;
+  };
+
+  /** The live TGT a provider session stands for, when its principal is `accountId`. */
+  const liveTicketOf = async (sessionUid: string | undefined, accountId?: string) => {
+    if (sessionUid === undefined) return undefined;
+    const tgtId = await sessionTickets.get(sessionUid);
+    const tgt = tgtId === undefined ? undefined : await tickets.get(tgtId);
+    if (!tgt || tgt.kind !== 'TGT') return undefined;
+    if (accountId !== undefined && tgt.authentication.principal.id !== accountId) return undefined;
+    return tgt;
+  };
+
+  const policy = interactionPolicy.base();
+  // One session: a provider session whose tessera login session has ended (logged out, expired) is no login.
+  policy.get('login')?.checks.push(
+    new interactionPolicy.Check('tessera_session', 'The tessera login session has ended', async (ctx) => {
+      const { session, result } = ctx.oidc;
+      if (result?.['login'] !== undefined || session?.accountId === undefined) return interactionPolicy.Check.NO_NEED_TO_PROMPT;
+      return (await liveTicketOf(session.uid, session.accountId)) ? interactionPolicy.Check.NO_NEED_TO_PROMPT : interactionPolicy.Check.REQUEST_PROMPT;
+    }),
+  );
+
+  const claims: Record<string, string[]> = { openid: ['sub'], ...Object.fromEntries(Object.entries(STANDARD_SCOPE_CLAIMS).map(([scope, names]) => [scope, [...names]])) };
+  for (const [scope, names] of Object.entries(deps.customScopes)) claims[scope] = [...names];
+
+  const configuration: Configuration = {
+    adapter,
+    // The library hands its request-forgery guard as the dispatcher; left out, any address is reached.
+    ...(deps.fetchPrivateAddresses && { fetch: (input: string | URL | Request, init?: RequestInit) => fetch(input, withoutDispatcher(init)) }),
+    jwks: { keys: deps.keys.keys.map((key) => ({ ...key })) },
+    cookies: {
+      keys: [...deps.keys.cookieSecrets],
+      long: { signed: true, httpOnly: true, sameSite: 'lax' },
+      short: { signed: true, httpOnly: true, sameSite: 'lax' },
+      names: { session: 'OIDC_SESSION', interaction: 'OIDC_INTERACTION', resume: 'OIDC_RESUME' },
+    },
+    claims,
+    scopes: ['openid', 'offline_access', ...Object.keys(claims).filter((scope) => scope !== 'openid')],
+    responseTypes: ['code', 'id_token', 'id_token token', 'code id_token', 'code token', 'code id_token token', 'none'],
+    clientAuthMethods: ['client_secret_basic', 'client_secret_post', 'private_key_jwt', 'none'],
+    extraClientMetadata: { properties: ['tessera_service_id'] },
+    pkce: { required: (_ctx, client) => client.clientAuthMethod === 'none' },
+    features: {
+      devInteractions: { enabled: false },
+      // A client learns of, and ends, only the tokens issued to itself.
+      introspection: { enabled: true, allowedPolicy: (_ctx, client, token) => Promise.resolve(token.clientId === client.clientId) },
+      revocation: { enabled: true, allowedPolicy: (_ctx, client, token) => Promise.resolve(token.clientId === client.clientId) },
+      userinfo: { enabled: true },
+      backchannelLogout: { enabled: true },
+      rpInitiatedLogout: {
+        enabled: true,
+        logoutSource: (ctx, form) => Promise.resolve(send(ctx, 200, pages.logout(form))),
+        postLogoutSuccessSource: (ctx) => Promise.resolve(send(ctx, 200, pages.loggedOut())),
+      },
+    },
+    interactions: { policy, url: (_ctx, interaction) => `${deps.mountPath}/interaction/${interaction.uid}` },
+    issueRefreshToken: (_ctx, client) => Promise.resolve(client.grantTypeAllowed('refresh_token')),
+    rotateRefreshToken: true,
+    ttl: {
+      AccessToken: deps.lifetimes.accessTokenSeconds,
+      IdToken: deps.lifetimes.idTokenSeconds,
+      RefreshToken: deps.lifetimes.refreshTokenSeconds,
+      AuthorizationCode: deps.lifetimes.codeSeconds,
+      Interaction: 3600,
+      Session: SESSION_LINK_SECONDS,
+      Grant: SESSION_LINK_SECONDS,
+    },
+    clientBasedCORS: (_ctx, origin, client) => {
+      const pattern = serviceIdOf(client as unknown as ClientFields);
+      return typeof pattern === 'string' && client.redirectUris?.some((uri) => new URL(uri).origin === origin) === true;
+    },
+    renderError: (ctx, out) => Promise.resolve(send(ctx, ctx.status >= 400 ? ctx.status : 400, pages.error(String(out.error), out.error_description === undefined ? undefined : String(out.error_description)))),
+    async loadExistingGrant(ctx) {
+      const { session, client, result } = ctx.oidc;
+      if (!session || !client) return undefined;
+      const grantId = (result?.['consent'] as { grantId?: string } | undefined)?.grantId ?? session.grantIdFor(client.clientId);
+      if (grantId) {
+        const grant = await ctx.oidc.provider.Grant.find(grantId);
+        if (grant) return grant;
+      }
+      if (!(await bypassesApproval(client.clientId)) || session.accountId === undefined) return undefined;
+      const grant = new ctx.oidc.provider.Grant({ accountId: session.accountId, clientId: client.clientId });
+      grant.addOIDCScope(ctx.oidc.requestParamScopes ? [...ctx.oidc.requestParamScopes].join(' ') : 'openid');
+      await grant.save();
+      return grant;
+    },
+    async findAccount(ctx, sub, token) {
+      // A login through /login just finished: from now on the provider session is that TGT's.
+      const loggedIn = (ctx.oidc.result as { tessera?: { tgt?: unknown } } | undefined)?.tessera?.tgt;
+      if (token === undefined && ctx.oidc.session && typeof loggedIn === 'string') {
+        await sessionTickets.put(ctx.oidc.session.uid, loggedIn, clock.now() + SESSION_LINK_SECONDS * 1000, { group: loggedIn });
+      }
+      const sessionUid = (token as { sessionUid?: string } | undefined)?.sessionUid ?? ctx.oidc.session?.uid;
+      const tgt = await liveTicketOf(sessionUid, sub);
+      const clientId = ctx.oidc.client?.clientId ?? (token as { clientId?: string } | undefined)?.clientId;
+      if (!tgt || clientId === undefined) return undefined;
+      const service = (await registry.list()).find((candidate) => candidate.oidc?.clientId === clientId);
+      if (!service) return undefined;
+      const { principal } = tgt.authentication;
+      const request = { principal, service, serviceUrl: service.serviceId };
+      const released = await policies.releasedAttributes({ ...request, authentication: {} });
+      const username = await policies.usernameFor(request);
+      return { accountId: sub, claims: () => claimsOf(username, released) as AccountClaims };
+    },
+  };
+
+  async function bypassesApproval(clientId: string): Promise<boolean> {
+    const service = (await registry.list()).find((candidate) => candidate.oidc?.clientId === clientId);
+    return service?.oidc?.bypassApprovalPrompt === true;
+  }
+
+  const provider = new Provider(deps.issuer, configuration);
+  provider.proxy = deps.trustProxy;
+  provider.on('server_error', (ctx: Context, error: unknown) => reportServerError(deps.events, error, ctx));
+  reportProviderEvents(provider, deps.events);
+  // Apereo's OidcRegisteredService: the serviceId is the pattern every redirect URI must match in full.
+  const clientPrototype = provider.Client.prototype as unknown as Record<string, unknown> & { tesseraServiceId?: unknown };
+  clientPrototype['redirectUriAllowed'] = function redirectUriAllowed(this: ClientFields, value: unknown) {
+    return matchesServiceId(serviceIdOf(this), value);
+  };
+  clientPrototype['postLogoutRedirectUriAllowed'] = function postLogoutRedirectUriAllowed(this: ClientFields, value: unknown) {
+    return matchesServiceId(serviceIdOf(this), value);
+  };
+  // RP-initiated logout ends the tessera login session too, and so runs CAS single logout.
+  provider.use(async (ctx: KoaContextWithOIDC, next) => {
+    await next();
+    if (ctx.oidc?.route === 'end_session_confirm' && ctx.status >= 300 && ctx.status < 400) await deps.endLoginSession(ctx);
+  });
+  async function endSessionsOf(tgtId: string): Promise<void> {
+    const sessions = adapter('Session');
+    for (const { id: sessionUid } of await sessionTickets.findByGroup(tgtId)) {
+      const session = (await sessions.findByUid(sessionUid)) as SessionPayload | undefined;
+      await sessionTickets.delete(sessionUid);
+      if (session?.jti === undefined) continue;
+      await sessions.destroy(session.jti);
+      for (const [clientId, { sid, grantId, persistsLogout }] of Object.entries(session.authorizations ?? {})) {
+        if (grantId !== undefined && persistsLogout !== true) {
+          await Promise.all(GRANT_BOUND_MODELS.map((model) => adapter(model).revokeByGrantId(grantId)));
+          await adapter('Grant').destroy(grantId);
+        }
+        const client = await provider.Client.find(clientId);
+        if (client?.backchannelLogoutUri === undefined || session.accountId === undefined) continue;
+        const { accountId } = session;
+        // The library's own sending (its logout token, signed and typed as the specification says); its types leave it out.
+        const sender = client as unknown as { backchannelLogout(sub: string, sid: string | undefined): Promise<void> };
+        await sender.backchannelLogout(accountId, sid).then(
+          () => provider.emit('backchannel.success', undefined, client, accountId, sid),
+          (error: unknown) => provider.emit('backchannel.error', undefined, error, client, accountId, sid),
+        );
+      }
+      deps.events.emit({ type: 'oidc.logout', ...(session.accountId !== undefined && { principal: session.accountId }) });
+    }
+  }
+
+  return { provider, errors: deps.library.errors, sessionTickets, endSessionsOf };
+}

@@ -1,0 +1,68 @@
+import { updateRecord, type Clock, type JsonValue, type RecordStore, type RecordStores } from '@tessera/core';
+import type { Adapter, AdapterPayload } from 'oidc-provider';
+
+/** What a model's record holds: the provider's payload, as JSON. */
+type Payload = { readonly [key: string]: JsonValue };
+
+/** A record that names no lifetime (a session's) lives this long at most. */
+const DEFAULT_LIFETIME_SECONDS = 14 * 24 * 3600;
+
+/**
+ * node-oidc-provider's storage (its Adapter interface) on tessera's record stores: one namespace per
+ * model (`oidc.session`, `oidc.authorizationcode`, ...), so every storage (memory, Redis, MongoDB)
+ * serves it and a code issued by one node is redeemed at another. A model's records are grouped by
+ * their grant, which `revokeByGrantId` deletes at once; sessions are found by their uid through a
+ * second namespace.
+ */
+export class RecordAdapter implements Adapter {
+  private readonly records: RecordStore<Payload>;
+  private readonly uids: RecordStore<string> | undefined;
+
+  constructor(
+    model: string,
+    stores: RecordStores,
+    private readonly clock: Clock,
+  ) {
+    this.records = stores.namespace<Payload>(`oidc.${model.toLowerCase()}`);
+    this.uids = model === 'Session' ? stores.namespace<string>('oidc.session-uid') : undefined;
+  }
+
+  async upsert(id: string, payload: AdapterPayload, expiresIn: number | undefined): Promise<void> {
+    const expiresAt = this.clock.now() + (expiresIn ?? DEFAULT_LIFETIME_SECONDS) * 1000;
+    const value = JSON.parse(JSON.stringify(payload)) as Payload;
+    await this.records.put(id, value, expiresAt, typeof payload.grantId === 'string' && payload.grantId !== '' ? { group: payload.grantId } : {});
+    if (this.uids && typeof payload.uid === 'string') await this.uids.put(payload.uid, id, expiresAt);
+  }
+
+  async find(id: string): Promise<AdapterPayload | undefined> {
+    return this.records.get(id);
+  }
+
+  async findByUid(uid: string): Promise<AdapterPayload | undefined> {
+    const id = await this.uids?.get(uid);
+    return id === undefined ? undefined : this.find(id);
+  }
+
+  /** The device flow is off: no user codes. */
+  findByUserCode(): Promise<AdapterPayload | undefined> {
+    return Promise.resolve(undefined);
+  }
+
+  async consume(id: string): Promise<void> {
+    const consumed = Math.floor(this.clock.now() / 1000);
+    await updateRecord(this.records, id, (current) => {
+      if (current === undefined || current.value['consumed'] !== undefined) return undefined;
+      return { value: { ...current.value, consumed }, expiresAt: current.expiresAt, ...(current.group !== undefined && { group: current.group }) };
+    });
+  }
+
+  async destroy(id: string): Promise<void> {
+    const payload = this.uids ? await this.records.get(id) : undefined;
+    await this.records.delete(id);
+    if (this.uids && typeof payload?.['uid'] === 'string') await this.uids.delete(payload['uid']);
+  }
+
+  async revokeByGrantId(grantId: string): Promise<void> {
+    await this.records.deleteGroup(grantId);
+  }
+}

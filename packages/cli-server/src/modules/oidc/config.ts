@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import { oidcKeySetProblem } from '@tessera/core/modules/oidc';
+import { filePath, positiveInteger, section } from '../../config/setting-schemas.js';
+
+const SCOPE_NAME = /^[A-Za-z0-9_.:-]{1,64}$/;
+
+/** Settings of the `oidc` module (docs/modules/oidc.md). */
+export const oidcSchema = section({
+  keys: z
+    .string({ error: 'expected the key set as JSON text' })
+    .optional()
+    .describe('The signing keys and cookie secrets as JSON text (what `tessera oidc generate-keys` prints), e.g. from a variable. Unset: taken from `oidc.keyFile`. Every node needs the same.'),
+  keyFile: filePath()
+    .default('tessera-oidc-keys.json')
+    .meta({ defaultText: '`tessera-oidc-keys.json` (in demo mode: in `~/.local/state/tessera`, or `$XDG_STATE_HOME/tessera`)' })
+    .describe('Where the key set is kept when `oidc.keys` is unset: read if it exists, else generated on first start and written with mode 0600. Share it between nodes.'),
+  accessTokenSeconds: positiveInteger(86_400).default(3600).describe('Lifetime of an access token.'),
+  idTokenSeconds: positiveInteger(86_400).default(3600).describe('Lifetime of an ID token.'),
+  refreshTokenSeconds: positiveInteger(31_536_000).default(1_209_600).describe('Lifetime of a refresh token; each use gives a new one (rotation) and ends the old.'),
+  codeSeconds: positiveInteger(600).default(60).describe('Lifetime of an authorization code.'),
+  fetchPrivateAddresses: z
+    .boolean()
+    .default(false)
+    .describe(
+      'Let the provider’s outgoing requests (back-channel logout to a client’s `logoutUrl`, a client’s `jwks` URL) reach loopback and private addresses. Off: refused, as node-oidc-provider guards against request forgery; turn it on when clients live on your private network.',
+    ),
+  scopes: z
+    .record(z.string().regex(SCOPE_NAME, { error: 'expected a scope name' }), z.array(z.string().regex(SCOPE_NAME, { error: 'expected a claim name' })), {
+      error: 'expected a map of scope name → claim names',
+    })
+    .default({})
+    .describe('Scopes of your own beside `profile`, `email`, `phone` and `address`: each releases the claims listed, from the attributes of the same names that the client’s release policy lets through.'),
+}).superRefine((oidc, context) => {
+  if (oidc.keys === undefined) return;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(oidc.keys);
+  } catch {
+    parsed = undefined;
+  }
+  const problem = oidcKeySetProblem(parsed);
+  if (problem) context.addIssue({ code: 'custom', path: ['keys'], message: problem, input: '(secret)' });
+});
+
+export type OidcConfig = z.output<typeof oidcSchema>;
+
+export const oidcSections = { oidc: oidcSchema.prefault({}) };

@@ -1,0 +1,3 @@
+export * from './oidc-claims.js';
+export * from './oidc-keys.js';
+export * from './events.js';

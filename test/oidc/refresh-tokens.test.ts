@@ -1,0 +1,70 @@
+import { expect } from 'chai';
+import * as client from 'openid-client';
+import { Browser, headingOf } from '../support/browser.js';
+import type { Tessera } from '../support/tessera.js';
+import { CLIENT_SECRET, follow, RP_SERVICE, startOidc } from './support.js';
+
+const { generateRefreshToken: _asked, ...WITHOUT_FLAG } = RP_SERVICE;
+/** A client that says nothing of refresh tokens: Apereo's default, none. */
+const PLAIN = { ...WITHOUT_FLAG, id: 14, name: 'Plain client', serviceId: '^https://plain\\.example\\.org/callback$', clientId: 'plain' };
+/** A client that asks for them as some Apereo files do, the flag a string Jackson reads as a boolean. */
+const QUOTED = { ...WITHOUT_FLAG, id: 15, name: 'Quoted client', serviceId: '^https://quoted\\.example\\.org/callback$', clientId: 'quoted', generateRefreshToken: 'true' };
+
+// docs/modules/oidc.md (Flows): refresh tokens only for the clients whose generateRefreshToken says so.
+describe('oidc: generateRefreshToken decides whether a client gets refresh tokens, through openid-client', () => {
+  let tessera: Tessera;
+  let issuer: string;
+  const insecure = { execute: [client.allowInsecureRequests] };
+
+  before(async () => {
+    tessera = await startOidc({ services: [RP_SERVICE, PLAIN, QUOTED] });
+    issuer = `${tessera.url}/oidc`;
+  });
+  after(() => tessera.close());
+
+  const configFor = (clientId: string) => client.discovery(new URL(issuer), clientId, CLIENT_SECRET, client.ClientSecretBasic(CLIENT_SECRET), insecure);
+
+  /** Code + PKCE with `offline_access` asked, through the login form; the token endpoint's answer. */
+  async function tokensFor(config: client.Configuration, redirectUri: string) {
+    const browser = new Browser();
+    const verifier = client.randomPKCECodeVerifier();
+    const url = client.buildAuthorizationUrl(config, { redirect_uri: redirectUri, scope: 'openid email offline_access', code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256' });
+    let visit = await follow(browser, await browser.get(url.href), tessera.url);
+    if (headingOf(visit.body) === 'Log in') visit = await follow(browser, await browser.submit(visit, { username: 'casuser', password: 'Mellon' }), tessera.url);
+    expect(visit.location, visit.body).to.match(new RegExp(`^${redirectUri}\\?code=`));
+    return client.authorizationCodeGrant(config, new URL(visit.location!), { pkceCodeVerifier: verifier });
+  }
+
+  const errorOf = (attempt: Promise<unknown>) =>
+    attempt.then(
+      () => 'accepted',
+      (error: unknown) => (error as { error?: string }).error,
+    );
+
+  it('a client without generateRefreshToken gets no refresh token though it asks for offline_access, and may not use the refresh grant', async () => {
+    const config = await configFor('plain');
+    const tokens = await tokensFor(config, 'https://plain.example.org/callback');
+    expect(tokens.access_token).to.be.a('string');
+    expect(tokens.claims()?.sub).to.equal('casuser');
+    expect(tokens).to.not.have.property('refresh_token');
+    expect(tokens.scope?.split(' ')).to.not.include('offline_access');
+    // A refresh token another client was given is no way around it.
+    const other = await tokensFor(await configFor('rp'), 'https://rp.example.org/callback');
+    expect(other.refresh_token).to.be.a('string');
+    const refused = await client.refreshTokenGrant(config, other.refresh_token!).then(
+      () => undefined,
+      (error: unknown) => error as { error?: string; error_description?: string },
+    );
+    // The library's answer to a grant type the client may not use.
+    expect(refused).to.deep.include({ error: 'invalid_request', error_description: 'requested grant type is not allowed for this client' });
+  });
+
+  it('generateRefreshToken "true", as Jackson reads a string: a refresh token, rotated on use', async () => {
+    const config = await configFor('quoted');
+    const tokens = await tokensFor(config, 'https://quoted.example.org/callback');
+    expect(tokens.refresh_token).to.be.a('string');
+    const refreshed = await client.refreshTokenGrant(config, tokens.refresh_token!);
+    expect(refreshed.refresh_token).to.be.a('string').and.not.equal(tokens.refresh_token);
+    expect(await errorOf(client.refreshTokenGrant(config, tokens.refresh_token!))).to.equal('invalid_grant');
+  });
+});

@@ -1,0 +1,67 @@
+import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Visit } from '../support/browser.js';
+import type { StartOptions } from '@tessera/cli-server';
+import { baseConfig, startTessera, type Tessera } from '../support/tessera.js';
+
+export const REDIRECT_URI = 'https://rp.example.org/callback';
+export const CLIENT_ID = 'rp';
+export const CLIENT_SECRET = 'rp-secret-of-at-least-16';
+
+/** A confidential client releasing every attribute, without a consent page. */
+export const RP_SERVICE = {
+  '@class': 'org.apereo.cas.services.OidcRegisteredService',
+  id: 10,
+  name: 'Relying party',
+  serviceId: '^https://rp\\.example\\.org/callback$',
+  clientId: CLIENT_ID,
+  clientSecret: CLIENT_SECRET,
+  scopes: ['java.util.HashSet', ['openid', 'profile', 'email', 'offline_access']],
+  bypassApprovalPrompt: true,
+  generateRefreshToken: true,
+  attributeReleasePolicy: { '@class': 'org.apereo.cas.services.ReturnAllAttributeReleasePolicy' },
+};
+
+/** A port free now, so the issuer (server.publicUrl) can name it before the server starts. */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address !== null ? address.port : 0));
+    });
+  });
+}
+
+/** tessera with the login and oidc modules, their keys in files of their own. */
+export async function startOidc(overrides: Record<string, unknown> = {}, options: Pick<StartOptions, 'mongoDatabase'> = {}): Promise<Tessera> {
+  const port = await freePort();
+  const folder = mkdtempSync(join(tmpdir(), 'tessera-oidc-'));
+  const users = [
+    { username: 'casuser', password: 'Mellon', attributes: { email: ['casuser@example.org'], name: ['CAS User'], memberOf: ['staff'] } },
+    { username: 'alice', password: 'secret', attributes: { memberOf: ['students'] } },
+  ];
+  return startTessera({
+    server: { host: '127.0.0.1', port, nodeName: 'e2e', publicUrl: `http://127.0.0.1:${port}` },
+    modules: ['rest', 'login', 'oidc'],
+    users,
+    services: [...(baseConfig()['services'] as unknown[]), RP_SERVICE],
+    login: { keyFile: join(folder, 'login-key.json') },
+    ...overrides,
+    oidc: { keyFile: join(folder, 'oidc-keys.json'), ...(overrides['oidc'] as Record<string, unknown> | undefined) },
+  }, options);
+}
+
+/** Follows the browser's redirects until one leaves tessera (the client's redirect URI) or a page answers. */
+export async function follow(browser: Browser, visit: Visit, base: string): Promise<Visit> {
+  let current = visit;
+  for (let hops = 0; hops < 10 && current.location !== null && current.status >= 300 && current.status < 400; hops++) {
+    const next = new URL(current.location, current.url).href;
+    if (!next.startsWith(base)) return current;
+    current = await browser.get(next);
+  }
+  return current;
+}
