@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inflateSync } from 'node:zlib';
 import { expect } from 'chai';
+import { describeWithRedis } from '@tessera/testkit/redis';
 import { chromium, type BrowserContext } from 'playwright-core';
 import type { Tessera } from '../support/tessera.js';
 import { Browser, ticketOf } from '../support/browser.js';
@@ -143,5 +144,39 @@ describe('front-channel single logout: the logout page makes the browser call ea
       expect(calls).to.have.length(1);
       expect(sessionIndexOf(calls[0]!.searchParams.get('logoutRequest'))).to.equal(ticket);
     });
+  });
+});
+
+// The sessions a front-channel logout calls are kept in the store: on Redis, the same page from there.
+describeWithRedis('front-channel single logout on Redis (the service sessions in the store)', (redis) => {
+  const app = new App();
+  let tessera: Tessera;
+
+  before(async () => {
+    await app.start();
+    const local = app.base.replace(/[.:/]/g, (char) => `\\${char}`);
+    tessera = await startLogin({
+      storage: { type: 'redis', redis: { url: redis().url, keyPrefix: 'front-channel:' } },
+      services: servicesWith({ '@class': 'org.apereo.cas.services.CasRegisteredService', id: 30, name: 'Front', serviceId: `^${local}/app/.*`, logoutType: 'FRONT_CHANNEL', logoutUrl: `${app.base}/app/logout` }),
+    });
+    app.cas = tessera.url;
+  });
+  after(async () => {
+    await tessera.close();
+    await app.close();
+  });
+
+  it('lists a call with the logoutRequest naming the validated ticket, and the session is gone after', async () => {
+    const browser = new Browser();
+    const ticket = ticketOf((await logIn(browser, tessera.url, `${app.base}/app/home`)).location)!;
+    expect((await validate(tessera.url, `${app.base}/app/home`, ticket)).user).to.equal('casuser');
+    const page = await browser.get(`${tessera.url}/logout?service=${encodeURIComponent(`${app.base}/app/bye`)}`);
+    expect(page.status).to.equal(200);
+    const [call, ...more] = imagesOf(page.body);
+    expect(more).to.deep.equal([]);
+    expect(`${call!.origin}${call!.pathname}`).to.equal(`${app.base}/app/logout`);
+    expect(sessionIndexOf(call!.searchParams.get('logoutRequest'))).to.equal(ticket);
+    const again = await browser.get(`${tessera.url}/logout?service=${encodeURIComponent(`${app.base}/app/bye`)}`);
+    expect(again.status, 'no session left: straight on to the service').to.equal(302);
   });
 });
