@@ -58,24 +58,37 @@ function sessionIndexOf(logoutRequest: string | null): string | undefined {
 
 const imagesOf = (body: string) => [...body.matchAll(/<img class="logout-call" src="([^"]+)"/g)].map((match) => new URL(match[1]!.replace(/&amp;/g, '&')));
 
-// docs/protocol.md §12.4: front-channel single logout, through the browser on the logout page.
-describe('front-channel single logout: the logout page makes the browser call each FRONT_CHANNEL service (docs/protocol.md §12.4)', function () {
-  this.timeout(60_000);
-  const app = new App();
-  let tessera: Tessera;
-
+/**
+ * The application and a tessera (on `storage`) whose service 30 logs out through the front channel:
+ * started before the suite's tests, closed after; the tessera's URL once started.
+ */
+function deploy(app: App, storage: () => Record<string, unknown>): { readonly url: string } {
+  let tessera: Tessera | undefined;
   before(async () => {
     await app.start();
     const local = app.base.replace(/[.:/]/g, (char) => `\\${char}`);
     tessera = await startLogin({
+      ...storage(),
       services: servicesWith({ '@class': 'org.apereo.cas.services.CasRegisteredService', id: 30, name: 'Front', serviceId: `^${local}/app/.*`, logoutType: 'FRONT_CHANNEL', logoutUrl: `${app.base}/app/logout` }),
     });
     app.cas = tessera.url;
   });
   after(async () => {
-    await tessera.close();
+    await tessera?.close();
     await app.close();
   });
+  return {
+    get url(): string {
+      return tessera!.url;
+    },
+  };
+}
+
+// docs/protocol.md §12.4: front-channel single logout, through the browser on the logout page.
+describe('front-channel single logout: the logout page makes the browser call each FRONT_CHANNEL service (docs/protocol.md §12.4)', function () {
+  this.timeout(60_000);
+  const app = new App();
+  const tessera = deploy(app, () => ({}));
 
   it('lists a call with the logoutRequest naming the ticket the service validated, allowed by the CSP, and goes on to a registered service by its hashed script', async () => {
     const browser = new Browser();
@@ -150,21 +163,7 @@ describe('front-channel single logout: the logout page makes the browser call ea
 // The sessions a front-channel logout calls are kept in the store: on Redis, the same page from there.
 describeWithRedis('front-channel single logout on Redis (the service sessions in the store)', (redis) => {
   const app = new App();
-  let tessera: Tessera;
-
-  before(async () => {
-    await app.start();
-    const local = app.base.replace(/[.:/]/g, (char) => `\\${char}`);
-    tessera = await startLogin({
-      storage: { type: 'redis', redis: { url: redis().url, keyPrefix: 'front-channel:' } },
-      services: servicesWith({ '@class': 'org.apereo.cas.services.CasRegisteredService', id: 30, name: 'Front', serviceId: `^${local}/app/.*`, logoutType: 'FRONT_CHANNEL', logoutUrl: `${app.base}/app/logout` }),
-    });
-    app.cas = tessera.url;
-  });
-  after(async () => {
-    await tessera.close();
-    await app.close();
-  });
+  const tessera = deploy(app, () => ({ storage: { type: 'redis', redis: { url: redis().url, keyPrefix: 'front-channel:' } } }));
 
   it('lists a call with the logoutRequest naming the validated ticket, and the session is gone after', async () => {
     const browser = new Browser();
