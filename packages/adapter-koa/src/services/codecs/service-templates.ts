@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import { CAS_REGISTERED_SERVICE, InvalidServiceDefinitionError, type ServiceDefinition, type ServiceDefinitionProblem } from '@tessera/core';
+import { CAS_REGISTERED_SERVICE, InvalidServiceDefinitionError, OIDC_REGISTERED_SERVICE, type ServiceDefinition, type ServiceDefinitionProblem } from '@tessera/core';
 import { DEFAULT_SERVICE_TYPES, parseServiceDefinition, type ParseOptions } from './cas-service-json.js';
 import { isRecord } from './cas-service-keys.js';
 import type { PolicySlots } from './policy-slots.js';
@@ -153,8 +153,9 @@ function isSet(key: string, value: unknown, type: unknown, policies: PolicySlots
 }
 
 /** The three names of CAS's plain service class are one class; any other must match exactly. */
+/** The CAS service classes are one kind (their spellings across versions); an OIDC client is another. */
 function sameClass(a: unknown, b: unknown): boolean {
-  const plain = (type: unknown) => typeof type === 'string' && DEFAULT_SERVICE_TYPES.includes(type);
+  const plain = (type: unknown) => typeof type === 'string' && type !== OIDC_REGISTERED_SERVICE && DEFAULT_SERVICE_TYPES.includes(type);
   return a === b || (plain(a) && plain(b));
 }
 
