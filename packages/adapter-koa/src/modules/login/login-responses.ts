@@ -22,6 +22,7 @@ import { inputOf } from '../../routes/route-input.js';
 import type { FailureRendering, Step } from '../../routes/route.js';
 import { LoginCookies, TICKET_GRANTING_COOKIE, WARN_COOKIE } from './login-cookies.js';
 import type { LoginForm, LoginPages, Page, ResponseMethod } from './pages.js';
+import { sendPage } from '../../pages/send-page.js';
 
 /** What the login routes work with, beside the HTTP context every module gets. */
 export interface LoginRouteDependencies {
@@ -80,14 +81,7 @@ export class LoginResponses {
   }
 
   send(ctx: Context, status: number, page: Page): void {
-    ctx.status = status;
-    ctx.type = 'text/html; charset=utf-8';
-    ctx.set('Cache-Control', 'no-store');
-    ctx.set('Content-Security-Policy', page.contentSecurityPolicy);
-    ctx.set('X-Frame-Options', 'DENY');
-    ctx.set('X-Content-Type-Options', 'nosniff');
-    ctx.set('Referrer-Policy', 'no-referrer');
-    ctx.body = page.markup;
+    sendPage(ctx, status, page);
   }
 
   /** A fresh form token for this browser (its id cookie set now when it has none). */

@@ -16,7 +16,8 @@ import type { Context } from 'koa';
 import type { Adapter, AdapterPayload, ClientMetadata, Configuration, KoaContextWithOIDC, ResponseType, AccountClaims, SigningAlgorithmWithNone, default as ProviderInstance } from 'oidc-provider';
 import { reportServerError } from '../../errors/report.js';
 import type { ProviderLibrary } from './provider-library.js';
-import type { OidcPage, OidcPages } from './oidc-pages.js';
+import type { OidcPages } from './oidc-pages.js';
+import { sendPage } from '../../pages/send-page.js';
 import { RecordAdapter } from './record-adapter.js';
 
 /** What the provider is built on: tessera's registry, tickets and record stores, and the module's settings. */
@@ -220,16 +221,6 @@ function matchesServiceId(pattern: unknown, value: unknown): boolean {
   return compileFullMatch(pattern, 'i')?.test(value) === true;
 }
 
-function send(ctx: Context, status: number, page: OidcPage): void {
-  ctx.status = status;
-  ctx.type = 'text/html; charset=utf-8';
-  ctx.set('Cache-Control', 'no-store');
-  ctx.set('Content-Security-Policy', page.contentSecurityPolicy);
-  ctx.set('X-Frame-Options', 'DENY');
-  ctx.set('X-Content-Type-Options', 'nosniff');
-  ctx.body = page.markup;
-}
-
 /**
  * node-oidc-provider on tessera's parts, its checks on: clients from the registry, storage on the
  * record stores, accounts and claims from the TGT of the login session through the client's release
@@ -297,8 +288,8 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
       backchannelLogout: { enabled: true },
       rpInitiatedLogout: {
         enabled: true,
-        logoutSource: (ctx, form) => Promise.resolve(send(ctx, 200, pages.logout(form))),
-        postLogoutSuccessSource: (ctx) => Promise.resolve(send(ctx, 200, pages.loggedOut())),
+        logoutSource: (ctx, form) => Promise.resolve(sendPage(ctx, 200, pages.logout(form))),
+        postLogoutSuccessSource: (ctx) => Promise.resolve(sendPage(ctx, 200, pages.loggedOut())),
       },
     },
     interactions: { policy, url: (_ctx, interaction) => `${deps.mountPath}/interaction/${interaction.uid}` },
@@ -317,7 +308,7 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
       const pattern = serviceIdOf(client as unknown as ClientFields);
       return typeof pattern === 'string' && client.redirectUris?.some((uri) => new URL(uri).origin === origin) === true;
     },
-    renderError: (ctx, out) => Promise.resolve(send(ctx, ctx.status >= 400 ? ctx.status : 400, pages.error(String(out.error), out.error_description === undefined ? undefined : String(out.error_description)))),
+    renderError: (ctx, out) => Promise.resolve(sendPage(ctx, ctx.status >= 400 ? ctx.status : 400, pages.error(String(out.error), out.error_description === undefined ? undefined : String(out.error_description)))),
     async loadExistingGrant(ctx) {
       const { session, client, result } = ctx.oidc;
       if (!session || !client) return undefined;

@@ -7,7 +7,8 @@ import type { HttpContext } from '../../http-module.js';
 import { optionalText } from '../../request/parameter-schemas.js';
 import { requestOrigin } from '../../request/request-origin.js';
 import { defineRoute, type FailureRendering, type Route, type Step } from '../../routes/route.js';
-import type { OidcPage, OidcPages } from './oidc-pages.js';
+import type { OidcPages } from './oidc-pages.js';
+import { sendPage } from '../../pages/send-page.js';
 import type { TesseraOidcProvider } from './oidc-provider.js';
 
 export interface OidcRouteDependencies {
@@ -45,17 +46,6 @@ export function loginCallbackPattern(issuer: string): string {
 export function oidcRoutes(http: HttpContext, deps: OidcRouteDependencies): Route[] {
   const { oidc, pages, issuer, loginUrl } = deps;
 
-  const send = (ctx: Context, status: number, page: OidcPage) => {
-    ctx.status = status;
-    ctx.type = 'text/html; charset=utf-8';
-    ctx.set('Cache-Control', 'no-store');
-    ctx.set('Content-Security-Policy', page.contentSecurityPolicy);
-    ctx.set('X-Frame-Options', 'DENY');
-    ctx.set('X-Content-Type-Options', 'nosniff');
-    ctx.set('Referrer-Policy', 'no-referrer');
-    ctx.body = page.markup;
-  };
-
   const failures: FailureRendering = { statusOf: () => 400, response: () => ({ content: HTML }) };
   /** Every failure as a page: an interaction that is gone or not this browser's, a ticket that does not validate. */
   const renderFailures: Step = async function renderInteractionFailures(ctx, next) {
@@ -63,10 +53,10 @@ export function oidcRoutes(http: HttpContext, deps: OidcRouteDependencies): Rout
     try {
       await next();
     } catch (thrown) {
-      if (thrown instanceof errors.OIDCProviderError) return send(ctx, thrown.statusCode, pages.error(thrown.error, thrown.error_description));
-      if (thrown instanceof TicketValidationError || thrown instanceof InvalidRequestError) return send(ctx, 400, pages.error('login_failed', 'The login did not come back with a valid ticket; start again from the application.'));
+      if (thrown instanceof errors.OIDCProviderError) return sendPage(ctx, thrown.statusCode, pages.error(thrown.error, thrown.error_description));
+      if (thrown instanceof TicketValidationError || thrown instanceof InvalidRequestError) return sendPage(ctx, 400, pages.error('login_failed', 'The login did not come back with a valid ticket; start again from the application.'));
       reportServerError(http.events, thrown, ctx);
-      return send(ctx, UNEXPECTED_ERROR_STATUS, pages.error('server_error', 'Something went wrong; please try again later.'));
+      return sendPage(ctx, UNEXPECTED_ERROR_STATUS, pages.error('server_error', 'Something went wrong; please try again later.'));
     }
   };
 
@@ -113,7 +103,7 @@ export function oidcRoutes(http: HttpContext, deps: OidcRouteDependencies): Rout
       const client = await provider.Client.find(clientId);
       const requested = details.params['scope'];
       const scopes = (typeof requested === 'string' ? requested : 'openid').split(' ').filter((scope) => scope !== 'openid' && scope !== '');
-      send(ctx, 200, pages.consent(client?.clientName ?? clientId, details.session?.accountId ?? '', scopes, `${issuer}/interaction/${details.uid}/consent`));
+      sendPage(ctx, 200, pages.consent(client?.clientName ?? clientId, details.session?.accountId ?? '', scopes, `${issuer}/interaction/${details.uid}/consent`));
     },
   });
 

@@ -1,18 +1,19 @@
 import {
   CHAINING_ATTRIBUTE_FILTER,
   compileFullMatch,
-  InvalidServiceDefinitionError,
   MAPPED_REGEX_ATTRIBUTE_FILTER,
   MUTANT_REGEX_ATTRIBUTE_FILTER,
   REGEX_ATTRIBUTE_FILTER,
   REVERSE_MAPPED_REGEX_ATTRIBUTE_FILTER,
   type AttributeFilter,
+  type InvalidServiceDefinitionError,
   type MutantPattern,
   type OrderedAttributeFilter,
   type ServiceDefinitionProblem,
 } from '@tessera/core';
 import { isClass, isRecord, keyProblems, type KeyRules } from './cas-service-keys.js';
 import { javaInteger, javaList, javaMembers, stringList } from './java-collections.js';
+import { readEach } from './parse-parts.js';
 
 type Fail = (field: string, problem: string) => InvalidServiceDefinitionError;
 
@@ -104,24 +105,13 @@ function mutantPatterns(written: unknown, fail: (problem: string) => InvalidServ
 function parseChainedFilters(written: unknown, fail: Fail): OrderedAttributeFilter[] {
   const members = javaMembers(written ?? []);
   if (!members) throw fail('filters', 'must be a list of attribute filters');
-  // Every filter's problems, not the first one's only.
-  const problems: ServiceDefinitionProblem[] = [];
-  const filters = members.flatMap((each, index): OrderedAttributeFilter[] => {
+  return readEach(members, (each, index): OrderedAttributeFilter => {
     const field = `filters[${index}]`;
-    try {
-      if (!isRecord(each)) throw fail(field, 'must be an attribute filter (an object with its @class)');
-      const order = javaInteger(each['order'] ?? 0);
-      if (order === undefined) throw fail(`${field}.order`, 'must be an integer');
-      return [{ order, filter: parseAttributeFilter(withoutOrder(each), (inner, problem) => fail(`${field}.${inner}`, problem)) }];
-    } catch (error) {
-      if (!(error instanceof InvalidServiceDefinitionError)) throw error;
-      problems.push(...error.problems);
-      return [];
-    }
+    if (!isRecord(each)) throw fail(field, 'must be an attribute filter (an object with its @class)');
+    const order = javaInteger(each['order'] ?? 0);
+    if (order === undefined) throw fail(`${field}.order`, 'must be an integer');
+    return { order, filter: parseAttributeFilter(withoutOrder(each), (inner, problem) => fail(`${field}.${inner}`, problem)) };
   });
-  const [first, ...more] = problems;
-  if (first) throw new InvalidServiceDefinitionError(first.field, first.problem, ...more);
-  return filters;
 }
 
 /** The filter as CAS writes it, options only when not their default. */

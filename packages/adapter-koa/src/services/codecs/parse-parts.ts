@@ -13,6 +13,18 @@ export function partReader(problems: ServiceDefinitionProblem[]) {
   };
 }
 
+/** Each member as `read` reads it; the problems of every member thrown together, not the first one's only. */
+export function readEach<T, R>(members: readonly T[], read: (member: T, index: number) => R): R[] {
+  const problems: ServiceDefinitionProblem[] = [];
+  const part = partReader(problems);
+  const results = members.flatMap((member, index) => {
+    const result = part(() => read(member, index));
+    return result === undefined ? [] : [result];
+  });
+  throwAll(problems);
+  return results;
+}
+
 /** Every problem at once, when there is one. */
 export function throwAll(problems: readonly ServiceDefinitionProblem[]): void {
   const [first, ...more] = problems;

@@ -1,6 +1,7 @@
-import { InvalidServiceDefinitionError, TIME_UNITS, type ServiceDefinitionProblem, type SingleSignOnParticipation, type TimeUnit } from '@tessera/core';
+import { TIME_UNITS, type InvalidServiceDefinitionError, type ServiceDefinitionProblem, type SingleSignOnParticipation, type TimeUnit } from '@tessera/core';
 import { isClass, isRecord, keyProblems, type KeyRules, type Unsupported } from './cas-service-keys.js';
 import { javaInteger, javaList, javaMembers } from './java-collections.js';
+import { readEach } from './parse-parts.js';
 
 type Fail = (field: string, problem: string) => InvalidServiceDefinitionError;
 
@@ -67,20 +68,7 @@ function parsePolicy(json: unknown, fail: Fail): SingleSignOnParticipation {
 function parseChained(written: unknown, fail: Fail): SingleSignOnParticipation[] {
   const members = javaMembers(written ?? []);
   if (!members) throw fail('policies', 'must be a list of single sign-on participation policies');
-  // Every policy's problems, not the first one's only.
-  const problems: ServiceDefinitionProblem[] = [];
-  const policies = members.flatMap((each, index) => {
-    try {
-      return [parsePolicy(each, (field, problem) => fail(`policies[${index}].${field}`, problem))];
-    } catch (error) {
-      if (!(error instanceof InvalidServiceDefinitionError)) throw error;
-      problems.push(...error.problems);
-      return [];
-    }
-  });
-  const [first, ...more] = problems;
-  if (first) throw new InvalidServiceDefinitionError(first.field, first.problem, ...more);
-  return policies;
+  return readEach(members, (each, index) => parsePolicy(each, (field, problem) => fail(`policies[${index}].${field}`, problem)));
 }
 
 /** The policy as CAS writes it, options only when not their default. */
