@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { InvalidServiceDefinitionError, type AccessStrategy } from '@tessera/core';
-import { parseServiceDefinition, toCasServiceJson } from './built-in-codec.js';
+import type { AccessStrategy } from '@tessera/core';
+import { parseServiceDefinition, refusalOf, toCasServiceJson } from './built-in-codec.js';
 import { service } from './fakes.js';
 
 const CAS = 'org.apereo.cas.services';
@@ -8,15 +8,7 @@ const BASE = { '@class': `${CAS}.CasRegisteredService`, id: 3, name: 'Intranet',
 const TIME_BASED = `${CAS}.TimeBasedRegisteredServiceAccessStrategy`;
 const HTTP_REQUEST = `${CAS}.HttpRequestRegisteredServiceAccessStrategy`;
 
-function problems(json: unknown): string[] {
-  try {
-    parseServiceDefinition(json);
-  } catch (error) {
-    expect(error).to.be.instanceOf(InvalidServiceDefinitionError);
-    return (error as InvalidServiceDefinitionError).problems.map(({ field, problem }) => `${field}: ${problem}`);
-  }
-  return expect.fail('expected the definition to be refused');
-}
+const problems = (json: unknown): string[] => refusalOf(() => parseServiceDefinition(json));
 
 const strategy = (accessStrategy: Record<string, unknown>): AccessStrategy => parseServiceDefinition({ ...BASE, accessStrategy }).accessStrategy;
 

@@ -1,6 +1,19 @@
+import { expect } from 'chai';
+import { InvalidServiceDefinitionError } from '@tessera/core';
 import { BUILT_IN_RELEASE_POLICY_CODECS, BUILT_IN_USERNAME_PROVIDER_CODECS, serviceCodec } from '../src/index.js';
 
 /** The service codec with the built-in policies only, as a server has it when no module adds one. */
 export const BUILT_IN_CODEC = serviceCodec({ releasePolicies: BUILT_IN_RELEASE_POLICY_CODECS, usernameProviders: BUILT_IN_USERNAME_PROVIDER_CODECS });
 
 export const { parse: parseServiceDefinition, render: toCasServiceJson, parseLegacyForm: legacyServiceDefinition } = BUILT_IN_CODEC;
+
+/** The problems a refused definition names, as `field: problem`; the test fails when `read` is accepted. */
+export function refusalOf(read: () => unknown): string[] {
+  try {
+    read();
+  } catch (error) {
+    expect(error).to.be.instanceOf(InvalidServiceDefinitionError);
+    return (error as InvalidServiceDefinitionError).problems.map(({ field, problem }) => `${field}: ${problem}`);
+  }
+  return expect.fail('expected the definition to be refused');
+}

@@ -3,7 +3,6 @@ import {
   CACHING_PRINCIPAL_ATTRIBUTES_REPOSITORY,
   CHAINING_ATTRIBUTE_FILTER,
   CHAINING_ATTRIBUTE_RELEASE_POLICY,
-  InvalidServiceDefinitionError,
   MUTANT_REGEX_ATTRIBUTE_FILTER,
   REGEX_ATTRIBUTE_FILTER,
   RETURN_ALL_ATTRIBUTES,
@@ -12,21 +11,13 @@ import {
   serviceDefinitionWarnings,
   type ChainingAttributes,
 } from '@tessera/core';
-import { parseServiceDefinition, toCasServiceJson } from './built-in-codec.js';
+import { parseServiceDefinition, refusalOf, toCasServiceJson } from './built-in-codec.js';
 
 const CAS = 'org.apereo.cas.services';
 const SUPPORT = `${CAS}.support`;
 const BASE = { '@class': `${CAS}.CasRegisteredService`, id: 7, name: 'Chained', serviceId: '^https://chained\\.example\\.org/.*' };
 
-function problems(json: unknown): string[] {
-  try {
-    parseServiceDefinition(json);
-  } catch (error) {
-    expect(error).to.be.instanceOf(InvalidServiceDefinitionError);
-    return (error as InvalidServiceDefinitionError).problems.map(({ field, problem }) => `${field}: ${problem}`);
-  }
-  return expect.fail('expected the definition to be refused');
-}
+const problems = (json: unknown): string[] => refusalOf(() => parseServiceDefinition(json));
 
 /** Parsed, written as CAS writes it, read back: the same definition. */
 function roundTrip(json: Record<string, unknown>) {

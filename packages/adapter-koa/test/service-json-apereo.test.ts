@@ -1,20 +1,12 @@
 import { expect } from 'chai';
-import { InvalidServiceDefinitionError, serviceDefinitionWarnings } from '@tessera/core';
-import { parseServiceDefinition, toCasServiceJson } from './built-in-codec.js';
+import { serviceDefinitionWarnings } from '@tessera/core';
+import { parseServiceDefinition, refusalOf, toCasServiceJson } from './built-in-codec.js';
 
 const CAS = 'org.apereo.cas.services';
 const BASE = { '@class': `${CAS}.CasRegisteredService`, id: 3, name: 'Intranet', serviceId: '^https://intranet\\.example\\.org/.*' };
 const STRATEGY = `${CAS}.DefaultRegisteredServiceAccessStrategy`;
 
-function problems(json: unknown): string[] {
-  try {
-    parseServiceDefinition(json);
-  } catch (error) {
-    expect(error).to.be.instanceOf(InvalidServiceDefinitionError);
-    return (error as InvalidServiceDefinitionError).problems.map(({ field, problem }) => `${field}: ${problem}`);
-  }
-  return expect.fail('expected the definition to be refused');
-}
+const problems = (json: unknown): string[] => refusalOf(() => parseServiceDefinition(json));
 
 const roundTrip = (json: Record<string, unknown>) => {
   const parsed = parseServiceDefinition(json);

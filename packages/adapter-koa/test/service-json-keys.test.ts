@@ -1,20 +1,12 @@
 import { expect } from 'chai';
 import { InvalidServiceDefinitionError } from '@tessera/core';
-import { legacyServiceDefinition, parseServiceDefinition } from './built-in-codec.js';
+import { legacyServiceDefinition, parseServiceDefinition, refusalOf } from './built-in-codec.js';
 
 const CAS = 'org.apereo.cas.services';
 const BASE = { '@class': `${CAS}.CasRegisteredService`, id: 3, name: 'Intranet', serviceId: '^https://intranet\\.example\\.org/.*' };
 const STRATEGY = `${CAS}.DefaultRegisteredServiceAccessStrategy`;
 
-function problems(json: unknown): string[] {
-  try {
-    parseServiceDefinition(json, { path: 'services[0]' });
-  } catch (error) {
-    expect(error).to.be.instanceOf(InvalidServiceDefinitionError);
-    return (error as InvalidServiceDefinitionError).problems.map(({ field, problem }) => `${field}: ${problem}`);
-  }
-  return expect.fail('expected the definition to be refused');
-}
+const problems = (json: unknown): string[] => refusalOf(() => parseServiceDefinition(json, { path: 'services[0]' }));
 
 // A key the parser does not read must never be dropped: a misspelt requiredAttributes would admit everyone.
 describe('service definitions fail closed on keys', () => {

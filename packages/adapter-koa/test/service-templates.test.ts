@@ -1,7 +1,6 @@
 import { expect } from 'chai';
-import { InvalidServiceDefinitionError } from '@tessera/core';
 import { ServiceTemplates, withServiceTemplates } from '../src/index.js';
-import { BUILT_IN_CODEC } from './built-in-codec.js';
+import { BUILT_IN_CODEC, refusalOf } from './built-in-codec.js';
 
 const CAS = 'org.apereo.cas.services';
 const SERVICE = `${CAS}.CasRegisteredService`;
@@ -26,16 +25,6 @@ const RELEASES_MAIL = {
 const template = (json: Record<string, unknown>) => BUILT_IN_CODEC.parseTemplate(json, String(json['templateName']), `/templates/${String(json['templateName'])}.json`);
 const TEMPLATES = new ServiceTemplates([template(ADMINS_ONLY), template(RELEASES_MAIL)]);
 const codec = withServiceTemplates(BUILT_IN_CODEC, TEMPLATES);
-
-function problems(read: () => unknown): string[] {
-  try {
-    read();
-  } catch (error) {
-    expect(error).to.be.instanceOf(InvalidServiceDefinitionError);
-    return (error as InvalidServiceDefinitionError).problems.map(({ field, problem }) => `${field}: ${problem}`);
-  }
-  return expect.fail('expected a refusal');
-}
 
 describe('service templates (templateName), merged as Apereo CAS 7 merges them', () => {
   it("a service takes every key it does not set from its template: the template's access strategy and description", () => {
@@ -76,36 +65,36 @@ describe('service templates (templateName), merged as Apereo CAS 7 merges them',
   });
 
   it('a name without a template is refused, naming it and the templates there are, with every other problem of the definition', () => {
-    expect(problems(() => codec.parse({ ...BASE, templateName: 'AdminsOnly,Staff,Nope', evaluationOrder: 'x' }, { path: 'services[1]' }))).to.deep.equal([
+    expect(refusalOf(() => codec.parse({ ...BASE, templateName: 'AdminsOnly,Staff,Nope', evaluationOrder: 'x' }, { path: 'services[1]' }))).to.deep.equal([
       'services[1].templateName: no service template is named "Staff" (templates: AdminsOnly, ReleasesMail)',
       'services[1].templateName: no service template is named "Nope" (templates: AdminsOnly, ReleasesMail)',
       'services[1].evaluationOrder: must be an integer',
     ]);
-    expect(problems(() => codec.parse({ ...BASE, templateName: ' , ' }))).to.deep.equal(['templateName: must name one or more service templates, separated by commas']);
+    expect(refusalOf(() => codec.parse({ ...BASE, templateName: ' , ' }))).to.deep.equal(['templateName: must name one or more service templates, separated by commas']);
   });
 
   it('a template of another service class does not apply', () => {
     const oauth = template({ '@class': SERVICE, templateName: 'Other' });
     const other = new ServiceTemplates([{ ...oauth, json: { ...oauth.json, '@class': `${CAS}.OidcRegisteredService` } }]);
-    expect(problems(() => BUILT_IN_CODEC.parse({ ...BASE, templateName: 'Other' }, { templates: other }))).to.deep.equal([
+    expect(refusalOf(() => BUILT_IN_CODEC.parse({ ...BASE, templateName: 'Other' }, { templates: other }))).to.deep.equal([
       `templateName: template "Other" (/templates/Other.json) is for ${CAS}.OidcRegisteredService services, not ${SERVICE}`,
     ]);
   });
 
   it('a problem in a key a template gave names the template and its file', () => {
     const broken = new ServiceTemplates([{ name: 'Broken', origin: '/t/Broken.json', json: { '@class': SERVICE, evaluationOrder: 'x' } }]);
-    expect(problems(() => BUILT_IN_CODEC.parse({ ...BASE, templateName: 'Broken' }, { templates: broken }))).to.deep.equal([
+    expect(refusalOf(() => BUILT_IN_CODEC.parse({ ...BASE, templateName: 'Broken' }, { templates: broken }))).to.deep.equal([
       'evaluationOrder: must be an integer (from template "Broken", /t/Broken.json)',
     ]);
   });
 
   it('a template file is checked on its own: its templateName is its file name, and its keys are those of a definition', () => {
-    expect(problems(() => BUILT_IN_CODEC.parseTemplate({ ...ADMINS_ONLY, evaluationOrder: 'x', accessStrateg: {} }, 'Admins', '/t/Admins.json'))).to.deep.equal([
+    expect(refusalOf(() => BUILT_IN_CODEC.parseTemplate({ ...ADMINS_ONLY, evaluationOrder: 'x', accessStrateg: {} }, 'Admins', '/t/Admins.json'))).to.deep.equal([
       'templateName: must be the file name without .json ("Admins"): CAS finds a template by both',
       'accessStrateg: unknown key; did you mean accessStrategy?',
       'evaluationOrder: must be an integer',
     ]);
-    expect(problems(() => BUILT_IN_CODEC.parseTemplate({ '@class': SERVICE }, 'Bare', '/t/Bare.json'))).to.deep.equal([
+    expect(refusalOf(() => BUILT_IN_CODEC.parseTemplate({ '@class': SERVICE }, 'Bare', '/t/Bare.json'))).to.deep.equal([
       'templateName: is required in a template: its name, which is its file name without .json ("Bare")',
     ]);
     expect(template(RELEASES_MAIL)).to.deep.include({ name: 'ReleasesMail', origin: '/templates/ReleasesMail.json' });
