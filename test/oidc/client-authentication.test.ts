@@ -1,9 +1,8 @@
 import { expect } from 'chai';
 import { exportJWK, generateKeyPair } from 'jose';
 import * as client from 'openid-client';
-import { Browser, headingOf } from '../support/browser.js';
 import type { Tessera } from '../support/tessera.js';
-import { CLIENT_ID, CLIENT_SECRET, follow, RP_SERVICE, startOidc } from './support.js';
+import { authorizeThroughLoginForm, CLIENT_ID, CLIENT_SECRET, RP_SERVICE, startOidc } from './support.js';
 
 const POST_REDIRECT = 'https://post.example.org/callback';
 const JWT_REDIRECT = 'https://jwt.example.org/callback';
@@ -30,13 +29,8 @@ describe('oidc: client authentication, introspection and revocation through open
 
   /** Code + PKCE for `config`'s client through the login form; its tokens. */
   async function tokensFor(config: client.Configuration, redirectUri: string) {
-    const browser = new Browser();
-    const verifier = client.randomPKCECodeVerifier();
-    const url = client.buildAuthorizationUrl(config, { redirect_uri: redirectUri, scope: 'openid email offline_access', code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256' });
-    let visit = await follow(browser, await browser.get(url.href), tessera.url);
-    if (headingOf(visit.body) === 'Log in') visit = await follow(browser, await browser.submit(visit, { username: 'casuser', password: 'Mellon' }), tessera.url);
-    expect(visit.location, visit.body).to.match(new RegExp(`^${redirectUri}\\?code=`));
-    return client.authorizationCodeGrant(config, new URL(visit.location!), { pkceCodeVerifier: verifier });
+    const { callback, verifier } = await authorizeThroughLoginForm(config, tessera.url, redirectUri, 'openid email offline_access');
+    return client.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier });
   }
 
   it('client_secret_post: tokens for the client that posts its secret; a wrong one posted is refused', async () => {

@@ -3,9 +3,8 @@ import { createLocalJWKSet, decodeProtectedHeader, jwtVerify, type JSONWebKeySet
 import * as client from 'openid-client';
 import { cryptoRandomSource } from '@tessera/core';
 import { generateOidcKeySet } from '@tessera/core/modules/oidc';
-import { Browser, headingOf } from '../support/browser.js';
 import type { Tessera } from '../support/tessera.js';
-import { CLIENT_ID, CLIENT_SECRET, follow, freePort, REDIRECT_URI, startOidc } from './support.js';
+import { authorizeThroughLoginForm, CLIENT_ID, CLIENT_SECRET, freePort, REDIRECT_URI, startOidc } from './support.js';
 
 // docs/modules/oidc.md: the JWKS publishes the current and the previous signing key, so a rotation
 // (tessera oidc generate-keys --rotate FILE) never breaks a token in flight.
@@ -18,12 +17,8 @@ describe('oidc: signing key rotation', () => {
     const tessera: Tessera = await startOidc({ server: { host: '127.0.0.1', port, nodeName: 'e2e', publicUrl: `http://127.0.0.1:${port}` }, oidc: { keys: JSON.stringify(keys) } });
     try {
       const config = await client.discovery(new URL(`${tessera.url}/oidc`), CLIENT_ID, CLIENT_SECRET, client.ClientSecretBasic(CLIENT_SECRET), { execute: [client.allowInsecureRequests] });
-      const verifier = client.randomPKCECodeVerifier();
-      const browser = new Browser();
-      const url = client.buildAuthorizationUrl(config, { redirect_uri: REDIRECT_URI, scope: 'openid', code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256' });
-      let visit = await follow(browser, await browser.get(url.href), tessera.url);
-      if (headingOf(visit.body) === 'Log in') visit = await follow(browser, await browser.submit(visit, { username: 'casuser', password: 'Mellon' }), tessera.url);
-      const tokens = await client.authorizationCodeGrant(config, new URL(visit.location!), { pkceCodeVerifier: verifier });
+      const { callback, verifier } = await authorizeThroughLoginForm(config, tessera.url, REDIRECT_URI, 'openid');
+      const tokens = await client.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier });
       const jwks = (await (await fetch(`${tessera.url}/oidc/jwks`)).json()) as JSONWebKeySet;
       return { idToken: tokens.id_token!, jwks, issuer: `${tessera.url}/oidc` };
     } finally {

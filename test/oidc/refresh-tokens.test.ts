@@ -1,8 +1,7 @@
 import { expect } from 'chai';
 import * as client from 'openid-client';
-import { Browser, headingOf } from '../support/browser.js';
 import type { Tessera } from '../support/tessera.js';
-import { CLIENT_SECRET, follow, RP_SERVICE, startOidc } from './support.js';
+import { authorizeThroughLoginForm, CLIENT_SECRET, RP_SERVICE, startOidc } from './support.js';
 
 const { generateRefreshToken: _asked, ...WITHOUT_FLAG } = RP_SERVICE;
 /** A client that says nothing of refresh tokens: Apereo's default, none. */
@@ -26,13 +25,8 @@ describe('oidc: generateRefreshToken decides whether a client gets refresh token
 
   /** Code + PKCE with `offline_access` asked, through the login form; the token endpoint's answer. */
   async function tokensFor(config: client.Configuration, redirectUri: string) {
-    const browser = new Browser();
-    const verifier = client.randomPKCECodeVerifier();
-    const url = client.buildAuthorizationUrl(config, { redirect_uri: redirectUri, scope: 'openid email offline_access', code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256' });
-    let visit = await follow(browser, await browser.get(url.href), tessera.url);
-    if (headingOf(visit.body) === 'Log in') visit = await follow(browser, await browser.submit(visit, { username: 'casuser', password: 'Mellon' }), tessera.url);
-    expect(visit.location, visit.body).to.match(new RegExp(`^${redirectUri}\\?code=`));
-    return client.authorizationCodeGrant(config, new URL(visit.location!), { pkceCodeVerifier: verifier });
+    const { callback, verifier } = await authorizeThroughLoginForm(config, tessera.url, redirectUri, 'openid email offline_access');
+    return client.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier });
   }
 
   const errorOf = (attempt: Promise<unknown>) =>

@@ -2,7 +2,9 @@ import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Visit } from '../support/browser.js';
+import { expect } from 'chai';
+import * as client from 'openid-client';
+import { Browser, headingOf, type Visit } from '../support/browser.js';
 import type { StartOptions } from '@tessera/cli-server';
 import { baseConfig, startTessera, type Tessera } from '../support/tessera.js';
 
@@ -64,4 +66,18 @@ export async function follow(browser: Browser, visit: Visit, base: string): Prom
     current = await browser.get(next);
   }
   return current;
+}
+
+/**
+ * Code + PKCE for `config`'s client in a fresh browser, through tessera's /login form at `base`: the
+ * redirect back to `redirectUri` with its code, and the verifier that redeems it.
+ */
+export async function authorizeThroughLoginForm(config: client.Configuration, base: string, redirectUri: string, scope: string): Promise<{ callback: URL; verifier: string }> {
+  const browser = new Browser();
+  const verifier = client.randomPKCECodeVerifier();
+  const url = client.buildAuthorizationUrl(config, { redirect_uri: redirectUri, scope, code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256' });
+  let visit = await follow(browser, await browser.get(url.href), base);
+  if (headingOf(visit.body) === 'Log in') visit = await follow(browser, await browser.submit(visit, { username: 'casuser', password: 'Mellon' }), base);
+  expect(visit.location, visit.body).to.match(new RegExp(`^${redirectUri}\\?code=`));
+  return { callback: new URL(visit.location!), verifier };
 }

@@ -5,9 +5,8 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import * as client from 'openid-client';
 import { describeWithRedis } from '@tessera/testkit/redis';
-import { Browser, headingOf } from '../support/browser.js';
 import type { Tessera } from '../support/tessera.js';
-import { CLIENT_ID, CLIENT_SECRET, follow, freePort, REDIRECT_URI, startOidc } from './support.js';
+import { authorizeThroughLoginForm, CLIENT_ID, CLIENT_SECRET, freePort, REDIRECT_URI, startOidc } from './support.js';
 
 // docs/modules/oidc.md (Storage): two nodes on one Redis share the provider's records, its keys and
 // one issuer: a code issued by A is redeemed at B, and B's refresh token is rotated at A.
@@ -41,13 +40,9 @@ describeWithRedis('oidc: two nodes on one Redis', (redis) => {
     });
 
   it('authorize on A, redeem the code and refresh on B, refresh again on A', async () => {
-    const browser = new Browser();
-    const verifier = client.randomPKCECodeVerifier();
-    const url = client.buildAuthorizationUrl(config, { redirect_uri: REDIRECT_URI, scope: 'openid email offline_access', code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256' });
-    let visit = await follow(browser, await browser.get(url.href), a.url);
-    if (headingOf(visit.body) === 'Log in') visit = await follow(browser, await browser.submit(visit, { username: 'casuser', password: 'Mellon' }), a.url);
-    const code = new URL(visit.location!).searchParams.get('code');
-    expect(code, visit.body).to.be.a('string');
+    const { callback, verifier } = await authorizeThroughLoginForm(config, a.url, REDIRECT_URI, 'openid email offline_access');
+    const code = callback.searchParams.get('code');
+    expect(code).to.be.a('string');
 
     const redeemed = await token(b, { grant_type: 'authorization_code', code: code!, redirect_uri: REDIRECT_URI, code_verifier: verifier });
     expect(redeemed.status).to.equal(200);
