@@ -9,7 +9,7 @@ import { expect } from 'chai';
 import { describeWithRedis } from '@tessera/testkit/redis';
 import { chromium, type BrowserContext } from 'playwright-core';
 import type { Tessera } from '../support/tessera.js';
-import { Browser, ticketOf } from '../support/browser.js';
+import { Browser, ticketOf, type Visit } from '../support/browser.js';
 import { logIn, servicesWith, startLogin, validate } from './support.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -59,6 +59,22 @@ function sessionIndexOf(logoutRequest: string | null): string | undefined {
 const imagesOf = (body: string) => [...body.matchAll(/<img class="logout-call" src="([^"]+)"/g)].map((match) => new URL(match[1]!.replace(/&amp;/g, '&')));
 
 /**
+ * The browser logs in to the app, which validates its ticket, then opens the logout page: the page
+ * (200) lists one call, the app's logout URL with a logoutRequest naming that ticket.
+ */
+async function logoutPageAfterOneLogin(browser: Browser, app: App, base: string): Promise<Visit> {
+  const ticket = ticketOf((await logIn(browser, base, `${app.base}/app/home`)).location)!;
+  expect((await validate(base, `${app.base}/app/home`, ticket)).user).to.equal('casuser');
+  const page = await browser.get(`${base}/logout?service=${encodeURIComponent(`${app.base}/app/bye`)}`);
+  expect(page.status).to.equal(200);
+  const [call, ...more] = imagesOf(page.body);
+  expect(more).to.deep.equal([]);
+  expect(`${call!.origin}${call!.pathname}`).to.equal(`${app.base}/app/logout`);
+  expect(sessionIndexOf(call!.searchParams.get('logoutRequest'))).to.equal(ticket);
+  return page;
+}
+
+/**
  * The application and a tessera (on `storage`) whose service 30 logs out through the front channel:
  * started before the suite's tests, closed after; the tessera's URL once started.
  */
@@ -92,16 +108,7 @@ describe('front-channel single logout: the logout page makes the browser call ea
 
   it('lists a call with the logoutRequest naming the ticket the service validated, allowed by the CSP, and goes on to a registered service by its hashed script', async () => {
     const browser = new Browser();
-    const landing = await logIn(browser, tessera.url, `${app.base}/app/home`);
-    const ticket = ticketOf(landing.location)!;
-    expect((await validate(tessera.url, `${app.base}/app/home`, ticket)).user).to.equal('casuser');
-
-    const page = await browser.get(`${tessera.url}/logout?service=${encodeURIComponent(`${app.base}/app/bye`)}`);
-    expect(page.status).to.equal(200);
-    const [call, ...more] = imagesOf(page.body);
-    expect(more).to.deep.equal([]);
-    expect(`${call!.origin}${call!.pathname}`).to.equal(`${app.base}/app/logout`);
-    expect(sessionIndexOf(call!.searchParams.get('logoutRequest'))).to.equal(ticket);
+    const page = await logoutPageAfterOneLogin(browser, app, tessera.url);
     expect(page.body).to.include(`<a id="continue" href="${app.base}/app/bye">Continue</a>`);
     const csp = page.headers.get('content-security-policy')!;
     expect(csp).to.include(`img-src 'self' https: data: ${app.base};`).and.not.include('unsafe-inline');
@@ -167,14 +174,7 @@ describeWithRedis('front-channel single logout on Redis (the service sessions in
 
   it('lists a call with the logoutRequest naming the validated ticket, and the session is gone after', async () => {
     const browser = new Browser();
-    const ticket = ticketOf((await logIn(browser, tessera.url, `${app.base}/app/home`)).location)!;
-    expect((await validate(tessera.url, `${app.base}/app/home`, ticket)).user).to.equal('casuser');
-    const page = await browser.get(`${tessera.url}/logout?service=${encodeURIComponent(`${app.base}/app/bye`)}`);
-    expect(page.status).to.equal(200);
-    const [call, ...more] = imagesOf(page.body);
-    expect(more).to.deep.equal([]);
-    expect(`${call!.origin}${call!.pathname}`).to.equal(`${app.base}/app/logout`);
-    expect(sessionIndexOf(call!.searchParams.get('logoutRequest'))).to.equal(ticket);
+    await logoutPageAfterOneLogin(browser, app, tessera.url);
     const again = await browser.get(`${tessera.url}/logout?service=${encodeURIComponent(`${app.base}/app/bye`)}`);
     expect(again.status, 'no session left: straight on to the service').to.equal(302);
   });
