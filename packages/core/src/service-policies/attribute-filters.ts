@@ -1,4 +1,5 @@
 import type { AttributeMap } from '../domain/authentication/principal.js';
+import { compileAnywhere } from '../domain/registry/patterns.js';
 import { compileFullMatch } from '../domain/registry/service-matcher.js';
 
 const SUPPORT = 'org.apereo.cas.services.support';
@@ -121,10 +122,5 @@ function substituteGroups(template: string, match: RegExpExecArray): string {
 
 /** A pattern matching the whole value, or anywhere in it; null when it is not a valid regular expression (it matches nothing). */
 export function compilePattern(source: string, flags: string, whole: boolean): RegExp | null {
-  if (whole) return compileFullMatch(source, flags);
-  try {
-    return new RegExp(source, flags);
-  } catch {
-    return null;
-  }
+  return whole ? compileFullMatch(source, flags) : compileAnywhere(source, flags);
 }

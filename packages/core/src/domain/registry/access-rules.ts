@@ -1,4 +1,5 @@
 import type { AttributeMap } from '../authentication/principal.js';
+import { compileAnywhere } from './patterns.js';
 import type { AccessStrategy, AccessWindow, ActivationCriteria, RequestRules } from './registered-service.js';
 
 /** What a request tells the access strategy of its client. */
@@ -62,11 +63,7 @@ export function activates(criteria: ActivationCriteria, attributes: AttributeMap
 
 /** A request rule's pattern, case ignored, or null when it is no regular expression. */
 export function requestPattern(pattern: string): RegExp | null {
-  try {
-    return new RegExp(pattern, 'i');
-  } catch {
-    return null;
-  }
+  return compileAnywhere(pattern, 'i');
 }
 
 /** An IPv4 peer on a dual-stack socket (`::ffff:192.0.2.1`) as the IPv4 address its rules are written for. */

@@ -1,5 +1,6 @@
 import type { Principal } from '../authentication/principal.js';
 import { activates, strategyAllows, type AccessContext } from './access-rules.js';
+import { compileAnywhere } from './patterns.js';
 import { hasExpired, OIDC_REGISTERED_SERVICE, type RegisteredService } from './registered-service.js';
 
 const compiled = new Map<string, RegExp | null>();
@@ -19,11 +20,7 @@ export function servicePattern(serviceId: string): RegExp | null {
 
 export function compileFullMatch(source: string, flags = ''): RegExp | null {
   if (source.trim() === '') return null;
-  try {
-    return new RegExp(`^(?:${source})$`, flags);
-  } catch {
-    return null;
-  }
+  return compileAnywhere(`^(?:${source})$`, flags);
 }
 
 /**
