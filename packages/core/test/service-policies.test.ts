@@ -3,6 +3,7 @@ import {
   BUILT_IN_RELEASE_POLICIES,
   BUILT_IN_USERNAME_PROVIDERS,
   CHAINING_ATTRIBUTE_RELEASE_POLICY,
+  DEFAULT_ATTRIBUTE_RELEASE,
   DEFAULT_USERNAME_PROVIDER,
   DENY_ALL_ATTRIBUTES,
   RETURN_ALL_ATTRIBUTES,
@@ -65,6 +66,10 @@ describe('service policies: release policies and username providers by class', (
     it('ReturnAllowedAttributeReleasePolicy releases the listed attributes the principal has, and the authentication', async () => {
       const allowed = { type: RETURN_ALLOWED_ATTRIBUTES, allowedAttributes: ['mail', 'missing'] } as ServicePolicy;
       expect(await policies.releasedAttributes(asked(allowed))).to.deep.equal({ mail: ['casuser@example.org'], ...AUTHENTICATION });
+    });
+
+    it('the default of a service without a policy, as Apereo’s: no principal attribute, the authentication’s attributes', async () => {
+      expect(await policies.releasedAttributes(asked(DEFAULT_ATTRIBUTE_RELEASE))).to.deep.equal(AUTHENTICATION);
     });
 
     it('DenyAllAttributeReleasePolicy releases nothing, not even the authentication', async () => {

@@ -13,8 +13,6 @@ export const DENY_ALL_ATTRIBUTES = `${CAS}.DenyAllAttributeReleasePolicy`;
 export const RETURN_MAPPED_ATTRIBUTES = `${CAS}.ReturnMappedAttributeReleasePolicy`;
 export const DEFAULT_USERNAME_PROVIDER_TYPE = `${CAS}.DefaultRegisteredServiceUsernameProvider`;
 
-/** What a service without an `attributeReleasePolicy` releases: nothing. */
-export const NO_ATTRIBUTES_RELEASED: ServicePolicy = { type: DENY_ALL_ATTRIBUTES };
 /** The user name of a service without a `usernameAttributeProvider`: the principal id. */
 export const DEFAULT_USERNAME_PROVIDER: ServicePolicy = { type: DEFAULT_USERNAME_PROVIDER_TYPE };
 
@@ -27,6 +25,13 @@ export interface ReturnAllowedAttributes extends ReleaseSettings {
   /** The principal's attributes released, by name; the others are not. */
   readonly allowedAttributes: readonly string[];
 }
+
+/**
+ * What a service without an `attributeReleasePolicy` releases, as Apereo CAS's registered services
+ * default it: a ReturnAllowedAttributeReleasePolicy allowing no attribute, so no principal attribute,
+ * and the authentication's attributes (`authorizedToReleaseAuthenticationAttributes` unset is true).
+ */
+export const DEFAULT_ATTRIBUTE_RELEASE: ReturnAllowedAttributes = { type: RETURN_ALLOWED_ATTRIBUTES, allowedAttributes: [] };
 
 export interface ReturnMappedAttributes extends ReleaseSettings {
   /** A principal attribute's name → the names it is released under (one or several); the others are not released. */
@@ -69,7 +74,7 @@ export const returnMappedAttributes: AttributeReleasePolicy<ReturnMappedAttribut
   },
 };
 
-/** Nothing: neither the principal's attributes nor the authentication's. */
+/** Nothing: neither the principal's attributes nor the authentication's. Never a default: only a service that names it. */
 export const denyAllAttributes: AttributeReleasePolicy = {
   type: DENY_ALL_ATTRIBUTES,
   release: (): Promise<AttributeMap> => Promise.resolve({}),
