@@ -12,6 +12,7 @@ import { addService, postService, REGISTRATION } from './support.js';
 const CAS = 'org.apereo.cas.services';
 const AUTHENTICATION_ATTRIBUTES = ['authenticationDate', 'isFromNewLogin'];
 const MAIL = ['casuser@example.org'];
+const GROUPS = ['staff', 'faculty'];
 
 type Attributes = Record<string, readonly string[]>;
 
@@ -25,6 +26,8 @@ interface Case {
   readonly user: string;
 }
 
+const mapped = (pairs: Record<string, string | string[]>) => ({ '@class': 'java.util.TreeMap', ...Object.fromEntries(Object.entries(pairs).map(([name, as]) => [name, Array.isArray(as) ? ['java.util.ArrayList', as] : as])) });
+
 const CASES: readonly Case[] = [
   {
     host: 'plain',
@@ -37,6 +40,39 @@ const CASES: readonly Case[] = [
     host: 'unset',
     title: 'authorizedToReleaseAuthenticationAttributes unset: the authentication’s attributes come with the allowed ones',
     keys: { attributeReleasePolicy: { '@class': `${CAS}.ReturnAllowedAttributeReleasePolicy`, allowedAttributes: ['java.util.ArrayList', ['mail']] } },
+    released: { mail: MAIL },
+    user: 'casuser',
+  },
+  {
+    host: 'allowed-case',
+    title: 'allowedAttributes finds attributes whatever their case and releases them as the policy spells them; so does the username attribute',
+    keys: {
+      attributeReleasePolicy: { '@class': `${CAS}.ReturnAllowedAttributeReleasePolicy`, allowedAttributes: ['java.util.ArrayList', ['MAIL', 'memberof', 'Mail']] },
+      usernameAttributeProvider: { '@class': `${CAS}.PrincipalAttributeRegisteredServiceUsernameProvider`, usernameAttribute: 'MAIL' },
+    },
+    released: { MAIL, memberof: GROUPS },
+    user: 'casuser@example.org',
+  },
+  {
+    host: 'mapped-case',
+    title: 'ReturnMappedAttributeReleasePolicy finds attributes whatever their case and releases them under the names it maps them to',
+    keys: { attributeReleasePolicy: { '@class': `${CAS}.ReturnMappedAttributeReleasePolicy`, allowedAttributes: mapped({ MAIL: 'email', MemberOf: ['groups', 'roles'] }) } },
+    released: { email: MAIL, groups: GROUPS, roles: GROUPS },
+    user: 'casuser',
+  },
+  {
+    host: 'filter-case',
+    title: 'an attribute filter names attributes exactly, as Apereo’s does: a pattern for MEMBEROF leaves memberOf unmapped',
+    keys: {
+      attributeReleasePolicy: {
+        '@class': `${CAS}.ReturnAllAttributeReleasePolicy`,
+        attributeFilter: {
+          '@class': `${CAS}.support.RegisteredServiceMappedRegexAttributeFilter`,
+          patterns: { '@class': 'java.util.HashMap', MEMBEROF: '^staff$', mail: '@example\\.org$' },
+          excludeUnmappedAttributes: true,
+        },
+      },
+    },
     released: { mail: MAIL },
     user: 'casuser',
   },

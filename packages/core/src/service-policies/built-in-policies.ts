@@ -1,6 +1,7 @@
 import type { AttributeMap } from '../domain/authentication/principal.js';
 import type { ServicePolicy } from '../domain/registry/registered-service.js';
 import type { AttributeReleasePolicy, UsernameProvider } from '../ports/service-policies.js';
+import { valuesIgnoringCase } from './attribute-names.js';
 import { chainingAttributes } from './chaining-policy.js';
 import { finishRelease, type ReleaseSettings } from './release-settings.js';
 import { anonymousUsername, principalAttributeUsername } from './username-providers.js';
@@ -22,7 +23,7 @@ export interface ReturnAllAttributes extends ReleaseSettings {
 }
 
 export interface ReturnAllowedAttributes extends ReleaseSettings {
-  /** The principal's attributes released, by name; the others are not. */
+  /** The principal's attributes released, by name (case ignored, released under the name written here); the others are not. */
   readonly allowedAttributes: readonly string[];
 }
 
@@ -34,7 +35,7 @@ export interface ReturnAllowedAttributes extends ReleaseSettings {
 export const DEFAULT_ATTRIBUTE_RELEASE: ReturnAllowedAttributes = { type: RETURN_ALLOWED_ATTRIBUTES, allowedAttributes: [] };
 
 export interface ReturnMappedAttributes extends ReleaseSettings {
-  /** A principal attribute's name → the names it is released under (one or several); the others are not released. */
+  /** A principal attribute's name (case ignored) → the names it is released under (one or several, as written); the others are not released. */
   readonly allowedAttributes: Readonly<Record<string, readonly string[]>>;
 }
 
@@ -48,26 +49,36 @@ export const returnAllAttributes: AttributeReleasePolicy<ReturnAllAttributes> = 
   },
 };
 
-/** The principal's attributes named in `allowedAttributes`, and the authentication's. */
+/**
+ * The principal's attributes named in `allowedAttributes`, and the authentication's. As in CAS a name
+ * finds the principal's attribute whatever its case and releases it under the name as the policy writes
+ * it; names written twice in different cases release the attribute once, under the first.
+ */
 export const returnAllowedAttributes: AttributeReleasePolicy<ReturnAllowedAttributes> = {
   type: RETURN_ALLOWED_ATTRIBUTES,
   release(policy, { principal, authentication }) {
     const released: Record<string, readonly string[]> = {};
+    const taken = new Set<string>();
     for (const name of policy.allowedAttributes) {
-      const values = principal.attributes[name];
-      if (values) released[name] = values;
+      const values = valuesIgnoringCase(principal.attributes, name);
+      if (!values || taken.has(name.toLowerCase())) continue;
+      taken.add(name.toLowerCase());
+      released[name] = values;
     }
     return Promise.resolve(finishRelease(policy, released, authentication));
   },
 };
 
-/** The principal's attributes named in `allowedAttributes`, each under the names it maps to, and the authentication's. */
+/**
+ * The principal's attributes named in `allowedAttributes` (found whatever their case, as in CAS), each
+ * under the names it maps to, as written, and the authentication's.
+ */
 export const returnMappedAttributes: AttributeReleasePolicy<ReturnMappedAttributes> = {
   type: RETURN_MAPPED_ATTRIBUTES,
   release(policy, { principal, authentication }) {
     const released: Record<string, readonly string[]> = {};
     for (const [name, releasedAs] of Object.entries(policy.allowedAttributes)) {
-      const values = principal.attributes[name];
+      const values = valuesIgnoringCase(principal.attributes, name);
       if (values) for (const as of releasedAs) released[as] = values;
     }
     return Promise.resolve(finishRelease(policy, released, authentication));
