@@ -20,11 +20,11 @@ export function servicesWith(...more: readonly Record<string, unknown>[]): unkno
   return [...(baseConfig()['services'] as unknown[]), ...more];
 }
 
-/** Tessera with the login module, its secret in a key file of its own. */
-export function startLogin(overrides: Record<string, unknown> = {}): Promise<Tessera> {
+/** Tessera with the login module, its secret in a key file of its own; `options` as startTessera's (a clock of the test's own). */
+export function startLogin(overrides: Record<string, unknown> = {}, options: Parameters<typeof startTessera>[1] = {}): Promise<Tessera> {
   const { login, ...rest } = overrides;
   const keyFile = join(mkdtempSync(join(tmpdir(), 'tessera-login-')), 'login-key.json');
-  return startTessera({ modules: ['rest', 'login'], services: servicesWith(OTHER_SERVICE), ...rest, login: { keyFile, ...(login as object) } });
+  return startTessera({ modules: ['rest', 'login'], services: servicesWith(OTHER_SERVICE), ...rest, login: { keyFile, ...(login as object) } }, options);
 }
 
 /** The user's steps: open /login for the service, submit the form with these credentials. */

@@ -89,6 +89,7 @@ function extensionPoints(contributions: readonly HttpExtensions[]): Omit<HttpCon
     loginForm: {
       fields: contributions.flatMap((contribution) => contribution.loginForm?.fields ?? []),
       steps: contributions.flatMap((contribution) => contribution.loginForm?.steps ?? []),
+      ticketSteps: contributions.flatMap((contribution) => contribution.loginForm?.ticketSteps ?? []),
     },
   };
 }

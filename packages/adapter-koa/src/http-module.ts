@@ -42,7 +42,7 @@ export interface HttpContext extends HttpBasics {
   ticketIdOf(idOrEncoded: string): Promise<string>;
   /** Every module's validation extension, read by the CAS 2 and 3 validation paths. */
   readonly validationExtensions: readonly ValidationExtension[];
-  /** Every module's fields of the login form and steps of a login, in module order. */
+  /** Every module's fields of the login form, steps of a login and steps before a ticket, in module order. */
   readonly loginForm: Required<LoginFormExtension>;
 }
 
@@ -102,10 +102,14 @@ export interface HttpExtensions {
   readonly loginForm?: LoginFormExtension;
 }
 
-/** What a module adds to the browser login: fields of the login form, and steps between the credentials and the session. */
+/**
+ * What a module adds to the browser login: fields of the login form, steps between the credentials and
+ * the session, and steps between the session and a service ticket.
+ */
 export interface LoginFormExtension {
   readonly fields?: readonly LoginFormField[];
   readonly steps?: readonly LoginStep[];
+  readonly ticketSteps?: readonly TicketStep[];
 }
 
 /**
@@ -157,7 +161,50 @@ export interface LoginStepPage {
   readonly refused: string;
   /** A script the page runs: inline, its SHA-256 in the page's Content-Security-Policy (never `unsafe-inline`). */
   readonly script?: string;
+  /** The parameter and value the submit button posts, for a page with a choice (`alternative`). */
+  readonly submitValue?: StepChoice;
+  /** A second button after the submit one, posting its own value of a parameter the step reads (Deny beside Allow). */
+  readonly alternative?: StepChoice & { readonly label: string };
 }
+
+/** What a button of a step's page posts: one value of one parameter. */
+export interface StepChoice {
+  readonly name: string;
+  readonly value: string;
+}
+
+/** The browser's request a ticket step is asked about: its session's authentication, and the service the ticket would be for. */
+export interface TicketStepContext {
+  readonly authentication: Authentication;
+  /** The registered, enabled service, whose every access rule the session passed. */
+  readonly service: RegisteredService;
+  /** The service URL the ticket would be issued for. */
+  readonly url: string;
+}
+
+/**
+ * A page of the browser login shown before a service ticket is issued, once the session is made: after
+ * a new login and its steps, and on single sign-on (a session asking for a ticket without the form).
+ * The login module holds the request meanwhile (as it holds a login for a step), shows the page with a
+ * form token of its own, takes its post on `POST /login/step` behind the form and credential guards,
+ * and issues the ticket after the last ticket step that let it go on. The REST API and the validation
+ * endpoints never pass through it. Steps are asked in module order.
+ */
+export interface TicketStep {
+  /** Names the step in the held request: unique among the ticket steps. */
+  readonly name: string;
+  /** What its page posts, parsed and documented on POST /login/step beside the route's own parameters. */
+  readonly parameters: z.ZodRawShape;
+  /** Whether this ticket needs the step: asked on every browser grant, so it must be cheap for the services it does not concern. */
+  needed(ticket: TicketStepContext): Promise<boolean>;
+  /** Its page in the page's language. */
+  page(language: string, ticket: TicketStepContext): Promise<LoginStepPage>;
+  /** What the user posted: go on to the ticket, or stop with a page of the step's (no ticket; the session stays). */
+  complete(ticket: TicketStepContext, parameters: Readonly<Record<string, unknown>>, origin: RequestOrigin): Promise<TicketStepOutcome>;
+}
+
+/** A ticket step's answer: on to the ticket, or a page shown instead of it. */
+export type TicketStepOutcome = { readonly proceed: true } | { readonly proceed: false; page(language: string): { readonly heading: string; readonly content: Html } };
 
 /**
  * A form tickets travel in beside their bare ids (the tokens module's JWTs, docs/protocol.md §6): a client

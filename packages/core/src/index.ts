@@ -50,6 +50,7 @@ export * from './service-policies/built-in-policies.js';
 export * from './service-policies/chaining-policy.js';
 export * from './service-policies/attribute-filters.js';
 export * from './service-policies/release-settings.js';
+export * from './service-policies/consent-policy.js';
 export * from './service-policies/username-providers.js';
 export * from './service-policies/service-policies.js';
 export * from './service-policies/stored-policies.js';

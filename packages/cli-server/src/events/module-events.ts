@@ -4,7 +4,7 @@ import { isDomainEventType, type ModuleEvent } from '@tessera/core';
 export type EventLevel = 'info' | 'warn' | 'error';
 
 /** What an audit record is about: the `audit` field, for filtering one kind of action. */
-export type AuditCategory = 'authentication' | 'ticket' | 'validation' | 'logout' | 'service';
+export type AuditCategory = 'authentication' | 'ticket' | 'validation' | 'logout' | 'service' | 'release';
 
 /**
  * How a module's event becomes an audit record: its category and outcome; `who` names the field

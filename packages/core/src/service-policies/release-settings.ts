@@ -1,6 +1,7 @@
 import type { AttributeMap } from '../domain/authentication/principal.js';
 import type { ServicePolicy } from '../domain/registry/registered-service.js';
 import { filterAttributes, type AttributeFilter } from './attribute-filters.js';
+import type { ConsentPolicy } from './consent-policy.js';
 
 export const CACHING_PRINCIPAL_ATTRIBUTES_REPOSITORY = 'org.apereo.cas.authentication.principal.cache.CachingPrincipalAttributesRepository';
 
@@ -30,6 +31,8 @@ export interface ReleaseSettings extends ServicePolicy {
   readonly attributeFilter?: AttributeFilter;
   /** Kept only when it is a caching one: the default repository is what tessera does. */
   readonly principalAttributesRepository?: CachingPrincipalAttributesRepository;
+  /** Whether users are asked to agree before the release, read by the consent module; absent: as the server's default. */
+  readonly consentPolicy?: ConsentPolicy;
 }
 
 /** A policy's release of principal attributes, finished as CAS's base class does: filtered, then with the authentication's. */

@@ -49,6 +49,17 @@ export interface GrantedServiceTicket {
   readonly principal: Principal;
 }
 
+/**
+ * Asked once a grant passed every check and before its ticket is made: true holds the ticket back, for
+ * a page the browser must show first (a module's page before a service ticket, such as a consent).
+ */
+export type HoldServiceTicket = (request: { readonly service: RegisteredService; readonly url: string; readonly authentication: Authentication }) => Promise<boolean>;
+
+/** A grant held back by HoldServiceTicket: no ticket was made, and the service it was for. */
+export interface HeldServiceTicket {
+  readonly held: RegisteredService;
+}
+
 /** POST /v1/tickets/{tgt}: trade a live TGT for a one-time ST bound to a registered service. */
 export class GrantServiceTicket {
   constructor(
@@ -64,6 +75,17 @@ export class GrantServiceTicket {
   ) {}
 
   async execute(input: GrantServiceTicketInput): Promise<GrantedServiceTicket> {
+    const granted = await this.grant(input);
+    if ('held' in granted) throw new Error('A grant without a hold was held.');
+    return granted;
+  }
+
+  /** As execute, asking `hold` once every check passed: a ticket it holds back is not made. */
+  executeUnlessHeld(input: GrantServiceTicketInput, hold: HoldServiceTicket): Promise<GrantedServiceTicket | HeldServiceTicket> {
+    return this.grant(input, hold);
+  }
+
+  private async grant(input: GrantServiceTicketInput, hold?: HoldServiceTicket): Promise<GrantedServiceTicket | HeldServiceTicket> {
     const { service: url, origin } = input;
     if (url === undefined || url.trim() === '') throw new InvalidRequestError("The 'service' parameter is required");
     // Every refusal from here on is reported: which TGT asked for which service, and whose it was once found.
@@ -88,6 +110,7 @@ export class GrantServiceTicket {
     if (!service.accessStrategy.ssoEnabled && !renewed) refuseOwner('SSO_NOT_ALLOWED', new AuthenticationFailedError([SSO_NOT_ALLOWED]));
     this.access.requirePrincipal(service, owner, refuseOwner);
     await this.requireSecondFactor(service, renewal ?? found.authentication, refuseOwner, origin);
+    if (hold && (await hold({ service, url, authentication: found.authentication }))) return { held: service };
 
     const now = this.clock.now();
     const tgt = await this.tickets.touch(found.id, slidTgtExpiry(found, now, this.lifetimes));

@@ -1,3 +1,4 @@
+import { describeConsentStoresOnRecords } from './consent/index.js';
 import { describeLoginStoresOnRecords } from './login/index.js';
 import type { ModuleRecordsFactory } from './module-records.js';
 import { describeOtpStoresOnRecords } from './otp/index.js';
@@ -14,4 +15,5 @@ export type { ModuleRecordsFactory } from './module-records.js';
 export function describeModuleStoresOnRecords(name: string, records: ModuleRecordsFactory, anotherNode?: ModuleRecordsFactory): void {
   describeLoginStoresOnRecords(name, records);
   describeOtpStoresOnRecords(name, records, anotherNode);
+  describeConsentStoresOnRecords(name, records, anotherNode);
 }

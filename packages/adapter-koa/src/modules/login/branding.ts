@@ -70,6 +70,13 @@ input[type=text],input[type=password]{width:100%;font:inherit;padding:.6rem .75r
 .check label{font-weight:400;margin:0}
 button{font:inherit;font-weight:600;color:${accentText};background:${accent};border:2px solid ${accent};border-radius:.375rem;padding:.6rem 1.5rem;cursor:pointer}
 button:hover{text-decoration:underline}
+button.secondary{color:${text};background:${background};border-color:${text}}
+.buttons{display:flex;flex-wrap:wrap;gap:.75rem}
+fieldset{border:0;padding:0;margin:0 0 1.25rem}
+legend{font-weight:600;padding:0;margin-bottom:.25rem}
+dl{margin:0 0 1.25rem}
+dt{font-weight:600}
+dd{margin:0 0 .5rem;overflow-wrap:anywhere}
 :focus-visible{outline:3px solid ${accent};outline-offset:2px}
 .message{border-left:.375rem solid ${accent};padding:.5rem .75rem;font-weight:600}
 `;

@@ -65,7 +65,7 @@ export function loginFormRoute(responses: LoginResponses): Route {
         method,
         origin,
       });
-      if (parameters.confirmed) return responses.respond(ctx, await login.begin(held.session), held.shown);
+      if (parameters.confirmed) return responses.respond(ctx, await login.begin(responses.withHold(held.session)), held.shown);
       const proven = await login.authenticate({ ...held.session, credentials });
       return responses.proceed(ctx, held, proven, http.loginForm.steps);
     },

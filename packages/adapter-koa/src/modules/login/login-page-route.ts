@@ -35,14 +35,14 @@ export function loginPageRoute(responses: LoginResponses): Route {
       const method = responseMethod(query.method);
       requireNavigable(query.service);
       const sessionTgtId = await responses.sessionOf(ctx);
-      const outcome = await deps.login.begin({
+      const outcome = await deps.login.begin(responses.withHold({
         ...(query.service !== undefined && { service: query.service }),
         ...(sessionTgtId !== undefined && { sessionTgtId }),
         renew: query.renew,
         gateway: query.gateway,
         warn: cookies.get(ctx, WARN_COOKIE) === 'true',
         origin: requestOrigin(ctx),
-      });
+      }));
       await responses.respond(ctx, outcome, { ...(query.service !== undefined && { service: query.service }), renew: query.renew, method, sessionSent: sessionTgtId !== undefined });
     },
   });

@@ -5,6 +5,7 @@ import {
   RateLimitedError,
   ServiceNotAuthorizedError,
   ThrottledError,
+  type HoldServiceTicket,
   type RequestOrigin,
   type TesseraError,
 } from '@tessera/core';
@@ -15,7 +16,7 @@ import { statusOf, UNEXPECTED_ERROR_STATUS } from '../../errors/error-status.js'
 import { toTesseraError } from '../../errors/normalize-error.js';
 import { failureHeaderSchema, setFailureHeaders } from '../../errors/failure-headers.js';
 import { reportServerError } from '../../errors/report.js';
-import type { HttpContext, LoginStep, LoginStepContext } from '../../http-module.js';
+import type { HttpContext, LoginStep, LoginStepContext, TicketStep, TicketStepContext } from '../../http-module.js';
 import { flag, optionalText } from '../../request/parameter-schemas.js';
 import { requestOrigin } from '../../request/request-origin.js';
 import { inputOf } from '../../routes/route-input.js';
@@ -68,12 +69,21 @@ export interface ShownRequest {
  */
 export class LoginResponses {
   readonly cookies: LoginCookies;
+  /** Asks the ticket steps whether a browser's ticket waits for one; none without ticket steps, so a grant asks nothing. */
+  private readonly holdTicket: HoldServiceTicket | undefined;
 
   constructor(
     readonly http: HttpContext,
     readonly deps: LoginRouteDependencies,
   ) {
     this.cookies = new LoginCookies(http.options.basePath || '/', http.options.publicUrl?.startsWith('https:') ?? false);
+    const { ticketSteps } = http.loginForm;
+    this.holdTicket = ticketSteps.length === 0 ? undefined : async (ticket) => (await neededSteps(ticketSteps, ticket)).length > 0;
+  }
+
+  /** The request with the ticket steps' hold: what every browser grant goes through. */
+  withHold<Request extends LoginRequest>(request: Request): Request {
+    return this.holdTicket === undefined ? request : { ...request, holdTicket: this.holdTicket };
   }
 
   get messages() {
@@ -139,6 +149,10 @@ export class LoginResponses {
       case 'denied':
         if (outcome.unauthorizedRedirectUrl !== undefined) return this.toUnauthorizedRedirect(ctx, outcome.unauthorizedRedirectUrl);
         return this.send(ctx, 403, pages.denied(outcome.service, outcome.principal));
+      case 'beforeTicket': {
+        const held: TicketRequest = { session: outcome.session, url: outcome.url, fromNewLogin: outcome.fromNewLogin, method: request.method };
+        return this.beforeTicket(ctx, held, { authentication: outcome.authentication, service: outcome.service, url: outcome.url }, this.http.loginForm.ticketSteps);
+      }
       case 'stepUp': {
         // The session's own login goes through the steps the service needs, then on as single sign-on.
         const login = heldLogin({ service: outcome.url, sessionTgtId: outcome.session, renew: false, warn: false, stepUp: true, method: request.method, origin: requestOrigin(ctx) });
@@ -152,19 +166,52 @@ export class LoginResponses {
    * without one to its session: the cookies set, and the outcome shown.
    */
   async proceed(ctx: Context, login: HeldLogin, context: LoginStepContext, steps: readonly LoginStep[]): Promise<void> {
-    const needed: LoginStep[] = [];
-    for (const step of steps) if (await step.needed(context)) needed.push(step);
+    const needed = await neededSteps(steps, context);
     const [first] = needed;
     if (first !== undefined) {
       const held: PendingLogin = { ...login.request, authentication: context.authentication, steps: needed.map((step) => step.name) };
       const pending = await this.deps.pendingLogins.hold(this.cookies.browserId(ctx, () => this.deps.formTokens.newBrowserId()), held);
       return this.showStep(ctx, 200, { step: first, pending, context });
     }
-    const { tgt, outcome } = await this.deps.login.startSession(login.session, context.authentication);
+    const { tgt, outcome } = await this.deps.login.startSession(this.withHold(login.session), context.authentication);
     this.cookies.set(ctx, TICKET_GRANTING_COOKIE, await this.deps.cookie.seal(tgt.id));
     if (login.request.warn) this.cookies.set(ctx, WARN_COOKIE, 'true');
     else this.cookies.clear(ctx, WARN_COOKIE);
     return this.respond(ctx, outcome, { ...login.shown, sessionSent: false });
+  }
+
+  /**
+   * A ticket the session may have, held back for ticket steps: on to the first of `steps` it needs (the
+   * request held meanwhile, its page shown), or without one, the ticket granted now.
+   */
+  async beforeTicket(ctx: Context, ticket: TicketRequest, context: TicketStepContext, steps: readonly TicketStep[]): Promise<void> {
+    const needed = await neededSteps(steps, context);
+    const [first] = needed;
+    const shown: ShownRequest = { service: ticket.url, renew: false, method: ticket.method, sessionSent: true };
+    if (first === undefined) {
+      const outcome = await this.deps.login.grantAfterSteps({ sessionTgtId: ticket.session, service: ticket.url, fromNewLogin: ticket.fromNewLogin, origin: requestOrigin(ctx) });
+      return this.respond(ctx, outcome, shown);
+    }
+    const held: PendingLogin = {
+      authentication: context.authentication,
+      steps: needed.map((step) => step.name),
+      service: ticket.url,
+      session: ticket.session,
+      renew: false,
+      warn: false,
+      method: ticket.method,
+      beforeTicket: { fromNewLogin: ticket.fromNewLogin },
+    };
+    const pending = await this.deps.pendingLogins.hold(this.cookies.browserId(ctx, () => this.deps.formTokens.newBrowserId()), held);
+    return this.showTicketStep(ctx, 200, { step: first, pending, context });
+  }
+
+  /** A ticket step's page for a held request, with a fresh form token. */
+  async showTicketStep(ctx: Context, status: number, shown: { step: TicketStep; pending: string; context: TicketStepContext; message?: string }): Promise<void> {
+    const { step, pending, context, message } = shown;
+    const page = await step.page(this.messages.language, context);
+    const formToken = await this.newToken(ctx);
+    this.send(ctx, status, this.deps.pages.step({ page, formToken, pending, username: context.authentication.principal.id, ...(message !== undefined && { message }) }));
   }
 
   /** A step's page for a held login, with a fresh form token. */
@@ -234,6 +281,21 @@ export class LoginResponses {
       method: typeof sent['method'] === 'string' && sent['method'].toUpperCase() === 'POST' ? 'POST' : 'GET',
     };
   }
+}
+
+/** A ticket held back for ticket steps: the session, the service URL, whether it is from a new login, and how the browser goes back. */
+export interface TicketRequest {
+  readonly session: string;
+  readonly url: string;
+  readonly fromNewLogin: boolean;
+  readonly method: ResponseMethod;
+}
+
+/** The steps of `steps` this login or ticket needs, in order. */
+export async function neededSteps<Context, Step extends { needed(context: Context): Promise<boolean> }>(steps: readonly Step[], context: Context): Promise<Step[]> {
+  const needed: Step[] = [];
+  for (const step of steps) if (await step.needed(context)) needed.push(step);
+  return needed;
 }
 
 /** A proven login as the routes hand it on: the request it answers, as core and the pages read it. */

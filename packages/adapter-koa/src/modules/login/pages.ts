@@ -1,6 +1,7 @@
 import { hash } from 'node:crypto';
 import { stylesheet, type Branding } from './branding.js';
 import { formatMessage, html, Html } from '../../pages/html.js';
+import { serviceHost } from '../../pages/service-host.js';
 import type { LoginFormField, LoginStepPage } from '../../http-module.js';
 import type { Messages } from './messages.js';
 
@@ -54,7 +55,7 @@ export class LoginPages {
     const describedBy = form.message ? 'login-message' : undefined;
     const extraFields = fields.map((field) => field.markup(text.language));
     const scripts = fields.flatMap((field) => field.script ?? []);
-    const content = html`${form.service === undefined ? undefined : html`<p>${formatMessage(text.loginForService, { service: displayed(form.service) })}</p>`}
+    const content = html`${form.service === undefined ? undefined : html`<p>${formatMessage(text.loginForService, { service: serviceHost(form.service) })}</p>`}
 ${form.principal === undefined ? undefined : html`<p>${formatMessage(text.renewNotice, { principal: form.principal })}</p>`}
 ${branding.text === undefined ? undefined : html`<p>${branding.text}</p>`}
 ${form.message === undefined ? undefined : html`<p class="message" id="login-message" role="alert">${form.message}</p>`}
@@ -84,9 +85,17 @@ ${extraFields}
 <input type="hidden" name="pending" value="${step.pending}">
 <input type="hidden" name="username" value="${step.username}">
 ${page.content}
-<button type="submit">${page.submit}</button>
+<div class="buttons"><button type="submit"${page.submitValue ? html` name="${page.submitValue.name}" value="${page.submitValue.value}"` : undefined}>${page.submit}</button>${
+      page.alternative ? html`<button type="submit" class="secondary" name="${page.alternative.name}" value="${page.alternative.value}">${page.alternative.label}</button>` : undefined
+    }</div>
 </form>`;
     return this.page(page.heading, content, page.script === undefined ? [] : [page.script]);
+  }
+
+  /** A ticket step's own page in place of the ticket (a consent denied): its heading and content, and a way to log out. */
+  stepStopped(heading: string, content: Html): Page {
+    const text = this.settings.messages;
+    return this.page(heading, html`${content}\n<p><a href="${this.path('/logout')}">${text.logOut}</a></p>`);
   }
 
   signedIn(principal: string): Page {
@@ -97,7 +106,7 @@ ${page.content}
   /** `warn`: a button that asks /login again for the ticket, once the user agrees. */
   confirm(confirmation: { service: string; principal: string; method: ResponseMethod; formToken: string }): Page {
     const text = this.settings.messages;
-    const content = html`<p>${formatMessage(text.confirm, { service: displayed(confirmation.service), principal: confirmation.principal })}</p>
+    const content = html`<p>${formatMessage(text.confirm, { service: serviceHost(confirmation.service), principal: confirmation.principal })}</p>
 <form method="post" action="${this.path('/login')}">
 <input type="hidden" name="formToken" value="${confirmation.formToken}">
 <input type="hidden" name="service" value="${confirmation.service}">
@@ -122,7 +131,7 @@ ${ticket === undefined ? undefined : html`<input type="hidden" name="ticket" val
 
   denied(service: string, principal: string): Page {
     const text = this.settings.messages;
-    return this.page(text.deniedHeading, html`<p>${formatMessage(text.denied, { service: displayed(service), principal })}</p>\n<p><a href="${this.path('/logout')}">${text.logOut}</a></p>`);
+    return this.page(text.deniedHeading, html`<p>${formatMessage(text.denied, { service: serviceHost(service), principal })}</p>\n<p><a href="${this.path('/logout')}">${text.logOut}</a></p>`);
   }
 
   /**
@@ -206,14 +215,6 @@ export interface LoginStepForm {
   readonly message?: string;
 }
 
-/** The host a service URL points at, which tells a user more than the whole URL; the URL when it has none. */
-function displayed(service: string): string {
-  try {
-    return new URL(service).host || service;
-  } catch {
-    return service;
-  }
-}
 
 function sha256(text: string): string {
   return hash('sha256', text, 'base64');

@@ -189,7 +189,6 @@ export const RELEASE_UNSUPPORTED: Readonly<Record<string, Unsupported>> = {
   excludeDefaultAttributes: { instead: 'there are no default attributes', accepted: { when: (value) => typeof value === 'boolean', as: 'true or false' } },
   principalIdAttribute: { instead: PRINCIPAL_ID },
   canonicalizationMode: { instead: 'attribute values are released as they are', accepted: { when: is('NONE'), as: 'NONE' } },
-  consentPolicy: { instead: 'tessera has no consent pages' },
   activationCriteria: { instead: 'the release policy always applies' },
   excludedAttributes: { instead: 'only ReturnAllAttributeReleasePolicy reads excludedAttributes', accepted: { when: isEmptyCollection, as: 'an empty list' } },
   order: { instead: 'a service has one release policy', accepted: { when: is(0), as: '0' } },

@@ -8,6 +8,7 @@ import type { TicketGrantingTicket } from '../../domain/tickets/ticket.js';
 import type { EventSink } from '../../ports/event-sink.js';
 import type { TicketStore } from '../../ports/ticket-store.js';
 import type { CasCore } from '../../use-cases/cas-core.js';
+import type { HoldServiceTicket } from '../../use-cases/grant-service-ticket.js';
 import type { FrontChannelLogout, SingleLogout } from './single-logout.js';
 
 /** A visit to /login, as CAS protocol 3.0 defines its parameters. */
@@ -24,6 +25,11 @@ export interface LoginRequest {
   readonly warn: boolean;
   /** The login is the browser's own session adding a factor a service asks (step-up), not a new one. */
   readonly stepUp?: boolean;
+  /**
+   * Asked before a service ticket is issued to the browser, on a new login and on single sign-on alike:
+   * true holds it back for the pages other modules show first (outcome `beforeTicket`).
+   */
+  readonly holdTicket?: HoldServiceTicket;
   readonly origin?: RequestOrigin;
 }
 
@@ -46,7 +52,19 @@ export type LoginOutcome =
    * Single sign-on to a service whose `multifactorPolicy` asks a factor the session has not proven: the
    * login's steps are asked of the session's authentication (step-up), then the ticket is granted.
    */
-  | { readonly kind: 'stepUp'; readonly service: RegisteredService; readonly url: string; readonly session: string; readonly authentication: Authentication };
+  | { readonly kind: 'stepUp'; readonly service: RegisteredService; readonly url: string; readonly session: string; readonly authentication: Authentication }
+  /**
+   * The session may have a ticket for the service, but `holdTicket` held it back for pages shown first;
+   * `grantAfterSteps` grants it then. `fromNewLogin`: the ticket counts as from the login just made.
+   */
+  | {
+      readonly kind: 'beforeTicket';
+      readonly service: RegisteredService;
+      readonly url: string;
+      readonly session: string;
+      readonly authentication: Authentication;
+      readonly fromNewLogin: boolean;
+    };
 
 export interface LoginWithCredentials extends LoginRequest {
   readonly credentials: readonly Credential[];
@@ -83,7 +101,7 @@ export class BrowserLogin {
       if (service && this.core.secondFactor.lacks(service, tgt.authentication)) {
         return { kind: 'stepUp', service, url: request.service, session: tgt.id, authentication: tgt.authentication };
       }
-      return this.grant(tgt, request.service, request.origin);
+      return this.grant(tgt, request.service, request);
     }
     // renew wins over gateway (CAS protocol 3.0 §2.1.1).
     if (request.gateway && !request.renew && request.service !== undefined) return { kind: 'redirect', service: request.service };
@@ -126,7 +144,17 @@ export class BrowserLogin {
     }
     const principal = authentication.principal.id;
     if (request.service === undefined) return { tgt, outcome: { kind: 'signedIn', principal } };
-    return { tgt, outcome: await this.grant(tgt, request.service, request.origin, authentication) };
+    return { tgt, outcome: await this.grant(tgt, request.service, request, authentication) };
+  }
+
+  /**
+   * The ticket a `beforeTicket` outcome held back, once its pages are done: granted on the session as
+   * it is now (every check again), or the login form when the session is gone.
+   */
+  async grantAfterSteps(request: { readonly sessionTgtId: string; readonly service: string; readonly fromNewLogin: boolean; readonly origin?: RequestOrigin }): Promise<LoginOutcome> {
+    const tgt = await this.session(request.sessionTgtId);
+    if (tgt === undefined) return { kind: 'credentials' };
+    return this.grant(tgt, request.service, request.origin === undefined ? {} : { origin: request.origin }, request.fromNewLogin ? tgt.authentication : undefined);
   }
 
   /**
@@ -140,7 +168,7 @@ export class BrowserLogin {
     const stepped = (await this.tickets.updateAuthentication(tgt, steppedAuthentication)) ?? { ...tgt, authentication: steppedAuthentication };
     const principal = authentication.principal.id;
     if (request.service === undefined) return { tgt: stepped, outcome: { kind: 'signedIn', principal } };
-    return { tgt: stepped, outcome: await this.grant(stepped, request.service, request.origin) };
+    return { tgt: stepped, outcome: await this.grant(stepped, request.service, request) };
   }
 
   /** The registered, enabled service of this URL, if any: what a step of the login may ask about it. */
@@ -196,10 +224,15 @@ export class BrowserLogin {
     );
   }
 
-  private async grant(tgt: TicketGrantingTicket, service: string, origin?: RequestOrigin, renewal?: Authentication): Promise<LoginOutcome> {
+  private async grant(tgt: TicketGrantingTicket, service: string, request: Pick<LoginRequest, 'holdTicket' | 'origin'>, renewal?: Authentication): Promise<LoginOutcome> {
+    const { origin, holdTicket } = request;
     const principal = tgt.authentication.principal.id;
     try {
-      const granted = await this.core.grantServiceTicket.execute({ tgtId: tgt.id, service, renew: false, credentials: [], ...(renewal && { renewal }), ...(origin && { origin }) });
+      const input = { tgtId: tgt.id, service, renew: false, credentials: [], ...(renewal && { renewal }), ...(origin && { origin }) };
+      const granted = holdTicket ? await this.core.grantServiceTicket.executeUnlessHeld(input, holdTicket) : await this.core.grantServiceTicket.execute(input);
+      if ('held' in granted) {
+        return { kind: 'beforeTicket', service: granted.held, url: service, session: tgt.id, authentication: tgt.authentication, fromNewLogin: renewal !== undefined };
+      }
       return { kind: 'redirect', service, ticket: granted.ticket.id };
     } catch (error) {
       // The use case reported each refusal already.

@@ -29,6 +29,11 @@ export type PendingLogin = {
   readonly warn: boolean;
   /** The browser's session adding a factor (step-up), not a new login. */
   readonly stepUp?: boolean;
+  /**
+   * The steps are pages before a service ticket (the session is made, `session` names it, `service` is
+   * the ticket's URL); `fromNewLogin`: the ticket counts as from the login just made.
+   */
+  readonly beforeTicket?: { readonly fromNewLogin: boolean };
   /** How the browser goes back to the service (`GET` or `POST`), as the login form asked. */
   readonly method: string;
 };

@@ -1,0 +1,17 @@
+import { consentModule } from '@tessera/adapter-koa/modules/consent';
+import { AttributeConsent, ConsentDecisions } from '@tessera/core/modules/consent';
+import { KEYS } from '../../keys.js';
+import type { ModuleRegistration } from '../module.js';
+import type { consentSections } from './config.js';
+
+/**
+ * `consent`: the decisions (its own namespace of the storage's records), the engine that asks whether
+ * a ticket needs the user's consent, and its page before a browser's service ticket (the login
+ * module's ticket steps).
+ */
+export const registerConsentModule: ModuleRegistration<typeof consentSections> = (binder, { consent }) => {
+  binder.resolved(KEYS.HttpModule, [KEYS.RecordStores, KEYS.RandomSource, KEYS.ServicePolicies, KEYS.Clock, KEYS.EventSink], (records, random, policies, clock, events) => {
+    const engine = new AttributeConsent(new ConsentDecisions(records, random), policies, clock, events, consent);
+    return consentModule(engine, { amount: consent.reminder, unit: consent.reminderTimeUnit });
+  });
+};

@@ -1,0 +1,101 @@
+import type { Authentication } from '../../domain/authentication/authentication.js';
+import type { AttributeMap } from '../../domain/authentication/principal.js';
+import type { RequestOrigin } from '../../domain/events.js';
+import type { RegisteredService } from '../../domain/registry/registered-service.js';
+import { compileFullMatch } from '../../domain/registry/service-matcher.js';
+import type { Clock } from '../../ports/clock.js';
+import type { EventSink } from '../../ports/event-sink.js';
+import type { ReleaseRequest } from '../../ports/service-policies.js';
+import { effectiveConsentPolicy, type ConsentPolicy } from '../../service-policies/consent-policy.js';
+import { addReminder, agreedTo, type ConsentDecisions, type ReminderOption, type ReminderTimeUnit } from './consent-decisions.js';
+import type { ConsentDeniedEvent, ConsentGivenEvent } from './events.js';
+
+/** The server's consent settings (`consent.*`), as CAS's `cas.consent.core.*`. */
+export interface ConsentSettings {
+  /** Ask for services whose consent policy is UNDEFINED (or absent). */
+  readonly active: boolean;
+  readonly reminder: number;
+  readonly reminderTimeUnit: ReminderTimeUnit;
+  /** Attributes never asked about, for any service. */
+  readonly excludedAttributes: readonly string[];
+}
+
+/** A browser's ticket a consent is asked about. */
+export interface ConsentRequest {
+  readonly authentication: Authentication;
+  readonly service: RegisteredService;
+  /** The service URL the ticket would be issued for: what a decision is kept for, as CAS keeps it. */
+  readonly url: string;
+}
+
+/** What a service releases, as the registry computes it for a validation. */
+export interface ReleasedAttributes {
+  releasedAttributes(request: ReleaseRequest): Promise<AttributeMap>;
+}
+
+/**
+ * Consent to attribute release, as CAS's consent engine: before a browser's service ticket, the user
+ * agrees to the attributes the service will receive (its release policy's, less those its consent
+ * policy leaves out), and the decision is kept until its reminder, or until the attributes change as
+ * far as its option looks.
+ */
+export class AttributeConsent {
+  constructor(
+    private readonly decisions: ConsentDecisions,
+    private readonly policies: ReleasedAttributes,
+    private readonly clock: Clock,
+    private readonly events: EventSink,
+    private readonly settings: ConsentSettings,
+  ) {}
+
+  /** Whether the service's consent policy (or the server's default) asks at all; cheap: no store, no release. */
+  applies(request: Pick<ConsentRequest, 'service' | 'url'>): boolean {
+    const policy = effectiveConsentPolicy(request.service.attributeRelease);
+    if (policy.status === 'FALSE' || (policy.status === 'UNDEFINED' && !this.settings.active)) return false;
+    return !excludesService(policy, request.url);
+  }
+
+  /** The attributes the user is asked about: what the service receives of the principal, less what its consent policy and the settings leave out. */
+  async consentable(request: ConsentRequest): Promise<AttributeMap> {
+    const { service, url, authentication } = request;
+    const released = await this.policies.releasedAttributes({ principal: authentication.principal, service, serviceUrl: url, authentication: {} });
+    const policy = effectiveConsentPolicy(service.attributeRelease);
+    const included = policy.includeOnlyAttributes === undefined ? undefined : new Set(policy.includeOnlyAttributes);
+    const excluded = new Set([...(policy.excludedAttributes ?? []), ...this.settings.excludedAttributes]);
+    return Object.fromEntries(Object.entries(released).filter(([name]) => (included === undefined || included.has(name)) && !excluded.has(name)));
+  }
+
+  /**
+   * Whether the user must be asked before this ticket: the policy asks, some attribute is released to
+   * ask about, and no decision counts (none, ALWAYS, the attributes changed, or its reminder is due).
+   */
+  async required(request: ConsentRequest): Promise<boolean> {
+    if (!this.applies(request)) return false;
+    const attributes = await this.consentable(request);
+    if (Object.keys(attributes).length === 0) return false;
+    const decision = await this.decisions.find(request.authentication.principal.id, request.url);
+    if (decision === undefined || !agreedTo(decision, attributes)) return true;
+    return this.clock.now() >= addReminder(decision.createdAt, decision.reminder, decision.reminderTimeUnit);
+  }
+
+  /** The user agreed, with this option: the decision is kept (with the server's reminder) and reported. */
+  async give(request: ConsentRequest, option: ReminderOption, origin?: RequestOrigin): Promise<void> {
+    const attributes = await this.consentable(request);
+    const principal = request.authentication.principal.id;
+    const decision = await this.decisions.decide(
+      { principal, service: request.url, createdAt: this.clock.now(), option, reminder: this.settings.reminder, reminderTimeUnit: this.settings.reminderTimeUnit },
+      attributes,
+    );
+    this.events.emit({ type: 'consent.given', principal, service: request.url, option, attributes: decision.attributeNames } satisfies ConsentGivenEvent, origin);
+  }
+
+  /** The user refused: nothing is kept (the next ticket asks again), and it is reported. */
+  deny(request: ConsentRequest, origin?: RequestOrigin): void {
+    this.events.emit({ type: 'consent.denied', principal: request.authentication.principal.id, service: request.url } satisfies ConsentDeniedEvent, origin);
+  }
+}
+
+/** Whether the URL matches one of the policy's excluded service patterns (whole). */
+function excludesService(policy: ConsentPolicy, url: string): boolean {
+  return (policy.excludedServices ?? []).some((pattern) => compileFullMatch(pattern)?.test(url) === true);
+}

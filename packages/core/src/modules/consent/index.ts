@@ -1,0 +1,3 @@
+export * from './attribute-consent.js';
+export * from './consent-decisions.js';
+export type * from './events.js';
