@@ -23,13 +23,17 @@ const OAUTH_RENEW = {
   attributeReleasePolicy: { '@class': 'org.apereo.cas.services.ReturnAllowedAttributeReleasePolicy', allowedAttributes: ['java.util.ArrayList', ['memberOf']] },
 };
 
+const ASKING_REDIRECT = 'https://asking.example.org/cb';
+/** As the corpus's files mostly are: the user is asked. */
+const OAUTH_ASKING = { ...OAUTH_APP, id: 22, name: 'OAuth asking', serviceId: '^https://asking\\.example\\.org/cb$', clientId: 'oauth-asking', bypassApprovalPrompt: false };
+
 // docs/modules/oidc.md (OAuth 2.0 clients): Apereo's OAuthRegisteredService on the provider, at Apereo's
 // /oauth2.0 endpoints, on the session of /login; openid-client as a plain OAuth 2.0 client.
 describe('oidc: OAuth 2.0 clients (OAuthRegisteredService) at /oauth2.0', () => {
   let tessera: Tessera;
   let base: string;
   before(async () => {
-    tessera = await startOidc({ services: [OAUTH_APP, OAUTH_RENEW] });
+    tessera = await startOidc({ services: [OAUTH_APP, OAUTH_RENEW, OAUTH_ASKING] });
     base = `${tessera.url}/oauth2.0`;
   });
   after(() => tessera.close());
@@ -94,6 +98,27 @@ describe('oidc: OAuth 2.0 clients (OAuthRegisteredService) at /oauth2.0', () => 
     const viaQuery = await fetch(`${base}/profile?${new URLSearchParams({ access_token: tokens.access_token }).toString()}`);
     expect(await viaQuery.json()).to.deep.equal(flat);
     expect(await (await form('profile', { access_token: tokens.access_token })).json()).to.deep.equal(flat);
+  });
+
+  it('without bypassApprovalPrompt (as most Apereo files have it), the user is asked once: allow gives the code, deny access_denied', async () => {
+    const browser = new Browser();
+    const authorize = (state: string) => `${base}/authorize?${new URLSearchParams({ response_type: 'code', client_id: 'oauth-asking', redirect_uri: ASKING_REDIRECT, state }).toString()}`;
+    let visit = await follow(browser, await browser.get(authorize('one')), tessera.url);
+    visit = await follow(browser, await browser.submit(visit, { username: 'casuser', password: 'Mellon' }), tessera.url);
+    expect(headingOf(visit.body)).to.equal('Allow access');
+    expect(visit.body).to.include('OAuth asking').and.not.include('oauth2');
+    visit = await follow(browser, await browser.submit(visit, { decision: 'allow' }), tessera.url);
+    expect(new URL(visit.location!).searchParams.get('code')).to.be.a('string');
+    // Asked once: the next authorization of the session goes straight back with a code.
+    const again = await follow(browser, await browser.get(authorize('two')), tessera.url);
+    expect(new URL(again.location!).searchParams.get('code')).to.be.a('string');
+
+    const other = new Browser();
+    let denied = await follow(other, await other.get(authorize('three')), tessera.url);
+    denied = await follow(other, await other.submit(denied, { username: 'alice', password: 'secret' }), tessera.url);
+    denied = await follow(other, await other.submit(denied, { decision: 'deny' }), tessera.url);
+    const location = new URL(denied.location!);
+    expect([location.origin + location.pathname, location.searchParams.get('error'), location.searchParams.get('state')]).to.deep.equal([ASKING_REDIRECT, 'access_denied', 'three']);
   });
 
   it('refresh: the same refresh token serves again without renewRefreshToken; with it, a new one each time and the used one refused', async () => {
