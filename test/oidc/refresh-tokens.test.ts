@@ -4,19 +4,22 @@ import type { Tessera } from '../support/tessera.js';
 import { authorizeThroughLoginForm, CLIENT_SECRET, RP_SERVICE, startOidc } from './support.js';
 
 const { generateRefreshToken: _asked, ...WITHOUT_FLAG } = RP_SERVICE;
+const { renewRefreshToken: _renewed, ...NOT_RENEWED } = RP_SERVICE;
+/** A client with refresh tokens that says nothing of renewing them: Apereo's default, the same one used again. */
+const KEPT = { ...NOT_RENEWED, id: 16, name: 'Kept client', serviceId: '^https://kept\\.example\\.org/callback$', clientId: 'kept' };
 /** A client that says nothing of refresh tokens: Apereo's default, none. */
 const PLAIN = { ...WITHOUT_FLAG, id: 14, name: 'Plain client', serviceId: '^https://plain\\.example\\.org/callback$', clientId: 'plain' };
 /** A client that asks for them as some Apereo files do, the flag a string Jackson reads as a boolean. */
 const QUOTED = { ...WITHOUT_FLAG, id: 15, name: 'Quoted client', serviceId: '^https://quoted\\.example\\.org/callback$', clientId: 'quoted', generateRefreshToken: 'true' };
 
-// docs/modules/oidc.md (Flows): refresh tokens only for the clients whose generateRefreshToken says so.
+// docs/modules/oidc.md (Flows): refresh tokens only for the clients whose generateRefreshToken says so, renewed on use only when renewRefreshToken says so.
 describe('oidc: generateRefreshToken decides whether a client gets refresh tokens, through openid-client', () => {
   let tessera: Tessera;
   let issuer: string;
   const insecure = { execute: [client.allowInsecureRequests] };
 
   before(async () => {
-    tessera = await startOidc({ services: [RP_SERVICE, PLAIN, QUOTED] });
+    tessera = await startOidc({ services: [RP_SERVICE, PLAIN, QUOTED, KEPT] });
     issuer = `${tessera.url}/oidc`;
   });
   after(() => tessera.close());
@@ -60,5 +63,14 @@ describe('oidc: generateRefreshToken decides whether a client gets refresh token
     const refreshed = await client.refreshTokenGrant(config, tokens.refresh_token!);
     expect(refreshed.refresh_token).to.be.a('string').and.not.equal(tokens.refresh_token);
     expect(await errorOf(client.refreshTokenGrant(config, tokens.refresh_token!))).to.equal('invalid_grant');
+  });
+
+  it('without renewRefreshToken (Apereo reads it on OIDC clients too, default false): the same refresh token serves again', async () => {
+    const config = await configFor('kept');
+    const tokens = await tokensFor(config, 'https://kept.example.org/callback');
+    const once = await client.refreshTokenGrant(config, tokens.refresh_token!);
+    const twice = await client.refreshTokenGrant(config, tokens.refresh_token!);
+    expect([once.refresh_token, twice.refresh_token]).to.deep.equal([tokens.refresh_token, tokens.refresh_token]);
+    expect(twice.access_token).to.be.a('string').and.not.equal(once.access_token);
   });
 });

@@ -12,7 +12,7 @@ export const REDIRECT_URI = 'https://rp.example.org/callback';
 export const CLIENT_ID = 'rp';
 export const CLIENT_SECRET = 'rp-secret-of-at-least-16';
 
-/** A confidential client releasing every attribute, without a consent page. */
+/** A confidential client releasing every attribute, without a consent page, its refresh tokens rotated on use. */
 export const RP_SERVICE = {
   '@class': 'org.apereo.cas.services.OidcRegisteredService',
   id: 10,
@@ -23,7 +23,23 @@ export const RP_SERVICE = {
   scopes: ['java.util.HashSet', ['openid', 'profile', 'email', 'offline_access']],
   bypassApprovalPrompt: true,
   generateRefreshToken: true,
+  renewRefreshToken: true,
   attributeReleasePolicy: { '@class': 'org.apereo.cas.services.ReturnAllAttributeReleasePolicy' },
+};
+
+export const OAUTH_SECRET = 'oauth-secret-of-at-least-16';
+
+/** An Apereo OAuth 2.0 client as the corpus writes them: refresh tokens, not renewed; two attributes released. */
+export const OAUTH_APP = {
+  '@class': 'org.apereo.cas.support.oauth.services.OAuthRegisteredService',
+  id: 20,
+  name: 'OAuth app',
+  serviceId: '^https://app\\.example\\.org/oauth/.*',
+  clientId: 'oauth-app',
+  clientSecret: OAUTH_SECRET,
+  bypassApprovalPrompt: true,
+  generateRefreshToken: true,
+  attributeReleasePolicy: { '@class': 'org.apereo.cas.services.ReturnAllowedAttributeReleasePolicy', allowedAttributes: ['java.util.ArrayList', ['email', 'name']] },
 };
 
 /** A port free now, so the issuer (server.publicUrl) can name it before the server starts. */

@@ -23,7 +23,6 @@ export const PLANNED = {
   timeBased: 'TimeBasedRegisteredServiceAccessStrategy',
   expirationDate: 'expirationPolicy with a date',
   oidc: 'OIDC scope release policies (the oidc module releases claims by scope itself)',
-  oauth: 'OAuthRegisteredService (plain OAuth 2; the oidc module serves OidcRegisteredService)',
 } as const;
 
 export const CANNOT_EXIST = {
@@ -33,6 +32,8 @@ export const CANNOT_EXIST = {
   wsFederation: 'cannot exist here: WS-Federation',
   // ReturnRestfulAttributeReleasePolicy: the site's endpoint decides the release at every validation, as a site's own class would.
   siteEndpoint: "cannot exist here: a site's own endpoint deciding the release",
+  // CAS 4 registered its OAuth server's own callback as a service; the oidc module needs none.
+  oauthCallback: "cannot exist here: CAS 4's own OAuth callback service",
 } as const;
 
 /** A refusal no planned item covers: named by the field, so the next plan can take it up. */
@@ -78,8 +79,8 @@ function serviceClassReasons(definition: unknown): string[] | undefined {
   const name = simpleName(type);
   if (name === 'SamlRegisteredService') return [CANNOT_EXIST.saml2];
   if (name === 'WSFederationRegisteredService') return [CANNOT_EXIST.wsFederation];
-  // OAuth2 services (and CAS 4's OAuth callback service); an OidcRegisteredService is read, key by key.
-  if (name.startsWith('OAuth')) return [PLANNED.oauth];
+  // OAuthRegisteredService and OidcRegisteredService are read, key by key.
+  if (name === 'OAuthCallbackAuthorizeService') return [CANNOT_EXIST.oauthCallback];
   if (typeof type === 'string' && !isApereoClass(type) && type.includes('.')) return [CANNOT_EXIST.customClass];
   return undefined;
 }
@@ -138,6 +139,8 @@ function lineReason(definition: unknown, line: string): string[] {
   if (field === 'evaluationOrder') return [typeof value === 'string' && /^\s*-?\d+\s*$/.test(value) ? PLANNED.quotedEvaluationOrder : broken('evaluationOrder is not a number')];
   if (field === 'name') return [PLANNED.emptyName];
   if (field === 'serviceId') return [value === undefined ? broken('no serviceId') : broken('serviceId is not a regular expression')];
+  if (field === 'clientId' && value === undefined) return [broken('an OAuth client without clientId, which no client can use')];
+  if (field === 'supportedGrantTypes') return [notPlanned(`grant types ${members(value).filter((grant) => grant !== 'authorization_code' && grant !== 'refresh_token').join(', ')}`)];
   if (field === 'logoutType') return [broken(`logoutType ${String(value)}`)];
   if (field === 'multifactorPolicy' || field.startsWith('multifactorPolicy.')) return [multifactorReason(at(definition, 'multifactorPolicy'))];
   if (field === 'usernameAttributeProvider' || field.startsWith('usernameAttributeProvider.')) return [usernameProviderReason(at(definition, 'usernameAttributeProvider'))];

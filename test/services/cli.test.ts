@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { runTessera } from '../support/built-server.js';
 import { configFile } from './support.js';
 
@@ -88,6 +89,21 @@ describe('tessera services (CLI)', function () {
       `${file}: logutType: unknown key; did you mean logoutType? (service "X", id 9)`,
       `2 problem(s) in 1 file(s) of ${bad}; nothing was imported.`,
     ]);
+  });
+
+  it("validate: Apereo's OAuth 2.0 clients as real files write them, and the one whose grant type tessera does not serve, saying why", () => {
+    const corpus = fileURLToPath(new URL('../fixtures/apereo-services/', import.meta.url));
+    const client = join(corpus, 'houxuexianhan__cas/oauthApp1-101.json');
+    const jasig = join(corpus, 'RCOSDP__RDM-cas-overlay/oauth2-osf-localhost.json');
+    const valid = runTessera(['services', 'validate', client, jasig]);
+    expect(valid.code, valid.stderr).to.equal(0);
+    expect(valid.stdout).to.include(`${client}: valid, "oauthApp1-101" as id 101`).and.include('2 service file(s) valid.');
+    const password = join(corpus, 'lyx990593218__cas-overlay-template/OAuth2-100003.json');
+    const refused = runTessera(['services', 'validate', password]);
+    expect(refused.code).to.equal(1);
+    expect(refused.stderr).to.include(
+      `${password}: supportedGrantTypes: holds "password", not supported by tessera: the password grant hands the user's password to the client, and tessera's users type it only in its login form: use authorization_code (service "OAuth2-100003", id 100003)`,
+    );
   });
 
   it('validate and import: a service whose host is not pinned is valid, with a warning naming it and saying how to pin it', () => {

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ACCESS_STRATEGY_CLASSES } from '../src/services/codecs/access-strategy-codec.js';
-import { ACCESS_STRATEGY_KEYS, PROPERTY_KEYS, proxyPolicyKeys, SERVICE_KEYS, type KeyRules } from '../src/services/codecs/cas-service-keys.js';
+import { ACCESS_STRATEGY_KEYS, PROPERTY_KEYS, proxyPolicyKeys, SERVICE_KEYS, serviceKeys, type KeyRules } from '../src/services/codecs/cas-service-keys.js';
 
 const PAGE = 'docs/services.md';
 const page = readFileSync(fileURLToPath(new URL(`../../../${PAGE}`, import.meta.url)), 'utf8');
@@ -38,6 +38,13 @@ describe(`every service definition key the codec knows is in ${PAGE}`, () => {
       expect(undocumented(proxyPolicyKeys(policy)!, 'proxyPolicy'), policy).to.deep.equal([]);
     }
     expect(undocumented(PROPERTY_KEYS, 'properties')).to.deep.equal([]);
+  });
+
+  it('the keys of an OAuth 2.0 or OpenID Connect client', () => {
+    for (const type of ['org.apereo.cas.support.oauth.services.OAuthRegisteredService', 'org.apereo.cas.services.OidcRegisteredService']) {
+      expect(page, type).to.include(`\`${type}\``);
+      expect(undocumented(serviceKeys(type), ''), type).to.deep.equal([]);
+    }
   });
 
   it('the check finds a key the page does not name', () => {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { compareServices, DENY_ALL_ATTRIBUTES, RETURN_ALL_ATTRIBUTES, RETURN_ALLOWED_ATTRIBUTES } from '@tessera/core';
+import { compareServices, DENY_ALL_ATTRIBUTES, OAUTH_REGISTERED_SERVICE, RETURN_ALL_ATTRIBUTES, RETURN_ALLOWED_ATTRIBUTES } from '@tessera/core';
 import { FixedClock, aRegisteredService } from '@tessera/testkit';
 import { FakeDatabase } from '@tessera/testkit/mongo';
 import { createMongoStores, type MongoDatabase } from '@tessera/adapter-mongo';
@@ -27,6 +27,25 @@ describe('MongoServiceRegistry and MongoUserDirectory: the exact queries they se
     const stored = database.collection('services').documents[0]!;
     expect(stored).to.not.have.property('description');
     expect(await stores().registry.findById(7)).to.deep.equal(service);
+  });
+
+  it('stores an OAuth 2.0 client (OAuthRegisteredService) with its client part whole, and reads back the same service', async () => {
+    const oidc = {
+      clientId: 'oauth-app',
+      clientSecret: 'a-secret-of-at-least-16',
+      tokenEndpointAuthenticationMethod: 'client_secret_basic' as const,
+      scopes: [],
+      supportedGrantTypes: ['authorization_code', 'refresh_token'],
+      supportedResponseTypes: ['code'],
+      bypassApprovalPrompt: true,
+      generateRefreshToken: true,
+      renewRefreshToken: true,
+      userProfileViewType: 'FLAT' as const,
+    };
+    const service = { ...aRegisteredService({ id: 9, name: 'OAuth app' }), type: OAUTH_REGISTERED_SERVICE, oidc };
+    await stores().registry.save(service);
+    expect(database.collection('services').documents[0]).to.deep.include({ _id: 9, type: OAUTH_REGISTERED_SERVICE, oidc });
+    expect(await stores().registry.findById(9)).to.deep.equal(service);
   });
 
   it('lists with one unsorted find, and orders in process with compareServices', async () => {

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { expect } from 'chai';
 import {
+  OAUTH_REGISTERED_SERVICE_TYPES,
   OIDC_REGISTERED_SERVICE,
   principalMeetsRequirements,
   selectService,
@@ -18,11 +19,13 @@ describe('registered services (docs/protocol.md §4)', () => {
       expect(selectService(services, 'http://evil.com/?https://app.example.org/')).to.equal(undefined);
     });
 
-    it('never selects an OidcRegisteredService for a CAS ticket: its pattern is that of an OpenID Connect client\'s redirect URIs', () => {
-      const client = service({ id: 1, type: OIDC_REGISTERED_SERVICE, serviceId: 'https://rp\\.example\\.org/callback', evaluationOrder: 0 });
-      const cas = service({ id: 2, serviceId: 'https://.*', evaluationOrder: 5 });
-      expect(selectService([client], 'https://rp.example.org/callback')).to.equal(undefined);
-      expect(selectService([client, cas], 'https://rp.example.org/callback')).to.equal(cas);
+    it('never selects an OidcRegisteredService or OAuthRegisteredService (either package) for a CAS ticket: its pattern is that of a client\'s redirect URIs', () => {
+      for (const type of [OIDC_REGISTERED_SERVICE, ...OAUTH_REGISTERED_SERVICE_TYPES]) {
+        const client = service({ id: 1, type, serviceId: 'https://rp\\.example\\.org/callback', evaluationOrder: 0 });
+        const cas = service({ id: 2, serviceId: 'https://.*', evaluationOrder: 5 });
+        expect(selectService([client], 'https://rp.example.org/callback'), type).to.equal(undefined);
+        expect(selectService([client, cas], 'https://rp.example.org/callback'), type).to.equal(cas);
+      }
     });
 
     it('orders by evaluationOrder, then name, then id; the first enabled match wins', () => {

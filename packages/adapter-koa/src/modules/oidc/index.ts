@@ -1,6 +1,6 @@
 export { oidcModule, type OidcModuleOptions } from './oidc-module.js';
 export { OidcPages } from './oidc-pages.js';
-export { clientOf, createOidcProvider, type OidcProviderDependencies, type TesseraOidcProvider } from './oidc-provider.js';
+export { clientOf, createOidcProvider, type AccessTokenProfile, type OidcProviderDependencies, type TesseraOidcProvider } from './oidc-provider.js';
 export { loginCallbackPattern, loginCallbackUrl } from './oidc-routes.js';
 export { endLoginSession } from './end-login-session.js';
 export { loadProviderLibrary, type ProviderLibrary } from './provider-library.js';

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import {
   compileFullMatch,
+  isOAuthOnlyClient,
+  type AttributeMap,
   type RequestOrigin,
   type Clock,
   type EventSink,
@@ -10,6 +12,7 @@ import {
   type ServicePolicies,
   type ServiceRegistry,
   type TicketStore,
+  type UserProfileViewType,
 } from '@tessera/core';
 import { claimsOf, STANDARD_SCOPE_CLAIMS, type OidcKeySet } from '@tessera/core/modules/oidc';
 import type { Context } from 'koa';
@@ -58,12 +61,26 @@ export interface TesseraOidcProvider {
   readonly errors: ProviderLibrary['errors'];
   /** The TGT a provider session stands for (written when a login through tessera's /login finished the interaction), grouped by the TGT. */
   readonly sessionTickets: RecordStore<string>;
+  /** What an access token stands for, for the OAuth profile endpoint: `missing` when there is no such token, or it has expired, or its login session has ended. */
+  profileOf(accessToken: string): Promise<AccessTokenProfile | 'missing'>;
   /**
    * A tessera login session ended (a CAS logout, REST's DELETE, an RP-initiated logout): its provider
    * sessions end too, their grants are revoked (but those of offline access) and every client that
    * registered a back-channel logout URI is sent a logout token.
    */
   endSessionsOf(tgtId: string): Promise<void>;
+}
+
+/** Who and what an access token stands for, as Apereo's OAuth profile tells it. */
+export interface AccessTokenProfile {
+  /** The user name the client's service sees (its username provider's; by default the principal id). */
+  readonly id: string;
+  readonly clientId: string;
+  /** The redirect URI of the authorization the token comes from. */
+  readonly redirectUri?: string;
+  /** The principal's attributes the client's release policy lets through. */
+  readonly attributes: AttributeMap;
+  readonly viewType: UserProfileViewType;
 }
 
 /** What the provider keeps of a session (its Session model's payload), as far as a logout reads it. */
@@ -136,11 +153,19 @@ const GRANT_BOUND_MODELS = ['AccessToken', 'AuthorizationCode', 'RefreshToken', 
 /** How long the link between a provider session and its TGT is kept at most: it is only read while the TGT lives. */
 const SESSION_LINK_SECONDS = 14 * 24 * 3600;
 
-/** The OIDC client a registered service defines, or undefined when it is no enabled OidcRegisteredService. */
-export function clientOf(service: RegisteredService): ClientMetadata | undefined {
+/** The scope of an authorization request at `/oauth2.0/authorize` that names none: it stands for no claim. */
+export const OAUTH_DEFAULT_SCOPE = 'oauth2';
+
+/**
+ * The client a registered service defines, or undefined when it is no enabled OidcRegisteredService or
+ * OAuthRegisteredService. An OAuth client may ask for its scopes, or for `oauthScopes` when it names
+ * none, and for OAUTH_DEFAULT_SCOPE: never for `openid`, so it gets no ID token.
+ */
+export function clientOf(service: RegisteredService, oauthScopes: readonly string[]): ClientMetadata | undefined {
   const client = service.oidc;
   if (!client || !service.accessStrategy.enabled) return undefined;
   const literal = literalUrlOf(service.serviceId);
+  const scopes = !isOAuthOnlyClient(service) ? client.scopes : [...new Set([OAUTH_DEFAULT_SCOPE, ...(client.scopes.length === 0 ? oauthScopes : client.scopes)])];
   return {
     client_id: client.clientId,
     ...(client.clientSecret !== undefined && { client_secret: client.clientSecret }),
@@ -149,7 +174,7 @@ export function clientOf(service: RegisteredService): ClientMetadata | undefined
     // Apereo's generateRefreshToken: without it, no refresh token (offline_access is dropped, the grant refused).
     grant_types: client.generateRefreshToken ? client.supportedGrantTypes : client.supportedGrantTypes.filter((grant) => grant !== 'refresh_token'),
     response_types: client.supportedResponseTypes as ResponseType[],
-    scope: client.scopes.join(' '),
+    scope: scopes.join(' '),
     // The provider wants a list; the pattern decides (redirectUriAllowed below). A request without
     // redirect_uri goes to the one URL a literal pattern names, and is refused otherwise.
     redirect_uris: [literal ?? 'https://redirect-uri.invalid/'],
@@ -158,6 +183,7 @@ export function clientOf(service: RegisteredService): ClientMetadata | undefined
     ...(client.jwks !== undefined && (client.jwks.startsWith('https://') ? { jwks_uri: client.jwks } : { jwks: JSON.parse(client.jwks) as { keys: [] } })),
     ...(service.logoutType === 'BACK_CHANNEL' && service.logoutUrl !== undefined && { backchannel_logout_uri: service.logoutUrl, backchannel_logout_session_required: true }),
     tessera_service_id: service.serviceId,
+    tessera_renew_refresh_token: client.renewRefreshToken,
   };
 }
 
@@ -175,12 +201,15 @@ function literalUrlOf(serviceId: string): string | undefined {
 
 /** Clients come from the service registry, every read: a service saved on one node is a client on all. */
 class RegistryClients implements Adapter {
-  constructor(private readonly registry: ServiceRegistry) {}
+  constructor(
+    private readonly registry: ServiceRegistry,
+    private readonly oauthScopes: readonly string[],
+  ) {}
 
   async find(id: string): Promise<AdapterPayload | undefined> {
     const services = await this.registry.list();
     const service = services.find((candidate) => candidate.oidc?.clientId === id);
-    return service === undefined ? undefined : clientOf(service);
+    return service === undefined ? undefined : clientOf(service, this.oauthScopes);
   }
 
   upsert(): Promise<void> {
@@ -203,11 +232,21 @@ class RegistryClients implements Adapter {
   }
 }
 
-type ClientFields = { readonly tesseraServiceId?: unknown; readonly tessera_service_id?: unknown };
+type ClientFields = {
+  readonly tesseraServiceId?: unknown;
+  readonly tessera_service_id?: unknown;
+  readonly tesseraRenewRefreshToken?: unknown;
+  readonly tessera_renew_refresh_token?: unknown;
+};
 
 /** The serviceId a client was made from (its extra metadata, however the provider cased it). */
 function serviceIdOf(client: ClientFields): unknown {
   return client.tesseraServiceId ?? client.tessera_service_id;
+}
+
+/** Apereo's renewRefreshToken of the client's service: a refresh grant replaces the refresh token it used. */
+function renewsRefreshToken(client: ClientFields | undefined): boolean {
+  return (client?.tesseraRenewRefreshToken ?? client?.tessera_renew_refresh_token) === true;
 }
 
 /** Whether `value` is an absolute URL without fragment that the client's serviceId matches as a whole. */
@@ -230,7 +269,8 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
   const { registry, tickets, records, clock, pages, policies } = deps;
   const { default: Provider, interactionPolicy } = deps.library;
   const sessionTickets = records.namespace<string>('oidc.session-tgt');
-  const clientAdapter = new RegistryClients(registry);
+  // The redirect URI of a grant's code, for the OAuth profile of the access tokens its refresh tokens get.
+  const grantRedirectUris = records.namespace<string>('oidc.grant-redirect-uri');
   const adapters = new Map<string, Adapter>();
   const adapter = (model: string): Adapter => {
     if (model === 'Client') return clientAdapter;
@@ -261,6 +301,8 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
 
   const claims: Record<string, string[]> = { openid: ['sub'], ...Object.fromEntries(Object.entries(STANDARD_SCOPE_CLAIMS).map(([scope, names]) => [scope, [...names]])) };
   for (const [scope, names] of Object.entries(deps.customScopes)) claims[scope] = [...names];
+  const scopes = ['openid', 'offline_access', OAUTH_DEFAULT_SCOPE, ...Object.keys(claims).filter((scope) => scope !== 'openid')];
+  const clientAdapter = new RegistryClients(registry, scopes.filter((scope) => scope !== 'openid'));
 
   const configuration: Configuration = {
     adapter,
@@ -274,10 +316,10 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
       names: { session: 'OIDC_SESSION', interaction: 'OIDC_INTERACTION', resume: 'OIDC_RESUME' },
     },
     claims,
-    scopes: ['openid', 'offline_access', ...Object.keys(claims).filter((scope) => scope !== 'openid')],
+    scopes,
     responseTypes: ['code', 'id_token', 'id_token token', 'code id_token', 'code token', 'code id_token token', 'none'],
     clientAuthMethods: ['client_secret_basic', 'client_secret_post', 'private_key_jwt', 'none'],
-    extraClientMetadata: { properties: ['tessera_service_id'] },
+    extraClientMetadata: { properties: ['tessera_service_id', 'tessera_renew_refresh_token'] },
     pkce: { required: (_ctx, client) => client.clientAuthMethod === 'none' },
     features: {
       devInteractions: { enabled: false },
@@ -294,7 +336,21 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
     },
     interactions: { policy, url: (_ctx, interaction) => `${deps.mountPath}/interaction/${interaction.uid}` },
     issueRefreshToken: (_ctx, client) => Promise.resolve(client.grantTypeAllowed('refresh_token')),
-    rotateRefreshToken: true,
+    // Apereo's renewRefreshToken, per client (its default: no, the refresh token is used again until it expires).
+    rotateRefreshToken: (ctx) => renewsRefreshToken(ctx.oidc.client as unknown as ClientFields | undefined),
+    // The redirect URI an access token's authorization came back to, for the OAuth profile (Apereo's `service`).
+    async extraTokenClaims(ctx, token) {
+      if (token.kind !== 'AccessToken') return undefined;
+      const code = ctx.oidc.entities.AuthorizationCode;
+      const grantId = (token as { grantId?: string }).grantId;
+      if (grantId === undefined) return undefined;
+      if (code?.redirectUri !== undefined) {
+        await grantRedirectUris.put(grantId, code.redirectUri, clock.now() + Math.max(SESSION_LINK_SECONDS, deps.lifetimes.refreshTokenSeconds) * 1000);
+        return { redirect_uri: code.redirectUri };
+      }
+      const redirectUri = ctx.oidc.entities.RefreshToken === undefined ? undefined : await grantRedirectUris.get(grantId);
+      return redirectUri === undefined ? undefined : { redirect_uri: redirectUri };
+    },
     ttl: {
       AccessToken: deps.lifetimes.accessTokenSeconds,
       IdToken: deps.lifetimes.idTokenSeconds,
@@ -330,18 +386,40 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
         await sessionTickets.put(ctx.oidc.session.uid, loggedIn, clock.now() + SESSION_LINK_SECONDS * 1000, { group: loggedIn });
       }
       const sessionUid = (token as { sessionUid?: string } | undefined)?.sessionUid ?? ctx.oidc.session?.uid;
-      const tgt = await liveTicketOf(sessionUid, sub);
       const clientId = ctx.oidc.client?.clientId ?? (token as { clientId?: string } | undefined)?.clientId;
-      if (!tgt || clientId === undefined) return undefined;
-      const service = (await registry.list()).find((candidate) => candidate.oidc?.clientId === clientId);
-      if (!service) return undefined;
-      const { principal } = tgt.authentication;
-      const request = { principal, service, serviceUrl: service.serviceId };
-      const released = await policies.releasedAttributes({ ...request, authentication: {} });
-      const username = await policies.usernameFor(request);
-      return { accountId: sub, claims: () => claimsOf(username, released) as AccountClaims };
+      const user = clientId === undefined ? undefined : await releasedTo(clientId, sessionUid, sub);
+      if (!user) return undefined;
+      return { accountId: sub, claims: () => claimsOf(user.username, user.released) as AccountClaims };
     },
   };
+
+  /** The user name and the attributes the client's service gets of the live login session `sessionUid` stands for; undefined when there is none. */
+  async function releasedTo(clientId: string, sessionUid: string | undefined, accountId: string) {
+    const tgt = await liveTicketOf(sessionUid, accountId);
+    if (!tgt) return undefined;
+    const service = (await registry.list()).find((candidate) => candidate.oidc?.clientId === clientId);
+    if (!service?.oidc) return undefined;
+    const { principal } = tgt.authentication;
+    const request = { principal, service, serviceUrl: service.serviceId };
+    const released = await policies.releasedAttributes({ ...request, authentication: {} });
+    const username = await policies.usernameFor(request);
+    return { username, released, viewType: service.oidc.userProfileViewType ?? 'NESTED' };
+  }
+
+  async function profileOf(accessToken: string): Promise<AccessTokenProfile | 'missing'> {
+    const token = await provider.AccessToken.find(accessToken);
+    if (token?.accountId === undefined || token.clientId === undefined) return 'missing';
+    const user = await releasedTo(token.clientId, token.sessionUid, token.accountId);
+    if (!user) return 'missing';
+    const redirectUri = (token.extra as { redirect_uri?: unknown } | undefined)?.redirect_uri;
+    return {
+      id: user.username,
+      clientId: token.clientId,
+      ...(typeof redirectUri === 'string' && { redirectUri }),
+      attributes: user.released,
+      viewType: user.viewType,
+    };
+  }
 
   async function bypassesApproval(clientId: string): Promise<boolean> {
     const service = (await registry.list()).find((candidate) => candidate.oidc?.clientId === clientId);
@@ -391,5 +469,5 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
     }
   }
 
-  return { provider, errors: deps.library.errors, sessionTickets, endSessionsOf };
+  return { provider, errors: deps.library.errors, sessionTickets, profileOf, endSessionsOf };
 }

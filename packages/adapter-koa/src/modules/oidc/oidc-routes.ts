@@ -9,7 +9,7 @@ import { requestOrigin } from '../../request/request-origin.js';
 import { defineRoute, type FailureRendering, type Route, type Step } from '../../routes/route.js';
 import type { OidcPages } from './oidc-pages.js';
 import { sendPage } from '../../pages/send-page.js';
-import type { TesseraOidcProvider } from './oidc-provider.js';
+import { OAUTH_DEFAULT_SCOPE, type TesseraOidcProvider } from './oidc-provider.js';
 
 export interface OidcRouteDependencies {
   /** The provider, once its library has loaded (at start). */
@@ -102,7 +102,8 @@ export function oidcRoutes(http: HttpContext, deps: OidcRouteDependencies): Rout
       const { provider } = await oidc();
       const client = await provider.Client.find(clientId);
       const requested = details.params['scope'];
-      const scopes = (typeof requested === 'string' ? requested : 'openid').split(' ').filter((scope) => scope !== 'openid' && scope !== '');
+      // Neither openid nor the scope of an OAuth request that named none stands for a claim.
+      const scopes = (typeof requested === 'string' ? requested : 'openid').split(' ').filter((scope) => scope !== 'openid' && scope !== OAUTH_DEFAULT_SCOPE && scope !== '');
       sendPage(ctx, 200, pages.consent(client?.clientName ?? clientId, details.session?.accountId ?? '', scopes, `${issuer}/interaction/${details.uid}/consent`));
     },
   });

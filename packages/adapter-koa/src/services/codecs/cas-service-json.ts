@@ -1,9 +1,5 @@
 import {
   CAS_REGISTERED_SERVICE,
-  OIDC_CLIENT_AUTH_METHODS,
-  OIDC_REGISTERED_SERVICE,
-  type OidcClientAuthMethod,
-  type OidcClientDefinition,
   compileFullMatch,
   expirationInstant,
   InvalidServiceDefinitionError,
@@ -20,6 +16,7 @@ import {
 import { EXPIRATION_POLICY_KEYS, isClass, isRecord, keyProblems, PROPERTY_KEYS, proxyPolicyKeys, serviceKeys } from './cas-service-keys.js';
 import { accessStrategyKeys, parseAccessStrategy } from './access-strategy-codec.js';
 import { javaInteger, stringList } from './java-collections.js';
+import { parseProviderClient, PROVIDER_CLIENT_TYPES, refusedOAuthClass } from './provider-client-codec.js';
 import { multifactorPolicyKeys, parseMultifactorPolicy } from './multifactor-policy-codec.js';
 import { isHttpUrl, optionalBoolean, partReader, throwAll } from './parse-parts.js';
 import { parseSupportedProtocols } from './supported-protocols-codec.js';
@@ -31,7 +28,7 @@ export const DEFAULT_SERVICE_TYPES: readonly string[] = [
   CAS_REGISTERED_SERVICE,
   'org.apereo.cas.services.RegexRegisteredService',
   'org.jasig.cas.services.RegexRegisteredService',
-  OIDC_REGISTERED_SERVICE,
+  ...PROVIDER_CLIENT_TYPES,
 ];
 
 export interface ParseOptions {
@@ -60,7 +57,7 @@ export function parseServiceDefinition(json: unknown, policies: PolicySlots, opt
   const type = json['@class'] ?? CAS_REGISTERED_SERVICE;
   const accepted = options.acceptedTypes ?? DEFAULT_SERVICE_TYPES;
   if (typeof type !== 'string' || !accepted.includes(type)) {
-    throw fail('@class', `must be one of ${accepted.join(', ')}`);
+    throw fail('@class', (typeof type === 'string' ? refusedOAuthClass(type) : undefined) ?? `must be one of ${accepted.join(', ')}`);
   }
   // Fields as the definition names them; the path of the definition goes before each at the end.
   const invalid: Fail = (field, problem) => new InvalidServiceDefinitionError(field, problem);
@@ -102,7 +99,7 @@ export function parseServiceDefinition(json: unknown, policies: PolicySlots, opt
   const properties = section('properties', () => parseProperties(json['properties'], (field, problem) => invalid(`properties.${field}`, problem)));
   const logout = section('logoutType', () => parseLogout(json['logoutType'], json['logoutUrl'], invalid));
   const proxyPolicy = section('proxyPolicy', () => parseProxyPolicy(json['proxyPolicy'], (field, problem) => invalid(`proxyPolicy.${field}`, problem)));
-  const oidc = type === OIDC_REGISTERED_SERVICE ? section('clientId', () => parseOidcClient(json, invalid)) : undefined;
+  const oidc = PROVIDER_CLIENT_TYPES.includes(type) ? section('clientId', () => parseProviderClient(json, type, invalid)) : undefined;
   const expirationPolicy = section('expirationPolicy', () => parseExpirationPolicy(json['expirationPolicy'], (field, problem) => invalid(`expirationPolicy.${field}`, problem)));
   const multifactorPolicy = section('multifactorPolicy', () => parseMultifactorPolicy(json['multifactorPolicy'], (field, problem) => invalid(`multifactorPolicy.${field}`, problem)));
   const singleSignOnParticipation = section('singleSignOnParticipationPolicy', () =>
@@ -132,71 +129,8 @@ export function parseServiceDefinition(json: unknown, policies: PolicySlots, opt
     ...multifactorPolicy,
     ...(singleSignOnParticipation && { singleSignOnParticipation }),
     ...supportedProtocols,
-    ...(type === OIDC_REGISTERED_SERVICE && oidc !== undefined && { oidc }),
+    ...(oidc !== undefined && { oidc }),
   };
-}
-
-const OIDC_GRANT_TYPES = ['authorization_code', 'refresh_token', 'implicit'];
-const OIDC_RESPONSE_TYPES = ['code', 'id_token', 'id_token token', 'code id_token', 'code token', 'code id_token token', 'none'];
-const OIDC_SIGNING_ALGORITHMS = ['RS256', 'PS256', 'ES256'];
-
-/**
- * The client of an OidcRegisteredService. Apereo's defaults: the code flow (refresh tokens only with
- * `generateRefreshToken`), the `openid` scope, `client_secret_basic` with a secret and `none` (a public client, PKCE required) without.
- */
-function parseOidcClient(json: Readonly<Record<string, unknown>>, fail: Fail): OidcClientDefinition {
-  const clientId = json['clientId'];
-  if (typeof clientId !== 'string' || !/^[\x21-\x7e]{1,255}$/.test(clientId)) throw fail('clientId', 'is required: up to 255 printable ASCII characters, no spaces');
-  const clientSecret = json['clientSecret'] ?? undefined;
-  if (clientSecret !== undefined && (typeof clientSecret !== 'string' || clientSecret.length < 16)) throw fail('clientSecret', 'must be a string of at least 16 characters');
-  const method = json['tokenEndpointAuthenticationMethod'] ?? (clientSecret === undefined ? 'none' : 'client_secret_basic');
-  if (typeof method !== 'string' || !OIDC_CLIENT_AUTH_METHODS.includes(method as OidcClientAuthMethod)) {
-    throw fail('tokenEndpointAuthenticationMethod', `must be one of ${OIDC_CLIENT_AUTH_METHODS.join(', ')}`);
-  }
-  const tokenEndpointAuthenticationMethod = method as OidcClientAuthMethod;
-  const usesSecret = tokenEndpointAuthenticationMethod === 'client_secret_basic' || tokenEndpointAuthenticationMethod === 'client_secret_post';
-  if (usesSecret && clientSecret === undefined) throw fail('clientSecret', `is required with ${tokenEndpointAuthenticationMethod}`);
-  if (!usesSecret && clientSecret !== undefined) throw fail('clientSecret', `is not used with ${tokenEndpointAuthenticationMethod}: remove it`);
-  const list = (key: string, fallback: readonly string[], allowed?: readonly string[]): string[] => {
-    const value = json[key];
-    if (value === undefined || value === null) return [...fallback];
-    const items = stringList(value);
-    if (!items || items.length === 0) throw fail(key, 'must be a non-empty list of strings');
-    const unknown = allowed === undefined ? undefined : items.find((item) => !allowed.includes(item));
-    if (unknown !== undefined) throw fail(key, `holds ${JSON.stringify(unknown)}; known: ${allowed?.join(', ')}`);
-    return [...new Set(items)];
-  };
-  const scopes = list('scopes', ['openid']);
-  if (!scopes.includes('openid')) throw fail('scopes', 'must include openid');
-  const jwks = json['jwks'] ?? undefined;
-  if (jwks !== undefined && typeof jwks !== 'string') throw fail('jwks', 'must be a JWKS as JSON text or an https URL');
-  if (typeof jwks === 'string' && !isJwks(jwks) && !jwks.startsWith('https://')) throw fail('jwks', 'must be a JWKS as JSON text or an https URL');
-  if (tokenEndpointAuthenticationMethod === 'private_key_jwt' && jwks === undefined) throw fail('jwks', 'is required with private_key_jwt');
-  const idTokenSigningAlg = json['idTokenSigningAlg'] ?? undefined;
-  if (idTokenSigningAlg !== undefined && (typeof idTokenSigningAlg !== 'string' || !OIDC_SIGNING_ALGORITHMS.includes(idTokenSigningAlg))) {
-    throw fail('idTokenSigningAlg', `must be one of ${OIDC_SIGNING_ALGORITHMS.join(', ')}`);
-  }
-  return {
-    clientId,
-    ...(clientSecret !== undefined && { clientSecret }),
-    tokenEndpointAuthenticationMethod,
-    scopes,
-    supportedGrantTypes: list('supportedGrantTypes', ['authorization_code', 'refresh_token'], OIDC_GRANT_TYPES),
-    supportedResponseTypes: list('supportedResponseTypes', ['code'], OIDC_RESPONSE_TYPES),
-    bypassApprovalPrompt: javaBoolean(json['bypassApprovalPrompt'], false, () => fail('bypassApprovalPrompt', 'must be a boolean')),
-    generateRefreshToken: javaBoolean(json['generateRefreshToken'], false, () => fail('generateRefreshToken', 'must be a boolean')),
-    ...(jwks !== undefined && { jwks }),
-    ...(idTokenSigningAlg !== undefined && { idTokenSigningAlg }),
-  };
-}
-
-function isJwks(text: string): boolean {
-  try {
-    const parsed: unknown = JSON.parse(text);
-    return isRecord(parsed) && Array.isArray(parsed['keys']);
-  } catch {
-    return false;
-  }
 }
 
 const EXPIRATION_CLASS = 'DefaultRegisteredServiceExpirationPolicy';
@@ -325,9 +259,4 @@ function javaIntegerOr(value: unknown, fail: () => Error): number {
   const number = javaInteger(value);
   if (number === undefined) throw fail();
   return number;
-}
-
-/** A boolean as Jackson reads one: `true`, or a string holding one (`"true"`). */
-function javaBoolean(value: unknown, fallback: boolean, fail: () => Error): boolean {
-  return optionalBoolean(typeof value === 'string' && /^(true|false)$/i.test(value) ? value.toLowerCase() === 'true' : value, fallback, fail);
 }

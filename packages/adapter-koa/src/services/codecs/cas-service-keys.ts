@@ -1,5 +1,6 @@
 import { distance } from 'fastest-levenshtein';
 import type { ServiceDefinitionProblem } from '@tessera/core';
+import { providerClientKeys } from './provider-client-codec.js';
 
 /**
  * Which keys of an Apereo CAS service definition tessera reads, which CAS keys it knows but does not
@@ -144,23 +145,16 @@ export const SERVICE_KEYS: KeyRules = {
   },
 };
 
-/** The keys an OidcRegisteredService reads beside those of every service. */
-export const OIDC_CLIENT_KEYS: readonly string[] = [
-  'clientId',
-  'clientSecret',
-  'tokenEndpointAuthenticationMethod',
-  'scopes',
-  'supportedGrantTypes',
-  'supportedResponseTypes',
-  'bypassApprovalPrompt',
-  'generateRefreshToken',
-  'jwks',
-  'idTokenSigningAlg',
-];
-
-/** The keys of a service of this `@class`: an OidcRegisteredService reads its client's too. */
+/** The keys of a service of this `@class`: a client of the provider (OidcRegisteredService, OAuthRegisteredService) reads its client's too. */
 export function serviceKeys(type: unknown): KeyRules {
-  return isClass(type, 'OidcRegisteredService') ? { ...SERVICE_KEYS, read: [...SERVICE_KEYS.read, ...OIDC_CLIENT_KEYS] } : SERVICE_KEYS;
+  const client = providerClientKeys(type);
+  if (client === undefined) return SERVICE_KEYS;
+  return {
+    ...SERVICE_KEYS,
+    read: [...SERVICE_KEYS.read, ...client.read],
+    unsupported: { ...SERVICE_KEYS.unsupported, ...client.unsupported },
+    ...(client.elsewhere && { elsewhere: client.elsewhere }),
+  };
 }
 
 /** DefaultRegisteredServiceAccessStrategy; the other classes tessera reads add theirs to these (access-strategy-codec.ts). */

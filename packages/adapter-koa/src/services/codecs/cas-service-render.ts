@@ -1,8 +1,9 @@
-import type { AttributeMap, OidcClientDefinition, ProxyPolicy, RegisteredService } from '@tessera/core';
+import type { AttributeMap, ProxyPolicy, RegisteredService } from '@tessera/core';
 import { accessStrategyJson } from './access-strategy-codec.js';
 import { javaSet } from './java-collections.js';
 import { multifactorPolicyJson } from './multifactor-policy-codec.js';
 import type { PolicySlots } from './policy-slots.js';
+import { providerClientJson } from './provider-client-codec.js';
 import { renderSingleSignOnParticipation } from './sso-participation-codec.js';
 import { supportedProtocolsJson } from './supported-protocols-codec.js';
 
@@ -32,22 +33,7 @@ export function toCasServiceJson(service: RegisteredService, policies: PolicySlo
     ...(service.multifactorPolicy === undefined ? {} : { multifactorPolicy: multifactorPolicyJson(service.multifactorPolicy) }),
     ...(service.singleSignOnParticipation === undefined ? {} : { singleSignOnParticipationPolicy: renderSingleSignOnParticipation(service.singleSignOnParticipation) }),
     ...supportedProtocolsJson(service.supportedProtocols),
-    ...(service.oidc === undefined ? {} : oidcClientJson(service.oidc)),
-  };
-}
-
-function oidcClientJson(client: OidcClientDefinition): Record<string, unknown> {
-  return {
-    clientId: client.clientId,
-    ...(client.clientSecret !== undefined && { clientSecret: client.clientSecret }),
-    tokenEndpointAuthenticationMethod: client.tokenEndpointAuthenticationMethod,
-    scopes: javaSet(client.scopes),
-    supportedGrantTypes: javaSet(client.supportedGrantTypes),
-    supportedResponseTypes: javaSet(client.supportedResponseTypes),
-    bypassApprovalPrompt: client.bypassApprovalPrompt,
-    generateRefreshToken: client.generateRefreshToken,
-    ...(client.jwks !== undefined && { jwks: client.jwks }),
-    ...(client.idTokenSigningAlg !== undefined && { idTokenSigningAlg: client.idTokenSigningAlg }),
+    ...(service.oidc === undefined ? {} : providerClientJson(service, service.oidc)),
   };
 }
 

@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
-import { CAS_REGISTERED_SERVICE, InvalidServiceDefinitionError, OIDC_REGISTERED_SERVICE, type ServiceDefinition, type ServiceDefinitionProblem } from '@tessera/core';
+import { CAS_REGISTERED_SERVICE, InvalidServiceDefinitionError, OAUTH_REGISTERED_SERVICE_TYPES, type ServiceDefinition, type ServiceDefinitionProblem } from '@tessera/core';
 import { DEFAULT_SERVICE_TYPES, parseServiceDefinition, type ParseOptions } from './cas-service-json.js';
+import { PROVIDER_CLIENT_TYPES } from './provider-client-codec.js';
 import { isRecord } from './cas-service-keys.js';
 import type { PolicySlots } from './policy-slots.js';
 
@@ -152,11 +153,11 @@ function isSet(key: string, value: unknown, type: unknown, policies: PolicySlots
   }
 }
 
-/** The three names of CAS's plain service class are one class; any other must match exactly. */
-/** The CAS service classes are one kind (their spellings across versions); an OIDC client is another. */
+/** The CAS service classes are one kind (their spellings across versions); an OIDC client is another, an OAuth client (both its names) a third. */
 function sameClass(a: unknown, b: unknown): boolean {
-  const plain = (type: unknown) => typeof type === 'string' && type !== OIDC_REGISTERED_SERVICE && DEFAULT_SERVICE_TYPES.includes(type);
-  return a === b || (plain(a) && plain(b));
+  const plain = (type: unknown) => typeof type === 'string' && !PROVIDER_CLIENT_TYPES.includes(type) && DEFAULT_SERVICE_TYPES.includes(type);
+  const oauth = (type: unknown) => typeof type === 'string' && OAUTH_REGISTERED_SERVICE_TYPES.includes(type);
+  return a === b || (plain(a) && plain(b)) || (oauth(a) && oauth(b));
 }
 
 function known(templates: ServiceTemplates): string {

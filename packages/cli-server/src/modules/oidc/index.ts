@@ -13,9 +13,13 @@ export const oidcModule: TesseraModule<typeof oidcSections> = {
   dependencies: ['login'],
   sections: oidcSections,
   events: oidcEvents,
-  // The interaction routes', then the secrets the provider's own endpoints (outside the router) read:
-  // no log or audit line holds them.
-  parameters: () => [...['ticket', 'decision'].map((name) => ({ name })), ...OAUTH_SECRET_PARAMETERS.map((name) => ({ name, secret: true, mounted: true }))],
+  // The interaction routes' and the OAuth profile's, then the secrets the provider's own endpoints
+  // (outside the router) read: no log or audit line holds them.
+  parameters: () => [
+    ...['ticket', 'decision'].map((name) => ({ name })),
+    { name: 'access_token', secret: true },
+    ...OAUTH_SECRET_PARAMETERS.filter((name) => name !== 'access_token').map((name) => ({ name, secret: true, mounted: true })),
+  ],
   problems: oidcProblems,
   keyFiles: oidcKeyFiles,
   commands: oidcCommands,

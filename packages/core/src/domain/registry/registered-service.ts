@@ -120,7 +120,10 @@ export interface RegisteredService {
    * the /p3 paths, `SAML1` /samlValidate; `OAUTH20` and `OIDC` are accepted and stand for no endpoint yet).
    */
   readonly supportedProtocols?: readonly ServiceProtocol[];
-  /** Apereo's OidcRegisteredService: the service is an OpenID Connect client, its serviceId the pattern of its redirect URIs. */
+  /**
+   * Apereo's OidcRegisteredService and OAuthRegisteredService: the service is a client of the provider
+   * (OpenID Connect, or plain OAuth 2.0 without the `openid` scope), its serviceId the pattern of its redirect URIs.
+   */
   readonly oidc?: OidcClientDefinition;
 }
 
@@ -135,18 +138,36 @@ export function supportsProtocol(service: Pick<RegisteredService, 'supportedProt
 }
 
 export const OIDC_REGISTERED_SERVICE = 'org.apereo.cas.services.OidcRegisteredService';
+export const OAUTH_REGISTERED_SERVICE = 'org.apereo.cas.support.oauth.services.OAuthRegisteredService';
+/** The OAuth 2.0 client class under its names: CAS 4 wrote it in the org.jasig package. */
+export const OAUTH_REGISTERED_SERVICE_TYPES: readonly string[] = [OAUTH_REGISTERED_SERVICE, 'org.jasig.cas.support.oauth.services.OAuthRegisteredService'];
+
+/** A client of the provider (OidcRegisteredService, OAuthRegisteredService): no CAS service. */
+export function isProviderClient(service: Pick<RegisteredService, 'type'>): boolean {
+  return service.type === OIDC_REGISTERED_SERVICE || isOAuthOnlyClient(service);
+}
+
+/** A plain OAuth 2.0 client (OAuthRegisteredService): it gets no `openid` scope, so no ID token and no userinfo. */
+export function isOAuthOnlyClient(service: Pick<RegisteredService, 'type'>): boolean {
+  return OAUTH_REGISTERED_SERVICE_TYPES.includes(service.type);
+}
+
+/** How the OAuth profile endpoint lays out the attributes: under `attributes` (NESTED), or beside `id` (FLAT). */
+export const USER_PROFILE_VIEW_TYPES = ['NESTED', 'FLAT'] as const;
+export type UserProfileViewType = (typeof USER_PROFILE_VIEW_TYPES)[number];
 
 /** How an OpenID Connect client proves who it is at the token endpoint. */
 export const OIDC_CLIENT_AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'private_key_jwt', 'none'] as const;
 export type OidcClientAuthMethod = (typeof OIDC_CLIENT_AUTH_METHODS)[number];
 
-/** The OpenID Connect part of an OidcRegisteredService, in Apereo's terms. */
+/** The client part of an OidcRegisteredService or OAuthRegisteredService, in Apereo's terms. */
 export interface OidcClientDefinition {
   readonly clientId: string;
   /** Absent for a public client (`none`) and for `private_key_jwt`. */
   readonly clientSecret?: string;
+  /** An OAuthRegisteredService has no such key: `client_secret_basic` with a secret (either form is taken), `none` without. */
   readonly tokenEndpointAuthenticationMethod: OidcClientAuthMethod;
-  /** The scopes the client may ask for. */
+  /** The scopes the client may ask for; empty for an OAuth client that names none (every scope but `openid`). */
   readonly scopes: readonly string[];
   readonly supportedGrantTypes: readonly string[];
   readonly supportedResponseTypes: readonly string[];
@@ -157,6 +178,13 @@ export interface OidcClientDefinition {
    * asks for `offline_access`, and the refresh_token grant is refused to it.
    */
   readonly generateRefreshToken: boolean;
+  /**
+   * Whether a refresh grant hands out a new refresh token and ends the one it used (Apereo's default:
+   * no, the refresh token is used again until it expires).
+   */
+  readonly renewRefreshToken: boolean;
+  /** The layout of the OAuth profile (`/oauth2.0/profile`); absent, NESTED. */
+  readonly userProfileViewType?: UserProfileViewType;
   /** The client's public keys (private_key_jwt): a JWKS as JSON text, or the https URL it is published at. */
   readonly jwks?: string;
   readonly idTokenSigningAlg?: string;

@@ -1,7 +1,7 @@
 import type { Principal } from '../authentication/principal.js';
 import { activates, strategyAllows, type AccessContext } from './access-rules.js';
 import { compileAnywhere, compiledOnce } from './patterns.js';
-import { hasExpired, OIDC_REGISTERED_SERVICE, type RegisteredService } from './registered-service.js';
+import { hasExpired, isProviderClient, type RegisteredService } from './registered-service.js';
 
 /**
  * The pattern of a serviceId: case-insensitive, anchored on the whole URL (CAS's
@@ -24,9 +24,9 @@ export function compileFullMatch(source: string, flags = ''): RegExp | null {
  * The first CAS service, in evaluation order, whose pattern matches the whole URL and whose access
  * strategy allows it (strategyAllows: enabled; given `now`, within its time window; given a client,
  * asked by a matching one). Given `now`, a service whose expiration date has passed is left out too,
- * as a disabled one. An OidcRegisteredService is a client of the OpenID Provider only: its pattern is
- * that of its redirect URIs, and as in Apereo CAS (whose CAS protocol locates only CAS services) it
- * grants no CAS ticket.
+ * as a disabled one. An OidcRegisteredService or OAuthRegisteredService is a client of the provider
+ * only: its pattern is that of its redirect URIs, and as in Apereo CAS (whose CAS protocol locates
+ * only CAS services) it grants no CAS ticket.
  */
 export function selectService(ordered: readonly RegisteredService[], url: string, context: AccessContext = {}): RegisteredService | undefined {
   for (const service of ordered) {
@@ -41,7 +41,7 @@ export function firstMatchingService(ordered: readonly RegisteredService[], url:
 }
 
 function matchesUrl(service: RegisteredService, url: string, now: number | undefined): boolean {
-  if (service.type === OIDC_REGISTERED_SERVICE) return false;
+  if (isProviderClient(service)) return false;
   return !(now !== undefined && hasExpired(service, now)) && servicePattern(service.serviceId)?.test(url) === true;
 }
 

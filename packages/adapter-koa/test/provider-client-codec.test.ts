@@ -1,0 +1,105 @@
+import { expect } from 'chai';
+import { parseServiceDefinition, refusalOf, toCasServiceJson } from './built-in-codec.js';
+
+const OAUTH = 'org.apereo.cas.support.oauth.services.OAuthRegisteredService';
+const OIDC = 'org.apereo.cas.services.OidcRegisteredService';
+const SECRET = 'a-secret-of-at-least-16';
+/** As the corpus's OAuth files are written: a client id, a secret and a pattern. */
+const CLIENT = { '@class': OAUTH, id: 1002, name: 'OAUTH-1002', serviceId: '^https://app\\.example\\.org/.*', clientId: '20180901', clientSecret: SECRET };
+
+const problems = (json: unknown): string[] => refusalOf(() => parseServiceDefinition(json));
+const roundTrip = (json: Record<string, unknown>) => {
+  const parsed = parseServiceDefinition(json);
+  expect(parseServiceDefinition(toCasServiceJson({ ...parsed, id: 7 }))).to.deep.equal({ ...parsed, id: 7 });
+  return parsed;
+};
+
+// docs/services.md (OAuth 2.0 and OpenID Connect clients): Apereo's OAuthRegisteredService and the keys it shares with OidcRegisteredService.
+describe('service definitions: OAuthRegisteredService, and the OAuth keys of OidcRegisteredService', () => {
+  it("reads an OAuth client with Apereo's defaults: the code flow, refresh tokens neither given nor renewed, every scope but openid, the secret sent either way", () => {
+    expect(roundTrip(CLIENT).oidc).to.deep.equal({
+      clientId: '20180901',
+      clientSecret: SECRET,
+      tokenEndpointAuthenticationMethod: 'client_secret_basic',
+      scopes: [],
+      supportedGrantTypes: ['authorization_code', 'refresh_token'],
+      supportedResponseTypes: ['code'],
+      bypassApprovalPrompt: false,
+      generateRefreshToken: false,
+      renewRefreshToken: false,
+    });
+    // Apereo's empty sets mean no restriction: the defaults.
+    const empty = ['java.util.HashSet', []];
+    expect(parseServiceDefinition({ ...CLIENT, scopes: empty, supportedGrantTypes: empty, supportedResponseTypes: empty })).to.deep.equal(parseServiceDefinition(CLIENT));
+  });
+
+  it('keeps the class as written (CAS 4 wrote it in org.jasig) and renders only the keys the class has', () => {
+    const jasig = roundTrip({ ...CLIENT, '@class': 'org.jasig.cas.support.oauth.services.OAuthRegisteredService' });
+    expect(jasig.type).to.equal('org.jasig.cas.support.oauth.services.OAuthRegisteredService');
+    const rendered = toCasServiceJson({ ...parseServiceDefinition(CLIENT), id: 7 });
+    expect(rendered).to.not.have.property('tokenEndpointAuthenticationMethod');
+    expect(rendered).to.deep.include({ '@class': OAUTH, clientId: '20180901', renewRefreshToken: false, generateRefreshToken: false });
+  });
+
+  it('reads generateRefreshToken, renewRefreshToken (also as Jackson reads the strings), bypassApprovalPrompt and userProfileViewType', () => {
+    const client = roundTrip({ ...CLIENT, generateRefreshToken: true, renewRefreshToken: 'TRUE', bypassApprovalPrompt: true, userProfileViewType: 'FLAT', scopes: ['java.util.HashSet', ['profile', 'email']] }).oidc;
+    expect(client).to.deep.include({ generateRefreshToken: true, renewRefreshToken: true, bypassApprovalPrompt: true, userProfileViewType: 'FLAT', scopes: ['profile', 'email'] });
+  });
+
+  it('a public OAuth client has no secret: none, and PKCE then', () => {
+    const { clientSecret: _secret, ...publicClient } = CLIENT;
+    expect(roundTrip(publicClient).oidc).to.deep.include({ tokenEndpointAuthenticationMethod: 'none' }).and.not.have.property('clientSecret');
+  });
+
+  it('an OidcRegisteredService reads renewRefreshToken (default false) and userProfileViewType too', () => {
+    const oidc = { ...CLIENT, '@class': OIDC };
+    expect(roundTrip(oidc).oidc).to.deep.include({ renewRefreshToken: false, scopes: ['openid'] });
+    expect(roundTrip({ ...oidc, renewRefreshToken: true, userProfileViewType: 'NESTED' }).oidc).to.deep.include({ renewRefreshToken: true, userProfileViewType: 'NESTED' });
+  });
+
+  it("refuses what it cannot serve, every problem of the client at once, saying what to write instead", () => {
+    expect(
+      problems({
+        ...CLIENT,
+        clientId: 'with space',
+        scopes: ['java.util.HashSet', ['openid', 'profile']],
+        supportedGrantTypes: ['java.util.HashSet', ['password', 'authorization_code']],
+        supportedResponseTypes: ['java.util.HashSet', ['token']],
+        userProfileViewType: 'XML',
+        renewRefreshToken: 'maybe',
+      }),
+    ).to.deep.equal([
+      'clientId: is required: up to 255 printable ASCII characters, no spaces',
+      'scopes: holds openid, which an OAuth client never gets: make it an OidcRegisteredService for OpenID Connect',
+      "supportedGrantTypes: holds \"password\", not supported by tessera: the password grant hands the user's password to the client, and tessera's users type it only in its login form: use authorization_code",
+      'supportedResponseTypes: holds "token", not supported by tessera: the implicit flow puts the access token in the URL the browser goes to: use code',
+      'userProfileViewType: must be one of NESTED, FLAT',
+      'renewRefreshToken: must be a boolean',
+    ]);
+    expect(problems({ ...CLIENT, supportedGrantTypes: ['java.util.HashSet', ['client_credentials']] })).to.deep.equal([
+      'supportedGrantTypes: holds "client_credentials", not supported by tessera: tessera serves no token without a user: use authorization_code',
+    ]);
+    expect(problems({ ...CLIENT, clientId: undefined, clientSecret: 'short' })).to.deep.equal([
+      'clientId: is required: up to 255 printable ASCII characters, no spaces',
+      'clientSecret: must be a string of at least 16 characters',
+    ]);
+  });
+
+  it("Apereo's other OAuth keys: accepted where they ask for what tessera does, refused otherwise; OIDC's own keys refused on an OAuth client", () => {
+    expect(parseServiceDefinition({ ...CLIENT, jsonFormat: true, jwtAccessToken: false, audience: ['java.util.HashSet', []], responseMode: 'query' })).to.deep.equal(parseServiceDefinition(CLIENT));
+    expect(
+      problems({ ...CLIENT, jsonFormat: false, jwtAccessToken: true, accessTokenExpirationPolicy: { maxTimeToLive: 'PT1H' }, tokenEndpointAuthenticationMethod: 'client_secret_post' }),
+    ).to.deep.equal([
+      'jsonFormat: not supported by tessera: the token endpoint answers in JSON, as CAS 6 and later do; accepted only as true',
+      'jwtAccessToken: not supported by tessera: access tokens are opaque; a client reads what they stand for at the profile or introspection endpoint; accepted only as false',
+      "accessTokenExpirationPolicy: not supported by tessera: a client's codes and tokens live as long as the oidc.* settings say, the same for every client",
+      'tokenEndpointAuthenticationMethod: unknown key for this class (CAS ignores it): it is read only with OidcRegisteredService',
+    ]);
+  });
+
+  it("refuses CAS 4's OAuth callback service, which tessera does not need, saying so", () => {
+    expect(problems({ '@class': 'org.jasig.cas.support.oauth.services.OAuthCallbackAuthorizeService', id: 1, serviceId: '^https://cas/oauth2/callbackAuthorize' })).to.deep.equal([
+      "@class: is CAS 4's own OAuth callback service, which tessera does not need: the oidc module serves the OAuth endpoints and registers its login callback itself; remove this definition",
+    ]);
+  });
+});
