@@ -7,6 +7,9 @@ const { generateRefreshToken: _asked, ...WITHOUT_FLAG } = RP_SERVICE;
 const { renewRefreshToken: _renewed, ...NOT_RENEWED } = RP_SERVICE;
 /** A client with refresh tokens that says nothing of renewing them: Apereo's default, the same one used again. */
 const KEPT = { ...NOT_RENEWED, id: 16, name: 'Kept client', serviceId: '^https://kept\\.example\\.org/callback$', clientId: 'kept' };
+/** A public client (no secret, PKCE) that says nothing of renewing: its refresh tokens rotate all the same. */
+const { clientSecret: _secret, ...NO_SECRET } = NOT_RENEWED;
+const PUBLIC = { ...NO_SECRET, id: 17, name: 'Public client', serviceId: '^https://public\\.example\\.org/callback$', clientId: 'public' };
 /** A client that says nothing of refresh tokens: Apereo's default, none. */
 const PLAIN = { ...WITHOUT_FLAG, id: 14, name: 'Plain client', serviceId: '^https://plain\\.example\\.org/callback$', clientId: 'plain' };
 /** A client that asks for them as some Apereo files do, the flag a string Jackson reads as a boolean. */
@@ -19,7 +22,7 @@ describe('oidc: generateRefreshToken decides whether a client gets refresh token
   const insecure = { execute: [client.allowInsecureRequests] };
 
   before(async () => {
-    tessera = await startOidc({ services: [RP_SERVICE, PLAIN, QUOTED, KEPT] });
+    tessera = await startOidc({ services: [RP_SERVICE, PLAIN, QUOTED, KEPT, PUBLIC] });
     issuer = `${tessera.url}/oidc`;
   });
   after(() => tessera.close());
@@ -72,5 +75,13 @@ describe('oidc: generateRefreshToken decides whether a client gets refresh token
     const twice = await client.refreshTokenGrant(config, tokens.refresh_token!);
     expect([once.refresh_token, twice.refresh_token]).to.deep.equal([tokens.refresh_token, tokens.refresh_token]);
     expect(twice.access_token).to.be.a('string').and.not.equal(once.access_token);
+  });
+
+  it('a public client without renewRefreshToken: each refresh hands out a new refresh token and the used one is refused', async () => {
+    const config = await client.discovery(new URL(issuer), 'public', undefined, client.None(), insecure);
+    const tokens = await tokensFor(config, 'https://public.example.org/callback');
+    const refreshed = await client.refreshTokenGrant(config, tokens.refresh_token!);
+    expect(refreshed.refresh_token).to.be.a('string').and.not.equal(tokens.refresh_token);
+    expect(await errorOf(client.refreshTokenGrant(config, tokens.refresh_token!))).to.equal('invalid_grant');
   });
 });

@@ -337,7 +337,8 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
     interactions: { policy, url: (_ctx, interaction) => `${deps.mountPath}/interaction/${interaction.uid}` },
     issueRefreshToken: (_ctx, client) => Promise.resolve(client.grantTypeAllowed('refresh_token')),
     // Apereo's renewRefreshToken, per client (its default: no, the refresh token is used again until it expires).
-    rotateRefreshToken: (ctx) => renewsRefreshToken(ctx.oidc.client as unknown as ClientFields | undefined),
+    // A public client's refresh token is a bearer secret nothing else binds: it rotates whatever the definition says.
+    rotateRefreshToken: (ctx) => ctx.oidc.client?.clientAuthMethod === 'none' || renewsRefreshToken(ctx.oidc.client as unknown as ClientFields | undefined),
     // The redirect URI an access token's authorization came back to, for the OAuth profile (Apereo's `service`).
     async extraTokenClaims(ctx, token) {
       if (token.kind !== 'AccessToken') return undefined;
