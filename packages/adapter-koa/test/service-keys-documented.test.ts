@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ACCESS_STRATEGY_CLASSES } from '../src/services/codecs/access-strategy-codec.js';
 import { ACCESS_STRATEGY_KEYS, PROPERTY_KEYS, proxyPolicyKeys, SERVICE_KEYS, type KeyRules } from '../src/services/codecs/cas-service-keys.js';
+import { TICKET_EXPIRATION_POLICIES } from '../src/services/codecs/ticket-expiration-codec.js';
 
 const PAGE = 'docs/services.md';
 const page = readFileSync(fileURLToPath(new URL(`../../../${PAGE}`, import.meta.url)), 'utf8');
@@ -38,6 +39,13 @@ describe(`every service definition key the codec knows is in ${PAGE}`, () => {
       expect(undocumented(proxyPolicyKeys(policy)!, 'proxyPolicy'), policy).to.deep.equal([]);
     }
     expect(undocumented(PROPERTY_KEYS, 'properties')).to.deep.equal([]);
+  });
+
+  it('the ticket expiration policies, their classes and keys', () => {
+    for (const [key, { className, keys }] of Object.entries(TICKET_EXPIRATION_POLICIES)) {
+      expect(page, className).to.include(`\`${className}\``);
+      expect(undocumented(keys, key), key).to.deep.equal([]);
+    }
   });
 
   it('the check finds a key the page does not name', () => {

@@ -47,6 +47,7 @@ class HeldTgt {
     readonly hardExpiresAt: number,
     public expiresAt: number,
     public servicesGranted: number,
+    readonly hardTimeout: boolean,
   ) {}
 
   ticket(): TicketGrantingTicket {
@@ -62,6 +63,7 @@ class HeldTgt {
       hardExpiresAt: this.hardExpiresAt,
       expiresAt: this.expiresAt,
       servicesGranted: this.servicesGranted,
+      ...(this.hardTimeout && { hardTimeout: true }),
     };
   }
 }
@@ -107,7 +109,7 @@ export class MemoryTicketStore implements TicketStore, LiveTgtCount {
     if (ticket.kind === 'TGT') {
       this.forget(this.tickets.get(ticket.id));
       const { createdAt, hardExpiresAt, expiresAt, servicesGranted } = ticket;
-      this.tickets.set(ticket.id, new HeldTgt(ticket.id, this.share(ticket.authentication), ticket.authentication.authenticatedAt, createdAt, hardExpiresAt, expiresAt, servicesGranted));
+      this.tickets.set(ticket.id, new HeldTgt(ticket.id, this.share(ticket.authentication), ticket.authentication.authenticatedAt, createdAt, hardExpiresAt, expiresAt, servicesGranted, ticket.hardTimeout === true));
       this.tgtsHeld += 1;
     } else {
       this.tickets.set(ticket.id, ticket);

@@ -11,6 +11,8 @@ export interface TgtDocument {
   hardExpiresAt: Date;
   expiresAt: Date;
   servicesGranted: number;
+  /** Only when true: a session of a service's own lifetime, which never slides. */
+  hardTimeout?: true;
 }
 
 export interface StDocument {
@@ -63,6 +65,7 @@ export function toTicketDocument(ticket: Ticket): TicketDocument {
         authentication: { ...authentication, authenticatedAt: new Date(authentication.authenticatedAt) },
         hardExpiresAt: new Date(ticket.hardExpiresAt),
         servicesGranted: ticket.servicesGranted,
+        ...(ticket.hardTimeout && { hardTimeout: true }),
         ...times,
       };
     }
@@ -103,6 +106,7 @@ export function fromTgtDocument(document: TgtDocument): TicketGrantingTicket {
     hardExpiresAt: document.hardExpiresAt.getTime(),
     expiresAt: document.expiresAt.getTime(),
     servicesGranted: document.servicesGranted,
+    ...(document.hardTimeout === true && { hardTimeout: true }),
   };
 }
 

@@ -28,6 +28,7 @@ const REMOVAL_ROUNDS = 5;
 interface TgtData {
   readonly authentication: Authentication;
   readonly createdAt: number;
+  readonly hardTimeout?: true;
 }
 
 /** What the `data` field of a ticket granted under a TGT holds: all of it but kind, id and expiresAt, which have their own places. */
@@ -50,7 +51,7 @@ export class RedisTicketStore implements TicketStore, LiveTgtCount {
     const key = this.ticketKey(ticket.id);
     const ttl = this.ttlUntil(ticket.expiresAt);
     if (ticket.kind === 'TGT') {
-      const data: TgtData = { authentication: ticket.authentication, createdAt: ticket.createdAt };
+      const data: TgtData = { authentication: ticket.authentication, createdAt: ticket.createdAt, ...(ticket.hardTimeout && { hardTimeout: true }) };
       await guarded(() => runScript(this.client, 'tesseraSaveTgt', [key], [ticket.expiresAt, ticket.hardExpiresAt, ticket.servicesGranted, JSON.stringify(data), ttl]));
       this.countTgt(ticket.id, ticket.expiresAt, '');
       return;
@@ -167,7 +168,7 @@ export class RedisTicketStore implements TicketStore, LiveTgtCount {
 }
 
 function grantingTicket(id: string, data: string, fields: { expiresAt?: string | undefined; hardExpiresAt?: string | undefined; servicesGranted?: string | undefined }): TicketGrantingTicket {
-  const { authentication, createdAt } = ticketData('TGT', id, data);
+  const { authentication, createdAt, hardTimeout } = ticketData('TGT', id, data);
   return {
     kind: 'TGT',
     id,
@@ -177,6 +178,7 @@ function grantingTicket(id: string, data: string, fields: { expiresAt?: string |
     hardExpiresAt: storedNumber(id, 'hardExpiresAt', fields.hardExpiresAt),
     expiresAt: storedNumber(id, 'expiresAt', fields.expiresAt),
     servicesGranted: storedNumber(id, 'servicesGranted', fields.servicesGranted),
+    ...(hardTimeout && { hardTimeout }),
   };
 }
 

@@ -5,6 +5,7 @@ import { multifactorPolicyJson } from './multifactor-policy-codec.js';
 import type { PolicySlots } from './policy-slots.js';
 import { renderSingleSignOnParticipation } from './sso-participation-codec.js';
 import { supportedProtocolsJson } from './supported-protocols-codec.js';
+import { ticketExpirationJson } from './ticket-expiration-codec.js';
 
 const CAS = 'org.apereo.cas.services';
 
@@ -32,6 +33,7 @@ export function toCasServiceJson(service: RegisteredService, policies: PolicySlo
     ...(service.multifactorPolicy === undefined ? {} : { multifactorPolicy: multifactorPolicyJson(service.multifactorPolicy) }),
     ...(service.singleSignOnParticipation === undefined ? {} : { singleSignOnParticipationPolicy: renderSingleSignOnParticipation(service.singleSignOnParticipation) }),
     ...supportedProtocolsJson(service.supportedProtocols),
+    ...ticketExpirationJson(service),
     ...(service.oidc === undefined ? {} : oidcClientJson(service.oidc)),
   };
 }

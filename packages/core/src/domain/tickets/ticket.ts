@@ -12,6 +12,11 @@ export interface TicketGrantingTicket {
   readonly expiresAt: number;
   /** How many STs this TGT has granted; the first one counts as a fresh login. */
   readonly servicesGranted: number;
+  /**
+   * Started by a login for a service with its own session lifetime (its ticketGrantingTicketExpirationPolicy):
+   * no idle window, `expiresAt` is `hardExpiresAt` from the start and never slides. Absent otherwise.
+   */
+  readonly hardTimeout?: true;
 }
 
 /** A one-time ticket for one service, bound to the TGT that granted it. */
