@@ -12,6 +12,8 @@ export interface CasFixture {
   readonly url: string;
   /** The PEM of the CA that issued tessera's certificate (for 127.0.0.1): what the clients trust. */
   readonly caFile: string;
+  /** The PEM of tessera's own certificate (a browser can pin its key instead of trusting the CA). */
+  readonly certFile: string;
   /** The PEM of a CA that issued nothing tessera serves: a client trusting only it must refuse to talk. */
   readonly strangerCaFile: string;
   /** Logs in as casuser over REST and has the TGT grant a service ticket for `service`, named by `parameter`. */
@@ -83,6 +85,7 @@ export async function startCasFixture(options: CasFixtureOptions): Promise<CasFi
       },
       url,
       caFile: files.ca,
+      certFile: files.cert,
       strangerCaFile: files.strangerCa,
       ticketFor: async (service, parameter = 'service') => {
         const tgt = await post(`${url}/v1/tickets`, { username: 'casuser', password: 'Mellon' }, ca, 201);

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { APACHE, apachePreamble, MODULES } from './apache.js';
 import { makeTempDir, startChildServer, type ChildServer, type Probe } from './harness.js';
 
-const NEEDED_MODULES = ['mpm_event', 'authn_core', 'authz_core', 'authz_user', 'dir', 'headers', 'auth_cas', 'auth_openidc'];
+const NEEDED_MODULES = ['mpm_event', 'authn_core', 'authz_core', 'authz_user', 'dir', 'headers', 'include', 'auth_cas', 'auth_openidc'];
 
 export const OIDC_APACHE_PROBES: readonly Probe[] = [[APACHE, '-v'], ...NEEDED_MODULES.map((name): Probe => ['test', '-f', `${MODULES}/mod_${name}.so`])];
 
@@ -22,10 +22,22 @@ export interface OidcApache {
   stop(): Promise<void>;
 }
 
+/** What each application shows of its user, through server-side includes of what its module set. */
+const PAGES = {
+  'oidc-app': page('OIDC app', '<p id="sub"><!--#echo var="OIDC_CLAIM_sub" --></p><p id="email"><!--#echo var="OIDC_CLAIM_email" --></p>'),
+  'cas-app': page('CAS app', '<p id="user"><!--#echo var="REMOTE_USER" --></p>'),
+  'logged-out': page('Logged out', '<p>You have left the OIDC app.</p>'),
+};
+
+function page(title: string, body: string): string {
+  return `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>${title}</title></head><body><h1>${title}</h1>${body}</body></html>\n`;
+}
+
 /**
  * Apache on 127.0.0.1 with `/oidc-app/` protected by mod_auth_openidc (tessera as its OpenID
  * Provider, code flow with PKCE, its redirect URI `/oidc-app/redirect_uri`) and `/cas-app/` by
- * mod_auth_cas: each page echoes the headers its module set (`OIDC_CLAIM_*`, `CAS-User`).
+ * mod_auth_cas (`/logged-out/` is public): each page shows the user its module passed on (the `OIDC_CLAIM_*` variables,
+ * `REMOTE_USER`) and echoes the headers it set (`OIDC_CLAIM_*`, `CAS-User`).
  */
 export async function startOidcApache(options: OidcApacheOptions): Promise<OidcApache> {
   const dir = await makeTempDir('apache-oidc');
@@ -38,9 +50,9 @@ export async function startOidcApache(options: OidcApacheOptions): Promise<OidcA
     const cache = join(dir.path, 'cas-cache');
     const docroot = join(dir.path, 'www');
     await mkdir(cache);
-    for (const area of ['oidc-app', 'cas-app']) {
+    for (const [area, page] of Object.entries(PAGES)) {
       await mkdir(join(docroot, area), { recursive: true });
-      await writeFile(join(docroot, area, 'index.html'), `${area}\n`);
+      await writeFile(join(docroot, area, 'index.html'), page);
     }
     await chmod(dir.path, 0o755);
     await chmod(cache, 0o777);
@@ -76,6 +88,11 @@ CASCertificatePath ${caFile}
 CASVersion 2
 CASSSOEnabled On
 
+<Directory "${docroot}">
+  Options +Includes
+  SetOutputFilter INCLUDES
+  ForceType "text/html; charset=utf-8"
+</Directory>
 <Location "/oidc-app/">
   AuthType openid-connect
   Require valid-user

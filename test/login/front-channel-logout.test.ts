@@ -1,19 +1,13 @@
 import { hash } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { inflateSync } from 'node:zlib';
 import { expect } from 'chai';
 import { describeWithRedis } from '@tessera/testkit/redis';
-import { chromium, type BrowserContext } from 'playwright-core';
 import type { Tessera } from '../support/tessera.js';
 import { Browser, ticketOf, type Visit } from '../support/browser.js';
+import { launchChromium, skipUnlessChromium, type HeadlessChromium } from '../support/chromium.js';
 import { logIn, servicesWith, startLogin, validate } from './support.js';
-
-const CHROMIUM = '/usr/bin/chromium';
-const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 /** The application: its pages, and every request it got (the logout calls among them). */
 class App {
@@ -138,20 +132,17 @@ describe('front-channel single logout: the logout page makes the browser call ea
   });
 
   describe('in headless Chromium, the page’s own CSP enforced', () => {
-    let context: BrowserContext | undefined;
-    let profile = '';
+    let browser: HeadlessChromium | undefined;
     before(async function () {
-      if (!existsSync(CHROMIUM)) this.skip();
-      profile = mkdtempSync(join(tmpdir(), 'tessera-chromium-'));
-      context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: FLAGS });
+      skipUnlessChromium(this, 'front-channel logout in Chromium');
+      browser = await launchChromium();
     });
     after(async () => {
-      await context?.close();
-      if (profile) rmSync(profile, { recursive: true, force: true });
+      await browser?.close();
     });
 
     it('logs in, and on logout the browser calls the service with its logoutRequest, then goes on to the target', async () => {
-      const page = await context!.newPage();
+      const page = await browser!.context.newPage();
       await page.goto(`${tessera.url}/login?service=${encodeURIComponent(`${app.base}/app/home`)}`);
       await page.fill('#username', 'casuser');
       await page.fill('#password', 'Mellon');

@@ -1,20 +1,16 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
+import { launchChromium, skipUnlessChromium, type HeadlessChromium } from '../support/chromium.js';
 import type { Tessera } from '../support/tessera.js';
 import { servicesWith, startLogin, validate } from './support.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 /** `UPDATE_SCREENSHOTS=1` writes the picture of the page that README.md and docs/modules/login.md show. */
 const SCREENSHOT = fileURLToPath(new URL('../../docs/login-page.png', import.meta.url));
-const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 interface AxeViolation {
   readonly id: string;
@@ -27,18 +23,14 @@ interface AxeViolation {
 describe('the login page in headless Chromium, checked by axe-core (docs/protocol.md §12.3)', function () {
   this.timeout(60_000);
   let tessera: Tessera | undefined;
-  let context: BrowserContext | undefined;
-  let profile = '';
+  let browser: HeadlessChromium | undefined;
   let axeSource = '';
   let app: Server | undefined;
   /** The service the user logs in to: a page of its own on this machine. */
   let APP = '';
 
   before(async function () {
-    if (!existsSync(CHROMIUM)) {
-      process.stdout.write(`    skipping the login page in Chromium: ${CHROMIUM} not found; run scripts/install-chromium.sh\n`);
-      this.skip();
-    }
+    skipUnlessChromium(this, 'the login page in Chromium');
     axeSource = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
     app = createServer((_request, response) => response.writeHead(200, { 'content-type': 'text/html' }).end('<!DOCTYPE html><html lang="en"><title>App</title><main><h1>App</h1></main></html>'));
     await new Promise<void>((resolve) => app!.listen(0, '127.0.0.1', resolve));
@@ -47,16 +39,14 @@ describe('the login page in headless Chromium, checked by axe-core (docs/protoco
       services: servicesWith({ id: 20, name: 'Local app', serviceId: `^http://127\\.0\\.0\\.1:${(app.address() as AddressInfo).port}/app/.*` }),
       login: { branding: { title: 'Example University', text: 'Use your university account. Forgotten your password? Ask the IT desk.' } },
     });
-    profile = mkdtempSync(join(tmpdir(), 'tessera-chromium-'));
     // axe is injected as a script: the pages' own CSP allows none, so the test context bypasses it.
-    context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: FLAGS, bypassCSP: true, viewport: { width: 800, height: 720 } });
+    browser = await launchChromium({ bypassCSP: true, viewport: { width: 800, height: 720 } });
   });
   after(async () => {
-    await context?.close();
+    await browser?.close();
     await tessera?.close();
     app?.closeAllConnections();
     app?.close();
-    if (profile) rmSync(profile, { recursive: true, force: true });
   });
 
   async function violations(page: Page): Promise<AxeViolation[]> {
@@ -68,7 +58,7 @@ describe('the login page in headless Chromium, checked by axe-core (docs/protoco
   const describeViolations = (found: readonly AxeViolation[]) => found.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`).join('\n');
 
   it('renders the form with its labels, focuses the username, and axe finds no violation', async () => {
-    const page = await context!.newPage();
+    const page = await browser!.context.newPage();
     const response = await page.goto(`${tessera!.url}/login?service=${encodeURIComponent('https://app.example.org/home')}`);
     expect(response?.status()).to.equal(200);
     expect(await page.title()).to.equal('Log in – Example University');
@@ -85,7 +75,7 @@ describe('the login page in headless Chromium, checked by axe-core (docs/protoco
   });
 
   it('a refused login shows the message, still without violations; the right password reaches the service with a ticket', async () => {
-    const page = await context!.newPage();
+    const page = await browser!.context.newPage();
     await page.goto(`${tessera!.url}/login?service=${encodeURIComponent(APP)}`);
     await page.getByLabel('Username').fill('casuser');
     await page.getByLabel('Password').fill('wrong');
@@ -102,7 +92,7 @@ describe('the login page in headless Chromium, checked by axe-core (docs/protoco
   });
 
   it('the logged-in and logged-out pages have no violations either', async () => {
-    const page = await context!.newPage();
+    const page = await browser!.context.newPage();
     await page.goto(`${tessera!.url}/login`);
     expect(await page.getByRole('heading', { level: 1 }).textContent()).to.equal('You are logged in');
     let found = await violations(page);

@@ -29,8 +29,13 @@ export const serviceDefinitionSchema = z
       .optional(),
     attributeReleasePolicy: z
       .looseObject({
-        '@class': z.string().meta({ description: 'ReturnAllAttributeReleasePolicy, ReturnAllowedAttributeReleasePolicy or DenyAllAttributeReleasePolicy.' }),
-        allowedAttributes: z.unknown().optional().meta({ description: 'With ReturnAllowedAttributeReleasePolicy: the attribute names released.' }),
+        '@class': z.string().meta({
+          description:
+            'Java class name of the policy, as Apereo CAS writes it: ReturnAllAttributeReleasePolicy, ReturnAllowedAttributeReleasePolicy, ReturnMappedAttributeReleasePolicy, DenyAllAttributeReleasePolicy or ChainingAttributeReleasePolicy (org.apereo.cas.services; docs/services.md lists the keys of each), or one a module registers.',
+        }),
+        allowedAttributes: z.unknown().optional().meta({
+          description: 'With ReturnAllowedAttributeReleasePolicy: the attribute names released; with ReturnMappedAttributeReleasePolicy: each attribute released and the name (or names) it is released under.',
+        }),
       })
       .nullable()
       .optional(),
