@@ -14,7 +14,7 @@ const SECOND = 1000;
 const SHORT = 'https://short.example.org/app';
 const BRIEF = 'https://brief.example.org/app';
 
-/** `short`: sessions of a minute for its logins, STs of 30 s; `brief`: STs of 2 s. As Apereo files write them. */
+/** `short`: sessions of a minute for its logins, STs of 30 s; `brief`: STs of 2 s; `twice`: STs of two validations within 20 s. As Apereo files write them. */
 const SERVICES = [
   {
     '@class': `${CAS}.CasRegisteredService`,
@@ -31,7 +31,15 @@ const SERVICES = [
     serviceId: '^https://brief\\.example\\.org/.*',
     serviceTicketExpirationPolicy: { '@class': `${CAS}.DefaultRegisteredServiceServiceTicketExpirationPolicy`, numberOfUses: '1', timeToLive: '2' },
   },
+  {
+    '@class': `${CAS}.CasRegisteredService`,
+    id: 43,
+    name: 'twice',
+    serviceId: '^https://twice\\.example\\.org/.*',
+    serviceTicketExpirationPolicy: { '@class': `${CAS}.DefaultRegisteredServiceServiceTicketExpirationPolicy`, numberOfUses: 2, timeToLive: 'PT20S' },
+  },
 ];
+const TWICE = 'https://twice.example.org/app';
 
 function behavesAsApereo(storage: () => Record<string, unknown>): void {
   let tessera: Tessera;
@@ -112,6 +120,25 @@ function behavesAsApereo(storage: () => Record<string, unknown>): void {
     const shortLate = await serviceTicket(tessera.url, tgt, SHORT);
     clock.advance(30 * SECOND);
     expect(await validate(tessera.url, SHORT, shortLate)).to.deep.equal({ code: 'INVALID_TICKET' });
+  });
+
+  it('numberOfUses 2: an ST validates twice, then not; of two concurrent validations of its last use exactly one succeeds; its time to live still ends it', async () => {
+    const tgt = await login(tessera.url);
+    const st = await serviceTicket(tessera.url, tgt, TWICE);
+    expect(await validate(tessera.url, TWICE, st)).to.include({ user: 'casuser' });
+    expect(await validate(tessera.url, TWICE, st)).to.include({ user: 'casuser' });
+    expect(await validate(tessera.url, TWICE, st)).to.deep.equal({ code: 'INVALID_TICKET' });
+
+    const raced = await serviceTicket(tessera.url, tgt, TWICE);
+    expect(await validate(tessera.url, TWICE, raced)).to.include({ user: 'casuser' });
+    const answers = await Promise.all([validate(tessera.url, TWICE, raced), validate(tessera.url, TWICE, raced)]);
+    expect(answers.filter((answer) => answer.user === 'casuser')).to.have.length(1);
+    expect(answers.filter((answer) => answer.code === 'INVALID_TICKET')).to.have.length(1);
+
+    const late = await serviceTicket(tessera.url, tgt, TWICE);
+    expect(await validate(tessera.url, TWICE, late)).to.include({ user: 'casuser' });
+    clock.advance(20 * SECOND);
+    expect(await validate(tessera.url, TWICE, late)).to.deep.equal({ code: 'INVALID_TICKET' });
   });
 }
 

@@ -17,7 +17,7 @@ describe('per-service ticket lifetimes in Apereo service JSON', () => {
       ...BASE,
       ticketGrantingTicketExpirationPolicy: { '@class': TGT, maxTimeToLiveInSeconds: 4 },
       serviceTicketExpirationPolicy: { '@class': ST, numberOfUses: 1, timeToLive: 'PT30S' },
-      proxyTicketExpirationPolicy: { '@class': PT, numberOfUses: '1', timeToLive: 20 },
+      proxyTicketExpirationPolicy: { '@class': PT, numberOfUses: '3', timeToLive: 20 },
       proxyGrantingTicketExpirationPolicy: { '@class': PGT, maxTimeToLiveInSeconds: '600' },
     };
     const parsed = parseServiceDefinition(json);
@@ -25,7 +25,7 @@ describe('per-service ticket lifetimes in Apereo service JSON', () => {
       ticketGrantingTicketExpiration: { maxTimeToLiveInSeconds: 4 },
       serviceTicketExpiration: { numberOfUses: 1, timeToLive: 'PT30S' },
       // Jackson reads a number written where a String goes as its text, and a quoted long as the long.
-      proxyTicketExpiration: { numberOfUses: 1, timeToLive: '20' },
+      proxyTicketExpiration: { numberOfUses: 3, timeToLive: '20' },
       proxyGrantingTicketExpiration: { maxTimeToLiveInSeconds: 600 },
     });
     const rendered = toCasServiceJson({ ...parsed, id: 3 });
@@ -52,13 +52,13 @@ describe('per-service ticket lifetimes in Apereo service JSON', () => {
       problems({
         ...BASE,
         ticketGrantingTicketExpirationPolicy: { '@class': TGT, maxTimeToLiveInSeconds: 'an hour', timeToKillInSeconds: 30 },
-        serviceTicketExpirationPolicy: { '@class': ST, numberOfUses: 3, timeToLive: '10' },
+        serviceTicketExpirationPolicy: { '@class': ST, numberOfUses: 'thrice', timeToLive: '10' },
         proxyTicketExpirationPolicy: { '@class': PT, numberOfUses: 1, timeToLive: 'ten seconds' },
         proxyGrantingTicketExpirationPolicy: { '@class': PGT, maxTimeToLiveInSeconds: 0 },
       }),
     ).to.deep.equal([
       'ticketGrantingTicketExpirationPolicy.timeToKillInSeconds: unknown key; did you mean maxTimeToLiveInSeconds?',
-      "serviceTicketExpirationPolicy.numberOfUses: is 3, and tessera's service tickets validate once: write 1 (the lifetime still applies), or 0 to use the default lifetime",
+      'serviceTicketExpirationPolicy.numberOfUses: must be a whole number',
       'proxyTicketExpirationPolicy.timeToLive: must be a number of seconds ("30") or an ISO-8601 duration ("PT30S")',
       'proxyGrantingTicketExpirationPolicy.maxTimeToLiveInSeconds: must be more than 0: CAS issues proxy-granting tickets that are dead at once with 0 or less; leave the policy out for ones that live as long as their login session',
     ]);

@@ -132,6 +132,10 @@ export class MemoryTicketStore implements TicketStore, LiveTgtCount {
   consume(id: string): Promise<ValidatableTicket | undefined> {
     const held = this.tickets.get(id);
     if (held === undefined || held instanceof HeldTgt || held.kind === 'PGT' || held.expiresAt <= this.clock.now()) return NOTHING;
+    if (held.usesLeft !== undefined && held.usesLeft > 1) {
+      this.tickets.set(id, { ...held, usesLeft: held.usesLeft - 1 });
+      return Promise.resolve(held);
+    }
     this.tickets.delete(id);
     this.unindex(held);
     return Promise.resolve(held);

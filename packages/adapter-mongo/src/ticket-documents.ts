@@ -24,6 +24,8 @@ export interface StDocument {
   authenticatedAt: Date;
   createdAt: Date;
   expiresAt: Date;
+  /** Only for a ticket of more than one use: the validations it still takes. */
+  usesLeft?: number;
 }
 
 export interface PgtDocument {
@@ -46,6 +48,7 @@ export interface PtDocument {
   authenticatedAt: Date;
   createdAt: Date;
   expiresAt: Date;
+  usesLeft?: number;
 }
 
 /**
@@ -71,7 +74,7 @@ export function toTicketDocument(ticket: Ticket): TicketDocument {
     }
     case 'ST': {
       const { id, kind, tgtId, service, fromNewLogin, authenticatedAt } = ticket;
-      return { _id: id, kind, tgtId, service, fromNewLogin, authenticatedAt: new Date(authenticatedAt), ...times };
+      return { _id: id, kind, tgtId, service, fromNewLogin, authenticatedAt: new Date(authenticatedAt), ...times, ...(ticket.usesLeft !== undefined && { usesLeft: ticket.usesLeft }) };
     }
     case 'PGT': {
       const { id, kind, tgtId, service, proxies } = ticket;
@@ -79,7 +82,7 @@ export function toTicketDocument(ticket: Ticket): TicketDocument {
     }
     case 'PT': {
       const { id, kind, tgtId, grantedBy, service, proxies, authenticatedAt } = ticket;
-      return { _id: id, kind, tgtId, grantedBy, service, proxies: [...proxies], authenticatedAt: new Date(authenticatedAt), ...times };
+      return { _id: id, kind, tgtId, grantedBy, service, proxies: [...proxies], authenticatedAt: new Date(authenticatedAt), ...times, ...(ticket.usesLeft !== undefined && { usesLeft: ticket.usesLeft }) };
     }
   }
 }
@@ -127,7 +130,13 @@ function grantedFields(document: StDocument | PgtDocument | PtDocument) {
 }
 
 function fromStDocument(document: StDocument): ServiceTicket {
-  return { kind: 'ST', ...grantedFields(document), fromNewLogin: document.fromNewLogin, authenticatedAt: document.authenticatedAt.getTime() };
+  return {
+    kind: 'ST',
+    ...grantedFields(document),
+    fromNewLogin: document.fromNewLogin,
+    authenticatedAt: document.authenticatedAt.getTime(),
+    ...(document.usesLeft !== undefined && { usesLeft: document.usesLeft }),
+  };
 }
 
 function fromPgtDocument(document: PgtDocument): ProxyGrantingTicket {
@@ -135,5 +144,12 @@ function fromPgtDocument(document: PgtDocument): ProxyGrantingTicket {
 }
 
 function fromPtDocument(document: PtDocument): ProxyTicket {
-  return { kind: 'PT', ...grantedFields(document), grantedBy: document.grantedBy, proxies: [...document.proxies], authenticatedAt: document.authenticatedAt.getTime() };
+  return {
+    kind: 'PT',
+    ...grantedFields(document),
+    grantedBy: document.grantedBy,
+    proxies: [...document.proxies],
+    authenticatedAt: document.authenticatedAt.getTime(),
+    ...(document.usesLeft !== undefined && { usesLeft: document.usesLeft }),
+  };
 }

@@ -75,6 +75,29 @@ describe("a service's own ticket lifetimes (Apereo's per-service expiration poli
     expect((await st(tgt.id, BRIEF)).expiresAt, 'numberOfUses 0: the default').to.equal(now + 10_000);
   });
 
+  it("an ST of a service's numberOfUses above 1 validates that many times, a failed validation taking a use too; a policy that does not apply gives one", async () => {
+    const fakes = coreWithFakes([
+      service({ id: 5, name: 'thrice', serviceId: '^https://thrice\\.example\\.org/.*', serviceTicketExpiration: { numberOfUses: 3, timeToLive: '30' } }),
+      service({ id: 6, name: 'unlimited', serviceId: '^https://unlimited\\.example\\.org/.*', serviceTicketExpiration: { numberOfUses: 3 } }),
+    ]);
+    const { core } = fakes;
+    const tgt = await core.createTicketGrantingTicket.execute({ credentials: [password('casuser', 'Mellon')] });
+    const grant = async (url: string) => (await core.grantServiceTicket.execute({ tgtId: tgt.id, service: url, renew: false, credentials: [] })).ticket;
+    const validation = (ticket: string, url: string) => core.validateServiceTicket.execute({ ticket, service: url, renew: false }).then(({ user }) => user, (error: Error) => error.message);
+    const thrice = 'https://thrice.example.org/a';
+    const st = await grant(thrice);
+    expect(st.usesLeft).to.equal(3);
+    expect(await validation(st.id, thrice)).to.equal('casuser');
+    expect(await validation(st.id, 'https://thrice.example.org/other')).to.match(/does not match supplied service/);
+    expect(await validation(st.id, thrice)).to.equal('casuser');
+    expect(await validation(st.id, thrice)).to.match(/not recognized/);
+    // No time to live written: CAS's default policy, one use.
+    const once = await grant('https://unlimited.example.org/a');
+    expect(once).to.not.have.property('usesLeft');
+    expect(await validation(once.id, 'https://unlimited.example.org/a')).to.equal('casuser');
+    expect(await validation(once.id, 'https://unlimited.example.org/a')).to.match(/not recognized/);
+  });
+
   it("a PT lives as its target's policy says; a PGT as its proxying service's, never past its session", async () => {
     const { core, tickets, events, clock, tgtFor, st } = setUp();
     const callback = new RecordingProxyCallback();

@@ -76,7 +76,7 @@ export function parseTicketExpiration(key: TicketExpirationKey, value: unknown, 
     }
     case 'serviceTicketExpirationPolicy':
     case 'proxyTicketExpirationPolicy':
-      return { [field]: useLimited(value, key === 'serviceTicketExpirationPolicy' ? 'service tickets' : 'proxy tickets', fail) };
+      return { [field]: useLimited(value, fail) };
   }
 }
 
@@ -89,10 +89,10 @@ function seconds(value: Readonly<Record<string, unknown>>, fail: Fail): number {
 
 /**
  * `numberOfUses` and `timeToLive` of an ST or PT policy. CAS applies one only with uses above 0 and a
- * time to live written (otherwise the default lifetime): then the time must be more than a second
- * (CAS fails every grant otherwise), and the uses 1, the one validation tessera's tickets take.
+ * time to live written (otherwise the default lifetime and one use): then the time must be at least a
+ * second, as CAS fails every grant otherwise.
  */
-function useLimited(value: Readonly<Record<string, unknown>>, tickets: string, fail: Fail): UseLimitedTicketExpiration {
+function useLimited(value: Readonly<Record<string, unknown>>, fail: Fail): UseLimitedTicketExpiration {
   const numberOfUses = javaInteger(value['numberOfUses'] ?? 0);
   if (numberOfUses === undefined) throw fail('numberOfUses', 'must be a whole number');
   const written = value['timeToLive'] ?? undefined;
@@ -105,9 +105,6 @@ function useLimited(value: Readonly<Record<string, unknown>>, tickets: string, f
   const lifetime = durationSeconds(policy.timeToLive);
   if (Number.isNaN(lifetime)) throw fail('timeToLive', 'must be a number of seconds ("30") or an ISO-8601 duration ("PT30S")');
   if (lifetime < 1) throw fail('timeToLive', `must be at least 1 second: CAS grants no ticket for a time to live of ${JSON.stringify(policy.timeToLive)}`);
-  if (numberOfUses > 1) {
-    throw fail('numberOfUses', `is ${numberOfUses}, and tessera's ${tickets} validate once: write 1 (the lifetime still applies), or 0 to use the default lifetime`);
-  }
   return policy;
 }
 

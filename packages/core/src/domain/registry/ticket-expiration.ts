@@ -8,8 +8,9 @@
  *   session only while it is younger than that.
  * - `serviceTicketExpiration`, `proxyTicketExpiration` (DefaultRegisteredServiceServiceTicketExpirationPolicy,
  *   DefaultRegisteredServiceProxyTicketExpirationPolicy): the ST (PT) granted for the service lives
- *   `timeToLive` (seconds, or an ISO-8601 duration as Java reads one, `PT30S`), when `numberOfUses` is
- *   more than 0 and `timeToLive` is not blank; otherwise the default lifetime.
+ *   `timeToLive` (seconds, or an ISO-8601 duration as Java reads one, `PT30S`) and validates
+ *   `numberOfUses` times, when `numberOfUses` is more than 0 and `timeToLive` is not blank; otherwise
+ *   the default lifetime, and one validation.
  * - `proxyGrantingTicketExpiration` (DefaultRegisteredServiceProxyGrantingTicketExpirationPolicy): a PGT
  *   issued to the service (its validated ticket's) dies `maxTimeToLiveInSeconds` after it was issued,
  *   and never after its session.
@@ -41,6 +42,11 @@ export function appliesToTickets(policy: UseLimitedTicketExpiration | undefined)
 /** The lifetime, in seconds, of an ST or PT granted for a service of this policy; `fallback` when the policy does not apply. */
 export function ticketTimeToLiveSeconds(policy: UseLimitedTicketExpiration | undefined, fallback: number): number {
   return appliesToTickets(policy) ? durationSeconds(policy.timeToLive) : fallback;
+}
+
+/** The uses an ST or PT granted for a service of this policy takes (`usesLeft`), when the policy applies and grants more than one. */
+export function ticketUses(policy: UseLimitedTicketExpiration | undefined): { readonly usesLeft?: number } {
+  return appliesToTickets(policy) && policy.numberOfUses > 1 ? { usesLeft: policy.numberOfUses } : {};
 }
 
 // Java's Duration.parse: days, hours, minutes and seconds (with up to nine decimals), each signed, case ignored.

@@ -32,6 +32,8 @@ export interface ServiceTicket {
   readonly authenticatedAt: number;
   readonly createdAt: number;
   readonly expiresAt: number;
+  /** Validations it still takes, when its service grants more than one (numberOfUses above 1); absent: one. Each consume takes one. */
+  readonly usesLeft?: number;
 }
 
 /**
@@ -68,6 +70,8 @@ export interface ProxyTicket {
   readonly authenticatedAt: number;
   readonly createdAt: number;
   readonly expiresAt: number;
+  /** Validations it still takes, when its target service grants more than one; absent: one. Each consume takes one. */
+  readonly usesLeft?: number;
 }
 
 /** A ticket granted under a TGT: everything a logout of that TGT removes with it. */
