@@ -68,6 +68,25 @@ function behavesAsApereo(storage: () => Record<string, unknown>): void {
     await expectSingleSignOn(await visit(browser, APP), APP);
   });
 
+  it('AuthenticationDate: a new login, through the form a service forced or with renew, starts the window again from its own time', async () => {
+    const browser = new Browser();
+    expect((await logIn(browser, tessera.url, APP)).status).to.equal(302);
+    clock.advance(6 * MINUTE);
+    const form = await visit(browser, url('recent-login'));
+    expectForm(form);
+    await expectSingleSignOn(await browser.submit(form, { username: 'casuser', password: 'Mellon' }), url('recent-login'));
+    clock.advance(4 * MINUTE);
+    await expectSingleSignOn(await visit(browser, url('recent-login')), url('recent-login'));
+    clock.advance(2 * MINUTE);
+    const renew = await browser.get(`${tessera.url}/login?renew=true&service=${encodeURIComponent(APP)}`);
+    expectForm(renew);
+    expect((await browser.submit(renew, { username: 'casuser', password: 'Mellon' })).status).to.equal(302);
+    clock.advance(4 * MINUTE);
+    await expectSingleSignOn(await visit(browser, url('recent-login')), url('recent-login'));
+    clock.advance(2 * MINUTE);
+    expectForm(await visit(browser, url('recent-login')));
+  });
+
   it('LastUsedTime: single sign-on while the session granted a ticket recently, however old its login', async () => {
     const browser = new Browser();
     expect((await logIn(browser, tessera.url, APP)).status).to.equal(302);

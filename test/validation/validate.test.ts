@@ -130,11 +130,14 @@ describe('validation endpoints (docs/protocol.md §3, CAS protocol 3.0)', () => 
     expect(await (await validate('/validate', `service=${encodeURIComponent(APP)}&ticket=${st}`)).text()).to.equal('no\n\n');
   });
 
-  it('a service that releases nothing gets no attributes element', async () => {
+  it('a service without a release policy gets Apereo’s default: the authentication’s attributes, no principal attribute', async () => {
     const st = await freshTicket('https://staff.example.org/x');
     const body = await (await validate('/p3/serviceValidate', `service=${encodeURIComponent('https://staff.example.org/x')}&ticket=${st}`)).text();
     expect(body).to.include('<cas:user>casuser</cas:user>');
-    expect(body).to.not.include('cas:attributes');
+    expect(body).to.include('<cas:isFromNewLogin>true</cas:isFromNewLogin>');
+    expect(body).to.match(/<cas:authenticationDate>\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ<\/cas:authenticationDate>/);
+    expect(body).to.not.include('cas:memberOf');
+    expect(body).to.not.include('cas:mail');
   });
 
   describe('protocol.validationFailureStatus: 200', () => {

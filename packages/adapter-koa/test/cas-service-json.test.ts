@@ -50,7 +50,7 @@ describe('registered services (docs/protocol.md §4)', () => {
       });
     });
 
-    it('accepts plain arrays and objects, and defaults to enabled, SSO, no release', () => {
+    it('accepts plain arrays and objects, and defaults to enabled, SSO, and Apereo’s release (no principal attribute)', () => {
       const parsed = parseServiceDefinition({
         serviceId: 'https://.*',
         name: 'plain',
@@ -60,7 +60,7 @@ describe('registered services (docs/protocol.md §4)', () => {
       expect(parsed.type).to.equal('org.apereo.cas.services.CasRegisteredService');
       expect(parsed.accessStrategy).to.deep.equal({ enabled: true, ssoEnabled: true, requiredAttributes: { memberOf: ['staff'] } });
       expect(parsed.attributeRelease).to.deep.equal({ type: 'org.apereo.cas.services.ReturnAllAttributeReleasePolicy' });
-      expect(parseServiceDefinition({ serviceId: 'x', name: 'n' }).attributeRelease).to.deep.equal({ type: 'org.apereo.cas.services.DenyAllAttributeReleasePolicy' });
+      expect(parseServiceDefinition({ serviceId: 'x', name: 'n' }).attributeRelease).to.deep.equal({ type: 'org.apereo.cas.services.ReturnAllowedAttributeReleasePolicy', allowedAttributes: [] });
     });
 
     it('names the field that is wrong', () => {

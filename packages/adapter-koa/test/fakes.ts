@@ -23,6 +23,7 @@ export class ExplodingTicketStore implements TicketStore {
   get = (): Promise<Ticket | undefined> => this.fail();
   consume = (): Promise<ServiceTicket | undefined> => this.fail();
   touch = (): Promise<TicketGrantingTicket | undefined> => this.fail();
+  updateAuthentication = (): Promise<TicketGrantingTicket | undefined> => this.fail();
   remove = (): Promise<void> => this.fail();
   removeDescendants = (): Promise<number> => this.fail();
 }

@@ -51,7 +51,8 @@ describe('the built-in policies in the service JSON, each through its codec part
     }
     expect(released({ '@class': RETURN_ALLOWED_ATTRIBUTES, allowedAttributes: ['java.util.ArrayList', ['mail', 'cn']] })).to.deep.equal({ type: RETURN_ALLOWED_ATTRIBUTES, allowedAttributes: ['mail', 'cn'] });
     expect(released({ '@class': RETURN_ALLOWED_ATTRIBUTES })).to.deep.equal({ type: RETURN_ALLOWED_ATTRIBUTES, allowedAttributes: [] });
-    expect(released(undefined)).to.deep.equal({ type: DENY_ALL_ATTRIBUTES });
+    // Absent: Apereo's default, a ReturnAllowedAttributeReleasePolicy allowing nothing.
+    expect(released(undefined)).to.deep.equal({ type: RETURN_ALLOWED_ATTRIBUTES, allowedAttributes: [] });
   });
 
   it('writes each as CAS does and reads back what it wrote', () => {

@@ -149,6 +149,15 @@ export class MemoryTicketStore implements TicketStore, LiveTgtCount {
     return Promise.resolve(held.ticket());
   }
 
+  updateAuthentication(tgt: TicketGrantingTicket, authentication: Authentication): Promise<TicketGrantingTicket | undefined> {
+    const held = this.tickets.get(tgt.id);
+    if (!(held instanceof HeldTgt) || held.expiresAt <= this.clock.now()) return NOTHING;
+    const updated = new HeldTgt(held.id, this.share(authentication), authentication.authenticatedAt, held.createdAt, held.hardExpiresAt, held.expiresAt, held.servicesGranted, held.hardTimeout);
+    this.release(held.shared);
+    this.tickets.set(held.id, updated);
+    return Promise.resolve(updated.ticket());
+  }
+
   remove(id: string): Promise<void> {
     const held = this.tickets.get(id);
     if (held === undefined) return DONE;

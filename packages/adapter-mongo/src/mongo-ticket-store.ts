@@ -1,9 +1,10 @@
 import type { Collection } from 'mongodb';
-import type { Clock, LiveTgtCount, Ticket, TicketGrantingTicket, TicketStore, ValidatableTicket } from '@tessera/core';
+import type { Authentication, Clock, LiveTgtCount, Ticket, TicketGrantingTicket, TicketStore, ValidatableTicket } from '@tessera/core';
 import {
   fromTgtDocument,
   fromTicketDocument,
   fromValidatableDocument,
+  toAuthenticationDocument,
   toTicketDocument,
   type PtDocument,
   type StDocument,
@@ -73,6 +74,18 @@ export class MongoTicketStore implements TicketStore, LiveTgtCount {
       ),
     );
     return touched === null ? undefined : fromTgtDocument(touched as TgtDocument);
+  }
+
+  async updateAuthentication(tgt: TicketGrantingTicket, authentication: Authentication): Promise<TicketGrantingTicket | undefined> {
+    const now = this.now();
+    const updated = await this.guarded(() =>
+      this.tickets.findOneAndUpdate(
+        { _id: tgt.id, kind: 'TGT', expiresAt: { $gt: now }, hardExpiresAt: { $gt: now } },
+        { $set: { authentication: toAuthenticationDocument(authentication) } },
+        { returnDocument: 'after' },
+      ),
+    );
+    return updated === null ? undefined : fromTgtDocument(updated as TgtDocument);
   }
 
   async remove(id: string): Promise<void> {

@@ -57,15 +57,18 @@ export interface PtDocument {
  */
 export type TicketDocument = TgtDocument | StDocument | PgtDocument | PtDocument;
 
+export function toAuthenticationDocument(authentication: Authentication): AuthenticationDocument {
+  return { ...authentication, authenticatedAt: new Date(authentication.authenticatedAt) };
+}
+
 export function toTicketDocument(ticket: Ticket): TicketDocument {
   const times = { createdAt: new Date(ticket.createdAt), expiresAt: new Date(ticket.expiresAt) };
   switch (ticket.kind) {
     case 'TGT': {
-      const { authentication } = ticket;
       return {
         _id: ticket.id,
         kind: 'TGT',
-        authentication: { ...authentication, authenticatedAt: new Date(authentication.authenticatedAt) },
+        authentication: toAuthenticationDocument(ticket.authentication),
         hardExpiresAt: new Date(ticket.hardExpiresAt),
         servicesGranted: ticket.servicesGranted,
         ...(ticket.hardTimeout && { hardTimeout: true }),

@@ -104,6 +104,16 @@ export class RedisTicketStore implements TicketStore, LiveTgtCount {
     return grantingTicket(tgtId, data, { expiresAt: String(expiresAt), hardExpiresAt, servicesGranted: String(servicesGranted) });
   }
 
+  async updateAuthentication(tgt: TicketGrantingTicket, authentication: Authentication): Promise<TicketGrantingTicket | undefined> {
+    const key = this.keys.ticket(tgt.id);
+    if (key === undefined || !tgt.id.startsWith('TGT-')) return undefined;
+    const data = JSON.stringify({ authentication, createdAt: tgt.createdAt, ...(tgt.hardTimeout && { hardTimeout: true }) } satisfies TgtData);
+    const updated = (await guarded(() => runScript(this.client, 'tesseraUpdateTgtData', [key], [this.clock.now(), data]))) as [string, string, string] | null;
+    if (updated === null) return undefined;
+    const [expiresAt, hardExpiresAt, servicesGranted] = updated;
+    return grantingTicket(tgt.id, data, { expiresAt, hardExpiresAt, servicesGranted });
+  }
+
   async remove(id: string): Promise<void> {
     const key = this.keys.ticket(id);
     if (key === undefined) return;

@@ -81,6 +81,16 @@ local granted = redis.call('HINCRBY', KEYS[1], 'servicesGranted', 1)
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
 return { granted, tgt[4], tgt[3] }`,
   /**
+   * KEYS: TGT. ARGV: now, data. Replaces the data (the authentication) of a live TGT, as touch finds
+   * it live; returns { expiresAt, hardExpiresAt, servicesGranted } as stored, nil when it is not.
+   */
+  tesseraUpdateTgtData: `
+local tgt = redis.call('HMGET', KEYS[1], 'kind', 'expiresAt', 'hardExpiresAt', 'servicesGranted')
+local now = tonumber(ARGV[1])
+if tgt[1] ~= 'TGT' or tonumber(tgt[2]) <= now or tonumber(tgt[3]) <= now then return false end
+redis.call('HSET', KEYS[1], 'data', ARGV[2])
+return { tgt[2], tgt[3], tgt[4] }`,
+  /**
    * KEYS: the live TGT gauge. ARGV: TGT id, expiresAt, now, ttlMs, 'XX' to update only a TGT counted
    * already (a slide, which must not count a TGT logged out meanwhile). Forgets TGTs dead by the clock;
    * lives as long as its longest-lived TGT.

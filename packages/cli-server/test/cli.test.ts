@@ -1,18 +1,14 @@
 import { expect } from 'chai';
-import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { fileURLToPath } from 'node:url';
 import { MODULES, parseConfig, startServer } from '@tessera/cli-server';
 import { Argon2PasswordHasher } from '@tessera/core';
 import { FixedClock } from '@tessera/testkit';
 import { TestPki, type TestAuthority } from '@tessera/testkit/pki';
-
-const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
-const MAIN = join(ROOT, 'packages/cli-server/src/main.ts');
+import { spawnBuiltCli } from './built-cli.js';
 
 interface Run {
   readonly code: number | null;
@@ -20,9 +16,9 @@ interface Run {
   readonly stderr: string;
 }
 
-/** Runs the CLI from source, as `node dist/main.js` would run, feeding `stdin`. */
+/** Runs the built CLI to its end, feeding `stdin`. */
 function runCli(args: string[], stdin = '', env: Record<string, string> = {}): Promise<Run> {
-  const child = spawn(process.execPath, ['--conditions=source', '--import=tsx', MAIN, ...args], { cwd: ROOT, env: { ...process.env, NODE_OPTIONS: '', ...env } });
+  const child = spawnBuiltCli(args, env);
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -117,7 +113,7 @@ describe('tessera CLI', function () {
   });
 
   it('oidc generate-keys prints the oidc key set; --rotate FILE keeps its current key and cookie secret second', async function () {
-    // Four CLI processes, each compiling its sources on the fly and two making an RSA key: slow on a busy machine.
+    // Four CLI processes, two of them making an RSA key: slow on a busy machine.
     this.timeout(90_000);
     type KeySet = { keys: { kid: string; kty: string; alg: string; d: string }[]; cookieSecrets: string[] };
     const first = await runCli(['oidc', 'generate-keys']);
@@ -152,7 +148,7 @@ describe('tessera CLI', function () {
   });
 
   it('--help lists every command; each command has its own --help; unknown commands, options and operands exit 2', async function () {
-    // Some twenty CLI processes, each compiling its sources on the fly: slow on a busy machine.
+    // Some twenty CLI processes, most of them at once: slow on a busy machine.
     this.timeout(90_000);
     const help = await runCli(['--help']);
     expect(help.code).to.equal(0);

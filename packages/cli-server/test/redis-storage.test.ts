@@ -1,25 +1,22 @@
 import { expect } from 'chai';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { fileURLToPath } from 'node:url';
 import { freePort } from '@tessera/testkit';
 import { describeWithRedis } from '@tessera/testkit/redis';
 import { parseConfig, startServer, type RunningServer } from '@tessera/cli-server';
+import { spawnBuiltCli } from './built-cli.js';
 
-const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
-const MAIN = join(ROOT, 'packages/cli-server/src/main.ts');
 const APP = 'https://app.example.org/home';
 const PASSWORD = 'hunter2-redis';
 const quiet = new Writable({ write: (_chunk, _encoding, done) => done() });
 
-/** Starts the CLI from source (`command`, then `--config` with these settings) and the environment given; its process, output so far and exit. */
+/** Starts the built CLI (`command`, then `--config` with these settings) and the environment given; its process, output so far and exit. */
 function spawnCli(settings: unknown, env: Record<string, string> = {}, command: string[] = []) {
   const file = join(mkdtempSync(join(tmpdir(), 'tessera-redis-cli-')), 'tessera.json');
   writeFileSync(file, JSON.stringify(settings));
-  const child = spawn(process.execPath, ['--conditions=source', '--import=tsx', MAIN, ...command, '--config', file], { cwd: ROOT, env: { ...process.env, NODE_OPTIONS: '', ...env } });
+  const child = spawnBuiltCli([...command, '--config', file], env);
   const output = { stdout: '', stderr: '' };
   child.stdout.on('data', (chunk: Buffer) => (output.stdout += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output.stderr += chunk.toString()));

@@ -56,4 +56,25 @@ describe('access rules before any user is known (CAS isServiceAccessAllowed)', (
     expect(principalMeetsRequirements(studentsOnly(faculty), principal(['staff']))).to.equal(true);
     expect(principalMeetsRequirements(studentsOnly({ ...faculty, allowIfInactive: false }), principal(['staff']))).to.equal(false);
   });
+
+  it('a pattern keeps its answers check after check, whichever rule, definition or case setting uses the same source', () => {
+    const staff = (caseInsensitive: boolean, memberOf = ['Staff']) =>
+      ({ accessStrategy: { ...OPEN, requiredAttributes: { memberOf }, ...(caseInsensitive && { caseInsensitive }) } }) as unknown as RegisteredService;
+    const principal = { id: 'someone', attributes: { memberOf: ['staff'] } };
+    for (let check = 0; check < 3; check += 1) {
+      // The same source as a request rule, an activation criterion and an accepted value, with and without case.
+      expect(clientMatches({ userAgent: 'Staff' }, { userAgent: 'the staff browser' }), `check ${check}`).to.equal(true);
+      expect(activates({ requiredAttributes: { memberOf: ['Staff'] }, operator: 'AND', allowIfInactive: false }, principal.attributes)).to.equal(true);
+      expect(principalMeetsRequirements(staff(true), principal)).to.equal(true);
+      expect(principalMeetsRequirements(staff(false), principal)).to.equal(false);
+      // A request rule is found anywhere; the same source as an accepted value must match the whole value.
+      expect(clientMatches({ userAgent: 'url' }, { userAgent: 'curl/8' })).to.equal(true);
+      expect(principalMeetsRequirements(staff(true, ['url']), { id: 'someone', attributes: { memberOf: ['curl'] } })).to.equal(false);
+      // No regular expression: a request rule matches nothing, an activation value only itself, an accepted value only itself.
+      expect(clientMatches({ userAgent: '(' }, { userAgent: '(' })).to.equal(false);
+      expect(activates({ requiredAttributes: { memberOf: ['('] }, operator: 'AND', allowIfInactive: false }, { memberOf: ['('] })).to.equal(true);
+      expect(activates({ requiredAttributes: { memberOf: ['('] }, operator: 'AND', allowIfInactive: false }, { memberOf: ['(x'] })).to.equal(false);
+      expect(principalMeetsRequirements(staff(false, ['(']), { id: 'someone', attributes: { memberOf: ['('] } })).to.equal(true);
+    }
+  });
 });

@@ -3,6 +3,7 @@ import {
   BUILT_IN_RELEASE_POLICIES,
   BUILT_IN_USERNAME_PROVIDERS,
   CHAINING_ATTRIBUTE_RELEASE_POLICY,
+  DEFAULT_ATTRIBUTE_RELEASE,
   DEFAULT_USERNAME_PROVIDER,
   DENY_ALL_ATTRIBUTES,
   RETURN_ALL_ATTRIBUTES,
@@ -67,6 +68,25 @@ describe('service policies: release policies and username providers by class', (
       expect(await policies.releasedAttributes(asked(allowed))).to.deep.equal({ mail: ['casuser@example.org'], ...AUTHENTICATION });
     });
 
+    it('the default of a service without a policy, as Apereo’s: no principal attribute, the authentication’s attributes', async () => {
+      expect(await policies.releasedAttributes(asked(DEFAULT_ATTRIBUTE_RELEASE))).to.deep.equal(AUTHENTICATION);
+    });
+
+    it('ReturnAllowed and ReturnMapped find attribute names case ignored, as Apereo does; released as the policy writes them', async () => {
+      const allowed = { type: RETURN_ALLOWED_ATTRIBUTES, allowedAttributes: ['MAIL', 'memberof', 'Mail', 'constructor'] } as ServicePolicy;
+      expect(await policies.releasedAttributes(asked(allowed))).to.deep.equal({ MAIL: ['casuser@example.org'], memberof: ['staff', 'faculty'], ...AUTHENTICATION });
+      const mapped = { type: RETURN_MAPPED_ATTRIBUTES, allowedAttributes: { MAIL: ['email'], MemberOf: ['groups'] } } as ServicePolicy;
+      expect(await policies.releasedAttributes(asked(mapped))).to.deep.equal({ email: ['casuser@example.org'], groups: ['staff', 'faculty'], ...AUTHENTICATION });
+      // The exact name wins over one that differs only in case.
+      const both = { ...principal, attributes: { ...principal.attributes, Mail: ['other@example.org'] } };
+      expect((await policies.releasedAttributes({ ...asked({ type: RETURN_ALLOWED_ATTRIBUTES, allowedAttributes: ['Mail'] } as ServicePolicy), principal: both }))['Mail']).to.deep.equal(['other@example.org']);
+      // excludedAttributes and the filters name attributes exactly, as Apereo's do.
+      const excluded = { type: RETURN_ALL_ATTRIBUTES, excludedAttributes: ['MAIL'], authorizedToReleaseAuthenticationAttributes: false } as ServicePolicy;
+      expect(await policies.releasedAttributes(asked(excluded))).to.deep.equal(principal.attributes);
+      const filter = { type: MAPPED_REGEX_ATTRIBUTE_FILTER, patterns: { MEMBEROF: 'staff' }, excludeUnmappedAttributes: true, caseInsensitive: true, completeMatch: false };
+      expect(await policies.releasedAttributes(asked({ type: RETURN_ALL_ATTRIBUTES, attributeFilter: filter, authorizedToReleaseAuthenticationAttributes: false } as ServicePolicy))).to.deep.equal({});
+    });
+
     it('DenyAllAttributeReleasePolicy releases nothing, not even the authentication', async () => {
       expect(await policies.releasedAttributes(asked({ type: DENY_ALL_ATTRIBUTES }))).to.deep.equal({});
     });
@@ -89,6 +109,7 @@ describe('service policies: release policies and username providers by class', (
       expect(await policies.usernameFor(asked({ type: DENY_ALL_ATTRIBUTES }, byMail('mail')))).to.equal('casuser@example.org');
       expect(await policies.usernameFor(asked({ type: DENY_ALL_ATTRIBUTES }, byMail('mail', 'UPPER')))).to.equal('CASUSER@EXAMPLE.ORG');
       expect(await policies.usernameFor(asked({ type: DENY_ALL_ATTRIBUTES }, byMail('uid', 'UPPER')))).to.equal('CASUSER');
+      expect(await policies.usernameFor(asked({ type: DENY_ALL_ATTRIBUTES }, byMail('MAIL'))), 'the attribute’s name case ignored, as Apereo finds it').to.equal('casuser@example.org');
       const anonymous = (salt: string, attribute?: string) => ({ type: ANONYMOUS_USERNAME_PROVIDER, salt, ...(attribute && { attribute }) }) as ServicePolicy;
       const id = await policies.usernameFor(asked({ type: DENY_ALL_ATTRIBUTES }, anonymous('pepper')));
       // SHA-1 over "service!user!salt", base64: the id CAS's ShibbolethCompatiblePersistentIdGenerator gives.

@@ -4,6 +4,7 @@ import {
   compareServices,
   decodeRecordValue,
   encodeRecordValue,
+  type Authentication,
   type Clock,
   type DomainEvent,
   type DomainEventType,
@@ -58,6 +59,13 @@ export class MapTicketStore implements TicketStore {
     const ticket = this.live(id);
     if (ticket?.kind !== 'TGT') return Promise.resolve(undefined);
     const updated = { ...ticket, expiresAt, servicesGranted: ticket.servicesGranted + 1 };
+    this.tickets.set(id, updated);
+    return Promise.resolve(updated);
+  }
+  updateAuthentication({ id }: TicketGrantingTicket, authentication: Authentication): Promise<TicketGrantingTicket | undefined> {
+    const ticket = this.live(id);
+    if (ticket?.kind !== 'TGT') return Promise.resolve(undefined);
+    const updated = { ...ticket, authentication };
     this.tickets.set(id, updated);
     return Promise.resolve(updated);
   }

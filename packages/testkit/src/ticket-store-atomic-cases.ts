@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { aProxyTicket, aServiceTicket } from './builders.js';
+import { anAuthentication, aProxyTicket, aServiceTicket, aTicketGrantingTicket } from './builders.js';
 import type { ValidatableTicket } from '@tessera/core';
 import { saveTgtWithSt, type CurrentFixture, type TicketStoreFixture } from './ticket-store-fixture.js';
 
@@ -113,6 +113,35 @@ export function describeConsumeAndTouch(current: CurrentFixture): void {
       expect(await store.touch('TGT-999-unknown-test', clock.now() + 1000)).to.equal(undefined);
       expect(await store.touch(st.id, clock.now() + 60_000)).to.equal(undefined);
       expect(await store.get(st.id)).to.deep.equal(st);
+    });
+  });
+
+  describe('updateAuthentication', () => {
+    it("gives a live TGT the new authentication, its time included, keeping the times and count a touch set meanwhile", async () => {
+      const { tgt } = await saveTgtWithSt(current());
+      const { clock, store } = current();
+      clock.advance(60_000);
+      const touched = await store.touch(tgt.id, clock.now() + 5000);
+      const again = anAuthentication({ authenticatedAt: clock.now(), attributes: { credentialType: ['UsernamePasswordCredential'], successfulAuthenticationHandlers: ['config-users', 'a-second-handler'] } });
+      const expected = { ...touched, authentication: again };
+      expect(await store.updateAuthentication(tgt, again)).to.deep.equal(expected);
+      expect(await store.get(tgt.id)).to.deep.equal(expected);
+      expect(await store.touch(tgt.id, clock.now() + 6000)).to.deep.include({ authentication: again, servicesGranted: 2 });
+    });
+
+    it('refuses an unknown, an expired TGT and an ST, creating nothing and changing nothing', async () => {
+      const { tgt, st } = await saveTgtWithSt(current());
+      const { clock, store } = current();
+      const again = anAuthentication({ authenticatedAt: clock.now() + 1 });
+      const unknown = aTicketGrantingTicket(clock);
+      expect(await store.updateAuthentication(unknown, again)).to.equal(undefined);
+      expect(await store.get(unknown.id)).to.equal(undefined);
+      expect(await store.updateAuthentication({ ...tgt, id: st.id }, again)).to.equal(undefined);
+      expect(await store.get(st.id)).to.deep.equal(st);
+      clock.set(tgt.expiresAt);
+      expect(await store.updateAuthentication(tgt, again)).to.equal(undefined);
+      clock.set(tgt.expiresAt - 1);
+      expect(await store.get(tgt.id)).to.deep.equal(tgt);
     });
   });
 }

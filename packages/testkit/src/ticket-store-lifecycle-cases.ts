@@ -24,6 +24,9 @@ export function describeExpiry(current: CurrentFixture): void {
       clock.advanceSeconds(1);
       expect(await store.touch(tgt.id, hardExpiresAt)).to.deep.equal({ ...tgt, servicesGranted: 1 });
       expect(await store.get(tgt.id)).to.deep.equal({ ...tgt, servicesGranted: 1 });
+      // The same user logging in again keeps the session, and its lifetime.
+      const again = { ...tgt.authentication, authenticatedAt: clock.now() };
+      expect(await store.updateAuthentication({ ...tgt, servicesGranted: 1 }, again)).to.deep.equal({ ...tgt, authentication: again, servicesGranted: 1 });
       clock.set(hardExpiresAt);
       expect(await store.get(tgt.id)).to.equal(undefined);
       // A TGT of the default lifetimes comes back without the mark.

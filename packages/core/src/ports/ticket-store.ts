@@ -1,3 +1,4 @@
+import type { Authentication } from '../domain/authentication/authentication.js';
 import type { Ticket, TicketGrantingTicket, ValidatableTicket } from '../domain/tickets/ticket.js';
 
 /**
@@ -31,6 +32,14 @@ export interface TicketStore {
    * updated TGT, or undefined when it is gone or expired.
    */
   touch(tgtId: string, expiresAt: number): Promise<TicketGrantingTicket | undefined>;
+
+  /**
+   * Gives a live TGT this authentication (its user logged in again, or proved more factors), in one
+   * step conditioned on it being live as touch is; its times and count stay as stored. `tgt` is the
+   * TGT as read (its id, and its createdAt, which never changes). Returns the updated TGT, or
+   * undefined when it is gone or expired.
+   */
+  updateAuthentication(tgt: TicketGrantingTicket, authentication: Authentication): Promise<TicketGrantingTicket | undefined>;
 
   /** Removes a ticket of any kind. Unknown ids are fine. */
   remove(id: string): Promise<void>;

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Principal } from '../domain/authentication/principal.js';
 import type { ServicePolicy } from '../domain/registry/registered-service.js';
 import type { UsernameProvider } from '../ports/service-policies.js';
+import { valuesIgnoringCase } from './attribute-names.js';
 
 const CAS = 'org.apereo.cas.services';
 export const PRINCIPAL_ATTRIBUTE_USERNAME_PROVIDER = `${CAS}.PrincipalAttributeRegisteredServiceUsernameProvider`;
@@ -24,11 +25,14 @@ export interface AnonymousUsername extends ServicePolicy {
   readonly attribute?: string;
 }
 
-/** The first value of `usernameAttribute` (the principal id when the principal has none), in the case `canonicalizationMode` says. */
+/**
+ * The first value of `usernameAttribute`, its name's case ignored as CAS finds it (the principal id when
+ * the principal has none), in the case `canonicalizationMode` says.
+ */
 export const principalAttributeUsername: UsernameProvider<PrincipalAttributeUsername> = {
   type: PRINCIPAL_ATTRIBUTE_USERNAME_PROVIDER,
   username(provider, { principal }) {
-    const name = principal.attributes[provider.usernameAttribute]?.[0] ?? principal.id;
+    const name = valuesIgnoringCase(principal.attributes, provider.usernameAttribute)?.[0] ?? principal.id;
     return Promise.resolve(canonical(name, provider.canonicalizationMode));
   },
 };

@@ -1,6 +1,6 @@
 import {
+  DEFAULT_ATTRIBUTE_RELEASE,
   DEFAULT_USERNAME_PROVIDER_TYPE,
-  NO_ATTRIBUTES_RELEASED,
   UnknownServicePolicyError,
   type InvalidServiceDefinitionError,
   type ServiceDefinitionProblem,
@@ -55,9 +55,12 @@ export class PolicySlots {
     return this.keyProblemsOf(codec, json, field);
   }
 
-  /** `attributeReleasePolicy`: absent, nothing is released. */
+  /**
+   * `attributeReleasePolicy`: absent, Apereo CAS's default (no principal attribute, the authentication's
+   * attributes), whichever way the definition came: a file, the configuration or the registration API.
+   */
   parseReleasePolicy(json: unknown, fail: Fail): ServicePolicy {
-    if (json === undefined || json === null) return NO_ATTRIBUTES_RELEASED;
+    if (json === undefined || json === null) return DEFAULT_ATTRIBUTE_RELEASE;
     if (!isRecord(json)) throw fail('(policy)', 'must be an object');
     const codec = this.release.find(json['@class']);
     if (!codec) throw fail('@class', `${refusedReleasePolicyClass(json['@class']) ?? 'must be'} ${this.release.simpleNames()}`);

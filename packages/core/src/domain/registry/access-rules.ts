@@ -1,5 +1,5 @@
 import type { AttributeMap } from '../authentication/principal.js';
-import { compileAnywhere } from './patterns.js';
+import { compileAnywhere, compiledOnce } from './patterns.js';
 import type { AccessStrategy, AccessWindow, ActivationCriteria, RequestRules } from './registered-service.js';
 
 /** What a request tells the access strategy of its client. */
@@ -40,7 +40,7 @@ export function withinWindow(window: AccessWindow, now: number): boolean {
 export function clientMatches(rules: RequestRules, client: RequestClient): boolean {
   const found = (pattern: string | undefined, value: string | undefined) => {
     if (pattern === undefined || pattern.trim() === '') return true;
-    const regex = requestPattern(pattern);
+    const regex = rulePattern(pattern);
     return regex !== null && value !== undefined && regex.test(value);
   };
   return found(rules.ipAddress, client.address === undefined ? undefined : plainAddress(client.address)) && found(rules.userAgent, client.userAgent);
@@ -54,7 +54,7 @@ export function clientMatches(rules: RequestRules, client: RequestClient): boole
 export function activates(criteria: ActivationCriteria, attributes: AttributeMap): boolean {
   const holds = ([name, required]: [string, readonly string[]]) => {
     const values = attributes[name] ?? [];
-    const pattern = requestPattern(`(${required.join('|')})`);
+    const pattern = rulePattern(`(${required.join('|')})`);
     return pattern === null ? values.some((value) => required.includes(value)) : values.some((value) => pattern.test(value));
   };
   const entries = Object.entries(criteria.requiredAttributes);
@@ -65,6 +65,9 @@ export function activates(criteria: ActivationCriteria, attributes: AttributeMap
 export function requestPattern(pattern: string): RegExp | null {
   return compileAnywhere(pattern, 'i');
 }
+
+/** requestPattern for the checks, of request rules and activation criteria alike: each source compiled once. */
+const rulePattern = compiledOnce(requestPattern);
 
 /** An IPv4 peer on a dual-stack socket (`::ffff:192.0.2.1`) as the IPv4 address its rules are written for. */
 function plainAddress(address: string): string {

@@ -1,22 +1,19 @@
 import type { Principal } from '../authentication/principal.js';
 import { activates, strategyAllows, type AccessContext } from './access-rules.js';
-import { compileAnywhere } from './patterns.js';
+import { compileAnywhere, compiledOnce } from './patterns.js';
 import { hasExpired, OIDC_REGISTERED_SERVICE, type RegisteredService } from './registered-service.js';
-
-const compiled = new Map<string, RegExp | null>();
 
 /**
  * The pattern of a serviceId: case-insensitive, anchored on the whole URL (CAS's
  * FullRegexRegisteredServiceMatchingStrategy). An invalid pattern matches nothing. Compiled once.
  */
-export function servicePattern(serviceId: string): RegExp | null {
-  let pattern = compiled.get(serviceId);
-  if (pattern === undefined) {
-    pattern = compileFullMatch(serviceId, 'i');
-    compiled.set(serviceId, pattern);
-  }
-  return pattern;
-}
+export const servicePattern = compiledOnce((serviceId) => compileFullMatch(serviceId, 'i'));
+
+/** An accepted or rejected attribute value of an access strategy, whole, case ignored or not; each compiled once. */
+const attributePattern = {
+  caseIgnored: compiledOnce((pattern) => compileFullMatch(pattern, 'i')),
+  caseKept: compiledOnce((pattern) => compileFullMatch(pattern)),
+};
 
 export function compileFullMatch(source: string, flags = ''): RegExp | null {
   if (source.trim() === '') return null;
@@ -58,10 +55,11 @@ function matchesUrl(service: RegisteredService, url: string, now: number | undef
 export function principalMeetsRequirements(service: RegisteredService, principal: Principal): boolean {
   const { requiredAttributes, rejectedAttributes = {}, requireAllAttributes = true, caseInsensitive = false, activation } = service.accessStrategy;
   if (activation !== undefined && !activates(activation, principal.attributes)) return activation.allowIfInactive;
+  const patternOf = caseInsensitive ? attributePattern.caseIgnored : attributePattern.caseKept;
   const matches = (name: string, patterns: readonly string[]) => {
     const values = principal.attributes[name] ?? [];
     return patterns.some((pattern) => {
-      const regex = compileFullMatch(pattern, caseInsensitive ? 'i' : '');
+      const regex = patternOf(pattern);
       return values.some((value) => (regex ? regex.test(value) : value === pattern));
     });
   };

@@ -111,15 +111,19 @@ export class BrowserLogin {
   }
 
   /**
-   * A proven login's session: the browser's own one when it is the same user's, else a new one (the
-   * browser's earlier session ends, its services are logged out). A ticket granted now is always
-   * from a new login. A new session for `service` (the login's, when it names one) lives as long as
-   * the service's own session lifetime says, if it has one.
+   * A proven login's session: the browser's own one when it is the same user's, its time of login now
+   * this one's (as Apereo CAS updates the TGT's authentication date), else a new one (the browser's
+   * earlier session ends, its services are logged out). A ticket granted now is always from a new login.
+   * A new session for `service` (the login's, when it names one) lives as long as the service's own
+   * session lifetime says, if it has one.
    */
   async startSession(request: LoginRequest, authentication: Authentication, service?: RegisteredService): Promise<LoggedIn> {
-    let tgt = await this.session(request.sessionTgtId);
-    if (request.stepUp && tgt?.authentication.principal.id === authentication.principal.id) return this.stepUp(request, tgt, authentication);
-    if (tgt?.authentication.principal.id !== authentication.principal.id) {
+    const session = await this.session(request.sessionTgtId);
+    const sameUser = session?.authentication.principal.id === authentication.principal.id;
+    if (request.stepUp && sameUser) return this.stepUp(request, session, authentication);
+    // What the session proved stays (its factors among them); only its time of login is the new one's.
+    let tgt = sameUser ? await this.tickets.updateAuthentication(session, { ...session.authentication, authenticatedAt: authentication.authenticatedAt }) : undefined;
+    if (tgt === undefined) {
       if (request.sessionTgtId !== undefined) await this.core.destroyTicketGrantingTicket.execute(request.sessionTgtId, request.origin);
       tgt = await this.core.createTicketGrantingTicket.store(authentication, request.origin, service);
     }
@@ -134,8 +138,9 @@ export class BrowserLogin {
    * of single sign-on, not of a new login.
    */
   private async stepUp(request: LoginRequest, tgt: TicketGrantingTicket, authentication: Authentication): Promise<LoggedIn> {
-    const stepped: TicketGrantingTicket = { ...tgt, authentication: { ...authentication, authenticatedAt: tgt.authentication.authenticatedAt } };
-    await this.tickets.save(stepped);
+    const steppedAuthentication = { ...authentication, authenticatedAt: tgt.authentication.authenticatedAt };
+    // Gone meanwhile (expired, logged out): the grant finds no session and shows the form, as for any dead session.
+    const stepped = (await this.tickets.updateAuthentication(tgt, steppedAuthentication)) ?? { ...tgt, authentication: steppedAuthentication };
     const principal = authentication.principal.id;
     if (request.service === undefined) return { tgt: stepped, outcome: { kind: 'signedIn', principal } };
     return { tgt: stepped, outcome: await this.grant(stepped, request.service, request.origin) };
