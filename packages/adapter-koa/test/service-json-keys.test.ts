@@ -47,7 +47,10 @@ describe('service definitions fail closed on keys', () => {
       [{ allowedToProxy: true }, /^services\[0\]\.allowedToProxy: not supported by tessera: .*proxyPolicy.*accepted only as false/],
       [{ multifactorPolicy: { '@class': `${CAS}.DefaultRegisteredServiceMultifactorPolicy`, multifactorAuthenticationProviders: ['java.util.LinkedHashSet', ['mfa-duo']] } }, /^services\[0\]\.multifactorPolicy\.multifactorAuthenticationProviders: names mfa-duo, which tessera does not have; its one provider is mfa-gauth/],
       [{ authenticationPolicy: { '@class': `${CAS}.DefaultRegisteredServiceAuthenticationPolicy` } }, /^services\[0\]\.authenticationPolicy: not supported/],
-      [{ ticketGrantingTicketExpirationPolicy: { '@class': `${CAS}.DefaultRegisteredServiceTicketGrantingTicketExpirationPolicy`, timeToKillInSeconds: 30 } }, /^services\[0\]\.ticketGrantingTicketExpirationPolicy: not supported/],
+      [
+        { ticketGrantingTicketExpirationPolicy: { '@class': `${CAS}.DefaultRegisteredServiceTicketGrantingTicketExpirationPolicy`, maxTimeToLiveInSeconds: 30, userAgents: { '@class': 'java.util.HashMap', Firefox: 10 } } },
+        /^services\[0\]\.ticketGrantingTicketExpirationPolicy\.userAgents: not supported by tessera: .*maxTimeToLiveInSeconds; accepted only as an empty map/,
+      ],
       [{ enabled: false }, /^services\[0\]\.enabled: not supported by tessera: .*accessStrategy\.enabled/],
       [{ accessStrategy: { delegatedAuthenticationPolicy: { '@class': `${CAS}.x` } } }, /^services\[0\]\.accessStrategy\.delegatedAuthenticationPolicy: not supported/],
       [{ attributeReleasePolicy: { '@class': `${CAS}.ReturnAllAttributeReleasePolicy`, principalIdAttribute: 'mail' } }, /^services\[0\]\.attributeReleasePolicy\.principalIdAttribute: not supported/],

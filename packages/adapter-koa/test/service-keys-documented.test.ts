@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ACCESS_STRATEGY_CLASSES } from '../src/services/codecs/access-strategy-codec.js';
 import { ACCESS_STRATEGY_KEYS, PROPERTY_KEYS, proxyPolicyKeys, SERVICE_KEYS, serviceKeys, type KeyRules } from '../src/services/codecs/cas-service-keys.js';
+import { TICKET_EXPIRATION_POLICIES } from '../src/services/codecs/ticket-expiration-codec.js';
 
 const PAGE = 'docs/services.md';
 const page = readFileSync(fileURLToPath(new URL(`../../../${PAGE}`, import.meta.url)), 'utf8');
@@ -44,6 +45,13 @@ describe(`every service definition key the codec knows is in ${PAGE}`, () => {
     for (const type of ['org.apereo.cas.support.oauth.services.OAuthRegisteredService', 'org.apereo.cas.services.OidcRegisteredService']) {
       expect(page, type).to.include(`\`${type}\``);
       expect(undocumented(serviceKeys(type), ''), type).to.deep.equal([]);
+    }
+  });
+
+  it('the ticket expiration policies, their classes and keys', () => {
+    for (const [key, { className, keys }] of Object.entries(TICKET_EXPIRATION_POLICIES)) {
+      expect(page, className).to.include(`\`${className}\``);
+      expect(undocumented(keys, key), key).to.deep.equal([]);
     }
   });
 

@@ -47,6 +47,7 @@ class HeldTgt {
     readonly hardExpiresAt: number,
     public expiresAt: number,
     public servicesGranted: number,
+    readonly hardTimeout: boolean,
   ) {}
 
   ticket(): TicketGrantingTicket {
@@ -62,6 +63,7 @@ class HeldTgt {
       hardExpiresAt: this.hardExpiresAt,
       expiresAt: this.expiresAt,
       servicesGranted: this.servicesGranted,
+      ...(this.hardTimeout && { hardTimeout: true }),
     };
   }
 }
@@ -107,7 +109,7 @@ export class MemoryTicketStore implements TicketStore, LiveTgtCount {
     if (ticket.kind === 'TGT') {
       this.forget(this.tickets.get(ticket.id));
       const { createdAt, hardExpiresAt, expiresAt, servicesGranted } = ticket;
-      this.tickets.set(ticket.id, new HeldTgt(ticket.id, this.share(ticket.authentication), ticket.authentication.authenticatedAt, createdAt, hardExpiresAt, expiresAt, servicesGranted));
+      this.tickets.set(ticket.id, new HeldTgt(ticket.id, this.share(ticket.authentication), ticket.authentication.authenticatedAt, createdAt, hardExpiresAt, expiresAt, servicesGranted, ticket.hardTimeout === true));
       this.tgtsHeld += 1;
     } else {
       this.tickets.set(ticket.id, ticket);
@@ -130,6 +132,10 @@ export class MemoryTicketStore implements TicketStore, LiveTgtCount {
   consume(id: string): Promise<ValidatableTicket | undefined> {
     const held = this.tickets.get(id);
     if (held === undefined || held instanceof HeldTgt || held.kind === 'PGT' || held.expiresAt <= this.clock.now()) return NOTHING;
+    if (held.usesLeft !== undefined && held.usesLeft > 1) {
+      this.tickets.set(id, { ...held, usesLeft: held.usesLeft - 1 });
+      return Promise.resolve(held);
+    }
     this.tickets.delete(id);
     this.unindex(held);
     return Promise.resolve(held);
@@ -146,7 +152,7 @@ export class MemoryTicketStore implements TicketStore, LiveTgtCount {
   updateAuthentication(tgt: TicketGrantingTicket, authentication: Authentication): Promise<TicketGrantingTicket | undefined> {
     const held = this.tickets.get(tgt.id);
     if (!(held instanceof HeldTgt) || held.expiresAt <= this.clock.now()) return NOTHING;
-    const updated = new HeldTgt(held.id, this.share(authentication), authentication.authenticatedAt, held.createdAt, held.hardExpiresAt, held.expiresAt, held.servicesGranted);
+    const updated = new HeldTgt(held.id, this.share(authentication), authentication.authenticatedAt, held.createdAt, held.hardExpiresAt, held.expiresAt, held.servicesGranted, held.hardTimeout);
     this.release(held.shared);
     this.tickets.set(held.id, updated);
     return Promise.resolve(updated.ticket());

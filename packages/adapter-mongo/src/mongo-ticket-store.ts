@@ -49,8 +49,18 @@ export class MongoTicketStore implements TicketStore, LiveTgtCount {
     return found === null ? undefined : fromTicketDocument(found);
   }
 
+  /**
+   * A ticket of one use (or at its last) is deleted in one step, a ticket of more takes one use in one
+   * step. Uses only go down, so delete, take a use, delete again is every case: a single-use ticket
+   * costs the one round trip it always did, a use of a multi-use one two, an unknown ticket three.
+   */
   async consume(id: string): Promise<ValidatableTicket | undefined> {
-    const consumed = await this.guarded(() => this.tickets.findOneAndDelete({ _id: id, kind: { $in: ['ST', 'PT'] }, expiresAt: { $gt: this.now() } }));
+    const live = { _id: id, kind: { $in: ['ST', 'PT'] as ('ST' | 'PT')[] }, expiresAt: { $gt: this.now() } };
+    const last = () => this.guarded(() => this.tickets.findOneAndDelete({ ...live, usesLeft: { $not: { $gt: 1 } } }));
+    const consumed =
+      (await last()) ??
+      (await this.guarded(() => this.tickets.findOneAndUpdate({ ...live, usesLeft: { $gt: 1 } }, { $inc: { usesLeft: -1 } }, { returnDocument: 'before' }))) ??
+      (await last());
     return consumed === null ? undefined : fromValidatableDocument(consumed as StDocument | PtDocument);
   }
 

@@ -11,6 +11,9 @@ import {
   type ServicePolicy,
   type ServiceProtocol,
   type SingleSignOnParticipation,
+  type ProxyGrantingTicketExpiration,
+  type TicketGrantingTicketExpiration,
+  type UseLimitedTicketExpiration,
 } from '@tessera/core';
 
 /** A registered service as stored, keyed by its id. */
@@ -33,6 +36,10 @@ export interface ServiceDocument {
   multifactorPolicy?: MultifactorPolicy;
   singleSignOnParticipation?: SingleSignOnParticipation;
   supportedProtocols?: readonly ServiceProtocol[];
+  ticketGrantingTicketExpiration?: TicketGrantingTicketExpiration;
+  serviceTicketExpiration?: UseLimitedTicketExpiration;
+  proxyTicketExpiration?: UseLimitedTicketExpiration;
+  proxyGrantingTicketExpiration?: ProxyGrantingTicketExpiration;
   oidc?: OidcClientDefinition;
 }
 
@@ -64,6 +71,10 @@ export function fromServiceDocument(document: ServiceDocument): RegisteredServic
     ...(document.multifactorPolicy === undefined ? {} : { multifactorPolicy: document.multifactorPolicy }),
     ...(document.singleSignOnParticipation === undefined ? {} : { singleSignOnParticipation: document.singleSignOnParticipation }),
     ...(document.supportedProtocols === undefined ? {} : { supportedProtocols: document.supportedProtocols }),
+    ...(document.ticketGrantingTicketExpiration === undefined ? {} : { ticketGrantingTicketExpiration: document.ticketGrantingTicketExpiration }),
+    ...(document.serviceTicketExpiration === undefined ? {} : { serviceTicketExpiration: document.serviceTicketExpiration }),
+    ...(document.proxyTicketExpiration === undefined ? {} : { proxyTicketExpiration: document.proxyTicketExpiration }),
+    ...(document.proxyGrantingTicketExpiration === undefined ? {} : { proxyGrantingTicketExpiration: document.proxyGrantingTicketExpiration }),
     ...(document.oidc === undefined ? {} : { oidc: document.oidc }),
   };
 }

@@ -11,6 +11,8 @@ export interface TgtDocument {
   hardExpiresAt: Date;
   expiresAt: Date;
   servicesGranted: number;
+  /** Only when true: a session of a service's own lifetime, which never slides. */
+  hardTimeout?: true;
 }
 
 export interface StDocument {
@@ -22,6 +24,8 @@ export interface StDocument {
   authenticatedAt: Date;
   createdAt: Date;
   expiresAt: Date;
+  /** Only for a ticket of more than one use: the validations it still takes. */
+  usesLeft?: number;
 }
 
 export interface PgtDocument {
@@ -44,6 +48,7 @@ export interface PtDocument {
   authenticatedAt: Date;
   createdAt: Date;
   expiresAt: Date;
+  usesLeft?: number;
 }
 
 /**
@@ -66,12 +71,13 @@ export function toTicketDocument(ticket: Ticket): TicketDocument {
         authentication: toAuthenticationDocument(ticket.authentication),
         hardExpiresAt: new Date(ticket.hardExpiresAt),
         servicesGranted: ticket.servicesGranted,
+        ...(ticket.hardTimeout && { hardTimeout: true }),
         ...times,
       };
     }
     case 'ST': {
       const { id, kind, tgtId, service, fromNewLogin, authenticatedAt } = ticket;
-      return { _id: id, kind, tgtId, service, fromNewLogin, authenticatedAt: new Date(authenticatedAt), ...times };
+      return { _id: id, kind, tgtId, service, fromNewLogin, authenticatedAt: new Date(authenticatedAt), ...times, ...(ticket.usesLeft !== undefined && { usesLeft: ticket.usesLeft }) };
     }
     case 'PGT': {
       const { id, kind, tgtId, service, proxies } = ticket;
@@ -79,7 +85,7 @@ export function toTicketDocument(ticket: Ticket): TicketDocument {
     }
     case 'PT': {
       const { id, kind, tgtId, grantedBy, service, proxies, authenticatedAt } = ticket;
-      return { _id: id, kind, tgtId, grantedBy, service, proxies: [...proxies], authenticatedAt: new Date(authenticatedAt), ...times };
+      return { _id: id, kind, tgtId, grantedBy, service, proxies: [...proxies], authenticatedAt: new Date(authenticatedAt), ...times, ...(ticket.usesLeft !== undefined && { usesLeft: ticket.usesLeft }) };
     }
   }
 }
@@ -106,6 +112,7 @@ export function fromTgtDocument(document: TgtDocument): TicketGrantingTicket {
     hardExpiresAt: document.hardExpiresAt.getTime(),
     expiresAt: document.expiresAt.getTime(),
     servicesGranted: document.servicesGranted,
+    ...(document.hardTimeout === true && { hardTimeout: true }),
   };
 }
 
@@ -126,7 +133,13 @@ function grantedFields(document: StDocument | PgtDocument | PtDocument) {
 }
 
 function fromStDocument(document: StDocument): ServiceTicket {
-  return { kind: 'ST', ...grantedFields(document), fromNewLogin: document.fromNewLogin, authenticatedAt: document.authenticatedAt.getTime() };
+  return {
+    kind: 'ST',
+    ...grantedFields(document),
+    fromNewLogin: document.fromNewLogin,
+    authenticatedAt: document.authenticatedAt.getTime(),
+    ...(document.usesLeft !== undefined && { usesLeft: document.usesLeft }),
+  };
 }
 
 function fromPgtDocument(document: PgtDocument): ProxyGrantingTicket {
@@ -134,5 +147,12 @@ function fromPgtDocument(document: PgtDocument): ProxyGrantingTicket {
 }
 
 function fromPtDocument(document: PtDocument): ProxyTicket {
-  return { kind: 'PT', ...grantedFields(document), grantedBy: document.grantedBy, proxies: [...document.proxies], authenticatedAt: document.authenticatedAt.getTime() };
+  return {
+    kind: 'PT',
+    ...grantedFields(document),
+    grantedBy: document.grantedBy,
+    proxies: [...document.proxies],
+    authenticatedAt: document.authenticatedAt.getTime(),
+    ...(document.usesLeft !== undefined && { usesLeft: document.usesLeft }),
+  };
 }

@@ -69,12 +69,23 @@ describe('MongoTicketStore: the exact queries it sends', () => {
     expect(tickets().documents).to.have.length(1);
   });
 
-  it('consumes an ST with one findOneAndDelete on id, kind ST or PT and expiresAt > now', async () => {
+  it('consumes an ST with one findOneAndDelete on id, kind ST or PT, expiresAt > now and no uses left beyond this one', async () => {
     const st = aServiceTicket(clock);
     await store().save(st);
     expect(await store().consume(st.id)).to.deep.equal(st);
-    expect(tickets().argsOf('findOneAndDelete')).to.deep.equal([[{ _id: st.id, kind: { $in: ['ST', 'PT'] }, expiresAt: { $gt: nowDate() } }]]);
+    expect(tickets().argsOf('findOneAndDelete')).to.deep.equal([[{ _id: st.id, kind: { $in: ['ST', 'PT'] }, expiresAt: { $gt: nowDate() }, usesLeft: { $not: { $gt: 1 } } }]]);
     expect(tickets().calls.map((call) => call.method)).to.deep.equal(['insertOne', 'findOneAndDelete']);
+  });
+
+  it('takes a use of a multi-use ST with a conditional $inc after the delete found nothing, and deletes it at its last', async () => {
+    const st = aServiceTicket(clock, { usesLeft: 2 });
+    await store().save(st);
+    expect(await store().consume(st.id)).to.deep.equal(st);
+    expect(tickets().argsOf('findOneAndUpdate')).to.deep.equal([
+      [{ _id: st.id, kind: { $in: ['ST', 'PT'] }, expiresAt: { $gt: nowDate() }, usesLeft: { $gt: 1 } }, { $inc: { usesLeft: -1 } }, { returnDocument: 'before' }],
+    ]);
+    expect(await store().consume(st.id)).to.deep.equal({ ...st, usesLeft: 1 });
+    expect(tickets().calls.map((call) => call.method)).to.deep.equal(['insertOne', 'findOneAndDelete', 'findOneAndUpdate', 'findOneAndDelete']);
   });
 
   it('touches a TGT with one conditional findOneAndUpdate: live, under its hard limit, $inc and $set, document after', async () => {

@@ -28,10 +28,11 @@ const REMOVAL_ROUNDS = 5;
 interface TgtData {
   readonly authentication: Authentication;
   readonly createdAt: number;
+  readonly hardTimeout?: true;
 }
 
 /** What the `data` field of a ticket granted under a TGT holds: all of it but kind, id and expiresAt, which have their own places. */
-type GrantedData<T extends DescendantTicket = DescendantTicket> = T extends DescendantTicket ? Omit<T, 'kind' | 'id' | 'expiresAt'> : never;
+type GrantedData<T extends DescendantTicket = DescendantTicket> = T extends DescendantTicket ? Omit<T, 'kind' | 'id' | 'expiresAt' | 'usesLeft'> : never;
 
 /**
  * Tickets in Redis, shared by every node. Each ticket is a hash: `kind`, `expiresAt`, `data` (JSON of
@@ -50,12 +51,13 @@ export class RedisTicketStore implements TicketStore, LiveTgtCount {
     const key = this.ticketKey(ticket.id);
     const ttl = this.ttlUntil(ticket.expiresAt);
     if (ticket.kind === 'TGT') {
-      const data: TgtData = { authentication: ticket.authentication, createdAt: ticket.createdAt };
+      const data: TgtData = { authentication: ticket.authentication, createdAt: ticket.createdAt, ...(ticket.hardTimeout && { hardTimeout: true }) };
       await guarded(() => runScript(this.client, 'tesseraSaveTgt', [key], [ticket.expiresAt, ticket.hardExpiresAt, ticket.servicesGranted, JSON.stringify(data), ttl]));
       this.countTgt(ticket.id, ticket.expiresAt, '');
       return;
     }
-    const { kind, id, expiresAt, ...data } = ticket;
+    // The uses left change with each validation: a field of their own, beside the data that never changes.
+    const { kind, id, expiresAt, usesLeft, ...data } = ticket.kind === 'PGT' ? { ...ticket, usesLeft: undefined } : ticket;
     if (!key.includes(`{${sessionTag(ticket.tgtId)}}`)) throw new Error(`${kind} ${id.slice(0, 8)}… does not carry the session tag of its TGT`);
     // Two scripts of one key each, sent together: one round trip, and each served while its slot is
     // being moved (see scripts.ts). Should either fail, the save fails and the id is never handed
@@ -63,7 +65,7 @@ export class RedisTicketStore implements TicketStore, LiveTgtCount {
     await guarded(() =>
       Promise.all([
         runScript(this.client, 'tesseraIndexGranted', [this.keys.descendants(ticket.tgtId)], [id, expiresAt, this.clock.now(), ttl]),
-        runScript(this.client, 'tesseraSaveGranted', [key], [kind, expiresAt, JSON.stringify(data satisfies GrantedData), ttl]),
+        runScript(this.client, 'tesseraSaveGranted', [key], [kind, expiresAt, JSON.stringify(data satisfies GrantedData), ttl, usesLeft ?? '']),
       ]),
     );
   }
@@ -78,16 +80,16 @@ export class RedisTicketStore implements TicketStore, LiveTgtCount {
     if (fields['kind'] === 'TGT') {
       return grantingTicket(id, fields['data'], { expiresAt: fields['expiresAt'], hardExpiresAt: fields['hardExpiresAt'], servicesGranted: fields['servicesGranted'] });
     }
-    return grantedTicket(fields['kind'], id, expiresAt, fields['data']);
+    return grantedTicket(fields['kind'], id, expiresAt, fields['data'], fields['usesLeft']);
   }
 
   async consume(id: string): Promise<ValidatableTicket | undefined> {
     const key = this.keys.ticket(id);
     if (key === undefined || !(id.startsWith('ST-') || id.startsWith('PT-'))) return undefined;
-    const consumed = (await guarded(() => runScript(this.client, 'tesseraConsume', [key], [this.clock.now()]))) as [string, string, string] | null;
+    const consumed = (await guarded(() => runScript(this.client, 'tesseraConsume', [key], [this.clock.now()]))) as [string, string, string, string] | null;
     if (consumed === null) return undefined;
-    const [data, expiresAt, kind] = consumed;
-    return grantedTicket(kind, id, storedNumber(id, 'expiresAt', expiresAt), data) as ValidatableTicket;
+    const [data, expiresAt, kind, usesLeft] = consumed;
+    return grantedTicket(kind, id, storedNumber(id, 'expiresAt', expiresAt), data, usesLeft === '' ? undefined : usesLeft) as ValidatableTicket;
   }
 
   async touch(tgtId: string, expiresAt: number): Promise<TicketGrantingTicket | undefined> {
@@ -105,7 +107,7 @@ export class RedisTicketStore implements TicketStore, LiveTgtCount {
   async updateAuthentication(tgt: TicketGrantingTicket, authentication: Authentication): Promise<TicketGrantingTicket | undefined> {
     const key = this.keys.ticket(tgt.id);
     if (key === undefined || !tgt.id.startsWith('TGT-')) return undefined;
-    const data = JSON.stringify({ authentication, createdAt: tgt.createdAt } satisfies TgtData);
+    const data = JSON.stringify({ authentication, createdAt: tgt.createdAt, ...(tgt.hardTimeout && { hardTimeout: true }) } satisfies TgtData);
     const updated = (await guarded(() => runScript(this.client, 'tesseraUpdateTgtData', [key], [this.clock.now(), data]))) as [string, string, string] | null;
     if (updated === null) return undefined;
     const [expiresAt, hardExpiresAt, servicesGranted] = updated;
@@ -177,7 +179,7 @@ export class RedisTicketStore implements TicketStore, LiveTgtCount {
 }
 
 function grantingTicket(id: string, data: string, fields: { expiresAt?: string | undefined; hardExpiresAt?: string | undefined; servicesGranted?: string | undefined }): TicketGrantingTicket {
-  const { authentication, createdAt } = ticketData('TGT', id, data);
+  const { authentication, createdAt, hardTimeout } = ticketData('TGT', id, data);
   return {
     kind: 'TGT',
     id,
@@ -187,18 +189,20 @@ function grantingTicket(id: string, data: string, fields: { expiresAt?: string |
     hardExpiresAt: storedNumber(id, 'hardExpiresAt', fields.hardExpiresAt),
     expiresAt: storedNumber(id, 'expiresAt', fields.expiresAt),
     servicesGranted: storedNumber(id, 'servicesGranted', fields.servicesGranted),
+    ...(hardTimeout && { hardTimeout }),
   };
 }
 
 /** An ST, PGT or PT from its hash, field by field (checked: ticket-data.ts) so nothing else stored there reaches core. */
-function grantedTicket(kind: string | undefined, id: string, expiresAt: number, data: string): DescendantTicket {
+function grantedTicket(kind: string | undefined, id: string, expiresAt: number, data: string, usesLeft?: string): DescendantTicket {
+  const uses = usesLeft === undefined ? {} : { usesLeft: storedNumber(id, 'usesLeft', usesLeft) };
   switch (kind) {
     case 'ST':
-      return { kind, id, ...ticketData(kind, id, data), expiresAt };
+      return { kind, id, ...ticketData(kind, id, data), expiresAt, ...uses };
     case 'PGT':
       return { kind, id, ...ticketData(kind, id, data), expiresAt };
     case 'PT':
-      return { kind, id, ...ticketData(kind, id, data), expiresAt };
+      return { kind, id, ...ticketData(kind, id, data), expiresAt, ...uses };
     default:
       throw new Error(`Ticket ${id.slice(0, 8)}… is stored with an unknown kind`);
   }

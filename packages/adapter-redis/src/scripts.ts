@@ -40,9 +40,10 @@ const SCRIPTS = {
 redis.call('HSET', KEYS[1], 'kind', 'TGT', 'expiresAt', ARGV[1], 'hardExpiresAt', ARGV[2], 'servicesGranted', ARGV[3], 'data', ARGV[4])
 redis.call('PEXPIRE', KEYS[1], ARGV[5])
 return 1`,
-  /** KEYS: a ticket granted under a TGT (ST, PGT, PT). ARGV: kind, expiresAt, data, ttlMs. */
+  /** KEYS: a ticket granted under a TGT (ST, PGT, PT). ARGV: kind, expiresAt, data, ttlMs, usesLeft ('' for one use). */
   tesseraSaveGranted: `
 redis.call('HSET', KEYS[1], 'kind', ARGV[1], 'expiresAt', ARGV[2], 'data', ARGV[3])
+if ARGV[5] ~= '' then redis.call('HSET', KEYS[1], 'usesLeft', ARGV[5]) end
 redis.call('PEXPIRE', KEYS[1], ARGV[4])
 return 1`,
   /**
@@ -55,14 +56,18 @@ if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[4]) then redis.call('PEXPIRE', KE
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[3])
 return 1`,
   /**
-   * KEYS: ST or PT. ARGV: now. Removes a live ST or PT and returns { data, expiresAt, kind }; nil for a
-   * TGT, a PGT, a dead or an unknown ticket.
+   * KEYS: ST or PT. ARGV: now. Takes one use of a live ST or PT (removing it at its last) and returns
+   * { data, expiresAt, kind, usesLeft before ('' for one use) }; nil for a TGT, a PGT, a dead or an unknown ticket.
    */
   tesseraConsume: `
-local ticket = redis.call('HMGET', KEYS[1], 'kind', 'expiresAt', 'data')
+local ticket = redis.call('HMGET', KEYS[1], 'kind', 'expiresAt', 'data', 'usesLeft')
 if (ticket[1] ~= 'ST' and ticket[1] ~= 'PT') or tonumber(ticket[2]) <= tonumber(ARGV[1]) then return false end
-redis.call('DEL', KEYS[1])
-return { ticket[3], ticket[2], ticket[1] }`,
+if ticket[4] and tonumber(ticket[4]) > 1 then
+  redis.call('HINCRBY', KEYS[1], 'usesLeft', -1)
+else
+  redis.call('DEL', KEYS[1])
+end
+return { ticket[3], ticket[2], ticket[1], ticket[4] or '' }`,
   /**
    * KEYS: TGT. ARGV: now, new expiresAt, ttlMs. Slides a live TGT (idle and hard limit both after
    * now) and counts the ST; returns { servicesGranted, data, hardExpiresAt }, or nil.

@@ -17,7 +17,7 @@ const authentication = z.object({
  * is a clear error naming what is wrong, never a ticket with fields missing. Unknown fields are dropped.
  */
 export const TICKET_DATA = {
-  TGT: z.object({ authentication, createdAt: epochMs }),
+  TGT: z.object({ authentication, createdAt: epochMs, hardTimeout: z.literal(true).optional() }),
   ST: z.object({ tgtId: z.string(), service: z.string(), fromNewLogin: z.boolean(), authenticatedAt: epochMs, createdAt: epochMs }),
   PGT: z.object({ tgtId: z.string(), service: z.string(), proxies: z.array(z.string()), createdAt: epochMs }),
   PT: z.object({ tgtId: z.string(), grantedBy: z.string(), service: z.string(), proxies: z.array(z.string()), authenticatedAt: epochMs, createdAt: epochMs }),

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import { FixedClock, aServiceTicket, aTicketGrantingTicket, rejectionOf } from '@tessera/testkit';
 import { describeWithRedis } from '@tessera/testkit/redis';
-import { RedisKeys, connectRedis, createRedisStores, type RedisConnection } from '@tessera/adapter-redis';
+import { EXPIRY_MARGIN_MS, RedisKeys, connectRedis, createRedisStores, type RedisConnection } from '@tessera/adapter-redis';
 
 /**
  * A ticket hash that tessera did not write (by hand, another program, damage) is a clear error when
@@ -27,6 +27,24 @@ describeWithRedis('RedisTicketStore reading a ticket hash written by hand', (ser
 
   const later = () => String(clock.now() + 60_000);
   const write = (id: string, fields: Record<string, string>) => connection.client.hset(keys.ticket(id)!, fields);
+
+  it("gives each ticket the native TTL of its own expiry (a service's lifetimes), the index that of its longest-lived ticket, and keeps a hard-timeout TGT's mark", async () => {
+    const hardExpiresAt = clock.now() + 60_000;
+    const tgt = aTicketGrantingTicket(clock, { hardExpiresAt, expiresAt: hardExpiresAt, hardTimeout: true });
+    const long = aServiceTicket(clock, { tgtId: tgt.id, expiresAt: clock.now() + 600_000 });
+    const brief = aServiceTicket(clock, { tgtId: tgt.id, expiresAt: clock.now() + 2000 });
+    await stores.tickets.save(tgt);
+    await stores.tickets.save(long);
+    await stores.tickets.save(brief);
+    expect(await connection.client.pttl(keys.ticket(tgt.id)!)).to.be.within(59_000, 60_000 + EXPIRY_MARGIN_MS);
+    expect(await connection.client.pttl(keys.ticket(long.id)!)).to.be.within(599_000, 600_000 + EXPIRY_MARGIN_MS);
+    expect(await connection.client.pttl(keys.ticket(brief.id)!)).to.be.within(1000, 2000 + EXPIRY_MARGIN_MS);
+    expect(await connection.client.pttl(keys.descendants(tgt.id))).to.be.within(599_000, 600_000 + EXPIRY_MARGIN_MS);
+    expect(JSON.parse((await connection.client.hget(keys.ticket(tgt.id)!, 'data'))!)).to.have.property('hardTimeout', true);
+    // A touch keeps the hard end, and the key's TTL with it.
+    await stores.tickets.touch(tgt.id, hardExpiresAt);
+    expect(await connection.client.pttl(keys.ticket(tgt.id)!)).to.be.within(59_000, 60_000 + EXPIRY_MARGIN_MS);
+  });
 
   it('refuses a service ticket whose data is not JSON, on get and on consume', async () => {
     const st = aServiceTicket(clock);

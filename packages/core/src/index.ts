@@ -11,6 +11,7 @@ export * from './domain/registry/access-rules.js';
 export * from './domain/registry/host-pinning.js';
 export * from './domain/registry/definition-warnings.js';
 export * from './domain/registry/single-sign-on-participation.js';
+export * from './domain/registry/ticket-expiration.js';
 export * from './domain/tickets/fingerprint.js';
 export * from './domain/tickets/lifetimes.js';
 export * from './domain/tickets/ticket.js';

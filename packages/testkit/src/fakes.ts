@@ -51,7 +51,8 @@ export class MapTicketStore implements TicketStore {
   consume(id: string): Promise<ValidatableTicket | undefined> {
     const ticket = this.live(id);
     if (ticket?.kind !== 'ST' && ticket?.kind !== 'PT') return Promise.resolve(undefined);
-    this.tickets.delete(id);
+    if (ticket.usesLeft !== undefined && ticket.usesLeft > 1) this.tickets.set(id, { ...ticket, usesLeft: ticket.usesLeft - 1 });
+    else this.tickets.delete(id);
     return Promise.resolve(ticket);
   }
   touch(id: string, expiresAt: number): Promise<TicketGrantingTicket | undefined> {

@@ -38,6 +38,10 @@ export function describeServiceRegistry(name: string, factory: ServiceRegistryFa
         proxyPolicy: { kind: 'regex', pattern: '^https://app\\.example\\.org/pgtCallback$', useServiceId: false, exactMatch: false },
         expirationPolicy: { expirationDate: '2030-12-31', deleteWhenExpired: true, notifyWhenDeleted: false, notifyWhenExpired: true },
         supportedProtocols: ['CAS30', 'SAML1'],
+        ticketGrantingTicketExpiration: { maxTimeToLiveInSeconds: 3600 },
+        serviceTicketExpiration: { numberOfUses: 1, timeToLive: 'PT30S' },
+        proxyTicketExpiration: { numberOfUses: 0 },
+        proxyGrantingTicketExpiration: { maxTimeToLiveInSeconds: 600 },
       });
       const requestRules = aRegisteredService({ accessStrategy: { enabled: true, ssoEnabled: true, requiredAttributes: {}, request: { ipAddress: '^10\\.', userAgent: 'Firefox' } } });
       expect(await registry.save(requestRules)).to.deep.equal(requestRules);

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { anAuthentication, aServiceTicket, aTicketGrantingTicket } from './builders.js';
+import { anAuthentication, aProxyTicket, aServiceTicket, aTicketGrantingTicket } from './builders.js';
 import type { ValidatableTicket } from '@tessera/core';
 import { saveTgtWithSt, type CurrentFixture, type TicketStoreFixture } from './ticket-store-fixture.js';
 
@@ -41,6 +41,42 @@ export function describeConsumeAndTouch(current: CurrentFixture): void {
       const winners = results.filter((result) => result !== undefined);
       expect(winners).to.have.length(1);
       expect(winners[0]).to.deep.equal(st);
+    });
+
+    it('takes one use of a multi-use ST (or PT) per consume, each returning it as it was, the last removing it; get shows the uses left', async () => {
+      const { tgt } = await saveTgtWithSt(current());
+      const { clock, store } = current();
+      const st = aServiceTicket(clock, { tgtId: tgt.id, usesLeft: 3 });
+      const pt = aProxyTicket(clock, { tgtId: tgt.id, usesLeft: 2 });
+      await store.save(st);
+      await store.save(pt);
+      expect(await store.get(st.id)).to.deep.equal(st);
+      expect(await store.consume(st.id)).to.deep.equal(st);
+      expect(await store.get(st.id)).to.deep.equal({ ...st, usesLeft: 2 });
+      expect(await store.consume(st.id)).to.deep.equal({ ...st, usesLeft: 2 });
+      expect(await store.consume(st.id)).to.deep.equal({ ...st, usesLeft: 1 });
+      expect(await store.consume(st.id)).to.equal(undefined);
+      expect(await store.get(st.id)).to.equal(undefined);
+      expect(await store.consume(pt.id)).to.deep.equal(pt);
+      expect(await store.consume(pt.id)).to.deep.equal({ ...pt, usesLeft: 1 });
+      expect(await store.consume(pt.id)).to.equal(undefined);
+      // Expiry ends the uses left, and a logout takes the ticket with its session.
+      const expiring = aServiceTicket(clock, { tgtId: tgt.id, usesLeft: 5 });
+      await store.save(expiring);
+      await store.consume(expiring.id);
+      clock.set(expiring.expiresAt);
+      expect(await store.consume(expiring.id)).to.equal(undefined);
+    });
+
+    it('gives a multi-use ST to exactly as many of 50 concurrent callers as it has uses', async () => {
+      const { tgt } = await saveTgtWithSt(current());
+      const { clock, store } = current();
+      const st = aServiceTicket(clock, { tgtId: tgt.id, usesLeft: 3 });
+      await store.save(st);
+      const results = await Promise.all(Array.from({ length: 50 }, () => store.consume(st.id)));
+      const winners = results.filter((result) => result !== undefined);
+      expect(winners.map((winner) => winner.usesLeft).sort()).to.deep.equal([1, 2, 3]);
+      expect(await store.get(st.id)).to.equal(undefined);
     });
 
     it('consumes 50 different STs concurrently, each exactly once', async () => {

@@ -15,6 +15,26 @@ export function describeExpiry(current: CurrentFixture): void {
       expect(await store.get(tgt.id)).to.equal(undefined);
     });
 
+    it("keeps a TGT of a service's own lifetime (hardTimeout) as saved, through get and touch, and lets it die at its hard limit", async () => {
+      const { clock, store } = current();
+      const hardExpiresAt = clock.now() + 4000;
+      const tgt = aTicketGrantingTicket(clock, { hardExpiresAt, expiresAt: hardExpiresAt, hardTimeout: true });
+      await store.save(tgt);
+      expect(await store.get(tgt.id)).to.deep.equal(tgt);
+      clock.advanceSeconds(1);
+      expect(await store.touch(tgt.id, hardExpiresAt)).to.deep.equal({ ...tgt, servicesGranted: 1 });
+      expect(await store.get(tgt.id)).to.deep.equal({ ...tgt, servicesGranted: 1 });
+      // The same user logging in again keeps the session, and its lifetime.
+      const again = { ...tgt.authentication, authenticatedAt: clock.now() };
+      expect(await store.updateAuthentication({ ...tgt, servicesGranted: 1 }, again)).to.deep.equal({ ...tgt, authentication: again, servicesGranted: 1 });
+      clock.set(hardExpiresAt);
+      expect(await store.get(tgt.id)).to.equal(undefined);
+      // A TGT of the default lifetimes comes back without the mark.
+      const plain = aTicketGrantingTicket(clock);
+      await store.save(plain);
+      expect(await store.get(plain.id)).to.not.have.property('hardTimeout');
+    });
+
     it('keeps an ST live 1 ms before expiresAt and gone at expiresAt', async () => {
       const { clock, store } = current();
       const st = aServiceTicket(clock);

@@ -93,11 +93,11 @@ const server = section({
 
 const tickets = section({
   tgt: section({
-    maxTimeToLiveSeconds: positiveInteger().default(defaultTicketLifetimes.tgtMaxTimeToLiveSeconds).describe('Hard limit of a login session (TGT), however active.'),
+    maxTimeToLiveSeconds: positiveInteger().default(defaultTicketLifetimes.tgtMaxTimeToLiveSeconds).describe('Hard limit of a login session (TGT), however active; a service’s ticketGrantingTicketExpirationPolicy sets its own for logins for it.'),
     timeToKillSeconds: positiveInteger().default(defaultTicketLifetimes.tgtTimeToKillSeconds).describe('A TGT idle this long expires; granting a service ticket resets the timer.'),
   }).prefault({}),
   st: section({
-    timeToLiveSeconds: positiveInteger().default(defaultTicketLifetimes.stTimeToLiveSeconds).describe('Service ticket lifetime; each ticket also allows one validation attempt.'),
+    timeToLiveSeconds: positiveInteger().default(defaultTicketLifetimes.stTimeToLiveSeconds).describe('Service ticket lifetime, unless the service’s serviceTicketExpirationPolicy sets its own; each ticket also allows one validation attempt.'),
   }).prefault({}),
 });
 

@@ -19,8 +19,9 @@ export interface TicketStore {
   get(id: string): Promise<Ticket | undefined>;
 
   /**
-   * Atomically removes and returns a live ST or PT. Of any number of concurrent callers for one id,
-   * exactly one gets the ticket; every other (and every later) caller gets undefined.
+   * Atomically takes one use of a live ST or PT and returns it as it was before: the last use (the
+   * only one, without `usesLeft`) removes it. Of any number of concurrent callers for one id, exactly
+   * as many as it has uses left get the ticket; every other (and every later) caller gets undefined.
    * TGT and PGT ids are never consumed: the result is undefined and the ticket stays.
    */
   consume(id: string): Promise<ValidatableTicket | undefined>;

@@ -2,6 +2,8 @@ import type { Authentication } from '../domain/authentication/authentication.js'
 import type { Credential } from '../domain/authentication/credential.js';
 import type { TesseraError } from '../domain/errors.js';
 import type { RequestOrigin, TicketRefusalReason } from '../domain/events.js';
+import type { RegisteredService } from '../domain/registry/registered-service.js';
+import { sessionMaxTimeToLiveSeconds } from '../domain/registry/ticket-expiration.js';
 import type { TicketGrantingTicket } from '../domain/tickets/ticket.js';
 import type { TicketLifetimes } from '../domain/tickets/lifetimes.js';
 import type { TicketIdGenerator } from '../domain/tickets/ticket-ids.js';
@@ -43,22 +45,29 @@ export class CreateTicketGrantingTicket {
       };
       const service = await this.access.require(url, refuse, origin);
       this.access.requirePrincipal(service, authentication.principal, refuse);
+      return this.store(authentication, origin, service);
     }
     return this.store(authentication, origin);
   }
 
-  /** A new TGT for a login already made (the login form, which grants its ST apart). */
-  async store(authentication: Authentication, origin?: RequestOrigin): Promise<TicketGrantingTicket> {
+  /**
+   * A new TGT for a login already made (the login form, which grants its ST apart). A login for a
+   * service with its own session lifetime (`ticketGrantingTicketExpiration`) gets that one, as a hard
+   * timeout; any other the `tickets.tgt` lifetimes.
+   */
+  async store(authentication: Authentication, origin?: RequestOrigin, service?: Pick<RegisteredService, 'ticketGrantingTicketExpiration'>): Promise<TicketGrantingTicket> {
     const now = this.clock.now();
-    const hardExpiresAt = now + this.lifetimes.tgtMaxTimeToLiveSeconds * 1000;
+    const ownLifetime = sessionMaxTimeToLiveSeconds(service?.ticketGrantingTicketExpiration);
+    const hardExpiresAt = now + (ownLifetime ?? this.lifetimes.tgtMaxTimeToLiveSeconds) * 1000;
     const tgt: TicketGrantingTicket = {
       kind: 'TGT',
       id: this.ids.next('TGT'),
       authentication,
       createdAt: now,
       hardExpiresAt,
-      expiresAt: Math.min(now + this.lifetimes.tgtTimeToKillSeconds * 1000, hardExpiresAt),
+      expiresAt: ownLifetime === undefined ? Math.min(now + this.lifetimes.tgtTimeToKillSeconds * 1000, hardExpiresAt) : hardExpiresAt,
       servicesGranted: 0,
+      ...(ownLifetime !== undefined && { hardTimeout: true }),
     };
     await this.tickets.save(tgt);
     this.events.emit({ type: 'ticket.created', kind: 'TGT', ticket: ticketFingerprint(tgt.id), principal: authentication.principal.id }, origin);

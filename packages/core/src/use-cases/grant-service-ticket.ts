@@ -5,6 +5,7 @@ import { AuthenticationFailedError, InvalidRequestError, NoCredentialsError, Tic
 import type { RequestOrigin, TicketRefusalReason } from '../domain/events.js';
 import { failsOpen } from '../domain/registry/multifactor-policy.js';
 import type { RegisteredService } from '../domain/registry/registered-service.js';
+import { ticketTimeToLiveSeconds, ticketUses } from '../domain/registry/ticket-expiration.js';
 import { ticketFingerprint } from '../domain/tickets/fingerprint.js';
 import { slidTgtExpiry, type TicketLifetimes } from '../domain/tickets/lifetimes.js';
 import type { ServiceTicket, TicketGrantingTicket } from '../domain/tickets/ticket.js';
@@ -124,7 +125,8 @@ export class GrantServiceTicket {
       fromNewLogin: renewed || isFirstTicketOfFreshLogin(tgt, now, input.firstTicketWithinSeconds),
       authenticatedAt,
       createdAt: now,
-      expiresAt: now + this.lifetimes.stTimeToLiveSeconds * 1000,
+      expiresAt: now + ticketTimeToLiveSeconds(service.serviceTicketExpiration, this.lifetimes.stTimeToLiveSeconds) * 1000,
+      ...ticketUses(service.serviceTicketExpiration),
     };
     await this.tickets.save(ticket);
     this.events.emit(

@@ -49,8 +49,9 @@ const ECHO_LIMIT = 256;
 
 /**
  * The CAS validation endpoints. The ST (or PT) is consumed first and atomically, whatever the outcome,
- * so a ticket gets exactly one attempt (CAS protocol §3.1.1): a wrong service burns it too, and so does
- * a PT presented where only STs are validated.
+ * so a ticket gets exactly one attempt per use (CAS protocol §3.1.1; more than one only where its
+ * service's numberOfUses says so): a wrong service burns a use too, and so does a PT presented where
+ * only STs are validated.
  */
 export class ValidateServiceTicket {
   constructor(

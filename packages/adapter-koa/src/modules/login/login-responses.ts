@@ -173,7 +173,7 @@ export class LoginResponses {
       const pending = await this.deps.pendingLogins.hold(this.cookies.browserId(ctx, () => this.deps.formTokens.newBrowserId()), held);
       return this.showStep(ctx, 200, { step: first, pending, context });
     }
-    const { tgt, outcome } = await this.deps.login.startSession(this.withHold(login.session), context.authentication);
+    const { tgt, outcome } = await this.deps.login.startSession(this.withHold(login.session), context.authentication, context.service);
     this.cookies.set(ctx, TICKET_GRANTING_COOKIE, await this.deps.cookie.seal(tgt.id));
     if (login.request.warn) this.cookies.set(ctx, WARN_COOKIE, 'true');
     else this.cookies.clear(ctx, WARN_COOKIE);

@@ -13,7 +13,7 @@ import {
   type ServiceDefinitionProblem,
   type ServicePolicy,
 } from '@tessera/core';
-import { EXPIRATION_POLICY_KEYS, isClass, isRecord, keyProblems, PROPERTY_KEYS, proxyPolicyKeys, serviceKeys } from './cas-service-keys.js';
+import { EXPIRATION_POLICY_KEYS, isClass, isRecord, keyProblems, PROPERTY_KEYS, proxyPolicyKeys, serviceKeys, TICKET_EXPIRATION_KEYS } from './cas-service-keys.js';
 import { accessStrategyKeys, parseAccessStrategy } from './access-strategy-codec.js';
 import { javaInteger, stringList } from './java-collections.js';
 import { parseProviderClient, PROVIDER_CLIENT_TYPES, refusedOAuthClass } from './provider-client-codec.js';
@@ -23,6 +23,7 @@ import { parseSupportedProtocols } from './supported-protocols-codec.js';
 import type { PolicySlots } from './policy-slots.js';
 import { parseSingleSignOnParticipation, singleSignOnParticipationKeyProblems } from './sso-participation-codec.js';
 import type { ServiceTemplates } from './service-templates.js';
+import { isTicketExpirationKey, parseTicketExpiration, ticketExpirationKeyProblems } from './ticket-expiration-codec.js';
 
 export const DEFAULT_SERVICE_TYPES: readonly string[] = [
   CAS_REGISTERED_SERVICE,
@@ -106,6 +107,7 @@ export function parseServiceDefinition(json: unknown, policies: PolicySlots, opt
     parseSingleSignOnParticipation(json['singleSignOnParticipationPolicy'], (field, problem) => invalid(`singleSignOnParticipationPolicy.${field}`, problem)),
   );
   const supportedProtocols = section('supportedProtocols', () => parseSupportedProtocols(json['supportedProtocols'], invalid));
+  const ticketExpiration = TICKET_EXPIRATION_KEYS.map((key) => section(key, () => parseTicketExpiration(key, json[key], (field, problem) => invalid(`${key}.${field}`, problem))));
   // Templates are merged before a definition is read (parseWithTemplates); one still naming them here has none to take.
   section('templateName', () => {
     if (json['templateName'] !== undefined && json['templateName'] !== null) throw invalid('templateName', NO_TEMPLATES_GIVEN);
@@ -129,6 +131,7 @@ export function parseServiceDefinition(json: unknown, policies: PolicySlots, opt
     ...multifactorPolicy,
     ...(singleSignOnParticipation && { singleSignOnParticipation }),
     ...supportedProtocols,
+    ...ticketExpiration.reduce((fields, each) => ({ ...fields, ...each }), {}),
     ...(oidc !== undefined && { oidc }),
   };
 }
@@ -225,6 +228,7 @@ function definitionKeyProblems(json: Readonly<Record<string, unknown>>, policies
     }
     if (key === 'attributeReleasePolicy') return policies.releasePolicyKeyProblems(value, field);
     if (key === 'singleSignOnParticipationPolicy') return singleSignOnParticipationKeyProblems(value, field);
+    if (isTicketExpirationKey(key)) return ticketExpirationKeyProblems(key, value, field);
     if (key === 'expirationPolicy') return isClass(value['@class'] ?? EXPIRATION_CLASS, EXPIRATION_CLASS) ? keyProblems(value, EXPIRATION_POLICY_KEYS, within) : [];
     if (key === 'proxyPolicy') {
       const rules = proxyPolicyKeys(value['@class']);

@@ -84,7 +84,7 @@ function onlyClass(simpleName: string): (value: unknown) => boolean {
 }
 
 /** An empty collection, plain (`[]`, `{}`) or as CAS writes one (`["java.util.HashSet", []]`, `{"@class": "java.util.HashMap"}`). */
-function isEmptyCollection(value: unknown): boolean {
+export function isEmptyCollection(value: unknown): boolean {
   if (Array.isArray(value)) return value.length === 0 || (value.length === 2 && typeof value[0] === 'string' && Array.isArray(value[1]) && value[1].length === 0);
   return isRecord(value) && Object.keys(value).every((key) => key === '@class');
 }
@@ -104,15 +104,17 @@ export const is =
     value === expected;
 
 const DESCRIPTIVE_KEYS = ['theme', 'locale', 'logo', 'informationUrl', 'privacyUrl', 'contacts'];
-const NO_LIFETIMES = "tessera's ticket lifetimes are the same for every service (tickets.*)";
 export const PRINCIPAL_ID = 'the user in every answer is the principal id';
 const WRITE_A_PROVIDER = 'write a usernameAttributeProvider (PrincipalAttributeRegisteredServiceUsernameProvider, AnonymousRegisteredServiceUsernameAttributeProvider)';
 const PROXY_POLICY = 'a service may proxy as its proxyPolicy (RegexMatchingRegisteredServiceProxyPolicy) says';
 const EVERY_HANDLER = 'every authentication handler is accepted for every service';
 
+/** The keys of a service that hold its own ticket lifetimes (ticket-expiration-codec.ts reads them). */
+export const TICKET_EXPIRATION_KEYS = ['ticketGrantingTicketExpirationPolicy', 'serviceTicketExpirationPolicy', 'proxyTicketExpirationPolicy', 'proxyGrantingTicketExpirationPolicy'] as const;
+
 /** A registered service (CasRegisteredService, RegexRegisteredService). */
 export const SERVICE_KEYS: KeyRules = {
-  read: ['@class', 'id', 'name', 'serviceId', 'description', 'evaluationOrder', 'accessStrategy', 'attributeReleasePolicy', 'usernameAttributeProvider', 'logoutType', 'logoutUrl', 'proxyPolicy', 'multifactorPolicy', 'properties', 'expirationPolicy', 'singleSignOnParticipationPolicy', 'supportedProtocols', 'templateName'],
+  read: ['@class', 'id', 'name', 'serviceId', 'description', 'evaluationOrder', 'accessStrategy', 'attributeReleasePolicy', 'usernameAttributeProvider', 'logoutType', 'logoutUrl', 'proxyPolicy', 'multifactorPolicy', 'properties', 'expirationPolicy', 'singleSignOnParticipationPolicy', 'supportedProtocols', 'templateName', ...TICKET_EXPIRATION_KEYS],
   descriptive: DESCRIPTIVE_KEYS,
   unsupported: {
     matchingStrategy: {
@@ -121,10 +123,6 @@ export const SERVICE_KEYS: KeyRules = {
     },
     authenticationPolicy: { instead: EVERY_HANDLER },
     requiredHandlers: { instead: EVERY_HANDLER, accepted: { when: isEmptyCollection, as: 'an empty list' } },
-    ticketGrantingTicketExpirationPolicy: { instead: NO_LIFETIMES },
-    serviceTicketExpirationPolicy: { instead: NO_LIFETIMES },
-    proxyTicketExpirationPolicy: { instead: NO_LIFETIMES },
-    proxyGrantingTicketExpirationPolicy: { instead: NO_LIFETIMES },
     publicKey: { instead: 'attributes are never encrypted for a service' },
     environments: { instead: 'a service applies in every environment', accepted: { when: isEmptyCollection, as: 'an empty list' } },
     acceptableUsagePolicy: { instead: 'the login form asks no one to accept a usage policy; link to yours in login.branding.text' },

@@ -6,6 +6,7 @@ import type { PolicySlots } from './policy-slots.js';
 import { providerClientJson } from './provider-client-codec.js';
 import { renderSingleSignOnParticipation } from './sso-participation-codec.js';
 import { supportedProtocolsJson } from './supported-protocols-codec.js';
+import { ticketExpirationJson } from './ticket-expiration-codec.js';
 
 const CAS = 'org.apereo.cas.services';
 
@@ -33,6 +34,7 @@ export function toCasServiceJson(service: RegisteredService, policies: PolicySlo
     ...(service.multifactorPolicy === undefined ? {} : { multifactorPolicy: multifactorPolicyJson(service.multifactorPolicy) }),
     ...(service.singleSignOnParticipation === undefined ? {} : { singleSignOnParticipationPolicy: renderSingleSignOnParticipation(service.singleSignOnParticipation) }),
     ...supportedProtocolsJson(service.supportedProtocols),
+    ...ticketExpirationJson(service),
     ...(service.oidc === undefined ? {} : providerClientJson(service, service.oidc)),
   };
 }

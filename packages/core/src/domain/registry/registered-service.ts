@@ -1,6 +1,7 @@
 import type { AttributeMap } from '../authentication/principal.js';
 import type { MultifactorPolicy } from './multifactor-policy.js';
 import type { SingleSignOnParticipation } from './single-sign-on-participation.js';
+import type { ProxyGrantingTicketExpiration, TicketGrantingTicketExpiration, UseLimitedTicketExpiration } from './ticket-expiration.js';
 
 export interface AccessStrategy {
   /** Disabled behaves exactly as unregistered. */
@@ -110,6 +111,14 @@ export interface RegisteredService {
   readonly proxyPolicy?: ProxyPolicy;
   /** CAS's `expirationPolicy` with a date, kept only when it has one: from then on the service behaves as an unregistered one. */
   readonly expirationPolicy?: ExpirationPolicy;
+  /** CAS's `ticketGrantingTicketExpirationPolicy`, kept only when the definition has one: the lifetime of a session a login for this service starts (ticket-expiration.ts). */
+  readonly ticketGrantingTicketExpiration?: TicketGrantingTicketExpiration;
+  /** CAS's `serviceTicketExpirationPolicy`, kept only when the definition has one: the lifetime of this service's STs. */
+  readonly serviceTicketExpiration?: UseLimitedTicketExpiration;
+  /** CAS's `proxyTicketExpirationPolicy`, kept only when the definition has one: the lifetime of the PTs granted for this service. */
+  readonly proxyTicketExpiration?: UseLimitedTicketExpiration;
+  /** CAS's `proxyGrantingTicketExpirationPolicy`, kept only when the definition has one: the lifetime of the PGTs this service gets. */
+  readonly proxyGrantingTicketExpiration?: ProxyGrantingTicketExpiration;
   /** CAS's `multifactorPolicy`, kept only when the definition has one: a second factor this service asks (step-up included). */
   readonly multifactorPolicy?: MultifactorPolicy;
   /** CAS's `singleSignOnParticipationPolicy`, kept only when the definition has one: when a login session logs a browser in to the service without the form. */

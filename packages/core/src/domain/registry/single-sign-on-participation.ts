@@ -58,5 +58,7 @@ export function participatesInSingleSignOn(policy: SingleSignOnParticipation, tg
  * earlier than the grant, so the policy ends single sign-on sooner, never later.
  */
 function lastUsed(tgt: TicketGrantingTicket, lifetimes: Pick<TicketLifetimes, 'tgtTimeToKillSeconds'>): number {
+  // A session of a hard timeout never slides, so its expiry tells nothing of its use: its start is the earliest it may have been.
+  if (tgt.hardTimeout) return tgt.createdAt;
   return Math.max(tgt.createdAt, tgt.expiresAt - lifetimes.tgtTimeToKillSeconds * 1000);
 }

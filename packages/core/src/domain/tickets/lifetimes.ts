@@ -13,7 +13,7 @@ export const defaultTicketLifetimes: TicketLifetimes = {
   stTimeToLiveSeconds: 10,
 };
 
-/** Expiry of a TGT used at `now`: the idle window slides, the hard limit does not. */
-export function slidTgtExpiry(tgt: Pick<TicketGrantingTicket, 'hardExpiresAt'>, now: number, lifetimes: TicketLifetimes): number {
-  return Math.min(now + lifetimes.tgtTimeToKillSeconds * 1000, tgt.hardExpiresAt);
+/** Expiry of a TGT used at `now`: the idle window slides, the hard limit does not; a TGT of a hard timeout has no idle window. */
+export function slidTgtExpiry(tgt: Pick<TicketGrantingTicket, 'hardExpiresAt' | 'hardTimeout'>, now: number, lifetimes: TicketLifetimes): number {
+  return tgt.hardTimeout ? tgt.hardExpiresAt : Math.min(now + lifetimes.tgtTimeToKillSeconds * 1000, tgt.hardExpiresAt);
 }

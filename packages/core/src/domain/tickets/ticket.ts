@@ -12,6 +12,11 @@ export interface TicketGrantingTicket {
   readonly expiresAt: number;
   /** How many STs this TGT has granted; the first one counts as a fresh login. */
   readonly servicesGranted: number;
+  /**
+   * Started by a login for a service with its own session lifetime (its ticketGrantingTicketExpirationPolicy):
+   * no idle window, `expiresAt` is `hardExpiresAt` from the start and never slides. Absent otherwise.
+   */
+  readonly hardTimeout?: true;
 }
 
 /** A one-time ticket for one service, bound to the TGT that granted it. */
@@ -27,6 +32,8 @@ export interface ServiceTicket {
   readonly authenticatedAt: number;
   readonly createdAt: number;
   readonly expiresAt: number;
+  /** Validations it still takes, when its service grants more than one (numberOfUses above 1); absent: one. Each consume takes one. */
+  readonly usesLeft?: number;
 }
 
 /**
@@ -63,6 +70,8 @@ export interface ProxyTicket {
   readonly authenticatedAt: number;
   readonly createdAt: number;
   readonly expiresAt: number;
+  /** Validations it still takes, when its target service grants more than one; absent: one. Each consume takes one. */
+  readonly usesLeft?: number;
 }
 
 /** A ticket granted under a TGT: everything a logout of that TGT removes with it. */

@@ -4,6 +4,7 @@ import type { RequestOrigin, TicketRefusalReason } from '../../domain/events.js'
 import type { Authentication } from '../../domain/authentication/authentication.js';
 import type { RegisteredService } from '../../domain/registry/registered-service.js';
 import { participatesInSingleSignOn } from '../../domain/registry/single-sign-on-participation.js';
+import { sessionMaxTimeToLiveSeconds } from '../../domain/registry/ticket-expiration.js';
 import type { TicketGrantingTicket } from '../../domain/tickets/ticket.js';
 import type { EventSink } from '../../ports/event-sink.js';
 import type { TicketStore } from '../../ports/ticket-store.js';
@@ -113,8 +114,8 @@ export class BrowserLogin {
    * session (`startSession`). A login whose pages ask more (a step) calls the two apart.
    */
   async logIn(request: LoginWithCredentials): Promise<LoggedIn> {
-    const { authentication } = await this.authenticate(request);
-    return this.startSession(request, authentication);
+    const { authentication, service } = await this.authenticate(request);
+    return this.startSession(request, authentication, service);
   }
 
   /**
@@ -131,8 +132,10 @@ export class BrowserLogin {
    * A proven login's session: the browser's own one when it is the same user's, its time of login now
    * this one's (as Apereo CAS updates the TGT's authentication date), else a new one (the browser's
    * earlier session ends, its services are logged out). A ticket granted now is always from a new login.
+   * A new session for `service` (the login's, when it names one) lives as long as the service's own
+   * session lifetime says, if it has one.
    */
-  async startSession(request: LoginRequest, authentication: Authentication): Promise<LoggedIn> {
+  async startSession(request: LoginRequest, authentication: Authentication, service?: RegisteredService): Promise<LoggedIn> {
     const session = await this.session(request.sessionTgtId);
     const sameUser = session?.authentication.principal.id === authentication.principal.id;
     if (request.stepUp && sameUser) return this.stepUp(request, session, authentication);
@@ -140,7 +143,7 @@ export class BrowserLogin {
     let tgt = sameUser ? await this.tickets.updateAuthentication(session, { ...session.authentication, authenticatedAt: authentication.authenticatedAt }) : undefined;
     if (tgt === undefined) {
       if (request.sessionTgtId !== undefined) await this.core.destroyTicketGrantingTicket.execute(request.sessionTgtId, request.origin);
-      tgt = await this.core.createTicketGrantingTicket.store(authentication, request.origin);
+      tgt = await this.core.createTicketGrantingTicket.store(authentication, request.origin, service);
     }
     const principal = authentication.principal.id;
     if (request.service === undefined) return { tgt, outcome: { kind: 'signedIn', principal } };
@@ -204,8 +207,12 @@ export class BrowserLogin {
    */
   private takesPartInSingleSignOn(service: RegisteredService, tgt: TicketGrantingTicket): boolean {
     if (!service.accessStrategy.ssoEnabled) return false;
+    const now = this.core.clock.now();
     const policy = service.singleSignOnParticipation;
-    return policy === undefined || participatesInSingleSignOn(policy, tgt, this.core.clock.now(), this.core.lifetimes);
+    if (policy !== undefined) return participatesInSingleSignOn(policy, tgt, now, this.core.lifetimes);
+    // As CAS: without a participation policy, a service with its own session lifetime takes a session only while it is younger than that.
+    const ownLifetime = sessionMaxTimeToLiveSeconds(service.ticketGrantingTicketExpiration);
+    return ownLifetime === undefined || now <= tgt.createdAt + ownLifetime * 1000;
   }
 
   private async session(tgtId: string | undefined): Promise<TicketGrantingTicket | undefined> {

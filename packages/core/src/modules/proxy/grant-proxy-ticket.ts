@@ -2,6 +2,7 @@ import { TicketValidationError, type CasFailureCode } from '../../domain/errors.
 import type { RequestOrigin, TicketRefusalReason } from '../../domain/events.js';
 import { principalMeetsRequirements } from '../../domain/registry/service-matcher.js';
 import { ticketFingerprint } from '../../domain/tickets/fingerprint.js';
+import { ticketTimeToLiveSeconds, ticketUses } from '../../domain/registry/ticket-expiration.js';
 import { slidTgtExpiry } from '../../domain/tickets/lifetimes.js';
 import type { ProxyTicket } from '../../domain/tickets/ticket.js';
 import type { EventSink } from '../../ports/event-sink.js';
@@ -67,7 +68,8 @@ export class GrantProxyTicket {
       proxies: pgt.proxies,
       authenticatedAt: tgt.authentication.authenticatedAt,
       createdAt: now,
-      expiresAt: now + lifetimes.stTimeToLiveSeconds * 1000,
+      expiresAt: now + ticketTimeToLiveSeconds(target.proxyTicketExpiration, lifetimes.stTimeToLiveSeconds) * 1000,
+      ...ticketUses(target.proxyTicketExpiration),
     };
     await this.tickets.save(pt);
     this.events.emit({ type: 'ticket.created', kind: 'PT', ticket: ticketFingerprint(pt.id), principal: principal.id, service: url, ...(pgt.proxies[0] !== undefined && { proxy: pgt.proxies[0] }) }, origin);

@@ -44,15 +44,17 @@ export class IssueProxyGrantingTicket {
     if (!isHttpsUrl(pgtUrl)) return refuse('CALLBACK_NOT_HTTPS');
     if (!allowsProxyCallback(validated.service, pgtUrl)) return refuse('PROXY_NOT_ALLOWED');
 
+    const now = this.core.clock.now();
+    const ownLifetime = validated.service.proxyGrantingTicketExpiration?.maxTimeToLiveInSeconds;
     const pgt: ProxyGrantingTicket = {
       kind: 'PGT',
       id: this.core.ids.next('PGT', tgt.id),
       tgtId: tgt.id,
       service: ticket.service,
       proxies: [pgtUrl, ...validated.proxies],
-      createdAt: this.core.clock.now(),
-      // Never past its session's hard limit; the session's idle limit applies through the TGT.
-      expiresAt: tgt.hardExpiresAt,
+      createdAt: now,
+      // Never past its session's hard limit (nor past its service's own PGT lifetime); the session's idle limit applies through the TGT.
+      expiresAt: ownLifetime === undefined ? tgt.hardExpiresAt : Math.min(now + ownLifetime * 1000, tgt.hardExpiresAt),
     };
     const pgtIou = this.core.ids.nextIou();
     // Stored first: the proxy may ask for a PT the moment it holds the PGT and the answer.
