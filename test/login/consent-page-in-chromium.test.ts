@@ -1,18 +1,7 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { expect } from 'chai';
-import type { Page } from 'playwright-core';
-import { launchChromium, skipUnlessChromium, type HeadlessChromium } from '../support/chromium.js';
+import { accessibilityViolations, launchChromium, skipUnlessChromium, startAppPages, type AppPages, type HeadlessChromium } from '../support/chromium.js';
 import type { Tessera } from '../support/tessera.js';
 import { servicesWith, startLogin, validate } from './support.js';
-
-interface AxeViolation {
-  readonly id: string;
-  readonly help: string;
-  readonly nodes: readonly { readonly target: readonly string[] }[];
-}
 
 // docs/modules/consent.md: the consent page in a real browser (Debian's Chromium, headless), as the
 // login pages: it renders under its own CSP, its choices are labelled, axe-core finds no violation.
@@ -20,23 +9,20 @@ describe('the consent page in headless Chromium, checked by axe-core (docs/modul
   this.timeout(60_000);
   let tessera: Tessera | undefined;
   let browser: HeadlessChromium | undefined;
-  let axeSource = '';
-  let app: Server | undefined;
+  let app: AppPages | undefined;
   let base = '';
 
   before(async function () {
     skipUnlessChromium(this, 'the consent page in Chromium');
-    axeSource = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-    app = createServer((_request, response) => response.writeHead(200, { 'content-type': 'text/html' }).end('<!DOCTYPE html><html lang="en"><title>App</title><main><h1>App</h1></main></html>'));
-    await new Promise<void>((resolve) => app!.listen(0, '127.0.0.1', resolve));
-    base = `http://127.0.0.1:${(app.address() as AddressInfo).port}`;
+    app = await startAppPages();
+    base = app.base;
     tessera = await startLogin({
       modules: ['rest', 'login', 'consent'],
       services: servicesWith({
         '@class': 'org.apereo.cas.services.CasRegisteredService',
         id: 20,
         name: 'Local app',
-        serviceId: `^http://127\\.0\\.0\\.1:${(app.address() as AddressInfo).port}/.*`,
+        serviceId: `^${app.base.replaceAll('.', '\\.')}/.*`,
         attributeReleasePolicy: { '@class': 'org.apereo.cas.services.ReturnAllAttributeReleasePolicy' },
       }),
     });
@@ -46,17 +32,8 @@ describe('the consent page in headless Chromium, checked by axe-core (docs/modul
   after(async () => {
     await browser?.close();
     await tessera?.close();
-    app?.closeAllConnections();
     app?.close();
   });
-
-  async function violations(page: Page): Promise<AxeViolation[]> {
-    await page.addScriptTag({ content: axeSource });
-    const result = await page.evaluate(async () => (globalThis as unknown as { axe: { run(): Promise<{ violations: AxeViolation[] }> } }).axe.run());
-    return result.violations;
-  }
-
-  const describeViolations = (found: readonly AxeViolation[]) => found.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`).join('\n');
 
   it('after the password: the attributes and the labelled options, no violation; Allow with a chosen option reaches the service with a ticket', async () => {
     const page = await browser!.context.newPage();
@@ -71,8 +48,7 @@ describe('the consent page in headless Chromium, checked by axe-core (docs/modul
     expect(await page.getByRole('radio', { name: 'When the kinds of information shared change' }).isChecked()).to.equal(true);
     // The page's own stylesheet applied under its CSP: Deny is the secondary button, on the page's background.
     expect(await page.evaluate<string>("getComputedStyle(document.querySelector('button.secondary')).backgroundColor")).to.equal('rgb(255, 255, 255)');
-    const found = await violations(page);
-    expect(found, describeViolations(found)).to.deep.equal([]);
+    expect(await accessibilityViolations(page)).to.deep.equal([]);
     await page.getByRole('radio', { name: 'When the information shared, or any of its values, changes' }).check();
     await Promise.all([page.waitForURL((url) => url.toString().startsWith(`${service}?ticket=ST-`)), page.getByRole('button', { name: 'Allow' }).click()]);
     const ticket = new URL(page.url()).searchParams.get('ticket')!;
@@ -86,8 +62,7 @@ describe('the consent page in headless Chromium, checked by axe-core (docs/modul
     expect(await page.getByRole('heading', { level: 1 }).textContent()).to.equal('Share your information?');
     await Promise.all([page.waitForURL(`${tessera!.url}/login/step`), page.getByRole('button', { name: 'Deny' }).click()]);
     expect(await page.getByRole('heading', { level: 1 }).textContent()).to.equal('Nothing was shared');
-    const found = await violations(page);
-    expect(found, describeViolations(found)).to.deep.equal([]);
+    expect(await accessibilityViolations(page)).to.deep.equal([]);
     await page.close();
   });
 });

@@ -1,22 +1,11 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
-import type { Page } from 'playwright-core';
-import { launchChromium, skipUnlessChromium, type HeadlessChromium } from '../support/chromium.js';
+import { accessibilityViolations, launchChromium, skipUnlessChromium, startAppPages, type AppPages, type HeadlessChromium } from '../support/chromium.js';
 import type { Tessera } from '../support/tessera.js';
 import { servicesWith, startLogin, validate } from './support.js';
 
 /** `UPDATE_SCREENSHOTS=1` writes the picture of the page that README.md and docs/modules/login.md show. */
 const SCREENSHOT = fileURLToPath(new URL('../../docs/login-page.png', import.meta.url));
-
-interface AxeViolation {
-  readonly id: string;
-  readonly help: string;
-  readonly nodes: readonly { readonly target: readonly string[] }[];
-}
 
 // docs/protocol.md §12.3: the login page in a real browser (Debian's Chromium, headless): it renders,
 // submits, and axe-core finds no accessibility violation on its pages.
@@ -24,19 +13,16 @@ describe('the login page in headless Chromium, checked by axe-core (docs/protoco
   this.timeout(60_000);
   let tessera: Tessera | undefined;
   let browser: HeadlessChromium | undefined;
-  let axeSource = '';
-  let app: Server | undefined;
+  let app: AppPages | undefined;
   /** The service the user logs in to: a page of its own on this machine. */
   let APP = '';
 
   before(async function () {
     skipUnlessChromium(this, 'the login page in Chromium');
-    axeSource = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-    app = createServer((_request, response) => response.writeHead(200, { 'content-type': 'text/html' }).end('<!DOCTYPE html><html lang="en"><title>App</title><main><h1>App</h1></main></html>'));
-    await new Promise<void>((resolve) => app!.listen(0, '127.0.0.1', resolve));
-    APP = `http://127.0.0.1:${(app.address() as AddressInfo).port}/app/home`;
+    app = await startAppPages();
+    APP = `${app.base}/app/home`;
     tessera = await startLogin({
-      services: servicesWith({ id: 20, name: 'Local app', serviceId: `^http://127\\.0\\.0\\.1:${(app.address() as AddressInfo).port}/app/.*` }),
+      services: servicesWith({ id: 20, name: 'Local app', serviceId: `^${app.base.replaceAll('.', '\\.')}/app/.*` }),
       login: { branding: { title: 'Example University', text: 'Use your university account. Forgotten your password? Ask the IT desk.' } },
     });
     // axe is injected as a script: the pages' own CSP allows none, so the test context bypasses it.
@@ -45,17 +31,8 @@ describe('the login page in headless Chromium, checked by axe-core (docs/protoco
   after(async () => {
     await browser?.close();
     await tessera?.close();
-    app?.closeAllConnections();
     app?.close();
   });
-
-  async function violations(page: Page): Promise<AxeViolation[]> {
-    await page.addScriptTag({ content: axeSource });
-    const result = await page.evaluate(async () => (globalThis as unknown as { axe: { run(): Promise<{ violations: AxeViolation[] }> } }).axe.run());
-    return result.violations;
-  }
-
-  const describeViolations = (found: readonly AxeViolation[]) => found.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`).join('\n');
 
   it('renders the form with its labels, focuses the username, and axe finds no violation', async () => {
     const page = await browser!.context.newPage();
@@ -69,8 +46,7 @@ describe('the login page in headless Chromium, checked by axe-core (docs/protoco
     // The page's own stylesheet applied under its CSP: the button has the accent colour.
     expect(await page.evaluate<string>("getComputedStyle(document.querySelector('button')).backgroundColor")).to.equal('rgb(29, 78, 216)');
     if (process.env['UPDATE_SCREENSHOTS'] === '1') await page.screenshot({ path: SCREENSHOT, fullPage: true });
-    const found = await violations(page);
-    expect(found, describeViolations(found)).to.deep.equal([]);
+    expect(await accessibilityViolations(page)).to.deep.equal([]);
     await page.close();
   });
 
@@ -81,8 +57,7 @@ describe('the login page in headless Chromium, checked by axe-core (docs/protoco
     await page.getByLabel('Password').fill('wrong');
     await Promise.all([page.waitForURL(`${tessera!.url}/login`), page.getByRole('button', { name: 'Log in' }).click()]);
     expect(await page.getByRole('alert').textContent()).to.equal('The username, password or one-time code is not right. Please try again.');
-    const found = await violations(page);
-    expect(found, describeViolations(found)).to.deep.equal([]);
+    expect(await accessibilityViolations(page)).to.deep.equal([]);
 
     await page.getByLabel('Password').fill('Mellon');
     await Promise.all([page.waitForURL((url) => url.toString().startsWith(`${APP}?ticket=ST-`)), page.getByRole('button', { name: 'Log in' }).click()]);
@@ -95,12 +70,10 @@ describe('the login page in headless Chromium, checked by axe-core (docs/protoco
     const page = await browser!.context.newPage();
     await page.goto(`${tessera!.url}/login`);
     expect(await page.getByRole('heading', { level: 1 }).textContent()).to.equal('You are logged in');
-    let found = await violations(page);
-    expect(found, describeViolations(found)).to.deep.equal([]);
+    expect(await accessibilityViolations(page)).to.deep.equal([]);
     await Promise.all([page.waitForURL(`${tessera!.url}/logout`), page.getByRole('link', { name: 'Log out' }).click()]);
     expect(await page.getByRole('heading', { level: 1 }).textContent()).to.equal('You are logged out');
-    found = await violations(page);
-    expect(found, describeViolations(found)).to.deep.equal([]);
+    expect(await accessibilityViolations(page)).to.deep.equal([]);
     await page.close();
   });
 });

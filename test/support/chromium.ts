@@ -1,8 +1,11 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext } from 'playwright-core';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
 
 /** Debian's Chromium, which scripts/install-chromium.sh installs (Playwright downloads no browser here). */
 const CHROMIUM = '/usr/bin/chromium';
@@ -51,4 +54,42 @@ export async function launchChromium(options: ChromiumOptions = {}): Promise<Hea
     await rm(profile, { recursive: true, force: true });
     throw error;
   }
+}
+
+interface AxeViolation {
+  readonly id: string;
+  readonly help: string;
+  readonly nodes: readonly { readonly target: readonly string[] }[];
+}
+
+let axeSource: Promise<string> | undefined;
+
+/**
+ * What axe-core finds wrong with the page's accessibility, one line per rule broken (empty when
+ * nothing). axe is injected as a script, so the context must bypass the page's CSP (`bypassCSP`).
+ */
+export async function accessibilityViolations(page: Page): Promise<string[]> {
+  axeSource ??= readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+  await page.addScriptTag({ content: await axeSource });
+  const result = await page.evaluate(async () => (globalThis as unknown as { axe: { run(): Promise<{ violations: AxeViolation[] }> } }).axe.run());
+  return result.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
+}
+
+export interface AppPages {
+  /** `http://127.0.0.1:<port>`: every path answers the same small page. */
+  readonly base: string;
+  close(): void;
+}
+
+/** The application a browser lands on with its ticket: one accessible page for every path. */
+export async function startAppPages(): Promise<AppPages> {
+  const app = createServer((_request, response) => response.writeHead(200, { 'content-type': 'text/html' }).end('<!DOCTYPE html><html lang="en"><title>App</title><main><h1>App</h1></main></html>'));
+  await new Promise<void>((resolve) => app.listen(0, '127.0.0.1', resolve));
+  return {
+    base: `http://127.0.0.1:${(app.address() as AddressInfo).port}`,
+    close: () => {
+      app.closeAllConnections();
+      app.close();
+    },
+  };
 }
