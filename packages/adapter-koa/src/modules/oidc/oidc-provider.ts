@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import {
-  compileFullMatch,
   isOAuthOnlyClient,
   type AttributeMap,
   type RequestOrigin,
@@ -10,6 +9,7 @@ import {
   type RecordStores,
   type RegisteredService,
   type ServicePolicies,
+  servicePattern,
   type ServiceRegistry,
   type TicketStore,
   type UserProfileViewType,
@@ -257,7 +257,7 @@ function matchesServiceId(pattern: unknown, value: unknown): boolean {
   } catch {
     return false;
   }
-  return compileFullMatch(pattern, 'i')?.test(value) === true;
+  return servicePattern(pattern)?.test(value) === true;
 }
 
 /**
