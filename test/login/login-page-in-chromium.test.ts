@@ -39,7 +39,7 @@ describe('the login page in headless Chromium, checked by axe-core (docs/protoco
     const response = await page.goto(`${tessera!.url}/login?service=${encodeURIComponent('https://app.example.org/home')}`);
     expect(response?.status()).to.equal(200);
     expect(await page.title()).to.equal('Log in – Example University');
-    expect(await page.getByText('Log in to continue to').textContent()).to.equal('Log in to continue to app.example.org.');
+    expect(await page.getByText('Log in to continue to').textContent()).to.equal('Log in to continue to App (app.example.org).');
     expect(await page.getByLabel('Username').isVisible()).to.equal(true);
     expect(await page.getByLabel('Password').isVisible()).to.equal(true);
     expect(await page.evaluate<string | undefined>('document.activeElement?.id')).to.equal('username');
