@@ -14,7 +14,7 @@ export const otpModule: TesseraModule<typeof otpSections> = {
   sections: otpSections,
   events: otpEvents,
   // A code proves the username it came with: the throttle forgets that username's failures once it is accepted.
-  credentialKinds: [{ type: 'otp', provesUsername: true }],
+  credentialKinds: [{ type: 'otp', provesUsername: true, amr: 'otp' }],
   parameters: ({ otp }) => [{ name: otp.parameter, secret: true, credential: true }],
   problems: otpProblems,
   // A user who requires a one-time password could never log in without the module that checks it.

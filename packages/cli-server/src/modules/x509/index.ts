@@ -14,7 +14,7 @@ export const x509Module: TesseraModule<typeof x509Sections> = {
   sections: x509Sections,
   events: x509Events,
   // A certificate's subject proves no username sent beside it.
-  credentialKinds: [{ type: 'x509', provesUsername: false, samlAuthenticationMethod: 'urn:oasis:names:tc:SAML:1.0:am:X509-PKI' }],
+  credentialKinds: [{ type: 'x509', provesUsername: false, samlAuthenticationMethod: 'urn:oasis:names:tc:SAML:1.0:am:X509-PKI', amr: 'swk' }],
   // The form source's field; the header source's is a header, the TLS source reads the handshake.
   parameters: ({ x509 }) => (x509.sources.includes('form') ? [{ name: 'cert', credential: true }] : []),
   problems: x509ModuleProblems,
