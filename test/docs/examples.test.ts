@@ -75,7 +75,7 @@ function startAndStop(file: string): Promise<{ code: number | null; output: stri
 describe('the examples of the docs are run or parsed: README.md and docs/ cannot drift from the code', function () {
   this.timeout(60_000);
 
-  it('every fenced block says what it is, by its language or a marker', () => {
+  it('every fenced block says what it is, and every shell or configuration block is run by a test or says why not', () => {
     expectNone(all.flatMap((found) => found.problems));
     expect(examples.length).to.be.greaterThan(0);
   });

@@ -112,7 +112,7 @@ const SESSIONS: Readonly<Record<string, Session>> = {
   // docs/getting-started.md: a certificate, a hash, and config check on the page's tessera.yaml and service file.
   'getting-started': {
     files: () => ({
-      'tessera.yaml': exampleCode('docs/getting-started.md', 'settings'),
+      'tessera.yaml': sessionConfig('getting-started'),
       'services/app.json': exampleCode('docs/getting-started.md', 'service'),
     }),
     check: ([, hash]) => expect(hash).to.match(/^\$argon2id\$v=19\$/),
@@ -121,17 +121,17 @@ const SESSIONS: Readonly<Record<string, Session>> = {
   login: { server: 'demo' },
   // docs/modules/otp.md: a secret for alice, and her login refused without a code on the page's configuration.
   otp: {
-    server: { config: () => exampleCode('docs/modules/otp.md', 'complete config') },
+    server: { config: () => sessionConfig('otp') },
     check: ([secret]) => expect(secret).to.match(/^otpSecret: [A-Z2-7]{32}\notpauth:\/\/totp\/tessera:alice\?issuer=tessera&secret=[A-Z2-7]{32}&algorithm=SHA1&digits=6&period=30\n$/),
   },
   // docs/modules/rest.md: log in, a wrong password, a service ticket, /v1/users and logout, against the demo.
   rest: { server: 'demo' },
   // docs/modules/throttle.md: a lock after three failures, on the page's configuration.
-  throttle: { server: { config: () => exampleCode('docs/modules/throttle.md', 'complete config') } },
+  throttle: { server: { config: () => sessionConfig('throttle') } },
   // docs/modules/tokens.md: a TGT and an ST as JWTs on the page's configuration, a fresh key pair, and
   // one for A256CBC-HS512 written where a production machine keeps it (the session's folder instead).
   tokens: {
-    server: { config: () => exampleCode('docs/modules/tokens.md', 'complete config') },
+    server: { config: () => sessionConfig('tokens') },
     paths: ['/etc/tessera/'],
     check: ([, keys], folder) => {
       const { signingKey, encryptionKey } = JSON.parse(keys!) as { signingKey: string; encryptionKey: string };
@@ -145,7 +145,7 @@ const SESSIONS: Readonly<Record<string, Session>> = {
   users: { check: ([hash]) => expect(hash).to.match(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$[\w+/]+\$[\w+/]+\n$/) },
   // docs/modules/services.md: both variants of registration on the page's configuration.
   'services-module': {
-    server: { config: () => exampleCode('docs/modules/services.md', 'complete config') },
+    server: { config: () => sessionConfig('services-module') },
     check: ([current, earlier]) => {
       expect(JSON.parse(current!)).to.include({ '@class': 'org.apereo.cas.services.CasRegisteredService', name: 'Wiki', evaluationOrder: 10 }).and.to.have.property('id').that.is.a('number');
       expect(earlier).to.match(/^\d+$/);
