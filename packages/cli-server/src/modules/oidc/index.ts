@@ -10,6 +10,7 @@ import { registerOidcModule } from './register.js';
 /** `oidc` (docs/modules/oidc.md): an OpenID Provider on the login session of /login. */
 export const oidcModule: TesseraModule<typeof oidcSections> = {
   name: 'oidc',
+  comparisonRows: ['OpenID Connect provider, on the CAS login session'],
   // Its logins are the login module's /login.
   dependencies: ['login'],
   sections: oidcSections,

@@ -9,6 +9,7 @@ import { otpEvents } from './events.js';
 /** `otp` (docs/protocol.md §4): TOTP codes as a second credential. */
 export const otpModule: TesseraModule<typeof otpSections> = {
   name: 'otp',
+  comparisonRows: ['One-time passwords (TOTP)', 'A second factor per service (MFA policies)'],
   // No dependency: its code is read wherever credentials are (REST, the login form), next to the central username + password.
   dependencies: [],
   sections: otpSections,

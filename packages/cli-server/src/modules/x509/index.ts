@@ -9,6 +9,7 @@ export { CrlFiles } from './certificate-files.js';
 /** `x509` (docs/protocol.md §7): client certificates as credentials. */
 export const x509Module: TesseraModule<typeof x509Sections> = {
   name: 'x509',
+  comparisonRows: ['X.509 client certificates'],
   // No dependency: a certificate is one more credential wherever credentials are read (REST, the login form).
   dependencies: [],
   sections: x509Sections,
