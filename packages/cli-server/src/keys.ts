@@ -110,7 +110,7 @@ export const KEYS = {
    * login callback stands for the client it logs in), asked before the registry's serviceIds.
    */
   RelyingPartyResolver: key<RelyingPartyResolver>('RelyingPartyResolver'),
-  /** Bound only by the otp module: zero or one, the second factor services' `multifactorPolicy` ask. */
+  /** Multi-bound by the modules that bring a second factor, each of an id its module declares (`secondFactors`): what services' `multifactorPolicy` ask. */
   SecondFactorProvider: key<SecondFactorProvider>('SecondFactorProvider'),
   /** Multi-bound: work a node does on its own time, started once it listens and stopped before the storage closes. */
   BackgroundJob: key<BackgroundJob>('BackgroundJob'),

@@ -17,7 +17,7 @@ export const registerOtpModule: ModuleRegistration<typeof otpSections> = (binder
   binder.resolved(KEYS.CredentialHandler, [KEYS.UserDirectory, KEYS.RecordStores, KEYS.Clock, KEYS.EventSink], handler);
   binder.resolved(KEYS.AuthenticationPolicy, [KEYS.UserDirectory], (directory) => new RequireOtpPolicy(directory));
   binder.resolved(KEYS.SecondFactorProvider, [KEYS.UserDirectory], (directory) => new TotpSecondFactor(directory));
-  binder.resolved(KEYS.HttpModule, [KEYS.UserDirectory, KEYS.RecordStores, KEYS.Clock, KEYS.EventSink], (directory, records, clock, events) =>
-    otpModule(otp.parameter, new TotpStepUp(handler(directory, records, clock, events), new TotpSecondFactor(directory))),
+  binder.resolved(KEYS.HttpModule, [KEYS.UserDirectory, KEYS.RecordStores, KEYS.Clock, KEYS.EventSink, KEYS.CasCore], (directory, records, clock, events, core) =>
+    otpModule(otp.parameter, new TotpStepUp(handler(directory, records, clock, events), core.secondFactor)),
   );
 };

@@ -2,10 +2,11 @@ import type { Authentication } from '../../domain/authentication/authentication.
 import { describeCredential } from '../../domain/authentication/credential.js';
 import { AuthenticationFailedError } from '../../domain/errors.js';
 import type { RequestOrigin } from '../../domain/events.js';
-import { asksSecondFactor, withSecondFactor } from '../../domain/registry/multifactor-policy.js';
+import { withSecondFactor } from '../../domain/registry/multifactor-policy.js';
 import type { RegisteredService } from '../../domain/registry/registered-service.js';
+import type { SecondFactorRequirement } from '../../use-cases/second-factor-requirement.js';
 import { oneTimePasswordCredential } from './credential.js';
-import { INVALID_OTP, type TotpHandler, type TotpSecondFactor } from './totp-handler.js';
+import { INVALID_OTP, TOTP_SECOND_FACTOR, type TotpHandler } from './totp-handler.js';
 
 /**
  * The TOTP code a service's `multifactorPolicy` asks of a login that has not given one: after the
@@ -15,13 +16,16 @@ import { INVALID_OTP, type TotpHandler, type TotpSecondFactor } from './totp-han
 export class TotpStepUp {
   constructor(
     private readonly handler: TotpHandler,
-    private readonly secondFactor: TotpSecondFactor,
+    private readonly requirement: SecondFactorRequirement,
   ) {}
 
-  /** Whether this login must give a code before it gets a ticket for `service`. */
+  /**
+   * Whether this login must give a code before it gets a ticket for `service`: the policy lacks a
+   * factor, and the code is the first of those the user has, in the policy's order.
+   */
   async needed(authentication: Authentication, service: RegisteredService | undefined): Promise<boolean> {
-    const lacks = asksSecondFactor(service?.multifactorPolicy, authentication.principal.attributes) && !this.secondFactor.proved(authentication);
-    return lacks && (await this.secondFactor.available(authentication.principal.id));
+    const [first] = await this.requirement.choices(service, authentication);
+    return first?.id === TOTP_SECOND_FACTOR.id;
   }
 
   /** The login with the code proven (AuthenticationFailedError for a wrong or reused one): its session shows the factor from now on. */
