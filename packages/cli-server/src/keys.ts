@@ -20,7 +20,7 @@ import type {
   TicketStore,
   UserDirectory,
 } from '@tessera/core';
-import type { CredentialExtractor, HttpModule, ServiceCodec } from '@tessera/adapter-koa';
+import type { Branding, BrowserSessions, CredentialExtractor, HttpModule, ServiceCodec } from '@tessera/adapter-koa';
 import type { RequestListener } from 'node:http';
 import type { AdminEndpoints } from './admin/admin-endpoints.js';
 import type { AuditStream } from './audit/audit-stream.js';
@@ -112,6 +112,13 @@ export const KEYS = {
   RelyingPartyResolver: key<RelyingPartyResolver>('RelyingPartyResolver'),
   /** Multi-bound by the modules that bring a second factor, each of an id its module declares (`secondFactors`): what services' `multifactorPolicy` ask. */
   SecondFactorProvider: key<SecondFactorProvider>('SecondFactorProvider'),
+  /**
+   * Bound by the module that keeps the browser's login session (zero or one): its session cookie, for
+   * other modules' routes that end the session or read it (an OpenID Connect logout).
+   */
+  BrowserSessions: key<BrowserSessions>('BrowserSessions'),
+  /** Bound by the module whose pages set the look (zero or one): the operator's branding, for other modules' pages in the same style. */
+  PageBranding: key<Branding>('PageBranding'),
   /** Multi-bound: work a node does on its own time, started once it listens and stopped before the storage closes. */
   BackgroundJob: key<BackgroundJob>('BackgroundJob'),
   /** A serving container's admin endpoints, in front of the main app or on the admin listener. */

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Middleware } from 'koa';
-import type { HttpModule, TicketStep } from '../../http-module.js';
+import type { LoginPrompt } from '@tessera/core';
+import type { HttpModule } from '../../http-module.js';
 import type { OidcPages } from './oidc-pages.js';
 import type { TesseraOidcProvider } from './oidc-provider.js';
 import { OAUTH_DEFAULT_SCOPE } from './oidc-provider.js';
@@ -15,8 +16,8 @@ export interface OidcModuleOptions {
   readonly loginUrl: string;
   /** The `amr` value (RFC 8176) of each credential kind that declares one, by its type. */
   readonly authenticationMethods: Readonly<Record<string, string>>;
-  /** Told the browser login's ticket steps once the app is built: the provider asks them before a silent authorization. */
-  readonly useTicketSteps?: (steps: readonly TicketStep[]) => void;
+  /** Told the browser login's prompts once the app is built: the provider asks its ticket prompts before a silent authorization. */
+  readonly useLoginPrompts?: (prompts: readonly LoginPrompt[]) => void;
 }
 
 /**
@@ -29,7 +30,7 @@ export function oidcModule(options: OidcModuleOptions): HttpModule {
   return {
     name: 'oidc',
     routes: (http) => {
-      options.useTicketSteps?.(http.loginForm.ticketSteps);
+      options.useLoginPrompts?.(http.loginPrompts.map((part) => part.prompt));
       return [...oidcRoutes(http, options), ...oauthRoutes(http, options)];
     },
     mounted: (http) => mountProvider(http.options.basePath.replace(/\/+$/, ''), options.oidc),
