@@ -124,7 +124,8 @@ export function oidcRoutes(http: HttpContext, deps: OidcRouteDependencies): Rout
       const renew = details.session?.accountId !== undefined && (details.prompt.reasons.includes('login_prompt') || details.prompt.reasons.includes('max_age'));
       const validated = await http.core.validateServiceTicket.execute({ ticket: query.ticket, service: loginCallbackUrl(issuer, details.uid), renew, origin: requestOrigin(ctx) });
       const amr = [...new Set(validated.credentialTypes.map((type) => AMR[type] ?? type))];
-      await finish(ctx, { login: { accountId: validated.user, ts: Math.floor(validated.authenticatedAt / 1000), amr }, tessera: { tgt: validated.tgt.id } });
+      // `remember: false`: the provider session's cookie ends with the browser, as the TGC it stands for.
+      await finish(ctx, { login: { accountId: validated.user, ts: Math.floor(validated.authenticatedAt / 1000), amr, remember: false }, tessera: { tgt: validated.tgt.id } });
     },
   });
 

@@ -44,7 +44,7 @@ export function oidcCallbackService(issuer: string): RegisteredService {
  * on. The login callback is a service the registry answers from this declaration (KEYS.ModuleServices),
  * never written to the store. A logout of the login session ends the provider sessions of its TGT.
  */
-export const registerOidcModule: ModuleRegistration<typeof oidcSections> = (binder, { oidc: settings }, { server }) => {
+export const registerOidcModule: ModuleRegistration<typeof oidcSections> = (binder, { oidc: settings }, { server, tickets: ticketSettings }) => {
   const basePath = server.basePath.replace(/\/+$/, '');
   const issuer = `${server.publicUrl ?? ''}${basePath}/oidc`;
 
@@ -58,7 +58,7 @@ export const registerOidcModule: ModuleRegistration<typeof oidcSections> = (bind
         createOidcProvider({
         library,
         issuer,
-        mountPath: `${basePath}/oidc`,
+        basePath,
         keys: loadOidcKeys(settings, random),
         registry,
         policies,
@@ -70,6 +70,8 @@ export const registerOidcModule: ModuleRegistration<typeof oidcSections> = (bind
         customScopes: settings.scopes,
         fetchPrivateAddresses: settings.fetchPrivateAddresses,
         lifetimes: settings,
+        loginSessionSeconds: ticketSettings.tgt.maxTimeToLiveSeconds,
+        interactionsPerAddress: settings.interactionsPerAddress,
         events,
         // The core is asked for at the logout, not here: it is told of logouts by this provider (a cycle otherwise).
         endLoginSession: (ctx) => endLoginSession(binder.get(KEYS.CasCore), cookie, basePath, server.publicUrl?.startsWith('https:') ?? false)(ctx),
