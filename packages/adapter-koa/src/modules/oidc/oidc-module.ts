@@ -6,7 +6,7 @@ import { statusOf, UNEXPECTED_ERROR_STATUS } from '../../errors/error-status.js'
 import { setFailureHeaders } from '../../errors/failure-headers.js';
 import { toTesseraError } from '../../errors/normalize-error.js';
 import { reportServerError } from '../../errors/report.js';
-import type { HttpContext, HttpModule } from '../../http-module.js';
+import type { HttpContext, HttpModule, TicketStep } from '../../http-module.js';
 import { sendPage } from '../../pages/send-page.js';
 import { handOverRequestOrigin } from '../../request/request-origin.js';
 import type { OidcPages } from './oidc-pages.js';
@@ -21,6 +21,10 @@ export interface OidcModuleOptions {
   readonly pages: OidcPages;
   readonly issuer: string;
   readonly loginUrl: string;
+  /** The `amr` value (RFC 8176) of each credential kind that declares one, by its type. */
+  readonly authenticationMethods: Readonly<Record<string, string>>;
+  /** Told the browser login's ticket steps once the app is built: the provider asks them before a silent authorization. */
+  readonly useTicketSteps?: (steps: readonly TicketStep[]) => void;
 }
 
 /**
@@ -32,7 +36,10 @@ export interface OidcModuleOptions {
 export function oidcModule(options: OidcModuleOptions): HttpModule {
   return {
     name: 'oidc',
-    routes: (http) => [...oidcRoutes(http, options), ...oauthRoutes(http, options)],
+    routes: (http) => {
+      options.useTicketSteps?.(http.loginForm.ticketSteps);
+      return [...oidcRoutes(http, options), ...oauthRoutes(http, options)];
+    },
     mounted: (http) => mountProvider(http, options),
   };
 }

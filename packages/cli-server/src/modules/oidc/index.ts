@@ -1,5 +1,6 @@
 import { cryptoRandomSource } from '@tessera/core';
-import { generateOidcKeySet } from '@tessera/core/modules/oidc';
+import { generateOidcKeySet, pairwiseUsername } from '@tessera/core/modules/oidc';
+import { pairwiseUsernameCodec } from '@tessera/adapter-koa/modules/oidc';
 import type { ModuleContext, ModuleKeyFile, ModuleSettings, SettingProblem, TesseraModule } from '../module.js';
 import { oidcCommands } from './commands.js';
 import { oidcSections } from './config.js';
@@ -9,10 +10,13 @@ import { registerOidcModule } from './register.js';
 /** `oidc` (docs/modules/oidc.md): an OpenID Provider on the login session of /login. */
 export const oidcModule: TesseraModule<typeof oidcSections> = {
   name: 'oidc',
+  comparisonRows: ['OpenID Connect provider, on the CAS login session'],
   // Its logins are the login module's /login.
   dependencies: ['login'],
   sections: oidcSections,
   events: oidcEvents,
+  // Apereo's pairwise subjects of OpenID Connect clients (OIDC Core §8.1).
+  servicePolicies: { usernameProviders: [{ behaviour: pairwiseUsername, codec: pairwiseUsernameCodec }] },
   // The interaction routes' and the OAuth profile's, then the secrets the provider's own endpoints
   // (outside the router) read: no log or audit line holds them.
   parameters: () => [
