@@ -1,5 +1,10 @@
+import { mkdtempSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect } from 'chai';
 import { FakeDatabase } from '@tessera/testkit/mongo';
+import { describeWithRedis } from '@tessera/testkit/redis';
 import type { StartOptions } from '@tessera/cli-server';
 import { Browser, headingOf, type Visit } from '../support/browser.js';
 import type { Tessera } from '../support/tessera.js';
@@ -22,11 +27,14 @@ function parseSetCookie(header: string): { name: string; attributes: Map<string,
   return { name: pair!.slice(0, pair!.indexOf('=')), attributes: new Map(attributes.map((attribute) => [attribute.split('=')[0]!.toLowerCase(), attribute.slice(attribute.indexOf('=') + 1)])) };
 }
 
-/** The provider's cookies a browser is sent on its way from an authorization request to the code, through the login form. */
-async function providerCookies(tessera: Tessera, publicBase: string, headers: Record<string, string>, seenOver: 'as-sent' | 'https'): Promise<string[]> {
+/**
+ * The provider's cookies a browser is sent on its way from an authorization request to the code, through
+ * the login form: the request made at `first`, every later one at `tessera` (another node, or the same).
+ */
+async function providerCookies(tessera: Tessera, publicBase: string, headers: Record<string, string>, seenOver: 'as-sent' | 'https', first = tessera): Promise<string[]> {
   const browser = new Browser(headers, seenOver);
   const visits: Visit[] = [];
-  let current = await browser.get(`${tessera.url}/oidc/auth?${authorizeQuery}`);
+  let current = await browser.get(`${first.url}/oidc/auth?${authorizeQuery}`);
   for (let hops = 0; hops < 12; hops++) {
     visits.push(current);
     if (headingOf(current.body) === 'Log in') current = await browser.submit(current, { username: 'casuser', password: 'Mellon' });
@@ -95,9 +103,49 @@ describe('oidc: the provider\'s cookies', () => {
       const sessions = await database.collection('records').find({ namespace: 'oidc.session' }).toArray();
       expect(sessions).to.have.length(1);
       const expiresAt = (sessions[0]!['expiresAt'] as Date).getTime();
-      expect(expiresAt - started).to.be.within(0, 900_000 + 1000);
+      // The login's time is in whole seconds: up to one more.
+      expect(expiresAt - started).to.be.within(0, 900_000 + 2000);
     } finally {
       await tessera.close();
     }
+  });
+});
+
+describeWithRedis('oidc: the provider\'s cookies across two nodes on one Redis', (redis) => {
+  let a: Tessera;
+  let b: Tessera;
+  let prefix: string;
+  before(async function () {
+    this.timeout(60_000);
+    const folder = mkdtempSync(join(tmpdir(), 'tessera-oidc-cookies-'));
+    const [portA, portB] = [await freePort(), await freePort()];
+    prefix = `cookies${randomBytes(4).toString('hex')}:`;
+    const shared = {
+      storage: { type: 'redis', redis: { url: redis().url, keyPrefix: prefix } },
+      login: { keyFile: join(folder, 'login-key.json') },
+      oidc: { keyFile: join(folder, 'oidc-keys.json') },
+      tickets: { tgt: { maxTimeToLiveSeconds: 900 } },
+    };
+    a = await startOidc({ ...shared, server: { host: '127.0.0.1', port: portA, nodeName: 'node-a', publicUrl: 'https://sso.example.org' } });
+    b = await startOidc({ ...shared, server: { host: '127.0.0.1', port: portB, nodeName: 'node-b', publicUrl: 'https://sso.example.org' } });
+  });
+  after(async () => {
+    await Promise.all([a?.close(), b?.close()]);
+  });
+
+  it('an authorization started at A and finished at B: every cookie Secure and under /cas, the session cookie ends with the browser, its record with the longest login session', async () => {
+    const started = Date.now();
+    const sent = await providerCookies(b, 'https://sso.example.org/cas', {}, 'https', a);
+    for (const header of sent) {
+      const { name, attributes } = parseSetCookie(header);
+      expect(attributes.has('secure'), header).to.equal(true);
+      expect(attributes.get('path')!.startsWith('/cas'), header).to.equal(true);
+      if (name.startsWith('OIDC_SESSION')) expect(attributes.has('expires') || attributes.has('max-age'), header).to.equal(false);
+    }
+    const sessions = redis().cli('--scan', '--pattern', `${prefix}rec:oidc.session:*`).split('\n').filter((line) => line.trim() !== '');
+    expect(sessions).to.have.length(1);
+    // The record's own expiry (Redis's native TTL, a margin past it, only collects garbage).
+    const expiresAt = Number(redis().cli('hget', sessions[0]!, 'expiresAt').trim());
+    expect(expiresAt - started).to.be.within(0, 900_000 + 2000);
   });
 });
