@@ -21,7 +21,7 @@ export class SecondFactorRequirement {
   }
 
   /** The provider of this id, when an enabled module brings it. */
-  provider(id: string): SecondFactorProvider | undefined {
+  private provider(id: string): SecondFactorProvider | undefined {
     return this.providers.find((provider) => provider.id === id);
   }
 

@@ -218,7 +218,7 @@ export class LoginFlow {
   }
 
   /** The second factors this login may prove in the browser: those the service accepts that the user has, with a prompt of their own. */
-  async factorChoices(context: PromptContext): Promise<SecondFactorProvider[]> {
+  private async factorChoices(context: PromptContext): Promise<SecondFactorProvider[]> {
     return (await this.secondFactor.choices(context.service, context.authentication)).filter((provider) => this.factors.has(provider.id));
   }
 
