@@ -176,6 +176,21 @@ describe('login prompts: second factors by id, the choice among them, pages prep
     expect((await browser.get(`/cas/login?service=${encodeURIComponent(MFA)}`)).status, 'the session has the factor now').to.equal(302);
   });
 
+  it('a step-up keeps the user’s preference to be warned before single sign-on (CASPRIVACY)', async () => {
+    const server = withFactors();
+    const browser = request.agent(server.app.callback());
+    const form = await browser.get(`/cas/login?service=${encodeURIComponent(APP)}`);
+    const warned = await browser.post('/cas/login').type('form').send({ formToken: hidden(form.text, 'formToken'), service: APP, username: 'bob', password: 'Builder', warn: 'true' });
+    expect(String(warned.headers['set-cookie'])).to.include('CASPRIVACY=true');
+    const confirm = await browser.get(`/cas/login?service=${encodeURIComponent(MFA)}`);
+    expect(confirm.text, 'asked before single sign-on').to.include('name="confirmed"');
+    const codePage = await browser.post('/cas/login').type('form').send({ formToken: hidden(confirm.text, 'formToken'), service: MFA, confirmed: 'true' });
+    expect(codePage.text).to.include('<h1>Your code</h1>');
+    const landing = await post(browser, codePage.text, answer(codePage.text, 'code'));
+    expect(landing.status).to.equal(302);
+    expect(String(landing.headers['set-cookie']), 'the session cookie again, the preference untouched').to.include('TGC=').and.not.include('CASPRIVACY=');
+  });
+
   it('only a factor offered may be chosen: another is refused (400) and the login stays held', async () => {
     const server = withFactors();
     const browser = request.agent(server.app.callback());
