@@ -1,7 +1,7 @@
 import { aRegisteredService } from '@tessera/testkit';
 import { expect } from 'chai';
-import { parseServiceDefinition, toCasServiceJson } from './built-in-codec.js';
-import { serviceDefinitionSchema } from '../src/modules/services/service-definition.js';
+import { BUILT_IN_CODEC, parseServiceDefinition, toCasServiceJson } from './built-in-codec.js';
+import { serviceDefinitionSchema as definitionSchema } from '../src/modules/services/service-definition.js';
 
 const CAS = 'org.apereo.cas.services';
 
@@ -29,6 +29,8 @@ const ACCEPTED: readonly Record<string, unknown>[] = [
 
 // docs/protocol.md §11 — POST /v1/services hands its body to the CAS JSON codec; the schema the document shows must describe what it accepts
 describe('docs/protocol.md §11 the documented service definition (CasServiceDefinition)', () => {
+  const serviceDefinitionSchema = definitionSchema(BUILT_IN_CODEC.moduleKeys);
+
   it('accepts every definition the codec accepts, and what the route answers', () => {
     for (const definition of ACCEPTED) {
       expect(() => parseServiceDefinition(definition)).to.not.throw();

@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { BUILT_IN_RELEASE_POLICY_CODECS, type ServicePolicyCodec } from '@tessera/adapter-koa';
+import { BUILT_IN_RELEASE_POLICY_CODECS, type ServicePolicyCodec, type ServiceSectionCodec, type ServiceTypeCodec } from '@tessera/adapter-koa';
 import { aRegisteredService } from '@tessera/testkit';
-import { denyAllAttributes, returnAllAttributes, type AttributeReleasePolicy, type ServicePolicy } from '@tessera/core';
+import { denyAllAttributes, returnAllAttributes, serviceDataKey, type AttributeReleasePolicy, type ServicePolicy } from '@tessera/core';
 import { BUILT_IN_SERVICE_POLICIES, serverPolicyRegistrations, servicePolicyParts } from '../src/service-policies.js';
 
 const PAGE = 'docs/services.md';
@@ -59,6 +59,27 @@ describe('service policies: the built-in ones and every module’s, one registry
     const allowed = { type: 'org.apereo.cas.services.ReturnAllowedAttributeReleasePolicy', allowedAttributes: ['mail'] } as ServicePolicy;
     const service = aRegisteredService({ id: 3, attributeRelease: allowed });
     expect(codec.parse(codec.render(service))).to.deep.equal(service);
+  });
+
+  it("a module's declared service type and section are read by the codec into its data on the service", () => {
+    const sampleType: ServiceTypeCodec<{ sampleId: string }> = {
+      classes: ['org.example.SampleService'],
+      matchedByServiceUrl: false,
+      data: serviceDataKey('sample'),
+      keys: { read: ['sampleId'] },
+      parse: (json) => ({ sampleId: String(json['sampleId']) }),
+      render: (data) => ({ sampleId: data.sampleId }),
+    };
+    const sampleSection: ServiceSectionCodec<{ note: string }> = {
+      data: serviceDataKey('sampleNote'),
+      keys: { read: ['sampleNote'] },
+      parse: (json) => (typeof json['sampleNote'] === 'string' ? { note: json['sampleNote'] } : undefined),
+      render: (data) => ({ sampleNote: data.note }),
+    };
+    const { codec } = servicePolicyParts(serverPolicyRegistrations([{}, { serviceTypes: [sampleType], serviceSections: [sampleSection] }]));
+    const definition = codec.parse({ ...DEFINITION, '@class': 'org.example.SampleService', sampleId: 'rp', sampleNote: 'hello' });
+    expect(definition.moduleData).to.deep.equal({ sample: { sampleId: 'rp' }, sampleNote: { note: 'hello' } });
+    expect(() => servicePolicyParts(serverPolicyRegistrations([{ serviceTypes: [sampleType] }, { serviceTypes: [sampleType] }]))).to.throw('the service class org.example.SampleService is declared twice');
   });
 
   it("every listed module's second-factor providers are known to the codec, on or off; another id is refused", () => {

@@ -1,5 +1,5 @@
 import { distance } from 'fastest-levenshtein';
-import type { ServiceDefinitionProblem } from '@tessera/core';
+import { CAS_REGISTERED_SERVICE, type ServiceDefinitionProblem } from '@tessera/core';
 import { providerClientKeys } from './provider-client-codec.js';
 
 /**
@@ -113,6 +113,9 @@ const EVERY_HANDLER = 'every authentication handler is accepted for every servic
 
 /** The keys of a service that hold its own ticket lifetimes (ticket-expiration-codec.ts reads them). */
 export const TICKET_EXPIRATION_KEYS = ['ticketGrantingTicketExpirationPolicy', 'serviceTicketExpirationPolicy', 'proxyTicketExpirationPolicy', 'proxyGrantingTicketExpirationPolicy'] as const;
+
+/** The classes of CAS's own services: CasRegisteredService, and RegexRegisteredService of CAS 5 to 6 and of CAS 4. */
+export const CAS_SERVICE_CLASSES: readonly string[] = [CAS_REGISTERED_SERVICE, 'org.apereo.cas.services.RegexRegisteredService', 'org.jasig.cas.services.RegexRegisteredService'];
 
 /** A registered service (CasRegisteredService, RegexRegisteredService). */
 export const SERVICE_KEYS: KeyRules = {

@@ -13,7 +13,8 @@ const CAS = 'org.apereo.cas.services';
 /**
  * A stored definition in Apereo CAS's JSON format, as parseServiceDefinition reads it: `@class`
  * keys and `["java.util.HashSet", [...]]` collections, so it loads unchanged in CAS or tessera and
- * round-trips (parse(render(s)) equals s). Its policies are written by the codec parts of their classes.
+ * round-trips (parse(render(s)) equals s). Its policies are written by the codec parts of their
+ * classes, the modules' data on it by the modules' parts (its type's, the sections').
  */
 export function toCasServiceJson(service: RegisteredService, policies: PolicySlots): Record<string, unknown> {
   return {
@@ -39,6 +40,7 @@ export function toCasServiceJson(service: RegisteredService, policies: PolicySlo
     ...supportedProtocolsJson(service.supportedProtocols),
     ...ticketExpirationJson(service),
     ...(service.oidc === undefined ? {} : providerClientJson(service, service.oidc)),
+    ...policies.modules.render(service),
   };
 }
 

@@ -24,6 +24,9 @@ import { optionalBoolean, partReader, throwAll } from './parse-parts.js';
  */
 export const PROVIDER_CLIENT_TYPES: readonly string[] = [OIDC_REGISTERED_SERVICE, ...OAUTH_REGISTERED_SERVICE_TYPES];
 
+/** The names `supportedProtocols` gives the provider's protocols. */
+export const PROVIDER_CLIENT_PROTOCOLS: readonly string[] = ['OAUTH20', 'OIDC'];
+
 type Fail = (field: string, problem: string) => InvalidServiceDefinitionError;
 
 /** Why a class of Apereo's OAuth support that is no client is refused; undefined for any other class. */

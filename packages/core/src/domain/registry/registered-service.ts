@@ -134,20 +134,26 @@ export interface RegisteredService {
   /**
    * CAS's `supportedProtocols`, kept only when not empty: the validation protocols the service's
    * tickets validate with (`CAS10` /validate, `CAS20` /serviceValidate and /proxyValidate, `CAS30`
-   * the /p3 paths, `SAML1` /samlValidate; `OAUTH20` and `OIDC` are accepted and stand for no endpoint yet).
+   * the /p3 paths, `SAML1` /samlValidate), and the names modules' service types give their own
+   * protocols, accepted and standing for no validation endpoint.
    */
-  readonly supportedProtocols?: readonly ServiceProtocol[];
+  readonly supportedProtocols?: readonly string[];
   /**
    * Apereo's OidcRegisteredService and OAuthRegisteredService: the service is a client of the provider
    * (OpenID Connect, or plain OAuth 2.0 without the `openid` scope), its serviceId the pattern of its redirect URIs.
    */
   readonly oidc?: OidcClientDefinition;
+  /**
+   * What modules read of the definition, each module's data under its own key (service-data.ts): the
+   * keys of a service class a module brings, the keys any service may carry for a module. Kept only
+   * when some module holds data; plain JSON that every store keeps as it is.
+   */
+  readonly moduleData?: Readonly<Record<string, unknown>>;
 }
 
-export const SERVICE_PROTOCOLS = ['CAS10', 'CAS20', 'CAS30', 'SAML1', 'OAUTH20', 'OIDC'] as const;
-export type ServiceProtocol = (typeof SERVICE_PROTOCOLS)[number];
-/** The protocols a validation endpoint speaks. */
-export type ValidationProtocol = Extract<ServiceProtocol, 'CAS10' | 'CAS20' | 'CAS30' | 'SAML1'>;
+/** The protocols a validation endpoint speaks, as `supportedProtocols` names them. */
+export const VALIDATION_PROTOCOLS: readonly string[] = ['CAS10', 'CAS20', 'CAS30', 'SAML1'] satisfies readonly ValidationProtocol[];
+export type ValidationProtocol = 'CAS10' | 'CAS20' | 'CAS30' | 'SAML1';
 
 /** Whether the service's tickets may validate with `protocol`: every protocol when it names none. */
 export function supportsProtocol(service: Pick<RegisteredService, 'supportedProtocols'>, protocol: ValidationProtocol): boolean {
