@@ -24,7 +24,6 @@ export const PLANNED = {
   expirationDate: 'expirationPolicy with a date',
   oidc: 'OIDC scope release policies (the oidc module releases claims by scope itself)',
   // Apereo's OIDC and OAuth registrations, as its own examples and browser tests write them.
-  shortClientSecret: 'client secret shorter than 16 characters, loaded with a warning as Apereo does',
   scopesWithoutOpenid: 'OIDC client whose scopes leave out openid',
   clientCredentials: 'client_credentials grant',
   jwtAccessToken: 'jwtAccessToken (JWT access tokens)',
@@ -193,7 +192,6 @@ function lineReason(definition: unknown, line: string): string[] {
   if (field === 'name') return [PLANNED.emptyName];
   if (field === 'serviceId') return [value === undefined ? broken('no serviceId') : broken('serviceId is not a regular expression')];
   if (field === 'clientId' && value === undefined) return [broken('an OAuth client without clientId, which no client can use')];
-  if (field === 'clientSecret' && /at least 16 characters/.test(problem)) return [PLANNED.shortClientSecret];
   if (field === 'scopes' && /include openid/.test(problem)) return [PLANNED.scopesWithoutOpenid];
   if (field === 'supportedGrantTypes') return members(value).map(String).filter((grant) => !['authorization_code', 'refresh_token', 'implicit'].includes(grant)).map(grantTypeReason);
   if (field === 'supportedResponseTypes') return [...new Set(members(value).map(String).filter((type) => !SERVED_RESPONSE_TYPES.has(type)).map(responseTypeReason))];

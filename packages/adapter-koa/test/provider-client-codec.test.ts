@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { serviceDefinitionWarnings, strictServiceProblems } from '@tessera/core';
 import { parseServiceDefinition, refusalOf, toCasServiceJson } from './built-in-codec.js';
 
 const OAUTH = 'org.apereo.cas.support.oauth.services.OAuthRegisteredService';
@@ -79,10 +80,21 @@ describe('service definitions: OAuthRegisteredService, and the OAuth keys of Oid
     expect(problems({ ...CLIENT, supportedGrantTypes: ['java.util.HashSet', ['client_credentials']] })).to.deep.equal([
       'supportedGrantTypes: holds "client_credentials", not supported by tessera: tessera serves no token without a user: use authorization_code',
     ]);
-    expect(problems({ ...CLIENT, clientId: undefined, clientSecret: 'short' })).to.deep.equal([
+    expect(problems({ ...CLIENT, clientId: undefined, clientSecret: '' })).to.deep.equal([
       'clientId: is required: up to 255 printable ASCII characters, no spaces',
-      'clientSecret: must be a string of at least 16 characters',
+      'clientSecret: must be a non-empty string; leave it out for a public client',
     ]);
+  });
+
+  it("loads a secret shorter than 16 characters as Apereo does (its own examples use `secret`), with a warning naming the service and why; strict mode refuses it", () => {
+    const short = roundTrip({ ...CLIENT, clientSecret: 'secret' });
+    expect(short.oidc?.clientSecret).to.equal('secret');
+    expect(serviceDefinitionWarnings(short)).to.deep.equal([
+      'service "OAUTH-1002" (id 1002): its clientSecret has 6 character(s), fewer than 16: one this short can be guessed by whoever tries the token endpoint; give the client a random clientSecret of at least 16 characters (openssl rand -base64 24)',
+    ]);
+    expect(strictServiceProblems(short).map(({ field }) => field)).to.deep.equal(['clientSecret']);
+    expect(strictServiceProblems(short)[0]?.problem).to.match(/fewer than 16: .* \(refused in strict mode\)$/);
+    expect(serviceDefinitionWarnings(parseServiceDefinition({ ...CLIENT, clientSecret: 'x'.repeat(16) }))).to.deep.equal([]);
   });
 
   it("Apereo's other OAuth keys: accepted where they ask for what tessera does, refused otherwise; OIDC's own keys refused on an OAuth client", () => {

@@ -100,7 +100,8 @@ export function parseProviderClient(json: Readonly<Record<string, unknown>>, typ
   });
   const clientSecret = part(() => {
     const value = json['clientSecret'] ?? undefined;
-    if (value !== undefined && (typeof value !== 'string' || value.length < 16)) throw fail('clientSecret', 'must be a string of at least 16 characters');
+    // Shorter than 16 characters it is loaded, as Apereo loads it, with a warning (serviceDefinitionWarnings).
+    if (value !== undefined && (typeof value !== 'string' || value.length === 0)) throw fail('clientSecret', 'must be a non-empty string; leave it out for a public client');
     return value;
   });
   const secretGiven = json['clientSecret'] !== undefined && json['clientSecret'] !== null;
