@@ -22,7 +22,6 @@ export const PLANNED = {
   caseInsensitive: 'caseInsensitive',
   timeBased: 'TimeBasedRegisteredServiceAccessStrategy',
   expirationDate: 'expirationPolicy with a date',
-  oidc: 'OIDC scope release policies (the oidc module releases claims by scope itself)',
   // Apereo's OIDC and OAuth registrations, as its own examples and browser tests write them.
   scopesWithoutOpenid: 'OIDC client whose scopes leave out openid',
   clientCredentials: 'client_credentials grant',
@@ -142,7 +141,6 @@ function releasePolicyClassReason(policy: unknown): string[] {
   if (typeof type === 'string' && !isApereoClass(type)) return [CANNOT_EXIST.customClass];
   if (name === 'ReturnMappedAttributeReleasePolicy') return [PLANNED.returnMapped];
   if (name === 'ReturnRestfulAttributeReleasePolicy') return [CANNOT_EXIST.siteEndpoint];
-  if (/^Oidc.*ScopeAttributeReleasePolicy$/.test(name)) return [PLANNED.oidc];
   return [notPlanned(`attribute release policy ${name}`)];
 }
 

@@ -54,7 +54,7 @@ describe('service definitions: OAuthRegisteredService, and the OAuth keys of Oid
 
   it('an OidcRegisteredService reads renewRefreshToken (default false) and userProfileViewType too', () => {
     const oidc = { ...CLIENT, '@class': OIDC };
-    expect(roundTrip(oidc).oidc).to.deep.include({ renewRefreshToken: false, scopes: ['openid'] });
+    expect(roundTrip(oidc).oidc).to.deep.include({ renewRefreshToken: false, scopes: [] });
     expect(roundTrip({ ...oidc, renewRefreshToken: true, userProfileViewType: 'NESTED' }).oidc).to.deep.include({ renewRefreshToken: true, userProfileViewType: 'NESTED' });
   });
 

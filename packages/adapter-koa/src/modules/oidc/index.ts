@@ -5,3 +5,4 @@ export { loginCallbackPattern, loginCallbackUrl } from './oidc-routes.js';
 export { endLoginSession } from './end-login-session.js';
 export { loadProviderLibrary, type ProviderLibrary } from './provider-library.js';
 export { RecordAdapter } from './record-adapter.js';
+export { SCOPE_POLICY_CODECS } from './scope-policy-codecs.js';

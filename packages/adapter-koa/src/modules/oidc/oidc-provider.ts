@@ -14,7 +14,7 @@ import {
   type TicketStore,
   type UserProfileViewType,
 } from '@tessera/core';
-import { claimsOf, STANDARD_SCOPE_CLAIMS, type OidcKeySet } from '@tessera/core/modules/oidc';
+import { claimsOf, claimsReleasePolicy, STANDARD_SCOPE_CLAIMS, type OidcKeySet } from '@tessera/core/modules/oidc';
 import type { Context } from 'koa';
 import type { Adapter, AdapterPayload, ClientMetadata, Configuration, KoaContextWithOIDC, ResponseType, AccountClaims, SigningAlgorithmWithNone, default as ProviderInstance } from 'oidc-provider';
 import { reportServerError } from '../../errors/report.js';
@@ -42,6 +42,8 @@ export interface OidcProviderDependencies {
   readonly trustProxy: boolean;
   /** Scopes of the operator's own, each the claims (attribute names) it releases. */
   readonly customScopes: Readonly<Record<string, readonly string[]>>;
+  /** Claim → the attribute it takes its values from, for every client (Apereo's claims-map). */
+  readonly claimsMap: Readonly<Record<string, string>>;
   readonly lifetimes: { readonly accessTokenSeconds: number; readonly idTokenSeconds: number; readonly refreshTokenSeconds: number; readonly codeSeconds: number };
   /**
    * Whether the provider's outgoing requests (back-channel logout, a client's jwks_uri) may reach
@@ -147,6 +149,34 @@ function withoutDispatcher(init: RequestInit | undefined): RequestInit | undefin
   return rest;
 }
 
+/** Claims the library puts in an ID token itself, by its own rules (`max_age`, the claims parameter). */
+const LIBRARY_CLAIMS = new Set(['acr', 'amr', 'auth_time']);
+
+/**
+ * The claims an ID token or userinfo answer holds are those the account's claims() computed for the
+ * scopes granted (the client's scope release policies, as Apereo's), beside what the library's own
+ * mask keeps (`sub`, and `acr`, `amr`, `auth_time` as it decides): that mask knows only the scopes and
+ * claims of its configuration, and would drop a claim of a client's own (`organization`, a custom
+ * scope's). Claims the user rejected are left out.
+ */
+function releaseClaimsAsComputed(provider: ProviderInstance): void {
+  const LibraryClaims = provider.Claims;
+  class ComputedClaims extends LibraryClaims {
+    private readonly refused = new Set<string>();
+    override rejected(value: readonly string[] = []): void {
+      super.rejected(value);
+      for (const claim of value) if (claim !== 'sub') this.refused.add(claim);
+    }
+    override async result(): Promise<Record<string, unknown>> {
+      const kept = await super.result();
+      const available = (this as unknown as { available: Record<string, unknown> }).available;
+      const computed = Object.entries(available).filter(([claim, value]) => value !== undefined && !LIBRARY_CLAIMS.has(claim) && !this.refused.has(claim));
+      return { ...kept, ...Object.fromEntries(computed) };
+    }
+  }
+  Object.defineProperty(provider, 'Claims', { value: ComputedClaims });
+}
+
 /** The models whose records a revoked grant takes with it. */
 const GRANT_BOUND_MODELS = ['AccessToken', 'AuthorizationCode', 'RefreshToken', 'DeviceCode', 'BackchannelAuthenticationRequest'];
 
@@ -158,14 +188,17 @@ export const OAUTH_DEFAULT_SCOPE = 'oauth2';
 
 /**
  * The client a registered service defines, or undefined when it is no enabled OidcRegisteredService or
- * OAuthRegisteredService. An OAuth client may ask for its scopes, or for `oauthScopes` when it names
- * none, and for OAUTH_DEFAULT_SCOPE: never for `openid`, so it gets no ID token.
+ * OAuthRegisteredService. `served` are the scopes the provider serves. A client may ask for the scopes
+ * it lists that the provider serves (a scope the server does not know is left out, as Apereo leaves
+ * out those its discovery does not name), or for every one when it lists none. An OAuth client may ask
+ * for OAUTH_DEFAULT_SCOPE too, and never for `openid`, so it gets no ID token.
  */
-export function clientOf(service: RegisteredService, oauthScopes: readonly string[]): ClientMetadata | undefined {
+export function clientOf(service: RegisteredService, served: readonly string[]): ClientMetadata | undefined {
   const client = service.oidc;
   if (!client || !service.accessStrategy.enabled) return undefined;
   const literal = literalUrlOf(service.serviceId);
-  const scopes = !isOAuthOnlyClient(service) ? client.scopes : [...new Set([OAUTH_DEFAULT_SCOPE, ...(client.scopes.length === 0 ? oauthScopes : client.scopes)])];
+  const listed = client.scopes.length === 0 ? served : client.scopes.filter((scope) => served.includes(scope));
+  const scopes = !isOAuthOnlyClient(service) ? listed : [...new Set([OAUTH_DEFAULT_SCOPE, ...listed.filter((scope) => scope !== 'openid')])];
   return {
     client_id: client.clientId,
     ...(client.clientSecret !== undefined && { client_secret: client.clientSecret }),
@@ -203,13 +236,13 @@ function literalUrlOf(serviceId: string): string | undefined {
 class RegistryClients implements Adapter {
   constructor(
     private readonly registry: ServiceRegistry,
-    private readonly oauthScopes: readonly string[],
+    private readonly served: readonly string[],
   ) {}
 
   async find(id: string): Promise<AdapterPayload | undefined> {
     const services = await this.registry.list();
     const service = services.find((candidate) => candidate.oidc?.clientId === id);
-    return service === undefined ? undefined : clientOf(service, this.oauthScopes);
+    return service === undefined ? undefined : clientOf(service, this.served);
   }
 
   upsert(): Promise<void> {
@@ -302,7 +335,7 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
   const claims: Record<string, string[]> = { openid: ['sub'], ...Object.fromEntries(Object.entries(STANDARD_SCOPE_CLAIMS).map(([scope, names]) => [scope, [...names]])) };
   for (const [scope, names] of Object.entries(deps.customScopes)) claims[scope] = [...names];
   const scopes = ['openid', 'offline_access', OAUTH_DEFAULT_SCOPE, ...Object.keys(claims).filter((scope) => scope !== 'openid')];
-  const clientAdapter = new RegistryClients(registry, scopes.filter((scope) => scope !== 'openid'));
+  const clientAdapter = new RegistryClients(registry, scopes);
 
   const configuration: Configuration = {
     adapter,
@@ -317,6 +350,8 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
     },
     claims,
     scopes,
+    // As Apereo, the ID token holds the claims of the scopes granted, not only userinfo.
+    conformIdTokenClaims: false,
     responseTypes: ['code', 'id_token', 'id_token token', 'code id_token', 'code token', 'code id_token token', 'none'],
     clientAuthMethods: ['client_secret_basic', 'client_secret_post', 'private_key_jwt', 'none'],
     extraClientMetadata: { properties: ['tessera_service_id', 'tessera_renew_refresh_token'] },
@@ -390,7 +425,7 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
       const clientId = ctx.oidc.client?.clientId ?? (token as { clientId?: string } | undefined)?.clientId;
       const user = clientId === undefined ? undefined : await releasedTo(clientId, sessionUid, sub);
       if (!user) return undefined;
-      return { accountId: sub, claims: () => claimsOf(user.username, user.released) as AccountClaims };
+      return { accountId: sub, claims: async (_use, scope) => claimsOf(user.username, await user.claims(scope.split(' '))) as AccountClaims };
     },
   };
 
@@ -404,7 +439,10 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
     const request = { principal, service, serviceUrl: service.serviceId };
     const released = await policies.releasedAttributes({ ...request, authentication: {} });
     const username = await policies.usernameFor(request);
-    return { username, released, viewType: service.oidc.userProfileViewType ?? 'NESTED' };
+    // The claims of the scopes granted: the client's release policy reconciled with its scopes, as Apereo does.
+    const claimsPolicy = claimsReleasePolicy(service.attributeRelease, service.oidc.scopes, deps.customScopes);
+    const claims = (scopes: readonly string[]) => policies.release(claimsPolicy, { ...request, authentication: {}, grant: { scopes, claimsMap: deps.claimsMap } });
+    return { username, released, claims, viewType: service.oidc.userProfileViewType ?? 'NESTED' };
   }
 
   async function profileOf(accessToken: string): Promise<AccessTokenProfile | 'missing'> {
@@ -429,6 +467,7 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
 
   const provider = new Provider(deps.issuer, configuration);
   provider.proxy = deps.trustProxy;
+  releaseClaimsAsComputed(provider);
   provider.on('server_error', (ctx: Context, error: unknown) => reportServerError(deps.events, error, ctx));
   reportProviderEvents(provider, deps.events);
   // Apereo's OidcRegisteredService: the serviceId is the pattern every redirect URI must match in full.

@@ -85,9 +85,10 @@ const OAUTH_REFUSED: Readonly<Record<string, string>> = {
 /**
  * The client of an OidcRegisteredService or OAuthRegisteredService. Apereo's defaults: the code flow
  * (refresh tokens only with `generateRefreshToken`, the same one used again unless `renewRefreshToken`),
- * `client_secret_basic` with a secret and `none` (a public client, PKCE required) without. An OIDC client's
- * scopes default to `openid`; an OAuth client gets every scope but `openid` unless it names its own, and
- * Apereo's empty lists (no restriction) stand for the defaults.
+ * `client_secret_basic` with a secret and `none` (a public client, PKCE required) without. A client that
+ * names no scope (none, or Apereo's empty set: no restriction) may ask for every scope the provider
+ * serves (an OAuth client never for `openid`); Apereo's empty lists of grant and response types stand
+ * for the defaults too.
  */
 export function parseProviderClient(json: Readonly<Record<string, unknown>>, type: string, fail: Fail): OidcClientDefinition {
   const oauthOnly = isOAuthOnlyClient({ type });
@@ -115,21 +116,22 @@ export function parseProviderClient(json: Readonly<Record<string, unknown>>, typ
     if (!usesSecret && secretGiven) throw fail('clientSecret', `is not used with ${method}: remove it`);
     return method as OidcClientAuthMethod;
   });
-  const list = (key: string, fallback: readonly string[], allowed?: readonly string[], refused: Readonly<Record<string, string>> = {}): string[] => {
+  const list = (key: string, fallback: readonly string[], allowed?: readonly string[], refused: Readonly<Record<string, string>> = {}, emptyIsDefault = oauthOnly): string[] => {
     const value = json[key];
     if (value === undefined || value === null) return [...fallback];
     const items = stringList(value);
-    if (items?.length === 0 && oauthOnly) return [...fallback];
+    if (items?.length === 0 && emptyIsDefault) return [...fallback];
     if (!items || items.length === 0) throw fail(key, 'must be a non-empty list of strings');
     const unknown = allowed === undefined ? undefined : items.find((item) => !allowed.includes(item));
     if (unknown !== undefined && Object.hasOwn(refused, unknown)) throw fail(key, `holds ${JSON.stringify(unknown)}, not supported by tessera: ${refused[unknown]}`);
     if (unknown !== undefined) throw fail(key, `holds ${JSON.stringify(unknown)}; known: ${allowed?.join(', ')}`);
     return [...new Set(items)];
   };
+  // Apereo's empty set of scopes (or none) restricts nothing: every scope the provider serves.
   const scopes = part(() => {
-    const values = list('scopes', oauthOnly ? [] : ['openid']);
+    const values = list('scopes', [], undefined, {}, true);
     if (oauthOnly && values.includes('openid')) throw fail('scopes', 'holds openid, which an OAuth client never gets: make it an OidcRegisteredService for OpenID Connect');
-    if (!oauthOnly && !values.includes('openid')) throw fail('scopes', 'must include openid');
+    if (!oauthOnly && values.length > 0 && !values.includes('openid')) throw fail('scopes', 'must include openid');
     return values;
   });
   const supportedGrantTypes = part(() =>

@@ -1,5 +1,6 @@
+import { SCOPE_POLICY_CODECS } from '@tessera/adapter-koa/modules/oidc';
 import { cryptoRandomSource } from '@tessera/core';
-import { generateOidcKeySet } from '@tessera/core/modules/oidc';
+import { generateOidcKeySet, SCOPE_RELEASE_POLICIES } from '@tessera/core/modules/oidc';
 import type { ModuleContext, ModuleKeyFile, ModuleSettings, SettingProblem, TesseraModule } from '../module.js';
 import { oidcCommands } from './commands.js';
 import { oidcSections } from './config.js';
@@ -22,6 +23,14 @@ export const oidcModule: TesseraModule<typeof oidcSections> = {
   ],
   problems: oidcProblems,
   keyFiles: oidcKeyFiles,
+  // Apereo's scope release policies (OidcProfileScopeAttributeReleasePolicy and the like), each its behaviour and its codec part.
+  servicePolicies: {
+    releasePolicies: SCOPE_RELEASE_POLICIES.map((behaviour) => {
+      const codec = SCOPE_POLICY_CODECS.find((candidate) => candidate.type === behaviour.type);
+      if (!codec) throw new Error(`${behaviour.type} has no codec part`);
+      return { behaviour, codec };
+    }),
+  },
   commands: oidcCommands,
   register: registerOidcModule,
 };

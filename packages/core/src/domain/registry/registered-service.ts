@@ -176,7 +176,7 @@ export interface OidcClientDefinition {
   readonly clientSecret?: string;
   /** An OAuthRegisteredService has no such key: `client_secret_basic` with a secret (either form is taken), `none` without. */
   readonly tokenEndpointAuthenticationMethod: OidcClientAuthMethod;
-  /** The scopes the client may ask for; empty for an OAuth client that names none (every scope but `openid`). */
+  /** The scopes the client may ask for, as written; empty when it names none: every scope the provider serves (an OAuth client's but `openid`). */
   readonly scopes: readonly string[];
   readonly supportedGrantTypes: readonly string[];
   readonly supportedResponseTypes: readonly string[];

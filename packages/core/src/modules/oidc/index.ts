@@ -1,3 +1,5 @@
 export * from './oidc-claims.js';
 export * from './oidc-keys.js';
 export * from './events.js';
+export * from './scope-release-policies.js';
+export * from './claims-release.js';

@@ -1,0 +1,144 @@
+import { expect } from 'chai';
+import { fileURLToPath } from 'node:url';
+import * as client from 'openid-client';
+import { parse as parseYaml } from 'yaml';
+import { examplesOf } from '../docs/examples.js';
+import { readPage } from '../docs/markdown.js';
+import type { Tessera } from '../support/tessera.js';
+import { authorizeThroughLoginForm, startOidc } from './support.js';
+
+const OIDC = 'org.apereo.cas.services.OidcRegisteredService';
+const CLAIMS = 'org.apereo.cas.oidc.claims';
+const CHAIN = 'org.apereo.cas.services.ChainingAttributeReleasePolicy';
+const SECRET = 'registrations-secret-of-at-least-16';
+const insecure = { execute: [client.allowInsecureRequests] };
+
+/** The user as a directory gives it: `mail`, `cn`, `sn`, `givenName`, none under a claim's name but `locale`. */
+const CASUSER = {
+  username: 'casuser',
+  password: 'Mellon',
+  attributes: { mail: ['casuser@example.org'], cn: ['CAS User'], sn: ['User'], givenName: ['CAS'], uid: ['casuser-uid'], locale: ['en'], memberOf: ['staff'], organization: ['Apereo'] },
+};
+
+/** A client as Apereo's browser tests write them (test/fixtures/apereo-services), on a redirect URI of its own. */
+function registration(id: number, clientId: string, keys: Record<string, unknown>): Record<string, unknown> {
+  return { '@class': OIDC, id, name: clientId, serviceId: `^https://${clientId}\\.example\\.org/callback$`, clientId, clientSecret: SECRET, bypassApprovalPrompt: true, ...keys };
+}
+const chain = (...policies: Record<string, unknown>[]) => ({ '@class': CHAIN, policies: ['java.util.ArrayList', policies] });
+const scopes = (...names: string[]) => ['java.util.HashSet', names];
+
+/** oidc-authzcode-claims-mapping: the profile scope's preferred_username from `uid`, its own mapping before the server's. */
+const MAPPED = registration(31, 'mapped', {
+  scopes: scopes('openid', 'email', 'profile'),
+  attributeReleasePolicy: chain(
+    { '@class': `${CLAIMS}.OidcProfileScopeAttributeReleasePolicy`, order: 1, claimMappings: { '@class': 'java.util.TreeMap', preferred_username: 'uid' } },
+    { '@class': `${CLAIMS}.OidcEmailScopeAttributeReleasePolicy`, order: 1 },
+  ),
+});
+/** oidc-authzcode-stanard-claim-filter: no scopes (scope-free); of profile only locale and name, of email only email. */
+const FILTERED = registration(32, 'filtered', {
+  attributeReleasePolicy: chain(
+    { '@class': `${CLAIMS}.OidcProfileScopeAttributeReleasePolicy`, allowedAttributes: ['java.util.ArrayList', ['locale', 'name']] },
+    { '@class': `${CLAIMS}.OidcEmailScopeAttributeReleasePolicy`, allowedAttributes: ['java.util.ArrayList', ['email']] },
+  ),
+});
+/** oidc-clientcredentials: a scope of the server's own (eduPerson), whose claims the client's custom scope policy names. */
+const CUSTOM = registration(33, 'custom', {
+  scopes: scopes('openid', 'profile', 'eduPerson'),
+  attributeReleasePolicy: chain({ '@class': `${CLAIMS}.OidcCustomScopeAttributeReleasePolicy`, order: 1, scopeName: 'eduPerson', allowedAttributes: ['java.util.ArrayList', ['organization']] }),
+});
+/** A client listing scopes with a policy that releases by none: as in Apereo, only its scopes' claims. */
+const SCOPED_ALL = registration(34, 'scoped', { scopes: scopes('openid', 'email'), attributeReleasePolicy: { '@class': 'org.apereo.cas.services.ReturnAllAttributeReleasePolicy' } });
+/** oidc-authn-claims-freeform: scopes only openid, so scope-free: what its policy releases is a claim whatever the scopes asked. */
+const FREEFORM = registration(35, 'freeform', {
+  scopes: scopes('openid'),
+  attributeReleasePolicy: chain(
+    { '@class': 'org.apereo.cas.services.ReturnAllowedAttributeReleasePolicy', allowedAttributes: ['java.util.ArrayList', ['memberOf']], order: 0 },
+    { '@class': 'org.apereo.cas.services.ReturnMappedAttributeReleasePolicy', order: 1, allowedAttributes: { '@class': 'java.util.TreeMap', cn: 'common_name' } },
+  ),
+});
+
+/** The claims of the ID token and of userinfo a code flow for the client and `scope` gets, `sub` aside and the ID token's own claims left out. */
+async function claimsThroughOpenidClient(tessera: Tessera, clientId: string, secret: string, redirectUri: string, scope: string): Promise<{ idToken: Record<string, unknown>; userinfo: Record<string, unknown> }> {
+  const config = await client.discovery(new URL(`${tessera.url}/oidc`), clientId, secret, client.ClientSecretBasic(secret), insecure);
+  const { callback, verifier } = await authorizeThroughLoginForm(config, tessera.url, redirectUri, scope);
+  const tokens = await client.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier });
+  const { sub, iss: _iss, aud: _aud, exp: _exp, iat: _iat, auth_time: _authTime, at_hash: _atHash, nonce: _nonce, sid: _sid, ...idToken } = (tokens.claims() ?? {}) as Record<string, unknown>;
+  expect(sub).to.equal('casuser');
+  const { sub: subject, ...userinfo } = await client.fetchUserInfo(config, tokens.access_token, 'casuser');
+  expect(subject).to.equal('casuser');
+  return { idToken, userinfo };
+}
+
+// docs/modules/oidc.md (Claims): Apereo's OIDC registrations, as its own tests write them, loaded and
+// used through openid-client: what each releases in the ID token and at userinfo.
+describe("oidc: Apereo's OIDC registrations behave as in Apereo CAS, through openid-client", () => {
+  let tessera: Tessera;
+
+  before(async () => {
+    tessera = await startOidc({
+      users: [CASUSER],
+      services: [MAPPED, FILTERED, CUSTOM, SCOPED_ALL, FREEFORM],
+      oidc: { claimsMap: { email: 'mail', name: 'cn', family_name: 'sn', given_name: 'givenName' }, scopes: { eduPerson: ['eduPersonAffiliation'] } },
+    });
+  });
+  after(() => tessera.close());
+
+  const claimsOf = (clientId: string, scope: string) => claimsThroughOpenidClient(tessera, clientId, SECRET, `https://${clientId}.example.org/callback`, scope);
+
+  it("scope policies with claimMappings and the server's claims map: each claim of the scopes granted, from the attribute mapped to it, in the ID token and at userinfo", async () => {
+    const profileAndEmail = { preferred_username: 'casuser-uid', name: 'CAS User', family_name: 'User', given_name: 'CAS', locale: 'en', email: 'casuser@example.org' };
+    expect(await claimsOf('mapped', 'openid profile email')).to.deep.equal({ idToken: profileAndEmail, userinfo: profileAndEmail });
+    // The email scope alone: only its claim; none of the directory's own names (mail, cn, uid) ever.
+    expect(await claimsOf('mapped', 'openid email')).to.deep.equal({ idToken: { email: 'casuser@example.org' }, userinfo: { email: 'casuser@example.org' } });
+  });
+
+  it("allowedAttributes of a standard scope's policy releases only those of its claims", async () => {
+    const filtered = { locale: 'en', name: 'CAS User', email: 'casuser@example.org' };
+    expect(await claimsOf('filtered', 'openid profile email')).to.deep.equal({ idToken: filtered, userinfo: filtered });
+    expect(await claimsOf('filtered', 'openid')).to.deep.equal({ idToken: {}, userinfo: {} });
+  });
+
+  it("a scope of the server's own: the client's custom scope policy says its claims, released only when the scope is granted; profile's standard claims beside it", async () => {
+    const granted = { organization: 'Apereo', name: 'CAS User', family_name: 'User', given_name: 'CAS', locale: 'en' };
+    expect(await claimsOf('custom', 'openid profile eduPerson')).to.deep.equal({ idToken: granted, userinfo: granted });
+    expect(await claimsOf('custom', 'openid profile')).to.deep.equal({ idToken: { name: 'CAS User', family_name: 'User', given_name: 'CAS', locale: 'en' }, userinfo: { name: 'CAS User', family_name: 'User', given_name: 'CAS', locale: 'en' } });
+  });
+
+  it('a client listing scopes gets their claims only: a policy that releases by no scope releases nothing there, as in Apereo', async () => {
+    expect(await claimsOf('scoped', 'openid email')).to.deep.equal({ idToken: { email: 'casuser@example.org' }, userinfo: { email: 'casuser@example.org' } });
+  });
+
+  it('a scope-free client (scopes only openid): what its policy releases is claimed whatever the scopes asked', async () => {
+    const released = { memberOf: 'staff', common_name: 'CAS User' };
+    expect(await claimsOf('freeform', 'openid')).to.deep.equal({ idToken: released, userinfo: released });
+  });
+});
+
+// docs/modules/oidc.md (Claims): the page's claims map and client, run as written.
+describe('oidc: the claims example of docs/modules/oidc.md', () => {
+  let tessera: Tessera;
+  let service: { clientId: string; clientSecret: string };
+
+  before(async () => {
+    const page = readPage(fileURLToPath(new URL('../..', import.meta.url)), 'docs/modules/oidc.md');
+    const section = page.text.slice(page.text.indexOf('\n### Claims\n'));
+    const examples = examplesOf(page).examples.filter((example) => page.text.indexOf(example.code) > page.text.indexOf(section));
+    const settings = examples.find((example) => example.kind === 'settings' && example.code.includes('claimsMap'));
+    const definition = examples.find((example) => example.kind === 'service' && example.code.includes('claimMappings'));
+    if (!settings || !definition) throw new Error('docs/modules/oidc.md: the Claims section has lost its examples');
+    service = JSON.parse(definition.code) as typeof service;
+    const { oidc } = parseYaml(settings.code) as { oidc: Record<string, unknown> };
+    // The page's directory: mail, cn, sn, givenName and uid (no locale, so no locale claim).
+    const { locale: _none, ...attributes } = CASUSER.attributes;
+    tessera = await startOidc({ users: [{ ...CASUSER, attributes }], services: [service], oidc });
+  });
+  after(() => tessera?.close());
+
+  it("the directory's mail, cn, sn and givenName are the standard claims, preferred_username the client's own mapping of uid; only the scopes' asked", async () => {
+    const claims = (scope: string) => claimsThroughOpenidClient(tessera, service.clientId, service.clientSecret, 'https://intranet.example.org/oidc/callback', scope);
+    const all = { email: 'casuser@example.org', name: 'CAS User', family_name: 'User', given_name: 'CAS', preferred_username: 'casuser-uid' };
+    expect(await claims('openid profile email')).to.deep.equal({ idToken: all, userinfo: all });
+    expect(await claims('openid email')).to.deep.equal({ idToken: { email: 'casuser@example.org' }, userinfo: { email: 'casuser@example.org' } });
+  });
+});
