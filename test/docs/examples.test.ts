@@ -17,6 +17,8 @@ const pages = documentationPages(ROOT).map((path) => readPage(ROOT, path));
 const all = pages.map(examplesOf);
 const examples = all.flatMap((found) => found.examples);
 const ofKind = (...kinds: ExampleKind[]) => examples.filter((example) => kinds.includes(example.kind));
+/** The shell blocks: those run, and those not run that are shell commands all the same. */
+const shellBlocks = () => examples.filter((example) => example.kind === 'run' || (example.kind === 'not run' && example.language === 'sh'));
 const where = (example: Example) => `${example.page}:${example.line}`;
 
 /** Each example's problem, if it has one; fails naming every example that has. */
@@ -73,7 +75,7 @@ function startAndStop(file: string): Promise<{ code: number | null; output: stri
 describe('the examples of the docs are run or parsed: README.md and docs/ cannot drift from the code', function () {
   this.timeout(60_000);
 
-  it('every fenced block says what it is, by its language or a marker', () => {
+  it('every fenced block says what it is, and every shell or configuration block is run by a test or says why not', () => {
     expectNone(all.flatMap((found) => found.problems));
     expect(examples.length).to.be.greaterThan(0);
   });
@@ -97,7 +99,7 @@ describe('the examples of the docs are run or parsed: README.md and docs/ cannot
 
   it('every shell example parses (bash -n)', () => {
     expectNone(
-      ofKind('shell', 'run').map((example) => {
+      shellBlocks().map((example) => {
         const result = spawnSync('bash', ['-n'], { input: example.code, encoding: 'utf8' });
         return result.status === 0 ? undefined : `${where(example)}: ${result.stderr.trim()}`;
       }),
@@ -108,7 +110,7 @@ describe('the examples of the docs are run or parsed: README.md and docs/ cannot
     const help = spawnSync(process.execPath, [MAIN, '--help'], { encoding: 'utf8' }).stdout;
     const usages = usagesOf(help);
     expect(usages.map((usage) => usage.name.join(' '))).to.include.members(['start', 'config check', 'hash-password', 'services import']);
-    const invocations = ofKind('shell', 'run').flatMap(tesseraInvocations);
+    const invocations = shellBlocks().flatMap(tesseraInvocations);
     expect(invocations.length, 'tessera commands in the examples').to.be.greaterThan(0);
     expectNone(invocations.flatMap((invocation) => invocationProblems(invocation, usages)));
   });
@@ -121,15 +123,17 @@ describe('the examples of the docs are run or parsed: README.md and docs/ cannot
     expect(commands.filter((command) => !page.includes(`| \`tessera ${command}`))).to.deep.equal([]);
   });
 
-  it('every not-run example says why, and every diagram is a Mermaid diagram', () => {
+  it('every example no test runs says why, and every diagram is a Mermaid diagram', () => {
     expectNone([
-      ...ofKind('not run').map((example) => (example.note && example.note.length >= 10 ? undefined : `${where(example)}: say why no test runs it`)),
+      ...ofKind('not run', 'settings', 'service', 'service fragment', 'yaml', 'json').map((example) =>
+        example.note && example.note.length >= 10 ? undefined : `${where(example)}: say why no test runs it, in a few words`,
+      ),
       ...ofKind('diagram').map((example) => (/^(?:sequenceDiagram|flowchart|graph)\b/.test(example.code) ? undefined : `${where(example)}: not a Mermaid sequence diagram or flowchart`)),
     ]);
   });
 
-  it('every complete configuration starts the server exactly as copied', async () => {
-    const configs = ofKind('complete config');
+  it('every complete configuration starts the server exactly as copied (one a session starts, there)', async () => {
+    const configs = ofKind('complete config').filter((example) => example.note === undefined);
     expect(configs, 'complete configurations').to.have.length.of.at.least(1);
     for (const example of configs) {
       const file = join(mkdtempSync(join(tmpdir(), 'tessera-docs-')), 'tessera.yaml');
@@ -142,7 +146,7 @@ describe('the examples of the docs are run or parsed: README.md and docs/ cannot
 
   describe('how the harness reads the docs', () => {
 
-    it('tells each block by its marker or language, and names the line of a block it cannot tell', () => {
+    it('tells each block by its marker, and fails a shell or configuration block that is neither run nor says why not', () => {
       const text = [
         '# X',
         '',
@@ -169,16 +173,43 @@ describe('the examples of the docs are run or parsed: README.md and docs/ cannot
         'echo three',
         '```',
         '',
+        '```yaml',
+        'modules: [rest]',
+        '```',
+        '',
+        '<!-- example: settings -->',
+        '```yaml',
+        'modules: [rest]',
+        '```',
+        '',
+        '<!-- example: complete config: storage -->',
+        '```yaml',
+        'modules: [rest]',
+        '```',
+        '',
+        '```json',
+        '{}',
+        '```',
+        '',
+        '```mermaid',
+        'flowchart LR',
+        '```',
+        '',
       ].join('\n');
       const { examples: found, problems } = examplesOf(parsePage('docs/x', text));
       expect(found.map((example) => [example.line, example.kind, example.note])).to.deep.equal([
-        [3, 'shell', undefined],
         [8, 'run', 'walkthrough'],
         [13, 'not run', 'Apache reads this, not tessera'],
+        [36, 'complete config', 'storage'],
+        [44, 'diagram', undefined],
       ]);
       expect(problems).to.deep.equal([
+        'docs/x:3: a `sh` block is run by a test or says why not: mark it <!-- example: run: SESSION --> (run by test/docs/sessions.test.ts) or <!-- example: not run: WHY -->',
         'docs/x:17: a `xml` block needs a marker saying what it is (<!-- example: output -->, <!-- example: not run: WHY -->, …)',
-        'docs/x:22: "run" needs a note: the session it runs in',
+        'docs/x:22: "run" needs a note: the session it runs in (<!-- example: run: SESSION -->)',
+        "docs/x:26: a `yaml` block is run by a test or says why not: mark it <!-- example: complete config --> (started as written), <!-- example: settings: WHY --> or, for another program's file, <!-- example: yaml: WHY -->",
+        'docs/x:31: "settings" needs a note: why no test runs it (<!-- example: settings: WHY -->)',
+        "docs/x:40: a `json` block is run by a test or says why not: mark it <!-- example: service: WHY -->, <!-- example: service fragment: WHY --> or, for another program's file, <!-- example: json: WHY -->",
       ]);
     });
 
@@ -191,7 +222,7 @@ describe('the examples of the docs are run or parsed: README.md and docs/ cannot
         { name: ['services', 'import'], options: ['--config'] },
         { name: ['otp', 'new'], options: ['--user'] },
       ]);
-      const example = { page: 'docs/x', line: 3, language: 'sh', kind: 'shell', note: undefined, code: '' } as const;
+      const example = { page: 'docs/x', line: 3, language: 'sh', kind: 'not run', note: 'an example of the test', code: '' } as const;
       const code = [
         'npx --yes pnpm@10.34.8 -s tessera services import ./dir --config t.yaml   # imports',
         'printf x | npx --yes pnpm@10.34.8 -s tessera otp new --user alice --quiet',

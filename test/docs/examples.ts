@@ -2,30 +2,46 @@ import type { Page } from './markdown.js';
 
 /**
  * What an example of the docs is, and so how the docs tests check it. A fenced block says it with a
- * comment on the line before it, `<!-- example: KIND -->` or `<!-- example: KIND: NOTE -->`; without
- * one, its language decides (`sh`: shell, `yaml`: settings, `json`: service, `mermaid`: diagram).
+ * comment on the line before it, `<!-- example: KIND -->` or `<!-- example: KIND: NOTE -->`. Every
+ * shell or configuration block is either run against a real server by `pnpm test` or says why not:
+ * a `sh`, `yaml` or `json` block without a marker fails, and so does a kind below that needs a note
+ * and has none. Only a Mermaid block (`mermaid`: diagram) needs no marker.
  *
- * - `complete config`: a whole tessera configuration (YAML); the server is started on it as written.
- * - `settings`: part of a configuration (YAML); it must pass the configuration schema.
- * - `service`: one Apereo CAS service definition (JSON); it must pass the service codec.
- * - `service fragment`: keys of a service definition (JSON without its braces); with a name and a
- *   serviceId around them they must pass the codec.
- * - `shell`: commands; the shell must parse them, and every `tessera` command and option they use
- *   must exist.
+ * Run by `pnpm test`:
  * - `run: SESSION`: commands run for real, in order with the other blocks of SESSION, against the
- *   server the docs test starts for that session (as `shell` first).
+ *   server `test/docs/sessions.test.ts` starts for that session (and parsed as `not run` ones are).
+ * - `complete config`: a whole tessera configuration (YAML); the server is started on it as written.
+ *   `complete config: SESSION`: the same, started by that session instead (with what it needs beside
+ *   it, such as a Redis), and left alone by the start-as-copied check.
+ *
+ * Checked, not run (the note, WHY, says why no test runs it, or which one runs it elsewhere):
+ * - `not run: WHY`: commands or another program's configuration no test here can run; a `sh` one
+ *   must still parse (bash -n), and every `tessera` command and option it uses must exist.
+ * - `settings: WHY`: part of a configuration (YAML); it must pass the configuration schema.
+ * - `service: WHY`: one Apereo CAS service definition (JSON); it must pass the service codec.
+ * - `service fragment: WHY`: keys of a service definition (JSON without its braces); with a name and a
+ *   serviceId around them they must pass the codec.
+ * - `yaml: WHY`, `json: WHY`: another program's file (Kubernetes, Prometheus, a JSON answer); it
+ *   must parse.
+ *
+ * Nothing to run:
  * - `output`: what a command prints. Right after a `run` block it is compared with what that block
  *   printed (times and ticket ids aside); elsewhere it is an illustration.
- * - `yaml`, `json`: another program's file (Kubernetes, Prometheus, Docker Compose); it must parse.
  * - `diagram`: a Mermaid picture.
- * - `text`: prose set in a block, such as a file tree or a drawing: nothing to run.
- * - `not run: WHY`: an example no test here can run (another program's configuration format); the
- *   note says why.
+ * - `text`: prose set in a block, such as a file tree or a drawing.
  */
-export type ExampleKind = 'complete config' | 'settings' | 'service' | 'service fragment' | 'shell' | 'run' | 'output' | 'yaml' | 'json' | 'diagram' | 'text' | 'not run';
+export type ExampleKind = 'complete config' | 'settings' | 'service' | 'service fragment' | 'run' | 'output' | 'yaml' | 'json' | 'diagram' | 'text' | 'not run';
 
-const KINDS: readonly ExampleKind[] = ['complete config', 'settings', 'service', 'service fragment', 'shell', 'run', 'output', 'yaml', 'json', 'diagram', 'text', 'not run'];
-const BY_LANGUAGE: Readonly<Record<string, ExampleKind>> = { sh: 'shell', yaml: 'settings', json: 'service', mermaid: 'diagram' };
+const KINDS: readonly ExampleKind[] = ['complete config', 'settings', 'service', 'service fragment', 'run', 'output', 'yaml', 'json', 'diagram', 'text', 'not run'];
+/** The kinds whose note is required: the session of a `run` block, or why no test runs the others. */
+const NOTE_REQUIRED: readonly ExampleKind[] = ['run', 'not run', 'settings', 'service', 'service fragment', 'yaml', 'json'];
+const BY_LANGUAGE: Readonly<Record<string, ExampleKind>> = { mermaid: 'diagram' };
+/** What an unmarked block of a language that is usually run should say instead. */
+const CHOICES: Readonly<Record<string, string>> = {
+  sh: '<!-- example: run: SESSION --> (run by test/docs/sessions.test.ts) or <!-- example: not run: WHY -->',
+  yaml: '<!-- example: complete config --> (started as written), <!-- example: settings: WHY --> or, for another program\'s file, <!-- example: yaml: WHY -->',
+  json: '<!-- example: service: WHY -->, <!-- example: service fragment: WHY --> or, for another program\'s file, <!-- example: json: WHY -->',
+};
 const MARKER = /^<!-- example: ([a-z ]+?)(?:: (.+?))? -->\s*$/;
 
 export interface Example {
@@ -34,7 +50,7 @@ export interface Example {
   readonly line: number;
   readonly language: string;
   readonly kind: ExampleKind;
-  /** The session of a `run` block, the reason of a `not run` one. */
+  /** The session of a `run` block (or of a `complete config` a session starts), the reason of a block no test runs. */
   readonly note: string | undefined;
   readonly code: string;
 }
@@ -55,7 +71,12 @@ export function examplesOf(page: Page): { examples: Example[]; problems: string[
     }
     const kind = marker ? (marker[1] as ExampleKind) : BY_LANGUAGE[language];
     if (kind === undefined) {
-      problems.push(`${page.path}:${line}: a \`${language || 'plain'}\` block needs a marker saying what it is (<!-- example: output -->, <!-- example: not run: WHY -->, …)`);
+      const choices = CHOICES[language];
+      problems.push(
+        choices
+          ? `${page.path}:${line}: a \`${language}\` block is run by a test or says why not: mark it ${choices}`
+          : `${page.path}:${line}: a \`${language || 'plain'}\` block needs a marker saying what it is (<!-- example: output -->, <!-- example: not run: WHY -->, …)`,
+      );
       return;
     }
     if (!KINDS.includes(kind)) {
@@ -63,8 +84,8 @@ export function examplesOf(page: Page): { examples: Example[]; problems: string[
       return;
     }
     const note = marker?.[2];
-    if ((kind === 'run' || kind === 'not run') && !note) {
-      problems.push(`${page.path}:${line}: "${kind}" needs a note: ${kind === 'run' ? 'the session it runs in' : 'why no test runs it'}`);
+    if (NOTE_REQUIRED.includes(kind) && !note) {
+      problems.push(`${page.path}:${line}: "${kind}" needs a note: ${kind === 'run' ? 'the session it runs in' : 'why no test runs it'} (<!-- example: ${kind}: ${kind === 'run' ? 'SESSION' : 'WHY'} -->)`);
       return;
     }
     examples.push({ page: page.path, line, language, kind, note, code: token.content });

@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { accessibilityViolations, launchChromium, skipUnlessChromium, startAppPages, type AppPages, type HeadlessChromium } from '../support/chromium.js';
 import type { Tessera } from '../support/tessera.js';
-import { servicesWith, startLogin, validate } from './support.js';
+import { SCREENSHOT_BRANDING, servicesWith, startLogin, validate } from './support.js';
 
 /** `UPDATE_SCREENSHOTS=1` writes the picture of the page that README.md and docs/modules/login.md show. */
 const SCREENSHOT = fileURLToPath(new URL('../../docs/login-page.png', import.meta.url));
@@ -23,7 +23,7 @@ describe('the login page in headless Chromium, checked by axe-core (docs/protoco
     APP = `${app.base}/app/home`;
     tessera = await startLogin({
       services: servicesWith({ id: 20, name: 'Local app', serviceId: `^${app.base.replaceAll('.', '\\.')}/app/.*` }),
-      login: { branding: { title: 'Example University', text: 'Use your university account. Forgotten your password? Ask the IT desk.' } },
+      login: { branding: SCREENSHOT_BRANDING },
     });
     // axe is injected as a script: the pages' own CSP allows none, so the test context bypasses it.
     browser = await launchChromium({ bypassCSP: true, viewport: { width: 800, height: 720 } });
@@ -39,7 +39,7 @@ describe('the login page in headless Chromium, checked by axe-core (docs/protoco
     const response = await page.goto(`${tessera!.url}/login?service=${encodeURIComponent('https://app.example.org/home')}`);
     expect(response?.status()).to.equal(200);
     expect(await page.title()).to.equal('Log in – Example University');
-    expect(await page.getByText('Log in to continue to').textContent()).to.equal('Log in to continue to app.example.org.');
+    expect(await page.getByText('Log in to continue to').textContent()).to.equal('Log in to continue to App (app.example.org).');
     expect(await page.getByLabel('Username').isVisible()).to.equal(true);
     expect(await page.getByLabel('Password').isVisible()).to.equal(true);
     expect(await page.evaluate<string | undefined>('document.activeElement?.id')).to.equal('username');

@@ -16,6 +16,9 @@ export const OTHER_SERVICE = {
 };
 
 /** The base configuration's services, and more. */
+/** The login module's branding in the picture of the login page that README.md and docs/modules/login.md show (its captions name these settings). */
+export const SCREENSHOT_BRANDING = { title: 'Example University', text: 'Use your university account. Forgotten your password? Ask the IT desk.' } as const;
+
 export function servicesWith(...more: readonly Record<string, unknown>[]): unknown[] {
   return [...(baseConfig()['services'] as unknown[]), ...more];
 }

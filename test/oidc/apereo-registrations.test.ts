@@ -63,7 +63,7 @@ async function claimsThroughOpenidClient(tessera: Tessera, clientId: string, sec
   const config = await client.discovery(new URL(`${tessera.url}/oidc`), clientId, secret, client.ClientSecretBasic(secret), insecure);
   const { callback, verifier } = await authorizeThroughLoginForm(config, tessera.url, redirectUri, scope);
   const tokens = await client.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier });
-  const { sub, iss: _iss, aud: _aud, exp: _exp, iat: _iat, auth_time: _authTime, at_hash: _atHash, nonce: _nonce, sid: _sid, ...idToken } = (tokens.claims() ?? {}) as Record<string, unknown>;
+  const { sub, iss: _iss, aud: _aud, exp: _exp, iat: _iat, auth_time: _authTime, at_hash: _atHash, nonce: _nonce, sid: _sid, amr: _amr, acr: _acr, ...idToken } = (tokens.claims() ?? {}) as Record<string, unknown>;
   expect(sub).to.equal('casuser');
   const { sub: subject, ...userinfo } = await client.fetchUserInfo(config, tokens.access_token, 'casuser');
   expect(subject).to.equal('casuser');

@@ -55,7 +55,7 @@ export async function freePort(): Promise<number> {
 }
 
 /** tessera with the login and oidc modules, their keys in files of their own. */
-export async function startOidc(overrides: Record<string, unknown> = {}, options: Pick<StartOptions, 'mongoDatabase'> = {}): Promise<Tessera> {
+export async function startOidc(overrides: Record<string, unknown> = {}, options: Pick<StartOptions, 'mongoDatabase' | 'clock'> = {}): Promise<Tessera> {
   const port = await freePort();
   const folder = mkdtempSync(join(tmpdir(), 'tessera-oidc-'));
   const users = [

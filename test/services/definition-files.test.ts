@@ -62,7 +62,7 @@ describe('service definition files: strict keys, comments, errors naming file, s
     const file = join(directory, 'intranet.json');
     expect(problemLines(stderr)).to.deep.equal([
       `servicesDirectory: ${file}: accessStrategy.requiredAttribute: unknown key; did you mean requiredAttributes? (service "Intranet", id 3)`,
-      `servicesDirectory: ${file}: usernameAttributeProvider: not supported by tessera: the user in every answer is the principal id; accepted only as ${CAS}.DefaultRegisteredServiceUsernameProvider without options, ${CAS}.PrincipalAttributeRegisteredServiceUsernameProvider or ${CAS}.AnonymousRegisteredServiceUsernameAttributeProvider (service "Intranet", id 3)`,
+      `servicesDirectory: ${file}: usernameAttributeProvider: not supported by tessera: the user in every answer is the principal id; accepted only as ${CAS}.DefaultRegisteredServiceUsernameProvider without options, ${CAS}.PrincipalAttributeRegisteredServiceUsernameProvider, ${CAS}.AnonymousRegisteredServiceUsernameAttributeProvider or ${CAS}.PairwiseOidcRegisteredServiceUsernameAttributeProvider (service "Intranet", id 3)`,
     ]);
   });
 

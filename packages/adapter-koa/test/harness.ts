@@ -152,7 +152,7 @@ export function testServer(setup: ServerSetup = {}) {
     options: { ...DEFAULT_OPTIONS, ...setup.options },
     modules: [
       restModule({ newLoginWindowSeconds: 30, revision: setup.restRevision ?? 'current' }),
-      ...(setup.tokenKeys ? [tokensModule(new JwtTickets(new CasJwtCodec(setup.tokenKeys, clock), clock, servicePolicies, undefined))] : []),
+      ...(setup.tokenKeys ? [tokensModule(new JwtTickets(new CasJwtCodec(setup.tokenKeys, clock), clock, core.relyingParties.release, undefined))] : []),
       ...(throttle ? [throttle] : []),
       ...(proxy ? [proxy] : []),
       ...(setup.modules?.({ core, tickets: store, registry, events }) ?? []),

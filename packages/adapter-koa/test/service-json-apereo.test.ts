@@ -108,7 +108,7 @@ describe('service definitions as Apereo CAS writes them', () => {
         logoutUrl: 'ftp://x',
       }),
     ).to.deep.equal([
-      'colour: unknown key (known: @class, id, name, serviceId, description, evaluationOrder, accessStrategy, attributeReleasePolicy, usernameAttributeProvider, logoutType, logoutUrl, proxyPolicy, multifactorPolicy, properties, expirationPolicy, singleSignOnParticipationPolicy, supportedProtocols, templateName, ticketGrantingTicketExpirationPolicy, serviceTicketExpirationPolicy, proxyTicketExpirationPolicy, proxyGrantingTicketExpirationPolicy, theme, locale, logo, informationUrl, privacyUrl, contacts)',
+      'colour: unknown key (known: @class, id, name, serviceId, description, logo, informationUrl, privacyUrl, evaluationOrder, accessStrategy, attributeReleasePolicy, usernameAttributeProvider, logoutType, logoutUrl, proxyPolicy, multifactorPolicy, properties, expirationPolicy, singleSignOnParticipationPolicy, supportedProtocols, templateName, ticketGrantingTicketExpirationPolicy, serviceTicketExpirationPolicy, proxyTicketExpirationPolicy, proxyGrantingTicketExpirationPolicy, theme, locale, contacts)',
       'serviceId: is not a valid regular expression',
       'name: must be a string',
       'evaluationOrder: must be an integer',

@@ -17,7 +17,7 @@ describe('service definitions fail closed on keys', () => {
 
   it('a key far from every known one lists the known keys instead of guessing', () => {
     const [problem] = problems({ ...BASE, colour: 'blue' });
-    expect(problem).to.match(/^services\[0\]\.colour: unknown key \(known: @class, id, name, serviceId, description, evaluationOrder, accessStrategy, attributeReleasePolicy, usernameAttributeProvider, logoutType, logoutUrl, proxyPolicy, multifactorPolicy, properties/);
+    expect(problem).to.match(/^services\[0\]\.colour: unknown key \(known: @class, id, name, serviceId, description, logo, informationUrl, privacyUrl, evaluationOrder, accessStrategy, attributeReleasePolicy, usernameAttributeProvider, logoutType, logoutUrl, proxyPolicy, multifactorPolicy, properties/);
   });
 
   it('checks nested objects too: access strategy, release policy, and each property', () => {
@@ -80,7 +80,7 @@ describe('service definitions fail closed on keys', () => {
     expect(parseServiceDefinition({ ...BASE, responseType: 'REDIRECT' })).to.deep.equal(parseServiceDefinition(BASE));
   });
 
-  it('accepts what CAS itself writes for the behaviour tessera has, and descriptive keys, as Apereo exports carry them', () => {
+  it('accepts what CAS itself writes for the behaviour tessera has, and descriptive keys, as Apereo exports carry them; keeps how the login page presents the service', () => {
     const exported = {
       ...BASE,
       theme: 'intranet',
@@ -96,7 +96,9 @@ describe('service definitions fail closed on keys', () => {
       accessStrategy: { '@class': STRATEGY, requireAllAttributes: true, caseInsensitive: false, rejectedAttributes: { '@class': 'java.util.HashMap' } },
       attributeReleasePolicy: { '@class': `${CAS}.ReturnAllAttributeReleasePolicy`, authorizedToReleaseCredentialPassword: false, authorizedToReleaseProxyGrantingTicket: false },
     };
-    expect(parseServiceDefinition(exported)).to.deep.equal(parseServiceDefinition({ ...BASE, proxyPolicy: exported.proxyPolicy, attributeReleasePolicy: exported.attributeReleasePolicy }));
+    const presentation = { logo: exported.logo, informationUrl: exported.informationUrl, privacyUrl: exported.privacyUrl };
+    expect(parseServiceDefinition(exported)).to.deep.equal(parseServiceDefinition({ ...BASE, ...presentation, proxyPolicy: exported.proxyPolicy, attributeReleasePolicy: exported.attributeReleasePolicy }));
+    expect(parseServiceDefinition(exported)).to.include(presentation);
   });
 
   it('checks the keys of the proxy policies it reads, and refuses one of a class it does not read', () => {

@@ -15,7 +15,6 @@ import { registerMetrics } from './metrics/register-metrics.js';
 import { credentialKinds, moduleEvents, registerEnabledModules } from './modules/index.js';
 import { samlAuthenticationMethods } from './credential-kinds.js';
 import { serverServicePolicies } from './service-policies.js';
-import { ServicesWithModulesOwn } from './storage/configured-and-stored.js';
 import { openStorage } from './storage/storage.js';
 import { KEYS } from './keys.js';
 import { TESSERA_VERSION } from './version.js';
@@ -75,9 +74,7 @@ export function buildContainer(inputs: CompositionInputs): Binder {
   binder.resolved(KEYS.ReadinessProbe, [{ all: KEYS.ReadinessCheck }, KEYS.EventSink], (checks, events) => new ReadinessProbe(checks, config.health.timeoutMs, events));
   binder.resolved(KEYS.LiveTgtCount, [KEYS.Storage], (storage) => storage.ports.liveTgts);
   binder.resolved(KEYS.TicketStore, [KEYS.Storage], (storage) => storage.ports.tickets);
-  binder.resolved(KEYS.ServiceRegistry, [KEYS.Storage, { all: KEYS.ModuleServices }], (storage, own) =>
-    own.length === 0 ? storage.ports.registry : new ServicesWithModulesOwn(storage.ports.registry, own.flat()),
-  );
+  binder.resolved(KEYS.ServiceRegistry, [KEYS.Storage], (storage) => storage.ports.registry);
   binder.resolved(KEYS.UserDirectory, [KEYS.Storage], (storage) => storage.ports.users);
   binder.resolved(KEYS.RecordStores, [KEYS.Storage], (storage) => storage.ports.records);
   binder.resolved(KEYS.StorageConnection, [KEYS.Storage], (storage) => storage.connection);
@@ -142,10 +139,11 @@ function bindUseCases(binder: Binder, config: Config): void {
       { all: KEYS.SessionListener },
       KEYS.ServicePolicies,
       { all: KEYS.SecondFactorProvider },
+      { all: KEYS.RelyingPartyResolver },
     ],
-    (tickets, registry, handlers, policies, authenticationListeners, events, clock, random, sessionListeners, servicePolicies, [secondFactor]) =>
+    (tickets, registry, handlers, policies, authenticationListeners, events, clock, random, sessionListeners, servicePolicies, [secondFactor], relyingPartyResolvers) =>
       createCasCore(
-        { tickets, registry, handlers, policies, authenticationListeners, events, clock, random, sessionListener: sessionListenersInOrder(sessionListeners), servicePolicies, secondFactor },
+        { tickets, registry, handlers, policies, authenticationListeners, events, clock, random, sessionListener: sessionListenersInOrder(sessionListeners), servicePolicies, secondFactor, relyingPartyResolvers },
         settings,
       ),
   );

@@ -12,7 +12,7 @@ import type {
   ReadinessCheck,
   ReadinessProbe,
   RecordStores,
-  RegisteredService,
+  RelyingPartyResolver,
   ServicePolicies,
   ServiceRegistry,
   SecondFactorProvider,
@@ -106,10 +106,10 @@ export const KEYS = {
   /** Multi-bound by modules (the login module's single logout, the oidc module's): each told of every validation and logout. */
   SessionListener: key<SessionListener>('SessionListener'),
   /**
-   * Multi-bound: services a module needs for its own workings (the oidc module's login callback),
-   * answered by the registry from the module's declaration, read-only and never written to the store.
+   * Multi-bound by protocol modules: their own URLs that stand for a relying party (the oidc module's
+   * login callback stands for the client it logs in), asked before the registry's serviceIds.
    */
-  ModuleServices: key<readonly RegisteredService[]>('ModuleServices'),
+  RelyingPartyResolver: key<RelyingPartyResolver>('RelyingPartyResolver'),
   /** Bound only by the otp module: zero or one, the second factor services' `multifactorPolicy` ask. */
   SecondFactorProvider: key<SecondFactorProvider>('SecondFactorProvider'),
   /** Multi-bound: work a node does on its own time, started once it listens and stopped before the storage closes. */

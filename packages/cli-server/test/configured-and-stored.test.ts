@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { StoreUnavailableError, type RegisteredService, type ServiceRegistry, type UserDirectory, type UserRecord } from '@tessera/core';
 import { ListServiceRegistry, ListUserDirectory, aRegisteredService, describeServiceRegistry, describeUserDirectory, rejectionOf } from '@tessera/testkit';
-import { ServicesStoredThenConfigured, ServicesWithModulesOwn, UsersConfiguredThenStored } from '../src/storage/configured-and-stored.js';
+import { ServicesStoredThenConfigured, UsersConfiguredThenStored } from '../src/storage/configured-and-stored.js';
 
 /** A shared store that is away (a Redis restarting, a database failing over): every call fails as the adapters fail. */
 const away = () => Promise.reject(new StoreUnavailableError('Redis is away'));
@@ -76,31 +76,5 @@ describe('ServicesStoredThenConfigured: the store, then the configured services 
     expect(await rejectionOf(registry.list())).to.be.instanceOf(StoreUnavailableError);
     expect(await rejectionOf(registry.findById(1))).to.be.instanceOf(StoreUnavailableError);
     expect(await rejectionOf(registry.save(registered))).to.be.instanceOf(StoreUnavailableError);
-  });
-});
-
-describe("ServicesWithModulesOwn: the registry, with the services modules need answered from their declarations", () => {
-  describeServiceRegistry('ServicesWithModulesOwn, no module service', () => new ServicesWithModulesOwn(new ListServiceRegistry(), []));
-
-  const callback = aRegisteredService({ id: Number.MAX_SAFE_INTEGER, name: 'tessera OpenID Connect login', evaluationOrder: Number.MIN_SAFE_INTEGER });
-  const app = aRegisteredService({ id: 1, name: 'App', evaluationOrder: 10 });
-
-  it('lists and finds the module service first in evaluation order, and never writes it to the store', async () => {
-    const store = new ListServiceRegistry([app]);
-    const registry = new ServicesWithModulesOwn(store, [callback]);
-    expect((await registry.list()).map((service) => service.id)).to.deep.equal([callback.id, 1]);
-    expect(await registry.findById(callback.id)).to.deep.equal(callback);
-    expect((await store.list()).map((service) => service.id)).to.deep.equal([1]);
-  });
-
-  it("refuses to save a service under a module service's id, removes nothing for it, and hides a stored copy an earlier version wrote", async () => {
-    const store = new ListServiceRegistry([app, { ...callback, name: 'written by an earlier version' }]);
-    const registry = new ServicesWithModulesOwn(store, [callback]);
-    expect((await registry.list()).filter((service) => service.id === callback.id)).to.deep.equal([callback]);
-    expect(await rejectionOf(registry.save({ ...app, id: callback.id }))).to.have.property('code', 'INVALID_SERVICE_DEFINITION');
-    expect(await registry.remove(callback.id)).to.equal(false);
-    expect(await registry.findById(callback.id)).to.deep.equal(callback);
-    expect(await registry.remove(1)).to.equal(true);
-    expect(await store.findById(1)).to.equal(undefined);
   });
 });

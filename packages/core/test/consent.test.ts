@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { builtInServicePolicies, MapRecordStores } from '@tessera/testkit';
-import { cryptoRandomSource, RETURN_ALL_ATTRIBUTES, type Authentication, type ConsentPolicy, type ReturnAllAttributes } from '../src/index.js';
+import { cryptoRandomSource, defaultTicketLifetimes, RelyingPartyAccess, RETURN_ALL_ATTRIBUTES, SecondFactorRequirement, type Authentication, type ConsentPolicy, type ReturnAllAttributes } from '../src/index.js';
 import { AttributeConsent, ConsentDecisions, type ConsentSettings } from '../src/modules/consent/index.js';
-import { FixedClock, RecordingEvents, service } from './fakes.js';
+import { FixedClock, ListServiceRegistry, RecordingEvents, service } from './fakes.js';
 
 const URL = 'https://app.example.org/home';
 const SETTINGS: ConsentSettings = { active: true, reminder: 30, reminderTimeUnit: 'DAYS', excludedAttributes: [] };
@@ -17,7 +17,9 @@ const ATTRIBUTES = { mail: ['casuser@example.org'], memberOf: ['staff', 'faculty
 describe('AttributeConsent (the consent module, as CAS’s consent engine)', () => {
   let clock: FixedClock;
   let events: RecordingEvents;
-  const consent = (settings: Partial<ConsentSettings> = {}) => new AttributeConsent(new ConsentDecisions(new MapRecordStores(clock), cryptoRandomSource), builtInServicePolicies(), clock, events, { ...SETTINGS, ...settings });
+  // What a service receives, as the relying-party path answers it.
+  const release = () => new RelyingPartyAccess(new ListServiceRegistry([]), clock, defaultTicketLifetimes, builtInServicePolicies(), new SecondFactorRequirement()).release;
+  const consent = (settings: Partial<ConsentSettings> = {}) => new AttributeConsent(new ConsentDecisions(new MapRecordStores(clock), cryptoRandomSource), release(), clock, events, { ...SETTINGS, ...settings });
   const releasingAll = (consentPolicy?: ConsentPolicy) => {
     const attributeRelease: ReturnAllAttributes = { type: RETURN_ALL_ATTRIBUTES, ...(consentPolicy && { consentPolicy }) };
     return service({ attributeRelease });

@@ -1,6 +1,5 @@
 import { expect } from 'chai';
 import { cryptoRandomSource } from '@tessera/core';
-import { builtInServicePolicies } from '@tessera/testkit';
 import { CasJwtCodec, JwtTickets, REQUEST_PARAMETERS_CLAIM, generateTokenKeys } from '@tessera/core/modules/tokens';
 import { password, service } from './fakes.js';
 import { APP, coreWithFakes } from './harness.js';
@@ -10,7 +9,7 @@ const ISSUER = 'https://cas.example.org/cas';
 async function setup() {
   const harness = coreWithFakes([service({ properties: { jwtAsServiceTicket: ['true'] } })]);
   const codec = new CasJwtCodec({ ...generateTokenKeys('A128CBC-HS256', cryptoRandomSource), encryptionAlgorithm: 'A128CBC-HS256' }, harness.clock);
-  const tokens = new JwtTickets(codec, harness.clock, builtInServicePolicies(), undefined);
+  const tokens = new JwtTickets(codec, harness.clock, harness.core.relyingParties.release, undefined);
   const tgt = await harness.core.createTicketGrantingTicket.execute({ credentials: [password('casuser', 'Mellon')] });
   return { ...harness, codec, tokens, tgt };
 }
@@ -35,8 +34,8 @@ describe('JWT tickets: claims and ids (docs/protocol.md §6)', () => {
   });
 
   it('copies only the configured parameters, when sent, into the one claim requestParameters, which shadows no attribute or registered claim', async () => {
-    const { codec, tgt, clock } = await setup();
-    const tokens = new JwtTickets(codec, clock, builtInServicePolicies(), undefined, ['deviceId', 'exp', 'absent']);
+    const { codec, tgt, clock, core } = await setup();
+    const tokens = new JwtTickets(codec, clock, core.relyingParties.release, undefined, ['deviceId', 'exp', 'absent']);
     const claims = await codec.decode(await tokens.ticketGrantingTicket(tgt, ISSUER, { deviceId: 'laptop-7', exp: '1', memberOf: 'admins' }));
     expect(claims[REQUEST_PARAMETERS_CLAIM]).to.deep.equal({ deviceId: 'laptop-7', exp: '1' });
     expect(claims).to.include({ sub: 'casuser', exp: Math.floor(clock.now() / 1000) + 8 * 3600 });
@@ -57,7 +56,7 @@ describe('JWT tickets: claims and ids (docs/protocol.md §6)', () => {
   });
 
   it('only services with jwtAsServiceTicket = true get JWT STs', () => {
-    const tokens = new JwtTickets({ encode: () => Promise.reject(new Error('unused')), decode: () => Promise.reject(new Error('unused')) }, { now: () => 0 }, builtInServicePolicies(), undefined);
+    const tokens = new JwtTickets({ encode: () => Promise.reject(new Error('unused')), decode: () => Promise.reject(new Error('unused')) }, { now: () => 0 }, () => Promise.reject(new Error('unused')), undefined);
     expect(tokens.wantsJwtServiceTicket(service({ properties: { jwtAsServiceTicket: ['TRUE'] } }))).to.be.true;
     expect(tokens.wantsJwtServiceTicket(service({ properties: { jwtAsServiceTicket: ['false'] } }))).to.be.false;
     expect(tokens.wantsJwtServiceTicket(service())).to.be.false;

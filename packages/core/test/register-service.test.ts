@@ -46,7 +46,7 @@ describe('RegisterService (docs/protocol.md §3)', () => {
     expect(saved.id).to.equal(0x010101010101 + 1);
     expect(await registry.findById(saved.id)).to.deep.equal(saved);
     expect(events.ofType('service.saved')).to.deep.equal([{ type: 'service.saved', serviceId: saved.id, name: 'New', replaced: false, principal: 'casuser' }]);
-    expect((await core.serviceAccess.find('https://new.example.org/x'))?.id).to.equal(saved.id);
+    expect((await core.relyingParties.find('https://new.example.org/x'))?.id).to.equal(saved.id);
   });
 
   it('draws again when the random id is taken', async () => {

@@ -133,7 +133,7 @@ describe("a service's own ticket lifetimes (Apereo's per-service expiration poli
     fakes.clock.advanceSeconds(60);
     expect(await login.begin({ ...session, service: SHORT })).to.have.property('kind', 'redirect');
     fakes.clock.advanceSeconds(0.001);
-    expect(await login.begin({ ...session, service: SHORT })).to.deep.equal({ kind: 'credentials', principal: 'casuser' });
+    expect(await login.begin({ ...session, service: SHORT })).to.deep.include({ kind: 'credentials', principal: 'casuser' });
     expect(await login.begin({ ...session, service: PLAIN })).to.have.property('kind', 'redirect');
     expect(await login.begin({ ...session, service: 'https://always.example.org/x' })).to.have.property('kind', 'redirect');
 

@@ -54,6 +54,13 @@ export interface TesseraModule<Sections extends z.ZodRawShape = z.ZodRawShape> {
   readonly onByDefault?: boolean;
   /** Switched on by demo mode too, when its dependencies are on. */
   readonly onInDemo?: boolean;
+  /**
+   * The rows of README.md's comparison table ("What it does, next to the servers it replaces") this
+   * module makes true, each by its first cell exactly as written there. test/docs/comparison.test.ts
+   * holds the table to them: a row where tessera says yes needs a module (or central code) naming it,
+   * a "not yet" row must have none, and every name here must be a row.
+   */
+  readonly comparisonRows?: readonly string[];
   /** Top-level settings sections this module owns, with their defaults; read (and checked) whether or not the module is on. */
   readonly sections: Sections;
   /**

@@ -1,4 +1,4 @@
-import { compareServices, InvalidServiceDefinitionError, type RegisteredService, type ServiceRegistry, type UserDirectory, type UserRecord } from '@tessera/core';
+import { compareServices, type RegisteredService, type ServiceRegistry, type UserDirectory, type UserRecord } from '@tessera/core';
 
 /**
  * The configured `users` first, then the shared store's. A configured user is answered from the
@@ -53,40 +53,5 @@ export class ServicesStoredThenConfigured implements ServiceRegistry {
 
   remove(id: number): Promise<boolean> {
     return this.stored.remove(id);
-  }
-}
-
-/**
- * The registry, with the services modules need for their own workings (the oidc module's login
- * callback) answered from the modules' declarations: read-only, never written to the store, so no
- * shared store keeps a service of tessera's making and no node writes one. Their ids are reserved:
- * saving one is refused, removing one removes nothing.
- */
-export class ServicesWithModulesOwn implements ServiceRegistry {
-  private readonly own: ReadonlyMap<number, RegisteredService>;
-
-  constructor(
-    private readonly registry: ServiceRegistry,
-    own: readonly RegisteredService[],
-  ) {
-    this.own = new Map(own.map((service) => [service.id, service]));
-  }
-
-  save(service: RegisteredService): Promise<RegisteredService> {
-    if (this.own.has(service.id)) return Promise.reject(new InvalidServiceDefinitionError('id', `${service.id} is reserved for ${this.own.get(service.id)?.name ?? 'a module'}`));
-    return this.registry.save(service);
-  }
-
-  async findById(id: number): Promise<RegisteredService | undefined> {
-    return this.own.get(id) ?? this.registry.findById(id);
-  }
-
-  async list(): Promise<readonly RegisteredService[]> {
-    const stored = (await this.registry.list()).filter((service) => !this.own.has(service.id));
-    return [...stored, ...this.own.values()].sort(compareServices);
-  }
-
-  async remove(id: number): Promise<boolean> {
-    return this.own.has(id) ? false : this.registry.remove(id);
   }
 }

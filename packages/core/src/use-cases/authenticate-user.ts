@@ -4,7 +4,7 @@ import type { TesseraError } from '../domain/errors.js';
 import type { RequestOrigin, ServiceAccessRefusal } from '../domain/events.js';
 import type { EventSink } from '../ports/event-sink.js';
 import type { Authenticator } from './authenticator.js';
-import type { ServiceAccess } from './service-access.js';
+import type { RelyingPartyAccess } from './relying-party-access.js';
 
 export interface AuthenticateUserInput {
   readonly credentials: readonly Credential[];
@@ -22,7 +22,7 @@ export interface AuthenticationResult {
 export class AuthenticateUser {
   constructor(
     private readonly authenticator: Authenticator,
-    private readonly access: ServiceAccess,
+    private readonly access: RelyingPartyAccess,
     private readonly events: EventSink,
   ) {}
 

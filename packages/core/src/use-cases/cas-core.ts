@@ -9,6 +9,7 @@ import type { RandomSource } from '../ports/random-source.js';
 import type { ServiceRegistry } from '../ports/service-registry.js';
 import type { SessionListener } from '../ports/session-listener.js';
 import type { TicketStore } from '../ports/ticket-store.js';
+import type { RelyingPartyResolver } from '../ports/relying-party-resolver.js';
 import type { SecondFactorProvider } from '../ports/second-factor.js';
 import type { ServicePolicies } from '../service-policies/service-policies.js';
 import { AuthenticateUser } from './authenticate-user.js';
@@ -17,7 +18,7 @@ import { CreateTicketGrantingTicket } from './create-ticket-granting-ticket.js';
 import { DestroyTicketGrantingTicket } from './destroy-ticket-granting-ticket.js';
 import { GrantServiceTicket } from './grant-service-ticket.js';
 import { SecondFactorRequirement } from './second-factor-requirement.js';
-import { ServiceAccess } from './service-access.js';
+import { RelyingPartyAccess } from './relying-party-access.js';
 import { TicketStatus } from './ticket-status.js';
 import { ValidateServiceTicket } from './validate-service-ticket.js';
 
@@ -32,7 +33,8 @@ export interface CasCore {
   readonly ids: TicketIdGenerator;
   readonly lifetimes: TicketLifetimes;
   readonly authenticator: Authenticator;
-  readonly serviceAccess: ServiceAccess;
+  /** The one relying-party path: which service a request reaches, whether a session may reach it, who the user is to it and what it receives. */
+  readonly relyingParties: RelyingPartyAccess;
   readonly createTicketGrantingTicket: CreateTicketGrantingTicket;
   readonly grantServiceTicket: GrantServiceTicket;
   readonly validateServiceTicket: ValidateServiceTicket;
@@ -62,6 +64,8 @@ export interface CasCorePorts {
   readonly servicePolicies: ServicePolicies;
   /** The second factor services' `multifactorPolicy` ask (the otp module's TOTP); without it nobody can give one. */
   readonly secondFactor?: SecondFactorProvider | undefined;
+  /** Protocol modules' own URLs that stand for a relying party (the oidc module's login callback), asked in order. */
+  readonly relyingPartyResolvers?: readonly RelyingPartyResolver[];
 }
 
 /** What the use cases take from the settings. */
@@ -73,24 +77,24 @@ export interface CasCoreSettings {
 
 /** The use cases on the given ports, each built once and shared: the CasCore the adapters take. */
 export function createCasCore(ports: CasCorePorts, settings: CasCoreSettings): CasCore {
-  const { tickets, registry, handlers, policies = [], authenticationListeners = [], events, clock, random, sessionListener, servicePolicies, secondFactor } = ports;
+  const { tickets, registry, handlers, policies = [], authenticationListeners = [], events, clock, random, sessionListener, servicePolicies, secondFactor, relyingPartyResolvers = [] } = ports;
   const { lifetimes } = settings;
   const ids = new TicketIdGenerator(random, settings.nodeName);
   const authenticator = new Authenticator(handlers, clock, events, policies, authenticationListeners);
-  const serviceAccess = new ServiceAccess(registry, clock);
   const secondFactorRequirement = new SecondFactorRequirement(secondFactor);
+  const relyingParties = new RelyingPartyAccess(registry, clock, lifetimes, servicePolicies, secondFactorRequirement, relyingPartyResolvers);
   return {
     clock,
     ids,
     lifetimes,
     authenticator,
-    serviceAccess,
-    createTicketGrantingTicket: new CreateTicketGrantingTicket(authenticator, serviceAccess, tickets, ids, clock, lifetimes, events),
-    grantServiceTicket: new GrantServiceTicket(authenticator, serviceAccess, tickets, ids, clock, lifetimes, events, secondFactorRequirement),
-    validateServiceTicket: new ValidateServiceTicket(tickets, serviceAccess, servicePolicies, events, secondFactorRequirement, sessionListener),
+    relyingParties,
+    createTicketGrantingTicket: new CreateTicketGrantingTicket(authenticator, relyingParties, tickets, ids, clock, lifetimes, events),
+    grantServiceTicket: new GrantServiceTicket(authenticator, relyingParties, tickets, ids, clock, lifetimes, events),
+    validateServiceTicket: new ValidateServiceTicket(tickets, relyingParties, events, sessionListener),
     ticketStatus: new TicketStatus(tickets),
     destroyTicketGrantingTicket: new DestroyTicketGrantingTicket(tickets, events, sessionListener),
-    authenticateUser: new AuthenticateUser(authenticator, serviceAccess, events),
+    authenticateUser: new AuthenticateUser(authenticator, relyingParties, events),
     secondFactor: secondFactorRequirement,
   };
 }

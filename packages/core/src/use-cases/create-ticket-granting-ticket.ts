@@ -12,7 +12,7 @@ import type { Clock } from '../ports/clock.js';
 import type { EventSink } from '../ports/event-sink.js';
 import type { TicketStore } from '../ports/ticket-store.js';
 import type { Authenticator } from './authenticator.js';
-import type { ServiceAccess } from './service-access.js';
+import type { RelyingPartyAccess } from './relying-party-access.js';
 
 export interface CreateTicketGrantingTicketInput {
   readonly credentials: readonly Credential[];
@@ -26,7 +26,7 @@ export interface CreateTicketGrantingTicketInput {
 export class CreateTicketGrantingTicket {
   constructor(
     private readonly authenticator: Authenticator,
-    private readonly access: ServiceAccess,
+    private readonly access: RelyingPartyAccess,
     private readonly tickets: TicketStore,
     private readonly ids: TicketIdGenerator,
     private readonly clock: Clock,

@@ -3,7 +3,6 @@ import type { Credential } from '../domain/authentication/credential.js';
 import type { Principal } from '../domain/authentication/principal.js';
 import { AuthenticationFailedError, InvalidRequestError, NoCredentialsError, TicketNotFoundError, type TesseraError } from '../domain/errors.js';
 import type { RequestOrigin, TicketRefusalReason } from '../domain/events.js';
-import { failsOpen } from '../domain/registry/multifactor-policy.js';
 import type { RegisteredService } from '../domain/registry/registered-service.js';
 import { ticketTimeToLiveSeconds, ticketUses } from '../domain/registry/ticket-expiration.js';
 import { ticketFingerprint } from '../domain/tickets/fingerprint.js';
@@ -14,13 +13,9 @@ import type { Clock } from '../ports/clock.js';
 import type { EventSink } from '../ports/event-sink.js';
 import type { TicketStore } from '../ports/ticket-store.js';
 import type { Authenticator } from './authenticator.js';
-import type { SecondFactorRequirement } from './second-factor-requirement.js';
-import type { ServiceAccess } from './service-access.js';
+import type { RelyingPartyAccess } from './relying-party-access.js';
 
 export const RENEW_PRINCIPAL_MISMATCH = 'Renewed credentials identify a different principal than the ticket-granting ticket.';
-export const SSO_NOT_ALLOWED = 'The service does not take part in single sign-on; request it with renew=true and credentials.';
-export const SECOND_FACTOR_REQUIRED = 'The service asks for a second factor (a one-time code) that this login did not give.';
-export const SECOND_FACTOR_UNAVAILABLE = 'The service asks for a second factor (a one-time code), and this user has none set up.';
 
 export interface GrantServiceTicketInput {
   readonly tgtId: string;
@@ -65,14 +60,12 @@ export interface HeldServiceTicket {
 export class GrantServiceTicket {
   constructor(
     private readonly authenticator: Authenticator,
-    private readonly access: ServiceAccess,
+    private readonly access: RelyingPartyAccess,
     private readonly tickets: TicketStore,
     private readonly ids: TicketIdGenerator,
     private readonly clock: Clock,
     private readonly lifetimes: TicketLifetimes,
     private readonly events: EventSink,
-    /** What services' `multifactorPolicy` ask of a login. */
-    private readonly secondFactor: SecondFactorRequirement,
   ) {}
 
   async execute(input: GrantServiceTicketInput): Promise<GrantedServiceTicket> {
@@ -108,9 +101,11 @@ export class GrantServiceTicket {
     if (renewal && renewal.principal.id !== owner.id) refuseOwner('RENEW_PRINCIPAL_MISMATCH', new AuthenticationFailedError([RENEW_PRINCIPAL_MISMATCH]));
     const renewed = renewal !== undefined;
     const authenticatedAt = renewal?.authenticatedAt ?? found.authentication.authenticatedAt;
-    if (!service.accessStrategy.ssoEnabled && !renewed) refuseOwner('SSO_NOT_ALLOWED', new AuthenticationFailedError([SSO_NOT_ALLOWED]));
-    this.access.requirePrincipal(service, owner, refuseOwner);
-    await this.requireSecondFactor(service, renewal ?? found.authentication, refuseOwner, origin);
+    const admission = await this.access.admit({ service, authentication: renewal ?? found.authentication, renewed, ...(origin && { origin }) });
+    if (!admission.admitted) return refuseOwner(admission.reason, admission.error);
+    if (admission.factorSkipped !== undefined && admission.factorSkipped !== 'NONE') {
+      this.events.emit({ type: 'ticket.secondFactorSkipped', service: service.name, principal: owner.id, failureMode: admission.factorSkipped }, origin);
+    }
     if (hold && (await hold({ service, url, authentication: found.authentication }))) return { held: service };
 
     const now = this.clock.now();
@@ -134,21 +129,6 @@ export class GrantServiceTicket {
       origin,
     );
     return { ticket, service, principal: tgt.authentication.principal };
-  }
-
-  /**
-   * The service's `multifactorPolicy`: a login that did not prove the second factor is refused; a user
-   * without the factor set up is let through when the failure mode fails open, reported unless NONE.
-   */
-  private async requireSecondFactor(service: RegisteredService, authentication: Authentication, refuse: (reason: TicketRefusalReason, error: TesseraError) => never, origin?: RequestOrigin): Promise<void> {
-    const policy = service.multifactorPolicy;
-    const principal = authentication.principal;
-    if (policy === undefined || !this.secondFactor.lacks(service, authentication)) return;
-    if (await this.secondFactor.available(principal.id)) {
-      refuse('SECOND_FACTOR_REQUIRED', new AuthenticationFailedError([SECOND_FACTOR_REQUIRED]));
-    }
-    if (!failsOpen(policy)) refuse('SECOND_FACTOR_UNAVAILABLE', new AuthenticationFailedError([SECOND_FACTOR_UNAVAILABLE]));
-    if (policy.failureMode !== 'NONE') this.events.emit({ type: 'ticket.secondFactorSkipped', service: service.name, principal: principal.id, failureMode: policy.failureMode }, origin);
   }
 }
 

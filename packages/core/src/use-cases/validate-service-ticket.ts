@@ -7,12 +7,10 @@ import { principalMeetsRequirements } from '../domain/registry/service-matcher.j
 import { sameService } from '../domain/service-url.js';
 import { ticketFingerprint } from '../domain/tickets/fingerprint.js';
 import type { EventSink } from '../ports/event-sink.js';
-import type { ServicePolicies } from '../service-policies/service-policies.js';
 import type { SessionListener } from '../ports/session-listener.js';
 import type { TicketGrantingTicket, ValidatableTicket } from '../domain/tickets/ticket.js';
 import type { TicketStore } from '../ports/ticket-store.js';
-import type { SecondFactorRequirement } from './second-factor-requirement.js';
-import type { ServiceAccess } from './service-access.js';
+import type { RelyingPartyAccess } from './relying-party-access.js';
 
 export interface ValidateServiceTicketInput {
   readonly ticket: string | undefined;
@@ -25,6 +23,17 @@ export interface ValidateServiceTicketInput {
   readonly protocol?: ValidationProtocol;
   /** The request asking, reported with the events. */
   readonly origin?: RequestOrigin;
+}
+
+/** A login handed over to a protocol module by the ST /login issued for its URL. */
+export interface HandedOverLogin {
+  readonly tgt: TicketGrantingTicket;
+  /** The relying party's registered service, as the ticket's URL resolved. */
+  readonly service: RegisteredService;
+  /** The ST came from a login of its own request (the form, renew), not from single sign-on. */
+  readonly fromNewLogin: boolean;
+  /** When the login behind it happened (epoch ms). */
+  readonly authenticatedAt: number;
 }
 
 export interface ValidatedServiceTicket {
@@ -56,15 +65,58 @@ const ECHO_LIMIT = 256;
 export class ValidateServiceTicket {
   constructor(
     private readonly tickets: TicketStore,
-    private readonly access: ServiceAccess,
-    private readonly policies: ServicePolicies,
+    private readonly access: RelyingPartyAccess,
     private readonly events: EventSink,
-    /** Names the second factor a login proved (`authnContextClass`), as CAS tells its services. */
-    private readonly secondFactor: SecondFactorRequirement,
     private readonly listener?: SessionListener,
   ) {}
 
   async execute(input: ValidateServiceTicketInput): Promise<ValidatedServiceTicket> {
+    const { st, tgt, registered, fromNewLogin, fail, echo } = await this.redeem(input, false);
+    const principal = tgt.authentication.principal;
+    const { service, origin } = input;
+    // As CAS: a protocol the service does not list fails as a ticket that does not validate here.
+    if (input.protocol !== undefined && !supportsProtocol(registered, input.protocol)) {
+      return fail('INVALID_TICKET', `Ticket '${echo}' does not validate with ${input.protocol}: the service supports ${(registered.supportedProtocols ?? []).join(', ')}`, principal.id);
+    }
+    const { username: user, attributes } = await this.access.release({
+      service: registered,
+      url: st.service,
+      principal,
+      validation: { fromNewLogin, authenticatedAt: st.authenticatedAt, authentication: tgt.authentication },
+    });
+    // The service now holds a session of this login: single logout records it before the service hears of it.
+    await this.listener?.validated(tgt, st, registered, origin);
+    this.events.emit({ type: 'ticket.validated', ticket: ticketFingerprint(st.id), principal: principal.id, service: service ?? st.service }, origin);
+    return {
+      user,
+      attributes,
+      service: registered,
+      authenticatedAt: st.authenticatedAt,
+      credentialTypes: tgt.authentication.credentials.map(({ type }) => type),
+      proxies: st.kind === 'PT' ? st.proxies : [],
+      ticket: st,
+      tgt,
+    };
+  }
+
+  /**
+   * A login /login made for a protocol module's relying party, handed over by the ST it issued for the
+   * module's own URL (the oidc module's login callback): the ticket is consumed and checked as a CAS
+   * validation checks it, but the protocol tells its relying party the rest itself, so nothing is
+   * released here and CAS single logout records no session.
+   */
+  async handOver(input: Omit<ValidateServiceTicketInput, 'protocol' | 'proxyTickets'>): Promise<HandedOverLogin> {
+    const { st, tgt, registered, fromNewLogin } = await this.redeem(input, true);
+    this.events.emit({ type: 'ticket.validated', ticket: ticketFingerprint(st.id), principal: tgt.authentication.principal.id, service: st.service }, input.origin);
+    return { tgt, service: registered, fromNewLogin, authenticatedAt: st.authenticatedAt };
+  }
+
+  /**
+   * The ticket consumed and checked against its service, its session and its registered service's access
+   * rules. A ticket of a protocol module's own URL is handed over to that module only (`throughModule`), and
+   * a CAS service's never: neither protocol answers with the other's relying party.
+   */
+  private async redeem(input: ValidateServiceTicketInput, throughModule: boolean) {
     const { ticket: id, service, origin } = input;
     if (!id || !service) throw new TicketValidationError('INVALID_REQUEST', "'service' and 'ticket' parameters are both required");
     const echo = clipForEcho(id);
@@ -92,45 +144,12 @@ export class ValidateServiceTicket {
     const fromNewLogin = st.kind === 'ST' && st.fromNewLogin;
     if (input.renew && !fromNewLogin) return fail('INVALID_TICKET', `Ticket '${echo}' was not issued from a new login, as renew requires`, owner);
 
-    const registered = await this.access.find(st.service, origin);
-    const principal = tgt.authentication.principal;
-    if (!registered || !principalMeetsRequirements(registered, principal)) {
+    const party = await this.access.locate(st.service, origin);
+    if (!party || party.throughModule !== throughModule || !principalMeetsRequirements(party.service, tgt.authentication.principal)) {
       return fail('UNAUTHORIZED_SERVICE', 'Service is not authorized to use CAS for this user', owner);
     }
-    // As CAS: a protocol the service does not list fails as a ticket that does not validate here.
-    if (input.protocol !== undefined && !supportsProtocol(registered, input.protocol)) {
-      return fail('INVALID_TICKET', `Ticket '${echo}' does not validate with ${input.protocol}: the service supports ${(registered.supportedProtocols ?? []).join(', ')}`, owner);
-    }
-
-    const asked = { principal, service: registered, serviceUrl: st.service };
-    const user = await this.policies.usernameFor(asked);
-    const attributes = await this.policies.releasedAttributes({
-      ...asked,
-      authentication: {
-        isFromNewLogin: [String(fromNewLogin)],
-        authenticationDate: [isoInstant(st.authenticatedAt)],
-        ...this.secondFactor.contextClass(tgt.authentication),
-      },
-    });
-    // The service now holds a session of this login: single logout records it before the service hears of it.
-    await this.listener?.validated(tgt, st, registered, origin);
-    this.events.emit({ type: 'ticket.validated', ticket: ticketFingerprint(id), principal: principal.id, service }, origin);
-    return {
-      user,
-      attributes,
-      service: registered,
-      authenticatedAt: st.authenticatedAt,
-      credentialTypes: tgt.authentication.credentials.map(({ type }) => type),
-      proxies: st.kind === 'PT' ? st.proxies : [],
-      ticket: st,
-      tgt,
-    };
+    return { st, tgt, registered: party.service, fromNewLogin, fail, echo };
   }
-}
-
-/** ISO-8601 in UTC to the second, as CAS clients print it. */
-function isoInstant(epochMs: number): string {
-  return new Date(epochMs).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
 /** A ticket id or service URL as a failure description may echo it: long ones cut short. */

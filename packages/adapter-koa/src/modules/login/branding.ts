@@ -56,6 +56,7 @@ html{font-family:system-ui,-apple-system,"Segoe UI",Roboto,"DejaVu Sans",sans-se
 body{margin:0;min-height:100vh;display:flex;flex-direction:column;align-items:center}
 header{width:100%;max-width:28rem;padding:2rem 1.5rem 0;display:flex;align-items:center;gap:.75rem}
 header img{max-height:3rem;max-width:10rem}
+.service-logo{display:block;max-height:3rem;max-width:10rem;margin-bottom:.5rem}
 .brand{font-size:1.25rem;font-weight:600}
 main{width:100%;max-width:28rem;padding:1rem 1.5rem 3rem}
 h1{font-size:1.75rem;line-height:1.25;margin:.5rem 0 1rem}

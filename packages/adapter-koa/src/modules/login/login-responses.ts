@@ -6,6 +6,7 @@ import {
   ServiceNotAuthorizedError,
   ThrottledError,
   type HoldServiceTicket,
+  type RelyingParty,
   type RequestOrigin,
   type TesseraError,
 } from '@tessera/core';
@@ -22,7 +23,7 @@ import { requestOrigin } from '../../request/request-origin.js';
 import { inputOf } from '../../routes/route-input.js';
 import type { FailureRendering, Step } from '../../routes/route.js';
 import { LoginCookies, TICKET_GRANTING_COOKIE, WARN_COOKIE } from './login-cookies.js';
-import type { LoginForm, LoginPages, Page, ResponseMethod } from './pages.js';
+import type { LoginForm, LoginPages, Page, ResponseMethod, ShownRelyingParty } from './pages.js';
 import { sendPage } from '../../pages/send-page.js';
 
 /** What the login routes work with, beside the HTTP context every module gets. */
@@ -100,8 +101,11 @@ export class LoginResponses {
     return formTokens.issue(this.cookies.browserId(ctx, () => formTokens.newBrowserId()));
   }
 
-  async showForm(ctx: Context, status: number, form: Omit<LoginForm, 'formToken'>): Promise<void> {
-    this.send(ctx, status, this.deps.pages.loginForm({ ...form, formToken: await this.newToken(ctx) }));
+  /** The login form, naming the relying party its service stands for (looked up unless given). */
+  async showForm(ctx: Context, status: number, form: Omit<LoginForm, 'formToken'>, party?: RelyingParty): Promise<void> {
+    const found = party ?? (await this.deps.login.relyingParty(form.service, requestOrigin(ctx)));
+    const relyingParty = found === undefined ? undefined : shownRelyingParty(found);
+    this.send(ctx, status, this.deps.pages.loginForm({ ...form, ...(relyingParty && { relyingParty }), formToken: await this.newToken(ctx) }));
   }
 
   /** The login form again, saying it expired: after a refused form token, or for a held login that is gone (the login starts again). */
@@ -139,7 +143,7 @@ export class LoginResponses {
       case 'credentials':
         // A session cookie whose TGT is gone is of no use any more.
         if (request.sessionSent && outcome.principal === undefined) this.cookies.clear(ctx, TICKET_GRANTING_COOKIE);
-        return this.showForm(ctx, 200, { ...request, ...(outcome.principal !== undefined && { principal: outcome.principal }) });
+        return this.showForm(ctx, 200, { ...request, ...(outcome.principal !== undefined && { principal: outcome.principal }) }, outcome.relyingParty);
       case 'redirect':
         return this.backToService(ctx, outcome.service, outcome.ticket, request.method);
       case 'confirm':
@@ -281,6 +285,17 @@ export class LoginResponses {
       method: typeof sent['method'] === 'string' && sent['method'].toUpperCase() === 'POST' ? 'POST' : 'GET',
     };
   }
+}
+
+/** What the login form shows of a relying party. */
+function shownRelyingParty({ service, shownUrl }: RelyingParty): ShownRelyingParty {
+  return {
+    name: service.name,
+    shownUrl,
+    ...(service.logo !== undefined && { logo: service.logo }),
+    ...(service.informationUrl !== undefined && { informationUrl: service.informationUrl }),
+    ...(service.privacyUrl !== undefined && { privacyUrl: service.privacyUrl }),
+  };
 }
 
 /** A ticket held back for ticket steps: the session, the service URL, whether it is from a new login, and how the browser goes back. */

@@ -6,6 +6,10 @@ export interface Messages {
   readonly language: string;
   readonly loginHeading: string;
   readonly loginForService: string;
+  /** The link to the relying party's `informationUrl`. */
+  readonly serviceInformation: string;
+  /** The link to the relying party's `privacyUrl`. */
+  readonly servicePrivacy: string;
   readonly renewNotice: string;
   readonly username: string;
   readonly password: string;
@@ -41,6 +45,8 @@ const en: Messages = {
   language: 'en',
   loginHeading: 'Log in',
   loginForService: 'Log in to continue to {service}.',
+  serviceInformation: 'About this application',
+  servicePrivacy: 'Privacy policy',
   renewNotice: 'You are logged in as {principal}; this application asks you to log in again.',
   username: 'Username',
   password: 'Password',

@@ -55,7 +55,7 @@ export class LoginPages {
     const describedBy = form.message ? 'login-message' : undefined;
     const extraFields = fields.map((field) => field.markup(text.language));
     const scripts = fields.flatMap((field) => field.script ?? []);
-    const content = html`${form.service === undefined ? undefined : html`<p>${formatMessage(text.loginForService, { service: serviceHost(form.service) })}</p>`}
+    const content = html`${form.service === undefined ? undefined : this.relyingPartyIntro(form.service, form.relyingParty)}
 ${form.principal === undefined ? undefined : html`<p>${formatMessage(text.renewNotice, { principal: form.principal })}</p>`}
 ${branding.text === undefined ? undefined : html`<p>${branding.text}</p>`}
 ${form.message === undefined ? undefined : html`<p class="message" id="login-message" role="alert">${form.message}</p>`}
@@ -71,6 +71,25 @@ ${extraFields}
 <button type="submit">${text.submit}</button>
 </form>`;
     return this.page(text.loginHeading, content, scripts);
+  }
+
+  /**
+   * Where the login goes on to: the relying party's name (and the host a person knows it by), its logo,
+   * and links to its information and privacy pages, where its definition has them; the host alone
+   * for a service the form cannot name.
+   */
+  private relyingPartyIntro(service: string, party: ShownRelyingParty | undefined): Html {
+    const { messages: text } = this.settings;
+    const host = serviceHost(party?.shownUrl ?? service);
+    const name = party?.name.trim();
+    const shown = name === undefined || name === '' || name === host ? host : `${name} (${host})`;
+    const logo = party?.logo !== undefined && isSecureUrl(party.logo) ? html`<img class="service-logo" src="${party.logo}" alt="">` : undefined;
+    const links = [
+      party?.informationUrl !== undefined && isWebUrl(party.informationUrl) ? html`<a href="${party.informationUrl}" rel="noopener noreferrer">${text.serviceInformation}</a>` : undefined,
+      party?.privacyUrl !== undefined && isWebUrl(party.privacyUrl) ? html`<a href="${party.privacyUrl}" rel="noopener noreferrer">${text.servicePrivacy}</a>` : undefined,
+    ].filter((link) => link !== undefined);
+    return html`${logo}<p>${formatMessage(text.loginForService, { service: shown })}</p>${links.length === 0 ? undefined : html`
+<p class="service-links">${links.map((link, index) => (index === 0 ? link : html` · ${link}`))}</p>`}`;
   }
 
   /**
@@ -190,9 +209,21 @@ ${content}${scripts.map((script) => html`
 
 export type ResponseMethod = 'GET' | 'POST';
 
+/** What the login form shows of the relying party a login goes on to (its registered service, as the request found it). */
+export interface ShownRelyingParty {
+  readonly name: string;
+  /** The address a person knows it by: the service URL, or an OIDC client's redirect URI. */
+  readonly shownUrl: string;
+  readonly logo?: string;
+  readonly informationUrl?: string;
+  readonly privacyUrl?: string;
+}
+
 export interface LoginForm {
   readonly formToken: string;
   readonly service?: string;
+  /** The relying party `service` stands for, when it is registered and usable now. */
+  readonly relyingParty?: ShownRelyingParty;
   readonly renew: boolean;
   readonly method: ResponseMethod;
   /** Filled in again after a failed attempt. */
@@ -215,6 +246,16 @@ export interface LoginStepForm {
   readonly message?: string;
 }
 
+
+/** An absolute https URL: the only images the page's policy lets it show besides its own. */
+function isSecureUrl(url: string): boolean {
+  return URL.canParse(url) && new URL(url).protocol === 'https:';
+}
+
+/** An absolute http(s) URL: a link that navigates, never one that runs (`javascript:`). */
+function isWebUrl(url: string): boolean {
+  return URL.canParse(url) && ['https:', 'http:'].includes(new URL(url).protocol);
+}
 
 function sha256(text: string): string {
   return hash('sha256', text, 'base64');

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Middleware } from 'koa';
-import type { HttpModule } from '../../http-module.js';
+import type { HttpModule, TicketStep } from '../../http-module.js';
 import type { OidcPages } from './oidc-pages.js';
 import type { TesseraOidcProvider } from './oidc-provider.js';
 import { OAUTH_DEFAULT_SCOPE } from './oidc-provider.js';
@@ -13,6 +13,10 @@ export interface OidcModuleOptions {
   readonly pages: OidcPages;
   readonly issuer: string;
   readonly loginUrl: string;
+  /** The `amr` value (RFC 8176) of each credential kind that declares one, by its type. */
+  readonly authenticationMethods: Readonly<Record<string, string>>;
+  /** Told the browser login's ticket steps once the app is built: the provider asks them before a silent authorization. */
+  readonly useTicketSteps?: (steps: readonly TicketStep[]) => void;
 }
 
 /**
@@ -24,7 +28,10 @@ export interface OidcModuleOptions {
 export function oidcModule(options: OidcModuleOptions): HttpModule {
   return {
     name: 'oidc',
-    routes: (http) => [...oidcRoutes(http, options), ...oauthRoutes(http, options)],
+    routes: (http) => {
+      options.useTicketSteps?.(http.loginForm.ticketSteps);
+      return [...oidcRoutes(http, options), ...oauthRoutes(http, options)];
+    },
     mounted: (http) => mountProvider(http.options.basePath.replace(/\/+$/, ''), options.oidc),
   };
 }

@@ -1,16 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import {
+  hasExpired,
   isOAuthOnlyClient,
   type AttributeMap,
+  type Authentication,
+  type CasCore,
   type RequestOrigin,
   type Clock,
   type EventSink,
   type RecordStore,
   type RecordStores,
   type RegisteredService,
-  type ServicePolicies,
   servicePattern,
   type ServiceRegistry,
+  type TicketGrantingTicket,
   type TicketStore,
   type UserProfileViewType,
 } from '@tessera/core';
@@ -33,8 +36,14 @@ export interface OidcProviderDependencies {
   readonly mountPath: string;
   readonly keys: OidcKeySet;
   readonly registry: ServiceRegistry;
-  /** The release policies and user names of CAS, for the claims. */
-  readonly policies: ServicePolicies;
+  /**
+   * tessera's use cases, asked at the time of a request: the relying-party path decides whether a session
+   * reaches a client and what the client is told of its user. (They are told of this provider's logouts,
+   * so they are built after it.)
+   */
+  readonly core: () => CasCore;
+  /** Whether a page of the browser login (a consent to attribute release) holds a ticket for this client back: then no authorization is silent. */
+  readonly ticketStepsNeeded: (ticket: { readonly authentication: Authentication; readonly service: RegisteredService; readonly url: string }) => Promise<boolean>;
   readonly tickets: TicketStore;
   readonly records: RecordStores;
   readonly clock: Clock;
@@ -50,8 +59,8 @@ export interface OidcProviderDependencies {
    * loopback and private addresses, which its protection against request forgery refuses otherwise.
    */
   readonly fetchPrivateAddresses: boolean;
-  /** Told when an RP-initiated logout ended the provider session: ends the tessera login session of the browser. */
-  readonly endLoginSession: (ctx: Context) => Promise<void>;
+  /** Told when an RP-initiated logout ended a provider session: ends the tessera login session it stood for (`tgtId`), and clears the browser's cookie of it. */
+  readonly endLoginSession: (ctx: Context, tgtId: string) => Promise<void>;
   /** Where the provider's unexpected failures are reported (`server.error`). */
   readonly events: EventSink;
 }
@@ -65,6 +74,8 @@ export interface TesseraOidcProvider {
   readonly sessionTickets: RecordStore<string>;
   /** What an access token stands for, for the OAuth profile endpoint: `missing` when there is no such token, or it has expired, or its login session has ended. */
   profileOf(accessToken: string): Promise<AccessTokenProfile | 'missing'>;
+  /** Who the user of a login session is to a client: its username provider's answer, as every token names the user; undefined when the client is gone. */
+  subjectFor(clientId: string, tgt: TicketGrantingTicket): Promise<string | undefined>;
   /**
    * A tessera login session ended (a CAS logout, REST's DELETE, an RP-initiated logout): its provider
    * sessions end too, their grants are revoked (but those of offline access) and every client that
@@ -83,6 +94,14 @@ export interface AccessTokenProfile {
   /** The principal's attributes the client's release policy lets through. */
   readonly attributes: AttributeMap;
   readonly viewType: UserProfileViewType;
+}
+
+/** What introspection found of a token, as far as its release goes. */
+interface IntrospectedToken {
+  readonly accountId?: string | undefined;
+  readonly clientId?: string | undefined;
+  readonly sessionUid?: string | undefined;
+  readonly scope?: string | undefined;
 }
 
 /** What the provider keeps of a session (its Session model's payload), as far as a logout reads it. */
@@ -149,13 +168,13 @@ function withoutDispatcher(init: RequestInit | undefined): RequestInit | undefin
   return rest;
 }
 
-/** Claims the library puts in an ID token itself, by its own rules (`max_age`, the claims parameter). */
-const LIBRARY_CLAIMS = new Set(['acr', 'amr', 'auth_time']);
+/** Claims the library writes itself, by its own rules: `sub` (the client's subject), and what the login proved and when. */
+const LIBRARY_CLAIMS = new Set(['sub', 'acr', 'amr', 'auth_time']);
 
 /**
  * The claims an ID token or userinfo answer holds are those the account's claims() computed for the
  * scopes granted (the client's scope release policies, as Apereo's), beside what the library's own
- * mask keeps (`sub`, and `acr`, `amr`, `auth_time` as it decides): that mask knows only the scopes and
+ * mask keeps of its own claims (`sub`, `acr`, `amr`, `auth_time`): that mask knows only the scopes and
  * claims of its configuration, and would drop a claim of a client's own (`organization`, a custom
  * scope's). Claims the user rejected are left out.
  */
@@ -215,13 +234,16 @@ export function clientOf(service: RegisteredService, served: readonly string[]):
     ...(client.idTokenSigningAlg !== undefined && { id_token_signed_response_alg: client.idTokenSigningAlg as SigningAlgorithmWithNone }),
     ...(client.jwks !== undefined && (client.jwks.startsWith('https://') ? { jwks_uri: client.jwks } : { jwks: JSON.parse(client.jwks) as { keys: [] } })),
     ...(service.logoutType === 'BACK_CHANNEL' && service.logoutUrl !== undefined && { backchannel_logout_uri: service.logoutUrl, backchannel_logout_session_required: true }),
+    // Who the user is to the client is its username provider's answer (pairwiseIdentifier below); the
+    // library asks it only of clients it takes for pairwise ones.
+    subject_type: service.usernameProvider === undefined ? 'public' : 'pairwise',
     tessera_service_id: service.serviceId,
     tessera_renew_refresh_token: client.renewRefreshToken,
   };
 }
 
 /** The one URL a serviceId matches, when it is a literal (`^https://app\.example\.org/cb$`); else undefined. */
-function literalUrlOf(serviceId: string): string | undefined {
+export function literalUrlOf(serviceId: string): string | undefined {
   const body = serviceId.replace(/^\^/, '').replace(/\$$/, '');
   if (/[*+?()[\]{}|^$]/.test(body.replace(/\\./g, ''))) return undefined;
   const literal = body.replace(/\\(.)/g, '$1');
@@ -232,17 +254,20 @@ function literalUrlOf(serviceId: string): string | undefined {
   }
 }
 
-/** Clients come from the service registry, every read: a service saved on one node is a client on all. */
+/**
+ * Clients come from the service registry, every read: a service saved on one node is a client on all.
+ * A disabled or expired service is no client, as it is no CAS service.
+ */
 class RegistryClients implements Adapter {
   constructor(
     private readonly registry: ServiceRegistry,
     private readonly served: readonly string[],
+    private readonly clock: Clock,
   ) {}
 
   async find(id: string): Promise<AdapterPayload | undefined> {
-    const services = await this.registry.list();
-    const service = services.find((candidate) => candidate.oidc?.clientId === id);
-    return service === undefined ? undefined : clientOf(service, this.served);
+    const service = await clientService(this.registry, id);
+    return service === undefined || hasExpired(service, this.clock.now()) ? undefined : clientOf(service, this.served);
   }
 
   upsert(): Promise<void> {
@@ -263,6 +288,11 @@ class RegistryClients implements Adapter {
   revokeByGrantId(): Promise<void> {
     return Promise.resolve();
   }
+}
+
+/** The registered service whose client is `clientId`: the first in evaluation order. */
+async function clientService(registry: ServiceRegistry, clientId: string): Promise<RegisteredService | undefined> {
+  return (await registry.list()).find((candidate) => candidate.oidc?.clientId === clientId);
 }
 
 type ClientFields = {
@@ -299,11 +329,15 @@ function matchesServiceId(pattern: unknown, value: unknown): boolean {
  * policy, the login itself through tessera's /login (the interaction routes).
  */
 export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcProvider {
-  const { registry, tickets, records, clock, pages, policies } = deps;
+  const { registry, tickets, records, clock, pages } = deps;
   const { default: Provider, interactionPolicy } = deps.library;
   const sessionTickets = records.namespace<string>('oidc.session-tgt');
   // The redirect URI of a grant's code, for the OAuth profile of the access tokens its refresh tokens get.
   const grantRedirectUris = records.namespace<string>('oidc.grant-redirect-uri');
+  // Who a user is to a client whose username provider is not the principal id, as the client's last
+  // authorization found it: the library asks for it where the session's attributes are not at hand.
+  const subjects = records.namespace<string>('oidc.subject');
+  const subjectKey = (clientId: string, accountId: string) => `${encodeURIComponent(clientId)}:${encodeURIComponent(accountId)}`;
   const adapters = new Map<string, Adapter>();
   const adapter = (model: string): Adapter => {
     if (model === 'Client') return clientAdapter;
@@ -323,19 +357,47 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
   };
 
   const policy = interactionPolicy.base();
-  // One session: a provider session whose tessera login session has ended (logged out, expired) is no login.
+  // The one relying-party path: every authorization reaches its client through /login, which decides
+  // for the client's registered service (single sign-on makes that a pair of redirects). Only a request
+  // that allows no page (prompt=none) is answered here, by the same decision.
   policy.get('login')?.checks.push(
-    new interactionPolicy.Check('tessera_session', 'The tessera login session has ended', async (ctx) => {
+    new interactionPolicy.Check('relying_party', "The client's registered service is reached through tessera's login", 'login_required', async (ctx) => {
       const { session, result } = ctx.oidc;
       if (result?.['login'] !== undefined || session?.accountId === undefined) return interactionPolicy.Check.NO_NEED_TO_PROMPT;
-      return (await liveTicketOf(session.uid, session.accountId)) ? interactionPolicy.Check.NO_NEED_TO_PROMPT : interactionPolicy.Check.REQUEST_PROMPT;
+      if (!ctx.oidc.promptPending('none')) return interactionPolicy.Check.REQUEST_PROMPT;
+      return (await admitsSilently(ctx)) ? interactionPolicy.Check.NO_NEED_TO_PROMPT : interactionPolicy.Check.REQUEST_PROMPT;
     }),
   );
 
-  const claims: Record<string, string[]> = { openid: ['sub'], ...Object.fromEntries(Object.entries(STANDARD_SCOPE_CLAIMS).map(([scope, names]) => [scope, [...names]])) };
-  for (const [scope, names] of Object.entries(deps.customScopes)) claims[scope] = [...names];
-  const scopes = ['openid', 'offline_access', OAUTH_DEFAULT_SCOPE, ...Object.keys(claims).filter((scope) => scope !== 'openid')];
-  const clientAdapter = new RegistryClients(registry, scopes);
+  /**
+   * Whether the session reaches the client without a page (prompt=none), as /login would decide it: the
+   * login session lives, the client's service takes it by single sign-on and admits it (its access
+   * rules, its second factor), and no page of the login (a consent) waits for the user.
+   */
+  async function admitsSilently(ctx: KoaContextWithOIDC): Promise<boolean> {
+    const { session, client, params } = ctx.oidc;
+    const tgt = await liveTicketOf(session?.uid, session?.accountId);
+    const service = client === undefined ? undefined : await clientService(registry, client.clientId);
+    if (tgt === undefined || service === undefined) return false;
+    const { relyingParties } = deps.core();
+    const origin = originOf(ctx);
+    if (!relyingParties.reachesBySingleSignOn(service, tgt)) return false;
+    const admission = await relyingParties.admit({ service, authentication: tgt.authentication, renewed: false, ...(origin && { origin }) });
+    if (!admission.admitted) return false;
+    const url = typeof params?.['redirect_uri'] === 'string' ? params['redirect_uri'] : service.serviceId;
+    if (await deps.ticketStepsNeeded({ authentication: tgt.authentication, service, url })) return false;
+    if (admission.factorSkipped !== undefined && admission.factorSkipped !== 'NONE') {
+      deps.events.emit({ type: 'ticket.secondFactorSkipped', service: service.name, principal: tgt.authentication.principal.id, failureMode: admission.factorSkipped }, origin);
+    }
+    return true;
+  }
+
+  const scopeClaims: Record<string, string[]> = { openid: ['sub'], ...Object.fromEntries(Object.entries(STANDARD_SCOPE_CLAIMS).map(([scope, names]) => [scope, [...names]])) };
+  for (const [scope, names] of Object.entries(deps.customScopes)) scopeClaims[scope] = [...names];
+  // What the login proved and when (amr, acr, auth_time) stands in every ID token: the library keeps a claim only where a scope names it.
+  const claims = { ...scopeClaims, openid: ['sub', 'auth_time', 'amr', 'acr'] };
+  const scopes = ['openid', 'offline_access', OAUTH_DEFAULT_SCOPE, ...Object.keys(scopeClaims).filter((scope) => scope !== 'openid')];
+  const clientAdapter = new RegistryClients(registry, scopes, clock);
 
   const configuration: Configuration = {
     adapter,
@@ -350,16 +412,19 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
     },
     claims,
     scopes,
-    // As Apereo, the ID token holds the claims of the scopes granted, not only userinfo.
+    // As Apereo's, an ID token carries the claims its scopes release, not only userinfo: every answer about a token releases one set.
     conformIdTokenClaims: false,
+    subjectTypes: ['public', 'pairwise'],
+    pairwiseIdentifier: (ctx, accountId, client) => subjectOf(ctx, accountId, client.clientId),
     responseTypes: ['code', 'id_token', 'id_token token', 'code id_token', 'code token', 'code id_token token', 'none'],
     clientAuthMethods: ['client_secret_basic', 'client_secret_post', 'private_key_jwt', 'none'],
     extraClientMetadata: { properties: ['tessera_service_id', 'tessera_renew_refresh_token'] },
     pkce: { required: (_ctx, client) => client.clientAuthMethod === 'none' },
     features: {
       devInteractions: { enabled: false },
-      // A client learns of, and ends, only the tokens issued to itself.
-      introspection: { enabled: true, allowedPolicy: (_ctx, client, token) => Promise.resolve(token.clientId === client.clientId) },
+      // A client learns of, and ends, only the tokens issued to itself; a token whose login session has
+      // ended is inactive, as userinfo refuses it.
+      introspection: { enabled: true, allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId && (await loginSessionLives(token as { accountId?: string; sessionUid?: string })) },
       revocation: { enabled: true, allowedPolicy: (_ctx, client, token) => Promise.resolve(token.clientId === client.clientId) },
       userinfo: { enabled: true },
       backchannelLogout: { enabled: true },
@@ -425,24 +490,61 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
       const clientId = ctx.oidc.client?.clientId ?? (token as { clientId?: string } | undefined)?.clientId;
       const user = clientId === undefined ? undefined : await releasedTo(clientId, sessionUid, sub);
       if (!user) return undefined;
-      return { accountId: sub, claims: async (_use, scope) => claimsOf(user.username, await user.claims(scope.split(' '))) as AccountClaims };
+      // An authorization: who the user is to the client now, for where the library asks it without a session.
+      if (token === undefined && clientId !== undefined && user.service.usernameProvider !== undefined) await rememberSubject(clientId, sub, user.username);
+      // `sub` is the account; the library turns it into the client's subject (pairwiseIdentifier) wherever it writes one.
+      return { accountId: sub, claims: async (_use, scope) => claimsOf(sub, await user.claims(scope)) as AccountClaims };
     },
   };
 
-  /** The user name and the attributes the client's service gets of the live login session `sessionUid` stands for; undefined when there is none. */
+  /**
+   * Who the user of the live login session `sessionUid` stands for is to the client, and what the
+   * client's service receives: the relying-party path's answer over its definition; undefined when
+   * the session has ended or the client is gone.
+   */
   async function releasedTo(clientId: string, sessionUid: string | undefined, accountId: string) {
     const tgt = await liveTicketOf(sessionUid, accountId);
     if (!tgt) return undefined;
-    const service = (await registry.list()).find((candidate) => candidate.oidc?.clientId === clientId);
+    const service = await clientService(registry, clientId);
     if (!service?.oidc) return undefined;
     const { principal } = tgt.authentication;
-    const request = { principal, service, serviceUrl: service.serviceId };
-    const released = await policies.releasedAttributes({ ...request, authentication: {} });
-    const username = await policies.usernameFor(request);
-    // The claims of the scopes granted: the client's release policy reconciled with its scopes, as Apereo does.
-    const claimsPolicy = claimsReleasePolicy(service.attributeRelease, service.oidc.scopes, deps.customScopes);
-    const claims = (scopes: readonly string[]) => policies.release(claimsPolicy, { ...request, authentication: {}, grant: { scopes, claimsMap: deps.claimsMap } });
-    return { username, released, claims, viewType: service.oidc.userProfileViewType ?? 'NESTED' };
+    const { username, attributes } = await deps.core().relyingParties.release({ service, url: service.serviceId, principal });
+    // The claims of the scopes granted (OpenID Connect clients): the client's release policy reconciled
+    // with its scopes, as Apereo's, each scope policy releasing only for its scope.
+    const claimsService = { ...service, attributeRelease: claimsReleasePolicy(service.attributeRelease, service.oidc.scopes, deps.customScopes) };
+    const claims = async (scope: string | undefined): Promise<AttributeMap> => {
+      const grant = { scopes: (scope ?? '').split(' ').filter(Boolean), claimsMap: deps.claimsMap };
+      return (await deps.core().relyingParties.release({ service: claimsService, url: service.serviceId, principal, grant })).attributes;
+    };
+    return { username, released: attributes, claims, viewType: service.oidc.userProfileViewType ?? 'NESTED', service, tgt };
+  }
+
+  async function rememberSubject(clientId: string, accountId: string, subject: string): Promise<void> {
+    const key = subjectKey(clientId, accountId);
+    if ((await subjects.get(key)) === subject) return;
+    await subjects.put(key, subject, clock.now() + Math.max(SESSION_LINK_SECONDS, deps.lifetimes.refreshTokenSeconds) * 1000);
+  }
+
+  /**
+   * The subject the client knows the account by (its username provider's answer): as the client's last
+   * authorization found it, else from the request's live login session. Never the account itself when
+   * neither is at hand: the client would learn an id its definition keeps from it.
+   */
+  async function subjectOf(ctx: KoaContextWithOIDC | undefined, accountId: string, clientId: string): Promise<string> {
+    const remembered = await subjects.get(subjectKey(clientId, accountId));
+    if (remembered !== undefined) return remembered;
+    const entities = ctx?.oidc?.entities as { AccessToken?: { sessionUid?: string }; RefreshToken?: { sessionUid?: string } } | undefined;
+    const sessionUid = ctx?.oidc?.session?.uid ?? entities?.AccessToken?.sessionUid ?? entities?.RefreshToken?.sessionUid;
+    const user = await releasedTo(clientId, sessionUid, accountId);
+    if (user === undefined) throw new Error('Who the user is to this client is not known without a login session');
+    await rememberSubject(clientId, accountId, user.username);
+    return user.username;
+  }
+
+  /** Whether a token's login session still lives (a client's own token, without a user, has none to end). */
+  async function loginSessionLives(token: { readonly accountId?: string | undefined; readonly sessionUid?: string | undefined }): Promise<boolean> {
+    if (token.accountId === undefined) return true;
+    return (await liveTicketOf(token.sessionUid, token.accountId)) !== undefined;
   }
 
   async function profileOf(accessToken: string): Promise<AccessTokenProfile | 'missing'> {
@@ -455,14 +557,38 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
       id: user.username,
       clientId: token.clientId,
       ...(typeof redirectUri === 'string' && { redirectUri }),
-      attributes: user.released,
+      attributes: await withinScopes(user, token.scope),
       viewType: user.viewType,
     };
   }
 
+  /**
+   * What an OpenID Connect client's token releases: the claims of its granted scopes, as the ID token
+   * and userinfo release them (the client's scope release policies). A plain OAuth client's scopes
+   * stand for no claim: it gets what its release policy releases, as Apereo's profile gives it.
+   */
+  function withinScopes(user: { readonly service: RegisteredService; readonly released: AttributeMap; claims(scope: string | undefined): Promise<AttributeMap> }, scope: string | undefined): Promise<AttributeMap> {
+    return isOAuthOnlyClient(user.service) ? Promise.resolve(user.released) : user.claims(scope);
+  }
+
+  /** Introspection of an OpenID Connect client's token tells the claims its ID token and userinfo release, beside `sub`. */
+  async function addReleasedClaims(ctx: KoaContextWithOIDC): Promise<void> {
+    const body = ctx.body as Record<string, unknown> | undefined;
+    const { AccessToken: accessToken, RefreshToken: refreshToken } = ctx.oidc.entities as { AccessToken?: IntrospectedToken; RefreshToken?: IntrospectedToken };
+    const token = accessToken ?? refreshToken;
+    if (body?.['active'] !== true || token?.accountId === undefined || token.clientId === undefined) return;
+    const user = await releasedTo(token.clientId, token.sessionUid, token.accountId);
+    if (user === undefined) {
+      ctx.body = { active: false };
+      return;
+    }
+    if (isOAuthOnlyClient(user.service)) return;
+    const { sub: _account, ...released } = claimsOf(token.accountId, await withinScopes(user, token.scope));
+    ctx.body = { ...released, ...body };
+  }
+
   async function bypassesApproval(clientId: string): Promise<boolean> {
-    const service = (await registry.list()).find((candidate) => candidate.oidc?.clientId === clientId);
-    return service?.oidc?.bypassApprovalPrompt === true;
+    return (await clientService(registry, clientId))?.oidc?.bypassApprovalPrompt === true;
   }
 
   const provider = new Provider(deps.issuer, configuration);
@@ -481,15 +607,24 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
   // RP-initiated logout ends the tessera login session too, and so runs CAS single logout.
   provider.use(async (ctx: KoaContextWithOIDC, next) => {
     await next();
-    if (ctx.oidc?.route === 'end_session_confirm' && ctx.status >= 300 && ctx.status < 400) await deps.endLoginSession(ctx);
+    if (ctx.oidc?.route === 'end_session_confirm' && ctx.status >= 300 && ctx.status < 400) {
+      // The login session the provider session stood for, not whatever the browser's cookie names now:
+      // a login of another user that replaced it (an account switch) ended it already, and stays.
+      const sessionUid = ctx.oidc.session?.uid;
+      const tgtId = sessionUid === undefined ? undefined : await sessionTickets.get(sessionUid);
+      if (tgtId !== undefined) await deps.endLoginSession(ctx, tgtId);
+    }
+    if (ctx.oidc?.route === 'introspection') await addReleasedClaims(ctx);
   });
   async function endSessionsOf(tgtId: string): Promise<void> {
     const sessions = adapter('Session');
     for (const { id: sessionUid } of await sessionTickets.findByGroup(tgtId)) {
       const session = (await sessions.findByUid(sessionUid)) as SessionPayload | undefined;
+      // The provider session stands for no login any more: unlinked, it meets no authorization (the
+      // login policy and introspection ask for a live one). It stays, so that an authorization under way
+      // in the browser (the login that replaced this one) can finish on it.
       await sessionTickets.delete(sessionUid);
-      if (session?.jti === undefined) continue;
-      await sessions.destroy(session.jti);
+      if (session === undefined) continue;
       for (const [clientId, { sid, grantId, persistsLogout }] of Object.entries(session.authorizations ?? {})) {
         if (grantId !== undefined && persistsLogout !== true) {
           await Promise.all(GRANT_BOUND_MODELS.map((model) => adapter(model).revokeByGrantId(grantId)));
@@ -509,5 +644,10 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
     }
   }
 
-  return { provider, errors: deps.library.errors, sessionTickets, profileOf, endSessionsOf };
+  async function subjectFor(clientId: string, tgt: TicketGrantingTicket): Promise<string | undefined> {
+    const service = await clientService(registry, clientId);
+    return service === undefined ? undefined : (await deps.core().relyingParties.release({ service, url: service.serviceId, principal: tgt.authentication.principal })).username;
+  }
+
+  return { provider, errors: deps.library.errors, sessionTickets, profileOf, subjectFor, endSessionsOf };
 }

@@ -13,7 +13,7 @@ import {
   type ServiceDefinitionProblem,
   type ServicePolicy,
 } from '@tessera/core';
-import { EXPIRATION_POLICY_KEYS, isClass, isRecord, keyProblems, PROPERTY_KEYS, proxyPolicyKeys, serviceKeys, TICKET_EXPIRATION_KEYS } from './cas-service-keys.js';
+import { EXPIRATION_POLICY_KEYS, isClass, isRecord, keyProblems, PRESENTATION_KEYS, PROPERTY_KEYS, proxyPolicyKeys, serviceKeys, TICKET_EXPIRATION_KEYS } from './cas-service-keys.js';
 import { accessStrategyKeys, parseAccessStrategy } from './access-strategy-codec.js';
 import { javaInteger, stringList } from './java-collections.js';
 import { parseProviderClient, PROVIDER_CLIENT_TYPES, refusedOAuthClass } from './provider-client-codec.js';
@@ -84,6 +84,15 @@ export function parseServiceDefinition(json: unknown, policies: PolicySlots, opt
     if (typeof value === 'string' && value.length > 255) throw invalid('description', 'must be at most 255 characters');
     return typeof value === 'string' ? value : undefined;
   });
+  const presentation = PRESENTATION_KEYS.map((key) =>
+    section(key, () => {
+      const value = json[key];
+      if (value === undefined || value === null) return {};
+      if (typeof value !== 'string') throw invalid(key, 'must be a string');
+      if (value.length > 2048) throw invalid(key, 'must be at most 2048 characters');
+      return value.trim() === '' ? {} : { [key]: value };
+    }),
+  );
   const id = section('id', () => {
     const value = json['id'];
     if (value !== undefined && (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0)) throw invalid('id', 'must be a non-negative integer');
@@ -120,6 +129,7 @@ export function parseServiceDefinition(json: unknown, policies: PolicySlots, opt
     name: name as string,
     serviceId: serviceId as string,
     ...(description === undefined ? {} : { description }),
+    ...presentation.reduce((fields, each) => ({ ...fields, ...each }), {}),
     evaluationOrder: evaluationOrder as number,
     accessStrategy: accessStrategy as AccessStrategy,
     attributeRelease: attributeRelease as ServicePolicy,

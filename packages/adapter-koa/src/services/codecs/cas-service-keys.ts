@@ -103,7 +103,9 @@ export const is =
   (value: unknown): boolean =>
     value === expected;
 
-const DESCRIPTIVE_KEYS = ['theme', 'locale', 'logo', 'informationUrl', 'privacyUrl', 'contacts'];
+const DESCRIPTIVE_KEYS = ['theme', 'locale', 'contacts'];
+/** How the login pages present a service, kept as written (cas-service-json.ts). */
+export const PRESENTATION_KEYS = ['logo', 'informationUrl', 'privacyUrl'] as const;
 export const PRINCIPAL_ID = 'the user in every answer is the principal id';
 const WRITE_A_PROVIDER = 'write a usernameAttributeProvider (PrincipalAttributeRegisteredServiceUsernameProvider, AnonymousRegisteredServiceUsernameAttributeProvider)';
 const PROXY_POLICY = 'a service may proxy as its proxyPolicy (RegexMatchingRegisteredServiceProxyPolicy) says';
@@ -114,7 +116,7 @@ export const TICKET_EXPIRATION_KEYS = ['ticketGrantingTicketExpirationPolicy', '
 
 /** A registered service (CasRegisteredService, RegexRegisteredService). */
 export const SERVICE_KEYS: KeyRules = {
-  read: ['@class', 'id', 'name', 'serviceId', 'description', 'evaluationOrder', 'accessStrategy', 'attributeReleasePolicy', 'usernameAttributeProvider', 'logoutType', 'logoutUrl', 'proxyPolicy', 'multifactorPolicy', 'properties', 'expirationPolicy', 'singleSignOnParticipationPolicy', 'supportedProtocols', 'templateName', ...TICKET_EXPIRATION_KEYS],
+  read: ['@class', 'id', 'name', 'serviceId', 'description', ...PRESENTATION_KEYS, 'evaluationOrder', 'accessStrategy', 'attributeReleasePolicy', 'usernameAttributeProvider', 'logoutType', 'logoutUrl', 'proxyPolicy', 'multifactorPolicy', 'properties', 'expirationPolicy', 'singleSignOnParticipationPolicy', 'supportedProtocols', 'templateName', ...TICKET_EXPIRATION_KEYS],
   descriptive: DESCRIPTIVE_KEYS,
   unsupported: {
     matchingStrategy: {

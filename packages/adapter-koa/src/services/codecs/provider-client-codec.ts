@@ -3,10 +3,12 @@ import {
   OAUTH_REGISTERED_SERVICE_TYPES,
   OIDC_CLIENT_AUTH_METHODS,
   OIDC_REGISTERED_SERVICE,
+  OIDC_SUBJECT_TYPES,
   USER_PROFILE_VIEW_TYPES,
   type InvalidServiceDefinitionError,
   type OidcClientAuthMethod,
   type OidcClientDefinition,
+  type OidcSubjectType,
   type RegisteredService,
   type ServiceDefinitionProblem,
   type UserProfileViewType,
@@ -44,7 +46,7 @@ const OAUTH_CLIENT_KEYS: readonly string[] = [
 ];
 
 /** The keys only an OidcRegisteredService reads. */
-const OIDC_ONLY_KEYS: readonly string[] = ['tokenEndpointAuthenticationMethod', 'jwks', 'idTokenSigningAlg'];
+const OIDC_ONLY_KEYS: readonly string[] = ['tokenEndpointAuthenticationMethod', 'jwks', 'idTokenSigningAlg', 'subjectType', 'sectorIdentifierUri'];
 
 const ONE_SET_OF_LIFETIMES = "a client's codes and tokens live as long as the oidc.* settings say, the same for every client";
 
@@ -151,6 +153,19 @@ export function parseProviderClient(json: Readonly<Record<string, unknown>>, typ
     if (value !== undefined && (typeof value !== 'string' || !OIDC_SIGNING_ALGORITHMS.includes(value))) throw fail('idTokenSigningAlg', `must be one of ${OIDC_SIGNING_ALGORITHMS.join(', ')}`);
     return value;
   });
+  const subjectType = part(() => {
+    const value = json['subjectType'] ?? undefined;
+    if (value === undefined || value === '') return undefined;
+    const type = typeof value === 'string' ? value.toLowerCase() : value;
+    if (!OIDC_SUBJECT_TYPES.includes(type as OidcSubjectType)) throw fail('subjectType', `must be one of ${OIDC_SUBJECT_TYPES.join(', ')}`);
+    return type as OidcSubjectType;
+  });
+  const sectorIdentifierUri = part(() => {
+    const value = json['sectorIdentifierUri'] ?? undefined;
+    if (value === undefined || value === '') return undefined;
+    if (typeof value !== 'string' || !URL.canParse(value) || new URL(value).protocol !== 'https:') throw fail('sectorIdentifierUri', 'must be an https URL (its host is the sector of pairwise subjects)');
+    return value;
+  });
   const userProfileViewType = part(() => {
     const value = json['userProfileViewType'] ?? undefined;
     if (value !== undefined && !USER_PROFILE_VIEW_TYPES.includes(value as UserProfileViewType)) throw fail('userProfileViewType', `must be one of ${USER_PROFILE_VIEW_TYPES.join(', ')}`);
@@ -172,6 +187,8 @@ export function parseProviderClient(json: Readonly<Record<string, unknown>>, typ
     ...(userProfileViewType !== undefined && { userProfileViewType }),
     ...(jwks !== undefined && { jwks }),
     ...(idTokenSigningAlg !== undefined && { idTokenSigningAlg }),
+    ...(subjectType !== undefined && { subjectType }),
+    ...(sectorIdentifierUri !== undefined && { sectorIdentifierUri }),
   };
 }
 
@@ -190,6 +207,8 @@ export function providerClientJson(service: Pick<RegisteredService, 'type'>, cli
     ...(client.userProfileViewType !== undefined && { userProfileViewType: client.userProfileViewType }),
     ...(client.jwks !== undefined && { jwks: client.jwks }),
     ...(client.idTokenSigningAlg !== undefined && { idTokenSigningAlg: client.idTokenSigningAlg }),
+    ...(client.subjectType !== undefined && { subjectType: client.subjectType }),
+    ...(client.sectorIdentifierUri !== undefined && { sectorIdentifierUri: client.sectorIdentifierUri }),
   };
 }
 

@@ -10,8 +10,8 @@ import type { consentSections } from './config.js';
  * module's ticket steps).
  */
 export const registerConsentModule: ModuleRegistration<typeof consentSections> = (binder, { consent }) => {
-  binder.resolved(KEYS.HttpModule, [KEYS.RecordStores, KEYS.RandomSource, KEYS.ServicePolicies, KEYS.Clock, KEYS.EventSink], (records, random, policies, clock, events) => {
-    const engine = new AttributeConsent(new ConsentDecisions(records, random), policies, clock, events, consent);
+  binder.resolved(KEYS.HttpModule, [KEYS.RecordStores, KEYS.RandomSource, KEYS.CasCore, KEYS.Clock, KEYS.EventSink], (records, random, core, clock, events) => {
+    const engine = new AttributeConsent(new ConsentDecisions(records, random), core.relyingParties.release, clock, events, consent);
     return consentModule(engine, { amount: consent.reminder, unit: consent.reminderTimeUnit });
   });
 };

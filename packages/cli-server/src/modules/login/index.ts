@@ -11,6 +11,7 @@ export { HttpLogoutRequestSender } from './back-channel-sender.js';
 /** `login` (docs/protocol.md §12): the browser half of CAS. */
 export const loginModule: TesseraModule<typeof loginSections> = {
   name: 'login',
+  comparisonRows: ['CAS browser login (`/login`) and validation (CAS 1, 2, 3)', 'Back-channel single logout', 'Front-channel single logout'],
   // No dependency: the form logs in through the central credential handlers, and the throttle and audit every login has.
   dependencies: [],
   onInDemo: true,

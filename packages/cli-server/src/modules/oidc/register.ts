@@ -1,14 +1,15 @@
-import { CAS_REGISTERED_SERVICE, DENY_ALL_ATTRIBUTES, type RegisteredService } from '@tessera/core';
+import type { TicketStep } from '@tessera/adapter-koa';
 import {
   createOidcProvider,
   endLoginSession,
   loadProviderLibrary,
-  loginCallbackPattern,
   oidcModule,
   OidcPages,
+  OidcRelyingParties,
   type ProviderLibrary,
   type TesseraOidcProvider,
 } from '@tessera/adapter-koa/modules/oidc';
+import { authenticationMethodReferences } from '../../credential-kinds.js';
 import { key, KEYS } from '../../keys.js';
 import { LOGIN_BRANDING, LOGIN_COOKIE } from '../login/register.js';
 import type { ModuleRegistration } from '../module.js';
@@ -20,40 +21,24 @@ const PROVIDER = key<() => Promise<TesseraOidcProvider>>('oidc: provider');
 const LOADED = key<TesseraOidcProvider>('oidc: provider loaded at start');
 const PAGES = key<OidcPages>('oidc: pages');
 
-/** The id of the service the provider's login callback is: the largest safe one, out of the way of operators' ids. */
-export const OIDC_CALLBACK_SERVICE_ID = Number.MAX_SAFE_INTEGER;
-
-/** The provider's login callback as a CAS service, so /login grants it an ST like any other service's. */
-export function oidcCallbackService(issuer: string): RegisteredService {
-  return {
-    id: OIDC_CALLBACK_SERVICE_ID,
-    type: CAS_REGISTERED_SERVICE,
-    name: 'tessera OpenID Connect login',
-    description: 'The oidc module: logins of OpenID Connect clients come back here from /login.',
-    serviceId: loginCallbackPattern(issuer),
-    evaluationOrder: Number.MIN_SAFE_INTEGER,
-    accessStrategy: { enabled: true, ssoEnabled: true, requiredAttributes: {} },
-    attributeRelease: { type: DENY_ALL_ATTRIBUTES },
-    properties: {},
-  };
-}
-
 /**
  * `oidc`: node-oidc-provider under `<basePath>/oidc` on the record stores, its clients the registry's
  * OidcRegisteredServices, its logins tessera's /login. The library is loaded here, when the module is
- * on. The login callback is a service the registry answers from this declaration (KEYS.ModuleServices),
- * never written to the store. A logout of the login session ends the provider sessions of its TGT.
+ * on. The login callback of an interaction stands for the client it logs in (a RelyingPartyResolver),
+ * so /login decides over the client's own definition. A logout of the login session ends the provider
+ * sessions of its TGT.
  */
-export const registerOidcModule: ModuleRegistration<typeof oidcSections> = (binder, { oidc: settings }, { server }) => {
+export const registerOidcModule: ModuleRegistration<typeof oidcSections> = (binder, { oidc: settings }, { server, credentialKinds }) => {
   const basePath = server.basePath.replace(/\/+$/, '');
   const issuer = `${server.publicUrl ?? ''}${basePath}/oidc`;
-
-  binder.constant(KEYS.ModuleServices, [oidcCallbackService(issuer)]);
+  binder.resolved(KEYS.RelyingPartyResolver, [KEYS.ServiceRegistry, KEYS.RecordStores], (registry, records) => new OidcRelyingParties(issuer, registry, records));
+  // The browser login's ticket steps, known once the app is built (its HTTP module is told them).
+  let ticketSteps: readonly TicketStep[] = [];
   binder.resolved(PAGES, [LOGIN_BRANDING], (branding) => new OidcPages(branding));
   binder.resolved(
     PROVIDER,
-    [KEYS.ServiceRegistry, KEYS.ServicePolicies, KEYS.TicketStore, KEYS.RecordStores, KEYS.Clock, KEYS.RandomSource, KEYS.EventSink, PAGES, LOGIN_COOKIE],
-    (registry, policies, tickets, records, clock, random, events, pages, cookie) => {
+    [KEYS.ServiceRegistry, KEYS.TicketStore, KEYS.RecordStores, KEYS.Clock, KEYS.RandomSource, KEYS.EventSink, PAGES, LOGIN_COOKIE],
+    (registry, tickets, records, clock, random, events, pages, cookie) => {
       const make = (library: ProviderLibrary) =>
         createOidcProvider({
         library,
@@ -61,7 +46,12 @@ export const registerOidcModule: ModuleRegistration<typeof oidcSections> = (bind
         mountPath: `${basePath}/oidc`,
         keys: loadOidcKeys(settings, random),
         registry,
-        policies,
+        // The core is asked for at a request, not here: it is told of this provider's logouts (a cycle otherwise).
+        core: () => binder.get(KEYS.CasCore),
+        ticketStepsNeeded: async (ticket) => {
+          for (const step of ticketSteps) if (await step.needed(ticket)) return true;
+          return false;
+        },
         tickets,
         records,
         clock,
@@ -72,8 +62,7 @@ export const registerOidcModule: ModuleRegistration<typeof oidcSections> = (bind
         fetchPrivateAddresses: settings.fetchPrivateAddresses,
         lifetimes: settings,
         events,
-        // The core is asked for at the logout, not here: it is told of logouts by this provider (a cycle otherwise).
-        endLoginSession: (ctx) => endLoginSession(binder.get(KEYS.CasCore), cookie, basePath, server.publicUrl?.startsWith('https:') ?? false)(ctx),
+        endLoginSession: (ctx, tgtId) => endLoginSession(binder.get(KEYS.CasCore), cookie, basePath, server.publicUrl?.startsWith('https:') ?? false)(ctx, tgtId),
       });
       let loaded: Promise<TesseraOidcProvider> | undefined;
       return () => (loaded ??= loadProviderLibrary().then(make));
@@ -86,6 +75,15 @@ export const registerOidcModule: ModuleRegistration<typeof oidcSections> = (bind
     ended: async (tgtId) => (await oidc()).endSessionsOf(tgtId),
   }));
   binder.resolved(KEYS.HttpModule, [PROVIDER, PAGES], (oidc, pages) =>
-    oidcModule({ oidc, pages, issuer, loginUrl: `${server.publicUrl ?? ''}${basePath}/login` }),
+    oidcModule({
+      oidc,
+      pages,
+      issuer,
+      loginUrl: `${server.publicUrl ?? ''}${basePath}/login`,
+      authenticationMethods: authenticationMethodReferences(credentialKinds),
+      useTicketSteps: (steps) => {
+        ticketSteps = steps;
+      },
+    }),
   );
 };

@@ -9,12 +9,13 @@ import { otpEvents } from './events.js';
 /** `otp` (docs/protocol.md §4): TOTP codes as a second credential. */
 export const otpModule: TesseraModule<typeof otpSections> = {
   name: 'otp',
+  comparisonRows: ['One-time passwords (TOTP)', 'A second factor per service (MFA policies)'],
   // No dependency: its code is read wherever credentials are (REST, the login form), next to the central username + password.
   dependencies: [],
   sections: otpSections,
   events: otpEvents,
   // A code proves the username it came with: the throttle forgets that username's failures once it is accepted.
-  credentialKinds: [{ type: 'otp', provesUsername: true }],
+  credentialKinds: [{ type: 'otp', provesUsername: true, amr: 'otp' }],
   parameters: ({ otp }) => [{ name: otp.parameter, secret: true, credential: true }],
   problems: otpProblems,
   // A user who requires a one-time password could never log in without the module that checks it.

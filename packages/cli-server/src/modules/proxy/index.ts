@@ -9,6 +9,7 @@ export { HttpsProxyCallback, readCaBundle } from './https-proxy-callback.js';
 /** `proxy` (docs/protocol.md §13): proxy-granting and proxy tickets. */
 export const proxyModule: TesseraModule<typeof proxySections> = {
   name: 'proxy',
+  comparisonRows: ['CAS proxy tickets'],
   // No dependency: proxy tickets speak for login sessions, which the browser login and REST both make.
   dependencies: [],
   onInDemo: true,

@@ -5,6 +5,7 @@ import { registerRestModule } from './register.js';
 /** `rest` (docs/protocol.md §3): the REST protocol's tickets and authentication, over the central credential handlers. */
 export const restModule: TesseraModule<typeof restSections> = {
   name: 'rest',
+  comparisonRows: ['CAS REST protocol (TGT and ST over HTTP), JWT tickets'],
   dependencies: [],
   onByDefault: true,
   sections: restSections,

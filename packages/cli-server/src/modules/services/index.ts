@@ -9,6 +9,7 @@ const EARLIER_FORM_FIELDS = ['serviceId', 'name', 'description', 'evaluationOrde
 /** `services` (docs/protocol.md §3): service registration over REST. */
 export const servicesModule: TesseraModule<typeof servicesSections> = {
   name: 'services',
+  comparisonRows: ['Registering services over an API'],
   // No dependency: its routes are its own, and check credentials through the central handlers (the
   // earlier variant takes a TGT, which POST /v1/tickets hands out with the rest module on).
   dependencies: [],

@@ -6,6 +6,7 @@ import { throttleEvents } from './events.js';
 /** `throttle` (docs/protocol.md §5): locks after repeated failed logins, and the validation request-rate limit. */
 export const throttleModule: TesseraModule<typeof throttleSections> = {
   name: 'throttle',
+  comparisonRows: ['Locks after failed logins'],
   dependencies: [],
   sections: throttleSections,
   events: throttleEvents,

@@ -8,6 +8,7 @@ import { registerTokensModule } from './register.js';
 /** `tokens` (docs/protocol.md §6): TGTs and STs as JWTs. */
 export const tokensModule: TesseraModule<typeof tokensSections> = {
   name: 'tokens',
+  comparisonRows: ['CAS REST protocol (TGT and ST over HTTP), JWT tickets'],
   // Needs rest: only its routes hand out JWTs (a TGT on POST /v1/tickets, STs on POST /v1/tickets/{tgt}); without them the validation endpoints would never see one.
   dependencies: ['rest'],
   sections: tokensSections,

@@ -7,7 +7,7 @@ import type { tokensSections } from './config.js';
 
 /** `tokens`: JWT TGTs and STs. Keys are loaded (or first generated) and imported once, when the app is built. */
 export const registerTokensModule: ModuleRegistration<typeof tokensSections> = (binder, { tokens }) => {
-  binder.resolved(KEYS.HttpModule, [KEYS.Clock, KEYS.RandomSource, KEYS.ServicePolicies], (clock, random, policies) =>
-    tokensModule(new JwtTickets(new CasJwtCodec(loadTokenKeys(tokens, random), clock), clock, policies, tokens.issuer, tokens.requestParameters)),
+  binder.resolved(KEYS.HttpModule, [KEYS.Clock, KEYS.RandomSource, KEYS.CasCore], (clock, random, core) =>
+    tokensModule(new JwtTickets(new CasJwtCodec(loadTokenKeys(tokens, random), clock), clock, core.relyingParties.release, tokens.issuer, tokens.requestParameters)),
   );
 };

@@ -9,12 +9,13 @@ export { CrlFiles } from './certificate-files.js';
 /** `x509` (docs/protocol.md §7): client certificates as credentials. */
 export const x509Module: TesseraModule<typeof x509Sections> = {
   name: 'x509',
+  comparisonRows: ['X.509 client certificates'],
   // No dependency: a certificate is one more credential wherever credentials are read (REST, the login form).
   dependencies: [],
   sections: x509Sections,
   events: x509Events,
   // A certificate's subject proves no username sent beside it.
-  credentialKinds: [{ type: 'x509', provesUsername: false, samlAuthenticationMethod: 'urn:oasis:names:tc:SAML:1.0:am:X509-PKI' }],
+  credentialKinds: [{ type: 'x509', provesUsername: false, samlAuthenticationMethod: 'urn:oasis:names:tc:SAML:1.0:am:X509-PKI', amr: 'swk' }],
   // The form source's field; the header source's is a header, the TLS source reads the handshake.
   parameters: ({ x509 }) => (x509.sources.includes('form') ? [{ name: 'cert', credential: true }] : []),
   problems: x509ModuleProblems,

@@ -92,6 +92,14 @@ export interface RegisteredService {
   /** A regex matched case-insensitively against the whole service URL. */
   readonly serviceId: string;
   readonly description?: string;
+  /**
+   * CAS's `logo`, `informationUrl` and `privacyUrl`, kept as written when the definition has them: the
+   * login pages show the logo and link the pages beside the service's name (an absolute https logo
+   * and http(s) pages only; anything else is kept, not shown).
+   */
+  readonly logo?: string;
+  readonly informationUrl?: string;
+  readonly privacyUrl?: string;
   readonly evaluationOrder: number;
   readonly accessStrategy: AccessStrategy;
   /** CAS's `attributeReleasePolicy`: what the service receives of the principal and the authentication. */
@@ -197,7 +205,14 @@ export interface OidcClientDefinition {
   /** The client's public keys (private_key_jwt): a JWKS as JSON text, or the https URL it is published at. */
   readonly jwks?: string;
   readonly idTokenSigningAlg?: string;
+  /** `pairwise`: the client knows each user by a subject of its sector alone (a pairwise username provider's); absent, `public`. */
+  readonly subjectType?: OidcSubjectType;
+  /** The URL whose host is the client's sector for pairwise subjects; absent, the host of its redirect URIs. */
+  readonly sectorIdentifierUri?: string;
 }
+
+export const OIDC_SUBJECT_TYPES = ['public', 'pairwise'] as const;
+export type OidcSubjectType = (typeof OIDC_SUBJECT_TYPES)[number];
 
 /**
  * CAS's DefaultRegisteredServiceExpirationPolicy: `expirationDate` as written (a date, or a date and

@@ -5,7 +5,7 @@ import type { RegisteredService } from '../../domain/registry/registered-service
 import { compileFullMatch } from '../../domain/registry/service-matcher.js';
 import type { Clock } from '../../ports/clock.js';
 import type { EventSink } from '../../ports/event-sink.js';
-import type { ReleaseRequest } from '../../ports/service-policies.js';
+import type { ReleaseToRelyingParty } from '../../use-cases/relying-party-access.js';
 import { effectiveConsentPolicy, type ConsentPolicy } from '../../service-policies/consent-policy.js';
 import { addReminder, agreedTo, type ConsentDecisions, type ReminderOption, type ReminderTimeUnit } from './consent-decisions.js';
 import type { ConsentDeniedEvent, ConsentGivenEvent } from './events.js';
@@ -28,11 +28,6 @@ export interface ConsentRequest {
   readonly url: string;
 }
 
-/** What a service releases, as the registry computes it for a validation. */
-export interface ReleasedAttributes {
-  releasedAttributes(request: ReleaseRequest): Promise<AttributeMap>;
-}
-
 /**
  * Consent to attribute release, as CAS's consent engine: before a browser's service ticket, the user
  * agrees to the attributes the service will receive (its release policy's, less those its consent
@@ -42,7 +37,8 @@ export interface ReleasedAttributes {
 export class AttributeConsent {
   constructor(
     private readonly decisions: ConsentDecisions,
-    private readonly policies: ReleasedAttributes,
+    /** What the service receives: the relying-party path's answer, as a validation would release it (without the authentication's own attributes). */
+    private readonly release: ReleaseToRelyingParty,
     private readonly clock: Clock,
     private readonly events: EventSink,
     private readonly settings: ConsentSettings,
@@ -58,7 +54,7 @@ export class AttributeConsent {
   /** The attributes the user is asked about: what the service receives of the principal, less what its consent policy and the settings leave out. */
   async consentable(request: ConsentRequest): Promise<AttributeMap> {
     const { service, url, authentication } = request;
-    const released = await this.policies.releasedAttributes({ principal: authentication.principal, service, serviceUrl: url, authentication: {} });
+    const { attributes: released } = await this.release({ service, url, principal: authentication.principal });
     const policy = effectiveConsentPolicy(service.attributeRelease);
     const included = policy.includeOnlyAttributes === undefined ? undefined : new Set(policy.includeOnlyAttributes);
     const excluded = new Set([...(policy.excludedAttributes ?? []), ...this.settings.excludedAttributes]);

@@ -3,13 +3,12 @@ import { AuthenticationFailedError, ServiceNotAuthorizedError, TicketNotFoundErr
 import type { RequestOrigin, TicketRefusalReason } from '../../domain/events.js';
 import type { Authentication } from '../../domain/authentication/authentication.js';
 import type { RegisteredService } from '../../domain/registry/registered-service.js';
-import { participatesInSingleSignOn } from '../../domain/registry/single-sign-on-participation.js';
-import { sessionMaxTimeToLiveSeconds } from '../../domain/registry/ticket-expiration.js';
 import type { TicketGrantingTicket } from '../../domain/tickets/ticket.js';
 import type { EventSink } from '../../ports/event-sink.js';
 import type { TicketStore } from '../../ports/ticket-store.js';
 import type { CasCore } from '../../use-cases/cas-core.js';
 import type { HoldServiceTicket } from '../../use-cases/grant-service-ticket.js';
+import type { RelyingParty } from '../../use-cases/relying-party-access.js';
 import type { FrontChannelLogout, SingleLogout } from './single-logout.js';
 
 /** A visit to /login, as CAS protocol 3.0 defines its parameters. */
@@ -36,8 +35,11 @@ export interface LoginRequest {
 
 /** What the browser is shown next. */
 export type LoginOutcome =
-  /** The login form; `principal` names who is logged in already (renew, or a service without SSO). */
-  | { readonly kind: 'credentials'; readonly principal?: string }
+  /**
+   * The login form; `principal` names who is logged in already (renew, or a service without SSO),
+   * `relyingParty` where the login goes on to, for the page to name it.
+   */
+  | { readonly kind: 'credentials'; readonly principal?: string; readonly relyingParty?: RelyingParty }
   /** Back to the service: with a ticket, or without one (gateway). */
   | { readonly kind: 'redirect'; readonly service: string; readonly ticket?: string }
   /** `warn`: ask before single sign-on to the service. */
@@ -92,21 +94,33 @@ export class BrowserLogin {
 
   /** GET /login: single sign-on, gateway, or the form. An unregistered service is refused (ServiceNotAuthorizedError). */
   async begin(request: LoginRequest): Promise<LoginOutcome> {
-    const service = request.service === undefined ? undefined : await this.requireService(request.service, request.origin);
+    const party = request.service === undefined ? undefined : await this.requireRelyingParty(request.service, request.origin);
+    const service = party?.service;
     const tgt = await this.session(request.sessionTgtId);
-    const singleSignOn = tgt !== undefined && !request.renew && (service === undefined || this.takesPartInSingleSignOn(service, tgt));
+    const singleSignOn = tgt !== undefined && !request.renew && (service === undefined || this.core.relyingParties.reachesBySingleSignOn(service, tgt));
     if (singleSignOn) {
       const principal = tgt.authentication.principal.id;
       if (request.service === undefined) return { kind: 'signedIn', principal };
       if (request.warn) return { kind: 'confirm', service: request.service, principal };
-      if (service && this.core.secondFactor.lacks(service, tgt.authentication)) {
+      if (service && (await this.lacksSecondFactor(service, tgt.authentication))) {
         return { kind: 'stepUp', service, url: request.service, session: tgt.id, authentication: tgt.authentication };
       }
       return this.grant(tgt, request.service, request);
     }
     // renew wins over gateway (CAS protocol 3.0 §2.1.1).
     if (request.gateway && !request.renew && request.service !== undefined) return { kind: 'redirect', service: request.service };
-    return tgt ? { kind: 'credentials', principal: tgt.authentication.principal.id } : { kind: 'credentials' };
+    return { kind: 'credentials', ...(tgt && { principal: tgt.authentication.principal.id }), ...(party && { relyingParty: party }) };
+  }
+
+  /** The relying party of a URL, for the pages that name it; undefined when none is usable now. */
+  async relyingParty(url: string | undefined, origin?: RequestOrigin): Promise<RelyingParty | undefined> {
+    return url === undefined ? undefined : this.core.relyingParties.locate(url, origin);
+  }
+
+  /** Whether the session must prove the service's second factor before it gets there (step-up): the service admits it only with it. */
+  private async lacksSecondFactor(service: RegisteredService, authentication: Authentication): Promise<boolean> {
+    const admission = await this.core.relyingParties.admit({ service, authentication, renewed: false });
+    return !admission.admitted && (admission.reason === 'SECOND_FACTOR_REQUIRED' || admission.reason === 'SECOND_FACTOR_UNAVAILABLE');
   }
 
   /**
@@ -176,7 +190,7 @@ export class BrowserLogin {
 
   /** The registered, enabled service of this URL, if any: what a step of the login may ask about it. */
   async service(url: string | undefined, origin?: RequestOrigin): Promise<RegisteredService | undefined> {
-    return url === undefined ? undefined : this.core.serviceAccess.find(url, origin);
+    return url === undefined ? undefined : this.core.relyingParties.find(url, origin);
   }
 
   /** Whether the TGT the browser's cookie names is live: a confirmation (`warn`) acts only on one. */
@@ -196,23 +210,10 @@ export class BrowserLogin {
     return frontChannel;
   }
 
-  /** Where a logout may send the browser: a registered, enabled service only, never any other URL. */
+  /** Where a logout may send the browser: a registered, enabled CAS service only, never any other URL nor a protocol module's own. */
   async logoutRedirect(url: string | undefined, origin?: RequestOrigin): Promise<string | undefined> {
-    return url !== undefined && (await this.core.serviceAccess.find(url, origin)) ? url : undefined;
-  }
-
-  /**
-   * Whether the session logs the browser in to the service without the form: the service takes part in
-   * single sign-on (accessStrategy.ssoEnabled) and its singleSignOnParticipationPolicy, if any, says so.
-   */
-  private takesPartInSingleSignOn(service: RegisteredService, tgt: TicketGrantingTicket): boolean {
-    if (!service.accessStrategy.ssoEnabled) return false;
-    const now = this.core.clock.now();
-    const policy = service.singleSignOnParticipation;
-    if (policy !== undefined) return participatesInSingleSignOn(policy, tgt, now, this.core.lifetimes);
-    // As CAS: without a participation policy, a service with its own session lifetime takes a session only while it is younger than that.
-    const ownLifetime = sessionMaxTimeToLiveSeconds(service.ticketGrantingTicketExpiration);
-    return ownLifetime === undefined || now <= tgt.createdAt + ownLifetime * 1000;
+    const party = url === undefined ? undefined : await this.core.relyingParties.locate(url, origin);
+    return party !== undefined && !party.throughModule ? url : undefined;
   }
 
   private async session(tgtId: string | undefined): Promise<TicketGrantingTicket | undefined> {
@@ -221,14 +222,23 @@ export class BrowserLogin {
   }
 
   private requireService(url: string, origin?: RequestOrigin) {
-    return this.core.serviceAccess.require(
-      url,
-      (reason: TicketRefusalReason, error: TesseraError): never => {
-        this.events.emit({ type: 'ticket.refused', kind: 'ST', reason, service: url }, origin);
-        throw error;
-      },
-      origin,
-    );
+    return this.core.relyingParties.require(url, this.refuseService(url, origin), origin);
+  }
+
+  /** The relying party of the URL; refused (ServiceNotAuthorizedError) as requireService refuses it. */
+  private async requireRelyingParty(url: string, origin?: RequestOrigin): Promise<RelyingParty> {
+    const party = await this.core.relyingParties.locate(url, origin);
+    if (party !== undefined) return party;
+    await this.requireService(url, origin);
+    // Usable again since it was looked up a moment ago: refused as gone.
+    return this.refuseService(url, origin)('SERVICE_NOT_AUTHORIZED', new ServiceNotAuthorizedError());
+  }
+
+  private refuseService(url: string, origin?: RequestOrigin) {
+    return (reason: TicketRefusalReason, error: TesseraError): never => {
+      this.events.emit({ type: 'ticket.refused', kind: 'ST', reason, service: url }, origin);
+      throw error;
+    };
   }
 
   private async grant(tgt: TicketGrantingTicket, service: string, request: Pick<LoginRequest, 'holdTicket' | 'origin'>, renewal?: Authentication): Promise<LoginOutcome> {
@@ -244,7 +254,7 @@ export class BrowserLogin {
     } catch (error) {
       // The use case reported each refusal already.
       if (error instanceof ServiceNotAuthorizedError) return denied(service, principal, error.unauthorizedRedirectUrl);
-      if (error instanceof AuthenticationFailedError) return denied(service, principal, (await this.core.serviceAccess.find(service, origin))?.accessStrategy.unauthorizedRedirectUrl);
+      if (error instanceof AuthenticationFailedError) return denied(service, principal, await this.core.relyingParties.refusalRedirect(service, origin));
       if (error instanceof TicketNotFoundError) return { kind: 'credentials' };
       throw error;
     }

@@ -3,3 +3,4 @@ export * from './oidc-keys.js';
 export * from './events.js';
 export * from './scope-release-policies.js';
 export * from './claims-release.js';
+export * from './pairwise-subject.js';

@@ -47,10 +47,10 @@ export class GrantProxyTicket {
     const refuseService = (reason: TicketRefusalReason, message: string): never => refuse(reason, 'UNAUTHORIZED_SERVICE', message, principal.id);
 
     // The proxy's definition as it is now: it may have been removed, or its policy narrowed.
-    const { serviceAccess, clock, ids, lifetimes } = this.core;
-    const proxying = await serviceAccess.find(pgt.service, origin);
+    const { relyingParties, clock, ids, lifetimes } = this.core;
+    const proxying = await relyingParties.find(pgt.service, origin);
     if (!proxying || !allowsProxyCallback(proxying, pgt.proxies[0] ?? '')) refuseService('PROXY_NOT_ALLOWED', 'The proxying service is no longer allowed to proxy');
-    const target = await serviceAccess.find(url, origin);
+    const target = await relyingParties.find(url, origin);
     if (!target) return refuseService('SERVICE_NOT_AUTHORIZED', 'The target service is not registered or not enabled');
     if (!target.accessStrategy.ssoEnabled) refuseService('SSO_NOT_ALLOWED', 'The target service does not take part in single sign-on, so it accepts no proxy tickets');
     if (!principalMeetsRequirements(target, principal)) refuseService('PRINCIPAL_NOT_ALLOWED', 'The target service is not authorized to use CAS for this user');

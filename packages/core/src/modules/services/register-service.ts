@@ -20,7 +20,7 @@ import type { ServiceRegistry } from '../../ports/service-registry.js';
 import type { TicketStore } from '../../ports/ticket-store.js';
 import type { Authenticator } from '../../use-cases/authenticator.js';
 import { ImportServices } from '../../use-cases/import-services.js';
-import type { Refuse } from '../../use-cases/service-access.js';
+import type { Refuse } from '../../use-cases/relying-party-access.js';
 
 export interface RegistrationPolicy {
   /** Who may register: a principal attribute with a value matching the pattern (case-insensitive, whole value). */
@@ -45,7 +45,7 @@ export interface RegisterServiceDependencies {
 /**
  * Registering services over REST (docs/protocol.md §3, both revisions). A definition with an id that is
  * already stored replaces it; one without an id gets a random unused one (unusedServiceId). Saved
- * definitions take effect at once: ServiceAccess reads the same registry on every request.
+ * definitions take effect at once: RelyingPartyAccess reads the same registry on every request.
  */
 export class RegisterService {
   private readonly valuePattern: RegExp;

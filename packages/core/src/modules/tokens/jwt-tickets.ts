@@ -2,7 +2,7 @@ import type { AttributeMap } from '../../domain/authentication/principal.js';
 import type { RegisteredService } from '../../domain/registry/registered-service.js';
 import type { TicketGrantingTicket } from '../../domain/tickets/ticket.js';
 import type { Clock } from '../../ports/clock.js';
-import type { ServicePolicies } from '../../service-policies/service-policies.js';
+import type { ReleaseToRelyingParty } from '../../use-cases/relying-party-access.js';
 import type { JwtClaims, TicketCodec } from './ticket-codec.js';
 import type { GrantedServiceTicket } from '../../use-cases/grant-service-ticket.js';
 
@@ -20,8 +20,8 @@ export class JwtTickets {
   constructor(
     private readonly codec: TicketCodec,
     private readonly clock: Clock,
-    /** What a service's JWT STs say of the user: its username provider and release policy. */
-    private readonly policies: ServicePolicies,
+    /** What a service's JWT STs say of the user: the relying-party path's answer (its username provider and release policy). */
+    private readonly release: ReleaseToRelyingParty,
     /** `iss` and the TGT's `aud`; unset, the adapter uses the server's URL as requested. */
     readonly issuer: string | undefined,
     /** Request parameters copied into the REQUEST_PARAMETERS_CLAIM object; none by default. Never credentials (the configuration refuses them). */
@@ -58,8 +58,7 @@ export class JwtTickets {
    * authentication's attributes belong to validation answers only).
    */
   async serviceTicket({ ticket, service, principal }: GrantedServiceTicket, issuer: string): Promise<string> {
-    const asked = { principal, service, serviceUrl: ticket.service };
-    const [user, released] = await Promise.all([this.policies.usernameFor(asked), this.policies.releasedAttributes({ ...asked, authentication: {} })]);
+    const { username: user, attributes: released } = await this.release({ service, url: ticket.service, principal });
     return this.codec.encode({
       ...attributeClaims(released),
       sub: user,

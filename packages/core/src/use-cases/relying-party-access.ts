@@ -1,0 +1,236 @@
+import type { Authentication } from '../domain/authentication/authentication.js';
+import type { AttributeMap, Principal } from '../domain/authentication/principal.js';
+import { AuthenticationFailedError, ServiceNotAuthorizedError, type TesseraError } from '../domain/errors.js';
+import type { RequestOrigin, ServiceAccessRefusal } from '../domain/events.js';
+import { strategyAllows, type AccessContext } from '../domain/registry/access-rules.js';
+import { failsOpen, type MfaFailureMode } from '../domain/registry/multifactor-policy.js';
+import { hasExpired, type RegisteredService } from '../domain/registry/registered-service.js';
+import { firstMatchingService, principalMeetsRequirements, selectService } from '../domain/registry/service-matcher.js';
+import { participatesInSingleSignOn } from '../domain/registry/single-sign-on-participation.js';
+import { sessionMaxTimeToLiveSeconds } from '../domain/registry/ticket-expiration.js';
+import type { TicketLifetimes } from '../domain/tickets/lifetimes.js';
+import type { TicketGrantingTicket } from '../domain/tickets/ticket.js';
+import type { Clock } from '../ports/clock.js';
+import type { RelyingPartyResolver } from '../ports/relying-party-resolver.js';
+import type { ServiceRegistry } from '../ports/service-registry.js';
+import type { ServicePolicies } from '../service-policies/service-policies.js';
+import type { ReleaseGrant } from '../ports/service-policies.js';
+import type { SecondFactorRequirement } from './second-factor-requirement.js';
+
+const SERVICE_ACCESS_DENIED = 'Service access denied due to missing privileges.';
+export const SSO_NOT_ALLOWED = 'The service does not take part in single sign-on; request it with renew=true and credentials.';
+export const SECOND_FACTOR_REQUIRED = 'The service asks for a second factor (a one-time code) that this login did not give.';
+export const SECOND_FACTOR_UNAVAILABLE = 'The service asks for a second factor (a one-time code), and this user has none set up.';
+
+/**
+ * How a use case says no: it reports the refusal with its reason (the audit trail needs who was
+ * refused what, which only the use case knows), then throws `error`, which the caller answers with.
+ */
+export type Refuse<Reason extends string> = (reason: Reason, error: TesseraError) => never;
+
+/** A relying party as a request found it: its registered service, and how the pages name it. */
+export interface RelyingParty {
+  readonly service: RegisteredService;
+  /** The URL the request asked for (a CAS service URL, or a protocol module's own URL standing for its client). */
+  readonly url: string;
+  /** The address a person knows it by: the service URL, or an OIDC client's redirect URI. */
+  readonly shownUrl: string;
+  /** Where a refused browser goes when the definition names no `unauthorizedRedirectUrl` (a protocol module's own refusal). */
+  readonly refusalUrl?: string;
+  /** Reached through a protocol module's own URL (RelyingPartyResolver): that protocol answers it, never a CAS validation. */
+  readonly throughModule: boolean;
+}
+
+/** Why a session may not reach a relying party now, as the ticket refusals name it. */
+export type AdmissionRefusal = 'SERVICE_NOT_AUTHORIZED' | 'PRINCIPAL_NOT_ALLOWED' | 'SSO_NOT_ALLOWED' | 'SECOND_FACTOR_REQUIRED' | 'SECOND_FACTOR_UNAVAILABLE';
+
+/**
+ * The answer to "may this login reach this relying party now, and what must it prove first": admitted
+ * (`factorSkipped` when the service's second factor was asked of a user who has none and its failure
+ * mode let the user through), or refused, the reason saying what is missing.
+ */
+export type Admission =
+  | { readonly admitted: true; readonly factorSkipped?: MfaFailureMode }
+  | { readonly admitted: false; readonly reason: AdmissionRefusal; readonly error: TesseraError };
+
+export interface AdmissionRequest {
+  readonly service: RegisteredService;
+  /** What the login proved: the session's authentication, or the login this request made. */
+  readonly authentication: Authentication;
+  /** The request made a login of its own (renew with credentials, the login form): no single sign-on. */
+  readonly renewed: boolean;
+  /** The request asking: the service must be usable now by its client (expiry, time window, request rules). */
+  readonly origin?: RequestOrigin;
+}
+
+export interface RelyingPartyReleaseRequest {
+  readonly service: RegisteredService;
+  /** The URL the service was asked for: what anonymous ids and mapped names are computed over. */
+  readonly url: string;
+  readonly principal: Principal;
+  /**
+   * A ticket being validated: its `isFromNewLogin`, `authenticationDate` and the factor its login proved
+   * (`authnContextClass`) are released beside the principal's attributes, as CAS's validation answers them.
+   */
+  readonly validation?: { readonly fromNewLogin: boolean; readonly authenticatedAt: number; readonly authentication: Authentication };
+  /** An OAuth 2.0 or OpenID Connect grant the release is for: its scopes decide what the policies releasing by scope release. */
+  readonly grant?: ReleaseGrant;
+}
+
+/** What a part outside the use cases asks of the path: who the user is to a relying party, what it receives. */
+export type ReleaseToRelyingParty = (request: RelyingPartyReleaseRequest) => Promise<Released>;
+
+/** Who the user is to a relying party and what it receives. */
+export interface Released {
+  readonly username: string;
+  readonly attributes: AttributeMap;
+}
+
+/**
+ * The one relying-party path (docs/architecture.md §5): whatever the protocol (a CAS ticket, an OpenID
+ * Connect or OAuth authorization), which registered service a request reaches, whether a login session
+ * may reach it now and what it must prove first, who the user is to it and what it receives are
+ * answered here, over the service's definition. Protocols ask and render the answers.
+ */
+export class RelyingPartyAccess {
+  constructor(
+    private readonly registry: ServiceRegistry,
+    private readonly clock: Clock,
+    private readonly lifetimes: TicketLifetimes,
+    private readonly policies: ServicePolicies,
+    private readonly secondFactor: SecondFactorRequirement,
+    private readonly resolvers: readonly RelyingPartyResolver[] = [],
+  ) {}
+
+  /**
+   * The relying party of a URL: a protocol module's own URL stands for its client (RelyingPartyResolver);
+   * any other URL for the first CAS definition matching it, in evaluation order. Either way, one that
+   * has expired or whose access strategy refuses to be used now by the request's client (`origin`;
+   * without one, no client matches the rules of an HTTP request strategy) is none.
+   */
+  async locate(url: string, origin?: RequestOrigin): Promise<RelyingParty | undefined> {
+    const context = this.context(origin);
+    const resolved = await this.resolve(url);
+    if (resolved !== undefined) {
+      if (resolved === null || !this.usable(resolved.service, context)) return undefined;
+      return { service: resolved.service, url, shownUrl: resolved.shownUrl, throughModule: true, ...(resolved.refusalUrl !== undefined && { refusalUrl: resolved.refusalUrl }) };
+    }
+    const service = selectService(await this.registry.list(), url, context);
+    return service === undefined ? undefined : { service, url, shownUrl: url, throughModule: false };
+  }
+
+  /** The registered service of `locate`. */
+  async find(url: string, origin?: RequestOrigin): Promise<RegisteredService | undefined> {
+    return (await this.locate(url, origin))?.service;
+  }
+
+  /**
+   * As find, but an unregistered or refused service is refused (403). The error carries where a refused
+   * browser goes: the `unauthorizedRedirectUrl` of the definition that refused it, else the protocol's own refusal.
+   */
+  async require(url: string, refuse: Refuse<ServiceAccessRefusal>, origin?: RequestOrigin): Promise<RegisteredService> {
+    const context = this.context(origin);
+    const resolved = await this.resolve(url);
+    if (resolved !== undefined) {
+      if (resolved !== null && this.usable(resolved.service, context)) return resolved.service;
+      return refuse('SERVICE_NOT_AUTHORIZED', new ServiceNotAuthorizedError(resolved?.service.accessStrategy.unauthorizedRedirectUrl ?? resolved?.refusalUrl));
+    }
+    const services = await this.registry.list();
+    const found = selectService(services, url, context);
+    if (found) return found;
+    // CAS takes the first definition that matches, refused or not, and redirects to its URL.
+    const redirect = firstMatchingService(services, url, context.now)?.accessStrategy.unauthorizedRedirectUrl;
+    return refuse('SERVICE_NOT_AUTHORIZED', new ServiceNotAuthorizedError(redirect));
+  }
+
+  /** Where a browser goes that `url`'s relying party refuses: its `unauthorizedRedirectUrl`, else its protocol's refusal; undefined for the refusal page. */
+  async refusalRedirect(url: string, origin?: RequestOrigin): Promise<string | undefined> {
+    const party = await this.locate(url, origin);
+    return party?.service.accessStrategy.unauthorizedRedirectUrl ?? party?.refusalUrl;
+  }
+
+  /** The principal must hold the service's required attributes (401). */
+  requirePrincipal(service: RegisteredService, principal: Principal, refuse: Refuse<ServiceAccessRefusal>): void {
+    if (!principalMeetsRequirements(service, principal)) refuse('PRINCIPAL_NOT_ALLOWED', new AuthenticationFailedError([SERVICE_ACCESS_DENIED]));
+  }
+
+  /**
+   * Whether the login session logs a browser in to the service without the form (single sign-on): the
+   * service takes part in it (accessStrategy.ssoEnabled), its singleSignOnParticipationPolicy, if any,
+   * says so, and without one a service with its own session lifetime takes a session only while it
+   * is younger than that, as CAS decides.
+   */
+  reachesBySingleSignOn(service: RegisteredService, tgt: TicketGrantingTicket): boolean {
+    if (!service.accessStrategy.ssoEnabled) return false;
+    const now = this.clock.now();
+    const policy = service.singleSignOnParticipation;
+    if (policy !== undefined) return participatesInSingleSignOn(policy, tgt, now, this.lifetimes);
+    const ownLifetime = sessionMaxTimeToLiveSeconds(service.ticketGrantingTicketExpiration);
+    return ownLifetime === undefined || now <= tgt.createdAt + ownLifetime * 1000;
+  }
+
+  /**
+   * May this login reach the service now, and what must it prove first: the service must be usable now
+   * by the request's client; without single sign-on it needs a login of the request's own; the
+   * principal must meet its access rules; its
+   * `multifactorPolicy` asks a second factor the login must have proved, unless the user has none and
+   * the policy's failure mode lets the user through.
+   */
+  async admit(request: AdmissionRequest): Promise<Admission> {
+    const { service, authentication, renewed, origin } = request;
+    if (!this.usable(service, this.context(origin))) return refused('SERVICE_NOT_AUTHORIZED', new ServiceNotAuthorizedError(service.accessStrategy.unauthorizedRedirectUrl));
+    if (!renewed && !service.accessStrategy.ssoEnabled) return refused('SSO_NOT_ALLOWED', new AuthenticationFailedError([SSO_NOT_ALLOWED]));
+    if (!principalMeetsRequirements(service, authentication.principal)) return refused('PRINCIPAL_NOT_ALLOWED', new AuthenticationFailedError([SERVICE_ACCESS_DENIED]));
+    const policy = service.multifactorPolicy;
+    if (policy === undefined || !this.secondFactor.lacks(service, authentication)) return { admitted: true };
+    if (await this.secondFactor.available(authentication.principal.id)) return refused('SECOND_FACTOR_REQUIRED', new AuthenticationFailedError([SECOND_FACTOR_REQUIRED]));
+    if (!failsOpen(policy)) return refused('SECOND_FACTOR_UNAVAILABLE', new AuthenticationFailedError([SECOND_FACTOR_UNAVAILABLE]));
+    return { admitted: true, factorSkipped: policy.failureMode };
+  }
+
+  /**
+   * Who the user is to the service (its username provider) and what it receives (its release policy):
+   * the principal's attributes it lets through, and for a ticket being validated the authentication's
+   * own (`isFromNewLogin`, `authenticationDate`, the factor proved as `authnContextClass`).
+   */
+  readonly release: ReleaseToRelyingParty = async (request) => {
+    const { service, url, principal, validation, grant } = request;
+    const asked = { principal, service, serviceUrl: url };
+    const authenticationAttributes: AttributeMap =
+      validation === undefined
+        ? {}
+        : {
+            isFromNewLogin: [String(validation.fromNewLogin)],
+            authenticationDate: [isoInstant(validation.authenticatedAt)],
+            ...this.secondFactor.contextClass(validation.authentication),
+          };
+    const [username, attributes] = await Promise.all([this.policies.usernameFor(asked), this.policies.releasedAttributes({ ...asked, authentication: authenticationAttributes, ...(grant && { grant }) })]);
+    return { username, attributes };
+  };
+
+  private async resolve(url: string) {
+    for (const resolver of this.resolvers) {
+      const resolved = await resolver.resolve(url);
+      if (resolved !== undefined) return resolved;
+    }
+    return undefined;
+  }
+
+  /** A definition usable now by this client, before any user is known: not expired, its strategy allowing it. */
+  private usable(service: RegisteredService, context: AccessContext): boolean {
+    return !(context.now !== undefined && hasExpired(service, context.now)) && strategyAllows(service.accessStrategy, context);
+  }
+
+  private context(origin: RequestOrigin | undefined): AccessContext {
+    return { now: this.clock.now(), client: origin === undefined ? {} : { address: origin.clientAddress, ...(origin.userAgent !== undefined && { userAgent: origin.userAgent }) } };
+  }
+}
+
+function refused(reason: AdmissionRefusal, error: TesseraError): Admission {
+  return { admitted: false, reason, error };
+}
+
+/** ISO-8601 in UTC to the second, as CAS clients print it. */
+function isoInstant(epochMs: number): string {
+  return new Date(epochMs).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}

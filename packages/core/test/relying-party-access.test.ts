@@ -1,0 +1,107 @@
+import { expect } from 'chai';
+import {
+  cryptoRandomSource,
+  defaultTicketLifetimes,
+  ServiceNotAuthorizedError,
+  TicketValidationError,
+  type RegisteredService,
+  type RelyingPartyResolver,
+} from '@tessera/core';
+import { testCore } from '@tessera/testkit';
+import { FixedClock, ListServiceRegistry, MapTicketStore, RecordingEvents, TableHandler, password, service } from './fakes.js';
+
+const CALLBACK = 'https://sso.example.org/cas/module/interaction/abc/login';
+const GONE = 'https://sso.example.org/cas/module/interaction/gone/login';
+
+/** A protocol module's own URLs: the callback stands for its client, whatever URL its serviceId names. */
+function moduleResolver(client: RegisteredService): RelyingPartyResolver {
+  return {
+    resolve: (url) => {
+      if (url === CALLBACK) return Promise.resolve({ service: client, shownUrl: 'https://client.example.org/cb', refusalUrl: 'https://sso.example.org/cas/module/refused' });
+      if (url === GONE) return Promise.resolve(null);
+      return Promise.resolve(undefined);
+    },
+  };
+}
+
+function setUp(client: RegisteredService) {
+  const clock = new FixedClock();
+  const tickets = new MapTicketStore(clock);
+  const registry = new ListServiceRegistry([service(), client]);
+  const events = new RecordingEvents();
+  const handler = new TableHandler('table', {
+    casuser: { password: 'Mellon', attributes: { memberOf: ['staff'], mail: ['casuser@example.org'] } },
+    alice: { password: 'secret', attributes: { memberOf: ['students'] } },
+  });
+  const core = testCore({ tickets, registry, handlers: [handler], clock, random: cryptoRandomSource, nodeName: 'test', lifetimes: defaultTicketLifetimes, events, relyingPartyResolvers: [moduleResolver(client)] });
+  return { core, clock, events };
+}
+
+const client = (overrides: Partial<RegisteredService> = {}) =>
+  service({ id: 7, name: 'Module client', serviceId: '^https://client\\.example\\.org/cb$', accessStrategy: { enabled: true, ssoEnabled: true, requiredAttributes: { memberOf: ['staff'] } }, ...overrides });
+
+// docs/architecture.md §5: the one relying-party path, whatever the protocol.
+describe('RelyingPartyAccess: one path for every protocol', () => {
+  it("a module's own URL stands for its client's definition: located, required and shown as that client", async () => {
+    const { core } = setUp(client());
+    const party = await core.relyingParties.locate(CALLBACK);
+    expect(party).to.deep.include({ url: CALLBACK, shownUrl: 'https://client.example.org/cb', throughModule: true });
+    expect(party?.service.name).to.equal('Module client');
+    expect((await core.relyingParties.locate('https://app.example.org/x'))?.throughModule).to.equal(false);
+    expect(await core.relyingParties.locate(GONE), 'its own URL, standing for nothing now').to.equal(undefined);
+  });
+
+  it("a refused module URL carries the protocol's refusal, unless the definition names an unauthorizedRedirectUrl", async () => {
+    const refuse = (_reason: string, error: Error): never => {
+      throw error;
+    };
+    const disabled = setUp(client({ accessStrategy: { enabled: false, ssoEnabled: true, requiredAttributes: {} } }));
+    const error = await disabled.core.relyingParties.require(CALLBACK, refuse).catch((thrown: unknown) => thrown);
+    expect(error).to.be.instanceOf(ServiceNotAuthorizedError);
+    expect((error as ServiceNotAuthorizedError).unauthorizedRedirectUrl).to.equal('https://sso.example.org/cas/module/refused');
+    const redirected = setUp(client({ accessStrategy: { enabled: false, ssoEnabled: true, requiredAttributes: {}, unauthorizedRedirectUrl: 'https://help.example.org/' } }));
+    expect(((await redirected.core.relyingParties.require(CALLBACK, refuse).catch((thrown: unknown) => thrown)) as ServiceNotAuthorizedError).unauthorizedRedirectUrl).to.equal('https://help.example.org/');
+  });
+
+  it("admission: the client's access rules, its single sign-on and its second factor, answered for any protocol", async () => {
+    const { core } = setUp(client({ accessStrategy: { enabled: true, ssoEnabled: false, requiredAttributes: { memberOf: ['staff'] } } }));
+    const staff = await core.authenticator.authenticate([password('casuser', 'Mellon')]);
+    const student = await core.authenticator.authenticate([password('alice', 'secret')]);
+    const clientService = (await core.relyingParties.find(CALLBACK))!;
+    expect(await core.relyingParties.admit({ service: clientService, authentication: staff, renewed: true })).to.deep.equal({ admitted: true });
+    expect(await core.relyingParties.admit({ service: clientService, authentication: staff, renewed: false })).to.deep.include({ admitted: false, reason: 'SSO_NOT_ALLOWED' });
+    expect(await core.relyingParties.admit({ service: clientService, authentication: student, renewed: true })).to.deep.include({ admitted: false, reason: 'PRINCIPAL_NOT_ALLOWED' });
+  });
+
+  it('release: who the user is to the service and what it receives, with the authentication attributes only for a validation', async () => {
+    const { core } = setUp(client({ usernameProvider: { type: 'org.apereo.cas.services.PrincipalAttributeRegisteredServiceUsernameProvider', usernameAttribute: 'mail', canonicalizationMode: 'NONE' } as RegisteredService['attributeRelease'] }));
+    const authentication = await core.authenticator.authenticate([password('casuser', 'Mellon')]);
+    const clientService = (await core.relyingParties.find(CALLBACK))!;
+    const released = await core.relyingParties.release({ service: clientService, url: CALLBACK, principal: authentication.principal });
+    expect(released).to.deep.equal({ username: 'casuser@example.org', attributes: { memberOf: ['staff'], mail: ['casuser@example.org'] } });
+    const validated = await core.relyingParties.release({ service: clientService, url: CALLBACK, principal: authentication.principal, validation: { fromNewLogin: true, authenticatedAt: Date.UTC(2030, 0, 1), authentication } });
+    expect(validated.attributes).to.include.keys('isFromNewLogin', 'authenticationDate');
+  });
+
+  it("a ticket of a module's URL is handed over to that module only; a CAS service's ticket never is", async () => {
+    const { core } = setUp(client());
+    const tgt = await core.createTicketGrantingTicket.execute({ credentials: [password('casuser', 'Mellon')] });
+    const forModule = await core.grantServiceTicket.execute({ tgtId: tgt.id, service: CALLBACK, renew: false, credentials: [] });
+    const viaCas = await core.validateServiceTicket.execute({ ticket: forModule.ticket.id, service: CALLBACK, renew: false }).catch((thrown: unknown) => thrown);
+    expect(viaCas, 'no CAS validation answers for a module client').to.be.instanceOf(TicketValidationError).and.have.property('casCode', 'UNAUTHORIZED_SERVICE');
+    const again = await core.grantServiceTicket.execute({ tgtId: tgt.id, service: CALLBACK, renew: false, credentials: [] });
+    const handed = await core.validateServiceTicket.handOver({ ticket: again.ticket.id, service: CALLBACK, renew: false });
+    expect(handed.service.name).to.equal('Module client');
+    expect(handed.tgt.id).to.equal(tgt.id);
+    const forCas = await core.grantServiceTicket.execute({ tgtId: tgt.id, service: 'https://app.example.org/x', renew: false, credentials: [] });
+    const handedCas = await core.validateServiceTicket.handOver({ ticket: forCas.ticket.id, service: 'https://app.example.org/x', renew: false }).catch((thrown: unknown) => thrown);
+    expect(handedCas).to.be.instanceOf(TicketValidationError).and.have.property('casCode', 'UNAUTHORIZED_SERVICE');
+  });
+
+  it("a module client refusing the user grants no ticket for the module's URL", async () => {
+    const { core } = setUp(client());
+    const tgt = await core.createTicketGrantingTicket.execute({ credentials: [password('alice', 'secret')] });
+    const refused = await core.grantServiceTicket.execute({ tgtId: tgt.id, service: CALLBACK, renew: false, credentials: [] }).catch((thrown: unknown) => thrown);
+    expect(refused).to.have.property('code', 'AUTHENTICATION_FAILED');
+  });
+});
