@@ -70,6 +70,9 @@ async function claimsThroughOpenidClient(tessera: Tessera, clientId: string, sec
   return { idToken, userinfo };
 }
 
+/** A client with a secret as short as Apereo's own examples' (`secret`): loaded with a warning, and it works. */
+const SHORT = registration(36, 'short', { clientSecret: 'k9Xq2z', scopes: scopes('openid', 'email') });
+
 // docs/modules/oidc.md (Claims): Apereo's OIDC registrations, as its own tests write them, loaded and
 // used through openid-client: what each releases in the ID token and at userinfo.
 describe("oidc: Apereo's OIDC registrations behave as in Apereo CAS, through openid-client", () => {
@@ -78,7 +81,7 @@ describe("oidc: Apereo's OIDC registrations behave as in Apereo CAS, through ope
   before(async () => {
     tessera = await startOidc({
       users: [CASUSER],
-      services: [MAPPED, FILTERED, CUSTOM, SCOPED_ALL, FREEFORM],
+      services: [MAPPED, FILTERED, CUSTOM, SCOPED_ALL, FREEFORM, SHORT],
       oidc: { claimsMap: { email: 'mail', name: 'cn', family_name: 'sn', given_name: 'givenName' }, scopes: { eduPerson: ['eduPersonAffiliation'] } },
     });
   });
@@ -107,6 +110,19 @@ describe("oidc: Apereo's OIDC registrations behave as in Apereo CAS, through ope
 
   it('a client listing scopes gets their claims only: a policy that releases by no scope releases nothing there, as in Apereo', async () => {
     expect(await claimsOf('scoped', 'openid email')).to.deep.equal({ idToken: { email: 'casuser@example.org' }, userinfo: { email: 'casuser@example.org' } });
+  });
+
+  it('a client secret shorter than 16 characters authenticates the client as any other: tokens for it, invalid_client for a wrong one', async () => {
+    const tokens = await claimsThroughOpenidClient(tessera, 'short', 'k9Xq2z', 'https://short.example.org/callback', 'openid');
+    expect(tokens).to.deep.equal({ idToken: {}, userinfo: {} });
+    const answer = await fetch(`${tessera.url}/oidc/token`, {
+      method: 'POST',
+      headers: { authorization: `Basic ${Buffer.from('short:k9Xq2y').toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'authorization_code', code: 'unknown', redirect_uri: 'https://short.example.org/callback' }),
+    });
+    expect(answer.status).to.equal(401);
+    const refused = ((await answer.json()) as { error?: string }).error;
+    expect(refused).to.equal('invalid_client');
   });
 
   it('a scope-free client (scopes only openid): what its policy releases is claimed whatever the scopes asked', async () => {
@@ -140,5 +156,45 @@ describe('oidc: the claims example of docs/modules/oidc.md', () => {
     const all = { email: 'casuser@example.org', name: 'CAS User', family_name: 'User', given_name: 'CAS', preferred_username: 'casuser-uid' };
     expect(await claims('openid profile email')).to.deep.equal({ idToken: all, userinfo: all });
     expect(await claims('openid email')).to.deep.equal({ idToken: { email: 'casuser@example.org' }, userinfo: { email: 'casuser@example.org' } });
+  });
+});
+
+/** oidc-debugger-code-login and delegated-login-oidc-rp-cas-idp: a public client whose scopes leave out openid. */
+const DEBUGGER = {
+  '@class': OIDC,
+  id: 41,
+  name: 'debugger',
+  serviceId: 'https://debugger.example.org/debug',
+  clientId: 'debugger',
+  scopes: ['java.util.HashSet', ['profile', 'email', 'address', 'phone']],
+  supportedResponseTypes: ['java.util.HashSet', ['code']],
+  bypassApprovalPrompt: true,
+};
+
+// docs/services.md (OAuth 2.0 and OpenID Connect clients): scopes without openid, as Apereo's own tests write them.
+describe('oidc: an OIDC client whose scopes leave out openid, through openid-client', () => {
+  let tessera: Tessera;
+  before(async () => {
+    tessera = await startOidc({ users: [CASUSER], services: [DEBUGGER], oidc: { claimsMap: { email: 'mail' } } });
+  });
+  after(() => tessera?.close());
+
+  async function tokensFor(scope: string) {
+    const config = await client.discovery(new URL(`${tessera.url}/oidc`), 'debugger', undefined, client.None(), insecure);
+    const { callback, verifier } = await authorizeThroughLoginForm(config, tessera.url, 'https://debugger.example.org/debug', scope);
+    return { config, tokens: await client.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier }) };
+  }
+
+  it('asked with openid, as Apereo answers it: an ID token with the claims of its scopes', async () => {
+    const { tokens } = await tokensFor('openid email');
+    expect(tokens.claims()).to.deep.include({ sub: 'casuser', email: 'casuser@example.org' });
+  });
+
+  it('asked without openid: plain OAuth 2.0, an access token and no ID token; userinfo refuses it', async () => {
+    const { tokens } = await tokensFor('email profile');
+    expect(tokens.access_token).to.be.a('string');
+    expect(tokens).to.not.have.property('id_token');
+    expect(tokens.scope?.split(' ').sort()).to.deep.equal(['email', 'profile']);
+    expect((await fetch(`${tessera.url}/oidc/me`, { headers: { authorization: `Bearer ${tokens.access_token}` } })).status).to.be.within(400, 403);
   });
 });

@@ -23,7 +23,6 @@ export const PLANNED = {
   timeBased: 'TimeBasedRegisteredServiceAccessStrategy',
   expirationDate: 'expirationPolicy with a date',
   // Apereo's OIDC and OAuth registrations, as its own examples and browser tests write them.
-  scopesWithoutOpenid: 'OIDC client whose scopes leave out openid',
   clientCredentials: 'client_credentials grant',
   jwtAccessToken: 'jwtAccessToken (JWT access tokens)',
   responseMode: 'responseMode (form_post, fragment, JWT response modes)',
@@ -190,7 +189,6 @@ function lineReason(definition: unknown, line: string): string[] {
   if (field === 'name') return [PLANNED.emptyName];
   if (field === 'serviceId') return [value === undefined ? broken('no serviceId') : broken('serviceId is not a regular expression')];
   if (field === 'clientId' && value === undefined) return [broken('an OAuth client without clientId, which no client can use')];
-  if (field === 'scopes' && /include openid/.test(problem)) return [PLANNED.scopesWithoutOpenid];
   if (field === 'supportedGrantTypes') return members(value).map(String).filter((grant) => !['authorization_code', 'refresh_token', 'implicit'].includes(grant)).map(grantTypeReason);
   if (field === 'supportedResponseTypes') return [...new Set(members(value).map(String).filter((type) => !SERVED_RESPONSE_TYPES.has(type)).map(responseTypeReason))];
   if (field === 'jwtAccessToken') return [PLANNED.jwtAccessToken];

@@ -209,15 +209,19 @@ export const OAUTH_DEFAULT_SCOPE = 'oauth2';
  * The client a registered service defines, or undefined when it is no enabled OidcRegisteredService or
  * OAuthRegisteredService. `served` are the scopes the provider serves. A client may ask for the scopes
  * it lists that the provider serves (a scope the server does not know is left out, as Apereo leaves
- * out those its discovery does not name), or for every one when it lists none. An OAuth client may ask
- * for OAUTH_DEFAULT_SCOPE too, and never for `openid`, so it gets no ID token.
+ * out those its discovery does not name), or for every one when it lists none; an OIDC client for
+ * `openid` too, listed or not, as Apereo's. An OAuth client may ask for OAUTH_DEFAULT_SCOPE too, and
+ * never for `openid`, so it gets no ID token.
  */
 export function clientOf(service: RegisteredService, served: readonly string[]): ClientMetadata | undefined {
   const client = service.oidc;
   if (!client || !service.accessStrategy.enabled) return undefined;
   const literal = literalUrlOf(service.serviceId);
-  const listed = client.scopes.length === 0 ? served : client.scopes.filter((scope) => served.includes(scope));
-  const scopes = !isOAuthOnlyClient(service) ? listed : [...new Set([OAUTH_DEFAULT_SCOPE, ...listed.filter((scope) => scope !== 'openid')])];
+  const oauthOnly = isOAuthOnlyClient(service);
+  // As Apereo, an OIDC client may always ask for `openid`; without it, a request is plain OAuth 2.0 (no ID token).
+  const written = oauthOnly ? client.scopes : [...new Set(['openid', ...client.scopes])];
+  const listed = client.scopes.length === 0 ? served : written.filter((scope) => served.includes(scope));
+  const scopes = !oauthOnly ? listed : [...new Set([OAUTH_DEFAULT_SCOPE, ...listed.filter((scope) => scope !== 'openid')])];
   return {
     client_id: client.clientId,
     ...(client.clientSecret !== undefined && { client_secret: client.clientSecret }),

@@ -133,7 +133,6 @@ export function parseProviderClient(json: Readonly<Record<string, unknown>>, typ
   const scopes = part(() => {
     const values = list('scopes', [], undefined, {}, true);
     if (oauthOnly && values.includes('openid')) throw fail('scopes', 'holds openid, which an OAuth client never gets: make it an OidcRegisteredService for OpenID Connect');
-    if (!oauthOnly && values.length > 0 && !values.includes('openid')) throw fail('scopes', 'must include openid');
     return values;
   });
   const supportedGrantTypes = part(() =>
