@@ -227,8 +227,9 @@ export function clientOf(service: RegisteredService, served: readonly string[]):
     ...(client.clientSecret !== undefined && { client_secret: client.clientSecret }),
     client_name: service.name,
     token_endpoint_auth_method: client.tokenEndpointAuthenticationMethod,
-    // Apereo's generateRefreshToken: without it, no refresh token (offline_access is dropped, the grant refused).
-    grant_types: client.generateRefreshToken ? client.supportedGrantTypes : client.supportedGrantTypes.filter((grant) => grant !== 'refresh_token'),
+    // Apereo's generateRefreshToken, which a client listing offline_access among its scopes has too (as
+    // Apereo's service registry listener sets it): without it, no refresh token (offline_access is dropped, the grant refused).
+    grant_types: client.generateRefreshToken || client.scopes.includes('offline_access') ? client.supportedGrantTypes : client.supportedGrantTypes.filter((grant) => grant !== 'refresh_token'),
     response_types: client.supportedResponseTypes as ResponseType[],
     scope: scopes.join(' '),
     // The provider wants a list; the pattern decides (redirectUriAllowed below). A request without
