@@ -198,3 +198,60 @@ describe('oidc: an OIDC client whose scopes leave out openid, through openid-cli
     expect((await fetch(`${tessera.url}/oidc/me`, { headers: { authorization: `Bearer ${tokens.access_token}` } })).status).to.be.within(400, 403);
   });
 });
+
+/** oidc-token-introspection: an OIDC client with only the client_credentials grant (its refresh tokens asked for, which a client's own token never has). */
+const MACHINE = registration(51, 'machine', { scopes: scopes('openid'), generateRefreshToken: 'true', supportedGrantTypes: ['java.util.HashSet', ['client_credentials']] });
+/** oauth2-login-clientcredentials: an OAuth client naming no grant type, so every one, client_credentials among them. */
+const OAUTH_MACHINE = { ...registration(52, 'oauth-machine', {}), '@class': 'org.apereo.cas.support.oauth.services.OAuthRegisteredService' };
+
+// docs/modules/oidc.md (Flows): the client_credentials grant, as Apereo's clients name it.
+describe('oidc: the client_credentials grant, through openid-client', () => {
+  let tessera: Tessera;
+  before(async () => {
+    tessera = await startOidc({ users: [CASUSER], services: [MACHINE, OAUTH_MACHINE] });
+  });
+  after(() => tessera?.close());
+
+  const configFor = (clientId: string) => client.discovery(new URL(`${tessera.url}/oidc`), clientId, SECRET, client.ClientSecretBasic(SECRET), insecure);
+
+  it('a token for the client itself: no user, no ID token, no refresh token; introspection names the client and no subject; userinfo and the profile refuse it', async () => {
+    const config = await configFor('machine');
+    const tokens = await client.clientCredentialsGrant(config, { scope: 'openid' });
+    expect(tokens.access_token).to.be.a('string');
+    expect(tokens.token_type?.toLowerCase()).to.equal('bearer');
+    expect(tokens).to.not.have.property('id_token');
+    expect(tokens).to.not.have.property('refresh_token');
+    const introspected = await client.tokenIntrospection(config, tokens.access_token);
+    expect(introspected).to.deep.include({ active: true, client_id: 'machine' });
+    expect(introspected).to.not.have.property('sub');
+    expect((await fetch(`${tessera.url}/oidc/me`, { headers: { authorization: `Bearer ${tokens.access_token}` } })).status).to.equal(401);
+    expect((await fetch(`${tessera.url}/oauth2.0/profile`, { headers: { authorization: `Bearer ${tokens.access_token}` } })).status).to.equal(401);
+    // The audit trail has the grant, with the client and no user.
+    const issued = tessera.audit.map((line) => JSON.parse(line) as Record<string, unknown>).find((line) => line['action'] === 'oidc.token.issued' && line['grantType'] === 'client_credentials');
+    expect(issued).to.deep.include({ client: 'machine' });
+    expect(issued).to.not.have.property('who');
+  });
+
+  it('a client of client_credentials alone gets no code: the authorization request is refused', async () => {
+    const url = new URL(`${tessera.url}/oidc/auth`);
+    url.search = new URLSearchParams({ client_id: 'machine', response_type: 'code', scope: 'openid', redirect_uri: 'https://machine.example.org/callback' }).toString();
+    const answer = await fetch(url, { redirect: 'manual' });
+    const location = answer.headers.get('location') ?? '';
+    // The library's answer to a response type the client may not use.
+    expect(location).to.match(/^https:\/\/machine\.example\.org\/callback\?error=invalid_request&error_description=requested\+response_type\+is\+not\+allowed\+for\+this\+client/);
+  });
+
+  it("an OAuth client naming no grant type may ask a token for itself at Apereo's accessToken endpoint, a wrong secret refused", async () => {
+    const form = (secret: string) => ({
+      method: 'POST',
+      headers: { authorization: `Basic ${Buffer.from(`oauth-machine:${secret}`).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'client_credentials' }),
+    });
+    const answer = await fetch(`${tessera.url}/oauth2.0/accessToken`, form(SECRET));
+    expect(answer.status).to.equal(200);
+    const body = (await answer.json()) as Record<string, unknown>;
+    expect(body['access_token']).to.be.a('string');
+    expect(body).to.not.have.property('id_token');
+    expect((await fetch(`${tessera.url}/oauth2.0/accessToken`, form('not-the-secret-of-it'))).status).to.equal(401);
+  });
+});

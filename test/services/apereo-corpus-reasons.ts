@@ -23,7 +23,6 @@ export const PLANNED = {
   timeBased: 'TimeBasedRegisteredServiceAccessStrategy',
   expirationDate: 'expirationPolicy with a date',
   // Apereo's OIDC and OAuth registrations, as its own examples and browser tests write them.
-  clientCredentials: 'client_credentials grant',
   jwtAccessToken: 'jwtAccessToken (JWT access tokens)',
   responseMode: 'responseMode (form_post, fragment, JWT response modes)',
   clientKeys: "a client's keys: jwks, jwksKeyId, idTokenSigningAlg, ID token encryption",
@@ -72,7 +71,6 @@ const OIDC_CLIENT_KEYS: Readonly<Record<string, string | undefined>> = {
 
 /** Why a grant type Apereo's clients name waits, one reason per grant. */
 function grantTypeReason(grant: string): string {
-  if (grant === 'client_credentials') return PLANNED.clientCredentials;
   if (grant === 'password') return notPlanned('grant type password');
   if (grant.endsWith(':device_code')) return notPlanned('grant type device_code (the device flow)');
   return notPlanned(`grant type ${grant}`);
@@ -189,7 +187,8 @@ function lineReason(definition: unknown, line: string): string[] {
   if (field === 'name') return [PLANNED.emptyName];
   if (field === 'serviceId') return [value === undefined ? broken('no serviceId') : broken('serviceId is not a regular expression')];
   if (field === 'clientId' && value === undefined) return [broken('an OAuth client without clientId, which no client can use')];
-  if (field === 'supportedGrantTypes') return members(value).map(String).filter((grant) => !['authorization_code', 'refresh_token', 'implicit'].includes(grant)).map(grantTypeReason);
+  if (field === 'supportedGrantTypes' && problem.includes('public client')) return [notPlanned('client_credentials for a client without a secret (a JWT assertion, its method unsaid)')];
+  if (field === 'supportedGrantTypes') return [grantTypeReason(/holds "([^"]+)"/.exec(problem)?.[1] ?? String(members(value)[0]))];
   if (field === 'supportedResponseTypes') return [...new Set(members(value).map(String).filter((type) => !SERVED_RESPONSE_TYPES.has(type)).map(responseTypeReason))];
   if (field === 'jwtAccessToken') return [PLANNED.jwtAccessToken];
   if (field === 'responseMode') return [PLANNED.responseMode];

@@ -17,13 +17,13 @@ const roundTrip = (json: Record<string, unknown>) => {
 
 // docs/services.md (OAuth 2.0 and OpenID Connect clients): Apereo's OAuthRegisteredService and the keys it shares with OidcRegisteredService.
 describe('service definitions: OAuthRegisteredService, and the OAuth keys of OidcRegisteredService', () => {
-  it("reads an OAuth client with Apereo's defaults: the code flow, refresh tokens neither given nor renewed, every scope but openid, the secret sent either way", () => {
+  it("reads an OAuth client with Apereo's defaults: the code flow and a token of its own, refresh tokens neither given nor renewed, every scope but openid, the secret sent either way", () => {
     expect(roundTrip(CLIENT).oidc).to.deep.equal({
       clientId: '20180901',
       clientSecret: SECRET,
       tokenEndpointAuthenticationMethod: 'client_secret_basic',
       scopes: [],
-      supportedGrantTypes: ['authorization_code', 'refresh_token'],
+      supportedGrantTypes: ['authorization_code', 'refresh_token', 'client_credentials'],
       supportedResponseTypes: ['code'],
       bypassApprovalPrompt: false,
       generateRefreshToken: false,
@@ -77,9 +77,13 @@ describe('service definitions: OAuthRegisteredService, and the OAuth keys of Oid
       'userProfileViewType: must be one of NESTED, FLAT',
       'renewRefreshToken: must be a boolean',
     ]);
-    expect(problems({ ...CLIENT, supportedGrantTypes: ['java.util.HashSet', ['client_credentials']] })).to.deep.equal([
-      'supportedGrantTypes: holds "client_credentials", not supported by tessera: tessera serves no token without a user: use authorization_code',
+    // A public client (no secret) has nothing to prove itself with: no token of its own.
+    const { clientSecret: _secret, ...publicClient } = CLIENT;
+    expect(problems({ ...publicClient, supportedGrantTypes: ['java.util.HashSet', ['client_credentials']] })).to.deep.equal([
+      'supportedGrantTypes: holds client_credentials, which a public client cannot use: it has no clientSecret or keys to prove itself with',
     ]);
+    expect(parseServiceDefinition(publicClient).oidc?.supportedGrantTypes).to.deep.equal(['authorization_code', 'refresh_token']);
+    expect(parseServiceDefinition({ ...CLIENT, supportedGrantTypes: ['java.util.HashSet', ['client_credentials']] }).oidc?.supportedGrantTypes).to.deep.equal(['client_credentials']);
     expect(problems({ ...CLIENT, clientId: undefined, clientSecret: '' })).to.deep.equal([
       'clientId: is required: up to 255 printable ASCII characters, no spaces',
       'clientSecret: must be a non-empty string; leave it out for a public client',

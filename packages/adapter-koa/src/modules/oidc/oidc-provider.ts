@@ -230,7 +230,8 @@ export function clientOf(service: RegisteredService, served: readonly string[]):
     // Apereo's generateRefreshToken, which a client listing offline_access among its scopes has too (as
     // Apereo's service registry listener sets it): without it, no refresh token (offline_access is dropped, the grant refused).
     grant_types: client.generateRefreshToken || client.scopes.includes('offline_access') ? client.supportedGrantTypes : client.supportedGrantTypes.filter((grant) => grant !== 'refresh_token'),
-    response_types: client.supportedResponseTypes as ResponseType[],
+    // A client whose grants leave out authorization_code (one of client_credentials only) gets no code.
+    response_types: client.supportedResponseTypes.filter((type) => !type.split(' ').includes('code') || client.supportedGrantTypes.includes('authorization_code')) as ResponseType[],
     scope: scopes.join(' '),
     // The provider wants a list; the pattern decides (redirectUriAllowed below). A request without
     // redirect_uri goes to the one URL a literal pattern names, and is refused otherwise.
@@ -427,6 +428,8 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
     pkce: { required: (_ctx, client) => client.clientAuthMethod === 'none' },
     features: {
       devInteractions: { enabled: false },
+      // A client's token for itself (no user, no ID token), for the clients whose supportedGrantTypes say so.
+      clientCredentials: { enabled: true },
       // A client learns of, and ends, only the tokens issued to itself; a token whose login session has
       // ended is inactive, as userinfo refuses it.
       introspection: { enabled: true, allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId && (await loginSessionLives(token as { accountId?: string; sessionUid?: string })) },

@@ -71,16 +71,17 @@ export function providerClientKeys(type: unknown): Pick<KeyRules, 'read' | 'unsu
   return { read: OAUTH_CLIENT_KEYS, unsupported: OAUTH_UNSUPPORTED, elsewhere: Object.fromEntries(OIDC_ONLY_KEYS.map((key) => [key, 'OidcRegisteredService'])) };
 }
 
-const OIDC_GRANT_TYPES = ['authorization_code', 'refresh_token', 'implicit'];
+const OIDC_GRANT_TYPES = ['authorization_code', 'refresh_token', 'implicit', 'client_credentials'];
 const OIDC_RESPONSE_TYPES = ['code', 'id_token', 'id_token token', 'code id_token', 'code token', 'code id_token token', 'none'];
 const OIDC_SIGNING_ALGORITHMS = ['RS256', 'PS256', 'ES256'];
 
-/** The grant and response types an OAuth client may use here; of Apereo's others, why not. */
-const OAUTH_GRANT_TYPES = ['authorization_code', 'refresh_token'];
+/** The grant and response types an OAuth client may use here; of Apereo's others, why not (an OIDC client's too). */
+/** The grant types every client gets when it names none (Apereo's empty set: no restriction); one that proves who it is also client_credentials. */
+const DEFAULT_GRANT_TYPES = ['authorization_code', 'refresh_token'];
+const OAUTH_GRANT_TYPES = ['authorization_code', 'refresh_token', 'client_credentials'];
 const OAUTH_RESPONSE_TYPES = ['code'];
 const OAUTH_REFUSED: Readonly<Record<string, string>> = {
   password: "the password grant hands the user's password to the client, and tessera's users type it only in its login form: use authorization_code",
-  client_credentials: 'tessera serves no token without a user: use authorization_code',
   token: 'the implicit flow puts the access token in the URL the browser goes to: use code',
 };
 
@@ -135,11 +136,18 @@ export function parseProviderClient(json: Readonly<Record<string, unknown>>, typ
     if (oauthOnly && values.includes('openid')) throw fail('scopes', 'holds openid, which an OAuth client never gets: make it an OidcRegisteredService for OpenID Connect');
     return values;
   });
-  const supportedGrantTypes = part(() =>
-    oauthOnly ? list('supportedGrantTypes', OAUTH_GRANT_TYPES, OAUTH_GRANT_TYPES, OAUTH_REFUSED) : list('supportedGrantTypes', ['authorization_code', 'refresh_token'], OIDC_GRANT_TYPES),
-  );
+  const supportedGrantTypes = part(() => {
+    // None named (or Apereo's empty set) restricts nothing, as in Apereo: a client that proves who it is may also ask a token for itself.
+    const defaults = tokenEndpointAuthenticationMethod === 'none' ? DEFAULT_GRANT_TYPES : [...DEFAULT_GRANT_TYPES, 'client_credentials'];
+    const grants = list('supportedGrantTypes', defaults, oauthOnly ? OAUTH_GRANT_TYPES : OIDC_GRANT_TYPES, OAUTH_REFUSED, true);
+    // A token for the client itself: only a client that proves who it is may have one.
+    if (grants.includes('client_credentials') && tokenEndpointAuthenticationMethod === 'none') {
+      throw fail('supportedGrantTypes', 'holds client_credentials, which a public client cannot use: it has no clientSecret or keys to prove itself with');
+    }
+    return grants;
+  });
   const supportedResponseTypes = part(() =>
-    oauthOnly ? list('supportedResponseTypes', OAUTH_RESPONSE_TYPES, OAUTH_RESPONSE_TYPES, OAUTH_REFUSED) : list('supportedResponseTypes', ['code'], OIDC_RESPONSE_TYPES),
+    oauthOnly ? list('supportedResponseTypes', OAUTH_RESPONSE_TYPES, OAUTH_RESPONSE_TYPES, OAUTH_REFUSED) : list('supportedResponseTypes', ['code'], OIDC_RESPONSE_TYPES, OAUTH_REFUSED),
   );
   const jwks = part(() => {
     const value = json['jwks'] ?? undefined;
