@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { createRemoteJWKSet, jwtVerify } from 'jose';
 import { fileURLToPath } from 'node:url';
 import * as client from 'openid-client';
 import { parse as parseYaml } from 'yaml';
@@ -253,5 +254,60 @@ describe('oidc: the client_credentials grant, through openid-client', () => {
     expect(body['access_token']).to.be.a('string');
     expect(body).to.not.have.property('id_token');
     expect((await fetch(`${tessera.url}/oauth2.0/accessToken`, form('not-the-secret-of-it'))).status).to.equal(401);
+  });
+});
+
+/** oidc-logout: an OIDC client whose access tokens are JWTs (the string "true", as Apereo's file writes it). */
+const JWT_CLIENT = registration(61, 'jwt-at', { scopes: scopes('openid', 'email'), jwtAccessToken: 'true', generateRefreshToken: true });
+/** oauth2-login-jwt-at: an OAuth client of JWT access tokens, naming no grant type. */
+const JWT_OAUTH = { ...registration(62, 'jwt-oauth', { jwtAccessToken: true }), '@class': 'org.apereo.cas.support.oauth.services.OAuthRegisteredService' };
+
+// docs/modules/oidc.md (Flows): Apereo's jwtAccessToken as RFC 9068 JWT access tokens signed with the provider's key.
+describe('oidc: jwtAccessToken, RFC 9068 access tokens, through openid-client', () => {
+  let tessera: Tessera;
+  let jwks: ReturnType<typeof createRemoteJWKSet>;
+  before(async () => {
+    tessera = await startOidc({ users: [CASUSER], services: [JWT_CLIENT, JWT_OAUTH], oidc: { claimsMap: { email: 'mail' } } });
+    jwks = createRemoteJWKSet(new URL(`${tessera.url}/oidc/jwks`));
+  });
+  after(() => tessera?.close());
+
+  const configFor = (clientId: string) => client.discovery(new URL(`${tessera.url}/oidc`), clientId, SECRET, client.ClientSecretBasic(SECRET), insecure);
+
+  it('the code flow: the access token is a JWT of type at+jwt the JWKS verifies, for the client (aud), naming the user, the client and the scopes; the refresh grant gives another', async () => {
+    const config = await configFor('jwt-at');
+    const { callback, verifier } = await authorizeThroughLoginForm(config, tessera.url, 'https://jwt-at.example.org/callback', 'openid email offline_access');
+    const tokens = await client.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier });
+    const { payload, protectedHeader } = await jwtVerify(tokens.access_token, jwks, { issuer: `${tessera.url}/oidc`, audience: 'jwt-at', typ: 'at+jwt' });
+    expect(protectedHeader.alg).to.equal('RS256');
+    expect(payload).to.deep.include({ sub: 'casuser', client_id: 'jwt-at' });
+    expect(String(payload['scope']).split(' ')).to.include.members(['openid', 'email']);
+    expect(payload['exp']).to.be.a('number');
+    // The ID token is as any client's: the claims of its scopes.
+    expect(tokens.claims()).to.deep.include({ sub: 'casuser', email: 'casuser@example.org' });
+    const refreshed = await client.refreshTokenGrant(config, tokens.refresh_token!);
+    expect((await jwtVerify(refreshed.access_token, jwks, { audience: 'jwt-at', typ: 'at+jwt' })).payload['sub']).to.equal('casuser');
+  });
+
+  it('client_credentials: a JWT for the client itself (sub its client id); another resource than its own is invalid_target', async () => {
+    const config = await configFor('jwt-at');
+    const tokens = await client.clientCredentialsGrant(config, { scope: 'openid' });
+    const { payload } = await jwtVerify(tokens.access_token, jwks, { audience: 'jwt-at', typ: 'at+jwt' });
+    expect(payload).to.deep.include({ sub: 'jwt-at', client_id: 'jwt-at' });
+    const refused = await client.clientCredentialsGrant(config, { scope: 'openid', resource: 'https://api.example.org/' }).then(
+      () => 'accepted',
+      (error: unknown) => (error as { error?: string }).error,
+    );
+    expect(refused).to.equal('invalid_target');
+  });
+
+  it("an OAuth client's token at Apereo's accessToken endpoint is a JWT too", async () => {
+    const answer = await fetch(`${tessera.url}/oauth2.0/accessToken`, {
+      method: 'POST',
+      headers: { authorization: `Basic ${Buffer.from(`jwt-oauth:${SECRET}`).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'client_credentials' }),
+    });
+    const { access_token: token } = (await answer.json()) as { access_token: string };
+    expect((await jwtVerify(token, jwks, { audience: 'jwt-oauth', typ: 'at+jwt' })).payload['client_id']).to.equal('jwt-oauth');
   });
 });

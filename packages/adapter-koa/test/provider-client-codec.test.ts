@@ -101,13 +101,25 @@ describe('service definitions: OAuthRegisteredService, and the OAuth keys of Oid
     expect(serviceDefinitionWarnings(parseServiceDefinition({ ...CLIENT, clientSecret: 'x'.repeat(16) }))).to.deep.equal([]);
   });
 
+  it('jwtAccessToken (also the string "true") round-trips; properties giving its tokens keys of their own are refused, naming the property', () => {
+    expect(roundTrip({ ...CLIENT, jwtAccessToken: 'true' }).oidc?.jwtAccessToken).to.equal(true);
+    expect(roundTrip({ ...CLIENT, jwtAccessToken: false }).oidc).to.not.have.property('jwtAccessToken');
+    const property = (value: string) => ({ '@class': 'org.apereo.cas.services.DefaultRegisteredServiceProperty', values: ['java.util.HashSet', [value]] });
+    expect(problems({ ...CLIENT, jwtAccessToken: true, properties: { '@class': 'java.util.HashMap', accessTokenAsJwtSigningKey: property('k'), accessTokenAsJwtSigningEnabled: property('true') } })).to.deep.equal([
+      "properties.accessTokenAsJwtSigningKey: is not supported by tessera: a client's JWT access tokens are signed with the provider's key (its JWKS) and not encrypted; remove it",
+    ]);
+    expect(problems({ ...CLIENT, jwtAccessToken: true, properties: { accessTokenAsJwtEncryptionEnabled: property('true') } })).to.deep.equal([
+      "properties.accessTokenAsJwtEncryptionEnabled: is not supported by tessera as true: JWT access tokens are signed with the provider's key, not encrypted",
+    ]);
+    expect(roundTrip({ ...CLIENT, jwtAccessToken: true, properties: { accessTokenAsJwtSigningEnabled: property('true'), accessTokenAsJwtEncryptionEnabled: property('false') } }).oidc?.jwtAccessToken).to.equal(true);
+  });
+
   it("Apereo's other OAuth keys: accepted where they ask for what tessera does, refused otherwise; OIDC's own keys refused on an OAuth client", () => {
-    expect(parseServiceDefinition({ ...CLIENT, jsonFormat: true, jwtAccessToken: false, audience: ['java.util.HashSet', []], responseMode: 'query' })).to.deep.equal(parseServiceDefinition(CLIENT));
+    expect(parseServiceDefinition({ ...CLIENT, jsonFormat: true, audience: ['java.util.HashSet', []], responseMode: 'query' })).to.deep.equal(parseServiceDefinition(CLIENT));
     expect(
-      problems({ ...CLIENT, jsonFormat: false, jwtAccessToken: true, accessTokenExpirationPolicy: { maxTimeToLive: 'PT1H' }, tokenEndpointAuthenticationMethod: 'client_secret_post' }),
+      problems({ ...CLIENT, jsonFormat: false, accessTokenExpirationPolicy: { maxTimeToLive: 'PT1H' }, tokenEndpointAuthenticationMethod: 'client_secret_post' }),
     ).to.deep.equal([
       'jsonFormat: not supported by tessera: the token endpoint answers in JSON, as CAS 6 and later do; accepted only as true',
-      'jwtAccessToken: not supported by tessera: access tokens are opaque; a client reads what they stand for at the profile or introspection endpoint; accepted only as false',
       "accessTokenExpirationPolicy: not supported by tessera: a client's codes and tokens live as long as the oidc.* settings say, the same for every client",
       'tokenEndpointAuthenticationMethod: unknown key for this class (CAS ignores it): it is read only with OidcRegisteredService',
     ]);

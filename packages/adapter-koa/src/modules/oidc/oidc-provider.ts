@@ -245,6 +245,7 @@ export function clientOf(service: RegisteredService, served: readonly string[]):
     subject_type: service.usernameProvider === undefined ? 'public' : 'pairwise',
     tessera_service_id: service.serviceId,
     tessera_renew_refresh_token: client.renewRefreshToken,
+    tessera_jwt_access_token: client.jwtAccessToken === true,
   };
 }
 
@@ -306,7 +307,23 @@ type ClientFields = {
   readonly tessera_service_id?: unknown;
   readonly tesseraRenewRefreshToken?: unknown;
   readonly tessera_renew_refresh_token?: unknown;
+  readonly tesseraJwtAccessToken?: unknown;
+  readonly tessera_jwt_access_token?: unknown;
 };
+
+/** Apereo's jwtAccessToken of the client's service: its access tokens are JWTs. */
+function issuesJwtAccessTokens(client: ClientFields | undefined): boolean {
+  return (client?.tesseraJwtAccessToken ?? client?.tessera_jwt_access_token) === true;
+}
+
+/**
+ * The resource indicator (RFC 8707) standing for a JWT client's own APIs: the library issues an access
+ * token as a JWT (RFC 9068) only for a resource server, so the client's tokens are for this one, whose
+ * audience is the client id, as Apereo's JWT access tokens name it.
+ */
+export function jwtResourceOf(clientId: string): string {
+  return `urn:tessera:oidc:client:${encodeURIComponent(clientId)}`;
+}
 
 /** The serviceId a client was made from (its extra metadata, however the provider cased it). */
 function serviceIdOf(client: ClientFields): unknown {
@@ -424,12 +441,24 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
     pairwiseIdentifier: (ctx, accountId, client) => subjectOf(ctx, accountId, client.clientId),
     responseTypes: ['code', 'id_token', 'id_token token', 'code id_token', 'code token', 'code id_token token', 'none'],
     clientAuthMethods: ['client_secret_basic', 'client_secret_post', 'private_key_jwt', 'none'],
-    extraClientMetadata: { properties: ['tessera_service_id', 'tessera_renew_refresh_token'] },
+    extraClientMetadata: { properties: ['tessera_service_id', 'tessera_renew_refresh_token', 'tessera_jwt_access_token'] },
     pkce: { required: (_ctx, client) => client.clientAuthMethod === 'none' },
     features: {
       devInteractions: { enabled: false },
       // A client's token for itself (no user, no ID token), for the clients whose supportedGrantTypes say so.
       clientCredentials: { enabled: true },
+      // Apereo's jwtAccessToken: the client's access tokens are RFC 9068 JWTs for its own resource
+      // (jwtResourceOf), whether or not it names one, signed with the provider's key. Any other resource
+      // is refused (invalid_target), as the library's default does.
+      resourceIndicators: {
+        enabled: true,
+        defaultResource: (_ctx, client) => (issuesJwtAccessTokens(client as unknown as ClientFields) ? jwtResourceOf(client.clientId) : undefined),
+        useGrantedResource: () => true,
+        getResourceServerInfo: (_ctx, indicator, client) => {
+          if (!issuesJwtAccessTokens(client as unknown as ClientFields) || indicator !== jwtResourceOf(client.clientId)) throw new deps.library.errors.InvalidTarget();
+          return { scope: client.scope ?? '', audience: client.clientId, accessTokenFormat: 'jwt', accessTokenTTL: deps.lifetimes.accessTokenSeconds };
+        },
+      },
       // A client learns of, and ends, only the tokens issued to itself; a token whose login session has
       // ended is inactive, as userinfo refuses it.
       introspection: { enabled: true, allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId && (await loginSessionLives(token as { accountId?: string; sessionUid?: string })) },
@@ -449,7 +478,8 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
     rotateRefreshToken: (ctx) => ctx.oidc.client?.clientAuthMethod === 'none' || renewsRefreshToken(ctx.oidc.client as unknown as ClientFields | undefined),
     // The redirect URI an access token's authorization came back to, for the OAuth profile (Apereo's `service`).
     async extraTokenClaims(ctx, token) {
-      if (token.kind !== 'AccessToken') return undefined;
+      // A JWT access token (jwtAccessToken) carries RFC 9068's claims only: the profile reads no JWT.
+      if (token.kind !== 'AccessToken' || (token as { resourceServer?: { accessTokenFormat?: string } }).resourceServer?.accessTokenFormat === 'jwt') return undefined;
       const code = ctx.oidc.entities.AuthorizationCode;
       const grantId = (token as { grantId?: string }).grantId;
       if (grantId === undefined) return undefined;
@@ -485,6 +515,11 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
       if (!(await bypassesApproval(client.clientId)) || session.accountId === undefined) return undefined;
       const grant = new ctx.oidc.provider.Grant({ accountId: session.accountId, clientId: client.clientId });
       grant.addOIDCScope(ctx.oidc.requestParamScopes ? [...ctx.oidc.requestParamScopes].join(' ') : 'openid');
+      // A JWT client's own resource (jwtResourceOf): the scopes asked that it takes.
+      for (const [indicator, server] of Object.entries(ctx.oidc.resourceServers ?? {})) {
+        const asked = [...(ctx.oidc.requestParamScopes ?? [])].filter((scope) => server.scopes.has(scope));
+        if (asked.length > 0) grant.addResourceScope(indicator, asked.join(' '));
+      }
       await grant.save();
       return grant;
     },

@@ -43,6 +43,7 @@ const OAUTH_CLIENT_KEYS: readonly string[] = [
   'generateRefreshToken',
   'renewRefreshToken',
   'userProfileViewType',
+  'jwtAccessToken',
 ];
 
 /** The keys only an OidcRegisteredService reads. */
@@ -55,7 +56,6 @@ const is = (expected: unknown) => (value: unknown) => value === expected;
 /** Keys of Apereo's OAuth class with a behaviour tessera does not have. */
 const OAUTH_UNSUPPORTED: Readonly<Record<string, Unsupported>> = {
   jsonFormat: { instead: 'the token endpoint answers in JSON, as CAS 6 and later do', accepted: { when: is(true), as: 'true' } },
-  jwtAccessToken: { instead: 'access tokens are opaque; a client reads what they stand for at the profile or introspection endpoint', accepted: { when: is(false), as: 'false' } },
   audience: { instead: 'access tokens name no audience', accepted: { when: (value) => stringList(value)?.length === 0, as: 'an empty list' } },
   responseMode: { instead: 'the code goes back in the query of the redirect URI, as OAuth 2.0 says by default', accepted: { when: is('query'), as: 'query' } },
   codeExpirationPolicy: { instead: ONE_SET_OF_LIFETIMES },
@@ -178,8 +178,9 @@ export function parseProviderClient(json: Readonly<Record<string, unknown>>, typ
     if (value !== undefined && !USER_PROFILE_VIEW_TYPES.includes(value as UserProfileViewType)) throw fail('userProfileViewType', `must be one of ${USER_PROFILE_VIEW_TYPES.join(', ')}`);
     return value as UserProfileViewType | undefined;
   });
+  part(() => refuseOwnTokenKeys(json['properties'], fail));
   const flag = (key: string) => part(() => javaBoolean(json[key], false, () => fail(key, 'must be a boolean')));
-  const [bypassApprovalPrompt, generateRefreshToken, renewRefreshToken] = [flag('bypassApprovalPrompt'), flag('generateRefreshToken'), flag('renewRefreshToken')];
+  const [bypassApprovalPrompt, generateRefreshToken, renewRefreshToken, jwtAccessToken] = [flag('bypassApprovalPrompt'), flag('generateRefreshToken'), flag('renewRefreshToken'), flag('jwtAccessToken')];
   throwAll(problems);
   return {
     clientId: clientId!,
@@ -194,6 +195,7 @@ export function parseProviderClient(json: Readonly<Record<string, unknown>>, typ
     ...(userProfileViewType !== undefined && { userProfileViewType }),
     ...(jwks !== undefined && { jwks }),
     ...(idTokenSigningAlg !== undefined && { idTokenSigningAlg }),
+    ...(jwtAccessToken === true && { jwtAccessToken }),
     ...(subjectType !== undefined && { subjectType }),
     ...(sectorIdentifierUri !== undefined && { sectorIdentifierUri }),
   };
@@ -216,7 +218,28 @@ export function providerClientJson(service: Pick<RegisteredService, 'type'>, cli
     ...(client.idTokenSigningAlg !== undefined && { idTokenSigningAlg: client.idTokenSigningAlg }),
     ...(client.subjectType !== undefined && { subjectType: client.subjectType }),
     ...(client.sectorIdentifierUri !== undefined && { sectorIdentifierUri: client.sectorIdentifierUri }),
+    ...(client.jwtAccessToken && { jwtAccessToken: true }),
   };
+}
+
+/**
+ * Apereo's properties giving a client's JWT access tokens keys of its own (`accessTokenAsJwtSigningKey`,
+ * `accessTokenAsJwtEncryptionKey`, encryption on, signing off): tessera signs them with the provider's
+ * key, which the JWKS publishes, and encrypts none. Refused, naming the property, rather than answered
+ * with a token the client's APIs would not take.
+ */
+function refuseOwnTokenKeys(properties: unknown, fail: Fail): void {
+  if (!isRecord(properties)) return;
+  const valueOf = (name: string): string | undefined => {
+    const property = properties[name];
+    const values = isRecord(property) ? stringList(property['values']) : undefined;
+    return values?.[0]?.toLowerCase();
+  };
+  for (const name of ['accessTokenAsJwtSigningKey', 'accessTokenAsJwtEncryptionKey', 'accessTokenAsJwtCipherStrategyType']) {
+    if (properties[name] !== undefined) throw fail(`properties.${name}`, "is not supported by tessera: a client's JWT access tokens are signed with the provider's key (its JWKS) and not encrypted; remove it");
+  }
+  if (valueOf('accessTokenAsJwtEncryptionEnabled') === 'true') throw fail('properties.accessTokenAsJwtEncryptionEnabled', "is not supported by tessera as true: JWT access tokens are signed with the provider's key, not encrypted");
+  if (valueOf('accessTokenAsJwtSigningEnabled') === 'false') throw fail('properties.accessTokenAsJwtSigningEnabled', 'is not supported by tessera as false: JWT access tokens are always signed');
 }
 
 function isJwks(text: string): boolean {

@@ -209,6 +209,12 @@ export interface OidcClientDefinition {
   readonly subjectType?: OidcSubjectType;
   /** The URL whose host is the client's sector for pairwise subjects; absent, the host of its redirect URIs. */
   readonly sectorIdentifierUri?: string;
+  /**
+   * Apereo's `jwtAccessToken`, kept only when true: the client's access tokens are JWTs (RFC 9068,
+   * `typ: at+jwt`) signed with the provider's key, its `aud` the client id, for its resource servers to
+   * verify against the JWKS.
+   */
+  readonly jwtAccessToken?: true;
 }
 
 export const OIDC_SUBJECT_TYPES = ['public', 'pairwise'] as const;
