@@ -53,7 +53,10 @@ export function standardStream(fd: 1 | 2, what: string): LogDestination {
 
 function isFile(fd: number): boolean {
   try {
-    return fstatSync(fd).isFile();
+    // bigint: on Node 20, a plain fstat of a pipe leaves the shared stat buffer in a state the ES module
+    // resolver then misreads (the packages a pnpm dependency imports are not found: the oidc module's
+    // provider failed to load whenever stdout was a pipe). The bigint stat has a buffer of its own.
+    return fstatSync(fd, { bigint: true }).isFile();
   } catch {
     return false;
   }
