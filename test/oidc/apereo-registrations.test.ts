@@ -6,7 +6,8 @@ import { parse as parseYaml } from 'yaml';
 import { examplesOf } from '../docs/examples.js';
 import { readPage } from '../docs/markdown.js';
 import type { Tessera } from '../support/tessera.js';
-import { authorizeThroughLoginForm, startOidc } from './support.js';
+import { Browser, headingOf } from '../support/browser.js';
+import { authorizeThroughLoginForm, follow, startOidc } from './support.js';
 
 const OIDC = 'org.apereo.cas.services.OidcRegisteredService';
 const CLAIMS = 'org.apereo.cas.oidc.claims';
@@ -309,5 +310,79 @@ describe('oidc: jwtAccessToken, RFC 9068 access tokens, through openid-client', 
     });
     const { access_token: token } = (await answer.json()) as { access_token: string };
     expect((await jwtVerify(token, jwks, { audience: 'jwt-oauth', typ: 'at+jwt' })).payload['client_id']).to.equal('jwt-oauth');
+  });
+});
+
+/** A public client as Apereo's response mode tests write them (no secret, PKCE), answered in `responseMode`. */
+const answeredIn = (id: number, clientId: string, responseMode: string) => ({
+  '@class': OIDC,
+  id,
+  name: clientId,
+  serviceId: `^https://${clientId}\\.example\\.org/post$`,
+  clientId,
+  scopes: ['java.util.HashSet', ['profile', 'email', 'openid']],
+  supportedResponseTypes: ['java.util.HashSet', ['code']],
+  responseMode,
+  bypassApprovalPrompt: true,
+});
+
+// docs/services.md (responseMode): Apereo's responseMode, the answer of an authorization that names none.
+describe("oidc: Apereo's responseMode, as its response mode tests register it", () => {
+  let tessera: Tessera;
+  let jwks: ReturnType<typeof createRemoteJWKSet>;
+  before(async () => {
+    tessera = await startOidc({
+      users: [CASUSER],
+      services: [answeredIn(71, 'formpost', 'form_post'), answeredIn(72, 'fragment', 'fragment'), answeredIn(73, 'queryjwt', 'query.jwt'), answeredIn(74, 'formpostjwt', 'form_post.jwt')],
+    });
+    jwks = createRemoteJWKSet(new URL(`${tessera.url}/oidc/jwks`));
+  });
+  after(() => tessera?.close());
+
+  /** The answer that leaves tessera for the client: a redirect, or a page posting to it. */
+  async function answerTo(clientId: string, extra: Record<string, string> = {}): Promise<{ location: string | null; body: string; status: number }> {
+    const browser = new Browser();
+    const verifier = client.randomPKCECodeVerifier();
+    const url = new URL(`${tessera.url}/oidc/auth`);
+    url.search = new URLSearchParams({
+      client_id: clientId,
+      response_type: 'code',
+      scope: 'openid email',
+      redirect_uri: `https://${clientId}.example.org/post`,
+      code_challenge: await client.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: 'S256',
+      state: 'st4te',
+      ...extra,
+    }).toString();
+    let visit = await follow(browser, await browser.get(url.href), tessera.url);
+    if (headingOf(visit.body) === 'Log in') visit = await follow(browser, await browser.submit(visit, { username: 'casuser', password: 'Mellon' }), tessera.url);
+    return visit;
+  }
+
+  it('form_post: a page that posts the code and state to the redirect URI', async () => {
+    const answer = await answerTo('formpost');
+    expect(answer.status).to.equal(200);
+    expect(answer.body).to.include('action="https://formpost.example.org/post"').and.match(/name="code" value="[^"]+"/).and.include('name="state" value="st4te"');
+  });
+
+  it('fragment: the code in the fragment of the redirect URI; a request naming query gets it in the query', async () => {
+    expect((await answerTo('fragment')).location).to.match(/^https:\/\/fragment\.example\.org\/post#code=[^&]+&state=st4te/);
+    expect((await answerTo('fragment', { response_mode: 'query' })).location).to.match(/^https:\/\/fragment\.example\.org\/post\?code=/);
+  });
+
+  it('query.jwt (JARM): the answer is a JWT signed with the provider key, for the client, holding the code and state', async () => {
+    const answer = await answerTo('queryjwt');
+    const location = new URL(answer.location ?? '');
+    expect(`${location.origin}${location.pathname}`).to.equal('https://queryjwt.example.org/post');
+    const { payload } = await jwtVerify(location.searchParams.get('response') ?? '', jwks, { issuer: `${tessera.url}/oidc`, audience: 'queryjwt' });
+    expect(payload['code']).to.be.a('string');
+    expect(payload['state']).to.equal('st4te');
+  });
+
+  it('form_post.jwt: a page that posts the signed answer as `response`', async () => {
+    const answer = await answerTo('formpostjwt');
+    const response = /name="response" value="([^"]+)"/.exec(answer.body)?.[1];
+    const { payload } = await jwtVerify(response ?? '', jwks, { audience: 'formpostjwt' });
+    expect(payload['code']).to.be.a('string');
   });
 });

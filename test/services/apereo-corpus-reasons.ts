@@ -23,7 +23,6 @@ export const PLANNED = {
   timeBased: 'TimeBasedRegisteredServiceAccessStrategy',
   expirationDate: 'expirationPolicy with a date',
   // Apereo's OIDC and OAuth registrations, as its own examples and browser tests write them.
-  responseMode: 'responseMode (form_post, fragment, JWT response modes)',
   clientKeys: "a client's keys: jwks, jwksKeyId, idTokenSigningAlg, ID token encryption",
   tokenEndpointAuthentication: 'tokenEndpointAuthenticationMethod',
 } as const;
@@ -189,7 +188,6 @@ function lineReason(definition: unknown, line: string): string[] {
   if (field === 'supportedGrantTypes' && problem.includes('public client')) return [notPlanned('client_credentials for a client without a secret (a JWT assertion, its method unsaid)')];
   if (field === 'supportedGrantTypes') return [grantTypeReason(/holds "([^"]+)"/.exec(problem)?.[1] ?? String(members(value)[0]))];
   if (field === 'supportedResponseTypes') return [...new Set(members(value).map(String).filter((type) => !SERVED_RESPONSE_TYPES.has(type)).map(responseTypeReason))];
-  if (field === 'responseMode') return [PLANNED.responseMode];
   if (field === 'jwks') return [jwksReason(value)];
   if (field === 'jwksKeyId' || field === 'idTokenSigningAlg') return [PLANNED.clientKeys];
   if (field.startsWith('properties.accessTokenAsJwt')) return [notPlanned("JWT access tokens with a client's own keys (accessTokenAsJwt* properties)")];

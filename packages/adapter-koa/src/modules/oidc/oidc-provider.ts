@@ -196,6 +196,28 @@ function releaseClaimsAsComputed(provider: ProviderInstance): void {
   Object.defineProperty(provider, 'Claims', { value: ComputedClaims });
 }
 
+/**
+ * Apereo's responseMode: an authorization request of a client that registered one and names no
+ * `response_mode` is answered in that mode (the library's default goes by the response type only),
+ * when the library first asks which mode it is in.
+ */
+function answerInRegisteredResponseMode(provider: ProviderInstance): void {
+  const LibraryContext = provider.OIDCContext;
+  if (typeof Object.getOwnPropertyDescriptor(LibraryContext.prototype, 'responseMode')?.get !== 'function') throw new Error("node-oidc-provider's request context has no responseMode to default");
+  class RegisteredResponseMode extends LibraryContext {}
+  Object.defineProperty(RegisteredResponseMode.prototype, 'responseMode', {
+    get(this: { params?: Record<string, unknown>; client?: unknown }) {
+      // Written into the request's parameters, as if the client had asked: the library's response
+      // modes (JARM's among them) read them there, and a resumed authorization keeps them.
+      const registered = registeredResponseMode(this.client as ClientFields | undefined);
+      if (this.params !== undefined && this.params['response_mode'] === undefined && registered !== undefined) this.params['response_mode'] = registered;
+      const mode: unknown = Reflect.get(LibraryContext.prototype, 'responseMode', this);
+      return typeof mode === 'string' ? mode : undefined;
+    },
+  });
+  Object.defineProperty(provider, 'OIDCContext', { value: RegisteredResponseMode });
+}
+
 /** The models whose records a revoked grant takes with it. */
 const GRANT_BOUND_MODELS = ['AccessToken', 'AuthorizationCode', 'RefreshToken', 'DeviceCode', 'BackchannelAuthenticationRequest'];
 
@@ -246,6 +268,7 @@ export function clientOf(service: RegisteredService, served: readonly string[]):
     tessera_service_id: service.serviceId,
     tessera_renew_refresh_token: client.renewRefreshToken,
     tessera_jwt_access_token: client.jwtAccessToken === true,
+    ...(client.responseMode !== undefined && { tessera_response_mode: client.responseMode }),
   };
 }
 
@@ -309,7 +332,15 @@ type ClientFields = {
   readonly tessera_renew_refresh_token?: unknown;
   readonly tesseraJwtAccessToken?: unknown;
   readonly tessera_jwt_access_token?: unknown;
+  readonly tesseraResponseMode?: unknown;
+  readonly tessera_response_mode?: unknown;
 };
+
+/** Apereo's responseMode of the client's service, when it registered one. */
+function registeredResponseMode(client: ClientFields | undefined): string | undefined {
+  const mode = client?.tesseraResponseMode ?? client?.tessera_response_mode;
+  return typeof mode === 'string' ? mode : undefined;
+}
 
 /** Apereo's jwtAccessToken of the client's service: its access tokens are JWTs. */
 function issuesJwtAccessTokens(client: ClientFields | undefined): boolean {
@@ -441,12 +472,14 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
     pairwiseIdentifier: (ctx, accountId, client) => subjectOf(ctx, accountId, client.clientId),
     responseTypes: ['code', 'id_token', 'id_token token', 'code id_token', 'code token', 'code id_token token', 'none'],
     clientAuthMethods: ['client_secret_basic', 'client_secret_post', 'private_key_jwt', 'none'],
-    extraClientMetadata: { properties: ['tessera_service_id', 'tessera_renew_refresh_token', 'tessera_jwt_access_token'] },
+    extraClientMetadata: { properties: ['tessera_service_id', 'tessera_renew_refresh_token', 'tessera_jwt_access_token', 'tessera_response_mode'] },
     pkce: { required: (_ctx, client) => client.clientAuthMethod === 'none' },
     features: {
       devInteractions: { enabled: false },
       // A client's token for itself (no user, no ID token), for the clients whose supportedGrantTypes say so.
       clientCredentials: { enabled: true },
+      // JARM: the authorization's answer as a JWT signed with the provider's key (query.jwt, fragment.jwt, form_post.jwt, jwt).
+      jwtResponseModes: { enabled: true },
       // Apereo's jwtAccessToken: the client's access tokens are RFC 9068 JWTs for its own resource
       // (jwtResourceOf), whether or not it names one, signed with the provider's key. Any other resource
       // is refused (invalid_target), as the library's default does.
@@ -637,6 +670,7 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
   const provider = new Provider(deps.issuer, configuration);
   provider.proxy = deps.trustProxy;
   releaseClaimsAsComputed(provider);
+  answerInRegisteredResponseMode(provider);
   provider.on('server_error', (ctx: Context, error: unknown) => reportServerError(deps.events, error, ctx));
   reportProviderEvents(provider, deps.events);
   // Apereo's OidcRegisteredService: the serviceId is the pattern every redirect URI must match in full.

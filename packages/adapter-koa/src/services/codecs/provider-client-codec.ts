@@ -2,12 +2,14 @@ import {
   isOAuthOnlyClient,
   OAUTH_REGISTERED_SERVICE_TYPES,
   OIDC_CLIENT_AUTH_METHODS,
+  OIDC_RESPONSE_MODES,
   OIDC_REGISTERED_SERVICE,
   OIDC_SUBJECT_TYPES,
   USER_PROFILE_VIEW_TYPES,
   type InvalidServiceDefinitionError,
   type OidcClientAuthMethod,
   type OidcClientDefinition,
+  type OidcResponseMode,
   type OidcSubjectType,
   type RegisteredService,
   type ServiceDefinitionProblem,
@@ -44,6 +46,7 @@ const OAUTH_CLIENT_KEYS: readonly string[] = [
   'renewRefreshToken',
   'userProfileViewType',
   'jwtAccessToken',
+  'responseMode',
 ];
 
 /** The keys only an OidcRegisteredService reads. */
@@ -57,7 +60,6 @@ const is = (expected: unknown) => (value: unknown) => value === expected;
 const OAUTH_UNSUPPORTED: Readonly<Record<string, Unsupported>> = {
   jsonFormat: { instead: 'the token endpoint answers in JSON, as CAS 6 and later do', accepted: { when: is(true), as: 'true' } },
   audience: { instead: 'access tokens name no audience', accepted: { when: (value) => stringList(value)?.length === 0, as: 'an empty list' } },
-  responseMode: { instead: 'the code goes back in the query of the redirect URI, as OAuth 2.0 says by default', accepted: { when: is('query'), as: 'query' } },
   codeExpirationPolicy: { instead: ONE_SET_OF_LIFETIMES },
   accessTokenExpirationPolicy: { instead: ONE_SET_OF_LIFETIMES },
   refreshTokenExpirationPolicy: { instead: ONE_SET_OF_LIFETIMES },
@@ -179,6 +181,11 @@ export function parseProviderClient(json: Readonly<Record<string, unknown>>, typ
     return value as UserProfileViewType | undefined;
   });
   part(() => refuseOwnTokenKeys(json['properties'], fail));
+  const responseMode = part(() => {
+    const value = json['responseMode'] ?? undefined;
+    if (value !== undefined && !OIDC_RESPONSE_MODES.includes(value as OidcResponseMode)) throw fail('responseMode', `must be one of ${OIDC_RESPONSE_MODES.join(', ')}`);
+    return value === 'query' ? undefined : (value as OidcResponseMode | undefined);
+  });
   const flag = (key: string) => part(() => javaBoolean(json[key], false, () => fail(key, 'must be a boolean')));
   const [bypassApprovalPrompt, generateRefreshToken, renewRefreshToken, jwtAccessToken] = [flag('bypassApprovalPrompt'), flag('generateRefreshToken'), flag('renewRefreshToken'), flag('jwtAccessToken')];
   throwAll(problems);
@@ -196,6 +203,7 @@ export function parseProviderClient(json: Readonly<Record<string, unknown>>, typ
     ...(jwks !== undefined && { jwks }),
     ...(idTokenSigningAlg !== undefined && { idTokenSigningAlg }),
     ...(jwtAccessToken === true && { jwtAccessToken }),
+    ...(responseMode !== undefined && { responseMode }),
     ...(subjectType !== undefined && { subjectType }),
     ...(sectorIdentifierUri !== undefined && { sectorIdentifierUri }),
   };
@@ -219,6 +227,7 @@ export function providerClientJson(service: Pick<RegisteredService, 'type'>, cli
     ...(client.subjectType !== undefined && { subjectType: client.subjectType }),
     ...(client.sectorIdentifierUri !== undefined && { sectorIdentifierUri: client.sectorIdentifierUri }),
     ...(client.jwtAccessToken && { jwtAccessToken: true }),
+    ...(client.responseMode !== undefined && { responseMode: client.responseMode }),
   };
 }
 

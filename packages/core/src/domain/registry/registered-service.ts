@@ -215,7 +215,16 @@ export interface OidcClientDefinition {
    * verify against the JWKS.
    */
   readonly jwtAccessToken?: true;
+  /**
+   * Apereo's `responseMode`, kept only when not `query`: how an authorization answers the client when
+   * its request names no `response_mode` (`fragment`, `form_post`, or a JWT response mode, JARM).
+   */
+  readonly responseMode?: OidcResponseMode;
 }
+
+/** The response modes a client may register: OAuth 2.0's, and JARM's (the answer as a JWT signed with the provider's key). */
+export const OIDC_RESPONSE_MODES = ['query', 'fragment', 'form_post', 'query.jwt', 'fragment.jwt', 'form_post.jwt', 'jwt'] as const;
+export type OidcResponseMode = (typeof OIDC_RESPONSE_MODES)[number];
 
 export const OIDC_SUBJECT_TYPES = ['public', 'pairwise'] as const;
 export type OidcSubjectType = (typeof OIDC_SUBJECT_TYPES)[number];
