@@ -178,7 +178,6 @@ function lineReason(definition: unknown, line: string): string[] {
   if (field === '(definition)') return [broken('not a JSON object')];
   if (field === '@class') return [notPlanned(`service class ${simpleName(value)}`)];
   if (problem.includes('unknown key') && Object.hasOwn(OIDC_CLIENT_KEYS, field)) return [OIDC_CLIENT_KEYS[field] ?? notPlanned(field)];
-  if (problem.includes('unknown key') && /^usernameAttributeProvider\.(scope|removePattern)$/.test(field)) return [notPlanned(field)];
   if (problem.includes('unknown key')) return [broken(`${field} is no Apereo key (Apereo ignores it)`)];
   if (hasGroovy(value)) return [CANNOT_EXIST.groovy];
   if (field === 'evaluationOrder') return [typeof value === 'string' && /^\s*-?\d+\s*$/.test(value) ? PLANNED.quotedEvaluationOrder : broken('evaluationOrder is not a number')];
