@@ -386,3 +386,33 @@ describe("oidc: Apereo's responseMode, as its response mode tests register it", 
     expect(payload['code']).to.be.a('string');
   });
 });
+
+/** oidc-login-sonarqube: the code flow beside Apereo's implicit `token`, which tessera does not serve. */
+const SONARQUBE = registration(81, 'sonarqube', {
+  scopes: scopes('openid', 'profile', 'email'),
+  supportedResponseTypes: ['java.util.HashSet', ['code', 'token', 'id_token token', 'id_token']],
+  supportedGrantTypes: ['java.util.HashSet', ['client_credentials', 'refresh_token', 'authorization_code']],
+  attributeReleasePolicy: chain(
+    { '@class': `${CLAIMS}.OidcProfileScopeAttributeReleasePolicy`, order: 1, claimMappings: { '@class': 'java.util.TreeMap', preferred_username: 'uid' } },
+    { '@class': `${CLAIMS}.OidcEmailScopeAttributeReleasePolicy`, order: 1 },
+  ),
+});
+
+// docs/services.md (OAuth 2.0 and OpenID Connect clients): a type tessera never serves, listed beside others.
+describe('oidc: a client listing the implicit token beside the code flow (Apereo’s SonarQube registration)', () => {
+  let tessera: Tessera;
+  before(async () => {
+    tessera = await startOidc({ users: [CASUSER], services: [SONARQUBE], oidc: { claimsMap: { email: 'mail' } } });
+  });
+  after(() => tessera?.close());
+
+  it('the code flow works with its claims; a request for the bare token is refused; the start said so', async () => {
+    const claims = await claimsThroughOpenidClient(tessera, 'sonarqube', SECRET, 'https://sonarqube.example.org/callback', 'openid email');
+    expect(claims).to.deep.equal({ idToken: { email: 'casuser@example.org' }, userinfo: { email: 'casuser@example.org' } });
+    const url = new URL(`${tessera.url}/oidc/auth`);
+    url.search = new URLSearchParams({ client_id: 'sonarqube', response_type: 'token', scope: 'openid', redirect_uri: 'https://sonarqube.example.org/callback' }).toString();
+    const answer = await fetch(url, { redirect: 'manual' });
+    expect(answer.headers.get('location') ?? '').to.match(/error=unsupported_response_type/);
+    expect(tessera.logs.some((line) => line.includes('its supportedResponseTypes hold token'))).to.equal(true);
+  });
+});

@@ -64,7 +64,7 @@ describe('service definitions: OAuthRegisteredService, and the OAuth keys of Oid
         ...CLIENT,
         clientId: 'with space',
         scopes: ['java.util.HashSet', ['openid', 'profile']],
-        supportedGrantTypes: ['java.util.HashSet', ['password', 'authorization_code']],
+        supportedGrantTypes: ['java.util.HashSet', ['password']],
         supportedResponseTypes: ['java.util.HashSet', ['token']],
         userProfileViewType: 'XML',
         renewRefreshToken: 'maybe',
@@ -76,6 +76,12 @@ describe('service definitions: OAuthRegisteredService, and the OAuth keys of Oid
       'supportedResponseTypes: holds "token", not supported by tessera: the implicit flow puts the access token in the URL the browser goes to: use code',
       'userProfileViewType: must be one of NESTED, FLAT',
       'renewRefreshToken: must be a boolean',
+    ]);
+    // Beside types it serves, one tessera never serves is kept, said, and not served.
+    const beside = parseServiceDefinition({ ...CLIENT, supportedGrantTypes: ['java.util.HashSet', ['password', 'authorization_code']] });
+    expect(beside.oidc?.supportedGrantTypes).to.deep.equal(['password', 'authorization_code']);
+    expect(serviceDefinitionWarnings(beside)).to.deep.equal([
+      `service "OAUTH-1002" (id 1002): its supportedGrantTypes hold password, the password grant (tessera's users type their password only in its login form), which tessera does not serve: the client's requests for it are refused, its other types are served`,
     ]);
     // A public client (no secret) has nothing to prove itself with: no token of its own.
     const { clientSecret: _secret, ...publicClient } = CLIENT;

@@ -251,9 +251,10 @@ export function clientOf(service: RegisteredService, served: readonly string[]):
     token_endpoint_auth_method: client.tokenEndpointAuthenticationMethod,
     // Apereo's generateRefreshToken, which a client listing offline_access among its scopes has too (as
     // Apereo's service registry listener sets it): without it, no refresh token (offline_access is dropped, the grant refused).
-    grant_types: client.generateRefreshToken || client.scopes.includes('offline_access') ? client.supportedGrantTypes : client.supportedGrantTypes.filter((grant) => grant !== 'refresh_token'),
+    grant_types: (client.generateRefreshToken || client.scopes.includes('offline_access') ? client.supportedGrantTypes : client.supportedGrantTypes.filter((grant) => grant !== 'refresh_token')).filter((grant) => grant !== 'password'),
     // A client whose grants leave out authorization_code (one of client_credentials only) gets no code.
-    response_types: client.supportedResponseTypes.filter((type) => !type.split(' ').includes('code') || client.supportedGrantTypes.includes('authorization_code')) as ResponseType[],
+    // The bare `token` some Apereo clients list beside others is not served (serviceDefinitionWarnings says so).
+    response_types: client.supportedResponseTypes.filter((type) => type !== 'token' && (!type.split(' ').includes('code') || client.supportedGrantTypes.includes('authorization_code'))) as ResponseType[],
     scope: scopes.join(' '),
     // The provider wants a list; the pattern decides (redirectUriAllowed below). A request without
     // redirect_uri goes to the one URL a literal pattern names, and is refused otherwise.

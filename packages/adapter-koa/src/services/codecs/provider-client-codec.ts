@@ -127,7 +127,8 @@ export function parseProviderClient(json: Readonly<Record<string, unknown>>, typ
     const items = stringList(value);
     if (items?.length === 0 && emptyIsDefault) return [...fallback];
     if (!items || items.length === 0) throw fail(key, 'must be a non-empty list of strings');
-    const unknown = allowed === undefined ? undefined : items.find((item) => !allowed.includes(item));
+    // A type tessera refuses beside ones it serves is kept, and said (serviceDefinitionWarnings): its requests are refused.
+    const unknown = allowed === undefined ? undefined : items.find((item) => !allowed.includes(item) && !(Object.hasOwn(refused, item) && items.some((other) => allowed.includes(other))));
     if (unknown !== undefined && Object.hasOwn(refused, unknown)) throw fail(key, `holds ${JSON.stringify(unknown)}, not supported by tessera: ${refused[unknown]}`);
     if (unknown !== undefined) throw fail(key, `holds ${JSON.stringify(unknown)}; known: ${allowed?.join(', ')}`);
     return [...new Set(items)];

@@ -29,8 +29,8 @@ export const principalAttributeUsernameCodec: ServicePolicyCodec<PrincipalAttrib
     return {
       usernameAttribute,
       canonicalizationMode: canonicalizationMode as CanonicalizationMode,
-      ...(removePattern !== undefined && { removePattern: removePattern as string }),
-      ...(scope !== undefined && { scope: scope as string }),
+      ...(removePattern !== undefined && { removePattern: removePattern }),
+      ...(scope !== undefined && { scope: scope }),
     };
   },
   render: (provider) => ({
