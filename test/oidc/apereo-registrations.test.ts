@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { createRemoteJWKSet, jwtVerify } from 'jose';
+import { compactDecrypt, createRemoteJWKSet, exportJWK, generateKeyPair, jwtVerify, SignJWT } from 'jose';
 import { fileURLToPath } from 'node:url';
 import * as client from 'openid-client';
 import { parse as parseYaml } from 'yaml';
@@ -414,5 +414,86 @@ describe('oidc: a client listing the implicit token beside the code flow (Apereo
     const answer = await fetch(url, { redirect: 'manual' });
     expect(answer.headers.get('location') ?? '').to.match(/error=unsupported_response_type/);
     expect(tessera.logs.some((line) => line.includes('its supportedResponseTypes hold token'))).to.equal(true);
+  });
+});
+
+// docs/services.md (OAuth 2.0 and OpenID Connect clients): a client's keys, how it proves itself and how its ID tokens are signed and encrypted.
+describe("oidc: a client's keys: jwks, idTokenSigningAlg, encryptIdToken, and how it authenticates", () => {
+  let tessera: Tessera;
+  let jwks: ReturnType<typeof createRemoteJWKSet>;
+  let signing: Awaited<ReturnType<typeof generateKeyPair>>['privateKey'];
+  let decrypting: Awaited<ReturnType<typeof generateKeyPair>>['privateKey'];
+
+  before(async () => {
+    const signingPair = await generateKeyPair('RS256', { extractable: true });
+    const encryptionPair = await generateKeyPair('RSA-OAEP-256', { extractable: true });
+    signing = signingPair.privateKey;
+    decrypting = encryptionPair.privateKey;
+    const keys = JSON.stringify({
+      keys: [
+        { ...(await exportJWK(signingPair.publicKey)), kid: 'sig-1', alg: 'RS256', use: 'sig' },
+        { ...(await exportJWK(encryptionPair.publicKey)), kid: 'enc-1', alg: 'RSA-OAEP-256', use: 'enc' },
+      ],
+    });
+    const { clientSecret: _secret, ...withoutSecret } = registration(91, 'keyed', {});
+    tessera = await startOidc({
+      users: [CASUSER],
+      services: [
+        // Keys and no secret, its method unsaid: private_key_jwt, as Apereo takes an assertion signed with them.
+        { ...withoutSecret, scopes: scopes('openid', 'email'), jwks: keys, idTokenSigningAlg: 'RS256', encryptIdToken: true, idTokenEncryptionAlg: 'RSA-OAEP-256', idTokenEncryptionEncoding: 'A128CBC-HS256' },
+        registration(92, 'hmac', { tokenEndpointAuthenticationMethod: 'client_secret_jwt', scopes: scopes('openid') }),
+      ],
+      oidc: { claimsMap: { email: 'mail' } },
+    });
+    jwks = createRemoteJWKSet(new URL(`${tessera.url}/oidc/jwks`));
+  });
+  after(() => tessera?.close());
+
+  it("private_key_jwt by its keys: the ID token is signed by the provider, then encrypted to the client's key, which alone opens it", async () => {
+    const config = await client.discovery(new URL(`${tessera.url}/oidc`), 'keyed', undefined, client.PrivateKeyJwt({ key: signing, kid: 'sig-1' }), insecure);
+    const { callback, verifier } = await authorizeThroughLoginForm(config, tessera.url, 'https://keyed.example.org/callback', 'openid email');
+    // The token request by hand: the ID token is a JWE, which the test opens itself.
+    const assertion = await new SignJWT({})
+      .setProtectedHeader({ alg: 'RS256', kid: 'sig-1' })
+      .setIssuer('keyed')
+      .setSubject('keyed')
+      .setAudience(`${tessera.url}/oidc/token`)
+      .setJti(crypto.randomUUID())
+      .setIssuedAt()
+      .setExpirationTime('1m')
+      .sign(signing);
+    const answer = await fetch(`${tessera.url}/oidc/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'authorization_code',
+        code: callback.searchParams.get('code') ?? '',
+        redirect_uri: 'https://keyed.example.org/callback',
+        code_verifier: verifier,
+        client_id: 'keyed',
+        client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer',
+        client_assertion: assertion,
+      }),
+    });
+    expect(answer.status).to.equal(200);
+    const { id_token: idToken } = (await answer.json()) as { id_token: string };
+    expect(idToken.split('.')).to.have.length(5);
+    const { plaintext, protectedHeader } = await compactDecrypt(idToken, decrypting);
+    expect(protectedHeader).to.deep.include({ alg: 'RSA-OAEP-256', enc: 'A128CBC-HS256' });
+    const { payload, protectedHeader: signed } = await jwtVerify(new TextDecoder().decode(plaintext), jwks, { issuer: `${tessera.url}/oidc`, audience: 'keyed' });
+    expect(signed.alg).to.equal('RS256');
+    expect(payload).to.deep.include({ sub: 'casuser', email: 'casuser@example.org' });
+  });
+
+  it('client_secret_jwt: an assertion MACed with its secret authenticates it; one MACed with another is invalid_client', async () => {
+    const config = await client.discovery(new URL(`${tessera.url}/oidc`), 'hmac', SECRET, client.ClientSecretJwt(SECRET), insecure);
+    const tokens = await client.clientCredentialsGrant(config, { scope: 'openid' });
+    expect(tokens.access_token).to.be.a('string');
+    const wrong = await client.discovery(new URL(`${tessera.url}/oidc`), 'hmac', 'not-the-secret-of-hmac-at-all', client.ClientSecretJwt('not-the-secret-of-hmac-at-all'), insecure);
+    const refused = await client.clientCredentialsGrant(wrong, { scope: 'openid' }).then(
+      () => 'accepted',
+      (error: unknown) => (error as { error?: string; code?: string }).error ?? (error as { code?: string }).code,
+    );
+    expect(refused).to.be.oneOf(['invalid_client', 'OAUTH_WWW_AUTHENTICATE_CHALLENGE']);
   });
 });

@@ -23,8 +23,6 @@ export const PLANNED = {
   timeBased: 'TimeBasedRegisteredServiceAccessStrategy',
   expirationDate: 'expirationPolicy with a date',
   // Apereo's OIDC and OAuth registrations, as its own examples and browser tests write them.
-  clientKeys: "a client's keys: jwks, jwksKeyId, idTokenSigningAlg, ID token encryption",
-  tokenEndpointAuthentication: 'tokenEndpointAuthenticationMethod',
 } as const;
 
 export const CANNOT_EXIST = {
@@ -51,20 +49,13 @@ const isObject = (value: unknown): value is Json => typeof value === 'object' &&
 const simpleName = (type: unknown): string => (typeof type === 'string' ? (type.split('.').pop() ?? type) : '');
 const isApereoClass = (type: unknown): boolean => typeof type === 'string' && /^(org\.apereo\.|org\.jasig\.)/.test(type);
 
-/** Keys of Apereo's OidcRegisteredService tessera may not read yet, and the planned item each waits for (none: not planned). */
-const OIDC_CLIENT_KEYS: Readonly<Record<string, string | undefined>> = {
-  jwksKeyId: PLANNED.clientKeys,
-  signIdToken: PLANNED.clientKeys,
-  encryptIdToken: PLANNED.clientKeys,
-  idTokenEncryptionAlg: PLANNED.clientKeys,
-  idTokenEncryptionEncoding: PLANNED.clientKeys,
-  idTokenEncryptionOptional: PLANNED.clientKeys,
-  subjectType: undefined,
-  sectorIdentifierUri: undefined,
-  idTokenIssuer: undefined,
-  userInfoSigningAlg: undefined,
-  userInfoEncryptedResponseAlg: undefined,
-  userInfoEncryptedResponseEncoding: undefined,
+/** Keys of Apereo's OidcRegisteredService tessera does not read (refused as unknown or unsupported), each its own reason. */
+const OIDC_CLIENT_KEYS: Readonly<Record<string, string>> = {
+  jwksKeyId: notPlanned('jwksKeyId (a client naming the key its tokens are signed with)'),
+  idTokenIssuer: notPlanned('idTokenIssuer (an issuer of its own per client)'),
+  userInfoSigningAlg: notPlanned('userInfoSigningAlg (signed userinfo)'),
+  userInfoEncryptedResponseAlg: notPlanned('userInfoEncryptedResponseAlg (encrypted userinfo)'),
+  userInfoEncryptedResponseEncoding: notPlanned('userInfoEncryptedResponseAlg (encrypted userinfo)'),
 };
 
 /** Why a grant type Apereo's clients name waits, one reason per grant. */
@@ -88,7 +79,7 @@ function responseTypeReason(type: string): string {
 function jwksReason(value: unknown): string {
   if (typeof value === 'string' && value.includes('${')) return CANNOT_EXIST.springExpression;
   if (typeof value === 'string' && !value.trimStart().startsWith('{') && !/^https?:/.test(value)) return notPlanned('jwks holding a shared secret (client_secret_jwt)');
-  return PLANNED.clientKeys;
+  return notPlanned('jwks');
 }
 
 /** The value at a dotted field path (`attributeReleasePolicy.attributeFilter`); array indexes as `[n]`. */
@@ -177,7 +168,7 @@ function lineReason(definition: unknown, line: string): string[] {
   const value = at(definition, field);
   if (field === '(definition)') return [broken('not a JSON object')];
   if (field === '@class') return [notPlanned(`service class ${simpleName(value)}`)];
-  if (problem.includes('unknown key') && Object.hasOwn(OIDC_CLIENT_KEYS, field)) return [OIDC_CLIENT_KEYS[field] ?? notPlanned(field)];
+  if (Object.hasOwn(OIDC_CLIENT_KEYS, field)) return [OIDC_CLIENT_KEYS[field] ?? notPlanned(field)];
   if (problem.includes('unknown key')) return [broken(`${field} is no Apereo key (Apereo ignores it)`)];
   if (hasGroovy(value)) return [CANNOT_EXIST.groovy];
   if (field === 'evaluationOrder') return [typeof value === 'string' && /^\s*-?\d+\s*$/.test(value) ? PLANNED.quotedEvaluationOrder : broken('evaluationOrder is not a number')];
@@ -188,11 +179,9 @@ function lineReason(definition: unknown, line: string): string[] {
   if (field === 'supportedGrantTypes') return [grantTypeReason(/holds "([^"]+)"/.exec(problem)?.[1] ?? String(members(value)[0]))];
   if (field === 'supportedResponseTypes') return [...new Set(members(value).map(String).filter((type) => !SERVED_RESPONSE_TYPES.has(type)).map(responseTypeReason))];
   if (field === 'jwks') return [jwksReason(value)];
-  if (field === 'jwksKeyId' || field === 'idTokenSigningAlg') return [PLANNED.clientKeys];
+  if (field === 'idTokenSigningAlg') return [notPlanned(`idTokenSigningAlg ${String(value)} (the provider's keys sign RS256)`)];
   if (field.startsWith('properties.accessTokenAsJwt')) return [notPlanned("JWT access tokens with a client's own keys (accessTokenAsJwt* properties)")];
-  if (field === 'tokenEndpointAuthenticationMethod') {
-    return [typeof value === 'string' && value.includes('tls_client_auth') ? notPlanned(`tokenEndpointAuthenticationMethod ${value} (mutual TLS)`) : PLANNED.tokenEndpointAuthentication];
-  }
+  if (field === 'tokenEndpointAuthenticationMethod') return [notPlanned(`tokenEndpointAuthenticationMethod ${String(value)}${typeof value === 'string' && value.includes('tls_client_auth') ? ' (mutual TLS)' : ''}`)];
   if (field === 'logoutType') return [broken(`logoutType ${String(value)}`)];
   if (field === 'multifactorPolicy' || field.startsWith('multifactorPolicy.')) return [multifactorReason(at(definition, 'multifactorPolicy'))];
   if (field === 'usernameAttributeProvider' || field.startsWith('usernameAttributeProvider.')) return [usernameProviderReason(at(definition, 'usernameAttributeProvider'))];

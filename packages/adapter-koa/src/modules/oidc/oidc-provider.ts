@@ -19,7 +19,19 @@ import {
 } from '@tessera/core';
 import { claimsOf, claimsReleasePolicy, STANDARD_SCOPE_CLAIMS, type OidcKeySet } from '@tessera/core/modules/oidc';
 import type { Context } from 'koa';
-import type { Adapter, AdapterPayload, ClientMetadata, Configuration, KoaContextWithOIDC, ResponseType, AccountClaims, SigningAlgorithmWithNone, default as ProviderInstance } from 'oidc-provider';
+import type {
+  Adapter,
+  AdapterPayload,
+  ClientMetadata,
+  Configuration,
+  EncryptionAlgValues,
+  EncryptionEncValues,
+  KoaContextWithOIDC,
+  ResponseType,
+  AccountClaims,
+  SigningAlgorithmWithNone,
+  default as ProviderInstance,
+} from 'oidc-provider';
 import { reportServerError } from '../../errors/report.js';
 import type { ProviderLibrary } from './provider-library.js';
 import type { OidcPages } from './oidc-pages.js';
@@ -261,6 +273,10 @@ export function clientOf(service: RegisteredService, served: readonly string[]):
     redirect_uris: [literal ?? 'https://redirect-uri.invalid/'],
     post_logout_redirect_uris: literal === undefined ? [] : [literal],
     ...(client.idTokenSigningAlg !== undefined && { id_token_signed_response_alg: client.idTokenSigningAlg as SigningAlgorithmWithNone }),
+    ...(client.idTokenEncryption !== undefined && {
+      id_token_encrypted_response_alg: client.idTokenEncryption.alg as EncryptionAlgValues,
+      id_token_encrypted_response_enc: client.idTokenEncryption.enc as EncryptionEncValues,
+    }),
     ...(client.jwks !== undefined && (client.jwks.startsWith('https://') ? { jwks_uri: client.jwks } : { jwks: JSON.parse(client.jwks) as { keys: [] } })),
     ...(service.logoutType === 'BACK_CHANNEL' && service.logoutUrl !== undefined && { backchannel_logout_uri: service.logoutUrl, backchannel_logout_session_required: true }),
     // Who the user is to the client is its username provider's answer (pairwiseIdentifier below); the
@@ -472,13 +488,15 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
     subjectTypes: ['public', 'pairwise'],
     pairwiseIdentifier: (ctx, accountId, client) => subjectOf(ctx, accountId, client.clientId),
     responseTypes: ['code', 'id_token', 'id_token token', 'code id_token', 'code token', 'code id_token token', 'none'],
-    clientAuthMethods: ['client_secret_basic', 'client_secret_post', 'private_key_jwt', 'none'],
+    clientAuthMethods: ['client_secret_basic', 'client_secret_post', 'client_secret_jwt', 'private_key_jwt', 'none'],
     extraClientMetadata: { properties: ['tessera_service_id', 'tessera_renew_refresh_token', 'tessera_jwt_access_token', 'tessera_response_mode'] },
     pkce: { required: (_ctx, client) => client.clientAuthMethod === 'none' },
     features: {
       devInteractions: { enabled: false },
       // A client's token for itself (no user, no ID token), for the clients whose supportedGrantTypes say so.
       clientCredentials: { enabled: true },
+      // Apereo's encryptIdToken: ID tokens encrypted to the client's public key (its jwks).
+      encryption: { enabled: true },
       // JARM: the authorization's answer as a JWT signed with the provider's key (query.jwt, fragment.jwt, form_post.jwt, jwt).
       jwtResponseModes: { enabled: true },
       // Apereo's jwtAccessToken: the client's access tokens are RFC 9068 JWTs for its own resource

@@ -50,7 +50,26 @@ const OAUTH_CLIENT_KEYS: readonly string[] = [
 ];
 
 /** The keys only an OidcRegisteredService reads. */
-const OIDC_ONLY_KEYS: readonly string[] = ['tokenEndpointAuthenticationMethod', 'jwks', 'idTokenSigningAlg', 'subjectType', 'sectorIdentifierUri'];
+const OIDC_ONLY_KEYS: readonly string[] = [
+  'tokenEndpointAuthenticationMethod',
+  'jwks',
+  'idTokenSigningAlg',
+  'subjectType',
+  'sectorIdentifierUri',
+  'signIdToken',
+  'encryptIdToken',
+  'idTokenEncryptionAlg',
+  'idTokenEncryptionEncoding',
+];
+
+/** OIDC keys of Apereo's with a behaviour tessera does not have, and what it does instead. */
+const OIDC_UNSUPPORTED: Readonly<Record<string, Unsupported>> = {
+  jwksKeyId: { instead: "every token is signed with the current key of the provider's key set (oidc.keys, its kid in the JWKS): a client cannot name another" },
+  idTokenIssuer: { instead: 'every token names one issuer, server.publicUrl + server.basePath + /oidc' },
+  userInfoSigningAlg: { instead: 'userinfo answers in JSON' },
+  userInfoEncryptedResponseAlg: { instead: 'userinfo answers in JSON' },
+  userInfoEncryptedResponseEncoding: { instead: 'userinfo answers in JSON' },
+};
 
 const ONE_SET_OF_LIFETIMES = "a client's codes and tokens live as long as the oidc.* settings say, the same for every client";
 
@@ -69,13 +88,17 @@ const OAUTH_UNSUPPORTED: Readonly<Record<string, Unsupported>> = {
 /** What a provider client's `@class` adds to the keys of every service; undefined for any other class. */
 export function providerClientKeys(type: unknown): Pick<KeyRules, 'read' | 'unsupported' | 'elsewhere'> | undefined {
   if (typeof type !== 'string' || !PROVIDER_CLIENT_TYPES.includes(type)) return undefined;
-  if (type === OIDC_REGISTERED_SERVICE) return { read: [...OAUTH_CLIENT_KEYS, ...OIDC_ONLY_KEYS], unsupported: OAUTH_UNSUPPORTED };
+  if (type === OIDC_REGISTERED_SERVICE) return { read: [...OAUTH_CLIENT_KEYS, ...OIDC_ONLY_KEYS], unsupported: { ...OAUTH_UNSUPPORTED, ...OIDC_UNSUPPORTED } };
   return { read: OAUTH_CLIENT_KEYS, unsupported: OAUTH_UNSUPPORTED, elsewhere: Object.fromEntries(OIDC_ONLY_KEYS.map((key) => [key, 'OidcRegisteredService'])) };
 }
 
 const OIDC_GRANT_TYPES = ['authorization_code', 'refresh_token', 'implicit', 'client_credentials'];
 const OIDC_RESPONSE_TYPES = ['code', 'id_token', 'id_token token', 'code id_token', 'code token', 'code id_token token', 'none'];
-const OIDC_SIGNING_ALGORITHMS = ['RS256', 'PS256', 'ES256'];
+/** What the provider's keys sign with (its key set's keys are RS256 keys). */
+const OIDC_SIGNING_ALGORITHMS = ['RS256'];
+/** How an ID token may be encrypted to the client's public key, and with what content encryption. */
+const ID_TOKEN_ENCRYPTION_ALGORITHMS = ['RSA-OAEP-256', 'RSA-OAEP', 'ECDH-ES'];
+const ID_TOKEN_ENCRYPTION_ENCODINGS = ['A128CBC-HS256', 'A128GCM', 'A256CBC-HS512', 'A256GCM'];
 
 /** The grant and response types an OAuth client may use here; of Apereo's others, why not (an OIDC client's too). */
 /** The grant types every client gets when it names none (Apereo's empty set: no restriction); one that proves who it is also client_credentials. */
@@ -112,11 +135,14 @@ export function parseProviderClient(json: Readonly<Record<string, unknown>>, typ
   });
   const secretGiven = json['clientSecret'] !== undefined && json['clientSecret'] !== null;
   const tokenEndpointAuthenticationMethod = part(() => {
-    const method = (oauthOnly ? undefined : json['tokenEndpointAuthenticationMethod']) ?? (secretGiven ? 'client_secret_basic' : 'none');
+    // Unsaid, as Apereo takes whatever the client proves itself with: its secret, else its keys (a JWT signed with them), else nothing.
+    const keysGiven = !oauthOnly && typeof json['jwks'] === 'string' && json['jwks'] !== '';
+    const method = (oauthOnly ? undefined : json['tokenEndpointAuthenticationMethod']) ?? (secretGiven ? 'client_secret_basic' : keysGiven ? 'private_key_jwt' : 'none');
+    if (typeof method === 'string' && /tls_client_auth$/.test(method)) throw fail('tokenEndpointAuthenticationMethod', `${method}: a client certificate (mutual TLS) does not authenticate clients here; use private_key_jwt or a secret`);
     if (typeof method !== 'string' || !OIDC_CLIENT_AUTH_METHODS.includes(method as OidcClientAuthMethod)) {
       throw fail('tokenEndpointAuthenticationMethod', `must be one of ${OIDC_CLIENT_AUTH_METHODS.join(', ')}`);
     }
-    const usesSecret = method === 'client_secret_basic' || method === 'client_secret_post';
+    const usesSecret = method === 'client_secret_basic' || method === 'client_secret_post' || method === 'client_secret_jwt';
     if (usesSecret && !secretGiven) throw fail('clientSecret', `is required with ${method}`);
     if (!usesSecret && secretGiven) throw fail('clientSecret', `is not used with ${method}: remove it`);
     return method as OidcClientAuthMethod;
@@ -154,6 +180,9 @@ export function parseProviderClient(json: Readonly<Record<string, unknown>>, typ
   );
   const jwks = part(() => {
     const value = json['jwks'] ?? undefined;
+    if (typeof value === 'string' && (value.includes('${') || value.startsWith('file:') || value.startsWith('classpath:'))) {
+      throw fail('jwks', 'names a file (or a Spring expression) of the machine it was written for: write the JWKS as JSON text, or its https URL');
+    }
     if (value !== undefined && (typeof value !== 'string' || (!isJwks(value) && !value.startsWith('https://')))) throw fail('jwks', 'must be a JWKS as JSON text or an https URL');
     if (tokenEndpointAuthenticationMethod === 'private_key_jwt' && value === undefined) throw fail('jwks', 'is required with private_key_jwt');
     return value;
@@ -175,6 +204,18 @@ export function parseProviderClient(json: Readonly<Record<string, unknown>>, typ
     if (value === undefined || value === '') return undefined;
     if (typeof value !== 'string' || !URL.canParse(value) || new URL(value).protocol !== 'https:') throw fail('sectorIdentifierUri', 'must be an https URL (its host is the sector of pairwise subjects)');
     return value;
+  });
+  const idTokenEncryption = part(() => {
+    const signed = javaBoolean(json['signIdToken'], true, () => fail('signIdToken', 'must be a boolean'));
+    if (!signed) throw fail('signIdToken', 'false is not supported by tessera: every ID token is signed with the provider key');
+    const encrypted = javaBoolean(json['encryptIdToken'], false, () => fail('encryptIdToken', 'must be a boolean'));
+    const alg = json['idTokenEncryptionAlg'] ?? 'RSA-OAEP-256';
+    const enc = json['idTokenEncryptionEncoding'] ?? 'A128CBC-HS256';
+    if (typeof alg !== 'string' || !ID_TOKEN_ENCRYPTION_ALGORITHMS.includes(alg)) throw fail('idTokenEncryptionAlg', `must be one of ${ID_TOKEN_ENCRYPTION_ALGORITHMS.join(', ')}`);
+    if (typeof enc !== 'string' || !ID_TOKEN_ENCRYPTION_ENCODINGS.includes(enc)) throw fail('idTokenEncryptionEncoding', `must be one of ${ID_TOKEN_ENCRYPTION_ENCODINGS.join(', ')}`);
+    if (!encrypted) return undefined;
+    if (json['jwks'] === undefined || json['jwks'] === null) throw fail('jwks', "is required with encryptIdToken: the client's public key the ID token is encrypted to");
+    return { alg, enc };
   });
   const userProfileViewType = part(() => {
     const value = json['userProfileViewType'] ?? undefined;
@@ -205,6 +246,7 @@ export function parseProviderClient(json: Readonly<Record<string, unknown>>, typ
     ...(idTokenSigningAlg !== undefined && { idTokenSigningAlg }),
     ...(jwtAccessToken === true && { jwtAccessToken }),
     ...(responseMode !== undefined && { responseMode }),
+    ...(idTokenEncryption !== undefined && { idTokenEncryption }),
     ...(subjectType !== undefined && { subjectType }),
     ...(sectorIdentifierUri !== undefined && { sectorIdentifierUri }),
   };
@@ -229,6 +271,7 @@ export function providerClientJson(service: Pick<RegisteredService, 'type'>, cli
     ...(client.sectorIdentifierUri !== undefined && { sectorIdentifierUri: client.sectorIdentifierUri }),
     ...(client.jwtAccessToken && { jwtAccessToken: true }),
     ...(client.responseMode !== undefined && { responseMode: client.responseMode }),
+    ...(client.idTokenEncryption !== undefined && { encryptIdToken: true, idTokenEncryptionAlg: client.idTokenEncryption.alg, idTokenEncryptionEncoding: client.idTokenEncryption.enc }),
   };
 }
 

@@ -174,7 +174,7 @@ export const USER_PROFILE_VIEW_TYPES = ['NESTED', 'FLAT'] as const;
 export type UserProfileViewType = (typeof USER_PROFILE_VIEW_TYPES)[number];
 
 /** How an OpenID Connect client proves who it is at the token endpoint. */
-export const OIDC_CLIENT_AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'private_key_jwt', 'none'] as const;
+export const OIDC_CLIENT_AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'client_secret_jwt', 'private_key_jwt', 'none'] as const;
 export type OidcClientAuthMethod = (typeof OIDC_CLIENT_AUTH_METHODS)[number];
 
 /** The client part of an OidcRegisteredService or OAuthRegisteredService, in Apereo's terms. */
@@ -220,6 +220,11 @@ export interface OidcClientDefinition {
    * its request names no `response_mode` (`fragment`, `form_post`, or a JWT response mode, JARM).
    */
   readonly responseMode?: OidcResponseMode;
+  /**
+   * Apereo's `encryptIdToken` with `idTokenEncryptionAlg` and `idTokenEncryptionEncoding`, kept only
+   * when on: the client's ID tokens are signed, then encrypted (JWE) to the public key of its `jwks`.
+   */
+  readonly idTokenEncryption?: { readonly alg: string; readonly enc: string };
 }
 
 /** The response modes a client may register: OAuth 2.0's, and JARM's (the answer as a JWT signed with the provider's key). */
