@@ -74,13 +74,18 @@ export async function startOidc(overrides: Record<string, unknown> = {}, options
   }, options);
 }
 
-/** Follows the browser's redirects until one leaves tessera (the client's redirect URI) or a page answers. */
-export async function follow(browser: Browser, visit: Visit, base: string): Promise<Visit> {
+/**
+ * Follows the browser's redirects until one leaves tessera (the client's redirect URI) or a page answers.
+ * With `publicBase` (server.publicUrl + basePath, where the server is not really reached), a redirect
+ * there goes to `base` instead.
+ */
+export async function follow(browser: Browser, visit: Visit, base: string, publicBase = base): Promise<Visit> {
   let current = visit;
   for (let hops = 0; hops < 10 && current.location !== null && current.status >= 300 && current.status < 400; hops++) {
     const next = new URL(current.location, current.url).href;
-    if (!next.startsWith(base)) return current;
-    current = await browser.get(next);
+    if (next.startsWith(publicBase)) current = await browser.get(`${base}${next.slice(publicBase.length)}`);
+    else if (next.startsWith(base)) current = await browser.get(next);
+    else return current;
   }
   return current;
 }

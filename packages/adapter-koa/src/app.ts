@@ -79,6 +79,7 @@ function extensionPoints(contributions: readonly HttpExtensions[]): Omit<HttpCon
     credentialGuards: (condition) => contributions.flatMap((contribution) => contribution.credentialGuard?.(condition) ?? []),
     validationGuards: contributions.flatMap((contribution) => contribution.validationGuard ?? []),
     formGuards: contributions.flatMap((contribution) => contribution.formGuard ?? []),
+    authorizationGuards: contributions.flatMap((contribution) => contribution.authorizationGuard ?? []),
     ticketEncodings,
     async ticketIdOf(idOrEncoded) {
       let id = idOrEncoded;
@@ -86,11 +87,7 @@ function extensionPoints(contributions: readonly HttpExtensions[]): Omit<HttpCon
       return id;
     },
     validationExtensions: contributions.flatMap((contribution) => contribution.validation ?? []),
-    loginForm: {
-      fields: contributions.flatMap((contribution) => contribution.loginForm?.fields ?? []),
-      steps: contributions.flatMap((contribution) => contribution.loginForm?.steps ?? []),
-      ticketSteps: contributions.flatMap((contribution) => contribution.loginForm?.ticketSteps ?? []),
-    },
+    loginPrompts: contributions.flatMap((contribution) => contribution.loginPrompts ?? []),
   };
 }
 

@@ -179,7 +179,8 @@ export function oidcRoutes(http: HttpContext, deps: OidcRouteDependencies): Rout
       if (named === null || (named !== undefined && (await (await oidc()).subjectFor(String(details.params['client_id']), handed.tgt)) !== named)) {
         return finish(ctx, { error: 'login_required', error_description: 'The user who logged in is not the one the client named' });
       }
-      const login = { accountId: handed.tgt.authentication.principal.id, ts: Math.floor(handed.authenticatedAt / 1000), ...provedBy(http.core, handed.tgt) };
+      // `remember: false`: the provider session's cookie ends with the browser, as the TGC it stands for.
+      const login = { accountId: handed.tgt.authentication.principal.id, ts: Math.floor(handed.authenticatedAt / 1000), ...provedBy(http.core, handed.tgt), remember: false };
       await finish(ctx, { login, tessera: { tgt: handed.tgt.id } });
     },
   });

@@ -93,7 +93,8 @@ export function providerClientKeys(type: unknown): Pick<KeyRules, 'read' | 'unsu
 }
 
 const OIDC_GRANT_TYPES = ['authorization_code', 'refresh_token', 'implicit', 'client_credentials'];
-const OIDC_RESPONSE_TYPES = ['code', 'id_token', 'id_token token', 'code id_token', 'code token', 'code id_token token', 'none'];
+/** The response types an OIDC client may be registered with: those the provider serves, and discovery advertises. */
+export const OIDC_RESPONSE_TYPES: readonly string[] = ['code', 'id_token', 'id_token token', 'code id_token', 'code token', 'code id_token token', 'none'];
 /** What the provider's keys sign with (its key set's keys are RS256 keys). */
 const OIDC_SIGNING_ALGORITHMS = ['RS256'];
 /** How an ID token may be encrypted to the client's public key, and with what content encryption. */

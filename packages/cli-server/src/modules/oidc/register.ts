@@ -1,4 +1,4 @@
-import type { TicketStep } from '@tessera/adapter-koa';
+import { ticketPromptsNeeded, type LoginPrompt } from '@tessera/core';
 import {
   createOidcProvider,
   endLoginSession,
@@ -11,7 +11,6 @@ import {
 } from '@tessera/adapter-koa/modules/oidc';
 import { authenticationMethodReferences } from '../../credential-kinds.js';
 import { key, KEYS } from '../../keys.js';
-import { LOGIN_BRANDING, LOGIN_COOKIE } from '../login/register.js';
 import type { ModuleRegistration } from '../module.js';
 import type { oidcSections } from './config.js';
 import { loadOidcKeys } from './key-file.js';
@@ -28,30 +27,28 @@ const PAGES = key<OidcPages>('oidc: pages');
  * so /login decides over the client's own definition. A logout of the login session ends the provider
  * sessions of its TGT.
  */
-export const registerOidcModule: ModuleRegistration<typeof oidcSections> = (binder, { oidc: settings }, { server, credentialKinds }) => {
+export const registerOidcModule: ModuleRegistration<typeof oidcSections> = (binder, { oidc: settings }, { server, tickets: ticketSettings, credentialKinds }) => {
   const basePath = server.basePath.replace(/\/+$/, '');
   const issuer = `${server.publicUrl ?? ''}${basePath}/oidc`;
   binder.resolved(KEYS.RelyingPartyResolver, [KEYS.ServiceRegistry, KEYS.RecordStores], (registry, records) => new OidcRelyingParties(issuer, registry, records));
-  // The browser login's ticket steps, known once the app is built (its HTTP module is told them).
-  let ticketSteps: readonly TicketStep[] = [];
-  binder.resolved(PAGES, [LOGIN_BRANDING], (branding) => new OidcPages(branding));
+  // The browser login's prompts, known once the app is built (its HTTP module is told them).
+  let loginPrompts: readonly LoginPrompt[] = [];
+  // The login module's look, and its session cookie, which an RP-initiated logout clears.
+  binder.resolved(PAGES, [KEYS.PageBranding], (branding) => new OidcPages(branding));
   binder.resolved(
     PROVIDER,
-    [KEYS.ServiceRegistry, KEYS.TicketStore, KEYS.RecordStores, KEYS.Clock, KEYS.RandomSource, KEYS.EventSink, PAGES, LOGIN_COOKIE],
-    (registry, tickets, records, clock, random, events, pages, cookie) => {
+    [KEYS.ServiceRegistry, KEYS.TicketStore, KEYS.RecordStores, KEYS.Clock, KEYS.RandomSource, KEYS.EventSink, PAGES, KEYS.BrowserSessions],
+    (registry, tickets, records, clock, random, events, pages, sessions) => {
       const make = (library: ProviderLibrary) =>
         createOidcProvider({
         library,
         issuer,
-        mountPath: `${basePath}/oidc`,
+        basePath,
         keys: loadOidcKeys(settings, random),
         registry,
         // The core is asked for at a request, not here: it is told of this provider's logouts (a cycle otherwise).
         core: () => binder.get(KEYS.CasCore),
-        ticketStepsNeeded: async (ticket) => {
-          for (const step of ticketSteps) if (await step.needed(ticket)) return true;
-          return false;
-        },
+        ticketStepsNeeded: (ticket) => ticketPromptsNeeded(loginPrompts, ticket),
         tickets,
         records,
         clock,
@@ -61,8 +58,10 @@ export const registerOidcModule: ModuleRegistration<typeof oidcSections> = (bind
         claimsMap: settings.claimsMap,
         fetchPrivateAddresses: settings.fetchPrivateAddresses,
         lifetimes: settings,
+        loginSessionSeconds: ticketSettings.tgt.maxTimeToLiveSeconds,
+        interactionsPerAddress: settings.interactionsPerAddress,
         events,
-        endLoginSession: (ctx, tgtId) => endLoginSession(binder.get(KEYS.CasCore), cookie, basePath, server.publicUrl?.startsWith('https:') ?? false)(ctx, tgtId),
+        endLoginSession: (ctx, tgtId) => endLoginSession(binder.get(KEYS.CasCore), sessions)(ctx, tgtId),
       });
       let loaded: Promise<TesseraOidcProvider> | undefined;
       return () => (loaded ??= loadProviderLibrary().then(make));
@@ -81,8 +80,8 @@ export const registerOidcModule: ModuleRegistration<typeof oidcSections> = (bind
       issuer,
       loginUrl: `${server.publicUrl ?? ''}${basePath}/login`,
       authenticationMethods: authenticationMethodReferences(credentialKinds),
-      useTicketSteps: (steps) => {
-        ticketSteps = steps;
+      useLoginPrompts: (prompts) => {
+        loginPrompts = prompts;
       },
     }),
   );
