@@ -120,7 +120,7 @@ describe("oidc: Apereo's OIDC registrations behave as in Apereo CAS, through ope
     const answer = await fetch(`${tessera.url}/oidc/token`, {
       method: 'POST',
       headers: { authorization: `Basic ${Buffer.from('short:k9Xq2y').toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'authorization_code', code: 'unknown', redirect_uri: 'https://short.example.org/callback' }),
+      body: new URLSearchParams({ grant_type: 'authorization_code', code: 'Zq81kLm0nPxW', redirect_uri: 'https://short.example.org/callback' }),
     });
     expect(answer.status).to.equal(401);
     const refused = ((await answer.json()) as { error?: string }).error;
