@@ -1,0 +1,111 @@
+import { expect } from 'chai';
+import { assertionContent, BINDING, chooseNameIdFormat, NAME_ID_FORMAT, nameIdValue, signsAssertions, type SamlServiceProvider } from '@tessera/core/modules/saml2';
+import { SeededRandomSource } from '@tessera/testkit';
+import { receiveAuthnRequest, responseXml, type ResponseProtection } from '@tessera/adapter-koa/modules/saml2';
+import { ACS, ANSWERED, credentials, IDP_ID, inboundDependencies, POST_SSO, rawQueryOf, REDIRECT_SSO, scriptedSp, serviceProvider, SETTINGS, SP_ID } from './saml2-fixture.js';
+
+const random = new SeededRandomSource('seed-42');
+const USER = { username: 'casuser', attributes: { mail: ['casuser@example.org'], eduPersonAffiliation: ['member', 'staff'], cn: ['CAS <User> & co'] } };
+
+/** What tessera answers a request with, as the SSO endpoint will: the content from the release, protected as the SP asks. */
+async function answer(sp: SamlServiceProvider, request: Awaited<ReturnType<typeof receiveAuthnRequest>>, protection: Partial<ResponseProtection> = {}) {
+  const keys = await credentials();
+  const format = chooseNameIdFormat(sp, request.message.nameIdPolicy);
+  const now = Date.now();
+  const content = assertionContent({
+    idpEntityId: IDP_ID,
+    sp,
+    request: request.message,
+    assertionConsumerService: request.assertionConsumerService,
+    user: USER,
+    nameId: { value: nameIdValue(format, USER, sp.metadata.entityId, { persistentIdSalt: 'a salt of at least thirty-two characters', random }), format, nameQualifier: IDP_ID, spNameQualifier: sp.metadata.entityId },
+    authenticatedAt: now - 5_000,
+    sessionIndex: '_session-1',
+    contextClassRef: 'urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport',
+    now,
+    lifetimeSeconds: 300,
+    skewSeconds: 30,
+    random,
+  });
+  const xml = await responseXml(content, {
+    credential: keys.idp,
+    algorithm: 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256',
+    signAssertion: signsAssertions(sp),
+    signResponse: sp.policy.signResponses,
+    ...(sp.policy.encryptAssertions && { encryptFor: { certificate: sp.metadata.encryptionCertificates[0]!, algorithm: 'http://www.w3.org/2009/xmlenc11#aes256-gcm' } }),
+    ...protection,
+  });
+  return { xml, content };
+}
+
+describe('saml2: an exchange with a scripted SP (node-saml), strict as SPs come', () => {
+  it("reads the SP's metadata: its ACS, its logout endpoint, its signing and encryption certificates, its NameID format", async () => {
+    const keys = await credentials();
+    const sp = serviceProvider(scriptedSp(keys), keys);
+    expect(sp.metadata.entityId).to.equal(SP_ID);
+    expect(sp.metadata.assertionConsumerServices).to.deep.equal([{ binding: BINDING.post, location: ACS, index: 1, isDefault: true }]);
+    expect(sp.metadata.singleLogoutServices.map((endpoint) => endpoint.location)).to.deep.equal(['https://sp.example.org/logout/callback']);
+    expect(sp.metadata.signingCertificates.map((pem) => pem.replace(/\s+/g, ''))).to.deep.equal([keys.sp.certificate.replace(/\s+/g, '')]);
+    expect(sp.metadata.encryptionCertificates.map((pem) => pem.replace(/\s+/g, ''))).to.deep.equal([keys.spEncryption.certificate.replace(/\s+/g, '')]);
+    expect(sp.metadata.nameIdFormats).to.deep.equal([NAME_ID_FORMAT.persistent]);
+    expect(sp.metadata.authnRequestsSigned).to.equal(true);
+    expect(sp.metadata.wantAssertionsSigned).to.equal(true);
+  });
+
+  it('takes its signed AuthnRequest over HTTP-Redirect, and the SP accepts the signed, encrypted answer', async () => {
+    const keys = await credentials();
+    const saml = scriptedSp(keys);
+    const sp = serviceProvider(saml, keys, { signResponses: true, encryptAssertions: true });
+    const url = await saml.getAuthorizeUrlAsync('relay-1', undefined, {});
+    const deps = inboundDependencies(sp);
+    const received = await receiveAuthnRequest({ binding: BINDING.redirect, rawQuery: rawQueryOf(url) }, REDIRECT_SSO, ANSWERED, SETTINGS, deps);
+    expect(received.signed).to.equal(true);
+    expect(received.relayState).to.equal('relay-1');
+    expect(received.message.issuer).to.equal(SP_ID);
+    expect(received.assertionConsumerService.location).to.equal(ACS);
+    expect(received.message.nameIdPolicy?.format).to.equal(NAME_ID_FORMAT.persistent);
+
+    const { xml, content } = await answer(sp, received);
+    expect(xml).to.contain('EncryptedAssertion').and.not.contain('casuser@example.org');
+    const { profile } = await saml.validatePostResponseAsync({ SAMLResponse: Buffer.from(xml).toString('base64') });
+    expect(profile?.nameID).to.equal(content.nameId.value);
+    expect(profile?.nameIDFormat).to.equal(NAME_ID_FORMAT.persistent);
+    expect(profile?.issuer).to.equal(IDP_ID);
+    expect(profile?.sessionIndex).to.equal('_session-1');
+    expect(profile?.['mail']).to.equal('casuser@example.org');
+    expect(profile?.['eduPersonAffiliation']).to.deep.equal(['member', 'staff']);
+    expect(profile?.['cn']).to.equal('CAS <User> & co');
+  });
+
+  it('takes its signed AuthnRequest over HTTP-POST (an enveloped signature), and the SP accepts an unencrypted answer', async () => {
+    const keys = await credentials();
+    // The POST binding carries base64 XML, never DEFLATE (SAML Bindings §3.5.4): node-saml deflates unless told otherwise.
+    const saml = scriptedSp(keys, { entryPoint: POST_SSO, authnRequestBinding: 'HTTP-POST', skipRequestCompression: true });
+    const sp = serviceProvider(saml, keys);
+    const form = await saml.getAuthorizeMessageAsync('relay-2');
+    const received = await receiveAuthnRequest({ binding: BINDING.post, form: form as Record<string, string> }, POST_SSO, ANSWERED, SETTINGS, inboundDependencies(sp));
+    expect(received.signed).to.equal(true);
+    expect(received.binding).to.equal(BINDING.post);
+    const { xml } = await answer(sp, received);
+    const { profile } = await saml.validatePostResponseAsync({ SAMLResponse: Buffer.from(xml).toString('base64') });
+    expect(profile?.['mail']).to.equal('casuser@example.org');
+  });
+
+  it('the SP refuses an answer whose signature is not the IdP key, or that answers another request', async () => {
+    const keys = await credentials();
+    const saml = scriptedSp(keys);
+    const sp = serviceProvider(saml, keys);
+    const received = await receiveAuthnRequest({ binding: BINDING.redirect, rawQuery: rawQueryOf(await saml.getAuthorizeUrlAsync('', undefined, {})) }, REDIRECT_SSO, ANSWERED, SETTINGS, inboundDependencies(sp));
+    const forged = await answer(sp, received, { credential: keys.stranger });
+    await saml.validatePostResponseAsync({ SAMLResponse: Buffer.from(forged.xml).toString('base64') }).then(
+      () => expect.fail('accepted'),
+      (error: Error) => expect(error.message).to.match(/signature/i),
+    );
+    const other = await receiveAuthnRequest({ binding: BINDING.redirect, rawQuery: rawQueryOf(await scriptedSp(keys).getAuthorizeUrlAsync('', undefined, {})) }, REDIRECT_SSO, ANSWERED, SETTINGS, inboundDependencies(sp));
+    const unasked = await answer(sp, other);
+    await saml.validatePostResponseAsync({ SAMLResponse: Buffer.from(unasked.xml).toString('base64') }).then(
+      () => expect.fail('accepted'),
+      (error: Error) => expect(error.message).to.match(/InResponseTo/i),
+    );
+  });
+});
