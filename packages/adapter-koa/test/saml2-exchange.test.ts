@@ -1,8 +1,8 @@
 import { expect } from 'chai';
-import { assertionContent, BINDING, chooseNameIdFormat, NAME_ID_FORMAT, nameIdValue, signsAssertions, type SamlServiceProvider } from '@tessera/core/modules/saml2';
+import { assertionContent, BINDING, chooseNameIdFormat, NAME_ID_FORMAT, nameIdValue, samlId, signsAssertions, STATUS, statusResponseContent, type SamlServiceProvider, type SamlStatusCode } from '@tessera/core/modules/saml2';
 import { SeededRandomSource } from '@tessera/testkit';
-import { receiveAuthnRequest, responseXml, type ResponseProtection } from '@tessera/adapter-koa/modules/saml2';
-import { ACS, ANSWERED, credentials, IDP_ID, inboundDependencies, POST_SSO, rawQueryOf, REDIRECT_SSO, scriptedSp, serviceProvider, SETTINGS, SP_ID } from './saml2-fixture.js';
+import { logoutRequestXml, receiveAuthnRequest, receiveLogoutResponse, redirectUrl, responseXml, signEnveloped, statusResponseXml, type ResponseProtection } from '@tessera/adapter-koa/modules/saml2';
+import { ACS, ANSWERED, credentials, IDP_ID, inboundDependencies, POST_SSO, rawQueryOf, REDIRECT_SLO, REDIRECT_SSO, scriptedSp, serviceProvider, SETTINGS, SP_ID, SP_SLO } from './saml2-fixture.js';
 
 const random = new SeededRandomSource('seed-42');
 const USER = { username: 'casuser', attributes: { mail: ['casuser@example.org'], eduPersonAffiliation: ['member', 'staff'], cn: ['CAS <User> & co'] } };
@@ -107,5 +107,55 @@ describe('saml2: an exchange with a scripted SP (node-saml), strict as SPs come'
       () => expect.fail('accepted'),
       (error: Error) => expect(error.message).to.match(/InResponseTo/i),
     );
+  });
+
+  it('a refusal the SP hears of: a signed Response with the SAML status, which the SP reads as such', async () => {
+    const keys = await credentials();
+    const saml = scriptedSp(keys);
+    const sp = serviceProvider(saml, keys);
+    const received = await receiveAuthnRequest({ binding: BINDING.redirect, rawQuery: rawQueryOf(await saml.getAuthorizeUrlAsync('', undefined, {})) }, REDIRECT_SSO, ANSWERED, SETTINGS, inboundDependencies(sp));
+    const refusal = (status: SamlStatusCode, subStatus: SamlStatusCode, message: string) =>
+      statusResponseXml(statusResponseContent({ idpEntityId: IDP_ID, sp, request: received.message, destination: received.assertionConsumerService.location, status, subStatus, message, now: Date.now(), random }), {
+        credential: keys.idp,
+        algorithm: 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256',
+      });
+    // NoPassive (SAML Core §3.4.1.4): the SP knows it by its signed status, and logs no one in.
+    const passive = await saml.validatePostResponseAsync({ SAMLResponse: Buffer.from(refusal(STATUS.responder, STATUS.noPassive, 'No login session, and the request is passive')).toString('base64') });
+    expect(passive).to.deep.equal({ profile: null, loggedOut: false });
+    await saml.validatePostResponseAsync({ SAMLResponse: Buffer.from(refusal(STATUS.requester, STATUS.requestDenied, 'The user may not use this service')).toString('base64') }).then(
+      () => expect.fail('accepted'),
+      (error: Error) => expect(error.message).to.equal('SAML provider returned Requester error: The user may not use this service'),
+    );
+  });
+
+  it("single logout from the IdP: the SP accepts tessera's signed LogoutRequest over HTTP-Redirect, and tessera its signed LogoutResponse", async () => {
+    const keys = await credentials();
+    const saml = scriptedSp(keys, { logoutUrl: REDIRECT_SLO });
+    const sp = serviceProvider(saml, keys);
+    const id = samlId(random);
+    const request = logoutRequestXml({ id, issueInstant: Date.now(), issuer: IDP_ID, destination: SP_SLO, nameId: { value: 'AAdzZWNyZXQx', format: NAME_ID_FORMAT.persistent, nameQualifier: IDP_ID, spNameQualifier: SP_ID }, sessionIndexes: ['_session-1'] });
+    const url = redirectUrl(SP_SLO, 'SAMLRequest', request, 'relay-out', { credential: keys.idp, algorithm: 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256' });
+    const query = Object.fromEntries(new URL(url).searchParams);
+    const { profile, loggedOut } = await saml.validateRedirectAsync(query, rawQueryOf(url));
+    expect(loggedOut).to.equal(true);
+    expect(profile?.nameID).to.equal('AAdzZWNyZXQx');
+    expect(profile?.sessionIndex).to.equal('_session-1');
+
+    const answer = await saml.getLogoutResponseUrlAsync(profile!, 'relay-out', {}, true);
+    const received = await receiveLogoutResponse({ binding: BINDING.redirect, rawQuery: rawQueryOf(answer) }, REDIRECT_SLO, SETTINGS, inboundDependencies(sp));
+    expect(received.message.inResponseTo).to.equal(id);
+    expect(received.message.status).to.equal(STATUS.success);
+    expect(received.relayState).to.equal('relay-out');
+  });
+
+  it('a LogoutRequest tessera signs for HTTP-POST verifies as the SP verifies it (the enveloped form)', async () => {
+    const keys = await credentials();
+    const id = samlId(random);
+    const request = logoutRequestXml({ id, issueInstant: Date.now(), issuer: IDP_ID, destination: SP_SLO, nameId: { value: 'casuser', format: NAME_ID_FORMAT.unspecified }, sessionIndexes: [] });
+    const signed = signEnveloped(request, id, keys.idp, 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256');
+    const saml = scriptedSp(keys, { logoutUrl: REDIRECT_SLO });
+    const { loggedOut, profile } = await saml.validatePostRequestAsync({ SAMLRequest: Buffer.from(signed).toString('base64') });
+    expect(loggedOut).to.equal(true);
+    expect(profile?.nameID).to.equal('casuser');
   });
 });

@@ -46,7 +46,7 @@ export function credentials(): Promise<Credentials> {
 }
 
 /** A node-saml SP, a strict one: it signs its requests, wants signed responses and assertions, checks InResponseTo and the audience. */
-export function scriptedSp(keys: Credentials, overrides: Partial<SamlConfig> = {}): SAML {
+export function scriptedSp(keys: Credentials, overrides: Partial<SamlConfig> = {}, signsRequests = true): SAML {
   return new SAML({
     entryPoint: REDIRECT_SSO,
     logoutUrl: REDIRECT_SLO,
@@ -55,7 +55,7 @@ export function scriptedSp(keys: Credentials, overrides: Partial<SamlConfig> = {
     logoutCallbackUrl: SP_SLO,
     idpCert: keys.idp.certificate,
     idpIssuer: IDP_ID,
-    privateKey: keys.sp.privateKey,
+    ...(signsRequests && { privateKey: keys.sp.privateKey }),
     publicCert: keys.sp.certificate,
     decryptionPvk: keys.spEncryption.privateKey,
     signatureAlgorithm: 'sha256',

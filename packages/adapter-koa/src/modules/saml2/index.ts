@@ -6,3 +6,4 @@ export * from './saml-response.js';
 export * from './xml-signature.js';
 export { parseXml, UnreadableXmlError, NS } from './xml.js';
 export * from './saml2-module.js';
+export * from './logout-messages.js';
