@@ -7,3 +7,4 @@ export * from './xml-signature.js';
 export { parseXml, UnreadableXmlError, NS } from './xml.js';
 export * from './saml2-module.js';
 export * from './logout-messages.js';
+export * from './metadata-resolver.js';

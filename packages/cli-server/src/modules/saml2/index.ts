@@ -1,4 +1,5 @@
 import type { ModuleContext, ModuleKeyFile, ModuleSettings, SettingProblem, TesseraModule } from '../module.js';
+export { httpsDownload } from './https-download.js';
 import { saml2Commands } from './commands.js';
 import { saml2Sections } from './config.js';
 import { registerSaml2Module } from './register.js';
