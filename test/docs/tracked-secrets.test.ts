@@ -1,8 +1,9 @@
 import { expect } from 'chai';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseConfig } from '@tessera/cli-server';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -22,6 +23,14 @@ function trackedFiles(): string[] {
   return execFileSync('git', ['ls-files', '-z'], { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 })
     .split('\0')
     .filter(Boolean);
+}
+
+/** Every `keyFile` setting's value in a parsed configuration (the defaults, given none), by its path. */
+function keyFileSettings(value: unknown, path = ''): [string, string][] {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return [];
+  return Object.entries(value).flatMap(([name, inner]): [string, string][] =>
+    name === 'keyFile' && typeof inner === 'string' ? [[`${path}${name}`, inner]] : keyFileSettings(inner, `${path}${name}.`),
+  );
 }
 
 /** Why a tracked file holds a secret, or undefined. A file listed but gone from the work tree holds none here. */
@@ -46,6 +55,17 @@ describe('no key or secret is tracked by git', () => {
         return why === undefined ? [] : [`${path}: ${why}`];
       });
     expect(found, 'remove them from git (git rm --cached), and keep generated keys out of the tree').to.deep.equal([]);
+  });
+
+  it('the key file every module writes by default, in the working directory, is ignored by git and left out of the image build', () => {
+    // Every module's sections are read, with their defaults, whether or not the module is on.
+    const defaults = keyFileSettings(parseConfig({}));
+    expect(defaults.map(([setting]) => setting)).to.include.members(['login.keyFile', 'oidc.keyFile']);
+    const dockerIgnored = readFileSync(join(ROOT, '.dockerignore'), 'utf8').split('\n');
+    for (const [setting, file] of defaults) {
+      expect(spawnSync('git', ['check-ignore', '--quiet', '--no-index', file], { cwd: ROOT }).status, `${setting} (${file}) is ignored by git`).to.equal(0);
+      expect(dockerIgnored, `${setting} (${file}) is in .dockerignore`).to.include(file);
+    }
   });
 
   it('recognises what it looks for', () => {

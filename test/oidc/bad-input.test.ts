@@ -94,11 +94,12 @@ describe('oidc: bad input', () => {
     expect(await refreshed.json()).to.deep.include({ error: 'invalid_grant' });
   });
 
-  it('oversized parameters: refused with an OAuth error or the listener\'s 431, nothing stored', async () => {
+  it('oversized parameters: refused with 413, an OAuth error or the listener\'s 431, nothing stored', async () => {
     const before = await records();
     const long = 'a'.repeat(5000);
     const authorize = await new Browser().get(authorizeUrl({ client_id: long, redirect_uri: REDIRECT_URI }));
-    expect(authorize.status).to.equal(400);
+    expect(authorize.status).to.equal(413);
+    expect(authorize.body).to.include('invalid_request');
     expect(authorize.location).to.equal(null);
     const huge = await fetch(authorizeUrl({ client_id: CLIENT_ID, redirect_uri: REDIRECT_URI, state: 'x'.repeat(20_000) }), { redirect: 'manual' });
     expect(huge.status).to.equal(431);

@@ -1,5 +1,3 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import * as client from 'openid-client';
@@ -7,25 +5,9 @@ import { FakeDatabase } from '@tessera/testkit/mongo';
 import type { StartOptions } from '@tessera/cli-server';
 import { Browser, headingOf } from '../support/browser.js';
 import { form, type Tessera } from '../support/tessera.js';
-import { CLIENT_ID, CLIENT_SECRET, follow, REDIRECT_URI, RP_SERVICE, startOidc } from './support.js';
+import { CLIENT_ID, CLIENT_SECRET, follow, logoutReceiver, REDIRECT_URI, RP_SERVICE, startOidc } from './support.js';
 
 const BACK_CHANNEL_REDIRECT = 'https://bc.example.org/callback';
-
-/** A local receiver of back-channel logout requests: every logout_token posted to it. */
-async function logoutReceiver(): Promise<{ server: Server; url: string; tokens: string[] }> {
-  const tokens: string[] = [];
-  const server = createServer((request, response) => {
-    let body = '';
-    request.on('data', (chunk: Buffer) => (body += chunk.toString()));
-    request.on('end', () => {
-      const token = new URLSearchParams(body).get('logout_token');
-      if (token !== null) tokens.push(token);
-      response.writeHead(200).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/backchannel`, tokens };
-}
 
 // docs/modules/oidc.md: the provider's logins on the session of /login, its login callback a service
 // the registry answers without storing it, OIDC clients no CAS services, CAS logouts ending OIDC sessions.

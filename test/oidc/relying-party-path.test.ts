@@ -1,7 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
@@ -11,7 +9,7 @@ import { FixedClock } from '@tessera/testkit';
 import { describeWithRedis } from '@tessera/testkit/redis';
 import { Browser, formOf, headingOf, type Visit } from '../support/browser.js';
 import { APP, type Tessera } from '../support/tessera.js';
-import { freePort, startOidc } from './support.js';
+import { freePort, logoutReceiver, startOidc } from './support.js';
 
 const OIDC = 'org.apereo.cas.services.OidcRegisteredService';
 const OAUTH = 'org.apereo.cas.support.oauth.services.OAuthRegisteredService';
@@ -95,22 +93,6 @@ function clients(backChannel: string): Record<string, unknown>[] {
 
 function pairwise() {
   return { '@class': `${CAS}.PairwiseOidcRegisteredServiceUsernameAttributeProvider`, persistentIdGenerator: { '@class': 'org.apereo.cas.authentication.principal.OidcPairwisePersistentIdGenerator', salt: 'c2FsdA==' } };
-}
-
-/** A local receiver of back-channel logout requests: every logout_token posted to it. */
-async function logoutReceiver(): Promise<{ server: Server; url: string; tokens: string[] }> {
-  const tokens: string[] = [];
-  const server = createServer((request, response) => {
-    let body = '';
-    request.on('data', (chunk: Buffer) => (body += chunk.toString()));
-    request.on('end', () => {
-      const token = new URLSearchParams(body).get('logout_token');
-      if (token !== null) tokens.push(token);
-      response.writeHead(200).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/backchannel`, tokens };
 }
 
 /** The nodes a test runs on, all answering for one public URL (the first node's), each request to the next node in turn. */

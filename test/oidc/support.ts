@@ -1,5 +1,6 @@
 import { mkdtempSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { createServer as createHttpServer, type Server } from 'node:http';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
@@ -73,13 +74,18 @@ export async function startOidc(overrides: Record<string, unknown> = {}, options
   }, options);
 }
 
-/** Follows the browser's redirects until one leaves tessera (the client's redirect URI) or a page answers. */
-export async function follow(browser: Browser, visit: Visit, base: string): Promise<Visit> {
+/**
+ * Follows the browser's redirects until one leaves tessera (the client's redirect URI) or a page answers.
+ * With `publicBase` (server.publicUrl + basePath, where the server is not really reached), a redirect
+ * there goes to `base` instead.
+ */
+export async function follow(browser: Browser, visit: Visit, base: string, publicBase = base): Promise<Visit> {
   let current = visit;
   for (let hops = 0; hops < 10 && current.location !== null && current.status >= 300 && current.status < 400; hops++) {
     const next = new URL(current.location, current.url).href;
-    if (!next.startsWith(base)) return current;
-    current = await browser.get(next);
+    if (next.startsWith(publicBase)) current = await browser.get(`${base}${next.slice(publicBase.length)}`);
+    else if (next.startsWith(base)) current = await browser.get(next);
+    else return current;
   }
   return current;
 }
@@ -96,4 +102,20 @@ export async function authorizeThroughLoginForm(config: client.Configuration, ba
   if (headingOf(visit.body) === 'Log in') visit = await follow(browser, await browser.submit(visit, { username: 'casuser', password: 'Mellon' }), base);
   expect(visit.location, visit.body).to.match(new RegExp(`^${redirectUri}\\?code=`));
   return { callback: new URL(visit.location!), verifier };
+}
+
+/** A local receiver of back-channel logout requests: every logout_token posted to it. */
+export async function logoutReceiver(): Promise<{ server: Server; url: string; tokens: string[] }> {
+  const tokens: string[] = [];
+  const server = createHttpServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    request.on('end', () => {
+      const token = new URLSearchParams(body).get('logout_token');
+      if (token !== null) tokens.push(token);
+      response.writeHead(200).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/backchannel`, tokens };
 }

@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import { CookieJar } from 'tough-cookie';
 
 /** One answer as a browser saw it, before following any redirect. */
@@ -13,12 +14,17 @@ export interface Visit {
 
 /**
  * A browser over real HTTP: a cookie jar (tough-cookie, RFC 6265), redirects not followed so the test
- * sees each step. `X-Forwarded-*` or other headers a test needs go in `headers`.
+ * sees each step. `X-Forwarded-*` or other headers a test needs go in `headers`; a `host` header goes
+ * out as given (over node:http, since fetch sends the URL's own).
  */
 export class Browser {
   readonly jar = new CookieJar();
 
-  constructor(private readonly headers: Readonly<Record<string, string>> = {}) {}
+  /** `https`: the jar takes every answer for one over TLS (a proxy in front that the test stands for), as it does with `x-forwarded-proto: https`. */
+  constructor(
+    private readonly headers: Readonly<Record<string, string>> = {},
+    private readonly seenOver: 'as-sent' | 'https' = headers['x-forwarded-proto'] === 'https' ? 'https' : 'as-sent',
+  ) {}
 
   get(url: string): Promise<Visit> {
     return this.visit(url, { method: 'GET' });
@@ -37,18 +43,42 @@ export class Browser {
 
   /** The value of a cookie the jar would send to `url`. */
   async cookie(url: string, name: string): Promise<string | undefined> {
-    return (await this.jar.getCookies(url)).find((cookie) => cookie.key === name)?.value;
+    return (await this.jar.getCookies(this.seenAs(url))).find((cookie) => cookie.key === name)?.value;
+  }
+
+  /** The URL as the jar judges it: https when the browser sees every answer over TLS. */
+  private seenAs(url: string): string {
+    return this.seenOver === 'https' ? url.replace(/^http:/, 'https:') : url;
   }
 
   private async visit(url: string, init: RequestInit): Promise<Visit> {
-    const cookie = await this.jar.getCookieString(url);
-    const response = await fetch(url, { ...init, redirect: 'manual', headers: { ...this.headers, ...(init.headers as Record<string, string>), ...(cookie && { cookie }) } });
+    const seenAs = this.seenAs(url);
+    const cookie = await this.jar.getCookieString(seenAs);
+    const headers: Record<string, string> = { ...this.headers, ...(init.headers as Record<string, string>), ...(cookie && { cookie }) };
+    const response = headers['host'] === undefined ? await fetch(url, { ...init, redirect: 'manual', headers }) : await sentWithHost(url, init, headers);
     const setCookies = response.headers.getSetCookie();
     // The jar judges each cookie as a browser would (Secure, Path); a proxied https request counts as https.
-    const seenAs = this.headers['x-forwarded-proto'] === 'https' ? url.replace(/^http:/, 'https:') : url;
     for (const header of setCookies) await this.jar.setCookie(header, seenAs, { ignoreError: true });
     return { url, status: response.status, location: response.headers.get('location'), headers: response.headers, body: await response.text(), setCookies };
   }
+}
+
+/** One request over node:http, its headers (`Host` among them) exactly as given. */
+function sentWithHost(url: string, init: RequestInit, headers: Readonly<Record<string, string>>): Promise<Response> {
+  return new Promise((resolve, reject) => {
+    const outgoing = httpRequest(url, { method: init.method ?? 'GET', headers }, (incoming) => {
+      const chunks: Buffer[] = [];
+      incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+      incoming.on('end', () => {
+        const answered = new Headers();
+        for (const [name, value] of Object.entries(incoming.headers)) for (const one of [value ?? []].flat()) answered.append(name, one);
+        resolve(new Response(incoming.statusCode === 204 || incoming.statusCode === 304 ? null : Buffer.concat(chunks), { status: incoming.statusCode ?? 0, headers: answered }));
+      });
+      incoming.on('error', reject);
+    });
+    outgoing.on('error', reject);
+    outgoing.end(typeof init.body === 'string' ? init.body : undefined);
+  });
 }
 
 export interface PageForm {

@@ -79,6 +79,7 @@ function extensionPoints(contributions: readonly HttpExtensions[]): Omit<HttpCon
     credentialGuards: (condition) => contributions.flatMap((contribution) => contribution.credentialGuard?.(condition) ?? []),
     validationGuards: contributions.flatMap((contribution) => contribution.validationGuard ?? []),
     formGuards: contributions.flatMap((contribution) => contribution.formGuard ?? []),
+    authorizationGuards: contributions.flatMap((contribution) => contribution.authorizationGuard ?? []),
     ticketEncodings,
     async ticketIdOf(idOrEncoded) {
       let id = idOrEncoded;

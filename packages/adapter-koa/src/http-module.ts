@@ -36,6 +36,8 @@ export interface HttpContext extends HttpBasics {
   readonly validationGuards: readonly Step[];
   /** Every module's form guard, to place right after the failure renderer of the routes browsers post forms to (POST /login). */
   readonly formGuards: readonly Step[];
+  /** Every module's authorization guard, for a mounted app to run in front of each authorization request it serves (it has no route steps). */
+  readonly authorizationGuards: readonly Step[];
   /** Every module's ticket encoding: none, and tickets travel as bare ids only. */
   readonly ticketEncodings: readonly TicketEncoding[];
   /** The stored ticket's id for what a client sent where a ticket id is read (path or query): an id, or a ticket in an encoding. */
@@ -94,6 +96,13 @@ export interface HttpExtensions {
    * renderer, before the body is read: such a post costs the server a token claim and a password hash.
    */
   readonly formGuard?: Step;
+  /**
+   * A step in front of every authorization request of an OAuth 2.0 / OpenID Connect provider a module
+   * mounts, before the provider reads it: such a request from a browser that has not logged in makes
+   * the server keep it until the login comes back. A mounted app has no route steps: it runs these
+   * itself, and renders what they throw.
+   */
+  readonly authorizationGuard?: Step;
   /** Another form tickets may travel in. */
   readonly ticketEncoding?: TicketEncoding;
   /** More query parameters of the CAS 2 and 3 validation paths, and what they add to a success. */

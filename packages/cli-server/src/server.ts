@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import type { DestinationStream, Logger } from 'pino';
 import { LOOPBACK_HOSTS } from '@tessera/adapter-koa';
 import type { MongoDatabase } from '@tessera/adapter-mongo';
@@ -49,7 +51,9 @@ export async function startServer({ config, log, auditLog, mongoDatabase, clock 
     const logger = binder.get(KEYS.Logger);
     warnAboutUnsafeSettings(config, logger);
     for (const { service, text } of serviceWarnings(config, services)) logger.warn({ serviceId: service.id, name: service.name }, text);
+    const absent = secretFiles(config).filter(({ file }) => !existsSync(file));
     await binder.open();
+    reportWrittenKeyFiles(absent, logger);
   } catch (error) {
     await binder.close();
     throw error;
@@ -101,6 +105,15 @@ function warnAboutUnsafeSettings(config: Config, logger: Logger): void {
     if (user.password.kind === 'plain') {
       logger.warn({ username: user.username }, `user ${user.username} has a plain-text password; use passwordHash (tessera hash-password)`);
     }
+  }
+}
+
+/** Names each key file the start wrote (a module's, generated because it was absent), by its setting and absolute path. */
+function reportWrittenKeyFiles(absent: readonly { readonly setting: string; readonly file: string }[], logger: Logger): void {
+  for (const { setting, file } of absent) {
+    if (!existsSync(file)) continue;
+    const path = resolve(file);
+    logger.info({ setting, file: path }, `${setting}: generated new keys and wrote them to ${path} (mode 0600); keep it out of version control, and give every node the same file`);
   }
 }
 

@@ -130,6 +130,26 @@ describe('startServer', () => {
     expect(exposed((await started(settings)).logs)).to.deep.equal([]);
   });
 
+  it('names each key file it generated, by its setting and absolute path; none it only read', async () => {
+    const directory = mkdtempSync(join(tmpdir(), 'tessera-written-'));
+    const settings = {
+      modules: ['rest', 'login', 'oidc'],
+      server: { publicUrl: 'https://sso.example.org' },
+      login: { keyFile: join(directory, 'login-key.json') },
+      oidc: { keyFile: join(directory, 'oidc-keys.json') },
+    };
+    const written = (logs: Record<string, unknown>[]) => logs.filter((line) => line['level'] === 'info' && line['setting'] !== undefined).map(({ setting, file, msg }) => ({ setting, file, msg }));
+    const first = written((await started(settings)).logs);
+    expect(first).to.deep.equal(
+      (['login.keyFile', 'oidc.keyFile'] as const).map((setting) => {
+        const file = setting === 'login.keyFile' ? settings.login.keyFile : settings.oidc.keyFile;
+        return { setting, file, msg: `${setting}: generated new keys and wrote them to ${file} (mode 0600); keep it out of version control, and give every node the same file` };
+      }),
+    );
+    expect(statSync(settings.oidc.keyFile).mode & 0o777).to.equal(0o600);
+    expect(written((await started(settings)).logs)).to.deep.equal([]);
+  });
+
   it('warns when it listens beyond loopback without server.publicUrl', async () => {
     const publicUrlWarnings = (logs: Record<string, unknown>[]) => logs.filter((line) => line['level'] === 'warn' && String(line['msg']).startsWith('server.publicUrl is not set'));
     expect(publicUrlWarnings((await started({ server: { host: '0.0.0.0' } })).logs)).to.have.length(1);

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import type { RequestOrigin } from '@tessera/core';
 import type { Context } from 'koa';
 import { routePattern } from './route-pattern.js';
@@ -20,4 +21,22 @@ export function requestOrigin(ctx: Context): RequestOrigin {
 function originOf(ctx: Context): RequestOrigin {
   const userAgent = ctx.get('User-Agent');
   return { clientAddress: ctx.ip, requestId: randomUUID(), endpoint: `${ctx.method} ${routePattern(ctx) ?? '(no route)'}`, ...(userAgent !== '' && { userAgent }) };
+}
+
+const HANDED_OVER = new WeakMap<IncomingMessage, RequestOrigin>();
+
+/**
+ * Hands a request over to an app a module mounts (a library's own Koa app, with its own context and
+ * its own idea of the client address): that app's events then name the origin this app found, by
+ * tessera's trusted-proxy rule. Call it before passing `ctx.req` on.
+ */
+export function handOverRequestOrigin(ctx: Context): RequestOrigin {
+  const origin = requestOrigin(ctx);
+  HANDED_OVER.set(ctx.req, origin);
+  return origin;
+}
+
+/** The origin tessera's app found for a request it handed over to a mounted app; undefined for any other request. */
+export function handedOverRequestOrigin(request: IncomingMessage): RequestOrigin | undefined {
+  return HANDED_OVER.get(request);
 }

@@ -1,4 +1,4 @@
-export { oidcModule, type OidcModuleOptions } from './oidc-module.js';
+export { AUTHORIZATION_REQUEST_BYTES, oidcModule, type OidcModuleOptions } from './oidc-module.js';
 export { OidcPages } from './oidc-pages.js';
 export { clientOf, createOidcProvider, type AccessTokenProfile, type OidcProviderDependencies, type TesseraOidcProvider } from './oidc-provider.js';
 export { loginCallbackUrl } from './oidc-routes.js';

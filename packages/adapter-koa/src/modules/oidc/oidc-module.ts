@@ -1,6 +1,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Middleware } from 'koa';
-import type { HttpModule, TicketStep } from '../../http-module.js';
+import type { RouterContext } from '@koa/router';
+import { PayloadTooLargeError } from '@tessera/core';
+import type { Context, Middleware } from 'koa';
+import { statusOf, UNEXPECTED_ERROR_STATUS } from '../../errors/error-status.js';
+import { setFailureHeaders } from '../../errors/failure-headers.js';
+import { toTesseraError } from '../../errors/normalize-error.js';
+import { reportServerError } from '../../errors/report.js';
+import type { HttpContext, HttpModule, TicketStep } from '../../http-module.js';
+import { sendPage } from '../../pages/send-page.js';
+import { handOverRequestOrigin } from '../../request/request-origin.js';
 import type { OidcPages } from './oidc-pages.js';
 import type { TesseraOidcProvider } from './oidc-provider.js';
 import { OAUTH_DEFAULT_SCOPE } from './oidc-provider.js';
@@ -32,9 +40,16 @@ export function oidcModule(options: OidcModuleOptions): HttpModule {
       options.useTicketSteps?.(http.loginForm.ticketSteps);
       return [...oidcRoutes(http, options), ...oauthRoutes(http, options)];
     },
-    mounted: (http) => mountProvider(http.options.basePath.replace(/\/+$/, ''), options.oidc),
+    mounted: (http) => mountProvider(http, options),
   };
 }
+
+/**
+ * The most bytes an authorization request's query may take (the provider serves it by GET only): the
+ * provider keeps its parameters while the browser logs in, so this bounds what one request costs the
+ * storage. Real clients send far less (a state, a nonce, a PKCE challenge, a redirect URI, scopes).
+ */
+export const AUTHORIZATION_REQUEST_BYTES = 4096;
 
 /** Apereo's OAuth 2.0 endpoints (`<basePath>/oauth2.0/<name>`) that are the provider's, and the provider's path of each. */
 const OAUTH_ENDPOINTS: Readonly<Record<string, string>> = {
@@ -47,20 +62,34 @@ const OAUTH_ENDPOINTS: Readonly<Record<string, string>> = {
 
 /**
  * The provider's own Koa app, handed the requests under `<basePath>/oidc` that no route of tessera's
- * took, and those of Apereo's OAuth 2.0 endpoints, as the requests to the provider's paths they stand for.
+ * took, and those of Apereo's OAuth 2.0 endpoints, as the requests to the provider's paths they stand
+ * for. The provider is told the origin tessera found (client address by its trusted-proxy rule); an
+ * authorization request first passes the size limit and every module's authorization guard, whose
+ * refusals are error pages.
  */
-function mountProvider(basePath: string, oidc: () => Promise<TesseraOidcProvider>): Middleware {
+function mountProvider(http: HttpContext, { oidc, pages }: OidcModuleOptions): Middleware {
+  const { basePath } = http.options;
   const prefix = `${basePath}/oidc`;
   let handler: ((req: IncomingMessage, res: ServerResponse) => Promise<void>) | undefined;
   return async (ctx, next) => {
-    const url = ctx.req.url ?? '/';
-    const providerUrl = ctx.path === prefix || ctx.path.startsWith(`${prefix}/`) ? url.slice(prefix.length) || '/' : oauthEndpointUrl(basePath, ctx.path, ctx.querystring);
+    const providerUrl = ctx.path === prefix || ctx.path.startsWith(`${prefix}/`) ? withQuery(ctx.path.slice(prefix.length) || '/', ctx.querystring) : oauthEndpointUrl(basePath, ctx.path, ctx.querystring);
     if (providerUrl === undefined) {
       await next();
       return;
     }
+    handOverRequestOrigin(ctx);
+    if (providerUrl === '/auth' || providerUrl.startsWith('/auth?')) {
+      try {
+        await admitAuthorization(ctx, http);
+      } catch (thrown) {
+        refuseAuthorization(ctx, thrown, http, pages);
+        return;
+      }
+    }
     const handle = (handler ??= (await oidc()).provider.callback() as (req: IncomingMessage, res: ServerResponse) => Promise<void>);
-    // The provider finds its mount path from what `originalUrl` has before `url`.
+    // The provider finds its mount path from what `originalUrl` has before `url`. The request's own
+    // target may be absolute (`GET http://host/...`): the provider is given the path and query only.
+    const url = ctx.req.url;
     Object.assign(ctx.req, { originalUrl: `${prefix}${providerUrl}` });
     ctx.req.url = providerUrl;
     ctx.respond = false;
@@ -71,6 +100,32 @@ function mountProvider(basePath: string, oidc: () => Promise<TesseraOidcProvider
       ctx.status = ctx.res.statusCode;
     }
   };
+}
+
+function withQuery(path: string, querystring: string): string {
+  return querystring === '' ? path : `${path}?${querystring}`;
+}
+
+/** An authorization request is let through: its query within AUTHORIZATION_REQUEST_BYTES, then every authorization guard. */
+async function admitAuthorization(ctx: Context, http: HttpContext): Promise<void> {
+  if (Buffer.byteLength(ctx.querystring) > AUTHORIZATION_REQUEST_BYTES) {
+    throw new PayloadTooLargeError(`An authorization request may carry at most ${AUTHORIZATION_REQUEST_BYTES} bytes of parameters`);
+  }
+  const steps = http.authorizationGuards;
+  const run = async (index: number): Promise<void> => {
+    if (index < steps.length) await steps[index]!(ctx as RouterContext, () => run(index + 1));
+  };
+  await run(0);
+}
+
+/** A refused authorization request: an error page with the status of the one table and its headers (Retry-After). */
+function refuseAuthorization(ctx: Context, thrown: unknown, http: HttpContext, pages: OidcPages): void {
+  const error = toTesseraError(thrown);
+  const status = error ? statusOf(error.code, http.options) : UNEXPECTED_ERROR_STATUS;
+  if (status >= 500) reportServerError(http.events, thrown, ctx);
+  setFailureHeaders(ctx, error);
+  const code = status === 429 || status === 503 ? 'temporarily_unavailable' : status >= 500 ? 'server_error' : 'invalid_request';
+  sendPage(ctx, status, pages.error(code, error && status < 500 ? error.message : 'The server cannot take this request now; please try again later.'));
 }
 
 /**

@@ -21,19 +21,22 @@ import { claimsOf, STANDARD_SCOPE_CLAIMS, type OidcKeySet } from '@tessera/core/
 import type { Context } from 'koa';
 import type { Adapter, AdapterPayload, ClientMetadata, Configuration, KoaContextWithOIDC, ResponseType, AccountClaims, SigningAlgorithmWithNone, default as ProviderInstance } from 'oidc-provider';
 import { reportServerError } from '../../errors/report.js';
+import { handedOverRequestOrigin } from '../../request/request-origin.js';
+import { OIDC_RESPONSE_TYPES } from '../../services/codecs/provider-client-codec.js';
 import type { ProviderLibrary } from './provider-library.js';
 import type { OidcPages } from './oidc-pages.js';
 import { sendPage } from '../../pages/send-page.js';
+import { PendingInteractions } from './pending-interactions.js';
 import { RecordAdapter } from './record-adapter.js';
 
 /** What the provider is built on: tessera's registry, tickets and record stores, and the module's settings. */
 export interface OidcProviderDependencies {
   /** node-oidc-provider, loaded by the module when it is on. */
   readonly library: ProviderLibrary;
-  /** `server.publicUrl` + `server.basePath` + `/oidc`. */
+  /** `server.publicUrl` + `server.basePath` + `/oidc`: every URL the provider publishes or redirects to is built on it. */
   readonly issuer: string;
-  /** Where the interaction routes are, `<basePath>/oidc`. */
-  readonly mountPath: string;
+  /** `server.basePath` without its trailing slashes (`''` for the root): the path of the provider's session cookie. */
+  readonly basePath: string;
   readonly keys: OidcKeySet;
   readonly registry: ServiceRegistry;
   /**
@@ -48,16 +51,28 @@ export interface OidcProviderDependencies {
   readonly records: RecordStores;
   readonly clock: Clock;
   readonly pages: OidcPages;
+  /** Whether a request came over TLS may be read from a proxy's X-Forwarded-Proto (its cookies then Secure, as the login module's). */
   readonly trustProxy: boolean;
   /** Scopes of the operator's own, each the claims (attribute names) it releases. */
   readonly customScopes: Readonly<Record<string, readonly string[]>>;
-  readonly lifetimes: { readonly accessTokenSeconds: number; readonly idTokenSeconds: number; readonly refreshTokenSeconds: number; readonly codeSeconds: number };
+  readonly lifetimes: {
+    readonly accessTokenSeconds: number;
+    readonly idTokenSeconds: number;
+    readonly refreshTokenSeconds: number;
+    readonly codeSeconds: number;
+    /** How long an authorization request is kept while its browser logs in. */
+    readonly interactionSeconds: number;
+  };
+  /** The longest a tessera login session (TGT) lives (`tickets.tgt.maxTimeToLiveSeconds`): a provider session on it lives no longer. */
+  readonly loginSessionSeconds: number;
+  /** The most interactions one client address may have pending; past it, its earliest are dropped. */
+  readonly interactionsPerAddress: number;
   /**
    * Whether the provider's outgoing requests (back-channel logout, a client's jwks_uri) may reach
    * loopback and private addresses, which its protection against request forgery refuses otherwise.
    */
   readonly fetchPrivateAddresses: boolean;
-  /** Told when an RP-initiated logout ended a provider session: ends the tessera login session it stood for (`tgtId`), and clears the browser's cookie of it. */
+  /** Told when an RP-initiated logout ended a provider session (the user chose to log out of everything): ends the tessera login session it stood for (`tgtId`), and clears the browser's cookie of it. */
   readonly endLoginSession: (ctx: Context, tgtId: string) => Promise<void>;
   /** Where the provider's unexpected failures are reported (`server.error`). */
   readonly events: EventSink;
@@ -109,10 +124,24 @@ interface SessionPayload {
   readonly authorizations?: Readonly<Record<string, { readonly sid?: string; readonly grantId?: string; readonly persistsLogout?: boolean }>>;
 }
 
-/** Where a request to the provider comes from, for its events: the address Koa found, the provider's route. */
+/**
+ * Where a request to the provider comes from, for its events: the address and request id tessera's app
+ * found when it handed the request over (its trusted-proxy rule, not the provider's own Koa, which would
+ * take the leftmost X-Forwarded-For), and the provider's route.
+ */
 function originOf(ctx: KoaContextWithOIDC | undefined): RequestOrigin | undefined {
   if (ctx === undefined) return undefined;
-  return { clientAddress: ctx.ip, requestId: randomUUID(), endpoint: `${ctx.method} oidc:${ctx.oidc?.route ?? '(no route)'}` };
+  const handedOver = handedOverRequestOrigin(ctx.req);
+  return {
+    clientAddress: clientAddressOf(ctx),
+    requestId: handedOver?.requestId ?? randomUUID(),
+    endpoint: `${ctx.method} oidc:${ctx.oidc?.route ?? '(no route)'}`,
+  };
+}
+
+/** The client address tessera's app found for a request to the provider; the TCP peer for one it did not hand over (none is). */
+function clientAddressOf(ctx: Context): string {
+  return handedOverRequestOrigin(ctx.req)?.clientAddress ?? ctx.req.socket.remoteAddress ?? '';
 }
 
 /** The OAuth error code of a refusal (the library's errors carry it), else `server_error`. */
@@ -301,6 +330,7 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
   const sessionTickets = records.namespace<string>('oidc.session-tgt');
   // The redirect URI of a grant's code, for the OAuth profile of the access tokens its refresh tokens get.
   const grantRedirectUris = records.namespace<string>('oidc.grant-redirect-uri');
+  const pendingInteractions = new PendingInteractions(records, deps.interactionsPerAddress, clock);
   // Who a user is to a client whose username provider is not the principal id, as the client's last
   // authorization found it: the library asks for it where the session's attributes are not at hand.
   const subjects = records.namespace<string>('oidc.subject');
@@ -309,7 +339,10 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
   const adapter = (model: string): Adapter => {
     if (model === 'Client') return clientAdapter;
     let made = adapters.get(model);
-    if (!made) adapters.set(model, (made = new RecordAdapter(model, records, clock)));
+    if (!made) {
+      const stored = new RecordAdapter(model, records, clock);
+      adapters.set(model, (made = model === 'Interaction' ? pendingInteractions.tracking(stored) : stored));
+    }
     return made;
   };
 
@@ -371,9 +404,12 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
     // The library hands its request-forgery guard as the dispatcher; left out, any address is reached.
     ...(deps.fetchPrivateAddresses && { fetch: (input: string | URL | Request, init?: RequestInit) => fetch(input, withoutDispatcher(init)) }),
     jwks: { keys: deps.keys.keys.map((key) => ({ ...key })) },
+    // Secure as the login module's cookies are (the provider's requests are seen as https when the public
+    // URL is, below). The session cookie is for the base path (the provider's and Apereo's OAuth paths);
+    // the interaction and resume cookies name their own paths under it, and live as long as the interaction.
     cookies: {
       keys: [...deps.keys.cookieSecrets],
-      long: { signed: true, httpOnly: true, sameSite: 'lax' },
+      long: { signed: true, httpOnly: true, sameSite: 'lax', path: deps.basePath === '' ? '/' : deps.basePath },
       short: { signed: true, httpOnly: true, sameSite: 'lax' },
       names: { session: 'OIDC_SESSION', interaction: 'OIDC_INTERACTION', resume: 'OIDC_RESUME' },
     },
@@ -383,7 +419,8 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
     conformIdTokenClaims: false,
     subjectTypes: ['public', 'pairwise'],
     pairwiseIdentifier: (ctx, accountId, client) => subjectOf(ctx, accountId, client.clientId),
-    responseTypes: ['code', 'id_token', 'id_token token', 'code id_token', 'code token', 'code id_token token', 'none'],
+    // Those a client may be registered with, so discovery advertises no other (the grant types follow from them).
+    responseTypes: [...OIDC_RESPONSE_TYPES] as ResponseType[],
     clientAuthMethods: ['client_secret_basic', 'client_secret_post', 'private_key_jwt', 'none'],
     extraClientMetadata: { properties: ['tessera_service_id', 'tessera_renew_refresh_token'] },
     pkce: { required: (_ctx, client) => client.clientAuthMethod === 'none' },
@@ -401,7 +438,14 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
         postLogoutSuccessSource: (ctx) => Promise.resolve(sendPage(ctx, 200, pages.loggedOut())),
       },
     },
-    interactions: { policy, url: (_ctx, interaction) => `${deps.mountPath}/interaction/${interaction.uid}` },
+    interactions: {
+      policy,
+      // Called once per interaction, just stored: counted for its client address, which keeps the address's pending ones bounded.
+      async url(ctx, interaction) {
+        await pendingInteractions.add(adapter('Interaction'), interaction.uid, clientAddressOf(ctx), clock.now() + deps.lifetimes.interactionSeconds * 1000);
+        return `${deps.issuer}/interaction/${interaction.uid}`;
+      },
+    },
     issueRefreshToken: (_ctx, client) => Promise.resolve(client.grantTypeAllowed('refresh_token')),
     // Apereo's renewRefreshToken, per client (its default: no, the refresh token is used again until it expires).
     // A public client's refresh token is a bearer secret nothing else binds: it rotates whatever the definition says.
@@ -424,8 +468,12 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
       IdToken: deps.lifetimes.idTokenSeconds,
       RefreshToken: deps.lifetimes.refreshTokenSeconds,
       AuthorizationCode: deps.lifetimes.codeSeconds,
-      Interaction: 3600,
-      Session: SESSION_LINK_SECONDS,
+      Interaction: deps.lifetimes.interactionSeconds,
+      // Stored no longer than the login session it stands for can live (its cookie ends with the browser, as the TGC).
+      Session: (_ctx, session) => {
+        const loggedInFor = session.loginTs === undefined ? 0 : Math.max(0, Math.floor(clock.now() / 1000) - session.loginTs);
+        return Math.max(1, deps.loginSessionSeconds - loggedInFor);
+      },
       Grant: SESSION_LINK_SECONDS,
     },
     clientBasedCORS: (_ctx, origin, client) => {
@@ -554,6 +602,14 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
 
   const provider = new Provider(deps.issuer, configuration);
   provider.proxy = deps.trustProxy;
+  // One public address: every URL the provider builds (discovery's endpoints, jwks_uri, the resume and
+  // logout URLs) is the issuer's, never the request's Host or X-Forwarded-Host.
+  const contextPrototype = provider.OIDCContext.prototype as unknown as { urlFor(name: string, options?: Record<string, unknown>): string };
+  contextPrototype.urlFor = function urlFor(name: string, options?: Record<string, unknown>) {
+    return provider.urlFor(name, options);
+  };
+  // Behind an https public URL every browser came over TLS, whatever the proxy says: the cookies are Secure.
+  if (new URL(deps.issuer).protocol === 'https:') Object.defineProperty((provider as unknown as { request: object }).request, 'secure', { get: () => true });
   provider.on('server_error', (ctx: Context, error: unknown) => reportServerError(deps.events, error, ctx));
   reportProviderEvents(provider, deps.events);
   // Apereo's OidcRegisteredService: the serviceId is the pattern every redirect URI must match in full.
@@ -564,10 +620,11 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
   clientPrototype['postLogoutRedirectUriAllowed'] = function postLogoutRedirectUriAllowed(this: ClientFields, value: unknown) {
     return matchesServiceId(serviceIdOf(this), value);
   };
-  // RP-initiated logout ends the tessera login session too, and so runs CAS single logout.
+  // RP-initiated logout ends the tessera login session too, and so runs CAS single logout, when the user
+  // chose to log out; "Stay logged in" keeps it, and the provider signs out only the client that asked.
   provider.use(async (ctx: KoaContextWithOIDC, next) => {
     await next();
-    if (ctx.oidc?.route === 'end_session_confirm' && ctx.status >= 300 && ctx.status < 400) {
+    if (ctx.oidc?.route === 'end_session_confirm' && ctx.status >= 300 && ctx.status < 400 && Boolean(ctx.oidc.params?.['logout'])) {
       // The login session the provider session stood for, not whatever the browser's cookie names now:
       // a login of another user that replaced it (an account switch) ended it already, and stays.
       const sessionUid = ctx.oidc.session?.uid;

@@ -51,19 +51,22 @@ const NAMED_USER_REASONS = ['id_token_hint', 'claims_id_token_sub_value'];
 /**
  * The subject an authorization request names (an `id_token_hint` of ours, or the `claims` parameter's
  * `id_token.sub` value): the provider checked the hint when the request came, but not the login that
- * answers it, so the callback does.
+ * answers it, so the callback does. `null` when the request names one this route cannot read (an
+ * encrypted hint): no login can be shown to meet it.
  */
-function namedSubject(params: Readonly<Record<string, unknown>>): string | undefined {
-  const hint = params['id_token_hint'];
-  if (typeof hint === 'string') {
-    const payload = hint.split('.')[1];
-    const sub = payload === undefined ? undefined : (JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { sub?: unknown }).sub;
-    if (typeof sub === 'string') return sub;
+function namedSubject(params: Readonly<Record<string, unknown>>): string | null | undefined {
+  const { id_token_hint: hint, claims } = params;
+  try {
+    if (typeof hint === 'string') {
+      const sub = (JSON.parse(Buffer.from(hint.split('.')[1] ?? '', 'base64url').toString('utf8')) as { sub?: unknown }).sub;
+      return typeof sub === 'string' ? sub : null;
+    }
+    if (typeof claims !== 'string') return undefined;
+    const value = (JSON.parse(claims) as { id_token?: { sub?: { value?: unknown } } }).id_token?.sub?.value;
+    return value === undefined ? undefined : typeof value === 'string' ? value : null;
+  } catch {
+    return null;
   }
-  const claims = params['claims'];
-  if (typeof claims !== 'string') return undefined;
-  const value = (JSON.parse(claims) as { id_token?: { sub?: { value?: unknown } } }).id_token?.sub?.value;
-  return typeof value === 'string' ? value : undefined;
 }
 
 /**
@@ -173,10 +176,11 @@ export function oidcRoutes(http: HttpContext, deps: OidcRouteDependencies): Rout
       if (Number.isFinite(maxAge) && !handed.fromNewLogin && http.core.clock.now() - handed.authenticatedAt > maxAge * 1000) return toLogin(ctx, details.uid, true);
       // A request that names its user (id_token_hint) is met by that user's login only (OIDC Core §3.1.2.1).
       const named = namedSubject(details.params);
-      if (named !== undefined && (await (await oidc()).subjectFor(String(details.params['client_id']), handed.tgt)) !== named) {
+      if (named === null || (named !== undefined && (await (await oidc()).subjectFor(String(details.params['client_id']), handed.tgt)) !== named)) {
         return finish(ctx, { error: 'login_required', error_description: 'The user who logged in is not the one the client named' });
       }
-      const login = { accountId: handed.tgt.authentication.principal.id, ts: Math.floor(handed.authenticatedAt / 1000), ...provedBy(http.core, handed.tgt) };
+      // `remember: false`: the provider session's cookie ends with the browser, as the TGC it stands for.
+      const login = { accountId: handed.tgt.authentication.principal.id, ts: Math.floor(handed.authenticatedAt / 1000), ...provedBy(http.core, handed.tgt), remember: false };
       await finish(ctx, { login, tessera: { tgt: handed.tgt.id } });
     },
   });

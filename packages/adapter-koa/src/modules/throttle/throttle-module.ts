@@ -10,20 +10,23 @@ export interface ThrottleModuleOptions {
   readonly validationRate?: RequestRateLimit;
   /** The login form's request-rate limit per client IP (POST /login). */
   readonly formRate?: RequestRateLimit;
+  /** The request-rate limit per client IP of a mounted provider's authorization requests. */
+  readonly authorizationRate?: RequestRateLimit;
 }
 
 /**
  * The `throttle` module (docs/protocol.md §5): no route of its own; a guard on every route that checks
- * credentials, one on the validation endpoints when their request rate is limited, and one on the
- * routes browsers post forms to.
+ * credentials, one on the validation endpoints when their request rate is limited, one on the
+ * routes browsers post forms to, and one on the authorization requests of a mounted provider.
  */
-export function throttleModule({ authentication, validationRate, formRate }: ThrottleModuleOptions): HttpModule {
+export function throttleModule({ authentication, validationRate, formRate, authorizationRate }: ThrottleModuleOptions): HttpModule {
   return {
     name: 'throttle',
     extensions: (http) => ({
       ...(authentication && { credentialGuard: (condition) => throttleStep(authentication, http.options, condition) }),
       ...(validationRate && { validationGuard: rateLimitStep(validationRate, 'Too many validation requests from this address: wait `Retry-After` seconds.') }),
       ...(formRate && { formGuard: rateLimitStep(formRate, 'Too many form posts from this address: the form again; wait `Retry-After` seconds.') }),
+      ...(authorizationRate && { authorizationGuard: rateLimitStep(authorizationRate, 'Too many authorization requests from this address: wait `Retry-After` seconds.') }),
     }),
   };
 }

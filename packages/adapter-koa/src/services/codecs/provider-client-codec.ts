@@ -72,7 +72,8 @@ export function providerClientKeys(type: unknown): Pick<KeyRules, 'read' | 'unsu
 }
 
 const OIDC_GRANT_TYPES = ['authorization_code', 'refresh_token', 'implicit'];
-const OIDC_RESPONSE_TYPES = ['code', 'id_token', 'id_token token', 'code id_token', 'code token', 'code id_token token', 'none'];
+/** The response types an OIDC client may be registered with: those the provider serves, and discovery advertises. */
+export const OIDC_RESPONSE_TYPES: readonly string[] = ['code', 'id_token', 'id_token token', 'code id_token', 'code token', 'code id_token token', 'none'];
 const OIDC_SIGNING_ALGORITHMS = ['RS256', 'PS256', 'ES256'];
 
 /** The grant and response types an OAuth client may use here; of Apereo's others, why not. */

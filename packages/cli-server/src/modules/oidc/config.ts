@@ -16,8 +16,18 @@ export const oidcSchema = section({
     .describe('Where the key set is kept when `oidc.keys` is unset: read if it exists, else generated on first start and written with mode 0600. Share it between nodes.'),
   accessTokenSeconds: positiveInteger(86_400).default(3600).describe('Lifetime of an access token.'),
   idTokenSeconds: positiveInteger(86_400).default(3600).describe('Lifetime of an ID token.'),
-  refreshTokenSeconds: positiveInteger(31_536_000).default(1_209_600).describe('Lifetime of a refresh token; each use gives a new one (rotation) and ends the old.'),
+  refreshTokenSeconds: positiveInteger(31_536_000)
+    .default(1_209_600)
+    .describe('Lifetime of a refresh token. It serves again until then, unless its client’s `renewRefreshToken` is true or the client is public: then each use gives a new one and ends the old (rotation).'),
   codeSeconds: positiveInteger(600).default(60).describe('Lifetime of an authorization code.'),
+  interactionSeconds: positiveInteger(86_400)
+    .default(1800)
+    .describe('How long an authorization request is kept while its browser logs in (as long as a login form stays valid, by default); a login that comes back later is asked to start again from the application.'),
+  interactionsPerAddress: positiveInteger(100_000)
+    .default(100)
+    .describe(
+      'Authorization requests one client address may have waiting for their logins; past it, the address’s earliest are dropped, so a flood of them from one address holds this many at most. Raise it for many users behind one address (NAT) without `server.trustProxy`.',
+    ),
   fetchPrivateAddresses: z
     .boolean()
     .default(false)

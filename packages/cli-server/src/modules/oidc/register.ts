@@ -28,7 +28,7 @@ const PAGES = key<OidcPages>('oidc: pages');
  * so /login decides over the client's own definition. A logout of the login session ends the provider
  * sessions of its TGT.
  */
-export const registerOidcModule: ModuleRegistration<typeof oidcSections> = (binder, { oidc: settings }, { server, credentialKinds }) => {
+export const registerOidcModule: ModuleRegistration<typeof oidcSections> = (binder, { oidc: settings }, { server, tickets: ticketSettings, credentialKinds }) => {
   const basePath = server.basePath.replace(/\/+$/, '');
   const issuer = `${server.publicUrl ?? ''}${basePath}/oidc`;
   binder.resolved(KEYS.RelyingPartyResolver, [KEYS.ServiceRegistry, KEYS.RecordStores], (registry, records) => new OidcRelyingParties(issuer, registry, records));
@@ -43,7 +43,7 @@ export const registerOidcModule: ModuleRegistration<typeof oidcSections> = (bind
         createOidcProvider({
         library,
         issuer,
-        mountPath: `${basePath}/oidc`,
+        basePath,
         keys: loadOidcKeys(settings, random),
         registry,
         // The core is asked for at a request, not here: it is told of this provider's logouts (a cycle otherwise).
@@ -60,6 +60,8 @@ export const registerOidcModule: ModuleRegistration<typeof oidcSections> = (bind
         customScopes: settings.scopes,
         fetchPrivateAddresses: settings.fetchPrivateAddresses,
         lifetimes: settings,
+        loginSessionSeconds: ticketSettings.tgt.maxTimeToLiveSeconds,
+        interactionsPerAddress: settings.interactionsPerAddress,
         events,
         endLoginSession: (ctx, tgtId) => endLoginSession(binder.get(KEYS.CasCore), cookie, basePath, server.publicUrl?.startsWith('https:') ?? false)(ctx, tgtId),
       });

@@ -50,6 +50,19 @@ export const throttleSchema = z
           { error: 'expected a map of settings' },
         )
         .prefault({}),
+      authorization: z
+        .strictObject(
+          {
+            requestsPerSecond: z
+              .number({ error: 'expected a positive number' })
+              .positive({ error: 'expected a positive number' })
+              .default(5)
+              .describe('Sustained authorization requests per second per client IP (a token bucket), with the `oidc` module: `<basePath>/oidc/auth` and `<basePath>/oauth2.0/authorize`, each of which keeps the request while a browser logs in. Over it: 429 with `Retry-After` and an error page, before the request is read.'),
+            burst: atLeastOne('a whole number of at least 1').default(50).describe('Authorization requests a client IP may make at once after a quiet period. Raise both for many users behind one address (NAT).'),
+          },
+          { error: 'expected a map of settings' },
+        )
+        .prefault({}),
       memory: z
         .strictObject({ maxKeys: atLeastOne('a whole number of at least 1').default(100_000).describe('Most throttle keys (and request-rate buckets) held in memory; beyond it the least recently written key that is not locked (bucket that has refilled) is forgotten. An active lock never is: while every key is locked, new keys get 423 (new addresses 429) until one ends.') }, { error: 'expected a map of settings' })
         .prefault({}),

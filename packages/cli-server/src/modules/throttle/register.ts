@@ -11,17 +11,20 @@ const THROTTLE = key<AuthenticationThrottle>('throttle: authentication');
 
 /** The login form's buckets beside the validation limit's (bare addresses) in the one request-rate store. */
 const LOGIN_FORM_SCOPE = 'login-form';
+/** The buckets of a mounted provider's authorization requests, in the same store. */
+const AUTHORIZATION_SCOPE = 'authorization';
 
 /**
  * `throttle`: the lock policy in front of every credential-checking route (adapter-koa's throttle step),
  * its state in the module's own failure store (stores/: memory, or Mongo or Redis shared by every node),
  * and told by the Authenticator of each success, which forgets the failures of whom it proved. The
- * login form's request-rate limit (`throttle.loginForm`), and with `throttle.validation.requestsPerSecond`
- * set the validation endpoints', their buckets in the module's request-rate store.
+ * login form's request-rate limit (`throttle.loginForm`), that of a mounted provider's authorization
+ * requests (`throttle.authorization`), and with `throttle.validation.requestsPerSecond` set the
+ * validation endpoints', their buckets in the module's request-rate store.
  */
 export const registerThrottleModule: ModuleRegistration<typeof throttleSections> = (binder, { throttle }, { credentialKinds }) => {
   const usernameKinds = credentialKinds.filter((kind) => kind.provesUsername).map((kind) => kind.type);
-  const { validation, loginForm } = throttle;
+  const { validation, loginForm, authorization } = throttle;
   // A resource: on Mongo the stores create their indexes, which `open()` awaits; the storage closes the connection.
   binder.resource(STORES, [KEYS.StorageConnection], (connection) => openModuleStore(connection, throttleStores(throttle)), () => undefined);
   binder.resolved(THROTTLE, [STORES, KEYS.Clock, KEYS.EventSink], ({ failures }, clock, events) => new AuthenticationThrottle(failures, clock, throttle.failure, events, usernameKinds));
@@ -32,6 +35,7 @@ export const registerThrottleModule: ModuleRegistration<typeof throttleSections>
       authentication,
       ...(requestsPerSecond !== undefined && { validationRate: new RequestRateLimit(rates, clock, { burst, requestsPerSecond }) }),
       formRate: new RequestRateLimit(rates, clock, loginForm, LOGIN_FORM_SCOPE),
+      authorizationRate: new RequestRateLimit(rates, clock, authorization, AUTHORIZATION_SCOPE),
     });
   });
 };
