@@ -2,7 +2,7 @@
 import 'reflect-metadata';
 import * as x509 from '@peculiar/x509';
 import { readFileSync } from 'node:fs';
-import { webcrypto } from 'node:crypto';
+import { createPrivateKey, webcrypto } from 'node:crypto';
 import type { RandomSource } from '@tessera/core';
 import { promoteNextKey, publishNextKey, samlKeySetProblem, type SamlKeySet } from '@tessera/core/modules/saml2';
 import type { Output } from '../../cli/command.js';
@@ -24,8 +24,8 @@ export async function generateSamlKeyPair(entityId: string, use: 'signing' | 'en
     keys,
     signingAlgorithm: ALGORITHM,
   });
-  const pkcs8 = Buffer.from(await webcrypto.subtle.exportKey('pkcs8', keys.privateKey)).toString('base64');
-  return { privateKey: `-----BEGIN PRIVATE KEY-----\n${pkcs8.match(/.{1,64}/g)!.join('\n')}\n-----END PRIVATE KEY-----\n`, certificate: certificate.toString('pem') };
+  const pkcs8 = Buffer.from(await webcrypto.subtle.exportKey('pkcs8', keys.privateKey));
+  return { privateKey: createPrivateKey({ key: pkcs8, format: 'der', type: 'pkcs8' }).export({ type: 'pkcs8', format: 'pem' }) as string, certificate: certificate.toString('pem') };
 }
 
 function hostOf(entityId: string): string {

@@ -1,7 +1,7 @@
 // @peculiar/x509 resolves its algorithm providers through tsyringe, which needs the Reflect metadata API.
 import 'reflect-metadata';
 import * as x509 from '@peculiar/x509';
-import { randomBytes, webcrypto } from 'node:crypto';
+import { createPrivateKey, randomBytes, webcrypto } from 'node:crypto';
 
 /** An RSA key pair and its self-signed certificate, both PEM: what a SAML peer signs and encrypts with. */
 export interface SamlCredential {
@@ -23,14 +23,7 @@ export async function samlCredential(subject = 'CN=saml test', now = Date.now())
     keys,
     signingAlgorithm: ALGORITHM,
   });
-  const pkcs8 = Buffer.from(await webcrypto.subtle.exportKey('pkcs8', keys.privateKey)).toString('base64');
-  return {
-    privateKey: `-----BEGIN PRIVATE KEY-----\n${pkcs8.match(/.{1,64}/g)!.join('\n')}\n-----END PRIVATE KEY-----\n`,
-    certificate: certificate.toString('pem'),
-  };
+  const pkcs8 = Buffer.from(await webcrypto.subtle.exportKey('pkcs8', keys.privateKey));
+  return { privateKey: createPrivateKey({ key: pkcs8, format: 'der', type: 'pkcs8' }).export({ type: 'pkcs8', format: 'pem' }) as string, certificate: certificate.toString('pem') };
 }
 
-/** A certificate's base64 DER, as metadata's X509Certificate holds it. */
-export function certificateBody(pem: string): string {
-  return pem.replace(/-----(BEGIN|END) CERTIFICATE-----/g, '').replace(/\s+/g, '');
-}
