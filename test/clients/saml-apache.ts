@@ -119,6 +119,19 @@ log4j.appender.console.layout.ConversionPattern=%d{%Y-%m-%d %H:%M:%S} %p %c %x: 
 `;
 
 /**
+ * The attributes the SP takes from assertions, as a deployment maps them: the persistent NameID
+ * (IdP!SP!value, Shibboleth's form), and mail by its OID in the URI name format, as the research and
+ * education federations release it.
+ */
+const ATTRIBUTE_MAP = `<Attributes xmlns="urn:mace:shibboleth:2.0:attribute-map" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">
+  <Attribute name="urn:oasis:names:tc:SAML:2.0:nameid-format:persistent" id="persistent-id">
+    <AttributeDecoder xsi:type="NameIDAttributeDecoder" formatter="$NameQualifier!$SPNameQualifier!$Name" defaultQualifiers="true"/>
+  </Attribute>
+  <Attribute name="urn:oid:0.9.2342.19200300.100.1.3" id="mail"/>
+</Attributes>
+`;
+
+/**
  * The Shibboleth SP: shibd from a configuration of the test's own (its listener on a TCP port, the
  * IdP's metadata a file, schema-validated as Shibboleth reads it, keys of the test's making, signed
  * AuthnRequests), and Apache's mod_shib with `/app/` protected and its handler at `/Shibboleth.sso`.
@@ -142,6 +155,7 @@ export async function startShibbolethApache(options: ShibbolethOptions): Promise
     await writeFile(file('sp-cert.pem'), credential.certificate);
     await writeFile(file('idp-metadata.xml'), options.idpMetadata);
     await writeFile(file('console.logger'), CONSOLE_LOGGER);
+    await writeFile(file('attribute-map.xml'), ATTRIBUTE_MAP);
     await writeFile(
       file('shibboleth2.xml'),
       `<SPConfig xmlns="urn:mace:shibboleth:3.0:native:sp:config" xmlns:conf="urn:mace:shibboleth:3.0:native:sp:config" clockSkew="180">
@@ -157,7 +171,7 @@ export async function startShibbolethApache(options: ShibbolethOptions): Promise
     </Sessions>
     <Errors supportContact="root@localhost" helpLocation="/about.html" styleSheet="/shibboleth-sp/main.css"/>
     <MetadataProvider type="XML" validate="true" path="${file('idp-metadata.xml')}"/>
-    <AttributeExtractor type="XML" validate="true" reloadChanges="false" path="${SHIBBOLETH_FILES}/attribute-map.xml"/>
+    <AttributeExtractor type="XML" validate="true" reloadChanges="false" path="${file('attribute-map.xml')}"/>
     <AttributeFilter type="XML" validate="true" path="${SHIBBOLETH_FILES}/attribute-policy.xml"/>
     <CredentialResolver type="File" key="${file('sp-key.pem')}" certificate="${file('sp-cert.pem')}"/>
   </ApplicationDefaults>
