@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { assertionContent, BINDING, chooseNameIdFormat, NAME_ID_FORMAT, nameIdValue, RecordSamlRequestIdStore, samlServiceProviderPolicy, signsAssertions, type SamlServiceProvider, type SamlServiceProviderPolicy } from '@tessera/core/modules/saml2';
+import { assertionContent, BINDING, chooseNameIdFormat, NAME_ID_FORMAT, nameIdValue, RecordSamlRequestIdStore, samlServiceProviderPolicy, type SamlServiceProvider, type SamlServiceProviderPolicy } from '@tessera/core/modules/saml2';
 import { cryptoRandomSource, systemClock } from '@tessera/core';
-import { idpMetadataXml, readSpMetadata, receiveAuthnRequest, responseXml } from '@tessera/adapter-koa/modules/saml2';
+import { idpMetadataXml, readSpMetadata, receiveAuthnRequest, responseProtection, responseXml } from '@tessera/adapter-koa/modules/saml2';
 import { freePort, MapRecordStores } from '@tessera/testkit';
 import { samlCredential, type SamlCredential } from '@tessera/testkit/modules/saml2';
 import { skipUnlessInstalled } from './harness.js';
@@ -114,14 +114,7 @@ async function logIn(sp: SamlSpApache, policy: Partial<SamlServiceProviderPolicy
     skewSeconds: 30,
     random: cryptoRandomSource,
   });
-  const encryptFor = registration.policy.encryptAssertions ? registration.metadata.encryptionCertificates[0] : undefined;
-  const xml = await responseXml(content, {
-    credential: keys.signing,
-    algorithm: RSA_SHA256,
-    signAssertion: signsAssertions(registration),
-    signResponse: registration.policy.signResponses,
-    ...(encryptFor !== undefined && { encryptFor: { certificate: encryptFor, algorithm: 'http://www.w3.org/2009/xmlenc11#aes256-gcm' } }),
-  });
+  const xml = await responseXml(content, responseProtection(registration, keys.signing));
   const form = new URLSearchParams({ SAMLResponse: Buffer.from(xml).toString('base64'), ...(received.relayState !== undefined && { RelayState: received.relayState }) });
   let answer = await fetch(received.assertionConsumerService.location, { method: 'POST', body: form, redirect: 'manual', headers: { cookie: jar.header, 'content-type': 'application/x-www-form-urlencoded' } });
   jar.keep(answer);

@@ -1,7 +1,20 @@
 import { expect } from 'chai';
-import { assertionContent, BINDING, chooseNameIdFormat, NAME_ID_FORMAT, nameIdValue, samlId, signsAssertions, STATUS, statusResponseContent, type SamlServiceProvider, type SamlStatusCode } from '@tessera/core/modules/saml2';
+import { assertionContent, BINDING, chooseNameIdFormat, NAME_ID_FORMAT, nameIdValue, samlId, samlServiceProviderPolicy, STATUS, statusResponseContent, type SamlServiceProvider, type SamlStatusCode } from '@tessera/core/modules/saml2';
 import { SeededRandomSource } from '@tessera/testkit';
-import { logoutRequestXml, receiveAuthnRequest, receiveLogoutResponse, redirectUrl, responseXml, signEnveloped, statusResponseXml, type ResponseProtection } from '@tessera/adapter-koa/modules/saml2';
+import {
+  logoutRequestXml,
+  logoutResponseXml,
+  ProtectionUnavailableError,
+  receiveAuthnRequest,
+  receiveLogoutRequest,
+  receiveLogoutResponse,
+  redirectUrl,
+  responseProtection,
+  responseXml,
+  signEnveloped,
+  statusResponseXml,
+  type ResponseProtection,
+} from '@tessera/adapter-koa/modules/saml2';
 import { ACS, ANSWERED, credentials, IDP_ID, inboundDependencies, POST_SSO, rawQueryOf, REDIRECT_SLO, REDIRECT_SSO, scriptedSp, serviceProvider, SETTINGS, SP_ID, SP_SLO } from './saml2-fixture.js';
 
 const random = new SeededRandomSource('seed-42');
@@ -27,14 +40,7 @@ async function answer(sp: SamlServiceProvider, request: Awaited<ReturnType<typeo
     skewSeconds: 30,
     random,
   });
-  const xml = await responseXml(content, {
-    credential: keys.idp,
-    algorithm: 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256',
-    signAssertion: signsAssertions(sp),
-    signResponse: sp.policy.signResponses,
-    ...(sp.policy.encryptAssertions && { encryptFor: { certificate: sp.metadata.encryptionCertificates[0]!, algorithm: 'http://www.w3.org/2009/xmlenc11#aes256-gcm' } }),
-    ...protection,
-  });
+  const xml = await responseXml(content, { ...responseProtection(sp, keys.idp), ...protection });
   return { xml, content };
 }
 
@@ -157,5 +163,41 @@ describe('saml2: an exchange with a scripted SP (node-saml), strict as SPs come'
     const { loggedOut, profile } = await saml.validatePostRequestAsync({ SAMLRequest: Buffer.from(signed).toString('base64') });
     expect(loggedOut).to.equal(true);
     expect(profile?.nameID).to.equal('casuser');
+  });
+
+  it("single logout from the SP: tessera reads its signed LogoutRequest, and the SP accepts tessera's signed LogoutResponse over HTTP-Redirect", async () => {
+    const keys = await credentials();
+    const saml = scriptedSp(keys, { logoutUrl: REDIRECT_SLO });
+    const sp = serviceProvider(saml, keys);
+    const url = await saml.getLogoutUrlAsync({ issuer: SP_ID, nameID: 'AAdzZWNyZXQx', nameIDFormat: NAME_ID_FORMAT.persistent, sessionIndex: '_session-1' }, 'relay-in', {});
+    const { message, relayState } = await receiveLogoutRequest({ binding: BINDING.redirect, rawQuery: rawQueryOf(url) }, REDIRECT_SLO, SETTINGS, inboundDependencies(sp));
+    const response = logoutResponseXml({ id: samlId(random), issueInstant: Date.now(), issuer: IDP_ID, destination: SP_SLO, inResponseTo: message.id, status: STATUS.success });
+    const answer = redirectUrl(SP_SLO, 'SAMLResponse', response, relayState, { credential: keys.idp, algorithm: 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256' });
+    const { loggedOut } = await saml.validateRedirectAsync(Object.fromEntries(new URL(answer).searchParams), rawQueryOf(answer));
+    expect(loggedOut).to.equal(true);
+    // A LogoutResponse to a request the SP never sent is refused by it.
+    const unasked = redirectUrl(SP_SLO, 'SAMLResponse', logoutResponseXml({ id: samlId(random), issueInstant: Date.now(), issuer: IDP_ID, destination: SP_SLO, inResponseTo: '_never-sent', status: STATUS.success }), undefined, {
+      credential: keys.idp,
+      algorithm: 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256',
+    });
+    await saml.validateRedirectAsync(Object.fromEntries(new URL(unasked).searchParams), rawQueryOf(unasked)).then(
+      () => expect.fail('accepted'),
+      (error: Error) => expect(error.message).to.match(/InResponseTo/),
+    );
+  });
+
+  it('protects each SP as its definition and metadata say: encryption with its preferred algorithm, refused without an encryption certificate', async () => {
+    const keys = await credentials();
+    const sp = serviceProvider(scriptedSp(keys), keys, { encryptAssertions: true, signResponses: false, signingSignatureAlgorithms: ['http://www.w3.org/2001/04/xmldsig-more#rsa-sha512'] });
+    const chosen = responseProtection(sp, keys.idp);
+    expect(chosen).to.deep.include({ algorithm: 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha512', signAssertion: true, signResponse: false });
+    expect(chosen.encryptFor?.algorithm).to.equal('http://www.w3.org/2009/xmlenc11#aes256-gcm');
+    const preferring = { ...sp, metadata: { ...sp.metadata, encryptionMethods: ['http://www.w3.org/2001/04/xmlenc#rsa-oaep-mgf1p', 'http://www.w3.org/2001/04/xmlenc#aes256-cbc', 'http://www.w3.org/2009/xmlenc11#aes128-gcm'] } };
+    expect(responseProtection(preferring, keys.idp).encryptFor?.algorithm).to.equal('http://www.w3.org/2009/xmlenc11#aes128-gcm');
+    const cbcOnly = { ...sp, metadata: { ...sp.metadata, encryptionMethods: ['http://www.w3.org/2001/04/xmlenc#aes128-cbc'] } };
+    expect(() => responseProtection(cbcOnly, keys.idp)).to.throw(ProtectionUnavailableError, 'lists no data encryption algorithm tessera encrypts with');
+    const keyless = { ...sp, metadata: { ...sp.metadata, encryptionCertificates: [] } };
+    expect(() => responseProtection(keyless, keys.idp)).to.throw(ProtectionUnavailableError, `${SP_ID} asks for encrypted assertions, and its metadata has no encryption certificate`);
+    expect(responseProtection({ ...sp, policy: samlServiceProviderPolicy() }, keys.idp).encryptFor).to.equal(undefined);
   });
 });

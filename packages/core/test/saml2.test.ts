@@ -3,6 +3,7 @@ import { persistentId } from '@tessera/core';
 import {
   assertionConsumerService,
   assertionContent,
+  authnContextClassFor,
   BINDING,
   checkDestination,
   checkIssueInstant,
@@ -161,6 +162,11 @@ describe('saml2: requested authentication contexts', () => {
     expect(meetsRequestedAuthnContext({ classes: [PASSWORD], comparison: 'maximum' }, PPT)).to.equal(false);
     expect(meetsRequestedAuthnContext({ classes: ['urn:example:own-class'], comparison: 'minimum' }, PPT)).to.equal(false);
     expect(meetsRequestedAuthnContext({ classes: ['urn:example:own-class'], comparison: 'minimum' }, 'urn:example:own-class')).to.equal(true);
+  });
+
+  it("names the definition's requiredAuthenticationContextClass whatever the login proved, else what it proved", () => {
+    expect(authnContextClassFor(MFA, PPT)).to.equal(MFA);
+    expect(authnContextClassFor(undefined, PPT)).to.equal(PPT);
   });
 
   it('refuses with NoAuthnContext', () => {

@@ -1,5 +1,5 @@
 import { encrypt, type EncryptionAlgorithm } from 'xml-encryption';
-import { STATUS, type AssertionContent, type SignatureAlgorithm, type StatusResponseContent } from '@tessera/core/modules/saml2';
+import { signsAssertions, STATUS, type AssertionContent, type SamlServiceProvider, type SignatureAlgorithm, type StatusResponseContent } from '@tessera/core/modules/saml2';
 import { XmlBuilder } from './xml-builder.js';
 import { signEnveloped, type SigningCredential } from './xml-signature.js';
 import { NS, parseXml, serialize, writeInstant } from './xml.js';
@@ -16,6 +16,34 @@ export interface ResponseProtection {
 
 /** The data encryption algorithms tessera encrypts assertions with: AES-GCM only (CBC has no integrity). */
 export const DATA_ENCRYPTION_ALGORITHMS = ['http://www.w3.org/2009/xmlenc11#aes256-gcm', 'http://www.w3.org/2009/xmlenc11#aes128-gcm'] as const;
+
+/** An SP whose definition asks for something its metadata cannot give (encryption without an encryption certificate). */
+export class ProtectionUnavailableError extends Error {
+  constructor(readonly reason: string) {
+    super(reason);
+    this.name = 'ProtectionUnavailableError';
+  }
+}
+
+/**
+ * How the Response for an SP is protected, from its definition and its metadata: the first of its
+ * `signingSignatureAlgorithms`; the assertion signed when `signAssertions` or WantAssertionsSigned, the
+ * response when `signResponses`; with `encryptAssertions`, encrypted for the first encryption
+ * certificate of its metadata with the first data algorithm its metadata lists (its preference) that
+ * tessera encrypts with (AES-256-GCM when it lists none). Encryption asked of an SP with no encryption certificate, or
+ * only algorithms tessera does not encrypt with, is refused rather than sent in the clear.
+ */
+export function responseProtection(sp: SamlServiceProvider, credential: SigningCredential): ResponseProtection {
+  const { policy, metadata } = sp;
+  const base = { credential, algorithm: policy.signingSignatureAlgorithms[0] ?? 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256', signAssertion: signsAssertions(sp), signResponse: policy.signResponses } as const;
+  if (!policy.encryptAssertions) return base;
+  const certificate = metadata.encryptionCertificates[0];
+  if (certificate === undefined) throw new ProtectionUnavailableError(`${metadata.entityId} asks for encrypted assertions, and its metadata has no encryption certificate`);
+  const listed = metadata.encryptionMethods.filter((method) => !method.includes('rsa'));
+  const algorithm = listed.length === 0 ? DATA_ENCRYPTION_ALGORITHMS[0] : listed.find((method) => (DATA_ENCRYPTION_ALGORITHMS as readonly string[]).includes(method));
+  if (algorithm === undefined) throw new ProtectionUnavailableError(`${metadata.entityId} lists no data encryption algorithm tessera encrypts with (${DATA_ENCRYPTION_ALGORITHMS.join(', ')})`);
+  return { ...base, encryptFor: { certificate, algorithm } };
+}
 
 /** The largest document tessera reads back of its own making (an assertion with many attributes). */
 const OWN_DOCUMENT_BYTES = 4 * 1024 * 1024;

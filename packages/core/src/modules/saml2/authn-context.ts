@@ -39,3 +39,11 @@ export function checkRequestedAuthnContext(requested: RequestedAuthnContext | un
   const { classes, comparison } = requested!;
   throw new SamlRequestRefusedError(`The request asks for an authentication context ${comparison} ${classes.join(' or ')}; this login proved ${proved}`, STATUS.requester, STATUS.noAuthnContext);
 }
+
+/**
+ * The class the assertion names for a login: the SP definition's `requiredAuthenticationContextClass`
+ * when it has one (Apereo's, whatever the login proved), else the class the login proved.
+ */
+export function authnContextClassFor(requiredByDefinition: string | undefined, proved: string): string {
+  return requiredByDefinition ?? proved;
+}
