@@ -1,4 +1,4 @@
-import { createPublicKey, createSign, createVerify, type KeyObject } from 'node:crypto';
+import { createPublicKey, createSign, createVerify } from 'node:crypto';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { SIGNATURE_ALGORITHM, type SignatureAlgorithm } from '@tessera/core/modules/saml2';
 import { SignatureRefusedError, type SigningCredential } from './xml-signature.js';
@@ -104,7 +104,7 @@ const NODE_ALGORITHMS: Readonly<Record<SignatureAlgorithm, string>> = {
 
 /**
  * Verifies a Redirect query's signature against the peer's certificates from its metadata, with an
- * allowed algorithm only. True when one of them verifies it; a refusal otherwise.
+ * allowed algorithm only: returns when one of them verifies it, refuses (SignatureRefusedError) otherwise.
  */
 export function verifyRedirectSignature(signature: NonNullable<RedirectQuery['signature']>, certificates: readonly string[], algorithms: readonly SignatureAlgorithm[]): void {
   const algorithm = signature.algorithm;
@@ -114,14 +114,11 @@ export function verifyRedirectSignature(signature: NonNullable<RedirectQuery['si
   for (const certificate of certificates) {
     const verifier = createVerify(nodeAlgorithm);
     verifier.update(signature.signedBytes, 'utf8');
-    if (verifier.verify(publicKeyOf(certificate), signature.value)) return;
+    if (verifier.verify(createPublicKey(certificate), signature.value)) return;
   }
   throw new SignatureRefusedError("The signature does not verify with the peer's certificates");
 }
 
-function publicKeyOf(certificate: string): KeyObject {
-  return createPublicKey(certificate);
-}
 
 /**
  * An HTTP-Redirect URL for a message tessera sends: `location` with the message deflated and
