@@ -1,8 +1,19 @@
 import { expect } from 'chai';
 import { BINDING } from '@tessera/core/modules/saml2';
 import { FixedClock } from '@tessera/testkit';
-import { idpMetadataXml, MetadataError, parseXml, readSpMetadata, SpMetadataResolver, verifyEnvelopedSignature, type MetadataAccess } from '@tessera/adapter-koa/modules/saml2';
-import { credentials, IDP_BASE, IDP_ID, scriptedSp, SETTINGS, SP_ID, type Credentials } from './saml2-fixture.js';
+import {
+  idpMetadataXml,
+  InboundRefusal,
+  MetadataError,
+  parseXml,
+  readSpMetadata,
+  receiveAuthnRequest,
+  serviceProviderLookup,
+  SpMetadataResolver,
+  verifyEnvelopedSignature,
+  type MetadataAccess,
+} from '@tessera/adapter-koa/modules/saml2';
+import { ANSWERED, credentials, IDP_BASE, IDP_ID, inboundDependencies, rawQueryOf, REDIRECT_SSO, scriptedSp, SETTINGS, SP_ID, type Credentials } from './saml2-fixture.js';
 
 const URL = 'https://federation.example.org/metadata/sp.xml';
 const RSA_SHA256 = 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256';
@@ -137,6 +148,29 @@ describe('saml2: SP metadata from a file or an https metadataLocation, fetched, 
       expect(() => readSpMetadata(xml.replace('CERT', 'AAAA').replace(' Location="https://sp.example.org/acs"', ''), reading)).to.throw(MetadataError);
       expect(() => readSpMetadata(xml.replace('urn:oasis:names:tc:SAML:1.1:protocol urn:oasis:names:tc:SAML:2.0:protocol', 'urn:oasis:names:tc:SAML:1.1:protocol'), reading)).to.throw(MetadataError, `${SP_ID} has no SPSSODescriptor for SAML 2.0`);
     });
+  });
+});
+
+describe('saml2: SPs by their definitions (Apereo SamlRegisteredService keys)', () => {
+  it("finds the SP of a request by its serviceId, its metadata resolved and its policy defaulted as Apereo's; refuses one whose metadata cannot be had", async () => {
+    const keys = await credentials();
+    const clock = new FixedClock(Date.now());
+    const saml = scriptedSp(keys);
+    const metadata = saml.generateServiceProviderMetadata(keys.spEncryption.certificate, keys.sp.certificate);
+    const { fake } = access(clock, { '/etc/tessera/sp.xml': metadata }, {});
+    const definitions = [{ serviceId: SP_ID, metadataLocation: '/etc/tessera/sp.xml', encryptAssertions: true, skewAllowanceSeconds: 30 }];
+    const lookup = serviceProviderLookup(() => Promise.resolve(definitions), new SpMetadataResolver(settings, fake));
+    const sp = await lookup(SP_ID);
+    expect(sp?.policy).to.deep.include({ signResponses: true, signAssertions: false, encryptAssertions: true, skewAllowanceSeconds: 30, signingSignatureAlgorithms: [RSA_SHA256] });
+    expect(sp?.metadata.assertionConsumerServices).to.have.length(1);
+    expect(await lookup('https://unknown.example.org/sp')).to.equal(undefined);
+
+    const url = await saml.getAuthorizeUrlAsync('', undefined, {});
+    const received = await receiveAuthnRequest({ binding: BINDING.redirect, rawQuery: rawQueryOf(url) }, REDIRECT_SSO, ANSWERED, SETTINGS, { ...inboundDependencies(undefined), serviceProvider: lookup });
+    expect(received.sp.policy.encryptAssertions).to.equal(true);
+    const broken = serviceProviderLookup(() => Promise.resolve([{ serviceId: SP_ID, metadataLocation: '/etc/tessera/gone.xml' }]), new SpMetadataResolver(settings, fake));
+    const refused = await receiveAuthnRequest({ binding: BINDING.redirect, rawQuery: rawQueryOf(await saml.getAuthorizeUrlAsync('', undefined, {})) }, REDIRECT_SSO, ANSWERED, SETTINGS, { ...inboundDependencies(undefined), serviceProvider: broken }).catch((error: unknown) => error);
+    expect(refused).to.be.instanceOf(InboundRefusal).with.property('reason', 'metadataLocation /etc/tessera/gone.xml cannot be read (ENOENT)');
   });
 });
 

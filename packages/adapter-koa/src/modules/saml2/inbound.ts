@@ -15,6 +15,7 @@ import {
   type SignatureAlgorithm,
   type SpEndpoint,
 } from '@tessera/core/modules/saml2';
+import { MetadataError } from './metadata.js';
 import { readRedirectQuery, RedirectMessageError, verifyRedirectSignature, type MessageParameter } from './redirect-binding.js';
 import { claimedIssuer, readAuthnRequest, readLogoutRequest, readLogoutResponse } from './saml-messages.js';
 import { envelopedSignatureOf, SignatureRefusedError, verifyEnvelopedSignature } from './xml-signature.js';
@@ -80,8 +81,8 @@ interface Authenticated {
 const BASE64 = /^[A-Za-z0-9+/\s]*={0,2}\s*$/;
 
 /**
- * The message of a binding, parsed, its issuer registered, and its signature, if any, verified with
- * that SP's metadata: over the query string for HTTP-Redirect (where the XML must carry none), enveloped
+ * The message of a binding, parsed, its issuer registered (and its metadata to be had), and its
+ * signature, if any, verified with that SP's metadata: over the query string for HTTP-Redirect (where the XML must carry none), enveloped
  * for HTTP-POST, read then from what the signature covers only. Every failure is a refusal naming why.
  */
 async function authenticate(inbound: InboundMessage, parameter: MessageParameter, settings: InboundSettings, deps: InboundDependencies): Promise<Authenticated> {
@@ -106,7 +107,7 @@ async function authenticate(inbound: InboundMessage, parameter: MessageParameter
     const relayState = inbound.form['RelayState'];
     return { sp, element, signed: signature !== undefined, ...(relayState !== undefined && { relayState }) };
   } catch (error) {
-    if (error instanceof UnreadableXmlError || error instanceof SignatureRefusedError || error instanceof RedirectMessageError) throw new InboundRefusal(error.reason);
+    if (error instanceof UnreadableXmlError || error instanceof SignatureRefusedError || error instanceof RedirectMessageError || error instanceof MetadataError) throw new InboundRefusal(error.reason);
     throw error;
   }
 }

@@ -1,5 +1,5 @@
 import { X509Certificate } from 'node:crypto';
-import type { SignatureAlgorithm, SpMetadata } from '@tessera/core/modules/saml2';
+import { policyOf, type SamlServiceProvider, type SamlServiceProviderDefinition, type SignatureAlgorithm, type SpMetadata } from '@tessera/core/modules/saml2';
 import { MetadataError, readSpMetadata } from './metadata.js';
 
 /** Where an SP's metadata comes from, as its definition says (Apereo's `metadataLocation`, `metadataSignatureLocation`). */
@@ -105,4 +105,18 @@ function certificateOf(pem: string, location: string): string {
   } catch {
     throw new MetadataError(`metadataSignatureLocation ${location} holds no PEM certificate`);
   }
+}
+
+/**
+ * The SP of an entity id among the definitions: the one whose `serviceId` it is, its metadata resolved
+ * (refused, naming why, when it cannot be had); undefined for an entity id no definition names.
+ */
+export function serviceProviderLookup(definitions: () => Promise<readonly SamlServiceProviderDefinition[]>, resolver: SpMetadataResolver): (entityId: string) => Promise<SamlServiceProvider | undefined> {
+  return async (entityId) => {
+    const definition = (await definitions()).find((candidate) => candidate.serviceId === entityId);
+    if (definition === undefined) return undefined;
+    const { metadataLocation, metadataSignatureLocation } = definition;
+    const metadata = await resolver.resolve({ entityId, metadataLocation, ...(metadataSignatureLocation !== undefined && { metadataSignatureLocation }) });
+    return { metadata, policy: policyOf(definition) };
+  };
 }

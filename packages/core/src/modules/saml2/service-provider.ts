@@ -67,6 +67,25 @@ export interface SamlServiceProviderPolicy {
   readonly signingSignatureAlgorithms: readonly SignatureAlgorithm[];
 }
 
+/**
+ * An SP as its registered definition names it, in Apereo's keys of a SamlRegisteredService: its
+ * entity id (`serviceId`), where its metadata is (`metadataLocation`: a file or an https URL; with
+ * `metadataSignatureLocation`, the certificate that metadata must be signed with), and its policy,
+ * each key left out taking Apereo's default (samlServiceProviderPolicy). The module's codec part
+ * reads a definition into this.
+ */
+export interface SamlServiceProviderDefinition extends Partial<SamlServiceProviderPolicy> {
+  readonly serviceId: string;
+  readonly metadataLocation: string;
+  readonly metadataSignatureLocation?: string;
+}
+
+/** The policy of a definition, Apereo's defaults filled in. */
+export function policyOf(definition: SamlServiceProviderDefinition): SamlServiceProviderPolicy {
+  const { serviceId: _entityId, metadataLocation: _location, metadataSignatureLocation: _signer, ...policy } = definition;
+  return samlServiceProviderPolicy(policy);
+}
+
 /** An SP as the IdP answers it: its metadata and its policy. */
 export interface SamlServiceProvider {
   readonly metadata: SpMetadata;
