@@ -87,11 +87,7 @@ function extensionPoints(contributions: readonly HttpExtensions[]): Omit<HttpCon
       return id;
     },
     validationExtensions: contributions.flatMap((contribution) => contribution.validation ?? []),
-    loginForm: {
-      fields: contributions.flatMap((contribution) => contribution.loginForm?.fields ?? []),
-      steps: contributions.flatMap((contribution) => contribution.loginForm?.steps ?? []),
-      ticketSteps: contributions.flatMap((contribution) => contribution.loginForm?.ticketSteps ?? []),
-    },
+    loginPrompts: contributions.flatMap((contribution) => contribution.loginPrompts ?? []),
   };
 }
 

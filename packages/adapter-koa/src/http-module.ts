@@ -1,4 +1,19 @@
-import type { Authentication, CasCore, Credential, EventSink, RequestOrigin, GrantedServiceTicket, RegisteredService, TicketGrantingTicket, ValidatedServiceTicket } from '@tessera/core';
+import type {
+  CasCore,
+  Credential,
+  CredentialsPrompt,
+  EventSink,
+  GrantedServiceTicket,
+  JsonValue,
+  LoginPrompt,
+  PromptContext,
+  RegisteredService,
+  SessionPrompt,
+  TicketGrantingTicket,
+  TicketPrompt,
+  TicketPromptContext,
+  ValidatedServiceTicket,
+} from '@tessera/core';
 import type { Context, Middleware } from 'koa';
 import type { z } from 'zod';
 import type { HttpOptions } from './http-options.js';
@@ -44,8 +59,8 @@ export interface HttpContext extends HttpBasics {
   ticketIdOf(idOrEncoded: string): Promise<string>;
   /** Every module's validation extension, read by the CAS 2 and 3 validation paths. */
   readonly validationExtensions: readonly ValidationExtension[];
-  /** Every module's fields of the login form, steps of a login and steps before a ticket, in module order. */
-  readonly loginForm: Required<LoginFormExtension>;
+  /** Every module's prompts of the browser login with their views, in module order. */
+  readonly loginPrompts: readonly LoginPromptPart[];
 }
 
 /**
@@ -107,63 +122,66 @@ export interface HttpExtensions {
   readonly ticketEncoding?: TicketEncoding;
   /** More query parameters of the CAS 2 and 3 validation paths, and what they add to a success. */
   readonly validation?: ValidationExtension;
-  /** Fields of the login form and steps of a login, shown by the login module's pages (nowhere without it). */
-  readonly loginForm?: LoginFormExtension;
+  /** Prompts of the browser login with their views, in the module's order, shown by the login module's pages (nowhere without it). */
+  readonly loginPrompts?: readonly LoginPromptPart[];
 }
 
 /**
- * What a module adds to the browser login: fields of the login form, steps between the credentials and
- * the session, and steps between the session and a service ticket.
+ * A prompt of the browser login (core's LoginPrompt, ports/login-prompt.ts) with its view: what a module
+ * adds to the login, shown by the login module's pages (nowhere without it). Pair them with
+ * `loginPromptPart`, which checks that the view reads what its prompt takes.
  */
-export interface LoginFormExtension {
-  readonly fields?: readonly LoginFormField[];
-  readonly steps?: readonly LoginStep[];
-  readonly ticketSteps?: readonly TicketStep[];
+export type LoginPromptPart =
+  | { readonly prompt: CredentialsPrompt; readonly view: LoginPageView }
+  | { readonly prompt: SessionPrompt | TicketPrompt; readonly view: PromptView };
+
+/** A part of the login page with its view, or a prompt with its page's view. */
+export function loginPromptPart<Prepared extends JsonValue>(prompt: CredentialsPrompt<Prepared>, view: LoginPageView<Prepared>): LoginPromptPart;
+export function loginPromptPart<Prepared extends JsonValue, Input, Stop>(prompt: SessionPrompt<Prepared, Input, Stop>, view: PromptView<Prepared, Input, Stop>): LoginPromptPart;
+export function loginPromptPart<Prepared extends JsonValue, Input, Stop>(prompt: TicketPrompt<Prepared, Input, Stop>, view: PromptView<Prepared, Input, Stop, TicketPromptContext>): LoginPromptPart;
+export function loginPromptPart(prompt: LoginPrompt, view: LoginPageView | PromptView): LoginPromptPart {
+  return { prompt, view } as LoginPromptPart;
+}
+
+/** The login form as the user sent it, for a part that fills itself in again: never a secret. */
+export interface LoginFormState {
+  /** The username sent, shown again after a refusal. */
+  readonly username?: string;
+  /** The id of the message the form shows, which the first field names as its description. */
+  readonly describedBy?: string;
 }
 
 /**
- * A field of the login form after username and password (the otp module's code), for a credential
- * the module's extractor reads: its markup in the page's language (`login.language`; a module without
- * texts in it uses its English ones), built with `html` so every text is escaped.
+ * The view of a part of the login page (the password, the otp module's code, a passkey button): its
+ * markup in the page's language (`login.language`; a module without texts in it uses its English
+ * ones), from what its prompt prepared, built with `html` so every text is escaped. What it posts is
+ * read by the module's credential extractor.
  */
-export interface LoginFormField {
-  markup(language: string): Html;
-  /** A script the form page runs with the field: inline, its SHA-256 in the page's Content-Security-Policy (never `unsafe-inline`). */
-  readonly script?: string;
-}
-
-/** The login a step is asked about, once its credentials are proven. */
-export interface LoginStepContext {
-  readonly authentication: Authentication;
-  /** The service the login is for, registered and enabled, if it names one. */
-  readonly service?: RegisteredService;
+export interface LoginPageView<Prepared = JsonValue> {
+  markup(language: string, prepared: Prepared | undefined, form: LoginFormState): Html;
+  /** A script the page runs with the part: inline, its SHA-256 in the page's Content-Security-Policy (never `unsafe-inline`). */
+  script?(prepared: Prepared | undefined): string | undefined;
 }
 
 /**
- * A page of the browser login shown after the credentials are proven and before the session is made
- * (a second factor for a user who has one, a confirmation): the login module holds the proven login
- * meanwhile (bound to the browser, as long as a login form is valid), shows the step's page with a
- * form token of its own, and takes its post on `POST /login/step`, behind the form and credential
- * guards (the throttle counts a refused step against the login's user). Steps are asked in module
- * order; each one needed is shown in turn, and the session is made after the last.
+ * The view of a prompt with a page of its own (after the credentials, before a ticket): its page, what
+ * its prompt is given of what the page posts, and what a stop of its prompt shows. The login module
+ * gives the page a form token of its own and takes its post on `POST /login/step`, behind the form
+ * and credential guards (the throttle counts a refusal against the login's user).
  */
-export interface LoginStep {
-  /** Names the step in the held login: unique among the steps. */
-  readonly name: string;
+export interface PromptView<Prepared = JsonValue, Input = unknown, Stop = unknown, Context extends PromptContext = PromptContext> {
   /** What its page posts, parsed and documented on POST /login/step beside the route's own parameters. */
   readonly parameters: z.ZodRawShape;
-  /** Whether this login needs the step. */
-  needed(login: LoginStepContext): Promise<boolean>;
-  /** Its page in the page's language: the heading, what goes in the form before its button, the button, and the message after a refusal. */
-  page(language: string, login: LoginStepContext): LoginStepPage;
-  /**
-   * Checks what the user posted: the authentication the login goes on with (the factor added), or
-   * AuthenticationFailedError (401: the page again with its `refused` message, counted by the throttle).
-   */
-  complete(login: LoginStepContext, parameters: Readonly<Record<string, unknown>>, origin: RequestOrigin): Promise<Authentication>;
+  /** Its page in the page's language, from what its prompt prepared. */
+  page(language: string, context: Context, prepared: Prepared | undefined): PromptPage;
+  /** What its prompt's `complete` is given, from the post's parsed parameters. */
+  read(parameters: Readonly<Record<string, unknown>>): Input;
+  /** The page shown when its prompt stops the login (no session or no ticket), in place of the rest. */
+  stopped?(language: string, stop: Stop, context: Context): { readonly heading: string; readonly content: Html };
 }
 
-export interface LoginStepPage {
+/** A prompt's page: the heading, what goes in the form before its button, the button, and the message after a refusal. */
+export interface PromptPage {
   readonly heading: string;
   readonly content: Html;
   readonly submit: string;
@@ -176,44 +194,23 @@ export interface LoginStepPage {
   readonly alternative?: StepChoice & { readonly label: string };
 }
 
-/** What a button of a step's page posts: one value of one parameter. */
+/** What a button of a prompt's page posts: one value of one parameter. */
 export interface StepChoice {
   readonly name: string;
   readonly value: string;
 }
 
-/** The browser's request a ticket step is asked about: its session's authentication, and the service the ticket would be for. */
-export interface TicketStepContext {
-  readonly authentication: Authentication;
-  /** The registered, enabled service, whose every access rule the session passed. */
-  readonly service: RegisteredService;
-  /** The service URL the ticket would be issued for. */
-  readonly url: string;
-}
-
 /**
- * A page of the browser login shown before a service ticket is issued, once the session is made: after
- * a new login and its steps, and on single sign-on (a session asking for a ticket without the form).
- * The login module holds the request meanwhile (as it holds a login for a step), shows the page with a
- * form token of its own, takes its post on `POST /login/step` behind the form and credential guards,
- * and issues the ticket after the last ticket step that let it go on. The REST API and the validation
- * endpoints never pass through it. Steps are asked in module order.
+ * The browser's login session (CAS's ticket-granting cookie), as the module that keeps it (login)
+ * provides it to other modules (the container's `BrowserSessions`): which session a request's cookie
+ * names, and forgetting it there when the session ends elsewhere (an OpenID Connect logout).
  */
-export interface TicketStep {
-  /** Names the step in the held request: unique among the ticket steps. */
-  readonly name: string;
-  /** What its page posts, parsed and documented on POST /login/step beside the route's own parameters. */
-  readonly parameters: z.ZodRawShape;
-  /** Whether this ticket needs the step: asked on every browser grant, so it must be cheap for the services it does not concern. */
-  needed(ticket: TicketStepContext): Promise<boolean>;
-  /** Its page in the page's language. */
-  page(language: string, ticket: TicketStepContext): Promise<LoginStepPage>;
-  /** What the user posted: go on to the ticket, or stop with a page of the step's (no ticket; the session stays). */
-  complete(ticket: TicketStepContext, parameters: Readonly<Record<string, unknown>>, origin: RequestOrigin): Promise<TicketStepOutcome>;
+export interface BrowserSessions {
+  /** The TGT the request's session cookie names, if it sent one that opens. */
+  sessionOf(ctx: Context): Promise<string | undefined>;
+  /** Clears the request's session cookie when it names this TGT. */
+  forget(ctx: Context, tgtId: string): Promise<void>;
 }
-
-/** A ticket step's answer: on to the ticket, or a page shown instead of it. */
-export type TicketStepOutcome = { readonly proceed: true } | { readonly proceed: false; page(language: string): { readonly heading: string; readonly content: Html } };
 
 /**
  * A form tickets travel in beside their bare ids (the tokens module's JWTs, docs/protocol.md §6): a client

@@ -1,6 +1,25 @@
 export { createApp } from './app.js';
 export type { HttpOptions } from './http-options.js';
-export type { AppDependencies, HttpBasics, HttpContext, HttpExtensions, HttpModule, LoginFormExtension, LoginFormField, LoginStep, LoginStepContext, LoginStepPage, RequestCondition, Step, StepChoice, TicketEncoding, TicketStep, TicketStepContext, TicketStepOutcome, ValidationExtension } from './http-module.js';
+export { loginPromptPart } from './http-module.js';
+export type {
+  AppDependencies,
+  BrowserSessions,
+  HttpBasics,
+  HttpContext,
+  HttpExtensions,
+  HttpModule,
+  LoginFormState,
+  LoginPageView,
+  LoginPromptPart,
+  PromptPage,
+  PromptView,
+  RequestCondition,
+  Step,
+  StepChoice,
+  TicketEncoding,
+  ValidationExtension,
+} from './http-module.js';
+export { DEFAULT_COLOURS, contrastRatio, isHexColour, stylesheet, type BrandColours, type Branding } from './pages/branding.js';
 export { credentialExtractor, type CredentialExtractor, type CredentialRequest } from './request/credentials.js';
 export { usernamePasswordExtractor } from './request/username-password-extractor.js';
 export { defineRoute, type Route, type RouteDeclaration, type RouteInput, type RouteRequest } from './routes/route.js';

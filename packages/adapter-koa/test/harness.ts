@@ -9,6 +9,7 @@ import {
   defaultTicketLifetimes,
   type CasCore,
   type RegisteredService,
+  type SecondFactorProvider,
   type TicketStore,
 } from '@tessera/core';
 import { GrantProxyTicket, IssueProxyGrantingTicket, type ProxyCallback } from '@tessera/core/modules/proxy';
@@ -99,6 +100,8 @@ export interface ServerSetup {
   readonly proxyCallback?: ProxyCallback;
   /** The release policies and username providers; the built-in ones when omitted. */
   readonly servicePolicies?: ServicePolicies;
+  /** The second factors services' multifactorPolicy may ask; none when omitted. */
+  readonly secondFactors?: readonly SecondFactorProvider[];
 }
 
 export function testTokenKeys(): TokenKeys {
@@ -128,6 +131,7 @@ export function testServer(setup: ServerSetup = {}) {
     handlers: setup.handlers ?? [handler],
     ...(setup.policies && { policies: setup.policies }),
     ...(authenticationThrottle && { authenticationListeners: [authenticationThrottle] }),
+    ...(setup.secondFactors && { secondFactors: setup.secondFactors }),
     clock,
     random: cryptoRandomSource,
     nodeName: 'test',

@@ -31,8 +31,9 @@ describe('login pages: escaping and markup (docs/protocol.md §12)', () => {
   });
 
   it('a page escapes what comes from the request and from settings, and its CSP allows only its own style', () => {
-    const pages = new LoginPages({ branding: { title: 'Uni <b>', text: 'Ask "help"', logoUrl: '/logo.svg?a=1&b=2', colours: DEFAULT_COLOURS }, messages: MESSAGES.en, basePath: '/cas', fields: [otpFormField('otp')] });
-    const page = pages.loginForm({ formToken: 't"k', service: 'https://app.example.org/"><x>', renew: false, method: 'GET', username: '<bob>', message: 'x' });
+    const pages = new LoginPages({ branding: { title: 'Uni <b>', text: 'Ask "help"', logoUrl: '/logo.svg?a=1&b=2', colours: DEFAULT_COLOURS }, messages: MESSAGES.en, basePath: '/cas' });
+    const parts = [{ view: pages.password }, { view: otpFormField('otp') }];
+    const page = pages.loginForm({ formToken: 't"k', service: 'https://app.example.org/"><x>', renew: false, method: 'GET', username: '<bob>', message: 'x', parts });
     expect(page.markup).to.include('<title>Log in – Uni &lt;b&gt;</title>');
     expect(page.markup).to.include('<img src="/logo.svg?a=1&amp;b=2" alt="Uni &lt;b&gt;">');
     expect(page.markup).to.include('<p>Ask &quot;help&quot;</p>');

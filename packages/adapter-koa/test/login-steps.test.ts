@@ -5,7 +5,8 @@ import { FixedClock, MapRecordStores } from '@tessera/testkit';
 import { expect } from 'chai';
 import request from 'supertest';
 import { z } from 'zod';
-import type { HttpModule, LoginStep } from '../src/index.js';
+import { loginPromptPart, type HttpModule, type LoginPromptPart } from '../src/index.js';
+import type { SessionPrompt } from '@tessera/core';
 import { html } from '../src/pages/html.js';
 import { DEFAULT_COLOURS, loginModule, MESSAGES } from '../src/modules/login/index.js';
 import { APP, QUIET_APP, testServer, type ServerSetup } from './harness.js';
@@ -14,11 +15,20 @@ import { APP, QUIET_APP, testServer, type ServerSetup } from './harness.js';
 const FOCUS = 'document.getElementById("pin").focus();';
 const PIN = '2468';
 
-/** A step of a test module: a PIN for staff members logging in to APP, which adds `pin` to the authentication's attributes. */
-const pinStep: LoginStep = {
+/** A prompt of a test module: a PIN for staff members logging in to APP, which adds `pin` to the authentication's attributes. */
+const pinPrompt: SessionPrompt<never, unknown> = {
+  phase: 'session',
   name: 'pin',
-  parameters: { pin: z.string().optional().meta({ description: 'The PIN.' }) },
   needed: ({ authentication, service }) => Promise.resolve(service?.serviceId.includes('app') === true && (authentication.principal.attributes['memberOf'] ?? []).includes('staff')),
+  complete: ({ authentication }, pin) => {
+    if (pin !== PIN) return Promise.reject(new AuthenticationFailedError(['wrong PIN']));
+    return Promise.resolve({ proceed: true, authentication: { ...authentication, attributes: { ...authentication.attributes, pin: ['checked'] } } });
+  },
+};
+
+/** Its page. */
+const pinStep: LoginPromptPart = loginPromptPart(pinPrompt, {
+  parameters: { pin: z.string().optional().meta({ description: 'The PIN.' }) },
   page: (language, { authentication }) => ({
     heading: `PIN (${language})`,
     content: html`<p>PIN for ${authentication.principal.id}</p><input id="pin" name="pin">`,
@@ -26,16 +36,13 @@ const pinStep: LoginStep = {
     refused: 'Wrong PIN.',
     script: FOCUS,
   }),
-  complete: ({ authentication }, parameters) => {
-    if (parameters['pin'] !== PIN) return Promise.reject(new AuthenticationFailedError(['wrong PIN']));
-    return Promise.resolve({ ...authentication, attributes: { ...authentication.attributes, pin: ['checked'] } });
-  },
-};
+  read: (parameters) => parameters['pin'],
+});
 
 type Parts = Parameters<NonNullable<ServerSetup['modules']>>[0];
 
 /** The login module on the test server's core, its stores on fakes, beside a test module adding `steps`. */
-function loginWith({ core, tickets, events }: Parts, steps: readonly LoginStep[]): HttpModule[] {
+function loginWith({ core, tickets, events }: Parts, steps: readonly LoginPromptPart[]): HttpModule[] {
   const keys = deriveLoginKeys(generateLoginSecret(cryptoRandomSource));
   const clock = new FixedClock();
   const used = new Set<string>();
@@ -47,7 +54,7 @@ function loginWith({ core, tickets, events }: Parts, steps: readonly LoginStep[]
     branding: { title: 'tessera', colours: DEFAULT_COLOURS },
     messages: MESSAGES.en,
   });
-  return steps.length === 0 ? [login] : [login, { name: 'pin', extensions: () => ({ loginForm: { steps } }) }];
+  return steps.length === 0 ? [login] : [login, { name: 'pin', extensions: () => ({ loginPrompts: steps }) }];
 }
 
 const withSteps = (setup: ServerSetup = {}) => testServer({ ...setup, modules: (parts) => loginWith(parts, [pinStep]) });

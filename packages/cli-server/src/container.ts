@@ -2,7 +2,7 @@ import { Container } from 'inversify';
 import type { Logger } from 'pino';
 import { LOOPBACK_HOSTS, createApp, withServiceTemplates, type HttpOptions, type ServiceTemplates } from '@tessera/adapter-koa';
 import type { MongoDatabase } from '@tessera/adapter-mongo';
-import { Argon2PasswordHasher, ReadinessProbe, createCasCore, cryptoRandomSource, systemClock, type Clock, type RegisteredService, type SessionListener } from '@tessera/core';
+import { Argon2PasswordHasher, ReadinessProbe, createCasCore, cryptoRandomSource, systemClock, type Clock, type RegisteredService, type SecondFactorProvider, type SessionListener } from '@tessera/core';
 import { AuditEventSink } from './audit/audit-event-sink.js';
 import { registerAuthentication } from './authentication/authentication.js';
 import type { Config } from './config/schema.js';
@@ -13,7 +13,7 @@ import { LoggingEventSink } from './logging.js';
 import { registerMetrics } from './metrics/register-metrics.js';
 import { credentialKinds, moduleEvents, registerEnabledModules } from './modules/index.js';
 import { samlAuthenticationMethods } from './credential-kinds.js';
-import { serverServicePolicies } from './service-policies.js';
+import { serverPolicyRegistrations, serverServicePolicies } from './service-policies.js';
 import { openStorage } from './storage/storage.js';
 import { KEYS } from './keys.js';
 import { TESSERA_VERSION } from './version.js';
@@ -139,12 +139,36 @@ function bindUseCases(binder: Binder, config: Config): void {
       { all: KEYS.SecondFactorProvider },
       { all: KEYS.RelyingPartyResolver },
     ],
-    (tickets, registry, handlers, policies, authenticationListeners, events, clock, random, sessionListeners, servicePolicies, [secondFactor], relyingPartyResolvers) =>
+    (tickets, registry, handlers, policies, authenticationListeners, events, clock, random, sessionListeners, servicePolicies, secondFactors, relyingPartyResolvers) =>
       createCasCore(
-        { tickets, registry, handlers, policies, authenticationListeners, events, clock, random, sessionListener: sessionListenersInOrder(sessionListeners), servicePolicies, secondFactor, relyingPartyResolvers },
+        {
+          tickets,
+          registry,
+          handlers,
+          policies,
+          authenticationListeners,
+          events,
+          clock,
+          random,
+          sessionListener: sessionListenersInOrder(sessionListeners),
+          servicePolicies,
+          secondFactors: declaredSecondFactors(secondFactors),
+          relyingPartyResolvers,
+        },
         settings,
       ),
   );
+}
+
+/**
+ * The modules' second-factor providers, each one a module declares (`secondFactors`): one no module
+ * declares could never be named by a service definition, which the codec would refuse.
+ */
+function declaredSecondFactors(providers: readonly SecondFactorProvider[]): readonly SecondFactorProvider[] {
+  const declared = serverPolicyRegistrations().secondFactors;
+  const undeclared = providers.find((provider) => !declared.some(({ id }) => id === provider.id));
+  if (undeclared !== undefined) throw new Error(`the second-factor provider ${undeclared.id} is bound, but no module declares it (secondFactors)`);
+  return providers;
 }
 
 /** The modules' session listeners as one, each told in the order the modules are listed (none: undefined). */

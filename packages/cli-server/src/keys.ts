@@ -20,7 +20,7 @@ import type {
   TicketStore,
   UserDirectory,
 } from '@tessera/core';
-import type { CredentialExtractor, HttpModule, ServiceCodec } from '@tessera/adapter-koa';
+import type { Branding, BrowserSessions, CredentialExtractor, HttpModule, ServiceCodec } from '@tessera/adapter-koa';
 import type { RequestListener } from 'node:http';
 import type { AdminEndpoints } from './admin/admin-endpoints.js';
 import type { AuditStream } from './audit/audit-stream.js';
@@ -110,8 +110,15 @@ export const KEYS = {
    * login callback stands for the client it logs in), asked before the registry's serviceIds.
    */
   RelyingPartyResolver: key<RelyingPartyResolver>('RelyingPartyResolver'),
-  /** Bound only by the otp module: zero or one, the second factor services' `multifactorPolicy` ask. */
+  /** Multi-bound by the modules that bring a second factor, each of an id its module declares (`secondFactors`): what services' `multifactorPolicy` ask. */
   SecondFactorProvider: key<SecondFactorProvider>('SecondFactorProvider'),
+  /**
+   * Bound by the module that keeps the browser's login session (zero or one): its session cookie, for
+   * other modules' routes that end the session or read it (an OpenID Connect logout).
+   */
+  BrowserSessions: key<BrowserSessions>('BrowserSessions'),
+  /** Bound by the module whose pages set the look (zero or one): the operator's branding, for other modules' pages in the same style. */
+  PageBranding: key<Branding>('PageBranding'),
   /** Multi-bound: work a node does on its own time, started once it listens and stopped before the storage closes. */
   BackgroundJob: key<BackgroundJob>('BackgroundJob'),
   /** A serving container's admin endpoints, in front of the main app or on the admin listener. */

@@ -1,5 +1,5 @@
 import { BUILT_IN_RELEASE_POLICY_CODECS, BUILT_IN_USERNAME_PROVIDER_CODECS, serviceCodec, type ServiceCodec, type ServicePolicyCodec } from '@tessera/adapter-koa';
-import { BUILT_IN_RELEASE_POLICIES, BUILT_IN_USERNAME_PROVIDERS, ServicePolicies, type AttributeReleasePolicy, type UsernameProvider } from '@tessera/core';
+import { BUILT_IN_RELEASE_POLICIES, BUILT_IN_USERNAME_PROVIDERS, ServicePolicies, type AttributeReleasePolicy, type SecondFactorDeclaration, type UsernameProvider } from '@tessera/core';
 import { MODULES } from './modules/index.js';
 import type { TesseraModule } from './modules/module.js';
 
@@ -15,6 +15,11 @@ export interface ServicePolicyRegistrations {
   readonly usernameProviders?: readonly PolicyRegistration<UsernameProvider>[];
 }
 
+/** What service definitions are read with beside the built-in keys: the policy classes, and the second-factor providers a `multifactorPolicy` may name. */
+export interface ServiceDefinitionParts extends ServicePolicyRegistrations {
+  readonly secondFactors?: readonly SecondFactorDeclaration[];
+}
+
 /** The policies of every service definition today: always there, whatever the modules. */
 export const BUILT_IN_SERVICE_POLICIES: ServicePolicyRegistrations = {
   releasePolicies: paired(BUILT_IN_RELEASE_POLICIES, BUILT_IN_RELEASE_POLICY_CODECS),
@@ -28,23 +33,34 @@ export interface ServicePolicyParts {
 }
 
 /**
- * The built-in policies and every listed module's, whether or not the module is on: service
- * definitions are read before the configuration is (the `services` setting) and without one
- * (`tessera services validate`), and a stored definition must mean the same to every command.
+ * The built-in policies and every listed module's, with every listed module's second-factor
+ * providers, whether or not the module is on: service definitions are read before the configuration
+ * is (the `services` setting) and without one (`tessera services validate`), and a stored definition
+ * must mean the same to every command.
  */
-export function serverPolicyRegistrations(modules: readonly Pick<TesseraModule, 'servicePolicies'>[] = MODULES): Required<ServicePolicyRegistrations> {
+export function serverPolicyRegistrations(modules: readonly Pick<TesseraModule, 'servicePolicies' | 'secondFactors'>[] = MODULES): Required<ServiceDefinitionParts> {
   const all = [BUILT_IN_SERVICE_POLICIES, ...modules.map((module): ServicePolicyRegistrations => module.servicePolicies ?? {})];
-  return { releasePolicies: all.flatMap((each) => each.releasePolicies ?? []), usernameProviders: all.flatMap((each) => each.usernameProviders ?? []) };
+  return {
+    releasePolicies: all.flatMap((each) => each.releasePolicies ?? []),
+    usernameProviders: all.flatMap((each) => each.usernameProviders ?? []),
+    secondFactors: modules.flatMap((module) => module.secondFactors ?? []),
+  };
 }
 
-/** The registry and the codec of these registrations. A class registered twice, or whose two parts disagree on their class, is refused. */
-export function servicePolicyParts({ releasePolicies = [], usernameProviders = [] }: ServicePolicyRegistrations): ServicePolicyParts {
+/**
+ * The registry and the codec of these registrations. A class registered twice, or whose two parts
+ * disagree on their class, is refused, and so is a second-factor provider id declared twice.
+ */
+export function servicePolicyParts({ releasePolicies = [], usernameProviders = [], secondFactors = [] }: ServiceDefinitionParts): ServicePolicyParts {
   for (const { behaviour, codec } of [...releasePolicies, ...usernameProviders]) {
     if (behaviour.type !== codec.type) throw new Error(`a policy registration pairs ${behaviour.type} with the codec part of ${codec.type}`);
   }
+  const ids = secondFactors.map(({ id }) => id);
+  const repeated = ids.find((id, index) => ids.indexOf(id) !== index);
+  if (repeated !== undefined) throw new Error(`the second-factor provider ${repeated} is declared twice`);
   return {
     policies: new ServicePolicies({ releasePolicies: releasePolicies.map(({ behaviour }) => behaviour), usernameProviders: usernameProviders.map(({ behaviour }) => behaviour) }),
-    codec: serviceCodec({ releasePolicies: releasePolicies.map(({ codec }) => codec), usernameProviders: usernameProviders.map(({ codec }) => codec) }),
+    codec: serviceCodec({ releasePolicies: releasePolicies.map(({ codec }) => codec), usernameProviders: usernameProviders.map(({ codec }) => codec), secondFactors }),
   };
 }
 

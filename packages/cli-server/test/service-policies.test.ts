@@ -60,4 +60,19 @@ describe('service policies: the built-in ones and every module’s, one registry
     const service = aRegisteredService({ id: 3, attributeRelease: allowed });
     expect(codec.parse(codec.render(service))).to.deep.equal(service);
   });
+
+  it("every listed module's second-factor providers are known to the codec, on or off; another id is refused", () => {
+    const { codec } = servicePolicyParts(serverPolicyRegistrations());
+    const mfa = (providers: readonly string[]) => ({ ...DEFINITION, multifactorPolicy: { multifactorAuthenticationProviders: providers } });
+    expect(codec.parse(mfa(['mfa-gauth'])).multifactorPolicy?.providers).to.deep.equal(['mfa-gauth']);
+    expect(() => codec.parse(mfa(['mfa-duo']))).to.throw(/names mfa-duo, which tessera does not have; its one provider is mfa-gauth \(a one-time code\)/);
+    const withKeys = servicePolicyParts(serverPolicyRegistrations([{}, { secondFactors: [{ id: 'mfa-keys', description: 'a security key' }] }]));
+    expect(withKeys.codec.parse(mfa(['mfa-keys'])).multifactorPolicy?.providers, "a module's declared provider").to.deep.equal(['mfa-keys']);
+    expect(() => withKeys.codec.parse(mfa(['mfa-gauth']))).to.throw(/names mfa-gauth, which tessera does not have; its one provider is mfa-keys \(a security key\)/);
+    const both = servicePolicyParts(serverPolicyRegistrations([{ secondFactors: [{ id: 'mfa-gauth', description: 'a one-time code' }] }, { secondFactors: [{ id: 'mfa-keys', description: 'a security key' }] }]));
+    expect(() => both.codec.parse(mfa(['mfa-duo']))).to.throw(/its providers are mfa-gauth \(a one-time code\), mfa-keys \(a security key\)/);
+    expect(() => servicePolicyParts(serverPolicyRegistrations([{ secondFactors: [{ id: 'mfa-keys', description: 'a' }] }, { secondFactors: [{ id: 'mfa-keys', description: 'b' }] }]))).to.throw(
+      'the second-factor provider mfa-keys is declared twice',
+    );
+  });
 });

@@ -43,6 +43,7 @@ export * from './use-cases/second-factor-requirement.js';
 export * from './use-cases/relying-party-access.js';
 export * from './use-cases/ticket-status.js';
 export * from './use-cases/validate-service-ticket.js';
+export * from './ports/login-prompt.js';
 export * from './ports/relying-party-resolver.js';
 export * from './ports/second-factor.js';
 export * from './ports/session-listener.js';

@@ -1,3 +1,4 @@
+import type { SecondFactorDeclaration } from '@tessera/core';
 import type { z } from 'zod';
 import type { ModuleCommand } from '../cli/command.js';
 import type { CentralSettings } from '../config/central.js';
@@ -75,6 +76,13 @@ export interface TesseraModule<Sections extends z.ZodRawShape = z.ZodRawShape> {
   readonly events?: readonly ModuleEventDeclaration[];
   /** The kinds of credential it adds (its type in its core folder, its extractor and handler): what other modules need to know of them. */
   readonly credentialKinds?: readonly CredentialKind[];
+  /**
+   * The second-factor providers it brings (`mfa-gauth`), each its id and what the user gives: known to
+   * the service codec whether or not the module is on, so a `multifactorPolicy` naming one always
+   * loads, and is a factor nobody has while the module is off. Its `register` binds each as a
+   * `KEYS.SecondFactorProvider` of the same id.
+   */
+  readonly secondFactors?: readonly SecondFactorDeclaration[];
   /** Checks across settings, made only when the module is on: what it still lacks to work. */
   problems?(settings: ModuleSettings<Sections>, context: ModuleContext): SettingProblem[];
   /**

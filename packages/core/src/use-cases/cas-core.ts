@@ -45,7 +45,7 @@ export interface CasCore {
   readonly secondFactor: SecondFactorRequirement;
 }
 
-/** The ports the use cases work on; the optional ones are bound by modules, zero or one times. */
+/** The ports the use cases work on; the optional ones are bound by modules. */
 export interface CasCorePorts {
   readonly tickets: TicketStore;
   readonly registry: ServiceRegistry;
@@ -62,8 +62,8 @@ export interface CasCorePorts {
   readonly sessionListener?: SessionListener | undefined;
   /** What a service is told of its user: the release policies and username providers, by class. */
   readonly servicePolicies: ServicePolicies;
-  /** The second factor services' `multifactorPolicy` ask (the otp module's TOTP); without it nobody can give one. */
-  readonly secondFactor?: SecondFactorProvider | undefined;
+  /** The second factors services' `multifactorPolicy` may ask, each by its id, one per module that brings one; without any nobody can give one. */
+  readonly secondFactors?: readonly SecondFactorProvider[];
   /** Protocol modules' own URLs that stand for a relying party (the oidc module's login callback), asked in order. */
   readonly relyingPartyResolvers?: readonly RelyingPartyResolver[];
 }
@@ -77,11 +77,11 @@ export interface CasCoreSettings {
 
 /** The use cases on the given ports, each built once and shared: the CasCore the adapters take. */
 export function createCasCore(ports: CasCorePorts, settings: CasCoreSettings): CasCore {
-  const { tickets, registry, handlers, policies = [], authenticationListeners = [], events, clock, random, sessionListener, servicePolicies, secondFactor, relyingPartyResolvers = [] } = ports;
+  const { tickets, registry, handlers, policies = [], authenticationListeners = [], events, clock, random, sessionListener, servicePolicies, secondFactors = [], relyingPartyResolvers = [] } = ports;
   const { lifetimes } = settings;
   const ids = new TicketIdGenerator(random, settings.nodeName);
   const authenticator = new Authenticator(handlers, clock, events, policies, authenticationListeners);
-  const secondFactorRequirement = new SecondFactorRequirement(secondFactor);
+  const secondFactorRequirement = new SecondFactorRequirement(secondFactors);
   const relyingParties = new RelyingPartyAccess(registry, clock, lifetimes, servicePolicies, secondFactorRequirement, relyingPartyResolvers);
   return {
     clock,

@@ -18,8 +18,20 @@ import type { SecondFactorRequirement } from './second-factor-requirement.js';
 
 const SERVICE_ACCESS_DENIED = 'Service access denied due to missing privileges.';
 export const SSO_NOT_ALLOWED = 'The service does not take part in single sign-on; request it with renew=true and credentials.';
-export const SECOND_FACTOR_REQUIRED = 'The service asks for a second factor (a one-time code) that this login did not give.';
-export const SECOND_FACTOR_UNAVAILABLE = 'The service asks for a second factor (a one-time code), and this user has none set up.';
+
+/** Why a login lacking the service's second factor gets no ticket: the factors it may give, as their providers name them ("a one-time code"). */
+export function secondFactorRequired(factors: readonly string[]): string {
+  return `The service asks for a second factor${factorsShown(factors)} that this login did not give.`;
+}
+
+/** Why a user who has none of the service's second factors gets no ticket (failure mode CLOSED). */
+export function secondFactorUnavailable(factors: readonly string[]): string {
+  return `The service asks for a second factor${factorsShown(factors)}, and this user has none set up.`;
+}
+
+function factorsShown(factors: readonly string[]): string {
+  return factors.length === 0 ? '' : ` (${[...new Set(factors)].join(' or ')})`;
+}
 
 /**
  * How a use case says no: it reports the refusal with its reason (the audit trail needs who was
@@ -170,8 +182,8 @@ export class RelyingPartyAccess {
    * May this login reach the service now, and what must it prove first: the service must be usable now
    * by the request's client; without single sign-on it needs a login of the request's own; the
    * principal must meet its access rules; its
-   * `multifactorPolicy` asks a second factor the login must have proved, unless the user has none and
-   * the policy's failure mode lets the user through.
+   * `multifactorPolicy` asks a second factor (one of the providers it names) the login must have
+   * proved, unless the user has none of them and the policy's failure mode lets the user through.
    */
   async admit(request: AdmissionRequest): Promise<Admission> {
     const { service, authentication, renewed, origin } = request;
@@ -180,8 +192,10 @@ export class RelyingPartyAccess {
     if (!principalMeetsRequirements(service, authentication.principal)) return refused('PRINCIPAL_NOT_ALLOWED', new AuthenticationFailedError([SERVICE_ACCESS_DENIED]));
     const policy = service.multifactorPolicy;
     if (policy === undefined || !this.secondFactor.lacks(service, authentication)) return { admitted: true };
-    if (await this.secondFactor.available(authentication.principal.id)) return refused('SECOND_FACTOR_REQUIRED', new AuthenticationFailedError([SECOND_FACTOR_REQUIRED]));
-    if (!failsOpen(policy)) return refused('SECOND_FACTOR_UNAVAILABLE', new AuthenticationFailedError([SECOND_FACTOR_UNAVAILABLE]));
+    const choices = await this.secondFactor.choices(service, authentication);
+    if (choices.length > 0) return refused('SECOND_FACTOR_REQUIRED', new AuthenticationFailedError([secondFactorRequired(choices.map((provider) => provider.description))]));
+    const named = this.secondFactor.named(service).map((provider) => provider.description);
+    if (!failsOpen(policy)) return refused('SECOND_FACTOR_UNAVAILABLE', new AuthenticationFailedError([secondFactorUnavailable(named)]));
     return { admitted: true, factorSkipped: policy.failureMode };
   }
 

@@ -1,7 +1,6 @@
-import { InvalidRequestError } from '@tessera/core';
-import { REMINDER_OPTIONS, type AttributeConsent, type ReminderOption, type ReminderTimeUnit } from '@tessera/core/modules/consent';
+import { DEFAULT_REMINDER_OPTION, REMINDER_OPTIONS, type ConsentPrompt, type ReminderOption, type ReminderTimeUnit } from '@tessera/core/modules/consent';
 import { z } from 'zod';
-import type { TicketStep } from '../../http-module.js';
+import { loginPromptPart, type LoginPromptPart } from '../../http-module.js';
 import { formatMessage, html } from '../../pages/html.js';
 import { serviceHost } from '../../pages/service-host.js';
 import { consentMessages } from './messages.js';
@@ -9,17 +8,13 @@ import { consentMessages } from './messages.js';
 /** The parameters the consent page posts. */
 export const CONSENT_PARAMETERS = { decision: 'decision', option: 'option' } as const;
 
-/** The option checked when the page is shown, as CAS's page checks it. */
-const DEFAULT_OPTION: ReminderOption = 'ATTRIBUTE_NAME';
-
 /**
- * The consent module's ticket step: before a browser's service ticket, the attributes the service will
- * receive (names and values), the options of when to ask again, Allow and Deny. Allow keeps the
- * decision and lets the ticket be issued; Deny issues none, and the user stays here, logged in.
+ * The view of the consent module's prompt (core's ConsentPrompt) before a browser's service ticket:
+ * the attributes the service will receive (names and values), the options of when to ask again, Allow
+ * and Deny; after Deny, a page saying nothing was shared.
  */
-export function consentStep(consent: AttributeConsent, reminder: { readonly amount: number; readonly unit: ReminderTimeUnit }): TicketStep {
-  return {
-    name: 'consent',
+export function consentStep(prompt: ConsentPrompt, reminder: { readonly amount: number; readonly unit: ReminderTimeUnit }): LoginPromptPart {
+  return loginPromptPart(prompt, {
     parameters: {
       [CONSENT_PARAMETERS.decision]: z
         .enum(['allow', 'deny'])
@@ -30,16 +25,15 @@ export function consentStep(consent: AttributeConsent, reminder: { readonly amou
         .optional()
         .meta({ description: 'With `allow`: when to ask again: `ATTRIBUTE_NAME` (the names released change; the default), `ATTRIBUTE_VALUE` (their names or values change) or `ALWAYS`.' }),
     },
-    needed: (ticket) => consent.required(ticket),
-    async page(language, ticket) {
+    page(language, ticket, prepared) {
       const text = consentMessages(language);
-      const attributes = Object.entries(await consent.consentable(ticket)).sort(([a], [b]) => a.localeCompare(b));
+      const attributes = Object.entries(prepared?.attributes ?? {}).sort(([a], [b]) => a.localeCompare(b));
       const content = html`<p>${formatMessage(text.intro, { service: serviceHost(ticket.url) })}</p>
 <dl>${attributes.map(([name, values]) => html`<dt>${name}</dt>${values.map((value) => html`<dd>${value}</dd>`)}`)}</dl>
 <fieldset><legend>${text.askAgain}</legend>
 ${REMINDER_OPTIONS_SHOWN.map(
   (option) =>
-    html`<div class="check"><input type="radio" id="consent-${option}" name="${CONSENT_PARAMETERS.option}" value="${option}"${option === DEFAULT_OPTION ? html` checked` : undefined}><label for="consent-${option}">${text.options[option]}</label></div>`,
+    html`<div class="check"><input type="radio" id="consent-${option}" name="${CONSENT_PARAMETERS.option}" value="${option}"${option === DEFAULT_REMINDER_OPTION ? html` checked` : undefined}><label for="consent-${option}">${text.options[option]}</label></div>`,
 )}
 </fieldset>
 <p class="hint">${formatMessage(text.reminderNote, { reminder: text.reminder(reminder.amount, reminder.unit) })}</p>`;
@@ -52,24 +46,12 @@ ${REMINDER_OPTIONS_SHOWN.map(
         refused: text.denied,
       };
     },
-    async complete(ticket, parameters, origin) {
-      const decision = parameters[CONSENT_PARAMETERS.decision];
-      if (decision === 'deny') {
-        consent.deny(ticket, origin);
-        return {
-          proceed: false,
-          page: (language) => {
-            const text = consentMessages(language);
-            return { heading: text.deniedHeading, content: html`<p>${formatMessage(text.denied, { service: serviceHost(ticket.url) })}</p>` };
-          },
-        };
-      }
-      if (decision !== 'allow') throw new InvalidRequestError("Parameter 'decision' must be allow or deny");
-      const option = parameters[CONSENT_PARAMETERS.option];
-      await consent.give(ticket, typeof option === 'string' ? (option as ReminderOption) : DEFAULT_OPTION, origin);
-      return { proceed: true };
+    read: (parameters) => ({ decision: parameters[CONSENT_PARAMETERS.decision], option: parameters[CONSENT_PARAMETERS.option] }),
+    stopped(language, _stop, ticket) {
+      const text = consentMessages(language);
+      return { heading: text.deniedHeading, content: html`<p>${formatMessage(text.denied, { service: serviceHost(ticket.url) })}</p>` };
     },
-  };
+  });
 }
 
 /** The options in the order the page lists them: the default first. */

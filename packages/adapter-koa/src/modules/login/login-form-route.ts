@@ -4,15 +4,15 @@ import { requestOrigin } from '../../request/request-origin.js';
 import { credentialRequest, SERVICE, STORE_ERRORS } from '../../request/credential-request.js';
 import { inputOf } from '../../routes/route-input.js';
 import { defineRoute, type Route } from '../../routes/route.js';
-import { HTML, heldLogin, LOCATION, METHOD, pageFailures, RENEW, requireNavigable, responseMethod, type LoginResponses } from './login-responses.js';
+import { HTML, LOCATION, METHOD, pageFailures, RENEW, requireNavigable, responseMethod, type LoginResponses } from './login-responses.js';
 
 /**
  * POST /login (CAS protocol 3.0 §2.2): the login form's credentials, or the confirmation of a `warn`
- * page; a proven login goes on to the steps it needs (HttpContext.loginForm), then to its session.
+ * page; a proven login goes on to the prompts it needs (core's LoginFlow), then to its session.
  */
 export function loginFormRoute(responses: LoginResponses): Route {
   const { http } = responses;
-  const { login } = responses.deps;
+  const { login, flow } = responses.deps;
   const postRequest = credentialRequest(http, {
     parameters: {
       service: SERVICE,
@@ -57,17 +57,17 @@ export function loginFormRoute(responses: LoginResponses): Route {
       if (!parameters.confirmed && credentials.length === 0) throw new NoCredentialsError();
       const acts = !parameters.confirmed || (await login.hasSession(sessionTgtId));
       if (acts && !(await responses.claimFormToken(ctx, parameters.formToken, origin, () => responses.formAgain(ctx)))) return;
-      const held = heldLogin({
+      const request = {
         ...(parameters.service !== undefined && { service: parameters.service }),
         ...(sessionTgtId !== undefined && { sessionTgtId }),
         renew: parameters.renew,
-        warn: parameters.warn,
+        gateway: false,
         method,
         origin,
-      });
-      if (parameters.confirmed) return responses.respond(ctx, await login.begin(responses.withHold(held.session)), held.shown);
-      const proven = await login.authenticate({ ...held.session, credentials });
-      return responses.proceed(ctx, held, proven, http.loginForm.steps);
+      };
+      // A confirmation goes on as single sign-on; credentials as a new login, which keeps the `warn` asked for.
+      if (parameters.confirmed) return responses.show(ctx, await flow.begin({ ...request, warn: false }, responses.browser(ctx)));
+      return responses.show(ctx, await flow.logIn({ ...request, warn: parameters.warn, credentials }, responses.browser(ctx)));
     },
   });
 }

@@ -35,15 +35,16 @@ export function loginPageRoute(responses: LoginResponses): Route {
       const method = responseMethod(query.method);
       requireNavigable(query.service);
       const sessionTgtId = await responses.sessionOf(ctx);
-      const outcome = await deps.login.begin(responses.withHold({
+      const request = {
         ...(query.service !== undefined && { service: query.service }),
         ...(sessionTgtId !== undefined && { sessionTgtId }),
         renew: query.renew,
         gateway: query.gateway,
         warn: cookies.get(ctx, WARN_COOKIE) === 'true',
+        method,
         origin: requestOrigin(ctx),
-      }));
-      await responses.respond(ctx, outcome, { ...(query.service !== undefined && { service: query.service }), renew: query.renew, method, sessionSent: sessionTgtId !== undefined });
+      };
+      await responses.show(ctx, await deps.flow.begin(request, responses.browser(ctx)));
     },
   });
 }

@@ -5,34 +5,37 @@ import {
   RateLimitedError,
   ServiceNotAuthorizedError,
   ThrottledError,
-  type HoldServiceTicket,
   type RelyingParty,
   type RequestOrigin,
   type TesseraError,
 } from '@tessera/core';
-import type { BrowserLogin, LoginFormTokens, LoginOutcome, LoginRequest, PendingLogin, PendingLogins, TicketGrantingCookie } from '@tessera/core/modules/login';
+import type { BrowserId, BrowserLogin, HeldRequest, LoginFlow, LoginPage, LoginProgress, PendingLogin, ShownPrompt, TicketGrantingCookie, LoginFormTokens } from '@tessera/core/modules/login';
 import type { Context, Next } from 'koa';
 import { z } from 'zod';
 import { statusOf, UNEXPECTED_ERROR_STATUS } from '../../errors/error-status.js';
 import { toTesseraError } from '../../errors/normalize-error.js';
 import { failureHeaderSchema, setFailureHeaders } from '../../errors/failure-headers.js';
 import { reportServerError } from '../../errors/report.js';
-import type { HttpContext, LoginStep, LoginStepContext, TicketStep, TicketStepContext } from '../../http-module.js';
+import type { HttpContext } from '../../http-module.js';
 import { flag, optionalText } from '../../request/parameter-schemas.js';
 import { requestOrigin } from '../../request/request-origin.js';
 import { inputOf } from '../../routes/route-input.js';
 import type { FailureRendering, Step } from '../../routes/route.js';
 import { LoginCookies, TICKET_GRANTING_COOKIE, WARN_COOKIE } from './login-cookies.js';
 import type { LoginForm, LoginPages, Page, ResponseMethod, ShownRelyingParty } from './pages.js';
+import type { PromptViews } from './prompt-views.js';
 import { sendPage } from '../../pages/send-page.js';
 
 /** What the login routes work with, beside the HTTP context every module gets. */
 export interface LoginRouteDependencies {
   readonly login: BrowserLogin;
+  /** The login's prompts, run in order: what the routes show next. */
+  readonly flow: LoginFlow;
   readonly cookie: TicketGrantingCookie;
   readonly formTokens: LoginFormTokens;
-  readonly pendingLogins: PendingLogins;
   readonly pages: LoginPages;
+  /** Each prompt's view, by its name. */
+  readonly views: PromptViews;
 }
 
 export const HTML = { 'text/html': z.string().meta({ description: 'An HTML page.' }) };
@@ -49,42 +52,24 @@ export const pageFailures = (http: HttpContext): FailureRendering => ({
   },
 });
 
-/** How a refused or throttled post shows its page again, with one message: the form, or a step. */
+/** How a refused or throttled post shows its page again, with one message: the form, or a prompt's page. */
 export type ShowAgain = (ctx: Context, status: number, error: TesseraError) => Promise<void>;
 
-/** The login form as a route fills it in, before its fresh form token and its message. */
-export type FormFields = Omit<LoginForm, 'formToken' | 'message'>;
-
-/** The request a login answers, as the routes read it. */
-export interface ShownRequest {
-  readonly service?: string;
-  readonly renew: boolean;
-  readonly method: ResponseMethod;
-  /** The browser sent a session cookie that opened. */
-  readonly sessionSent: boolean;
-}
+/** The login form as a route fills it in, before its fresh form token, its parts and its message. */
+export type FormFields = Omit<LoginForm, 'formToken' | 'message' | 'parts'>;
 
 /**
  * What the login routes share (docs/protocol.md §12): the pages and their headers, the cookies, the
- * form tokens, the held logins of steps, and what a login outcome shows.
+ * form tokens, and what a login's progress (core's LoginFlow) shows.
  */
 export class LoginResponses {
   readonly cookies: LoginCookies;
-  /** Asks the ticket steps whether a browser's ticket waits for one; none without ticket steps, so a grant asks nothing. */
-  private readonly holdTicket: HoldServiceTicket | undefined;
 
   constructor(
     readonly http: HttpContext,
     readonly deps: LoginRouteDependencies,
   ) {
     this.cookies = new LoginCookies(http.options.basePath || '/', http.options.publicUrl?.startsWith('https:') ?? false);
-    const { ticketSteps } = http.loginForm;
-    this.holdTicket = ticketSteps.length === 0 ? undefined : async (ticket) => (await neededSteps(ticketSteps, ticket)).length > 0;
-  }
-
-  /** The request with the ticket steps' hold: what every browser grant goes through. */
-  withHold<Request extends LoginRequest>(request: Request): Request {
-    return this.holdTicket === undefined ? request : { ...request, holdTicket: this.holdTicket };
   }
 
   get messages() {
@@ -95,17 +80,22 @@ export class LoginResponses {
     sendPage(ctx, status, page);
   }
 
-  /** A fresh form token for this browser (its id cookie set now when it has none). */
-  newToken(ctx: Context): Promise<string> {
-    const { formTokens } = this.deps;
-    return formTokens.issue(this.cookies.browserId(ctx, () => formTokens.newBrowserId()));
+  /** This browser's id, its cookie set now when it has none: asked only when a login is held. */
+  browser(ctx: Context): BrowserId {
+    return () => this.cookies.browserId(ctx, () => this.deps.formTokens.newBrowserId());
   }
 
-  /** The login form, naming the relying party its service stands for (looked up unless given). */
-  async showForm(ctx: Context, status: number, form: Omit<LoginForm, 'formToken'>, party?: RelyingParty): Promise<void> {
-    const found = party ?? (await this.deps.login.relyingParty(form.service, requestOrigin(ctx)));
-    const relyingParty = found === undefined ? undefined : shownRelyingParty(found);
-    this.send(ctx, status, this.deps.pages.loginForm({ ...form, ...(relyingParty && { relyingParty }), formToken: await this.newToken(ctx) }));
+  /** A fresh form token for this browser (its id cookie set now when it has none). */
+  newToken(ctx: Context): Promise<string> {
+    return this.deps.formTokens.issue(this.browser(ctx)());
+  }
+
+  /** The login form, naming the relying party its service stands for, its parts prepared (unless given). */
+  async showForm(ctx: Context, status: number, form: Omit<LoginForm, 'formToken' | 'parts'>, given?: LoginPage): Promise<void> {
+    const page = given ?? (await this.deps.flow.loginPage(form.service, requestOrigin(ctx)));
+    const relyingParty = page.relyingParty === undefined ? undefined : shownRelyingParty(page.relyingParty);
+    const parts = page.parts.map(({ prompt, prepared }) => ({ view: this.deps.views.page(prompt), ...(prepared !== undefined && { prepared }) }));
+    this.send(ctx, status, this.deps.pages.loginForm({ ...form, ...(relyingParty && { relyingParty }), parts, formToken: await this.newToken(ctx) }));
   }
 
   /** The login form again, saying it expired: after a refused form token, or for a held login that is gone (the login starts again). */
@@ -137,91 +127,55 @@ export class LoginResponses {
     return tgtId;
   }
 
-  async respond(ctx: Context, outcome: LoginOutcome, request: ShownRequest): Promise<void> {
-    const { pages } = this.deps;
-    switch (outcome.kind) {
-      case 'credentials':
+  /**
+   * What a login's progress shows: a session it made gets its cookie (and a new login the `warn`
+   * preference it asked for), then the login form, a prompt's page, a prompt's own page in place of the
+   * rest, or the end (back to the service, a confirmation, logged in, refused).
+   */
+  async show(ctx: Context, progress: LoginProgress): Promise<void> {
+    const { request, madeSession } = progress;
+    if (madeSession !== undefined) {
+      this.cookies.set(ctx, TICKET_GRANTING_COOKIE, await this.deps.cookie.seal(madeSession.id));
+      // A step-up adds a factor to the session: the user's preference stays as it was.
+      if (request.stepUp !== true) {
+        if (request.warn) this.cookies.set(ctx, WARN_COOKIE, 'true');
+        else this.cookies.clear(ctx, WARN_COOKIE);
+      }
+    }
+    const method = responseMethod(request.method);
+    switch (progress.kind) {
+      case 'form':
         // A session cookie whose TGT is gone is of no use any more.
-        if (request.sessionSent && outcome.principal === undefined) this.cookies.clear(ctx, TICKET_GRANTING_COOKIE);
-        return this.showForm(ctx, 200, { ...request, ...(outcome.principal !== undefined && { principal: outcome.principal }) }, outcome.relyingParty);
-      case 'redirect':
-        return this.backToService(ctx, outcome.service, outcome.ticket, request.method);
-      case 'confirm':
-        return this.send(ctx, 200, pages.confirm({ service: outcome.service, principal: outcome.principal, method: request.method, formToken: await this.newToken(ctx) }));
-      case 'signedIn':
-        return this.send(ctx, 200, pages.signedIn(outcome.principal));
-      case 'denied':
-        if (outcome.unauthorizedRedirectUrl !== undefined) return this.toUnauthorizedRedirect(ctx, outcome.unauthorizedRedirectUrl);
-        return this.send(ctx, 403, pages.denied(outcome.service, outcome.principal));
-      case 'beforeTicket': {
-        const held: TicketRequest = { session: outcome.session, url: outcome.url, fromNewLogin: outcome.fromNewLogin, method: request.method };
-        return this.beforeTicket(ctx, held, { authentication: outcome.authentication, service: outcome.service, url: outcome.url }, this.http.loginForm.ticketSteps);
+        if (request.session !== undefined && madeSession === undefined && progress.principal === undefined) this.cookies.clear(ctx, TICKET_GRANTING_COOKIE);
+        return this.showForm(ctx, 200, { ...formFieldsOf(request), ...(progress.principal !== undefined && { principal: progress.principal }) }, progress);
+      case 'prompt':
+        return this.showPrompt(ctx, 200, progress.shown);
+      case 'stopped': {
+        const stopped = this.deps.views.prompt(progress.prompt).stopped?.(this.messages.language, progress.stop, progress.context);
+        if (stopped === undefined) return this.send(ctx, 200, this.deps.pages.notice(this.messages.errorHeading, this.messages.error));
+        return this.send(ctx, 200, this.deps.pages.stepStopped(stopped.heading, stopped.content));
       }
-      case 'stepUp': {
-        // The session's own login goes through the steps the service needs, then on as single sign-on.
-        const login = heldLogin({ service: outcome.url, sessionTgtId: outcome.session, renew: false, warn: false, stepUp: true, method: request.method, origin: requestOrigin(ctx) });
-        return this.proceed(ctx, login, { authentication: outcome.authentication, service: outcome.service }, this.http.loginForm.steps);
+      case 'outcome': {
+        const { outcome } = progress;
+        switch (outcome.kind) {
+          case 'redirect':
+            return this.backToService(ctx, outcome.service, outcome.ticket, method);
+          case 'confirm':
+            return this.send(ctx, 200, this.deps.pages.confirm({ service: outcome.service, principal: outcome.principal, method, formToken: await this.newToken(ctx) }));
+          case 'signedIn':
+            return this.send(ctx, 200, this.deps.pages.signedIn(outcome.principal));
+          case 'denied':
+            if (outcome.unauthorizedRedirectUrl !== undefined) return this.toUnauthorizedRedirect(ctx, outcome.unauthorizedRedirectUrl);
+            return this.send(ctx, 403, this.deps.pages.denied(outcome.service, outcome.principal));
+        }
       }
     }
   }
 
-  /**
-   * A proven login goes on: to the first of `steps` it needs (held meanwhile, its page shown), or
-   * without one to its session: the cookies set, and the outcome shown.
-   */
-  async proceed(ctx: Context, login: HeldLogin, context: LoginStepContext, steps: readonly LoginStep[]): Promise<void> {
-    const needed = await neededSteps(steps, context);
-    const [first] = needed;
-    if (first !== undefined) {
-      const held: PendingLogin = { ...login.request, authentication: context.authentication, steps: needed.map((step) => step.name) };
-      const pending = await this.deps.pendingLogins.hold(this.cookies.browserId(ctx, () => this.deps.formTokens.newBrowserId()), held);
-      return this.showStep(ctx, 200, { step: first, pending, context });
-    }
-    const { tgt, outcome } = await this.deps.login.startSession(this.withHold(login.session), context.authentication, context.service);
-    this.cookies.set(ctx, TICKET_GRANTING_COOKIE, await this.deps.cookie.seal(tgt.id));
-    if (login.request.warn) this.cookies.set(ctx, WARN_COOKIE, 'true');
-    else this.cookies.clear(ctx, WARN_COOKIE);
-    return this.respond(ctx, outcome, { ...login.shown, sessionSent: false });
-  }
-
-  /**
-   * A ticket the session may have, held back for ticket steps: on to the first of `steps` it needs (the
-   * request held meanwhile, its page shown), or without one, the ticket granted now.
-   */
-  async beforeTicket(ctx: Context, ticket: TicketRequest, context: TicketStepContext, steps: readonly TicketStep[]): Promise<void> {
-    const needed = await neededSteps(steps, context);
-    const [first] = needed;
-    const shown: ShownRequest = { service: ticket.url, renew: false, method: ticket.method, sessionSent: true };
-    if (first === undefined) {
-      const outcome = await this.deps.login.grantAfterSteps({ sessionTgtId: ticket.session, service: ticket.url, fromNewLogin: ticket.fromNewLogin, origin: requestOrigin(ctx) });
-      return this.respond(ctx, outcome, shown);
-    }
-    const held: PendingLogin = {
-      authentication: context.authentication,
-      steps: needed.map((step) => step.name),
-      service: ticket.url,
-      session: ticket.session,
-      renew: false,
-      warn: false,
-      method: ticket.method,
-      beforeTicket: { fromNewLogin: ticket.fromNewLogin },
-    };
-    const pending = await this.deps.pendingLogins.hold(this.cookies.browserId(ctx, () => this.deps.formTokens.newBrowserId()), held);
-    return this.showTicketStep(ctx, 200, { step: first, pending, context });
-  }
-
-  /** A ticket step's page for a held request, with a fresh form token. */
-  async showTicketStep(ctx: Context, status: number, shown: { step: TicketStep; pending: string; context: TicketStepContext; message?: string }): Promise<void> {
-    const { step, pending, context, message } = shown;
-    const page = await step.page(this.messages.language, context);
-    const formToken = await this.newToken(ctx);
-    this.send(ctx, status, this.deps.pages.step({ page, formToken, pending, username: context.authentication.principal.id, ...(message !== undefined && { message }) }));
-  }
-
-  /** A step's page for a held login, with a fresh form token. */
-  async showStep(ctx: Context, status: number, shown: { step: LoginStep; pending: string; context: LoginStepContext; message?: string }): Promise<void> {
-    const { step, pending, context, message } = shown;
-    const page = step.page(this.messages.language, context);
+  /** A prompt's page for a held login, with a fresh form token; `message` after a refusal. */
+  async showPrompt(ctx: Context, status: number, shown: ShownPrompt, message?: string): Promise<void> {
+    const { prompt, pending, context, prepared } = shown;
+    const page = this.deps.views.prompt(prompt).page(this.messages.language, context, prepared);
     const formToken = await this.newToken(ctx);
     this.send(ctx, status, this.deps.pages.step({ page, formToken, pending, username: context.authentication.principal.id, ...(message !== undefined && { message }) }));
   }
@@ -298,49 +252,14 @@ function shownRelyingParty({ service, shownUrl }: RelyingParty): ShownRelyingPar
   };
 }
 
-/** A ticket held back for ticket steps: the session, the service URL, whether it is from a new login, and how the browser goes back. */
-export interface TicketRequest {
-  readonly session: string;
-  readonly url: string;
-  readonly fromNewLogin: boolean;
-  readonly method: ResponseMethod;
-}
-
-/** The steps of `steps` this login or ticket needs, in order. */
-export async function neededSteps<Context, Step extends { needed(context: Context): Promise<boolean> }>(steps: readonly Step[], context: Context): Promise<Step[]> {
-  const needed: Step[] = [];
-  for (const step of steps) if (await step.needed(context)) needed.push(step);
-  return needed;
-}
-
-/** A proven login as the routes hand it on: the request it answers, as core and the pages read it. */
-export interface HeldLogin {
-  /** What core's startSession is given. */
-  readonly session: LoginRequest;
-  /** What a held login keeps of the request. */
-  readonly request: Omit<PendingLogin, 'authentication' | 'steps'>;
-  readonly shown: ShownRequest;
-}
-
 /** The login form a held login was started from; a plain one without it. */
 export function heldLoginForm(held: PendingLogin | undefined): FormFields {
-  return {
-    ...(held?.service !== undefined && { service: held.service }),
-    renew: held?.renew ?? false,
-    warn: held?.warn ?? false,
-    method: held?.method === 'POST' ? 'POST' : 'GET',
-  };
+  return held === undefined ? { renew: false, warn: false, method: 'GET' } : { ...formFieldsOf(held), warn: held.warn };
 }
 
-/** The request of a login, in the three forms the routes need, from what the form or the held login says. */
-export function heldLogin(request: { service?: string; sessionTgtId?: string; renew: boolean; warn: boolean; stepUp?: boolean; method: ResponseMethod; origin: RequestOrigin }): HeldLogin {
-  const service = request.service === undefined ? {} : { service: request.service };
-  const stepUp = request.stepUp === true ? { stepUp: true } : {};
-  return {
-    session: { ...service, ...(request.sessionTgtId !== undefined && { sessionTgtId: request.sessionTgtId }), renew: request.renew, gateway: false, warn: false, ...stepUp, origin: request.origin },
-    request: { ...service, ...(request.sessionTgtId !== undefined && { session: request.sessionTgtId }), renew: request.renew, warn: request.warn, ...stepUp, method: request.method },
-    shown: { ...service, renew: request.renew, method: request.method, sessionSent: request.sessionTgtId !== undefined },
-  };
+/** What the login form shows again of the request a login answers: its service, `renew` and how the browser goes back. */
+function formFieldsOf(request: HeldRequest): FormFields {
+  return { ...(request.service !== undefined && { service: request.service }), renew: request.renew, method: request.method === 'POST' ? 'POST' : 'GET' };
 }
 
 /** The route's parsed parameters; none when the input was unreadable. */

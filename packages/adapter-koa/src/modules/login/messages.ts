@@ -39,6 +39,11 @@ export interface Messages {
   readonly error: string;
   readonly loggedOutHeading: string;
   readonly loggedOut: string;
+  /** The choice among several second factors a service accepts: its heading, what it says, its legend and button. */
+  readonly factorChoiceHeading: string;
+  readonly factorChoice: string;
+  readonly factorChoiceLegend: string;
+  readonly factorChoiceSubmit: string;
 }
 
 const en: Messages = {
@@ -76,6 +81,10 @@ const en: Messages = {
   error: 'The login service could not complete the request. Please try again later.',
   loggedOutHeading: 'You are logged out',
   loggedOut: 'You have been logged out of the login service. For your security, close your browser when you are done.',
+  factorChoiceHeading: 'Confirm it is you',
+  factorChoice: 'This service asks for a second factor. You have more than one set up: choose the one to use now.',
+  factorChoiceLegend: 'Use',
+  factorChoiceSubmit: 'Continue',
 };
 
 /** The languages of the login pages, by `login.language`. */

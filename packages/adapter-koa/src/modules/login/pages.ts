@@ -1,8 +1,9 @@
 import { hash } from 'node:crypto';
-import { stylesheet, type Branding } from './branding.js';
+import type { JsonValue } from '@tessera/core';
+import { stylesheet, type Branding } from '../../pages/branding.js';
 import { formatMessage, html, Html } from '../../pages/html.js';
 import { serviceHost } from '../../pages/service-host.js';
-import type { LoginFormField, LoginStepPage } from '../../http-module.js';
+import type { LoginPageView, PromptPage } from '../../http-module.js';
 import type { Messages } from './messages.js';
 
 /** What every page is built with: the operator's branding, the language, where the routes are. */
@@ -11,8 +12,12 @@ export interface PageSettings {
   readonly messages: Messages;
   /** `/cas`, or `''` at the root. */
   readonly basePath: string;
-  /** The fields other modules add to the login form (HttpContext.loginForm), after username and password. */
-  readonly fields: readonly LoginFormField[];
+}
+
+/** A part of the login page as the page shows it: its view, and what its prompt prepared. */
+export interface ShownPart {
+  readonly view: LoginPageView;
+  readonly prepared?: JsonValue;
 }
 
 /** A page and the headers that go with it. */
@@ -49,12 +54,25 @@ export class LoginPages {
     return this.settings.messages;
   }
 
-  /** The login form. `message` says why it is shown again; `principal` who is logged in already (renew). */
+  /** The login page's own part (core's password prompt): username and password, filled in again as the user sent them (never the password). */
+  readonly password: LoginPageView = {
+    markup: (_language, _prepared, form) => {
+      const text = this.settings.messages;
+      return html`<div class="field"><label for="username">${text.username}</label><input type="text" id="username" name="username" value="${form.username ?? ''}" autocomplete="username" autocapitalize="none" spellcheck="false" required${form.username ? undefined : html` autofocus`}${form.describedBy ? html` aria-describedby="${form.describedBy}"` : undefined}></div>
+<div class="field"><label for="password">${text.password}</label><input type="password" id="password" name="password" autocomplete="current-password" required${form.username ? html` autofocus` : undefined}></div>`;
+    },
+  };
+
+  /**
+   * The login form: its parts (the password's and those of other modules, each from what its prompt
+   * prepared) between the hidden fields and the `warn` box. `message` says why it is shown again;
+   * `principal` who is logged in already (renew).
+   */
   loginForm(form: LoginForm): Page {
-    const { messages: text, branding, fields } = this.settings;
-    const describedBy = form.message ? 'login-message' : undefined;
-    const extraFields = fields.map((field) => field.markup(text.language));
-    const scripts = fields.flatMap((field) => field.script ?? []);
+    const { messages: text, branding } = this.settings;
+    const state = { ...(form.username !== undefined && { username: form.username }), ...(form.message !== undefined && { describedBy: 'login-message' }) };
+    const parts = form.parts.map((part) => part.view.markup(text.language, part.prepared, state));
+    const scripts = form.parts.flatMap((part) => part.view.script?.(part.prepared) ?? []);
     const content = html`${form.service === undefined ? undefined : this.relyingPartyIntro(form.service, form.relyingParty)}
 ${form.principal === undefined ? undefined : html`<p>${formatMessage(text.renewNotice, { principal: form.principal })}</p>`}
 ${branding.text === undefined ? undefined : html`<p>${branding.text}</p>`}
@@ -64,9 +82,8 @@ ${form.message === undefined ? undefined : html`<p class="message" id="login-mes
 ${form.service === undefined ? undefined : html`<input type="hidden" name="service" value="${form.service}">`}
 ${form.renew ? html`<input type="hidden" name="renew" value="true">` : undefined}
 ${form.method === 'POST' ? html`<input type="hidden" name="method" value="POST">` : undefined}
-<div class="field"><label for="username">${text.username}</label><input type="text" id="username" name="username" value="${form.username ?? ''}" autocomplete="username" autocapitalize="none" spellcheck="false" required${form.username ? undefined : html` autofocus`}${describedBy ? html` aria-describedby="${describedBy}"` : undefined}></div>
-<div class="field"><label for="password">${text.password}</label><input type="password" id="password" name="password" autocomplete="current-password" required${form.username ? html` autofocus` : undefined}></div>
-${extraFields}
+${parts.map((part, index) => (index === 0 ? part : html`
+${part}`))}
 <div class="check"><input type="checkbox" id="warn" name="warn" value="true"${form.warn ? html` checked` : undefined}><label for="warn">${text.warn}</label></div>
 <button type="submit">${text.submit}</button>
 </form>`;
@@ -93,7 +110,7 @@ ${extraFields}
   }
 
   /**
-   * A step of a login whose credentials are proven (HttpContext.loginForm's steps): the step's own
+   * A prompt's page for a held login (after the credentials, before a ticket): the prompt's own
    * content in a form posting to /login/step with a fresh form token, the held login's id and its user.
    */
   step(step: LoginStepForm): Page {
@@ -111,7 +128,7 @@ ${page.content}
     return this.page(page.heading, content, page.script === undefined ? [] : [page.script]);
   }
 
-  /** A ticket step's own page in place of the ticket (a consent denied): its heading and content, and a way to log out. */
+  /** A prompt's own page in place of the rest of the login (a consent denied): its heading and content, and a way to log out. */
   stepStopped(heading: string, content: Html): Page {
     const text = this.settings.messages;
     return this.page(heading, html`${content}\n<p><a href="${this.path('/logout')}">${text.logOut}</a></p>`);
@@ -233,11 +250,13 @@ export interface LoginForm {
   readonly principal?: string;
   /** Why the form is shown again. */
   readonly message?: string;
+  /** Its parts, in order: the password's first, then other modules'. */
+  readonly parts: readonly ShownPart[];
 }
 
-/** A step's page as the routes fill it in. */
+/** A prompt's page as the routes fill it in. */
 export interface LoginStepForm {
-  readonly page: LoginStepPage;
+  readonly page: PromptPage;
   readonly formToken: string;
   /** The held login's id. */
   readonly pending: string;

@@ -1,12 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RouterContext } from '@koa/router';
-import { PayloadTooLargeError } from '@tessera/core';
+import { PayloadTooLargeError, type LoginPrompt } from '@tessera/core';
 import type { Context, Middleware } from 'koa';
 import { statusOf, UNEXPECTED_ERROR_STATUS } from '../../errors/error-status.js';
 import { setFailureHeaders } from '../../errors/failure-headers.js';
 import { toTesseraError } from '../../errors/normalize-error.js';
 import { reportServerError } from '../../errors/report.js';
-import type { HttpContext, HttpModule, TicketStep } from '../../http-module.js';
+import type { HttpContext, HttpModule } from '../../http-module.js';
 import { sendPage } from '../../pages/send-page.js';
 import { handOverRequestOrigin } from '../../request/request-origin.js';
 import type { OidcPages } from './oidc-pages.js';
@@ -23,8 +23,8 @@ export interface OidcModuleOptions {
   readonly loginUrl: string;
   /** The `amr` value (RFC 8176) of each credential kind that declares one, by its type. */
   readonly authenticationMethods: Readonly<Record<string, string>>;
-  /** Told the browser login's ticket steps once the app is built: the provider asks them before a silent authorization. */
-  readonly useTicketSteps?: (steps: readonly TicketStep[]) => void;
+  /** Told the browser login's prompts once the app is built: the provider asks its ticket prompts before a silent authorization. */
+  readonly useLoginPrompts?: (prompts: readonly LoginPrompt[]) => void;
 }
 
 /**
@@ -37,7 +37,7 @@ export function oidcModule(options: OidcModuleOptions): HttpModule {
   return {
     name: 'oidc',
     routes: (http) => {
-      options.useTicketSteps?.(http.loginForm.ticketSteps);
+      options.useLoginPrompts?.(http.loginPrompts.map((part) => part.prompt));
       return [...oidcRoutes(http, options), ...oauthRoutes(http, options)];
     },
     mounted: (http) => mountProvider(http, options),

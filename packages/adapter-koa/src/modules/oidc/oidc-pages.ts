@@ -1,5 +1,5 @@
 import { hash } from 'node:crypto';
-import { stylesheet, type Branding } from '../login/branding.js';
+import { stylesheet, type Branding } from '../../pages/branding.js';
 import { html, Html } from '../../pages/html.js';
 
 /** A whole HTML page and its Content-Security-Policy: no script, the stylesheet by its hash. */

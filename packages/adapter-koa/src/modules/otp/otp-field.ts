@@ -1,4 +1,5 @@
-import type { LoginFormField } from '../../http-module.js';
+import { OTP_FIELD_PROMPT } from '@tessera/core/modules/otp';
+import { loginPromptPart, type LoginPageView, type LoginPromptPart } from '../../http-module.js';
 import { html } from '../../pages/html.js';
 
 /** The otp module's texts on the login pages, by the pages' language (`login.language`). */
@@ -29,11 +30,16 @@ export function otpMessages(language: string): OtpMessages {
 }
 
 /** The login form's field for the code, posted as `parameter`, which the module's extractor reads. */
-export function otpFormField(parameter: string): LoginFormField {
+export function otpFormField(parameter: string): LoginPageView {
   return {
     markup: (language) => {
       const text = otpMessages(language);
       return html`<div class="field"><label for="otp">${text.code}</label><input type="text" id="otp" name="${parameter}" inputmode="numeric" autocomplete="one-time-code" aria-describedby="otp-hint"><p class="hint" id="otp-hint">${text.codeHint}</p></div>`;
     },
   };
+}
+
+/** The code's field as a part of the login page (core's OTP_FIELD_PROMPT). */
+export function otpFieldPart(parameter: string): LoginPromptPart {
+  return loginPromptPart(OTP_FIELD_PROMPT, otpFormField(parameter));
 }

@@ -1,19 +1,17 @@
-import type { TotpStepUp } from '@tessera/core/modules/otp';
-import type { LoginStep } from '../../http-module.js';
+import type { TotpPrompt } from '@tessera/core/modules/otp';
+import { loginPromptPart, type LoginPromptPart } from '../../http-module.js';
 import { html } from '../../pages/html.js';
 import { optionalText } from '../../request/parameter-schemas.js';
 import { otpMessages } from './otp-field.js';
 
 /**
- * The otp module's step of the browser login: the TOTP code a service's `multifactorPolicy` asks of a
- * login that has not given one, after the password or on single sign-on (step-up), of users with a
- * secret. Posted as `parameter`, as on the login form.
+ * The view of the otp module's prompt (core's TotpPrompt): the page asking the TOTP code a service's
+ * `multifactorPolicy` wants of a login that has not given one, after the password or on single
+ * sign-on (step-up). Posted as `parameter`, as on the login form.
  */
-export function otpStep(parameter: string, stepUp: TotpStepUp): LoginStep {
-  return {
-    name: 'otp',
+export function otpStep(parameter: string, prompt: TotpPrompt): LoginPromptPart {
+  return loginPromptPart(prompt, {
     parameters: { [parameter]: optionalText('The TOTP code a service asks of this login (the otp module’s step).') },
-    needed: ({ authentication, service }) => stepUp.needed(authentication, service),
     page: (language) => {
       const text = otpMessages(language);
       return {
@@ -23,9 +21,9 @@ export function otpStep(parameter: string, stepUp: TotpStepUp): LoginStep {
         refused: text.stepRefused,
       };
     },
-    complete: async ({ authentication }, parameters, origin) => {
+    read: (parameters) => {
       const code = parameters[parameter];
-      return stepUp.prove(authentication, typeof code === 'string' ? code.trim() : '', origin);
+      return typeof code === 'string' ? code.trim() : '';
     },
-  };
+  });
 }

@@ -111,7 +111,7 @@ export function parseServiceDefinition(json: unknown, policies: PolicySlots, opt
   const proxyPolicy = section('proxyPolicy', () => parseProxyPolicy(json['proxyPolicy'], (field, problem) => invalid(`proxyPolicy.${field}`, problem)));
   const oidc = PROVIDER_CLIENT_TYPES.includes(type) ? section('clientId', () => parseProviderClient(json, type, invalid)) : undefined;
   const expirationPolicy = section('expirationPolicy', () => parseExpirationPolicy(json['expirationPolicy'], (field, problem) => invalid(`expirationPolicy.${field}`, problem)));
-  const multifactorPolicy = section('multifactorPolicy', () => parseMultifactorPolicy(json['multifactorPolicy'], (field, problem) => invalid(`multifactorPolicy.${field}`, problem)));
+  const multifactorPolicy = section('multifactorPolicy', () => parseMultifactorPolicy(json['multifactorPolicy'], policies.secondFactors, (field, problem) => invalid(`multifactorPolicy.${field}`, problem)));
   const singleSignOnParticipation = section('singleSignOnParticipationPolicy', () =>
     parseSingleSignOnParticipation(json['singleSignOnParticipationPolicy'], (field, problem) => invalid(`singleSignOnParticipationPolicy.${field}`, problem)),
   );

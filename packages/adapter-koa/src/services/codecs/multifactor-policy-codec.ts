@@ -1,4 +1,4 @@
-import { KNOWN_MFA_PROVIDERS, MFA_FAILURE_MODES, type InvalidServiceDefinitionError, type MfaFailureMode, type MultifactorPolicy } from '@tessera/core';
+import { MFA_FAILURE_MODES, type InvalidServiceDefinitionError, type MfaFailureMode, type MultifactorPolicy, type SecondFactorDeclaration } from '@tessera/core';
 import { isClass, isRecord, type KeyRules } from './cas-service-keys.js';
 import { stringList } from './java-collections.js';
 
@@ -29,19 +29,18 @@ export function multifactorPolicyKeys(type: unknown): KeyRules | undefined {
 type Fail = (field: string, problem: string) => InvalidServiceDefinitionError;
 
 /**
- * `multifactorPolicy`, kept only when present. Its providers must be ones tessera has (`mfa-gauth`,
- * the otp module's TOTP): a policy naming another would silently ask less than its author meant.
+ * `multifactorPolicy`, kept only when present. Its providers must be ones tessera has (`known`: those
+ * the listed modules declare, on or off): a policy naming another would silently ask less than its
+ * author meant. One whose module is off is read, and asked as a factor nobody has.
  */
-export function parseMultifactorPolicy(value: unknown, fail: Fail): { multifactorPolicy?: MultifactorPolicy } {
+export function parseMultifactorPolicy(value: unknown, known: readonly SecondFactorDeclaration[], fail: Fail): { multifactorPolicy?: MultifactorPolicy } {
   if (value === undefined || value === null) return {};
   if (!isRecord(value)) throw fail('(policy)', 'must be an object');
   if (value['@class'] !== undefined && !isClass(value['@class'], MULTIFACTOR_POLICY_CLASS)) throw fail('@class', `must be ${MULTIFACTOR_POLICY_CLASS} (org.apereo.cas.services)`);
   const providers = stringList(value['multifactorAuthenticationProviders'] ?? []);
   if (providers === undefined) throw fail('multifactorAuthenticationProviders', 'must be a list of provider ids');
-  const unknown = providers.filter((provider) => !KNOWN_MFA_PROVIDERS.includes(provider));
-  if (unknown.length > 0) {
-    throw fail('multifactorAuthenticationProviders', `names ${unknown.join(', ')}, which tessera does not have; its one provider is ${KNOWN_MFA_PROVIDERS.join(', ')} (the otp module's TOTP codes)`);
-  }
+  const unknown = providers.filter((provider) => !known.some(({ id }) => id === provider));
+  if (unknown.length > 0) throw fail('multifactorAuthenticationProviders', `names ${unknown.join(', ')}, which tessera does not have; ${knownProviders(known)}`);
   const failureMode = value['failureMode'] ?? 'UNDEFINED';
   if (!MFA_FAILURE_MODES.includes(failureMode as MfaFailureMode)) throw fail('failureMode', `must be one of ${MFA_FAILURE_MODES.join(', ')}`);
   const flag = (key: string): boolean => {
@@ -90,6 +89,13 @@ export function multifactorPolicyJson(policy: MultifactorPolicy): Record<string,
     ...(policy.bypassPrincipalAttributeName !== undefined && { bypassPrincipalAttributeName: policy.bypassPrincipalAttributeName }),
     ...(policy.bypassPrincipalAttributeValue !== undefined && { bypassPrincipalAttributeValue: policy.bypassPrincipalAttributeValue }),
   };
+}
+
+/** The providers tessera has, for a refusal: each id with what the user gives. */
+function knownProviders(known: readonly SecondFactorDeclaration[]): string {
+  const shown = known.map(({ id, description }) => `${id} (${description})`);
+  if (shown.length === 0) return 'it has no second-factor provider';
+  return shown.length === 1 ? `its one provider is ${shown[0]}` : `its providers are ${shown.join(', ')}`;
 }
 
 function compiles(pattern: string): boolean {

@@ -1,4 +1,4 @@
-import type { InvalidServiceDefinitionError, ServiceDefinitionProblem, ServicePolicy } from '@tessera/core';
+import type { InvalidServiceDefinitionError, SecondFactorDeclaration, ServiceDefinitionProblem, ServicePolicy } from '@tessera/core';
 import type { KeyRules } from './cas-service-keys.js';
 
 /**
@@ -45,8 +45,13 @@ export interface ServicePolicyCodec<P extends ServicePolicy = ServicePolicy> {
   render(policy: P, nested: PolicyRendering): Record<string, unknown>;
 }
 
-/** The codec parts a service codec reads and writes policies with, each for its own class. */
+/**
+ * What a service codec reads and writes definitions with beside its own keys: the codec parts of
+ * policies, each for its own class, and the second-factor providers a `multifactorPolicy` may name
+ * (none: a policy naming any is refused).
+ */
 export interface ServicePolicyCodecs {
   readonly releasePolicies: readonly ServicePolicyCodec[];
   readonly usernameProviders: readonly ServicePolicyCodec[];
+  readonly secondFactors?: readonly SecondFactorDeclaration[];
 }

@@ -3,6 +3,7 @@ import {
   DEFAULT_USERNAME_PROVIDER_TYPE,
   UnknownServicePolicyError,
   type InvalidServiceDefinitionError,
+  type SecondFactorDeclaration,
   type ServiceDefinitionProblem,
   type ServicePolicy,
 } from '@tessera/core';
@@ -30,7 +31,11 @@ export class PolicySlots {
     usernameProvider: (policy) => this.renderUsernameProvider(policy),
   };
 
-  constructor({ releasePolicies, usernameProviders }: ServicePolicyCodecs) {
+  /** The second-factor providers a `multifactorPolicy` may name: every listed module's, on or off. */
+  readonly secondFactors: readonly SecondFactorDeclaration[];
+
+  constructor({ releasePolicies, usernameProviders, secondFactors = [] }: ServicePolicyCodecs) {
+    this.secondFactors = secondFactors;
     this.release = new Slot(releasePolicies, 'an attribute release policy');
     this.username = new Slot(usernameProviders, 'a username provider');
   }

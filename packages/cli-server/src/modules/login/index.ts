@@ -17,8 +17,8 @@ export const loginModule: TesseraModule<typeof loginSections> = {
   onInDemo: true,
   sections: loginSections,
   events: loginEvents,
-  // GET and POST /login, GET /logout.
-  parameters: () => ['service', 'renew', 'gateway', 'method', 'warn', 'formToken', 'confirmed', 'url', 'pending'].map((name) => ({ name })),
+  // GET and POST /login, GET /logout, POST /login/step (`factor`: the choice among second factors).
+  parameters: () => ['service', 'renew', 'gateway', 'method', 'warn', 'formToken', 'confirmed', 'url', 'pending', 'factor'].map((name) => ({ name })),
   keyFiles: loginKeyFiles,
   register: registerLoginModule,
 };

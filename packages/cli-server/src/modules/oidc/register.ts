@@ -1,4 +1,4 @@
-import type { TicketStep } from '@tessera/adapter-koa';
+import { ticketPromptsNeeded, type LoginPrompt } from '@tessera/core';
 import {
   createOidcProvider,
   endLoginSession,
@@ -11,7 +11,6 @@ import {
 } from '@tessera/adapter-koa/modules/oidc';
 import { authenticationMethodReferences } from '../../credential-kinds.js';
 import { key, KEYS } from '../../keys.js';
-import { LOGIN_BRANDING, LOGIN_COOKIE } from '../login/register.js';
 import type { ModuleRegistration } from '../module.js';
 import type { oidcSections } from './config.js';
 import { loadOidcKeys } from './key-file.js';
@@ -32,13 +31,14 @@ export const registerOidcModule: ModuleRegistration<typeof oidcSections> = (bind
   const basePath = server.basePath.replace(/\/+$/, '');
   const issuer = `${server.publicUrl ?? ''}${basePath}/oidc`;
   binder.resolved(KEYS.RelyingPartyResolver, [KEYS.ServiceRegistry, KEYS.RecordStores], (registry, records) => new OidcRelyingParties(issuer, registry, records));
-  // The browser login's ticket steps, known once the app is built (its HTTP module is told them).
-  let ticketSteps: readonly TicketStep[] = [];
-  binder.resolved(PAGES, [LOGIN_BRANDING], (branding) => new OidcPages(branding));
+  // The browser login's prompts, known once the app is built (its HTTP module is told them).
+  let loginPrompts: readonly LoginPrompt[] = [];
+  // The login module's look, and its session cookie, which an RP-initiated logout clears.
+  binder.resolved(PAGES, [KEYS.PageBranding], (branding) => new OidcPages(branding));
   binder.resolved(
     PROVIDER,
-    [KEYS.ServiceRegistry, KEYS.TicketStore, KEYS.RecordStores, KEYS.Clock, KEYS.RandomSource, KEYS.EventSink, PAGES, LOGIN_COOKIE],
-    (registry, tickets, records, clock, random, events, pages, cookie) => {
+    [KEYS.ServiceRegistry, KEYS.TicketStore, KEYS.RecordStores, KEYS.Clock, KEYS.RandomSource, KEYS.EventSink, PAGES, KEYS.BrowserSessions],
+    (registry, tickets, records, clock, random, events, pages, sessions) => {
       const make = (library: ProviderLibrary) =>
         createOidcProvider({
         library,
@@ -48,10 +48,7 @@ export const registerOidcModule: ModuleRegistration<typeof oidcSections> = (bind
         registry,
         // The core is asked for at a request, not here: it is told of this provider's logouts (a cycle otherwise).
         core: () => binder.get(KEYS.CasCore),
-        ticketStepsNeeded: async (ticket) => {
-          for (const step of ticketSteps) if (await step.needed(ticket)) return true;
-          return false;
-        },
+        ticketStepsNeeded: (ticket) => ticketPromptsNeeded(loginPrompts, ticket),
         tickets,
         records,
         clock,
@@ -63,7 +60,7 @@ export const registerOidcModule: ModuleRegistration<typeof oidcSections> = (bind
         loginSessionSeconds: ticketSettings.tgt.maxTimeToLiveSeconds,
         interactionsPerAddress: settings.interactionsPerAddress,
         events,
-        endLoginSession: (ctx, tgtId) => endLoginSession(binder.get(KEYS.CasCore), cookie, basePath, server.publicUrl?.startsWith('https:') ?? false)(ctx, tgtId),
+        endLoginSession: (ctx, tgtId) => endLoginSession(binder.get(KEYS.CasCore), sessions)(ctx, tgtId),
       });
       let loaded: Promise<TesseraOidcProvider> | undefined;
       return () => (loaded ??= loadProviderLibrary().then(make));
@@ -82,8 +79,8 @@ export const registerOidcModule: ModuleRegistration<typeof oidcSections> = (bind
       issuer,
       loginUrl: `${server.publicUrl ?? ''}${basePath}/login`,
       authenticationMethods: authenticationMethodReferences(credentialKinds),
-      useTicketSteps: (steps) => {
-        ticketSteps = steps;
+      useLoginPrompts: (prompts) => {
+        loginPrompts = prompts;
       },
     }),
   );

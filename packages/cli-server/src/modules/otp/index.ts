@@ -1,4 +1,4 @@
-import { otpSetupOf } from '@tessera/core/modules/otp';
+import { otpSetupOf, TOTP_SECOND_FACTOR } from '@tessera/core/modules/otp';
 import { CENTRAL_READER } from '../../request-parameters.js';
 import type { ModuleContext, ModuleSettings, SettingProblem, TesseraModule } from '../module.js';
 import { otpCommands } from './commands.js';
@@ -16,6 +16,8 @@ export const otpModule: TesseraModule<typeof otpSections> = {
   events: otpEvents,
   // A code proves the username it came with: the throttle forgets that username's failures once it is accepted.
   credentialKinds: [{ type: 'otp', provesUsername: true, amr: 'otp' }],
+  // `mfa-gauth`, which services' multifactorPolicy name.
+  secondFactors: [TOTP_SECOND_FACTOR],
   parameters: ({ otp }) => [{ name: otp.parameter, secret: true, credential: true }],
   problems: otpProblems,
   // A user who requires a one-time password could never log in without the module that checks it.

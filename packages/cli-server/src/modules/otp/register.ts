@@ -1,5 +1,5 @@
 import { otpExtractor, otpModule } from '@tessera/adapter-koa/modules/otp';
-import { RecordOtpReplayStore, RequireOtpPolicy, TotpHandler, TotpSecondFactor, TotpStepUp } from '@tessera/core/modules/otp';
+import { RecordOtpReplayStore, RequireOtpPolicy, TotpHandler, TotpPrompt, TotpSecondFactor } from '@tessera/core/modules/otp';
 import type { Clock, EventSink, RecordStores, UserDirectory } from '@tessera/core';
 import { KEYS } from '../../keys.js';
 import type { ModuleRegistration } from '../module.js';
@@ -8,7 +8,7 @@ import type { otpSections } from './config.js';
 /**
  * `otp`: the TOTP code parameter, its handler against the users' `otpSecret`, the replay store that
  * makes each code single-use (its own namespace of the storage's records), the rule that `requireOtp` users need both factors, and the code's
- * field on the login form (shown when the login module is on).
+ * field on the login form and the page of its prompt (shown when the login module is on).
  */
 export const registerOtpModule: ModuleRegistration<typeof otpSections> = (binder, { otp }) => {
   binder.constant(KEYS.CredentialExtractor, otpExtractor(otp.parameter));
@@ -18,6 +18,6 @@ export const registerOtpModule: ModuleRegistration<typeof otpSections> = (binder
   binder.resolved(KEYS.AuthenticationPolicy, [KEYS.UserDirectory], (directory) => new RequireOtpPolicy(directory));
   binder.resolved(KEYS.SecondFactorProvider, [KEYS.UserDirectory], (directory) => new TotpSecondFactor(directory));
   binder.resolved(KEYS.HttpModule, [KEYS.UserDirectory, KEYS.RecordStores, KEYS.Clock, KEYS.EventSink], (directory, records, clock, events) =>
-    otpModule(otp.parameter, new TotpStepUp(handler(directory, records, clock, events), new TotpSecondFactor(directory))),
+    otpModule(otp.parameter, new TotpPrompt(handler(directory, records, clock, events))),
   );
 };

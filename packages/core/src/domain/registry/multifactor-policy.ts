@@ -1,12 +1,21 @@
 import type { Authentication } from '../authentication/authentication.js';
 import type { AttributeMap } from '../authentication/principal.js';
 
-/** The one second-factor provider tessera has: the otp module's TOTP codes, under Apereo's name for Google Authenticator. */
-export const TOTP_PROVIDER = 'mfa-gauth';
-export const KNOWN_MFA_PROVIDERS: readonly string[] = [TOTP_PROVIDER];
+/**
+ * A second-factor provider as the module that brings it declares it: its id, as Apereo names its
+ * providers (`mfa-gauth`, `mfa-webauthn`, …), which a service's `multifactorPolicy` names, and what the
+ * user gives, as refusals and pages name it ("a one-time code"). The service codec knows every listed
+ * module's, on or off, so a definition means the same whichever modules a deployment runs.
+ */
+export interface SecondFactorDeclaration {
+  readonly id: string;
+  /** What the user gives, in a few words that fit "The service asks for a second factor (…)". */
+  readonly description: string;
+}
 
 /**
- * What happens when the user cannot give the factor (no TOTP secret, or no otp module): CLOSED refuses
+ * What happens when the user cannot give the factor (none of the policy's providers set up for the
+ * user, or their modules off): CLOSED refuses
  * the ticket; OPEN and PHANTOM let the user through without it, reported; NONE lets through without a
  * word. UNDEFINED, Apereo's default, falls back to the global mode, which is CLOSED.
  */
@@ -18,7 +27,10 @@ export type MfaFailureMode = (typeof MFA_FAILURE_MODES)[number];
  * factor of its users, also of a session that came from single sign-on without one (step-up).
  */
 export interface MultifactorPolicy {
-  /** `multifactorAuthenticationProviders`: only `mfa-gauth` is known; empty asks nothing. */
+  /**
+   * `multifactorAuthenticationProviders`: the ids of the providers any one of which meets the policy,
+   * in the order the definition lists them; empty asks nothing.
+   */
   readonly providers: readonly string[];
   readonly failureMode: MfaFailureMode;
   /** `bypassEnabled`: the policy is switched off for this service. */
@@ -34,7 +46,7 @@ export interface MultifactorPolicy {
 
 /** Whether the policy asks a second factor of this principal at all (before looking at what the login proved). */
 export function asksSecondFactor(policy: MultifactorPolicy | undefined, attributes: AttributeMap): boolean {
-  if (policy === undefined || policy.bypassEnabled || !policy.providers.includes(TOTP_PROVIDER)) return false;
+  if (policy === undefined || policy.bypassEnabled || policy.providers.length === 0) return false;
   const { bypassPrincipalAttributeName: bypassName, bypassPrincipalAttributeValue: bypassValue } = policy;
   if (bypassName !== undefined && hasMatchingValue(attributes, bypassName, bypassValue)) return false;
   const trigger = policy.principalAttributeNameTrigger;

@@ -8,3 +8,4 @@ export * from './single-logout.js';
 export * from './ticket-granting-cookie.js';
 export type * from './events.js';
 export * from './pending-logins.js';
+export * from './login-flow.js';

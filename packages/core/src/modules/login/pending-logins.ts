@@ -2,7 +2,7 @@ import { hash } from 'node:crypto';
 import type { CredentialType } from '../../domain/authentication/credential.js';
 import type { Clock } from '../../ports/clock.js';
 import type { RandomSource } from '../../ports/random-source.js';
-import type { RecordStore } from '../../ports/record-store.js';
+import { updateRecord, type JsonValue, type RecordStore } from '../../ports/record-store.js';
 
 const PENDING_ID_BYTES = 16;
 
@@ -15,14 +15,8 @@ export type StoredAuthentication = {
   readonly attributes: { readonly [name: string]: readonly string[] };
 };
 
-/**
- * A browser login whose credentials are proven, waiting for the steps its pages still ask (a second
- * factor) before its session is made. `steps` are the names of the steps still to do, the first one
- * shown now; `session` the browser's login session when the login began, if any.
- */
-export type PendingLogin = {
-  readonly authentication: StoredAuthentication;
-  readonly steps: readonly string[];
+/** The browser's request a login answers, kept while its prompts are shown. */
+export type HeldRequest = {
   readonly service?: string;
   readonly session?: string;
   readonly renew: boolean;
@@ -30,12 +24,27 @@ export type PendingLogin = {
   /** The browser's session adding a factor (step-up), not a new login. */
   readonly stepUp?: boolean;
   /**
-   * The steps are pages before a service ticket (the session is made, `session` names it, `service` is
+   * The prompts are pages before a service ticket (the session is made, `session` names it, `service` is
    * the ticket's URL); `fromNewLogin`: the ticket counts as from the login just made.
    */
   readonly beforeTicket?: { readonly fromNewLogin: boolean };
   /** How the browser goes back to the service (`GET` or `POST`), as the login form asked. */
   readonly method: string;
+};
+
+/**
+ * A browser login whose credentials are proven, waiting for the prompts its pages still ask (a second
+ * factor) before its session is made, or a session's ticket waiting for its ticket prompts. `steps`
+ * names the prompt shown now first (a record of an earlier version may name the steps after it too:
+ * they are decided again, in order); `session` the browser's login session when the login began, if
+ * any; `prepared` what the prompt shown now prepared for its page; `kept` what the prompts answered
+ * before it kept, by their names.
+ */
+export type PendingLogin = HeldRequest & {
+  readonly authentication: StoredAuthentication;
+  readonly steps: readonly string[];
+  readonly prepared?: JsonValue;
+  readonly kept?: { readonly [prompt: string]: JsonValue };
 };
 
 type PendingRecord = PendingLogin & { readonly browser: string };
@@ -66,6 +75,20 @@ export class PendingLogins {
     if (!id || browserId === undefined) return undefined;
     const found = await this.records.get(id);
     return found?.browser === browserDigest(browserId) ? withoutBrowser(found) : undefined;
+  }
+
+  /**
+   * What the prompt shown now prepared, made again (its page shown again after a refusal): written only
+   * while the login is live and this browser's, never bringing back one that ended meanwhile.
+   */
+  async reprepared(id: string, browserId: string, prepared: JsonValue | undefined): Promise<boolean> {
+    const digest = browserDigest(browserId);
+    const written = await updateRecord(this.records, id, (current) => {
+      if (current === undefined || current.value.browser !== digest) return undefined;
+      const { prepared: _earlier, ...login } = current.value;
+      return { value: prepared === undefined ? login : { ...login, prepared }, expiresAt: current.expiresAt };
+    });
+    return written !== undefined;
   }
 
   /** Ends the login of this id, held for this browser: its value for the one caller that ends it, else undefined. */

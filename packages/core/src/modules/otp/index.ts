@@ -5,4 +5,4 @@ export * from './totp-handler.js';
 export * from './totp-enrolment.js';
 export * from './credential.js';
 export type * from './events.js';
-export * from './totp-step-up.js';
+export * from './totp-prompt.js';

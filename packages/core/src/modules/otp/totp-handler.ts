@@ -11,6 +11,7 @@ import type { CredentialHandler } from '../../ports/credential-handler.js';
 import type { EventSink } from '../../ports/event-sink.js';
 import type { OtpReplayStore } from './otp-replay-store.js';
 import { otpSetupOf } from './otp-setup.js';
+import type { SecondFactorDeclaration } from '../../domain/registry/multifactor-policy.js';
 import type { SecondFactorProvider } from '../../ports/second-factor.js';
 import type { UserDirectory } from '../../ports/user-directory.js';
 
@@ -52,8 +53,14 @@ export class TotpHandler implements CredentialHandler {
   }
 }
 
+/** The otp module's second factor, under Apereo's id for Google Authenticator, which services' `multifactorPolicy` name. */
+export const TOTP_SECOND_FACTOR: SecondFactorDeclaration = { id: 'mfa-gauth', description: 'a one-time code' };
+
 /** The otp module's second factor for services' `multifactorPolicy` (`mfa-gauth`): users with a TOTP secret can give it. */
 export class TotpSecondFactor implements SecondFactorProvider {
+  readonly id = TOTP_SECOND_FACTOR.id;
+  readonly description = TOTP_SECOND_FACTOR.description;
+
   constructor(private readonly directory: UserDirectory) {}
 
   async available(username: string): Promise<boolean> {

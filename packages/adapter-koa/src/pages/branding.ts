@@ -1,4 +1,7 @@
-/** The operator's look of the login pages (`login.branding`). */
+/**
+ * The operator's look of the pages modules show: the login pages' (set by the login module's branding
+ * settings), which it provides to other modules' pages (the container's `PageBranding`).
+ */
 export interface Branding {
   /** Shown at the top of every page and in its title. */
   readonly title: string;
@@ -49,7 +52,7 @@ function relativeLuminance(colour: string): number {
  * come only from `#hex` values, checked again here, so a setting can never write CSS of its own.
  */
 export function stylesheet(colours: BrandColours): string {
-  for (const [name, value] of Object.entries(colours) as [string, string][]) if (!isHexColour(value)) throw new Error(`login.branding.colours.${name}: not a #hex colour`);
+  for (const [name, value] of Object.entries(colours) as [string, string][]) if (!isHexColour(value)) throw new Error(`the branding's ${name} colour is not a #hex colour`);
   const { background, text, accent, accentText } = colours;
   return `*{box-sizing:border-box}
 html{font-family:system-ui,-apple-system,"Segoe UI",Roboto,"DejaVu Sans",sans-serif;font-size:100%;line-height:1.5;color:${text};background:${background}}
