@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { ConfigurationError, parseConfig, startServer } from '@tessera/cli-server';
 import { httpsDownload } from '@tessera/cli-server/modules/saml2';
+import { samlCredential } from '@tessera/testkit/modules/saml2';
 import { configProblems as problems } from './config-problems.js';
 import { EXTENDED_KEY_USAGE, KEY_USAGE, TestPki, type TestAuthority } from '@tessera/testkit/pki';
 
@@ -103,6 +104,28 @@ describe('saml2 module: settings, keys and the IdP metadata of a composed server
     const second = await metadataOf();
     expect(JSON.parse(readFileSync(keyFile, 'utf8'))).to.deep.equal(keys);
     expect(second).to.contain(keys.signing[0]!.certificate.replace(/-----[A-Z ]+-----|\s/g, ''));
+  });
+
+  it('during a rollover the metadata lists the current and the next signing certificate, and is signed by the current key', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'tessera-saml2-'));
+    const [current, next, encryption] = await Promise.all([samlCredential('CN=current'), samlCredential('CN=next'), samlCredential('CN=encryption')]);
+    const keys = { signing: [{ state: 'current', ...current }, { state: 'next', ...next }], encryption: [{ state: 'current', ...encryption }], persistentIdSalt: 'a salt of at least thirty-two characters' };
+    const config = parseConfig({ server: { port: 0, publicUrl: 'https://sso.example.org' }, modules: ['login', 'saml2'], login: { keyFile: join(folder, 'login.json') }, saml2: { keys: JSON.stringify(keys), signMetadata: true } });
+    const server = await startServer({ config, log: quiet, auditLog: quiet });
+    try {
+      const metadata = await (await fetch(`${server.url}/idp/metadata`)).text();
+      const body = (pem: string) => pem.replace(/-----[A-Z ]+-----|\s/g, '');
+      const published = [...metadata.matchAll(/<md:KeyDescriptor use="(\w+)">[^]*?<ds:X509Certificate[^>]*>([^<]+)</g)].map((match) => [match[1], match[2]]);
+      expect(published).to.deep.equal([
+        ['signing', body(current.certificate)],
+        ['signing', body(next.certificate)],
+        ['encryption', body(encryption.certificate)],
+      ]);
+      // The signature's own KeyInfo names the key that signed: the current one.
+      expect(/<ds:Signature[^]*?<ds:X509Certificate>([^<]+)</.exec(metadata)?.[1]).to.equal(body(current.certificate));
+    } finally {
+      await server.close();
+    }
   });
 
   it('a key file that is no key set stops the start, naming the setting; with the module off, /idp/metadata is 404', async () => {
