@@ -5,7 +5,6 @@ import {
   type ExpirationPolicy,
   type LogoutType,
   type MultifactorPolicy,
-  type OidcClientDefinition,
   type ProxyPolicy,
   type RegisteredService,
   type ServicePolicy,
@@ -42,7 +41,6 @@ export interface ServiceDocument {
   serviceTicketExpiration?: UseLimitedTicketExpiration;
   proxyTicketExpiration?: UseLimitedTicketExpiration;
   proxyGrantingTicketExpiration?: ProxyGrantingTicketExpiration;
-  oidc?: OidcClientDefinition;
   /** The modules' data, each under its data key (a word, so a plain field name here), kept as it is. */
   moduleData?: Readonly<Record<string, unknown>>;
 }
@@ -82,7 +80,6 @@ export function fromServiceDocument(document: ServiceDocument): RegisteredServic
     ...(document.serviceTicketExpiration === undefined ? {} : { serviceTicketExpiration: document.serviceTicketExpiration }),
     ...(document.proxyTicketExpiration === undefined ? {} : { proxyTicketExpiration: document.proxyTicketExpiration }),
     ...(document.proxyGrantingTicketExpiration === undefined ? {} : { proxyGrantingTicketExpiration: document.proxyGrantingTicketExpiration }),
-    ...(document.oidc === undefined ? {} : { oidc: document.oidc }),
     ...(document.moduleData === undefined ? {} : { moduleData: document.moduleData }),
   };
 }

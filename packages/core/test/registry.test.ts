@@ -3,9 +3,7 @@ import { expect } from 'chai';
 import {
   CAS_SERVICES_ONLY,
   firstMatchingService,
-  OAUTH_REGISTERED_SERVICE_TYPES,
   ServiceTypes,
-  OIDC_REGISTERED_SERVICE,
   principalMeetsRequirements,
   selectService,
   compareServices,
@@ -20,15 +18,6 @@ describe('registered services (docs/protocol.md §4)', () => {
       expect(selectService(services, 'HTTPS://APP.EXAMPLE.ORG/x', CAS_SERVICES_ONLY)).to.equal(services[0]);
       expect(selectService(services, 'https://app.example.org.evil.com/x', CAS_SERVICES_ONLY)).to.equal(undefined);
       expect(selectService(services, 'http://evil.com/?https://app.example.org/', CAS_SERVICES_ONLY)).to.equal(undefined);
-    });
-
-    it('never selects an OidcRegisteredService or OAuthRegisteredService (either package) for a CAS ticket: its pattern is that of a client\'s redirect URIs', () => {
-      for (const type of [OIDC_REGISTERED_SERVICE, ...OAUTH_REGISTERED_SERVICE_TYPES]) {
-        const client = service({ id: 1, type, serviceId: 'https://rp\\.example\\.org/callback', evaluationOrder: 0 });
-        const cas = service({ id: 2, serviceId: 'https://.*', evaluationOrder: 5 });
-        expect(selectService([client], 'https://rp.example.org/callback', CAS_SERVICES_ONLY), type).to.equal(undefined);
-        expect(selectService([client, cas], 'https://rp.example.org/callback', CAS_SERVICES_ONLY), type).to.equal(cas);
-      }
     });
 
     it("asks a module's service type whether CAS service URLs find it: never a client of another protocol, a matched type only while its module is on, any other class as a CAS service", () => {

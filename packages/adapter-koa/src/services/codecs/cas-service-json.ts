@@ -16,7 +16,6 @@ import {
 import { CAS_SERVICE_CLASSES, EXPIRATION_POLICY_KEYS, isClass, isRecord, keyProblems, PRESENTATION_KEYS, PROPERTY_KEYS, proxyPolicyKeys, TICKET_EXPIRATION_KEYS } from './cas-service-keys.js';
 import { accessStrategyKeys, parseAccessStrategy } from './access-strategy-codec.js';
 import { javaInteger, stringList } from './java-collections.js';
-import { parseProviderClient, PROVIDER_CLIENT_PROTOCOLS, PROVIDER_CLIENT_TYPES, refusedOAuthClass } from './provider-client-codec.js';
 import { multifactorPolicyKeys, parseMultifactorPolicy } from './multifactor-policy-codec.js';
 import { isHttpUrl, optionalBoolean, partReader, throwAll } from './parse-parts.js';
 import { parseSupportedProtocols } from './supported-protocols-codec.js';
@@ -27,7 +26,7 @@ import { isTicketExpirationKey, parseTicketExpiration, ticketExpirationKeyProble
 
 /** The classes a definition may have unless told otherwise: CAS's own services, and every class a listed module brings. */
 export function defaultServiceClasses(policies: PolicySlots): string[] {
-  return [...CAS_SERVICE_CLASSES, ...PROVIDER_CLIENT_TYPES, ...policies.modules.classes];
+  return [...CAS_SERVICE_CLASSES, ...policies.modules.classes];
 }
 
 export interface ParseOptions {
@@ -56,7 +55,7 @@ export function parseServiceDefinition(json: unknown, policies: PolicySlots, opt
   const type = json['@class'] ?? CAS_REGISTERED_SERVICE;
   const accepted = options.acceptedTypes ?? defaultServiceClasses(policies);
   if (typeof type !== 'string' || !accepted.includes(type)) {
-    throw fail('@class', (typeof type === 'string' ? (refusedOAuthClass(type) ?? policies.modules.refusedClass(type)) : undefined) ?? `must be one of ${accepted.join(', ')}`);
+    throw fail('@class', (typeof type === 'string' ? policies.modules.refusedClass(type) : undefined) ?? `must be one of ${accepted.join(', ')}`);
   }
   // Fields as the definition names them; the path of the definition goes before each at the end.
   const invalid: Fail = (field, problem) => new InvalidServiceDefinitionError(field, problem);
@@ -107,13 +106,12 @@ export function parseServiceDefinition(json: unknown, policies: PolicySlots, opt
   const properties = section('properties', () => parseProperties(json['properties'], (field, problem) => invalid(`properties.${field}`, problem)));
   const logout = section('logoutType', () => parseLogout(json['logoutType'], json['logoutUrl'], invalid));
   const proxyPolicy = section('proxyPolicy', () => parseProxyPolicy(json['proxyPolicy'], (field, problem) => invalid(`proxyPolicy.${field}`, problem)));
-  const oidc = PROVIDER_CLIENT_TYPES.includes(type) ? section('clientId', () => parseProviderClient(json, type, invalid)) : undefined;
   const expirationPolicy = section('expirationPolicy', () => parseExpirationPolicy(json['expirationPolicy'], (field, problem) => invalid(`expirationPolicy.${field}`, problem)));
   const multifactorPolicy = section('multifactorPolicy', () => parseMultifactorPolicy(json['multifactorPolicy'], policies.secondFactors, (field, problem) => invalid(`multifactorPolicy.${field}`, problem)));
   const singleSignOnParticipation = section('singleSignOnParticipationPolicy', () =>
     parseSingleSignOnParticipation(json['singleSignOnParticipationPolicy'], (field, problem) => invalid(`singleSignOnParticipationPolicy.${field}`, problem)),
   );
-  const supportedProtocols = section('supportedProtocols', () => parseSupportedProtocols(json['supportedProtocols'], [...PROVIDER_CLIENT_PROTOCOLS, ...policies.modules.protocols], invalid));
+  const supportedProtocols = section('supportedProtocols', () => parseSupportedProtocols(json['supportedProtocols'], policies.modules.protocols, invalid));
   const moduleData = policies.modules.parse(json, type, invalid, section);
   const ticketExpiration = TICKET_EXPIRATION_KEYS.map((key) => section(key, () => parseTicketExpiration(key, json[key], (field, problem) => invalid(`${key}.${field}`, problem))));
   // Templates are merged before a definition is read (parseWithTemplates); one still naming them here has none to take.
@@ -141,7 +139,6 @@ export function parseServiceDefinition(json: unknown, policies: PolicySlots, opt
     ...(singleSignOnParticipation && { singleSignOnParticipation }),
     ...supportedProtocols,
     ...ticketExpiration.reduce((fields, each) => ({ ...fields, ...each }), {}),
-    ...(oidc !== undefined && { oidc }),
     ...moduleData,
   };
 }

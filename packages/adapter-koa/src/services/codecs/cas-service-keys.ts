@@ -1,6 +1,5 @@
 import { distance } from 'fastest-levenshtein';
 import { CAS_REGISTERED_SERVICE, type ServiceDefinitionProblem } from '@tessera/core';
-import { providerClientKeys } from './provider-client-codec.js';
 
 /**
  * Which keys of an Apereo CAS service definition tessera reads, which CAS keys it knows but does not
@@ -147,18 +146,6 @@ export const SERVICE_KEYS: KeyRules = {
     anonymousAccess: { instead: WRITE_A_PROVIDER, accepted: { when: is(false), as: 'false' } },
   },
 };
-
-/** The keys of a service of this `@class`: a client of the provider (OidcRegisteredService, OAuthRegisteredService) reads its client's too. */
-export function serviceKeys(type: unknown): KeyRules {
-  const client = providerClientKeys(type);
-  if (client === undefined) return SERVICE_KEYS;
-  return {
-    ...SERVICE_KEYS,
-    read: [...SERVICE_KEYS.read, ...client.read],
-    unsupported: { ...SERVICE_KEYS.unsupported, ...client.unsupported },
-    ...(client.elsewhere && { elsewhere: client.elsewhere }),
-  };
-}
 
 /** DefaultRegisteredServiceAccessStrategy; the other classes tessera reads add theirs to these (access-strategy-codec.ts). */
 export const ACCESS_STRATEGY_KEYS: KeyRules = {

@@ -3,7 +3,6 @@ import { accessStrategyJson } from './access-strategy-codec.js';
 import { javaSet } from './java-collections.js';
 import { multifactorPolicyJson } from './multifactor-policy-codec.js';
 import type { PolicySlots } from './policy-slots.js';
-import { providerClientJson } from './provider-client-codec.js';
 import { renderSingleSignOnParticipation } from './sso-participation-codec.js';
 import { supportedProtocolsJson } from './supported-protocols-codec.js';
 import { ticketExpirationJson } from './ticket-expiration-codec.js';
@@ -39,7 +38,6 @@ export function toCasServiceJson(service: RegisteredService, policies: PolicySlo
     ...(service.singleSignOnParticipation === undefined ? {} : { singleSignOnParticipationPolicy: renderSingleSignOnParticipation(service.singleSignOnParticipation) }),
     ...supportedProtocolsJson(service.supportedProtocols),
     ...ticketExpirationJson(service),
-    ...(service.oidc === undefined ? {} : providerClientJson(service, service.oidc)),
     ...policies.modules.render(service),
   };
 }

@@ -1,6 +1,7 @@
 import {
   UnknownServiceDataError,
   type InvalidServiceDefinitionError,
+  type KeyWarning,
   type RegisteredService,
   type ServiceDataKey,
   type ServiceDefinitionProblem,
@@ -26,6 +27,8 @@ interface ModuleServiceKeys<Data> {
   keyProblemsInside?(key: string, value: unknown, field: string): ServiceDefinitionProblem[];
   /** Its keys as the registration API documents them (POST /v1/services' schema), each with its description; what is not documented is still read. */
   readonly documented?: Readonly<Record<string, z.ZodType>>;
+  /** What is said, never refused, about its data (refused in strict mode), each by the key it is about. */
+  warnings?(data: Data): KeyWarning[];
 }
 
 /**
@@ -70,7 +73,7 @@ export class ModuleServiceParts {
   constructor(
     readonly types: readonly ServiceTypeCodec[],
     readonly sections: readonly ServiceSectionCodec[],
-    private readonly casKeysOf: (className: unknown) => KeyRules,
+    private readonly casKeys: KeyRules,
     casClasses: readonly string[],
   ) {
     for (const type of types) {
@@ -82,7 +85,6 @@ export class ModuleServiceParts {
     // Types may share keys (a service is of one type); a section's are read with every type's.
     const sectionKeys = sections.flatMap((section) => section.keys.read);
     const typeKeys = types.flatMap((type) => type.keys.read);
-    const casKeys = casKeysOf(undefined);
     const taken = [...casKeys.read, ...(casKeys.descriptive ?? [])];
     const clash = [...sectionKeys, ...typeKeys].find((key) => taken.includes(key)) ?? sectionKeys.find((key, index) => sectionKeys.indexOf(key) !== index || typeKeys.includes(key));
     if (clash !== undefined) throw new Error(`the service key ${clash} is read twice`);
@@ -98,7 +100,7 @@ export class ModuleServiceParts {
 
   /** The names `supportedProtocols` may give a module's protocol. */
   get protocols(): string[] {
-    return this.types.flatMap((type) => type.protocols ?? []);
+    return [...new Set(this.types.flatMap((type) => type.protocols ?? []))];
   }
 
   /** The type a class is of, if a module brings it. */
@@ -126,7 +128,7 @@ export class ModuleServiceParts {
    * type's when a module brings the class.
    */
   keysOf(className: unknown): KeyRules {
-    const casKeys = this.casKeysOf(className);
+    const casKeys = this.casKeys;
     const parts: KeyRules[] = [...this.sections.map((section) => section.keys), ...this.ownType(className).map((type) => type.keys)];
     const read = parts.flatMap((part) => part.read);
     const unsupported = Object.fromEntries(
@@ -171,6 +173,12 @@ export class ModuleServiceParts {
       Object.assign(rendered, owner.render(data));
     }
     return rendered;
+  }
+
+  /** What the parts of the service's type and sections say of their data on it. */
+  warnings(service: Pick<RegisteredService, 'type' | 'moduleData'>): KeyWarning[] {
+    const parts = [...this.ownType(service.type), ...this.sections];
+    return Object.entries(service.moduleData ?? {}).flatMap(([key, data]) => parts.find((part) => part.data.key === key)?.warnings?.(data) ?? []);
   }
 
   /** The keys the registration API documents: every type's and section's. */

@@ -7,7 +7,7 @@ import {
   type ServiceDefinitionProblem,
   type ServicePolicy,
 } from '@tessera/core';
-import { CAS_SERVICE_CLASSES, isClass, isRecord, keyProblems, PRINCIPAL_ID, serviceKeys } from './cas-service-keys.js';
+import { CAS_SERVICE_CLASSES, isClass, isRecord, keyProblems, PRINCIPAL_ID, SERVICE_KEYS } from './cas-service-keys.js';
 import { ModuleServiceParts } from './module-service-keys.js';
 import { refusedReleasePolicyClass } from './refused-policy-classes.js';
 import type { PolicyKeyChecks, PolicyParsing, PolicyRendering, ServiceCodecParts, ServicePolicyCodec } from './policy-codec.js';
@@ -39,7 +39,7 @@ export class PolicySlots {
 
   constructor({ releasePolicies, usernameProviders, secondFactors = [], serviceTypes = [], serviceSections = [] }: ServiceCodecParts) {
     this.secondFactors = secondFactors;
-    this.modules = new ModuleServiceParts(serviceTypes, serviceSections, serviceKeys, CAS_SERVICE_CLASSES);
+    this.modules = new ModuleServiceParts(serviceTypes, serviceSections, SERVICE_KEYS, CAS_SERVICE_CLASSES);
     this.release = new Slot(releasePolicies, 'an attribute release policy');
     this.username = new Slot(usernameProviders, 'a username provider');
   }

@@ -1,4 +1,4 @@
-import type { RegisteredService, ServiceDefinition } from '@tessera/core';
+import { serviceDefinitionWarnings, strictServiceProblems, type RegisteredService, type ServiceDefinition, type ServiceDefinitionProblem } from '@tessera/core';
 import type { z } from 'zod';
 import type { ParseOptions } from './cas-service-json.js';
 import { toCasServiceJson } from './cas-service-render.js';
@@ -27,6 +27,10 @@ export interface ServiceCodec {
   readonly parseLegacyForm: (form: LegacyServiceForm) => ServiceDefinition;
   /** The keys the modules' service types and sections read, as the registration API documents them (each optional there). */
   readonly moduleKeys: Readonly<Record<string, z.ZodType>>;
+  /** serviceDefinitionWarnings: what is said, never refused, about a valid definition (core's, and its type's and sections'), each a line naming the service. */
+  readonly warnings: (definition: ServiceDefinition) => string[];
+  /** strictServiceProblems: those warnings as the problems that refuse the definition where warnings are refusals (`strictServices`). */
+  readonly strictProblems: (definition: ServiceDefinition) => ServiceDefinitionProblem[];
 }
 
 export function serviceCodec(parts: ServiceCodecParts): ServiceCodec {
@@ -37,6 +41,8 @@ export function serviceCodec(parts: ServiceCodecParts): ServiceCodec {
     render: (service) => toCasServiceJson(service, policies),
     parseLegacyForm: (form) => legacyServiceDefinition(form, policies),
     moduleKeys: policies.modules.documented(),
+    warnings: (definition) => serviceDefinitionWarnings(definition, policies.modules.warnings(definition)),
+    strictProblems: (definition) => strictServiceProblems(definition, policies.modules.warnings(definition)),
   };
 }
 

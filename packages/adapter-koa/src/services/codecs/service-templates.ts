@@ -1,7 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
-import { CAS_REGISTERED_SERVICE, InvalidServiceDefinitionError, OAUTH_REGISTERED_SERVICE_TYPES, type ServiceDefinition, type ServiceDefinitionProblem } from '@tessera/core';
+import { CAS_REGISTERED_SERVICE, InvalidServiceDefinitionError, type ServiceDefinition, type ServiceDefinitionProblem } from '@tessera/core';
 import { parseServiceDefinition, type ParseOptions } from './cas-service-json.js';
-import { PROVIDER_CLIENT_TYPES } from './provider-client-codec.js';
 import { CAS_SERVICE_CLASSES, isRecord } from './cas-service-keys.js';
 import type { PolicySlots } from './policy-slots.js';
 
@@ -153,14 +152,10 @@ function isSet(key: string, value: unknown, type: unknown, policies: PolicySlots
   }
 }
 
-/**
- * The CAS service classes are one kind (their spellings across versions); each service type a module
- * brings is another (its names across versions); an OIDC client is another, an OAuth client (both its names) a third.
- */
+/** The CAS service classes are one kind (their spellings across versions); each service type a module brings is another (its names across versions). */
 function sameClass(a: unknown, b: unknown, policies: PolicySlots): boolean {
-  const plain = (type: unknown) => typeof type === 'string' && !PROVIDER_CLIENT_TYPES.includes(type) && CAS_SERVICE_CLASSES.includes(type);
-  const oauth = (type: unknown) => typeof type === 'string' && OAUTH_REGISTERED_SERVICE_TYPES.includes(type);
-  return a === b || (plain(a) && plain(b)) || (oauth(a) && oauth(b)) || policies.modules.sameType(a, b);
+  const plain = (type: unknown) => typeof type === 'string' && CAS_SERVICE_CLASSES.includes(type);
+  return a === b || (plain(a) && plain(b)) || policies.modules.sameType(a, b);
 }
 
 function known(templates: ServiceTemplates): string {

@@ -1,7 +1,7 @@
 import type { Principal } from '../authentication/principal.js';
 import { activates, strategyAllows, type AccessContext } from './access-rules.js';
 import { compileAnywhere, compiledOnce } from './patterns.js';
-import { hasExpired, isProviderClient, type RegisteredService } from './registered-service.js';
+import { hasExpired, type RegisteredService } from './registered-service.js';
 import type { ServiceTypes } from './service-types.js';
 
 /**
@@ -42,7 +42,7 @@ export function firstMatchingService(ordered: readonly RegisteredService[], url:
 }
 
 function matchesUrl(service: RegisteredService, url: string, types: ServiceTypes, now: number | undefined): boolean {
-  if (isProviderClient(service) || !types.matchedByServiceUrl(service)) return false;
+  if (!types.matchedByServiceUrl(service)) return false;
   return !(now !== undefined && hasExpired(service, now)) && servicePattern(service.serviceId)?.test(url) === true;
 }
 
