@@ -106,13 +106,13 @@ export function parseServiceDefinition(json: unknown, policies: PolicySlots, opt
   const properties = section('properties', () => parseProperties(json['properties'], (field, problem) => invalid(`properties.${field}`, problem)));
   const logout = section('logoutType', () => parseLogout(json['logoutType'], json['logoutUrl'], invalid));
   const proxyPolicy = section('proxyPolicy', () => parseProxyPolicy(json['proxyPolicy'], (field, problem) => invalid(`proxyPolicy.${field}`, problem)));
+  const moduleData = policies.modules.parse(json, type, invalid, section);
   const expirationPolicy = section('expirationPolicy', () => parseExpirationPolicy(json['expirationPolicy'], (field, problem) => invalid(`expirationPolicy.${field}`, problem)));
   const multifactorPolicy = section('multifactorPolicy', () => parseMultifactorPolicy(json['multifactorPolicy'], policies.secondFactors, (field, problem) => invalid(`multifactorPolicy.${field}`, problem)));
   const singleSignOnParticipation = section('singleSignOnParticipationPolicy', () =>
     parseSingleSignOnParticipation(json['singleSignOnParticipationPolicy'], (field, problem) => invalid(`singleSignOnParticipationPolicy.${field}`, problem)),
   );
   const supportedProtocols = section('supportedProtocols', () => parseSupportedProtocols(json['supportedProtocols'], policies.modules.protocols, invalid));
-  const moduleData = policies.modules.parse(json, type, invalid, section);
   const ticketExpiration = TICKET_EXPIRATION_KEYS.map((key) => section(key, () => parseTicketExpiration(key, json[key], (field, problem) => invalid(`${key}.${field}`, problem))));
   // Templates are merged before a definition is read (parseWithTemplates); one still naming them here has none to take.
   section('templateName', () => {
