@@ -2,6 +2,7 @@ import { describeConsentStoresOnRecords } from './consent/index.js';
 import { describeLoginStoresOnRecords } from './login/index.js';
 import type { ModuleRecordsFactory } from './module-records.js';
 import { describeOtpStoresOnRecords } from './otp/index.js';
+import { describeWebAuthnStoresOnRecords } from './webauthn/index.js';
 
 export type { ModuleRecordsFactory } from './module-records.js';
 
@@ -16,4 +17,5 @@ export function describeModuleStoresOnRecords(name: string, records: ModuleRecor
   describeLoginStoresOnRecords(name, records);
   describeOtpStoresOnRecords(name, records, anotherNode);
   describeConsentStoresOnRecords(name, records, anotherNode);
+  describeWebAuthnStoresOnRecords(name, records, anotherNode);
 }
