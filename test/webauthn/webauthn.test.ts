@@ -174,6 +174,15 @@ function webAuthnFlows(storage: () => Record<string, unknown>): void {
     expect(AUDIT(server.tessera.audit, 'webauthn.registered').map((record) => record['who'])).to.not.include('bob');
   });
 
+  it('asks the key of a user who has it when the service accepts it or a one-time code, and the code of a user who has only that', async () => {
+    const browser = new Browser();
+    const page = await password(browser, EITHER);
+    expect(headingOf(page.body)).to.equal('Security key');
+    const landing = await browser.submit(page, { webauthnResponse: JSON.stringify(key.assert(optionsOf(page.body), answer)) });
+    expect(landing.status).to.equal(302);
+    expect((await validate(base(), EITHER, ticketOf(landing.location)!)).attributes?.['authnContextClass']).to.deep.equal(['mfa-webauthn']);
+  });
+
   it('refuses an answer over its size with 400 and a body over the limit with 413', async () => {
     const browser = new Browser();
     const page = await browser.get(`${base()}/login`);
