@@ -48,7 +48,8 @@ describe('WebAuthn in headless Chromium with a virtual authenticator', function 
     browser = await launchChromium();
     page = await browser.context.newPage();
     page.on('console', (message) => {
-      if (message.type() === 'error') consoleErrors.push(message.text());
+      // The browser's own ask for /favicon.ico (tessera serves none) is no page's doing.
+      if (message.type() === 'error' && !message.location().url.endsWith('/favicon.ico')) consoleErrors.push(`${message.text()} ${message.location().url}`);
     });
     const cdp = await page.context().newCDPSession(page);
     await cdp.send('WebAuthn.enable');
@@ -118,6 +119,6 @@ describe('WebAuthn in headless Chromium with a virtual authenticator', function 
   });
 
   it('ran every page under its own CSP without a refusal: nothing reported in the console', () => {
-    expect(consoleErrors).to.deep.equal([]);
+    expect(consoleErrors.join("\n")).to.equal("");
   });
 });
