@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
-import type { Command, OptionName, OptionValues } from './cli/command.js';
+import type { Command, CommandInput, OptionName, OptionValues } from './cli/command.js';
+import { loadOptions } from './cli/load-options.js';
 import { commandHelp, commandList, invocationOf, optionOf, OPTIONS, USAGE, usageLine } from './cli/commands.js';
 import { redactedText } from './redaction.js';
 
@@ -26,7 +27,9 @@ async function main(argv: string[]): Promise<void> {
   const problem = usageProblem(command, Object.keys(given), operands);
   if (problem) return usageError(problem, `Usage: ${usageLine(command)}\n(tessera ${command.name} --help for more)\n`);
   // Every option but --help takes a value (central ones, and modules' by their type).
-  const code = await command.run({ values: given as OptionValues, operands, out: process.stdout, err: process.stderr });
+  const options = given as OptionValues;
+  const withStores: CommandInput['withStores'] = async (work) => (await import('./cli/command-stores.js')).withCommandStores(loadOptions(options), process.stderr, work);
+  const code = await command.run({ values: options, operands, out: process.stdout, err: process.stderr, withStores });
   if (code !== undefined) process.exitCode = code;
 }
 

@@ -1,5 +1,4 @@
 import type { ModuleCommand } from '../../cli/command.js';
-import { loadOptions } from '../../cli/load-options.js';
 
 const USERNAME = { type: 'string', usage: '--username NAME', help: 'the user whose security keys and passkeys these are' } as const;
 
@@ -13,7 +12,7 @@ export const webauthnCommands: readonly ModuleCommand[] = [
     required: ['username'],
     summary: "list a user's registered security keys and passkeys",
     description: "Lists the user's WebAuthn devices in the configured storage: credential id, name, when registered and last used, the counter, and whether it is a synced passkey.",
-    run: async ({ values, out, err }) => (await import('./devices-command.js')).listDevices(values['username'], loadOptions(values), out, err),
+    run: async (input) => (await import('./devices-command.js')).listDevices(input.values['username'], input),
   },
   {
     name: 'webauthn remove',
@@ -23,6 +22,6 @@ export const webauthnCommands: readonly ModuleCommand[] = [
     required: ['username', 'credential'],
     summary: "remove one of a user's security keys or passkeys",
     description: 'Removes the device from the configured storage: it logs nobody in from now on. Exit 1 when the user has no device of that credential id.',
-    run: async ({ values, out, err }) => (await import('./devices-command.js')).removeDevice(values['username'], values['credential'], loadOptions(values), out, err),
+    run: async (input) => (await import('./devices-command.js')).removeDevice(input.values['username'], input.values['credential'], input),
   },
 ];

@@ -1,18 +1,13 @@
 import { WebAuthnDevices, type WebAuthnDevice } from '@tessera/core/modules/webauthn';
-import type { Output } from '../../cli/command.js';
-import { withConfiguration } from '../../cli/configuration.js';
-import type { LoadOptions } from '../../config/load.js';
-import { buildContainer } from '../../container.js';
-import { KEYS } from '../../keys.js';
-import { createLogger } from '../../logging.js';
+import type { CommandInput, Output } from '../../cli/command.js';
 
 const MEMORY_NOTICE = 'The storage is memory: devices live in the memory of the server that registered them, and this command sees none.\n';
 
 /** `tessera webauthn list --username NAME`: the user's devices, oldest first. */
-export function listDevices(username: string | undefined, options: LoadOptions, out: Output, err: Output): Promise<number | undefined> {
+export function listDevices(username: string | undefined, { out, err, withStores }: CommandInput): Promise<number | undefined> {
   const user = requiredText(username);
   if (user === undefined) return usage(err, 'webauthn list', '--username NAME');
-  return withDevices(options, err, async (devices, durable) => {
+  return withDevices(withStores, async (devices, durable) => {
     const found = await devices.list(user);
     if (!durable) err.write(MEMORY_NOTICE);
     if (found.length === 0) {
@@ -25,11 +20,11 @@ export function listDevices(username: string | undefined, options: LoadOptions, 
 }
 
 /** `tessera webauthn remove --username NAME --credential ID`: exit 1 when the user has no such device. */
-export function removeDevice(username: string | undefined, credentialId: string | undefined, options: LoadOptions, out: Output, err: Output): Promise<number | undefined> {
+export function removeDevice(username: string | undefined, credentialId: string | undefined, { out, err, withStores }: CommandInput): Promise<number | undefined> {
   const user = requiredText(username);
   const credential = requiredText(credentialId);
   if (user === undefined || credential === undefined) return usage(err, 'webauthn remove', '--username NAME --credential ID');
-  return withDevices(options, err, async (devices, durable) => {
+  return withDevices(withStores, async (devices, durable) => {
     if (!(await devices.remove(user, credential))) {
       err.write(`tessera webauthn remove: ${user} has no device with credential id ${credential}\n${durable ? '' : MEMORY_NOTICE}`);
       return 1;
@@ -39,18 +34,9 @@ export function removeDevice(username: string | undefined, credentialId: string 
   });
 }
 
-/** Runs `work` on the devices of the configured storage, opened as the server opens it and closed after. */
-function withDevices(options: LoadOptions, err: Output, work: (devices: WebAuthnDevices, durable: boolean) => Promise<number>): Promise<number | undefined> {
-  return withConfiguration(options, err, async (config) => {
-    const binder = buildContainer({ config, logger: createLogger('silent'), services: [] });
-    await binder.open();
-    try {
-      const devices = new WebAuthnDevices(binder.get(KEYS.RecordStores), binder.get(KEYS.RandomSource), binder.get(KEYS.Clock));
-      return await work(devices, config.storage.type !== 'memory');
-    } finally {
-      await binder.close();
-    }
-  });
+/** Runs `work` on the devices of the configured storage. */
+function withDevices(withStores: CommandInput['withStores'], work: (devices: WebAuthnDevices, durable: boolean) => Promise<number>): Promise<number | undefined> {
+  return withStores(({ records, random, clock, durable }) => work(new WebAuthnDevices(records, random, clock), durable));
 }
 
 function row(device: WebAuthnDevice): string[] {
