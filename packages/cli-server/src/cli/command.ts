@@ -30,7 +30,7 @@ export interface CommandInput {
    * as the server opens it and closed after: a module's command over its own records (the webauthn
    * module's devices). A bad configuration is exit 2, each problem on `err`.
    */
-  withStores(work: (stores: CommandStores) => Promise<number>): Promise<number | undefined>;
+  readonly withStores: (work: (stores: CommandStores) => Promise<number>) => Promise<number | undefined>;
 }
 
 /** The configured storage as a command works on it. */
