@@ -50,7 +50,7 @@ describe('WebAuthnCeremonies', () => {
     expect(options['attestation']).to.equal('none');
     expect(options['authenticatorSelection']).to.deep.include({ residentKey: 'preferred', userVerification: 'preferred' });
     expect((options['excludeCredentials'] as { id: string }[]).map((credential) => credential.id)).to.deep.equal(key.credentialIds);
-    expect((options['user'] as { id: string; name: string })).to.deep.include({ id: handle, name: 'casuser' });
+    expect((options['user'])).to.deep.include({ id: handle, name: 'casuser' });
     expect(options['challenge']).to.match(/^[A-Za-z0-9_-]{43}$/);
     expect(options['timeout']).to.equal(300_000);
   });
