@@ -1,13 +1,10 @@
 import type { ModuleCommand } from '../../cli/command.js';
 
-const USERNAME = { type: 'string', usage: '--username NAME', help: 'the user whose security keys and passkeys these are' } as const;
-
 /** The webauthn module's commands: an administrator lists and removes a user's devices in the configured storage. */
 export const webauthnCommands: readonly ModuleCommand[] = [
   {
     name: 'webauthn list',
     listedAfter: 'otp new',
-    ownOptions: { username: USERNAME },
     options: ['username', 'config'],
     required: ['username'],
     summary: "list a user's registered security keys and passkeys",
