@@ -3,7 +3,7 @@ import { describeWithRedis } from '@tessera/testkit/redis';
 import { SoftwareAuthenticator } from '@tessera/testkit/modules/webauthn';
 import { Browser, formOf, headingOf, ticketOf, type Visit } from '../support/browser.js';
 import { APP } from '../support/tessera.js';
-import { logIn, validate } from '../login/support.js';
+import { logIn, startLogin, validate } from '../login/support.js';
 import { EITHER, MFA, MovableClock, optionsOf, startWebAuthn, type WebAuthnServer } from './support.js';
 
 const AUDIT = (lines: readonly string[], action: string) => lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((record) => record['action'] === action);
@@ -174,7 +174,7 @@ function webAuthnFlows(storage: () => Record<string, unknown>): void {
     expect(AUDIT(server.tessera.audit, 'webauthn.registered').map((record) => record['who'])).to.not.include('bob');
   });
 
-  it('asks the key of a user who has it when the service accepts it or a one-time code, and the code of a user who has only that', async () => {
+  it('asks the key of a user who has it when the service accepts it or a one-time code', async () => {
     const browser = new Browser();
     const page = await password(browser, EITHER);
     expect(headingOf(page.body)).to.equal('Security key');
@@ -209,3 +209,42 @@ function webAuthnFlows(storage: () => Record<string, unknown>): void {
     expect(revalidated.status).to.equal(304);
   });
 }
+
+describe('the webauthn module switched off, or its passkey button', () => {
+  it('off: no button, the library is 404, and a posted passkey answer is no credential (the form again, 400)', async () => {
+    const tessera = await startLogin({ modules: ['rest', 'login'] });
+    try {
+      const browser = new Browser();
+      const page = await browser.get(`${tessera.url}/login`);
+      expect(page.body).to.not.include('passkey');
+      expect((await fetch(`${tessera.url}/webauthn/simplewebauthn-browser.js`)).status).to.equal(404);
+      const posted = await browser.submit(page, { webauthnChallenge: 'x', webauthnResponse: '{"id":"x"}' });
+      expect(posted.status).to.equal(400);
+    } finally {
+      await tessera.close();
+    }
+  });
+
+  it('webauthn.passwordless false: no button, and a passkey answer posted anyway is no credential', async () => {
+    const { tessera } = await startWebAuthn({ webauthn: { passwordless: false } });
+    try {
+      const browser = new Browser();
+      const page = await browser.get(`${tessera.url}/login`);
+      expect(page.body).to.not.include('Log in with a passkey');
+      expect((await browser.submit(page, { webauthnChallenge: 'x', webauthnResponse: '{"id":"x"}' })).status).to.equal(400);
+    } finally {
+      await tessera.close();
+    }
+  });
+
+  it('takes the relying party from server.publicUrl, never from the request’s Host', async () => {
+    const { tessera } = await startWebAuthn();
+    try {
+      const page = await new Browser({ host: 'evil.example.org' }).get(`${tessera.url}/login`);
+      expect(optionsOf(page.body).rpId).to.equal('localhost');
+      expect(page.body).to.not.include('evil.example.org');
+    } finally {
+      await tessera.close();
+    }
+  });
+});
