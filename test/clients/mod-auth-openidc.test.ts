@@ -41,8 +41,11 @@ describe('mod_auth_openidc and mod_auth_cas on one tessera session, in Chromium'
       clientSecret: CLIENT_SECRET,
       scopes: ['java.util.HashSet', ['openid', 'email', 'profile']],
       bypassApprovalPrompt: true,
-      // The directory's `mail` reaches the client as the standard `email` claim.
-      attributeReleasePolicy: { '@class': 'org.apereo.cas.services.ReturnMappedAttributeReleasePolicy', allowedAttributes: { '@class': 'java.util.TreeMap', mail: 'email' } },
+      // The directory's `mail` reaches the client as the standard `email` claim, by Apereo's email scope policy.
+      attributeReleasePolicy: {
+        '@class': 'org.apereo.cas.oidc.claims.OidcEmailScopeAttributeReleasePolicy',
+        claimMappings: { '@class': 'java.util.TreeMap', email: 'mail' },
+      },
     };
     fixture = await startCasFixture({ serviceUrls: [`${base}/cas-app/`], browserLogin: true, oidc: { port: await freePort(), clients: [client] } });
     apache = await startOidcApache({ casUrl: fixture.url, caFile: fixture.caFile, port, clientId: 'apache', clientSecret: CLIENT_SECRET });

@@ -40,7 +40,7 @@ interface CopiedServer {
 
 interface CopiedCommand {
   readonly name: string;
-  run(input: { values: Record<string, string>; operands: []; out: { write(text: string): unknown }; err: { write(text: string): unknown }; withStores: (work: (stores: { records: RecordStores; random: RandomSource; clock: Clock; durable: boolean }) => Promise<number>) => Promise<number | undefined> }): Promise<number | undefined>;
+  run(input: { values: Record<string, string>; flags: ReadonlySet<string>; operands: []; out: { write(text: string): unknown }; err: { write(text: string): unknown }; withStores: (work: (stores: { records: RecordStores; random: RandomSource; clock: Clock; durable: boolean }) => Promise<number>) => Promise<number | undefined> }): Promise<number | undefined>;
 }
 
 /** Runs the fixture's `tessera pin attempts` in this process, its `withStores` opening the storage of `storage` as the CLI does: what it printed. */
@@ -56,7 +56,7 @@ async function pinAttempts(server: CopiedServer, storage: Record<string, unknown
       await opened.close();
     }
   };
-  await command.run({ values: { username }, operands: [], out: { write: (text) => (printed += text) }, err: { write: () => undefined }, withStores });
+  await command.run({ values: { username }, flags: new Set(), operands: [], out: { write: (text) => (printed += text) }, err: { write: () => undefined }, withStores });
   return printed;
 }
 

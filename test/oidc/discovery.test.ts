@@ -7,7 +7,7 @@ import { CLIENT_ID, CLIENT_SECRET, follow, REDIRECT_URI, RP_SERVICE, startOidc }
 const EVERY_FLOW = {
   ...RP_SERVICE,
   supportedResponseTypes: ['java.util.HashSet', ['code', 'id_token', 'id_token token', 'code id_token', 'code token', 'code id_token token', 'none']],
-  supportedGrantTypes: ['java.util.HashSet', ['authorization_code', 'implicit', 'refresh_token']],
+  supportedGrantTypes: ['java.util.HashSet', ['authorization_code', 'implicit', 'refresh_token', 'client_credentials']],
 };
 
 /** The parameters of the redirect back to the client: its fragment's, else its query's. */
@@ -57,8 +57,8 @@ describe('oidc: discovery advertises what the server serves', () => {
     expect((await authorize('token')).get('error')).to.equal('unsupported_response_type');
   });
 
-  it('every grant type advertised is served: a code redeemed, an implicit answer, a refresh', async () => {
-    expect([...discovery.grant_types_supported].sort()).to.deep.equal(['authorization_code', 'implicit', 'refresh_token']);
+  it("every grant type advertised is served: a code redeemed, an implicit answer, a refresh, the client's own token", async () => {
+    expect([...discovery.grant_types_supported].sort()).to.deep.equal(['authorization_code', 'client_credentials', 'implicit', 'refresh_token']);
     const code = (await authorize('code')).get('code')!;
     const token = (fields: Record<string, string>) =>
       fetch(`${tessera.url}/oidc/token`, {
@@ -72,5 +72,7 @@ describe('oidc: discovery advertises what the server serves', () => {
     expect((await authorize('id_token token')).get('access_token')).to.be.a('string');
     expect(redeemed.refresh_token).to.be.a('string');
     expect((await token({ grant_type: 'refresh_token', refresh_token: redeemed.refresh_token! })).status).to.equal(200);
+    // A token for the client itself.
+    expect((await token({ grant_type: 'client_credentials' })).status).to.equal(200);
   });
 });

@@ -10,8 +10,10 @@ const KEPT = { ...NOT_RENEWED, id: 16, name: 'Kept client', serviceId: '^https:/
 /** A public client (no secret, PKCE) that says nothing of renewing: its refresh tokens rotate all the same. */
 const { clientSecret: _secret, ...NO_SECRET } = NOT_RENEWED;
 const PUBLIC = { ...NO_SECRET, id: 17, name: 'Public client', serviceId: '^https://public\\.example\\.org/callback$', clientId: 'public' };
-/** A client that says nothing of refresh tokens: Apereo's default, none. */
-const PLAIN = { ...WITHOUT_FLAG, id: 14, name: 'Plain client', serviceId: '^https://plain\\.example\\.org/callback$', clientId: 'plain' };
+/** A client that says nothing of refresh tokens, nor lists offline_access: Apereo's default, none. */
+const PLAIN = { ...WITHOUT_FLAG, id: 14, name: 'Plain client', serviceId: '^https://plain\\.example\\.org/callback$', clientId: 'plain', scopes: ['java.util.HashSet', ['openid', 'profile', 'email']] };
+/** A client that lists offline_access among its scopes, generateRefreshToken unsaid: Apereo gives it refresh tokens (oidc-authzcode-refresh-token). */
+const LISTED = { ...WITHOUT_FLAG, id: 18, name: 'Listing client', serviceId: '^https://listed\\.example\\.org/callback$', clientId: 'listed' };
 /** A client that asks for them as some Apereo files do, the flag a string Jackson reads as a boolean. */
 const QUOTED = { ...WITHOUT_FLAG, id: 15, name: 'Quoted client', serviceId: '^https://quoted\\.example\\.org/callback$', clientId: 'quoted', generateRefreshToken: 'true' };
 
@@ -22,7 +24,7 @@ describe('oidc: generateRefreshToken decides whether a client gets refresh token
   const insecure = { execute: [client.allowInsecureRequests] };
 
   before(async () => {
-    tessera = await startOidc({ services: [RP_SERVICE, PLAIN, QUOTED, KEPT, PUBLIC] });
+    tessera = await startOidc({ services: [RP_SERVICE, PLAIN, QUOTED, KEPT, PUBLIC, LISTED] });
     issuer = `${tessera.url}/oidc`;
   });
   after(() => tessera.close());
@@ -66,6 +68,13 @@ describe('oidc: generateRefreshToken decides whether a client gets refresh token
     const refreshed = await client.refreshTokenGrant(config, tokens.refresh_token!);
     expect(refreshed.refresh_token).to.be.a('string').and.not.equal(tokens.refresh_token);
     expect(await errorOf(client.refreshTokenGrant(config, tokens.refresh_token!))).to.equal('invalid_grant');
+  });
+
+  it("offline_access among a client's scopes gives it refresh tokens without generateRefreshToken, as Apereo's service registry listener does", async () => {
+    const config = await configFor('listed');
+    const tokens = await tokensFor(config, 'https://listed.example.org/callback');
+    expect(tokens.refresh_token).to.be.a('string');
+    expect((await client.refreshTokenGrant(config, tokens.refresh_token!)).access_token).to.be.a('string');
   });
 
   it('without renewRefreshToken (Apereo reads it on OIDC clients too, default false): the same refresh token serves again', async () => {

@@ -22,7 +22,7 @@ export const PLANNED = {
   caseInsensitive: 'caseInsensitive',
   timeBased: 'TimeBasedRegisteredServiceAccessStrategy',
   expirationDate: 'expirationPolicy with a date',
-  oidc: 'OIDC scope release policies (the oidc module releases claims by scope itself)',
+  // Apereo's OIDC and OAuth registrations, as its own examples and browser tests write them.
 } as const;
 
 export const CANNOT_EXIST = {
@@ -34,6 +34,8 @@ export const CANNOT_EXIST = {
   siteEndpoint: "cannot exist here: a site's own endpoint deciding the release",
   // CAS 4 registered its OAuth server's own callback as a service; the oidc module needs none.
   oauthCallback: "cannot exist here: CAS 4's own OAuth callback service",
+  // A Spring expression (`file:${#environmentVars['PWD']}/...`): a file of the machine Apereo's own tests run on.
+  springExpression: 'cannot exist here: a Spring expression naming a file of the machine it was written for',
 } as const;
 
 /** A refusal no planned item covers: named by the field, so the next plan can take it up. */
@@ -46,6 +48,39 @@ type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 const simpleName = (type: unknown): string => (typeof type === 'string' ? (type.split('.').pop() ?? type) : '');
 const isApereoClass = (type: unknown): boolean => typeof type === 'string' && /^(org\.apereo\.|org\.jasig\.)/.test(type);
+
+/** Keys of Apereo's OidcRegisteredService tessera does not read (refused as unknown or unsupported), each its own reason. */
+const OIDC_CLIENT_KEYS: Readonly<Record<string, string>> = {
+  jwksKeyId: notPlanned('jwksKeyId (a client naming the key its tokens are signed with)'),
+  idTokenIssuer: notPlanned('idTokenIssuer (an issuer of its own per client)'),
+  userInfoSigningAlg: notPlanned('userInfoSigningAlg (signed userinfo)'),
+  userInfoEncryptedResponseAlg: notPlanned('userInfoEncryptedResponseAlg (encrypted userinfo)'),
+  userInfoEncryptedResponseEncoding: notPlanned('userInfoEncryptedResponseAlg (encrypted userinfo)'),
+};
+
+/** Why a grant type Apereo's clients name waits, one reason per grant. */
+function grantTypeReason(grant: string): string {
+  if (grant === 'password') return notPlanned('grant type password');
+  if (grant.endsWith(':device_code')) return notPlanned('grant type device_code (the device flow)');
+  return notPlanned(`grant type ${grant}`);
+}
+
+/** The response types an OpenID Connect client may name here: the code flow, and the implicit and hybrid ones with an ID token. */
+const SERVED_RESPONSE_TYPES = new Set(['code', 'id_token', 'id_token token', 'code id_token', 'code token', 'code id_token token', 'none']);
+
+/** Why a response type Apereo's clients name waits. */
+function responseTypeReason(type: string): string {
+  if (type === 'token') return notPlanned('response type token (the OAuth implicit flow)');
+  if (type === 'device_code') return notPlanned('grant type device_code (the device flow)');
+  return notPlanned(`response type ${type}`);
+}
+
+/** Why a client's `jwks` waits: a Spring expression cannot be read here; a shared secret (Apereo's client_secret_jwt key) is no JWKS. */
+function jwksReason(value: unknown): string {
+  if (typeof value === 'string' && value.includes('${')) return CANNOT_EXIST.springExpression;
+  if (typeof value === 'string' && !value.trimStart().startsWith('{') && !/^https?:/.test(value)) return notPlanned('jwks holding a shared secret (client_secret_jwt)');
+  return notPlanned('jwks');
+}
 
 /** The value at a dotted field path (`attributeReleasePolicy.attributeFilter`); array indexes as `[n]`. */
 function at(definition: unknown, field: string): unknown {
@@ -92,7 +127,6 @@ function releasePolicyClassReason(policy: unknown): string[] {
   if (typeof type === 'string' && !isApereoClass(type)) return [CANNOT_EXIST.customClass];
   if (name === 'ReturnMappedAttributeReleasePolicy') return [PLANNED.returnMapped];
   if (name === 'ReturnRestfulAttributeReleasePolicy') return [CANNOT_EXIST.siteEndpoint];
-  if (/^Oidc.*ScopeAttributeReleasePolicy$/.test(name)) return [PLANNED.oidc];
   return [notPlanned(`attribute release policy ${name}`)];
 }
 
@@ -116,7 +150,7 @@ function usernameProviderReason(provider: unknown): string {
   const name = simpleName(isObject(provider) ? provider['@class'] : undefined);
   if (hasGroovy(provider)) return CANNOT_EXIST.groovy;
   if (/^(PrincipalAttribute|Anonymous|Default)RegisteredServiceUsernameProvider$/.test(name)) return PLANNED.usernameAttributeProvider;
-  if (!name.endsWith('UsernameProvider')) return broken(`usernameAttributeProvider holds a ${name}, which provides no username`);
+  if (!/Username(Attribute)?Provider$/.test(name)) return broken(`usernameAttributeProvider holds a ${name}, which provides no username`);
   return notPlanned(`usernameAttributeProvider ${name}`);
 }
 
@@ -134,13 +168,20 @@ function lineReason(definition: unknown, line: string): string[] {
   const value = at(definition, field);
   if (field === '(definition)') return [broken('not a JSON object')];
   if (field === '@class') return [notPlanned(`service class ${simpleName(value)}`)];
+  if (Object.hasOwn(OIDC_CLIENT_KEYS, field)) return [OIDC_CLIENT_KEYS[field] ?? notPlanned(field)];
   if (problem.includes('unknown key')) return [broken(`${field} is no Apereo key (Apereo ignores it)`)];
   if (hasGroovy(value)) return [CANNOT_EXIST.groovy];
   if (field === 'evaluationOrder') return [typeof value === 'string' && /^\s*-?\d+\s*$/.test(value) ? PLANNED.quotedEvaluationOrder : broken('evaluationOrder is not a number')];
   if (field === 'name') return [PLANNED.emptyName];
   if (field === 'serviceId') return [value === undefined ? broken('no serviceId') : broken('serviceId is not a regular expression')];
   if (field === 'clientId' && value === undefined) return [broken('an OAuth client without clientId, which no client can use')];
-  if (field === 'supportedGrantTypes') return [notPlanned(`grant types ${members(value).filter((grant) => grant !== 'authorization_code' && grant !== 'refresh_token').join(', ')}`)];
+  if (field === 'supportedGrantTypes' && problem.includes('public client')) return [notPlanned('client_credentials for a client without a secret (a JWT assertion, its method unsaid)')];
+  if (field === 'supportedGrantTypes') return [grantTypeReason(/holds "([^"]+)"/.exec(problem)?.[1] ?? String(members(value)[0]))];
+  if (field === 'supportedResponseTypes') return [...new Set(members(value).map(String).filter((type) => !SERVED_RESPONSE_TYPES.has(type)).map(responseTypeReason))];
+  if (field === 'jwks') return [jwksReason(value)];
+  if (field === 'idTokenSigningAlg') return [notPlanned(`idTokenSigningAlg ${String(value)} (the provider's keys sign RS256)`)];
+  if (field.startsWith('properties.accessTokenAsJwt')) return [notPlanned("JWT access tokens with a client's own keys (accessTokenAsJwt* properties)")];
+  if (field === 'tokenEndpointAuthenticationMethod') return [notPlanned(`tokenEndpointAuthenticationMethod ${String(value)}${typeof value === 'string' && value.includes('tls_client_auth') ? ' (mutual TLS)' : ''}`)];
   if (field === 'logoutType') return [broken(`logoutType ${String(value)}`)];
   if (field === 'multifactorPolicy' || field.startsWith('multifactorPolicy.')) return [multifactorReason(at(definition, 'multifactorPolicy'))];
   if (field === 'usernameAttributeProvider' || field.startsWith('usernameAttributeProvider.')) return [usernameProviderReason(at(definition, 'usernameAttributeProvider'))];

@@ -42,6 +42,13 @@ function corpusFiles(): string[] {
 /** A file of a folder of service templates where it came from (CAS's templates directory), not of services. */
 const isTemplate = (file: string): boolean => /(^|\/)templates\//.test(manifest.find((entry) => entry.file === file)?.path ?? '');
 
+/** An OidcRegisteredService or OAuthRegisteredService definition (either package). */
+function isProviderClientFile(file: string): boolean {
+  const definition: unknown = parseJsonc(readFileSync(join(CORPUS, file), 'utf8'), [], { allowTrailingComma: true });
+  const type = typeof definition === 'object' && definition !== null ? (definition as { '@class'?: unknown })['@class'] : undefined;
+  return typeof type === 'string' && /\.(OidcRegisteredService|OAuthRegisteredService)$/.test(type);
+}
+
 /**
  * What tessera does with each file today, one file at a time: the reader of `services validate`, or
  * for a template the reader of serviceTemplatesDirectory (`services validate --templates`).
@@ -113,7 +120,10 @@ describe('real Apereo CAS service files (test/fixtures/apereo-services)', functi
   });
 
   after(() => {
-    if (actual) process.stdout.write(`      ${summary(actual)}\n`);
+    if (!actual) return;
+    process.stdout.write(`      ${summary(actual)}\n`);
+    const clients = Object.fromEntries(Object.entries(actual).filter(([file]) => isProviderClientFile(file)));
+    process.stdout.write(`      OpenID Connect and OAuth clients: ${summary(clients)}\n`);
   });
 
   it('every file has its provenance in MANIFEST.json and its outcome in EXPECTED.json, and neither lists a file that is not there', () => {

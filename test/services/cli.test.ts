@@ -91,18 +91,25 @@ describe('tessera services (CLI)', function () {
     ]);
   });
 
-  it("validate: Apereo's OAuth 2.0 clients as real files write them, and the one whose grant type tessera does not serve, saying why", () => {
+  it("validate: Apereo's OAuth 2.0 clients as real files write them; the password grant beside others said, alone refused saying why", () => {
     const corpus = fileURLToPath(new URL('../fixtures/apereo-services/', import.meta.url));
     const client = join(corpus, 'houxuexianhan__cas/oauthApp1-101.json');
     const jasig = join(corpus, 'RCOSDP__RDM-cas-overlay/oauth2-osf-localhost.json');
     const valid = runTessera(['services', 'validate', client, jasig]);
     expect(valid.code, valid.stderr).to.equal(0);
     expect(valid.stdout).to.include(`${client}: valid, "oauthApp1-101" as id 101`).and.include('2 service file(s) valid.');
-    const password = join(corpus, 'lyx990593218__cas-overlay-template/OAuth2-100003.json');
+    // The password grant beside grants tessera serves: valid, said; refused with --strict.
+    const beside = join(corpus, 'lyx990593218__cas-overlay-template/OAuth2-100003.json');
+    const warned = runTessera(['services', 'validate', beside]);
+    expect(warned.code, warned.stderr).to.equal(0);
+    expect(warned.stderr).to.include(`${beside}: warning: service "OAuth2-100003" (id 100003): its supportedGrantTypes hold password`);
+    expect(runTessera(['services', 'validate', '--strict', beside]).code).to.equal(1);
+    // The password grant alone: nothing tessera serves, refused saying why.
+    const password = join(corpus, 'wpillacam__cas_apereo/oidc-clientcredentials--services--Sample-1.json');
     const refused = runTessera(['services', 'validate', password]);
     expect(refused.code).to.equal(1);
     expect(refused.stderr).to.include(
-      `${password}: supportedGrantTypes: holds "password", not supported by tessera: the password grant hands the user's password to the client, and tessera's users type it only in its login form: use authorization_code (service "OAuth2-100003", id 100003)`,
+      `${password}: supportedGrantTypes: holds "password", not supported by tessera: the password grant hands the user's password to the client, and tessera's users type it only in its login form: use authorization_code (service "Sample-1", id 1)`,
     );
   });
 

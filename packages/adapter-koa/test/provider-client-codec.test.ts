@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { serviceDefinitionWarnings, strictServiceProblems } from '@tessera/core';
 import { parseServiceDefinition, refusalOf, toCasServiceJson } from './built-in-codec.js';
 
 const OAUTH = 'org.apereo.cas.support.oauth.services.OAuthRegisteredService';
@@ -16,13 +17,13 @@ const roundTrip = (json: Record<string, unknown>) => {
 
 // docs/services.md (OAuth 2.0 and OpenID Connect clients): Apereo's OAuthRegisteredService and the keys it shares with OidcRegisteredService.
 describe('service definitions: OAuthRegisteredService, and the OAuth keys of OidcRegisteredService', () => {
-  it("reads an OAuth client with Apereo's defaults: the code flow, refresh tokens neither given nor renewed, every scope but openid, the secret sent either way", () => {
+  it("reads an OAuth client with Apereo's defaults: the code flow and a token of its own, refresh tokens neither given nor renewed, every scope but openid, the secret sent either way", () => {
     expect(roundTrip(CLIENT).oidc).to.deep.equal({
       clientId: '20180901',
       clientSecret: SECRET,
       tokenEndpointAuthenticationMethod: 'client_secret_basic',
       scopes: [],
-      supportedGrantTypes: ['authorization_code', 'refresh_token'],
+      supportedGrantTypes: ['authorization_code', 'refresh_token', 'client_credentials'],
       supportedResponseTypes: ['code'],
       bypassApprovalPrompt: false,
       generateRefreshToken: false,
@@ -53,7 +54,7 @@ describe('service definitions: OAuthRegisteredService, and the OAuth keys of Oid
 
   it('an OidcRegisteredService reads renewRefreshToken (default false) and userProfileViewType too', () => {
     const oidc = { ...CLIENT, '@class': OIDC };
-    expect(roundTrip(oidc).oidc).to.deep.include({ renewRefreshToken: false, scopes: ['openid'] });
+    expect(roundTrip(oidc).oidc).to.deep.include({ renewRefreshToken: false, scopes: [] });
     expect(roundTrip({ ...oidc, renewRefreshToken: true, userProfileViewType: 'NESTED' }).oidc).to.deep.include({ renewRefreshToken: true, userProfileViewType: 'NESTED' });
   });
 
@@ -63,7 +64,7 @@ describe('service definitions: OAuthRegisteredService, and the OAuth keys of Oid
         ...CLIENT,
         clientId: 'with space',
         scopes: ['java.util.HashSet', ['openid', 'profile']],
-        supportedGrantTypes: ['java.util.HashSet', ['password', 'authorization_code']],
+        supportedGrantTypes: ['java.util.HashSet', ['password']],
         supportedResponseTypes: ['java.util.HashSet', ['token']],
         userProfileViewType: 'XML',
         renewRefreshToken: 'maybe',
@@ -76,22 +77,55 @@ describe('service definitions: OAuthRegisteredService, and the OAuth keys of Oid
       'userProfileViewType: must be one of NESTED, FLAT',
       'renewRefreshToken: must be a boolean',
     ]);
-    expect(problems({ ...CLIENT, supportedGrantTypes: ['java.util.HashSet', ['client_credentials']] })).to.deep.equal([
-      'supportedGrantTypes: holds "client_credentials", not supported by tessera: tessera serves no token without a user: use authorization_code',
+    // Beside types it serves, one tessera never serves is kept, said, and not served.
+    const beside = parseServiceDefinition({ ...CLIENT, supportedGrantTypes: ['java.util.HashSet', ['password', 'authorization_code']] });
+    expect(beside.oidc?.supportedGrantTypes).to.deep.equal(['password', 'authorization_code']);
+    expect(serviceDefinitionWarnings(beside)).to.deep.equal([
+      `service "OAUTH-1002" (id 1002): its supportedGrantTypes hold password, the password grant (tessera's users type their password only in its login form), which tessera does not serve: the client's requests for it are refused, its other types are served`,
     ]);
-    expect(problems({ ...CLIENT, clientId: undefined, clientSecret: 'short' })).to.deep.equal([
+    // A public client (no secret) has nothing to prove itself with: no token of its own.
+    const { clientSecret: _secret, ...publicClient } = CLIENT;
+    expect(problems({ ...publicClient, supportedGrantTypes: ['java.util.HashSet', ['client_credentials']] })).to.deep.equal([
+      'supportedGrantTypes: holds client_credentials, which a public client cannot use: it has no clientSecret or keys to prove itself with',
+    ]);
+    expect(parseServiceDefinition(publicClient).oidc?.supportedGrantTypes).to.deep.equal(['authorization_code', 'refresh_token']);
+    expect(parseServiceDefinition({ ...CLIENT, supportedGrantTypes: ['java.util.HashSet', ['client_credentials']] }).oidc?.supportedGrantTypes).to.deep.equal(['client_credentials']);
+    expect(problems({ ...CLIENT, clientId: undefined, clientSecret: '' })).to.deep.equal([
       'clientId: is required: up to 255 printable ASCII characters, no spaces',
-      'clientSecret: must be a string of at least 16 characters',
+      'clientSecret: must be a non-empty string; leave it out for a public client',
     ]);
   });
 
+  it("loads a secret shorter than 16 characters as Apereo does (its own examples use `secret`), with a warning naming the service and why; strict mode refuses it", () => {
+    const short = roundTrip({ ...CLIENT, clientSecret: 'secret' });
+    expect(short.oidc?.clientSecret).to.equal('secret');
+    expect(serviceDefinitionWarnings(short)).to.deep.equal([
+      'service "OAUTH-1002" (id 1002): its clientSecret has 6 character(s), fewer than 16: one this short can be guessed by whoever tries the token endpoint; give the client a random clientSecret of at least 16 characters (openssl rand -base64 24)',
+    ]);
+    expect(strictServiceProblems(short).map(({ field }) => field)).to.deep.equal(['clientSecret']);
+    expect(strictServiceProblems(short)[0]?.problem).to.match(/fewer than 16: .* \(refused in strict mode\)$/);
+    expect(serviceDefinitionWarnings(parseServiceDefinition({ ...CLIENT, clientSecret: 'x'.repeat(16) }))).to.deep.equal([]);
+  });
+
+  it('jwtAccessToken (also the string "true") round-trips; properties giving its tokens keys of their own are refused, naming the property', () => {
+    expect(roundTrip({ ...CLIENT, jwtAccessToken: 'true' }).oidc?.jwtAccessToken).to.equal(true);
+    expect(roundTrip({ ...CLIENT, jwtAccessToken: false }).oidc).to.not.have.property('jwtAccessToken');
+    const property = (value: string) => ({ '@class': 'org.apereo.cas.services.DefaultRegisteredServiceProperty', values: ['java.util.HashSet', [value]] });
+    expect(problems({ ...CLIENT, jwtAccessToken: true, properties: { '@class': 'java.util.HashMap', accessTokenAsJwtSigningKey: property('k'), accessTokenAsJwtSigningEnabled: property('true') } })).to.deep.equal([
+      "properties.accessTokenAsJwtSigningKey: is not supported by tessera: a client's JWT access tokens are signed with the provider's key (its JWKS) and not encrypted; remove it",
+    ]);
+    expect(problems({ ...CLIENT, jwtAccessToken: true, properties: { accessTokenAsJwtEncryptionEnabled: property('true') } })).to.deep.equal([
+      "properties.accessTokenAsJwtEncryptionEnabled: is not supported by tessera as true: JWT access tokens are signed with the provider's key, not encrypted",
+    ]);
+    expect(roundTrip({ ...CLIENT, jwtAccessToken: true, properties: { accessTokenAsJwtSigningEnabled: property('true'), accessTokenAsJwtEncryptionEnabled: property('false') } }).oidc?.jwtAccessToken).to.equal(true);
+  });
+
   it("Apereo's other OAuth keys: accepted where they ask for what tessera does, refused otherwise; OIDC's own keys refused on an OAuth client", () => {
-    expect(parseServiceDefinition({ ...CLIENT, jsonFormat: true, jwtAccessToken: false, audience: ['java.util.HashSet', []], responseMode: 'query' })).to.deep.equal(parseServiceDefinition(CLIENT));
+    expect(parseServiceDefinition({ ...CLIENT, jsonFormat: true, audience: ['java.util.HashSet', []], responseMode: 'query' })).to.deep.equal(parseServiceDefinition(CLIENT));
     expect(
-      problems({ ...CLIENT, jsonFormat: false, jwtAccessToken: true, accessTokenExpirationPolicy: { maxTimeToLive: 'PT1H' }, tokenEndpointAuthenticationMethod: 'client_secret_post' }),
+      problems({ ...CLIENT, jsonFormat: false, accessTokenExpirationPolicy: { maxTimeToLive: 'PT1H' }, tokenEndpointAuthenticationMethod: 'client_secret_post' }),
     ).to.deep.equal([
       'jsonFormat: not supported by tessera: the token endpoint answers in JSON, as CAS 6 and later do; accepted only as true',
-      'jwtAccessToken: not supported by tessera: access tokens are opaque; a client reads what they stand for at the profile or introspection endpoint; accepted only as false',
       "accessTokenExpirationPolicy: not supported by tessera: a client's codes and tokens live as long as the oidc.* settings say, the same for every client",
       'tokenEndpointAuthenticationMethod: unknown key for this class (CAS ignores it): it is read only with OidcRegisteredService',
     ]);

@@ -6,6 +6,7 @@ import { Argon2PasswordHasher, ReadinessProbe, createCasCore, cryptoRandomSource
 import { AuditEventSink } from './audit/audit-event-sink.js';
 import { registerAuthentication } from './authentication/authentication.js';
 import type { Config } from './config/schema.js';
+import { strictServiceCodec } from './config/service-warnings.js';
 import { Binder } from './di.js';
 import { FanOutEventSink } from './events/fan-out-event-sink.js';
 import { bindServerLogs, bindServing, type ServeOptions } from './lifecycle.js';
@@ -82,7 +83,8 @@ export function buildContainer(inputs: CompositionInputs): Binder {
   binder.resolved(KEYS.PasswordHasher, [], () => new Argon2PasswordHasher());
   const servicePolicies = serverServicePolicies();
   binder.constant(KEYS.ServicePolicies, servicePolicies.policies);
-  binder.constant(KEYS.ServiceCodec, inputs.templates ? withServiceTemplates(servicePolicies.codec, inputs.templates) : servicePolicies.codec);
+  const codec = inputs.templates ? withServiceTemplates(servicePolicies.codec, inputs.templates) : servicePolicies.codec;
+  binder.constant(KEYS.ServiceCodec, config.strictServices ? strictServiceCodec(codec) : codec);
 
   bindUseCases(binder, config);
   binder.resolved(

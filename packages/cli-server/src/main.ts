@@ -26,10 +26,12 @@ async function main(argv: string[]): Promise<void> {
   if (help) return void process.stdout.write(commandHelp(command));
   const problem = usageProblem(command, Object.keys(given), operands);
   if (problem) return usageError(problem, `Usage: ${usageLine(command)}\n(tessera ${command.name} --help for more)\n`);
-  // Every option but --help takes a value (central ones, and modules' by their type).
-  const options = given as OptionValues;
-  const withStores: CommandInput['withStores'] = async (work) => (await import('./cli/command-stores.js')).withCommandStores(loadOptions(options), process.stderr, work);
-  const code = await command.run({ values: options, operands, out: process.stdout, err: process.stderr, withStores });
+  // Options with a value (central ones, and modules' by their type), and flags (`--strict`).
+  const entries: [string, unknown][] = Object.entries(given);
+  const withValues: OptionValues = Object.fromEntries(entries.filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+  const flags = new Set(entries.filter(([, value]) => value === true).map(([name]) => name));
+  const withStores: CommandInput['withStores'] = async (work) => (await import('./cli/command-stores.js')).withCommandStores(loadOptions(withValues), process.stderr, work);
+  const code = await command.run({ values: withValues, flags, operands, out: process.stdout, err: process.stderr, withStores });
   if (code !== undefined) process.exitCode = code;
 }
 

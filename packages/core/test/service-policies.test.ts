@@ -110,6 +110,9 @@ describe('service policies: release policies and username providers by class', (
       expect(await policies.usernameFor(asked({ type: DENY_ALL_ATTRIBUTES }, byMail('mail', 'UPPER')))).to.equal('CASUSER@EXAMPLE.ORG');
       expect(await policies.usernameFor(asked({ type: DENY_ALL_ATTRIBUTES }, byMail('uid', 'UPPER')))).to.equal('CASUSER');
       expect(await policies.usernameFor(asked({ type: DENY_ALL_ATTRIBUTES }, byMail('MAIL'))), 'the attribute’s name case ignored, as Apereo finds it').to.equal('casuser@example.org');
+      // Apereo's oidc-authzcode-claim-sub: the pattern taken out, the scope added, then upper-cased.
+      const scoped = { ...byMail('mail', 'UPPER'), removePattern: '@.+', scope: 'apereo.org' } as ServicePolicy;
+      expect(await policies.usernameFor(asked({ type: DENY_ALL_ATTRIBUTES }, scoped))).to.equal('CASUSER@APEREO.ORG');
       const anonymous = (salt: string, attribute?: string) => ({ type: ANONYMOUS_USERNAME_PROVIDER, salt, ...(attribute && { attribute }) }) as ServicePolicy;
       const id = await policies.usernameFor(asked({ type: DENY_ALL_ATTRIBUTES }, anonymous('pepper')));
       // SHA-1 over "service!user!salt", base64: the id CAS's ShibbolethCompatiblePersistentIdGenerator gives.

@@ -22,6 +22,8 @@ export type OptionValues = Readonly<Record<OptionName, string | undefined>>;
 
 export interface CommandInput {
   readonly values: OptionValues;
+  /** The boolean options given (`--strict`), `--help` aside. */
+  readonly flags: ReadonlySet<OptionName>;
   readonly operands: readonly string[];
   readonly out: Output;
   readonly err: Output;

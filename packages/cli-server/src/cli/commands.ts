@@ -9,6 +9,7 @@ const CENTRAL_OPTIONS = {
   port: { type: 'string', usage: '--port N', help: 'overrides server.port' },
   help: { type: 'boolean', short: 'h', usage: '--help', help: 'show this help' },
   templates: { type: 'string', usage: '--templates DIR', help: 'the folder of Apereo CAS service templates the files may name (for import, instead of serviceTemplatesDirectory)' },
+  strict: { type: 'boolean', usage: '--strict', help: 'refuse a file tessera would only warn about (a short client secret, a host not pinned), as strictServices does' },
   username: { type: 'string', usage: '--username NAME', help: 'the user the command is about (a module’s command over its records of users)' },
 } as const satisfies Record<string, CommandOption>;
 
@@ -58,19 +59,21 @@ MongoDB storage every service stored there.`,
     summary: 'check every CAS JSON service file in DIR and import them',
     description: `Checks every *.json file of DIR (Apereo CAS service files, comments allowed); one bad file imports nothing.
 The templates a file names (templateName) come from --templates DIR, else serviceTemplatesDirectory; each is saved merged.
-With MongoDB storage the services are saved there, replacing those of the same id. With memory storage
+With strictServices, a file that would load with a warning is refused. With MongoDB storage the services are saved there, replacing those of the same id. With memory storage
 nothing outlives the command: it shows what would load. Exit 1 when a file is invalid.`,
     run: async ({ values, operands, out, err }) => (await import('./services.js')).importServices(operands[0] ?? '', values['templates'], loadOptions(values), out, err),
   },
   {
     name: 'services validate',
     operands: { usage: 'PATH...', min: 1, max: Number.POSITIVE_INFINITY },
-    options: ['templates'],
+    options: ['templates', 'strict'],
     summary: 'check CAS JSON service files and folders; import nothing',
     description: `Checks each file, and every *.json file of each folder, as the server reads them: every problem on its own line,
 naming the file, the key and the service. The templates a file names (templateName) come from --templates DIR, whose
-files are checked too. Reads no configuration and changes nothing. Exit 0 valid, 1 not.`,
-    run: async ({ values, operands, out, err }) => (await import('./services.js')).validateServices(operands, values['templates'], out, err),
+files are checked too. What is loaded with a warning (a client secret under 16 characters, a host not pinned) is
+refused with --strict, as the server refuses it with strictServices. Reads no configuration and changes nothing.
+Exit 0 valid, 1 not.`,
+    run: async ({ values, flags, operands, out, err }) => (await import('./services.js')).validateServices(operands, values['templates'], out, err, flags.has('strict')),
   },
   {
     name: 'health',

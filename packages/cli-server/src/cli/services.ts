@@ -1,5 +1,5 @@
 import type { ServiceTemplates } from '@tessera/adapter-koa';
-import { ImportServices, serviceDefinitionWarnings, type RegisteredService, type ServiceRegistry } from '@tessera/core';
+import { ImportServices, serviceDefinitionWarnings, strictServiceProblems, type RegisteredService, type ServiceRegistry } from '@tessera/core';
 import { duplicateIds, initialServices, readServiceFiles, type Sourced } from '../config/initial-services.js';
 import { configuredServiceTemplates, readServiceTemplates } from '../config/service-templates.js';
 import type { LoadOptions } from '../config/load.js';
@@ -31,7 +31,7 @@ export function listServices(options: LoadOptions, out: Output, err: Output): Pr
 export async function importServices(directory: string, templatesDirectory: string | undefined, options: LoadOptions, out: Output, err: Output): Promise<number | undefined> {
   return withConfiguration(options, err, async (config) => {
     const templates = templatesDirectory === undefined ? { templates: await configuredServiceTemplates(config), problems: [] } : await readServiceTemplates(templatesDirectory);
-    const checked = await checkServiceFiles([directory], templates, err);
+    const checked = await checkServiceFiles([directory], templates, err, config.strictServices);
     if (!checked) return 1;
     return withRegistry(config, async ({ binder, registry, durable }) => {
       const importer = new ImportServices(registry, binder.get(KEYS.RandomSource), binder.get(KEYS.EventSink));
@@ -52,11 +52,12 @@ export async function importServices(directory: string, templatesDirectory: stri
 
 /**
  * `tessera services validate PATH...`: checks files and folders as the server reads them, with the
- * templates of `--templates DIR`; imports nothing and reads no configuration. Exit 1: invalid files.
+ * templates of `--templates DIR`; imports nothing and reads no configuration. With `strict` (`--strict`)
+ * what would load with a warning is refused, as strictServices makes the server refuse it. Exit 1: invalid files.
  */
-export async function validateServices(paths: readonly string[], templatesDirectory: string | undefined, out: Output, err: Output): Promise<number> {
+export async function validateServices(paths: readonly string[], templatesDirectory: string | undefined, out: Output, err: Output, strict = false): Promise<number> {
   const templates = templatesDirectory === undefined ? { templates: undefined, problems: [] } : await readServiceTemplates(templatesDirectory);
-  const checked = await checkServiceFiles(paths, templates, err);
+  const checked = await checkServiceFiles(paths, templates, err, strict);
   if (!checked) return 1;
   for (const { origin, definition } of checked) {
     out.write(`${origin}: valid, "${definition.name}" ${definition.id === undefined ? 'without an id (one is assigned when it is loaded)' : `as id ${definition.id}`}\n`);
@@ -68,16 +69,24 @@ export async function validateServices(paths: readonly string[], templatesDirect
 /**
  * The definitions of every file, or undefined after writing each problem to `err`, one line each naming
  * the file, the key and the service; the problems of the template files first, each naming its file.
- * A valid definition with no name, or whose host is not pinned, gets a warning line there.
+ * A valid definition with no name, whose host is not pinned or whose client secret is short, gets a
+ * warning line there; with `strict`, that warning is a problem instead.
  */
 async function checkServiceFiles(
   paths: readonly string[],
   templates: { readonly templates: ServiceTemplates | undefined; readonly problems: readonly string[] },
   err: Output,
+  strict: boolean,
 ): Promise<Sourced[] | undefined> {
   const files = await readServiceFiles(paths, templates.templates);
   const valid = files.filter((file): file is Sourced => 'definition' in file);
-  const problems = [...templates.problems, ...files.flatMap((file) => ('problems' in file ? file.problems.map((problem) => `${file.origin}: ${problem}`) : [])), ...duplicateIds(valid)];
+  const refusedWarnings = strict ? valid.flatMap(({ origin, definition }) => strictServiceProblems(definition).map(({ field, problem }) => `${origin}: ${field}: ${problem} (${serviceLabel(definition)})`)) : [];
+  const problems = [
+    ...templates.problems,
+    ...files.flatMap((file) => ('problems' in file ? file.problems.map((problem) => `${file.origin}: ${problem}`) : [])),
+    ...refusedWarnings,
+    ...duplicateIds(valid),
+  ];
   if (problems.length === 0) {
     // Valid all the same, as in Apereo CAS: said, never refused.
     for (const { origin, definition } of valid) for (const warning of serviceDefinitionWarnings(definition)) err.write(`${origin}: warning: ${warning}\n`);
@@ -98,6 +107,11 @@ async function withRegistry<T>(config: Config, work: (parts: { binder: Binder; r
   } finally {
     await binder.close();
   }
+}
+
+/** `service "Intranet", id 3`, as problem lines name the service. */
+function serviceLabel(definition: { readonly name: string; readonly id?: number }): string {
+  return `service ${JSON.stringify(definition.name)}${definition.id === undefined ? '' : `, id ${definition.id}`}`;
 }
 
 function summary(service: RegisteredService, assigned: boolean, durable: boolean): string {

@@ -7,6 +7,7 @@ import { parseJsonWithComments } from './json-with-comments.js';
 import { configuredServiceTemplates } from './service-templates.js';
 import type { Config } from './schema.js';
 import { labelledProblems } from './services.js';
+import { strictServiceRefusals } from './service-warnings.js';
 import { serverServicePolicies } from '../service-policies.js';
 
 export interface Sourced {
@@ -18,14 +19,15 @@ export interface Sourced {
 /**
  * The services the registry starts with: `services` plus every `*.json` file of `servicesDirectory`,
  * the templates they name applied (`templates`, read from serviceTemplatesDirectory unless given).
- * Ids must be unique across both; definitions without one get the next free id, in order.
+ * Ids must be unique across both; definitions without one get the next free id, in order. With
+ * strictServices, a definition that would load with a warning is a problem.
  */
 export async function initialServices(config: Config, given?: ServiceTemplates): Promise<RegisteredService[]> {
   const templates = given ?? (await configuredServiceTemplates(config));
   const sourced: Sourced[] = configuredServices(config, templates);
   if (config.servicesDirectory !== undefined) sourced.push(...(await readServicesDirectory(config.servicesDirectory, templates)));
 
-  const problems = duplicateIds(sourced).map((problem): ConfigProblem => ({ setting: 'servicesDirectory', problem }));
+  const problems = [...strictServiceRefusals(config, sourced), ...duplicateIds(sourced).map((problem): ConfigProblem => ({ setting: 'servicesDirectory', problem }))];
   if (problems.length > 0) throw configurationError(problems);
 
   let nextId = Math.max(0, ...sourced.flatMap(({ definition }) => definition.id ?? [])) + 1;

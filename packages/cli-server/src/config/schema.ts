@@ -55,6 +55,11 @@ const settings = section({
     .describe(
       'Folder of Apereo CAS service templates (`*.json` in it and its subfolders, each named by its `templateName` and its file name), read at start. A service naming templates in `templateName` takes each key it does not set from them, as CAS 7 merges them; a name without a template is refused. Applies to `services`, `servicesDirectory`, `tessera services import` and `POST /v1/services`.',
     ),
+  strictServices: flag()
+    .default(false)
+    .describe(
+      'Refuse a service definition tessera would load with a warning (a client secret under 16 characters, a serviceId or proxy pattern whose host is not pinned, no name, a setting that changes nothing here), wherever it comes from: `services`, `servicesDirectory`, `tessera services import` and `POST /v1/services`. Off, as in Apereo CAS, each is loaded and the warning logged. Turn it on in production.',
+    ),
   logging: section({
     level: logLevel.default('info').describe('Least severe level written to the JSON log on stdout.'),
   }).prefault({}),

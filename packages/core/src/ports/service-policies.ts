@@ -16,6 +16,16 @@ export interface ReleaseRequest extends UsernameRequest {
    * `authenticationDate`); empty where nothing of it is (the claims of a JWT service ticket).
    */
   readonly authentication: AttributeMap;
+  /** Where the release is for an OAuth 2.0 or OpenID Connect grant (claims): what was granted. Absent elsewhere. */
+  readonly grant?: ReleaseGrant;
+}
+
+/** An OAuth 2.0 / OpenID Connect grant a release is for. */
+export interface ReleaseGrant {
+  /** The scopes granted: a policy releasing by scope releases only for these. */
+  readonly scopes: readonly string[];
+  /** The server's claim → attribute map (Apereo's `claims-map`): the attribute a claim takes its values from, unless a policy maps it itself. */
+  readonly claimsMap: Readonly<Record<string, string>>;
 }
 
 /**

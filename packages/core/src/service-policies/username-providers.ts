@@ -16,6 +16,10 @@ export interface PrincipalAttributeUsername extends ServicePolicy {
   /** The principal attribute whose first value is the user name; without it, the principal id. */
   readonly usernameAttribute: string;
   readonly canonicalizationMode: CanonicalizationMode;
+  /** CAS's `removePattern`, kept only when given: every match of this regular expression is taken out of the name. */
+  readonly removePattern?: string;
+  /** CAS's `scope`, kept only when given: the name becomes `name@scope`. */
+  readonly scope?: string;
 }
 
 export interface AnonymousUsername extends ServicePolicy {
@@ -27,13 +31,16 @@ export interface AnonymousUsername extends ServicePolicy {
 
 /**
  * The first value of `usernameAttribute`, its name's case ignored as CAS finds it (the principal id when
- * the principal has none), in the case `canonicalizationMode` says.
+ * the principal has none); then, as CAS's base provider does, every match of `removePattern` taken out,
+ * `@scope` added, and the result trimmed in the case `canonicalizationMode` says.
  */
 export const principalAttributeUsername: UsernameProvider<PrincipalAttributeUsername> = {
   type: PRINCIPAL_ATTRIBUTE_USERNAME_PROVIDER,
   username(provider, { principal }) {
     const name = valuesIgnoringCase(principal.attributes, provider.usernameAttribute)?.[0] ?? principal.id;
-    return Promise.resolve(canonical(name, provider.canonicalizationMode));
+    const removed = provider.removePattern === undefined ? name : name.replace(new RegExp(provider.removePattern, 'gs'), '');
+    const scoped = provider.scope === undefined ? removed : `${removed}@${provider.scope}`;
+    return Promise.resolve(canonical(scoped.trim(), provider.canonicalizationMode));
   },
 };
 

@@ -14,6 +14,7 @@ import type { Clock } from '../ports/clock.js';
 import type { RelyingPartyResolver } from '../ports/relying-party-resolver.js';
 import type { ServiceRegistry } from '../ports/service-registry.js';
 import type { ServicePolicies } from '../service-policies/service-policies.js';
+import type { ReleaseGrant } from '../ports/service-policies.js';
 import type { SecondFactorRequirement } from './second-factor-requirement.js';
 
 const SERVICE_ACCESS_DENIED = 'Service access denied due to missing privileges.';
@@ -84,6 +85,8 @@ export interface RelyingPartyReleaseRequest {
    * (`authnContextClass`) are released beside the principal's attributes, as CAS's validation answers them.
    */
   readonly validation?: { readonly fromNewLogin: boolean; readonly authenticatedAt: number; readonly authentication: Authentication };
+  /** An OAuth 2.0 or OpenID Connect grant the release is for: its scopes decide what the policies releasing by scope release. */
+  readonly grant?: ReleaseGrant;
 }
 
 /** What a part outside the use cases asks of the path: who the user is to a relying party, what it receives. */
@@ -205,7 +208,7 @@ export class RelyingPartyAccess {
    * own (`isFromNewLogin`, `authenticationDate`, the factor proved as `authnContextClass`).
    */
   readonly release: ReleaseToRelyingParty = async (request) => {
-    const { service, url, principal, validation } = request;
+    const { service, url, principal, validation, grant } = request;
     const asked = { principal, service, serviceUrl: url };
     const authenticationAttributes: AttributeMap =
       validation === undefined
@@ -215,7 +218,7 @@ export class RelyingPartyAccess {
             authenticationDate: [isoInstant(validation.authenticatedAt)],
             ...this.secondFactor.contextClass(validation.authentication),
           };
-    const [username, attributes] = await Promise.all([this.policies.usernameFor(asked), this.policies.releasedAttributes({ ...asked, authentication: authenticationAttributes })]);
+    const [username, attributes] = await Promise.all([this.policies.usernameFor(asked), this.policies.releasedAttributes({ ...asked, authentication: authenticationAttributes, ...(grant && { grant }) })]);
     return { username, attributes };
   };
 

@@ -17,9 +17,21 @@ import {
   type TicketStore,
   type UserProfileViewType,
 } from '@tessera/core';
-import { claimsOf, STANDARD_SCOPE_CLAIMS, type OidcKeySet } from '@tessera/core/modules/oidc';
+import { claimsOf, claimsReleasePolicy, STANDARD_SCOPE_CLAIMS, type OidcKeySet } from '@tessera/core/modules/oidc';
 import type { Context } from 'koa';
-import type { Adapter, AdapterPayload, ClientMetadata, Configuration, KoaContextWithOIDC, ResponseType, AccountClaims, SigningAlgorithmWithNone, default as ProviderInstance } from 'oidc-provider';
+import type {
+  Adapter,
+  AdapterPayload,
+  ClientMetadata,
+  Configuration,
+  EncryptionAlgValues,
+  EncryptionEncValues,
+  KoaContextWithOIDC,
+  ResponseType,
+  AccountClaims,
+  SigningAlgorithmWithNone,
+  default as ProviderInstance,
+} from 'oidc-provider';
 import { reportServerError } from '../../errors/report.js';
 import { handedOverRequestOrigin } from '../../request/request-origin.js';
 import { OIDC_RESPONSE_TYPES } from '../../services/codecs/provider-client-codec.js';
@@ -55,6 +67,8 @@ export interface OidcProviderDependencies {
   readonly trustProxy: boolean;
   /** Scopes of the operator's own, each the claims (attribute names) it releases. */
   readonly customScopes: Readonly<Record<string, readonly string[]>>;
+  /** Claim → the attribute it takes its values from, for every client (Apereo's claims-map). */
+  readonly claimsMap: Readonly<Record<string, string>>;
   readonly lifetimes: {
     readonly accessTokenSeconds: number;
     readonly idTokenSeconds: number;
@@ -195,6 +209,56 @@ function withoutDispatcher(init: RequestInit | undefined): RequestInit | undefin
   return rest;
 }
 
+/** Claims the library writes itself, by its own rules: `sub` (the client's subject), and what the login proved and when. */
+const LIBRARY_CLAIMS = new Set(['sub', 'acr', 'amr', 'auth_time']);
+
+/**
+ * The claims an ID token or userinfo answer holds are those the account's claims() computed for the
+ * scopes granted (the client's scope release policies, as Apereo's), beside what the library's own
+ * mask keeps of its own claims (`sub`, `acr`, `amr`, `auth_time`): that mask knows only the scopes and
+ * claims of its configuration, and would drop a claim of a client's own (`organization`, a custom
+ * scope's). Claims the user rejected are left out.
+ */
+function releaseClaimsAsComputed(provider: ProviderInstance): void {
+  const LibraryClaims = provider.Claims;
+  class ComputedClaims extends LibraryClaims {
+    private readonly refused = new Set<string>();
+    override rejected(value: readonly string[] = []): void {
+      super.rejected(value);
+      for (const claim of value) if (claim !== 'sub') this.refused.add(claim);
+    }
+    override async result(): Promise<Record<string, unknown>> {
+      const kept = await super.result();
+      const available = (this as unknown as { available: Record<string, unknown> }).available;
+      const computed = Object.entries(available).filter(([claim, value]) => value !== undefined && !LIBRARY_CLAIMS.has(claim) && !this.refused.has(claim));
+      return { ...kept, ...Object.fromEntries(computed) };
+    }
+  }
+  Object.defineProperty(provider, 'Claims', { value: ComputedClaims });
+}
+
+/**
+ * Apereo's responseMode: an authorization request of a client that registered one and names no
+ * `response_mode` is answered in that mode (the library's default goes by the response type only),
+ * when the library first asks which mode it is in.
+ */
+function answerInRegisteredResponseMode(provider: ProviderInstance): void {
+  const LibraryContext = provider.OIDCContext;
+  if (typeof Object.getOwnPropertyDescriptor(LibraryContext.prototype, 'responseMode')?.get !== 'function') throw new Error("node-oidc-provider's request context has no responseMode to default");
+  class RegisteredResponseMode extends LibraryContext {}
+  Object.defineProperty(RegisteredResponseMode.prototype, 'responseMode', {
+    get(this: { params?: Record<string, unknown>; client?: unknown }) {
+      // Written into the request's parameters, as if the client had asked: the library's response
+      // modes (JARM's among them) read them there, and a resumed authorization keeps them.
+      const registered = registeredResponseMode(this.client as ClientFields | undefined);
+      if (this.params !== undefined && this.params['response_mode'] === undefined && registered !== undefined) this.params['response_mode'] = registered;
+      const mode: unknown = Reflect.get(LibraryContext.prototype, 'responseMode', this);
+      return typeof mode === 'string' ? mode : undefined;
+    },
+  });
+  Object.defineProperty(provider, 'OIDCContext', { value: RegisteredResponseMode });
+}
+
 /** The models whose records a revoked grant takes with it. */
 const GRANT_BOUND_MODELS = ['AccessToken', 'AuthorizationCode', 'RefreshToken', 'DeviceCode', 'BackchannelAuthenticationRequest'];
 
@@ -206,28 +270,42 @@ export const OAUTH_DEFAULT_SCOPE = 'oauth2';
 
 /**
  * The client a registered service defines, or undefined when it is no enabled OidcRegisteredService or
- * OAuthRegisteredService. An OAuth client may ask for its scopes, or for `oauthScopes` when it names
- * none, and for OAUTH_DEFAULT_SCOPE: never for `openid`, so it gets no ID token.
+ * OAuthRegisteredService. `served` are the scopes the provider serves. A client may ask for the scopes
+ * it lists that the provider serves (a scope the server does not know is left out, as Apereo leaves
+ * out those its discovery does not name), or for every one when it lists none; an OIDC client for
+ * `openid` too, listed or not, as Apereo's. An OAuth client may ask for OAUTH_DEFAULT_SCOPE too, and
+ * never for `openid`, so it gets no ID token.
  */
-export function clientOf(service: RegisteredService, oauthScopes: readonly string[]): ClientMetadata | undefined {
+export function clientOf(service: RegisteredService, served: readonly string[]): ClientMetadata | undefined {
   const client = service.oidc;
   if (!client || !service.accessStrategy.enabled) return undefined;
   const literal = literalUrlOf(service.serviceId);
-  const scopes = !isOAuthOnlyClient(service) ? client.scopes : [...new Set([OAUTH_DEFAULT_SCOPE, ...(client.scopes.length === 0 ? oauthScopes : client.scopes)])];
+  const oauthOnly = isOAuthOnlyClient(service);
+  // As Apereo, an OIDC client may always ask for `openid`; without it, a request is plain OAuth 2.0 (no ID token).
+  const written = oauthOnly ? client.scopes : [...new Set(['openid', ...client.scopes])];
+  const listed = client.scopes.length === 0 ? served : written.filter((scope) => served.includes(scope));
+  const scopes = !oauthOnly ? listed : [...new Set([OAUTH_DEFAULT_SCOPE, ...listed.filter((scope) => scope !== 'openid')])];
   return {
     client_id: client.clientId,
     ...(client.clientSecret !== undefined && { client_secret: client.clientSecret }),
     client_name: service.name,
     token_endpoint_auth_method: client.tokenEndpointAuthenticationMethod,
-    // Apereo's generateRefreshToken: without it, no refresh token (offline_access is dropped, the grant refused).
-    grant_types: client.generateRefreshToken ? client.supportedGrantTypes : client.supportedGrantTypes.filter((grant) => grant !== 'refresh_token'),
-    response_types: client.supportedResponseTypes as ResponseType[],
+    // Apereo's generateRefreshToken, which a client listing offline_access among its scopes has too (as
+    // Apereo's service registry listener sets it): without it, no refresh token (offline_access is dropped, the grant refused).
+    grant_types: (client.generateRefreshToken || client.scopes.includes('offline_access') ? client.supportedGrantTypes : client.supportedGrantTypes.filter((grant) => grant !== 'refresh_token')).filter((grant) => grant !== 'password'),
+    // A client whose grants leave out authorization_code (one of client_credentials only) gets no code.
+    // The bare `token` some Apereo clients list beside others is not served (serviceDefinitionWarnings says so).
+    response_types: client.supportedResponseTypes.filter((type) => type !== 'token' && (!type.split(' ').includes('code') || client.supportedGrantTypes.includes('authorization_code'))) as ResponseType[],
     scope: scopes.join(' '),
     // The provider wants a list; the pattern decides (redirectUriAllowed below). A request without
     // redirect_uri goes to the one URL a literal pattern names, and is refused otherwise.
     redirect_uris: [literal ?? 'https://redirect-uri.invalid/'],
     post_logout_redirect_uris: literal === undefined ? [] : [literal],
     ...(client.idTokenSigningAlg !== undefined && { id_token_signed_response_alg: client.idTokenSigningAlg as SigningAlgorithmWithNone }),
+    ...(client.idTokenEncryption !== undefined && {
+      id_token_encrypted_response_alg: client.idTokenEncryption.alg as EncryptionAlgValues,
+      id_token_encrypted_response_enc: client.idTokenEncryption.enc as EncryptionEncValues,
+    }),
     ...(client.jwks !== undefined && (client.jwks.startsWith('https://') ? { jwks_uri: client.jwks } : { jwks: JSON.parse(client.jwks) as { keys: [] } })),
     ...(service.logoutType === 'BACK_CHANNEL' && service.logoutUrl !== undefined && { backchannel_logout_uri: service.logoutUrl, backchannel_logout_session_required: true }),
     // Who the user is to the client is its username provider's answer (pairwiseIdentifier below); the
@@ -235,6 +313,8 @@ export function clientOf(service: RegisteredService, oauthScopes: readonly strin
     subject_type: service.usernameProvider === undefined ? 'public' : 'pairwise',
     tessera_service_id: service.serviceId,
     tessera_renew_refresh_token: client.renewRefreshToken,
+    tessera_jwt_access_token: client.jwtAccessToken === true,
+    ...(client.responseMode !== undefined && { tessera_response_mode: client.responseMode }),
   };
 }
 
@@ -257,13 +337,13 @@ export function literalUrlOf(serviceId: string): string | undefined {
 class RegistryClients implements Adapter {
   constructor(
     private readonly registry: ServiceRegistry,
-    private readonly oauthScopes: readonly string[],
+    private readonly served: readonly string[],
     private readonly clock: Clock,
   ) {}
 
   async find(id: string): Promise<AdapterPayload | undefined> {
     const service = await clientService(this.registry, id);
-    return service === undefined || hasExpired(service, this.clock.now()) ? undefined : clientOf(service, this.oauthScopes);
+    return service === undefined || hasExpired(service, this.clock.now()) ? undefined : clientOf(service, this.served);
   }
 
   upsert(): Promise<void> {
@@ -296,7 +376,31 @@ type ClientFields = {
   readonly tessera_service_id?: unknown;
   readonly tesseraRenewRefreshToken?: unknown;
   readonly tessera_renew_refresh_token?: unknown;
+  readonly tesseraJwtAccessToken?: unknown;
+  readonly tessera_jwt_access_token?: unknown;
+  readonly tesseraResponseMode?: unknown;
+  readonly tessera_response_mode?: unknown;
 };
+
+/** Apereo's responseMode of the client's service, when it registered one. */
+function registeredResponseMode(client: ClientFields | undefined): string | undefined {
+  const mode = client?.tesseraResponseMode ?? client?.tessera_response_mode;
+  return typeof mode === 'string' ? mode : undefined;
+}
+
+/** Apereo's jwtAccessToken of the client's service: its access tokens are JWTs. */
+function issuesJwtAccessTokens(client: ClientFields | undefined): boolean {
+  return (client?.tesseraJwtAccessToken ?? client?.tessera_jwt_access_token) === true;
+}
+
+/**
+ * The resource indicator (RFC 8707) standing for a JWT client's own APIs: the library issues an access
+ * token as a JWT (RFC 9068) only for a resource server, so the client's tokens are for this one, whose
+ * audience is the client id, as Apereo's JWT access tokens name it.
+ */
+export function jwtResourceOf(clientId: string): string {
+  return `urn:tessera:oidc:client:${encodeURIComponent(clientId)}`;
+}
 
 /** The serviceId a client was made from (its extra metadata, however the provider cased it). */
 function serviceIdOf(client: ClientFields): unknown {
@@ -397,7 +501,7 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
   // What the login proved and when (amr, acr, auth_time) stands in every ID token: the library keeps a claim only where a scope names it.
   const claims = { ...scopeClaims, openid: ['sub', 'auth_time', 'amr', 'acr'] };
   const scopes = ['openid', 'offline_access', OAUTH_DEFAULT_SCOPE, ...Object.keys(scopeClaims).filter((scope) => scope !== 'openid')];
-  const clientAdapter = new RegistryClients(registry, scopes.filter((scope) => scope !== 'openid'), clock);
+  const clientAdapter = new RegistryClients(registry, scopes, clock);
 
   const configuration: Configuration = {
     adapter,
@@ -421,11 +525,29 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
     pairwiseIdentifier: (ctx, accountId, client) => subjectOf(ctx, accountId, client.clientId),
     // Those a client may be registered with, so discovery advertises no other (the grant types follow from them).
     responseTypes: [...OIDC_RESPONSE_TYPES] as ResponseType[],
-    clientAuthMethods: ['client_secret_basic', 'client_secret_post', 'private_key_jwt', 'none'],
-    extraClientMetadata: { properties: ['tessera_service_id', 'tessera_renew_refresh_token'] },
+    clientAuthMethods: ['client_secret_basic', 'client_secret_post', 'client_secret_jwt', 'private_key_jwt', 'none'],
+    extraClientMetadata: { properties: ['tessera_service_id', 'tessera_renew_refresh_token', 'tessera_jwt_access_token', 'tessera_response_mode'] },
     pkce: { required: (_ctx, client) => client.clientAuthMethod === 'none' },
     features: {
       devInteractions: { enabled: false },
+      // A client's token for itself (no user, no ID token), for the clients whose supportedGrantTypes say so.
+      clientCredentials: { enabled: true },
+      // Apereo's encryptIdToken: ID tokens encrypted to the client's public key (its jwks).
+      encryption: { enabled: true },
+      // JARM: the authorization's answer as a JWT signed with the provider's key (query.jwt, fragment.jwt, form_post.jwt, jwt).
+      jwtResponseModes: { enabled: true },
+      // Apereo's jwtAccessToken: the client's access tokens are RFC 9068 JWTs for its own resource
+      // (jwtResourceOf), whether or not it names one, signed with the provider's key. Any other resource
+      // is refused (invalid_target), as the library's default does.
+      resourceIndicators: {
+        enabled: true,
+        defaultResource: (_ctx, client) => (issuesJwtAccessTokens(client as unknown as ClientFields) ? jwtResourceOf(client.clientId) : undefined),
+        useGrantedResource: () => true,
+        getResourceServerInfo: (_ctx, indicator, client) => {
+          if (!issuesJwtAccessTokens(client as unknown as ClientFields) || indicator !== jwtResourceOf(client.clientId)) throw new deps.library.errors.InvalidTarget();
+          return { scope: client.scope ?? '', audience: client.clientId, accessTokenFormat: 'jwt', accessTokenTTL: deps.lifetimes.accessTokenSeconds };
+        },
+      },
       // A client learns of, and ends, only the tokens issued to itself; a token whose login session has
       // ended is inactive, as userinfo refuses it.
       introspection: { enabled: true, allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId && (await loginSessionLives(token as { accountId?: string; sessionUid?: string })) },
@@ -452,7 +574,8 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
     rotateRefreshToken: (ctx) => ctx.oidc.client?.clientAuthMethod === 'none' || renewsRefreshToken(ctx.oidc.client as unknown as ClientFields | undefined),
     // The redirect URI an access token's authorization came back to, for the OAuth profile (Apereo's `service`).
     async extraTokenClaims(ctx, token) {
-      if (token.kind !== 'AccessToken') return undefined;
+      // A JWT access token (jwtAccessToken) carries RFC 9068's claims only: the profile reads no JWT.
+      if (token.kind !== 'AccessToken' || (token as { resourceServer?: { accessTokenFormat?: string } }).resourceServer?.accessTokenFormat === 'jwt') return undefined;
       const code = ctx.oidc.entities.AuthorizationCode;
       const grantId = (token as { grantId?: string }).grantId;
       if (grantId === undefined) return undefined;
@@ -492,6 +615,11 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
       if (!(await bypassesApproval(client.clientId)) || session.accountId === undefined) return undefined;
       const grant = new ctx.oidc.provider.Grant({ accountId: session.accountId, clientId: client.clientId });
       grant.addOIDCScope(ctx.oidc.requestParamScopes ? [...ctx.oidc.requestParamScopes].join(' ') : 'openid');
+      // A JWT client's own resource (jwtResourceOf): the scopes asked that it takes.
+      for (const [indicator, server] of Object.entries(ctx.oidc.resourceServers ?? {})) {
+        const asked = [...(ctx.oidc.requestParamScopes ?? [])].filter((scope) => server.scopes.has(scope));
+        if (asked.length > 0) grant.addResourceScope(indicator, asked.join(' '));
+      }
       await grant.save();
       return grant;
     },
@@ -508,7 +636,7 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
       // An authorization: who the user is to the client now, for where the library asks it without a session.
       if (token === undefined && clientId !== undefined && user.service.usernameProvider !== undefined) await rememberSubject(clientId, sub, user.username);
       // `sub` is the account; the library turns it into the client's subject (pairwiseIdentifier) wherever it writes one.
-      return { accountId: sub, claims: () => claimsOf(sub, user.released) as AccountClaims };
+      return { accountId: sub, claims: async (_use, scope) => claimsOf(sub, await user.claims(scope)) as AccountClaims };
     },
   };
 
@@ -522,8 +650,16 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
     if (!tgt) return undefined;
     const service = await clientService(registry, clientId);
     if (!service?.oidc) return undefined;
-    const { username, attributes } = await deps.core().relyingParties.release({ service, url: service.serviceId, principal: tgt.authentication.principal });
-    return { username, released: attributes, viewType: service.oidc.userProfileViewType ?? 'NESTED', service, tgt };
+    const { principal } = tgt.authentication;
+    const { username, attributes } = await deps.core().relyingParties.release({ service, url: service.serviceId, principal });
+    // The claims of the scopes granted (OpenID Connect clients): the client's release policy reconciled
+    // with its scopes, as Apereo's, each scope policy releasing only for its scope.
+    const claimsService = { ...service, attributeRelease: claimsReleasePolicy(service.attributeRelease, service.oidc.scopes, deps.customScopes) };
+    const claims = async (scope: string | undefined): Promise<AttributeMap> => {
+      const grant = { scopes: (scope ?? '').split(' ').filter(Boolean), claimsMap: deps.claimsMap };
+      return (await deps.core().relyingParties.release({ service: claimsService, url: service.serviceId, principal, grant })).attributes;
+    };
+    return { username, released: attributes, claims, viewType: service.oidc.userProfileViewType ?? 'NESTED', service, tgt };
   }
 
   async function rememberSubject(clientId: string, accountId: string, subject: string): Promise<void> {
@@ -564,20 +700,18 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
       id: user.username,
       clientId: token.clientId,
       ...(typeof redirectUri === 'string' && { redirectUri }),
-      attributes: withinScopes(user.service, user.released, token.scope),
+      attributes: await withinScopes(user, token.scope),
       viewType: user.viewType,
     };
   }
 
   /**
-   * What an OpenID Connect client's token releases: the attributes of the claims its granted scopes
-   * stand for, as the ID token and userinfo release them (the library keeps only those). A plain OAuth
-   * client's scopes stand for no claim: it gets what its release policy releases, as Apereo's profile gives it.
+   * What an OpenID Connect client's token releases: the claims of its granted scopes, as the ID token
+   * and userinfo release them (the client's scope release policies). A plain OAuth client's scopes
+   * stand for no claim: it gets what its release policy releases, as Apereo's profile gives it.
    */
-  function withinScopes(service: RegisteredService, released: AttributeMap, scope: string | undefined): AttributeMap {
-    if (isOAuthOnlyClient(service)) return released;
-    const granted = new Set((scope ?? '').split(' ').flatMap((name) => (Object.hasOwn(scopeClaims, name) ? (scopeClaims[name] ?? []) : [])));
-    return Object.fromEntries(Object.entries(released).filter(([name]) => granted.has(name)));
+  function withinScopes(user: { readonly service: RegisteredService; readonly released: AttributeMap; claims(scope: string | undefined): Promise<AttributeMap> }, scope: string | undefined): Promise<AttributeMap> {
+    return isOAuthOnlyClient(user.service) ? Promise.resolve(user.released) : user.claims(scope);
   }
 
   /** Introspection of an OpenID Connect client's token tells the claims its ID token and userinfo release, beside `sub`. */
@@ -592,7 +726,7 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
       return;
     }
     if (isOAuthOnlyClient(user.service)) return;
-    const { sub: _account, ...released } = claimsOf(token.accountId, withinScopes(user.service, user.released, token.scope));
+    const { sub: _account, ...released } = claimsOf(token.accountId, await withinScopes(user, token.scope));
     ctx.body = { ...released, ...body };
   }
 
@@ -610,6 +744,8 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
   };
   // Behind an https public URL every browser came over TLS, whatever the proxy says: the cookies are Secure.
   if (new URL(deps.issuer).protocol === 'https:') Object.defineProperty((provider as unknown as { request: object }).request, 'secure', { get: () => true });
+  releaseClaimsAsComputed(provider);
+  answerInRegisteredResponseMode(provider);
   provider.on('server_error', (ctx: Context, error: unknown) => reportServerError(deps.events, error, ctx));
   reportProviderEvents(provider, deps.events);
   // Apereo's OidcRegisteredService: the serviceId is the pattern every redirect URI must match in full.

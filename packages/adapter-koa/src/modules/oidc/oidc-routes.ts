@@ -219,9 +219,11 @@ export function oidcRoutes(http: HttpContext, deps: OidcRouteDependencies): Rout
       const { provider } = await oidc();
       const grant = details.grantId ? await provider.Grant.find(details.grantId) : new provider.Grant({ accountId: details.session.accountId, clientId });
       if (!grant) throw new InvalidRequestError('The grant of this interaction is gone');
-      const missing = details.prompt.details as { missingOIDCScope?: string[]; missingOIDCClaims?: string[] };
+      const missing = details.prompt.details as { missingOIDCScope?: string[]; missingOIDCClaims?: string[]; missingResourceScopes?: Record<string, string[]> };
       if (missing.missingOIDCScope) grant.addOIDCScope(missing.missingOIDCScope.join(' '));
       if (missing.missingOIDCClaims) grant.addOIDCClaims(missing.missingOIDCClaims);
+      // The scopes of a JWT client's own resource (its access tokens as JWTs).
+      for (const [indicator, scopes] of Object.entries(missing.missingResourceScopes ?? {})) grant.addResourceScope(indicator, scopes.join(' '));
       const grantId = await grant.save();
       // The login of this authorization stays its result: it went through /login a moment ago.
       await finish(ctx, { consent: { grantId } }, true);

@@ -2,12 +2,14 @@ import {
   isOAuthOnlyClient,
   OAUTH_REGISTERED_SERVICE_TYPES,
   OIDC_CLIENT_AUTH_METHODS,
+  OIDC_RESPONSE_MODES,
   OIDC_REGISTERED_SERVICE,
   OIDC_SUBJECT_TYPES,
   USER_PROFILE_VIEW_TYPES,
   type InvalidServiceDefinitionError,
   type OidcClientAuthMethod,
   type OidcClientDefinition,
+  type OidcResponseMode,
   type OidcSubjectType,
   type RegisteredService,
   type ServiceDefinitionProblem,
@@ -43,10 +45,31 @@ const OAUTH_CLIENT_KEYS: readonly string[] = [
   'generateRefreshToken',
   'renewRefreshToken',
   'userProfileViewType',
+  'jwtAccessToken',
+  'responseMode',
 ];
 
 /** The keys only an OidcRegisteredService reads. */
-const OIDC_ONLY_KEYS: readonly string[] = ['tokenEndpointAuthenticationMethod', 'jwks', 'idTokenSigningAlg', 'subjectType', 'sectorIdentifierUri'];
+const OIDC_ONLY_KEYS: readonly string[] = [
+  'tokenEndpointAuthenticationMethod',
+  'jwks',
+  'idTokenSigningAlg',
+  'subjectType',
+  'sectorIdentifierUri',
+  'signIdToken',
+  'encryptIdToken',
+  'idTokenEncryptionAlg',
+  'idTokenEncryptionEncoding',
+];
+
+/** OIDC keys of Apereo's with a behaviour tessera does not have, and what it does instead. */
+const OIDC_UNSUPPORTED: Readonly<Record<string, Unsupported>> = {
+  jwksKeyId: { instead: "every token is signed with the current key of the provider's key set (oidc.keys, its kid in the JWKS): a client cannot name another" },
+  idTokenIssuer: { instead: 'every token names one issuer, server.publicUrl + server.basePath + /oidc' },
+  userInfoSigningAlg: { instead: 'userinfo answers in JSON' },
+  userInfoEncryptedResponseAlg: { instead: 'userinfo answers in JSON' },
+  userInfoEncryptedResponseEncoding: { instead: 'userinfo answers in JSON' },
+};
 
 const ONE_SET_OF_LIFETIMES = "a client's codes and tokens live as long as the oidc.* settings say, the same for every client";
 
@@ -55,9 +78,7 @@ const is = (expected: unknown) => (value: unknown) => value === expected;
 /** Keys of Apereo's OAuth class with a behaviour tessera does not have. */
 const OAUTH_UNSUPPORTED: Readonly<Record<string, Unsupported>> = {
   jsonFormat: { instead: 'the token endpoint answers in JSON, as CAS 6 and later do', accepted: { when: is(true), as: 'true' } },
-  jwtAccessToken: { instead: 'access tokens are opaque; a client reads what they stand for at the profile or introspection endpoint', accepted: { when: is(false), as: 'false' } },
   audience: { instead: 'access tokens name no audience', accepted: { when: (value) => stringList(value)?.length === 0, as: 'an empty list' } },
-  responseMode: { instead: 'the code goes back in the query of the redirect URI, as OAuth 2.0 says by default', accepted: { when: is('query'), as: 'query' } },
   codeExpirationPolicy: { instead: ONE_SET_OF_LIFETIMES },
   accessTokenExpirationPolicy: { instead: ONE_SET_OF_LIFETIMES },
   refreshTokenExpirationPolicy: { instead: ONE_SET_OF_LIFETIMES },
@@ -67,30 +88,36 @@ const OAUTH_UNSUPPORTED: Readonly<Record<string, Unsupported>> = {
 /** What a provider client's `@class` adds to the keys of every service; undefined for any other class. */
 export function providerClientKeys(type: unknown): Pick<KeyRules, 'read' | 'unsupported' | 'elsewhere'> | undefined {
   if (typeof type !== 'string' || !PROVIDER_CLIENT_TYPES.includes(type)) return undefined;
-  if (type === OIDC_REGISTERED_SERVICE) return { read: [...OAUTH_CLIENT_KEYS, ...OIDC_ONLY_KEYS], unsupported: OAUTH_UNSUPPORTED };
+  if (type === OIDC_REGISTERED_SERVICE) return { read: [...OAUTH_CLIENT_KEYS, ...OIDC_ONLY_KEYS], unsupported: { ...OAUTH_UNSUPPORTED, ...OIDC_UNSUPPORTED } };
   return { read: OAUTH_CLIENT_KEYS, unsupported: OAUTH_UNSUPPORTED, elsewhere: Object.fromEntries(OIDC_ONLY_KEYS.map((key) => [key, 'OidcRegisteredService'])) };
 }
 
-const OIDC_GRANT_TYPES = ['authorization_code', 'refresh_token', 'implicit'];
+const OIDC_GRANT_TYPES = ['authorization_code', 'refresh_token', 'implicit', 'client_credentials'];
 /** The response types an OIDC client may be registered with: those the provider serves, and discovery advertises. */
 export const OIDC_RESPONSE_TYPES: readonly string[] = ['code', 'id_token', 'id_token token', 'code id_token', 'code token', 'code id_token token', 'none'];
-const OIDC_SIGNING_ALGORITHMS = ['RS256', 'PS256', 'ES256'];
+/** What the provider's keys sign with (its key set's keys are RS256 keys). */
+const OIDC_SIGNING_ALGORITHMS = ['RS256'];
+/** How an ID token may be encrypted to the client's public key, and with what content encryption. */
+const ID_TOKEN_ENCRYPTION_ALGORITHMS = ['RSA-OAEP-256', 'RSA-OAEP', 'ECDH-ES'];
+const ID_TOKEN_ENCRYPTION_ENCODINGS = ['A128CBC-HS256', 'A128GCM', 'A256CBC-HS512', 'A256GCM'];
 
-/** The grant and response types an OAuth client may use here; of Apereo's others, why not. */
-const OAUTH_GRANT_TYPES = ['authorization_code', 'refresh_token'];
+/** The grant and response types an OAuth client may use here; of Apereo's others, why not (an OIDC client's too). */
+/** The grant types every client gets when it names none (Apereo's empty set: no restriction); one that proves who it is also client_credentials. */
+const DEFAULT_GRANT_TYPES = ['authorization_code', 'refresh_token'];
+const OAUTH_GRANT_TYPES = ['authorization_code', 'refresh_token', 'client_credentials'];
 const OAUTH_RESPONSE_TYPES = ['code'];
 const OAUTH_REFUSED: Readonly<Record<string, string>> = {
   password: "the password grant hands the user's password to the client, and tessera's users type it only in its login form: use authorization_code",
-  client_credentials: 'tessera serves no token without a user: use authorization_code',
   token: 'the implicit flow puts the access token in the URL the browser goes to: use code',
 };
 
 /**
  * The client of an OidcRegisteredService or OAuthRegisteredService. Apereo's defaults: the code flow
  * (refresh tokens only with `generateRefreshToken`, the same one used again unless `renewRefreshToken`),
- * `client_secret_basic` with a secret and `none` (a public client, PKCE required) without. An OIDC client's
- * scopes default to `openid`; an OAuth client gets every scope but `openid` unless it names its own, and
- * Apereo's empty lists (no restriction) stand for the defaults.
+ * `client_secret_basic` with a secret and `none` (a public client, PKCE required) without. A client that
+ * names no scope (none, or Apereo's empty set: no restriction) may ask for every scope the provider
+ * serves (an OAuth client never for `openid`); Apereo's empty lists of grant and response types stand
+ * for the defaults too.
  */
 export function parseProviderClient(json: Readonly<Record<string, unknown>>, type: string, fail: Fail): OidcClientDefinition {
   const oauthOnly = isOAuthOnlyClient({ type });
@@ -103,45 +130,60 @@ export function parseProviderClient(json: Readonly<Record<string, unknown>>, typ
   });
   const clientSecret = part(() => {
     const value = json['clientSecret'] ?? undefined;
-    if (value !== undefined && (typeof value !== 'string' || value.length < 16)) throw fail('clientSecret', 'must be a string of at least 16 characters');
+    // Shorter than 16 characters it is loaded, as Apereo loads it, with a warning (serviceDefinitionWarnings).
+    if (value !== undefined && (typeof value !== 'string' || value.length === 0)) throw fail('clientSecret', 'must be a non-empty string; leave it out for a public client');
     return value;
   });
   const secretGiven = json['clientSecret'] !== undefined && json['clientSecret'] !== null;
   const tokenEndpointAuthenticationMethod = part(() => {
-    const method = (oauthOnly ? undefined : json['tokenEndpointAuthenticationMethod']) ?? (secretGiven ? 'client_secret_basic' : 'none');
+    // Unsaid, as Apereo takes whatever the client proves itself with: its secret, else its keys (a JWT signed with them), else nothing.
+    const keysGiven = !oauthOnly && typeof json['jwks'] === 'string' && json['jwks'] !== '';
+    const method = (oauthOnly ? undefined : json['tokenEndpointAuthenticationMethod']) ?? (secretGiven ? 'client_secret_basic' : keysGiven ? 'private_key_jwt' : 'none');
+    if (typeof method === 'string' && /tls_client_auth$/.test(method)) throw fail('tokenEndpointAuthenticationMethod', `${method}: a client certificate (mutual TLS) does not authenticate clients here; use private_key_jwt or a secret`);
     if (typeof method !== 'string' || !OIDC_CLIENT_AUTH_METHODS.includes(method as OidcClientAuthMethod)) {
       throw fail('tokenEndpointAuthenticationMethod', `must be one of ${OIDC_CLIENT_AUTH_METHODS.join(', ')}`);
     }
-    const usesSecret = method === 'client_secret_basic' || method === 'client_secret_post';
+    const usesSecret = method === 'client_secret_basic' || method === 'client_secret_post' || method === 'client_secret_jwt';
     if (usesSecret && !secretGiven) throw fail('clientSecret', `is required with ${method}`);
     if (!usesSecret && secretGiven) throw fail('clientSecret', `is not used with ${method}: remove it`);
     return method as OidcClientAuthMethod;
   });
-  const list = (key: string, fallback: readonly string[], allowed?: readonly string[], refused: Readonly<Record<string, string>> = {}): string[] => {
+  const list = (key: string, fallback: readonly string[], allowed?: readonly string[], refused: Readonly<Record<string, string>> = {}, emptyIsDefault = oauthOnly): string[] => {
     const value = json[key];
     if (value === undefined || value === null) return [...fallback];
     const items = stringList(value);
-    if (items?.length === 0 && oauthOnly) return [...fallback];
+    if (items?.length === 0 && emptyIsDefault) return [...fallback];
     if (!items || items.length === 0) throw fail(key, 'must be a non-empty list of strings');
-    const unknown = allowed === undefined ? undefined : items.find((item) => !allowed.includes(item));
+    // A type tessera refuses beside ones it serves is kept, and said (serviceDefinitionWarnings): its requests are refused.
+    const unknown = allowed === undefined ? undefined : items.find((item) => !allowed.includes(item) && !(Object.hasOwn(refused, item) && items.some((other) => allowed.includes(other))));
     if (unknown !== undefined && Object.hasOwn(refused, unknown)) throw fail(key, `holds ${JSON.stringify(unknown)}, not supported by tessera: ${refused[unknown]}`);
     if (unknown !== undefined) throw fail(key, `holds ${JSON.stringify(unknown)}; known: ${allowed?.join(', ')}`);
     return [...new Set(items)];
   };
+  // Apereo's empty set of scopes (or none) restricts nothing: every scope the provider serves.
   const scopes = part(() => {
-    const values = list('scopes', oauthOnly ? [] : ['openid']);
+    const values = list('scopes', [], undefined, {}, true);
     if (oauthOnly && values.includes('openid')) throw fail('scopes', 'holds openid, which an OAuth client never gets: make it an OidcRegisteredService for OpenID Connect');
-    if (!oauthOnly && !values.includes('openid')) throw fail('scopes', 'must include openid');
     return values;
   });
-  const supportedGrantTypes = part(() =>
-    oauthOnly ? list('supportedGrantTypes', OAUTH_GRANT_TYPES, OAUTH_GRANT_TYPES, OAUTH_REFUSED) : list('supportedGrantTypes', ['authorization_code', 'refresh_token'], OIDC_GRANT_TYPES),
-  );
+  const supportedGrantTypes = part(() => {
+    // None named (or Apereo's empty set) restricts nothing, as in Apereo: a client that proves who it is may also ask a token for itself.
+    const defaults = tokenEndpointAuthenticationMethod === 'none' ? DEFAULT_GRANT_TYPES : [...DEFAULT_GRANT_TYPES, 'client_credentials'];
+    const grants = list('supportedGrantTypes', defaults, oauthOnly ? OAUTH_GRANT_TYPES : OIDC_GRANT_TYPES, OAUTH_REFUSED, true);
+    // A token for the client itself: only a client that proves who it is may have one.
+    if (grants.includes('client_credentials') && tokenEndpointAuthenticationMethod === 'none') {
+      throw fail('supportedGrantTypes', 'holds client_credentials, which a public client cannot use: it has no clientSecret or keys to prove itself with');
+    }
+    return grants;
+  });
   const supportedResponseTypes = part(() =>
-    oauthOnly ? list('supportedResponseTypes', OAUTH_RESPONSE_TYPES, OAUTH_RESPONSE_TYPES, OAUTH_REFUSED) : list('supportedResponseTypes', ['code'], OIDC_RESPONSE_TYPES),
+    oauthOnly ? list('supportedResponseTypes', OAUTH_RESPONSE_TYPES, OAUTH_RESPONSE_TYPES, OAUTH_REFUSED) : list('supportedResponseTypes', ['code'], OIDC_RESPONSE_TYPES, OAUTH_REFUSED),
   );
   const jwks = part(() => {
     const value = json['jwks'] ?? undefined;
+    if (typeof value === 'string' && (value.includes('${') || value.startsWith('file:') || value.startsWith('classpath:'))) {
+      throw fail('jwks', 'names a file (or a Spring expression) of the machine it was written for: write the JWKS as JSON text, or its https URL');
+    }
     if (value !== undefined && (typeof value !== 'string' || (!isJwks(value) && !value.startsWith('https://')))) throw fail('jwks', 'must be a JWKS as JSON text or an https URL');
     if (tokenEndpointAuthenticationMethod === 'private_key_jwt' && value === undefined) throw fail('jwks', 'is required with private_key_jwt');
     return value;
@@ -164,13 +206,31 @@ export function parseProviderClient(json: Readonly<Record<string, unknown>>, typ
     if (typeof value !== 'string' || !URL.canParse(value) || new URL(value).protocol !== 'https:') throw fail('sectorIdentifierUri', 'must be an https URL (its host is the sector of pairwise subjects)');
     return value;
   });
+  const idTokenEncryption = part(() => {
+    const signed = javaBoolean(json['signIdToken'], true, () => fail('signIdToken', 'must be a boolean'));
+    if (!signed) throw fail('signIdToken', 'false is not supported by tessera: every ID token is signed with the provider key');
+    const encrypted = javaBoolean(json['encryptIdToken'], false, () => fail('encryptIdToken', 'must be a boolean'));
+    const alg = json['idTokenEncryptionAlg'] ?? 'RSA-OAEP-256';
+    const enc = json['idTokenEncryptionEncoding'] ?? 'A128CBC-HS256';
+    if (typeof alg !== 'string' || !ID_TOKEN_ENCRYPTION_ALGORITHMS.includes(alg)) throw fail('idTokenEncryptionAlg', `must be one of ${ID_TOKEN_ENCRYPTION_ALGORITHMS.join(', ')}`);
+    if (typeof enc !== 'string' || !ID_TOKEN_ENCRYPTION_ENCODINGS.includes(enc)) throw fail('idTokenEncryptionEncoding', `must be one of ${ID_TOKEN_ENCRYPTION_ENCODINGS.join(', ')}`);
+    if (!encrypted) return undefined;
+    if (json['jwks'] === undefined || json['jwks'] === null) throw fail('jwks', "is required with encryptIdToken: the client's public key the ID token is encrypted to");
+    return { alg, enc };
+  });
   const userProfileViewType = part(() => {
     const value = json['userProfileViewType'] ?? undefined;
     if (value !== undefined && !USER_PROFILE_VIEW_TYPES.includes(value as UserProfileViewType)) throw fail('userProfileViewType', `must be one of ${USER_PROFILE_VIEW_TYPES.join(', ')}`);
     return value as UserProfileViewType | undefined;
   });
+  part(() => refuseOwnTokenKeys(json['properties'], fail));
+  const responseMode = part(() => {
+    const value = json['responseMode'] ?? undefined;
+    if (value !== undefined && !OIDC_RESPONSE_MODES.includes(value as OidcResponseMode)) throw fail('responseMode', `must be one of ${OIDC_RESPONSE_MODES.join(', ')}`);
+    return value === 'query' ? undefined : (value as OidcResponseMode | undefined);
+  });
   const flag = (key: string) => part(() => javaBoolean(json[key], false, () => fail(key, 'must be a boolean')));
-  const [bypassApprovalPrompt, generateRefreshToken, renewRefreshToken] = [flag('bypassApprovalPrompt'), flag('generateRefreshToken'), flag('renewRefreshToken')];
+  const [bypassApprovalPrompt, generateRefreshToken, renewRefreshToken, jwtAccessToken] = [flag('bypassApprovalPrompt'), flag('generateRefreshToken'), flag('renewRefreshToken'), flag('jwtAccessToken')];
   throwAll(problems);
   return {
     clientId: clientId!,
@@ -185,6 +245,9 @@ export function parseProviderClient(json: Readonly<Record<string, unknown>>, typ
     ...(userProfileViewType !== undefined && { userProfileViewType }),
     ...(jwks !== undefined && { jwks }),
     ...(idTokenSigningAlg !== undefined && { idTokenSigningAlg }),
+    ...(jwtAccessToken === true && { jwtAccessToken }),
+    ...(responseMode !== undefined && { responseMode }),
+    ...(idTokenEncryption !== undefined && { idTokenEncryption }),
     ...(subjectType !== undefined && { subjectType }),
     ...(sectorIdentifierUri !== undefined && { sectorIdentifierUri }),
   };
@@ -207,7 +270,30 @@ export function providerClientJson(service: Pick<RegisteredService, 'type'>, cli
     ...(client.idTokenSigningAlg !== undefined && { idTokenSigningAlg: client.idTokenSigningAlg }),
     ...(client.subjectType !== undefined && { subjectType: client.subjectType }),
     ...(client.sectorIdentifierUri !== undefined && { sectorIdentifierUri: client.sectorIdentifierUri }),
+    ...(client.jwtAccessToken && { jwtAccessToken: true }),
+    ...(client.responseMode !== undefined && { responseMode: client.responseMode }),
+    ...(client.idTokenEncryption !== undefined && { encryptIdToken: true, idTokenEncryptionAlg: client.idTokenEncryption.alg, idTokenEncryptionEncoding: client.idTokenEncryption.enc }),
   };
+}
+
+/**
+ * Apereo's properties giving a client's JWT access tokens keys of its own (`accessTokenAsJwtSigningKey`,
+ * `accessTokenAsJwtEncryptionKey`, encryption on, signing off): tessera signs them with the provider's
+ * key, which the JWKS publishes, and encrypts none. Refused, naming the property, rather than answered
+ * with a token the client's APIs would not take.
+ */
+function refuseOwnTokenKeys(properties: unknown, fail: Fail): void {
+  if (!isRecord(properties)) return;
+  const valueOf = (name: string): string | undefined => {
+    const property = properties[name];
+    const values = isRecord(property) ? stringList(property['values']) : undefined;
+    return values?.[0]?.toLowerCase();
+  };
+  for (const name of ['accessTokenAsJwtSigningKey', 'accessTokenAsJwtEncryptionKey', 'accessTokenAsJwtCipherStrategyType']) {
+    if (properties[name] !== undefined) throw fail(`properties.${name}`, "is not supported by tessera: a client's JWT access tokens are signed with the provider's key (its JWKS) and not encrypted; remove it");
+  }
+  if (valueOf('accessTokenAsJwtEncryptionEnabled') === 'true') throw fail('properties.accessTokenAsJwtEncryptionEnabled', "is not supported by tessera as true: JWT access tokens are signed with the provider's key, not encrypted");
+  if (valueOf('accessTokenAsJwtSigningEnabled') === 'false') throw fail('properties.accessTokenAsJwtSigningEnabled', 'is not supported by tessera as false: JWT access tokens are always signed');
 }
 
 function isJwks(text: string): boolean {

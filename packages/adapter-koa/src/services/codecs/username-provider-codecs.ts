@@ -16,15 +16,29 @@ const NEVER_ENCRYPTED: Unsupported = { instead: 'the user name is never encrypte
 /** `PrincipalAttributeRegisteredServiceUsernameProvider`: `usernameAttribute` (required), `canonicalizationMode` (NONE, UPPER or LOWER). */
 export const principalAttributeUsernameCodec: ServicePolicyCodec<PrincipalAttributeUsername> = {
   type: PRINCIPAL_ATTRIBUTE_USERNAME_PROVIDER,
-  keys: { read: ['@class', 'usernameAttribute', 'canonicalizationMode'], unsupported: { encryptUsername: NEVER_ENCRYPTED } },
+  keys: { read: ['@class', 'usernameAttribute', 'canonicalizationMode', 'removePattern', 'scope'], unsupported: { encryptUsername: NEVER_ENCRYPTED } },
   parse(json, { fail }) {
     const usernameAttribute = json['usernameAttribute'];
     if (typeof usernameAttribute !== 'string' || usernameAttribute.trim() === '') throw fail('usernameAttribute', 'is required (the principal attribute whose value is the user name)');
     const canonicalizationMode = json['canonicalizationMode'] ?? 'NONE';
     if (!CANONICALIZATION_MODES.includes(canonicalizationMode as CanonicalizationMode)) throw fail('canonicalizationMode', `must be one of ${CANONICALIZATION_MODES.join(', ')}`);
-    return { usernameAttribute, canonicalizationMode: canonicalizationMode as CanonicalizationMode };
+    const removePattern = json['removePattern'] ?? undefined;
+    if (removePattern !== undefined && (typeof removePattern !== 'string' || !isRegularExpression(removePattern))) throw fail('removePattern', 'must be a regular expression');
+    const scope = json['scope'] ?? undefined;
+    if (scope !== undefined && (typeof scope !== 'string' || scope.trim() === '')) throw fail('scope', 'must be the text put after @ in the user name');
+    return {
+      usernameAttribute,
+      canonicalizationMode: canonicalizationMode as CanonicalizationMode,
+      ...(removePattern !== undefined && { removePattern: removePattern }),
+      ...(scope !== undefined && { scope: scope }),
+    };
   },
-  render: (provider) => ({ usernameAttribute: provider.usernameAttribute, ...(provider.canonicalizationMode !== 'NONE' && { canonicalizationMode: provider.canonicalizationMode }) }),
+  render: (provider) => ({
+    usernameAttribute: provider.usernameAttribute,
+    ...(provider.canonicalizationMode !== 'NONE' && { canonicalizationMode: provider.canonicalizationMode }),
+    ...(provider.removePattern !== undefined && { removePattern: provider.removePattern }),
+    ...(provider.scope !== undefined && { scope: provider.scope }),
+  }),
 };
 
 const GENERATOR_KEYS = { read: ['@class', 'salt', 'attribute'] };
@@ -60,3 +74,12 @@ export const anonymousUsernameCodec: ServicePolicyCodec<AnonymousUsername> = {
     persistentIdGenerator: { '@class': SHIBBOLETH_PERSISTENT_ID_GENERATOR, salt: provider.salt, ...(provider.attribute !== undefined && { attribute: provider.attribute }) },
   }),
 };
+
+function isRegularExpression(pattern: string): boolean {
+  try {
+    new RegExp(pattern, 'gs');
+    return true;
+  } catch {
+    return false;
+  }
+}

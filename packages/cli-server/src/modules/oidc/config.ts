@@ -39,7 +39,17 @@ export const oidcSchema = section({
       error: 'expected a map of scope name → claim names',
     })
     .default({})
-    .describe('Scopes of your own beside `profile`, `email`, `phone` and `address`: each releases the claims listed, from the attributes of the same names that the client’s release policy lets through.'),
+    .describe(
+      'Scopes of your own beside `profile`, `email`, `phone` and `address` (Apereo’s user-defined scopes): each releases the claims listed, from the attributes of the same names (or as `oidc.claimsMap` maps them), to a client that lists the scope in its `scopes`; an `OidcCustomScopeAttributeReleasePolicy` of the client for that scope says otherwise. A scope named nowhere here is not served.',
+    ),
+  claimsMap: z
+    .record(z.string().regex(SCOPE_NAME, { error: 'expected a claim name' }), z.string().min(1, { error: 'expected an attribute name' }), {
+      error: 'expected a map of claim name → attribute name',
+    })
+    .default({})
+    .describe(
+      'Claim → the attribute it takes its values from, for every client (Apereo’s `cas.authn.oidc.core.claims-map`): `email: mail` makes a directory’s `mail` the `email` claim. A client’s own `claimMappings` come first.',
+    ),
 }).superRefine((oidc, context) => {
   if (oidc.keys === undefined) return;
   let parsed: unknown;

@@ -1,6 +1,6 @@
 import { cryptoRandomSource } from '@tessera/core';
-import { generateOidcKeySet, pairwiseUsername } from '@tessera/core/modules/oidc';
-import { pairwiseUsernameCodec } from '@tessera/adapter-koa/modules/oidc';
+import { generateOidcKeySet, pairwiseUsername, SCOPE_RELEASE_POLICIES } from '@tessera/core/modules/oidc';
+import { pairwiseUsernameCodec, SCOPE_POLICY_CODECS } from '@tessera/adapter-koa/modules/oidc';
 import type { ModuleContext, ModuleKeyFile, ModuleSettings, SettingProblem, TesseraModule } from '../module.js';
 import { oidcCommands } from './commands.js';
 import { oidcSections } from './config.js';
@@ -15,8 +15,16 @@ export const oidcModule: TesseraModule<typeof oidcSections> = {
   dependencies: ['login'],
   sections: oidcSections,
   events: oidcEvents,
-  // Apereo's pairwise subjects of OpenID Connect clients (OIDC Core §8.1).
-  servicePolicies: { usernameProviders: [{ behaviour: pairwiseUsername, codec: pairwiseUsernameCodec }] },
+  // Apereo's pairwise subjects of OpenID Connect clients (OIDC Core §8.1), and its scope release
+  // policies (OidcProfileScopeAttributeReleasePolicy and the like), each its behaviour and its codec part.
+  servicePolicies: {
+    usernameProviders: [{ behaviour: pairwiseUsername, codec: pairwiseUsernameCodec }],
+    releasePolicies: SCOPE_RELEASE_POLICIES.map((behaviour) => {
+      const codec = SCOPE_POLICY_CODECS.find((candidate) => candidate.type === behaviour.type);
+      if (!codec) throw new Error(`${behaviour.type} has no codec part`);
+      return { behaviour, codec };
+    }),
+  },
   // The interaction routes' and the OAuth profile's, then the secrets the provider's own endpoints
   // (outside the router) read: no log or audit line holds them.
   parameters: () => [

@@ -55,6 +55,7 @@ export const registerOidcModule: ModuleRegistration<typeof oidcSections> = (bind
         pages,
         trustProxy: server.trustProxy,
         customScopes: settings.scopes,
+        claimsMap: settings.claimsMap,
         fetchPrivateAddresses: settings.fetchPrivateAddresses,
         lifetimes: settings,
         loginSessionSeconds: ticketSettings.tgt.maxTimeToLiveSeconds,

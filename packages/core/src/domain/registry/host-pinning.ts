@@ -41,21 +41,36 @@ export function hostPinning(pattern: string): HostPinning {
 
 const SEVERITY: Record<HostPinning, number> = { pinned: 0, 'unescaped-dot': 1, 'open-end': 2, 'any-host': 3 };
 
+/** What is said about one key of a valid definition: the key, dotted, and why. */
+export interface KeyWarning {
+  readonly field: string;
+  readonly text: string;
+}
+
 /**
- * The warnings about a definition's URL patterns whose host is not pinned: its serviceId, and the
- * pattern of its proxy policy (to which tessera sends proxy-granting tickets); none when all are pinned.
+ * A definition's URL patterns whose host is not pinned: its serviceId, and the pattern of its proxy
+ * policy (to which tessera sends proxy-granting tickets); none when all are pinned.
  */
-export function unpinnedHostWarnings(service: Pick<ServiceDefinition, 'id' | 'name' | 'serviceId' | 'proxyPolicy'>): string[] {
-  const label = `service "${service.name}"${service.id === undefined ? '' : ` (id ${service.id})`}`;
-  const warnings: string[] = [];
+export function unpinnedHosts(service: Pick<ServiceDefinition, 'serviceId' | 'proxyPolicy'>): KeyWarning[] {
+  const warnings: KeyWarning[] = [];
   const serviceId = hostPinning(service.serviceId);
-  if (serviceId !== 'pinned') warnings.push(`${label}: its host is not pinned: serviceId ${service.serviceId} ${WHY[serviceId]}`);
+  if (serviceId !== 'pinned') warnings.push({ field: 'serviceId', text: `its host is not pinned: serviceId ${service.serviceId} ${WHY[serviceId]}` });
   const policy = service.proxyPolicy;
   if (policy?.kind === 'regex' && !policy.useServiceId && !policy.exactMatch && policy.pattern !== undefined) {
     const pgtUrl = hostPinning(policy.pattern);
-    if (pgtUrl !== 'pinned') warnings.push(`${label}: the host of its proxy callbacks is not pinned: proxyPolicy.pattern ${policy.pattern} ${WHY[pgtUrl]}`);
+    if (pgtUrl !== 'pinned') warnings.push({ field: 'proxyPolicy.pattern', text: `the host of its proxy callbacks is not pinned: proxyPolicy.pattern ${policy.pattern} ${WHY[pgtUrl]}` });
   }
   return warnings;
+}
+
+/** The service a warning is about, `service "Intranet" (id 3)`, as warnings name it. */
+export function serviceWarningLabel(service: Pick<ServiceDefinition, 'id' | 'name'>): string {
+  return `service "${service.name}"${service.id === undefined ? '' : ` (id ${service.id})`}`;
+}
+
+/** unpinnedHosts, each line naming the service. */
+export function unpinnedHostWarnings(service: Pick<ServiceDefinition, 'id' | 'name' | 'serviceId' | 'proxyPolicy'>): string[] {
+  return unpinnedHosts(service).map(({ text }) => `${serviceWarningLabel(service)}: ${text}`);
 }
 
 const WHY: Record<Exclude<HostPinning, 'pinned'>, string> = {

@@ -174,7 +174,7 @@ export const USER_PROFILE_VIEW_TYPES = ['NESTED', 'FLAT'] as const;
 export type UserProfileViewType = (typeof USER_PROFILE_VIEW_TYPES)[number];
 
 /** How an OpenID Connect client proves who it is at the token endpoint. */
-export const OIDC_CLIENT_AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'private_key_jwt', 'none'] as const;
+export const OIDC_CLIENT_AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'client_secret_jwt', 'private_key_jwt', 'none'] as const;
 export type OidcClientAuthMethod = (typeof OIDC_CLIENT_AUTH_METHODS)[number];
 
 /** The client part of an OidcRegisteredService or OAuthRegisteredService, in Apereo's terms. */
@@ -184,7 +184,7 @@ export interface OidcClientDefinition {
   readonly clientSecret?: string;
   /** An OAuthRegisteredService has no such key: `client_secret_basic` with a secret (either form is taken), `none` without. */
   readonly tokenEndpointAuthenticationMethod: OidcClientAuthMethod;
-  /** The scopes the client may ask for; empty for an OAuth client that names none (every scope but `openid`). */
+  /** The scopes the client may ask for, as written; empty when it names none: every scope the provider serves (an OAuth client's but `openid`). */
   readonly scopes: readonly string[];
   readonly supportedGrantTypes: readonly string[];
   readonly supportedResponseTypes: readonly string[];
@@ -209,7 +209,27 @@ export interface OidcClientDefinition {
   readonly subjectType?: OidcSubjectType;
   /** The URL whose host is the client's sector for pairwise subjects; absent, the host of its redirect URIs. */
   readonly sectorIdentifierUri?: string;
+  /**
+   * Apereo's `jwtAccessToken`, kept only when true: the client's access tokens are JWTs (RFC 9068,
+   * `typ: at+jwt`) signed with the provider's key, its `aud` the client id, for its resource servers to
+   * verify against the JWKS.
+   */
+  readonly jwtAccessToken?: true;
+  /**
+   * Apereo's `responseMode`, kept only when not `query`: how an authorization answers the client when
+   * its request names no `response_mode` (`fragment`, `form_post`, or a JWT response mode, JARM).
+   */
+  readonly responseMode?: OidcResponseMode;
+  /**
+   * Apereo's `encryptIdToken` with `idTokenEncryptionAlg` and `idTokenEncryptionEncoding`, kept only
+   * when on: the client's ID tokens are signed, then encrypted (JWE) to the public key of its `jwks`.
+   */
+  readonly idTokenEncryption?: { readonly alg: string; readonly enc: string };
 }
+
+/** The response modes a client may register: OAuth 2.0's, and JARM's (the answer as a JWT signed with the provider's key). */
+export const OIDC_RESPONSE_MODES = ['query', 'fragment', 'form_post', 'query.jwt', 'fragment.jwt', 'form_post.jwt', 'jwt'] as const;
+export type OidcResponseMode = (typeof OIDC_RESPONSE_MODES)[number];
 
 export const OIDC_SUBJECT_TYPES = ['public', 'pairwise'] as const;
 export type OidcSubjectType = (typeof OIDC_SUBJECT_TYPES)[number];
