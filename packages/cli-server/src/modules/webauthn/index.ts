@@ -19,10 +19,11 @@ export const webauthnModule: TesseraModule<typeof webauthnSections> = {
   // the address's own failures); `hwk`, a key held by an authenticator; SAML 1.1's hardware token.
   credentialKinds: [{ type: WEBAUTHN_CREDENTIAL_TYPE, provesUsername: false, amr: 'hwk', samlAuthenticationMethod: 'urn:oasis:names:tc:SAML:1.0:am:HardwareToken' }],
   secondFactors: [WEBAUTHN_SECOND_FACTOR],
-  parameters: () => [
+  // The answer on every page of its own; the challenge's id with the passkey button only; the key's name on the registration page only.
+  parameters: ({ webauthn }) => [
     { name: WEBAUTHN_PARAMETERS.response, secret: true, credential: true },
-    { name: WEBAUTHN_PARAMETERS.challenge, credential: true },
-    { name: WEBAUTHN_PARAMETERS.deviceName },
+    ...(webauthn.passwordless ? [{ name: WEBAUTHN_PARAMETERS.challenge, credential: true }] : []),
+    ...(webauthn.selfRegistration ? [{ name: WEBAUTHN_PARAMETERS.deviceName }] : []),
   ],
   problems: (_settings, { server }) => publicUrlProblems(server.publicUrl),
   commands: webauthnCommands,

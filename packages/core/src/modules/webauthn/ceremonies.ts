@@ -1,11 +1,4 @@
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-  type AuthenticationResponseJSON,
-  type RegistrationResponseJSON,
-} from '@simplewebauthn/server';
+import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import { AuthenticationFailedError } from '../../domain/errors.js';
 import type { RequestOrigin } from '../../domain/events.js';
 import type { Clock } from '../../ports/clock.js';
@@ -40,6 +33,12 @@ export interface WebAuthnSettings {
 export const WEBAUTHN_REFUSED = 'The security key or passkey was not accepted.';
 
 const CHALLENGE_BYTES = 32;
+
+/**
+ * The library, loaded at the first ceremony: it takes a second to load (its ASN.1 and X.509 parts), which
+ * every `tessera` command would pay for at start, since module declarations are read by each.
+ */
+const library = () => import('@simplewebauthn/server');
 
 /** A challenge's options as the browser's `@simplewebauthn/browser` takes them, and when it stops being answerable. */
 export type PreparedCeremony = { readonly options: JsonValue; readonly expiresAt: number };
@@ -81,7 +80,7 @@ export class WebAuthnCeremonies {
 
   /** The options of an assertion: of the user's devices (a second factor), or of any passkey of this site (`devices` empty: the browser lists them). */
   async authenticationOptions(devices: readonly WebAuthnDevice[], userVerification: UserVerification): Promise<JsonValue> {
-    const options = await generateAuthenticationOptions({
+    const options = await (await library()).generateAuthenticationOptions({
       rpID: this.settings.relyingParty.id,
       challenge: new Uint8Array(this.random.bytes(CHALLENGE_BYTES)),
       timeout: this.settings.challengeSeconds * 1000,
@@ -94,7 +93,7 @@ export class WebAuthnCeremonies {
   /** The options of a registration for the user: attestation `none`, a resident key (passkey) preferred, the user's devices excluded. */
   async registrationOptions(username: string, userHandle: string, existing: readonly WebAuthnDevice[]): Promise<JsonValue> {
     const { relyingParty } = this.settings;
-    const options = await generateRegistrationOptions({
+    const options = await (await library()).generateRegistrationOptions({
       rpName: relyingParty.name,
       rpID: relyingParty.id,
       userName: username,
@@ -127,6 +126,7 @@ export class WebAuthnCeremonies {
     // A discoverable credential names its user: it must be the device's.
     const userHandle = (assertion.response as { userHandle?: unknown } | undefined)?.userHandle;
     if (userHandle !== undefined && userHandle !== device.userHandle) throw refused();
+    const { verifyAuthenticationResponse } = await library();
     let verified;
     try {
       verified = await verifyAuthenticationResponse({
@@ -156,6 +156,7 @@ export class WebAuthnCeremonies {
   /** A registration answering `challenge`, from this origin and RP id, its attestation checked: the device it makes. */
   async verifyRegistration(response: unknown, challenge: string): Promise<VerifiedRegistration> {
     if (!isResponse(response)) throw refused();
+    const { verifyRegistrationResponse } = await library();
     let verified;
     try {
       verified = await verifyRegistrationResponse({
