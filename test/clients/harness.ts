@@ -8,13 +8,13 @@ import { join } from 'node:path';
 export type Probe = readonly [command: string, ...args: string[]];
 
 /**
- * Marks the calling suite pending, with one line saying why, unless every probe command exits 0.
- * Call from a `before` hook.
+ * Marks the calling suite pending, with one line saying why (and the script that installs what is
+ * missing), unless every probe command exits 0. Call from a `before` hook.
  */
-export function skipUnlessInstalled(context: Mocha.Context, client: string, probes: readonly Probe[]): void {
+export function skipUnlessInstalled(context: Mocha.Context, client: string, probes: readonly Probe[], installer = 'scripts/install-cas-clients.sh'): void {
   const failed = probes.find(([command, ...args]) => spawnSync(command, args, { stdio: 'ignore', timeout: 10_000 }).status !== 0);
   if (failed === undefined) return;
-  process.stdout.write(`    skipping ${client}: \`${failed.join(' ')}\` failed; run scripts/install-cas-clients.sh\n`);
+  process.stdout.write(`    skipping ${client}: \`${failed.join(' ')}\` failed; run ${installer}\n`);
   context.skip();
 }
 
@@ -34,10 +34,10 @@ export interface ProgramResult {
   readonly stderr: string;
 }
 
-/** Runs a program to its end (killed after `timeoutMs`), whatever its exit code. */
-export function runProgram(command: string, args: readonly string[], timeoutMs = 15_000): Promise<ProgramResult> {
+/** Runs a program to its end (killed after `timeoutMs`), whatever its exit code; in `cwd` when given. */
+export function runProgram(command: string, args: readonly string[], timeoutMs = 15_000, cwd?: string): Promise<ProgramResult> {
   return new Promise((resolve, reject) => {
-    execFile(command, args, { timeout: timeoutMs, encoding: 'utf8' }, (error, stdout, stderr) => {
+    execFile(command, args, { timeout: timeoutMs, encoding: 'utf8', ...(cwd !== undefined && { cwd }) }, (error, stdout, stderr) => {
       if (error && typeof error.code !== 'number') reject(new Error(`${command} failed: ${error.message}\n${stderr}`));
       else resolve({ code: error ? Number(error.code) : 0, stdout, stderr });
     });

@@ -125,7 +125,7 @@ export interface Usage {
 
 /** The commands and options of `tessera --help`'s usage lines (`  tessera services import DIR [--config FILE]`). */
 export function usagesOf(help: string): Usage[] {
-  return [...help.matchAll(/^ {2}tessera ([a-z][a-z -]*?)(?= [A-Z[-]| {2}|$)(.*)$/gm)].map((match) => ({
+  return [...help.matchAll(/^ {2}tessera ([a-z][a-z0-9 -]*?)(?= [A-Z[-]| {2}|$)(.*)$/gm)].map((match) => ({
     name: match[1]!.trim().split(' '),
     options: [...match[2]!.matchAll(/--[a-z-]+/g)].map((option) => option[0]),
   }));

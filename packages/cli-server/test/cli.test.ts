@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { createPrivateKey, X509Certificate } from 'node:crypto';
 import { chmodSync, existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -136,6 +137,44 @@ describe('tessera CLI', function () {
     expect((await runCli(['generate-keys', '--rotate', file])).code).to.equal(2);
   });
 
+  it('saml2 generate-keys prints a key set with certificates; --rollover FILE publishes new keys, then makes them current, the salt kept', async function () {
+    // Four CLI processes making RSA keys: slow on a busy machine.
+    this.timeout(120_000);
+    type Key = { state: string; privateKey: string; certificate: string };
+    type KeySet = { signing: Key[]; encryption: Key[]; persistentIdSalt: string };
+    const first = await runCli(['saml2', 'generate-keys', '--entity-id', 'https://sso.example.org/cas/idp']);
+    expect(first.code, first.stderr).to.equal(0);
+    const current = JSON.parse(first.stdout) as KeySet;
+    expect(current.signing.map((key) => key.state)).to.deep.equal(['current']);
+    expect(current.encryption.map((key) => key.state)).to.deep.equal(['current']);
+    const certificate = new X509Certificate(current.signing[0]!.certificate);
+    expect(certificate.subject).to.equal('CN=sso.example.org SAML signing');
+    expect(certificate.publicKey.asymmetricKeyDetails?.modulusLength).to.equal(3072);
+    expect(certificate.checkPrivateKey(createPrivateKey(current.signing[0]!.privateKey))).to.equal(true);
+    expect(current.encryption[0]!.certificate).to.not.equal(current.signing[0]!.certificate);
+    expect(current.persistentIdSalt).to.have.length.of.at.least(32);
+
+    const file = join(mkdtempSync(join(tmpdir(), 'tessera-saml2-rollover-')), 'saml2-keys.json');
+    writeFileSync(file, first.stdout);
+    const published = await runCli(['saml2', 'generate-keys', '--rollover', file]);
+    const next = JSON.parse(published.stdout) as KeySet;
+    expect(next.signing.map((key) => key.state)).to.deep.equal(['current', 'next']);
+    expect(next.signing[0]).to.deep.equal(current.signing[0]);
+    expect(next.persistentIdSalt).to.equal(current.persistentIdSalt);
+    expect(published.stderr).to.contain('published in the metadata as the next ones');
+    writeFileSync(file, published.stdout);
+    const promoted = await runCli(['saml2', 'generate-keys', '--rollover', file]);
+    const swapped = JSON.parse(promoted.stdout) as KeySet;
+    expect(swapped.signing).to.deep.equal([{ ...next.signing[1]!, state: 'current' }, { ...current.signing[0]!, state: 'previous' }]);
+    expect(swapped.encryption.map((key) => key.state)).to.deep.equal(['current', 'previous']);
+    expect(promoted.stderr).to.contain('now current');
+
+    writeFileSync(file, '{"signing": []}');
+    const refused = await runCli(['saml2', 'generate-keys', '--rollover', file]);
+    expect(refused.code).to.equal(2);
+    expect(refused.stderr.trim()).to.equal(`tessera saml2 generate-keys: --rollover ${file}: needs "signing": the current key, and at most a next or a previous one`);
+  });
+
   it('otp new prints a fresh base32 secret for otpSecret and its otpauth:// URI; --user is required', async () => {
     const run = await runCli(['otp', 'new', '--user', 'alice']);
     expect(run.code).to.equal(0);
@@ -152,7 +191,7 @@ describe('tessera CLI', function () {
     this.timeout(90_000);
     const help = await runCli(['--help']);
     expect(help.code).to.equal(0);
-    const listed = [...help.stdout.matchAll(/^ {2}tessera ([a-z-]+(?: [a-z-]+)?)/gm)].map((match) => match[1]);
+    const listed = [...help.stdout.matchAll(/^ {2}tessera ([a-z0-9-]+(?: [a-z-]+)?)/gm)].map((match) => match[1]);
     expect(listed).to.deep.equal(COMMANDS);
     // A module's commands come from its declaration (TesseraModule.commands), as the CLI takes them.
     expect(COMMANDS).to.include.members(MODULES.flatMap((module) => (module.commands ?? []).map((command) => command.name)));
@@ -230,7 +269,7 @@ describe('tessera CLI', function () {
   });
 });
 
-const COMMANDS = ['start', 'config check', 'hash-password', 'generate-keys', 'oidc generate-keys', 'services list', 'services import', 'services validate', 'otp new', 'webauthn list', 'webauthn remove', 'health'];
+const COMMANDS = ['start', 'config check', 'hash-password', 'generate-keys', 'oidc generate-keys', 'saml2 generate-keys', 'services list', 'services import', 'services validate', 'otp new', 'webauthn list', 'webauthn remove', 'health'];
 
 describe('tessera health', function () {
   this.timeout(30_000);

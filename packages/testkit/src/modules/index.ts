@@ -3,6 +3,7 @@ import { describeLoginStoresOnRecords } from './login/index.js';
 import type { ModuleRecordsFactory } from './module-records.js';
 import { describeOtpStoresOnRecords } from './otp/index.js';
 import { describeWebAuthnStoresOnRecords } from './webauthn/index.js';
+import { describeSaml2StoresOnRecords } from './saml2/index.js';
 
 export type { ModuleRecordsFactory } from './module-records.js';
 
@@ -18,4 +19,5 @@ export function describeModuleStoresOnRecords(name: string, records: ModuleRecor
   describeOtpStoresOnRecords(name, records, anotherNode);
   describeConsentStoresOnRecords(name, records, anotherNode);
   describeWebAuthnStoresOnRecords(name, records, anotherNode);
+  describeSaml2StoresOnRecords(name, records, anotherNode);
 }
