@@ -14,6 +14,7 @@ export type {
   PromptPage,
   PromptView,
   RequestCondition,
+  ScriptFile,
   Step,
   StepChoice,
   TicketEncoding,

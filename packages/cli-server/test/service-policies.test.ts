@@ -107,7 +107,8 @@ describe('service policies: the built-in ones and every module’s, one registry
     const { codec } = servicePolicyParts(serverPolicyRegistrations());
     const mfa = (providers: readonly string[]) => ({ ...DEFINITION, multifactorPolicy: { multifactorAuthenticationProviders: providers } });
     expect(codec.parse(mfa(['mfa-gauth'])).multifactorPolicy?.providers).to.deep.equal(['mfa-gauth']);
-    expect(() => codec.parse(mfa(['mfa-duo']))).to.throw(/names mfa-duo, which tessera does not have; its one provider is mfa-gauth \(a one-time code\)/);
+    expect(codec.parse(mfa(['mfa-webauthn'])).multifactorPolicy?.providers).to.deep.equal(['mfa-webauthn']);
+    expect(() => codec.parse(mfa(['mfa-duo']))).to.throw(/names mfa-duo, which tessera does not have; its providers are mfa-gauth \(a one-time code\), mfa-webauthn \(a security key or passkey\)/);
     const withKeys = servicePolicyParts(serverPolicyRegistrations([{}, { secondFactors: [{ id: 'mfa-keys', description: 'a security key' }] }]));
     expect(withKeys.codec.parse(mfa(['mfa-keys'])).multifactorPolicy?.providers, "a module's declared provider").to.deep.equal(['mfa-keys']);
     expect(() => withKeys.codec.parse(mfa(['mfa-gauth']))).to.throw(/names mfa-gauth, which tessera does not have; its one provider is mfa-keys \(a security key\)/);

@@ -17,13 +17,14 @@ import { saml2Module } from './saml2/index.js';
 import { servicesModule } from './services/index.js';
 import { throttleModule } from './throttle/index.js';
 import { tokensModule } from './tokens/index.js';
+import { webauthnModule } from './webauthn/index.js';
 import { x509Module } from './x509/index.js';
 
 /**
  * The one module list (docs/adding-a-module.md): adding a module is adding its folders and one entry here.
  * Dependencies come before their dependants; modules register in this order.
  */
-export const MODULES = [restModule, tokensModule, servicesModule, otpModule, throttleModule, x509Module, loginModule, consentModule, proxyModule, oidcModule, saml2Module] as const;
+export const MODULES = [restModule, tokensModule, servicesModule, otpModule, throttleModule, x509Module, loginModule, webauthnModule, consentModule, proxyModule, oidcModule, saml2Module] as const;
 
 /** The list as the code below walks it: each module's hooks take its own settings, whatever their shape. */
 const LISTED: readonly TesseraModule[] = MODULES;
