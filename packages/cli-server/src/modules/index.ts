@@ -1,3 +1,4 @@
+import { ServiceTypes } from '@tessera/core';
 import type { z } from 'zod';
 import type { ModuleCommand } from '../cli/command.js';
 import type { CentralSettings } from '../config/central.js';
@@ -82,6 +83,17 @@ export function moduleEvents(): ModuleEvents {
 /** The commands every known module adds, on or off, in list order (cli/commands.ts places them in the help). */
 export function moduleCommands(): ModuleCommand[] {
   return LISTED.flatMap((module) => module.commands ?? []);
+}
+
+/**
+ * The service classes every listed module brings, with those of the enabled modules served: a
+ * service of a type whose module is off behaves as an unregistered one.
+ */
+export function moduleServiceTypes(names: readonly string[]): ServiceTypes {
+  return new ServiceTypes(
+    LISTED.flatMap((module) => module.serviceTypes ?? []),
+    enabledModules(names).flatMap((module) => module.serviceTypes ?? []),
+  );
 }
 
 /** A `modules` list with the modules demo mode shows (the browser login, proxy tickets) added, those whose dependencies are on. */
