@@ -17,7 +17,7 @@ const SECRET_BYTES = 20;
 
 /**
  * Self-registration of a TOTP secret (`otp.selfRegistration`): a login that must give `mfa-gauth` for
- * its service, of a user who has no factor the service accepts, is shown a new secret after the password
+ * its service, of a user who has no second factor at all, is shown a new secret after the password
  * (a QR code and the text), and confirms it with a first code of it, which also proves the factor for
  * this login; the secret is then the user's on every node (`otp.enrolments`). The secret waits on the server
  * (`otp.offered`, and with the held login) until confirmed, the same each time the page is shown. Asked only where the policy would refuse the user without a

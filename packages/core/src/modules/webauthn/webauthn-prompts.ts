@@ -87,7 +87,7 @@ export class WebAuthnPrompt implements SessionPrompt<PreparedCeremony, string> {
 
 /**
  * Self-registration (`webauthn.selfRegistration`): a login that must give `mfa-webauthn` for its
- * service, of a user who has no factor the service accepts, registers a security key or passkey after
+ * service, of a user who has no second factor at all, registers a security key or passkey after
  * the password, as Apereo's device registration does. The registration proves the new device in the
  * same gesture, so the login goes on with the factor given. Asked only where the policy would refuse
  * the user without a factor.
