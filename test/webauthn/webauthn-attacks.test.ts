@@ -22,6 +22,7 @@ describe('self-registration of a user who has a factor already (a factor-protect
       users: [
         { username: 'dora', password: 'Explorer', otpSecret: TOTP_SECRET },
         { username: 'casuser', password: 'Mellon' },
+        { username: 'alice', password: 'secret' },
       ],
     });
   });
@@ -37,8 +38,9 @@ describe('self-registration of a user who has a factor already (a factor-protect
     expect(headingOf(either.body)).to.equal('One-time code');
   });
 
+  const firstKey = new SoftwareAuthenticator();
   it('offers no TOTP enrolment to a user with a registered key: a service asking a code only refuses the password alone', async () => {
-    const key = new SoftwareAuthenticator();
+    const key = firstKey;
     const browser = new Browser();
     const registration = await logIn(browser, base(), MFA);
     expect(headingOf(registration.body)).to.equal('Register a security key');
@@ -53,5 +55,32 @@ describe('self-registration of a user who has a factor already (a factor-protect
     expect(headingOf(either.body)).to.equal('Security key');
     const landing = await another.submit(either, { webauthnResponse: JSON.stringify(key.assert(optionsOf(either.body), { origin: server.origin })) });
     expect((await validate(base(), EITHER, ticketOf(landing.location)!)).user).to.equal('casuser');
+  });
+
+  it('maps a passkey to its own user only: an answer naming another user’s handle is refused, each key logs in its own user', async () => {
+    const aliceKey = new SoftwareAuthenticator();
+    const browser = new Browser();
+    const registration = await logIn(browser, base(), MFA, 'alice', 'secret');
+    const aliceHandle = optionsOf(registration.body).user!.id;
+    expect((await browser.submit(registration, { webauthnResponse: JSON.stringify(aliceKey.register(optionsOf(registration.body), { origin: server.origin })) })).status).to.equal(302);
+    const passkey = async (answer: (options: ReturnType<typeof optionsOf>) => Record<string, unknown>) => {
+      const visitor = new Browser();
+      const page = await visitor.get(`${base()}/login?service=${encodeURIComponent(MFA)}`);
+      return visitor.submit(page, { webauthnResponse: JSON.stringify(answer(optionsOf(page.body))) });
+    };
+    const aliceLanding = await passkey((options) => aliceKey.assert(options, { origin: server.origin }));
+    expect((await validate(base(), MFA, ticketOf(aliceLanding.location)!)).user).to.equal('alice');
+    // alice's own key, its answer claiming another user handle (not signed over): refused, not a login of anyone else.
+    const swapped = await passkey((options) => {
+      const answer = aliceKey.assert(options, { origin: server.origin }) as { response: Record<string, unknown> };
+      return { ...answer, response: { ...answer.response, userHandle: Buffer.from('someone else').toString('base64url') } };
+    });
+    expect(swapped.status).to.equal(401);
+    // And with alice's real handle on another key of the site (casuser's): refused, the key names its user.
+    const casuserKeyAsAlice = await passkey((options) => {
+      const answer = firstKey.assert(options, { origin: server.origin }) as { response: Record<string, unknown> };
+      return { ...answer, response: { ...answer.response, userHandle: aliceHandle } };
+    });
+    expect(casuserKeyAsAlice.status).to.equal(401);
   });
 });

@@ -126,18 +126,18 @@ describe('PasskeyChallenges (the login page’s passkey button)', () => {
   it('stores nothing per page shown: a thousand pages leave one record at most (the key its challenges derive from)', async () => {
     const { prompt, stored } = button();
     const shown = new Set<string>();
-    for (let page = 0; page < 1000; page += 1) shown.add(challengeOf({ options: (await prompt.prepare({}))!.options, expiresAt: 0 }));
+    for (let page = 0; page < 1000; page += 1) shown.add(challengeOf({ options: (await prompt.prepare({})).options, expiresAt: 0 }));
     expect(shown.size, 'each page its own challenge').to.equal(1000);
     expect(stored()).to.be.at.most(1);
   });
 
   it('gives the page’s challenge once, within challengeSeconds; a forged, altered or expired id gives none', async () => {
     const { prompt, challenges, clock } = button();
-    const page = (await prompt.prepare({}))!;
+    const page = (await prompt.prepare({}));
     const challenge = challengeOf({ options: page.options, expiresAt: 0 });
     expect(await challenges.take(page.challengeId)).to.equal(challenge);
     expect(await challenges.take(page.challengeId), 'taken already').to.equal(undefined);
-    const other = (await prompt.prepare({}))!;
+    const other = (await prompt.prepare({}));
     const [nonce, expiry] = other.challengeId.split('.');
     expect(await challenges.take(`${nonce}.${Number(expiry) + 60_000}`), 'its expiry moved').to.equal(undefined);
     expect(await challenges.take(`${nonce}.${Number(expiry) + 1_000_000_000}`), 'far beyond challengeSeconds').to.equal(undefined);

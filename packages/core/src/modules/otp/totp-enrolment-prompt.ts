@@ -43,11 +43,11 @@ export class TotpEnrolmentPrompt implements SessionPrompt<TotpEnrolmentOffer, st
   }
 
   /** The secret offered to this login: the one it was shown already (a wrong code does not make the user scan again), else a new one. */
-  async prepare(context: PromptContext, _origin: RequestOrigin, previous?: TotpEnrolmentOffer): Promise<TotpEnrolmentOffer> {
-    if (previous !== undefined && typeof previous.secret === 'string' && typeof previous.uri === 'string') return previous;
+  prepare(context: PromptContext, _origin: RequestOrigin, previous?: TotpEnrolmentOffer): Promise<TotpEnrolmentOffer> {
+    if (previous !== undefined && typeof previous.secret === 'string' && typeof previous.uri === 'string') return Promise.resolve(previous);
     const username = context.authentication.principal.id;
     const secret = new Secret({ buffer: new Uint8Array(this.random.bytes(SECRET_BYTES)).buffer });
-    return { secret: secret.base32, uri: new TOTP({ issuer: this.issuer, label: username, secret }).toString() };
+    return Promise.resolve({ secret: secret.base32, uri: new TOTP({ issuer: this.issuer, label: username, secret }).toString() });
   }
 
   async complete(context: PromptContext, code: string, origin: RequestOrigin, offer: TotpEnrolmentOffer | undefined): Promise<SessionPromptAnswer> {
