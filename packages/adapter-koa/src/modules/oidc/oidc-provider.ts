@@ -86,6 +86,8 @@ export interface OidcProviderDependencies {
    * loopback and private addresses, which its protection against request forgery refuses otherwise.
    */
   readonly fetchPrivateAddresses: boolean;
+  /** The TGT the browser's login session cookie names (the login module's TGC), if it sends one. */
+  readonly browserSession: (ctx: Context) => Promise<string | undefined>;
   /** Told when an RP-initiated logout ended a provider session (the user chose to log out of everything): ends the tessera login session it stood for (`tgtId`), and clears the browser's cookie of it. */
   readonly endLoginSession: (ctx: Context, tgtId: string) => Promise<void>;
   /** Where the provider's unexpected failures are reported (`server.error`). */
@@ -759,6 +761,10 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
   // RP-initiated logout ends the tessera login session too, and so runs CAS single logout, when the user
   // chose to log out; "Stay logged in" keeps it, and the provider signs out only the client that asked.
   provider.use(async (ctx: KoaContextWithOIDC, next) => {
+    if (!(await resumesInItsOwnBrowser(ctx))) {
+      deps.events.emit({ type: 'oidc.refused', request: 'authorization', error: 'login_failed' }, originOf(ctx));
+      return sendPage(ctx, 400, pages.error('login_failed', 'The login did not happen in this browser; start again from the application.'));
+    }
     await next();
     if (ctx.oidc?.route === 'end_session_confirm' && ctx.status >= 300 && ctx.status < 400 && Boolean(ctx.oidc.params?.['logout'])) {
       // The login session the provider session stood for, not whatever the browser's cookie names now:
@@ -769,6 +775,21 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
     }
     if (ctx.oidc?.route === 'introspection') await addReleasedClaims(ctx);
   });
+  /**
+   * Whether a resumed authorization (`GET /auth/<uid>`, its interaction named by the resume cookie, as the
+   * library finds it) goes on in the browser that logged in: when /login finished the interaction, the
+   * browser's session cookie must name the TGT of that login. The interaction cookie alone does not tie
+   * an authorization to a browser: one planted in another's browser (cookie tossing from a sibling host)
+   * would have the victim's single sign-on answer it, and the attacker resume it with the victim's login.
+   */
+  async function resumesInItsOwnBrowser(ctx: KoaContextWithOIDC): Promise<boolean> {
+    if (ctx.method !== 'GET' || !/^\/auth\/[^/]+\/?$/i.test(ctx.path)) return true;
+    const uid = ctx.cookies.get(provider.cookieName('resume'), { signed: true });
+    const interaction = uid === undefined ? undefined : await provider.Interaction.find(uid);
+    const loggedIn = (interaction?.result as { tessera?: { tgt?: unknown } } | undefined)?.tessera?.tgt;
+    return typeof loggedIn !== 'string' || (await deps.browserSession(ctx)) === loggedIn;
+  }
+
   async function endSessionsOf(tgtId: string): Promise<void> {
     const sessions = adapter('Session');
     for (const { id: sessionUid } of await sessionTickets.findByGroup(tgtId)) {
