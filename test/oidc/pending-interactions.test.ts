@@ -82,6 +82,8 @@ describe('oidc: bounded interactions', () => {
       const address = { 'x-forwarded-for': '198.51.100.91' };
       for (const state of ['1', '2', '3']) expect((await startAuthorization(tessera, state, address)).status).to.equal(303);
       const refused = await new Browser(address).get(`${tessera.url}/oidc/auth?${authorizeQuery('4')}`);
+      // The provider routes its endpoint by any case and with a trailing slash: the limit sees them all.
+      for (const path of ['/oidc/auth/', '/oidc/AUTH']) expect((await new Browser(address).get(`${tessera.url}${path}?${authorizeQuery('4')}`)).status, path).to.equal(429);
       expect(refused.status).to.equal(429);
       expect(Number(refused.headers.get('retry-after'))).to.be.greaterThan(0);
       expect(refused.headers.get('content-type')).to.match(/^text\/html/);
