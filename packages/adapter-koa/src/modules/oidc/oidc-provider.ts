@@ -532,6 +532,10 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
     pkce: { required: (_ctx, client) => client.clientAuthMethod === 'none' },
     features: {
       devInteractions: { enabled: false },
+      // Pushed authorization requests, on in the library by default, are not served: a public client's
+      // pushed request was kept unauthenticated (up to 56 KiB for a minute, without the bounds of /auth),
+      // and its parameters then became an interaction past the 4096 bytes /auth allows.
+      pushedAuthorizationRequests: { enabled: false },
       // A client's token for itself (no user, no ID token), for the clients whose supportedGrantTypes say so.
       clientCredentials: { enabled: true },
       // Apereo's encryptIdToken: ID tokens encrypted to the client's public key (its jwks).
