@@ -414,15 +414,22 @@ function renewsRefreshToken(client: ClientFields | undefined): boolean {
   return (client?.tesseraRenewRefreshToken ?? client?.tessera_renew_refresh_token) === true;
 }
 
-/** Whether `value` is an absolute URL without fragment that the client's serviceId matches as a whole. */
+/**
+ * Whether `value` is an absolute URL without fragment that the client's serviceId matches as a whole,
+ * both as written and as a browser reads it (the URL the browser is sent to): a pattern may match text
+ * whose host a URL parser reads otherwise (`https://evil.example\.example.org/` is evil.example's).
+ */
 function matchesServiceId(pattern: unknown, value: unknown): boolean {
   if (typeof pattern !== 'string' || typeof value !== 'string') return false;
+  let parsed: URL;
   try {
-    if (new URL(value).hash !== '' || value.includes('#')) return false;
+    parsed = new URL(value);
   } catch {
     return false;
   }
-  return servicePattern(pattern)?.test(value) === true;
+  if (parsed.hash !== '' || value.includes('#')) return false;
+  const serviceId = servicePattern(pattern);
+  return serviceId?.test(value) === true && serviceId.test(parsed.href);
 }
 
 /**
