@@ -240,6 +240,22 @@ function releaseClaimsAsComputed(provider: ProviderInstance): void {
 }
 
 /**
+ * A client's own token (client_credentials) only while its registered service may be used now (its
+ * time window): the library asks nothing more of the client than its grant types before it stores one.
+ */
+function issueClientTokensOnlyWhileUsable(provider: ProviderInstance, usable: (clientId: string) => Promise<boolean>, errors: ProviderLibrary['errors']): void {
+  const LibraryClientCredentials = provider.ClientCredentials;
+  // Named as the library's model: its kind, storage and ttl go by the class name.
+  class ClientCredentials extends LibraryClientCredentials {
+    override async save(): Promise<string> {
+      if (this.clientId === undefined || !(await usable(this.clientId))) throw new errors.UnauthorizedClient('the client may not be used now');
+      return super.save();
+    }
+  }
+  Object.defineProperty(provider, 'ClientCredentials', { value: ClientCredentials });
+}
+
+/**
  * Apereo's responseMode: an authorization request of a client that registered one and names no
  * `response_mode` is answered in that mode (the library's default goes by the response type only),
  * when the library first asks which mode it is in.
@@ -662,8 +678,10 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
     const tgt = await liveTicketOf(sessionUid, accountId);
     if (!tgt) return undefined;
     const service = await clientService(registry, clientId);
-    if (!service?.oidc) return undefined;
     const { principal } = tgt.authentication;
+    // Its definition decides for the tokens it holds too: one that now refuses the user (or is switched
+    // off, expired, out of its time window) gets nothing more for it.
+    if (!service?.oidc || !deps.core().relyingParties.stillAdmits(service, principal)) return undefined;
     const { username, attributes } = await deps.core().relyingParties.release({ service, url: service.serviceId, principal });
     // The claims of the scopes granted (OpenID Connect clients): the client's release policy reconciled
     // with its scopes, as Apereo's, each scope policy releasing only for its scope.
@@ -758,6 +776,10 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
   // Behind an https public URL every browser came over TLS, whatever the proxy says: the cookies are Secure.
   if (new URL(deps.issuer).protocol === 'https:') Object.defineProperty((provider as unknown as { request: object }).request, 'secure', { get: () => true });
   releaseClaimsAsComputed(provider);
+  issueClientTokensOnlyWhileUsable(provider, async (clientId) => {
+    const service = await clientService(registry, clientId);
+    return service !== undefined && deps.core().relyingParties.stillAdmits(service);
+  }, deps.library.errors);
   answerInRegisteredResponseMode(provider);
   provider.on('server_error', (ctx: Context, error: unknown) => reportServerError(deps.events, error, ctx));
   reportProviderEvents(provider, deps.events);
