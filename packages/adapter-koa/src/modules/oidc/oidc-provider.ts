@@ -141,17 +141,20 @@ interface SessionPayload {
 }
 
 /**
- * Where a request to the provider comes from, for its events: the address and request id tessera's app
- * found when it handed the request over (its trusted-proxy rule, not the provider's own Koa, which would
- * take the leftmost X-Forwarded-For), and the provider's route.
+ * Where a request to the provider comes from, for its events and the access rules it is decided by: the
+ * address and request id tessera's app found when it handed the request over (its trusted-proxy rule,
+ * not the provider's own Koa, which would take the leftmost X-Forwarded-For), its User-Agent (which a
+ * client's HTTP request rules read, as /login's do), and the provider's route.
  */
 function originOf(ctx: KoaContextWithOIDC | undefined): RequestOrigin | undefined {
   if (ctx === undefined) return undefined;
   const handedOver = handedOverRequestOrigin(ctx.req);
+  const userAgent = handedOver?.userAgent ?? ctx.get('User-Agent');
   return {
     clientAddress: clientAddressOf(ctx),
     requestId: handedOver?.requestId ?? randomUUID(),
     endpoint: `${ctx.method} oidc:${ctx.oidc?.route ?? '(no route)'}`,
+    ...(userAgent !== '' && { userAgent }),
   };
 }
 
