@@ -9,6 +9,7 @@ import { scrapeSample } from './metrics.js';
 import { accessTokenFor, codesOf, openOidcSession } from './oidc-session.js';
 import type { BenchOptions } from './options.js';
 import { rawArgon2 } from './processes/argon2-raw.js';
+import { rawWebAuthn } from './processes/webauthn-raw.js';
 import { startBaseline, startFloor } from './processes/koa-process.js';
 import { cpuMicros } from './processes/proc.js';
 import type { ServerProcess } from './processes/server-process.js';
@@ -47,6 +48,7 @@ export async function measure(options: BenchOptions, configurations: readonly Se
   const baselineRuns: RoundRun[] = [];
   const rowRuns = new Map<string, RoundRun[]>();
   const rawArgon2Runs: RawArgon2Run[] = [];
+  const rawWebAuthnRuns: RawArgon2Run[] = [];
   const floorRows = FLOOR_ROWS.filter((floor) => configurations.some((configuration) => configuration.rows.includes(floor.name)));
   const floorRuns = new Map<RowName, RoundRun[]>(floorRows.map((floor) => [floor.name, []]));
   const baseline = await startBaseline(options.poolSize);
@@ -90,6 +92,9 @@ export async function measure(options: BenchOptions, configurations: readonly Se
             const raw = await rawArgon2(fixtures.argon2Phc, ARGON2_PASSWORD, { seconds: seconds(warmup), inFlight: options.connections, poolSize: options.poolSize });
             if (!warmup) rawArgon2Runs.push({ configuration: server.configuration.name, round, ...raw });
             say(`${label} raw argon2id verify: ${raw.perSecond.toFixed(1)}/s, ${raw.cpuMicrosPerVerify.toFixed(0)} µs CPU each`);
+            const webauthn = await rawWebAuthn({ seconds: seconds(warmup), inFlight: options.connections, poolSize: options.poolSize });
+            if (!warmup) rawWebAuthnRuns.push({ configuration: server.configuration.name, round, ...webauthn });
+            say(`${label} WebAuthn assertion verify: ${webauthn.perSecond.toFixed(1)}/s, ${webauthn.cpuMicrosPerVerify.toFixed(0)} µs CPU each`);
           }
           const pools = { tgts: server.tgts, sts, codes, accessToken: server.oidc?.accessToken };
           const outcome = await measured(server.tessera.pid, rowLoad(row.name, server.target, pools, options.connections, seconds(warmup)));
@@ -114,7 +119,7 @@ export async function measure(options: BenchOptions, configurations: readonly Se
   }
   const rows = running.flatMap((server) => server.rows.map((row) => ({ configuration: server.configuration.name, row, runs: rowRuns.get(key(server, row)) ?? [] })));
   const floors = floorRows.map((row) => ({ row, runs: floorRuns.get(row.name) ?? [] }));
-  return { baseline: baselineRuns, floors, rows, rawArgon2: rawArgon2Runs, memory };
+  return { baseline: baselineRuns, floors, rows, rawArgon2: rawArgon2Runs, rawWebAuthn: rawWebAuthnRuns, memory };
 }
 
 function key(server: Running, row: Row): string {
