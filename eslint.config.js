@@ -6,18 +6,24 @@ const frameworks = ['koa', 'koa-*', '@koa/*', 'mongodb', 'ioredis', 'inversify',
 
 const corePurity = { group: [...frameworks, '@tessera/*'], message: 'core stays pure: no framework, database, DI or sibling package.' };
 const certificateLibraries = ['pkijs', 'asn1js'];
+const webauthnLibraries = ['@simplewebauthn/*'];
+const webauthnOnly = { group: webauthnLibraries, message: '@simplewebauthn/server lives in core/src/modules/webauthn only (its browser library is served by adapter-koa/src/modules/webauthn).' };
 
 /** The hexagon's edges (docs/architecture.md §2), checked on every lint. */
 const edges = [
   {
     files: ['packages/core/src/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [corePurity, { group: certificateLibraries, message: 'pkijs and asn1js live in core/src/modules/x509 only.' }] }],
+      'no-restricted-imports': ['error', { patterns: [corePurity, { group: certificateLibraries, message: 'pkijs and asn1js live in core/src/modules/x509 only.' }, webauthnOnly] }],
     },
   },
   {
     files: ['packages/core/src/modules/x509/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [corePurity] }] },
+    rules: { 'no-restricted-imports': ['error', { patterns: [corePurity, webauthnOnly] }] },
+  },
+  {
+    files: ['packages/core/src/modules/webauthn/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [corePurity, { group: certificateLibraries, message: 'pkijs and asn1js live in core/src/modules/x509 only.' }] }] },
   },
   ...['adapter-memory', 'adapter-koa', 'adapter-mongo', 'adapter-redis', 'adapter-ldap'].map((adapter) => ({
     files: [`packages/${adapter}/**/*.ts`],

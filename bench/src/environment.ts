@@ -21,7 +21,7 @@ const DEPENDENCIES: readonly (readonly [folder: string, names: readonly string[]
   ['bench', ['autocannon', 'koa', '@koa/router', 'koa-body', 'oidc-provider']],
   ['packages/adapter-koa', ['zod', 'oidc-provider']],
   ['packages/cli-server', ['pino', 'prom-client']],
-  ['packages/core', ['jose', '@node-rs/argon2', 'pkijs']],
+  ['packages/core', ['jose', '@node-rs/argon2', 'pkijs', '@simplewebauthn/server']],
 ];
 
 export function describeEnvironment(argv: readonly string[]): Environment {

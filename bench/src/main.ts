@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { CONFIGURATIONS, selectedConfigurations } from './configurations.js';
 import { describeEnvironment, environmentLines, loadAverage } from './environment.js';
 import { makeFixtures } from './fixtures.js';
-import { rawArgon2Line, renderDocument } from './markdown.js';
+import { rawArgon2Line, rawWebAuthnLine, renderDocument } from './markdown.js';
 import { measure } from './measure.js';
 import { BENCH_USAGE, benchOptions, type BenchOptions } from './options.js';
 import { renderPlot } from './plot.js';
@@ -54,7 +54,7 @@ const summary = summarise(
   configurations.filter((configuration) => configuration.memoryFigure).map((configuration) => configuration.name),
 );
 const memoryTable = summary.memory.length > 0 ? `\n\n${renderMemoryTable(summary.memory)}` : '';
-console.log(`\n${renderTable(summary)}${memoryTable}\n\n${rawArgon2Line(results)}`);
+console.log(`\n${renderTable(summary)}${memoryTable}\n\n${rawArgon2Line(results)}\n${rawWebAuthnLine(results)}`);
 const loadAverageAtEnd = loadAverage();
 console.log(`\nload average at the end: ${loadAverageAtEnd}`);
 

@@ -42,6 +42,8 @@ ${renderMemoryTable(summary.memory)}
 
 ${rawArgon2Line(report.results)}
 
+${rawWebAuthnLine(report.results)}
+
 ## How it is measured
 
 ${method(options, report.configurations)}
@@ -67,6 +69,24 @@ export function rawArgon2Line(results: BenchResults): string {
   return (
     `Raw argon2id verify rate, one run right before each argon2 row run: ${rates.map((rate) => rate.toFixed(1)).join(', ')} /s ` +
     `(median ${median(rates).toFixed(1)}), ${median(results.rawArgon2.map((run) => run.cpuMicrosPerVerify)).toFixed(0)} µs CPU per verify.`
+  );
+}
+
+/**
+ * The WebAuthn assertion verification rate, reported (no target) against the raw argon2id verify rate of
+ * the same rounds, the reference of the argon2 row: what a passkey login costs next to a password's hash.
+ */
+export function rawWebAuthnLine(results: BenchResults): string {
+  if (results.rawWebAuthn.length === 0) return 'No WebAuthn assertion verification was measured.';
+  const rates = results.rawWebAuthn.map((run) => run.perSecond);
+  const ratios = results.rawWebAuthn.flatMap((run) => {
+    const argon2 = results.rawArgon2.find((raw) => raw.configuration === run.configuration && raw.round === run.round);
+    return argon2 === undefined || argon2.perSecond === 0 ? [] : [run.perSecond / argon2.perSecond];
+  });
+  return (
+    `WebAuthn assertion verification (the webauthn module's ceremonies: ES256 signature, challenge, origin, RP id, counter), one run right after each raw argon2id run: ` +
+    `${rates.map((rate) => rate.toFixed(1)).join(', ')} /s (median ${median(rates).toFixed(1)}), ${median(results.rawWebAuthn.map((run) => run.cpuMicrosPerVerify)).toFixed(0)} µs CPU per verify` +
+    `${ratios.length === 0 ? '' : `; ${median(ratios).toFixed(1)}× the raw argon2id verify rate (median of the rounds)`}. Reported, not judged.`
   );
 }
 

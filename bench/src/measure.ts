@@ -11,6 +11,7 @@ import { mirrorDifferences } from './oidc-mirror.js';
 import { codesOf, openOidcSession, silentCode, tokensFor, type TokenAnswer } from './oidc-session.js';
 import type { BenchOptions } from './options.js';
 import { rawArgon2 } from './processes/argon2-raw.js';
+import { rawWebAuthn } from './processes/webauthn-raw.js';
 import { startBaseline, startFloor } from './processes/koa-process.js';
 import { startOidcReference } from './processes/oidc-reference.js';
 import { cpuMicros } from './processes/proc.js';
@@ -59,6 +60,7 @@ export async function measure(options: BenchOptions, configurations: readonly Se
   const baselineRuns: RoundRun[] = [];
   const rowRuns = new Map<string, RoundRun[]>();
   const rawArgon2Runs: RawArgon2Run[] = [];
+  const rawWebAuthnRuns: RawArgon2Run[] = [];
   const floorRows = FLOOR_ROWS.filter((floor) => configurations.some((configuration) => configuration.rows.includes(floor.name)));
   const floorRuns = new Map<RowName, RoundRun[]>(floorRows.map((floor) => [floor.name, []]));
   const libraryRows = LIBRARY_ROWS.filter((reference) => configurations.some((configuration) => configuration.rows.includes(reference.name)));
@@ -116,6 +118,9 @@ export async function measure(options: BenchOptions, configurations: readonly Se
             const raw = await rawArgon2(fixtures.argon2Phc, ARGON2_PASSWORD, { seconds: seconds(warmup), inFlight: options.connections, poolSize: options.poolSize });
             if (!warmup) rawArgon2Runs.push({ configuration: server.configuration.name, round, ...raw });
             say(`${label} raw argon2id verify: ${raw.perSecond.toFixed(1)}/s, ${raw.cpuMicrosPerVerify.toFixed(0)} µs CPU each`);
+            const webauthn = await rawWebAuthn({ seconds: seconds(warmup), inFlight: options.connections, poolSize: options.poolSize });
+            if (!warmup) rawWebAuthnRuns.push({ configuration: server.configuration.name, round, ...webauthn });
+            say(`${label} WebAuthn assertion verify: ${webauthn.perSecond.toFixed(1)}/s, ${webauthn.cpuMicrosPerVerify.toFixed(0)} µs CPU each`);
           }
           const pools = { tgts: server.tgts, sts, codes, accessToken: server.oidc?.accessToken };
           const outcome = await measured(server.tessera.pid, rowLoad(row.name, server.target, pools, options.connections, seconds(warmup)));
@@ -145,7 +150,7 @@ export async function measure(options: BenchOptions, configurations: readonly Se
   const rows = running.flatMap((server) => server.rows.map((row) => ({ configuration: server.configuration.name, row, runs: rowRuns.get(key(server, row)) ?? [] })));
   const floors = floorRows.map((row) => ({ row, runs: floorRuns.get(row.name) ?? [] }));
   const library = libraryRows.map((row: LibraryRow) => ({ row, runs: libraryRuns.get(row.name) ?? [] }));
-  return { baseline: baselineRuns, floors, library, rows, rawArgon2: rawArgon2Runs, memory };
+  return { baseline: baselineRuns, floors, library, rows, rawArgon2: rawArgon2Runs, rawWebAuthn: rawWebAuthnRuns, memory };
 }
 
 function key(server: Running, row: Row): string {

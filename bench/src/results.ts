@@ -47,5 +47,7 @@ export interface BenchResults {
   readonly rows: readonly RowRuns[];
   /** The raw argon2id verify runs, one right before each argon2 row run: `perSecond` is that run's reference. */
   readonly rawArgon2: readonly RawArgon2Run[];
+  /** The WebAuthn assertion verification runs (the webauthn module's ceremonies), one right after each raw argon2id run, reported against it. */
+  readonly rawWebAuthn: readonly RawArgon2Run[];
   readonly memory: readonly MemoryFigure[];
 }

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { CONFIGURATIONS } from '../src/configurations.js';
 import type { Environment } from '../src/environment.js';
-import { renderDocument } from '../src/markdown.js';
+import { rawWebAuthnLine, renderDocument } from '../src/markdown.js';
 import { benchOptions } from '../src/options.js';
 import { renderPlot } from '../src/plot.js';
 import { renderMemoryTable, renderTable } from '../src/table.js';
@@ -150,5 +150,14 @@ describe('docs/benchmarks.md as generated', () => {
     expect(document).to.contain('with 50 verifications in flight');
     expect(document).to.contain('`UV_THREADPOOL_SIZE=6` for both');
     expect(document).to.contain('row / the raw rate measured just before it');
+  });
+});
+
+describe('the WebAuthn assertion verification line', () => {
+  it('reports the rate per round, its median and CPU per verify, and its ratio to the raw argon2id rate of the same rounds, judged by no target', () => {
+    expect(rawWebAuthnLine(threeRounds())).to.equal(
+      "WebAuthn assertion verification (the webauthn module's ceremonies: ES256 signature, challenge, origin, RP id, counter), one run right after each raw argon2id run: 4000.0, 4200.0, 4400.0 /s (median 4200.0), 250 µs CPU per verify; 20.0× the raw argon2id verify rate (median of the rounds). Reported, not judged.",
+    );
+    expect(rawWebAuthnLine({ ...threeRounds(), rawWebAuthn: [] })).to.equal('No WebAuthn assertion verification was measured.');
   });
 });

@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { knownModuleNames } from '@tessera/cli-server';
+import { knownModuleNames, MODULES } from '@tessera/cli-server';
+import type { TesseraModule } from '@tessera/cli-server';
 import { headings, links, readPage } from './markdown.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -58,13 +59,64 @@ function moduleListChecks(source: string): string[] {
   return [...source.matchAll(/\bmodules\??\.(includes|indexOf|some|find|findIndex|every)\(/g)].map((match) => `modules.${match[1]}(`);
 }
 
-/** What a file outside the module folders says of a module: the folders it imports, the names it spells, the settings and the list checks it reads. */
-function moduleMentions(source: string, modules: readonly string[]): string[] {
+/** A name a module's declaration gives one of its concepts, which central code may not spell: what kind of concept, and the name. */
+interface Concept {
+  readonly kind: string;
+  readonly name: string;
+}
+
+/**
+ * The concepts every listed module declares, by the names central code would spell them: its settings
+ * sections, its credential kinds, the second-factor providers it brings, the service classes it brings
+ * (by simple name, found in any package), the names they give their protocols, and the keys of its data
+ * on services and of the service sections it reads. A name that is a module's own name is left to
+ * the module-name check.
+ */
+function moduleConcepts(modules: readonly TesseraModule[], moduleNames: readonly string[]): Concept[] {
+  const concepts = modules.flatMap((module): Concept[] => [
+    ...Object.keys(module.sections).map((name) => ({ kind: 'the settings section', name })),
+    ...(module.credentialKinds ?? []).map(({ type }) => ({ kind: 'the credential kind', name: type })),
+    ...(module.secondFactors ?? []).map(({ id }) => ({ kind: 'the second-factor provider', name: id })),
+    ...(module.serviceTypes ?? []).flatMap((type) => [
+      ...type.classes.map((name) => ({ kind: 'the service class', name: name.slice(name.lastIndexOf('.') + 1) })),
+      ...(type.protocols ?? []).map((name) => ({ kind: 'the protocol', name })),
+      { kind: 'the service data', name: type.data.key },
+    ]),
+    ...(module.serviceSections ?? []).flatMap((section) => [
+      ...section.keys.read.map((name) => ({ kind: 'the service key', name })),
+      { kind: 'the service data', name: section.data.key },
+    ]),
+  ]);
+  const unique = new Map(concepts.filter(({ name }) => !moduleNames.includes(name)).map((concept) => [`${concept.kind} ${concept.name}`, concept]));
+  return [...unique.values()];
+}
+
+/**
+ * The concepts spelt in code: a string that is the name (a class also fully qualified in any
+ * package), a read of a settings section (`config.registration`), a read of a module's data
+ * (`moduleData.oidcClient`). Prose, in comments or in backticks within them, is no code.
+ */
+function namedConcepts(source: string, concepts: readonly Concept[]): string[] {
+  return concepts
+    .filter(({ kind, name }) => {
+      const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      const quoted = new RegExp(String.raw`['"](?:[\w$]+\.)*${escaped}['"]`).test(source);
+      if (quoted) return true;
+      if (kind === 'the settings section') return new RegExp(String.raw`\b(?:config|settings|raw)\??\.${escaped}\b`).test(source);
+      if (kind === 'the service data') return new RegExp(String.raw`\bmoduleData\??\.${escaped}\b`).test(source);
+      return false;
+    })
+    .map(({ kind, name }) => `names ${kind} '${name}'`);
+}
+
+/** What a file outside the module folders says of a module: the folders it imports, the names it spells, the settings and the list checks it reads, its concepts. */
+function moduleMentions(source: string, modules: readonly string[], concepts: readonly Concept[] = []): string[] {
   return [
     ...moduleFolderImports(source).map((path) => `imports ${path}`),
     ...namedModules(source, modules).map((name) => `names '${name}'`),
     ...settingsReads(source, modules).map((read) => `reads ${read}`),
     ...moduleListChecks(source).map((check) => `checks the module list: ${check}`),
+    ...namedConcepts(source, concepts),
   ];
 }
 
@@ -107,12 +159,13 @@ function namedModules(source: string, modules: readonly string[]): string[] {
 
 describe('a module is one unit (docs/adding-a-module.md)', () => {
   const modules = knownModuleNames();
+  const concepts = moduleConcepts(MODULES, modules);
 
-  it('no file outside the module folders names a module: no import of their folders, no name in its code, no read of their settings or check of the module list for one', () => {
+  it("no file outside the module folders names a module or one of its concepts: no import of their folders, no module's name, settings section, credential kind, second-factor provider, service class, protocol or service data in its code, no read of their settings or check of the module list for one", () => {
     const files = centralFiles();
     const mentions = Object.fromEntries(
       files
-        .map((file) => [file, moduleMentions(readFileSync(join(ROOT, file), 'utf8'), modules).filter((finding) => !ALLOWED[file]?.some((allowed) => allowed.finding === finding))] as const)
+        .map((file) => [file, moduleMentions(readFileSync(join(ROOT, file), 'utf8'), modules, concepts).filter((finding) => !ALLOWED[file]?.some((allowed) => allowed.finding === finding))] as const)
         .filter(([, found]) => found.length > 0),
     );
     expect(mentions).to.deep.equal({});
@@ -122,7 +175,7 @@ describe('a module is one unit (docs/adding-a-module.md)', () => {
 
   it('every allowed mention is still there, so the allow-list holds no stale entry', () => {
     const stale = Object.entries(ALLOWED).flatMap(([file, entries]) => {
-      const found = existsSync(join(ROOT, file)) ? moduleMentions(readFileSync(join(ROOT, file), 'utf8'), modules) : [];
+      const found = existsSync(join(ROOT, file)) ? moduleMentions(readFileSync(join(ROOT, file), 'utf8'), modules, concepts) : [];
       return entries.filter((entry) => !found.includes(entry.finding)).map((entry) => `${file}: ${entry.finding}`);
     });
     expect(stale).to.deep.equal([]);
@@ -180,7 +233,7 @@ describe('a module is one unit (docs/adding-a-module.md)', () => {
     expect(nodes.filter((node) => modules.includes(node!))).to.deep.equal(modules);
   });
 
-  it('the check itself finds a module folder imported by a central file, a module named in one, its settings read and the module list checked', () => {
+  it('the check itself finds a module folder imported by a central file, a module named in one, its settings read, the module list checked and its concepts spelt', () => {
     expect(moduleFolderImports("import { x } from '../modules/tokens/config.js';")).to.deep.equal(['../modules/tokens/config.js']);
     expect(moduleFolderImports("import { x } from '@tessera/core/modules/otp';")).to.deep.equal(['@tessera/core/modules/otp']);
     expect(moduleFolderImports("const { otpNew } = await import('../modules/otp/otp-new.js');")).to.deep.equal(['../modules/otp/otp-new.js']);
@@ -191,6 +244,22 @@ describe('a module is one unit (docs/adding-a-module.md)', () => {
     expect(moduleMentions('const on = settings?.throttle !== undefined;', modules)).to.deep.equal(['reads config.throttle']);
     expect(moduleMentions('if (config.modules.some((name) => name === LOGIN)) {}', modules)).to.deep.equal(['checks the module list: modules.some(']);
     expect(moduleMentions("if (names.modules.indexOf('x509') >= 0) {}", modules)).to.deep.equal(["names 'x509'", 'checks the module list: modules.indexOf(']);
+    const declared: Concept[] = [
+      { kind: 'the service class', name: 'SampleService' },
+      { kind: 'the second-factor provider', name: 'mfa-sample' },
+      { kind: 'the settings section', name: 'sampling' },
+      { kind: 'the service data', name: 'sampleClient' },
+    ];
+    expect(namedConcepts("const SAMPLE = 'org.example.SampleService';", declared)).to.deep.equal(["names the service class 'SampleService'"]);
+    expect(namedConcepts("if (type === 'org.jasig.SampleService' || isClass(type, 'SampleService')) {}", declared), 'in any package, or by its simple name').to.deep.equal(["names the service class 'SampleService'"]);
+    expect(namedConcepts("const SAMPLES = 'org.example.SampleServices';", declared), 'another class').to.deep.equal([]);
+    expect(namedConcepts("providers.includes(\"mfa-sample\")", declared)).to.deep.equal(["names the second-factor provider 'mfa-sample'"]);
+    expect(namedConcepts('const on = config.sampling.enabled; const client = service.moduleData?.sampleClient;', declared)).to.deep.equal([
+      "names the settings section 'sampling'",
+      "names the service data 'sampleClient'",
+    ]);
+    expect(namedConcepts('// a SampleService is found by its own id; the `SampleService` class, `mfa-sample`', declared), 'prose').to.deep.equal([]);
+    expect(moduleConcepts(MODULES, modules).filter(({ name }) => modules.includes(name)), "a module's own name is the module-name check's").to.deep.equal([]);
     // Not a module: a list of HttpModules walked, the module events consulted, a package whose name ends in a module's.
     expect(moduleMentions("const groups = modules.map((module) => module.routes); this.modules.of(event.type); import * as x509 from '@peculiar/x509';", modules)).to.deep.equal([]);
   });

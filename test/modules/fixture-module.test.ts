@@ -8,6 +8,7 @@ import { expect } from 'chai';
 import { Browser, headingOf, messageOf, ticketOf } from '../support/browser.js';
 import { capturedLines, rememberConfig } from '../support/log-canary.js';
 import { APP, baseConfig, form } from '../support/tessera.js';
+import { cryptoRandomSource, systemClock, type Clock, type RandomSource, type RecordStores } from '@tessera/core';
 import { validate } from '../login/support.js';
 import { WorkspaceCopy } from '../support/workspace-copy.js';
 
@@ -31,6 +32,32 @@ function addToModuleList(copy: WorkspaceCopy): void {
 interface CopiedServer {
   parseConfig(raw: unknown): unknown;
   startServer(options: { config: unknown; log: NodeJS.WritableStream; auditLog: NodeJS.WritableStream }): Promise<{ url: string; close(): Promise<void> }>;
+  /** The module list: the fixture's command among its declarations. */
+  readonly MODULES: readonly { readonly commands?: readonly CopiedCommand[] }[];
+  openStorage(inputs: { config: unknown; services: []; clock: Clock; random: RandomSource; logger: unknown }): Promise<{ ports: { records: RecordStores }; close(): Promise<void> }>;
+  createLogger(level: string): unknown;
+}
+
+interface CopiedCommand {
+  readonly name: string;
+  run(input: { values: Record<string, string>; flags: ReadonlySet<string>; operands: []; out: { write(text: string): unknown }; err: { write(text: string): unknown }; withStores: (work: (stores: { records: RecordStores; random: RandomSource; clock: Clock; durable: boolean }) => Promise<number>) => Promise<number | undefined> }): Promise<number | undefined>;
+}
+
+/** Runs the fixture's `tessera pin attempts` in this process, its `withStores` opening the storage of `storage` as the CLI does: what it printed. */
+async function pinAttempts(server: CopiedServer, storage: Record<string, unknown>, username: string): Promise<string> {
+  const command = server.MODULES.flatMap((module) => module.commands ?? []).find((candidate) => candidate.name === 'pin attempts');
+  if (command === undefined) throw new Error('the fixture declares no pin attempts command');
+  let printed = '';
+  const withStores = async (work: (stores: { records: RecordStores; random: RandomSource; clock: Clock; durable: boolean }) => Promise<number>) => {
+    const opened = await server.openStorage({ config: server.parseConfig(baseConfig(storage)), services: [], clock: systemClock, random: cryptoRandomSource, logger: server.createLogger('silent') });
+    try {
+      return await work({ records: opened.ports.records, random: cryptoRandomSource, clock: systemClock, durable: true });
+    } finally {
+      await opened.close();
+    }
+  };
+  await command.run({ values: { username }, flags: new Set(), operands: [], out: { write: (text) => (printed += text) }, err: { write: () => undefined }, withStores });
+  return printed;
 }
 
 interface Started {
@@ -99,6 +126,12 @@ function behavesAsAModule(title: string, storage: () => Record<string, unknown>,
       expect((await restLogin(tessera.url, { username: 'casuser', password: 'Mellon', pin: PIN })).status).to.equal(401);
       if (inspect) expect(await inspect(), 'the records of the module namespace in the store').to.have.length.of.at.least(1);
     });
+
+    if (inspect) {
+      it('its command: `tessera pin attempts` reads the count from the configured storage (withStores)', async () => {
+        expect(await pinAttempts(server(), storage(), 'casuser')).to.equal('casuser: 3 wrong PIN(s) in the current window\n');
+      });
+    }
   });
 }
 

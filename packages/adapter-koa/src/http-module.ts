@@ -161,6 +161,18 @@ export interface LoginPageView<Prepared = JsonValue> {
   markup(language: string, prepared: Prepared | undefined, form: LoginFormState): Html;
   /** A script the page runs with the part: inline, its SHA-256 in the page's Content-Security-Policy (never `unsafe-inline`). */
   script?(prepared: Prepared | undefined): string | undefined;
+  /** Script files the page loads before its inline scripts (a library the module serves), each allowed by its URL alone. */
+  readonly scriptFiles?: readonly ScriptFile[];
+}
+
+/**
+ * A script file a page loads (a library a module serves from its own route): its absolute URL, which the
+ * page's Content-Security-Policy allows by itself (no `'self'`), and its Subresource Integrity digest.
+ */
+export interface ScriptFile {
+  readonly url: string;
+  /** `sha384-…` of the file's bytes. */
+  readonly integrity: string;
 }
 
 /**
@@ -188,6 +200,8 @@ export interface PromptPage {
   readonly refused: string;
   /** A script the page runs: inline, its SHA-256 in the page's Content-Security-Policy (never `unsafe-inline`). */
   readonly script?: string;
+  /** Script files the page loads before `script`, each allowed by its URL alone. */
+  readonly scriptFiles?: readonly ScriptFile[];
   /** The parameter and value the submit button posts, for a page with a choice (`alternative`). */
   readonly submitValue?: StepChoice;
   /** A second button after the submit one, posting its own value of a parameter the step reads (Deny beside Allow). */

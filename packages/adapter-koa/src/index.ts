@@ -14,6 +14,7 @@ export type {
   PromptPage,
   PromptView,
   RequestCondition,
+  ScriptFile,
   Step,
   StepChoice,
   TicketEncoding,
@@ -26,10 +27,11 @@ export { defineRoute, type Route, type RouteDeclaration, type RouteInput, type R
 export { peerAddress, trustedPeers } from './request/trusted-peers.js';
 export { requestOrigin } from './request/request-origin.js';
 export { HOST_PATTERN, LOOPBACK_HOSTS } from './request/request-url.js';
-export { DEFAULT_SERVICE_TYPES, type ParseOptions } from './services/codecs/cas-service-json.js';
+export type { ParseOptions } from './services/codecs/cas-service-json.js';
 export { BUILT_IN_RELEASE_POLICY_CODECS, BUILT_IN_USERNAME_PROVIDER_CODECS } from './services/codecs/built-in-policy-codecs.js';
 export { LEGACY_DEFAULT_EVALUATION_ORDER, LEGACY_SERVICE_TYPE, type LegacyServiceForm } from './services/codecs/legacy-service-form.js';
-export type { ServicePolicyCodec, ServicePolicyCodecs } from './services/codecs/policy-codec.js';
+export type { ServiceCodecParts, ServicePolicyCodec } from './services/codecs/policy-codec.js';
+export type { ServiceSectionCodec, ServiceTypeCodec } from './services/codecs/module-service-keys.js';
 export { serviceCodec, withServiceTemplates, type ServiceCodec } from './services/codecs/service-codec.js';
 export { ServiceTemplates, type ServiceTemplate } from './services/codecs/service-templates.js';
 export { answerClientErrors } from './errors/client-errors.js';

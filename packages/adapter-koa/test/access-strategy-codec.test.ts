@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { AccessStrategy } from '@tessera/core';
-import { parseServiceDefinition, refusalOf, toCasServiceJson } from './built-in-codec.js';
+import { OIDC_CLIENTS_CODEC, parseServiceDefinition, refusalOf, toCasServiceJson } from './built-in-codec.js';
 import { service } from './fakes.js';
 
 const CAS = 'org.apereo.cas.services';
@@ -90,12 +90,14 @@ describe('supportedProtocols as Apereo CAS writes it', () => {
     expect(toCasServiceJson({ ...parsed, id: 3 })['supportedProtocols']).to.deep.equal(['java.util.HashSet', ['CAS30', 'SAML1']]);
     expect(parseServiceDefinition(toCasServiceJson({ ...parsed, id: 3 }))).to.deep.equal({ ...parsed, id: 3 });
     expect(parseServiceDefinition({ ...BASE, supportedProtocols: ['java.util.HashSet', []] })).to.not.have.property('supportedProtocols');
-    expect(parseServiceDefinition({ ...BASE, supportedProtocols: ['OIDC', 'OAUTH20'] }).supportedProtocols).to.deep.equal(['OIDC', 'OAUTH20']);
+    // The names the oidc module's service types give their protocols, on a service of any class.
+    expect(OIDC_CLIENTS_CODEC.parse({ ...BASE, supportedProtocols: ['OIDC', 'OAUTH20'] }).supportedProtocols).to.deep.equal(['OIDC', 'OAUTH20']);
   });
 
   it('refuses a name it does not know, listing the ones it does', () => {
-    expect(problems({ ...BASE, supportedProtocols: ['java.util.HashSet', ['CAS3', 'SAML1']] })).to.deep.equal([
+    expect(refusalOf(() => OIDC_CLIENTS_CODEC.parse({ ...BASE, supportedProtocols: ['java.util.HashSet', ['CAS3', 'SAML1']] }))).to.deep.equal([
       'supportedProtocols: CAS3: no protocol tessera knows (write CAS10, CAS20, CAS30, SAML1, OAUTH20, OIDC)',
     ]);
+    expect(problems({ ...BASE, supportedProtocols: ['OIDC'] }), 'without the module that names it').to.deep.equal(['supportedProtocols: OIDC: no protocol tessera knows (write CAS10, CAS20, CAS30, SAML1)']);
   });
 });

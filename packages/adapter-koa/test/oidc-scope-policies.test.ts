@@ -1,11 +1,11 @@
 import { expect } from 'chai';
 import { BUILT_IN_RELEASE_POLICIES, BUILT_IN_USERNAME_PROVIDERS, ServicePolicies, type ReleaseRequest, type ServicePolicy } from '@tessera/core';
-import { claimsReleasePolicy, SCOPE_RELEASE_POLICIES } from '@tessera/core/modules/oidc';
+import { claimsReleasePolicy, OIDC_CLIENT, SCOPE_RELEASE_POLICIES } from '@tessera/core/modules/oidc';
 import { BUILT_IN_RELEASE_POLICY_CODECS, BUILT_IN_USERNAME_PROVIDER_CODECS, serviceCodec } from '../src/index.js';
-import { SCOPE_POLICY_CODECS } from '../src/modules/oidc/index.js';
+import { oauthClientType, oidcClientType, SCOPE_POLICY_CODECS } from '../src/modules/oidc/index.js';
 import { refusalOf } from './built-in-codec.js';
 
-const codec = serviceCodec({ releasePolicies: [...BUILT_IN_RELEASE_POLICY_CODECS, ...SCOPE_POLICY_CODECS], usernameProviders: BUILT_IN_USERNAME_PROVIDER_CODECS });
+const codec = serviceCodec({ releasePolicies: [...BUILT_IN_RELEASE_POLICY_CODECS, ...SCOPE_POLICY_CODECS], usernameProviders: BUILT_IN_USERNAME_PROVIDER_CODECS, serviceTypes: [oidcClientType, oauthClientType] });
 const policies = new ServicePolicies({ releasePolicies: [...BUILT_IN_RELEASE_POLICIES, ...SCOPE_RELEASE_POLICIES], usernameProviders: BUILT_IN_USERNAME_PROVIDERS });
 const CLAIMS = 'org.apereo.cas.oidc.claims';
 const client = (keys: Record<string, unknown>) => ({
@@ -23,7 +23,7 @@ const principal = { id: 'casuser', attributes: { mail: ['casuser@example.org'], 
 function claimsFor(json: Record<string, unknown>, scopes: string[], claimsMap: Record<string, string> = {}, declared: Record<string, string[]> = {}) {
   const parsed = codec.parse(json);
   const service = { ...parsed, id: 5 };
-  const policy = claimsReleasePolicy(service.attributeRelease, service.oidc?.scopes ?? [], declared);
+  const policy = claimsReleasePolicy(service.attributeRelease, OIDC_CLIENT.of(service)?.scopes ?? [], declared);
   const request: ReleaseRequest = { principal, service, serviceUrl: service.serviceId, authentication: {}, grant: { scopes, claimsMap } };
   return policies.release(policy, request);
 }

@@ -1,5 +1,5 @@
 import { INVALID_CREDENTIALS, DirectoryPasswordHandler } from '@tessera/core';
-import { RecordOtpReplayStore, RequireOtpPolicy, TotpHandler } from '@tessera/core/modules/otp';
+import { OtpSetups, RecordOtpReplayStore, RequireOtpPolicy, TotpHandler } from '@tessera/core/modules/otp';
 import { expect } from 'chai';
 import { Secret, TOTP } from 'otpauth';
 import { otpExtractor } from '../src/modules/otp/index.js';
@@ -22,7 +22,7 @@ function otpServer(parameter = 'otp', otpOff = false) {
     otpOff
       ? { handlers: [passwords] }
       : {
-          handlers: [passwords, new TotpHandler('totp', directory, new RecordOtpReplayStore(new MapRecordStores(serverClock), serverClock), serverClock, { emit: () => undefined })],
+          handlers: [passwords, new TotpHandler('totp', new OtpSetups(directory), new RecordOtpReplayStore(new MapRecordStores(serverClock), serverClock), serverClock, { emit: () => undefined })],
           extractors: [usernamePasswordExtractor, otpExtractor(parameter)],
           policies: [new RequireOtpPolicy(directory)],
         },

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ACCESS_STRATEGY_CLASSES } from '../src/services/codecs/access-strategy-codec.js';
-import { ACCESS_STRATEGY_KEYS, PROPERTY_KEYS, proxyPolicyKeys, SERVICE_KEYS, serviceKeys, type KeyRules } from '../src/services/codecs/cas-service-keys.js';
+import { ACCESS_STRATEGY_KEYS, PROPERTY_KEYS, proxyPolicyKeys, SERVICE_KEYS, type KeyRules } from '../src/services/codecs/cas-service-keys.js';
 import { TICKET_EXPIRATION_POLICIES } from '../src/services/codecs/ticket-expiration-codec.js';
 
 const PAGE = 'docs/services.md';
@@ -19,7 +19,7 @@ function undocumented(rules: KeyRules, prefix: string): string[] {
 }
 
 // Every key of an Apereo CAS service definition the codec knows says in docs/services.md what tessera does with it
-// (the keys of each policy class, its codec part's, are checked for every registration in cli-server's service-policies test).
+// (the keys of each policy class, its codec part's, and of each module's service types and sections are checked for every declaration in cli-server's service-policies test).
 describe(`every service definition key the codec knows is in ${PAGE}`, () => {
   it('the keys of a service', () => {
     expect(undocumented(SERVICE_KEYS, '')).to.deep.equal([]);
@@ -39,13 +39,6 @@ describe(`every service definition key the codec knows is in ${PAGE}`, () => {
       expect(undocumented(proxyPolicyKeys(policy)!, 'proxyPolicy'), policy).to.deep.equal([]);
     }
     expect(undocumented(PROPERTY_KEYS, 'properties')).to.deep.equal([]);
-  });
-
-  it('the keys of an OAuth 2.0 or OpenID Connect client', () => {
-    for (const type of ['org.apereo.cas.support.oauth.services.OAuthRegisteredService', 'org.apereo.cas.services.OidcRegisteredService']) {
-      expect(page, type).to.include(`\`${type}\``);
-      expect(undocumented(serviceKeys(type), ''), type).to.deep.equal([]);
-    }
   });
 
   it('the ticket expiration policies, their classes and keys', () => {

@@ -5,11 +5,9 @@ import {
   type ExpirationPolicy,
   type LogoutType,
   type MultifactorPolicy,
-  type OidcClientDefinition,
   type ProxyPolicy,
   type RegisteredService,
   type ServicePolicy,
-  type ServiceProtocol,
   type SingleSignOnParticipation,
   type ProxyGrantingTicketExpiration,
   type TicketGrantingTicketExpiration,
@@ -23,6 +21,9 @@ export interface ServiceDocument {
   name: string;
   serviceId: string;
   description?: string;
+  logo?: string;
+  informationUrl?: string;
+  privacyUrl?: string;
   evaluationOrder: number;
   accessStrategy: AccessStrategy;
   /** A policy as data; the previous versions' `{ kind }` form is read as the policy it meant. */
@@ -35,12 +36,13 @@ export interface ServiceDocument {
   expirationPolicy?: ExpirationPolicy;
   multifactorPolicy?: MultifactorPolicy;
   singleSignOnParticipation?: SingleSignOnParticipation;
-  supportedProtocols?: readonly ServiceProtocol[];
+  supportedProtocols?: readonly string[];
   ticketGrantingTicketExpiration?: TicketGrantingTicketExpiration;
   serviceTicketExpiration?: UseLimitedTicketExpiration;
   proxyTicketExpiration?: UseLimitedTicketExpiration;
   proxyGrantingTicketExpiration?: ProxyGrantingTicketExpiration;
-  oidc?: OidcClientDefinition;
+  /** The modules' data, each under its data key (a word, so a plain field name here), kept as it is. */
+  moduleData?: Readonly<Record<string, unknown>>;
 }
 
 export function toServiceDocument(service: RegisteredService): ServiceDocument {
@@ -59,6 +61,9 @@ export function fromServiceDocument(document: ServiceDocument): RegisteredServic
     name: document.name,
     serviceId: document.serviceId,
     ...(document.description === undefined ? {} : { description: document.description }),
+    ...(document.logo === undefined ? {} : { logo: document.logo }),
+    ...(document.informationUrl === undefined ? {} : { informationUrl: document.informationUrl }),
+    ...(document.privacyUrl === undefined ? {} : { privacyUrl: document.privacyUrl }),
     evaluationOrder: document.evaluationOrder,
     accessStrategy: document.accessStrategy,
     attributeRelease: storedReleasePolicy(document.attributeRelease),
@@ -75,6 +80,6 @@ export function fromServiceDocument(document: ServiceDocument): RegisteredServic
     ...(document.serviceTicketExpiration === undefined ? {} : { serviceTicketExpiration: document.serviceTicketExpiration }),
     ...(document.proxyTicketExpiration === undefined ? {} : { proxyTicketExpiration: document.proxyTicketExpiration }),
     ...(document.proxyGrantingTicketExpiration === undefined ? {} : { proxyGrantingTicketExpiration: document.proxyGrantingTicketExpiration }),
-    ...(document.oidc === undefined ? {} : { oidc: document.oidc }),
+    ...(document.moduleData === undefined ? {} : { moduleData: document.moduleData }),
   };
 }

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { compareServices, DENY_ALL_ATTRIBUTES, OAUTH_REGISTERED_SERVICE, RETURN_ALL_ATTRIBUTES, RETURN_ALLOWED_ATTRIBUTES } from '@tessera/core';
+import { compareServices, DENY_ALL_ATTRIBUTES, RETURN_ALL_ATTRIBUTES, RETURN_ALLOWED_ATTRIBUTES } from '@tessera/core';
 import { FixedClock, aRegisteredService } from '@tessera/testkit';
 import { FakeDatabase } from '@tessera/testkit/mongo';
 import { createMongoStores, type MongoDatabase } from '@tessera/adapter-mongo';
@@ -29,22 +29,22 @@ describe('MongoServiceRegistry and MongoUserDirectory: the exact queries they se
     expect(await stores().registry.findById(7)).to.deep.equal(service);
   });
 
-  it('stores an OAuth 2.0 client (OAuthRegisteredService) with its client part whole, and reads back the same service', async () => {
-    const oidc = {
+  it("stores a module's data on a service (an OAuth 2.0 client's) as one field of the document, whole, and reads back the same service", async () => {
+    const client = {
       clientId: 'oauth-app',
       clientSecret: 'a-secret-of-at-least-16',
-      tokenEndpointAuthenticationMethod: 'client_secret_basic' as const,
+      tokenEndpointAuthenticationMethod: 'client_secret_basic',
       scopes: [],
       supportedGrantTypes: ['authorization_code', 'refresh_token'],
       supportedResponseTypes: ['code'],
       bypassApprovalPrompt: true,
       generateRefreshToken: true,
       renewRefreshToken: true,
-      userProfileViewType: 'FLAT' as const,
+      userProfileViewType: 'FLAT',
     };
-    const service = { ...aRegisteredService({ id: 9, name: 'OAuth app' }), type: OAUTH_REGISTERED_SERVICE, oidc };
+    const service = aRegisteredService({ id: 9, name: 'OAuth app', type: 'org.apereo.cas.support.oauth.services.OAuthRegisteredService', moduleData: { oidcClient: client } });
     await stores().registry.save(service);
-    expect(database.collection('services').documents[0]).to.deep.include({ _id: 9, type: OAUTH_REGISTERED_SERVICE, oidc });
+    expect(database.collection('services').documents[0]).to.deep.include({ _id: 9, type: service.type, moduleData: { oidcClient: client } });
     expect(await stores().registry.findById(9)).to.deep.equal(service);
   });
 

@@ -12,7 +12,7 @@ import { FanOutEventSink } from './events/fan-out-event-sink.js';
 import { bindServerLogs, bindServing, type ServeOptions } from './lifecycle.js';
 import { LoggingEventSink } from './logging.js';
 import { registerMetrics } from './metrics/register-metrics.js';
-import { credentialKinds, moduleEvents, registerEnabledModules } from './modules/index.js';
+import { credentialKinds, moduleEvents, moduleServiceTypes, registerEnabledModules } from './modules/index.js';
 import { samlAuthenticationMethods } from './credential-kinds.js';
 import { serverPolicyRegistrations, serverServicePolicies } from './service-policies.js';
 import { openStorage } from './storage/storage.js';
@@ -85,6 +85,7 @@ export function buildContainer(inputs: CompositionInputs): Binder {
   binder.constant(KEYS.ServicePolicies, servicePolicies.policies);
   const codec = inputs.templates ? withServiceTemplates(servicePolicies.codec, inputs.templates) : servicePolicies.codec;
   binder.constant(KEYS.ServiceCodec, config.strictServices ? strictServiceCodec(codec) : codec);
+  binder.constant(KEYS.ServiceTypes, moduleServiceTypes(config.modules));
 
   bindUseCases(binder, config);
   binder.resolved(
@@ -140,8 +141,9 @@ function bindUseCases(binder: Binder, config: Config): void {
       KEYS.ServicePolicies,
       { all: KEYS.SecondFactorProvider },
       { all: KEYS.RelyingPartyResolver },
+      KEYS.ServiceTypes,
     ],
-    (tickets, registry, handlers, policies, authenticationListeners, events, clock, random, sessionListeners, servicePolicies, secondFactors, relyingPartyResolvers) =>
+    (tickets, registry, handlers, policies, authenticationListeners, events, clock, random, sessionListeners, servicePolicies, secondFactors, relyingPartyResolvers, serviceTypes) =>
       createCasCore(
         {
           tickets,
@@ -156,6 +158,7 @@ function bindUseCases(binder: Binder, config: Config): void {
           servicePolicies,
           secondFactors: declaredSecondFactors(secondFactors),
           relyingPartyResolvers,
+          serviceTypes,
         },
         settings,
       ),

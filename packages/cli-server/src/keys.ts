@@ -15,6 +15,7 @@ import type {
   RelyingPartyResolver,
   ServicePolicies,
   ServiceRegistry,
+  ServiceTypes,
   SecondFactorProvider,
   SessionListener,
   TicketStore,
@@ -82,6 +83,8 @@ export const KEYS = {
   ServicePolicies: key<ServicePolicies>('ServicePolicies'),
   /** The service definitions' wire formats, with the same policy classes. */
   ServiceCodec: key<ServiceCodec>('ServiceCodec'),
+  /** The service classes every listed module brings, those of the enabled ones served: which services CAS service URLs find. */
+  ServiceTypes: key<ServiceTypes>('ServiceTypes'),
   PasswordHasher: key<PasswordHasher>('PasswordHasher'),
   /** The adapter `storage.type` names, opened by `Binder.open()` and closed by `Binder.close()`; every store port comes from it. */
   Storage: key<Storage>('Storage'),

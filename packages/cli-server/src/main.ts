@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
-import type { Command, OptionName, OptionValues } from './cli/command.js';
+import type { Command, CommandInput, OptionName, OptionValues } from './cli/command.js';
+import { loadOptions } from './cli/load-options.js';
 import { commandHelp, commandList, invocationOf, optionOf, OPTIONS, USAGE, usageLine } from './cli/commands.js';
 import { redactedText } from './redaction.js';
 
@@ -29,7 +30,8 @@ async function main(argv: string[]): Promise<void> {
   const entries: [string, unknown][] = Object.entries(given);
   const withValues: OptionValues = Object.fromEntries(entries.filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
   const flags = new Set(entries.filter(([, value]) => value === true).map(([name]) => name));
-  const code = await command.run({ values: withValues, flags, operands, out: process.stdout, err: process.stderr });
+  const withStores: CommandInput['withStores'] = async (work) => (await import('./cli/command-stores.js')).withCommandStores(loadOptions(withValues), process.stderr, work);
+  const code = await command.run({ values: withValues, flags, operands, out: process.stdout, err: process.stderr, withStores });
   if (code !== undefined) process.exitCode = code;
 }
 

@@ -1,4 +1,4 @@
-import { BUILT_IN_RELEASE_POLICY_CODECS, BUILT_IN_USERNAME_PROVIDER_CODECS, serviceCodec, type ServiceCodec, type ServicePolicyCodec } from '@tessera/adapter-koa';
+import { BUILT_IN_RELEASE_POLICY_CODECS, BUILT_IN_USERNAME_PROVIDER_CODECS, serviceCodec, type ServiceCodec, type ServicePolicyCodec, type ServiceSectionCodec, type ServiceTypeCodec } from '@tessera/adapter-koa';
 import { BUILT_IN_RELEASE_POLICIES, BUILT_IN_USERNAME_PROVIDERS, ServicePolicies, type AttributeReleasePolicy, type SecondFactorDeclaration, type UsernameProvider } from '@tessera/core';
 import { MODULES } from './modules/index.js';
 import type { TesseraModule } from './modules/module.js';
@@ -15,9 +15,15 @@ export interface ServicePolicyRegistrations {
   readonly usernameProviders?: readonly PolicyRegistration<UsernameProvider>[];
 }
 
-/** What service definitions are read with beside the built-in keys: the policy classes, and the second-factor providers a `multifactorPolicy` may name. */
+/**
+ * What service definitions are read with beside the built-in keys: the policy classes, the
+ * second-factor providers a `multifactorPolicy` may name, the service classes modules bring and the
+ * keys they read from any service.
+ */
 export interface ServiceDefinitionParts extends ServicePolicyRegistrations {
   readonly secondFactors?: readonly SecondFactorDeclaration[];
+  readonly serviceTypes?: readonly ServiceTypeCodec[];
+  readonly serviceSections?: readonly ServiceSectionCodec[];
 }
 
 /** The policies of every service definition today: always there, whatever the modules. */
@@ -34,24 +40,29 @@ export interface ServicePolicyParts {
 
 /**
  * The built-in policies and every listed module's, with every listed module's second-factor
- * providers, whether or not the module is on: service definitions are read before the configuration
- * is (the `services` setting) and without one (`tessera services validate`), and a stored definition
- * must mean the same to every command.
+ * providers, service types and service sections, whether or not the module is on: service
+ * definitions are read before the configuration is (the `services` setting) and without one
+ * (`tessera services validate`), and a stored definition must mean the same to every command.
  */
-export function serverPolicyRegistrations(modules: readonly Pick<TesseraModule, 'servicePolicies' | 'secondFactors'>[] = MODULES): Required<ServiceDefinitionParts> {
+export function serverPolicyRegistrations(
+  modules: readonly Pick<TesseraModule, 'servicePolicies' | 'secondFactors' | 'serviceTypes' | 'serviceSections'>[] = MODULES,
+): Required<ServiceDefinitionParts> {
   const all = [BUILT_IN_SERVICE_POLICIES, ...modules.map((module): ServicePolicyRegistrations => module.servicePolicies ?? {})];
   return {
     releasePolicies: all.flatMap((each) => each.releasePolicies ?? []),
     usernameProviders: all.flatMap((each) => each.usernameProviders ?? []),
     secondFactors: modules.flatMap((module) => module.secondFactors ?? []),
+    serviceTypes: modules.flatMap((module) => module.serviceTypes ?? []),
+    serviceSections: modules.flatMap((module) => module.serviceSections ?? []),
   };
 }
 
 /**
  * The registry and the codec of these registrations. A class registered twice, or whose two parts
- * disagree on their class, is refused, and so is a second-factor provider id declared twice.
+ * disagree on their class, is refused, and so is a second-factor provider id declared twice, a service
+ * class declared twice, and a service key or data key two parts would read.
  */
-export function servicePolicyParts({ releasePolicies = [], usernameProviders = [], secondFactors = [] }: ServiceDefinitionParts): ServicePolicyParts {
+export function servicePolicyParts({ releasePolicies = [], usernameProviders = [], secondFactors = [], serviceTypes = [], serviceSections = [] }: ServiceDefinitionParts): ServicePolicyParts {
   for (const { behaviour, codec } of [...releasePolicies, ...usernameProviders]) {
     if (behaviour.type !== codec.type) throw new Error(`a policy registration pairs ${behaviour.type} with the codec part of ${codec.type}`);
   }
@@ -60,7 +71,7 @@ export function servicePolicyParts({ releasePolicies = [], usernameProviders = [
   if (repeated !== undefined) throw new Error(`the second-factor provider ${repeated} is declared twice`);
   return {
     policies: new ServicePolicies({ releasePolicies: releasePolicies.map(({ behaviour }) => behaviour), usernameProviders: usernameProviders.map(({ behaviour }) => behaviour) }),
-    codec: serviceCodec({ releasePolicies: releasePolicies.map(({ codec }) => codec), usernameProviders: usernameProviders.map(({ codec }) => codec), secondFactors }),
+    codec: serviceCodec({ releasePolicies: releasePolicies.map(({ codec }) => codec), usernameProviders: usernameProviders.map(({ codec }) => codec), secondFactors, serviceTypes, serviceSections }),
   };
 }
 

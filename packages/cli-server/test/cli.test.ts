@@ -269,7 +269,7 @@ describe('tessera CLI', function () {
   });
 });
 
-const COMMANDS = ['start', 'config check', 'hash-password', 'generate-keys', 'oidc generate-keys', 'saml2 generate-keys', 'services list', 'services import', 'services validate', 'otp new', 'health'];
+const COMMANDS = ['start', 'config check', 'hash-password', 'generate-keys', 'oidc generate-keys', 'saml2 generate-keys', 'services list', 'services import', 'services validate', 'otp new', 'webauthn list', 'webauthn remove', 'health'];
 
 describe('tessera health', function () {
   this.timeout(30_000);

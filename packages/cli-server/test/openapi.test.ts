@@ -29,7 +29,8 @@ async function everyModuleConfig() {
   return parseConfig({
     x509: { trustAnchors: [await trustAnchorFile()], sources: ['form', 'header'], trustedProxies: ['127.0.0.1'] },
     modules: knownModuleNames(),
-    server: { basePath: '/cas', publicUrl: 'http://127.0.0.1' },
+    // localhost, not 127.0.0.1: the webauthn module takes a domain only.
+    server: { basePath: '/cas', publicUrl: 'http://localhost' },
     tokens: { signingKey, encryptionKey },
     oidc: { keys: JSON.stringify(generateOidcKeySet(cryptoRandomSource)) },
     // Configured secrets: no key file is written into the checkout.

@@ -80,7 +80,9 @@ describe('declared request parameters', () => {
         tokens: { signingKey, encryptionKey },
         registration: { earlier: true, requiredAttribute: { name: 'memberOf', valuePattern: 'staff' } },
         otp: { parameter: 'pin' },
-        server: { publicUrl: 'http://127.0.0.1' },
+        // localhost, not 127.0.0.1: the webauthn module takes a domain only.
+        server: { publicUrl: 'http://localhost' },
+        webauthn: { selfRegistration: true },
         oidc: { keys: JSON.stringify(generateOidcKeySet(cryptoRandomSource)) },
       });
       const app = buildContainer({ config, logger: createLogger('silent') }).get(KEYS.HttpApp);

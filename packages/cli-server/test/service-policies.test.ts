@@ -1,9 +1,10 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { BUILT_IN_RELEASE_POLICY_CODECS, type ServicePolicyCodec } from '@tessera/adapter-koa';
+import { BUILT_IN_RELEASE_POLICY_CODECS, type ServicePolicyCodec, type ServiceSectionCodec, type ServiceTypeCodec } from '@tessera/adapter-koa';
 import { aRegisteredService } from '@tessera/testkit';
-import { denyAllAttributes, returnAllAttributes, type AttributeReleasePolicy, type ServicePolicy } from '@tessera/core';
+import { denyAllAttributes, returnAllAttributes, selectService, serviceDataKey, type AttributeReleasePolicy, type ServicePolicy } from '@tessera/core';
+import { moduleServiceTypes } from '../src/modules/index.js';
 import { BUILT_IN_SERVICE_POLICIES, serverPolicyRegistrations, servicePolicyParts } from '../src/service-policies.js';
 
 const PAGE = 'docs/services.md';
@@ -12,7 +13,10 @@ const DEFINITION = { name: 'App', serviceId: '^https://app\\.example\\.org/.*' }
 
 /** The keys of a codec part the page names nowhere, as `key` or as `prefix.key`. */
 function undocumented(codec: ServicePolicyCodec, prefix: string): string[] {
-  const { read, descriptive = [], unsupported = {} } = codec.keys;
+  return undocumentedKeys(codec.keys, prefix);
+}
+
+function undocumentedKeys({ read, descriptive = [], unsupported = {} }: ServiceTypeCodec['keys'], prefix: string): string[] {
   return [...read, ...descriptive, ...Object.keys(unsupported)].filter((key) => !page.includes(`\`${key}\``) && !page.includes(`\`${prefix}.${key}\``));
 }
 
@@ -33,6 +37,13 @@ describe('service policies: the built-in ones and every module’s, one registry
         expect(undocumented(codec, prefix), codec.type).to.deep.equal([]);
       }
     }
+    // Every listed module's service classes and the keys they read, and the keys of its service sections.
+    const { serviceTypes, serviceSections } = serverPolicyRegistrations();
+    for (const type of serviceTypes) {
+      for (const name of type.classes) expect(page, name).to.include(`\`${name.slice(name.lastIndexOf('.') + 1)}\``);
+      expect(undocumentedKeys(type.keys, ''), type.classes[0]).to.deep.equal([]);
+    }
+    for (const section of serviceSections) expect(undocumentedKeys(section.keys, ''), section.data.key).to.deep.equal([]);
     expect(undocumented(friendlyCodec, 'attributeReleasePolicy'), 'the check finds a key the page does not name').to.deep.equal([]);
     expect(undocumented({ ...friendlyCodec, keys: { read: ['@class', 'greetingLanguage'] } }, 'attributeReleasePolicy')).to.deep.equal(['greetingLanguage']);
   });
@@ -61,11 +72,43 @@ describe('service policies: the built-in ones and every module’s, one registry
     expect(codec.parse(codec.render(service))).to.deep.equal(service);
   });
 
+  it("a module's declared service type and section are read by the codec into its data on the service", () => {
+    const sampleType: ServiceTypeCodec<{ sampleId: string }> = {
+      classes: ['org.example.SampleService'],
+      matchedByServiceUrl: false,
+      data: serviceDataKey('sample'),
+      keys: { read: ['sampleId'] },
+      parse: (json) => ({ sampleId: String(json['sampleId']) }),
+      render: (data) => ({ sampleId: data.sampleId }),
+    };
+    const sampleSection: ServiceSectionCodec<{ note: string }> = {
+      data: serviceDataKey('sampleNote'),
+      keys: { read: ['sampleNote'] },
+      parse: (json) => (typeof json['sampleNote'] === 'string' ? { note: json['sampleNote'] } : undefined),
+      render: (data) => ({ sampleNote: data.note }),
+    };
+    const { codec } = servicePolicyParts(serverPolicyRegistrations([{}, { serviceTypes: [sampleType], serviceSections: [sampleSection] }]));
+    const definition = codec.parse({ ...DEFINITION, '@class': 'org.example.SampleService', sampleId: 'rp', sampleNote: 'hello' });
+    expect(definition.moduleData).to.deep.equal({ sample: { sampleId: 'rp' }, sampleNote: { note: 'hello' } });
+    expect(() => servicePolicyParts(serverPolicyRegistrations([{ serviceTypes: [sampleType] }, { serviceTypes: [sampleType] }]))).to.throw('the service class org.example.SampleService is declared twice');
+  });
+
+  it("the oidc module's clients are read whether or not it is on, and never found by a CAS service URL, on or off", () => {
+    const { codec } = servicePolicyParts(serverPolicyRegistrations());
+    const client = codec.parse({ '@class': 'org.apereo.cas.services.OidcRegisteredService', id: 4, name: 'RP', serviceId: '^https://rp\\.example\\.org/.*', clientId: 'rp', clientSecret: 'a-secret-of-at-least-16' });
+    const service = aRegisteredService({ ...client, id: 4 });
+    const cas = aRegisteredService({ id: 5, serviceId: '^https://.*', evaluationOrder: 9 });
+    for (const modules of [['rest', 'login', 'oidc'], ['rest']]) {
+      expect(selectService([service, cas], 'https://rp.example.org/cb', moduleServiceTypes(modules)), modules.join()).to.equal(cas);
+    }
+  });
+
   it("every listed module's second-factor providers are known to the codec, on or off; another id is refused", () => {
     const { codec } = servicePolicyParts(serverPolicyRegistrations());
     const mfa = (providers: readonly string[]) => ({ ...DEFINITION, multifactorPolicy: { multifactorAuthenticationProviders: providers } });
     expect(codec.parse(mfa(['mfa-gauth'])).multifactorPolicy?.providers).to.deep.equal(['mfa-gauth']);
-    expect(() => codec.parse(mfa(['mfa-duo']))).to.throw(/names mfa-duo, which tessera does not have; its one provider is mfa-gauth \(a one-time code\)/);
+    expect(codec.parse(mfa(['mfa-webauthn'])).multifactorPolicy?.providers).to.deep.equal(['mfa-webauthn']);
+    expect(() => codec.parse(mfa(['mfa-duo']))).to.throw(/names mfa-duo, which tessera does not have; its providers are mfa-gauth \(a one-time code\), mfa-webauthn \(a security key or passkey\)/);
     const withKeys = servicePolicyParts(serverPolicyRegistrations([{}, { secondFactors: [{ id: 'mfa-keys', description: 'a security key' }] }]));
     expect(withKeys.codec.parse(mfa(['mfa-keys'])).multifactorPolicy?.providers, "a module's declared provider").to.deep.equal(['mfa-keys']);
     expect(() => withKeys.codec.parse(mfa(['mfa-gauth']))).to.throw(/names mfa-gauth, which tessera does not have; its one provider is mfa-keys \(a security key\)/);

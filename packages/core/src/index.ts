@@ -7,6 +7,8 @@ export * from './domain/authentication/principal.js';
 export * from './domain/registry/registered-service.js';
 export * from './domain/registry/multifactor-policy.js';
 export * from './domain/registry/service-matcher.js';
+export * from './domain/registry/service-types.js';
+export * from './domain/registry/service-data.js';
 export * from './domain/registry/access-rules.js';
 export * from './domain/registry/host-pinning.js';
 export * from './domain/registry/definition-warnings.js';

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { Secret, TOTP } from 'otpauth';
 import { Authenticator, INVALID_CREDENTIALS, MIXED_PRINCIPALS, type Credential, type CredentialHandler, DirectoryPasswordHandler, type UserRecord } from '@tessera/core';
-import { INVALID_OTP, OTP_ALONE, OTP_REQUIRED, REUSED_OTP, RecordOtpReplayStore, RequireOtpPolicy, TotpHandler, oneTimePasswordCredential, otpSetupOf, type OtpReusedEvent } from '@tessera/core/modules/otp';
+import { INVALID_OTP, OTP_ALONE, OTP_REQUIRED, OtpSetups, REUSED_OTP, RecordOtpReplayStore, RequireOtpPolicy, TotpHandler, oneTimePasswordCredential, otpSetupOf, type OtpReusedEvent } from '@tessera/core/modules/otp';
 import { FixedClock, RecordingEvents, TableHandler, password } from './fakes.js';
 import { CountingHasher, ListUserDirectory, MapRecordStores, rejectionOf } from '@tessera/testkit';
 import { failureReasons } from './failure-reasons.js';
@@ -17,7 +17,7 @@ function setup() {
     { username: 'bob', password: { kind: 'plain', value: 'builder' }, attributes: {}, fields: { otpSecret: BOB_SECRET, requireOtp: false } },
     { username: 'alice', password: { kind: 'plain', value: 'secret' }, attributes: {} },
   ]);
-  const totp = new TotpHandler('totp', directory, new RecordOtpReplayStore(new MapRecordStores(clock), clock), clock, events);
+  const totp = new TotpHandler('totp', new OtpSetups(directory), new RecordOtpReplayStore(new MapRecordStores(clock), clock), clock, events);
   const passwords = new TableHandler('table', { casuser: { password: 'Mellon' }, bob: { password: 'builder' }, alice: { password: 'secret' } });
   const authenticator = new Authenticator([passwords, totp], clock, events, [new RequireOtpPolicy(directory)]);
   /** The code of the step `steps` away from now. */
@@ -107,7 +107,7 @@ describe('otp: every factor is checked, whichever fails', () => {
     const events = new RecordingEvents();
     const hasher = new CountingHasher();
     const directory = new ListUserDirectory([{ username: 'casuser', password: { kind: 'hash', phc: await hasher.hash('Mellon') }, attributes: {}, fields: { otpSecret: CASUSER_SECRET, requireOtp: true } }]);
-    const totp = new TotpHandler('totp', directory, new RecordOtpReplayStore(new MapRecordStores(clock), clock), clock, events);
+    const totp = new TotpHandler('totp', new OtpSetups(directory), new RecordOtpReplayStore(new MapRecordStores(clock), clock), clock, events);
     let codesChecked = 0;
     const countingTotp: CredentialHandler = {
       name: totp.name,

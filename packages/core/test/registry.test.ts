@@ -1,8 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { expect } from 'chai';
 import {
-  OAUTH_REGISTERED_SERVICE_TYPES,
-  OIDC_REGISTERED_SERVICE,
+  CAS_SERVICES_ONLY,
+  firstMatchingService,
+  ServiceTypes,
   principalMeetsRequirements,
   selectService,
   compareServices,
@@ -14,18 +15,34 @@ describe('registered services (docs/protocol.md §4)', () => {
   describe('matching', () => {
     it('matches the whole URL, case-insensitively', () => {
       const services = [service({ serviceId: 'https://app\\.example\\.org/.*' })];
-      expect(selectService(services, 'HTTPS://APP.EXAMPLE.ORG/x')).to.equal(services[0]);
-      expect(selectService(services, 'https://app.example.org.evil.com/x')).to.equal(undefined);
-      expect(selectService(services, 'http://evil.com/?https://app.example.org/')).to.equal(undefined);
+      expect(selectService(services, 'HTTPS://APP.EXAMPLE.ORG/x', CAS_SERVICES_ONLY)).to.equal(services[0]);
+      expect(selectService(services, 'https://app.example.org.evil.com/x', CAS_SERVICES_ONLY)).to.equal(undefined);
+      expect(selectService(services, 'http://evil.com/?https://app.example.org/', CAS_SERVICES_ONLY)).to.equal(undefined);
     });
 
-    it('never selects an OidcRegisteredService or OAuthRegisteredService (either package) for a CAS ticket: its pattern is that of a client\'s redirect URIs', () => {
-      for (const type of [OIDC_REGISTERED_SERVICE, ...OAUTH_REGISTERED_SERVICE_TYPES]) {
-        const client = service({ id: 1, type, serviceId: 'https://rp\\.example\\.org/callback', evaluationOrder: 0 });
-        const cas = service({ id: 2, serviceId: 'https://.*', evaluationOrder: 5 });
-        expect(selectService([client], 'https://rp.example.org/callback'), type).to.equal(undefined);
-        expect(selectService([client, cas], 'https://rp.example.org/callback'), type).to.equal(cas);
+    it("asks a module's service type whether CAS service URLs find it: never a client of another protocol, a matched type only while its module is on, any other class as a CAS service", () => {
+      const client = { classes: ['org.example.ClientService', 'org.example.legacy.ClientService'], matchedByServiceUrl: false };
+      const matched = { classes: ['org.example.MatchedService'], matchedByServiceUrl: true };
+      const url = 'https://rp.example.org/callback';
+      const of = (type: string) => service({ id: 1, type, serviceId: 'https://rp\\.example\\.org/.*' });
+      const cas = service({ id: 2, serviceId: 'https://.*', evaluationOrder: 5 });
+      const allOn = new ServiceTypes([client, matched]);
+      for (const type of client.classes) {
+        expect(selectService([of(type), cas], url, allOn), type).to.equal(cas);
+        expect(firstMatchingService([of(type)], url, allOn), type).to.equal(undefined);
       }
+      expect(selectService([of(matched.classes[0]!), cas], url, allOn)).to.deep.include({ id: 1 });
+      // Its module off: as unregistered, so the next definition the URL finds answers.
+      const moduleOff = new ServiceTypes([client, matched], [client]);
+      expect(selectService([of(matched.classes[0]!), cas], url, moduleOff)).to.equal(cas);
+      expect(firstMatchingService([of(matched.classes[0]!)], url, moduleOff)).to.equal(undefined);
+      // A class no module declares (registration.acceptedTypes may add one) is a CAS service.
+      expect(selectService([of('org.example.Custom')], url, allOn)).to.deep.include({ id: 1 });
+    });
+
+    it('refuses a service class two types declare, and one served that none declares', () => {
+      expect(() => new ServiceTypes([{ classes: ['org.example.A'], matchedByServiceUrl: false }, { classes: ['org.example.A'], matchedByServiceUrl: true }])).to.throw('the service class org.example.A is declared twice');
+      expect(() => new ServiceTypes([], [{ classes: ['org.example.A'], matchedByServiceUrl: false }])).to.throw('the service class org.example.A is served, but no module declares it');
     });
 
     it('orders by evaluationOrder, then name, then id; the first enabled match wins', () => {
@@ -34,8 +51,8 @@ describe('registered services (docs/protocol.md §4)', () => {
       const disabled = service({ id: 3, name: 'a-disabled', serviceId: 'https://.*', evaluationOrder: 0, accessStrategy: { enabled: false, ssoEnabled: true, requiredAttributes: {} } });
       const ordered = [broad, narrow, disabled].sort(compareServices);
       expect(ordered.map((s) => s.id)).to.deep.equal([3, 2, 1]);
-      expect(selectService(ordered, 'https://app.example.org/')).to.equal(narrow);
-      expect(selectService(ordered, 'https://other.example.org/')).to.equal(broad);
+      expect(selectService(ordered, 'https://app.example.org/', CAS_SERVICES_ONLY)).to.equal(narrow);
+      expect(selectService(ordered, 'https://other.example.org/', CAS_SERVICES_ONLY)).to.equal(broad);
       const tie = [service({ id: 9, name: 'Beta' }), service({ id: 8, name: 'alpha' }), service({ id: 7, name: 'alpha' })].sort(compareServices);
       expect(tie.map((s) => s.id)).to.deep.equal([7, 8, 9]);
     });
@@ -59,14 +76,14 @@ describe('registered services (docs/protocol.md §4)', () => {
       const expiring = (expirationDate: string) =>
         service({ serviceId: 'https://.*', expirationPolicy: { expirationDate, deleteWhenExpired: false, notifyWhenDeleted: false, notifyWhenExpired: false } });
       const now = Date.parse('2030-06-01T12:00:00Z');
-      expect(selectService([expiring('2030-06-01')], 'https://a/', { now })).to.equal(undefined);
-      expect(selectService([expiring('2030-06-01T12:00:01')], 'https://a/', { now })).to.not.equal(undefined);
-      expect(selectService([expiring('2030-06-01T13:30:00+02:00')], 'https://a/', { now })).to.equal(undefined);
-      expect(selectService([expiring('2030-06-02')], 'https://a/', { now })).to.not.equal(undefined);
+      expect(selectService([expiring('2030-06-01')], 'https://a/', CAS_SERVICES_ONLY, { now })).to.equal(undefined);
+      expect(selectService([expiring('2030-06-01T12:00:01')], 'https://a/', CAS_SERVICES_ONLY, { now })).to.not.equal(undefined);
+      expect(selectService([expiring('2030-06-01T13:30:00+02:00')], 'https://a/', CAS_SERVICES_ONLY, { now })).to.equal(undefined);
+      expect(selectService([expiring('2030-06-02')], 'https://a/', CAS_SERVICES_ONLY, { now })).to.not.equal(undefined);
     });
 
     it('an invalid pattern matches nothing', () => {
-      expect(selectService([service({ serviceId: '([' })], '([')).to.equal(undefined);
+      expect(selectService([service({ serviceId: '([' })], '([', CAS_SERVICES_ONLY)).to.equal(undefined);
     });
   });
 

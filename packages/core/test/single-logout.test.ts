@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { defaultTicketLifetimes, ticketFingerprint, type RequestOrigin } from '@tessera/core';
+import { CAS_SERVICES_ONLY, defaultTicketLifetimes, ticketFingerprint, type RequestOrigin } from '@tessera/core';
 import { RecordServiceSessionStore, SERVICE_SESSION_NAMESPACE, SingleLogout } from '@tessera/core/modules/login';
 import { MapRecordStores, SeededRandomSource, testCore } from '@tessera/testkit';
 import { RecordingLogoutSender } from '@tessera/testkit/modules/login';
@@ -23,7 +23,7 @@ function setUp(maxPerSession?: number) {
   const recorded = () => records.namespaces.get(SERVICE_SESSION_NAMESPACE)?.size ?? 0;
   const sender = new RecordingLogoutSender();
   const random = new SeededRandomSource('single logout');
-  const singleLogout = new SingleLogout(sessions, tickets, registry, sender, clock, random, events, maxPerSession);
+  const singleLogout = new SingleLogout(sessions, tickets, registry, CAS_SERVICES_ONLY, sender, clock, random, events, maxPerSession);
   const handler = new TableHandler('table', { casuser: { password: 'Mellon' } });
   const core = testCore({ tickets, registry, handlers: [handler], clock, random, nodeName: 'test', lifetimes: defaultTicketLifetimes, events, sessionListener: singleLogout });
   const logIn = async () => (await core.createTicketGrantingTicket.execute({ credentials: [password('casuser', 'Mellon')] })).id;

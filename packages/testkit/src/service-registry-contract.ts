@@ -18,6 +18,9 @@ export function describeServiceRegistry(name: string, factory: ServiceRegistryFa
     it('finds a saved service by id with every field equal, with and without optional fields', async () => {
       const full = aRegisteredService({
         description: 'Staff portal',
+        logo: 'https://app.example.org/logo.png',
+        informationUrl: 'https://app.example.org/about',
+        privacyUrl: 'https://app.example.org/privacy',
         evaluationOrder: 7,
         accessStrategy: {
           enabled: true,
@@ -42,6 +45,13 @@ export function describeServiceRegistry(name: string, factory: ServiceRegistryFa
         serviceTicketExpiration: { numberOfUses: 1, timeToLive: 'PT30S' },
         proxyTicketExpiration: { numberOfUses: 0 },
         proxyGrantingTicketExpiration: { maxTimeToLiveInSeconds: 600 },
+        multifactorPolicy: { providers: ['mfa-example'], failureMode: 'CLOSED', bypassEnabled: false },
+        singleSignOnParticipation: { kind: 'never' },
+        // Modules' data is JSON the store keeps as it is, whatever its module: nested objects, lists, numbers, booleans.
+        moduleData: {
+          exampleClient: { clientId: 'app', scopes: ['openid', 'email'], lifetime: 300, public: false, keys: { kid: 'k1' } },
+          exampleSection: { required: true },
+        },
       });
       const requestRules = aRegisteredService({ accessStrategy: { enabled: true, ssoEnabled: true, requiredAttributes: {}, request: { ipAddress: '^10\\.', userAgent: 'Firefox' } } });
       expect(await registry.save(requestRules)).to.deep.equal(requestRules);

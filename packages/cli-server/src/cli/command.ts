@@ -1,6 +1,8 @@
 // A leaf: a module's commands (modules/<name>/commands.ts) are typed here, and the module list they
 // are declared in is read by cli/commands.ts: nothing here leads back to it.
 
+import type { Clock, RandomSource, RecordStores } from '@tessera/core';
+
 /** Where a command writes: stdout and stderr, or a test's buffers. */
 export interface Output {
   write(text: string): unknown;
@@ -25,6 +27,21 @@ export interface CommandInput {
   readonly operands: readonly string[];
   readonly out: Output;
   readonly err: Output;
+  /**
+   * Runs `work` on the storage the configuration names (`--config`, the `TESSERA_*` variables), opened
+   * as the server opens it and closed after: a module's command over its own records (the webauthn
+   * module's devices). A bad configuration is exit 2, each problem on `err`.
+   */
+  readonly withStores: (work: (stores: CommandStores) => Promise<number>) => Promise<number | undefined>;
+}
+
+/** The configured storage as a command works on it. */
+export interface CommandStores {
+  readonly records: RecordStores;
+  readonly random: RandomSource;
+  readonly clock: Clock;
+  /** False for memory storage: the command sees nothing a server keeps, and nothing it writes outlives it. */
+  readonly durable: boolean;
 }
 
 export interface Command {

@@ -10,6 +10,7 @@ const CENTRAL_OPTIONS = {
   help: { type: 'boolean', short: 'h', usage: '--help', help: 'show this help' },
   templates: { type: 'string', usage: '--templates DIR', help: 'the folder of Apereo CAS service templates the files may name (for import, instead of serviceTemplatesDirectory)' },
   strict: { type: 'boolean', usage: '--strict', help: 'refuse a file tessera would only warn about (a short client secret, a host not pinned), as strictServices does' },
+  username: { type: 'string', usage: '--username NAME', help: 'the user the command is about (a module’s command over its records of users)' },
 } as const satisfies Record<string, CommandOption>;
 
 const SETTINGS = `Settings come from --config FILE, then TESSERA_* environment variables (TESSERA_SERVER__PORT=9000:

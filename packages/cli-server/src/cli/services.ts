@@ -1,5 +1,6 @@
 import type { ServiceTemplates } from '@tessera/adapter-koa';
-import { ImportServices, serviceDefinitionWarnings, strictServiceProblems, type RegisteredService, type ServiceRegistry } from '@tessera/core';
+import { ImportServices, type RegisteredService, type ServiceRegistry } from '@tessera/core';
+import { serverServicePolicies } from '../service-policies.js';
 import { duplicateIds, initialServices, readServiceFiles, type Sourced } from '../config/initial-services.js';
 import { configuredServiceTemplates, readServiceTemplates } from '../config/service-templates.js';
 import type { LoadOptions } from '../config/load.js';
@@ -80,7 +81,7 @@ async function checkServiceFiles(
 ): Promise<Sourced[] | undefined> {
   const files = await readServiceFiles(paths, templates.templates);
   const valid = files.filter((file): file is Sourced => 'definition' in file);
-  const refusedWarnings = strict ? valid.flatMap(({ origin, definition }) => strictServiceProblems(definition).map(({ field, problem }) => `${origin}: ${field}: ${problem} (${serviceLabel(definition)})`)) : [];
+  const refusedWarnings = strict ? valid.flatMap(({ origin, definition }) => serverServicePolicies().codec.strictProblems(definition).map(({ field, problem }) => `${origin}: ${field}: ${problem} (${serviceLabel(definition)})`)) : [];
   const problems = [
     ...templates.problems,
     ...files.flatMap((file) => ('problems' in file ? file.problems.map((problem) => `${file.origin}: ${problem}`) : [])),
@@ -89,7 +90,7 @@ async function checkServiceFiles(
   ];
   if (problems.length === 0) {
     // Valid all the same, as in Apereo CAS: said, never refused.
-    for (const { origin, definition } of valid) for (const warning of serviceDefinitionWarnings(definition)) err.write(`${origin}: warning: ${warning}\n`);
+    for (const { origin, definition } of valid) for (const warning of serverServicePolicies().codec.warnings(definition)) err.write(`${origin}: warning: ${warning}\n`);
     return valid;
   }
   err.write(`${problems.join('\n')}\n${problems.length} problem(s) in ${files.length} file(s) of ${paths.join(', ')}; nothing was imported.\n`);

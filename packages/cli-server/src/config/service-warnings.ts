@@ -1,5 +1,6 @@
 import type { ServiceCodec } from '@tessera/adapter-koa';
-import { InvalidServiceDefinitionError, serviceDefinitionWarnings, strictServiceProblems, type ServiceDefinition } from '@tessera/core';
+import { InvalidServiceDefinitionError, type ServiceDefinition } from '@tessera/core';
+import { serverServicePolicies } from '../service-policies.js';
 import { DEMO_SERVICES } from './demo.js';
 import type { ConfigProblem } from './errors.js';
 import type { Config } from './schema.js';
@@ -10,12 +11,12 @@ export interface ServiceWarning {
 }
 
 /**
- * The warnings about services (core's serviceDefinitionWarnings: no name, a serviceId or proxy policy
- * pattern that does not pin its host, a short client secret). The demo's own service, open to every
- * URL on purpose, is left out: demo mode says so itself.
+ * The warnings about services (the service codec's: core's, no name, a serviceId or proxy policy
+ * pattern that does not pin its host, and what modules say of their keys, a short client secret).
+ * The demo's own service, open to every URL on purpose, is left out: demo mode says so itself.
  */
 export function serviceWarnings(config: Pick<Config, 'demo'>, services: readonly ServiceDefinition[]): ServiceWarning[] {
-  return services.filter((service) => !(config.demo && isDemoService(service))).flatMap((service) => serviceDefinitionWarnings(service).map((text) => ({ service, text })));
+  return services.filter((service) => !(config.demo && isDemoService(service))).flatMap((service) => serverServicePolicies().codec.warnings(service).map((text) => ({ service, text })));
 }
 
 /**
@@ -28,7 +29,7 @@ export function strictServiceRefusals(config: Pick<Config, 'demo' | 'strictServi
   return sourced
     .filter(({ definition }) => !(config.demo && isDemoService(definition)))
     .flatMap(({ definition, origin }) =>
-      strictServiceProblems(definition).map(({ field, problem }): ConfigProblem =>
+      serverServicePolicies().codec.strictProblems(definition).map(({ field, problem }): ConfigProblem =>
         origin.startsWith('services[') ? { setting: `${origin}.${field}`, problem } : { setting: 'servicesDirectory', problem: `${origin}: ${field}: ${problem}` },
       ),
     );
@@ -37,7 +38,7 @@ export function strictServiceRefusals(config: Pick<Config, 'demo' | 'strictServi
 /** The codec that refuses, with `strictServices`, what it would read with a warning: every definition a request registers goes through it. */
 export function strictServiceCodec(codec: ServiceCodec): ServiceCodec {
   const refuseWarned = (definition: ServiceDefinition): ServiceDefinition => {
-    const [first, ...more] = strictServiceProblems(definition);
+    const [first, ...more] = codec.strictProblems(definition);
     if (first) throw new InvalidServiceDefinitionError(first.field, first.problem, ...more);
     return definition;
   };

@@ -1,3 +1,4 @@
+import { ServiceTypes } from '@tessera/core';
 import type { z } from 'zod';
 import type { ModuleCommand } from '../cli/command.js';
 import type { CentralSettings } from '../config/central.js';
@@ -16,13 +17,14 @@ import { saml2Module } from './saml2/index.js';
 import { servicesModule } from './services/index.js';
 import { throttleModule } from './throttle/index.js';
 import { tokensModule } from './tokens/index.js';
+import { webauthnModule } from './webauthn/index.js';
 import { x509Module } from './x509/index.js';
 
 /**
  * The one module list (docs/adding-a-module.md): adding a module is adding its folders and one entry here.
  * Dependencies come before their dependants; modules register in this order.
  */
-export const MODULES = [restModule, tokensModule, servicesModule, otpModule, throttleModule, x509Module, loginModule, consentModule, proxyModule, oidcModule, saml2Module] as const;
+export const MODULES = [restModule, tokensModule, servicesModule, otpModule, throttleModule, x509Module, loginModule, webauthnModule, consentModule, proxyModule, oidcModule, saml2Module] as const;
 
 /** The list as the code below walks it: each module's hooks take its own settings, whatever their shape. */
 const LISTED: readonly TesseraModule[] = MODULES;
@@ -81,6 +83,17 @@ export function moduleEvents(): ModuleEvents {
 /** The commands every known module adds, on or off, in list order (cli/commands.ts places them in the help). */
 export function moduleCommands(): ModuleCommand[] {
   return LISTED.flatMap((module) => module.commands ?? []);
+}
+
+/**
+ * The service classes every listed module brings, with those of the enabled modules served: a
+ * service of a type whose module is off behaves as an unregistered one.
+ */
+export function moduleServiceTypes(names: readonly string[]): ServiceTypes {
+  return new ServiceTypes(
+    LISTED.flatMap((module) => module.serviceTypes ?? []),
+    enabledModules(names).flatMap((module) => module.serviceTypes ?? []),
+  );
 }
 
 /** A `modules` list with the modules demo mode shows (the browser login, proxy tickets) added, those whose dependencies are on. */

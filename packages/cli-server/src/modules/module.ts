@@ -1,3 +1,4 @@
+import type { ServiceSectionCodec, ServiceTypeCodec } from '@tessera/adapter-koa';
 import type { SecondFactorDeclaration } from '@tessera/core';
 import type { z } from 'zod';
 import type { ModuleCommand } from '../cli/command.js';
@@ -102,6 +103,15 @@ export interface TesseraModule<Sections extends z.ZodRawShape = z.ZodRawShape> {
    * or not the module is on, as service definitions are read before and without the configuration.
    */
   readonly servicePolicies?: ServicePolicyRegistrations;
+  /**
+   * The service classes it brings (its clients, its service providers), each its Apereo classes, its
+   * keys with the codec part that makes them its data on the service, and whether CAS service URLs find
+   * such services: known to the service codec whether or not the module is on; while it is off, a
+   * service of its type behaves as an unregistered one.
+   */
+  readonly serviceTypes?: readonly ServiceTypeCodec[];
+  /** Keys any service may carry that it reads, with the codec part that makes them its data on the service: known whether or not it is on. */
+  readonly serviceSections?: readonly ServiceSectionCodec[];
   /**
    * The `tessera` commands it adds (its key material, a user's secret): listed by `tessera --help`
    * and run whether or not the module is on, as they read none of its settings.

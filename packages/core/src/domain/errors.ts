@@ -178,6 +178,20 @@ export class UnknownServicePolicyError extends TesseraError {
   }
 }
 
+/**
+ * A service holds data under a key no listed module reads (`moduleData`: a definition stored with a
+ * module this build lacks): it cannot be written back as a definition without losing what it says.
+ */
+export class UnknownServiceDataError extends TesseraError {
+  readonly code = 'INVALID_CONFIGURATION';
+  constructor(
+    readonly key: string,
+    known: readonly string[],
+  ) {
+    super(`a service holds data under ${key}, which no module tessera knows reads (known: ${known.join(', ') || 'none'})`);
+  }
+}
+
 /** A JWT ticket failed verification, decryption or its claim checks. Which check failed is not told. */
 export class InvalidTokenError extends TesseraError {
   readonly code = 'INVALID_TOKEN';

@@ -1,3 +1,4 @@
+import type { ServiceTypes } from '../domain/registry/service-types.js';
 import { TicketIdGenerator } from '../domain/tickets/ticket-ids.js';
 import type { TicketLifetimes } from '../domain/tickets/lifetimes.js';
 import type { AuthenticationListener } from '../ports/authentication-listener.js';
@@ -66,6 +67,8 @@ export interface CasCorePorts {
   readonly secondFactors?: readonly SecondFactorProvider[];
   /** Protocol modules' own URLs that stand for a relying party (the oidc module's login callback), asked in order. */
   readonly relyingPartyResolvers?: readonly RelyingPartyResolver[];
+  /** The service classes modules bring, and those served now: which services CAS service URLs find. Without them every service is a CAS service. */
+  readonly serviceTypes?: ServiceTypes;
 }
 
 /** What the use cases take from the settings. */
@@ -77,12 +80,12 @@ export interface CasCoreSettings {
 
 /** The use cases on the given ports, each built once and shared: the CasCore the adapters take. */
 export function createCasCore(ports: CasCorePorts, settings: CasCoreSettings): CasCore {
-  const { tickets, registry, handlers, policies = [], authenticationListeners = [], events, clock, random, sessionListener, servicePolicies, secondFactors = [], relyingPartyResolvers = [] } = ports;
+  const { tickets, registry, handlers, policies = [], authenticationListeners = [], events, clock, random, sessionListener, servicePolicies, secondFactors = [], relyingPartyResolvers = [], serviceTypes } = ports;
   const { lifetimes } = settings;
   const ids = new TicketIdGenerator(random, settings.nodeName);
   const authenticator = new Authenticator(handlers, clock, events, policies, authenticationListeners);
   const secondFactorRequirement = new SecondFactorRequirement(secondFactors);
-  const relyingParties = new RelyingPartyAccess(registry, clock, lifetimes, servicePolicies, secondFactorRequirement, relyingPartyResolvers);
+  const relyingParties = new RelyingPartyAccess(registry, clock, lifetimes, servicePolicies, secondFactorRequirement, relyingPartyResolvers, serviceTypes);
   return {
     clock,
     ids,

@@ -6,6 +6,7 @@ import { strategyAllows, type AccessContext } from '../domain/registry/access-ru
 import { failsOpen, type MfaFailureMode } from '../domain/registry/multifactor-policy.js';
 import { hasExpired, type RegisteredService } from '../domain/registry/registered-service.js';
 import { firstMatchingService, principalMeetsRequirements, selectService } from '../domain/registry/service-matcher.js';
+import { CAS_SERVICES_ONLY, type ServiceTypes } from '../domain/registry/service-types.js';
 import { participatesInSingleSignOn } from '../domain/registry/single-sign-on-participation.js';
 import { sessionMaxTimeToLiveSeconds } from '../domain/registry/ticket-expiration.js';
 import type { TicketLifetimes } from '../domain/tickets/lifetimes.js';
@@ -112,6 +113,8 @@ export class RelyingPartyAccess {
     private readonly policies: ServicePolicies,
     private readonly secondFactor: SecondFactorRequirement,
     private readonly resolvers: readonly RelyingPartyResolver[] = [],
+    /** Which services CAS service URLs find: not a client of another protocol, nor a service of a module that is off. */
+    private readonly types: ServiceTypes = CAS_SERVICES_ONLY,
   ) {}
 
   /**
@@ -127,7 +130,7 @@ export class RelyingPartyAccess {
       if (resolved === null || !this.usable(resolved.service, context)) return undefined;
       return { service: resolved.service, url, shownUrl: resolved.shownUrl, throughModule: true, ...(resolved.refusalUrl !== undefined && { refusalUrl: resolved.refusalUrl }) };
     }
-    const service = selectService(await this.registry.list(), url, context);
+    const service = selectService(await this.registry.list(), url, this.types, context);
     return service === undefined ? undefined : { service, url, shownUrl: url, throughModule: false };
   }
 
@@ -148,10 +151,10 @@ export class RelyingPartyAccess {
       return refuse('SERVICE_NOT_AUTHORIZED', new ServiceNotAuthorizedError(resolved?.service.accessStrategy.unauthorizedRedirectUrl ?? resolved?.refusalUrl));
     }
     const services = await this.registry.list();
-    const found = selectService(services, url, context);
+    const found = selectService(services, url, this.types, context);
     if (found) return found;
     // CAS takes the first definition that matches, refused or not, and redirects to its URL.
-    const redirect = firstMatchingService(services, url, context.now)?.accessStrategy.unauthorizedRedirectUrl;
+    const redirect = firstMatchingService(services, url, this.types, context.now)?.accessStrategy.unauthorizedRedirectUrl;
     return refuse('SERVICE_NOT_AUTHORIZED', new ServiceNotAuthorizedError(redirect));
   }
 

@@ -1,6 +1,6 @@
 import type { Authentication } from '../domain/authentication/authentication.js';
 import type { AttributeMap } from '../domain/authentication/principal.js';
-import { asksSecondFactor } from '../domain/registry/multifactor-policy.js';
+import { asksSecondFactor, failsOpen } from '../domain/registry/multifactor-policy.js';
 import type { RegisteredService } from '../domain/registry/registered-service.js';
 import type { SecondFactorProvider } from '../ports/second-factor.js';
 
@@ -49,6 +49,19 @@ export class SecondFactorRequirement {
     const named = this.named(service);
     const available = await Promise.all(named.map((provider) => provider.available(authentication.principal.id)));
     return named.filter((_, index) => available[index]);
+  }
+
+  /**
+   * Whether this login may register the factor of provider `id` now (self-registration, as Apereo's
+   * device registration after the password): the service's policy names it among the factors this
+   * login lacks, the user has none of those it names, and its failure mode would refuse the user
+   * without one (an OPEN, PHANTOM or NONE policy lets the user through instead, as before).
+   */
+  async mayRegister(id: string, service: RegisteredService | undefined, authentication: Authentication): Promise<boolean> {
+    const policy = service?.multifactorPolicy;
+    if (policy === undefined || failsOpen(policy) || !this.lacks(service, authentication)) return false;
+    if (!this.named(service).some((provider) => provider.id === id)) return false;
+    return (await this.choices(service, authentication)).length === 0;
   }
 
   /**

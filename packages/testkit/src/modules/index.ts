@@ -2,6 +2,7 @@ import { describeConsentStoresOnRecords } from './consent/index.js';
 import { describeLoginStoresOnRecords } from './login/index.js';
 import type { ModuleRecordsFactory } from './module-records.js';
 import { describeOtpStoresOnRecords } from './otp/index.js';
+import { describeWebAuthnStoresOnRecords } from './webauthn/index.js';
 import { describeSaml2StoresOnRecords } from './saml2/index.js';
 
 export type { ModuleRecordsFactory } from './module-records.js';
@@ -17,5 +18,6 @@ export function describeModuleStoresOnRecords(name: string, records: ModuleRecor
   describeLoginStoresOnRecords(name, records);
   describeOtpStoresOnRecords(name, records, anotherNode);
   describeConsentStoresOnRecords(name, records, anotherNode);
+  describeWebAuthnStoresOnRecords(name, records, anotherNode);
   describeSaml2StoresOnRecords(name, records, anotherNode);
 }

@@ -3,7 +3,7 @@ import type { JsonValue } from '@tessera/core';
 import { stylesheet, type Branding } from '../../pages/branding.js';
 import { formatMessage, html, Html } from '../../pages/html.js';
 import { serviceHost } from '../../pages/service-host.js';
-import type { LoginPageView, PromptPage } from '../../http-module.js';
+import type { LoginPageView, PromptPage, ScriptFile } from '../../http-module.js';
 import type { Messages } from './messages.js';
 
 /** What every page is built with: the operator's branding, the language, where the routes are. */
@@ -73,6 +73,7 @@ export class LoginPages {
     const state = { ...(form.username !== undefined && { username: form.username }), ...(form.message !== undefined && { describedBy: 'login-message' }) };
     const parts = form.parts.map((part) => part.view.markup(text.language, part.prepared, state));
     const scripts = form.parts.flatMap((part) => part.view.script?.(part.prepared) ?? []);
+    const files = form.parts.flatMap((part) => part.view.scriptFiles ?? []);
     const content = html`${form.service === undefined ? undefined : this.relyingPartyIntro(form.service, form.relyingParty)}
 ${form.principal === undefined ? undefined : html`<p>${formatMessage(text.renewNotice, { principal: form.principal })}</p>`}
 ${branding.text === undefined ? undefined : html`<p>${branding.text}</p>`}
@@ -87,7 +88,7 @@ ${part}`))}
 <div class="check"><input type="checkbox" id="warn" name="warn" value="true"${form.warn ? html` checked` : undefined}><label for="warn">${text.warn}</label></div>
 <button type="submit">${text.submit}</button>
 </form>`;
-    return this.page(text.loginHeading, content, scripts);
+    return this.page(text.loginHeading, content, scripts, [], files);
   }
 
   /**
@@ -125,7 +126,7 @@ ${page.content}
       page.alternative ? html`<button type="submit" class="secondary" name="${page.alternative.name}" value="${page.alternative.value}">${page.alternative.label}</button>` : undefined
     }</div>
 </form>`;
-    return this.page(page.heading, content, page.script === undefined ? [] : [page.script]);
+    return this.page(page.heading, content, page.script === undefined ? [] : [page.script], [], page.scriptFiles ?? []);
   }
 
   /** A prompt's own page in place of the rest of the login (a consent denied): its heading and content, and a way to log out. */
@@ -194,8 +195,12 @@ ${frontChannel.next === undefined ? undefined : html`<p><a id="continue" href="$
     return `${this.settings.basePath}${route}`;
   }
 
-  /** A whole page; each script is placed after the content, inline, and allowed by its hash alone. */
-  private page(heading: string, content: Html, scripts: readonly string[] = [], imageOrigins: readonly string[] = []): Page {
+  /**
+   * A whole page; each script is placed after the content, inline, and allowed by its hash alone; the
+   * script files before them, each allowed by its URL alone and checked by its integrity digest.
+   */
+  private page(heading: string, content: Html, scripts: readonly string[] = [], imageOrigins: readonly string[] = [], scriptFiles: readonly ScriptFile[] = []): Page {
+    const files = [...new Map(scriptFiles.map((file) => [file.url, file])).values()];
     const { branding, messages } = this.settings;
     const logo = branding.logoUrl === undefined ? undefined : html`<img src="${branding.logoUrl}" alt="${branding.logoAlt ?? branding.title}">`;
     const markup = html`<!DOCTYPE html>
@@ -211,13 +216,15 @@ ${frontChannel.next === undefined ? undefined : html`<p><a id="continue" href="$
 <header>${logo}<span class="brand">${branding.title}</span></header>
 <main>
 <h1>${heading}</h1>
-${content}${scripts.map((script) => html`
+${content}${files.map((file) => html`
+<script src="${file.url}" integrity="${file.integrity}"></script>`)}${scripts.map((script) => html`
 <script>${Html.trusted(script)}</script>`)}
 </main>
 </body>
 </html>
 `;
-    const scriptSources = scripts.length === 0 ? "'none'" : [...new Set(scripts.map((script) => `'sha256-${sha256(script)}'`))].join(' ');
+    const sources = [...files.map((file) => file.url), ...new Set(scripts.map((script) => `'sha256-${sha256(script)}'`))];
+    const scriptSources = sources.length === 0 ? "'none'" : sources.join(' ');
     // No form-action: the form's redirect goes to whichever registered service asked, and browsers check it against form-action.
     const contentSecurityPolicy = `default-src 'none'; style-src 'sha256-${this.styleHash}'; script-src ${scriptSources}; img-src 'self' https: data:${imageOrigins.map((origin) => ` ${origin}`).join('')}; base-uri 'none'; frame-ancestors 'none'`;
     return { markup: markup.toString(), contentSecurityPolicy };

@@ -8,3 +8,4 @@ export { loadProviderLibrary, type ProviderLibrary } from './provider-library.js
 export { RecordAdapter } from './record-adapter.js';
 export { SCOPE_POLICY_CODECS } from './scope-policy-codecs.js';
 export { pairwiseUsernameCodec } from './pairwise-subject-codec.js';
+export { oauthClientType, oidcClientType, OIDC_RESPONSE_TYPES } from './client-codec.js';

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
   hasExpired,
-  isOAuthOnlyClient,
   type AttributeMap,
   type Authentication,
   type CasCore,
@@ -15,9 +14,8 @@ import {
   type ServiceRegistry,
   type TicketGrantingTicket,
   type TicketStore,
-  type UserProfileViewType,
 } from '@tessera/core';
-import { claimsOf, claimsReleasePolicy, STANDARD_SCOPE_CLAIMS, type OidcKeySet } from '@tessera/core/modules/oidc';
+import { claimsOf, claimsReleasePolicy, isOAuthOnlyClient, OIDC_CLIENT, STANDARD_SCOPE_CLAIMS, type OidcKeySet, type UserProfileViewType } from '@tessera/core/modules/oidc';
 import type { Context } from 'koa';
 import type {
   Adapter,
@@ -34,7 +32,7 @@ import type {
 } from 'oidc-provider';
 import { reportServerError } from '../../errors/report.js';
 import { handedOverRequestOrigin } from '../../request/request-origin.js';
-import { OIDC_RESPONSE_TYPES } from '../../services/codecs/provider-client-codec.js';
+import { OIDC_RESPONSE_TYPES } from './client-codec.js';
 import type { ProviderLibrary } from './provider-library.js';
 import type { OidcPages } from './oidc-pages.js';
 import { sendPage } from '../../pages/send-page.js';
@@ -277,7 +275,7 @@ export const OAUTH_DEFAULT_SCOPE = 'oauth2';
  * never for `openid`, so it gets no ID token.
  */
 export function clientOf(service: RegisteredService, served: readonly string[]): ClientMetadata | undefined {
-  const client = service.oidc;
+  const client = OIDC_CLIENT.of(service);
   if (!client || !service.accessStrategy.enabled) return undefined;
   const literal = literalUrlOf(service.serviceId);
   const oauthOnly = isOAuthOnlyClient(service);
@@ -294,7 +292,7 @@ export function clientOf(service: RegisteredService, served: readonly string[]):
     // Apereo's service registry listener sets it): without it, no refresh token (offline_access is dropped, the grant refused).
     grant_types: (client.generateRefreshToken || client.scopes.includes('offline_access') ? client.supportedGrantTypes : client.supportedGrantTypes.filter((grant) => grant !== 'refresh_token')).filter((grant) => grant !== 'password'),
     // A client whose grants leave out authorization_code (one of client_credentials only) gets no code.
-    // The bare `token` some Apereo clients list beside others is not served (serviceDefinitionWarnings says so).
+    // The bare `token` some Apereo clients list beside others is not served (the client codec's warnings say so).
     response_types: client.supportedResponseTypes.filter((type) => type !== 'token' && (!type.split(' ').includes('code') || client.supportedGrantTypes.includes('authorization_code'))) as ResponseType[],
     scope: scopes.join(' '),
     // The provider wants a list; the pattern decides (redirectUriAllowed below). A request without
@@ -368,7 +366,7 @@ class RegistryClients implements Adapter {
 
 /** The registered service whose client is `clientId`: the first in evaluation order. */
 async function clientService(registry: ServiceRegistry, clientId: string): Promise<RegisteredService | undefined> {
-  return (await registry.list()).find((candidate) => candidate.oidc?.clientId === clientId);
+  return (await registry.list()).find((candidate) => OIDC_CLIENT.of(candidate)?.clientId === clientId);
 }
 
 type ClientFields = {
@@ -649,17 +647,18 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
     const tgt = await liveTicketOf(sessionUid, accountId);
     if (!tgt) return undefined;
     const service = await clientService(registry, clientId);
-    if (!service?.oidc) return undefined;
+    const client = service && OIDC_CLIENT.of(service);
+    if (!service || !client) return undefined;
     const { principal } = tgt.authentication;
     const { username, attributes } = await deps.core().relyingParties.release({ service, url: service.serviceId, principal });
     // The claims of the scopes granted (OpenID Connect clients): the client's release policy reconciled
     // with its scopes, as Apereo's, each scope policy releasing only for its scope.
-    const claimsService = { ...service, attributeRelease: claimsReleasePolicy(service.attributeRelease, service.oidc.scopes, deps.customScopes) };
+    const claimsService = { ...service, attributeRelease: claimsReleasePolicy(service.attributeRelease, client.scopes, deps.customScopes) };
     const claims = async (scope: string | undefined): Promise<AttributeMap> => {
       const grant = { scopes: (scope ?? '').split(' ').filter(Boolean), claimsMap: deps.claimsMap };
       return (await deps.core().relyingParties.release({ service: claimsService, url: service.serviceId, principal, grant })).attributes;
     };
-    return { username, released: attributes, claims, viewType: service.oidc.userProfileViewType ?? 'NESTED', service, tgt };
+    return { username, released: attributes, claims, viewType: client.userProfileViewType ?? 'NESTED', service, tgt };
   }
 
   async function rememberSubject(clientId: string, accountId: string, subject: string): Promise<void> {
@@ -731,7 +730,8 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
   }
 
   async function bypassesApproval(clientId: string): Promise<boolean> {
-    return (await clientService(registry, clientId))?.oidc?.bypassApprovalPrompt === true;
+    const service = await clientService(registry, clientId);
+    return service !== undefined && OIDC_CLIENT.of(service)?.bypassApprovalPrompt === true;
   }
 
   const provider = new Provider(deps.issuer, configuration);

@@ -1,4 +1,5 @@
 import type { JsonValue, RecordStores, RelyingPartyOfUrl, RelyingPartyResolver, ServiceRegistry } from '@tessera/core';
+import { OIDC_CLIENT } from '@tessera/core/modules/oidc';
 import { literalUrlOf } from './oidc-provider.js';
 import { interactionOfCallback, refusalUrl } from './oidc-routes.js';
 
@@ -31,7 +32,7 @@ export class OidcRelyingParties implements RelyingPartyResolver {
     const params = (await this.interactions.get(uid))?.params;
     const clientId = params?.client_id;
     if (typeof clientId !== 'string') return null;
-    const service = (await this.registry.list()).find((candidate) => candidate.oidc?.clientId === clientId);
+    const service = (await this.registry.list()).find((candidate) => OIDC_CLIENT.of(candidate)?.clientId === clientId);
     if (service === undefined) return null;
     const redirectUri = typeof params?.redirect_uri === 'string' ? params.redirect_uri : literalUrlOf(service.serviceId);
     return { service, shownUrl: redirectUri ?? this.issuer, refusalUrl: refusalUrl(this.issuer, uid) };

@@ -11,6 +11,12 @@ export interface OtpMessages {
   readonly stepIntro: string;
   readonly stepSubmit: string;
   readonly stepRefused: string;
+  /** The enrolment of a secret in the login (self-registration): its heading, what it says, the QR code's text, the secret's label, its button. */
+  readonly enrolHeading: string;
+  readonly enrolIntro: string;
+  readonly enrolQrAlt: string;
+  readonly enrolSecret: string;
+  readonly enrolSubmit: string;
 }
 
 const en: OtpMessages = {
@@ -20,6 +26,11 @@ const en: OtpMessages = {
   stepIntro: 'This service asks for a second factor: enter the 6 digits your authenticator app shows.',
   stepSubmit: 'Continue',
   stepRefused: 'That code was not accepted. Enter the code your authenticator app shows now.',
+  enrolHeading: 'Set up one-time codes',
+  enrolIntro: 'This service asks for a second factor, and your account has none yet. Scan the QR code with your authenticator app, or type in the secret below, then enter the 6 digits it shows.',
+  enrolQrAlt: 'QR code of the secret, for an authenticator app',
+  enrolSecret: 'Secret:',
+  enrolSubmit: 'Confirm',
 };
 
 export const OTP_MESSAGES: Readonly<Record<string, OtpMessages>> = { en };

@@ -4,6 +4,9 @@ import { html } from '../../pages/html.js';
 import { optionalText } from '../../request/parameter-schemas.js';
 import { otpMessages } from './otp-field.js';
 
+/** The code a step page posts: one schema for every page of the module that asks one (POST /login/step reads each name once). */
+export const STEP_CODE = optionalText('The TOTP code a service asks of this login (the otp module’s step), or the first code of a secret being enrolled.');
+
 /**
  * The view of the otp module's prompt (core's TotpPrompt): the page asking the TOTP code a service's
  * `multifactorPolicy` wants of a login that has not given one, after the password or on single
@@ -11,7 +14,7 @@ import { otpMessages } from './otp-field.js';
  */
 export function otpStep(parameter: string, prompt: TotpPrompt): LoginPromptPart {
   return loginPromptPart(prompt, {
-    parameters: { [parameter]: optionalText('The TOTP code a service asks of this login (the otp module’s step).') },
+    parameters: { [parameter]: STEP_CODE },
     page: (language) => {
       const text = otpMessages(language);
       return {

@@ -18,6 +18,7 @@ const NOT_ALLOWED = 'The user lacks the attribute `registration.requiredAttribut
  * 200 with the stored definition, its id included.
  */
 export function registerFromJsonRoute(http: HttpContext, register: RegisterService, codec: ServiceCodec, acceptedTypes: readonly string[]): Route {
+  const definition = serviceDefinitionSchema(codec.moduleKeys);
   return defineRoute({
     method: 'post',
     path: '/v1/services',
@@ -25,8 +26,8 @@ export function registerFromJsonRoute(http: HttpContext, register: RegisterServi
     summary: 'Register a service (CAS 6+)',
     description: 'Authenticated like a login, then authorized by `registration.requiredAttribute`.',
     basicAuth: true,
-    request: { body: { description: 'The service definition.', content: { 'application/json': serviceDefinitionSchema } } },
-    responses: { 200: { description: 'Saved; the stored definition with its id.', content: { 'application/json': serviceDefinitionSchema } } },
+    request: { body: { description: 'The service definition.', content: { 'application/json': definition } } },
+    responses: { 200: { description: 'Saved; the stored definition with its id.', content: { 'application/json': definition } } },
     errors: { UNAUTHENTICATED: 'HTTP Basic credentials are missing or refused.', FORBIDDEN: NOT_ALLOWED, INVALID_SERVICE_DEFINITION: 'The definition is invalid, or has a key tessera does not read; one line per problem, each naming the key.', ...STORE_ERRORS },
     failures: http.restFailures,
     steps: [requireJsonBody, http.readBody, ...http.credentialGuards()],

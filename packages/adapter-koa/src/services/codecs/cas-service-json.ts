@@ -13,10 +13,9 @@ import {
   type ServiceDefinitionProblem,
   type ServicePolicy,
 } from '@tessera/core';
-import { EXPIRATION_POLICY_KEYS, isClass, isRecord, keyProblems, PRESENTATION_KEYS, PROPERTY_KEYS, proxyPolicyKeys, serviceKeys, TICKET_EXPIRATION_KEYS } from './cas-service-keys.js';
+import { CAS_SERVICE_CLASSES, EXPIRATION_POLICY_KEYS, isClass, isRecord, keyProblems, PRESENTATION_KEYS, PROPERTY_KEYS, proxyPolicyKeys, TICKET_EXPIRATION_KEYS } from './cas-service-keys.js';
 import { accessStrategyKeys, parseAccessStrategy } from './access-strategy-codec.js';
 import { javaInteger, stringList } from './java-collections.js';
-import { parseProviderClient, PROVIDER_CLIENT_TYPES, refusedOAuthClass } from './provider-client-codec.js';
 import { multifactorPolicyKeys, parseMultifactorPolicy } from './multifactor-policy-codec.js';
 import { isHttpUrl, optionalBoolean, partReader, throwAll } from './parse-parts.js';
 import { parseSupportedProtocols } from './supported-protocols-codec.js';
@@ -25,15 +24,13 @@ import { parseSingleSignOnParticipation, singleSignOnParticipationKeyProblems } 
 import type { ServiceTemplates } from './service-templates.js';
 import { isTicketExpirationKey, parseTicketExpiration, ticketExpirationKeyProblems } from './ticket-expiration-codec.js';
 
-export const DEFAULT_SERVICE_TYPES: readonly string[] = [
-  CAS_REGISTERED_SERVICE,
-  'org.apereo.cas.services.RegexRegisteredService',
-  'org.jasig.cas.services.RegexRegisteredService',
-  ...PROVIDER_CLIENT_TYPES,
-];
+/** The classes a definition may have unless told otherwise: CAS's own services, and every class a listed module brings. */
+export function defaultServiceClasses(policies: PolicySlots): string[] {
+  return [...CAS_SERVICE_CLASSES, ...policies.modules.classes];
+}
 
 export interface ParseOptions {
-  /** `@class` values accepted at the top level. */
+  /** `@class` values accepted at the top level; by default CAS's own and every module's (defaultServiceClasses). */
   readonly acceptedTypes?: readonly string[];
   /** Prefix for field names in error messages, e.g. `services[2]`. */
   readonly path?: string;
@@ -56,9 +53,9 @@ export function parseServiceDefinition(json: unknown, policies: PolicySlots, opt
   if (!isRecord(json)) throw fail('(definition)', 'must be a JSON object');
 
   const type = json['@class'] ?? CAS_REGISTERED_SERVICE;
-  const accepted = options.acceptedTypes ?? DEFAULT_SERVICE_TYPES;
+  const accepted = options.acceptedTypes ?? defaultServiceClasses(policies);
   if (typeof type !== 'string' || !accepted.includes(type)) {
-    throw fail('@class', (typeof type === 'string' ? refusedOAuthClass(type) : undefined) ?? `must be one of ${accepted.join(', ')}`);
+    throw fail('@class', (typeof type === 'string' ? policies.modules.refusedClass(type) : undefined) ?? `must be one of ${accepted.join(', ')}`);
   }
   // Fields as the definition names them; the path of the definition goes before each at the end.
   const invalid: Fail = (field, problem) => new InvalidServiceDefinitionError(field, problem);
@@ -109,13 +106,13 @@ export function parseServiceDefinition(json: unknown, policies: PolicySlots, opt
   const properties = section('properties', () => parseProperties(json['properties'], (field, problem) => invalid(`properties.${field}`, problem)));
   const logout = section('logoutType', () => parseLogout(json['logoutType'], json['logoutUrl'], invalid));
   const proxyPolicy = section('proxyPolicy', () => parseProxyPolicy(json['proxyPolicy'], (field, problem) => invalid(`proxyPolicy.${field}`, problem)));
-  const oidc = PROVIDER_CLIENT_TYPES.includes(type) ? section('clientId', () => parseProviderClient(json, type, invalid)) : undefined;
+  const moduleData = policies.modules.parse(json, type, invalid, section);
   const expirationPolicy = section('expirationPolicy', () => parseExpirationPolicy(json['expirationPolicy'], (field, problem) => invalid(`expirationPolicy.${field}`, problem)));
   const multifactorPolicy = section('multifactorPolicy', () => parseMultifactorPolicy(json['multifactorPolicy'], policies.secondFactors, (field, problem) => invalid(`multifactorPolicy.${field}`, problem)));
   const singleSignOnParticipation = section('singleSignOnParticipationPolicy', () =>
     parseSingleSignOnParticipation(json['singleSignOnParticipationPolicy'], (field, problem) => invalid(`singleSignOnParticipationPolicy.${field}`, problem)),
   );
-  const supportedProtocols = section('supportedProtocols', () => parseSupportedProtocols(json['supportedProtocols'], invalid));
+  const supportedProtocols = section('supportedProtocols', () => parseSupportedProtocols(json['supportedProtocols'], policies.modules.protocols, invalid));
   const ticketExpiration = TICKET_EXPIRATION_KEYS.map((key) => section(key, () => parseTicketExpiration(key, json[key], (field, problem) => invalid(`${key}.${field}`, problem))));
   // Templates are merged before a definition is read (parseWithTemplates); one still naming them here has none to take.
   section('templateName', () => {
@@ -142,7 +139,7 @@ export function parseServiceDefinition(json: unknown, policies: PolicySlots, opt
     ...(singleSignOnParticipation && { singleSignOnParticipation }),
     ...supportedProtocols,
     ...ticketExpiration.reduce((fields, each) => ({ ...fields, ...each }), {}),
-    ...(oidc !== undefined && { oidc }),
+    ...moduleData,
   };
 }
 
@@ -174,8 +171,8 @@ function parseExpirationPolicy(value: unknown, fail: Fail): { expirationPolicy?:
  */
 function sectionReader(problems: ServiceDefinitionProblem[]) {
   const part = partReader(problems);
-  return <T>(key: string, read: () => T): T | undefined =>
-    problems.some(({ field }) => field === key || field.startsWith(`${key}.`)) ? undefined : part(read);
+  return <T>(keys: string | readonly string[], read: () => T): T | undefined =>
+    [keys].flat().some((key) => problems.some(({ field }) => field === key || field.startsWith(`${key}.`))) ? undefined : part(read);
 }
 
 /** `usernameAttributeProvider`, kept only when the service has a provider of its own. */
@@ -228,7 +225,9 @@ type Fail = (field: string, problem: string) => InvalidServiceDefinitionError;
  * Objects of a class tessera does not read are left to the parser, which refuses the class itself.
  */
 function definitionKeyProblems(json: Readonly<Record<string, unknown>>, policies: PolicySlots): ServiceDefinitionProblem[] {
-  return keyProblems(json, serviceKeys(json['@class']), '', (key, value, field) => {
+  return keyProblems(json, policies.modules.keysOf(json['@class']), '', (key, value, field) => {
+    const modules = policies.modules.keyProblemsInside(json['@class'], key, value, field);
+    if (modules !== undefined) return modules;
     if (key === 'usernameAttributeProvider') return policies.usernameProviderKeyProblems(value, field);
     if (!isRecord(value)) return [];
     const within = `${field}.`;

@@ -1,6 +1,5 @@
 import { distance } from 'fastest-levenshtein';
-import type { ServiceDefinitionProblem } from '@tessera/core';
-import { providerClientKeys } from './provider-client-codec.js';
+import { CAS_REGISTERED_SERVICE, type ServiceDefinitionProblem } from '@tessera/core';
 
 /**
  * Which keys of an Apereo CAS service definition tessera reads, which CAS keys it knows but does not
@@ -114,6 +113,9 @@ const EVERY_HANDLER = 'every authentication handler is accepted for every servic
 /** The keys of a service that hold its own ticket lifetimes (ticket-expiration-codec.ts reads them). */
 export const TICKET_EXPIRATION_KEYS = ['ticketGrantingTicketExpirationPolicy', 'serviceTicketExpirationPolicy', 'proxyTicketExpirationPolicy', 'proxyGrantingTicketExpirationPolicy'] as const;
 
+/** The classes of CAS's own services: CasRegisteredService, and RegexRegisteredService of CAS 5 to 6 and of CAS 4. */
+export const CAS_SERVICE_CLASSES: readonly string[] = [CAS_REGISTERED_SERVICE, 'org.apereo.cas.services.RegexRegisteredService', 'org.jasig.cas.services.RegexRegisteredService'];
+
 /** A registered service (CasRegisteredService, RegexRegisteredService). */
 export const SERVICE_KEYS: KeyRules = {
   read: ['@class', 'id', 'name', 'serviceId', 'description', ...PRESENTATION_KEYS, 'evaluationOrder', 'accessStrategy', 'attributeReleasePolicy', 'usernameAttributeProvider', 'logoutType', 'logoutUrl', 'proxyPolicy', 'multifactorPolicy', 'properties', 'expirationPolicy', 'singleSignOnParticipationPolicy', 'supportedProtocols', 'templateName', ...TICKET_EXPIRATION_KEYS],
@@ -144,18 +146,6 @@ export const SERVICE_KEYS: KeyRules = {
     anonymousAccess: { instead: WRITE_A_PROVIDER, accepted: { when: is(false), as: 'false' } },
   },
 };
-
-/** The keys of a service of this `@class`: a client of the provider (OidcRegisteredService, OAuthRegisteredService) reads its client's too. */
-export function serviceKeys(type: unknown): KeyRules {
-  const client = providerClientKeys(type);
-  if (client === undefined) return SERVICE_KEYS;
-  return {
-    ...SERVICE_KEYS,
-    read: [...SERVICE_KEYS.read, ...client.read],
-    unsupported: { ...SERVICE_KEYS.unsupported, ...client.unsupported },
-    ...(client.elsewhere && { elsewhere: client.elsewhere }),
-  };
-}
 
 /** DefaultRegisteredServiceAccessStrategy; the other classes tessera reads add theirs to these (access-strategy-codec.ts). */
 export const ACCESS_STRATEGY_KEYS: KeyRules = {

@@ -3,7 +3,6 @@ import { accessStrategyJson } from './access-strategy-codec.js';
 import { javaSet } from './java-collections.js';
 import { multifactorPolicyJson } from './multifactor-policy-codec.js';
 import type { PolicySlots } from './policy-slots.js';
-import { providerClientJson } from './provider-client-codec.js';
 import { renderSingleSignOnParticipation } from './sso-participation-codec.js';
 import { supportedProtocolsJson } from './supported-protocols-codec.js';
 import { ticketExpirationJson } from './ticket-expiration-codec.js';
@@ -13,7 +12,8 @@ const CAS = 'org.apereo.cas.services';
 /**
  * A stored definition in Apereo CAS's JSON format, as parseServiceDefinition reads it: `@class`
  * keys and `["java.util.HashSet", [...]]` collections, so it loads unchanged in CAS or tessera and
- * round-trips (parse(render(s)) equals s). Its policies are written by the codec parts of their classes.
+ * round-trips (parse(render(s)) equals s). Its policies are written by the codec parts of their
+ * classes, the modules' data on it by the modules' parts (its type's, the sections').
  */
 export function toCasServiceJson(service: RegisteredService, policies: PolicySlots): Record<string, unknown> {
   return {
@@ -38,7 +38,7 @@ export function toCasServiceJson(service: RegisteredService, policies: PolicySlo
     ...(service.singleSignOnParticipation === undefined ? {} : { singleSignOnParticipationPolicy: renderSingleSignOnParticipation(service.singleSignOnParticipation) }),
     ...supportedProtocolsJson(service.supportedProtocols),
     ...ticketExpirationJson(service),
-    ...(service.oidc === undefined ? {} : providerClientJson(service, service.oidc)),
+    ...policies.modules.render(service),
   };
 }
 

@@ -1,5 +1,6 @@
 import type { InvalidServiceDefinitionError, SecondFactorDeclaration, ServiceDefinitionProblem, ServicePolicy } from '@tessera/core';
 import type { KeyRules } from './cas-service-keys.js';
+import type { ServiceSectionCodec, ServiceTypeCodec } from './module-service-keys.js';
 
 /**
  * Reads the policies a policy holds (a chain's, a filter's inner policy) through the codec part of
@@ -46,12 +47,15 @@ export interface ServicePolicyCodec<P extends ServicePolicy = ServicePolicy> {
 }
 
 /**
- * What a service codec reads and writes definitions with beside its own keys: the codec parts of
- * policies, each for its own class, and the second-factor providers a `multifactorPolicy` may name
- * (none: a policy naming any is refused).
+ * What a service codec reads and writes definitions with beside CAS's own keys: the codec parts of
+ * policies, each for its own class; the second-factor providers a `multifactorPolicy` may name (none:
+ * a policy naming any is refused); the service classes modules bring and the keys they read from any
+ * service (module-service-keys.ts).
  */
-export interface ServicePolicyCodecs {
+export interface ServiceCodecParts {
   readonly releasePolicies: readonly ServicePolicyCodec[];
   readonly usernameProviders: readonly ServicePolicyCodec[];
   readonly secondFactors?: readonly SecondFactorDeclaration[];
+  readonly serviceTypes?: readonly ServiceTypeCodec[];
+  readonly serviceSections?: readonly ServiceSectionCodec[];
 }

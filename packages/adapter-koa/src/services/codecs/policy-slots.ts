@@ -7,9 +7,10 @@ import {
   type ServiceDefinitionProblem,
   type ServicePolicy,
 } from '@tessera/core';
-import { isClass, isRecord, keyProblems, PRINCIPAL_ID } from './cas-service-keys.js';
+import { CAS_SERVICE_CLASSES, isClass, isRecord, keyProblems, PRINCIPAL_ID, SERVICE_KEYS } from './cas-service-keys.js';
+import { ModuleServiceParts } from './module-service-keys.js';
 import { refusedReleasePolicyClass } from './refused-policy-classes.js';
-import type { PolicyKeyChecks, PolicyParsing, PolicyRendering, ServicePolicyCodec, ServicePolicyCodecs } from './policy-codec.js';
+import type { PolicyKeyChecks, PolicyParsing, PolicyRendering, ServiceCodecParts, ServicePolicyCodec } from './policy-codec.js';
 
 type Fail = (field: string, problem: string) => InvalidServiceDefinitionError;
 
@@ -33,9 +34,12 @@ export class PolicySlots {
 
   /** The second-factor providers a `multifactorPolicy` may name: every listed module's, on or off. */
   readonly secondFactors: readonly SecondFactorDeclaration[];
+  /** The service classes and sections modules bring: every listed module's, on or off. */
+  readonly modules: ModuleServiceParts;
 
-  constructor({ releasePolicies, usernameProviders, secondFactors = [] }: ServicePolicyCodecs) {
+  constructor({ releasePolicies, usernameProviders, secondFactors = [], serviceTypes = [], serviceSections = [] }: ServiceCodecParts) {
     this.secondFactors = secondFactors;
+    this.modules = new ModuleServiceParts(serviceTypes, serviceSections, SERVICE_KEYS, CAS_SERVICE_CLASSES);
     this.release = new Slot(releasePolicies, 'an attribute release policy');
     this.username = new Slot(usernameProviders, 'a username provider');
   }

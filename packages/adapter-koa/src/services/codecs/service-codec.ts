@@ -1,8 +1,9 @@
-import type { RegisteredService, ServiceDefinition } from '@tessera/core';
+import { serviceDefinitionWarnings, strictServiceProblems, type RegisteredService, type ServiceDefinition, type ServiceDefinitionProblem } from '@tessera/core';
+import type { z } from 'zod';
 import type { ParseOptions } from './cas-service-json.js';
 import { toCasServiceJson } from './cas-service-render.js';
 import { legacyServiceDefinition, type LegacyServiceForm } from './legacy-service-form.js';
-import type { ServicePolicyCodecs } from './policy-codec.js';
+import type { ServiceCodecParts } from './policy-codec.js';
 import { PolicySlots } from './policy-slots.js';
 import { parseServiceTemplate, parseWithTemplates, type ServiceTemplate, type ServiceTemplates } from './service-templates.js';
 
@@ -24,15 +25,24 @@ export interface ServiceCodec {
   readonly render: (service: RegisteredService) => Record<string, unknown>;
   /** legacyServiceDefinition: the definition of the earlier registration form. */
   readonly parseLegacyForm: (form: LegacyServiceForm) => ServiceDefinition;
+  /** The keys the modules' service types and sections read, as the registration API documents them (each optional there). */
+  readonly moduleKeys: Readonly<Record<string, z.ZodType>>;
+  /** serviceDefinitionWarnings: what is said, never refused, about a valid definition (core's, and its type's and sections'), each a line naming the service. */
+  readonly warnings: (definition: ServiceDefinition) => string[];
+  /** strictServiceProblems: those warnings as the problems that refuse the definition where warnings are refusals (`strictServices`). */
+  readonly strictProblems: (definition: ServiceDefinition) => ServiceDefinitionProblem[];
 }
 
-export function serviceCodec(policyCodecs: ServicePolicyCodecs): ServiceCodec {
-  const policies = new PolicySlots(policyCodecs);
+export function serviceCodec(parts: ServiceCodecParts): ServiceCodec {
+  const policies = new PolicySlots(parts);
   return {
     parse: (json, options = {}) => parseWithTemplates(json, policies, options),
     parseTemplate: (json, fileName, origin) => parseServiceTemplate(json, fileName, origin, policies),
     render: (service) => toCasServiceJson(service, policies),
     parseLegacyForm: (form) => legacyServiceDefinition(form, policies),
+    moduleKeys: policies.modules.documented(),
+    warnings: (definition) => serviceDefinitionWarnings(definition, policies.modules.warnings(definition)),
+    strictProblems: (definition) => strictServiceProblems(definition, policies.modules.warnings(definition)),
   };
 }
 

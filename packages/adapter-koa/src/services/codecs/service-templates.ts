@@ -1,8 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
-import { CAS_REGISTERED_SERVICE, InvalidServiceDefinitionError, OAUTH_REGISTERED_SERVICE_TYPES, type ServiceDefinition, type ServiceDefinitionProblem } from '@tessera/core';
-import { DEFAULT_SERVICE_TYPES, parseServiceDefinition, type ParseOptions } from './cas-service-json.js';
-import { PROVIDER_CLIENT_TYPES } from './provider-client-codec.js';
-import { isRecord } from './cas-service-keys.js';
+import { CAS_REGISTERED_SERVICE, InvalidServiceDefinitionError, type ServiceDefinition, type ServiceDefinitionProblem } from '@tessera/core';
+import { parseServiceDefinition, type ParseOptions } from './cas-service-json.js';
+import { CAS_SERVICE_CLASSES, isRecord } from './cas-service-keys.js';
 import type { PolicySlots } from './policy-slots.js';
 
 /**
@@ -80,7 +79,7 @@ export function parseWithTemplates(json: unknown, policies: PolicySlots, options
     const template = templates.find(name);
     if (template === undefined) {
       problems.push({ field: 'templateName', problem: `no service template is named "${name}"${known(templates)}` });
-    } else if (!sameClass(template.json['@class'] ?? CAS_REGISTERED_SERVICE, type)) {
+    } else if (!sameClass(template.json['@class'] ?? CAS_REGISTERED_SERVICE, type, policies)) {
       const classOf = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
       problems.push({ field: 'templateName', problem: `template "${template.name}" (${template.origin}) is for ${classOf(template.json['@class'])} services, not ${classOf(type)}` });
     } else {
@@ -153,11 +152,10 @@ function isSet(key: string, value: unknown, type: unknown, policies: PolicySlots
   }
 }
 
-/** The CAS service classes are one kind (their spellings across versions); an OIDC client is another, an OAuth client (both its names) a third. */
-function sameClass(a: unknown, b: unknown): boolean {
-  const plain = (type: unknown) => typeof type === 'string' && !PROVIDER_CLIENT_TYPES.includes(type) && DEFAULT_SERVICE_TYPES.includes(type);
-  const oauth = (type: unknown) => typeof type === 'string' && OAUTH_REGISTERED_SERVICE_TYPES.includes(type);
-  return a === b || (plain(a) && plain(b)) || (oauth(a) && oauth(b));
+/** The CAS service classes are one kind (their spellings across versions); each service type a module brings is another (its names across versions). */
+function sameClass(a: unknown, b: unknown, policies: PolicySlots): boolean {
+  const plain = (type: unknown) => typeof type === 'string' && CAS_SERVICE_CLASSES.includes(type);
+  return a === b || (plain(a) && plain(b)) || policies.modules.sameType(a, b);
 }
 
 function known(templates: ServiceTemplates): string {

@@ -27,9 +27,9 @@ export const registerLoginModule: ModuleRegistration<typeof loginSections> = (bi
   binder.resolved(SENDER, [KEYS.EventSink], (events) => new HttpLogoutRequestSender(settings.singleLogout, events));
   binder.resolved(
     SINGLE_LOGOUT,
-    [KEYS.RecordStores, KEYS.TicketStore, KEYS.ServiceRegistry, SENDER, KEYS.Clock, KEYS.RandomSource, KEYS.EventSink],
-    (records, tickets, registry, sender, clock, random, events) =>
-      new SingleLogout(new RecordServiceSessionStore(records), tickets, registry, sender, clock, random, events, settings.singleLogout.maxPerSession),
+    [KEYS.RecordStores, KEYS.TicketStore, KEYS.ServiceRegistry, KEYS.ServiceTypes, SENDER, KEYS.Clock, KEYS.RandomSource, KEYS.EventSink],
+    (records, tickets, registry, types, sender, clock, random, events) =>
+      new SingleLogout(new RecordServiceSessionStore(records), tickets, registry, types, sender, clock, random, events, settings.singleLogout.maxPerSession),
   );
   binder.resolved(KEYS.SessionListener, [SINGLE_LOGOUT], (singleLogout) => singleLogout);
   binder.resolved(

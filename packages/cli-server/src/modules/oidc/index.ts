@@ -1,6 +1,6 @@
 import { cryptoRandomSource } from '@tessera/core';
 import { generateOidcKeySet, pairwiseUsername, SCOPE_RELEASE_POLICIES } from '@tessera/core/modules/oidc';
-import { pairwiseUsernameCodec, SCOPE_POLICY_CODECS } from '@tessera/adapter-koa/modules/oidc';
+import { oauthClientType, oidcClientType, pairwiseUsernameCodec, SCOPE_POLICY_CODECS } from '@tessera/adapter-koa/modules/oidc';
 import type { ModuleContext, ModuleKeyFile, ModuleSettings, SettingProblem, TesseraModule } from '../module.js';
 import { oidcCommands } from './commands.js';
 import { oidcSections } from './config.js';
@@ -17,6 +17,8 @@ export const oidcModule: TesseraModule<typeof oidcSections> = {
   events: oidcEvents,
   // Apereo's pairwise subjects of OpenID Connect clients (OIDC Core §8.1), and its scope release
   // policies (OidcProfileScopeAttributeReleasePolicy and the like), each its behaviour and its codec part.
+  // Its clients: OidcRegisteredService and OAuthRegisteredService, found by their client id, never by a CAS service URL.
+  serviceTypes: [oidcClientType, oauthClientType],
   servicePolicies: {
     usernameProviders: [{ behaviour: pairwiseUsername, codec: pairwiseUsernameCodec }],
     releasePolicies: SCOPE_RELEASE_POLICIES.map((behaviour) => {

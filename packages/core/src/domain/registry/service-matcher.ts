@@ -1,7 +1,8 @@
 import type { Principal } from '../authentication/principal.js';
 import { activates, strategyAllows, type AccessContext } from './access-rules.js';
 import { compileAnywhere, compiledOnce } from './patterns.js';
-import { hasExpired, isProviderClient, type RegisteredService } from './registered-service.js';
+import { hasExpired, type RegisteredService } from './registered-service.js';
+import type { ServiceTypes } from './service-types.js';
 
 /**
  * The pattern of a serviceId: case-insensitive, anchored on the whole URL (CAS's
@@ -21,27 +22,27 @@ export function compileFullMatch(source: string, flags = ''): RegExp | null {
 }
 
 /**
- * The first CAS service, in evaluation order, whose pattern matches the whole URL and whose access
- * strategy allows it (strategyAllows: enabled; given `now`, within its time window; given a client,
- * asked by a matching one). Given `now`, a service whose expiration date has passed is left out too,
- * as a disabled one. An OidcRegisteredService or OAuthRegisteredService is a client of the provider
- * only: its pattern is that of its redirect URIs, and as in Apereo CAS (whose CAS protocol locates
- * only CAS services) it grants no CAS ticket.
+ * The first service, in evaluation order, that the URL finds and whose access strategy allows it
+ * (strategyAllows: enabled; given `now`, within its time window; given a client, asked by a matching
+ * one). Given `now`, a service whose expiration date has passed is left out too, as a disabled one.
+ * The URL finds a service whose type it matches (`types`: a CAS service, not a client of another
+ * protocol, found by that protocol's own id, nor a service of a module that is off) and whose pattern
+ * matches it whole.
  */
-export function selectService(ordered: readonly RegisteredService[], url: string, context: AccessContext = {}): RegisteredService | undefined {
+export function selectService(ordered: readonly RegisteredService[], url: string, types: ServiceTypes, context: AccessContext = {}): RegisteredService | undefined {
   for (const service of ordered) {
-    if (service.accessStrategy.enabled && matchesUrl(service, url, context.now) && strategyAllows(service.accessStrategy, context)) return service;
+    if (service.accessStrategy.enabled && matchesUrl(service, url, types, context.now) && strategyAllows(service.accessStrategy, context)) return service;
   }
   return undefined;
 }
 
-/** The first service, in evaluation order, whose pattern matches the whole URL, whatever its access strategy says; given `now`, not one that has expired. */
-export function firstMatchingService(ordered: readonly RegisteredService[], url: string, now?: number): RegisteredService | undefined {
-  return ordered.find((service) => matchesUrl(service, url, now));
+/** The first service, in evaluation order, that the URL finds, whatever its access strategy says; given `now`, not one that has expired. */
+export function firstMatchingService(ordered: readonly RegisteredService[], url: string, types: ServiceTypes, now?: number): RegisteredService | undefined {
+  return ordered.find((service) => matchesUrl(service, url, types, now));
 }
 
-function matchesUrl(service: RegisteredService, url: string, now: number | undefined): boolean {
-  if (isProviderClient(service)) return false;
+function matchesUrl(service: RegisteredService, url: string, types: ServiceTypes, now: number | undefined): boolean {
+  if (!types.matchedByServiceUrl(service)) return false;
   return !(now !== undefined && hasExpired(service, now)) && servicePattern(service.serviceId)?.test(url) === true;
 }
 

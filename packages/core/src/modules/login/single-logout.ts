@@ -1,5 +1,6 @@
 import type { RequestOrigin } from '../../domain/events.js';
 import { selectService } from '../../domain/registry/service-matcher.js';
+import type { ServiceTypes } from '../../domain/registry/service-types.js';
 import { wantsBackChannelLogout, wantsSingleLogout, type RegisteredService } from '../../domain/registry/registered-service.js';
 import { ticketFingerprint } from '../../domain/tickets/fingerprint.js';
 import type { TicketGrantingTicket } from '../../domain/tickets/ticket.js';
@@ -67,6 +68,8 @@ export class SingleLogout implements SessionListener {
     private readonly sessions: ServiceSessionStore,
     private readonly tickets: TicketStore,
     private readonly registry: ServiceRegistry,
+    /** Which services CAS service URLs find (the sessions recorded are of CAS service URLs). */
+    private readonly serviceTypes: ServiceTypes,
     private readonly sender: LogoutRequestSender,
     private readonly clock: Clock,
     private readonly random: RandomSource,
@@ -117,7 +120,7 @@ export class SingleLogout implements SessionListener {
     const now = this.clock.now();
     const frontChannel: FrontChannelLogout[] = [];
     for (const session of sessions) {
-      const service = selectService(services, session.service);
+      const service = selectService(services, session.service, this.serviceTypes);
       if (!service || !wantsSingleLogout(service)) continue;
       const url = service.logoutUrl ?? session.service;
       const logoutRequest = logoutRequestXml(session.ticketId, now, this.random);

@@ -1,6 +1,7 @@
 import type { ServicePolicy } from '../../domain/registry/registered-service.js';
 import type { UsernameProvider } from '../../ports/service-policies.js';
 import { persistentId } from '../../service-policies/username-providers.js';
+import { OIDC_CLIENT } from './client-definition.js';
 
 export const PAIRWISE_USERNAME_PROVIDER = 'org.apereo.cas.services.PairwiseOidcRegisteredServiceUsernameAttributeProvider';
 export const OIDC_PAIRWISE_ID_GENERATOR = 'org.apereo.cas.authentication.principal.OidcPairwisePersistentIdGenerator';
@@ -21,7 +22,7 @@ export interface PairwiseUsername extends ServicePolicy {
 export const pairwiseUsername: UsernameProvider<PairwiseUsername> = {
   type: PAIRWISE_USERNAME_PROVIDER,
   username(provider, { principal, service }) {
-    const client = service.oidc;
+    const client = OIDC_CLIENT.of(service);
     const sector = client?.subjectType === 'pairwise' ? sectorOf(client.sectorIdentifierUri ?? service.serviceId) : undefined;
     return Promise.resolve(sector === undefined ? principal.id : persistentId(principal.id, sector, provider.salt));
   },

@@ -6,3 +6,5 @@ export * from './totp-enrolment.js';
 export * from './credential.js';
 export type * from './events.js';
 export * from './totp-prompt.js';
+export * from './otp-enrolments.js';
+export * from './totp-enrolment-prompt.js';

@@ -36,11 +36,22 @@ export class TotpPrompt implements SessionPrompt<never, string> {
     const credential = oneTimePasswordCredential(authentication.principal.id, code);
     const principal = await this.handler.authenticate(credential, origin);
     if (principal.id !== authentication.principal.id) throw new AuthenticationFailedError([INVALID_OTP]);
+    return this.withCode(authentication, code);
+  }
+
+  /** The login with a code of `secret` proven (a secret being enrolled, not yet the user's): as `prove`. */
+  async proveWith(authentication: Authentication, secret: string, code: string, origin?: RequestOrigin): Promise<Authentication> {
+    await this.handler.accept(authentication.principal.id, secret, code.trim(), origin);
+    return this.withCode(authentication, code);
+  }
+
+  private withCode(authentication: Authentication, code: string): Authentication {
+    const credential = oneTimePasswordCredential(authentication.principal.id, code);
     const handlerName = this.handler.name;
     return withSecondFactor(authentication, {
       ...authentication,
       credentials: [describeCredential(credential)],
-      successes: { [handlerName]: { handlerName, credentialType: 'otp', principalId: principal.id } },
+      successes: { [handlerName]: { handlerName, credentialType: 'otp', principalId: authentication.principal.id } },
       attributes: { credentialType: ['otp'], successfulAuthenticationHandlers: [handlerName] },
     });
   }

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { defaultTicketLifetimes, ticketFingerprint, type ServiceRegistry, type TicketStore } from '@tessera/core';
+import { CAS_SERVICES_ONLY, defaultTicketLifetimes, ticketFingerprint, type ServiceRegistry, type TicketStore } from '@tessera/core';
 import { SingleLogout, type LogoutRequestDroppedEvent, type ServiceSessionStore } from '@tessera/core/modules/login';
 import { aRegisteredService, aTicketGrantingTicket } from '../../builders.js';
 import { RecordingEvents } from '../../fakes.js';
@@ -31,7 +31,7 @@ export function describeSingleLogoutOnStores(name: string, factory: SingleLogout
       const stores = await factory(clock);
       const sender = new RecordingLogoutSender();
       const events = new RecordingEvents();
-      const singleLogout = new SingleLogout(stores.sessions, stores.tickets, stores.registry, sender, clock, new SeededRandomSource(), events, maxPerSession);
+      const singleLogout = new SingleLogout(stores.sessions, stores.tickets, stores.registry, CAS_SERVICES_ONLY, sender, clock, new SeededRandomSource(), events, maxPerSession);
       const service = await stores.registry.save(aRegisteredService({ id: 1, serviceId: '^https://slo\\.example\\.org/.*', logoutType: 'BACK_CHANNEL', logoutUrl: 'https://slo.example.org/logout' }));
       const tgt = aTicketGrantingTicket(clock);
       await stores.tickets.save(tgt);
@@ -119,7 +119,7 @@ export function describeSingleLogoutOnStores(name: string, factory: SingleLogout
       const stores = await factory(clock);
       const sender = new RecordingLogoutSender();
       const events = new RecordingEvents();
-      const singleLogout = new SingleLogout(stores.sessions, stores.tickets, stores.registry, sender, clock, new SeededRandomSource(), events);
+      const singleLogout = new SingleLogout(stores.sessions, stores.tickets, stores.registry, CAS_SERVICES_ONLY, sender, clock, new SeededRandomSource(), events);
       const core = testCore({ ...stores, handlers: [], clock, random: new SeededRandomSource(), nodeName: 'test', lifetimes: defaultTicketLifetimes, events, sessionListener: singleLogout });
       await stores.registry.save(aRegisteredService({ id: 1, serviceId: '^https://slo\\.example\\.org/.*', logoutType: 'BACK_CHANNEL' }));
       const tgt = aTicketGrantingTicket(clock);

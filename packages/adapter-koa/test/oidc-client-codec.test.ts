@@ -1,6 +1,11 @@
 import { expect } from 'chai';
-import { serviceDefinitionWarnings, strictServiceProblems } from '@tessera/core';
-import { parseServiceDefinition, refusalOf, toCasServiceJson } from './built-in-codec.js';
+import type { ServiceDefinition } from '@tessera/core';
+import { OIDC_CLIENT } from '@tessera/core/modules/oidc';
+import { OIDC_CLIENTS_CODEC, refusalOf } from './built-in-codec.js';
+
+const { parse: parseServiceDefinition, render: toCasServiceJson, warnings: serviceDefinitionWarnings, strictProblems: strictServiceProblems } = OIDC_CLIENTS_CODEC;
+/** The client the oidc module keeps on its service. */
+const clientOf = (service: ServiceDefinition) => OIDC_CLIENT.of(service);
 
 const OAUTH = 'org.apereo.cas.support.oauth.services.OAuthRegisteredService';
 const OIDC = 'org.apereo.cas.services.OidcRegisteredService';
@@ -18,7 +23,7 @@ const roundTrip = (json: Record<string, unknown>) => {
 // docs/services.md (OAuth 2.0 and OpenID Connect clients): Apereo's OAuthRegisteredService and the keys it shares with OidcRegisteredService.
 describe('service definitions: OAuthRegisteredService, and the OAuth keys of OidcRegisteredService', () => {
   it("reads an OAuth client with Apereo's defaults: the code flow and a token of its own, refresh tokens neither given nor renewed, every scope but openid, the secret sent either way", () => {
-    expect(roundTrip(CLIENT).oidc).to.deep.equal({
+    expect(clientOf(roundTrip(CLIENT))).to.deep.equal({
       clientId: '20180901',
       clientSecret: SECRET,
       tokenEndpointAuthenticationMethod: 'client_secret_basic',
@@ -43,19 +48,19 @@ describe('service definitions: OAuthRegisteredService, and the OAuth keys of Oid
   });
 
   it('reads generateRefreshToken, renewRefreshToken (also as Jackson reads the strings), bypassApprovalPrompt and userProfileViewType', () => {
-    const client = roundTrip({ ...CLIENT, generateRefreshToken: true, renewRefreshToken: 'TRUE', bypassApprovalPrompt: true, userProfileViewType: 'FLAT', scopes: ['java.util.HashSet', ['profile', 'email']] }).oidc;
+    const client = clientOf(roundTrip({ ...CLIENT, generateRefreshToken: true, renewRefreshToken: 'TRUE', bypassApprovalPrompt: true, userProfileViewType: 'FLAT', scopes: ['java.util.HashSet', ['profile', 'email']] }));
     expect(client).to.deep.include({ generateRefreshToken: true, renewRefreshToken: true, bypassApprovalPrompt: true, userProfileViewType: 'FLAT', scopes: ['profile', 'email'] });
   });
 
   it('a public OAuth client has no secret: none, and PKCE then', () => {
     const { clientSecret: _secret, ...publicClient } = CLIENT;
-    expect(roundTrip(publicClient).oidc).to.deep.include({ tokenEndpointAuthenticationMethod: 'none' }).and.not.have.property('clientSecret');
+    expect(clientOf(roundTrip(publicClient))).to.deep.include({ tokenEndpointAuthenticationMethod: 'none' }).and.not.have.property('clientSecret');
   });
 
   it('an OidcRegisteredService reads renewRefreshToken (default false) and userProfileViewType too', () => {
     const oidc = { ...CLIENT, '@class': OIDC };
-    expect(roundTrip(oidc).oidc).to.deep.include({ renewRefreshToken: false, scopes: [] });
-    expect(roundTrip({ ...oidc, renewRefreshToken: true, userProfileViewType: 'NESTED' }).oidc).to.deep.include({ renewRefreshToken: true, userProfileViewType: 'NESTED' });
+    expect(clientOf(roundTrip(oidc))).to.deep.include({ renewRefreshToken: false, scopes: [] });
+    expect(clientOf(roundTrip({ ...oidc, renewRefreshToken: true, userProfileViewType: 'NESTED' }))).to.deep.include({ renewRefreshToken: true, userProfileViewType: 'NESTED' });
   });
 
   it("refuses what it cannot serve, every problem of the client at once, saying what to write instead", () => {
@@ -79,7 +84,7 @@ describe('service definitions: OAuthRegisteredService, and the OAuth keys of Oid
     ]);
     // Beside types it serves, one tessera never serves is kept, said, and not served.
     const beside = parseServiceDefinition({ ...CLIENT, supportedGrantTypes: ['java.util.HashSet', ['password', 'authorization_code']] });
-    expect(beside.oidc?.supportedGrantTypes).to.deep.equal(['password', 'authorization_code']);
+    expect(clientOf(beside)?.supportedGrantTypes).to.deep.equal(['password', 'authorization_code']);
     expect(serviceDefinitionWarnings(beside)).to.deep.equal([
       `service "OAUTH-1002" (id 1002): its supportedGrantTypes hold password, the password grant (tessera's users type their password only in its login form), which tessera does not serve: the client's requests for it are refused, its other types are served`,
     ]);
@@ -88,8 +93,8 @@ describe('service definitions: OAuthRegisteredService, and the OAuth keys of Oid
     expect(problems({ ...publicClient, supportedGrantTypes: ['java.util.HashSet', ['client_credentials']] })).to.deep.equal([
       'supportedGrantTypes: holds client_credentials, which a public client cannot use: it has no clientSecret or keys to prove itself with',
     ]);
-    expect(parseServiceDefinition(publicClient).oidc?.supportedGrantTypes).to.deep.equal(['authorization_code', 'refresh_token']);
-    expect(parseServiceDefinition({ ...CLIENT, supportedGrantTypes: ['java.util.HashSet', ['client_credentials']] }).oidc?.supportedGrantTypes).to.deep.equal(['client_credentials']);
+    expect(clientOf(parseServiceDefinition(publicClient))?.supportedGrantTypes).to.deep.equal(['authorization_code', 'refresh_token']);
+    expect(clientOf(parseServiceDefinition({ ...CLIENT, supportedGrantTypes: ['java.util.HashSet', ['client_credentials']] }))?.supportedGrantTypes).to.deep.equal(['client_credentials']);
     expect(problems({ ...CLIENT, clientId: undefined, clientSecret: '' })).to.deep.equal([
       'clientId: is required: up to 255 printable ASCII characters, no spaces',
       'clientSecret: must be a non-empty string; leave it out for a public client',
@@ -98,7 +103,7 @@ describe('service definitions: OAuthRegisteredService, and the OAuth keys of Oid
 
   it("loads a secret shorter than 16 characters as Apereo does (its own examples use `secret`), with a warning naming the service and why; strict mode refuses it", () => {
     const short = roundTrip({ ...CLIENT, clientSecret: 'secret' });
-    expect(short.oidc?.clientSecret).to.equal('secret');
+    expect(clientOf(short)?.clientSecret).to.equal('secret');
     expect(serviceDefinitionWarnings(short)).to.deep.equal([
       'service "OAUTH-1002" (id 1002): its clientSecret has 6 character(s), fewer than 16: one this short can be guessed by whoever tries the token endpoint; give the client a random clientSecret of at least 16 characters (openssl rand -base64 24)',
     ]);
@@ -108,8 +113,8 @@ describe('service definitions: OAuthRegisteredService, and the OAuth keys of Oid
   });
 
   it('jwtAccessToken (also the string "true") round-trips; properties giving its tokens keys of their own are refused, naming the property', () => {
-    expect(roundTrip({ ...CLIENT, jwtAccessToken: 'true' }).oidc?.jwtAccessToken).to.equal(true);
-    expect(roundTrip({ ...CLIENT, jwtAccessToken: false }).oidc).to.not.have.property('jwtAccessToken');
+    expect(clientOf(roundTrip({ ...CLIENT, jwtAccessToken: 'true' }))?.jwtAccessToken).to.equal(true);
+    expect(clientOf(roundTrip({ ...CLIENT, jwtAccessToken: false }))).to.not.have.property('jwtAccessToken');
     const property = (value: string) => ({ '@class': 'org.apereo.cas.services.DefaultRegisteredServiceProperty', values: ['java.util.HashSet', [value]] });
     expect(problems({ ...CLIENT, jwtAccessToken: true, properties: { '@class': 'java.util.HashMap', accessTokenAsJwtSigningKey: property('k'), accessTokenAsJwtSigningEnabled: property('true') } })).to.deep.equal([
       "properties.accessTokenAsJwtSigningKey: is not supported by tessera: a client's JWT access tokens are signed with the provider's key (its JWKS) and not encrypted; remove it",
@@ -117,7 +122,7 @@ describe('service definitions: OAuthRegisteredService, and the OAuth keys of Oid
     expect(problems({ ...CLIENT, jwtAccessToken: true, properties: { accessTokenAsJwtEncryptionEnabled: property('true') } })).to.deep.equal([
       "properties.accessTokenAsJwtEncryptionEnabled: is not supported by tessera as true: JWT access tokens are signed with the provider's key, not encrypted",
     ]);
-    expect(roundTrip({ ...CLIENT, jwtAccessToken: true, properties: { accessTokenAsJwtSigningEnabled: property('true'), accessTokenAsJwtEncryptionEnabled: property('false') } }).oidc?.jwtAccessToken).to.equal(true);
+    expect(clientOf(roundTrip({ ...CLIENT, jwtAccessToken: true, properties: { accessTokenAsJwtSigningEnabled: property('true'), accessTokenAsJwtEncryptionEnabled: property('false') } }))?.jwtAccessToken).to.equal(true);
   });
 
   it("Apereo's other OAuth keys: accepted where they ask for what tessera does, refused otherwise; OIDC's own keys refused on an OAuth client", () => {

@@ -1,38 +1,33 @@
+import type { InvalidServiceDefinitionError, ServiceDefinitionProblem } from '@tessera/core';
 import {
   isOAuthOnlyClient,
   OAUTH_REGISTERED_SERVICE_TYPES,
+  OIDC_CLIENT,
   OIDC_CLIENT_AUTH_METHODS,
-  OIDC_RESPONSE_MODES,
   OIDC_REGISTERED_SERVICE,
+  OIDC_RESPONSE_MODES,
   OIDC_SUBJECT_TYPES,
+  oidcClientWarnings,
   USER_PROFILE_VIEW_TYPES,
-  type InvalidServiceDefinitionError,
   type OidcClientAuthMethod,
   type OidcClientDefinition,
   type OidcResponseMode,
   type OidcSubjectType,
-  type RegisteredService,
-  type ServiceDefinitionProblem,
   type UserProfileViewType,
-} from '@tessera/core';
-// cas-service-keys.ts reads this file's key rules: only its hoisted functions and types are taken here.
-import { isRecord, type KeyRules, type Unsupported } from './cas-service-keys.js';
-import { javaSet, stringList } from './java-collections.js';
-import { optionalBoolean, partReader, throwAll } from './parse-parts.js';
-
-/**
- * The clients of the provider (the oidc module): Apereo's OAuthRegisteredService, a plain OAuth 2.0
- * client, and OidcRegisteredService, which extends it with OpenID Connect's keys.
- */
-export const PROVIDER_CLIENT_TYPES: readonly string[] = [OIDC_REGISTERED_SERVICE, ...OAUTH_REGISTERED_SERVICE_TYPES];
+} from '@tessera/core/modules/oidc';
+import { z } from 'zod';
+import { isRecord, type KeyRules, type Unsupported } from '../../services/codecs/cas-service-keys.js';
+import { javaSet, stringList } from '../../services/codecs/java-collections.js';
+import type { ServiceTypeCodec } from '../../services/codecs/module-service-keys.js';
+import { optionalBoolean, partReader, throwAll } from '../../services/codecs/parse-parts.js';
 
 type Fail = (field: string, problem: string) => InvalidServiceDefinitionError;
 
-/** Why a class of Apereo's OAuth support that is no client is refused; undefined for any other class. */
-export function refusedOAuthClass(type: string): string | undefined {
-  if (!type.endsWith('.OAuthCallbackAuthorizeService')) return undefined;
-  return "is CAS 4's own OAuth callback service, which tessera does not need: the oidc module serves the OAuth endpoints and registers its login callback itself; remove this definition";
-}
+/** CAS 4's own OAuth callback service, a class of Apereo's OAuth support that is no client. */
+const REFUSED_CLASSES: Readonly<Record<string, string>> = {
+  OAuthCallbackAuthorizeService:
+    "is CAS 4's own OAuth callback service, which tessera does not need: the oidc module serves the OAuth endpoints and registers its login callback itself; remove this definition",
+};
 
 /** The keys an OAuthRegisteredService reads beside those of every service; an OidcRegisteredService reads them too. */
 const OAUTH_CLIENT_KEYS: readonly string[] = [
@@ -85,12 +80,11 @@ const OAUTH_UNSUPPORTED: Readonly<Record<string, Unsupported>> = {
   deviceTokenExpirationPolicy: { instead: 'tessera has no device flow' },
 };
 
-/** What a provider client's `@class` adds to the keys of every service; undefined for any other class. */
-export function providerClientKeys(type: unknown): Pick<KeyRules, 'read' | 'unsupported' | 'elsewhere'> | undefined {
-  if (typeof type !== 'string' || !PROVIDER_CLIENT_TYPES.includes(type)) return undefined;
-  if (type === OIDC_REGISTERED_SERVICE) return { read: [...OAUTH_CLIENT_KEYS, ...OIDC_ONLY_KEYS], unsupported: { ...OAUTH_UNSUPPORTED, ...OIDC_UNSUPPORTED } };
-  return { read: OAUTH_CLIENT_KEYS, unsupported: OAUTH_UNSUPPORTED, elsewhere: Object.fromEntries(OIDC_ONLY_KEYS.map((key) => [key, 'OidcRegisteredService'])) };
-}
+/** The keys of an OidcRegisteredService beside those of every service. */
+const OIDC_CLIENT_KEYS: KeyRules = { read: [...OAUTH_CLIENT_KEYS, ...OIDC_ONLY_KEYS], unsupported: { ...OAUTH_UNSUPPORTED, ...OIDC_UNSUPPORTED } };
+
+/** The keys of an OAuthRegisteredService beside those of every service: an OIDC client's own are read only with that class. */
+const OAUTH_ONLY_CLIENT_KEYS: KeyRules = { read: OAUTH_CLIENT_KEYS, unsupported: OAUTH_UNSUPPORTED, elsewhere: Object.fromEntries(OIDC_ONLY_KEYS.map((key) => [key, 'OidcRegisteredService'])) };
 
 const OIDC_GRANT_TYPES = ['authorization_code', 'refresh_token', 'implicit', 'client_credentials'];
 /** The response types an OIDC client may be registered with: those the provider serves, and discovery advertises. */
@@ -119,7 +113,7 @@ const OAUTH_REFUSED: Readonly<Record<string, string>> = {
  * serves (an OAuth client never for `openid`); Apereo's empty lists of grant and response types stand
  * for the defaults too.
  */
-export function parseProviderClient(json: Readonly<Record<string, unknown>>, type: string, fail: Fail): OidcClientDefinition {
+function parseClient(json: Readonly<Record<string, unknown>>, type: string, fail: Fail): OidcClientDefinition {
   const oauthOnly = isOAuthOnlyClient({ type });
   const problems: ServiceDefinitionProblem[] = [];
   const part = partReader(problems);
@@ -130,7 +124,7 @@ export function parseProviderClient(json: Readonly<Record<string, unknown>>, typ
   });
   const clientSecret = part(() => {
     const value = json['clientSecret'] ?? undefined;
-    // Shorter than 16 characters it is loaded, as Apereo loads it, with a warning (serviceDefinitionWarnings).
+    // Shorter than 16 characters it is loaded, as Apereo loads it, with a warning (oidcClientWarnings).
     if (value !== undefined && (typeof value !== 'string' || value.length === 0)) throw fail('clientSecret', 'must be a non-empty string; leave it out for a public client');
     return value;
   });
@@ -154,7 +148,7 @@ export function parseProviderClient(json: Readonly<Record<string, unknown>>, typ
     const items = stringList(value);
     if (items?.length === 0 && emptyIsDefault) return [...fallback];
     if (!items || items.length === 0) throw fail(key, 'must be a non-empty list of strings');
-    // A type tessera refuses beside ones it serves is kept, and said (serviceDefinitionWarnings): its requests are refused.
+    // A type tessera refuses beside ones it serves is kept, and said (oidcClientWarnings): its requests are refused.
     const unknown = allowed === undefined ? undefined : items.find((item) => !allowed.includes(item) && !(Object.hasOwn(refused, item) && items.some((other) => allowed.includes(other))));
     if (unknown !== undefined && Object.hasOwn(refused, unknown)) throw fail(key, `holds ${JSON.stringify(unknown)}, not supported by tessera: ${refused[unknown]}`);
     if (unknown !== undefined) throw fail(key, `holds ${JSON.stringify(unknown)}; known: ${allowed?.join(', ')}`);
@@ -254,11 +248,11 @@ export function parseProviderClient(json: Readonly<Record<string, unknown>>, typ
 }
 
 /** The client's keys as its class writes them (an OAuth client has no tokenEndpointAuthenticationMethod: its secret says it). */
-export function providerClientJson(service: Pick<RegisteredService, 'type'>, client: OidcClientDefinition): Record<string, unknown> {
+function clientJson(client: OidcClientDefinition, oauthOnly: boolean): Record<string, unknown> {
   return {
     clientId: client.clientId,
     ...(client.clientSecret !== undefined && { clientSecret: client.clientSecret }),
-    ...(!isOAuthOnlyClient(service) && { tokenEndpointAuthenticationMethod: client.tokenEndpointAuthenticationMethod }),
+    ...(!oauthOnly && { tokenEndpointAuthenticationMethod: client.tokenEndpointAuthenticationMethod }),
     scopes: javaSet(client.scopes),
     supportedGrantTypes: javaSet(client.supportedGrantTypes),
     supportedResponseTypes: javaSet(client.supportedResponseTypes),
@@ -309,3 +303,41 @@ function isJwks(text: string): boolean {
 function javaBoolean(value: unknown, fallback: boolean, fail: () => Error): boolean {
   return optionalBoolean(typeof value === 'string' && /^(true|false)$/i.test(value) ? value.toLowerCase() === 'true' : value, fallback, fail);
 }
+
+/** The client keys the registration API documents (POST /v1/services), with their classes. */
+const DOCUMENTED: Readonly<Record<string, z.ZodType>> = {
+  clientId: z.string().meta({ description: 'With OidcRegisteredService or OAuthRegisteredService (the oidc module): the client id, up to 255 printable ASCII characters.' }),
+  clientSecret: z.string().nullable().meta({ description: 'With OidcRegisteredService or OAuthRegisteredService: the client secret; left out for a public client or one that proves itself with its keys.' }),
+  scopes: z.unknown().meta({ description: 'With OidcRegisteredService or OAuthRegisteredService: the scopes the client may ask for, a list of strings; none, every scope served.' }),
+  supportedGrantTypes: z.unknown().meta({ description: 'With OidcRegisteredService or OAuthRegisteredService: the grant types the client may use, a list of strings.' }),
+  supportedResponseTypes: z.unknown().meta({ description: 'With OidcRegisteredService or OAuthRegisteredService: the response types the client may ask for, a list of strings.' }),
+};
+
+/** Apereo's OidcRegisteredService: an OpenID Connect client of the provider. */
+export const oidcClientType: ServiceTypeCodec<OidcClientDefinition> = {
+  classes: [OIDC_REGISTERED_SERVICE],
+  matchedByServiceUrl: false,
+  data: OIDC_CLIENT,
+  keys: OIDC_CLIENT_KEYS,
+  refusedClasses: REFUSED_CLASSES,
+  // OpenID Connect is OAuth 2.0 with an ID token: its clients speak both.
+  protocols: ['OAUTH20', 'OIDC'],
+  documented: DOCUMENTED,
+  parse: (json, fail) => parseClient(json, OIDC_REGISTERED_SERVICE, fail),
+  render: (client) => clientJson(client, false),
+  warnings: oidcClientWarnings,
+};
+
+/** Apereo's OAuthRegisteredService (also in CAS 4's org.jasig package): a plain OAuth 2.0 client of the provider, which never gets `openid`. */
+export const oauthClientType: ServiceTypeCodec<OidcClientDefinition> = {
+  classes: OAUTH_REGISTERED_SERVICE_TYPES,
+  matchedByServiceUrl: false,
+  data: OIDC_CLIENT,
+  keys: OAUTH_ONLY_CLIENT_KEYS,
+  refusedClasses: REFUSED_CLASSES,
+  protocols: ['OAUTH20'],
+  documented: DOCUMENTED,
+  parse: (json, fail) => parseClient(json, OAUTH_REGISTERED_SERVICE_TYPES[0]!, fail),
+  render: (client) => clientJson(client, true),
+  warnings: oidcClientWarnings,
+};
