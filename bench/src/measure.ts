@@ -7,7 +7,7 @@ import { ARGON2_PASSWORD, CHEAP_LOGIN, oidcReferenceSettings, type Fixtures } fr
 import type { LoadSpec } from './load-spec.js';
 import { TEXT_FORM } from './load-spec.js';
 import { scrapeSample } from './metrics.js';
-import { mirrorDifferences } from './oidc-mirror.js';
+import { mirrorDifferences, refuseUnlessMirrored } from './oidc-mirror.js';
 import { codesOf, openOidcSession, silentCode, tokensFor, type TokenAnswer } from './oidc-session.js';
 import type { BenchOptions } from './options.js';
 import { rawArgon2 } from './processes/argon2-raw.js';
@@ -181,7 +181,7 @@ async function startConfiguration(configuration: ServerConfiguration, options: B
       const libraryTarget = { origin: reference.origin, base: target.base, x509Login: '' };
       const libraryOidc = await openOidc(libraryTarget);
       const differences = await mirrorDifferences({ target, token: oidc.token }, { target: libraryTarget, token: libraryOidc.token });
-      if (differences.length > 0) throw new Error(`node-oidc-provider alone does not answer as tessera (${configuration.name}) does; its settings in bench/src/fixtures.ts must mirror tessera's:\n  ${differences.join('\n  ')}`);
+      refuseUnlessMirrored(configuration.name, differences);
       library = { server: reference, target: libraryTarget, oidc: libraryOidc, codeRate: 0 };
     }
     return { configuration, release: prepared.release, tessera, target, rows, tgts: await mint(target, 'tgts', TGT_POOL, []), validateRate: 0, ...(oidc && { oidc }), codeRate: 0, ...(library && { library }) };
@@ -201,9 +201,30 @@ async function measured(pid: number, spec: LoadSpec): Promise<Measured> {
 }
 
 async function mint(target: TesseraTarget, what: 'tgts' | 'sts', count: number, tgts: readonly string[]): Promise<readonly string[]> {
-  const outcome = await drive(mintLoad(target, what, count, tgts));
-  if (outcome.collected.length < count) throw new Error(`minting ${what}: wanted ${count}, got ${outcome.collected.length} (${outcome.errors} errors, ${outcome.non2xx} non-2xx)`);
-  return outcome.collected;
+  return inPasses(`minting ${what}`, count, async (wanted) => {
+    const outcome = await drive(mintLoad(target, what, wanted, tgts));
+    return { minted: outcome.collected, errors: outcome.errors, refused: outcome.non2xx };
+  });
+}
+
+/** How many times a pool's shortfall is minted again before the run gives up. */
+const MINT_PASSES = 3;
+
+/**
+ * `count` items of a pool, minted in passes: what a pass fell short by (requests that timed out on a
+ * machine busy with other work) is asked again in the next, up to MINT_PASSES; then the run stops
+ * naming what was missing.
+ */
+async function inPasses(what: string, count: number, pass: (wanted: number) => Promise<{ readonly minted: readonly string[]; readonly errors: number; readonly refused: number }>): Promise<readonly string[]> {
+  const pool: string[] = [];
+  let shortfall = '';
+  for (let attempt = 0; attempt < MINT_PASSES && pool.length < count; attempt++) {
+    const { minted, errors, refused } = await pass(count - pool.length);
+    pool.push(...minted);
+    shortfall = `${errors} errors, ${refused} non-2xx or unusable answers in the last pass`;
+  }
+  if (pool.length < count) throw new Error(`${what}: wanted ${count}, got ${pool.length} after ${MINT_PASSES} passes (${shortfall})`);
+  return pool.slice(0, count);
 }
 
 /** A browser logged in once for the bench's OIDC client, and an access token of the client for the userinfo row. */
@@ -215,10 +236,11 @@ async function openOidc(target: TesseraTarget): Promise<OidcBrowser> {
 
 /** `count` fresh authorization codes of the bench's client, each made by an authorization request on the browser's session. */
 async function mintCodes(target: TesseraTarget, cookie: string, count: number): Promise<readonly string[]> {
-  const outcome = await drive(mintCodesLoad(target, cookie, count));
-  const codes = codesOf(outcome.collected);
-  if (codes.length < count) throw new Error(`minting authorization codes: wanted ${count}, got ${codes.length} (${outcome.errors} errors, ${outcome.responses} answers)`);
-  return codes;
+  return inPasses('minting authorization codes', count, async (wanted) => {
+    const outcome = await drive(mintCodesLoad(target, cookie, wanted));
+    const codes = codesOf(outcome.collected);
+    return { minted: codes, errors: outcome.errors, refused: outcome.responses - codes.length };
+  });
 }
 
 /** `options.tickets` cheap logins over HTTP into a fresh server, then its RSS after a full GC. */

@@ -30,6 +30,14 @@ export async function mirrorDifferences(tessera: ProviderSample, library: Provid
   ];
 }
 
+/**
+ * Stops the run unless node-oidc-provider alone answered as tessera (`configuration`) does: a ratio
+ * against a reference configured otherwise would measure the difference, not tessera's part.
+ */
+export function refuseUnlessMirrored(configuration: string, differences: readonly string[]): void {
+  if (differences.length > 0) throw new Error(`node-oidc-provider alone does not answer as tessera (${configuration}) does; its settings in bench/src/fixtures.ts must mirror tessera's:\n  ${differences.join('\n  ')}`);
+}
+
 function issuerOf(target: TesseraTarget): string {
   return `${target.origin}${target.base}/oidc`;
 }

@@ -166,7 +166,8 @@ export function codeExchangeBody(code: string): string {
 /** Mints `count` TGTs (cheap logins) or STs (grants on `tgts` in turn), keeping each 2xx body. */
 export function mintLoad(tessera: TesseraTarget, what: 'tgts' | 'sts', count: number, tgts: readonly string[]): LoadSpec {
   const { origin, base } = tessera;
-  const common = { kind: 'request', origin, connections: 50, duration: 3600, amount: count, method: 'POST', collect: 'body' } as const;
+  // autocannon wants no more connections than requests (a pool's top-up may be small).
+  const common = { kind: 'request', origin, connections: Math.min(50, count), duration: 3600, amount: count, method: 'POST', collect: 'body' } as const;
   return what === 'tgts'
     ? { ...common, paths: [`${base}/v1/tickets`], body: CHEAP_LOGIN, headers: TEXT_FORM }
     : { ...common, paths: tgts.map((tgt) => `${base}/v1/tickets/${tgt}`), body: grantBody, headers: FORM };

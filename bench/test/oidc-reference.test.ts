@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { freePort } from '@tessera/testkit';
 import { makeFixtures, OIDC_CLIENT, oidcReferenceSettings, oidcSettings, type Fixtures } from '../src/fixtures.js';
 import { FORM } from '../src/load-spec.js';
-import { mirrorDifferences } from '../src/oidc-mirror.js';
+import { mirrorDifferences, refuseUnlessMirrored } from '../src/oidc-mirror.js';
 import { openOidcSession, silentCode, tokensFor } from '../src/oidc-session.js';
 import { startOidcReference } from '../dist/processes/oidc-reference.js';
 import { startTessera } from '../dist/processes/tessera-process.js';
@@ -59,7 +59,7 @@ describe('bench reference of the OIDC rows: node-oidc-provider alone with tesser
     }
   });
 
-  it('the mirror check names every answer that differs, so the bench refuses a reference configured otherwise', async () => {
+  it('the mirror check names every answer that differs, and the bench refuses to run on a reference configured otherwise, naming them', async () => {
     const own = await reference('own');
     const other = await reference('other', (settings) => ({ ...settings, scopes: settings.scopes.filter((scope) => scope !== 'phone'), account: { ...settings.account, claims: { email: 'casuser@example.org' } } }));
     try {
@@ -71,6 +71,8 @@ describe('bench reference of the OIDC rows: node-oidc-provider alone with tesser
         'ID token claims: email',
         'userinfo: email',
       ]);
+      expect(() => refuseUnlessMirrored('oidc', differences)).to.throw(/node-oidc-provider alone does not answer as tessera \(oidc\) does[^]*discovery: scopes_supported[^]*userinfo: email/);
+      expect(() => refuseUnlessMirrored('oidc', [])).to.not.throw();
     } finally {
       await Promise.allSettled([own.server.close(), other.server.close()]);
     }
