@@ -44,6 +44,8 @@ const configuration: Configuration = {
   pkce: { required: (_ctx, client) => client.clientAuthMethod === 'none' },
   features: {
     devInteractions: { enabled: false },
+    // As tessera's: pushed authorization requests not served.
+    pushedAuthorizationRequests: { enabled: false },
     clientCredentials: { enabled: true },
     encryption: { enabled: true },
     jwtResponseModes: { enabled: true },
