@@ -360,9 +360,15 @@ class RegistryClients implements Adapter {
     private readonly clock: Clock,
   ) {}
 
+  /** The client made of each registered service, while the registry hands out that same service (a saved change is a new one). */
+  private readonly made = new WeakMap<RegisteredService, { readonly client: ClientMetadata | undefined }>();
+
   async find(id: string): Promise<AdapterPayload | undefined> {
     const service = await clientService(this.registry, id);
-    return service === undefined || hasExpired(service, this.clock.now()) ? undefined : clientOf(service, this.served);
+    if (service === undefined || hasExpired(service, this.clock.now())) return undefined;
+    let made = this.made.get(service);
+    if (made === undefined) this.made.set(service, (made = { client: deepFrozen(clientOf(service, this.served)) }));
+    return made.client;
   }
 
   upsert(): Promise<void> {
@@ -383,6 +389,15 @@ class RegistryClients implements Adapter {
   revokeByGrantId(): Promise<void> {
     return Promise.resolve();
   }
+}
+
+/** `value` with every object and array in it frozen: a client handed to the library again and again stays as made. */
+function deepFrozen<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    for (const inner of Object.values(value)) deepFrozen(inner);
+    Object.freeze(value);
+  }
+  return value;
 }
 
 /** The registered service whose client is `clientId`: the first in evaluation order. */
@@ -664,7 +679,7 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
       const user = clientId === undefined ? undefined : await releasedTo(clientId, sessionUid, sub);
       if (!user) return undefined;
       // An authorization: who the user is to the client now, for where the library asks it without a session.
-      if (token === undefined && clientId !== undefined && user.service.usernameProvider !== undefined) await rememberSubject(clientId, sub, user.username);
+      if (token === undefined && clientId !== undefined && user.service.usernameProvider !== undefined) await rememberSubject(clientId, sub, (await user.released()).username);
       // `sub` is the account; the library turns it into the client's subject (pairwiseIdentifier) wherever it writes one.
       return { accountId: sub, claims: async (_use, scope) => claimsOf(sub, await user.claims(scope)) as AccountClaims };
     },
@@ -685,7 +700,10 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
     // Its definition decides for the tokens it holds too: one that now refuses the user (or is switched
     // off, expired, out of its time window) gets nothing more for it.
     if (!deps.core().relyingParties.stillAdmits(service, principal)) return undefined;
-    const { username, attributes } = await deps.core().relyingParties.release({ service, url: service.serviceId, principal });
+    // Who the user is to the service and what its policy releases, worked out only where asked (a
+    // subject the username provider gives, the OAuth profile): an ID token or userinfo needs the claims alone.
+    let identity: Promise<{ readonly username: string; readonly attributes: AttributeMap }> | undefined;
+    const released = () => (identity ??= deps.core().relyingParties.release({ service, url: service.serviceId, principal }));
     // The claims of the scopes granted (OpenID Connect clients): the client's release policy reconciled
     // with its scopes, as Apereo's, each scope policy releasing only for its scope.
     const claimsService = { ...service, attributeRelease: claimsReleasePolicy(service.attributeRelease, client.scopes, deps.customScopes) };
@@ -693,7 +711,7 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
       const grant = { scopes: (scope ?? '').split(' ').filter(Boolean), claimsMap: deps.claimsMap };
       return (await deps.core().relyingParties.release({ service: claimsService, url: service.serviceId, principal, grant })).attributes;
     };
-    return { username, released: attributes, claims, viewType: client.userProfileViewType ?? 'NESTED', service, tgt };
+    return { released, claims, viewType: client.userProfileViewType ?? 'NESTED', service, tgt };
   }
 
   async function rememberSubject(clientId: string, accountId: string, subject: string): Promise<void> {
@@ -714,8 +732,9 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
     const sessionUid = ctx?.oidc?.session?.uid ?? entities?.AccessToken?.sessionUid ?? entities?.RefreshToken?.sessionUid;
     const user = await releasedTo(clientId, sessionUid, accountId);
     if (user === undefined) throw new Error('Who the user is to this client is not known without a login session');
-    await rememberSubject(clientId, accountId, user.username);
-    return user.username;
+    const { username } = await user.released();
+    await rememberSubject(clientId, accountId, username);
+    return username;
   }
 
   /** Whether a token's login session still lives (a client's own token, without a user, has none to end). */
@@ -731,7 +750,7 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
     if (!user) return 'missing';
     const redirectUri = (token.extra as { redirect_uri?: unknown } | undefined)?.redirect_uri;
     return {
-      id: user.username,
+      id: (await user.released()).username,
       clientId: token.clientId,
       ...(typeof redirectUri === 'string' && { redirectUri }),
       attributes: await withinScopes(user, token.scope),
@@ -744,8 +763,8 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
    * and userinfo release them (the client's scope release policies). A plain OAuth client's scopes
    * stand for no claim: it gets what its release policy releases, as Apereo's profile gives it.
    */
-  function withinScopes(user: { readonly service: RegisteredService; readonly released: AttributeMap; claims(scope: string | undefined): Promise<AttributeMap> }, scope: string | undefined): Promise<AttributeMap> {
-    return isOAuthOnlyClient(user.service) ? Promise.resolve(user.released) : user.claims(scope);
+  async function withinScopes(user: { readonly service: RegisteredService; released(): Promise<{ readonly attributes: AttributeMap }>; claims(scope: string | undefined): Promise<AttributeMap> }, scope: string | undefined): Promise<AttributeMap> {
+    return isOAuthOnlyClient(user.service) ? (await user.released()).attributes : user.claims(scope);
   }
 
   /** Introspection of an OpenID Connect client's token tells the claims its ID token and userinfo release, beside `sub`. */
