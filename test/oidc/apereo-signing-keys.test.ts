@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { generateKeyPairSync, randomUUID } from 'node:crypto';
+import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify, SignJWT } from 'jose';
 import * as client from 'openid-client';
@@ -157,5 +157,57 @@ describe("oidc: Apereo's idTokenIssuer, loaded and not used: the ID token names 
     const { payload } = await jwtVerify(idToken, createRemoteJWKSet(new URL(`${tessera.url}/oidc/jwks`)), { audience: 'client' });
     expect(payload['iss']).to.equal(issuer).and.not.equal(definition['idTokenIssuer']);
     expect(tessera.logs.some((line) => line.includes('its idTokenIssuer (https://sso.example.org/cas/oidc) is not used'))).to.equal(true);
+  });
+});
+
+// docs/services.md (properties): Apereo's oauth2-login-jwt-at, an OAuth client whose JWT access tokens
+// are MACed with a key of its own, read from the environment variable its definition names.
+describe("oidc: Apereo's accessTokenAsJwtSigningKey from ${#env['…']} (oauth2-login-jwt-at)", () => {
+  let tessera: Tessera;
+  const definition = corpusFile('wpillacam__cas_apereo/oauth2-login-jwt-at--services--Sample-1.json');
+  const VARIABLE = 'OAUTH_ACCESS_TOKEN_SIGNING_KEY';
+  const key = randomBytes(64);
+  const before_ = process.env[VARIABLE];
+
+  before(async () => {
+    process.env[VARIABLE] = key.toString('base64url');
+    tessera = await startOidc({ users: [CASUSER], services: [definition] });
+  });
+  after(async () => {
+    if (before_ === undefined) delete process.env[VARIABLE];
+    else process.env[VARIABLE] = before_;
+    await tessera?.close();
+  });
+
+  async function accessToken(): Promise<{ status: number; body: Record<string, unknown> }> {
+    const answer = await fetch(`${tessera.url}/oauth2.0/accessToken`, {
+      method: 'POST',
+      headers: { authorization: `Basic ${Buffer.from('client:not-a-').toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'client_credentials' }),
+    });
+    return { status: answer.status, body: (await answer.json()) as Record<string, unknown> };
+  }
+
+  it("the client's JWT access token is MACed (HS512) with the key of the environment variable: that key verifies it, the provider's JWKS does not", async () => {
+    const { status, body } = await accessToken();
+    expect(status, JSON.stringify(body)).to.equal(200);
+    const token = String(body['access_token']);
+    const { payload, protectedHeader } = await jwtVerify(token, key, { audience: 'client', typ: 'at+jwt', algorithms: ['HS512'] });
+    expect(protectedHeader.alg).to.equal('HS512');
+    expect(payload).to.include({ client_id: 'client', iss: `${tessera.url}/oidc` });
+    const byJwks = await jwtVerify(token, createRemoteJWKSet(new URL(`${tessera.url}/oidc/jwks`))).then(() => 'verified', () => 'refused');
+    const byAnother = await jwtVerify(token, randomBytes(64), { algorithms: ['HS512'] }).then(() => 'verified', () => 'refused');
+    expect([byJwks, byAnother]).to.deep.equal(['refused', 'refused']);
+  });
+
+  it('without the variable the definition is no client: invalid_client, no token signed with another key', async () => {
+    delete process.env[VARIABLE];
+    try {
+      const { status, body } = await accessToken();
+      expect(status).to.equal(401);
+      expect(body['error']).to.equal('invalid_client');
+    } finally {
+      process.env[VARIABLE] = key.toString('base64url');
+    }
   });
 });

@@ -238,7 +238,7 @@ function parseClient(json: Readonly<Record<string, unknown>>, type: string, fail
     if (value !== undefined && !USER_PROFILE_VIEW_TYPES.includes(value as UserProfileViewType)) throw fail('userProfileViewType', `must be one of ${USER_PROFILE_VIEW_TYPES.join(', ')}`);
     return value as UserProfileViewType | undefined;
   });
-  part(() => refuseOwnTokenKeys(json['properties'], fail));
+  const accessTokenSigningKey = part(() => ownTokenSigningKey(json['properties'], fail));
   const responseMode = part(() => {
     const value = json['responseMode'] ?? undefined;
     if (value !== undefined && !OIDC_RESPONSE_MODES.includes(value as OidcResponseMode)) throw fail('responseMode', `must be one of ${OIDC_RESPONSE_MODES.join(', ')}`);
@@ -263,6 +263,7 @@ function parseClient(json: Readonly<Record<string, unknown>>, type: string, fail
     ...(jwksKeyId !== undefined && { jwksKeyId }),
     ...(idTokenIssuer !== undefined && { idTokenIssuer }),
     ...(jwtAccessToken === true && { jwtAccessToken }),
+    ...(accessTokenSigningKey !== undefined && { accessTokenSigningKey }),
     ...(responseMode !== undefined && { responseMode }),
     ...(idTokenEncryption !== undefined && { idTokenEncryption }),
     ...(subjectType !== undefined && { subjectType }),
@@ -295,24 +296,46 @@ function clientJson(client: OidcClientDefinition, oauthOnly: boolean): Record<st
   };
 }
 
+/** Apereo's Spring expression reading an environment variable, `${#env['NAME']}`: the one tessera reads. */
+const ENVIRONMENT_VARIABLE = /^\$\{#env\['([A-Za-z_][A-Za-z0-9_]*)'\]\}$/;
+
 /**
- * Apereo's properties giving a client's JWT access tokens keys of its own (`accessTokenAsJwtSigningKey`,
- * `accessTokenAsJwtEncryptionKey`, encryption on, signing off): tessera signs them with the provider's
- * key, which the JWKS publishes, and encrypts none. Refused, naming the property, rather than answered
- * with a token the client's APIs would not take.
+ * Apereo's properties giving a client's JWT access tokens keys of its own. `accessTokenAsJwtSigningKey`
+ * (signing on, encryption off) is read: the tokens are MACed (HS512) with that key, a JWK's `k`
+ * (base64url), for the client's APIs that share it; written as `${#env['NAME']}` it is read from that
+ * environment variable when the provider starts. Encrypted tokens (`accessTokenAsJwtEncryptionKey`,
+ * encryption on, signing off) are refused, naming the property, rather than answered with a token the
+ * client's APIs would not take.
  */
-function refuseOwnTokenKeys(properties: unknown, fail: Fail): void {
-  if (!isRecord(properties)) return;
+function ownTokenSigningKey(properties: unknown, fail: Fail): string | undefined {
+  if (!isRecord(properties)) return undefined;
   const valueOf = (name: string): string | undefined => {
     const property = properties[name];
     const values = isRecord(property) ? stringList(property['values']) : undefined;
-    return values?.[0]?.toLowerCase();
+    return values?.[0];
   };
-  for (const name of ['accessTokenAsJwtSigningKey', 'accessTokenAsJwtEncryptionKey', 'accessTokenAsJwtCipherStrategyType']) {
-    if (properties[name] !== undefined) throw fail(`properties.${name}`, "is not supported by tessera: a client's JWT access tokens are signed with the provider's key (its JWKS) and not encrypted; remove it");
+  for (const name of ['accessTokenAsJwtEncryptionKey', 'accessTokenAsJwtCipherStrategyType']) {
+    if (properties[name] !== undefined) throw fail(`properties.${name}`, "is not supported by tessera: a client's JWT access tokens are signed (with the provider's key, or its accessTokenAsJwtSigningKey) and not encrypted; remove it");
   }
-  if (valueOf('accessTokenAsJwtEncryptionEnabled') === 'true') throw fail('properties.accessTokenAsJwtEncryptionEnabled', "is not supported by tessera as true: JWT access tokens are signed with the provider's key, not encrypted");
-  if (valueOf('accessTokenAsJwtSigningEnabled') === 'false') throw fail('properties.accessTokenAsJwtSigningEnabled', 'is not supported by tessera as false: JWT access tokens are always signed');
+  if (valueOf('accessTokenAsJwtEncryptionEnabled')?.toLowerCase() === 'true') throw fail('properties.accessTokenAsJwtEncryptionEnabled', 'is not supported by tessera as true: JWT access tokens are signed, not encrypted');
+  if (valueOf('accessTokenAsJwtSigningEnabled')?.toLowerCase() === 'false') throw fail('properties.accessTokenAsJwtSigningEnabled', 'is not supported by tessera as false: JWT access tokens are always signed');
+  if (properties['accessTokenAsJwtSigningKey'] === undefined) return undefined;
+  const key = valueOf('accessTokenAsJwtSigningKey');
+  if (key === undefined || (key.includes('${') && !ENVIRONMENT_VARIABLE.test(key)) || (!key.includes('${') && !/^[A-Za-z0-9_-]{43,}$/.test(key))) {
+    throw fail('properties.accessTokenAsJwtSigningKey', "must be a key of at least 256 bits as base64url (a JWK's k), or ${#env['NAME']}, the environment variable holding one");
+  }
+  return key;
+}
+
+/**
+ * The HMAC key of a client's accessTokenAsJwtSigningKey: written, or read from the environment
+ * variable it names; undefined when that variable is unset or holds no key of at least 256 bits.
+ */
+export function accessTokenSigningKeyOf(written: string, environment: Readonly<Record<string, string | undefined>>): Buffer | undefined {
+  const name = ENVIRONMENT_VARIABLE.exec(written)?.[1];
+  const value = name === undefined ? written : environment[name];
+  if (value === undefined || !/^[A-Za-z0-9_-]{43,}$/.test(value)) return undefined;
+  return Buffer.from(value, 'base64url');
 }
 
 /** Apereo's secret in place of a JWKS: printable, no spaces, neither JSON, nor a URL, nor a file or expression. */

@@ -44,7 +44,7 @@ import type {
 } from 'oidc-provider';
 import { reportServerError } from '../../errors/report.js';
 import { handedOverRequestOrigin } from '../../request/request-origin.js';
-import { OIDC_RESPONSE_TYPES } from './client-codec.js';
+import { accessTokenSigningKeyOf, OIDC_RESPONSE_TYPES } from './client-codec.js';
 import type { ProviderLibrary } from './provider-library.js';
 import type { OidcPages } from './oidc-pages.js';
 import { sendPage } from '../../pages/send-page.js';
@@ -100,6 +100,8 @@ export interface OidcProviderDependencies {
   readonly endLoginSession: (ctx: Context, tgtId: string) => Promise<void>;
   /** Where the provider's unexpected failures are reported (`server.error`). */
   readonly events: EventSink;
+  /** The process's environment variables: a client's `${#env['NAME']}` key is read there. */
+  readonly environment: Readonly<Record<string, string | undefined>>;
 }
 
 /** The provider and what the interaction routes need of it. */
@@ -286,9 +288,12 @@ export const OAUTH_DEFAULT_SCOPE = 'oauth2';
  * `openid` too, listed or not, as Apereo's. An OAuth client may ask for OAUTH_DEFAULT_SCOPE too, and
  * never for `openid`, so it gets no ID token.
  */
-export function clientOf(service: RegisteredService, served: readonly string[], keys: readonly OidcSigningKey[]): ClientMetadata | undefined {
+export function clientOf(service: RegisteredService, served: readonly string[], keys: readonly OidcSigningKey[], environment: Readonly<Record<string, string | undefined>> = {}): ClientMetadata | undefined {
   const client = OIDC_CLIENT.of(service);
   if (!client || !service.accessStrategy.enabled || clientKeyProblem(client, keys) !== undefined) return undefined;
+  // Apereo's accessTokenAsJwtSigningKey: without the key it names (its environment variable unset), no client rather than tokens its APIs refuse.
+  const accessTokenKey = client.accessTokenSigningKey === undefined ? undefined : accessTokenSigningKeyOf(client.accessTokenSigningKey, environment);
+  if (client.accessTokenSigningKey !== undefined && accessTokenKey === undefined) return undefined;
   const namedKey = client.jwksKeyId === undefined ? undefined : keys.find((key) => key.kid === client.jwksKeyId);
   // Apereo's jwks holding a shared secret: what the client MACs its assertions with (client_secret_jwt).
   const sharedSecret = client.jwks !== undefined && isSharedSecretJwks(client.jwks) ? client.jwks : undefined;
@@ -330,6 +335,7 @@ export function clientOf(service: RegisteredService, served: readonly string[], 
     tessera_jwt_access_token: client.jwtAccessToken === true,
     ...(client.responseMode !== undefined && { tessera_response_mode: client.responseMode }),
     ...(namedKey !== undefined && { tessera_jwks_key_id: namedKey.kid }),
+    ...(accessTokenKey !== undefined && { tessera_access_token_key: accessTokenKey.toString('base64url') }),
   };
 }
 
@@ -371,11 +377,12 @@ class RegistryClients implements Adapter {
     private readonly served: readonly string[],
     private readonly clock: Clock,
     private readonly keys: readonly OidcSigningKey[],
+    private readonly environment: Readonly<Record<string, string | undefined>>,
   ) {}
 
   async find(id: string): Promise<AdapterPayload | undefined> {
     const service = await clientService(this.registry, id);
-    return service === undefined || hasExpired(service, this.clock.now()) ? undefined : clientOf(service, this.served, this.keys);
+    return service === undefined || hasExpired(service, this.clock.now()) ? undefined : clientOf(service, this.served, this.keys, this.environment);
   }
 
   upsert(): Promise<void> {
@@ -414,7 +421,15 @@ type ClientFields = {
   readonly tessera_response_mode?: unknown;
   readonly tesseraJwksKeyId?: unknown;
   readonly tessera_jwks_key_id?: unknown;
+  readonly tesseraAccessTokenKey?: unknown;
+  readonly tessera_access_token_key?: unknown;
 };
+
+/** The HMAC key of the client's JWT access tokens (Apereo's accessTokenAsJwtSigningKey), when it has one. */
+function ownAccessTokenKey(client: ClientFields | undefined): Buffer | undefined {
+  const key = client?.tesseraAccessTokenKey ?? client?.tessera_access_token_key;
+  return typeof key === 'string' ? Buffer.from(key, 'base64url') : undefined;
+}
 
 /** The kid of the provider's key the client's tokens are signed with (Apereo's jwksKeyId), when it names one. */
 function namedSigningKey(client: ClientFields | undefined): string | undefined {
@@ -541,7 +556,7 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
   // What the login proved and when (amr, acr, auth_time) stands in every ID token: the library keeps a claim only where a scope names it.
   const claims = { ...scopeClaims, openid: ['sub', 'auth_time', 'amr', 'acr'] };
   const scopes = ['openid', 'offline_access', OAUTH_DEFAULT_SCOPE, ...Object.keys(scopeClaims).filter((scope) => scope !== 'openid')];
-  const clientAdapter = new RegistryClients(registry, scopes, clock, deps.keys.keys);
+  const clientAdapter = new RegistryClients(registry, scopes, clock, deps.keys.keys, deps.environment);
 
   const configuration: Configuration = {
     adapter,
@@ -566,7 +581,7 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
     // Those a client may be registered with, so discovery advertises no other (the grant types follow from them).
     responseTypes: [...OIDC_RESPONSE_TYPES] as ResponseType[],
     clientAuthMethods: ['client_secret_basic', 'client_secret_post', 'client_secret_jwt', 'private_key_jwt', 'none'],
-    extraClientMetadata: { properties: ['tessera_service_id', 'tessera_renew_refresh_token', 'tessera_jwt_access_token', 'tessera_response_mode', 'tessera_jwks_key_id'] },
+    extraClientMetadata: { properties: ['tessera_service_id', 'tessera_renew_refresh_token', 'tessera_jwt_access_token', 'tessera_response_mode', 'tessera_jwks_key_id', 'tessera_access_token_key'] },
     enabledJWA: {
       // ID tokens are signed with the keys of the set (the current RS256 key, or an EC key a client names): discovery says those.
       idTokenSigningAlgValues: oidcSigningAlgorithms(deps.keys) as SigningAlgorithmWithNone[],
@@ -591,10 +606,12 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
         useGrantedResource: () => true,
         getResourceServerInfo: (_ctx, indicator, client) => {
           if (!issuesJwtAccessTokens(client as unknown as ClientFields) || indicator !== jwtResourceOf(client.clientId)) throw new deps.library.errors.InvalidTarget();
-          // Signed with the key the client names (Apereo's jwksKeyId), else with the current RS256 key.
+          // MACed with the client's own key (accessTokenAsJwtSigningKey), else signed with the key it names (jwksKeyId), else with the current RS256 key.
+          const ownKey = ownAccessTokenKey(client as unknown as ClientFields);
           const kid = namedSigningKey(client as unknown as ClientFields);
           const key = kid === undefined ? undefined : deps.keys.keys.find((candidate) => candidate.kid === kid);
-          return { scope: client.scope ?? '', audience: client.clientId, accessTokenFormat: 'jwt', accessTokenTTL: deps.lifetimes.accessTokenSeconds, ...(key !== undefined && { jwt: { sign: { alg: key.alg as 'RS256', kid: key.kid } } }) };
+          const sign = ownKey !== undefined ? { alg: 'HS512' as const, key: ownKey } : key !== undefined ? { alg: key.alg as 'RS256', kid: key.kid } : undefined;
+          return { scope: client.scope ?? '', audience: client.clientId, accessTokenFormat: 'jwt', accessTokenTTL: deps.lifetimes.accessTokenSeconds, ...(sign !== undefined && { jwt: { sign } }) };
         },
       },
       // A client learns of, and ends, only the tokens issued to itself; a token whose login session has

@@ -62,6 +62,7 @@ export const registerOidcModule: ModuleRegistration<typeof oidcSections> = (bind
         interactionsPerAddress: settings.interactionsPerAddress,
         events,
         endLoginSession: (ctx, tgtId) => endLoginSession(binder.get(KEYS.CasCore), sessions)(ctx, tgtId),
+        environment: process.env,
       });
       let loaded: Promise<TesseraOidcProvider> | undefined;
       return () => (loaded ??= loadProviderLibrary().then(make));

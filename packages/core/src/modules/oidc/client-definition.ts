@@ -78,6 +78,12 @@ export interface OidcClientDefinition {
    */
   readonly jwtAccessToken?: true;
   /**
+   * Apereo's `accessTokenAsJwtSigningKey` property, as written: the client's JWT access tokens are
+   * MACed (HS512) with this key (a JWK's `k`, base64url) instead of signed with the provider's, for
+   * APIs that share it; `${#env['NAME']}` names the environment variable holding it.
+   */
+  readonly accessTokenSigningKey?: string;
+  /**
    * Apereo's `responseMode`, kept only when not `query`: how an authorization answers the client when
    * its request names no `response_mode` (`fragment`, `form_post`, or a JWT response mode, JARM).
    */
