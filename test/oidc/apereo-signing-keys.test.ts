@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify, SignJWT } from 'jose';
+import { compactDecrypt, createRemoteJWKSet, decodeProtectedHeader, jwtVerify, SignJWT } from 'jose';
 import * as client from 'openid-client';
 import { Browser, headingOf } from '../support/browser.js';
 import type { Tessera } from '../support/tessera.js';
@@ -167,15 +167,15 @@ describe("oidc: Apereo's accessTokenAsJwtSigningKey from ${#env['…']} (oauth2-
   const definition = corpusFile('wpillacam__cas_apereo/oauth2-login-jwt-at--services--Sample-1.json');
   const VARIABLE = 'OAUTH_ACCESS_TOKEN_SIGNING_KEY';
   const key = randomBytes(64);
-  const before_ = process.env[VARIABLE];
+  const earlier = process.env[VARIABLE];
 
   before(async () => {
     process.env[VARIABLE] = key.toString('base64url');
     tessera = await startOidc({ users: [CASUSER], services: [definition] });
   });
   after(async () => {
-    if (before_ === undefined) delete process.env[VARIABLE];
-    else process.env[VARIABLE] = before_;
+    if (earlier === undefined) delete process.env[VARIABLE];
+    else process.env[VARIABLE] = earlier;
     await tessera?.close();
   });
 
@@ -209,5 +209,42 @@ describe("oidc: Apereo's accessTokenAsJwtSigningKey from ${#env['…']} (oauth2-
     } finally {
       process.env[VARIABLE] = key.toString('base64url');
     }
+  });
+});
+
+// docs/services.md (properties): Apereo's oauth2-login-jwt-at, its second client: JWT access tokens
+// encrypted (not signed) with a key of its own, read from the environment variable its definition names.
+describe("oidc: Apereo's accessTokenAsJwtEncryptionKey from ${#env['…']}, signing off (oauth2-login-jwt-at)", () => {
+  let tessera: Tessera;
+  const definition = corpusFile('wpillacam__cas_apereo/oauth2-login-jwt-at--services--Sample-2.json');
+  const VARIABLE = 'OAUTH_ACCESS_TOKEN_ENCRYPTION_KEY';
+  const key = randomBytes(64);
+  const earlier = process.env[VARIABLE];
+
+  before(async () => {
+    process.env[VARIABLE] = key.toString('base64url');
+    tessera = await startOidc({ users: [CASUSER], services: [definition] });
+  });
+  after(async () => {
+    if (earlier === undefined) delete process.env[VARIABLE];
+    else process.env[VARIABLE] = earlier;
+    await tessera?.close();
+  });
+
+  it("the client's JWT access token is a JWE (dir, A256CBC-HS512 for a 512-bit key) that only its key opens, holding the token's claims", async () => {
+    const answer = await fetch(`${tessera.url}/oauth2.0/accessToken`, {
+      method: 'POST',
+      headers: { authorization: `Basic ${Buffer.from('client2:not-a-').toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'client_credentials' }),
+    });
+    const body = (await answer.json()) as Record<string, unknown>;
+    expect(answer.status, JSON.stringify(body)).to.equal(200);
+    const token = String(body['access_token']);
+    expect(token.split('.')).to.have.length(5);
+    const { plaintext, protectedHeader } = await compactDecrypt(token, key);
+    expect(protectedHeader).to.include({ alg: 'dir', enc: 'A256CBC-HS512' });
+    expect(JSON.parse(new TextDecoder().decode(plaintext))).to.include({ client_id: 'client2', aud: 'client2', iss: `${tessera.url}/oidc` });
+    const withAnother = await compactDecrypt(token, randomBytes(64)).then(() => 'opened', () => 'refused');
+    expect(withAnother).to.equal('refused');
   });
 });

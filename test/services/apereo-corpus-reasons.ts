@@ -177,7 +177,7 @@ function lineReason(definition: unknown, line: string): string[] {
   if (field === 'supportedResponseTypes') return [...new Set(members(value).map(String).filter((type) => !SERVED_RESPONSE_TYPES.has(type)).map(responseTypeReason))];
   if (field === 'jwks') return [jwksReason(value)];
   if (field === 'idTokenSigningAlg') return [notPlanned(`idTokenSigningAlg ${String(value)} (the provider's keys sign RS256, ES256, ES384 or ES512)`)];
-  if (field.startsWith('properties.accessTokenAsJwt')) return [notPlanned('JWT access tokens encrypted for the client (accessTokenAsJwtEncryption* properties)')];
+  if (field.startsWith('properties.accessTokenAsJwt')) return [notPlanned('accessTokenAsJwt* properties as written (a cipher strategy, or a token neither signed nor encrypted)')];
   if (field === 'tokenEndpointAuthenticationMethod') return [notPlanned(`tokenEndpointAuthenticationMethod ${String(value)}${typeof value === 'string' && value.includes('tls_client_auth') ? ' (mutual TLS)' : ''}`)];
   if (field === 'logoutType') return [broken(`logoutType ${String(value)}`)];
   if (field === 'multifactorPolicy' || field.startsWith('multifactorPolicy.')) return [multifactorReason(at(definition, 'multifactorPolicy'))];

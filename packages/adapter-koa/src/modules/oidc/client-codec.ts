@@ -238,7 +238,7 @@ function parseClient(json: Readonly<Record<string, unknown>>, type: string, fail
     if (value !== undefined && !USER_PROFILE_VIEW_TYPES.includes(value as UserProfileViewType)) throw fail('userProfileViewType', `must be one of ${USER_PROFILE_VIEW_TYPES.join(', ')}`);
     return value as UserProfileViewType | undefined;
   });
-  const accessTokenSigningKey = part(() => ownTokenSigningKey(json['properties'], fail));
+  const ownTokenKeys = part(() => ownAccessTokenKeys(json['properties'], fail));
   const responseMode = part(() => {
     const value = json['responseMode'] ?? undefined;
     if (value !== undefined && !OIDC_RESPONSE_MODES.includes(value as OidcResponseMode)) throw fail('responseMode', `must be one of ${OIDC_RESPONSE_MODES.join(', ')}`);
@@ -263,7 +263,8 @@ function parseClient(json: Readonly<Record<string, unknown>>, type: string, fail
     ...(jwksKeyId !== undefined && { jwksKeyId }),
     ...(idTokenIssuer !== undefined && { idTokenIssuer }),
     ...(jwtAccessToken === true && { jwtAccessToken }),
-    ...(accessTokenSigningKey !== undefined && { accessTokenSigningKey }),
+    ...(ownTokenKeys?.signing !== undefined && { accessTokenSigningKey: ownTokenKeys.signing }),
+    ...(ownTokenKeys?.encryption !== undefined && { accessTokenEncryptionKey: ownTokenKeys.encryption }),
     ...(responseMode !== undefined && { responseMode }),
     ...(idTokenEncryption !== undefined && { idTokenEncryption }),
     ...(subjectType !== undefined && { subjectType }),
@@ -300,36 +301,46 @@ function clientJson(client: OidcClientDefinition, oauthOnly: boolean): Record<st
 const ENVIRONMENT_VARIABLE = /^\$\{#env\['([A-Za-z_][A-Za-z0-9_]*)'\]\}$/;
 
 /**
- * Apereo's properties giving a client's JWT access tokens keys of its own. `accessTokenAsJwtSigningKey`
- * (signing on, encryption off) is read: the tokens are MACed (HS512) with that key, a JWK's `k`
- * (base64url), for the client's APIs that share it; written as `${#env['NAME']}` it is read from that
- * environment variable when the provider starts. Encrypted tokens (`accessTokenAsJwtEncryptionKey`,
- * encryption on, signing off) are refused, naming the property, rather than answered with a token the
- * client's APIs would not take.
+ * Apereo's properties giving a client's JWT access tokens keys of its own, each a JWK's `k` (base64url)
+ * written, or `${#env['NAME']}`, the environment variable holding it when the provider starts.
+ * `accessTokenAsJwtSigningKey` (unless `accessTokenAsJwtSigningEnabled` is false): the tokens are MACed
+ * (HS512) with it instead of signed with the provider's key. `accessTokenAsJwtEncryptionKey` (unless
+ * `accessTokenAsJwtEncryptionEnabled` is false): they are then encrypted with it (`dir`, its length
+ * choosing A128CBC-HS256 or A256CBC-HS512). Signing off is refused unless they are encrypted: a token
+ * neither signed nor encrypted would be anyone's to write. Another cipher strategy is refused.
  */
-function ownTokenSigningKey(properties: unknown, fail: Fail): string | undefined {
+function ownAccessTokenKeys(properties: unknown, fail: Fail): { signing?: string; encryption?: string } | undefined {
   if (!isRecord(properties)) return undefined;
   const valueOf = (name: string): string | undefined => {
     const property = properties[name];
     const values = isRecord(property) ? stringList(property['values']) : undefined;
     return values?.[0];
   };
-  for (const name of ['accessTokenAsJwtEncryptionKey', 'accessTokenAsJwtCipherStrategyType']) {
-    if (properties[name] !== undefined) throw fail(`properties.${name}`, "is not supported by tessera: a client's JWT access tokens are signed (with the provider's key, or its accessTokenAsJwtSigningKey) and not encrypted; remove it");
+  if (properties['accessTokenAsJwtCipherStrategyType'] !== undefined) {
+    throw fail('properties.accessTokenAsJwtCipherStrategyType', 'is not supported by tessera: an own key MACs a JWT access token first, then an own encryption key encrypts it; remove it');
   }
-  if (valueOf('accessTokenAsJwtEncryptionEnabled')?.toLowerCase() === 'true') throw fail('properties.accessTokenAsJwtEncryptionEnabled', 'is not supported by tessera as true: JWT access tokens are signed, not encrypted');
-  if (valueOf('accessTokenAsJwtSigningEnabled')?.toLowerCase() === 'false') throw fail('properties.accessTokenAsJwtSigningEnabled', 'is not supported by tessera as false: JWT access tokens are always signed');
-  if (properties['accessTokenAsJwtSigningKey'] === undefined) return undefined;
-  const key = valueOf('accessTokenAsJwtSigningKey');
-  if (key === undefined || (key.includes('${') && !ENVIRONMENT_VARIABLE.test(key)) || (!key.includes('${') && !/^[A-Za-z0-9_-]{43,}$/.test(key))) {
-    throw fail('properties.accessTokenAsJwtSigningKey', "must be a key of at least 256 bits as base64url (a JWK's k), or ${#env['NAME']}, the environment variable holding one");
+  const keyOf = (name: string, enabled: string, minimum: string): string | undefined => {
+    if (properties[name] === undefined || valueOf(enabled)?.toLowerCase() === 'false') return undefined;
+    const key = valueOf(name);
+    if (key === undefined || (key.includes('${') && !ENVIRONMENT_VARIABLE.test(key)) || (!key.includes('${') && !/^[A-Za-z0-9_-]{43,}$/.test(key))) {
+      throw fail(`properties.${name}`, `must be a key of at least ${minimum} as base64url (a JWK's k), or \${#env['NAME']}, the environment variable holding one`);
+    }
+    return key;
+  };
+  const signing = keyOf('accessTokenAsJwtSigningKey', 'accessTokenAsJwtSigningEnabled', '256 bits');
+  const encryption = keyOf('accessTokenAsJwtEncryptionKey', 'accessTokenAsJwtEncryptionEnabled', '256 bits (512 for A256CBC-HS512)');
+  if (valueOf('accessTokenAsJwtEncryptionEnabled')?.toLowerCase() === 'true' && encryption === undefined) {
+    throw fail('properties.accessTokenAsJwtEncryptionEnabled', "is true without accessTokenAsJwtEncryptionKey: tessera encrypts a client's JWT access tokens only with a key of its own");
   }
-  return key;
+  if (valueOf('accessTokenAsJwtSigningEnabled')?.toLowerCase() === 'false' && encryption === undefined) {
+    throw fail('properties.accessTokenAsJwtSigningEnabled', 'is false without an accessTokenAsJwtEncryptionKey: a JWT access token neither signed nor encrypted is refused');
+  }
+  return { ...(signing !== undefined && { signing }), ...(encryption !== undefined && { encryption }) };
 }
 
 /**
- * The HMAC key of a client's accessTokenAsJwtSigningKey: written, or read from the environment
- * variable it names; undefined when that variable is unset or holds no key of at least 256 bits.
+ * The key of a client's accessTokenAsJwtSigningKey or accessTokenAsJwtEncryptionKey: written, or read
+ * from the environment variable it names; undefined when that variable is unset or holds no key of at least 256 bits.
  */
 export function accessTokenSigningKeyOf(written: string, environment: Readonly<Record<string, string | undefined>>): Buffer | undefined {
   const name = ENVIRONMENT_VARIABLE.exec(written)?.[1];

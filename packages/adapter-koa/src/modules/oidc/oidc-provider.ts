@@ -294,6 +294,8 @@ export function clientOf(service: RegisteredService, served: readonly string[], 
   // Apereo's accessTokenAsJwtSigningKey: without the key it names (its environment variable unset), no client rather than tokens its APIs refuse.
   const accessTokenKey = client.accessTokenSigningKey === undefined ? undefined : accessTokenSigningKeyOf(client.accessTokenSigningKey, environment);
   if (client.accessTokenSigningKey !== undefined && accessTokenKey === undefined) return undefined;
+  const encryptionKey = client.accessTokenEncryptionKey === undefined ? undefined : accessTokenSigningKeyOf(client.accessTokenEncryptionKey, environment);
+  if (client.accessTokenEncryptionKey !== undefined && (encryptionKey === undefined || !CONTENT_ENCRYPTION_BY_KEY_BYTES[encryptionKey.length])) return undefined;
   const namedKey = client.jwksKeyId === undefined ? undefined : keys.find((key) => key.kid === client.jwksKeyId);
   // Apereo's jwks holding a shared secret: what the client MACs its assertions with (client_secret_jwt).
   const sharedSecret = client.jwks !== undefined && isSharedSecretJwks(client.jwks) ? client.jwks : undefined;
@@ -336,6 +338,7 @@ export function clientOf(service: RegisteredService, served: readonly string[], 
     ...(client.responseMode !== undefined && { tessera_response_mode: client.responseMode }),
     ...(namedKey !== undefined && { tessera_jwks_key_id: namedKey.kid }),
     ...(accessTokenKey !== undefined && { tessera_access_token_key: accessTokenKey.toString('base64url') }),
+    ...(encryptionKey !== undefined && { tessera_access_token_encryption_key: encryptionKey.toString('base64url') }),
   };
 }
 
@@ -423,7 +426,18 @@ type ClientFields = {
   readonly tessera_jwks_key_id?: unknown;
   readonly tesseraAccessTokenKey?: unknown;
   readonly tessera_access_token_key?: unknown;
+  readonly tesseraAccessTokenEncryptionKey?: unknown;
+  readonly tessera_access_token_encryption_key?: unknown;
 };
+
+/** The content encryption of a client's own encryption key (`dir`), by the key's length in bytes. */
+const CONTENT_ENCRYPTION_BY_KEY_BYTES: Readonly<Record<number, 'A128CBC-HS256' | 'A256CBC-HS512'>> = { 32: 'A128CBC-HS256', 64: 'A256CBC-HS512' };
+
+/** The key the client's JWT access tokens are encrypted with (Apereo's accessTokenAsJwtEncryptionKey), when it has one. */
+function ownEncryptionKey(client: ClientFields | undefined): Buffer | undefined {
+  const key = client?.tesseraAccessTokenEncryptionKey ?? client?.tessera_access_token_encryption_key;
+  return typeof key === 'string' ? Buffer.from(key, 'base64url') : undefined;
+}
 
 /** The HMAC key of the client's JWT access tokens (Apereo's accessTokenAsJwtSigningKey), when it has one. */
 function ownAccessTokenKey(client: ClientFields | undefined): Buffer | undefined {
@@ -581,7 +595,7 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
     // Those a client may be registered with, so discovery advertises no other (the grant types follow from them).
     responseTypes: [...OIDC_RESPONSE_TYPES] as ResponseType[],
     clientAuthMethods: ['client_secret_basic', 'client_secret_post', 'client_secret_jwt', 'private_key_jwt', 'none'],
-    extraClientMetadata: { properties: ['tessera_service_id', 'tessera_renew_refresh_token', 'tessera_jwt_access_token', 'tessera_response_mode', 'tessera_jwks_key_id', 'tessera_access_token_key'] },
+    extraClientMetadata: { properties: ['tessera_service_id', 'tessera_renew_refresh_token', 'tessera_jwt_access_token', 'tessera_response_mode', 'tessera_jwks_key_id', 'tessera_access_token_key', 'tessera_access_token_encryption_key'] },
     enabledJWA: {
       // ID tokens are signed with the keys of the set (the current RS256 key, or an EC key a client names): discovery says those.
       idTokenSigningAlgValues: oidcSigningAlgorithms(deps.keys) as SigningAlgorithmWithNone[],
@@ -610,8 +624,12 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
           const ownKey = ownAccessTokenKey(client as unknown as ClientFields);
           const kid = namedSigningKey(client as unknown as ClientFields);
           const key = kid === undefined ? undefined : deps.keys.keys.find((candidate) => candidate.kid === kid);
+          const encryptionKey = ownEncryptionKey(client as unknown as ClientFields);
           const sign = ownKey !== undefined ? { alg: 'HS512' as const, key: ownKey } : key !== undefined ? { alg: key.alg as 'RS256', kid: key.kid } : undefined;
-          return { scope: client.scope ?? '', audience: client.clientId, accessTokenFormat: 'jwt', accessTokenTTL: deps.lifetimes.accessTokenSeconds, ...(sign !== undefined && { jwt: { sign } }) };
+          // Encrypted with its own key (accessTokenAsJwtEncryptionKey): signed first only with an own signing key, as Apereo's signing-off clients have none.
+          const encrypt = encryptionKey === undefined ? undefined : { alg: 'dir' as const, enc: CONTENT_ENCRYPTION_BY_KEY_BYTES[encryptionKey.length]!, key: encryptionKey };
+          const jwt = encrypt !== undefined ? { ...(ownKey !== undefined && { sign }), encrypt } : sign !== undefined ? { sign } : undefined;
+          return { scope: client.scope ?? '', audience: client.clientId, accessTokenFormat: 'jwt', accessTokenTTL: deps.lifetimes.accessTokenSeconds, ...(jwt !== undefined && { jwt }) };
         },
       },
       // A client learns of, and ends, only the tokens issued to itself; a token whose login session has

@@ -84,6 +84,12 @@ export interface OidcClientDefinition {
    */
   readonly accessTokenSigningKey?: string;
   /**
+   * Apereo's `accessTokenAsJwtEncryptionKey` property, as written (or `${#env['NAME']}`): the client's
+   * JWT access tokens are then encrypted with it (`dir`; A128CBC-HS256 with a 256-bit key,
+   * A256CBC-HS512 with a 512-bit one), signed first only when it has a signing key of its own too.
+   */
+  readonly accessTokenEncryptionKey?: string;
+  /**
    * Apereo's `responseMode`, kept only when not `query`: how an authorization answers the client when
    * its request names no `response_mode` (`fragment`, `form_post`, or a JWT response mode, JARM).
    */
