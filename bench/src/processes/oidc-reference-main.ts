@@ -41,6 +41,8 @@ const configuration: Configuration = {
   subjectTypes: ['public', 'pairwise'],
   responseTypes: settings.responseTypes as ResponseType[],
   clientAuthMethods: ['client_secret_basic', 'client_secret_post', 'client_secret_jwt', 'private_key_jwt', 'none'],
+  // As tessera's: client_secret_jwt assertions MACed with SHA-384 and SHA-512 too.
+  enabledJWA: { clientAuthSigningAlgValues: ['HS256', 'HS384', 'HS512', 'RS256', 'PS256', 'ES256', 'Ed25519', 'EdDSA'] },
   pkce: { required: (_ctx, client) => client.clientAuthMethod === 'none' },
   features: {
     devInteractions: { enabled: false },

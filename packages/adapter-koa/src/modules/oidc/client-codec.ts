@@ -1,4 +1,4 @@
-import type { InvalidServiceDefinitionError, ServiceDefinitionProblem } from '@tessera/core';
+import type { InvalidServiceDefinitionError, RegisteredService, ServiceDefinitionProblem } from '@tessera/core';
 import {
   isOAuthOnlyClient,
   isSharedSecretJwks,
@@ -302,7 +302,7 @@ const ENVIRONMENT_VARIABLE = /^\$\{#env\['([A-Za-z_][A-Za-z0-9_]*)'\]\}$/;
 
 /**
  * Apereo's properties giving a client's JWT access tokens keys of its own, each a JWK's `k` (base64url)
- * written, or `${#env['NAME']}`, the environment variable holding it when the provider starts.
+ * written, or `${#env['NAME']}`, the environment variable holding it, read at each request.
  * `accessTokenAsJwtSigningKey` (unless `accessTokenAsJwtSigningEnabled` is false): the tokens are MACed
  * (HS512) with it instead of signed with the provider's key. `accessTokenAsJwtEncryptionKey` (unless
  * `accessTokenAsJwtEncryptionEnabled` is false): they are then encrypted with it (`dir`, its length
@@ -347,6 +347,12 @@ export function accessTokenSigningKeyOf(written: string, environment: Readonly<R
   const value = name === undefined ? written : environment[name];
   if (value === undefined || !/^[A-Za-z0-9_-]{43,}$/.test(value)) return undefined;
   return Buffer.from(value, 'base64url');
+}
+
+/** Whether a client's own access token keys name an environment variable (read at each use, never kept). */
+export function readsEnvironment(service: RegisteredService): boolean {
+  const client = OIDC_CLIENT.of(service);
+  return [client?.accessTokenSigningKey, client?.accessTokenEncryptionKey].some((key) => key !== undefined && ENVIRONMENT_VARIABLE.test(key));
 }
 
 /** Apereo's secret in place of a JWKS: printable, no spaces, neither JSON, nor a URL, nor a file or expression. */

@@ -44,7 +44,7 @@ import type {
 } from 'oidc-provider';
 import { reportServerError } from '../../errors/report.js';
 import { handedOverRequestOrigin } from '../../request/request-origin.js';
-import { accessTokenSigningKeyOf, OIDC_RESPONSE_TYPES } from './client-codec.js';
+import { accessTokenSigningKeyOf, OIDC_RESPONSE_TYPES, readsEnvironment } from './client-codec.js';
 import type { ProviderLibrary } from './provider-library.js';
 import type { OidcPages } from './oidc-pages.js';
 import { sendPage } from '../../pages/send-page.js';
@@ -410,8 +410,11 @@ class RegistryClients implements Adapter {
   async find(id: string): Promise<AdapterPayload | undefined> {
     const service = await clientService(this.registry, id);
     if (service === undefined || hasExpired(service, this.clock.now())) return undefined;
-    let made = this.made.get(service);
-    if (made === undefined) this.made.set(service, (made = { client: deepFrozen(clientOf(service, this.served, this.keys, this.environment)) }));
+    const kept = this.made.get(service);
+    if (kept !== undefined) return kept.client;
+    const made = { client: deepFrozen(clientOf(service, this.served, this.keys, this.environment)) };
+    // A key read from an environment variable is read at each request, so such a client is not kept.
+    if (!readsEnvironment(service)) this.made.set(service, made);
     return made.client;
   }
 
