@@ -84,6 +84,8 @@ export interface OidcProviderDependencies {
    * loopback and private addresses, which its protection against request forgery refuses otherwise.
    */
   readonly fetchPrivateAddresses: boolean;
+  /** The TGT the browser's login session cookie names (the login module's TGC), if it sends one. */
+  readonly browserSession: (ctx: Context) => Promise<string | undefined>;
   /** Told when an RP-initiated logout ended a provider session (the user chose to log out of everything): ends the tessera login session it stood for (`tgtId`), and clears the browser's cookie of it. */
   readonly endLoginSession: (ctx: Context, tgtId: string) => Promise<void>;
   /** Where the provider's unexpected failures are reported (`server.error`). */
@@ -137,17 +139,20 @@ interface SessionPayload {
 }
 
 /**
- * Where a request to the provider comes from, for its events: the address and request id tessera's app
- * found when it handed the request over (its trusted-proxy rule, not the provider's own Koa, which would
- * take the leftmost X-Forwarded-For), and the provider's route.
+ * Where a request to the provider comes from, for its events and the access rules it is decided by: the
+ * address and request id tessera's app found when it handed the request over (its trusted-proxy rule,
+ * not the provider's own Koa, which would take the leftmost X-Forwarded-For), its User-Agent (which a
+ * client's HTTP request rules read, as /login's do), and the provider's route.
  */
 function originOf(ctx: KoaContextWithOIDC | undefined): RequestOrigin | undefined {
   if (ctx === undefined) return undefined;
   const handedOver = handedOverRequestOrigin(ctx.req);
+  const userAgent = handedOver?.userAgent ?? ctx.get('User-Agent');
   return {
     clientAddress: clientAddressOf(ctx),
     requestId: handedOver?.requestId ?? randomUUID(),
     endpoint: `${ctx.method} oidc:${ctx.oidc?.route ?? '(no route)'}`,
+    ...(userAgent !== '' && { userAgent }),
   };
 }
 
@@ -233,6 +238,22 @@ function releaseClaimsAsComputed(provider: ProviderInstance): void {
     }
   }
   Object.defineProperty(provider, 'Claims', { value: ComputedClaims });
+}
+
+/**
+ * A client's own token (client_credentials) only while its registered service may be used now (its
+ * time window): the library asks nothing more of the client than its grant types before it stores one.
+ */
+function issueClientTokensOnlyWhileUsable(provider: ProviderInstance, usable: (clientId: string) => Promise<boolean>, errors: ProviderLibrary['errors']): void {
+  const LibraryClientCredentials = provider.ClientCredentials;
+  // Named as the library's model: its kind, storage and ttl go by the class name.
+  class ClientCredentials extends LibraryClientCredentials {
+    override async save(): Promise<string> {
+      if (this.clientId === undefined || !(await usable(this.clientId))) throw new errors.UnauthorizedClient('the client may not be used now');
+      return super.save();
+    }
+  }
+  Object.defineProperty(provider, 'ClientCredentials', { value: ClientCredentials });
 }
 
 /**
@@ -410,15 +431,22 @@ function renewsRefreshToken(client: ClientFields | undefined): boolean {
   return (client?.tesseraRenewRefreshToken ?? client?.tessera_renew_refresh_token) === true;
 }
 
-/** Whether `value` is an absolute URL without fragment that the client's serviceId matches as a whole. */
+/**
+ * Whether `value` is an absolute URL without fragment that the client's serviceId matches as a whole,
+ * both as written and as a browser reads it (the URL the browser is sent to): a pattern may match text
+ * whose host a URL parser reads otherwise (`https://evil.example\.example.org/` is evil.example's).
+ */
 function matchesServiceId(pattern: unknown, value: unknown): boolean {
   if (typeof pattern !== 'string' || typeof value !== 'string') return false;
+  let parsed: URL;
   try {
-    if (new URL(value).hash !== '' || value.includes('#')) return false;
+    parsed = new URL(value);
   } catch {
     return false;
   }
-  return servicePattern(pattern)?.test(value) === true;
+  if (parsed.hash !== '' || value.includes('#')) return false;
+  const serviceId = servicePattern(pattern);
+  return serviceId?.test(value) === true && serviceId.test(parsed.href);
 }
 
 /**
@@ -528,6 +556,10 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
     pkce: { required: (_ctx, client) => client.clientAuthMethod === 'none' },
     features: {
       devInteractions: { enabled: false },
+      // Pushed authorization requests, on in the library by default, are not served: a public client's
+      // pushed request was kept unauthenticated (up to 56 KiB for a minute, without the bounds of /auth),
+      // and its parameters then became an interaction past the 4096 bytes /auth allows.
+      pushedAuthorizationRequests: { enabled: false },
       // A client's token for itself (no user, no ID token), for the clients whose supportedGrantTypes say so.
       clientCredentials: { enabled: true },
       // Apereo's encryptIdToken: ID tokens encrypted to the client's public key (its jwks).
@@ -650,6 +682,9 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
     const client = service && OIDC_CLIENT.of(service);
     if (!service || !client) return undefined;
     const { principal } = tgt.authentication;
+    // Its definition decides for the tokens it holds too: one that now refuses the user (or is switched
+    // off, expired, out of its time window) gets nothing more for it.
+    if (!deps.core().relyingParties.stillAdmits(service, principal)) return undefined;
     const { username, attributes } = await deps.core().relyingParties.release({ service, url: service.serviceId, principal });
     // The claims of the scopes granted (OpenID Connect clients): the client's release policy reconciled
     // with its scopes, as Apereo's, each scope policy releasing only for its scope.
@@ -745,6 +780,10 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
   // Behind an https public URL every browser came over TLS, whatever the proxy says: the cookies are Secure.
   if (new URL(deps.issuer).protocol === 'https:') Object.defineProperty((provider as unknown as { request: object }).request, 'secure', { get: () => true });
   releaseClaimsAsComputed(provider);
+  issueClientTokensOnlyWhileUsable(provider, async (clientId) => {
+    const service = await clientService(registry, clientId);
+    return service !== undefined && deps.core().relyingParties.stillAdmits(service);
+  }, deps.library.errors);
   answerInRegisteredResponseMode(provider);
   provider.on('server_error', (ctx: Context, error: unknown) => reportServerError(deps.events, error, ctx));
   reportProviderEvents(provider, deps.events);
@@ -759,6 +798,10 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
   // RP-initiated logout ends the tessera login session too, and so runs CAS single logout, when the user
   // chose to log out; "Stay logged in" keeps it, and the provider signs out only the client that asked.
   provider.use(async (ctx: KoaContextWithOIDC, next) => {
+    if (!(await resumesInItsOwnBrowser(ctx))) {
+      deps.events.emit({ type: 'oidc.refused', request: 'authorization', error: 'login_failed' }, originOf(ctx));
+      return sendPage(ctx, 400, pages.error('login_failed', 'The login did not happen in this browser; start again from the application.'));
+    }
     await next();
     if (ctx.oidc?.route === 'end_session_confirm' && ctx.status >= 300 && ctx.status < 400 && Boolean(ctx.oidc.params?.['logout'])) {
       // The login session the provider session stood for, not whatever the browser's cookie names now:
@@ -769,6 +812,21 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
     }
     if (ctx.oidc?.route === 'introspection') await addReleasedClaims(ctx);
   });
+  /**
+   * Whether a resumed authorization (`GET /auth/<uid>`, its interaction named by the resume cookie, as the
+   * library finds it) goes on in the browser that logged in: when /login finished the interaction, the
+   * browser's session cookie must name the TGT of that login. The interaction cookie alone does not tie
+   * an authorization to a browser: one planted in another's browser (cookie tossing from a sibling host)
+   * would have the victim's single sign-on answer it, and the attacker resume it with the victim's login.
+   */
+  async function resumesInItsOwnBrowser(ctx: KoaContextWithOIDC): Promise<boolean> {
+    if (ctx.method !== 'GET' || !/^\/auth\/[^/]+\/?$/i.test(ctx.path)) return true;
+    const uid = ctx.cookies.get(provider.cookieName('resume'), { signed: true });
+    const interaction = uid === undefined ? undefined : await provider.Interaction.find(uid);
+    const loggedIn = (interaction?.result as { tessera?: { tgt?: unknown } } | undefined)?.tessera?.tgt;
+    return typeof loggedIn !== 'string' || (await deps.browserSession(ctx)) === loggedIn;
+  }
+
   async function endSessionsOf(tgtId: string): Promise<void> {
     const sessions = adapter('Session');
     for (const { id: sessionUid } of await sessionTickets.findByGroup(tgtId)) {
