@@ -12,7 +12,7 @@ const CASUSER = { username: 'casuser', password: 'Mellon', attributes: { email: 
 
 /** A service file of the corpus (test/fixtures/apereo-services), exactly as Apereo's browser tests wrote it. */
 function corpusFile(file: string): Record<string, unknown> {
-  return JSON.parse(readFileSync(new URL(`../fixtures/apereo-services/${file}`, import.meta.url), 'utf8')) as Record<string, unknown>;
+  return JSON.parse(readFileSync(new URL(`../../fixtures/apereo-services/${file}`, import.meta.url), 'utf8')) as Record<string, unknown>;
 }
 
 /** A private JWK of the provider's key set: an RS256 key, or an EC key of ES512 on P-521. */
