@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '@tessera/testkit';
 import { startBuilt } from '../support/built-server.js';
-import { SCREENSHOT_BRANDING } from '../login/support.js';
+import { SCREENSHOT_BRANDING } from '../modules/login/support.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');

@@ -77,7 +77,7 @@ describe('no key or secret is tracked by git', () => {
       expect(PEM_PRIVATE_KEY.test(`x\n-----BEGIN ${kind}PRIVATE KEY-----\nMIIE...`), kind).to.equal(true);
     }
     expect(PEM_PRIVATE_KEY.test('-----BEGIN CERTIFICATE-----')).to.equal(false);
-    expect(TEST_FIXTURES.test('test/x509/fixtures/client-key.json')).to.equal(true);
+    expect(TEST_FIXTURES.test('test/modules/x509/fixtures/client-key.json')).to.equal(true);
     expect(TEST_FIXTURES.test('packages/testkit/test/fixtures/key.pem')).to.equal(true);
     expect(TEST_FIXTURES.test('fixtures/key.pem')).to.equal(false);
   });

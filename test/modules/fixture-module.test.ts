@@ -9,7 +9,7 @@ import { Browser, headingOf, messageOf, ticketOf } from '../support/browser.js';
 import { capturedLines, rememberConfig } from '../support/log-canary.js';
 import { APP, baseConfig, form } from '../support/tessera.js';
 import { cryptoRandomSource, systemClock, type Clock, type RandomSource, type RecordStores } from '@tessera/core';
-import { validate } from '../login/support.js';
+import { validate } from './login/support.js';
 import { WorkspaceCopy } from '../support/workspace-copy.js';
 
 const FIXTURE = fileURLToPath(new URL('../fixtures/module-pin', import.meta.url));

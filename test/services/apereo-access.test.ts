@@ -6,7 +6,7 @@ import { FixedClock } from '@tessera/testkit';
 import { describeWithRedis } from '@tessera/testkit/redis';
 import { Browser } from '../support/browser.js';
 import { APP, form, login, startTessera, type Tessera } from '../support/tessera.js';
-import { logIn, servicesWith } from '../login/support.js';
+import { logIn, servicesWith } from '../modules/login/support.js';
 
 const CAS = 'org.apereo.cas.services';
 const STUDENTS = 'https://students.example.org/app';

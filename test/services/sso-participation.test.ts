@@ -6,7 +6,7 @@ import { FixedClock } from '@tessera/testkit';
 import { describeWithRedis } from '@tessera/testkit/redis';
 import { Browser, type Visit } from '../support/browser.js';
 import { APP, baseConfig, startTessera, type Tessera } from '../support/tessera.js';
-import { logIn, validate } from '../login/support.js';
+import { logIn, validate } from '../modules/login/support.js';
 
 const CAS = 'org.apereo.cas.services';
 const MINUTE = 60_000;

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Browser } from '../support/browser.js';
 import { form, login, startTessera, type Tessera } from '../support/tessera.js';
-import { logIn, validate } from '../login/support.js';
+import { logIn, validate } from '../modules/login/support.js';
 
 /** A serviceId that ends in neither `.*` nor `$`: it still stands for this one URL, matched whole. */
 const PINNED = { '@class': 'org.apereo.cas.services.CasRegisteredService', id: 40, name: 'Pinned', serviceId: '^https://pinned\\.example\\.org/app' };

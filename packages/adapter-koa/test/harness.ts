@@ -24,7 +24,7 @@ import { throttleModule } from '../src/modules/throttle/index.js';
 import { tokensModule } from '../src/modules/tokens/index.js';
 import { builtInServicePolicies, testCore } from '@tessera/testkit';
 import { MapThrottleStore } from '@tessera/testkit/modules/throttle';
-import { DrainingRateStore } from './throttle-fakes.js';
+import { DrainingRateStore } from './modules/throttle/throttle-fakes.js';
 import { FakePasswordHandler, ListServiceRegistry, FixedClock, MapTicketStore, RecordingEvents, type FakeUser } from './fakes.js';
 
 export const APP = 'https://app.example.org/home';
