@@ -1,5 +1,5 @@
 import { createServer } from 'node:net';
-import { servicesWith, startLogin } from '../login/support.js';
+import { OTHER_SERVICE, servicesWith, startLogin } from '../login/support.js';
 import type { Tessera } from '../support/tessera.js';
 
 export const POLICY_CLASS = 'org.apereo.cas.services.DefaultRegisteredServiceDelegatedAuthenticationPolicy';
@@ -30,6 +30,7 @@ export async function startDelegation(overrides: Record<string, unknown> = {}, o
     modules: ['rest', 'login', 'delegation'],
     delegation: { providers: PROVIDERS },
     services: servicesWith(
+      OTHER_SERVICE,
       delegatedService(40, 'partner-only.example.org', { allowedProviders: ['java.util.ArrayList', ['partner']] }),
       delegatedService(41, 'exclusive.example.org', { allowedProviders: ['java.util.ArrayList', ['company']], exclusive: true }),
       delegatedService(42, 'none.example.org', { permitUndefined: false }),

@@ -26,7 +26,7 @@ const HTML = { 'text/html': z.string() };
 const FAILURE_STATUS: Readonly<Record<UpstreamFailureReason, number>> = { unavailable: 502, refused: 401, invalid: 401, state: 400, user: 403, provider: 403 };
 
 /**
- * The `delegation` module's part of the HTTP face (docs/protocol.md §16): the login page's button per
+ * The `delegation` module’s part of the HTTP face (docs/modules/delegation.md): the login page's button per
  * upstream provider the service allows (its `delegatedAuthenticationPolicy`), posting the login form
  * to POST /delegation/login, which sends the browser upstream; GET /delegation/callback/{provider},
  * where the upstream sends it back, which posts the login form again with the proof of the user. A

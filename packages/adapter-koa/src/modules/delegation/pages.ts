@@ -12,7 +12,7 @@ export interface DelegationPage {
 }
 
 /** Posts the form back to the login at once; without scripts the user presses its button. */
-const SUBMIT_SCRIPT = "document.getElementById('delegation-continue')?.submit();";
+const SUBMIT_SCRIPT = "document.forms[0]?.submit();";
 
 /** The module's own pages (the way back to the login form, a failure), in the login pages' style and language. */
 export class DelegationPages {
@@ -34,7 +34,7 @@ export class DelegationPages {
     const text = delegationMessages(this.language);
     return this.page(
       text.continueHeading,
-      html`<form method="post" action="${this.loginPath}" id="delegation-continue">
+      html`<form method="post" action="${this.loginPath}">
 <input type="hidden" name="formToken" value="${form.formToken}">
 ${form.service === undefined ? undefined : html`<input type="hidden" name="service" value="${form.service}">`}
 ${form.renew ? html`<input type="hidden" name="renew" value="true">` : undefined}
