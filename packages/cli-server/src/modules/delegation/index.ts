@@ -16,7 +16,17 @@ export const delegationModule: TesseraModule<typeof delegationSections> = {
   // A proof of an upstream login: its shown id is the kind's name, no username.
   credentialKinds: [{ type: DELEGATED_CREDENTIAL_TYPE, provesUsername: false }],
   // The provider chosen on its start route; the one-time proof the page back from upstream posts to the login form.
-  parameters: () => [{ name: DELEGATION_PARAMETERS.provider }, { name: DELEGATION_PARAMETERS.proof, secret: true, credential: true }],
+  // An upstream's answer on its callback: the OpenID provider's code, state, iss and error (a CAS server's ticket is central). The
+  // code is not marked secret: secret names are redacted under any key of every log line, and `code` is the field of error codes
+  // there; it is single use and useless without the PKCE verifier kept on the server.
+  parameters: () => [
+    { name: DELEGATION_PARAMETERS.provider },
+    { name: DELEGATION_PARAMETERS.proof, secret: true, credential: true },
+    { name: 'code' },
+    { name: 'state' },
+    { name: 'iss' },
+    { name: 'error' },
+  ],
   serviceSections: [delegationPolicySection],
   problems: ({ delegation }, { server }) => [
     ...providerProblems(delegation.providers),
