@@ -31,7 +31,8 @@ export class CasUpstream implements UpstreamProvider {
     let body: unknown;
     try {
       const response = await fetch(validation, { signal: AbortSignal.timeout(this.timeoutSeconds * 1000), headers: { accept: 'application/json' } });
-      if (!response.ok) throw new UpstreamFailure('unavailable', `the CAS server answered ${response.status}`);
+      // A refusal may come with a 4xx status (as tessera's own does): its body says why. A 5xx is the server down.
+      if (response.status >= 500) throw new UpstreamFailure('unavailable', `the CAS server answered ${response.status}`);
       body = await response.json();
     } catch (failure) {
       if (failure instanceof UpstreamFailure) throw failure;
