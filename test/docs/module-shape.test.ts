@@ -83,7 +83,7 @@ function moduleConcepts(modules: readonly TesseraModule[], moduleNames: readonly
       { kind: 'the service data', name: type.data.key },
     ]),
     ...(module.serviceSections ?? []).flatMap((section) => [
-      ...section.keys.read.map((name) => ({ kind: 'the service key', name })),
+      ...[...section.keys.read, ...(section.accessStrategyKeys ?? [])].map((name) => ({ kind: 'the service key', name })),
       { kind: 'the service data', name: section.data.key },
     ]),
   ]);

@@ -75,10 +75,10 @@ describe('access strategies as Apereo CAS writes them', () => {
     ]);
   });
 
-  it('refuses delegatedAuthenticationPolicy, saying tessera has no delegated authentication and to remove the key', () => {
+  it('leaves delegatedAuthenticationPolicy to the module that reads it (delegation): a codec without that module calls it unknown', () => {
     const policy = { '@class': `${CAS}.DefaultRegisteredServiceDelegatedAuthenticationPolicy`, allowedProviders: ['java.util.ArrayList', ['GitHub']] };
     expect(problems({ ...BASE, accessStrategy: { delegatedAuthenticationPolicy: policy } })).to.deep.equal([
-      'accessStrategy.delegatedAuthenticationPolicy: not supported by tessera: tessera has no delegated authentication (it sends no user to another identity provider to log in), so there is nothing for this policy to choose; remove the key',
+      'accessStrategy.delegatedAuthenticationPolicy: unknown key (known: @class, enabled, ssoEnabled, requiredAttributes, requireAllAttributes, caseInsensitive, rejectedAttributes, unauthorizedRedirectUrl, activationCriteria)',
     ]);
   });
 });

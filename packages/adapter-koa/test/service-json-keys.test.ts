@@ -52,7 +52,7 @@ describe('service definitions fail closed on keys', () => {
         /^services\[0\]\.ticketGrantingTicketExpirationPolicy\.userAgents: not supported by tessera: .*maxTimeToLiveInSeconds; accepted only as an empty map/,
       ],
       [{ enabled: false }, /^services\[0\]\.enabled: not supported by tessera: .*accessStrategy\.enabled/],
-      [{ accessStrategy: { delegatedAuthenticationPolicy: { '@class': `${CAS}.x` } } }, /^services\[0\]\.accessStrategy\.delegatedAuthenticationPolicy: not supported/],
+      [{ accessStrategy: { order: 2 } }, /^services\[0\]\.accessStrategy\.order: not supported by tessera: a service has one access strategy; accepted only as 0/],
       [{ attributeReleasePolicy: { '@class': `${CAS}.ReturnAllAttributeReleasePolicy`, principalIdAttribute: 'mail' } }, /^services\[0\]\.attributeReleasePolicy\.principalIdAttribute: not supported/],
     ];
     for (const [keys, message] of refused) {

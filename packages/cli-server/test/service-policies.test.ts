@@ -43,7 +43,10 @@ describe('service policies: the built-in ones and every module’s, one registry
       for (const name of type.classes) expect(page, name).to.include(`\`${name.slice(name.lastIndexOf('.') + 1)}\``);
       expect(undocumentedKeys(type.keys, ''), type.classes[0]).to.deep.equal([]);
     }
-    for (const section of serviceSections) expect(undocumentedKeys(section.keys, ''), section.data.key).to.deep.equal([]);
+    for (const section of serviceSections) {
+      expect(undocumentedKeys(section.keys, ''), section.data.key).to.deep.equal([]);
+      expect(undocumentedKeys({ read: section.accessStrategyKeys ?? [] }, 'accessStrategy'), section.data.key).to.deep.equal([]);
+    }
     expect(undocumented(friendlyCodec, 'attributeReleasePolicy'), 'the check finds a key the page does not name').to.deep.equal([]);
     expect(undocumented({ ...friendlyCodec, keys: { read: ['@class', 'greetingLanguage'] } }, 'attributeReleasePolicy')).to.deep.equal(['greetingLanguage']);
   });

@@ -8,6 +8,7 @@ import { ModuleEvents } from '../events/module-events.js';
 import { CENTRAL_PARAMETERS, CENTRAL_READER, type DeclaredParameter } from '../request-parameters.js';
 import type { ModuleContext, ModuleSettings, SettingProblem, TesseraModule } from './module.js';
 import { consentModule } from './consent/index.js';
+import { delegationModule } from './delegation/index.js';
 import { loginModule } from './login/index.js';
 import { oidcModule } from './oidc/index.js';
 import { otpModule } from './otp/index.js';
@@ -24,7 +25,7 @@ import { x509Module } from './x509/index.js';
  * The one module list (docs/adding-a-module.md): adding a module is adding its folders and one entry here.
  * Dependencies come before their dependants; modules register in this order.
  */
-export const MODULES = [restModule, tokensModule, servicesModule, otpModule, throttleModule, x509Module, loginModule, webauthnModule, consentModule, proxyModule, oidcModule, saml2Module] as const;
+export const MODULES = [restModule, tokensModule, servicesModule, otpModule, throttleModule, x509Module, loginModule, webauthnModule, delegationModule, consentModule, proxyModule, oidcModule, saml2Module] as const;
 
 /** The list as the code below walks it: each module's hooks take its own settings, whatever their shape. */
 const LISTED: readonly TesseraModule[] = MODULES;

@@ -233,7 +233,8 @@ function definitionKeyProblems(json: Readonly<Record<string, unknown>>, policies
     const within = `${field}.`;
     if (key === 'accessStrategy') {
       const rules = accessStrategyKeys(value['@class']);
-      return rules ? keyProblems(value, rules, within) : [];
+      if (rules === undefined) return [];
+      return keyProblems(value, policies.modules.accessStrategyRules(rules), within, (inner, innerValue, innerField) => policies.modules.accessStrategyKeyProblemsInside(inner, innerValue, innerField) ?? []);
     }
     if (key === 'attributeReleasePolicy') return policies.releasePolicyKeyProblems(value, field);
     if (key === 'singleSignOnParticipationPolicy') return singleSignOnParticipationKeyProblems(value, field);

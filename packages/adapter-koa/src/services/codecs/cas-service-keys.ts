@@ -151,9 +151,6 @@ export const SERVICE_KEYS: KeyRules = {
 export const ACCESS_STRATEGY_KEYS: KeyRules = {
   read: ['@class', 'enabled', 'ssoEnabled', 'requiredAttributes', 'requireAllAttributes', 'caseInsensitive', 'rejectedAttributes', 'unauthorizedRedirectUrl', 'activationCriteria'],
   unsupported: {
-    delegatedAuthenticationPolicy: {
-      instead: 'tessera has no delegated authentication (it sends no user to another identity provider to log in), so there is nothing for this policy to choose; remove the key',
-    },
     order: { instead: 'a service has one access strategy', accepted: { when: is(0), as: '0' } },
   },
   elsewhere: {

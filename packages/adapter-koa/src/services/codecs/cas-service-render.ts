@@ -16,6 +16,7 @@ const CAS = 'org.apereo.cas.services';
  * classes, the modules' data on it by the modules' parts (its type's, the sections').
  */
 export function toCasServiceJson(service: RegisteredService, policies: PolicySlots): Record<string, unknown> {
+  const { accessStrategy: moduleStrategyKeys, ...moduleKeys } = policies.modules.render(service);
   return {
     '@class': service.type,
     id: service.id,
@@ -26,7 +27,7 @@ export function toCasServiceJson(service: RegisteredService, policies: PolicySlo
     ...(service.informationUrl === undefined ? {} : { informationUrl: service.informationUrl }),
     ...(service.privacyUrl === undefined ? {} : { privacyUrl: service.privacyUrl }),
     evaluationOrder: service.evaluationOrder,
-    accessStrategy: accessStrategyJson(service.accessStrategy),
+    accessStrategy: { ...accessStrategyJson(service.accessStrategy), ...(moduleStrategyKeys as Record<string, unknown> | undefined) },
     attributeReleasePolicy: policies.renderReleasePolicy(service.attributeRelease),
     ...(service.usernameProvider === undefined ? {} : { usernameAttributeProvider: policies.renderUsernameProvider(service.usernameProvider) }),
     properties: javaMap(service.properties, (values) => ({ '@class': `${CAS}.DefaultRegisteredServiceProperty`, values: javaSet(values) })),
@@ -38,7 +39,7 @@ export function toCasServiceJson(service: RegisteredService, policies: PolicySlo
     ...(service.singleSignOnParticipation === undefined ? {} : { singleSignOnParticipationPolicy: renderSingleSignOnParticipation(service.singleSignOnParticipation) }),
     ...supportedProtocolsJson(service.supportedProtocols),
     ...ticketExpirationJson(service),
-    ...policies.modules.render(service),
+    ...moduleKeys,
   };
 }
 

@@ -8,7 +8,7 @@ import {
   type ServiceType,
 } from '@tessera/core';
 import type { z } from 'zod';
-import { isClass, type KeyRules } from './cas-service-keys.js';
+import { isClass, isRecord, type KeyRules } from './cas-service-keys.js';
 
 type Fail = (field: string, problem: string) => InvalidServiceDefinitionError;
 
@@ -53,6 +53,12 @@ export interface ServiceTypeCodec<Data = unknown> extends ServiceType, ModuleSer
  * may write them.
  */
 export interface ServiceSectionCodec<Data = unknown> extends ModuleServiceKeys<Data> {
+  /**
+   * Keys it reads inside `accessStrategy` (Apereo's `delegatedAuthenticationPolicy` lives there), with
+   * every class of strategy; `parse` finds them in the definition's `accessStrategy`, `render` writes
+   * them under `accessStrategy`, and `keyProblemsInside` is asked of them as of its own keys.
+   */
+  readonly accessStrategyKeys?: readonly string[];
   /** Its data from the whole definition (its keys already checked); undefined when the definition writes none of its keys: nothing is kept. */
   parse(json: Readonly<Record<string, unknown>>, fail: Fail): Data | undefined;
   /** Its keys as CAS writes them: parse(render(d)) equals d. */
@@ -88,9 +94,31 @@ export class ModuleServiceParts {
     const taken = [...casKeys.read, ...(casKeys.descriptive ?? [])];
     const clash = [...sectionKeys, ...typeKeys].find((key) => taken.includes(key)) ?? sectionKeys.find((key, index) => sectionKeys.indexOf(key) !== index || typeKeys.includes(key));
     if (clash !== undefined) throw new Error(`the service key ${clash} is read twice`);
+    const strategyKeys = this.accessStrategyKeys;
+    const strategyClash = strategyKeys.find((key, index) => strategyKeys.indexOf(key) !== index);
+    if (strategyClash !== undefined) throw new Error(`the access strategy key ${strategyClash} is read twice`);
     const sectionData = sections.map((section) => section.data.key);
     const dataClash = sectionData.find((key, index) => sectionData.indexOf(key) !== index || types.some((type) => type.data.key === key));
     if (dataClash !== undefined) throw new Error(`the service data key ${dataClash} is declared twice`);
+  }
+
+  /** The keys the sections read inside `accessStrategy`. */
+  get accessStrategyKeys(): string[] {
+    return this.sections.flatMap((section) => section.accessStrategyKeys ?? []);
+  }
+
+  /** The keys of an access strategy of these rules with the sections' own read (and no longer refused). */
+  accessStrategyRules(rules: KeyRules): KeyRules {
+    const read = this.accessStrategyKeys;
+    if (read.length === 0) return rules;
+    const unsupported = Object.fromEntries(Object.entries(rules.unsupported ?? {}).filter(([key]) => !read.includes(key)));
+    return { ...rules, read: [...rules.read, ...read], unsupported };
+  }
+
+  /** Problems within the value of a key a section reads inside `accessStrategy`; undefined when none reads it. */
+  accessStrategyKeyProblemsInside(key: string, value: unknown, field: string): ServiceDefinitionProblem[] | undefined {
+    const owner = this.sections.find((section) => section.accessStrategyKeys?.includes(key));
+    return owner === undefined ? undefined : (owner.keyProblemsInside?.(key, value, field) ?? []);
   }
 
   /** Every class the modules bring, as the codec accepts them by default. */
@@ -157,7 +185,8 @@ export class ModuleServiceParts {
       if (data !== undefined) moduleData[type.data.key] = data;
     }
     for (const section of this.sections) {
-      const data = read(section.keys.read, () => section.parse(json, fail));
+      const keys = [...section.keys.read, ...(section.accessStrategyKeys ?? []).map((key) => `accessStrategy.${key}`)];
+      const data = read(keys, () => section.parse(json, fail));
       if (data !== undefined) moduleData[section.data.key] = data;
     }
     return Object.keys(moduleData).length === 0 ? {} : { moduleData };
@@ -170,7 +199,10 @@ export class ModuleServiceParts {
     for (const [key, data] of Object.entries(service.moduleData ?? {})) {
       const owner = parts.find((part) => part.data.key === key);
       if (owner === undefined) throw new UnknownServiceDataError(key, parts.map((part) => part.data.key));
-      Object.assign(rendered, owner.render(data));
+      const { accessStrategy, ...keys } = owner.render(data);
+      Object.assign(rendered, keys);
+      // Keys a section writes inside the access strategy, beside the strategy's own (cas-service-render.ts).
+      if (isRecord(accessStrategy)) rendered['accessStrategy'] = { ...(isRecord(rendered['accessStrategy']) ? rendered['accessStrategy'] : {}), ...accessStrategy };
     }
     return rendered;
   }

@@ -1,0 +1,149 @@
+import { allowedProviderIds, DELEGATION_POLICY, DelegationButtonsPrompt, UpstreamFailure, type DelegatedLogin, type UpstreamButton, type UpstreamFailureReason } from '@tessera/core/modules/delegation';
+import type { Context } from 'koa';
+import { z } from 'zod';
+import type { HttpModule } from '../../http-module.js';
+import type { Branding } from '../../pages/branding.js';
+import { flag, optionalText, text } from '../../request/parameter-schemas.js';
+import { SERVICE } from '../../request/credential-request.js';
+import { requestOrigin } from '../../request/request-origin.js';
+import { defineRoute } from '../../routes/route.js';
+import { DelegationPages, type DelegationPage } from './pages.js';
+import { DELEGATION_CALLBACK_PATH, DELEGATION_COOKIE, DELEGATION_PARAMETERS, DELEGATION_START_PATH, PROVIDER_ID } from './parameters.js';
+import { delegationButtonsPart } from './views.js';
+
+export interface DelegationModuleOptions {
+  /** The configured upstream providers, in order, as their buttons show them. */
+  readonly providers: readonly UpstreamButton[];
+  readonly login: DelegatedLogin;
+  readonly branding: Branding;
+  /** The login pages' language (`login.language`). */
+  readonly language: string;
+}
+
+const HTML = { 'text/html': z.string() };
+
+/** The HTTP status of each failure's page. */
+const FAILURE_STATUS: Readonly<Record<UpstreamFailureReason, number>> = { unavailable: 502, refused: 401, invalid: 401, state: 400, user: 403, provider: 403 };
+
+/**
+ * The `delegation` module’s part of the HTTP face (docs/modules/delegation.md): the login page's button per
+ * upstream provider the service allows (its `delegatedAuthenticationPolicy`), posting the login form
+ * to POST /delegation/login, which sends the browser upstream; GET /delegation/callback/{provider},
+ * where the upstream sends it back, which posts the login form again with the proof of the user. A
+ * failure is a page with the way back, never a half-made session.
+ */
+export function delegationModule(options: DelegationModuleOptions): HttpModule {
+  const { login } = options;
+  return {
+    name: 'delegation',
+    routes: (http) => {
+      const base = `${http.options.publicUrl ?? ''}${http.options.basePath}`;
+      const pages = new DelegationPages(options.branding, options.language, `${http.options.basePath}/login`);
+      const callbackUrl = (provider: string) => `${base}${DELEGATION_CALLBACK_PATH}/${encodeURIComponent(provider)}`;
+      const cookiePath = `${http.options.basePath}/delegation`;
+      const secure = http.options.publicUrl?.startsWith('https:') ?? false;
+      const show = (ctx: Context, status: number, page: DelegationPage) => {
+        ctx.status = status;
+        ctx.type = 'text/html; charset=utf-8';
+        ctx.set('Content-Security-Policy', page.contentSecurityPolicy);
+        ctx.set('Cache-Control', 'no-store');
+        ctx.body = page.markup;
+      };
+      const failed = (ctx: Context, error: unknown, service?: string) => {
+        if (!(error instanceof UpstreamFailure)) throw error;
+        show(ctx, FAILURE_STATUS[error.reason], pages.failed(error.reason, error.service ?? service));
+      };
+      return [
+        defineRoute({
+          method: 'post',
+          path: DELEGATION_START_PATH,
+          operationId: 'delegationStart',
+          summary: 'Log in through an upstream identity provider: leave for it',
+          description:
+            'The login page’s upstream buttons post the login form here with `delegatedProvider`. The provider must be configured and allowed for `service` (its `delegatedAuthenticationPolicy`). The login form (its token, service and options) is kept under a fresh state bound to this browser (the `TDELEGATION` cookie), with a nonce and a PKCE verifier, for `delegation.stateSeconds`; the browser goes upstream. Other fields of the form (a password) are not read.',
+          request: {
+            parameters: z.object({
+              [DELEGATION_PARAMETERS.provider]: PROVIDER_ID,
+              service: SERVICE,
+              renew: flag('Ask for credentials even with a login session; the ticket then counts as from a new login.'),
+              method: optionalText('How to send the browser back to the service: `GET` (the default) or `POST`.'),
+              formToken: text('The login form’s anti-forgery token, posted again when the user comes back.'),
+            }),
+          },
+          responses: {
+            302: { description: 'To the upstream’s login (an OpenID provider’s authorization endpoint, a CAS server’s /login).', headers: z.object({ Location: z.string() }) },
+            403: { description: 'The provider is not configured or not allowed for the service: a page with the way back.', content: HTML },
+            502: { description: 'The upstream could not be reached (its discovery document): a page with the way back.', content: HTML },
+          },
+          failures: http.restFailures,
+          steps: [http.readBody],
+          async handle(ctx, { parameters }) {
+            const provider = parameters[DELEGATION_PARAMETERS.provider];
+            const origin = requestOrigin(ctx);
+            const serviceUrl = parameters.service;
+            try {
+              const service = serviceUrl === undefined ? undefined : await http.core.relyingParties.find(serviceUrl, origin);
+              const allowed = allowedProviderIds(options.providers.map(({ id }) => id), service === undefined ? undefined : DELEGATION_POLICY.of(service));
+              if (!login.has(provider) || !allowed.includes(provider)) throw new UpstreamFailure('provider', `provider ${provider} is not allowed here`, serviceUrl);
+              if (parameters.formToken === undefined || parameters.formToken === '') throw new UpstreamFailure('state', 'the login form came without its token', serviceUrl);
+              const browserKey = ctx.cookies.get(DELEGATION_COOKIE) ?? login.browserKey();
+              ctx.cookies.set(DELEGATION_COOKIE, browserKey, { httpOnly: true, sameSite: 'lax', secure, path: cookiePath, overwrite: true });
+              const form = {
+                formToken: parameters.formToken,
+                ...(serviceUrl !== undefined && { service: serviceUrl }),
+                ...(parameters.renew && { renew: true as const }),
+                ...(parameters.method?.toUpperCase() === 'POST' && { method: 'POST' as const }),
+              };
+              const url = await login.start(provider, form, browserKey, callbackUrl(provider), origin);
+              ctx.status = 302;
+              ctx.set('Cache-Control', 'no-store');
+              ctx.redirect(url);
+            } catch (error) {
+              failed(ctx, error, serviceUrl);
+            }
+          },
+        }),
+        defineRoute({
+          method: 'get',
+          path: `${DELEGATION_CALLBACK_PATH}/{provider}`,
+          operationId: 'delegationCallback',
+          summary: 'Log in through an upstream identity provider: come back from it',
+          description:
+            'Where an upstream sends the browser back: an OpenID provider with `code`, `state` and `iss` (or `error`), a CAS server with `ticket` on the service URL that carries the `state`. The state is taken once, whatever the answer, and must be this browser’s (its `TDELEGATION` cookie) and this provider’s; the upstream must prove the user (the code exchanged with the PKCE verifier, the ID token verified with its issuer, audience, nonce and lifetime; the CAS ticket validated). Then a page posts the login form the user left back to POST /login with `delegatedLogin`, a one-time proof of the user, and the login module makes the session as for any login.',
+          request: {
+            params: z.object({ provider: PROVIDER_ID }),
+            query: z.object({
+              state: text('The state of the login, as the upstream sends it back.'),
+              code: text('OpenID Connect: the authorization code.'),
+              iss: text('OpenID Connect: the issuer of the answer (RFC 9207), checked against the provider’s.'),
+              error: text('OpenID Connect: the upstream’s error code.'),
+              ticket: text('CAS: the upstream’s service ticket.'),
+            }),
+          },
+          responses: {
+            200: { description: 'The page posting the login form back with the proof (it submits itself).', content: HTML },
+            400: { description: 'No login of this browser waits under the state (unknown, used, expired, another browser’s): a page with the way back.', content: HTML },
+            401: { description: 'The upstream answered an error, or an answer that does not check out: a page with the way back.', content: HTML },
+            403: { description: 'The upstream proved a user tessera does not take: a page with the way back.', content: HTML },
+            502: { description: 'The upstream could not be reached, or not in time: a page with the way back.', content: HTML },
+          },
+          failures: http.restFailures,
+          steps: [],
+          async handle(ctx, { params }) {
+            const origin = requestOrigin(ctx);
+            const callback = new URL(`${callbackUrl(params.provider)}${ctx.search}`);
+            try {
+              const { form, proofId } = await login.finish(params.provider, callback, ctx.cookies.get(DELEGATION_COOKIE), callbackUrl(params.provider), origin);
+              show(ctx, 200, pages.continueLogin(form, proofId));
+            } catch (error) {
+              failed(ctx, error);
+            }
+          },
+        }),
+      ];
+    },
+    extensions: (http) => ({
+      loginPrompts: [delegationButtonsPart(new DelegationButtonsPrompt(options.providers), `${http.options.basePath}${DELEGATION_START_PATH}`)],
+    }),
+  };
+}

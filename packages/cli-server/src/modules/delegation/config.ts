@@ -1,0 +1,80 @@
+import { z } from 'zod';
+import { positiveInteger, section } from '../../config/setting-schemas.js';
+
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/** An upstream's URL: https, or plain http on this machine only (a test's or a sidecar's). */
+const upstreamUrl = (what: string) =>
+  z
+    .url({ protocol: /^https?$/, error: `expected the ${what} as an https URL` })
+    .refine((url) => !URL.canParse(url) || new URL(url).protocol === 'https:' || LOOPBACK.has(new URL(url).hostname), {
+      error: `expected the ${what} as an https URL (plain http only on localhost)`,
+    })
+    .overwrite((url) => url.replace(/\/+$/, ''));
+
+const text = (what: string) => z.string({ error: `expected ${what}` }).trim().min(1, { error: `expected ${what}` });
+
+const oidcUpstream = section({
+  issuer: upstreamUrl('issuer').describe('The upstream OpenID provider’s issuer: its discovery document is read from `<issuer>/.well-known/openid-configuration`, and every answer must name this issuer.'),
+  clientId: text('a client id').describe('The client id tessera is registered under at the upstream.'),
+  clientSecret: text('a client secret')
+    .optional()
+    .describe('The client secret (client_secret_basic). Unset: a public client (PKCE alone). Its value is never logged.'),
+  scopes: z
+    .array(text('a scope'), { error: 'expected a list of scopes' })
+    .default(['openid', 'profile', 'email'])
+    .refine((scopes) => scopes.includes('openid'), { error: 'must include openid' })
+    .describe('The scopes asked of the upstream; `openid` is required.'),
+});
+
+const casUpstream = section({
+  serverUrl: upstreamUrl('CAS server URL').describe('The upstream CAS server’s prefix, such as `https://cas.partner.example/cas`: the browser goes to `<serverUrl>/login`, the ticket is validated at `<serverUrl>/p3/serviceValidate` (CAS 3).'),
+});
+
+const PROVIDER_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+const provider = section({
+  id: z
+    .string({ error: 'expected an id' })
+    .regex(PROVIDER_ID, { error: 'expected 1 to 64 letters, digits, - or _' })
+    .describe('The provider’s id: what services name in `delegatedAuthenticationPolicy.allowedProviders`, and the authentication attribute `delegatedProvider` of a login through it.'),
+  type: z.enum(['oidc', 'cas'], { error: 'expected oidc or cas' }).describe('The upstream’s protocol: `oidc` (OpenID Connect, code flow with PKCE) or `cas` (CAS 3 validation).'),
+  title: text('a title').describe('The button’s text on the login page, after “Log in with”.'),
+  logoUrl: z
+    .url({ protocol: /^https$/, error: 'expected an https URL' })
+    .optional()
+    .describe('An image shown on the button: an https URL.'),
+  oidc: oidcUpstream.optional().describe('The upstream OpenID provider (`type: oidc`).'),
+  cas: casUpstream.optional().describe('The upstream CAS server (`type: cas`).'),
+  principalAttribute: text('an attribute name')
+    .optional()
+    .describe('The upstream attribute (an ID token or userinfo claim, a CAS attribute) whose value is the user’s id in tessera. Unset: the upstream’s own id (`sub`, the CAS user).'),
+  attributes: z
+    .record(z.string(), text('an attribute name'), { error: 'expected a map of upstream attribute names to tessera attribute names' })
+    .optional()
+    .describe('Which upstream attributes the user gets, each under the tessera name given (`{ email: mail }`). Unset: every upstream attribute under its own name.'),
+  linkAttribute: text('an attribute name')
+    .optional()
+    .describe('An upstream attribute whose value is a local user’s username: when the user directory has that user, the login is that user’s, with the directory’s attributes beside the upstream’s.'),
+  requireLink: z
+    .boolean({ error: 'expected true or false' })
+    .default(false)
+    .describe('Refuse a login through this provider whose `linkAttribute` names no local user (only local users may log in through it).'),
+  timeoutSeconds: positiveInteger(120)
+    .default(10)
+    .describe('How long tessera waits for the upstream (discovery, the token or validation call), in seconds.'),
+});
+
+export type UpstreamProviderSettings = z.output<typeof provider>;
+
+export const delegationSections = {
+  delegation: section({
+    providers: z
+      .array(provider, { error: 'expected a list of upstream providers' })
+      .default([])
+      .describe('The upstream identity providers users may log in through, in the order of their buttons on the login page.'),
+    stateSeconds: positiveInteger(3600)
+      .default(600)
+      .describe('How long a login may stay upstream before it comes back, in seconds: the state, nonce and PKCE verifier kept for it expire then.'),
+  }).prefault({}),
+};

@@ -1,0 +1,38 @@
+import { DELEGATION_PARAMETERS, delegationPolicySection } from '@tessera/adapter-koa/modules/delegation';
+import { DELEGATED_CREDENTIAL_TYPE } from '@tessera/core/modules/delegation';
+import type { TesseraModule } from '../module.js';
+import { delegationSections } from './config.js';
+import { delegationEvents } from './events.js';
+import { providerProblems } from './problems.js';
+import { registerDelegationModule } from './register.js';
+
+/** `delegation`: logging in through another identity provider (an OpenID provider, another CAS server), per service as Apereo CAS writes it. */
+export const delegationModule: TesseraModule<typeof delegationSections> = {
+  name: 'delegation',
+  // Its buttons are part of the browser login's page, and the login form makes its session.
+  dependencies: ['login'],
+  sections: delegationSections,
+  events: delegationEvents,
+  // A proof of an upstream login: its shown id is the kind's name, no username.
+  credentialKinds: [{ type: DELEGATED_CREDENTIAL_TYPE, provesUsername: false }],
+  // The provider chosen on its start route; the one-time proof the page back from upstream posts to the login form.
+  // An upstream's answer on its callback: the OpenID provider's code, state, iss and error (a CAS server's ticket is central). The
+  // code is not marked secret: secret names are redacted under any key of every log line, and `code` is the field of error codes
+  // there; it is single use and useless without the PKCE verifier kept on the server.
+  parameters: () => [
+    { name: DELEGATION_PARAMETERS.provider },
+    { name: DELEGATION_PARAMETERS.proof, secret: true, credential: true },
+    { name: 'code' },
+    { name: 'state' },
+    { name: 'iss' },
+    { name: 'error' },
+  ],
+  serviceSections: [delegationPolicySection],
+  problems: ({ delegation }, { server }) => [
+    ...providerProblems(delegation.providers),
+    ...(delegation.providers.length > 0 && server.publicUrl === undefined
+      ? [{ path: ['server', 'publicUrl'], message: 'is needed by the delegation module: upstream providers send the browser back to a URL built from it' }]
+      : []),
+  ],
+  register: registerDelegationModule,
+};

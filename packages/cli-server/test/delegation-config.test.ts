@@ -1,0 +1,58 @@
+import { expect } from 'chai';
+import { parseConfig } from '@tessera/cli-server';
+import { configProblems as problems } from './config-problems.js';
+
+const CAS = { id: 'partner', type: 'cas', title: 'Partner University', cas: { serverUrl: 'https://cas.partner.example/cas/' } };
+const OIDC = { id: 'company', type: 'oidc', title: 'Example Corp', oidc: { issuer: 'https://login.example.com', clientId: 'tessera' } };
+const delegationOn = (providers: unknown[], more: Record<string, unknown> = {}) => ({ modules: ['login', 'delegation'], server: { publicUrl: 'https://sso.example.org' }, delegation: { providers, ...more } });
+
+// docs/modules/delegation.md (Settings): the upstream providers, each problem named by its setting.
+describe('delegation module settings', () => {
+  it('has defaults: no provider, 600 s upstream; a provider’s own defaults filled in (scopes, no link, 10 s timeout)', () => {
+    expect(parseConfig({ modules: ['login', 'delegation'] }).delegation).to.deep.equal({ providers: [], stateSeconds: 600 });
+    const [cas, oidc] = parseConfig(delegationOn([CAS, OIDC])).delegation.providers;
+    // A trailing slash of an upstream URL is dropped.
+    expect(cas).to.deep.equal({ ...CAS, cas: { serverUrl: 'https://cas.partner.example/cas' }, requireLink: false, timeoutSeconds: 10 });
+    expect(oidc?.oidc).to.deep.equal({ issuer: 'https://login.example.com', clientId: 'tessera', scopes: ['openid', 'profile', 'email'] });
+  });
+
+  it('refuses a bad provider, naming each setting', () => {
+    const bad = { id: 'has space', type: 'saml', title: '', logoUrl: 'http://logo.example/x.png', timeoutSeconds: 0, surprise: true };
+    expect(problems(delegationOn([bad]))).to.deep.equal([
+      'delegation.providers[0].id: expected 1 to 64 letters, digits, - or _',
+      'delegation.providers[0].type: expected oidc or cas',
+      'delegation.providers[0].title: expected a title',
+      'delegation.providers[0].logoUrl: expected an https URL',
+      'delegation.providers[0].timeoutSeconds: expected a number from 1 to 120',
+      'delegation.providers[0].surprise: unknown setting',
+    ]);
+    expect(problems(delegationOn([{ ...OIDC, oidc: { issuer: 'http://login.example.com', clientId: 'tessera', scopes: ['profile'] } }]))).to.deep.equal([
+      'delegation.providers[0].oidc.issuer: expected the issuer as an https URL (plain http only on localhost)',
+      'delegation.providers[0].oidc.scopes: must include openid',
+    ]);
+    // Plain http on this machine only (a test's upstream).
+    expect(() => parseConfig(delegationOn([{ ...OIDC, oidc: { issuer: 'http://127.0.0.1:4000', clientId: 'tessera' } }]))).to.not.throw();
+  });
+
+  it('refuses, when on, ids given twice, a provider without its type’s settings or with another’s, and a required link without its attribute', () => {
+    expect(problems(delegationOn([CAS, { ...CAS, title: 'Again' }, { id: 'x', type: 'oidc', title: 'X', cas: CAS.cas }, { ...OIDC, id: 'y', requireLink: true }]))).to.deep.equal([
+      'delegation.providers[1].id: the provider id partner is given twice',
+      'delegation.providers[2].oidc: is required for a provider of type oidc',
+      'delegation.providers[2].cas: is for a provider of type cas; this one is of type oidc',
+      'delegation.providers[3].requireLink: needs linkAttribute, the upstream attribute naming the local user',
+    ]);
+    // Off, the sections are read but nothing across them is asked.
+    expect(() => parseConfig({ modules: ['login'], delegation: { providers: [CAS, CAS] } })).to.not.throw();
+  });
+
+  it('needs server.publicUrl once a provider is configured (the upstream sends the browser back to it)', () => {
+    expect(problems({ modules: ['login', 'delegation'], delegation: { providers: [CAS] } })).to.deep.equal([
+      'server.publicUrl: is needed by the delegation module: upstream providers send the browser back to a URL built from it',
+    ]);
+    expect(() => parseConfig({ modules: ['login', 'delegation'] })).to.not.throw();
+  });
+
+  it('needs the login module', () => {
+    expect(problems({ modules: ['delegation'] })[0]).to.include('module "delegation" needs module "login", which is not enabled');
+  });
+});

@@ -1,0 +1,7 @@
+import type { UpstreamFailureReason } from './upstream.js';
+
+/** A login through an upstream provider that failed: the provider and why (never a token, code or state). */
+export type DelegationFailedEvent = { readonly type: 'delegation.failed'; readonly provider: string; readonly reason: UpstreamFailureReason; readonly detail: string };
+
+/** A user an upstream proved, back at tessera (the session is made when the login form is posted). */
+export type DelegationProvedEvent = { readonly type: 'delegation.proved'; readonly provider: string; readonly username: string };

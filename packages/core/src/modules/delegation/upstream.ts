@@ -1,0 +1,52 @@
+import type { AttributeMap } from '../../domain/authentication/principal.js';
+
+/** Who an upstream says the user is: its own id for the user (`sub`, the CAS user) and its attributes. */
+export type UpstreamIdentity = { readonly id: string; readonly attributes: AttributeMap };
+
+/** What one login keeps while the browser is upstream, made on tessera's random source, checked when it comes back. */
+export type UpstreamSecrets = { readonly state: string; readonly nonce: string; readonly codeVerifier: string };
+
+/**
+ * One upstream identity provider as the module talks to it (an OpenID provider, a CAS server): where
+ * the browser goes to log in, and who the user is once the browser comes back to `callbackUrl`. Its
+ * implementations live where outbound clients do (cli-server's module folder).
+ */
+export interface UpstreamProvider {
+  readonly id: string;
+  /** Where the browser logs in upstream; `callbackUrl` is where the upstream sends it back. */
+  authorizationUrl(secrets: UpstreamSecrets, callbackUrl: string): Promise<string>;
+  /**
+   * The user the upstream's answer (`callback`, the whole URL the browser came back to) proves, checked
+   * against what the login kept. Throws UpstreamFailure when it proves no one.
+   */
+  identify(callback: URL, secrets: UpstreamSecrets, callbackUrl: string): Promise<UpstreamIdentity>;
+}
+
+/** Why a login through an upstream failed, as its page and audit record name it. */
+export type UpstreamFailureReason =
+  /** The upstream did not answer, or not in time. */
+  | 'unavailable'
+  /** The upstream answered with an error (the user cancelled, the client is refused). */
+  | 'refused'
+  /** The answer does not check out: a wrong issuer, a bad signature or nonce, an expired token. */
+  | 'invalid'
+  /** The browser came back with no state this browser is waiting for: unknown, used, expired or another browser's. */
+  | 'state'
+  /** The service the login is for does not allow this provider, or there is no such provider. */
+  | 'provider'
+  /** The answer proves a user tessera does not take: no id in the named attribute, no local user to link. */
+  | 'user';
+
+/** A login through an upstream that failed: the page says so, the audit record names the reason. */
+export class UpstreamFailure extends Error {
+  constructor(
+    readonly reason: UpstreamFailureReason,
+    /** What went wrong, for the log: never a token, code or secret. */
+    readonly detail: string,
+    /** The service the login was for, when known: the page's way back goes there. */
+    readonly service?: string,
+  ) {
+    super(`${reason}: ${detail}`);
+    this.name = 'UpstreamFailure';
+  }
+}
