@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { parseConfig } from '@tessera/cli-server';
-import { configProblems as problems } from './config-problems.js';
+import { configProblems as problems } from '../../config-problems.js';
 
 const CAS = { id: 'partner', type: 'cas', title: 'Partner University', cas: { serverUrl: 'https://cas.partner.example/cas/' } };
 const OIDC = { id: 'company', type: 'oidc', title: 'Example Corp', oidc: { issuer: 'https://login.example.com', clientId: 'tessera' } };

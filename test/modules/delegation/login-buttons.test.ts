@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { expect } from 'chai';
-import { Browser } from '../support/browser.js';
-import { APP, type Tessera } from '../support/tessera.js';
+import { Browser } from '../../support/browser.js';
+import { APP, type Tessera } from '../../support/tessera.js';
 import { logIn, startLogin, validate } from '../login/support.js';
 import { startDelegation } from './support.js';
 

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { describeWithRedis } from '@tessera/testkit/redis';
-import { Browser, formOf, headingOf, type Visit } from '../support/browser.js';
-import { APP, type Tessera } from '../support/tessera.js';
+import { Browser, formOf, headingOf, type Visit } from '../../support/browser.js';
+import { APP, type Tessera } from '../../support/tessera.js';
 import { validate } from '../login/support.js';
 import { MovableClock } from '../webauthn/support.js';
 import { freePort, startDelegation } from './support.js';

@@ -1,6 +1,6 @@
 import { createServer } from 'node:net';
 import { OTHER_SERVICE, servicesWith, startLogin } from '../login/support.js';
-import type { Tessera } from '../support/tessera.js';
+import type { Tessera } from '../../support/tessera.js';
 
 export const POLICY_CLASS = 'org.apereo.cas.services.DefaultRegisteredServiceDelegatedAuthenticationPolicy';
 

@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { TOTP_SECOND_FACTOR } from '@tessera/core/modules/otp';
-import { BUILT_IN_RELEASE_POLICY_CODECS, BUILT_IN_USERNAME_PROVIDER_CODECS, serviceCodec } from '../../src/index.js';
-import { delegationPolicySection, POLICY_CLASS } from '../../src/modules/delegation/index.js';
-import { refusalOf } from '../built-in-codec.js';
+import { BUILT_IN_RELEASE_POLICY_CODECS, BUILT_IN_USERNAME_PROVIDER_CODECS, serviceCodec } from '../../../src/index.js';
+import { delegationPolicySection, POLICY_CLASS } from '../../../src/modules/delegation/index.js';
+import { refusalOf } from '../../built-in-codec.js';
 
 // The codec as a server has it: the built-in parts and the delegation module's service section.
 const codec = serviceCodec({
@@ -66,7 +66,7 @@ describe('delegation: accessStrategy.delegatedAuthenticationPolicy in service de
   });
 
   it('loads the Apereo service file of the corpus that writes it', () => {
-    const file = JSON.parse(readFileSync(new URL('../../../../test/fixtures/apereo-services/LEEDASILVA__cas/delegated-login-access-strategy--services--Sample-1.json', import.meta.url), 'utf8')) as Record<string, unknown>;
+    const file = JSON.parse(readFileSync(new URL('../../../../../test/fixtures/apereo-services/LEEDASILVA__cas/delegated-login-access-strategy--services--Sample-1.json', import.meta.url), 'utf8')) as Record<string, unknown>;
     expect(codec.parse(file).moduleData).to.deep.equal({ delegationPolicy: { allowedProviders: [], permitUndefined: false, exclusive: false } });
   });
 

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { Browser, formOf } from '../support/browser.js';
-import { APP, type Tessera } from '../support/tessera.js';
+import { Browser, formOf } from '../../support/browser.js';
+import { APP, type Tessera } from '../../support/tessera.js';
 import { startLogin, validate } from '../login/support.js';
 import { freePort, startDelegation } from './support.js';
 

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
-import { launchChromium, skipUnlessChromium, startAppPages, type AppPages, type HeadlessChromium } from '../support/chromium.js';
-import type { Tessera } from '../support/tessera.js';
+import { launchChromium, skipUnlessChromium, startAppPages, type AppPages, type HeadlessChromium } from '../../support/chromium.js';
+import type { Tessera } from '../../support/tessera.js';
 import { validate } from '../login/support.js';
 import { freePort, startDelegation } from './support.js';
 import { startOidcUpstream, UPSTREAM_CLIENT, type OidcUpstreamServer } from './oidc-upstream.js';
