@@ -8,3 +8,4 @@ export { parseXml, UnreadableXmlError, NS } from './xml.js';
 export * from './saml2-module.js';
 export * from './logout-messages.js';
 export * from './metadata-resolver.js';
+export * from './service-provider-codec.js';
