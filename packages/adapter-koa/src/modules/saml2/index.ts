@@ -9,3 +9,6 @@ export * from './saml2-module.js';
 export * from './logout-messages.js';
 export * from './metadata-resolver.js';
 export * from './service-provider-codec.js';
+export * from './service-providers.js';
+export * from './saml-pages.js';
+export * from './sso-routes.js';
