@@ -2,18 +2,21 @@ import { mkdtempSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { inflateRawSync } from 'node:zlib';
 import { expect } from 'chai';
+import { envelopedSignatureOf, parseXml, verifyEnvelopedSignature } from '@tessera/adapter-koa/modules/saml2';
 import { Secret, TOTP } from 'otpauth';
 import type { SAML } from '@node-saml/node-saml';
 import { describeWithRedis } from '@tessera/testkit/redis';
 import type { Tessera } from '../support/tessera.js';
 import { freePort } from '../oidc/support.js';
-import { acsOf, CAS, idpOf, scriptedSp, spEntityId, spKeys, SpreadBrowser, spService, startSaml, statusOf, walk, writeSpMetadata, type Idp, type SpKeys, type Walk } from './support.js';
+import { acsOf, CAS, logoutReceiver, postedResponse, sloOf, idpOf, scriptedSp, spEntityId, spKeys, SpreadBrowser, spService, startSaml, statusOf, walk, writeSpMetadata, type Idp, type SpKeys, type Walk } from './support.js';
 
 const OTP_SECRET = new Secret({ size: 20 }).base32;
 const CASUSER = ['casuser', 'Mellon'] as const;
 const ALICE = ['alice', 'secret'] as const;
 const DENIED_PAGE = 'https://help.example.org/denied';
+const RSA_SHA256 = 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256';
 const requiring = (values: Record<string, string[]>, more: Record<string, unknown> = {}) => ({
   '@class': `${CAS}.DefaultRegisteredServiceAccessStrategy`,
   requiredAttributes: { '@class': 'java.util.HashMap', ...Object.fromEntries(Object.entries(values).map(([name, list]) => [name, ['java.util.HashSet', list]])) },
@@ -21,7 +24,7 @@ const requiring = (values: Record<string, string[]>, more: Record<string, unknow
 });
 
 /** Every SP of the tests, each refusing or releasing in one way of its definition. */
-function serviceProviders(folder: string, keys: SpKeys): Record<string, unknown>[] {
+function serviceProviders(folder: string, keys: SpKeys, backChannel: string): Record<string, unknown>[] {
   const sp = (id: number, name: string, more: Record<string, unknown> = {}) => spService(id, name, writeSpMetadata(folder, name, keys), more);
   return [
     sp(50, 'plain'),
@@ -38,6 +41,7 @@ function serviceProviders(folder: string, keys: SpKeys): Record<string, unknown>
     }),
     sp(56, 'encrypted', { encryptAssertions: true }),
     sp(57, 'redirected', { accessStrategy: requiring({ memberOf: ['staff'] }, { unauthorizedRedirectUrl: DENIED_PAGE }) }),
+    spService(58, 'backchannel', writeSpMetadata(folder, 'backchannel', keys, backChannel)),
   ];
 }
 
@@ -84,16 +88,19 @@ function singleSignOn(start: (services: Record<string, unknown>[]) => Promise<No
   let nodes: Nodes;
   let idp: Idp;
   let keys: SpKeys;
+  let receiver: Awaited<ReturnType<typeof logoutReceiver>>;
 
   before(async function () {
     this.timeout(60_000);
     keys = await spKeys();
+    receiver = await logoutReceiver();
     const folder = mkdtempSync(join(tmpdir(), 'tessera-saml2-sps-'));
-    nodes = await start(serviceProviders(folder, keys));
+    nodes = await start(serviceProviders(folder, keys, receiver.url));
     idp = await idpOf(nodes.publicUrl);
   });
   after(async () => {
     await Promise.all((nodes?.servers ?? []).map((server) => server.close()));
+    receiver?.server.close();
   });
 
   const browser = () => new SpreadBrowser(nodes.publicUrl, nodes.servers);
@@ -253,5 +260,50 @@ function singleSignOn(start: (services: Record<string, unknown>[]) => Promise<No
     expect((await through.get(url)).status).to.equal(303);
     const replay = await through.get(url);
     expect(replay.location).to.equal(null);
+  });
+
+  it("single logout the SP starts: its signed LogoutRequest ends the browser's session, and it gets a signed LogoutResponse it accepts", async () => {
+    const saml = sp('plain');
+    const through = browser();
+    const profile = await accepted(saml, await signOn(saml, through, { user: CASUSER }));
+    const logout = await through.get(await saml.getLogoutUrlAsync(profile, 'bye', {}));
+    // node-saml's metadata lists its SingleLogoutService over HTTP-POST: the LogoutResponse is posted there, signed.
+    const posted = postedResponse(logout);
+    expect(posted?.action).to.equal(sloOf('plain'));
+    expect(posted!.RelayState).to.equal('bye');
+    expect(statusOf(posted!.xml)).to.deep.equal(['Success']);
+    // Signed by the IdP's key, addressed to the SP's SingleLogoutService, in response to its request.
+    const document = parseXml(posted!.xml, 1024 * 1024);
+    const covered = verifyEnvelopedSignature(posted!.xml, document, envelopedSignatureOf(document)!, [idp.certificate], [RSA_SHA256], 1024 * 1024);
+    expect(covered.getAttribute('Destination')).to.equal(sloOf('plain'));
+    const requestXml = inflateRawSync(Buffer.from(new URL(logout.url).searchParams.get('SAMLRequest')!, 'base64')).toString('utf8');
+    expect(covered.getAttribute('InResponseTo')).to.equal(/ID="([^"]+)"/.exec(requestXml)![1]);
+    // The session is gone: the next request asks for the password.
+    expect((await signOn(saml, through, { user: CASUSER })).shown).to.deep.equal(['Log in']);
+    // The same LogoutRequest again is a replay; one naming another user leaves the session as it is.
+    const fresh = await accepted(saml, await signOn(saml, through, { user: CASUSER }));
+    const other = postedResponse(await through.get(await saml.getLogoutUrlAsync({ ...fresh, nameID: 'someone-else' }, '', {})));
+    expect(statusOf(other!.xml)).to.deep.equal(['Requester', 'UnknownPrincipal']);
+    expect((await signOn(saml, through)).shown).to.deep.equal([]);
+  });
+
+  it('a session that ends tells every other SP that got an assertion in it: a signed LogoutRequest over the back channel, naming the user as the SP knows them', async () => {
+    const through = browser();
+    const backChannel = sp('backchannel');
+    const known = await accepted(backChannel, await signOn(backChannel, through, { user: CASUSER }));
+    const saml = sp('plain');
+    const profile = await accepted(saml, await signOn(saml, through));
+    receiver.requests.length = 0;
+    await through.get(await saml.getLogoutUrlAsync(profile, '', {}));
+    expect(receiver.requests).to.have.length(1);
+    const request = receiver.requests[0]!;
+    const document = parseXml(request, 1024 * 1024);
+    const covered = verifyEnvelopedSignature(request, document, envelopedSignatureOf(document)!, [idp.certificate], [RSA_SHA256], 1024 * 1024);
+    expect(covered.localName).to.equal('LogoutRequest');
+    expect(covered.getAttribute('Destination')).to.equal(receiver.url);
+    expect(request).to.contain(`>${known.nameID}</saml:NameID>`).and.contain(`<samlp:SessionIndex>${known.sessionIndex}</samlp:SessionIndex>`);
+    // Told once: /logout of a session that is gone tells nobody again.
+    await through.get(`${nodes.publicUrl}/logout`);
+    expect(receiver.requests).to.have.length(1);
   });
 }

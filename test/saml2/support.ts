@@ -1,4 +1,6 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SAML, ValidateInResponseTo, type SamlConfig } from '@node-saml/node-saml';
@@ -26,6 +28,7 @@ export function spKeys(): Promise<SpKeys> {
 /** A scripted SP's entity id and its AssertionConsumerService, by its name. */
 export const spEntityId = (name: string) => `https://${name}.example.org/sp`;
 export const acsOf = (name: string) => `https://${name}.example.org/sp/acs`;
+export const sloOf = (name: string) => `https://${name}.example.org/sp/slo`;
 
 /** The IdP's public base (publicUrl + basePath) and how it signs: what an SP is configured with. */
 export interface Idp {
@@ -50,6 +53,8 @@ export function scriptedSp(name: string, keys: SpKeys, idp: Idp, overrides: Part
     entryPoint: `${idp.base}/idp/profile/SAML2/Redirect/SSO`,
     issuer: spEntityId(name),
     callbackUrl: acsOf(name),
+    logoutUrl: `${idp.base}/idp/profile/SAML2/Redirect/SLO`,
+    logoutCallbackUrl: sloOf(name),
     idpCert: idp.certificate,
     idpIssuer: `${idp.base}/idp`,
     privateKey: keys.signing.privateKey,
@@ -67,11 +72,12 @@ export function scriptedSp(name: string, keys: SpKeys, idp: Idp, overrides: Part
 }
 
 /** The SP metadata file of a scripted SP, written to `folder`; its path. */
-export function writeSpMetadata(folder: string, name: string, keys: SpKeys): string {
+export function writeSpMetadata(folder: string, name: string, keys: SpKeys, singleLogoutUrl = sloOf(name)): string {
   // Only the metadata is needed: any IdP certificate does to make the SP.
   const sp = new SAML({
     issuer: spEntityId(name),
     callbackUrl: acsOf(name),
+    logoutCallbackUrl: singleLogoutUrl,
     idpCert: keys.signing.certificate,
     entryPoint: 'https://unused.example.org/',
     privateKey: keys.signing.privateKey,
@@ -197,4 +203,20 @@ export async function walk(browser: SpreadBrowser, visit: Visit, fill: { readonl
     else break;
   }
   return { page, shown };
+}
+
+/** A local SingleLogoutService: every SAMLRequest posted to it, decoded. */
+export async function logoutReceiver(): Promise<{ server: Server; url: string; requests: string[] }> {
+  const requests: string[] = [];
+  const server = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    request.on('end', () => {
+      const encoded = new URLSearchParams(body).get('SAMLRequest');
+      if (encoded !== null) requests.push(Buffer.from(encoded, 'base64').toString('utf8'));
+      response.writeHead(200).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/slo`, requests };
 }

@@ -12,3 +12,5 @@ export * from './service-provider-codec.js';
 export * from './service-providers.js';
 export * from './saml-pages.js';
 export * from './sso-routes.js';
+export * from './slo-routes.js';
+export * from './back-channel-logout.js';

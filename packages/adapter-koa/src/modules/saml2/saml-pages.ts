@@ -31,6 +31,10 @@ ${inputs}
     return this.page('Going on to the application', content, `'sha256-${hash('sha256', SUBMIT_SCRIPT, 'base64')}'`, new URL(action).origin);
   }
 
+  loggedOut(): SentPage {
+    return this.page('Logged out', html`<p>You are logged out.</p>`);
+  }
+
   error(reason: string): SentPage {
     return this.page('The application sent a request that cannot be served', html`<p>${reason}</p><p>Start again from the application.</p>`);
   }

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { currentKey, keyInState, RecordPendingSamlLogins, RecordSamlRequestIdStore, RecordSamlSessionStore, type SamlKeySet, type SignatureAlgorithm } from '@tessera/core/modules/saml2';
-import { idpMetadataXml, saml2Module, SamlPages, SamlRelyingParties, SamlServiceProviders, SpMetadataResolver } from '@tessera/adapter-koa/modules/saml2';
+import { idpMetadataXml, SamlBackChannelLogout, saml2Module, SamlPages, SamlRelyingParties, SamlServiceProviders, SpMetadataResolver } from '@tessera/adapter-koa/modules/saml2';
 import { key, KEYS } from '../../keys.js';
 import type { ModuleRegistration } from '../module.js';
 import type { saml2Sections } from './config.js';
@@ -15,6 +15,8 @@ const PENDING = key<RecordPendingSamlLogins>('saml2: pending logins');
 
 /** How long one fetch of an SP's metadata may take. */
 const METADATA_DOWNLOAD_MS = 10_000;
+/** How long an SP's SingleLogoutService has to answer a LogoutRequest. */
+const LOGOUT_REQUEST_MS = 5_000;
 
 /** The IdP's entity id: the setting, else the public URL and base path + `/idp`, as Apereo CAS names it. */
 export function saml2EntityId(entityId: string | undefined, baseUrl: string): string {
@@ -47,12 +49,32 @@ export const registerSaml2Module: ModuleRegistration<typeof saml2Sections> = (bi
     return new SamlServiceProviders(registry, metadata);
   });
   binder.resolved(PENDING, [KEYS.RecordStores, KEYS.RandomSource], (records, random) => new RecordPendingSamlLogins(records, random));
+  // A login session that ends tells every SP that got an assertion within it, over the back channel.
+  binder.resolved(KEYS.SessionListener, [KEY_SET, KEYS.Clock, KEYS.RandomSource, KEYS.RecordStores, PROVIDERS], (keys, clock, random, records, providers) => {
+    const logout = new SamlBackChannelLogout({
+      entityId,
+      providers,
+      sessions: new RecordSamlSessionStore(records),
+      keys,
+      clock,
+      random,
+      send: async (url, init) => {
+        const response = await fetch(url, { ...init, redirect: 'manual', signal: AbortSignal.timeout(LOGOUT_REQUEST_MS) });
+        await response.body?.cancel();
+      },
+    });
+    return { validated: () => Promise.resolve(), ended: (tgtId) => logout.ended(tgtId) };
+  });
   binder.resolved(KEYS.RelyingPartyResolver, [PENDING, PROVIDERS], (pending, providers) => new SamlRelyingParties(baseUrl, pending, providers));
   binder.resolved(
     KEYS.HttpModule,
-    [KEY_SET, KEYS.Clock, KEYS.RandomSource, KEYS.RecordStores, PROVIDERS, PENDING, KEYS.PageBranding],
-    (keys, clock, random, records, providers, pending, branding) =>
-      saml2Module({
+    [KEY_SET, KEYS.Clock, KEYS.RandomSource, KEYS.RecordStores, PROVIDERS, PENDING, KEYS.PageBranding, KEYS.BrowserSessions],
+    (keys, clock, random, records, providers, pending, branding, browserSessions) => {
+      const requestIds = new RecordSamlRequestIdStore(records);
+      const sessions = new RecordSamlSessionStore(records);
+      const pages = new SamlPages(branding);
+      const inbound = { maxMessageBytes: settings.maxMessageBytes, signatureAlgorithms, skewSeconds: settings.skewSeconds, maxAgeSeconds: settings.requestMaxAgeSeconds };
+      return saml2Module({
         metadata: async () => {
           const set = await keys();
           const published = (use: SamlKeySet['signing']) => (['current', 'next', 'previous'] as const).flatMap((state) => keyInState(use, state) ?? []);
@@ -73,23 +95,18 @@ export const registerSaml2Module: ModuleRegistration<typeof saml2Sections> = (bi
           entityId,
           baseUrl,
           loginUrl: `${baseUrl}/login`,
-          settings: {
-            maxMessageBytes: settings.maxMessageBytes,
-            signatureAlgorithms,
-            skewSeconds: settings.skewSeconds,
-            maxAgeSeconds: settings.requestMaxAgeSeconds,
-            assertionSeconds: settings.assertionSeconds,
-            loginSeconds: settings.loginSeconds,
-          },
+          settings: { ...inbound, assertionSeconds: settings.assertionSeconds, loginSeconds: settings.loginSeconds },
           providers,
-          requestIds: new RecordSamlRequestIdStore(records),
+          requestIds,
           pending,
-          sessions: new RecordSamlSessionStore(records),
+          sessions,
           keys,
-          pages: new SamlPages(branding),
+          pages,
           clock,
           random,
         },
-      }),
+        slo: { entityId, baseUrl, settings: inbound, providers, requestIds, sessions, browserSessions, keys, pages, clock, random },
+      });
+    },
   );
 };
