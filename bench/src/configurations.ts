@@ -1,6 +1,6 @@
 import { freePort } from '@tessera/testkit';
 import { RedisServer, redisInstalled } from '@tessera/testkit/redis';
-import { oidcSettings } from './fixtures.js';
+import { oidcSettings, type Fixtures } from './fixtures.js';
 import type { BenchOptions } from './options.js';
 import { referenceRows, type RowName } from './rows.js';
 
@@ -25,8 +25,8 @@ export interface ServerConfiguration {
   readonly judged: boolean;
   /** Create live TGTs over HTTP in a fresh server of this configuration and weigh its RSS after GC. */
   readonly memoryFigure: boolean;
-  /** Called once per run, before its first server starts (e.g. to start a database it needs). */
-  prepare(): Promise<PreparedConfiguration>;
+  /** Called before its server starts (e.g. to start a database it needs), with what the run's servers share. */
+  prepare(fixtures: Fixtures): Promise<PreparedConfiguration>;
 }
 
 export const MEMORY_STORE: ServerConfiguration = {
@@ -59,16 +59,18 @@ export const REDIS_STORE: ServerConfiguration = {
 /**
  * The memory store with the login and oidc modules on, for the OpenID Provider's rows: a process of
  * its own, so the modules those rows need change nothing the other rows measure (the login module
- * hears of every validation). Its port is chosen before it starts, as the issuer names it.
+ * hears of every validation). Its port is chosen before it starts, as the issuer names it. Its rows
+ * are judged against node-oidc-provider alone with the same settings (LIBRARY_ROWS).
  */
 export const OIDC_ON_MEMORY: ServerConfiguration = {
   name: 'oidc',
-  description: 'the memory store with the login and oidc modules on: the code exchange (a fresh code each, made before the run) and userinfo',
+  description:
+    'the memory store with the login and oidc modules on: the code exchange (a fresh code each, made before the run) and userinfo, each against the same request to node-oidc-provider alone with the same settings',
   rows: ['code', 'userinfo'],
-  judged: false,
+  judged: true,
   memoryFigure: false,
-  async prepare() {
-    return { settings: { storage: { type: 'memory' }, ...oidcSettings(await freePort()) }, release: () => Promise.resolve() };
+  async prepare(fixtures) {
+    return { settings: { storage: { type: 'memory' }, ...oidcSettings(await freePort(), fixtures.oidcKeys) }, release: () => Promise.resolve() };
   },
 };
 

@@ -18,8 +18,8 @@ export interface Environment {
 
 /** Whose node_modules hold each dependency named in the report. */
 const DEPENDENCIES: readonly (readonly [folder: string, names: readonly string[]])[] = [
-  ['bench', ['autocannon', 'koa', '@koa/router', 'koa-body']],
-  ['packages/adapter-koa', ['zod']],
+  ['bench', ['autocannon', 'koa', '@koa/router', 'koa-body', 'oidc-provider']],
+  ['packages/adapter-koa', ['zod', 'oidc-provider']],
   ['packages/cli-server', ['pino', 'prom-client']],
   ['packages/core', ['jose', '@node-rs/argon2', 'pkijs', '@simplewebauthn/server']],
 ];

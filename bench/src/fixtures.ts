@@ -3,10 +3,11 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BUILT_IN_RELEASE_POLICY_CODECS, BUILT_IN_USERNAME_PROVIDER_CODECS, serviceCodec } from '@tessera/adapter-koa';
-import { Argon2PasswordHasher, cryptoRandomSource } from '@tessera/core';
-import { generateOidcKeySet } from '@tessera/core/modules/oidc';
+import { Argon2PasswordHasher, cryptoRandomSource, defaultTicketLifetimes } from '@tessera/core';
+import { generateOidcKeySet, STANDARD_SCOPE_CLAIMS, type OidcKeySet } from '@tessera/core/modules/oidc';
 import { aRegisteredService } from '@tessera/testkit';
 import { TestPki } from '@tessera/testkit/pki';
+import type { OidcReferenceSettings } from './processes/oidc-reference.js';
 
 export const SERVICE = 'https://app.example.org/home';
 /** A config user with a plain password: checking it is one SHA-256 compare, the cheap handler. */
@@ -34,31 +35,76 @@ function casServices(): unknown[] {
 }
 
 /**
- * What the OIDC rows' configuration adds (its sections replace the shared ones): the login and oidc
- * modules, the issuer at the port given, the bench's client beside SERVICE's app, keys of their own
- * in the settings (no file), and codes that live ten minutes, as the STs do, so the pool minted
- * before a run is still good when it runs.
+ * The provider's lifetimes in the OIDC rows' tessera and in their reference: tessera's defaults, but
+ * codes that live ten minutes, as the STs do, so the pool minted before a run is still good when it runs.
  */
-export function oidcSettings(port: number): Record<string, unknown> {
+const OIDC_LIFETIMES = { accessTokenSeconds: 3600, idTokenSeconds: 3600, refreshTokenSeconds: 1_209_600, codeSeconds: 600, interactionSeconds: 1800 } as const;
+/** tessera's base path (its default), under which both serve the provider at `/oidc`. */
+const BASE_PATH = '/cas';
+
+/**
+ * What the OIDC rows' configuration adds (its sections replace the shared ones): the login and oidc
+ * modules, the issuer at the port given, the bench's client beside SERVICE's app, the run's key set in
+ * the settings (no file), and the lifetimes of OIDC_LIFETIMES.
+ */
+export function oidcSettings(port: number, keys: OidcKeySet): Record<string, unknown> {
   return {
     modules: [...MODULES, 'login', 'oidc'],
-    server: { ...SERVER, port, publicUrl: `http://127.0.0.1:${port}` },
+    server: { ...SERVER, port, publicUrl: `http://127.0.0.1:${port}`, basePath: BASE_PATH },
     services: [
       ...casServices(),
       {
         '@class': 'org.apereo.cas.services.OidcRegisteredService',
         id: 2,
-        name: 'Bench RP',
+        name: OIDC_CLIENT_NAME,
         serviceId: `^${OIDC_CLIENT.redirectUri.replace(/[.]/g, '\\.')}$`,
         clientId: OIDC_CLIENT.id,
         clientSecret: OIDC_CLIENT_SECRET,
-        scopes: ['java.util.HashSet', ['openid', 'profile', 'email']],
+        scopes: ['java.util.HashSet', OIDC_CLIENT_SCOPES],
         bypassApprovalPrompt: true,
         attributeReleasePolicy: { '@class': 'org.apereo.cas.services.ReturnAllAttributeReleasePolicy' },
       },
     ],
     login: { key: randomBytes(32).toString('base64url') },
-    oidc: { keys: JSON.stringify(generateOidcKeySet(cryptoRandomSource)), codeSeconds: 600 },
+    oidc: { keys: JSON.stringify(keys), ...OIDC_LIFETIMES },
+  };
+}
+
+const OIDC_CLIENT_NAME = 'Bench RP';
+const OIDC_CLIENT_SCOPES = ['openid', 'profile', 'email'];
+
+/**
+ * The settings of the OIDC rows' reference, node-oidc-provider alone (processes/oidc-reference-main.ts),
+ * mirroring what tessera makes of `oidcSettings`: the same key set and lifetimes, the scopes and claims
+ * tessera serves, and the client tessera makes of the bench's registered service (a confidential client
+ * of the code flow, its scopes, its redirect URI; client_credentials too, as tessera lets any client
+ * that proves who it is have it). Its account is `casuser` with the claims tessera releases to the
+ * client for `openid profile email` (none beyond `sub`: the standard scopes' claims come from
+ * attributes of their own names, which casuser has not), logged in by password (`amr` `pwd`).
+ * The bench checks, before it measures, that both answer alike (oidc-mirror.ts).
+ */
+export function oidcReferenceSettings(port: number, keys: OidcKeySet): OidcReferenceSettings {
+  return {
+    port,
+    basePath: BASE_PATH,
+    keys,
+    client: {
+      client_id: OIDC_CLIENT.id,
+      client_secret: OIDC_CLIENT_SECRET,
+      client_name: OIDC_CLIENT_NAME,
+      token_endpoint_auth_method: 'client_secret_basic',
+      grant_types: ['authorization_code', 'client_credentials'],
+      response_types: ['code'],
+      scope: OIDC_CLIENT_SCOPES.join(' '),
+      redirect_uris: [OIDC_CLIENT.redirectUri],
+      post_logout_redirect_uris: [OIDC_CLIENT.redirectUri],
+      subject_type: 'public',
+    },
+    claims: { openid: ['sub', 'auth_time', 'amr', 'acr'], ...STANDARD_SCOPE_CLAIMS },
+    scopes: ['openid', 'offline_access', 'oauth2', ...Object.keys(STANDARD_SCOPE_CLAIMS)],
+    responseTypes: ['code', 'id_token', 'id_token token', 'code id_token', 'code token', 'code id_token token', 'none'],
+    lifetimes: { ...OIDC_LIFETIMES, loginSessionSeconds: defaultTicketLifetimes.tgtMaxTimeToLiveSeconds, grantSeconds: 14 * 24 * 3600 },
+    account: { id: 'casuser', claims: {}, amr: ['pwd'] },
   };
 }
 
@@ -68,6 +114,8 @@ export interface Fixtures {
   readonly dir: string;
   /** The argon2id user's PHC string, for the raw verify rate against the same hash. */
   readonly argon2Phc: string;
+  /** The OpenID Provider's signing keys and cookie secrets, the same in the OIDC rows' tessera and their reference. */
+  readonly oidcKeys: OidcKeySet;
   /** A login form whose `cert` field holds a client certificate and the intermediate CA that issued it. */
   readonly x509Login: string;
   /** The settings every measured tessera shares (each configuration adds its own, storage first). */
@@ -111,6 +159,7 @@ export async function makeFixtures(): Promise<Fixtures> {
     return {
       dir,
       argon2Phc,
+      oidcKeys: generateOidcKeySet(cryptoRandomSource),
       x509Login: new URLSearchParams({ cert: client.pem + issuing.certificate.pem }).toString(),
       settings,
       remove: () => rmSync(dir, { recursive: true, force: true }),

@@ -105,6 +105,18 @@ export function method(options: BenchOptions, configurations: readonly ServerCon
   the same size. It is measured right after the baseline in every round, with its row's request.
   No row can be faster than its floor, whatever tessera's own code costs: the targets of these
   three rows are stated against their floors.
+- **node-oidc-provider alone.** The OIDC rows are measured against the same requests to
+  node-oidc-provider alone (the version tessera runs, pinned in the bench too), in a process of its own on node:http (no Koa app of
+  tessera's, no log, audit or metrics), configured as tessera configures it wherever a setting changes
+  what the library does or answers: the same issuer path, signing key and cookie secrets, lifetimes,
+  scopes and claims, response types, client authentication methods and features, and the same client
+  (a static client, the library's way), its storage in memory as the library's own adapter keeps it
+  (the payload objects in a Map). Its account is logged in once by an interaction route that finishes
+  at once. Before measuring, the bench checks that both answer alike (discovery, the token answer, the
+  ID token's header and claims, userinfo) and stops if they do not. Each OIDC row's reference runs right
+  before it in every round, on codes of its own: what separates the two is tessera's part (the
+  client from the registry, the account and its claims through the relying-party path, the record
+  stores, the events, the outer app).
 - **Load** comes from autocannon in a separate process (a fresh one per run), ${options.connections}
   connections, ${options.warmup} s of warm-up per row, then ${options.rounds} rounds of ${options.duration} s of every
   row in turn, the baseline first in each round and the floors right after it, TGT create before

@@ -2,20 +2,23 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { drive } from './child.js';
 import type { ServerConfiguration } from './configurations.js';
-import { ARGON2_PASSWORD, CHEAP_LOGIN, type Fixtures } from './fixtures.js';
+import { freePort } from '@tessera/testkit';
+import { ARGON2_PASSWORD, CHEAP_LOGIN, oidcReferenceSettings, type Fixtures } from './fixtures.js';
 import type { LoadSpec } from './load-spec.js';
 import { TEXT_FORM } from './load-spec.js';
 import { scrapeSample } from './metrics.js';
-import { accessTokenFor, codesOf, openOidcSession } from './oidc-session.js';
+import { mirrorDifferences, refuseUnlessMirrored } from './oidc-mirror.js';
+import { codesOf, openOidcSession, silentCode, tokensFor, type TokenAnswer } from './oidc-session.js';
 import type { BenchOptions } from './options.js';
 import { rawArgon2 } from './processes/argon2-raw.js';
 import { rawWebAuthn } from './processes/webauthn-raw.js';
 import { startBaseline, startFloor } from './processes/koa-process.js';
+import { startOidcReference } from './processes/oidc-reference.js';
 import { cpuMicros } from './processes/proc.js';
 import type { ServerProcess } from './processes/server-process.js';
 import { startTessera, startTesseraWithGcHook, type TesseraProcess } from './processes/tessera-process.js';
 import type { BenchResults, Measured, MemoryFigure, RawArgon2Run, RoundRun } from './results.js';
-import { baselineLoad, FLOOR_ROWS, floorLoad, mintCodesLoad, mintLoad, ROWS, rowLoad, type Row, type RowName, type TesseraTarget } from './rows.js';
+import { baselineLoad, FLOOR_ROWS, floorLoad, LIBRARY_ROWS, mintCodesLoad, mintLoad, ROWS, rowLoad, type LibraryRow, type Row, type RowName, type TesseraTarget } from './rows.js';
 
 const TGT_POOL = 1000;
 
@@ -31,9 +34,18 @@ interface Running {
   /** The best validation rate seen so far, to size the next pool of fresh STs. */
   validateRate: number;
   /** With the OIDC rows: the cookies of a browser logged in for the bench's client, and an access token of it. */
-  readonly oidc?: { readonly cookie: string; readonly accessToken: string };
+  readonly oidc?: OidcBrowser;
   /** The best code exchange rate seen so far, to size the next pool of fresh codes. */
   codeRate: number;
+  /** With the OIDC rows: their reference, node-oidc-provider alone with the same settings, and its browser. */
+  readonly library?: { readonly server: ServerProcess; readonly target: TesseraTarget; readonly oidc: OidcBrowser; codeRate: number };
+}
+
+interface OidcBrowser {
+  readonly cookie: string;
+  readonly accessToken: string;
+  /** The answer that gave the access token, for the mirror check. */
+  readonly token: TokenAnswer;
 }
 
 /**
@@ -51,6 +63,8 @@ export async function measure(options: BenchOptions, configurations: readonly Se
   const rawWebAuthnRuns: RawArgon2Run[] = [];
   const floorRows = FLOOR_ROWS.filter((floor) => configurations.some((configuration) => configuration.rows.includes(floor.name)));
   const floorRuns = new Map<RowName, RoundRun[]>(floorRows.map((floor) => [floor.name, []]));
+  const libraryRows = LIBRARY_ROWS.filter((reference) => configurations.some((configuration) => configuration.rows.includes(reference.name)));
+  const libraryRuns = new Map<RowName, RoundRun[]>(libraryRows.map((reference) => [reference.name, []]));
   const baseline = await startBaseline(options.poolSize);
   let floor: ServerProcess | undefined;
   const running: Running[] = [];
@@ -82,11 +96,23 @@ export async function measure(options: BenchOptions, configurations: readonly Se
             const wanted = Math.ceil(1.5 * Math.max(base.okPerSecond, server.validateRate) * seconds(warmup)) + 1000;
             sts = await mint(server.target, 'sts', wanted, server.tgts);
           }
+          // A code redeemed twice revokes its grant, and so every code and token of the browser's session:
+          // each pool is sized on twice the best code exchange rate either server has shown (until one has
+          // run, on the baseline's rate, which bounds it).
+          const library = server.library;
+          const bestCodeRate = Math.max(server.codeRate, library?.codeRate ?? 0);
+          const codesWanted = Math.ceil((bestCodeRate > 0 ? 2 * bestCodeRate : 1.5 * base.okPerSecond) * seconds(warmup)) + 500;
           let codes: readonly string[] = [];
-          if (row.name === 'code' && server.oidc) {
-            // Until the row has run, the baseline's rate bounds it.
-            const wanted = Math.ceil(1.5 * (server.codeRate > 0 ? server.codeRate : base.okPerSecond) * seconds(warmup)) + 500;
-            codes = await mintCodes(server.target, server.oidc.cookie, wanted);
+          if (row.name === 'code' && server.oidc) codes = await mintCodes(server.target, server.oidc.cookie, codesWanted);
+          const libraryRow = library && LIBRARY_ROWS.find((reference) => reference.name === row.name);
+          if (library && libraryRow) {
+            // The reference right before the row, each on codes of its own minted just before.
+            const libraryCodes = row.name === 'code' ? await mintCodes(library.target, library.oidc.cookie, codesWanted) : [];
+            const libraryPools = { tgts: [], sts: [], codes: libraryCodes, accessToken: library.oidc.accessToken };
+            const outcome = await measured(library.server.pid, rowLoad(row.name, library.target, libraryPools, options.connections, seconds(warmup)));
+            if (row.name === 'code') library.codeRate = Math.max(library.codeRate, outcome.okPerSecond);
+            if (!warmup) libraryRuns.get(row.name)?.push({ round, measured: outcome });
+            say(`${label} ${libraryRow.short}: ${describe(outcome)}`);
           }
           if (row.name === 'argon2') {
             const raw = await rawArgon2(fixtures.argon2Phc, ARGON2_PASSWORD, { seconds: seconds(warmup), inFlight: options.connections, poolSize: options.poolSize });
@@ -109,7 +135,11 @@ export async function measure(options: BenchOptions, configurations: readonly Se
     if (options.warmup > 0) await runRound(undefined, 'warm-up');
     for (let round = 1; round <= options.rounds; round += 1) await runRound(round, `round ${round}/${options.rounds}`);
   } finally {
-    await Promise.allSettled([baseline.close(), ...(floor ? [floor.close()] : []), ...running.map((server) => server.tessera.close())]);
+    await Promise.allSettled([
+      baseline.close(),
+      ...(floor ? [floor.close()] : []),
+      ...running.flatMap((server) => [server.tessera.close(), ...(server.library ? [server.library.server.close()] : [])]),
+    ]);
     await Promise.allSettled(running.map((server) => server.release()));
   }
 
@@ -119,7 +149,8 @@ export async function measure(options: BenchOptions, configurations: readonly Se
   }
   const rows = running.flatMap((server) => server.rows.map((row) => ({ configuration: server.configuration.name, row, runs: rowRuns.get(key(server, row)) ?? [] })));
   const floors = floorRows.map((row) => ({ row, runs: floorRuns.get(row.name) ?? [] }));
-  return { baseline: baselineRuns, floors, rows, rawArgon2: rawArgon2Runs, rawWebAuthn: rawWebAuthnRuns, memory };
+  const library = libraryRows.map((row: LibraryRow) => ({ row, runs: libraryRuns.get(row.name) ?? [] }));
+  return { baseline: baselineRuns, floors, library, rows, rawArgon2: rawArgon2Runs, rawWebAuthn: rawWebAuthnRuns, memory };
 }
 
 function key(server: Running, row: Row): string {
@@ -127,8 +158,9 @@ function key(server: Running, row: Row): string {
 }
 
 async function startConfiguration(configuration: ServerConfiguration, options: BenchOptions, fixtures: Fixtures, say: Say): Promise<Running> {
-  const prepared = await configuration.prepare();
+  const prepared = await configuration.prepare(fixtures);
   let tessera: TesseraProcess | undefined;
+  let reference: ServerProcess | undefined;
   try {
     tessera = await startTessera({
       dir: join(fixtures.dir, configuration.name),
@@ -140,9 +172,22 @@ async function startConfiguration(configuration: ServerConfiguration, options: B
     const target = { origin: tessera.origin, base: tessera.base, x509Login: fixtures.x509Login };
     const rows = ROWS.filter((row) => configuration.rows.includes(row.name)).map(({ target, ...row }): Row => (configuration.judged && target ? { ...row, target } : row));
     const oidc = rows.some((row) => row.name === 'code' || row.name === 'userinfo') ? await openOidc(target) : undefined;
-    return { configuration, release: prepared.release, tessera, target, rows, tgts: await mint(target, 'tgts', TGT_POOL, []), validateRate: 0, ...(oidc && { oidc }), codeRate: 0 };
+    let library: Running['library'];
+    if (oidc && rows.some((row) => row.target?.against === 'library')) {
+      const dir = join(fixtures.dir, `${configuration.name}-library`);
+      mkdirSync(dir, { recursive: true });
+      reference = await startOidcReference(oidcReferenceSettings(await freePort(), fixtures.oidcKeys), dir, options.poolSize);
+      say(`node-oidc-provider alone with the settings of tessera (${configuration.name}) started, pid ${reference.pid}`);
+      const libraryTarget = { origin: reference.origin, base: target.base, x509Login: '' };
+      const libraryOidc = await openOidc(libraryTarget);
+      const differences = await mirrorDifferences({ target, token: oidc.token }, { target: libraryTarget, token: libraryOidc.token });
+      refuseUnlessMirrored(configuration.name, differences);
+      library = { server: reference, target: libraryTarget, oidc: libraryOidc, codeRate: 0 };
+    }
+    return { configuration, release: prepared.release, tessera, target, rows, tgts: await mint(target, 'tgts', TGT_POOL, []), validateRate: 0, ...(oidc && { oidc }), codeRate: 0, ...(library && { library }) };
   } catch (error) {
     await tessera?.close().catch(() => undefined);
+    await reference?.close().catch(() => undefined);
     await prepared.release();
     throw error;
   }
@@ -156,30 +201,52 @@ async function measured(pid: number, spec: LoadSpec): Promise<Measured> {
 }
 
 async function mint(target: TesseraTarget, what: 'tgts' | 'sts', count: number, tgts: readonly string[]): Promise<readonly string[]> {
-  const outcome = await drive(mintLoad(target, what, count, tgts));
-  if (outcome.collected.length < count) throw new Error(`minting ${what}: wanted ${count}, got ${outcome.collected.length} (${outcome.errors} errors, ${outcome.non2xx} non-2xx)`);
-  return outcome.collected;
+  return inPasses(`minting ${what}`, count, async (wanted) => {
+    const outcome = await drive(mintLoad(target, what, wanted, tgts));
+    return { minted: outcome.collected, errors: outcome.errors, refused: outcome.non2xx };
+  });
+}
+
+/** How many times a pool's shortfall is minted again before the run gives up. */
+const MINT_PASSES = 3;
+
+/**
+ * `count` items of a pool, minted in passes: what a pass fell short by (requests that timed out on a
+ * machine busy with other work) is asked again in the next, up to MINT_PASSES; then the run stops
+ * naming what was missing.
+ */
+async function inPasses(what: string, count: number, pass: (wanted: number) => Promise<{ readonly minted: readonly string[]; readonly errors: number; readonly refused: number }>): Promise<readonly string[]> {
+  const pool: string[] = [];
+  let shortfall = '';
+  for (let attempt = 0; attempt < MINT_PASSES && pool.length < count; attempt++) {
+    const { minted, errors, refused } = await pass(count - pool.length);
+    pool.push(...minted);
+    shortfall = `${errors} errors, ${refused} non-2xx or unusable answers in the last pass`;
+  }
+  if (pool.length < count) throw new Error(`${what}: wanted ${count}, got ${pool.length} after ${MINT_PASSES} passes (${shortfall})`);
+  return pool.slice(0, count);
 }
 
 /** A browser logged in once for the bench's OIDC client, and an access token of the client for the userinfo row. */
-async function openOidc(target: TesseraTarget): Promise<{ cookie: string; accessToken: string }> {
+async function openOidc(target: TesseraTarget): Promise<OidcBrowser> {
   const cookie = await openOidcSession(target);
-  const [code] = await mintCodes(target, cookie, 1);
-  return { cookie, accessToken: await accessTokenFor(target, code!) };
+  const token = await tokensFor(target, await silentCode(target, cookie));
+  return { cookie, accessToken: token.access_token, token };
 }
 
 /** `count` fresh authorization codes of the bench's client, each made by an authorization request on the browser's session. */
 async function mintCodes(target: TesseraTarget, cookie: string, count: number): Promise<readonly string[]> {
-  const outcome = await drive(mintCodesLoad(target, cookie, count));
-  const codes = codesOf(outcome.collected);
-  if (codes.length < count) throw new Error(`minting authorization codes: wanted ${count}, got ${codes.length} (${outcome.errors} errors, ${outcome.responses} answers)`);
-  return codes;
+  return inPasses('minting authorization codes', count, async (wanted) => {
+    const outcome = await drive(mintCodesLoad(target, cookie, wanted));
+    const codes = codesOf(outcome.collected);
+    return { minted: codes, errors: outcome.errors, refused: outcome.responses - codes.length };
+  });
 }
 
 /** `options.tickets` cheap logins over HTTP into a fresh server, then its RSS after a full GC. */
 async function memoryFigure(configuration: ServerConfiguration, options: BenchOptions, fixtures: Fixtures, say: Say): Promise<MemoryFigure> {
   say(`memory figure (${configuration.name}): ${options.tickets} TGTs over HTTP into a fresh tessera`);
-  const prepared = await configuration.prepare();
+  const prepared = await configuration.prepare(fixtures);
   try {
     const dir = join(fixtures.dir, `${configuration.name}-memory`);
     const { server, memoryAfterGc } = await startTesseraWithGcHook({ dir, settings: (audit) => ({ ...fixtures.settings(audit), ...prepared.settings }), poolSize: options.poolSize });

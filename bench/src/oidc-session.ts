@@ -30,8 +30,9 @@ class Cookies {
 
 /**
  * Logs a browser in for the bench's OpenID Connect client, as a user does once: its authorization
- * request goes through tessera's /login form to the redirect URI with a code. Returns the cookies
- * that then get a code at once for every authorization request (the provider's session).
+ * request goes through tessera's /login form (or the reference's interaction, which needs no form)
+ * to the redirect URI with a code. Returns the cookies that then get a code at once for every silent
+ * authorization request (the provider's session).
  */
 export async function openOidcSession(tessera: TesseraTarget): Promise<string> {
   const cookies = new Cookies();
@@ -58,17 +59,28 @@ export async function openOidcSession(tessera: TesseraTarget): Promise<string> {
   throw new Error(`the OIDC login took more than ${MOST_STEPS} steps`);
 }
 
+/** One fresh code, by the silent authorization request on the browser's session `cookie` (what mintCodesLoad sends many of). */
+export async function silentCode(provider: TesseraTarget, cookie: string): Promise<string> {
+  const response = await fetch(`${provider.origin}${authorizationPath(provider.base, { silent: true })}`, { redirect: 'manual', headers: { cookie } });
+  const [code] = codesOf([response.headers.get('location') ?? `${OIDC_CLIENT.redirectUri}?error=none`]);
+  if (code === undefined) throw new Error(`a silent authorization got no code: ${response.status} ${response.headers.get('location') ?? ''}`);
+  return code;
+}
+
 /** The codes of the redirects `mintCodesLoad` kept (an answer without one, an error's, is left out). */
 export function codesOf(locations: readonly string[]): string[] {
   return locations.flatMap((location) => new URL(location).searchParams.get('code') ?? []);
 }
 
-/** Redeems `code` at the token endpoint, as the client does: its access token. */
-export async function accessTokenFor(tessera: TesseraTarget, code: string): Promise<string> {
-  const response = await fetch(`${tessera.origin}${tessera.base}/oidc/token`, { method: 'POST', headers: { ...FORM, authorization: OIDC_CLIENT.basic }, body: codeExchangeBody(code) });
+/** A token endpoint's answer to the code exchange. */
+export type TokenAnswer = { readonly access_token: string; readonly id_token?: string } & Readonly<Record<string, unknown>>;
+
+/** Redeems `code` at the token endpoint, as the client does: its answer, with the access token for the userinfo row. */
+export async function tokensFor(provider: TesseraTarget, code: string): Promise<TokenAnswer> {
+  const response = await fetch(`${provider.origin}${provider.base}/oidc/token`, { method: 'POST', headers: { ...FORM, authorization: OIDC_CLIENT.basic }, body: codeExchangeBody(code) });
   const answer = (await response.json()) as { access_token?: unknown };
   if (response.status !== 200 || typeof answer.access_token !== 'string') throw new Error(`redeeming a code for the userinfo row: ${response.status}`);
-  return answer.access_token;
+  return answer as TokenAnswer;
 }
 
 /** The login form of tessera's /login page: its action and hidden fields (the anti-forgery token). */

@@ -1,5 +1,5 @@
 import type { LoadOutcome } from './load-spec.js';
-import type { FloorRow, Row } from './rows.js';
+import type { FloorRow, LibraryRow, Row } from './rows.js';
 
 /** One measured load: what autocannon saw, and the server's CPU time over it per response. */
 export type Measured = Omit<LoadOutcome, 'collected'> & { readonly cpuMicrosPerResponse: number };
@@ -42,6 +42,8 @@ export interface BenchResults {
   readonly baseline: readonly RoundRun[];
   /** The floors of the rows measured. */
   readonly floors: readonly { readonly row: FloorRow; readonly runs: readonly RoundRun[] }[];
+  /** node-oidc-provider alone, the reference of the OIDC rows measured: its run of each, right before the row's in every round. */
+  readonly library: readonly { readonly row: LibraryRow; readonly runs: readonly RoundRun[] }[];
   readonly rows: readonly RowRuns[];
   /** The raw argon2id verify runs, one right before each argon2 row run: `perSecond` is that run's reference. */
   readonly rawArgon2: readonly RawArgon2Run[];

@@ -41,7 +41,7 @@ console.log(environmentLines({ ...describeEnvironment(argv), command: `pnpm soak
 console.log(`soak: ${settings.minutes} min of login → ST → validate → logout on ${settings.connections} connections, RSS every ${settings.sampleSeconds} s\n`);
 
 const fixtures = await makeFixtures();
-const prepared = await MEMORY_STORE.prepare();
+const prepared = await MEMORY_STORE.prepare(fixtures);
 const samples: SoakSample[] = [];
 let verdict: SoakVerdict;
 let tessera: TesseraProcess | undefined;

@@ -51,6 +51,9 @@ export function median(values: readonly number[]): number {
   return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
+/** What the table's server column says of the reference rows of node-oidc-provider alone. */
+export const LIBRARY_SERVER = 'node-oidc-provider';
+
 /** A reference's 2xx rate by round. */
 type Rates = ReadonlyMap<number, number>;
 
@@ -62,6 +65,7 @@ export function summarise(results: BenchResults, memoryConfigurations: readonly 
   const rows: RowSummary[] = [
     { ...medians(results.baseline, baseline), label: BASELINE_LABEL, short: 'baseline', verdict: judge(results.baseline.map((run) => run.measured)) },
     ...results.floors.map(({ row, runs }) => ({ ...medians(runs, baseline), label: row.label, short: row.short, verdict: judge(runs.map((run) => run.measured)) })),
+    ...results.library.map(({ row, runs }) => ({ ...medians(runs, baseline), label: row.label, short: row.short, configuration: LIBRARY_SERVER, verdict: judge(runs.map((run) => run.measured)) })),
     ...results.rows.map((rowRuns) => summariseRow(rowRuns, baseline, results)),
   ];
   const memory = memoryConfigurations.map((configuration) => {
@@ -89,6 +93,7 @@ function referenceRates(target: Target, rowName: string, configuration: string, 
   const { against } = target;
   if (against === 'floor') return ratesOf(results.floors.find((floor) => floor.row.name === rowName)?.runs ?? []);
   if (against === 'raw argon2') return new Map(results.rawArgon2.filter((raw) => raw.configuration === configuration).map((raw) => [raw.round, raw.perSecond]));
+  if (against === 'library') return ratesOf(results.library.find((reference) => reference.row.name === rowName)?.runs ?? []);
   return ratesOf(results.rows.find((other) => other.configuration === configuration && other.row.name === against.row)?.runs ?? []);
 }
 
@@ -96,6 +101,7 @@ function describeReference(target: Target, short: string, configuration: string)
   const { against } = target;
   if (against === 'floor') return `the floor of ${short}`;
   if (against === 'raw argon2') return 'the raw argon2id verify rate';
+  if (against === 'library') return `the ${short} of node-oidc-provider alone`;
   return `the ${referenceName(against)} row (${configuration})`;
 }
 

@@ -127,7 +127,8 @@ describe('docs/benchmarks.md as generated', () => {
   it('states the targets against the references, and keeps the ratio to the baseline as information', () => {
     expect(document).to.contain(
       'TGT create ≥ 0.8 of its floor, p99 ≤ 15 ms; ST grant ≥ 0.85 of its floor, p99 ≤ 15 ms; serviceValidate ≥ 0.8 of its floor, p99 ≤ 15 ms; ' +
-        'JWT TGT create ≥ 0.5 of TGT create, p99 ≤ 15 ms; X.509 login ≥ 0.9 of TGT create, p99 ≤ 15 ms; argon2id TGT create ≥ 0.9 of raw argon2id verify.',
+        'JWT TGT create ≥ 0.5 of TGT create, p99 ≤ 15 ms; X.509 login ≥ 0.9 of TGT create, p99 ≤ 15 ms; argon2id TGT create ≥ 0.9 of raw argon2id verify; ' +
+        'OIDC code exchange ≥ 0.85 of node-oidc-provider alone; OIDC userinfo ≥ 0.85 of node-oidc-provider alone.',
     );
     expect(document).to.contain("A row's ratio is each round's 2xx req/s over its reference's in the same\n  round");
     expect(document).to.contain('A row whose reference was not measured is **not judged**, and not met; `--rows jwt` or\n  `x509` therefore measures TGT create too.');
@@ -137,6 +138,12 @@ describe('docs/benchmarks.md as generated', () => {
   it('explains the floors: no row can beat the Koa route that only writes its lines', () => {
     expect(document).to.contain('by tessera\'s own writers');
     expect(document).to.contain('No row can be faster than its floor');
+  });
+
+  it('explains the OIDC rows\' reference: node-oidc-provider alone with the same settings, checked to answer alike, right before each row', () => {
+    expect(document).to.contain('node-oidc-provider alone (the version tessera runs, pinned in the bench too), in a process of its own on node:http');
+    expect(document).to.contain('the bench checks that both answer alike');
+    expect(document).to.contain('runs right\n  before it in every round');
   });
 
   it('explains how the argon2 row is measured: interleaved, same concurrency, same thread pool', () => {

@@ -1,5 +1,5 @@
 import type { BenchResults, Measured, MemoryFigure, RoundRun } from '../src/results.js';
-import { FLOOR_ROWS, ROWS, type FloorRow, type RowName } from '../src/rows.js';
+import { FLOOR_ROWS, LIBRARY_ROWS, ROWS, type FloorRow, type LibraryRow, type RowName } from '../src/rows.js';
 
 /** A load that went well, at `okPerSecond`, with whatever else a test sets. */
 export function load(okPerSecond: number, overrides: Partial<Measured> = {}): Measured {
@@ -36,6 +36,7 @@ export function threeRounds(): BenchResults {
   return {
     baseline: rounds([20_000, 20_000, 20_000]),
     floors: [floor('tgt', [16_000, 16_000, 16_000])],
+    library: [],
     rows: [
       { configuration: 'memory', row: row('tgt'), runs: rounds([14_400, 14_400, 14_400]) },
       { configuration: 'memory', row: row('jwt'), runs: rounds([7_200, 7_200, 7_200]) },
@@ -51,6 +52,13 @@ export function threeRounds(): BenchResults {
 export function floor(name: FloorRow['name'], rates: readonly number[], overrides: Partial<Measured> = {}): BenchResults['floors'][number] {
   const found = FLOOR_ROWS.find((candidate) => candidate.name === name);
   if (!found) throw new Error(`no floor ${name}`);
+  return { row: found, runs: rounds(rates, overrides) };
+}
+
+/** node-oidc-provider alone's run of the OIDC row `name` at these rates, one round each from round 1. */
+export function libraryReference(name: LibraryRow['name'], rates: readonly number[], overrides: Partial<Measured> = {}): BenchResults['library'][number] {
+  const found = LIBRARY_ROWS.find((candidate) => candidate.name === name);
+  if (!found) throw new Error(`no library reference ${name}`);
   return { row: found, runs: rounds(rates, overrides) };
 }
 

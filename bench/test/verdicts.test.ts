@@ -2,12 +2,12 @@ import { expect } from 'chai';
 import { renderTable } from '../src/table.js';
 import { judge, judgeMemory, median, summarise } from '../src/verdicts.js';
 import { FLOOR_ROWS, ROWS } from '../src/rows.js';
-import { floor, load, MILLION_TGTS, rounds, row, threeRounds, withRow } from './results-fixture.js';
+import { floor, libraryReference, load, MILLION_TGTS, rounds, row, threeRounds, withRow } from './results-fixture.js';
 
 describe('bench verdicts', () => {
   const tgt = row('tgt').target!;
 
-  it("states the targets: TGT create, ST grant and validation against their floors, JWT and X.509 against TGT create, argon2id against the raw verify rate", () => {
+  it('states the targets: TGT create, ST grant and validation against their floors, JWT and X.509 against TGT create, argon2id against the raw verify rate, the OIDC rows against node-oidc-provider alone', () => {
     const p99Ms = 15;
     expect(Object.fromEntries(ROWS.map((candidate) => [candidate.name, candidate.target]))).to.deep.equal({
       tgt: { against: 'floor', ratio: 0.8, p99Ms },
@@ -16,9 +16,8 @@ describe('bench verdicts', () => {
       jwt: { against: { row: 'tgt' }, ratio: 0.5, p99Ms },
       x509: { against: { row: 'tgt' }, ratio: 0.9, p99Ms },
       argon2: { against: 'raw argon2', ratio: 0.9 },
-      // The OpenID Provider's rows are reported, not judged.
-      code: undefined,
-      userinfo: undefined,
+      code: { against: 'library', ratio: 0.85 },
+      userinfo: { against: 'library', ratio: 0.85 },
     });
   });
 
@@ -144,6 +143,43 @@ describe('bench verdicts', () => {
     const summary = summarise({ ...threeRounds(), floors: [floor('tgt', [16_000, 16_000, 16_000]), floor('grant', [16_000], { non2xx: 4 })] }, ['memory']);
     expect(summary.rows[2]!.verdict).to.deep.equal({ met: false, text: '**failed** (0 errors, 4 non-2xx)' });
     expect(summary.allMet).to.equal(false);
+  });
+
+  it("takes each OIDC row against node-oidc-provider alone's run of the same request in the same round, shown with no target of its own", () => {
+    const results = {
+      ...threeRounds(),
+      library: [libraryReference('code', [400, 500, 400]), libraryReference('userinfo', [1_000, 1_000, 1_000])],
+      rows: [
+        ...threeRounds().rows,
+        // Per round 0.9, 0.76 and 0.875 of the reference: median 0.875, met; userinfo at 0.8 is not.
+        { configuration: 'oidc', row: row('code'), runs: rounds([360, 380, 350]) },
+        { configuration: 'oidc', row: row('userinfo'), runs: rounds([800, 800, 800]) },
+      ],
+    };
+    const summary = summarise(results, ['memory']);
+    expect(summary.rows.map((candidate) => candidate.short)).to.deep.equal([
+      'baseline',
+      'floor: TGT create',
+      'library: OIDC code exchange',
+      'library: OIDC userinfo',
+      'TGT create',
+      'JWT TGT create',
+      'argon2id TGT create',
+      'OIDC code exchange',
+      'OIDC userinfo',
+    ]);
+    expect(summary.rows[2]).to.deep.include({ configuration: 'node-oidc-provider', okPerSecond: 400, verdict: { met: true, text: '' } });
+    expect(summary.rows[2]).to.not.have.property('target');
+    const code = summary.rows.find((candidate) => candidate.short === 'OIDC code exchange')!;
+    expect(code.ratio).to.be.closeTo(0.875, 1e-9);
+    expect(code.verdict).to.deep.equal({ met: true, text: 'met' });
+    const userinfo = summary.rows.find((candidate) => candidate.short === 'OIDC userinfo')!;
+    expect(userinfo.verdict).to.deep.equal({ met: false, text: '**not met** (ratio 0.80 < 0.85)' });
+    expect(renderTable(summary).split('\n').at(-1)).to.equal(
+      '| GET /oidc/me (bearer access token) | oidc | 0.04 | 0.80 | 800 | 2.0 | 9.0 | 100 | 0 | 0 | ≥ 0.85 of node-oidc-provider alone | **not met** (ratio 0.80 < 0.85) |',
+    );
+    const unmeasured = summarise({ ...results, library: [] }, ['memory']).rows.find((candidate) => candidate.short === 'OIDC code exchange')!;
+    expect(unmeasured.verdict.text).to.equal('**not judged** (its reference, the OIDC code exchange of node-oidc-provider alone, was not measured)');
   });
 
   it('the memory target is judged at 1,000,000 live TGTs only, and a figure not taken is not met', () => {

@@ -107,4 +107,15 @@ describe('oidc: bad input', () => {
     expect(body.status).to.be.oneOf([400, 413]);
     expect(await records()).to.deep.equal(before);
   });
+
+  it('the authorization endpoint by every spelling the provider routes (a trailing slash, another case): the same 413, nothing stored', async () => {
+    const before = await records();
+    const query = new URL(authorizeUrl({ client_id: CLIENT_ID, redirect_uri: REDIRECT_URI, state: 's'.repeat(5000) })).search;
+    for (const path of ['/oidc/auth/', '/oidc/AUTH', '/oidc/Auth/', '/oauth2.0/authorize']) {
+      const answer = await new Browser().get(`${tessera.url}${path}${query}`);
+      expect(answer.status, path).to.equal(413);
+      expect(answer.location, path).to.equal(null);
+    }
+    expect(await records()).to.deep.equal(before);
+  });
 });

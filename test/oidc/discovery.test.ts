@@ -52,6 +52,20 @@ describe('oidc: discovery advertises what the server serves', () => {
     }
   });
 
+  it('pushed authorization requests (PAR) are neither advertised nor served: what a request keeps is bounded at /oidc/auth only', async () => {
+    expect(discovery).to.not.have.property('pushed_authorization_request_endpoint');
+    const basic = `Basic ${Buffer.from(`${CLIENT_ID}:${CLIENT_SECRET}`).toString('base64')}`;
+    const pushed = await fetch(`${tessera.url}/oidc/request`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: basic },
+      body: new URLSearchParams({ client_id: CLIENT_ID, redirect_uri: REDIRECT_URI, response_type: 'code', scope: 'openid', state: 's'.repeat(20_000) }).toString(),
+    });
+    expect(pushed.status).to.equal(404);
+    const query = new URLSearchParams({ client_id: CLIENT_ID, redirect_uri: REDIRECT_URI, response_type: 'code', scope: 'openid', request_uri: 'urn:ietf:params:oauth:request_uri:x' });
+    const visit = await follow(browser, await browser.get(`${tessera.url}/oidc/auth?${query.toString()}`), tessera.url);
+    expect(answerOf(visit.location!).get('error')).to.equal('request_uri_not_supported');
+  });
+
   it('`token` (OAuth\'s implicit flow) is neither advertised nor served', async () => {
     expect(discovery.response_types_supported).to.not.include('token');
     expect((await authorize('token')).get('error')).to.equal('unsupported_response_type');

@@ -37,6 +37,29 @@ async function finish(node: Tessera, started: { browser: Browser; location: stri
 // bounded per client address (oidc.interactionsPerAddress, the earliest dropped), and the throttle's
 // request-rate limit sees authorization requests (throttle.authorization).
 describe('oidc: bounded interactions', () => {
+  describe('an IPv6 client counts by its /64 network (server.trustProxy)', () => {
+    let tessera: Tessera;
+    before(async () => {
+      const port = await freePort();
+      tessera = await startOidc({ server: { host: '127.0.0.1', port, nodeName: 'e2e', publicUrl: `http://127.0.0.1:${port}`, trustProxy: true }, oidc: { interactionsPerAddress: 3 } });
+    });
+    after(() => tessera.close());
+
+    it("four addresses of one /64 share its limit: the earliest is dropped; another /64's pending one stays", async () => {
+      const from = (address: string) => ({ 'x-forwarded-for': address });
+      const first = await startAuthorization(tessera, 'first', from('2001:db8:1:2::a'));
+      const elsewhere = await startAuthorization(tessera, 'elsewhere', from('2001:db8:1:3::a'));
+      for (const [index, address] of ['2001:db8:1:2::b', '2001:db8:1:2:0:0:0:c', '2001:0db8:0001:0002:ffff::d'].entries()) {
+        await startAuthorization(tessera, `later-${index}`, from(address));
+      }
+      const dropped = await finish(tessera, first);
+      expect(dropped.status, 'the /64 held four, one past its limit').to.equal(400);
+      expect(dropped.body).to.include('invalid_request');
+      const kept = await finish(tessera, elsewhere);
+      expect(kept.location, kept.body).to.match(new RegExp(`^${REDIRECT_URI}\\?code=.+&state=elsewhere`));
+    });
+  });
+
   describe('per client address', () => {
     let tessera: Tessera;
     before(async () => {
@@ -82,6 +105,8 @@ describe('oidc: bounded interactions', () => {
       const address = { 'x-forwarded-for': '198.51.100.91' };
       for (const state of ['1', '2', '3']) expect((await startAuthorization(tessera, state, address)).status).to.equal(303);
       const refused = await new Browser(address).get(`${tessera.url}/oidc/auth?${authorizeQuery('4')}`);
+      // The provider routes its endpoint by any case and with a trailing slash: the limit sees them all.
+      for (const path of ['/oidc/auth/', '/oidc/AUTH']) expect((await new Browser(address).get(`${tessera.url}${path}?${authorizeQuery('4')}`)).status, path).to.equal(429);
       expect(refused.status).to.equal(429);
       expect(Number(refused.headers.get('retry-after'))).to.be.greaterThan(0);
       expect(refused.headers.get('content-type')).to.match(/^text\/html/);

@@ -8,6 +8,10 @@ import { CLIENT_SECRET, follow, OAUTH_APP, RP_SERVICE, startOidc } from './suppo
 const PINNED = { ...RP_SERVICE, id: 13, name: 'Pinned', clientId: 'pinned', serviceId: '^https://pinned\\.example\\.org/callback' };
 const EXACT = 'https://pinned.example.org/callback';
 /** URLs a careless check would let through: longer ones a prefix match takes, and others. */
+/** A client of every host under example.org, as Apereo patterns write it: no `/` before the domain. */
+const HOSTS = { ...RP_SERVICE, id: 14, name: 'Hosts', clientId: 'hosts', serviceId: '^https://[^/]+\\.example\\.org/callback$' };
+/** URLs the pattern matches as written, whose host, once a browser reads them, is another's. */
+const ELSEWHERE = ['https://evil.example.net\\.example.org/callback', 'https://evil.example.net\\@a.example.org/callback', 'HTTPS://evil.example.net\\.example.org/callback'];
 const REFUSED = ['https://pinned.example.org/callback/more', 'https://pinned.example.org/callbackx', 'https://pinned.example.org/callback.evil.example/', 'https://evil.example.org/callback', `${EXACT}#fragment`];
 
 // docs/modules/oidc.md: an OIDC or OAuth client's serviceId is the pattern every redirect URI and every
@@ -19,7 +23,7 @@ describe('oidc: redirect and post-logout redirect URIs match the client\'s servi
   let idToken: string;
   const browser = new Browser();
   before(async () => {
-    tessera = await startOidc({ services: [PINNED, OAUTH_APP] });
+    tessera = await startOidc({ services: [PINNED, HOSTS, OAUTH_APP] });
     config = await client.discovery(new URL(`${tessera.url}/oidc`), PINNED.clientId, CLIENT_SECRET, client.ClientSecretBasic(CLIENT_SECRET), { execute: [client.allowInsecureRequests] });
     const verifier = client.randomPKCECodeVerifier();
     const url = client.buildAuthorizationUrl(config, { redirect_uri: EXACT, scope: 'openid', code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256' });
@@ -40,6 +44,18 @@ describe('oidc: redirect and post-logout redirect URIs match the client\'s servi
       expect(answer.status, redirectUri).to.equal(400);
       expect(answer.location, redirectUri).to.equal(null);
       expect(answer.body, redirectUri).to.include('redirect_uri');
+    }
+  });
+
+  it('a URL the pattern matches only as written, not as the browser reads it (a backslash is a slash): an error page and no redirect', async () => {
+    expect((await follow(browser, await authorize(HOSTS.clientId, 'https://a.example.org/callback'), tessera.url)).location).to.match(/^https:\/\/a\.example\.org\/callback\?code=/);
+    for (const redirectUri of ELSEWHERE) {
+      const answer = await authorize(HOSTS.clientId, redirectUri);
+      expect(answer.status, redirectUri).to.equal(400);
+      expect(answer.location, redirectUri).to.equal(null);
+      const page = await logoutTo(redirectUri, { client_id: HOSTS.clientId });
+      expect(page.status, redirectUri).to.equal(400);
+      expect(page.body, redirectUri).to.not.include('op.logoutForm');
     }
   });
 

@@ -328,6 +328,16 @@ function relyingPartyPath(start: (receiver: Awaited<ReturnType<typeof logoutRece
       expect(kiosk.code, 'the agent the rule names is let in').to.be.a('string');
     });
 
+    it('prompt=none decides as /login does, the User-Agent rule included: the agent it names gets a code without a page, another login_required', async () => {
+      const kiosk = new SpreadBrowser(nodes, { 'user-agent': 'KioskBrowser/2.0' });
+      expect((await authorize(kiosk, 'plain', { user: ['casuser', 'Mellon'] })).code).to.be.a('string');
+      const silent = await authorize(kiosk, 'kiosk', { prompt: 'none' });
+      expect(silent.code, silent.error).to.be.a('string');
+      const other = new SpreadBrowser(nodes);
+      expect((await authorize(other, 'plain', { user: ['casuser', 'Mellon'] })).code).to.be.a('string');
+      expect((await authorize(other, 'kiosk', { prompt: 'none' })).error).to.equal('login_required');
+    });
+
     it('ssoEnabled false: a CAS session is never enough, the password form comes; after it, a code', async () => {
       const browser = await casSession();
       const asked = await authorize(browser, 'nosso');

@@ -69,4 +69,21 @@ function enrols(storage: () => Record<string, unknown>): void {
     const landing = await logIn(new Browser(), tessera.url, OPEN, 'casuser', 'Mellon');
     expect(landing.status).to.equal(302);
   });
+
+  it('shows a secret to its own login only: another login of the user (whoever has the password) is shown another, and cannot finish the first', async () => {
+    const user = new Browser();
+    const page = await logIn(user, tessera.url, GAUTH, 'casuser', 'Mellon');
+    const secret = secretOf(page.body)!;
+    const intruder = new Browser();
+    const theirs = await logIn(intruder, tessera.url, GAUTH, 'casuser', 'Mellon');
+    expect(headingOf(theirs.body)).to.equal('Set up one-time codes');
+    expect(secretOf(theirs.body), 'the user’s secret is never shown to another login').to.not.equal(secret);
+    expect(theirs.body).to.not.include(secret);
+    // The intruder's code of the user's secret does not enrol it through the intruder's login.
+    expect((await intruder.submit(theirs, { otp: code(secret) })).status).to.equal(401);
+    // The user's own login still enrols the secret it showed, once.
+    const landing = await user.submit(page, { otp: code(secret) });
+    expect(landing.status, landing.body).to.equal(302);
+    expect((await validate(tessera.url, GAUTH, ticketOf(landing.location)!)).attributes?.['authnContextClass']).to.deep.equal(['mfa-gauth']);
+  });
 }

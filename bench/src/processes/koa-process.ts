@@ -1,7 +1,7 @@
 import { closeSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { spawnNode, stopCleanly, waitFor, type ServerProcess, type SpawnedNode } from './server-process.js';
+import { announced, collected, spawnNode, type ServerProcess } from './server-process.js';
 
 const BASELINE_MAIN = fileURLToPath(new URL('./baseline-main.js', import.meta.url));
 const FLOOR_MAIN = fileURLToPath(new URL('./floor-main.js', import.meta.url));
@@ -28,17 +28,4 @@ export async function startFloor(poolSize: number, dir: string): Promise<ServerP
   }
   const stderr = collected(spawned, 'stderr');
   return announced(spawned, 'the floor', stderr, stderr);
-}
-
-function collected(spawned: SpawnedNode, name: 'stdout' | 'stderr'): () => string {
-  let text = '';
-  spawned.child[name]?.on('data', (chunk: Buffer) => (text += chunk.toString()));
-  return () => text;
-}
-
-/** Waits for the origin `what` prints first on `printed`; `stderr` explains a failure. */
-async function announced(spawned: SpawnedNode, what: string, printed: () => string, stderr: () => string): Promise<ServerProcess> {
-  const details = () => (stderr() ? `:\n${stderr()}` : '');
-  const origin = await waitFor(spawned, what, 30, () => /^(http:\/\/\S+)\n/.exec(printed())?.[1], details);
-  return { pid: spawned.pid, origin, close: () => stopCleanly(spawned, what, details) };
 }

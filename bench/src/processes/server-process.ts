@@ -54,3 +54,17 @@ export async function waitFor<Value>(spawned: SpawnedNode, what: string, seconds
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
+
+/** What the process has written so far on `name`. */
+export function collected(spawned: SpawnedNode, name: 'stdout' | 'stderr'): () => string {
+  let text = '';
+  spawned.child[name]?.on('data', (chunk: Buffer) => (text += chunk.toString()));
+  return () => text;
+}
+
+/** Waits for the origin `what` prints first on `printed`; `stderr` explains a failure. */
+export async function announced(spawned: SpawnedNode, what: string, printed: () => string, stderr: () => string): Promise<ServerProcess> {
+  const details = () => (stderr() ? `:\n${stderr()}` : '');
+  const origin = await waitFor(spawned, what, 30, () => /^(http:\/\/\S+)\n/.exec(printed())?.[1], details);
+  return { pid: spawned.pid, origin, close: () => stopCleanly(spawned, what, details) };
+}

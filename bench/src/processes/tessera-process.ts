@@ -3,8 +3,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { spawnNode, stopCleanly, waitFor, type ServerProcess } from './server-process.js';
 
-/** The `tessera` command as installed: packages/cli-server/dist/main.js, next to the package's entry point. */
-const MAIN = fileURLToPath(new URL('./main.js', import.meta.resolve('@tessera/cli-server')));
+/**
+ * The `tessera` command as built: packages/cli-server/dist/main.js of this workspace (found from the
+ * bench's own build, so a test run under the `source` condition starts the build too).
+ */
+const MAIN = fileURLToPath(new URL('../../../packages/cli-server/dist/main.js', import.meta.url));
 const GC_ON_SIGNAL = fileURLToPath(new URL('./gc-on-signal.js', import.meta.url));
 
 export interface TesseraProcess extends ServerProcess {

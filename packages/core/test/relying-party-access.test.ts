@@ -73,6 +73,23 @@ describe('RelyingPartyAccess: one path for every protocol', () => {
     expect(await core.relyingParties.admit({ service: clientService, authentication: student, renewed: true })).to.deep.include({ admitted: false, reason: 'PRINCIPAL_NOT_ALLOWED' });
   });
 
+  it("still admitting: a client's tokens follow its definition as it is now (access rules, time window, enabled), never the rules of the browser's request", async () => {
+    const { core, clock } = setUp(client());
+    const staff = (await core.authenticator.authenticate([password('casuser', 'Mellon')])).principal;
+    const student = (await core.authenticator.authenticate([password('alice', 'secret')])).principal;
+    const intranet = client({ accessStrategy: { enabled: true, ssoEnabled: true, requiredAttributes: {}, request: { ipAddress: '^10\\.' } } });
+    const windowed = client({ accessStrategy: { enabled: true, ssoEnabled: true, requiredAttributes: {}, window: { endingDateTime: new Date(clock.now() + 60_000).toISOString() } } });
+    const { relyingParties } = core;
+    expect(relyingParties.stillAdmits(client(), staff)).to.equal(true);
+    expect(relyingParties.stillAdmits(client(), student)).to.equal(false);
+    expect(relyingParties.stillAdmits(client(), undefined), "a client's own token asks the service alone").to.equal(true);
+    expect(relyingParties.stillAdmits(client({ accessStrategy: { enabled: false, ssoEnabled: true, requiredAttributes: {} } }))).to.equal(false);
+    expect(relyingParties.stillAdmits(intranet, student), 'the HTTP request rules were the login\'s').to.equal(true);
+    expect(relyingParties.stillAdmits(windowed, student)).to.equal(true);
+    clock.advance(120_000);
+    expect(relyingParties.stillAdmits(windowed, student)).to.equal(false);
+  });
+
   it('release: who the user is to the service and what it receives, with the authentication attributes only for a validation', async () => {
     const { core } = setUp(client({ usernameProvider: { type: 'org.apereo.cas.services.PrincipalAttributeRegisteredServiceUsernameProvider', usernameAttribute: 'mail', canonicalizationMode: 'NONE' } as RegisteredService['attributeRelease'] }));
     const authentication = await core.authenticator.authenticate([password('casuser', 'Mellon')]);

@@ -100,7 +100,7 @@ describe('SecondFactorRequirement: second-factor providers by id', () => {
     expect(open).to.deep.equal({ admitted: true, factorSkipped: 'OPEN' });
   });
 
-  it('a login may register a factor (self-registration) only where the policy names it, the user has none it names, and the failure mode would refuse', async () => {
+  it('a login may register a factor (self-registration) only where the policy names it, the user has no factor at all, and the failure mode would refuse', async () => {
     const { core, logIn } = setUp();
     const both = service({ multifactorPolicy: policy(['mfa-keys', 'mfa-codes']) });
     const dave = await logIn('dave');
@@ -109,6 +109,8 @@ describe('SecondFactorRequirement: second-factor providers by id', () => {
     expect(await core.secondFactor.mayRegister('mfa-other', both, dave), 'a factor the policy does not name').to.equal(false);
     expect(await core.secondFactor.mayRegister('mfa-keys', both, await logIn('bob')), 'bob has codes, which the service accepts').to.equal(false);
     expect(await core.secondFactor.mayRegister('mfa-keys', both, proving(dave, 'code')), 'nothing lacks').to.equal(false);
+    const keysOnly = service({ multifactorPolicy: policy(['mfa-keys']) });
+    expect(await core.secondFactor.mayRegister('mfa-keys', keysOnly, await logIn('bob')), 'bob has codes: a password alone adds no factor beside them').to.equal(false);
     expect(await core.secondFactor.mayRegister('mfa-keys', service({ multifactorPolicy: policy(['mfa-keys'], { failureMode: 'OPEN' }) }), dave), 'OPEN lets dave through').to.equal(false);
     expect(await core.secondFactor.mayRegister('mfa-keys', service({ multifactorPolicy: policy(['mfa-keys'], { failureMode: 'CLOSED' }) }), dave)).to.equal(true);
     expect(await core.secondFactor.mayRegister('mfa-keys', service(), dave), 'no policy').to.equal(false);

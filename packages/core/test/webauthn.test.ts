@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { AuthenticationFailedError, type JsonValue } from '@tessera/core';
-import { challengeOf, WebAuthnCeremonies, WebAuthnDevices, WEBAUTHN_REFUSED, type PreparedCeremony, type WebAuthnClonedEvent } from '@tessera/core/modules/webauthn';
+import { challengeOf, PasskeyButtonPrompt, PasskeyChallenges, WebAuthnCeremonies, WebAuthnDevices, WEBAUTHN_CHALLENGES_NAMESPACE, WEBAUTHN_REFUSED, type PreparedCeremony, type WebAuthnClonedEvent } from '@tessera/core/modules/webauthn';
 import { MapRecordStores, SeededRandomSource, rejectionOf } from '@tessera/testkit';
 import { SoftwareAuthenticator } from '@tessera/testkit/modules/webauthn';
 import { FixedClock, RecordingEvents } from './fakes.js';
@@ -106,5 +106,44 @@ describe('WebAuthnCeremonies', () => {
     clock.advanceSeconds(300);
     expect(ceremonies.live({ expiresAt })).to.equal(false);
     expect(ceremonies.live(undefined)).to.equal(false);
+  });
+});
+
+// docs/modules/webauthn.md, the passkey login: the login page is shown to anyone, as often as they like, so
+// showing it stores nothing; only an answer takes a place in the store, until its challenge expires.
+describe('PasskeyChallenges (the login page’s passkey button)', () => {
+  function button() {
+    const clock = new FixedClock();
+    const records = new MapRecordStores(clock);
+    const random = new SeededRandomSource(`passkey challenges ${Math.random()}`);
+    const settings = { relyingParty: { id: 'sso.example.org', origin: ORIGIN, name: 'Example' }, challengeSeconds: 300, userVerification: 'preferred' as const };
+    const ceremonies = new WebAuthnCeremonies(settings, new WebAuthnDevices(records, random, clock), random, clock, new RecordingEvents());
+    const challenges = new PasskeyChallenges(records, random, clock, settings.challengeSeconds);
+    const stored = () => records.namespaces.get(WEBAUTHN_CHALLENGES_NAMESPACE)?.size ?? 0;
+    return { prompt: new PasskeyButtonPrompt(ceremonies, challenges), challenges, clock, stored };
+  }
+
+  it('stores nothing per page shown: a thousand pages leave one record at most (the key its challenges derive from)', async () => {
+    const { prompt, stored } = button();
+    const shown = new Set<string>();
+    for (let page = 0; page < 1000; page += 1) shown.add(challengeOf({ options: (await prompt.prepare({})).options, expiresAt: 0 }));
+    expect(shown.size, 'each page its own challenge').to.equal(1000);
+    expect(stored()).to.be.at.most(1);
+  });
+
+  it('gives the page’s challenge once, within challengeSeconds; a forged, altered or expired id gives none', async () => {
+    const { prompt, challenges, clock } = button();
+    const page = (await prompt.prepare({}));
+    const challenge = challengeOf({ options: page.options, expiresAt: 0 });
+    expect(await challenges.take(page.challengeId)).to.equal(challenge);
+    expect(await challenges.take(page.challengeId), 'taken already').to.equal(undefined);
+    const other = (await prompt.prepare({}));
+    const [nonce, expiry] = other.challengeId.split('.');
+    expect(await challenges.take(`${nonce}.${Number(expiry) + 60_000}`), 'its expiry moved').to.equal(undefined);
+    expect(await challenges.take(`${nonce}.${Number(expiry) + 1_000_000_000}`), 'far beyond challengeSeconds').to.equal(undefined);
+    expect(await challenges.take('forged'), 'forged').to.equal(undefined);
+    expect(await challenges.take(''), 'none').to.equal(undefined);
+    clock.advanceSeconds(300);
+    expect(await challenges.take(other.challengeId), 'expired').to.equal(undefined);
   });
 });

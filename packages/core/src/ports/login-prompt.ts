@@ -81,8 +81,12 @@ export interface SessionPrompt<Prepared extends JsonValue = JsonValue, Input = u
   readonly secondFactor?: string;
   /** Whether this login needs it; always when absent (unless it proves a second factor). */
   needed?(context: PromptContext): Promise<boolean>;
-  /** What its page needs, made each time the page is shown; kept with the held login and handed to `complete`. */
-  prepare?(context: PromptContext, origin: RequestOrigin): Promise<Prepared>;
+  /**
+   * What its page needs, made each time the page is shown; kept with the held login and handed to
+   * `complete`. `previous` is what this held login's page was shown with, when it is shown again after a
+   * refusal: what must stay the same for this login alone (a secret offered to it) is kept from there.
+   */
+  prepare?(context: PromptContext, origin: RequestOrigin, previous?: Prepared): Promise<Prepared>;
   /**
    * What the user answered (as its view read the page's post): on, with the authentication the login
    * goes on with (a factor added; the same user) and what later prompts may read (`keep`); or stopped,

@@ -206,6 +206,16 @@ export class RelyingPartyAccess {
   }
 
   /**
+   * Whether a relying party that let a login session in still does, for what it holds of it (an OAuth 2.0
+   * or OpenID Connect client's tokens): its service usable now (not expired, enabled, within its time
+   * window; its HTTP request rules were the browser's, met at the login) and, given the principal, its
+   * access rules met. A client's own tokens, with no user, ask the service alone.
+   */
+  stillAdmits(service: RegisteredService, principal?: Principal): boolean {
+    return this.usable(service, { now: this.clock.now() }) && (principal === undefined || principalMeetsRequirements(service, principal));
+  }
+
+  /**
    * Who the user is to the service (its username provider) and what it receives (its release policy):
    * the principal's attributes it lets through, and for a ticket being validated the authentication's
    * own (`isFromNewLogin`, `authenticationDate`, the factor proved as `authnContextClass`).

@@ -54,14 +54,17 @@ export class SecondFactorRequirement {
   /**
    * Whether this login may register the factor of provider `id` now (self-registration, as Apereo's
    * device registration after the password): the service's policy names it among the factors this
-   * login lacks, the user has none of those it names, and its failure mode would refuse the user
-   * without one (an OPEN, PHANTOM or NONE policy lets the user through instead, as before).
+   * login lacks, the user has no factor at all (of any provider, not only those the policy names: a
+   * password alone must never add a factor beside one the user has, which would then pass every
+   * service accepting either), and its failure mode would refuse the user without one (an OPEN,
+   * PHANTOM or NONE policy lets the user through instead, as before).
    */
   async mayRegister(id: string, service: RegisteredService | undefined, authentication: Authentication): Promise<boolean> {
     const policy = service?.multifactorPolicy;
     if (policy === undefined || failsOpen(policy) || !this.lacks(service, authentication)) return false;
     if (!this.named(service).some((provider) => provider.id === id)) return false;
-    return (await this.choices(service, authentication)).length === 0;
+    const available = await Promise.all(this.providers.map((provider) => provider.available(authentication.principal.id)));
+    return !available.includes(true);
   }
 
   /**

@@ -78,7 +78,7 @@ function mountProvider(http: HttpContext, { oidc, pages }: OidcModuleOptions): M
       return;
     }
     handOverRequestOrigin(ctx);
-    if (providerUrl === '/auth' || providerUrl.startsWith('/auth?')) {
+    if (isAuthorizationEndpoint(providerUrl)) {
       try {
         await admitAuthorization(ctx, http);
       } catch (thrown) {
@@ -100,6 +100,15 @@ function mountProvider(http: HttpContext, { oidc, pages }: OidcModuleOptions): M
       ctx.status = ctx.res.statusCode;
     }
   };
+}
+
+/**
+ * Whether a URL of the provider is its authorization endpoint as its router matches it: any case, with
+ * or without a trailing slash (`/auth/`, `/AUTH`), so that no spelling of it passes the guards by.
+ */
+function isAuthorizationEndpoint(providerUrl: string): boolean {
+  const path = providerUrl.split('?', 1)[0] ?? '';
+  return path.replace(/\/+$/, '').toLowerCase() === '/auth';
 }
 
 function withQuery(path: string, querystring: string): string {

@@ -84,6 +84,8 @@ export interface OidcProviderDependencies {
    * loopback and private addresses, which its protection against request forgery refuses otherwise.
    */
   readonly fetchPrivateAddresses: boolean;
+  /** The TGT the browser's login session cookie names (the login module's TGC), if it sends one. */
+  readonly browserSession: (ctx: Context) => Promise<string | undefined>;
   /** Told when an RP-initiated logout ended a provider session (the user chose to log out of everything): ends the tessera login session it stood for (`tgtId`), and clears the browser's cookie of it. */
   readonly endLoginSession: (ctx: Context, tgtId: string) => Promise<void>;
   /** Where the provider's unexpected failures are reported (`server.error`). */
@@ -137,17 +139,20 @@ interface SessionPayload {
 }
 
 /**
- * Where a request to the provider comes from, for its events: the address and request id tessera's app
- * found when it handed the request over (its trusted-proxy rule, not the provider's own Koa, which would
- * take the leftmost X-Forwarded-For), and the provider's route.
+ * Where a request to the provider comes from, for its events and the access rules it is decided by: the
+ * address and request id tessera's app found when it handed the request over (its trusted-proxy rule,
+ * not the provider's own Koa, which would take the leftmost X-Forwarded-For), its User-Agent (which a
+ * client's HTTP request rules read, as /login's do), and the provider's route.
  */
 function originOf(ctx: KoaContextWithOIDC | undefined): RequestOrigin | undefined {
   if (ctx === undefined) return undefined;
   const handedOver = handedOverRequestOrigin(ctx.req);
+  const userAgent = handedOver?.userAgent ?? ctx.get('User-Agent');
   return {
     clientAddress: clientAddressOf(ctx),
     requestId: handedOver?.requestId ?? randomUUID(),
     endpoint: `${ctx.method} oidc:${ctx.oidc?.route ?? '(no route)'}`,
+    ...(userAgent !== '' && { userAgent }),
   };
 }
 
@@ -233,6 +238,22 @@ function releaseClaimsAsComputed(provider: ProviderInstance): void {
     }
   }
   Object.defineProperty(provider, 'Claims', { value: ComputedClaims });
+}
+
+/**
+ * A client's own token (client_credentials) only while its registered service may be used now (its
+ * time window): the library asks nothing more of the client than its grant types before it stores one.
+ */
+function issueClientTokensOnlyWhileUsable(provider: ProviderInstance, usable: (clientId: string) => Promise<boolean>, errors: ProviderLibrary['errors']): void {
+  const LibraryClientCredentials = provider.ClientCredentials;
+  // Named as the library's model: its kind, storage and ttl go by the class name.
+  class ClientCredentials extends LibraryClientCredentials {
+    override async save(): Promise<string> {
+      if (this.clientId === undefined || !(await usable(this.clientId))) throw new errors.UnauthorizedClient('the client may not be used now');
+      return super.save();
+    }
+  }
+  Object.defineProperty(provider, 'ClientCredentials', { value: ClientCredentials });
 }
 
 /**
@@ -339,9 +360,15 @@ class RegistryClients implements Adapter {
     private readonly clock: Clock,
   ) {}
 
+  /** The client made of each registered service, while the registry hands out that same service (a saved change is a new one). */
+  private readonly made = new WeakMap<RegisteredService, { readonly client: ClientMetadata | undefined }>();
+
   async find(id: string): Promise<AdapterPayload | undefined> {
     const service = await clientService(this.registry, id);
-    return service === undefined || hasExpired(service, this.clock.now()) ? undefined : clientOf(service, this.served);
+    if (service === undefined || hasExpired(service, this.clock.now())) return undefined;
+    let made = this.made.get(service);
+    if (made === undefined) this.made.set(service, (made = { client: deepFrozen(clientOf(service, this.served)) }));
+    return made.client;
   }
 
   upsert(): Promise<void> {
@@ -362,6 +389,15 @@ class RegistryClients implements Adapter {
   revokeByGrantId(): Promise<void> {
     return Promise.resolve();
   }
+}
+
+/** `value` with every object and array in it frozen: a client handed to the library again and again stays as made. */
+function deepFrozen<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    for (const inner of Object.values(value)) deepFrozen(inner);
+    Object.freeze(value);
+  }
+  return value;
 }
 
 /** The registered service whose client is `clientId`: the first in evaluation order. */
@@ -410,15 +446,22 @@ function renewsRefreshToken(client: ClientFields | undefined): boolean {
   return (client?.tesseraRenewRefreshToken ?? client?.tessera_renew_refresh_token) === true;
 }
 
-/** Whether `value` is an absolute URL without fragment that the client's serviceId matches as a whole. */
+/**
+ * Whether `value` is an absolute URL without fragment that the client's serviceId matches as a whole,
+ * both as written and as a browser reads it (the URL the browser is sent to): a pattern may match text
+ * whose host a URL parser reads otherwise (`https://evil.example\.example.org/` is evil.example's).
+ */
 function matchesServiceId(pattern: unknown, value: unknown): boolean {
   if (typeof pattern !== 'string' || typeof value !== 'string') return false;
+  let parsed: URL;
   try {
-    if (new URL(value).hash !== '' || value.includes('#')) return false;
+    parsed = new URL(value);
   } catch {
     return false;
   }
-  return servicePattern(pattern)?.test(value) === true;
+  if (parsed.hash !== '' || value.includes('#')) return false;
+  const serviceId = servicePattern(pattern);
+  return serviceId?.test(value) === true && serviceId.test(parsed.href);
 }
 
 /**
@@ -528,6 +571,10 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
     pkce: { required: (_ctx, client) => client.clientAuthMethod === 'none' },
     features: {
       devInteractions: { enabled: false },
+      // Pushed authorization requests, on in the library by default, are not served: a public client's
+      // pushed request was kept unauthenticated (up to 56 KiB for a minute, without the bounds of /auth),
+      // and its parameters then became an interaction past the 4096 bytes /auth allows.
+      pushedAuthorizationRequests: { enabled: false },
       // A client's token for itself (no user, no ID token), for the clients whose supportedGrantTypes say so.
       clientCredentials: { enabled: true },
       // Apereo's encryptIdToken: ID tokens encrypted to the client's public key (its jwks).
@@ -632,7 +679,7 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
       const user = clientId === undefined ? undefined : await releasedTo(clientId, sessionUid, sub);
       if (!user) return undefined;
       // An authorization: who the user is to the client now, for where the library asks it without a session.
-      if (token === undefined && clientId !== undefined && user.service.usernameProvider !== undefined) await rememberSubject(clientId, sub, user.username);
+      if (token === undefined && clientId !== undefined && user.service.usernameProvider !== undefined) await rememberSubject(clientId, sub, (await user.released()).username);
       // `sub` is the account; the library turns it into the client's subject (pairwiseIdentifier) wherever it writes one.
       return { accountId: sub, claims: async (_use, scope) => claimsOf(sub, await user.claims(scope)) as AccountClaims };
     },
@@ -650,7 +697,13 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
     const client = service && OIDC_CLIENT.of(service);
     if (!service || !client) return undefined;
     const { principal } = tgt.authentication;
-    const { username, attributes } = await deps.core().relyingParties.release({ service, url: service.serviceId, principal });
+    // Its definition decides for the tokens it holds too: one that now refuses the user (or is switched
+    // off, expired, out of its time window) gets nothing more for it.
+    if (!deps.core().relyingParties.stillAdmits(service, principal)) return undefined;
+    // Who the user is to the service and what its policy releases, worked out only where asked (a
+    // subject the username provider gives, the OAuth profile): an ID token or userinfo needs the claims alone.
+    let identity: Promise<{ readonly username: string; readonly attributes: AttributeMap }> | undefined;
+    const released = () => (identity ??= deps.core().relyingParties.release({ service, url: service.serviceId, principal }));
     // The claims of the scopes granted (OpenID Connect clients): the client's release policy reconciled
     // with its scopes, as Apereo's, each scope policy releasing only for its scope.
     const claimsService = { ...service, attributeRelease: claimsReleasePolicy(service.attributeRelease, client.scopes, deps.customScopes) };
@@ -658,7 +711,7 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
       const grant = { scopes: (scope ?? '').split(' ').filter(Boolean), claimsMap: deps.claimsMap };
       return (await deps.core().relyingParties.release({ service: claimsService, url: service.serviceId, principal, grant })).attributes;
     };
-    return { username, released: attributes, claims, viewType: client.userProfileViewType ?? 'NESTED', service, tgt };
+    return { released, claims, viewType: client.userProfileViewType ?? 'NESTED', service, tgt };
   }
 
   async function rememberSubject(clientId: string, accountId: string, subject: string): Promise<void> {
@@ -679,8 +732,9 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
     const sessionUid = ctx?.oidc?.session?.uid ?? entities?.AccessToken?.sessionUid ?? entities?.RefreshToken?.sessionUid;
     const user = await releasedTo(clientId, sessionUid, accountId);
     if (user === undefined) throw new Error('Who the user is to this client is not known without a login session');
-    await rememberSubject(clientId, accountId, user.username);
-    return user.username;
+    const { username } = await user.released();
+    await rememberSubject(clientId, accountId, username);
+    return username;
   }
 
   /** Whether a token's login session still lives (a client's own token, without a user, has none to end). */
@@ -696,7 +750,7 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
     if (!user) return 'missing';
     const redirectUri = (token.extra as { redirect_uri?: unknown } | undefined)?.redirect_uri;
     return {
-      id: user.username,
+      id: (await user.released()).username,
       clientId: token.clientId,
       ...(typeof redirectUri === 'string' && { redirectUri }),
       attributes: await withinScopes(user, token.scope),
@@ -709,8 +763,8 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
    * and userinfo release them (the client's scope release policies). A plain OAuth client's scopes
    * stand for no claim: it gets what its release policy releases, as Apereo's profile gives it.
    */
-  function withinScopes(user: { readonly service: RegisteredService; readonly released: AttributeMap; claims(scope: string | undefined): Promise<AttributeMap> }, scope: string | undefined): Promise<AttributeMap> {
-    return isOAuthOnlyClient(user.service) ? Promise.resolve(user.released) : user.claims(scope);
+  async function withinScopes(user: { readonly service: RegisteredService; released(): Promise<{ readonly attributes: AttributeMap }>; claims(scope: string | undefined): Promise<AttributeMap> }, scope: string | undefined): Promise<AttributeMap> {
+    return isOAuthOnlyClient(user.service) ? (await user.released()).attributes : user.claims(scope);
   }
 
   /** Introspection of an OpenID Connect client's token tells the claims its ID token and userinfo release, beside `sub`. */
@@ -745,6 +799,10 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
   // Behind an https public URL every browser came over TLS, whatever the proxy says: the cookies are Secure.
   if (new URL(deps.issuer).protocol === 'https:') Object.defineProperty((provider as unknown as { request: object }).request, 'secure', { get: () => true });
   releaseClaimsAsComputed(provider);
+  issueClientTokensOnlyWhileUsable(provider, async (clientId) => {
+    const service = await clientService(registry, clientId);
+    return service !== undefined && deps.core().relyingParties.stillAdmits(service);
+  }, deps.library.errors);
   answerInRegisteredResponseMode(provider);
   provider.on('server_error', (ctx: Context, error: unknown) => reportServerError(deps.events, error, ctx));
   reportProviderEvents(provider, deps.events);
@@ -759,6 +817,10 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
   // RP-initiated logout ends the tessera login session too, and so runs CAS single logout, when the user
   // chose to log out; "Stay logged in" keeps it, and the provider signs out only the client that asked.
   provider.use(async (ctx: KoaContextWithOIDC, next) => {
+    if (!(await resumesInItsOwnBrowser(ctx))) {
+      deps.events.emit({ type: 'oidc.refused', request: 'authorization', error: 'login_failed' }, originOf(ctx));
+      return sendPage(ctx, 400, pages.error('login_failed', 'The login did not happen in this browser; start again from the application.'));
+    }
     await next();
     if (ctx.oidc?.route === 'end_session_confirm' && ctx.status >= 300 && ctx.status < 400 && Boolean(ctx.oidc.params?.['logout'])) {
       // The login session the provider session stood for, not whatever the browser's cookie names now:
@@ -769,6 +831,21 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
     }
     if (ctx.oidc?.route === 'introspection') await addReleasedClaims(ctx);
   });
+  /**
+   * Whether a resumed authorization (`GET /auth/<uid>`, its interaction named by the resume cookie, as the
+   * library finds it) goes on in the browser that logged in: when /login finished the interaction, the
+   * browser's session cookie must name the TGT of that login. The interaction cookie alone does not tie
+   * an authorization to a browser: one planted in another's browser (cookie tossing from a sibling host)
+   * would have the victim's single sign-on answer it, and the attacker resume it with the victim's login.
+   */
+  async function resumesInItsOwnBrowser(ctx: KoaContextWithOIDC): Promise<boolean> {
+    if (ctx.method !== 'GET' || !/^\/auth\/[^/]+\/?$/i.test(ctx.path)) return true;
+    const uid = ctx.cookies.get(provider.cookieName('resume'), { signed: true });
+    const interaction = uid === undefined ? undefined : await provider.Interaction.find(uid);
+    const loggedIn = (interaction?.result as { tessera?: { tgt?: unknown } } | undefined)?.tessera?.tgt;
+    return typeof loggedIn !== 'string' || (await deps.browserSession(ctx)) === loggedIn;
+  }
+
   async function endSessionsOf(tgtId: string): Promise<void> {
     const sessions = adapter('Session');
     for (const { id: sessionUid } of await sessionTickets.findByGroup(tgtId)) {

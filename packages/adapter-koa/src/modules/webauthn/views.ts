@@ -11,15 +11,15 @@ import { CEREMONY_SCRIPT, PASSKEY_BUTTON_SCRIPT } from './scripts.js';
  * module's extractor reads. Nothing when the prompt could not keep a challenge.
  */
 export function passkeyButtonPart(prompt: PasskeyButtonPrompt, library: ScriptFile): LoginPromptPart {
-  return loginPromptPart<PasskeyButton | null>(prompt, {
+  return loginPromptPart<PasskeyButton>(prompt, {
     markup: (language, prepared) => {
-      if (prepared === undefined || prepared === null) return html``;
+      if (prepared === undefined) return html``;
       const text = webAuthnMessages(language);
       return html`<div class="passkey"><input type="hidden" name="${WEBAUTHN_PARAMETERS.challenge}" value="${prepared.challengeId}"><input type="hidden" name="${WEBAUTHN_PARAMETERS.response}" value="">
 <button type="button" class="secondary" id="passkey-login" data-options="${JSON.stringify(prepared.options)}" data-failed="${text.passkeyFailed}" hidden>${text.passkeyButton}</button>
 <p class="hint" id="passkey-status" role="status"></p></div>`;
     },
-    script: (prepared) => (prepared === undefined || prepared === null ? undefined : PASSKEY_BUTTON_SCRIPT),
+    script: (prepared) => (prepared === undefined ? undefined : PASSKEY_BUTTON_SCRIPT),
     scriptFiles: [library],
   });
 }

@@ -26,7 +26,7 @@ export const oidcSchema = section({
   interactionsPerAddress: positiveInteger(100_000)
     .default(100)
     .describe(
-      'Authorization requests one client address may have waiting for their logins; past it, the address’s earliest are dropped, so a flood of them from one address holds this many at most. Raise it for many users behind one address (NAT) without `server.trustProxy`.',
+      'Authorization requests one client address (an IPv6 address: its /64 network) may have waiting for their logins; past it, the address’s earliest are dropped, so a flood of them from one address holds this many at most. Raise it for many users behind one address (NAT) without `server.trustProxy`.',
     ),
   fetchPrivateAddresses: z
     .boolean()

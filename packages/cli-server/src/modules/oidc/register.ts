@@ -61,6 +61,7 @@ export const registerOidcModule: ModuleRegistration<typeof oidcSections> = (bind
         loginSessionSeconds: ticketSettings.tgt.maxTimeToLiveSeconds,
         interactionsPerAddress: settings.interactionsPerAddress,
         events,
+        browserSession: (ctx) => sessions.sessionOf(ctx),
         endLoginSession: (ctx, tgtId) => endLoginSession(binder.get(KEYS.CasCore), sessions)(ctx, tgtId),
       });
       let loaded: Promise<TesseraOidcProvider> | undefined;

@@ -11,7 +11,7 @@ export const otpSections = {
     selfRegistration: flag()
       .default(false)
       .describe(
-        'A user who must give `mfa-gauth` to a service and has no factor the service accepts enrols a TOTP secret in the login, after the password: a QR code and the secret, confirmed by a first code (kept in the storage, record namespace `otp.enrolments`). False: such a user is refused or let through as the service’s `failureMode` says.',
+        'A user who must give `mfa-gauth` to a service and has no second factor at all (none of any kind: a password alone never adds one beside another) enrols a TOTP secret in the login, after the password: a QR code and the secret, confirmed by a first code (kept in the storage, record namespace `otp.enrolments`). False: such a user is refused or let through as the service’s `failureMode` says.',
       ),
     issuer: z
       .string({ error: 'expected a name' })

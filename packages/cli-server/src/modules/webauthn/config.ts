@@ -9,7 +9,7 @@ export const webauthnSections = {
     selfRegistration: flag()
       .default(false)
       .describe(
-        'A user who must give `mfa-webauthn` to a service and has no factor the service accepts registers a security key or passkey in the login, after the password (as Apereo’s device registration). False: such a user is refused or let through as the service’s `failureMode` says.',
+        'A user who must give `mfa-webauthn` to a service and has no second factor at all (none of any kind: a password alone never adds one beside another) registers a security key or passkey in the login, after the password (as Apereo’s device registration). False: such a user is refused or let through as the service’s `failureMode` says.',
       ),
     userVerification: z
       .enum(['required', 'preferred', 'discouraged'], { error: 'expected required, preferred or discouraged' })

@@ -26,7 +26,7 @@ export const registerWebauthnModule: ModuleRegistration<typeof webauthnSections>
     const settings = { relyingParty, challengeSeconds: webauthn.challengeSeconds, userVerification: webauthn.userVerification };
     return new WebAuthnCeremonies(settings, new WebAuthnDevices(records, random, clock), random, clock, events);
   });
-  binder.resolved(CHALLENGES, [KEYS.RecordStores, KEYS.RandomSource], (records, random) => new PasskeyChallenges(records, random));
+  binder.resolved(CHALLENGES, [KEYS.RecordStores, KEYS.RandomSource, KEYS.Clock], (records, random, clock) => new PasskeyChallenges(records, random, clock, webauthn.challengeSeconds));
   binder.resolved(KEYS.SecondFactorProvider, [CEREMONIES], (ceremonies) => new WebAuthnSecondFactor(ceremonies.devices));
   if (webauthn.passwordless) {
     binder.constant(KEYS.CredentialExtractor, webAuthnExtractor());

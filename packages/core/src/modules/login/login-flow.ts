@@ -184,7 +184,7 @@ export class LoginFlow {
   async again(pendingId: string | undefined, browserId: string | undefined, origin: RequestOrigin): Promise<HeldPrompt | undefined> {
     const found = await this.held(pendingId, browserId, origin);
     if (found === undefined) return undefined;
-    const prepared = await this.prepare(found.prompt, found.context, origin);
+    const prepared = await this.prepare(found.prompt, found.context, origin, found.prepared);
     if (prepared === found.prepared || !(await this.pending.reprepared(found.pending, found.browserId, prepared))) return found;
     return { ...found, prepared };
   }
@@ -317,9 +317,9 @@ export class LoginFlow {
     return { kind: 'prompt', shown: { prompt, pending, context, prepared }, request: shownRequest, ...(madeSession !== undefined && { madeSession }) };
   }
 
-  private async prepare(prompt: SessionPrompt | TicketPrompt, context: PromptContext, origin: RequestOrigin): Promise<JsonValue | undefined> {
+  private async prepare(prompt: SessionPrompt | TicketPrompt, context: PromptContext, origin: RequestOrigin, previous?: JsonValue): Promise<JsonValue | undefined> {
     if (prompt.phase === 'ticket') return prompt.prepare?.(context as TicketPromptContext, origin);
-    return prompt.prepare?.(context, origin);
+    return prompt.prepare?.(context, origin, previous);
   }
 
   /** The login page's parts it shows, in order, each prepared. */

@@ -17,11 +17,13 @@ const SECRET_BYTES = 20;
 
 /**
  * Self-registration of a TOTP secret (`otp.selfRegistration`): a login that must give `mfa-gauth` for
- * its service, of a user who has no factor the service accepts, is shown a new secret after the password
+ * its service, of a user who has no second factor at all, is shown a new secret after the password
  * (a QR code and the text), and confirms it with a first code of it, which also proves the factor for
- * this login; the secret is then the user's on every node (`otp.enrolments`). The secret waits on the server
- * (`otp.offered`, and with the held login) until confirmed, the same each time the page is shown. Asked only where the policy would refuse the user without a
- * factor, as Apereo's device registration after the password.
+ * this login; the secret is then the user's on every node (`otp.enrolments`). The secret waits with the
+ * held login (bound to its browser, on every node) until confirmed, the same each time its page is
+ * shown, and is shown to that login alone: another login of the user, which may be anyone with the
+ * password, is offered a secret of its own. Asked only where the policy would refuse the user without
+ * a factor, as Apereo's device registration after the password.
  */
 export class TotpEnrolmentPrompt implements SessionPrompt<TotpEnrolmentOffer, string> {
   readonly phase = 'session';
@@ -40,12 +42,12 @@ export class TotpEnrolmentPrompt implements SessionPrompt<TotpEnrolmentOffer, st
     return this.factors.mayRegister(TOTP_SECOND_FACTOR.id, context.service, context.authentication);
   }
 
-  /** The secret offered to the user: the same while it waits for its first code, so a wrong code does not make the user scan again. */
-  async prepare(context: PromptContext): Promise<TotpEnrolmentOffer> {
+  /** The secret offered to this login: the one it was shown already (a wrong code does not make the user scan again), else a new one. */
+  prepare(context: PromptContext, _origin: RequestOrigin, previous?: TotpEnrolmentOffer): Promise<TotpEnrolmentOffer> {
+    if (previous !== undefined && typeof previous.secret === 'string' && typeof previous.uri === 'string') return Promise.resolve(previous);
     const username = context.authentication.principal.id;
-    const fresh = new Secret({ buffer: new Uint8Array(this.random.bytes(SECRET_BYTES)).buffer }).base32;
-    const secret = Secret.fromBase32(await this.enrolments.offer(username, fresh, this.clock.now()));
-    return { secret: secret.base32, uri: new TOTP({ issuer: this.issuer, label: username, secret }).toString() };
+    const secret = new Secret({ buffer: new Uint8Array(this.random.bytes(SECRET_BYTES)).buffer });
+    return Promise.resolve({ secret: secret.base32, uri: new TOTP({ issuer: this.issuer, label: username, secret }).toString() });
   }
 
   async complete(context: PromptContext, code: string, origin: RequestOrigin, offer: TotpEnrolmentOffer | undefined): Promise<SessionPromptAnswer> {

@@ -78,11 +78,14 @@ export class WebAuthnCeremonies {
     return prepared !== undefined && prepared.expiresAt > this.clock.now();
   }
 
-  /** The options of an assertion: of the user's devices (a second factor), or of any passkey of this site (`devices` empty: the browser lists them). */
-  async authenticationOptions(devices: readonly WebAuthnDevice[], userVerification: UserVerification): Promise<JsonValue> {
+  /**
+   * The options of an assertion: of the user's devices (a second factor), or of any passkey of this site
+   * (`devices` empty: the browser lists them); its challenge from the random source, or the one given.
+   */
+  async authenticationOptions(devices: readonly WebAuthnDevice[], userVerification: UserVerification, challenge?: Uint8Array<ArrayBuffer>): Promise<JsonValue> {
     const options = await (await library()).generateAuthenticationOptions({
       rpID: this.settings.relyingParty.id,
-      challenge: new Uint8Array(this.random.bytes(CHALLENGE_BYTES)),
+      challenge: challenge ?? new Uint8Array(this.random.bytes(CHALLENGE_BYTES)),
       timeout: this.settings.challengeSeconds * 1000,
       userVerification,
       allowCredentials: devices.map((device) => ({ id: device.credentialId, transports: [...device.transports] })),

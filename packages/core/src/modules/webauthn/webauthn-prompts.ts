@@ -2,7 +2,6 @@ import type { Authentication } from '../../domain/authentication/authentication.
 import { AuthenticationFailedError } from '../../domain/errors.js';
 import type { RequestOrigin } from '../../domain/events.js';
 import { withSecondFactor } from '../../domain/registry/multifactor-policy.js';
-import { StoreCapacityExceededError } from '../../domain/errors.js';
 import type { CredentialsPrompt, LoginPageContext, PromptContext, SessionPrompt, SessionPromptAnswer } from '../../ports/login-prompt.js';
 import type { EventSink } from '../../ports/event-sink.js';
 import type { Clock } from '../../ports/clock.js';
@@ -27,11 +26,11 @@ export const DEVICE_NAME_LENGTH = 64;
 
 /**
  * The login page's passkey button (a `credentials` prompt): each time the page is shown, a challenge
- * for any passkey of this site, kept in the module's store under an id the page posts back with the
- * answer; the module's extractor and PasskeyHandler then prove it as a credential, as on REST. When
- * the store is full, the page is shown without the button rather than not at all.
+ * for any passkey of this site, under an id the page posts back with the answer (PasskeyChallenges:
+ * nothing stored until it is answered); the module's extractor and PasskeyHandler then prove it as a
+ * credential, as on REST.
  */
-export class PasskeyButtonPrompt implements CredentialsPrompt<PasskeyButton | null> {
+export class PasskeyButtonPrompt implements CredentialsPrompt<PasskeyButton> {
   readonly phase = 'credentials';
   readonly name = 'passkey';
 
@@ -40,15 +39,9 @@ export class PasskeyButtonPrompt implements CredentialsPrompt<PasskeyButton | nu
     private readonly challenges: PasskeyChallenges,
   ) {}
 
-  async prepare(_context: LoginPageContext): Promise<PasskeyButton | null> {
-    const options = await this.ceremonies.authenticationOptions([], 'required');
-    try {
-      const challengeId = await this.challenges.issue(challengeOf({ options, expiresAt: 0 }), this.ceremonies.expiry());
-      return { challengeId, options };
-    } catch (error) {
-      if (error instanceof StoreCapacityExceededError) return null;
-      throw error;
-    }
+  async prepare(_context: LoginPageContext): Promise<PasskeyButton> {
+    const { id, challenge } = await this.challenges.issue();
+    return { challengeId: id, options: await this.ceremonies.authenticationOptions([], 'required', challenge) };
   }
 }
 
@@ -87,7 +80,7 @@ export class WebAuthnPrompt implements SessionPrompt<PreparedCeremony, string> {
 
 /**
  * Self-registration (`webauthn.selfRegistration`): a login that must give `mfa-webauthn` for its
- * service, of a user who has no factor the service accepts, registers a security key or passkey after
+ * service, of a user who has no second factor at all, registers a security key or passkey after
  * the password, as Apereo's device registration does. The registration proves the new device in the
  * same gesture, so the login goes on with the factor given. Asked only where the policy would refuse
  * the user without a factor.

@@ -11,7 +11,7 @@ export function describeWebAuthnStoresOnRecords(name: string, records: ModuleRec
     if (fresh) clock = new FixedClock();
     const opened = await open(clock);
     const random = new SeededRandomSource(`webauthn ${Math.random()}`);
-    return { devices: new WebAuthnDevices(opened, random, clock), challenges: new PasskeyChallenges(opened, random), advance: (ms) => clock.advance(ms) };
+    return { devices: new WebAuthnDevices(opened, random, clock), challenges: new PasskeyChallenges(opened, random, clock, 300), advance: (ms) => clock.advance(ms) };
   };
   describeWebAuthnDevices(`WebAuthnDevices and PasskeyChallenges on ${name}`, () => storesOn(records, true), anotherNode && (() => storesOn(anotherNode, false)));
 }
