@@ -5,7 +5,7 @@ import {
   isSignatureAlgorithm,
   isSupportedNameIdFormat,
   NAME_ID_FORMAT,
-  SAML_REGISTERED_SERVICE,
+  SAML_REGISTERED_SERVICE_TYPES,
   SAML_SERVICE_PROVIDER,
   SIGNATURE_ALGORITHMS,
   SUPPORTED_NAME_ID_FORMATS,
@@ -262,7 +262,7 @@ const DOCUMENTED: Readonly<Record<string, z.ZodType>> = {
 
 /** Apereo's SamlRegisteredService: a SAML 2.0 service provider, found by its entity id (the serviceId), never by a CAS service URL. */
 export const samlServiceProviderType: ServiceTypeCodec<SamlServiceProviderData> = {
-  classes: [SAML_REGISTERED_SERVICE],
+  classes: SAML_REGISTERED_SERVICE_TYPES,
   matchedByServiceUrl: false,
   data: SAML_SERVICE_PROVIDER,
   keys: KEYS,

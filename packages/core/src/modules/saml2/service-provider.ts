@@ -84,6 +84,9 @@ export interface SamlServiceProviderDefinition extends Partial<SamlServiceProvid
 /** Apereo's class of an SP's registered service, the saml2 module's service type. */
 export const SAML_REGISTERED_SERVICE = 'org.apereo.cas.support.saml.services.SamlRegisteredService';
 
+/** The class as Apereo writes it, then as CAS 4.2 wrote it (org.jasig), read as the same type. */
+export const SAML_REGISTERED_SERVICE_TYPES: readonly string[] = [SAML_REGISTERED_SERVICE, 'org.jasig.cas.support.saml.services.SamlRegisteredService'];
+
 /**
  * The saml2 module's data on a registered service: the definition's SAML keys (its entity id is the
  * service's `serviceId`), each policy key held only when the definition says other than Apereo's default.
