@@ -50,8 +50,6 @@ const isApereoClass = (type: unknown): boolean => typeof type === 'string' && /^
 
 /** Keys of Apereo's OidcRegisteredService tessera does not read (refused as unknown or unsupported), each its own reason. */
 const OIDC_CLIENT_KEYS: Readonly<Record<string, string>> = {
-  jwksKeyId: notPlanned('jwksKeyId (a client naming the key its tokens are signed with)'),
-  idTokenIssuer: notPlanned('idTokenIssuer (an issuer of its own per client)'),
   userInfoSigningAlg: notPlanned('userInfoSigningAlg (signed userinfo)'),
   userInfoEncryptedResponseAlg: notPlanned('userInfoEncryptedResponseAlg (encrypted userinfo)'),
   userInfoEncryptedResponseEncoding: notPlanned('userInfoEncryptedResponseAlg (encrypted userinfo)'),
@@ -74,10 +72,9 @@ function responseTypeReason(type: string): string {
   return notPlanned(`response type ${type}`);
 }
 
-/** Why a client's `jwks` waits: a Spring expression cannot be read here; a shared secret (Apereo's client_secret_jwt key) is no JWKS. */
+/** Why a client's `jwks` waits: a Spring expression cannot be read here. */
 function jwksReason(value: unknown): string {
   if (typeof value === 'string' && value.includes('${')) return CANNOT_EXIST.springExpression;
-  if (typeof value === 'string' && !value.trimStart().startsWith('{') && !/^https?:/.test(value)) return notPlanned('jwks holding a shared secret (client_secret_jwt)');
   return notPlanned('jwks');
 }
 
@@ -177,8 +174,8 @@ function lineReason(definition: unknown, line: string): string[] {
   if (field === 'supportedGrantTypes') return [grantTypeReason(/holds "([^"]+)"/.exec(problem)?.[1] ?? String(members(value)[0]))];
   if (field === 'supportedResponseTypes') return [...new Set(members(value).map(String).filter((type) => !SERVED_RESPONSE_TYPES.has(type)).map(responseTypeReason))];
   if (field === 'jwks') return [jwksReason(value)];
-  if (field === 'idTokenSigningAlg') return [notPlanned(`idTokenSigningAlg ${String(value)} (the provider's keys sign RS256)`)];
-  if (field.startsWith('properties.accessTokenAsJwt')) return [notPlanned("JWT access tokens with a client's own keys (accessTokenAsJwt* properties)")];
+  if (field === 'idTokenSigningAlg') return [notPlanned(`idTokenSigningAlg ${String(value)} (the provider's keys sign RS256, ES256, ES384 or ES512)`)];
+  if (field.startsWith('properties.accessTokenAsJwt')) return [notPlanned('accessTokenAsJwt* properties as written (a cipher strategy, or a token neither signed nor encrypted)')];
   if (field === 'tokenEndpointAuthenticationMethod') return [notPlanned(`tokenEndpointAuthenticationMethod ${String(value)}${typeof value === 'string' && value.includes('tls_client_auth') ? ' (mutual TLS)' : ''}`)];
   if (field === 'logoutType') return [broken(`logoutType ${String(value)}`)];
   if (field === 'multifactorPolicy' || field.startsWith('multifactorPolicy.')) return [multifactorReason(at(definition, 'multifactorPolicy'))];

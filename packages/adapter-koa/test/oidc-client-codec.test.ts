@@ -112,15 +112,20 @@ describe('service definitions: OAuthRegisteredService, and the OAuth keys of Oid
     expect(serviceDefinitionWarnings(parseServiceDefinition({ ...CLIENT, clientSecret: 'x'.repeat(16) }))).to.deep.equal([]);
   });
 
-  it('jwtAccessToken (also the string "true") round-trips; properties giving its tokens keys of their own are refused, naming the property', () => {
+  it('jwtAccessToken (also the string "true") round-trips; keys of its own are read (written or ${#env[…]}), a short one, encryption without a key and neither signing nor encryption refused, naming the property', () => {
     expect(clientOf(roundTrip({ ...CLIENT, jwtAccessToken: 'true' }))?.jwtAccessToken).to.equal(true);
     expect(clientOf(roundTrip({ ...CLIENT, jwtAccessToken: false }))).to.not.have.property('jwtAccessToken');
     const property = (value: string) => ({ '@class': 'org.apereo.cas.services.DefaultRegisteredServiceProperty', values: ['java.util.HashSet', [value]] });
     expect(problems({ ...CLIENT, jwtAccessToken: true, properties: { '@class': 'java.util.HashMap', accessTokenAsJwtSigningKey: property('k'), accessTokenAsJwtSigningEnabled: property('true') } })).to.deep.equal([
-      "properties.accessTokenAsJwtSigningKey: is not supported by tessera: a client's JWT access tokens are signed with the provider's key (its JWKS) and not encrypted; remove it",
+      "properties.accessTokenAsJwtSigningKey: must be a key of at least 256 bits as base64url (a JWK's k), or ${#env['NAME']}, the environment variable holding one",
+    ]);
+    expect(clientOf(roundTrip({ ...CLIENT, jwtAccessToken: true, properties: { accessTokenAsJwtSigningKey: property("${#env['AT_KEY']}") } }))?.accessTokenSigningKey).to.equal("${#env['AT_KEY']}");
+    expect(clientOf(roundTrip({ ...CLIENT, jwtAccessToken: true, properties: { accessTokenAsJwtEncryptionKey: property("${#env['AT_ENC']}"), accessTokenAsJwtSigningEnabled: property('false') } }))).to.deep.include({ accessTokenEncryptionKey: "${#env['AT_ENC']}" }).and.not.have.property('accessTokenSigningKey');
+    expect(problems({ ...CLIENT, jwtAccessToken: true, properties: { accessTokenAsJwtSigningEnabled: property('false') } })).to.deep.equal([
+      'properties.accessTokenAsJwtSigningEnabled: is false without an accessTokenAsJwtEncryptionKey: a JWT access token neither signed nor encrypted is refused',
     ]);
     expect(problems({ ...CLIENT, jwtAccessToken: true, properties: { accessTokenAsJwtEncryptionEnabled: property('true') } })).to.deep.equal([
-      "properties.accessTokenAsJwtEncryptionEnabled: is not supported by tessera as true: JWT access tokens are signed with the provider's key, not encrypted",
+      "properties.accessTokenAsJwtEncryptionEnabled: is true without accessTokenAsJwtEncryptionKey: tessera encrypts a client's JWT access tokens only with a key of its own",
     ]);
     expect(clientOf(roundTrip({ ...CLIENT, jwtAccessToken: true, properties: { accessTokenAsJwtSigningEnabled: property('true'), accessTokenAsJwtEncryptionEnabled: property('false') } }))?.jwtAccessToken).to.equal(true);
   });

@@ -132,7 +132,7 @@ describe('tessera CLI', function () {
     writeFileSync(file, '{"keys": []}');
     const refused = await runCli(['oidc', 'generate-keys', '--rotate', file]);
     expect(refused.code).to.equal(2);
-    expect(refused.stderr.trim().split('\n')).to.deep.equal([`tessera oidc generate-keys: --rotate ${file}: needs "keys": the current signing key, then at most the previous one`]);
+    expect(refused.stderr.trim().split('\n')).to.deep.equal([`tessera oidc generate-keys: --rotate ${file}: needs "keys": the current signing key, then at most the previous one, and EC keys`]);
     // The tokens module's command takes none of the oidc module's options.
     expect((await runCli(['generate-keys', '--rotate', file])).code).to.equal(2);
   });

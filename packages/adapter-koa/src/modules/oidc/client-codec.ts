@@ -1,6 +1,7 @@
 import type { InvalidServiceDefinitionError, ServiceDefinitionProblem } from '@tessera/core';
 import {
   isOAuthOnlyClient,
+  isSharedSecretJwks,
   OAUTH_REGISTERED_SERVICE_TYPES,
   OIDC_CLIENT,
   OIDC_CLIENT_AUTH_METHODS,
@@ -55,12 +56,12 @@ const OIDC_ONLY_KEYS: readonly string[] = [
   'encryptIdToken',
   'idTokenEncryptionAlg',
   'idTokenEncryptionEncoding',
+  'jwksKeyId',
+  'idTokenIssuer',
 ];
 
 /** OIDC keys of Apereo's with a behaviour tessera does not have, and what it does instead. */
 const OIDC_UNSUPPORTED: Readonly<Record<string, Unsupported>> = {
-  jwksKeyId: { instead: "every token is signed with the current key of the provider's key set (oidc.keys, its kid in the JWKS): a client cannot name another" },
-  idTokenIssuer: { instead: 'every token names one issuer, server.publicUrl + server.basePath + /oidc' },
   userInfoSigningAlg: { instead: 'userinfo answers in JSON' },
   userInfoEncryptedResponseAlg: { instead: 'userinfo answers in JSON' },
   userInfoEncryptedResponseEncoding: { instead: 'userinfo answers in JSON' },
@@ -89,8 +90,8 @@ const OAUTH_ONLY_CLIENT_KEYS: KeyRules = { read: OAUTH_CLIENT_KEYS, unsupported:
 const OIDC_GRANT_TYPES = ['authorization_code', 'refresh_token', 'implicit', 'client_credentials'];
 /** The response types an OIDC client may be registered with: those the provider serves, and discovery advertises. */
 export const OIDC_RESPONSE_TYPES: readonly string[] = ['code', 'id_token', 'id_token token', 'code id_token', 'code token', 'code id_token token', 'none'];
-/** What the provider's keys sign with (its key set's keys are RS256 keys). */
-const OIDC_SIGNING_ALGORITHMS = ['RS256'];
+/** What the provider's keys may sign with: its current RS256 key, or an EC key of its key set (oidc.keys). */
+const OIDC_SIGNING_ALGORITHMS = ['RS256', 'ES256', 'ES384', 'ES512'];
 /** How an ID token may be encrypted to the client's public key, and with what content encryption. */
 const ID_TOKEN_ENCRYPTION_ALGORITHMS = ['RSA-OAEP-256', 'RSA-OAEP', 'ECDH-ES'];
 const ID_TOKEN_ENCRYPTION_ENCODINGS = ['A128CBC-HS256', 'A128GCM', 'A256CBC-HS512', 'A256GCM'];
@@ -129,16 +130,21 @@ function parseClient(json: Readonly<Record<string, unknown>>, type: string, fail
     return value;
   });
   const secretGiven = json['clientSecret'] !== undefined && json['clientSecret'] !== null;
+  // Apereo's jwks holding a secret rather than keys: the client MACs its assertions with it (client_secret_jwt).
+  const sharedSecretGiven = !oauthOnly && typeof json['jwks'] === 'string' && isSharedSecret(json['jwks']);
   const tokenEndpointAuthenticationMethod = part(() => {
-    // Unsaid, as Apereo takes whatever the client proves itself with: its secret, else its keys (a JWT signed with them), else nothing.
+    // Unsaid, as Apereo takes whatever the client proves itself with: its secret, else its keys (a JWT
+    // signed with them, or MACed with the shared secret its jwks holds), else nothing.
     const keysGiven = !oauthOnly && typeof json['jwks'] === 'string' && json['jwks'] !== '';
-    const method = (oauthOnly ? undefined : json['tokenEndpointAuthenticationMethod']) ?? (secretGiven ? 'client_secret_basic' : keysGiven ? 'private_key_jwt' : 'none');
+    const method =
+      (oauthOnly ? undefined : json['tokenEndpointAuthenticationMethod']) ?? (secretGiven ? 'client_secret_basic' : keysGiven ? (sharedSecretGiven ? 'client_secret_jwt' : 'private_key_jwt') : 'none');
     if (typeof method === 'string' && /tls_client_auth$/.test(method)) throw fail('tokenEndpointAuthenticationMethod', `${method}: a client certificate (mutual TLS) does not authenticate clients here; use private_key_jwt or a secret`);
     if (typeof method !== 'string' || !OIDC_CLIENT_AUTH_METHODS.includes(method as OidcClientAuthMethod)) {
       throw fail('tokenEndpointAuthenticationMethod', `must be one of ${OIDC_CLIENT_AUTH_METHODS.join(', ')}`);
     }
     const usesSecret = method === 'client_secret_basic' || method === 'client_secret_post' || method === 'client_secret_jwt';
-    if (usesSecret && !secretGiven) throw fail('clientSecret', `is required with ${method}`);
+    if (sharedSecretGiven && !secretGiven && method !== 'client_secret_jwt') throw fail('jwks', `holds a shared secret, which proves a client only with client_secret_jwt, not ${method}`);
+    if (usesSecret && !secretGiven && !sharedSecretGiven) throw fail('clientSecret', `is required with ${method}`);
     if (!usesSecret && secretGiven) throw fail('clientSecret', `is not used with ${method}: remove it`);
     return method as OidcClientAuthMethod;
   });
@@ -175,16 +181,30 @@ function parseClient(json: Readonly<Record<string, unknown>>, type: string, fail
   );
   const jwks = part(() => {
     const value = json['jwks'] ?? undefined;
-    if (typeof value === 'string' && (value.includes('${') || value.startsWith('file:') || value.startsWith('classpath:'))) {
+    if (typeof value === 'string' && isSpringOrFile(value)) {
       throw fail('jwks', 'names a file (or a Spring expression) of the machine it was written for: write the JWKS as JSON text, or its https URL');
     }
-    if (value !== undefined && (typeof value !== 'string' || (!isJwks(value) && !value.startsWith('https://')))) throw fail('jwks', 'must be a JWKS as JSON text or an https URL');
+    if (value !== undefined && !(typeof value === 'string' && (value.startsWith('https://') || isJwks(value) || sharedSecretGiven))) {
+      throw fail('jwks', 'must be a JWKS as JSON text, an https URL, or a shared secret (no spaces) the client MACs its assertions with');
+    }
+    if (sharedSecretGiven && secretGiven) throw fail('jwks', 'holds a shared secret beside clientSecret: keep one of them');
     if (tokenEndpointAuthenticationMethod === 'private_key_jwt' && value === undefined) throw fail('jwks', 'is required with private_key_jwt');
     return value;
   });
   const idTokenSigningAlg = part(() => {
     const value = json['idTokenSigningAlg'] ?? undefined;
     if (value !== undefined && (typeof value !== 'string' || !OIDC_SIGNING_ALGORITHMS.includes(value))) throw fail('idTokenSigningAlg', `must be one of ${OIDC_SIGNING_ALGORITHMS.join(', ')}`);
+    return value;
+  });
+  const jwksKeyId = part(() => {
+    const value = json['jwksKeyId'] ?? undefined;
+    if (value !== undefined && (typeof value !== 'string' || !/^[\x21-\x7e]{1,255}$/.test(value))) throw fail('jwksKeyId', "must be the kid of a key of the provider's key set (oidc.keys)");
+    return value;
+  });
+  const idTokenIssuer = part(() => {
+    const value = json['idTokenIssuer'] ?? undefined;
+    if (value === undefined || value === '') return undefined;
+    if (typeof value !== 'string' || !URL.canParse(value)) throw fail('idTokenIssuer', 'must be a URL');
     return value;
   });
   const subjectType = part(() => {
@@ -209,6 +229,7 @@ function parseClient(json: Readonly<Record<string, unknown>>, type: string, fail
     if (typeof alg !== 'string' || !ID_TOKEN_ENCRYPTION_ALGORITHMS.includes(alg)) throw fail('idTokenEncryptionAlg', `must be one of ${ID_TOKEN_ENCRYPTION_ALGORITHMS.join(', ')}`);
     if (typeof enc !== 'string' || !ID_TOKEN_ENCRYPTION_ENCODINGS.includes(enc)) throw fail('idTokenEncryptionEncoding', `must be one of ${ID_TOKEN_ENCRYPTION_ENCODINGS.join(', ')}`);
     if (!encrypted) return undefined;
+    if (sharedSecretGiven) throw fail('jwks', "holds a shared secret, not the client's public key an ID token is encrypted to (encryptIdToken)");
     if (json['jwks'] === undefined || json['jwks'] === null) throw fail('jwks', "is required with encryptIdToken: the client's public key the ID token is encrypted to");
     return { alg, enc };
   });
@@ -217,7 +238,7 @@ function parseClient(json: Readonly<Record<string, unknown>>, type: string, fail
     if (value !== undefined && !USER_PROFILE_VIEW_TYPES.includes(value as UserProfileViewType)) throw fail('userProfileViewType', `must be one of ${USER_PROFILE_VIEW_TYPES.join(', ')}`);
     return value as UserProfileViewType | undefined;
   });
-  part(() => refuseOwnTokenKeys(json['properties'], fail));
+  const ownTokenKeys = part(() => ownAccessTokenKeys(json['properties'], fail));
   const responseMode = part(() => {
     const value = json['responseMode'] ?? undefined;
     if (value !== undefined && !OIDC_RESPONSE_MODES.includes(value as OidcResponseMode)) throw fail('responseMode', `must be one of ${OIDC_RESPONSE_MODES.join(', ')}`);
@@ -239,7 +260,11 @@ function parseClient(json: Readonly<Record<string, unknown>>, type: string, fail
     ...(userProfileViewType !== undefined && { userProfileViewType }),
     ...(jwks !== undefined && { jwks }),
     ...(idTokenSigningAlg !== undefined && { idTokenSigningAlg }),
+    ...(jwksKeyId !== undefined && { jwksKeyId }),
+    ...(idTokenIssuer !== undefined && { idTokenIssuer }),
     ...(jwtAccessToken === true && { jwtAccessToken }),
+    ...(ownTokenKeys?.signing !== undefined && { accessTokenSigningKey: ownTokenKeys.signing }),
+    ...(ownTokenKeys?.encryption !== undefined && { accessTokenEncryptionKey: ownTokenKeys.encryption }),
     ...(responseMode !== undefined && { responseMode }),
     ...(idTokenEncryption !== undefined && { idTokenEncryption }),
     ...(subjectType !== undefined && { subjectType }),
@@ -262,6 +287,8 @@ function clientJson(client: OidcClientDefinition, oauthOnly: boolean): Record<st
     ...(client.userProfileViewType !== undefined && { userProfileViewType: client.userProfileViewType }),
     ...(client.jwks !== undefined && { jwks: client.jwks }),
     ...(client.idTokenSigningAlg !== undefined && { idTokenSigningAlg: client.idTokenSigningAlg }),
+    ...(client.jwksKeyId !== undefined && { jwksKeyId: client.jwksKeyId }),
+    ...(client.idTokenIssuer !== undefined && { idTokenIssuer: client.idTokenIssuer }),
     ...(client.subjectType !== undefined && { subjectType: client.subjectType }),
     ...(client.sectorIdentifierUri !== undefined && { sectorIdentifierUri: client.sectorIdentifierUri }),
     ...(client.jwtAccessToken && { jwtAccessToken: true }),
@@ -270,24 +297,66 @@ function clientJson(client: OidcClientDefinition, oauthOnly: boolean): Record<st
   };
 }
 
+/** Apereo's Spring expression reading an environment variable, `${#env['NAME']}`: the one tessera reads. */
+const ENVIRONMENT_VARIABLE = /^\$\{#env\['([A-Za-z_][A-Za-z0-9_]*)'\]\}$/;
+
 /**
- * Apereo's properties giving a client's JWT access tokens keys of its own (`accessTokenAsJwtSigningKey`,
- * `accessTokenAsJwtEncryptionKey`, encryption on, signing off): tessera signs them with the provider's
- * key, which the JWKS publishes, and encrypts none. Refused, naming the property, rather than answered
- * with a token the client's APIs would not take.
+ * Apereo's properties giving a client's JWT access tokens keys of its own, each a JWK's `k` (base64url)
+ * written, or `${#env['NAME']}`, the environment variable holding it when the provider starts.
+ * `accessTokenAsJwtSigningKey` (unless `accessTokenAsJwtSigningEnabled` is false): the tokens are MACed
+ * (HS512) with it instead of signed with the provider's key. `accessTokenAsJwtEncryptionKey` (unless
+ * `accessTokenAsJwtEncryptionEnabled` is false): they are then encrypted with it (`dir`, its length
+ * choosing A128CBC-HS256 or A256CBC-HS512). Signing off is refused unless they are encrypted: a token
+ * neither signed nor encrypted would be anyone's to write. Another cipher strategy is refused.
  */
-function refuseOwnTokenKeys(properties: unknown, fail: Fail): void {
-  if (!isRecord(properties)) return;
+function ownAccessTokenKeys(properties: unknown, fail: Fail): { signing?: string; encryption?: string } | undefined {
+  if (!isRecord(properties)) return undefined;
   const valueOf = (name: string): string | undefined => {
     const property = properties[name];
     const values = isRecord(property) ? stringList(property['values']) : undefined;
-    return values?.[0]?.toLowerCase();
+    return values?.[0];
   };
-  for (const name of ['accessTokenAsJwtSigningKey', 'accessTokenAsJwtEncryptionKey', 'accessTokenAsJwtCipherStrategyType']) {
-    if (properties[name] !== undefined) throw fail(`properties.${name}`, "is not supported by tessera: a client's JWT access tokens are signed with the provider's key (its JWKS) and not encrypted; remove it");
+  if (properties['accessTokenAsJwtCipherStrategyType'] !== undefined) {
+    throw fail('properties.accessTokenAsJwtCipherStrategyType', 'is not supported by tessera: an own key MACs a JWT access token first, then an own encryption key encrypts it; remove it');
   }
-  if (valueOf('accessTokenAsJwtEncryptionEnabled') === 'true') throw fail('properties.accessTokenAsJwtEncryptionEnabled', "is not supported by tessera as true: JWT access tokens are signed with the provider's key, not encrypted");
-  if (valueOf('accessTokenAsJwtSigningEnabled') === 'false') throw fail('properties.accessTokenAsJwtSigningEnabled', 'is not supported by tessera as false: JWT access tokens are always signed');
+  const keyOf = (name: string, enabled: string, minimum: string): string | undefined => {
+    if (properties[name] === undefined || valueOf(enabled)?.toLowerCase() === 'false') return undefined;
+    const key = valueOf(name);
+    if (key === undefined || (key.includes('${') && !ENVIRONMENT_VARIABLE.test(key)) || (!key.includes('${') && !/^[A-Za-z0-9_-]{43,}$/.test(key))) {
+      throw fail(`properties.${name}`, `must be a key of at least ${minimum} as base64url (a JWK's k), or \${#env['NAME']}, the environment variable holding one`);
+    }
+    return key;
+  };
+  const signing = keyOf('accessTokenAsJwtSigningKey', 'accessTokenAsJwtSigningEnabled', '256 bits');
+  const encryption = keyOf('accessTokenAsJwtEncryptionKey', 'accessTokenAsJwtEncryptionEnabled', '256 bits (512 for A256CBC-HS512)');
+  if (valueOf('accessTokenAsJwtEncryptionEnabled')?.toLowerCase() === 'true' && encryption === undefined) {
+    throw fail('properties.accessTokenAsJwtEncryptionEnabled', "is true without accessTokenAsJwtEncryptionKey: tessera encrypts a client's JWT access tokens only with a key of its own");
+  }
+  if (valueOf('accessTokenAsJwtSigningEnabled')?.toLowerCase() === 'false' && encryption === undefined) {
+    throw fail('properties.accessTokenAsJwtSigningEnabled', 'is false without an accessTokenAsJwtEncryptionKey: a JWT access token neither signed nor encrypted is refused');
+  }
+  return { ...(signing !== undefined && { signing }), ...(encryption !== undefined && { encryption }) };
+}
+
+/**
+ * The key of a client's accessTokenAsJwtSigningKey or accessTokenAsJwtEncryptionKey: written, or read
+ * from the environment variable it names; undefined when that variable is unset or holds no key of at least 256 bits.
+ */
+export function accessTokenSigningKeyOf(written: string, environment: Readonly<Record<string, string | undefined>>): Buffer | undefined {
+  const name = ENVIRONMENT_VARIABLE.exec(written)?.[1];
+  const value = name === undefined ? written : environment[name];
+  if (value === undefined || !/^[A-Za-z0-9_-]{43,}$/.test(value)) return undefined;
+  return Buffer.from(value, 'base64url');
+}
+
+/** Apereo's secret in place of a JWKS: printable, no spaces, neither JSON, nor a URL, nor a file or expression. */
+function isSharedSecret(value: string): boolean {
+  return /^[\x21-\x7e]+$/.test(value) && isSharedSecretJwks(value) && !/^[a-z][a-z0-9+.-]*:/i.test(value) && !isSpringOrFile(value);
+}
+
+/** A Spring expression or a file of another machine, which tessera does not read. */
+function isSpringOrFile(value: string): boolean {
+  return value.includes('${') || value.startsWith('file:') || value.startsWith('classpath:');
 }
 
 function isJwks(text: string): boolean {

@@ -15,7 +15,19 @@ import {
   type TicketGrantingTicket,
   type TicketStore,
 } from '@tessera/core';
-import { claimsOf, claimsReleasePolicy, isOAuthOnlyClient, OIDC_CLIENT, STANDARD_SCOPE_CLAIMS, type OidcKeySet, type UserProfileViewType } from '@tessera/core/modules/oidc';
+import {
+  claimsOf,
+  claimsReleasePolicy,
+  isOAuthOnlyClient,
+  isSharedSecretJwks,
+  OIDC_CLIENT,
+  oidcSigningAlgorithms,
+  STANDARD_SCOPE_CLAIMS,
+  type OidcClientDefinition,
+  type OidcKeySet,
+  type OidcSigningKey,
+  type UserProfileViewType,
+} from '@tessera/core/modules/oidc';
 import type { Context } from 'koa';
 import type {
   Adapter,
@@ -32,7 +44,7 @@ import type {
 } from 'oidc-provider';
 import { reportServerError } from '../../errors/report.js';
 import { handedOverRequestOrigin } from '../../request/request-origin.js';
-import { OIDC_RESPONSE_TYPES } from './client-codec.js';
+import { accessTokenSigningKeyOf, OIDC_RESPONSE_TYPES } from './client-codec.js';
 import type { ProviderLibrary } from './provider-library.js';
 import type { OidcPages } from './oidc-pages.js';
 import { sendPage } from '../../pages/send-page.js';
@@ -90,6 +102,8 @@ export interface OidcProviderDependencies {
   readonly endLoginSession: (ctx: Context, tgtId: string) => Promise<void>;
   /** Where the provider's unexpected failures are reported (`server.error`). */
   readonly events: EventSink;
+  /** The process's environment variables: a client's `${#env['NAME']}` key is read there. */
+  readonly environment: Readonly<Record<string, string | undefined>>;
 }
 
 /** The provider and what the interaction routes need of it. */
@@ -295,9 +309,18 @@ export const OAUTH_DEFAULT_SCOPE = 'oauth2';
  * `openid` too, listed or not, as Apereo's. An OAuth client may ask for OAUTH_DEFAULT_SCOPE too, and
  * never for `openid`, so it gets no ID token.
  */
-export function clientOf(service: RegisteredService, served: readonly string[]): ClientMetadata | undefined {
+export function clientOf(service: RegisteredService, served: readonly string[], keys: readonly OidcSigningKey[], environment: Readonly<Record<string, string | undefined>> = {}): ClientMetadata | undefined {
   const client = OIDC_CLIENT.of(service);
-  if (!client || !service.accessStrategy.enabled) return undefined;
+  if (!client || !service.accessStrategy.enabled || clientKeyProblem(client, keys) !== undefined) return undefined;
+  // Apereo's accessTokenAsJwtSigningKey: without the key it names (its environment variable unset), no client rather than tokens its APIs refuse.
+  const accessTokenKey = client.accessTokenSigningKey === undefined ? undefined : accessTokenSigningKeyOf(client.accessTokenSigningKey, environment);
+  if (client.accessTokenSigningKey !== undefined && accessTokenKey === undefined) return undefined;
+  const encryptionKey = client.accessTokenEncryptionKey === undefined ? undefined : accessTokenSigningKeyOf(client.accessTokenEncryptionKey, environment);
+  if (client.accessTokenEncryptionKey !== undefined && (encryptionKey === undefined || !CONTENT_ENCRYPTION_BY_KEY_BYTES[encryptionKey.length])) return undefined;
+  const namedKey = client.jwksKeyId === undefined ? undefined : keys.find((key) => key.kid === client.jwksKeyId);
+  // Apereo's jwks holding a shared secret: what the client MACs its assertions with (client_secret_jwt).
+  const sharedSecret = client.jwks !== undefined && isSharedSecretJwks(client.jwks) ? client.jwks : undefined;
+  const idTokenAlg = client.idTokenSigningAlg ?? namedKey?.alg;
   const literal = literalUrlOf(service.serviceId);
   const oauthOnly = isOAuthOnlyClient(service);
   // As Apereo, an OIDC client may always ask for `openid`; without it, a request is plain OAuth 2.0 (no ID token).
@@ -306,7 +329,7 @@ export function clientOf(service: RegisteredService, served: readonly string[]):
   const scopes = !oauthOnly ? listed : [...new Set([OAUTH_DEFAULT_SCOPE, ...listed.filter((scope) => scope !== 'openid')])];
   return {
     client_id: client.clientId,
-    ...(client.clientSecret !== undefined && { client_secret: client.clientSecret }),
+    ...((client.clientSecret ?? sharedSecret) !== undefined && { client_secret: client.clientSecret ?? sharedSecret }),
     client_name: service.name,
     token_endpoint_auth_method: client.tokenEndpointAuthenticationMethod,
     // Apereo's generateRefreshToken, which a client listing offline_access among its scopes has too (as
@@ -320,12 +343,12 @@ export function clientOf(service: RegisteredService, served: readonly string[]):
     // redirect_uri goes to the one URL a literal pattern names, and is refused otherwise.
     redirect_uris: [literal ?? 'https://redirect-uri.invalid/'],
     post_logout_redirect_uris: literal === undefined ? [] : [literal],
-    ...(client.idTokenSigningAlg !== undefined && { id_token_signed_response_alg: client.idTokenSigningAlg as SigningAlgorithmWithNone }),
+    ...(idTokenAlg !== undefined && { id_token_signed_response_alg: idTokenAlg as SigningAlgorithmWithNone }),
     ...(client.idTokenEncryption !== undefined && {
       id_token_encrypted_response_alg: client.idTokenEncryption.alg as EncryptionAlgValues,
       id_token_encrypted_response_enc: client.idTokenEncryption.enc as EncryptionEncValues,
     }),
-    ...(client.jwks !== undefined && (client.jwks.startsWith('https://') ? { jwks_uri: client.jwks } : { jwks: JSON.parse(client.jwks) as { keys: [] } })),
+    ...(client.jwks !== undefined && sharedSecret === undefined && (client.jwks.startsWith('https://') ? { jwks_uri: client.jwks } : { jwks: JSON.parse(client.jwks) as { keys: [] } })),
     ...(service.logoutType === 'BACK_CHANNEL' && service.logoutUrl !== undefined && { backchannel_logout_uri: service.logoutUrl, backchannel_logout_session_required: true }),
     // Who the user is to the client is its username provider's answer (pairwiseIdentifier below); the
     // library asks it only of clients it takes for pairwise ones.
@@ -334,7 +357,26 @@ export function clientOf(service: RegisteredService, served: readonly string[]):
     tessera_renew_refresh_token: client.renewRefreshToken,
     tessera_jwt_access_token: client.jwtAccessToken === true,
     ...(client.responseMode !== undefined && { tessera_response_mode: client.responseMode }),
+    ...(namedKey !== undefined && { tessera_jwks_key_id: namedKey.kid }),
+    ...(accessTokenKey !== undefined && { tessera_access_token_key: accessTokenKey.toString('base64url') }),
+    ...(encryptionKey !== undefined && { tessera_access_token_encryption_key: encryptionKey.toString('base64url') }),
   };
+}
+
+/**
+ * Why the provider's keys cannot sign a client's tokens as its definition says, or undefined: its
+ * jwksKeyId names no key of the set, or the previous RS256 key (the library signs an ID token with the
+ * first key of its algorithm), or another algorithm than its idTokenSigningAlg; or no key has its
+ * idTokenSigningAlg. Such a client is no client (invalid_client), rather than one whose tokens fail.
+ */
+export function clientKeyProblem(client: Pick<OidcClientDefinition, 'jwksKeyId' | 'idTokenSigningAlg'>, keys: readonly OidcSigningKey[]): string | undefined {
+  const alg = client.idTokenSigningAlg;
+  if (client.jwksKeyId === undefined) return alg === undefined || keys.some((key) => key.alg === alg) ? undefined : `its idTokenSigningAlg ${alg} has no key in the provider's key set (oidc.keys)`;
+  const named = keys.find((key) => key.kid === client.jwksKeyId);
+  if (named === undefined) return `its jwksKeyId ${JSON.stringify(client.jwksKeyId)} names no key of the provider's key set (oidc.keys)`;
+  if (alg !== undefined && alg !== named.alg) return `its jwksKeyId names a ${named.alg} key, its idTokenSigningAlg is ${alg}`;
+  if (keys.find((key) => key.alg === named.alg) !== named) return `its jwksKeyId names the previous ${named.alg} key, which signs no new token: name the current one`;
+  return undefined;
 }
 
 /** The one URL a serviceId matches, when it is a literal (`^https://app\.example\.org/cb$`); else undefined. */
@@ -358,6 +400,8 @@ class RegistryClients implements Adapter {
     private readonly registry: ServiceRegistry,
     private readonly served: readonly string[],
     private readonly clock: Clock,
+    private readonly keys: readonly OidcSigningKey[],
+    private readonly environment: Readonly<Record<string, string | undefined>>,
   ) {}
 
   /** The client made of each registered service, while the registry hands out that same service (a saved change is a new one). */
@@ -367,7 +411,7 @@ class RegistryClients implements Adapter {
     const service = await clientService(this.registry, id);
     if (service === undefined || hasExpired(service, this.clock.now())) return undefined;
     let made = this.made.get(service);
-    if (made === undefined) this.made.set(service, (made = { client: deepFrozen(clientOf(service, this.served)) }));
+    if (made === undefined) this.made.set(service, (made = { client: deepFrozen(clientOf(service, this.served, this.keys, this.environment)) }));
     return made.client;
   }
 
@@ -414,7 +458,34 @@ type ClientFields = {
   readonly tessera_jwt_access_token?: unknown;
   readonly tesseraResponseMode?: unknown;
   readonly tessera_response_mode?: unknown;
+  readonly tesseraJwksKeyId?: unknown;
+  readonly tessera_jwks_key_id?: unknown;
+  readonly tesseraAccessTokenKey?: unknown;
+  readonly tessera_access_token_key?: unknown;
+  readonly tesseraAccessTokenEncryptionKey?: unknown;
+  readonly tessera_access_token_encryption_key?: unknown;
 };
+
+/** The content encryption of a client's own encryption key (`dir`), by the key's length in bytes. */
+const CONTENT_ENCRYPTION_BY_KEY_BYTES: Readonly<Record<number, 'A128CBC-HS256' | 'A256CBC-HS512'>> = { 32: 'A128CBC-HS256', 64: 'A256CBC-HS512' };
+
+/** The key the client's JWT access tokens are encrypted with (Apereo's accessTokenAsJwtEncryptionKey), when it has one. */
+function ownEncryptionKey(client: ClientFields | undefined): Buffer | undefined {
+  const key = client?.tesseraAccessTokenEncryptionKey ?? client?.tessera_access_token_encryption_key;
+  return typeof key === 'string' ? Buffer.from(key, 'base64url') : undefined;
+}
+
+/** The HMAC key of the client's JWT access tokens (Apereo's accessTokenAsJwtSigningKey), when it has one. */
+function ownAccessTokenKey(client: ClientFields | undefined): Buffer | undefined {
+  const key = client?.tesseraAccessTokenKey ?? client?.tessera_access_token_key;
+  return typeof key === 'string' ? Buffer.from(key, 'base64url') : undefined;
+}
+
+/** The kid of the provider's key the client's tokens are signed with (Apereo's jwksKeyId), when it names one. */
+function namedSigningKey(client: ClientFields | undefined): string | undefined {
+  const kid = client?.tesseraJwksKeyId ?? client?.tessera_jwks_key_id;
+  return typeof kid === 'string' ? kid : undefined;
+}
 
 /** Apereo's responseMode of the client's service, when it registered one. */
 function registeredResponseMode(client: ClientFields | undefined): string | undefined {
@@ -542,7 +613,7 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
   // What the login proved and when (amr, acr, auth_time) stands in every ID token: the library keeps a claim only where a scope names it.
   const claims = { ...scopeClaims, openid: ['sub', 'auth_time', 'amr', 'acr'] };
   const scopes = ['openid', 'offline_access', OAUTH_DEFAULT_SCOPE, ...Object.keys(scopeClaims).filter((scope) => scope !== 'openid')];
-  const clientAdapter = new RegistryClients(registry, scopes, clock);
+  const clientAdapter = new RegistryClients(registry, scopes, clock, deps.keys.keys, deps.environment);
 
   const configuration: Configuration = {
     adapter,
@@ -567,7 +638,13 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
     // Those a client may be registered with, so discovery advertises no other (the grant types follow from them).
     responseTypes: [...OIDC_RESPONSE_TYPES] as ResponseType[],
     clientAuthMethods: ['client_secret_basic', 'client_secret_post', 'client_secret_jwt', 'private_key_jwt', 'none'],
-    extraClientMetadata: { properties: ['tessera_service_id', 'tessera_renew_refresh_token', 'tessera_jwt_access_token', 'tessera_response_mode'] },
+    extraClientMetadata: { properties: ['tessera_service_id', 'tessera_renew_refresh_token', 'tessera_jwt_access_token', 'tessera_response_mode', 'tessera_jwks_key_id', 'tessera_access_token_key', 'tessera_access_token_encryption_key'] },
+    enabledJWA: {
+      // ID tokens are signed with the keys of the set (the current RS256 key, or an EC key a client names): discovery says those.
+      idTokenSigningAlgValues: oidcSigningAlgorithms(deps.keys) as SigningAlgorithmWithNone[],
+      // A client_secret_jwt assertion MACed with SHA-384 or SHA-512 too (Apereo's shared-secret jwks clients use HS512).
+      clientAuthSigningAlgValues: ['HS256', 'HS384', 'HS512', 'RS256', 'PS256', 'ES256', 'Ed25519', 'EdDSA'],
+    },
     pkce: { required: (_ctx, client) => client.clientAuthMethod === 'none' },
     features: {
       devInteractions: { enabled: false },
@@ -590,7 +667,16 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
         useGrantedResource: () => true,
         getResourceServerInfo: (_ctx, indicator, client) => {
           if (!issuesJwtAccessTokens(client as unknown as ClientFields) || indicator !== jwtResourceOf(client.clientId)) throw new deps.library.errors.InvalidTarget();
-          return { scope: client.scope ?? '', audience: client.clientId, accessTokenFormat: 'jwt', accessTokenTTL: deps.lifetimes.accessTokenSeconds };
+          // MACed with the client's own key (accessTokenAsJwtSigningKey), else signed with the key it names (jwksKeyId), else with the current RS256 key.
+          const ownKey = ownAccessTokenKey(client as unknown as ClientFields);
+          const kid = namedSigningKey(client as unknown as ClientFields);
+          const key = kid === undefined ? undefined : deps.keys.keys.find((candidate) => candidate.kid === kid);
+          const encryptionKey = ownEncryptionKey(client as unknown as ClientFields);
+          const sign = ownKey !== undefined ? { alg: 'HS512' as const, key: ownKey } : key !== undefined ? { alg: key.alg as 'RS256', kid: key.kid } : undefined;
+          // Encrypted with its own key (accessTokenAsJwtEncryptionKey): signed first only with an own signing key, as Apereo's signing-off clients have none.
+          const encrypt = encryptionKey === undefined ? undefined : { alg: 'dir' as const, enc: CONTENT_ENCRYPTION_BY_KEY_BYTES[encryptionKey.length]!, key: encryptionKey };
+          const jwt = encrypt !== undefined ? { ...(ownKey !== undefined && { sign }), encrypt } : sign !== undefined ? { sign } : undefined;
+          return { scope: client.scope ?? '', audience: client.clientId, accessTokenFormat: 'jwt', accessTokenTTL: deps.lifetimes.accessTokenSeconds, ...(jwt !== undefined && { jwt }) };
         },
       },
       // A client learns of, and ends, only the tokens issued to itself; a token whose login session has

@@ -63,6 +63,7 @@ export const registerOidcModule: ModuleRegistration<typeof oidcSections> = (bind
         events,
         browserSession: (ctx) => sessions.sessionOf(ctx),
         endLoginSession: (ctx, tgtId) => endLoginSession(binder.get(KEYS.CasCore), sessions)(ctx, tgtId),
+        environment: process.env,
       });
       let loaded: Promise<TesseraOidcProvider> | undefined;
       return () => (loaded ??= loadProviderLibrary().then(make));

@@ -50,9 +50,23 @@ export interface OidcClientDefinition {
   readonly renewRefreshToken: boolean;
   /** The layout of the OAuth profile (`/oauth2.0/profile`); absent, NESTED. */
   readonly userProfileViewType?: UserProfileViewType;
-  /** The client's public keys (private_key_jwt): a JWKS as JSON text, or the https URL it is published at. */
+  /**
+   * The client's public keys (private_key_jwt): a JWKS as JSON text, or the https URL it is published
+   * at. Anything else is Apereo's shared secret in place of keys (isSharedSecretJwks): the client proves
+   * itself with a JWT MACed with it (client_secret_jwt).
+   */
   readonly jwks?: string;
   readonly idTokenSigningAlg?: string;
+  /**
+   * Apereo's `jwksKeyId`: the `kid` of the provider's key (of oidc.keys) its ID tokens and JWT access
+   * tokens are signed with; absent, the current key of the ID token's algorithm.
+   */
+  readonly jwksKeyId?: string;
+  /**
+   * Apereo's `idTokenIssuer`, kept as written and not used: every ID token names the provider's one
+   * issuer, the one discovery publishes, which the client's library checks (oidcClientWarnings says so).
+   */
+  readonly idTokenIssuer?: string;
   /** `pairwise`: the client knows each user by a subject of its sector alone (a pairwise username provider's); absent, `public`. */
   readonly subjectType?: OidcSubjectType;
   /** The URL whose host is the client's sector for pairwise subjects; absent, the host of its redirect URIs. */
@@ -64,6 +78,18 @@ export interface OidcClientDefinition {
    */
   readonly jwtAccessToken?: true;
   /**
+   * Apereo's `accessTokenAsJwtSigningKey` property, as written: the client's JWT access tokens are
+   * MACed (HS512) with this key (a JWK's `k`, base64url) instead of signed with the provider's, for
+   * APIs that share it; `${#env['NAME']}` names the environment variable holding it.
+   */
+  readonly accessTokenSigningKey?: string;
+  /**
+   * Apereo's `accessTokenAsJwtEncryptionKey` property, as written (or `${#env['NAME']}`): the client's
+   * JWT access tokens are then encrypted with it (`dir`; A128CBC-HS256 with a 256-bit key,
+   * A256CBC-HS512 with a 512-bit one), signed first only when it has a signing key of its own too.
+   */
+  readonly accessTokenEncryptionKey?: string;
+  /**
    * Apereo's `responseMode`, kept only when not `query`: how an authorization answers the client when
    * its request names no `response_mode` (`fragment`, `form_post`, or a JWT response mode, JARM).
    */
@@ -73,6 +99,11 @@ export interface OidcClientDefinition {
    * when on: the client's ID tokens are signed, then encrypted (JWE) to the public key of its `jwks`.
    */
   readonly idTokenEncryption?: { readonly alg: string; readonly enc: string };
+}
+
+/** Whether a client's `jwks` is Apereo's shared secret (HMAC) rather than a JWKS or its URL. */
+export function isSharedSecretJwks(jwks: string): boolean {
+  return !jwks.startsWith('https://') && !jwks.trimStart().startsWith('{');
 }
 
 /** The response modes a client may register: OAuth 2.0's, and JARM's (the answer as a JWT signed with the provider's key). */

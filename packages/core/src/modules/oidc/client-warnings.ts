@@ -1,5 +1,5 @@
 import type { KeyWarning } from '../../domain/registry/host-pinning.js';
-import type { OidcClientDefinition } from './client-definition.js';
+import { isSharedSecretJwks, type OidcClientDefinition } from './client-definition.js';
 
 /** The shortest client secret said nothing about: 16 characters, as a generated secret has at least. */
 export const CLIENT_SECRET_MIN_LENGTH = 16;
@@ -16,16 +16,34 @@ const UNSERVED: Readonly<Record<string, string>> = {
  * and a grant or response type tessera never serves listed beside ones it serves (its requests are
  * refused, the others served).
  */
-export function oidcClientWarnings(client: Pick<OidcClientDefinition, 'clientSecret'> & Partial<Pick<OidcClientDefinition, 'supportedGrantTypes' | 'supportedResponseTypes'>>): KeyWarning[] {
-  return [...shortSecret(client.clientSecret), ...unserved(client)];
+export function oidcClientWarnings(
+  client: Pick<OidcClientDefinition, 'clientSecret'> & Partial<Pick<OidcClientDefinition, 'supportedGrantTypes' | 'supportedResponseTypes' | 'jwks' | 'idTokenIssuer'>>,
+): KeyWarning[] {
+  const sharedSecret = client.jwks !== undefined && isSharedSecretJwks(client.jwks) ? client.jwks : undefined;
+  return [...shortSecret('clientSecret', client.clientSecret), ...shortSecret('jwks', sharedSecret), ...unserved(client), ...ownIssuer(client.idTokenIssuer)];
 }
 
-function shortSecret(secret: string | undefined): KeyWarning[] {
+function shortSecret(field: 'clientSecret' | 'jwks', secret: string | undefined): KeyWarning[] {
   if (secret === undefined || secret.length >= CLIENT_SECRET_MIN_LENGTH) return [];
+  const what = field === 'clientSecret' ? 'its clientSecret' : 'the shared secret of its jwks';
   return [
     {
-      field: 'clientSecret',
-      text: `its clientSecret has ${secret.length} character(s), fewer than ${CLIENT_SECRET_MIN_LENGTH}: one this short can be guessed by whoever tries the token endpoint; give the client a random clientSecret of at least ${CLIENT_SECRET_MIN_LENGTH} characters (openssl rand -base64 24)`,
+      field,
+      text: `${what} has ${secret.length} character(s), fewer than ${CLIENT_SECRET_MIN_LENGTH}: one this short can be guessed by whoever tries the token endpoint; give the client a random ${field} of at least ${CLIENT_SECRET_MIN_LENGTH} characters (openssl rand -base64 24)`,
+    },
+  ];
+}
+
+/**
+ * Apereo's idTokenIssuer names another issuer than the provider's: tessera's ID tokens name the one
+ * discovery publishes, which the client's library compares with (OIDC Core 3.1.3.7), never a client's own.
+ */
+function ownIssuer(issuer: string | undefined): KeyWarning[] {
+  if (issuer === undefined) return [];
+  return [
+    {
+      field: 'idTokenIssuer',
+      text: `its idTokenIssuer (${issuer}) is not used: its ID tokens name the provider's issuer, server.publicUrl + server.basePath + /oidc, as discovery publishes it; a client set to expect ${issuer} refuses them until it is set to that issuer`,
     },
   ];
 }
