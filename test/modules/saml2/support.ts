@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SAML, ValidateInResponseTo, type SamlConfig } from '@node-saml/node-saml';
 import { samlCredential, type SamlCredential } from '@tessera/testkit/modules/saml2';
-import { Browser, formOf, headingOf, type Visit } from '../support/browser.js';
-import { startTessera, type Tessera } from '../support/tessera.js';
+import { Browser, formOf, headingOf, type Visit } from '../../support/browser.js';
+import { startTessera, type Tessera } from '../../support/tessera.js';
 import { freePort } from '../oidc/support.js';
 
 export const SAML_SERVICE = 'org.apereo.cas.support.saml.services.SamlRegisteredService';

@@ -2,8 +2,8 @@ import { expect } from 'chai';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runTessera } from '../support/built-server.js';
-import { configFile } from '../services/support.js';
+import { runTessera } from '../../support/built-server.js';
+import { configFile } from '../../services/support.js';
 
 const SAML = 'org.apereo.cas.support.saml.services.SamlRegisteredService';
 const SP = { '@class': SAML, id: 40, name: 'Shibboleth SP', serviceId: 'https://sp.example.org/shibboleth', metadataLocation: '/etc/tessera/sp-metadata.xml', signAssertions: 'TRUE' };

@@ -8,7 +8,7 @@ import { envelopedSignatureOf, parseXml, verifyEnvelopedSignature } from '@tesse
 import { Secret, TOTP } from 'otpauth';
 import type { SAML } from '@node-saml/node-saml';
 import { describeWithRedis } from '@tessera/testkit/redis';
-import type { Tessera } from '../support/tessera.js';
+import type { Tessera } from '../../support/tessera.js';
 import { freePort } from '../oidc/support.js';
 import { acsOf, CAS, logoutReceiver, postedResponse, sloOf, idpOf, scriptedSp, spEntityId, spKeys, SpreadBrowser, spService, startSaml, statusOf, walk, writeSpMetadata, type Idp, type SpKeys, type Walk } from './support.js';
 

@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import { TOTP_SECOND_FACTOR } from '@tessera/core/modules/otp';
 import { SAML_SERVICE_PROVIDER } from '@tessera/core/modules/saml2';
-import { BUILT_IN_RELEASE_POLICY_CODECS, BUILT_IN_USERNAME_PROVIDER_CODECS, serviceCodec } from '../src/index.js';
-import { samlServiceProviderType } from '../src/modules/saml2/index.js';
-import { refusalOf } from './built-in-codec.js';
+import { BUILT_IN_RELEASE_POLICY_CODECS, BUILT_IN_USERNAME_PROVIDER_CODECS, serviceCodec } from '../../../src/index.js';
+import { samlServiceProviderType } from '../../../src/modules/saml2/index.js';
+import { refusalOf } from '../../built-in-codec.js';
 
 const codec = serviceCodec({ releasePolicies: BUILT_IN_RELEASE_POLICY_CODECS, usernameProviders: BUILT_IN_USERNAME_PROVIDER_CODECS, secondFactors: [TOTP_SECOND_FACTOR], serviceTypes: [samlServiceProviderType] });
 const SAML = 'org.apereo.cas.support.saml.services.SamlRegisteredService';
