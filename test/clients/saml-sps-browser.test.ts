@@ -1,0 +1,202 @@
+import { createHash, X509Certificate } from 'node:crypto';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import type { Page } from 'playwright-core';
+import { freePort } from '@tessera/testkit';
+import { overHttps } from '../support/https.js';
+import { launchChromium, skipUnlessChromium, type HeadlessChromium } from '../support/chromium.js';
+import { startCasFixture, type CasFixture } from './cas-fixture.js';
+import { makeTempDir, skipUnlessInstalled, type TempDir } from './harness.js';
+import { MELLON_PROBES, SAML_CAS_PROBES, SAML_SP_INSTALLER, SHIBBOLETH_PROBES, startMellonApache, startShibbolethApache, type SamlSpApache, type SamlSpOptions } from './saml-apache.js';
+
+const SAML_SERVICE = 'org.apereo.cas.support.saml.services.SamlRegisteredService';
+const MAIL_OID = 'urn:oid:0.9.2342.19200300.100.1.3';
+
+/** The base64 SHA-256 of a certificate's public key, as Chromium's --ignore-certificate-errors-spki-list takes it. */
+async function spkiHash(certFile: string): Promise<string> {
+  const key = new X509Certificate(await readFile(certFile)).publicKey.export({ type: 'spki', format: 'der' });
+  return createHash('sha256').update(key).digest('base64');
+}
+
+/** A real SP in Apache beside a mod_auth_cas page, tessera as its IdP, and Chromium: what each scenario needs. */
+interface Scene {
+  readonly fixture: CasFixture;
+  readonly sp: SamlSpApache;
+  readonly browser: HeadlessChromium;
+  readonly base: string;
+}
+
+interface SceneOptions {
+  /** The SamlRegisteredService of the SP at `base`, its metadata at `metadataFile` (written once the SP made it). */
+  definition(base: string, metadataFile: string): Record<string, unknown>;
+  startSp(options: SamlSpOptions & { readonly port: number }): Promise<SamlSpApache>;
+}
+
+/**
+ * tessera (CAS, login, saml2) on TLS with the SP registered; the SP started on tessera's metadata as
+ * fetched from its endpoint, with `/cas-app/` protected by mod_auth_cas in the same Apache; the SP's
+ * metadata written where its definition points (tessera reads it at the first request).
+ */
+async function setUp(options: SceneOptions, folder: TempDir): Promise<Scene> {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const metadataFile = join(folder.path, 'sp-metadata.xml');
+  const tesseraPort = await freePort();
+  const fixture = await startCasFixture({
+    serviceUrls: [`${base}/cas-app/`],
+    browserLogin: true,
+    saml2: { port: tesseraPort, serviceProviders: [options.definition(base, metadataFile)] },
+  });
+  try {
+    const metadata = await overHttps(`${fixture.url}/idp/metadata`, { ca: await readFile(fixture.caFile, 'utf8'), method: 'GET' });
+    if (metadata.status !== 200) throw new Error(`tessera's metadata answered ${metadata.status}`);
+    const sp = await options.startSp({ port, idpMetadata: metadata.body, idpEntityId: `${fixture.url}/idp`, cas: { casUrl: fixture.url, caFile: fixture.caFile } });
+    await writeFile(metadataFile, sp.metadata);
+    // Chromium has no store for the run's test CA: it accepts tessera's certificate by its key, and nothing else untrusted.
+    const browser = await launchChromium({ args: [`--ignore-certificate-errors-spki-list=${await spkiHash(fixture.certFile)}`] }).catch(async (error: unknown) => {
+      await sp.stop();
+      throw error;
+    });
+    return { fixture, sp, browser, base };
+  } catch (error) {
+    await fixture.close();
+    throw error;
+  }
+}
+
+async function tearDown(scene: Scene | undefined): Promise<void> {
+  await scene?.browser.close();
+  await scene?.sp.stop();
+  await scene?.fixture.close();
+}
+
+async function why(scene: Scene, page: Page): Promise<string> {
+  const text = await page.locator('body').innerText({ timeout: 2000 }).catch(() => '');
+  return `\nat ${page.url()}:\n${text.slice(0, 2000)}\nSP logs:\n${(await scene.sp.logs()).split('\n').slice(-40).join('\n')}\ntessera log:\n${scene.fixture.tessera.logs.slice(-20).join('\n')}`;
+}
+
+/** Waits until the browser is at `url`, saying where it is instead when it never gets there. */
+async function arrive(scene: Scene, page: Page, url: string): Promise<void> {
+  const there = await page.waitForURL(url, { timeout: 15_000 }).then(
+    () => true,
+    () => false,
+  );
+  if (!there) throw new Error(`the browser never reached ${url}${await why(scene, page)}`);
+}
+
+/** tessera's form, filled as casuser, submitted; resolves once the browser is back at `landing`. */
+async function logInThroughTessera(scene: Scene, page: Page, landing: string): Promise<void> {
+  expect(await page.getByRole('heading', { level: 1 }).textContent(), await why(scene, page)).to.equal('Log in');
+  expect(page.url()).to.match(new RegExp(`^${scene.fixture.url}/login\\?service=`));
+  await page.getByLabel('Username').fill('casuser');
+  await page.getByLabel('Password').fill('Mellon');
+  await Promise.all([arrive(scene, page, landing), page.getByRole('button', { name: 'Log in' }).click()]);
+}
+
+/** The mod_auth_cas page opens on the tessera session without the form. */
+async function casPageOpensWithoutForm(scene: Scene, page: Page): Promise<void> {
+  await page.goto(`${scene.base}/cas-app/`);
+  expect(page.url(), await why(scene, page)).to.equal(`${scene.base}/cas-app/`);
+  expect(await page.getByRole('heading', { level: 1 }).textContent()).to.equal('CAS app');
+  expect(await page.locator('#REMOTE_USER').textContent()).to.equal('casuser');
+}
+
+
+// docs/modules/saml2.md: Debian's SAML SPs with tessera as their IdP, in a real browser (Debian's
+// Chromium, headless): tessera's login form, the released attributes on the SP's page, a mod_auth_cas
+// page on the same session without a second login.
+describe('the Shibboleth SP (Debian) and mod_auth_cas on one tessera session, in Chromium', function () {
+  this.timeout(120_000);
+  let folder: TempDir | undefined;
+  let scene: Scene | undefined;
+
+  before(async function () {
+    skipUnlessInstalled(this, 'the Shibboleth SP with mod_auth_cas', [...SHIBBOLETH_PROBES, ...SAML_CAS_PROBES], SAML_SP_INSTALLER);
+    skipUnlessChromium(this, 'the Shibboleth SP in Chromium');
+    folder = await makeTempDir('shibboleth-browser');
+    const shibdPort = await freePort();
+    scene = await setUp(
+      {
+        // Shibboleth's attribute map knows mail by its OID in the URI name format, and the persistent NameID.
+        definition: (base, metadataLocation) => ({
+          '@class': SAML_SERVICE,
+          id: 60,
+          name: 'Shibboleth SP',
+          serviceId: `${base}/shibboleth`,
+          metadataLocation,
+          signAssertions: true,
+          requiredNameIdFormat: 'urn:oasis:names:tc:SAML:2.0:nameid-format:persistent',
+          attributeReleasePolicy: { '@class': 'org.apereo.cas.services.ReturnMappedAttributeReleasePolicy', allowedAttributes: { '@class': 'java.util.TreeMap', mail: MAIL_OID } },
+          attributeNameFormats: { '@class': 'java.util.HashMap', [MAIL_OID]: 'uri' },
+        }),
+        startSp: (options) => startShibbolethApache({ ...options, shibdPort }),
+      },
+      folder,
+    );
+  });
+  after(async () => {
+    await tearDown(scene);
+    await folder?.remove();
+  });
+
+  it("logs in through tessera's form, shows the released attributes, and opens the mod_auth_cas page without a second login", async () => {
+    const { base, fixture } = scene!;
+    const page = await scene!.browser.context.newPage();
+    await page.goto(`${base}/app/`);
+    await logInThroughTessera(scene!, page, `${base}/app/`);
+    expect(await page.getByRole('heading', { level: 1 }).textContent(), await why(scene!, page)).to.equal('Shibboleth app');
+    expect(await page.locator('#mail').textContent()).to.equal('casuser@example.org');
+    const persistentId = new RegExp(`^${fixture.url.replace(/[.]/g, '\\.')}/idp!${base.replace(/[.]/g, '\\.')}/shibboleth![A-Za-z0-9+/=]{28}$`);
+    expect(await page.locator('#persistent-id').textContent()).to.match(persistentId);
+    expect(await page.locator('#REMOTE_USER').textContent()).to.match(persistentId);
+    await casPageOpensWithoutForm(scene!, page);
+  });
+
+});
+
+describe('mod_auth_mellon (Debian) with encrypted assertions and mod_auth_cas on one tessera session, in Chromium', function () {
+  this.timeout(120_000);
+  let folder: TempDir | undefined;
+  let scene: Scene | undefined;
+
+  before(async function () {
+    skipUnlessInstalled(this, 'mod_auth_mellon with mod_auth_cas', [...MELLON_PROBES, ...SAML_CAS_PROBES], SAML_SP_INSTALLER);
+    skipUnlessChromium(this, 'mod_auth_mellon in Chromium');
+    folder = await makeTempDir('mellon-browser');
+    scene = await setUp(
+      {
+        definition: (base, metadataLocation) => ({
+          '@class': SAML_SERVICE,
+          id: 61,
+          name: 'mod_auth_mellon',
+          serviceId: `${base}/mellon/metadata`,
+          metadataLocation,
+          signAssertions: true,
+          encryptAssertions: true,
+          attributeReleasePolicy: { '@class': 'org.apereo.cas.services.ReturnAllowedAttributeReleasePolicy', allowedAttributes: ['java.util.ArrayList', ['mail']] },
+        }),
+        startSp: startMellonApache,
+      },
+      folder,
+    );
+  });
+  after(async () => {
+    await tearDown(scene);
+    await folder?.remove();
+  });
+
+  it("logs in through tessera's form, takes the encrypted assertion, shows the attributes, and opens the mod_auth_cas page without a second login", async () => {
+    const { base } = scene!;
+    const page = await scene!.browser.context.newPage();
+    await page.goto(`${base}/app/`);
+    await logInThroughTessera(scene!, page, `${base}/app/`);
+    expect(await page.getByRole('heading', { level: 1 }).textContent(), await why(scene!, page)).to.equal('Mellon app');
+    expect(await page.locator('#MELLON_mail').textContent()).to.equal('casuser@example.org');
+    const nameId = await page.locator('#MELLON_NAME_ID').textContent();
+    expect(nameId).to.match(/^_[0-9a-f]{40}$/);
+    expect(await page.locator('#REMOTE_USER').textContent()).to.equal(nameId);
+    await casPageOpensWithoutForm(scene!, page);
+  });
+
+});
