@@ -102,10 +102,24 @@ async function casPageOpensWithoutForm(scene: Scene, page: Page): Promise<void> 
   expect(await page.locator('#REMOTE_USER').textContent()).to.equal('casuser');
 }
 
+/** After the SP's logout: tessera's session is gone, so /login and (once CAS single logout reached it) the mod_auth_cas page show the form. */
+async function tesseraSessionEnded(scene: Scene, page: Page): Promise<void> {
+  await page.goto(`${scene.fixture.url}/login`);
+  expect(await page.getByRole('heading', { level: 1 }).textContent(), await why(scene, page)).to.equal('Log in');
+  const delivered = () => scene.fixture.tessera.audit.some((line) => line.includes('"action":"logout.request.delivered"'));
+  const deadline = Date.now() + 10_000;
+  while (!delivered() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+  await page.goto(`${scene.base}/cas-app/`);
+  expect(await page.getByRole('heading', { level: 1 }).textContent(), await why(scene, page)).to.equal('Log in');
+  expect(page.url()).to.match(new RegExp(`^${scene.fixture.url}/login\\?service=`));
+  // The SP's own page asks tessera again, which asks for the form.
+  await page.goto(`${scene.base}/app/`);
+  expect(await page.getByRole('heading', { level: 1 }).textContent(), await why(scene, page)).to.equal('Log in');
+}
 
 // docs/modules/saml2.md: Debian's SAML SPs with tessera as their IdP, in a real browser (Debian's
 // Chromium, headless): tessera's login form, the released attributes on the SP's page, a mod_auth_cas
-// page on the same session without a second login.
+// page on the same session without a second login, and the SP's single logout ending tessera's session.
 describe('the Shibboleth SP (Debian) and mod_auth_cas on one tessera session, in Chromium', function () {
   this.timeout(120_000);
   let folder: TempDir | undefined;
@@ -153,6 +167,14 @@ describe('the Shibboleth SP (Debian) and mod_auth_cas on one tessera session, in
     await casPageOpensWithoutForm(scene!, page);
   });
 
+  it("logs out through the SP's /Shibboleth.sso/Logout: tessera's session ends, and the mod_auth_cas page asks for the form again", async () => {
+    const { base } = scene!;
+    const page = scene!.browser.context.pages().at(-1)!;
+    await page.goto(`${base}/Shibboleth.sso/Logout?return=${encodeURIComponent(`${base}/logged-out/`)}`);
+    await arrive(scene!, page, `${base}/logged-out/`);
+    expect(await page.getByRole('heading', { level: 1 }).textContent(), await why(scene!, page)).to.equal('Logged out');
+    await tesseraSessionEnded(scene!, page);
+  });
 });
 
 describe('mod_auth_mellon (Debian) with encrypted assertions and mod_auth_cas on one tessera session, in Chromium', function () {
@@ -199,4 +221,12 @@ describe('mod_auth_mellon (Debian) with encrypted assertions and mod_auth_cas on
     await casPageOpensWithoutForm(scene!, page);
   });
 
+  it("logs out through mellon's logout endpoint: tessera's session ends, and the mod_auth_cas page asks for the form again", async () => {
+    const { base } = scene!;
+    const page = scene!.browser.context.pages().at(-1)!;
+    await page.goto(`${base}/mellon/logout?ReturnTo=${encodeURIComponent(`${base}/logged-out/`)}`);
+    await arrive(scene!, page, `${base}/logged-out/`);
+    expect(await page.getByRole('heading', { level: 1 }).textContent(), await why(scene!, page)).to.equal('Logged out');
+    await tesseraSessionEnded(scene!, page);
+  });
 });
