@@ -8,10 +8,27 @@ import { overHttps } from '../support/https.js';
 import { launchChromium, skipUnlessChromium, type HeadlessChromium } from '../support/chromium.js';
 import { startCasFixture, type CasFixture } from './cas-fixture.js';
 import { makeTempDir, skipUnlessInstalled, type TempDir } from './harness.js';
+import { OIDC_APACHE_PROBES, startOidcApache, type OidcApache } from './oidc-apache.js';
 import { MELLON_PROBES, SAML_CAS_PROBES, SAML_SP_INSTALLER, SHIBBOLETH_PROBES, startMellonApache, startShibbolethApache, type SamlSpApache, type SamlSpOptions } from './saml-apache.js';
 
 const SAML_SERVICE = 'org.apereo.cas.support.saml.services.SamlRegisteredService';
 const MAIL_OID = 'urn:oid:0.9.2342.19200300.100.1.3';
+const CLIENT_SECRET = 'apache-secret-of-at-least-16';
+
+/** mod_auth_openidc at `base` as an OidcRegisteredService, as test/clients/mod-auth-openidc.test.ts registers it. */
+function oidcClient(base: string): Record<string, unknown> {
+  return {
+    '@class': 'org.apereo.cas.services.OidcRegisteredService',
+    id: 50,
+    name: 'Apache mod_auth_openidc',
+    serviceId: `^${base.replace(/[.]/g, '\\.')}/oidc-app/redirect_uri(\\?.*)?$`,
+    clientId: 'apache',
+    clientSecret: CLIENT_SECRET,
+    scopes: ['java.util.HashSet', ['openid', 'email', 'profile']],
+    bypassApprovalPrompt: true,
+    attributeReleasePolicy: { '@class': 'org.apereo.cas.oidc.claims.OidcEmailScopeAttributeReleasePolicy', claimMappings: { '@class': 'java.util.TreeMap', email: 'mail' } },
+  };
+}
 
 /** The base64 SHA-256 of a certificate's public key, as Chromium's --ignore-certificate-errors-spki-list takes it. */
 async function spkiHash(certFile: string): Promise<string> {
@@ -25,12 +42,16 @@ interface Scene {
   readonly sp: SamlSpApache;
   readonly browser: HeadlessChromium;
   readonly base: string;
+  /** mod_auth_openidc (and another mod_auth_cas page) in an Apache of its own, when the scene has it. */
+  readonly oidc?: OidcApache;
 }
 
 interface SceneOptions {
   /** The SamlRegisteredService of the SP at `base`, its metadata at `metadataFile` (written once the SP made it). */
   definition(base: string, metadataFile: string): Record<string, unknown>;
   startSp(options: SamlSpOptions & { readonly port: number }): Promise<SamlSpApache>;
+  /** Also an OpenID Connect client (mod_auth_openidc) of the same tessera. */
+  readonly withOidc?: boolean;
 }
 
 /**
@@ -43,12 +64,16 @@ async function setUp(options: SceneOptions, folder: TempDir): Promise<Scene> {
   const base = `http://127.0.0.1:${port}`;
   const metadataFile = join(folder.path, 'sp-metadata.xml');
   const tesseraPort = await freePort();
+  const oidcBase = options.withOidc === true ? `http://127.0.0.1:${await freePort()}` : undefined;
   const fixture = await startCasFixture({
     serviceUrls: [`${base}/cas-app/`],
     browserLogin: true,
     saml2: { port: tesseraPort, serviceProviders: [options.definition(base, metadataFile)] },
+    ...(oidcBase !== undefined && { oidc: { port: tesseraPort, clients: [oidcClient(oidcBase)] } }),
   });
+  let oidc: OidcApache | undefined;
   try {
+    if (oidcBase !== undefined) oidc = await startOidcApache({ casUrl: fixture.url, caFile: fixture.caFile, port: Number(new URL(oidcBase).port), clientId: 'apache', clientSecret: CLIENT_SECRET });
     const metadata = await overHttps(`${fixture.url}/idp/metadata`, { ca: await readFile(fixture.caFile, 'utf8'), method: 'GET' });
     if (metadata.status !== 200) throw new Error(`tessera's metadata answered ${metadata.status}`);
     const sp = await options.startSp({ port, idpMetadata: metadata.body, idpEntityId: `${fixture.url}/idp`, cas: { casUrl: fixture.url, caFile: fixture.caFile } });
@@ -58,8 +83,9 @@ async function setUp(options: SceneOptions, folder: TempDir): Promise<Scene> {
       await sp.stop();
       throw error;
     });
-    return { fixture, sp, browser, base };
+    return { fixture, sp, browser, base, ...(oidc && { oidc }) };
   } catch (error) {
+    await oidc?.stop();
     await fixture.close();
     throw error;
   }
@@ -68,6 +94,7 @@ async function setUp(options: SceneOptions, folder: TempDir): Promise<Scene> {
 async function tearDown(scene: Scene | undefined): Promise<void> {
   await scene?.browser.close();
   await scene?.sp.stop();
+  await scene?.oidc?.stop();
   await scene?.fixture.close();
 }
 
@@ -120,13 +147,14 @@ async function tesseraSessionEnded(scene: Scene, page: Page): Promise<void> {
 // docs/modules/saml2.md: Debian's SAML SPs with tessera as their IdP, in a real browser (Debian's
 // Chromium, headless): tessera's login form, the released attributes on the SP's page, a mod_auth_cas
 // page on the same session without a second login, and the SP's single logout ending tessera's session.
-describe('the Shibboleth SP (Debian) and mod_auth_cas on one tessera session, in Chromium', function () {
+describe('the Shibboleth SP (Debian), mod_auth_cas and mod_auth_openidc on one tessera session, in Chromium', function () {
   this.timeout(120_000);
   let folder: TempDir | undefined;
   let scene: Scene | undefined;
 
   before(async function () {
     skipUnlessInstalled(this, 'the Shibboleth SP with mod_auth_cas', [...SHIBBOLETH_PROBES, ...SAML_CAS_PROBES], SAML_SP_INSTALLER);
+    skipUnlessInstalled(this, 'mod_auth_openidc beside the Shibboleth SP', OIDC_APACHE_PROBES);
     skipUnlessChromium(this, 'the Shibboleth SP in Chromium');
     folder = await makeTempDir('shibboleth-browser');
     const shibdPort = await freePort();
@@ -145,6 +173,7 @@ describe('the Shibboleth SP (Debian) and mod_auth_cas on one tessera session, in
           attributeNameFormats: { '@class': 'java.util.HashMap', [MAIL_OID]: 'uri' },
         }),
         startSp: (options) => startShibbolethApache({ ...options, shibdPort }),
+        withOidc: true,
       },
       folder,
     );
@@ -154,8 +183,8 @@ describe('the Shibboleth SP (Debian) and mod_auth_cas on one tessera session, in
     await folder?.remove();
   });
 
-  it("logs in through tessera's form, shows the released attributes, and opens the mod_auth_cas page without a second login", async () => {
-    const { base, fixture } = scene!;
+  it("logs in through tessera's form, shows the released attributes, and opens the mod_auth_cas page and the OIDC client without a second login", async () => {
+    const { base, fixture, oidc } = scene!;
     const page = await scene!.browser.context.newPage();
     await page.goto(`${base}/app/`);
     await logInThroughTessera(scene!, page, `${base}/app/`);
@@ -165,6 +194,12 @@ describe('the Shibboleth SP (Debian) and mod_auth_cas on one tessera session, in
     expect(await page.locator('#persistent-id').textContent()).to.match(persistentId);
     expect(await page.locator('#REMOTE_USER').textContent()).to.match(persistentId);
     await casPageOpensWithoutForm(scene!, page);
+    // The OpenID Connect client: tessera's authorization endpoint finds the session, no form, no consent page.
+    await page.goto(`${oidc!.base}/oidc-app/`);
+    expect(page.url(), await why(scene!, page)).to.equal(`${oidc!.base}/oidc-app/`);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).to.equal('OIDC app');
+    expect(await page.locator('#sub').textContent()).to.equal('casuser');
+    expect(await page.locator('#email').textContent()).to.equal('casuser@example.org');
   });
 
   it("logs out through the SP's /Shibboleth.sso/Logout: tessera's session ends, and the mod_auth_cas page asks for the form again", async () => {
