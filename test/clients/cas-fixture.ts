@@ -40,6 +40,11 @@ export interface CasFixtureOptions {
    * OidcRegisteredService definitions, beside the services of `serviceUrls`.
    */
   readonly oidc?: { readonly port: number; readonly clients: readonly Record<string, unknown>[] };
+  /**
+   * With the login and saml2 modules on a port chosen beforehand (the IdP's entity id names it; with
+   * `oidc` too, the same port): `serviceProviders` are SamlRegisteredService definitions.
+   */
+  readonly saml2?: { readonly port: number; readonly serviceProviders: readonly Record<string, unknown>[] };
 }
 
 /** Tessera on its own HTTPS listener (server.tls) with a certificate of a CA made for this run. */
@@ -57,24 +62,27 @@ export async function startCasFixture(options: CasFixtureOptions): Promise<CasFi
       .map(exactService)
       .map((service) => (options.browserLogin ? { ...service, logoutType: 'BACK_CHANNEL' } : service))
       .map((service) => (proxy ? { ...service, proxyPolicy: { '@class': 'org.apereo.cas.services.RegexMatchingRegisteredServiceProxyPolicy', pattern: `^${escapeRegex(proxy.callbackUrl)}$` } } : service));
-    const login = options.browserLogin ? { modules: ['rest', 'login'], login: { keyFile: join(dir.path, 'login-key.json') } } : {};
-    const proxying = proxy ? { modules: ['rest', 'proxy'], proxy: { callback: { caFile: proxy.caFile } } } : {};
-    const { oidc } = options;
-    const openid = oidc ? { modules: ['rest', 'login', 'oidc'], login: { keyFile: join(dir.path, 'login-key.json') }, oidc: { keyFile: join(dir.path, 'oidc-keys.json') } } : {};
+    const { oidc, saml2 } = options;
+    if (oidc && saml2 && oidc.port !== saml2.port) throw new Error('oidc and saml2 name the one port of tessera');
+    const publicPort = oidc?.port ?? saml2?.port;
+    const browsers = options.browserLogin === true || oidc !== undefined || saml2 !== undefined;
+    const modules = [...new Set([...(browsers ? ['rest', 'login'] : []), ...(proxy ? ['rest', 'proxy'] : []), ...(oidc ? ['oidc'] : []), ...(saml2 ? ['saml2'] : [])])];
     const start = (port: number) =>
       startTessera({
         server: {
           host: '127.0.0.1',
-          port: oidc?.port ?? port,
+          port: publicPort ?? port,
           nodeName: 'e2e',
           tls: { cert: files.cert, key: files.key },
-          ...(oidc && { publicUrl: `https://127.0.0.1:${oidc.port}` }),
+          ...(publicPort !== undefined && { publicUrl: `https://127.0.0.1:${publicPort}` }),
         },
-        services: [...services, ...(oidc?.clients ?? [])],
+        services: [...services, ...(oidc?.clients ?? []), ...(saml2?.serviceProviders ?? [])],
         protocol: { validationFailureStatus: options.validationFailureStatus ?? 400 },
-        ...login,
-        ...proxying,
-        ...openid,
+        ...(modules.length > 0 && { modules }),
+        ...(browsers && { login: { keyFile: join(dir.path, 'login-key.json') } }),
+        ...(proxy && { proxy: { callback: { caFile: proxy.caFile } } }),
+        ...(oidc && { oidc: { keyFile: join(dir.path, 'oidc-keys.json') } }),
+        ...(saml2 && { saml2: { keyFile: join(dir.path, 'saml2-keys.json') } }),
       });
     tessera = await start(0);
     const { url, server } = tessera;

@@ -33,7 +33,14 @@ export interface SamlSpOptions {
   /** The IdP's metadata (tessera's), as the SP's configuration names it: a file, no network. */
   readonly idpMetadata: string;
   readonly idpEntityId: string;
+  /**
+   * Also `/cas-app/`, protected by mod_auth_cas with this CAS server (its HTTPS base URL and the CA file
+   * that signs it), in the same Apache: single sign-on across protocols on one tessera session.
+   */
+  readonly cas?: { readonly casUrl: string; readonly caFile: string };
 }
+
+export const SAML_CAS_PROBES: readonly Probe[] = [['test', '-f', `${MODULES}/mod_auth_cas.so`]];
 
 /** What each protected page shows of its user, through server-side includes of what the module set. */
 function page(title: string, variables: readonly string[]): string {
@@ -45,9 +52,37 @@ async function prepare(prefix: string): Promise<{ dir: TempDir; docroot: string 
   const dir = await makeTempDir(prefix);
   const docroot = join(dir.path, 'www');
   await mkdir(join(docroot, 'app'), { recursive: true });
+  // A public page the SP's logout returns to.
+  await mkdir(join(docroot, 'logged-out'));
+  await writeFile(join(docroot, 'logged-out', 'index.html'), page('Logged out', []));
   // As root, Apache serves as www-data: it must read the docroot, the keys and the metadata.
   await chmod(dir.path, 0o755);
   return { dir, docroot };
+}
+
+/** The modules and configuration of the `/cas-app/` location, its page and mod_auth_cas's cache written; none without `cas`. */
+async function casLocation(options: SamlSpOptions, root: string, docroot: string): Promise<{ modules: string[]; logLevel: string; config: string }> {
+  if (options.cas === undefined) return { modules: [], logLevel: '', config: '' };
+  const cache = join(root, 'cas-cache');
+  await mkdir(cache);
+  await chmod(cache, 0o777);
+  await mkdir(join(docroot, 'cas-app'));
+  await writeFile(join(docroot, 'cas-app', 'index.html'), page('CAS app', ['REMOTE_USER']));
+  return {
+    modules: ['auth_cas'],
+    logLevel: ' auth_cas:debug',
+    config: `CASCookiePath ${cache}/
+CASLoginURL ${options.cas.casUrl}/login
+CASValidateURL ${options.cas.casUrl}/serviceValidate
+CASCertificatePath ${options.cas.caFile}
+CASVersion 2
+CASSSOEnabled On
+<Location /cas-app/>
+  AuthType CAS
+  Require valid-user
+</Location>
+`,
+  };
 }
 
 /**
@@ -70,11 +105,12 @@ export async function startMellonApache(options: SamlSpOptions): Promise<SamlSpA
     const stem = (await readdir(dir.path)).find((name) => name.endsWith('.xml'))!.replace(/\.xml$/, '');
     await chmod(join(dir.path, `${stem}.key`), 0o644);
     await writeFile(join(dir.path, 'idp-metadata.xml'), options.idpMetadata);
-    await writeFile(join(docroot, 'app', 'index.html'), page('Mellon app', ['MELLON_NAME_ID', 'MELLON_mail']));
+    await writeFile(join(docroot, 'app', 'index.html'), page('Mellon app', ['REMOTE_USER', 'MELLON_NAME_ID', 'MELLON_mail']));
+    const cas = await casLocation(options, dir.path, docroot);
     const config = join(dir.path, 'httpd.conf');
     await writeFile(
       config,
-      `${apachePreamble(dir.path, options.port, [...COMMON_MODULES, 'auth_mellon'], 'warn auth_mellon:debug')}
+      `${apachePreamble(dir.path, options.port, [...COMMON_MODULES, 'setenvif', 'auth_mellon', ...cas.modules], `warn auth_mellon:debug${cas.logLevel}`)}
 DocumentRoot ${docroot}
 DirectoryIndex index.html
 <Directory "${docroot}">
@@ -82,6 +118,9 @@ DirectoryIndex index.html
   SetOutputFilter INCLUDES
   ForceType "text/html; charset=utf-8"
 </Directory>
+# Over plain http a browser refuses the SameSite=None (which needs Secure) mellon gives its cookies during
+# a login; without it they come back with tessera's POST, tessera and the SP sharing the host 127.0.0.1.
+SetEnvIf Request_URI ^/mellon/ MELLON_DISABLE_SAMESITE=1
 <Location />
   MellonEndpointPath /mellon
   MellonSPPrivateKeyFile ${join(dir.path, `${stem}.key`)}
@@ -95,7 +134,7 @@ DirectoryIndex index.html
   MellonEnable auth
   Require valid-user
 </Location>
-`,
+${cas.config}`,
     );
     server = await startChildServer(APACHE, ['-f', config, '-DFOREGROUND'], { port: options.port, cwd: dir.path });
     const metadata = await readFile(join(dir.path, `${stem}.xml`), 'utf8');
@@ -134,7 +173,9 @@ const ATTRIBUTE_MAP = `<Attributes xmlns="urn:mace:shibboleth:2.0:attribute-map"
 /**
  * The Shibboleth SP: shibd from a configuration of the test's own (its listener on a TCP port, the
  * IdP's metadata a file, schema-validated as Shibboleth reads it, keys of the test's making, signed
- * AuthnRequests), and Apache's mod_shib with `/app/` protected and its handler at `/Shibboleth.sso`.
+ * AuthnRequests; no encryption of its own messages: by default it encrypts the NameID of its
+ * LogoutRequests for an IdP publishing an encryption key, an EncryptedID tessera does not read yet),
+ * and Apache's mod_shib with `/app/` protected and its handler at `/Shibboleth.sso`.
  * The SP's metadata is what its own MetadataGenerator handler answers.
  */
 export async function startShibbolethApache(options: ShibbolethOptions): Promise<SamlSpApache> {
@@ -162,7 +203,7 @@ export async function startShibbolethApache(options: ShibbolethOptions): Promise
   <OutOfProcess logger="${file('console.logger')}"/>
   <InProcess logger="${file('console.logger')}"/>
   <TCPListener address="127.0.0.1" port="${options.shibdPort}" acl="127.0.0.1"/>
-  <ApplicationDefaults entityID="${entityId}" REMOTE_USER="persistent-id" signing="true">
+  <ApplicationDefaults entityID="${entityId}" REMOTE_USER="persistent-id" signing="true" encryption="false">
     <Sessions lifetime="28800" timeout="3600" relayState="ss:mem" checkAddress="false" handlerSSL="false" cookieProps="http" redirectLimit="exact">
       <SSO entityID="${options.idpEntityId}">SAML2</SSO>
       <Logout>SAML2 Local</Logout>
@@ -181,10 +222,11 @@ export async function startShibbolethApache(options: ShibbolethOptions): Promise
 `,
     );
     shibd = await startChildServer(SHIBD, ['-f', '-F', '-c', file('shibboleth2.xml'), '-p', file('shibd.pid')], { port: options.shibdPort, cwd: dir.path, readyTimeoutMs: 30_000 });
-    await writeFile(join(docroot, 'app', 'index.html'), page('Shibboleth app', ['persistent-id', 'mail']));
+    await writeFile(join(docroot, 'app', 'index.html'), page('Shibboleth app', ['REMOTE_USER', 'persistent-id', 'mail']));
+    const cas = await casLocation(options, dir.path, docroot);
     await writeFile(
       file('httpd.conf'),
-      `${apachePreamble(dir.path, options.port, [...COMMON_MODULES], 'warn')}
+      `${apachePreamble(dir.path, options.port, [...COMMON_MODULES, ...cas.modules], `warn${cas.logLevel}`)}
 LoadModule mod_shib ${MODULES}/mod_shib.so
 ShibConfig ${file('shibboleth2.xml')}
 DocumentRoot ${docroot}
@@ -202,7 +244,7 @@ DirectoryIndex index.html
   ShibRequestSetting requireSession 1
   Require shib-session
 </Location>
-`,
+${cas.config}`,
     );
     apache = await startChildServer(APACHE, ['-f', file('httpd.conf'), '-DFOREGROUND'], { port: options.port, cwd: dir.path });
     const answer = await fetch(`${base}/Shibboleth.sso/Metadata`);
