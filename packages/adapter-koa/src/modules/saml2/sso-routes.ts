@@ -1,4 +1,4 @@
-import { InvalidRequestError, TicketValidationError, type Authentication, type CasCore, type Clock, type RandomSource } from '@tessera/core';
+import { InvalidRequestError, RateLimitedError, TicketValidationError, type Authentication, type CasCore, type Clock, type RandomSource } from '@tessera/core';
 import {
   assertionConsumerService,
   assertionContent,
@@ -26,7 +26,8 @@ import {
 } from '@tessera/core/modules/saml2';
 import type { Context } from 'koa';
 import { z } from 'zod';
-import { UNEXPECTED_ERROR_STATUS } from '../../errors/error-status.js';
+import { statusOf, UNEXPECTED_ERROR_STATUS } from '../../errors/error-status.js';
+import { setFailureHeaders } from '../../errors/failure-headers.js';
 import { reportServerError } from '../../errors/report.js';
 import type { HttpContext } from '../../http-module.js';
 import { sendPage } from '../../pages/send-page.js';
@@ -87,7 +88,8 @@ const REDIRECT_PARAMETERS = {
  */
 export function ssoRoutes(http: HttpContext, deps: SamlSsoDependencies): Route[] {
   const { pages, settings, clock, random } = deps;
-  const failures: FailureRendering = { statusOf: () => 400, response: () => ({ content: HTML }) };
+  // Every refusal is a 400 page, but for the throttle's request-rate limit (429 with Retry-After).
+  const failures: FailureRendering = { statusOf: (code) => (code === 'RATE_LIMITED' ? statusOf(code, http.options) : 400), response: () => ({ content: HTML }) };
 
   /** A Response that refuses, posted to the SP's AssertionConsumerService. */
   const answerRefusal = async (ctx: Context, sp: SamlServiceProvider, endpoint: SpEndpoint, requestId: string | undefined, relayState: string | undefined, status: SamlStatusCode, subStatus: SamlStatusCode | undefined, message: string) => {
@@ -124,6 +126,10 @@ export function ssoRoutes(http: HttpContext, deps: SamlSsoDependencies): Route[]
       if (thrown instanceof MetadataError || thrown instanceof ProtectionUnavailableError) return sendPage(ctx, 400, pages.error(thrown.reason));
       if (thrown instanceof TicketValidationError) return sendPage(ctx, 400, pages.error('The login did not come back with a valid ticket.'));
       if (thrown instanceof InvalidRequestError) return sendPage(ctx, 400, pages.error(thrown.message));
+      if (thrown instanceof RateLimitedError) {
+        setFailureHeaders(ctx, thrown);
+        return sendPage(ctx, statusOf(thrown.code, http.options), pages.error('Too many sign-on requests from this address: please wait a moment and try again.'));
+      }
       reportServerError(http.events, thrown, ctx);
       return sendPage(ctx, UNEXPECTED_ERROR_STATUS, pages.error('Something went wrong; please try again later.'));
     }
@@ -164,7 +170,7 @@ export function ssoRoutes(http: HttpContext, deps: SamlSsoDependencies): Route[]
     request: { query: z.object(REDIRECT_PARAMETERS) },
     responses: { 200: { description: 'A refusal, posted to the SP.', content: HTML }, 303: { description: 'On to /login.', headers: LOCATION } },
     failures,
-    steps: [renderFailures],
+    steps: [renderFailures, ...http.authorizationGuards],
     async handle(ctx) {
       await accept(ctx, { binding: BINDING.redirect, rawQuery: ctx.querystring }, IDP_PATHS.redirectSso);
     },
@@ -179,7 +185,7 @@ export function ssoRoutes(http: HttpContext, deps: SamlSsoDependencies): Route[]
     request: { parameters: z.object(MESSAGE_PARAMETERS) },
     responses: { 200: { description: 'A refusal, posted to the SP.', content: HTML }, 303: { description: 'On to /login.', headers: LOCATION } },
     failures,
-    steps: [renderFailures, http.readBody],
+    steps: [renderFailures, ...http.authorizationGuards, http.readBody],
     async handle(ctx, { sentParameters }) {
       await accept(ctx, { binding: BINDING.post, form: sentParameters }, IDP_PATHS.postSso);
     },
@@ -202,7 +208,7 @@ export function ssoRoutes(http: HttpContext, deps: SamlSsoDependencies): Route[]
     },
     responses: { 303: { description: 'On to /login.', headers: LOCATION } },
     failures,
-    steps: [renderFailures],
+    steps: [renderFailures, ...http.authorizationGuards],
     async handle(ctx, { query }) {
       if (query.providerId === undefined) throw new SamlRequestRefusedError('providerId, the entity id of the SP, is required');
       const found = await deps.providers.find(query.providerId);
