@@ -5,7 +5,10 @@ import { expect } from 'chai';
 import { Browser } from '../../support/browser.js';
 import type { Tessera } from '../../support/tessera.js';
 import { freePort } from '../oidc/support.js';
-import { acsOf, spEntityId, spKeys, spService, startSaml, writeSpMetadata } from './support.js';
+import { acsOf, CAS, idpOf, scriptedSp, spEntityId, spKeys, SpreadBrowser, spService, startSaml, statusOf, walk, writeSpMetadata, type Idp, type SpKeys } from './support.js';
+
+const CASUSER = ['casuser', 'Mellon'] as const;
+const ALICE = ['alice', 'secret'] as const;
 
 const unsolicited = (base: string, target: string) =>
   `${base}/idp/profile/SAML2/Unsolicited/SSO?${new URLSearchParams({ providerId: spEntityId('plain'), shire: acsOf('plain'), target }).toString()}`;
@@ -42,6 +45,52 @@ describe('saml2: hostile input', () => {
         expect(page.status, path).to.equal(429);
       }
       expect((await new Browser({ 'x-forwarded-for': '198.51.100.43' }).get(unsolicited(tessera.url, 'other'))).status).to.equal(303);
+    });
+  });
+
+  // docs/modules/saml2.md (Endpoints): a pending login is answered to the browser that sent the request.
+  describe('a pending login belongs to the browser it was started in', () => {
+    let tessera: Tessera;
+    let keys: SpKeys;
+    let idp: Idp;
+    before(async () => {
+      keys = await spKeys();
+      const folder = mkdtempSync(join(tmpdir(), 'tessera-saml2-hostile-'));
+      const staffOnly = { '@class': `${CAS}.DefaultRegisteredServiceAccessStrategy`, requiredAttributes: { '@class': 'java.util.HashMap', memberOf: ['java.util.HashSet', ['staff']] } };
+      tessera = await startSaml([spService(71, 'plain', writeSpMetadata(folder, 'plain', keys)), spService(72, 'staff', writeSpMetadata(folder, 'staff', keys), { accessStrategy: staffOnly })], {
+        users: [
+          { username: 'casuser', password: 'Mellon', attributes: { mail: ['casuser@example.org'], memberOf: ['staff'] } },
+          { username: 'alice', password: 'secret', attributes: { mail: ['alice@example.org'], memberOf: ['students'] } },
+        ],
+      });
+      idp = await idpOf(tessera.url);
+    });
+    after(() => tessera.close());
+
+    it("another browser that has the pending login's URL cannot finish it (nor its refusal); the browser that started it still can", async () => {
+      const victim = new SpreadBrowser(tessera.url, [tessera]);
+      const started = await victim.get(await scriptedSp('plain', keys, idp).getAuthorizeUrlAsync('victim', undefined, {}));
+      expect(started.status).to.equal(303);
+      expect(started.headers.get('set-cookie')).to.match(/^TSAML2_[A-Za-z0-9_-]+=[A-Za-z0-9_-]{43}; path=\/cas\/idp\/profile\/SAML2; expires=[^;]+; samesite=lax; httponly$/);
+      const attacker = new SpreadBrowser(tessera.url, [tessera]);
+      const hijacked = await walk(attacker, await attacker.get(started.location!), { user: ALICE });
+      expect(hijacked.response, 'no Response for another browser').to.equal(undefined);
+      expect(hijacked.page.status).to.equal(400);
+      expect(hijacked.page.body).to.contain('This login was started in another browser');
+      const own = await walk(victim, await victim.get(started.location!), { user: CASUSER });
+      expect(statusOf(own.response!.xml)).to.deep.equal(['Success']);
+      expect(own.response!.xml).to.contain('InResponseTo=');
+      expect(own.response!.RelayState).to.equal('victim');
+      expect(own.page.headers.get('set-cookie'), 'the cookie is cleared once answered').to.match(/^TSAML2_[A-Za-z0-9_-]+=; path=\/cas\/idp\/profile\/SAML2; expires=Thu, 01 Jan 1970/);
+
+      const refusedOne = new SpreadBrowser(tessera.url, [tessera]);
+      const refusedStart = await refusedOne.get(await scriptedSp('staff', keys, idp).getAuthorizeUrlAsync('', undefined, {}));
+      const refusalUrl = new URL(new URL(refusedStart.location!).searchParams.get('service')!.replace('/Callback/', '/Refused/'));
+      const forged = await attacker.get(refusalUrl.href);
+      expect(forged.status).to.equal(400);
+      expect(forged.body).to.contain('This login was started in another browser');
+      const denied = await walk(refusedOne, refusedStart, { user: ALICE });
+      expect(statusOf(denied.response!.xml)).to.deep.equal(['Responder', 'RequestDenied']);
     });
   });
 });

@@ -14,6 +14,12 @@ export interface PendingSamlLogin {
   /** Where the Response goes: an AssertionConsumerService of the SP's metadata. */
   readonly assertionConsumerService: SpEndpoint;
   readonly relayState?: string;
+  /**
+   * The SHA-256 (base64url) of the random key the browser that sent the request was given in a cookie:
+   * the login is answered to that browser only, so a pending login's id (in the /login URL) is not
+   * enough to finish it elsewhere.
+   */
+  readonly browserKeyDigest: string;
 }
 
 /**

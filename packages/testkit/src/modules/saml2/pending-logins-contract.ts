@@ -21,6 +21,7 @@ const LOGIN: PendingSamlLogin = {
   },
   assertionConsumerService: { binding: 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST', location: 'https://sp.example.org/Shibboleth.sso/SAML2/POST', index: 1, isDefault: true },
   relayState: 'ss:mem:{tag} ünïcode',
+  browserKeyDigest: 'n4bQgYhMfWWaL-qgxVrQFaO_TxsrC4Is0V1sFbDwCgg',
 };
 
 /** The PendingSamlLogins contract (core's modules/saml2/pending-logins.ts): a login held under a fresh id, read on any node, answered once. */
@@ -32,7 +33,7 @@ export function describePendingSamlLogins(name: string, factory: PendingSamlLogi
       expect(id).to.match(/^[A-Za-z0-9_-]{32,64}$/);
       expect(await other.get(id)).to.deep.equal(LOGIN);
       expect(await store.hold(LOGIN, LATER)).to.not.equal(id);
-      const unsolicited = { spEntityId: LOGIN.spEntityId, assertionConsumerService: LOGIN.assertionConsumerService };
+      const unsolicited = { spEntityId: LOGIN.spEntityId, assertionConsumerService: LOGIN.assertionConsumerService, browserKeyDigest: LOGIN.browserKeyDigest };
       expect(await other.get(await store.hold(unsolicited, LATER))).to.deep.equal(unsolicited);
     });
 
