@@ -93,4 +93,38 @@ describe('saml2: hostile input', () => {
       expect(statusOf(denied.response!.xml)).to.deep.equal(['Responder', 'RequestDenied']);
     });
   });
+
+  // docs/modules/saml2.md (Endpoints): what one address keeps pending is bounded (saml2.pendingPerAddress).
+  describe('pending logins per client address', () => {
+    let tessera: Tessera;
+    before(async () => {
+      const keys = await spKeys();
+      const folder = mkdtempSync(join(tmpdir(), 'tessera-saml2-hostile-'));
+      const port = await freePort();
+      tessera = await startSaml([spService(73, 'plain', writeSpMetadata(folder, 'plain', keys))], {
+        server: { host: '127.0.0.1', port, nodeName: 'e2e', trustProxy: true, publicUrl: `http://127.0.0.1:${port}` },
+        users: [{ username: 'casuser', password: 'Mellon', attributes: { mail: ['casuser@example.org'] } }],
+        saml2: { keyFile: join(folder, 'saml2-keys.json'), pendingPerAddress: 2 },
+      });
+    });
+    after(() => tessera.close());
+
+    it("past saml2.pendingPerAddress, the address's earliest pending login is dropped (/login refuses it, no Response); the later ones and another address's still log in", async () => {
+      const start = async (address: string, target: string) => {
+        const through = new SpreadBrowser(tessera.url, [tessera], { 'x-forwarded-for': address });
+        return { through, started: await through.get(unsolicited(tessera.url, target)) };
+      };
+      const first = await start('198.51.100.50', 'first');
+      const elsewhere = await start('198.51.100.51', 'elsewhere');
+      const later = [await start('198.51.100.50', 'second'), await start('198.51.100.50', 'third')];
+      const dropped = await walk(first.through, first.started, { user: CASUSER });
+      expect(dropped.response).to.equal(undefined);
+      // /login no longer knows the callback of a dropped login: a service that stands for nothing.
+      expect(dropped.page.status).to.equal(403);
+      for (const [index, kept] of [...later, elsewhere].entries()) {
+        const walked = await walk(kept.through, kept.started, { user: CASUSER });
+        expect(walked.response?.RelayState, walked.shown.join(' > ')).to.equal(['second', 'third', 'elsewhere'][index]);
+      }
+    });
+  });
 });

@@ -175,7 +175,7 @@ export function ssoRoutes(http: HttpContext, deps: SamlSsoDependencies): Route[]
     const now = clock.now();
     const browserKey = Buffer.from(random.bytes(32)).toString('base64url');
     const login: PendingSamlLogin = { ...request, browserKeyDigest: digestOf(browserKey) };
-    const id = await deps.pending.hold(login, now + settings.loginSeconds * 1000);
+    const id = await deps.pending.hold(login, now + settings.loginSeconds * 1000, requestOrigin(ctx).clientAddress);
     ctx.cookies.set(cookieName(id), browserKey, cookieOptions(ctx, settings.loginSeconds * 1000));
     const target = new URL(deps.loginUrl);
     target.searchParams.set('service', samlCallbackUrl(deps.baseUrl, id));
