@@ -1,6 +1,7 @@
 import type { SamlKey } from '@tessera/core/modules/saml2';
 import { decrypt } from 'xml-encryption';
-import { childElements, isElement, NS, parseXml, serialize, UnreadableXmlError } from './xml.js';
+import { DATA_ENCRYPTION_ALGORITHMS } from './saml-response.js';
+import { attribute, childElements, isElement, NS, optionalChild, parseXml, serialize, UnreadableXmlError } from './xml.js';
 
 /** An EncryptedID that none of the IdP's encryption keys opens, or that does not hold a NameID. */
 export class UndecryptableIdError extends Error {
@@ -16,7 +17,6 @@ function decryptionOrder(keys: readonly SamlKey[]): readonly SamlKey[] {
 
 function decryptWith(encryptedData: string, key: SamlKey): Promise<string> {
   return new Promise((resolve, reject) => {
-    // AES-CBC is refused as xml-encryption does by default: only the GCM algorithms tessera asks for are read.
     decrypt(encryptedData, { key: key.privateKey, disallowDecryptionWithInsecureAlgorithm: true, warnInsecureAlgorithm: false }, (error, result) => (error ? reject(error) : resolve(result)));
   });
 }
@@ -28,6 +28,12 @@ function decryptWith(encryptedData: string, key: SamlKey): Promise<string> {
 export async function decryptNameId(encryptedId: Element, keys: readonly SamlKey[], maxBytes: number): Promise<Element> {
   const encryptedData = childElements(encryptedId, NS.xenc, 'EncryptedData');
   if (encryptedData.length !== 1) throw new UndecryptableIdError('The EncryptedID holds no single EncryptedData');
+  const method = optionalChild(encryptedData[0]!, NS.xenc, 'EncryptionMethod');
+  const algorithm = method === undefined ? undefined : attribute(method, 'Algorithm');
+  // AES-CBC is refused, as xml-encryption does by default: the metadata asks SPs for AES-GCM.
+  if (algorithm === undefined || !(DATA_ENCRYPTION_ALGORITHMS as readonly string[]).includes(algorithm)) {
+    throw new UndecryptableIdError(`The EncryptedID is encrypted with ${algorithm ?? 'no named algorithm'}; tessera decrypts ${DATA_ENCRYPTION_ALGORITHMS.join(' or ')}, as its metadata says`);
+  }
   const serialized = serialize(encryptedId);
   let decrypted: string | undefined;
   for (const key of decryptionOrder(keys)) {
