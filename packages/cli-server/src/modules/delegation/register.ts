@@ -1,6 +1,6 @@
 import { delegatedExtractor, delegationModule } from '@tessera/adapter-koa/modules/delegation';
 import type { Clock } from '@tessera/core';
-import { DelegatedLogin, DelegationRecords, type DelegationProvider, type UpstreamProvider } from '@tessera/core/modules/delegation';
+import { DelegatedAuthenticationRule, DelegatedLogin, DelegationRecords, type DelegationProvider, type UpstreamProvider } from '@tessera/core/modules/delegation';
 import { key, KEYS } from '../../keys.js';
 import type { ModuleRegistration } from '../module.js';
 import { CasUpstream } from './cas-upstream.js';
@@ -22,6 +22,8 @@ export const registerDelegationModule: ModuleRegistration<typeof delegationSecti
     return new DelegatedLogin(providers, new DelegationRecords(records, random), directory, clock, events, delegation.stateSeconds);
   });
   binder.constant(KEYS.CredentialExtractor, delegatedExtractor());
+  // A service's delegatedAuthenticationPolicy over single sign-on, its tickets and their validation.
+  binder.constant(KEYS.AdmissionRule, new DelegatedAuthenticationRule());
   binder.resolved(KEYS.CredentialHandler, [LOGIN], (login) => login);
   binder.resolved(KEYS.HttpModule, [LOGIN, KEYS.PageBranding], (login, branding) => delegationModule({ providers: buttons, login, branding, language: 'en' }));
 };
