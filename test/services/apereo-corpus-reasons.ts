@@ -1,6 +1,6 @@
 /**
  * Why tessera refuses a real Apereo CAS service file: the planned feature or fix it waits for, that it
- * cannot exist here (Groovy, a site's own Java classes, SAML2 service providers, WS-Federation), or that
+ * cannot exist here (Groovy, a site's own Java classes, WS-Federation), or that
  * it is broken for Apereo too. Read from the field each problem names and the value the file has there,
  * not from the wording of the message, so that rewording a message changes no classification.
  */
@@ -28,7 +28,6 @@ export const PLANNED = {
 export const CANNOT_EXIST = {
   groovy: 'cannot exist here: Groovy',
   customClass: "cannot exist here: a site's own Java class",
-  saml2: 'cannot exist here: SAML2 service provider',
   wsFederation: 'cannot exist here: WS-Federation',
   // ReturnRestfulAttributeReleasePolicy: the site's endpoint decides the release at every validation, as a site's own class would.
   siteEndpoint: "cannot exist here: a site's own endpoint deciding the release",
@@ -109,9 +108,8 @@ function hasGroovy(value: unknown): boolean {
 function serviceClassReasons(definition: unknown): string[] | undefined {
   const type = isObject(definition) ? definition['@class'] : undefined;
   const name = simpleName(type);
-  if (name === 'SamlRegisteredService') return [CANNOT_EXIST.saml2];
   if (name === 'WSFederationRegisteredService') return [CANNOT_EXIST.wsFederation];
-  // OAuthRegisteredService and OidcRegisteredService are read, key by key.
+  // OAuthRegisteredService, OidcRegisteredService and SamlRegisteredService are read, key by key.
   if (name === 'OAuthCallbackAuthorizeService') return [CANNOT_EXIST.oauthCallback];
   if (typeof type === 'string' && !isApereoClass(type) && type.includes('.')) return [CANNOT_EXIST.customClass];
   return undefined;
@@ -213,6 +211,8 @@ function lineReason(definition: unknown, line: string): string[] {
     return [value === false && !hasRequiredAttributes(at(definition, 'accessStrategy')) ? PLANNED.requireAllAttributesFalse : notPlanned('requireAllAttributes false with required attributes')];
   }
   if (field === 'accessStrategy.unauthorizedRedirectUrl') return [PLANNED.unauthorizedRedirectUrl];
+  // An SP's metadata kept where tessera does not read it (a database, a plain http URL).
+  if (field === 'metadataLocation' && typeof value === 'string') return [notPlanned(`SAML metadataLocation ${value.replace(/:.*$/, ':')}`)];
   if (field === 'accessStrategy.rejectedAttributes') return [PLANNED.rejectedAttributes];
   if (field === 'accessStrategy.caseInsensitive') return [PLANNED.caseInsensitive];
   if (field.endsWith('@class') && typeof value === 'string' && !isApereoClass(value) && value.includes('.')) return [CANNOT_EXIST.customClass];

@@ -109,7 +109,7 @@ describe('configuration schema', () => {
     ['a ticket limit of 0', { storage: { memory: { maxTickets: 0 } } }, 'storage.memory.maxTickets: expected a whole number of at least 1'],
     ['a sweep interval over a day', { storage: { memory: { sweepIntervalSeconds: 86401 } } }, 'storage.memory.sweepIntervalSeconds: expected a number from 1 to 86400'],
     ['an unknown log level', { logging: { level: 'loud' } }, 'logging.level: expected fatal, error, warn, info, debug, trace or silent'],
-    ['an unknown module', { modules: ['rest', 'tokenz'] }, 'modules[1]: unknown module "tokenz" (known: rest, tokens, services, otp, throttle, x509, login, webauthn, consent, proxy, oidc, saml2)'],
+    ['an unknown module', { modules: ['rest', 'tokenz'] }, 'modules[1]: unknown module "tokenz" (known: rest, tokens, services, otp, throttle, x509, login, webauthn, delegation, consent, proxy, oidc, saml2)'],
     ['the consent module without login', { modules: ['rest', 'consent'] }, 'modules[1]: module "consent" needs module "login", which is not enabled'],
     ['a consent reminder unit CAS does not name', { consent: { reminderTimeUnit: 'FORTNIGHTS' } }, 'consent.reminderTimeUnit: expected one of SECONDS, MINUTES, HOURS, DAYS, WEEKS, MONTHS, YEARS'],
     ['a consent reminder of 0', { consent: { reminder: 0 } }, 'consent.reminder: expected a whole number of at least 1'],

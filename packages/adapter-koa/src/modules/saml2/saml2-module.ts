@@ -5,21 +5,27 @@ import { reportServerError } from '../../errors/report.js';
 import { UNEXPECTED_ERROR_STATUS } from '../../errors/error-status.js';
 import { defineRoute, type FailureRendering, type Route, type Step } from '../../routes/route.js';
 import { IDP_PATHS } from './metadata.js';
+import { sloRoutes, type SamlSloDependencies } from './slo-routes.js';
+import { ssoRoutes, type SamlSsoDependencies } from './sso-routes.js';
 
 export interface Saml2ModuleOptions {
   /** The IdP's metadata document, as it is now (its keys may load at start). */
   readonly metadata: () => Promise<string>;
+  /** What the single sign-on endpoints answer with. */
+  readonly sso: SamlSsoDependencies;
+  /** What the single logout endpoints answer with. */
+  readonly slo: SamlSloDependencies;
 }
 
 const METADATA_TYPE = 'application/samlmetadata+xml';
 const TEXT = { 'text/plain': z.string().meta({ description: 'What went wrong.' }) };
 
 /**
- * The `saml2` module's routes: today the IdP metadata, which SPs are configured with. The single
- * sign-on and logout endpoints come with its service definitions (docs/modules/saml2.md).
+ * The `saml2` module's routes (docs/modules/saml2.md): the IdP metadata, which SPs are configured with,
+ * single sign-on over HTTP-Redirect, HTTP-POST and IdP-initiated, through /login, and single logout an SP starts.
  */
 export function saml2Module(options: Saml2ModuleOptions): HttpModule {
-  return { name: 'saml2', routes: (http) => [metadataRoute(options, http.events)] };
+  return { name: 'saml2', routes: (http) => [metadataRoute(options, http.events), ...ssoRoutes(http, options.sso), ...sloRoutes(http, options.slo)] };
 }
 
 function metadataRoute(options: Saml2ModuleOptions, events: EventSink): Route {

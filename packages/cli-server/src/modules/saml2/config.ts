@@ -27,6 +27,7 @@ export const saml2Schema = section({
     .min(1, { error: 'expected at least one algorithm' })
     .default([...SIGNATURE_ALGORITHMS])
     .describe("The algorithms an SP's signature (on a request, or on its metadata) may use; SHA-1 is never accepted."),
+  loginSeconds: positiveInteger(86_400).default(900).describe("How long a browser an SP sent has to log in at /login: the SP's request is kept that long for its answer, on every node."),
   metadataCacheSeconds: positiveInteger(604_800).default(3600).describe("How long an SP's metadata fetched from an https `metadataLocation` is kept before it is fetched again (less when the metadata says `cacheDuration` or `validUntil`)."),
 }).superRefine((saml2, context) => {
   if (saml2.keys === undefined) return;

@@ -1,3 +1,4 @@
+import { samlServiceProviderType } from '@tessera/adapter-koa/modules/saml2';
 import type { ModuleContext, ModuleKeyFile, ModuleSettings, SettingProblem, TesseraModule } from '../module.js';
 export { httpsDownload } from './https-download.js';
 import { saml2Commands } from './commands.js';
@@ -10,6 +11,10 @@ export const saml2Module: TesseraModule<typeof saml2Sections> = {
   // Its logins will be the login module's /login.
   dependencies: ['login'],
   sections: saml2Sections,
+  // Its service providers: SamlRegisteredService, found by their entity id, never by a CAS service URL.
+  serviceTypes: [samlServiceProviderType],
+  // The SSO endpoints' (both bindings, IdP-initiated) and the login callback's.
+  parameters: () => ['SAMLRequest', 'RelayState', 'SigAlg', 'Signature', 'providerId', 'shire', 'target', 'time', 'ticket'].map((name) => ({ name })),
   problems: saml2Problems,
   keyFiles: saml2KeyFiles,
   commands: saml2Commands,

@@ -138,7 +138,8 @@ export function assertionContent(input: AssertionInput): AssertionContent {
 export function statusResponseContent(input: {
   readonly idpEntityId: string;
   readonly sp: SamlServiceProvider;
-  readonly request?: AuthnRequestMessage;
+  /** The request refused (its ID is what the Response answers); none for an unsolicited one. */
+  readonly request?: Pick<AuthnRequestMessage, 'id'>;
   readonly destination: string;
   readonly status: SamlStatusCode;
   readonly subStatus?: SamlStatusCode;

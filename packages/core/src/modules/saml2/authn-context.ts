@@ -47,3 +47,30 @@ export function checkRequestedAuthnContext(requested: RequestedAuthnContext | un
 export function authnContextClassFor(requiredByDefinition: string | undefined, proved: string): string {
   return requiredByDefinition ?? proved;
 }
+
+/** The classes a login meets, weakest first: a password over the login form, and with a second factor REFEDS MFA. */
+export const REFEDS_MFA = 'https://refeds.org/profile/mfa';
+
+export function classesMetBy(secondFactor: boolean): string[] {
+  const password = [AUTHN_CONTEXT.unspecified, AUTHN_CONTEXT.password, AUTHN_CONTEXT.passwordProtectedTransport];
+  return secondFactor ? [...password, REFEDS_MFA] : password;
+}
+
+/**
+ * The class the assertion names for a login that meets `met` (weakest first), answering a
+ * RequestedAuthnContext: for `exact`, the first class it names that the login meets (as Apereo CAS
+ * names the requested class); for the comparisons, the strongest the login meets, when that meets the
+ * request; without a request, the strongest. Refused with NoAuthnContext when none does.
+ */
+export function answeredAuthnContext(requested: RequestedAuthnContext | undefined, met: readonly string[]): string {
+  const strongest = met[met.length - 1] ?? AUTHN_CONTEXT.unspecified;
+  if (requested === undefined || requested.classes.length === 0) return strongest;
+  if (requested.comparison === 'exact') {
+    const named = requested.classes.find((name) => met.includes(name));
+    if (named !== undefined) return named;
+  } else if (meetsRequestedAuthnContext(requested, strongest)) {
+    return strongest;
+  }
+  checkRequestedAuthnContext(requested, strongest);
+  return strongest;
+}

@@ -7,3 +7,4 @@ export * from './saml-requests.js';
 export * from './service-provider.js';
 export * from './session-store.js';
 export * from './saml-keys.js';
+export * from './pending-logins.js';

@@ -1,3 +1,4 @@
+import { serviceDataKey } from '../../domain/registry/service-data.js';
 import type { SamlBinding, SignatureAlgorithm } from './saml-names.js';
 
 /** An endpoint of an SP's metadata: an AssertionConsumerService or a SingleLogoutService. */
@@ -80,9 +81,24 @@ export interface SamlServiceProviderDefinition extends Partial<SamlServiceProvid
   readonly metadataSignatureLocation?: string;
 }
 
+/** Apereo's class of an SP's registered service, the saml2 module's service type. */
+export const SAML_REGISTERED_SERVICE = 'org.apereo.cas.support.saml.services.SamlRegisteredService';
+
+/** The class as Apereo writes it, then as CAS 4.2 wrote it (org.jasig), read as the same type. */
+export const SAML_REGISTERED_SERVICE_TYPES: readonly string[] = [SAML_REGISTERED_SERVICE, 'org.jasig.cas.support.saml.services.SamlRegisteredService'];
+
+/**
+ * The saml2 module's data on a registered service: the definition's SAML keys (its entity id is the
+ * service's `serviceId`), each policy key held only when the definition says other than Apereo's default.
+ */
+export type SamlServiceProviderData = Omit<SamlServiceProviderDefinition, 'serviceId'>;
+
+/** Where the saml2 module keeps an SP's definition on its registered service. */
+export const SAML_SERVICE_PROVIDER = serviceDataKey<SamlServiceProviderData>('samlServiceProvider');
+
 /** The policy of a definition, Apereo's defaults filled in. */
-export function policyOf(definition: SamlServiceProviderDefinition): SamlServiceProviderPolicy {
-  const { serviceId: _entityId, metadataLocation: _location, metadataSignatureLocation: _signer, ...policy } = definition;
+export function policyOf(definition: SamlServiceProviderData): SamlServiceProviderPolicy {
+  const { serviceId: _entityId, metadataLocation: _location, metadataSignatureLocation: _signer, ...policy } = definition as SamlServiceProviderData & { readonly serviceId?: string };
   return samlServiceProviderPolicy(policy);
 }
 

@@ -2,3 +2,4 @@ export { describeSamlRequestIdStore, type SamlRequestIdStoreFactory } from './re
 export { samlCredential, type SamlCredential } from './saml-credentials.js';
 export { describeSamlSessionStore, type SamlSessionStoreFactory } from './session-store-contract.js';
 export { describeSaml2StoresOnRecords } from './stores-on-records.js';
+export { describePendingSamlLogins, type PendingSamlLoginsFactory } from './pending-logins-contract.js';

@@ -1,0 +1,127 @@
+import { type Clock, type RandomSource } from '@tessera/core';
+import { BINDING, currentKey, samlId, singleLogoutService, STATUS, type SamlKeySet, type SamlRequestIdStore, type SamlSessionStore, type SamlStatusCode } from '@tessera/core/modules/saml2';
+import type { Context } from 'koa';
+import { z } from 'zod';
+import { UNEXPECTED_ERROR_STATUS } from '../../errors/error-status.js';
+import { reportServerError } from '../../errors/report.js';
+import type { BrowserSessions, HttpContext } from '../../http-module.js';
+import { sendPage } from '../../pages/send-page.js';
+import { optionalText } from '../../request/parameter-schemas.js';
+import { defineRoute, type FailureRendering, type Route, type Step } from '../../routes/route.js';
+import { InboundRefusal, receiveLogoutRequest, type InboundMessage, type InboundSettings } from './inbound.js';
+import { logoutResponseXml } from './logout-messages.js';
+import { IDP_PATHS, MetadataError } from './metadata.js';
+import { redirectUrl } from './redirect-binding.js';
+import type { SamlPages } from './saml-pages.js';
+import type { SamlServiceProviders } from './service-providers.js';
+import { signEnveloped } from './xml-signature.js';
+
+export interface SamlSloDependencies {
+  readonly entityId: string;
+  readonly baseUrl: string;
+  readonly settings: InboundSettings;
+  readonly providers: SamlServiceProviders;
+  readonly requestIds: SamlRequestIdStore;
+  readonly sessions: SamlSessionStore;
+  /** The browser's login session (the login module's cookie). */
+  readonly browserSessions: BrowserSessions;
+  readonly keys: () => Promise<SamlKeySet>;
+  readonly pages: SamlPages;
+  readonly clock: Clock;
+  readonly random: RandomSource;
+}
+
+const HTML = { 'text/html': z.string().meta({ description: 'The form posting the LogoutResponse to the SP, or a page.' }) };
+const LOCATION = z.object({ Location: z.string().meta({ description: "The SP's SingleLogoutService with the LogoutResponse (HTTP-Redirect)." }) });
+const PARAMETERS = {
+  SAMLRequest: optionalText("The SP's LogoutRequest: base64 of its XML (HTTP-POST), or of its DEFLATE (HTTP-Redirect)."),
+  RelayState: optionalText('Handed back to the SP with the LogoutResponse, as it came.'),
+};
+
+/**
+ * Single logout the SP starts (SAML Profiles §4.4): its signed LogoutRequest, naming the user as this
+ * browser's session told it (the NameID of the assertion it got), ends the login session as /logout
+ * does: the TGT is destroyed (CAS single logout, OpenID Connect logout, the other SPs told), the
+ * session cookie cleared. The SP gets a signed LogoutResponse at its metadata's SingleLogoutService.
+ */
+export function sloRoutes(http: HttpContext, deps: SamlSloDependencies): Route[] {
+  const { pages, clock, random } = deps;
+  const failures: FailureRendering = { statusOf: () => 400, response: () => ({ content: HTML }) };
+  const renderFailures: Step = async function renderSamlLogoutFailures(ctx, next) {
+    try {
+      await next();
+    } catch (thrown) {
+      if (thrown instanceof InboundRefusal || thrown instanceof MetadataError) return sendPage(ctx, 400, pages.error(thrown.reason));
+      reportServerError(http.events, thrown, ctx);
+      return sendPage(ctx, UNEXPECTED_ERROR_STATUS, pages.error('Something went wrong; please try again later.'));
+    }
+  };
+
+  const logOut = async (ctx: Context, inbound: InboundMessage, endpoint: string) => {
+    const received = await receiveLogoutRequest(inbound, `${deps.baseUrl}${endpoint}`, deps.settings, { serviceProvider: deps.providers.serviceProvider, requestIds: deps.requestIds, now: () => clock.now() });
+    const { sp, message, relayState } = received;
+    const tgtId = await deps.browserSessions.sessionOf(ctx);
+    let status: SamlStatusCode = STATUS.success;
+    let subStatus: SamlStatusCode | undefined;
+    if (tgtId !== undefined) {
+      const held = (await deps.sessions.sessionsOf(tgtId)).find((session) => session.spEntityId === sp.metadata.entityId);
+      if (held !== undefined && held.nameId === message.nameId.value) {
+        // The SP logged itself out: it is not told again when the session ends.
+        await deps.sessions.remove(tgtId, sp.metadata.entityId);
+        await http.core.destroyTicketGrantingTicket.execute(tgtId);
+        await deps.browserSessions.forget(ctx, tgtId);
+      } else {
+        // This browser's session is not the one the SP names: it stays.
+        status = STATUS.requester;
+        subStatus = STATUS.unknownPrincipal;
+      }
+    }
+    const endpointOfSp = singleLogoutService(sp.metadata, [BINDING.redirect, BINDING.post]);
+    if (endpointOfSp === undefined) return sendPage(ctx, 200, pages.loggedOut());
+    const destination = endpointOfSp.responseLocation ?? endpointOfSp.location;
+    const id = samlId(random);
+    const xml = logoutResponseXml({ id, issueInstant: clock.now(), issuer: sp.policy.issuerEntityId ?? deps.entityId, destination, inResponseTo: message.id, status, ...(subStatus !== undefined && { subStatus }) });
+    const credential = currentKey((await deps.keys()).signing);
+    const algorithm = sp.policy.signingSignatureAlgorithms[0] ?? 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256';
+    if (endpointOfSp.binding === BINDING.redirect) {
+      ctx.status = 303;
+      ctx.set('Cache-Control', 'no-store');
+      ctx.redirect(redirectUrl(destination, 'SAMLResponse', xml, relayState, { credential, algorithm }));
+      return;
+    }
+    const signed = signEnveloped(xml, id, credential, algorithm);
+    sendPage(ctx, 200, pages.post(destination, { SAMLResponse: Buffer.from(signed, 'utf8').toString('base64'), RelayState: relayState }));
+  };
+
+  const described =
+    "An SP's signed LogoutRequest naming the user of this browser's session ends that session as `/logout` does (CAS single logout, OpenID Connect logout, the other SPs told), and the SP gets a signed LogoutResponse at the SingleLogoutService of its metadata. A request naming another user leaves the session and answers `UnknownPrincipal`; one that fails a check gets an error page naming why.";
+  const redirectSlo = defineRoute({
+    method: 'get',
+    path: IDP_PATHS.redirectSlo,
+    operationId: 'saml2RedirectSlo',
+    summary: "SAML 2.0: single logout, an SP's LogoutRequest over HTTP-Redirect",
+    description: described,
+    request: { query: z.object({ ...PARAMETERS, SigAlg: optionalText('The algorithm of the signature over the query.'), Signature: optionalText('The signature over the query (base64).') }) },
+    responses: { 200: { description: 'The LogoutResponse posted to the SP, or a page.', content: HTML }, 303: { description: 'Back to the SP with the LogoutResponse.', headers: LOCATION } },
+    failures,
+    steps: [renderFailures],
+    async handle(ctx) {
+      await logOut(ctx, { binding: BINDING.redirect, rawQuery: ctx.querystring }, IDP_PATHS.redirectSlo);
+    },
+  });
+  const postSlo = defineRoute({
+    method: 'post',
+    path: IDP_PATHS.postSlo,
+    operationId: 'saml2PostSlo',
+    summary: "SAML 2.0: single logout, an SP's LogoutRequest over HTTP-POST",
+    description: described,
+    request: { parameters: z.object(PARAMETERS) },
+    responses: { 200: { description: 'The LogoutResponse posted to the SP, or a page.', content: HTML }, 303: { description: 'Back to the SP with the LogoutResponse.', headers: LOCATION } },
+    failures,
+    steps: [renderFailures, http.readBody],
+    async handle(ctx, { sentParameters }) {
+      await logOut(ctx, { binding: BINDING.post, form: sentParameters }, IDP_PATHS.postSlo);
+    },
+  });
+  return [redirectSlo, postSlo];
+}

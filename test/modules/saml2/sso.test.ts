@@ -1,0 +1,309 @@
+import { mkdtempSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { inflateRawSync } from 'node:zlib';
+import { expect } from 'chai';
+import { envelopedSignatureOf, parseXml, verifyEnvelopedSignature } from '@tessera/adapter-koa/modules/saml2';
+import { Secret, TOTP } from 'otpauth';
+import type { SAML } from '@node-saml/node-saml';
+import { describeWithRedis } from '@tessera/testkit/redis';
+import type { Tessera } from '../../support/tessera.js';
+import { freePort } from '../oidc/support.js';
+import { acsOf, CAS, logoutReceiver, postedResponse, sloOf, idpOf, scriptedSp, spEntityId, spKeys, SpreadBrowser, spService, startSaml, statusOf, walk, writeSpMetadata, type Idp, type SpKeys, type Walk } from './support.js';
+
+const OTP_SECRET = new Secret({ size: 20 }).base32;
+const CASUSER = ['casuser', 'Mellon'] as const;
+const ALICE = ['alice', 'secret'] as const;
+const DENIED_PAGE = 'https://help.example.org/denied';
+const RSA_SHA256 = 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256';
+const requiring = (values: Record<string, string[]>, more: Record<string, unknown> = {}) => ({
+  '@class': `${CAS}.DefaultRegisteredServiceAccessStrategy`,
+  requiredAttributes: { '@class': 'java.util.HashMap', ...Object.fromEntries(Object.entries(values).map(([name, list]) => [name, ['java.util.HashSet', list]])) },
+  ...more,
+});
+
+/** Every SP of the tests, each refusing or releasing in one way of its definition. */
+function serviceProviders(folder: string, keys: SpKeys, backChannel: string): Record<string, unknown>[] {
+  const sp = (id: number, name: string, more: Record<string, unknown> = {}) => spService(id, name, writeSpMetadata(folder, name, keys), more);
+  return [
+    sp(50, 'plain'),
+    sp(51, 'staff', { accessStrategy: requiring({ memberOf: ['staff'] }) }),
+    sp(52, 'disabled', { accessStrategy: { '@class': `${CAS}.DefaultRegisteredServiceAccessStrategy`, enabled: false } }),
+    sp(53, 'nosso', { accessStrategy: { '@class': `${CAS}.DefaultRegisteredServiceAccessStrategy`, ssoEnabled: false } }),
+    sp(54, 'mfa', { multifactorPolicy: { '@class': `${CAS}.DefaultRegisteredServiceMultifactorPolicy`, multifactorAuthenticationProviders: ['java.util.LinkedHashSet', ['mfa-gauth']] } }),
+    sp(55, 'mailuser', {
+      requiredNameIdFormat: 'unspecified',
+      attributeReleasePolicy: { '@class': `${CAS}.ReturnAllowedAttributeReleasePolicy`, allowedAttributes: ['java.util.ArrayList', ['memberOf']] },
+      usernameAttributeProvider: { '@class': `${CAS}.PrincipalAttributeRegisteredServiceUsernameProvider`, usernameAttribute: 'mail' },
+      attributeFriendlyNames: { '@class': 'java.util.TreeMap', memberOf: 'isMemberOf' },
+      attributeNameFormats: { '@class': 'java.util.TreeMap', memberOf: 'uri' },
+    }),
+    sp(56, 'encrypted', { encryptAssertions: true }),
+    sp(57, 'redirected', { accessStrategy: requiring({ memberOf: ['staff'] }, { unauthorizedRedirectUrl: DENIED_PAGE }) }),
+    spService(58, 'backchannel', writeSpMetadata(folder, 'backchannel', keys, backChannel)),
+  ];
+}
+
+interface Nodes {
+  readonly publicUrl: string;
+  readonly servers: readonly Tessera[];
+}
+
+function users() {
+  return [
+    { username: 'casuser', password: 'Mellon', otpSecret: OTP_SECRET, attributes: { mail: ['casuser@example.org'], memberOf: ['staff', 'faculty'] } },
+    { username: 'alice', password: 'secret', attributes: { mail: ['alice@example.org'], memberOf: ['students'] } },
+  ];
+}
+
+// docs/modules/saml2.md (Single sign-on): an SP's AuthnRequest goes through /login for the SP's
+// registered service, and the one relying-party path decides access, second factor and release.
+describe('saml2: single sign-on through /login, the SP obeying its own service definition', () => {
+  describe('on the memory store', () =>
+    singleSignOn(async (services) => {
+      const tessera = await startSaml(services, { modules: ['rest', 'otp', 'login', 'saml2'], users: users() });
+      return { publicUrl: tessera.url, servers: [tessera] };
+    }));
+  describeWithRedis('on Redis, two nodes behind one address: the request at one, the answer from the other', (redis) =>
+    singleSignOn(async (services) => {
+      const folder = mkdtempSync(join(tmpdir(), 'tessera-saml2-nodes-'));
+      const [portA, portB] = [await freePort(), await freePort()];
+      const shared = {
+        modules: ['rest', 'otp', 'login', 'saml2'],
+        users: users(),
+        storage: { type: 'redis', redis: { url: redis().url, keyPrefix: `saml${randomBytes(4).toString('hex')}:` } },
+        login: { keyFile: join(folder, 'login-key.json') },
+        saml2: { keyFile: join(folder, 'saml2-keys.json') },
+      };
+      // A writes the key files; B reads them. Both answer for A's address, as behind a load balancer.
+      const a = await startSaml(services, { ...shared, server: { host: '127.0.0.1', port: portA, nodeName: 'node-a', publicUrl: `http://127.0.0.1:${portA}` } });
+      const b = await startSaml(services, { ...shared, server: { host: '127.0.0.1', port: portB, nodeName: 'node-b', publicUrl: `http://127.0.0.1:${portA}` } });
+      return { publicUrl: a.url, servers: [a, b] };
+    }),
+  );
+});
+
+function singleSignOn(start: (services: Record<string, unknown>[]) => Promise<Nodes>): void {
+  let nodes: Nodes;
+  let idp: Idp;
+  let keys: SpKeys;
+  let receiver: Awaited<ReturnType<typeof logoutReceiver>>;
+
+  before(async function () {
+    this.timeout(60_000);
+    keys = await spKeys();
+    receiver = await logoutReceiver();
+    const folder = mkdtempSync(join(tmpdir(), 'tessera-saml2-sps-'));
+    nodes = await start(serviceProviders(folder, keys, receiver.url));
+    idp = await idpOf(nodes.publicUrl);
+  });
+  after(async () => {
+    await Promise.all((nodes?.servers ?? []).map((server) => server.close()));
+    receiver?.server.close();
+  });
+
+  const browser = () => new SpreadBrowser(nodes.publicUrl, nodes.servers);
+  const sp = (name: string, options: Parameters<typeof scriptedSp>[3] = {}) => scriptedSp(name, keys, idp, options);
+  const otp = () => TOTP.generate({ secret: Secret.fromBase32(OTP_SECRET) });
+
+  /** The SP's AuthnRequest over HTTP-Redirect, walked through tessera. */
+  async function signOn(saml: SAML, through: SpreadBrowser, fill: Parameters<typeof walk>[2] = {}, relayState = 'relay-1'): Promise<Walk> {
+    const url = await saml.getAuthorizeUrlAsync(relayState, undefined, {});
+    return walk(through, await through.get(url), fill);
+  }
+
+  /** What the SP makes of the Response: node-saml's checks of signature, InResponseTo, audience, times. */
+  async function accepted(saml: SAML, walked: Walk) {
+    expect(walked.response, `no Response: ${walked.shown.join(' > ')} ${walked.page.status} ${/<main>([\s\S]*)<\/main>/.exec(walked.page.body)?.[1] ?? walked.page.body.slice(0, 400)}`).to.not.equal(undefined);
+    const { profile } = await saml.validatePostResponseAsync({ SAMLResponse: walked.response!.SAMLResponse, ...(walked.response!.RelayState !== undefined && { RelayState: walked.response!.RelayState }) });
+    return profile!;
+  }
+
+  it("the login form, then a signed Response a strict SP accepts: Destination, InResponseTo, audience, Recipient and NotOnOrAfter its own, the user a pairwise persistent id, the attributes its release policy allows", async () => {
+    const saml = sp('plain');
+    const through = browser();
+    const walked = await signOn(saml, through, { user: CASUSER });
+    expect(walked.shown, /<main>([\s\S]*)<\/main>/.exec(walked.page.body)?.[1]).to.deep.equal(['Log in']);
+    const { xml, action, RelayState } = walked.response!;
+    expect(action).to.equal(acsOf('plain'));
+    expect(RelayState).to.equal('relay-1');
+    const requestId = /InResponseTo="([^"]+)"/.exec(xml)?.[1];
+    expect(xml).to.contain(`Destination="${acsOf('plain')}"`).and.contain(`Recipient="${acsOf('plain')}"`).and.contain(`<saml:Audience>${spEntityId('plain')}</saml:Audience>`);
+    expect(xml.match(new RegExp(`InResponseTo="${requestId}"`, 'g'))).to.have.length(2);
+    const notOnOrAfter = Date.parse(/SubjectConfirmationData NotOnOrAfter="([^"]+)"/.exec(xml)![1]!);
+    expect(notOnOrAfter - Date.now()).to.be.within(200_000, 301_000);
+    const profile = await accepted(saml, walked);
+    expect(profile.nameIDFormat).to.equal('urn:oasis:names:tc:SAML:2.0:nameid-format:persistent');
+    expect(profile.nameID).to.match(/^[A-Za-z0-9+/=]{20,}$/);
+    expect(profile.nameID).to.not.equal('casuser');
+    expect(profile['mail']).to.equal('casuser@example.org');
+    expect(profile['memberOf']).to.deep.equal(['staff', 'faculty']);
+
+    // Single sign-on: a second request of the same browser needs no form, and the same SP gets the same persistent id.
+    const again = await signOn(saml, through);
+    expect(again.shown).to.deep.equal([]);
+    expect((await accepted(saml, again)).nameID).to.equal(profile.nameID);
+    // The Response was answered once: its callback, visited again, has nothing to answer.
+    const replayed = await through.get(walked.page.url);
+    expect(replayed.status).to.equal(400);
+  });
+
+  it('the POST binding: a signed AuthnRequest in a form', async () => {
+    // The POST binding carries base64 XML, never DEFLATE: node-saml deflates unless told otherwise.
+    const saml = sp('plain', { entryPoint: `${idp.base}/idp/profile/SAML2/POST/SSO`, authnRequestBinding: 'HTTP-POST', skipRequestCompression: true });
+    const message = (await saml.getAuthorizeMessageAsync('relay-post')) as Record<string, string>;
+    const samlRequest = message['SAMLRequest']!;
+    const through = browser();
+    const walked = await walk(through, await through.post(`${nodes.publicUrl}/idp/profile/SAML2/POST/SSO`, { SAMLRequest: samlRequest, RelayState: 'relay-post' }), { user: CASUSER });
+    expect((await accepted(saml, walked))['mail']).to.equal('casuser@example.org');
+    expect(walked.response!.RelayState).to.equal('relay-post');
+  });
+
+  it("access: the SP's required attributes, enabled and ssoEnabled apply as to a CAS service's", async () => {
+    // alice is no member of staff: the SP gets RequestDenied, no assertion.
+    const refused = await signOn(sp('staff'), browser(), { user: ALICE });
+    expect(statusOf(refused.response!.xml)).to.deep.equal(['Responder', 'RequestDenied']);
+    expect(refused.response!.xml).to.not.contain('Assertion');
+    expect(refused.response!.action).to.equal(acsOf('staff'));
+    // A definition naming unauthorizedRedirectUrl sends the browser there instead.
+    const redirected = await signOn(sp('redirected'), browser(), { user: ALICE });
+    expect(redirected.page.location).to.equal(DENIED_PAGE);
+    // A disabled SP: refused before any form, as an OIDC client is; the SP is told RequestDenied.
+    const disabled = await signOn(sp('disabled'), browser(), { user: CASUSER });
+    expect(disabled.shown).to.deep.equal([]);
+    expect(statusOf(disabled.response!.xml)).to.deep.equal(['Responder', 'RequestDenied']);
+    // ssoEnabled false: a session of the browser does not reach it; the form again.
+    const through = browser();
+    await signOn(sp('plain'), through, { user: CASUSER });
+    const noSso = await signOn(sp('nosso'), through, { user: CASUSER });
+    expect(noSso.shown).to.deep.equal(['Log in']);
+    expect(statusOf(noSso.response!.xml)).to.deep.equal(['Success']);
+  });
+
+  it("second factor: the SP's multifactorPolicy asks the one-time code, also of a session without it (step-up); its context class says so", async () => {
+    const saml = sp('mfa', { authnContext: ['https://refeds.org/profile/mfa'], racComparison: 'minimum' });
+    const through = browser();
+    await signOn(sp('plain'), through, { user: CASUSER });
+    const stepped = await signOn(saml, through, { otp });
+    expect(stepped.shown).to.deep.equal(['One-time code']);
+    await accepted(saml, stepped);
+    expect(stepped.response!.xml).to.contain('<saml:AuthnContextClassRef>https://refeds.org/profile/mfa</saml:AuthnContextClassRef>');
+    // Without the code, no Response at all: the page asks for it.
+    const unproven = await signOn(saml, browser(), { user: CASUSER });
+    expect(unproven.response).to.equal(undefined);
+    expect(unproven.shown).to.deep.equal(['Log in', 'One-time code']);
+  });
+
+  it("release: the SP's username provider names the user (an unspecified NameID), its release policy, friendly names and name formats shape the attributes", async () => {
+    const saml = sp('mailuser', { identifierFormat: null });
+    const walked = await signOn(saml, browser(), { user: CASUSER });
+    const profile = await accepted(saml, walked);
+    expect(profile.nameID).to.equal('casuser@example.org');
+    expect(profile.nameIDFormat).to.equal('urn:oasis:names:tc:SAML:1.1:nameid-format:unspecified');
+    expect(profile['memberOf']).to.deep.equal(['staff', 'faculty']);
+    expect(profile['mail']).to.equal(undefined);
+    expect(walked.response!.xml).to.contain('Name="memberOf" NameFormat="urn:oasis:names:tc:SAML:2.0:attrname-format:uri" FriendlyName="isMemberOf"');
+    // It asks for another format than its definition requires: InvalidNameIDPolicy.
+    const transient = await signOn(sp('mailuser', { identifierFormat: 'urn:oasis:names:tc:SAML:2.0:nameid-format:transient' }), browser(), { user: CASUSER });
+    expect(statusOf(transient.response!.xml)).to.deep.equal(['Requester', 'InvalidNameIDPolicy']);
+  });
+
+  it('encryptAssertions: the assertion reaches the SP encrypted for its key, and decrypts to the user', async () => {
+    const saml = sp('encrypted');
+    const walked = await signOn(saml, browser(), { user: CASUSER });
+    expect(walked.response!.xml).to.contain('EncryptedAssertion').and.not.contain('casuser@example.org');
+    expect((await accepted(saml, walked))['mail']).to.equal('casuser@example.org');
+  });
+
+  it('ForceAuthn asks for the password again, whatever the session', async () => {
+    const through = browser();
+    await signOn(sp('plain'), through, { user: CASUSER });
+    const saml = sp('plain', { forceAuthn: true });
+    const forced = await signOn(saml, through, { user: CASUSER });
+    expect(forced.shown).to.deep.equal(['Log in']);
+    await accepted(saml, forced);
+  });
+
+  it('IsPassive: NoPassive without a session, never a form; with one, the user', async () => {
+    const saml = sp('plain', { passive: true });
+    const through = browser();
+    const without = await signOn(saml, through);
+    expect(without.shown).to.deep.equal([]);
+    expect(statusOf(without.response!.xml)).to.deep.equal(['Responder', 'NoPassive']);
+    expect(without.response!.xml).to.match(/InResponseTo="_/);
+    await signOn(sp('plain'), through, { user: CASUSER });
+    const withSession = await signOn(saml, through);
+    expect(withSession.shown).to.deep.equal([]);
+    expect((await accepted(saml, withSession))['mail']).to.equal('casuser@example.org');
+  });
+
+  it('IdP-initiated: a Response without InResponseTo to an AssertionConsumerService of the metadata only', async () => {
+    const through = browser();
+    const query = new URLSearchParams({ providerId: spEntityId('plain'), shire: acsOf('plain'), target: 'landing' });
+    const walked = await walk(through, await through.get(`${nodes.publicUrl}/idp/profile/SAML2/Unsolicited/SSO?${query.toString()}`), { user: CASUSER });
+    expect(walked.response!.action).to.equal(acsOf('plain'));
+    expect(walked.response!.RelayState).to.equal('landing');
+    expect(walked.response!.xml).to.not.contain('InResponseTo');
+    const unlisted = await through.get(`${nodes.publicUrl}/idp/profile/SAML2/Unsolicited/SSO?${new URLSearchParams({ providerId: spEntityId('plain'), shire: 'https://evil.example.org/acs' }).toString()}`);
+    expect(unlisted.status).to.equal(400);
+    expect(unlisted.body).to.contain('lists no AssertionConsumerService https://evil.example.org/acs');
+  });
+
+  it('a request of an unknown SP, or a replayed one, never reaches /login', async () => {
+    const stranger = scriptedSp('stranger', keys, idp);
+    const through = browser();
+    const unknown = await through.get(await stranger.getAuthorizeUrlAsync('', undefined, {}));
+    expect(unknown.status).to.equal(400);
+    expect(unknown.body).to.contain(`No service provider is registered as ${spEntityId('stranger')}`);
+    const url = await sp('plain').getAuthorizeUrlAsync('', undefined, {});
+    expect((await through.get(url)).status).to.equal(303);
+    const replay = await through.get(url);
+    expect(replay.location).to.equal(null);
+  });
+
+  it("single logout the SP starts: its signed LogoutRequest ends the browser's session, and it gets a signed LogoutResponse it accepts", async () => {
+    const saml = sp('plain');
+    const through = browser();
+    const profile = await accepted(saml, await signOn(saml, through, { user: CASUSER }));
+    const logout = await through.get(await saml.getLogoutUrlAsync(profile, 'bye', {}));
+    // node-saml's metadata lists its SingleLogoutService over HTTP-POST: the LogoutResponse is posted there, signed.
+    const posted = postedResponse(logout);
+    expect(posted?.action).to.equal(sloOf('plain'));
+    expect(posted!.RelayState).to.equal('bye');
+    expect(statusOf(posted!.xml)).to.deep.equal(['Success']);
+    // Signed by the IdP's key, addressed to the SP's SingleLogoutService, in response to its request.
+    const document = parseXml(posted!.xml, 1024 * 1024);
+    const covered = verifyEnvelopedSignature(posted!.xml, document, envelopedSignatureOf(document)!, [idp.certificate], [RSA_SHA256], 1024 * 1024);
+    expect(covered.getAttribute('Destination')).to.equal(sloOf('plain'));
+    const requestXml = inflateRawSync(Buffer.from(new URL(logout.url).searchParams.get('SAMLRequest')!, 'base64')).toString('utf8');
+    expect(covered.getAttribute('InResponseTo')).to.equal(/ID="([^"]+)"/.exec(requestXml)![1]);
+    // The session is gone: the next request asks for the password.
+    expect((await signOn(saml, through, { user: CASUSER })).shown).to.deep.equal(['Log in']);
+    // The same LogoutRequest again is a replay; one naming another user leaves the session as it is.
+    const fresh = await accepted(saml, await signOn(saml, through, { user: CASUSER }));
+    const other = postedResponse(await through.get(await saml.getLogoutUrlAsync({ ...fresh, nameID: 'someone-else' }, '', {})));
+    expect(statusOf(other!.xml)).to.deep.equal(['Requester', 'UnknownPrincipal']);
+    expect((await signOn(saml, through)).shown).to.deep.equal([]);
+  });
+
+  it('a session that ends tells every other SP that got an assertion in it: a signed LogoutRequest over the back channel, naming the user as the SP knows them', async () => {
+    const through = browser();
+    const backChannel = sp('backchannel');
+    const known = await accepted(backChannel, await signOn(backChannel, through, { user: CASUSER }));
+    const saml = sp('plain');
+    const profile = await accepted(saml, await signOn(saml, through));
+    receiver.requests.length = 0;
+    await through.get(await saml.getLogoutUrlAsync(profile, '', {}));
+    expect(receiver.requests).to.have.length(1);
+    const request = receiver.requests[0]!;
+    const document = parseXml(request, 1024 * 1024);
+    const covered = verifyEnvelopedSignature(request, document, envelopedSignatureOf(document)!, [idp.certificate], [RSA_SHA256], 1024 * 1024);
+    expect(covered.localName).to.equal('LogoutRequest');
+    expect(covered.getAttribute('Destination')).to.equal(receiver.url);
+    expect(request).to.contain(`>${known.nameID}</saml:NameID>`).and.contain(`<samlp:SessionIndex>${known.sessionIndex}</samlp:SessionIndex>`);
+    // Told once: /logout of a session that is gone tells nobody again.
+    await through.get(`${nodes.publicUrl}/logout`);
+    expect(receiver.requests).to.have.length(1);
+  });
+}
