@@ -5,6 +5,7 @@ import { key, KEYS } from '../../keys.js';
 import type { ModuleRegistration } from '../module.js';
 import { CasUpstream } from './cas-upstream.js';
 import type { delegationSections, UpstreamProviderSettings } from './config.js';
+import { OAuth2Upstream } from './oauth2-upstream.js';
 import { OidcUpstream } from './oidc-upstream.js';
 
 const LOGIN = key<DelegatedLogin>('delegation: delegated login');
@@ -30,6 +31,7 @@ export const registerDelegationModule: ModuleRegistration<typeof delegationSecti
 
 function upstreamOf(provider: UpstreamProviderSettings, clock: Clock): UpstreamProvider {
   if (provider.type === 'oidc' && provider.oidc !== undefined) return new OidcUpstream(provider.id, provider.oidc, provider.timeoutSeconds, clock);
+  if (provider.type === 'oauth2' && provider.oauth2 !== undefined) return new OAuth2Upstream(provider.id, provider.oauth2, provider.timeoutSeconds);
   if (provider.type === 'cas' && provider.cas !== undefined) return new CasUpstream(provider.id, provider.cas, provider.timeoutSeconds);
   // The module's problems refuse a provider without its type's settings before anything is bound.
   throw new Error(`delegation.providers: ${provider.id} has no ${provider.type} settings`);
