@@ -1,5 +1,6 @@
 export * from './domain/errors.js';
 export * from './domain/events.js';
+export * from './domain/client-address.js';
 export * from './domain/service-url.js';
 export * from './domain/authentication/authentication.js';
 export * from './domain/authentication/credential.js';

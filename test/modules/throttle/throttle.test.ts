@@ -140,3 +140,42 @@ describe("throttle: another principal's success never forgets a user's failures 
     for (let i = 0; i < 3; i++) expect(await round()).to.deep.equal([401, 401, 201]);
   });
 });
+
+// docs/protocol.md §5: an IPv6 host is handed a whole /64 and may send from any of its addresses, so every
+// per-client count of the module is kept per /64 network.
+describe('throttle: an IPv6 client counts by its /64 network (docs/protocol.md §5)', () => {
+  let tessera: Tessera;
+  before(async () => {
+    // Behind a trusted proxy, so each request names its client address in X-Forwarded-For.
+    tessera = await startTessera({
+      server: { host: '127.0.0.1', port: 0, nodeName: 'e2e', trustProxy: true },
+      modules: ['rest', 'throttle'],
+      throttle: { ...SETTINGS, validation: { requestsPerSecond: 0.01, burst: 2 } },
+    });
+  });
+  after(() => tessera.close());
+
+  const from = (address: string, init: RequestInit = {}): RequestInit => ({ ...init, headers: { ...(init.headers as Record<string, string>), accept: 'text/plain', 'x-forwarded-for': address } });
+
+  it('failed logins from addresses of one /64 lock the whole network for the user; another /64 still logs in', async () => {
+    const attempt = (address: string, password: string) => fetch(`${tessera.url}/v1/tickets`, from(address, form({ username: 'casuser', password })));
+    const guesses: number[] = [];
+    for (const address of ['2001:db8:0:7::1', '2001:db8:0:7:8c3e:11ff:fe42:9a01', '2001:DB8:0:7::3']) guesses.push((await attempt(address, 'wrong')).status);
+    expect(guesses).to.deep.equal([401, 401, 401]);
+    const locked = await attempt('2001:db8:0:7:ffff::9', 'Mellon');
+    expect(locked.status).to.equal(423);
+    expect(Number(locked.headers.get('retry-after'))).to.be.within(29, 30);
+    expect((await attempt('2001:db8:0:8::1', 'Mellon')).status).to.equal(201);
+    const lockLines = tessera.logs.filter((line) => line.includes('"event":"authentication.throttled"'));
+    expect(lockLines).to.have.length(1);
+    expect(lockLines[0]).to.include('"key":"2001:db8:0:7::/64 casuser"');
+  });
+
+  it('the validation request rate is one bucket per /64: its third request is refused from a new address of the network, not from another network', async () => {
+    const validate = (address: string) => fetch(`${tessera.url}/p3/serviceValidate?service=https%3A%2F%2Fapp.example.org%2F&ticket=ST-1-x-e2e`, from(address));
+    const statuses: number[] = [];
+    for (const address of ['2001:db8:0:9::1', '2001:db8:0:9::2', '2001:db8:0:9:abcd::3']) statuses.push((await validate(address)).status);
+    expect(statuses).to.deep.equal([400, 400, 429]);
+    expect((await validate('2001:db8:0:a::1')).status).to.equal(400);
+  });
+});

@@ -7,7 +7,10 @@ import type { TicketKind } from './tickets/ticket.js';
  * CAS's ClientInfo). Reported beside every event the request causes, for the audit trail.
  */
 export interface RequestOrigin {
-  /** The client's address, e.g. the TCP peer or, behind a trusted proxy, the address it reports. */
+  /**
+   * The client's address, e.g. the TCP peer or, behind a trusted proxy, the address it reports. Limits
+   * per client count by its `clientAddressGroup` (an IPv6 address by its /64).
+   */
   readonly clientAddress: string;
   /** The request's `User-Agent`, for the access strategies that read it; never reported. */
   readonly userAgent?: string;

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import { isIPv6 } from 'node:net';
-import type { Clock, RecordStore, RecordStores } from '@tessera/core';
+import { clientAddressGroup, type Clock, type RecordStore, type RecordStores } from '@tessera/core';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 
 /**
@@ -54,26 +53,11 @@ export class PendingInteractions {
 type StartedAt = [number, number];
 
 /**
- * A group name for an address: a hash, so no address (IPv6's colons included) shapes a storage key. An
- * IPv6 address counts by its /64 network: one host is handed a whole /64 and may send from any of its
- * addresses, which would otherwise each have their own `limit`.
+ * A group name for an address: a hash of its `clientAddressGroup` (an IPv6 address counts by its /64
+ * network), so no address (IPv6's colons included) shapes a storage key.
  */
 function addressGroup(clientAddress: string): string {
-  return createHash('sha256').update(ipv6Network64(clientAddress) ?? clientAddress).digest('base64url').slice(0, 22);
-}
-
-/**
- * The first four groups of an IPv6 address, written out in full (`2001:db8:0:0/64`); undefined for IPv4
- * and for an IPv6 address that carries one (`::ffff:192.0.2.1`), whose host is the IPv4 address.
- */
-function ipv6Network64(address: string): string | undefined {
-  const unzoned = address.split('%')[0]!;
-  if (!isIPv6(unzoned) || unzoned.includes('.')) return undefined;
-  const groupsOf = (part: string) => (part === '' ? [] : part.split(':'));
-  const [head = '', tail] = unzoned.split('::');
-  const leading = groupsOf(head);
-  const groups = tail === undefined ? leading : [...leading, ...Array<string>(8 - leading.length - groupsOf(tail).length).fill('0'), ...groupsOf(tail)];
-  return `${groups.slice(0, 4).map((group) => Number.parseInt(group, 16).toString(16)).join(':')}/64`;
+  return createHash('sha256').update(clientAddressGroup(clientAddress)).digest('base64url').slice(0, 22);
 }
 
 /** The Interaction model's storage, whose destroy also takes the interaction out of its address's count. */

@@ -1,4 +1,5 @@
 import type { Authentication } from '../../domain/authentication/authentication.js';
+import { clientAddressGroup } from '../../domain/client-address.js';
 import type { CredentialType } from '../../domain/authentication/credential.js';
 import { ThrottledError } from '../../domain/errors.js';
 import type { RequestOrigin } from '../../domain/events.js';
@@ -17,16 +18,20 @@ export interface ThrottleSettings {
   readonly maxLockSeconds: number;
 }
 
-/** Whose failures are counted together (docs/protocol.md §5): the request's client address, and the username it sent if any. */
+/** Whose failures are counted together (docs/protocol.md §5): the request's client address (an IPv6 one by its /64), and the username it sent if any. */
 export interface ThrottleSubject {
   readonly origin: RequestOrigin;
   readonly username?: string | undefined;
 }
 
-/** The throttle key of docs/protocol.md §5: the client IP, plus the lower-cased username when one was sent. */
-export function throttleKey(clientIp: string, username?: string): string {
+/**
+ * The throttle key of docs/protocol.md §5: the client's address group (an IPv6 address's /64 network,
+ * `clientAddressGroup`), plus the lower-cased username when one was sent.
+ */
+export function throttleKey(clientAddress: string, username?: string): string {
+  const client = clientAddressGroup(clientAddress);
   const name = normalizedUsername(username);
-  return name ? `${clientIp} ${name}` : clientIp;
+  return name ? `${client} ${name}` : client;
 }
 
 

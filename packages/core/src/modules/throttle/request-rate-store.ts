@@ -1,5 +1,5 @@
 /**
- * Token buckets per key (a client IP, or a scope and a client IP) for the request-rate limits of the
+ * Token buckets per key (a client's address group, or a scope and one: RequestRateLimit) for the request-rate limits of the
  * validation endpoints and the login form, shared by every node. A bucket starts full (`capacity` tokens) and refills continuously at `refillPerSecond`.
  * Mongo keeps `{ _id: key, tokens, at }` and takes a token in one atomic pipeline update with upsert:
  * `tokens = min(capacity, tokens + (now - at) * refillPerSecond / 1000)`, minus one when at least one

@@ -1,5 +1,5 @@
 /**
- * Authentication-failure state per throttle key (client IP + lower-cased username), shared by every
+ * Authentication-failure state per throttle key (client address group + lower-cased username), shared by every
  * node. Each method is one atomic step; the module's Mongo store (cli-server modules/throttle/stores)
  * keeps one document per key, `{ _id: key, failures, windowEndsAt, lockedUntil, locks }`, and every
  * method maps to single-document updates:

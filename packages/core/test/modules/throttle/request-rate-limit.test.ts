@@ -28,6 +28,14 @@ describe('request-rate limit (docs/protocol.md §5)', () => {
     expect(store.calls).to.deep.equal([['login-form 203.0.113.9', clock.now(), 5, 1]]);
   });
 
+  it('asks one bucket for every address of an IPv6 /64, another for another /64, and an IPv4-mapped address its IPv4 bucket', async () => {
+    const clock = new FixedClock();
+    const store = new ScriptedRateStore([]);
+    const limit = new RequestRateLimit(store, clock, { burst: 5, requestsPerSecond: 1 }, 'login-form');
+    for (const address of ['2001:db8:0:7::1', '2001:DB8:0:7:ab:cd:ef:1', '2001:db8:0:8::1', '::ffff:203.0.113.9']) await limit.admit(address);
+    expect(store.calls.map(([key]) => key)).to.deep.equal(['login-form 2001:db8:0:7::/64', 'login-form 2001:db8:0:7::/64', 'login-form 2001:db8:0:8::/64', 'login-form 203.0.113.9']);
+  });
+
   it('refuses with the wait in whole seconds, rounded up and at least one', async () => {
     const limit = new RequestRateLimit(new ScriptedRateStore([1, 1500, 3000]), new FixedClock(), { burst: 1, requestsPerSecond: 1 });
     const waits = [];

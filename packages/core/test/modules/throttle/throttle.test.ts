@@ -42,6 +42,42 @@ describe('throttle policy (docs/protocol.md §5)', () => {
     expect(throttleKey('203.0.113.9', '  ')).to.equal('203.0.113.9');
   });
 
+  it('keys an IPv6 client by its /64 network, and an IPv4-mapped one by its IPv4 address', () => {
+    expect(throttleKey('2001:db8:0:7::1', 'CasUser')).to.equal('2001:db8:0:7::/64 casuser');
+    expect(throttleKey('2001:DB8:0:7:ab:cd:ef:1%eth0', 'casuser')).to.equal(throttleKey('2001:db8:0:7::1', 'casuser'));
+    expect(throttleKey('2001:db8:0:8::1', 'casuser')).to.not.equal(throttleKey('2001:db8:0:7::1', 'casuser'));
+    expect(throttleKey('::ffff:203.0.113.9', 'casuser')).to.equal(throttleKey('203.0.113.9', 'casuser'));
+  });
+
+  it('failures from two addresses of one IPv6 /64 lock them both; an address of another /64 stays open', async () => {
+    const { throttle: subject, events } = throttle();
+    const from = (clientAddress: string) => ({ origin: { clientAddress, requestId: clientAddress }, username: 'casuser' });
+    const first = from('2001:db8:0:7::1');
+    const second = from('2001:db8:0:7:8c3e:11ff:fe42:9a01');
+    await subject.failed(first);
+    await subject.failed(second);
+    expect(await retryAfter(subject.check(first))).to.equal('open');
+    await subject.failed(second);
+    expect(await retryAfter(subject.check(first))).to.equal(60);
+    expect(await retryAfter(subject.check(second))).to.equal(60);
+    expect(await retryAfter(subject.check(from('2001:db8:0:7::ffff')))).to.equal(60);
+    expect(await retryAfter(subject.check(from('2001:db8:0:8::1')))).to.equal('open');
+    expect(events.ofType('authentication.throttled')).to.deep.equal([{ type: 'authentication.throttled', key: '2001:db8:0:7::/64 casuser', username: 'casuser', lockSeconds: 60, failures: 3 }]);
+  });
+
+  it("a success from one address of a /64 forgets the network's failures for the user it proved", async () => {
+    const { throttle: subject } = throttle();
+    const from = (clientAddress: string) => ({ origin: { clientAddress, requestId: clientAddress }, username: 'casuser' });
+    await subject.failed(from('2001:db8:0:7::1'));
+    await subject.failed(from('2001:db8:0:7::2'));
+    await subject.authenticated(authenticatedBy([{ type: 'usernamePassword', id: 'casuser' }]), from('2001:db8:0:7::3').origin);
+    await subject.failed(from('2001:db8:0:7::4'));
+    await subject.failed(from('2001:db8:0:7::5'));
+    expect(await retryAfter(subject.check(from('2001:db8:0:7::1'))), 'two failures since the success').to.equal('open');
+    await subject.failed(from('2001:db8:0:7::6'));
+    expect(await retryAfter(subject.check(from('2001:db8:0:7::1'))), 'the third').to.equal(60);
+  });
+
   it('locks at the threshold within the range, for lockSeconds, then lets the key try again', async () => {
     const { throttle: subject, clock, events } = throttle();
     await fail(subject, 2);
