@@ -173,8 +173,8 @@ const ATTRIBUTE_MAP = `<Attributes xmlns="urn:mace:shibboleth:2.0:attribute-map"
 /**
  * The Shibboleth SP: shibd from a configuration of the test's own (its listener on a TCP port, the
  * IdP's metadata a file, schema-validated as Shibboleth reads it, keys of the test's making, signed
- * AuthnRequests; no encryption of its own messages: by default it encrypts the NameID of its
- * LogoutRequests for an IdP publishing an encryption key, an EncryptedID tessera does not read yet),
+ * AuthnRequests; its default encryption, so the NameID of its LogoutRequests is an EncryptedID for
+ * the IdP's published encryption key),
  * and Apache's mod_shib with `/app/` protected and its handler at `/Shibboleth.sso`.
  * The SP's metadata is what its own MetadataGenerator handler answers.
  */
@@ -203,7 +203,7 @@ export async function startShibbolethApache(options: ShibbolethOptions): Promise
   <OutOfProcess logger="${file('console.logger')}"/>
   <InProcess logger="${file('console.logger')}"/>
   <TCPListener address="127.0.0.1" port="${options.shibdPort}" acl="127.0.0.1"/>
-  <ApplicationDefaults entityID="${entityId}" REMOTE_USER="persistent-id" signing="true" encryption="false">
+  <ApplicationDefaults entityID="${entityId}" REMOTE_USER="persistent-id" signing="true">
     <Sessions lifetime="28800" timeout="3600" relayState="ss:mem" checkAddress="false" handlerSSL="false" cookieProps="http" redirectLimit="exact">
       <SSO entityID="${options.idpEntityId}">SAML2</SSO>
       <Logout>SAML2 Local</Logout>

@@ -142,8 +142,9 @@ function bindUseCases(binder: Binder, config: Config): void {
       { all: KEYS.SecondFactorProvider },
       { all: KEYS.RelyingPartyResolver },
       KEYS.ServiceTypes,
+      { all: KEYS.AdmissionRule },
     ],
-    (tickets, registry, handlers, policies, authenticationListeners, events, clock, random, sessionListeners, servicePolicies, secondFactors, relyingPartyResolvers, serviceTypes) =>
+    (tickets, registry, handlers, policies, authenticationListeners, events, clock, random, sessionListeners, servicePolicies, secondFactors, relyingPartyResolvers, serviceTypes, admissionRules) =>
       createCasCore(
         {
           tickets,
@@ -159,6 +160,7 @@ function bindUseCases(binder: Binder, config: Config): void {
           secondFactors: declaredSecondFactors(secondFactors),
           relyingPartyResolvers,
           serviceTypes,
+          admissionRules,
         },
         settings,
       ),

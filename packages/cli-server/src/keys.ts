@@ -13,6 +13,7 @@ import type {
   ReadinessProbe,
   RecordStores,
   RelyingPartyResolver,
+  AdmissionRule,
   ServicePolicies,
   ServiceRegistry,
   ServiceTypes,
@@ -113,6 +114,8 @@ export const KEYS = {
    * login callback stands for the client it logs in), asked before the registry's serviceIds.
    */
   RelyingPartyResolver: key<RelyingPartyResolver>('RelyingPartyResolver'),
+  /** Multi-bound by modules that rule which logins may reach a service (the delegation module's delegatedAuthenticationPolicy). */
+  AdmissionRule: key<AdmissionRule>('AdmissionRule'),
   /** Multi-bound by the modules that bring a second factor, each of an id its module declares (`secondFactors`): what services' `multifactorPolicy` ask. */
   SecondFactorProvider: key<SecondFactorProvider>('SecondFactorProvider'),
   /**

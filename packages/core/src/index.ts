@@ -19,6 +19,7 @@ export * from './domain/tickets/fingerprint.js';
 export * from './domain/tickets/lifetimes.js';
 export * from './domain/tickets/ticket.js';
 export * from './domain/tickets/ticket-ids.js';
+export type * from './ports/admission-rule.js';
 export * from './ports/authentication-listener.js';
 export * from './ports/authentication-policy.js';
 export * from './ports/clock.js';

@@ -1,8 +1,13 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect } from 'chai';
+import * as client from 'openid-client';
 import type { Page } from 'playwright-core';
 import { launchChromium, skipUnlessChromium, startAppPages, type AppPages, type HeadlessChromium } from '../../support/chromium.js';
 import type { Tessera } from '../../support/tessera.js';
 import { validate } from '../login/support.js';
+import { CLIENT_ID, CLIENT_SECRET, RP_SERVICE } from '../oidc/support.js';
 import { freePort, startDelegation } from './support.js';
 import { startOidcUpstream, UPSTREAM_CLIENT, type OidcUpstreamServer } from './oidc-upstream.js';
 
@@ -28,8 +33,12 @@ describe('delegation in headless Chromium: log in through an upstream OpenID pro
     upstream = await startOidcUpstream(`${origin}/cas/delegation/callback/partner-oidc`);
     tessera = await startDelegation({
       server: { host: '127.0.0.1', port, nodeName: 'e2e', publicUrl: origin },
+      modules: ['rest', 'login', 'delegation', 'oidc'],
+      oidc: { keyFile: join(mkdtempSync(join(tmpdir(), 'tessera-delegation-')), 'oidc-keys.json') },
       services: [
         { '@class': 'org.apereo.cas.services.CasRegisteredService', id: 41, name: 'Plain app', serviceId: `^${appPattern}/.*`, attributeReleasePolicy: { '@class': 'org.apereo.cas.services.ReturnAllAttributeReleasePolicy' } },
+        // An OIDC client (tessera's oidc module) on the same app's pages.
+        { ...RP_SERVICE, serviceId: `^${appPattern}/oidc/callback$` },
       ],
       delegation: {
         providers: [{ id: 'partner-oidc', type: 'oidc', title: 'Partner OIDC', oidc: { issuer: upstream.issuer, clientId: UPSTREAM_CLIENT.id, clientSecret: UPSTREAM_CLIENT.secret }, attributes: { email: 'mail' } }],
@@ -48,7 +57,7 @@ describe('delegation in headless Chromium: log in through an upstream OpenID pro
     app?.close();
   });
 
-  it('clicks the button, logs in upstream, comes back to the application with a ticket, then reaches another application without logging in again', async () => {
+  it('clicks the button, logs in upstream, comes back to the application with a ticket, then reaches another application and an OIDC client without logging in again', async () => {
     const first = `${app!.base}/first/home`;
     await page.goto(`${origin}/cas/login?service=${encodeURIComponent(first)}`);
     await page.getByRole('button', { name: 'Log in with Partner OIDC' }).click();
@@ -69,6 +78,16 @@ describe('delegation in headless Chromium: log in through an upstream OpenID pro
     const second = `${app!.base}/second/home`;
     await page.goto(`${origin}/cas/login?service=${encodeURIComponent(second)}`);
     await page.waitForURL((url) => url.toString().startsWith(`${second}?ticket=ST-`));
+
+    // An OIDC client of tessera's oidc module: its code at once, the ID token naming the upstream's user.
+    const rp = await client.discovery(new URL(`${origin}/cas/oidc`), CLIENT_ID, CLIENT_SECRET, client.ClientSecretBasic(CLIENT_SECRET), { execute: [client.allowInsecureRequests] });
+    const redirectUri = `${app!.base}/oidc/callback`;
+    const verifier = client.randomPKCECodeVerifier();
+    const state = client.randomState();
+    await page.goto(client.buildAuthorizationUrl(rp, { redirect_uri: redirectUri, scope: 'openid email', state, code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256' }).href);
+    await page.waitForURL((url) => url.toString().startsWith(`${redirectUri}?code=`), { timeout: 15_000 });
+    const tokens = await client.authorizationCodeGrant(rp, new URL(page.url()), { pkceCodeVerifier: verifier, expectedState: state });
+    expect(tokens.claims()?.sub).to.equal('grace');
     expect(consoleErrors, consoleErrors.join("\n")).to.deep.equal([]);
   });
 });

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inflateRawSync } from 'node:zlib';
 import { expect } from 'chai';
-import { envelopedSignatureOf, parseXml, verifyEnvelopedSignature } from '@tessera/adapter-koa/modules/saml2';
+import { envelopedSignatureOf, parseXml, redirectUrl, verifyEnvelopedSignature } from '@tessera/adapter-koa/modules/saml2';
+import { encrypt } from 'xml-encryption';
 import { Secret, TOTP } from 'otpauth';
 import type { SAML } from '@node-saml/node-saml';
 import { describeWithRedis } from '@tessera/testkit/redis';
@@ -22,6 +23,23 @@ const requiring = (values: Record<string, string[]>, more: Record<string, unknow
   requiredAttributes: { '@class': 'java.util.HashMap', ...Object.fromEntries(Object.entries(values).map(([name, list]) => [name, ['java.util.HashSet', list]])) },
   ...more,
 });
+
+/** A PEM certificate of the base64 DER an X509Certificate element holds. */
+function certificateOf(body: string): string {
+  return `-----BEGIN CERTIFICATE-----\n${body.replace(/\s+/g, '').replace(/(.{64})/g, '$1\n').trim()}\n-----END CERTIFICATE-----\n`;
+}
+
+/** A NameID encrypted for a certificate's key, as an SP encrypts it: AES-256-GCM for the data, RSA-OAEP for the key. */
+function encryptedNameId(nameId: { readonly value: string; readonly format: string }, certificate: string): Promise<string> {
+  const nameIdXml = `<saml:NameID xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" Format="${nameId.format}">${nameId.value}</saml:NameID>`;
+  return new Promise((resolve, reject) =>
+    encrypt(
+      nameIdXml,
+      { rsa_pub: certificate, pem: certificate, encryptionAlgorithm: 'http://www.w3.org/2009/xmlenc11#aes256-gcm', keyEncryptionAlgorithm: 'http://www.w3.org/2001/04/xmlenc#rsa-oaep-mgf1p', disallowEncryptionWithInsecureAlgorithm: true },
+      (error, result) => (error ? reject(error) : resolve(result)),
+    ),
+  );
+}
 
 /** Every SP of the tests, each refusing or releasing in one way of its definition. */
 function serviceProviders(folder: string, keys: SpKeys, backChannel: string): Record<string, unknown>[] {
@@ -111,6 +129,15 @@ function singleSignOn(start: (services: Record<string, unknown>[]) => Promise<No
   async function signOn(saml: SAML, through: SpreadBrowser, fill: Parameters<typeof walk>[2] = {}, relayState = 'relay-1'): Promise<Walk> {
     const url = await saml.getAuthorizeUrlAsync(relayState, undefined, {});
     return walk(through, await through.get(url), fill);
+  }
+
+  /** A LogoutRequest naming the user by an EncryptedID, signed over HTTP-Redirect with the SP's key as a SAML SP signs it. */
+  async function encryptedLogoutUrl(name: string, nameId: { readonly value: string; readonly format: string }, certificate: string, relayState: string): Promise<string> {
+    const destination = `${idp.base}/idp/profile/SAML2/Redirect/SLO`;
+    const xml =
+      `<samlp:LogoutRequest xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="_${randomBytes(16).toString('hex')}" Version="2.0" IssueInstant="${new Date().toISOString()}" Destination="${destination}">` +
+      `<saml:Issuer>${spEntityId(name)}</saml:Issuer><saml:EncryptedID>${await encryptedNameId(nameId, certificate)}</saml:EncryptedID></samlp:LogoutRequest>`;
+    return redirectUrl(destination, 'SAMLRequest', xml, relayState, { credential: keys.signing, algorithm: RSA_SHA256 });
   }
 
   /** What the SP makes of the Response: node-saml's checks of signature, InResponseTo, audience, times. */
@@ -285,6 +312,31 @@ function singleSignOn(start: (services: Record<string, unknown>[]) => Promise<No
     const other = postedResponse(await through.get(await saml.getLogoutUrlAsync({ ...fresh, nameID: 'someone-else' }, '', {})));
     expect(statusOf(other!.xml)).to.deep.equal(['Requester', 'UnknownPrincipal']);
     expect((await signOn(saml, through)).shown).to.deep.equal([]);
+  });
+
+  it("single logout naming the user by an EncryptedID (Shibboleth's default): decrypted with the IdP's encryption key, it ends the session; one encrypted for another key is answered UnknownPrincipal and changes nothing", async () => {
+    const saml = sp('plain');
+    const through = browser();
+    const profile = await accepted(saml, await signOn(saml, through, { user: CASUSER }));
+    const metadata = await (await fetch(`${nodes.publicUrl}/idp/metadata`)).text();
+    const encryptionCertificate = certificateOf(/<(?:md:)?KeyDescriptor use="encryption">[\s\S]*?<(?:ds:)?X509Certificate>([^<]+)</.exec(metadata)![1]!);
+    const nameId = { value: profile.nameID, format: profile.nameIDFormat };
+
+    // Encrypted for a key that is not tessera's: refused to the SP with a signed LogoutResponse, the session kept.
+    const wrongKey = postedResponse(await through.get(await encryptedLogoutUrl('plain', nameId, keys.encryption.certificate, 'wrong')));
+    expect(wrongKey?.action).to.equal(sloOf('plain'));
+    expect(statusOf(wrongKey!.xml)).to.deep.equal(['Requester', 'UnknownPrincipal']);
+    expect(wrongKey!.xml).to.contain("does not decrypt with any of tessera's encryption keys");
+    expect((await signOn(saml, through)).shown).to.deep.equal([]);
+
+    // Encrypted for tessera's key, naming the user: the session ends, the SP gets Success in response to its request.
+    const logout = await through.get(await encryptedLogoutUrl('plain', nameId, encryptionCertificate, 'bye'));
+    const posted = postedResponse(logout);
+    expect(posted?.RelayState).to.equal('bye');
+    expect(statusOf(posted!.xml)).to.deep.equal(['Success']);
+    const document = parseXml(posted!.xml, 1024 * 1024);
+    verifyEnvelopedSignature(posted!.xml, document, envelopedSignatureOf(document)!, [idp.certificate], [RSA_SHA256], 1024 * 1024);
+    expect((await signOn(saml, through, { user: CASUSER })).shown).to.deep.equal(['Log in']);
   });
 
   it('a session that ends tells every other SP that got an assertion in it: a signed LogoutRequest over the back channel, naming the user as the SP knows them', async () => {

@@ -40,6 +40,11 @@ export interface CredentialsPrompt<Prepared extends JsonValue = JsonValue> {
   /** Whether the page shows it; always when absent. */
   needed?(context: LoginPageContext): Promise<boolean>;
   /**
+   * Whether, shown, it is the only way in the service takes (the delegation module's exclusive upstream
+   * providers): the page then shows no password form. Never when absent.
+   */
+  replacesPassword?(context: LoginPageContext): Promise<boolean>;
+  /**
    * What its part of the page needs, made each time the page is shown. Nothing is held for the login
    * page: a value its credential must come back with (a challenge) goes in the prompt's own store,
    * under an id the page posts back with the credential.

@@ -1,6 +1,7 @@
 import type { ServiceTypes } from '../domain/registry/service-types.js';
 import { TicketIdGenerator } from '../domain/tickets/ticket-ids.js';
 import type { TicketLifetimes } from '../domain/tickets/lifetimes.js';
+import type { AdmissionRule } from '../ports/admission-rule.js';
 import type { AuthenticationListener } from '../ports/authentication-listener.js';
 import type { AuthenticationPolicy } from '../ports/authentication-policy.js';
 import type { Clock } from '../ports/clock.js';
@@ -69,6 +70,8 @@ export interface CasCorePorts {
   readonly relyingPartyResolvers?: readonly RelyingPartyResolver[];
   /** The service classes modules bring, and those served now: which services CAS service URLs find. Without them every service is a CAS service. */
   readonly serviceTypes?: ServiceTypes;
+  /** Modules' rules over which logins may reach a service (the delegation module's delegatedAuthenticationPolicy). */
+  readonly admissionRules?: readonly AdmissionRule[];
 }
 
 /** What the use cases take from the settings. */
@@ -80,12 +83,12 @@ export interface CasCoreSettings {
 
 /** The use cases on the given ports, each built once and shared: the CasCore the adapters take. */
 export function createCasCore(ports: CasCorePorts, settings: CasCoreSettings): CasCore {
-  const { tickets, registry, handlers, policies = [], authenticationListeners = [], events, clock, random, sessionListener, servicePolicies, secondFactors = [], relyingPartyResolvers = [], serviceTypes } = ports;
+  const { tickets, registry, handlers, policies = [], authenticationListeners = [], events, clock, random, sessionListener, servicePolicies, secondFactors = [], relyingPartyResolvers = [], serviceTypes, admissionRules = [] } = ports;
   const { lifetimes } = settings;
   const ids = new TicketIdGenerator(random, settings.nodeName);
   const authenticator = new Authenticator(handlers, clock, events, policies, authenticationListeners);
   const secondFactorRequirement = new SecondFactorRequirement(secondFactors);
-  const relyingParties = new RelyingPartyAccess(registry, clock, lifetimes, servicePolicies, secondFactorRequirement, relyingPartyResolvers, serviceTypes);
+  const relyingParties = new RelyingPartyAccess(registry, clock, lifetimes, servicePolicies, secondFactorRequirement, relyingPartyResolvers, serviceTypes, admissionRules);
   return {
     clock,
     ids,

@@ -11,6 +11,7 @@ import { participatesInSingleSignOn } from '../domain/registry/single-sign-on-pa
 import { sessionMaxTimeToLiveSeconds } from '../domain/registry/ticket-expiration.js';
 import type { TicketLifetimes } from '../domain/tickets/lifetimes.js';
 import type { TicketGrantingTicket } from '../domain/tickets/ticket.js';
+import type { AdmissionRule } from '../ports/admission-rule.js';
 import type { Clock } from '../ports/clock.js';
 import type { RelyingPartyResolver } from '../ports/relying-party-resolver.js';
 import type { ServiceRegistry } from '../ports/service-registry.js';
@@ -115,6 +116,8 @@ export class RelyingPartyAccess {
     private readonly resolvers: readonly RelyingPartyResolver[] = [],
     /** Which services CAS service URLs find: not a client of another protocol, nor a service of a module that is off. */
     private readonly types: ServiceTypes = CAS_SERVICES_ONLY,
+    /** Modules' rules over which logins may reach a service (AdmissionRule), asked on single sign-on, admission and validation. */
+    private readonly rules: readonly AdmissionRule[] = [],
   ) {}
 
   /**
@@ -173,10 +176,11 @@ export class RelyingPartyAccess {
    * Whether the login session logs a browser in to the service without the form (single sign-on): the
    * service takes part in it (accessStrategy.ssoEnabled), its singleSignOnParticipationPolicy, if any,
    * says so, and without one a service with its own session lifetime takes a session only while it
-   * is younger than that, as CAS decides.
+   * is younger than that, as CAS decides; and every module's admission rule takes the session's login
+   * (one a rule refuses shows the login page, as Apereo CAS's single sign-on participation strategies do).
    */
   reachesBySingleSignOn(service: RegisteredService, tgt: TicketGrantingTicket): boolean {
-    if (!service.accessStrategy.ssoEnabled) return false;
+    if (!service.accessStrategy.ssoEnabled || !this.allowsLogin(service, tgt.authentication)) return false;
     const now = this.clock.now();
     const policy = service.singleSignOnParticipation;
     if (policy !== undefined) return participatesInSingleSignOn(policy, tgt, now, this.lifetimes);
@@ -186,7 +190,7 @@ export class RelyingPartyAccess {
 
   /**
    * May this login reach the service now, and what must it prove first: the service must be usable now
-   * by the request's client; without single sign-on it needs a login of the request's own; the
+   * by the request's client and take the way the login was proved (the modules' admission rules); without single sign-on it needs a login of the request's own; the
    * principal must meet its access rules; its
    * `multifactorPolicy` asks a second factor (one of the providers it names) the login must have
    * proved, unless the user has none of them and the policy's failure mode lets the user through.
@@ -194,6 +198,7 @@ export class RelyingPartyAccess {
   async admit(request: AdmissionRequest): Promise<Admission> {
     const { service, authentication, renewed, origin } = request;
     if (!this.usable(service, this.context(origin))) return refused('SERVICE_NOT_AUTHORIZED', new ServiceNotAuthorizedError(service.accessStrategy.unauthorizedRedirectUrl));
+    if (!this.allowsLogin(service, authentication)) return refused('SERVICE_NOT_AUTHORIZED', new ServiceNotAuthorizedError(service.accessStrategy.unauthorizedRedirectUrl));
     if (!renewed && !service.accessStrategy.ssoEnabled) return refused('SSO_NOT_ALLOWED', new AuthenticationFailedError([SSO_NOT_ALLOWED]));
     if (!principalMeetsRequirements(service, authentication.principal)) return refused('PRINCIPAL_NOT_ALLOWED', new AuthenticationFailedError([SERVICE_ACCESS_DENIED]));
     const policy = service.multifactorPolicy;
@@ -203,6 +208,11 @@ export class RelyingPartyAccess {
     const named = this.secondFactor.named(service).map((provider) => provider.description);
     if (!failsOpen(policy)) return refused('SECOND_FACTOR_UNAVAILABLE', new AuthenticationFailedError([secondFactorUnavailable(named)]));
     return { admitted: true, factorSkipped: policy.failureMode };
+  }
+
+  /** Whether every module's admission rule lets a login proved this way reach the service (a ticket's validation asks it again). */
+  allowsLogin(service: RegisteredService, authentication: Authentication): boolean {
+    return this.rules.every((rule) => rule.allows(service, authentication));
   }
 
   /**

@@ -145,7 +145,7 @@ export class ValidateServiceTicket {
     if (input.renew && !fromNewLogin) return fail('INVALID_TICKET', `Ticket '${echo}' was not issued from a new login, as renew requires`, owner);
 
     const party = await this.access.locate(st.service, origin);
-    if (!party || party.throughModule !== throughModule || !principalMeetsRequirements(party.service, tgt.authentication.principal)) {
+    if (!party || party.throughModule !== throughModule || !principalMeetsRequirements(party.service, tgt.authentication.principal) || !this.access.allowsLogin(party.service, tgt.authentication)) {
       return fail('UNAUTHORIZED_SERVICE', 'Service is not authorized to use CAS for this user', owner);
     }
     return { st, tgt, registered: party.service, fromNewLogin, fail, echo };

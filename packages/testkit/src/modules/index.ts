@@ -1,4 +1,5 @@
 import { describeConsentStoresOnRecords } from './consent/index.js';
+import { describeDelegationStoresOnRecords } from './delegation/index.js';
 import { describeLoginStoresOnRecords } from './login/index.js';
 import type { ModuleRecordsFactory } from './module-records.js';
 import { describeOtpStoresOnRecords } from './otp/index.js';
@@ -20,4 +21,5 @@ export function describeModuleStoresOnRecords(name: string, records: ModuleRecor
   describeConsentStoresOnRecords(name, records, anotherNode);
   describeWebAuthnStoresOnRecords(name, records, anotherNode);
   describeSaml2StoresOnRecords(name, records, anotherNode);
+  describeDelegationStoresOnRecords(name, records, anotherNode);
 }

@@ -1,29 +1,27 @@
-import { hash } from 'node:crypto';
 import type { LeftForm, UpstreamFailureReason } from '@tessera/core/modules/delegation';
-import { stylesheet, type Branding } from '../../pages/branding.js';
-import { html, Html } from '../../pages/html.js';
+import type { Branding } from '../../pages/branding.js';
+import { html, type Html } from '../../pages/html.js';
+import { ModulePages } from '../../pages/module-page.js';
+import type { SentPage } from '../../pages/send-page.js';
 import { delegationMessages } from './messages.js';
 import { DELEGATED_LOGIN } from './parameters.js';
 
 /** A whole HTML page and its Content-Security-Policy: the stylesheet and any script by their hashes. */
-export interface DelegationPage {
-  readonly markup: string;
-  readonly contentSecurityPolicy: string;
-}
+export type DelegationPage = SentPage;
 
 /** Posts the form back to the login at once; without scripts the user presses its button. */
 const SUBMIT_SCRIPT = "document.forms[0]?.submit();";
 
 /** The module's own pages (the way back to the login form, a failure), in the login pages' style and language. */
 export class DelegationPages {
-  private readonly style: string;
+  private readonly pages: ModulePages;
 
   constructor(
-    private readonly branding: Branding,
+    branding: Branding,
     private readonly language: string,
     private readonly loginPath: string,
   ) {
-    this.style = stylesheet(branding.colours);
+    this.pages = new ModulePages(branding);
   }
 
   /**
@@ -58,29 +56,8 @@ ${form.method === 'POST' ? html`<input type="hidden" name="method" value="POST">
     );
   }
 
+  // No form-action: the way back posts to this server's login, which browsers check against form-action only when it is set.
   private page(heading: string, content: Html, script?: string): DelegationPage {
-    const markup = html`<!DOCTYPE html>
-<html lang="${this.language}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<title>${heading} – ${this.branding.title}</title>
-<style>${Html.trusted(this.style)}</style>
-</head>
-<body>
-<header><span class="brand">${this.branding.title}</span></header>
-<main>
-<h1>${heading}</h1>
-${content}${script === undefined ? undefined : html`
-<script>${Html.trusted(script)}</script>`}
-</main>
-</body>
-</html>
-`;
-    const scripts = script === undefined ? "'none'" : `'sha256-${hash('sha256', script, 'base64')}'`;
-    // No form-action: the way back posts to this server's login, which browsers check against form-action only when it is set.
-    const contentSecurityPolicy = `default-src 'none'; style-src 'sha256-${hash('sha256', this.style, 'base64')}'; script-src ${scripts}; img-src 'self' https: data:; base-uri 'none'; frame-ancestors 'none'`;
-    return { markup: markup.toString(), contentSecurityPolicy };
+    return this.pages.page(heading, content, { language: this.language, ...(script !== undefined && { script }) });
   }
 }

@@ -8,18 +8,21 @@ import {
   type AuthnRequestMessage,
   type LogoutRequestMessage,
   type LogoutResponseMessage,
+  singleLogoutService,
   type SamlBinding,
+  type SamlKey,
   type SamlRequestIdStore,
   type SamlServiceProvider,
   type SamlStatusCode,
   type SignatureAlgorithm,
   type SpEndpoint,
 } from '@tessera/core/modules/saml2';
+import { decryptNameId, UndecryptableIdError } from './encrypted-id.js';
 import { MetadataError } from './metadata.js';
 import { readRedirectQuery, RedirectMessageError, verifyRedirectSignature, type MessageParameter } from './redirect-binding.js';
 import { claimedIssuer, readAuthnRequest, readLogoutRequest, readLogoutResponse } from './saml-messages.js';
 import { envelopedSignatureOf, SignatureRefusedError, verifyEnvelopedSignature } from './xml-signature.js';
-import { parseXml, UnreadableXmlError } from './xml.js';
+import { attribute, NS, optionalChild, parseXml, UnreadableXmlError } from './xml.js';
 
 /** A message as it reached an endpoint: the raw query of a Redirect, or the fields of a POST form. */
 export type InboundMessage =
@@ -59,6 +62,11 @@ export class InboundRefusal extends SamlRequestRefusedError {
   ) {
     super(reason, status, subStatus);
   }
+}
+
+export interface LogoutRequestDependencies extends InboundDependencies {
+  /** The IdP's encryption keys, an EncryptedID is decrypted with (every one the metadata publishes). */
+  readonly encryptionKeys: () => Promise<readonly SamlKey[]>;
 }
 
 /** A request read and checked, with what it came with. */
@@ -151,13 +159,30 @@ export async function receiveAuthnRequest(inbound: InboundMessage, endpoint: str
   return { sp, message, binding: inbound.binding, signed, assertionConsumerService: acs, ...(relayState !== undefined && { relayState }) };
 }
 
-/** A LogoutRequest from an SP (SAML Core §3.7.1), with the same checks of authenticity, address, time and replay. */
-export async function receiveLogoutRequest(inbound: InboundMessage, endpoint: string, settings: InboundSettings, deps: InboundDependencies): Promise<Received<LogoutRequestMessage>> {
+/**
+ * A LogoutRequest from an SP (SAML Core §3.7.1), with the same checks of authenticity, address, time
+ * and replay. An EncryptedID is decrypted with the IdP's encryption keys once the signature is verified;
+ * one that does not decrypt is answered to the SP (Requester, UnknownPrincipal) and changes nothing.
+ */
+export async function receiveLogoutRequest(inbound: InboundMessage, endpoint: string, settings: InboundSettings, deps: LogoutRequestDependencies): Promise<Received<LogoutRequestMessage>> {
   const { sp, element, relayState, signed } = await authenticate(inbound, 'SAMLRequest', settings, deps);
-  const message = read(readLogoutRequest, element);
-  if (message.issuer !== sp.metadata.entityId) throw new InboundRefusal('The signed Issuer is not the one the message claimed');
   // SAML Profiles §4.4.4.1: a LogoutRequest MUST be signed (or authenticated by the binding, as tessera's front channel cannot).
   if (!signed) throw new InboundRefusal(`The LogoutRequest of ${sp.metadata.entityId} is not signed`, STATUS.requester, STATUS.requestDenied);
+  const encryptedId = optionalChild(element, NS.saml, 'EncryptedID');
+  let decryptedNameId: Element | undefined;
+  if (encryptedId !== undefined) {
+    try {
+      decryptedNameId = await decryptNameId(encryptedId, await deps.encryptionKeys(), settings.maxMessageBytes);
+    } catch (error) {
+      if (!(error instanceof UndecryptableIdError)) throw error;
+      const requestId = attribute(element, 'ID');
+      const sloEndpoint = singleLogoutService(sp.metadata, [BINDING.redirect, BINDING.post]);
+      const answer = requestId === undefined || sloEndpoint === undefined ? undefined : { sp, endpoint: sloEndpoint, requestId, ...(relayState !== undefined && { relayState }) };
+      throw new InboundRefusal(error.reason, STATUS.requester, STATUS.unknownPrincipal, answer);
+    }
+  }
+  const message = read((request) => readLogoutRequest(request, decryptedNameId), element);
+  if (message.issuer !== sp.metadata.entityId) throw new InboundRefusal('The signed Issuer is not the one the message claimed');
   if (message.notOnOrAfter !== undefined && message.notOnOrAfter <= deps.now()) throw new InboundRefusal('The LogoutRequest has expired (NotOnOrAfter)', STATUS.requester, STATUS.requestDenied);
   await checkTimelyAndNew(message, endpoint, signed, sp, settings, deps);
   return { sp, message, binding: inbound.binding, signed, ...(relayState !== undefined && { relayState }) };

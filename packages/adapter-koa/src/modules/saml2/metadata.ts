@@ -1,5 +1,6 @@
 import { X509Certificate } from 'node:crypto';
 import { BINDING, SUPPORTED_NAME_ID_FORMATS, type SamlKey, type SignatureAlgorithm, type SpEndpoint, type SpMetadata } from '@tessera/core/modules/saml2';
+import { DATA_ENCRYPTION_ALGORITHMS } from './saml-response.js';
 import { XmlBuilder } from './xml-builder.js';
 import { envelopedSignatureOf, SignatureRefusedError, signEnveloped, verifyEnvelopedSignature, type SigningCredential } from './xml-signature.js';
 import { attribute, childElements, isElement, NS, parseXml, readBoolean, readInstant, serialize, textOf, UnreadableXmlError, writeInstant } from './xml.js';
@@ -148,8 +149,12 @@ export interface IdpMetadataSettings {
 export function idpMetadataXml(settings: IdpMetadataSettings): string {
   const xml = new XmlBuilder(NS.metadata, 'EntityDescriptor');
   const md = (name: string, attributes: Readonly<Record<string, string | undefined>> = {}, content: readonly (Element | string)[] = []) => xml.element(NS.metadata, name, attributes, content);
+  // An encryption key lists the algorithms tessera decrypts (AES-GCM), so an SP encrypting for it (Shibboleth's EncryptedID) picks one of them.
   const keyDescriptor = (use: string, key: SamlKey) =>
-    md('KeyDescriptor', { use }, [xml.element(NS.ds, 'KeyInfo', {}, [xml.element(NS.ds, 'X509Data', {}, [xml.element(NS.ds, 'X509Certificate', {}, [certificateBody(key.certificate)])])])]);
+    md('KeyDescriptor', { use }, [
+      xml.element(NS.ds, 'KeyInfo', {}, [xml.element(NS.ds, 'X509Data', {}, [xml.element(NS.ds, 'X509Certificate', {}, [certificateBody(key.certificate)])])]),
+      ...(use === 'encryption' ? DATA_ENCRYPTION_ALGORITHMS.map((algorithm) => md('EncryptionMethod', { Algorithm: algorithm })) : []),
+    ]);
   const endpoint = (name: string, binding: string, path: string) => md(name, { Binding: binding, Location: `${settings.baseUrl}${path}` });
   xml.fill(
     xml.root,

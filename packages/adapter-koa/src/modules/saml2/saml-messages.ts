@@ -66,12 +66,18 @@ export function readNameId(element: Element): NameIdValue {
   return { value, ...optionalAttributes(element, { format: 'Format', nameQualifier: 'NameQualifier', spNameQualifier: 'SPNameQualifier' }) };
 }
 
-/** Reads a samlp:LogoutRequest (SAML Core §3.7.1). An EncryptedID is not read (tessera asks SPs for none). */
-export function readLogoutRequest(element: Element): LogoutRequestMessage {
+/**
+ * Reads a samlp:LogoutRequest (SAML Core §3.7.1). The user is named by its NameID or, when it holds an
+ * EncryptedID, by `decryptedNameId`, the NameID the caller decrypted from it.
+ */
+export function readLogoutRequest(element: Element, decryptedNameId?: Element): LogoutRequestMessage {
   if (!isElement(element, NS.samlp, 'LogoutRequest')) throw new UnreadableXmlError(`Expected a LogoutRequest, got ${element.localName}`);
   const common = commonParts(element);
-  if (optionalChild(element, NS.saml, 'EncryptedID') !== undefined) throw new UnreadableXmlError('The LogoutRequest names its user by an EncryptedID, which tessera does not read');
-  const nameId = readNameId(requiredChild(element, NS.saml, 'NameID'));
+  const encrypted = optionalChild(element, NS.saml, 'EncryptedID') !== undefined;
+  if (encrypted && optionalChild(element, NS.saml, 'NameID') !== undefined) throw new UnreadableXmlError('The LogoutRequest names its user twice (NameID and EncryptedID)');
+  const nameIdElement = encrypted ? decryptedNameId : requiredChild(element, NS.saml, 'NameID');
+  if (nameIdElement === undefined) throw new UnreadableXmlError('The EncryptedID of the LogoutRequest was not decrypted');
+  const nameId = readNameId(nameIdElement);
   const notOnOrAfter = attribute(element, 'NotOnOrAfter');
   return {
     ...common,

@@ -1,5 +1,5 @@
 import { type Clock, type RandomSource } from '@tessera/core';
-import { BINDING, currentKey, samlId, singleLogoutService, STATUS, type SamlKeySet, type SamlRequestIdStore, type SamlSessionStore, type SamlStatusCode } from '@tessera/core/modules/saml2';
+import { BINDING, currentKey, samlId, singleLogoutService, STATUS, type SamlKeySet, type SamlRequestIdStore, type SamlServiceProvider, type SamlSessionStore, type SamlStatusCode, type SpEndpoint } from '@tessera/core/modules/saml2';
 import type { Context } from 'koa';
 import { z } from 'zod';
 import { UNEXPECTED_ERROR_STATUS } from '../../errors/error-status.js';
@@ -51,14 +51,40 @@ export function sloRoutes(http: HttpContext, deps: SamlSloDependencies): Route[]
     try {
       await next();
     } catch (thrown) {
+      if (thrown instanceof InboundRefusal && thrown.answer !== undefined) {
+        const { sp, endpoint, requestId, relayState } = thrown.answer;
+        return answerSp(ctx, sp, endpoint, { inResponseTo: requestId, status: thrown.status, ...(thrown.subStatus !== undefined && { subStatus: thrown.subStatus }), statusMessage: thrown.reason }, relayState);
+      }
       if (thrown instanceof InboundRefusal || thrown instanceof MetadataError) return sendPage(ctx, 400, pages.error(thrown.reason));
       reportServerError(http.events, thrown, ctx);
       return sendPage(ctx, UNEXPECTED_ERROR_STATUS, pages.error('Something went wrong; please try again later.'));
     }
   };
 
+  /** The SP's LogoutResponse, signed, at the SingleLogoutService of its metadata. */
+  const answerSp = async (ctx: Context, sp: SamlServiceProvider, endpointOfSp: SpEndpoint, outcome: { readonly inResponseTo: string; readonly status: SamlStatusCode; readonly subStatus?: SamlStatusCode; readonly statusMessage?: string }, relayState: string | undefined) => {
+    const destination = endpointOfSp.responseLocation ?? endpointOfSp.location;
+    const id = samlId(random);
+    const xml = logoutResponseXml({ id, issueInstant: clock.now(), issuer: sp.policy.issuerEntityId ?? deps.entityId, destination, ...outcome });
+    const credential = currentKey((await deps.keys()).signing);
+    const algorithm = sp.policy.signingSignatureAlgorithms[0] ?? 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256';
+    if (endpointOfSp.binding === BINDING.redirect) {
+      ctx.status = 303;
+      ctx.set('Cache-Control', 'no-store');
+      ctx.redirect(redirectUrl(destination, 'SAMLResponse', xml, relayState, { credential, algorithm }));
+      return;
+    }
+    const signed = signEnveloped(xml, id, credential, algorithm);
+    sendPage(ctx, 200, pages.post(destination, { SAMLResponse: Buffer.from(signed, 'utf8').toString('base64'), RelayState: relayState }));
+  };
+
   const logOut = async (ctx: Context, inbound: InboundMessage, endpoint: string) => {
-    const received = await receiveLogoutRequest(inbound, `${deps.baseUrl}${endpoint}`, deps.settings, { serviceProvider: deps.providers.serviceProvider, requestIds: deps.requestIds, now: () => clock.now() });
+    const received = await receiveLogoutRequest(inbound, `${deps.baseUrl}${endpoint}`, deps.settings, {
+      serviceProvider: deps.providers.serviceProvider,
+      requestIds: deps.requestIds,
+      now: () => clock.now(),
+      encryptionKeys: async () => (await deps.keys()).encryption,
+    });
     const { sp, message, relayState } = received;
     const tgtId = await deps.browserSessions.sessionOf(ctx);
     let status: SamlStatusCode = STATUS.success;
@@ -78,23 +104,11 @@ export function sloRoutes(http: HttpContext, deps: SamlSloDependencies): Route[]
     }
     const endpointOfSp = singleLogoutService(sp.metadata, [BINDING.redirect, BINDING.post]);
     if (endpointOfSp === undefined) return sendPage(ctx, 200, pages.loggedOut());
-    const destination = endpointOfSp.responseLocation ?? endpointOfSp.location;
-    const id = samlId(random);
-    const xml = logoutResponseXml({ id, issueInstant: clock.now(), issuer: sp.policy.issuerEntityId ?? deps.entityId, destination, inResponseTo: message.id, status, ...(subStatus !== undefined && { subStatus }) });
-    const credential = currentKey((await deps.keys()).signing);
-    const algorithm = sp.policy.signingSignatureAlgorithms[0] ?? 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256';
-    if (endpointOfSp.binding === BINDING.redirect) {
-      ctx.status = 303;
-      ctx.set('Cache-Control', 'no-store');
-      ctx.redirect(redirectUrl(destination, 'SAMLResponse', xml, relayState, { credential, algorithm }));
-      return;
-    }
-    const signed = signEnveloped(xml, id, credential, algorithm);
-    sendPage(ctx, 200, pages.post(destination, { SAMLResponse: Buffer.from(signed, 'utf8').toString('base64'), RelayState: relayState }));
+    await answerSp(ctx, sp, endpointOfSp, { inResponseTo: message.id, status, ...(subStatus !== undefined && { subStatus }) }, relayState);
   };
 
   const described =
-    "An SP's signed LogoutRequest naming the user of this browser's session ends that session as `/logout` does (CAS single logout, OpenID Connect logout, the other SPs told), and the SP gets a signed LogoutResponse at the SingleLogoutService of its metadata. A request naming another user leaves the session and answers `UnknownPrincipal`; one that fails a check gets an error page naming why.";
+    "An SP's signed LogoutRequest naming the user of this browser's session ends that session as `/logout` does (CAS single logout, OpenID Connect logout, the other SPs told), and the SP gets a signed LogoutResponse at the SingleLogoutService of its metadata. The user may be named by an EncryptedID, decrypted with the IdP's encryption keys once the signature is verified. A request naming another user, or whose EncryptedID does not decrypt, leaves the session and answers `UnknownPrincipal`; one that fails another check gets an error page naming why.";
   const redirectSlo = defineRoute({
     method: 'get',
     path: IDP_PATHS.redirectSlo,

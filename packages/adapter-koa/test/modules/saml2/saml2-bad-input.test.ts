@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { deflateRawSync } from 'node:zlib';
+import { encrypt, type EncryptionAlgorithm } from 'xml-encryption';
 import { DOMParser, XMLSerializer } from '@xmldom/xmldom';
 import { BINDING, STATUS } from '@tessera/core/modules/saml2';
 import { InboundRefusal, logoutRequestXml, receiveAuthnRequest, receiveLogoutRequest, signEnveloped, type InboundMessage } from '@tessera/adapter-koa/modules/saml2';
@@ -15,6 +16,7 @@ import {
   serviceProvider,
   SETTINGS,
   SP_ID,
+  SP_SLO,
   type Credentials,
 } from './saml2-fixture.js';
 
@@ -369,5 +371,60 @@ describe('saml2: signature wrapping of a LogoutRequest is refused', () => {
     const deps = inboundDependencies(serviceProvider(unsigned, keys, {}, false));
     expect((await refusedWith(receiveLogoutRequest({ binding: BINDING.redirect, rawQuery: rawQueryOf(url) }, POST_SLO, SETTINGS, deps))).reason).to.equal(`The LogoutRequest of ${SP_ID} is not signed`);
     expect(stored(deps)).to.equal(0);
+  });
+});
+
+describe('saml2: a LogoutRequest naming its user by an EncryptedID', () => {
+  const nameIdXml = '<saml:NameID xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" Format="urn:oasis:names:tc:SAML:2.0:nameid-format:persistent">AAdzZWNyZXQx</saml:NameID>';
+
+  function encryptedFor(certificate: string, algorithm: string): Promise<string> {
+    return new Promise((resolve, reject) =>
+      encrypt(nameIdXml, { rsa_pub: certificate, pem: certificate, encryptionAlgorithm: algorithm as EncryptionAlgorithm, keyEncryptionAlgorithm: 'http://www.w3.org/2001/04/xmlenc#rsa-oaep-mgf1p', disallowEncryptionWithInsecureAlgorithm: false, warnInsecureAlgorithm: false }, (error, result) =>
+        error ? reject(error) : resolve(result),
+      ),
+    );
+  }
+
+  /** A LogoutRequest with an EncryptedID, enveloped-signed by the SP's key (HTTP-POST). */
+  async function signedEncryptedLogout(keys: Credentials, certificate: string, algorithm = 'http://www.w3.org/2009/xmlenc11#aes256-gcm'): Promise<string> {
+    const id = `_logout-${Math.random().toString(16).slice(2)}`;
+    const xml =
+      `<samlp:LogoutRequest xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="${id}" Version="2.0" IssueInstant="${new Date().toISOString()}" Destination="${POST_SLO}">` +
+      `<saml:Issuer>${SP_ID}</saml:Issuer><saml:EncryptedID>${await encryptedFor(certificate, algorithm)}</saml:EncryptedID><samlp:SessionIndex>_session-1</samlp:SessionIndex></samlp:LogoutRequest>`;
+    return signEnveloped(xml, id, keys.sp, 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256');
+  }
+
+  const spOf = (keys: Credentials) => serviceProvider(scriptedSp(keys, { logoutUrl: POST_SLO }), keys);
+  const keySet = (keys: Credentials) => [
+    { state: 'current' as const, ...keys.idpEncryption },
+    { state: 'next' as const, ...keys.stranger },
+  ];
+
+  it('is read as its NameID once decrypted, with the current key or, during a rollover, the next one', async () => {
+    const keys = await credentials();
+    const sp = spOf(keys);
+    for (const certificate of [keys.idpEncryption.certificate, keys.stranger.certificate]) {
+      const received = await receiveLogoutRequest(post(await signedEncryptedLogout(keys, certificate)), POST_SLO, SETTINGS, inboundDependencies(sp, undefined, keySet(keys)));
+      expect(received.message.nameId).to.deep.equal({ value: 'AAdzZWNyZXQx', format: 'urn:oasis:names:tc:SAML:2.0:nameid-format:persistent' });
+      expect(received.message.sessionIndexes).to.deep.equal(['_session-1']);
+    }
+  });
+
+  it('is refused, answered to the SP and nothing stored, when no key of the IdP decrypts it or its algorithm is AES-CBC', async () => {
+    const keys = await credentials();
+    const sp = spOf(keys);
+    const cases = [
+      [await signedEncryptedLogout(keys, keys.spEncryption.certificate), "The EncryptedID does not decrypt with any of tessera's encryption keys"],
+      [await signedEncryptedLogout(keys, keys.idpEncryption.certificate, 'http://www.w3.org/2001/04/xmlenc#aes256-cbc'), 'The EncryptedID is encrypted with http://www.w3.org/2001/04/xmlenc#aes256-cbc; tessera decrypts'],
+    ] as const;
+    for (const [xml, reason] of cases) {
+      const deps = inboundDependencies(sp, undefined, keySet(keys));
+      const refusal = await refusedWith(receiveLogoutRequest(post(xml), POST_SLO, SETTINGS, deps));
+      expect(refusal.reason).to.contain(reason);
+      expect([refusal.status, refusal.subStatus]).to.deep.equal([STATUS.requester, STATUS.unknownPrincipal]);
+      expect(refusal.answer?.endpoint.location).to.equal(SP_SLO);
+      expect(refusal.answer?.requestId).to.match(/^_logout-/);
+      expect(stored(deps)).to.equal(0);
+    }
   });
 });

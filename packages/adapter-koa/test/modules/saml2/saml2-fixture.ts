@@ -1,8 +1,8 @@
 import { SAML, ValidateInResponseTo, type SamlConfig } from '@node-saml/node-saml';
-import { BINDING, RecordSamlRequestIdStore, samlServiceProviderPolicy, type SamlServiceProvider, type SamlServiceProviderPolicy } from '@tessera/core/modules/saml2';
+import { BINDING, RecordSamlRequestIdStore, samlServiceProviderPolicy, type SamlKey, type SamlServiceProvider, type SamlServiceProviderPolicy } from '@tessera/core/modules/saml2';
 import { MapRecordStores } from '@tessera/testkit';
 import { samlCredential, type SamlCredential } from '@tessera/testkit/modules/saml2';
-import { readSpMetadata, type InboundDependencies, type InboundSettings } from '@tessera/adapter-koa/modules/saml2';
+import { readSpMetadata, type InboundSettings, type LogoutRequestDependencies } from '@tessera/adapter-koa/modules/saml2';
 import { systemClock } from '@tessera/core';
 
 export const IDP_ID = 'https://sso.example.org/cas/idp';
@@ -79,10 +79,16 @@ export function serviceProvider(sp: SAML, keys: Credentials, policy: Partial<Sam
   return { metadata, policy: samlServiceProviderPolicy(policy) };
 }
 
-/** What the inbound checks need, with a request-id store on memory records, whose contents a test can see. */
-export function inboundDependencies(sp: SamlServiceProvider | undefined, now = () => Date.now()): InboundDependencies & { readonly records: MapRecordStores } {
+/** What the inbound checks need, with a request-id store on memory records, whose contents a test can see, and the IdP's encryption keys. */
+export function inboundDependencies(sp: SamlServiceProvider | undefined, now = () => Date.now(), encryptionKeys: readonly SamlKey[] = []): LogoutRequestDependencies & { readonly records: MapRecordStores } {
   const records = new MapRecordStores(systemClock);
-  return { records, serviceProvider: (entityId) => Promise.resolve(entityId === sp?.metadata.entityId ? sp : undefined), requestIds: new RecordSamlRequestIdStore(records), now };
+  return {
+    records,
+    serviceProvider: (entityId) => Promise.resolve(entityId === sp?.metadata.entityId ? sp : undefined),
+    requestIds: new RecordSamlRequestIdStore(records),
+    now,
+    encryptionKeys: () => Promise.resolve(encryptionKeys),
+  };
 }
 
 /** The query of a URL, exactly as it is (no `?`). */

@@ -205,6 +205,12 @@ describe("saml2: the IdP's own metadata", () => {
     };
     const uses = all('KeyDescriptor').map((element) => element.getAttribute('use'));
     expect(uses).to.deep.equal(['signing', 'signing', 'encryption']);
+    // The encryption key names the algorithms tessera decrypts, so an SP encrypting an EncryptedID picks one of them.
+    const methods = all('EncryptionMethod').map((element) => [(element.parentNode as Element).getAttribute('use'), element.getAttribute('Algorithm')]);
+    expect(methods).to.deep.equal([
+      ['encryption', 'http://www.w3.org/2009/xmlenc11#aes256-gcm'],
+      ['encryption', 'http://www.w3.org/2009/xmlenc11#aes128-gcm'],
+    ]);
     const endpoints = all('SingleSignOnService').map((element) => element.getAttribute('Location'));
     expect(endpoints).to.deep.equal([`${IDP_BASE}/idp/profile/SAML2/Redirect/SSO`, `${IDP_BASE}/idp/profile/SAML2/POST/SSO`]);
     expect(all('NameIDFormat').map((element) => element.textContent)).to.have.length(4);

@@ -31,6 +31,16 @@ const casUpstream = section({
   serverUrl: upstreamUrl('CAS server URL').describe('The upstream CAS server’s prefix, such as `https://cas.partner.example/cas`: the browser goes to `<serverUrl>/login`, the ticket is validated at `<serverUrl>/p3/serviceValidate` (CAS 3).'),
 });
 
+const oauth2Upstream = section({
+  authorizationUrl: upstreamUrl('authorization URL').describe('Where the browser asks the provider for a code (code flow, PKCE S256, the state).'),
+  tokenUrl: upstreamUrl('token URL').describe('Where tessera exchanges the code for an access token (client_secret_basic).'),
+  profileUrl: upstreamUrl('profile URL').describe('Where tessera reads the user’s profile, a JSON object, with the access token (`https://api.github.com/user`).'),
+  clientId: text('a client id').describe('The client id tessera is registered under at the provider.'),
+  clientSecret: text('a client secret').describe('The client secret. Its value is never logged.'),
+  scopes: z.array(text('a scope'), { error: 'expected a list of scopes' }).default([]).describe('The scopes asked of the provider.'),
+  idAttribute: text('an attribute name').default('id').describe('The profile’s field that is the user’s id at the provider.'),
+});
+
 const PROVIDER_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 const provider = section({
@@ -38,13 +48,16 @@ const provider = section({
     .string({ error: 'expected an id' })
     .regex(PROVIDER_ID, { error: 'expected 1 to 64 letters, digits, - or _' })
     .describe('The provider’s id: what services name in `delegatedAuthenticationPolicy.allowedProviders`, and the authentication attribute `delegatedProvider` of a login through it.'),
-  type: z.enum(['oidc', 'cas'], { error: 'expected oidc or cas' }).describe('The upstream’s protocol: `oidc` (OpenID Connect, code flow with PKCE) or `cas` (CAS 3 validation).'),
+  type: z
+    .enum(['oidc', 'oauth2', 'cas'], { error: 'expected oidc, oauth2 or cas' })
+    .describe('The upstream’s protocol: `oidc` (OpenID Connect, code flow with PKCE), `oauth2` (plain OAuth 2.0 with a profile URL) or `cas` (CAS 3 validation).'),
   title: text('a title').describe('The button’s text on the login page, after “Log in with”.'),
   logoUrl: z
     .url({ protocol: /^https$/, error: 'expected an https URL' })
     .optional()
     .describe('An image shown on the button: an https URL.'),
   oidc: oidcUpstream.optional().describe('The upstream OpenID provider (`type: oidc`).'),
+  oauth2: oauth2Upstream.optional().describe('The upstream OAuth 2.0 provider (`type: oauth2`).'),
   cas: casUpstream.optional().describe('The upstream CAS server (`type: cas`).'),
   principalAttribute: text('an attribute name')
     .optional()

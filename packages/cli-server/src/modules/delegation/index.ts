@@ -11,6 +11,7 @@ export const delegationModule: TesseraModule<typeof delegationSections> = {
   name: 'delegation',
   // Its buttons are part of the browser login's page, and the login form makes its session.
   dependencies: ['login'],
+  comparisonRows: ['Delegated authentication (to another identity provider)'],
   sections: delegationSections,
   events: delegationEvents,
   // A proof of an upstream login: its shown id is the kind's name, no username.

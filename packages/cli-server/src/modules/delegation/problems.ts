@@ -12,7 +12,7 @@ export function providerProblems(providers: readonly UpstreamProviderSettings[])
     const at = (...path: string[]): (string | number)[] => ['delegation', 'providers', index, ...path];
     if (providers.findIndex((other) => other.id === provider.id) !== index) problems.push({ path: at('id'), message: `the provider id ${provider.id} is given twice` });
     if (provider[provider.type] === undefined) problems.push({ path: at(provider.type), message: `is required for a provider of type ${provider.type}` });
-    for (const other of (['oidc', 'cas'] as const).filter((type) => type !== provider.type && provider[type] !== undefined)) {
+    for (const other of (['oidc', 'oauth2', 'cas'] as const).filter((type) => type !== provider.type && provider[type] !== undefined)) {
       problems.push({ path: at(other), message: `is for a provider of type ${other}; this one is of type ${provider.type}` });
     }
     if (provider.requireLink && provider.linkAttribute === undefined) problems.push({ path: at('requireLink'), message: 'needs linkAttribute, the upstream attribute naming the local user' });

@@ -20,7 +20,7 @@ describe('delegation module settings', () => {
     const bad = { id: 'has space', type: 'saml', title: '', logoUrl: 'http://logo.example/x.png', timeoutSeconds: 0, surprise: true };
     expect(problems(delegationOn([bad]))).to.deep.equal([
       'delegation.providers[0].id: expected 1 to 64 letters, digits, - or _',
-      'delegation.providers[0].type: expected oidc or cas',
+      'delegation.providers[0].type: expected oidc, oauth2 or cas',
       'delegation.providers[0].title: expected a title',
       'delegation.providers[0].logoUrl: expected an https URL',
       'delegation.providers[0].timeoutSeconds: expected a number from 1 to 120',
@@ -40,6 +40,10 @@ describe('delegation module settings', () => {
       'delegation.providers[2].oidc: is required for a provider of type oidc',
       'delegation.providers[2].cas: is for a provider of type cas; this one is of type oidc',
       'delegation.providers[3].requireLink: needs linkAttribute, the upstream attribute naming the local user',
+    ]);
+    expect(problems(delegationOn([{ id: 'github', type: 'oauth2', title: 'GitHub', oidc: OIDC.oidc }]))).to.deep.equal([
+      'delegation.providers[0].oauth2: is required for a provider of type oauth2',
+      'delegation.providers[0].oidc: is for a provider of type oidc; this one is of type oauth2',
     ]);
     // Off, the sections are read but nothing across them is asked.
     expect(() => parseConfig({ modules: ['login'], delegation: { providers: [CAS, CAS] } })).to.not.throw();

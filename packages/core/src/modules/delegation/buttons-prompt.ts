@@ -1,5 +1,5 @@
 import type { CredentialsPrompt, LoginPageContext } from '../../ports/login-prompt.js';
-import { allowedProviderIds, DELEGATION_POLICY } from './policy.js';
+import { allowedProviderIds, DELEGATION_POLICY, providerRequired } from './policy.js';
 import type { UpstreamButton } from './providers.js';
 
 /**
@@ -22,6 +22,12 @@ export class DelegationButtonsPrompt implements CredentialsPrompt<DelegationButt
 
   needed(context: LoginPageContext): Promise<boolean> {
     return Promise.resolve(this.allowed(context).length > 0);
+  }
+
+  /** A service whose allowed providers are its only way in (exclusive) gets no password form. */
+  replacesPassword(context: LoginPageContext): Promise<boolean> {
+    const policy = context.service === undefined ? undefined : DELEGATION_POLICY.of(context.service);
+    return Promise.resolve(policy !== undefined && providerRequired(policy));
   }
 
   prepare(context: LoginPageContext): Promise<DelegationButtons> {

@@ -131,7 +131,7 @@ export class DelegatedLogin implements CredentialHandler {
     if (mapping.linkAttribute !== undefined) {
       const username = identity.attributes[mapping.linkAttribute]?.[0];
       const local = username === undefined ? undefined : await this.directory.findByUsername(username);
-      if (local !== undefined) return { id: local.username, attributes: { ...attributes, ...local.attributes } };
+      if (local !== undefined) return { id: local.username, attributes: { ...attributes, ...local.attributes, [DELEGATED_PROVIDER_ATTRIBUTE]: [providerId] } };
       if (mapping.requireLink) throw new UpstreamFailure('user', `no local user is named by ${mapping.linkAttribute}`);
     }
     return { id: named.trim(), attributes: attributes };

@@ -1,3 +1,4 @@
+export * from './admission-rule.js';
 export * from './buttons-prompt.js';
 export * from './credential.js';
 export * from './delegated-login.js';

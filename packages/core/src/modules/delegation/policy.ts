@@ -28,3 +28,16 @@ export function allowedProviderIds(providers: readonly string[], policy: Delegat
   if (allowedProviders.length === 0) return permitUndefined ? [...providers] : [];
   return providers.filter((id) => allowedProviders.includes(id));
 }
+
+/** Whether a service with this policy lets a login through `provider` in (Apereo's isProviderAllowed). */
+export function providerAllowed(policy: DelegatedAuthenticationPolicy, provider: string): boolean {
+  return policy.allowedProviders.length === 0 ? policy.permitUndefined : policy.allowedProviders.includes(provider);
+}
+
+/**
+ * Whether its upstream providers are the only way into a service with this policy (Apereo's
+ * isProviderRequired): `exclusive`, with providers named or none permitted. No password form then.
+ */
+export function providerRequired(policy: DelegatedAuthenticationPolicy): boolean {
+  return policy.exclusive && (policy.allowedProviders.length > 0 || !policy.permitUndefined);
+}

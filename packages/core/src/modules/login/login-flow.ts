@@ -325,11 +325,13 @@ export class LoginFlow {
   /** The login page's parts it shows, in order, each prepared. */
   private async parts(context: LoginPageContext, origin: RequestOrigin): Promise<PreparedPart[]> {
     const parts: PreparedPart[] = [];
+    let passwordReplaced = false;
     for (const prompt of this.credentials) {
       if (prompt.needed !== undefined && !(await prompt.needed(context))) continue;
+      if ((await prompt.replacesPassword?.(context)) === true) passwordReplaced = true;
       parts.push({ prompt, prepared: await prompt.prepare?.(context, origin) });
     }
-    return parts;
+    return passwordReplaced ? parts.filter((part) => part.prompt !== PASSWORD_PROMPT) : parts;
   }
 
   /** The first session prompt after `after` (from the first without it) that this login needs. */

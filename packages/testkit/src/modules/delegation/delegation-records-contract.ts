@@ -1,0 +1,74 @@
+import { expect } from 'chai';
+import type { DelegationRecords, WaitingLogin } from '@tessera/core/modules/delegation';
+import type { FixedClock } from '../../fixed-clock.js';
+
+/** A node's delegation records and the clock its records run on. */
+export interface DelegationRecordsOnNode {
+  readonly records: DelegationRecords;
+  readonly clock: FixedClock;
+}
+
+const MINUTE = 60_000;
+/** Concurrent callers in the single-use case. */
+const CALLERS = 10;
+
+const waiting = (provider: string): WaitingLogin => ({
+  provider,
+  browser: 'digest-of-the-browser-cookie',
+  nonce: 'a-nonce',
+  codeVerifier: 'a-code-verifier',
+  form: { formToken: 'a-form-token', service: 'https://app.example.org/home', renew: true },
+});
+
+/**
+ * The delegation module's records (core's modules/delegation/login-states.ts) on a storage: a login
+ * waiting upstream under its state and a proof of a login back, each taken once, from any node (leave
+ * at one, come back at another), gone when it expires.
+ */
+export function describeDelegationRecords(name: string, open: () => Promise<DelegationRecordsOnNode>, anotherNode?: (clock: FixedClock) => Promise<DelegationRecords>): void {
+  describe(`DelegationRecords contract: ${name}`, () => {
+    it('takes a waiting login once, from another node too, as it was left; an unknown or empty state is none', async () => {
+      const { records, clock } = await open();
+      const other = (await anotherNode?.(clock)) ?? records;
+      const state = records.randomValue();
+      await records.wait(state, waiting('partner'), clock.now() + 10 * MINUTE);
+      expect(await other.takeWaiting(state)).to.deep.equal(waiting('partner'));
+      expect(await other.takeWaiting(state)).to.equal(undefined);
+      expect(await records.takeWaiting(state)).to.equal(undefined);
+      expect(await records.takeWaiting(records.randomValue())).to.equal(undefined);
+      expect(await records.takeWaiting('')).to.equal(undefined);
+    });
+
+    it(`gives a waiting login to exactly one of ${CALLERS} concurrent takes`, async () => {
+      const { records, clock } = await open();
+      const other = (await anotherNode?.(clock)) ?? records;
+      const state = records.randomValue();
+      await records.wait(state, waiting('company'), clock.now() + 10 * MINUTE);
+      const taken = await Promise.all(Array.from({ length: CALLERS }, (_, index) => (index % 2 === 0 ? records : other).takeWaiting(state)));
+      expect(taken.filter((login) => login !== undefined)).to.deep.equal([waiting('company')]);
+    });
+
+    it('a waiting login is gone once it expires (the clock moved)', async () => {
+      const { records, clock } = await open();
+      const state = records.randomValue();
+      await records.wait(state, waiting('partner'), clock.now() + 10 * MINUTE);
+      clock.advance(10 * MINUTE);
+      expect(await records.takeWaiting(state)).to.equal(undefined);
+    });
+
+    it('keeps a proof under a fresh random id, taken once from another node; gone once it expires', async () => {
+      const { records, clock } = await open();
+      const other = (await anotherNode?.(clock)) ?? records;
+      const proof = { provider: 'partner', principal: { id: 'bob', attributes: { mail: ['bob@partner.example'], delegatedProvider: ['partner'] } } };
+      const id = await records.prove(proof, clock.now() + 2 * MINUTE);
+      const second = await records.prove(proof, clock.now() + 2 * MINUTE);
+      expect(id).to.match(/^[A-Za-z0-9_-]{43}$/);
+      expect(second).to.not.equal(id);
+      expect(await other.takeProof(id)).to.deep.equal(proof);
+      expect(await records.takeProof(id)).to.equal(undefined);
+      expect(await records.takeProof('')).to.equal(undefined);
+      clock.advance(2 * MINUTE);
+      expect(await other.takeProof(second)).to.equal(undefined);
+    });
+  });
+}

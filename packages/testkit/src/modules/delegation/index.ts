@@ -1,0 +1,2 @@
+export { describeDelegationRecords, type DelegationRecordsOnNode } from './delegation-records-contract.js';
+export { describeDelegationStoresOnRecords } from './stores-on-records.js';
