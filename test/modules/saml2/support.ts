@@ -138,13 +138,17 @@ export function statusOf(xml: string): string[] {
 
 /** Spreads a browser's requests to the public address over the nodes, in turn (a load balancer). */
 export class SpreadBrowser {
-  readonly browser = new Browser();
+  readonly browser: Browser;
   private turn = 0;
 
+  /** `headers`: sent with every request (a proxy's X-Forwarded-For). */
   constructor(
     private readonly publicUrl: string,
     private readonly nodes: readonly Tessera[],
-  ) {}
+    headers: Readonly<Record<string, string>> = {},
+  ) {
+    this.browser = new Browser(headers);
+  }
 
   private route(url: string): string {
     return url.startsWith(this.publicUrl) ? `${this.nodes[this.turn++ % this.nodes.length]!.url}${url.slice(this.publicUrl.length)}` : url;

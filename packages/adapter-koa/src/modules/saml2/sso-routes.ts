@@ -1,4 +1,5 @@
-import { InvalidRequestError, TicketValidationError, type Authentication, type CasCore, type Clock, type RandomSource } from '@tessera/core';
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { InvalidRequestError, RateLimitedError, TicketValidationError, type Authentication, type CasCore, type Clock, type RandomSource } from '@tessera/core';
 import {
   assertionConsumerService,
   assertionContent,
@@ -26,7 +27,8 @@ import {
 } from '@tessera/core/modules/saml2';
 import type { Context } from 'koa';
 import { z } from 'zod';
-import { UNEXPECTED_ERROR_STATUS } from '../../errors/error-status.js';
+import { statusOf, UNEXPECTED_ERROR_STATUS } from '../../errors/error-status.js';
+import { setFailureHeaders } from '../../errors/failure-headers.js';
 import { reportServerError } from '../../errors/report.js';
 import type { HttpContext } from '../../http-module.js';
 import { sendPage } from '../../pages/send-page.js';
@@ -64,6 +66,13 @@ export interface SamlSsoDependencies {
   readonly random: RandomSource;
 }
 
+/** The cookie of a pending login, by its id: the key of the browser it was started in. */
+const BROWSER_COOKIE_PREFIX = 'TSAML2_';
+const BROWSER_KEY = /^[A-Za-z0-9_-]{43}$/;
+/** The path of the module's cookies under the base path: the SSO endpoints, the callback and the refusal. */
+const SAML_PROFILE_PATH = '/idp/profile/SAML2';
+const digestOf = (browserKey: string) => createHash('sha256').update(browserKey, 'utf8').digest('base64url');
+
 const HTML = { 'text/html': z.string().meta({ description: 'An HTML page: the form that posts the Response to the SP, or an error.' }) };
 const LOCATION = z.object({ Location: z.string().meta({ description: 'Where the browser goes on: /login for this request.' }) });
 const ID = z.object({ id: z.string().regex(/^[A-Za-z0-9_-]{32,64}$/).meta({ description: 'The pending login.' }) });
@@ -87,7 +96,8 @@ const REDIRECT_PARAMETERS = {
  */
 export function ssoRoutes(http: HttpContext, deps: SamlSsoDependencies): Route[] {
   const { pages, settings, clock, random } = deps;
-  const failures: FailureRendering = { statusOf: () => 400, response: () => ({ content: HTML }) };
+  // Every refusal is a 400 page, but for the throttle's request-rate limit (429 with Retry-After).
+  const failures: FailureRendering = { statusOf: (code) => (code === 'RATE_LIMITED' ? statusOf(code, http.options) : 400), response: () => ({ content: HTML }) };
 
   /** A Response that refuses, posted to the SP's AssertionConsumerService. */
   const answerRefusal = async (ctx: Context, sp: SamlServiceProvider, endpoint: SpEndpoint, requestId: string | undefined, relayState: string | undefined, status: SamlStatusCode, subStatus: SamlStatusCode | undefined, message: string) => {
@@ -124,15 +134,49 @@ export function ssoRoutes(http: HttpContext, deps: SamlSsoDependencies): Route[]
       if (thrown instanceof MetadataError || thrown instanceof ProtectionUnavailableError) return sendPage(ctx, 400, pages.error(thrown.reason));
       if (thrown instanceof TicketValidationError) return sendPage(ctx, 400, pages.error('The login did not come back with a valid ticket.'));
       if (thrown instanceof InvalidRequestError) return sendPage(ctx, 400, pages.error(thrown.message));
+      if (thrown instanceof RateLimitedError) {
+        setFailureHeaders(ctx, thrown);
+        return sendPage(ctx, statusOf(thrown.code, http.options), pages.error('Too many sign-on requests from this address: please wait a moment and try again.'));
+      }
       reportServerError(http.events, thrown, ctx);
       return sendPage(ctx, UNEXPECTED_ERROR_STATUS, pages.error('Something went wrong; please try again later.'));
     }
   };
 
+  // The browser a login was started in: a random key in a cookie of its own (one per pending login, so
+  // logins in several tabs, and an HTTP-POST request that a SameSite=Lax cookie does not come with, never
+  // overwrite one another), the login holding its digest. The callback answers that browser only.
+  const alwaysSecure = http.options.publicUrl?.startsWith('https:') ?? false;
+  const cookieOptions = (ctx: Context, maxAgeMs?: number) => {
+    // The cookies library refuses a Secure cookie on a request it takes for plain HTTP: the proxy's hop is.
+    if (alwaysSecure) ctx.cookies.secure = true;
+    return { httpOnly: true, sameSite: 'lax' as const, secure: alwaysSecure || ctx.secure, path: `${http.options.basePath}${SAML_PROFILE_PATH}`, signed: false, overwrite: true, ...(maxAgeMs !== undefined && { maxAge: maxAgeMs }) };
+  };
+  const cookieName = (id: string) => `${BROWSER_COOKIE_PREFIX}${id}`;
+  const startedHere = (ctx: Context, id: string, login: PendingSamlLogin): boolean => {
+    const sent = ctx.cookies.get(cookieName(id), { signed: false });
+    if (sent === undefined || !BROWSER_KEY.test(sent)) return false;
+    const expected = Buffer.from(login.browserKeyDigest, 'utf8');
+    const actual = Buffer.from(digestOf(sent), 'utf8');
+    return expected.length === actual.length && timingSafeEqual(expected, actual);
+  };
+  /** The pending login of this browser under `id`; one started in another browser is refused (and left for its own). */
+  const pendingOfThisBrowser = async (ctx: Context, id: string, take: boolean): Promise<PendingSamlLogin> => {
+    const login = await deps.pending.get(id);
+    if (login === undefined) throw new InvalidRequestError('This login was answered already, or has expired');
+    if (!startedHere(ctx, id, login)) throw new InvalidRequestError('This login was started in another browser, or its cookie is gone');
+    if (take && (await deps.pending.take(id)) === undefined) throw new InvalidRequestError('This login was answered already');
+    if (take) ctx.cookies.set(cookieName(id), null, cookieOptions(ctx));
+    return login;
+  };
+
   /** On to /login for a held login: `renew` for ForceAuthn, `gateway` for IsPassive (no form: back without a ticket). */
-  const toLogin = async (ctx: Context, login: PendingSamlLogin) => {
+  const toLogin = async (ctx: Context, request: Omit<PendingSamlLogin, 'browserKeyDigest'>) => {
     const now = clock.now();
-    const id = await deps.pending.hold(login, now + settings.loginSeconds * 1000);
+    const browserKey = Buffer.from(random.bytes(32)).toString('base64url');
+    const login: PendingSamlLogin = { ...request, browserKeyDigest: digestOf(browserKey) };
+    const id = await deps.pending.hold(login, now + settings.loginSeconds * 1000, requestOrigin(ctx).clientAddress);
+    ctx.cookies.set(cookieName(id), browserKey, cookieOptions(ctx, settings.loginSeconds * 1000));
     const target = new URL(deps.loginUrl);
     target.searchParams.set('service', samlCallbackUrl(deps.baseUrl, id));
     if (login.request?.forceAuthn === true) target.searchParams.set('renew', 'true');
@@ -164,7 +208,7 @@ export function ssoRoutes(http: HttpContext, deps: SamlSsoDependencies): Route[]
     request: { query: z.object(REDIRECT_PARAMETERS) },
     responses: { 200: { description: 'A refusal, posted to the SP.', content: HTML }, 303: { description: 'On to /login.', headers: LOCATION } },
     failures,
-    steps: [renderFailures],
+    steps: [renderFailures, ...http.authorizationGuards],
     async handle(ctx) {
       await accept(ctx, { binding: BINDING.redirect, rawQuery: ctx.querystring }, IDP_PATHS.redirectSso);
     },
@@ -179,7 +223,7 @@ export function ssoRoutes(http: HttpContext, deps: SamlSsoDependencies): Route[]
     request: { parameters: z.object(MESSAGE_PARAMETERS) },
     responses: { 200: { description: 'A refusal, posted to the SP.', content: HTML }, 303: { description: 'On to /login.', headers: LOCATION } },
     failures,
-    steps: [renderFailures, http.readBody],
+    steps: [renderFailures, ...http.authorizationGuards, http.readBody],
     async handle(ctx, { sentParameters }) {
       await accept(ctx, { binding: BINDING.post, form: sentParameters }, IDP_PATHS.postSso);
     },
@@ -202,7 +246,7 @@ export function ssoRoutes(http: HttpContext, deps: SamlSsoDependencies): Route[]
     },
     responses: { 303: { description: 'On to /login.', headers: LOCATION } },
     failures,
-    steps: [renderFailures],
+    steps: [renderFailures, ...http.authorizationGuards],
     async handle(ctx, { query }) {
       if (query.providerId === undefined) throw new SamlRequestRefusedError('providerId, the entity id of the SP, is required');
       const found = await deps.providers.find(query.providerId);
@@ -231,22 +275,21 @@ export function ssoRoutes(http: HttpContext, deps: SamlSsoDependencies): Route[]
     failures,
     steps: [renderFailures],
     async handle(ctx, { params, query }) {
-      const login = await deps.pending.get(params.id);
-      if (login === undefined) throw new InvalidRequestError('This login was answered already, or has expired');
+      const login = await pendingOfThisBrowser(ctx, params.id, false);
       const found = await deps.providers.find(login.spEntityId);
       if (found === undefined) throw new InvalidRequestError(`No service provider is registered as ${login.spEntityId}`);
       const { sp } = found;
       const acs = login.assertionConsumerService;
       const request = login.request;
       if (query.ticket === undefined) {
-        if ((await deps.pending.take(params.id)) === undefined) throw new InvalidRequestError('This login was answered already');
+        await pendingOfThisBrowser(ctx, params.id, true);
         if (request?.isPassive !== true) throw new InvalidRequestError('The login came back without a ticket');
         return answerRefusal(ctx, sp, acs, request.id, login.relayState, STATUS.responder, STATUS.noPassive, 'The user has no login session');
       }
       const callbackUrl = samlCallbackUrl(deps.baseUrl, params.id);
       const handed = await http.core.validateServiceTicket.handOver({ ticket: query.ticket, service: callbackUrl, renew: request?.forceAuthn === true, origin: requestOrigin(ctx) });
       // Answered once, on whichever node: a second callback of the same login finds nothing to take.
-      if ((await deps.pending.take(params.id)) === undefined) throw new InvalidRequestError('This login was answered already');
+      await pendingOfThisBrowser(ctx, params.id, true);
       try {
         await answer(ctx, http.core, { login, sp, request, handed });
       } catch (error) {
@@ -308,8 +351,7 @@ export function ssoRoutes(http: HttpContext, deps: SamlSsoDependencies): Route[]
     failures,
     steps: [renderFailures],
     async handle(ctx, { params }) {
-      const login = await deps.pending.take(params.id);
-      if (login === undefined) throw new InvalidRequestError('This login was answered already, or has expired');
+      const login = await pendingOfThisBrowser(ctx, params.id, true);
       const found = await deps.providers.find(login.spEntityId);
       if (found === undefined) throw new InvalidRequestError(`No service provider is registered as ${login.spEntityId}`);
       await answerRefusal(ctx, found.sp, login.assertionConsumerService, login.request?.id, login.relayState, STATUS.responder, STATUS.requestDenied, 'The user may not use this service');

@@ -27,6 +27,9 @@ export const saml2Schema = section({
     .min(1, { error: 'expected at least one algorithm' })
     .default([...SIGNATURE_ALGORITHMS])
     .describe("The algorithms an SP's signature (on a request, or on its metadata) may use; SHA-1 is never accepted."),
+  pendingPerAddress: positiveInteger(100_000)
+    .default(100)
+    .describe('SSO requests one client address (an IPv6 address: its /64 network) may have waiting for their logins; past it, the address’s earliest are dropped, so a flood of them from one address holds this many at most. Raise it for many users behind one address (NAT) without `server.trustProxy`.'),
   loginSeconds: positiveInteger(86_400).default(900).describe("How long a browser an SP sent has to log in at /login: the SP's request is kept that long for its answer, on every node."),
   metadataCacheSeconds: positiveInteger(604_800).default(3600).describe("How long an SP's metadata fetched from an https `metadataLocation` is kept before it is fetched again (less when the metadata says `cacheDuration` or `validUntil`)."),
 }).superRefine((saml2, context) => {

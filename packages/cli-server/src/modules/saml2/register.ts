@@ -48,7 +48,7 @@ export const registerSaml2Module: ModuleRegistration<typeof saml2Sections> = (bi
     );
     return new SamlServiceProviders(registry, metadata);
   });
-  binder.resolved(PENDING, [KEYS.RecordStores, KEYS.RandomSource], (records, random) => new RecordPendingSamlLogins(records, random));
+  binder.resolved(PENDING, [KEYS.RecordStores, KEYS.RandomSource], (records, random) => new RecordPendingSamlLogins(records, random, settings.pendingPerAddress));
   // A login session that ends tells every SP that got an assertion within it, over the back channel.
   binder.resolved(KEYS.SessionListener, [KEY_SET, KEYS.Clock, KEYS.RandomSource, KEYS.RecordStores, PROVIDERS], (keys, clock, random, records, providers) => {
     const logout = new SamlBackChannelLogout({

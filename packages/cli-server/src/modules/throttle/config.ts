@@ -57,7 +57,7 @@ export const throttleSchema = z
               .number({ error: 'expected a positive number' })
               .positive({ error: 'expected a positive number' })
               .default(5)
-              .describe('Sustained authorization requests per second per client IP (a token bucket), with the `oidc` module: `<basePath>/oidc/auth` and `<basePath>/oauth2.0/authorize`, each of which keeps the request while a browser logs in. Over it: 429 with `Retry-After` and an error page, before the request is read.'),
+              .describe('Sustained authorization requests per second per client IP (a token bucket), with the `oidc` module `<basePath>/oidc/auth` and `<basePath>/oauth2.0/authorize`, with the `saml2` module its SSO endpoints (`<basePath>/idp/profile/SAML2/Redirect/SSO`, `POST/SSO`, `Unsolicited/SSO`), each of which keeps the request while a browser logs in. Over it: 429 with `Retry-After` and an error page, before the request is read.'),
             burst: atLeastOne('a whole number of at least 1').default(50).describe('Authorization requests a client IP may make at once after a quiet period. Raise both for many users behind one address (NAT).'),
           },
           { error: 'expected a map of settings' },

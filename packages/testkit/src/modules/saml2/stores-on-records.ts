@@ -23,7 +23,7 @@ export function describeSaml2StoresOnRecords(name: string, records: ModuleRecord
   // Each node its own random source, as every node has: their ids must not collide.
   describePendingSamlLogins(
     `RecordPendingSamlLogins on ${name}`,
-    () => on(records, (opened) => new RecordPendingSamlLogins(opened, new SeededRandomSource(`saml2-pending-${++seed}`))),
-    anotherNode && (() => on(anotherNode, (opened) => new RecordPendingSamlLogins(opened, new SeededRandomSource(`saml2-pending-other-${++seed}`)))),
+    () => on(records, (opened) => new RecordPendingSamlLogins(opened, new SeededRandomSource(`saml2-pending-${++seed}`), 3)),
+    anotherNode && (() => on(anotherNode, (opened) => new RecordPendingSamlLogins(opened, new SeededRandomSource(`saml2-pending-other-${++seed}`), 3))),
   );
 }
