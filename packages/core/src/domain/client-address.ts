@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { isIPv6 } from 'node:net';
 import ipaddr from 'ipaddr.js';
 
@@ -17,4 +18,12 @@ export function clientAddressGroup(clientAddress: string): string {
   const address = ipaddr.IPv6.parse(clientAddress.split('%', 1)[0]!);
   if (address.isIPv4MappedAddress()) return address.toIPv4Address().toString();
   return `${new ipaddr.IPv6([...address.parts.slice(0, 4), 0, 0, 0, 0]).toString()}/64`;
+}
+
+/**
+ * A storage key part for a client's group (`clientAddressGroup`): a hash of it, so no address (IPv6's
+ * colons included) shapes a key. The records a module bounds per client are grouped by it.
+ */
+export function clientAddressGroupKey(clientAddress: string): string {
+  return createHash('sha256').update(clientAddressGroup(clientAddress)).digest('base64url').slice(0, 22);
 }

@@ -1,5 +1,4 @@
-import { createHash } from 'node:crypto';
-import { clientAddressGroup, type Clock, type RecordStore, type RecordStores } from '@tessera/core';
+import { clientAddressGroupKey, type Clock, type RecordStore, type RecordStores } from '@tessera/core';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 
 /**
@@ -38,7 +37,7 @@ export class PendingInteractions {
    * address's earliest others dropped when it has more than the limit pending. The new one is never dropped.
    */
   async add(interactions: Adapter, uid: string, clientAddress: string, expiresAt: number): Promise<void> {
-    const group = addressGroup(clientAddress);
+    const group = clientAddressGroupKey(clientAddress);
     this.sequence = (this.sequence + 1) % Number.MAX_SAFE_INTEGER;
     await this.started.put(uid, [this.clock.now(), this.sequence], expiresAt, { group });
     const pending = await this.started.findByGroup(group);
@@ -51,14 +50,6 @@ export class PendingInteractions {
 
 /** When an interaction started: epoch ms, then the order its node started it in within that millisecond. */
 type StartedAt = [number, number];
-
-/**
- * A group name for an address: a hash of its `clientAddressGroup` (an IPv6 address counts by its /64
- * network), so no address (IPv6's colons included) shapes a storage key.
- */
-function addressGroup(clientAddress: string): string {
-  return createHash('sha256').update(clientAddressGroup(clientAddress)).digest('base64url').slice(0, 22);
-}
 
 /** The Interaction model's storage, whose destroy also takes the interaction out of its address's count. */
 class TrackedInteractions implements Adapter {

@@ -1,5 +1,4 @@
-import { createHash } from 'node:crypto';
-import { clientAddressGroup } from '../../domain/client-address.js';
+import { clientAddressGroupKey } from '../../domain/client-address.js';
 import type { JsonValue, RecordStore, RecordStores } from '../../ports/record-store.js';
 import type { RandomSource } from '../../ports/random-source.js';
 import type { AuthnRequestMessage } from './saml-requests.js';
@@ -71,7 +70,7 @@ export class RecordPendingSamlLogins implements PendingSamlLogins {
 
   async hold(login: PendingSamlLogin, expiresAt: number, clientAddress: string): Promise<string> {
     const id = Buffer.from(this.random.bytes(24)).toString('base64url');
-    const group = addressGroup(clientAddress);
+    const group = clientAddressGroupKey(clientAddress);
     this.sequence = (this.sequence + 1) % Number.MAX_SAFE_INTEGER;
     // Plain JSON: the request's optional fields that are absent are left out by stringify.
     const held: HeldLogin = { login: JSON.parse(JSON.stringify(login)) as JsonValue, sequence: this.sequence };
@@ -104,9 +103,4 @@ function loginOf(value: JsonValue | undefined): PendingSamlLogin | undefined {
 
 function sequenceOf(value: JsonValue): number {
   return (value as unknown as HeldLogin).sequence;
-}
-
-/** A group name for an address: a hash of its group (an IPv6 address counts by its /64 network), so no address shapes a storage key. */
-function addressGroup(clientAddress: string): string {
-  return createHash('sha256').update(clientAddressGroup(clientAddress)).digest('base64url').slice(0, 22);
 }
