@@ -1,5 +1,6 @@
 import type { RandomSource } from '../../ports/random-source.js';
 import type { RecordStore, RecordStores } from '../../ports/record-store.js';
+import type { UpstreamSession } from './upstream.js';
 
 /** The namespace of the logins waiting upstream, in the storage's RecordStores. */
 export const DELEGATION_STATES_NAMESPACE = 'delegation.states';
@@ -19,10 +20,16 @@ export type WaitingLogin = {
 /** What the login form posted when the user chose the provider, posted again once the user is back. */
 export type LeftForm = { readonly formToken: string; readonly service?: string; readonly renew?: true; readonly method?: 'POST' };
 
-/** A user an upstream proved, waiting for the login form's post to make the session. */
+/**
+ * A user an upstream proved, waiting for the login form's post to make the session; with `session`,
+ * what the upstream's single logout will need of this login (a SAML NameID and SessionIndex). It is
+ * not yet carried into the tessera session: upstream logout, when it is built, takes it from here to
+ * the session's record.
+ */
 export type DelegatedProof = {
   readonly provider: string;
   readonly principal: { readonly id: string; readonly attributes: Readonly<Record<string, readonly string[]>> };
+  readonly session?: UpstreamSession;
 };
 
 const ID_BYTES = 32;

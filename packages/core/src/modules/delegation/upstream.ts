@@ -1,7 +1,26 @@
 import type { AttributeMap } from '../../domain/authentication/principal.js';
 
-/** Who an upstream says the user is: its own id for the user (`sub`, the CAS user) and its attributes. */
-export type UpstreamIdentity = { readonly id: string; readonly attributes: AttributeMap };
+/**
+ * Who an upstream says the user is: its own id for the user (`sub`, the CAS user, the SAML NameID) and
+ * its attributes; with `session`, what the upstream's own logout needs of this login.
+ */
+export type UpstreamIdentity = { readonly id: string; readonly attributes: AttributeMap; readonly session?: UpstreamSession };
+
+/**
+ * What a login through an upstream keeps for ending the upstream's session later: a SAML 2 identity
+ * provider's single logout names the NameID (with its format and qualifiers) and the SessionIndex of
+ * the login.
+ */
+export type UpstreamSession = {
+  readonly nameId?: string;
+  readonly nameIdFormat?: string;
+  readonly nameQualifier?: string;
+  readonly spNameQualifier?: string;
+  readonly sessionIndex?: string;
+};
+
+/** A form the browser posted back to the callback (SAML's HTTP-POST binding), field by field. */
+export type PostedForm = Readonly<Record<string, string>>;
 
 /** What one login keeps while the browser is upstream, made on tessera's random source, checked when it comes back. */
 export type UpstreamSecrets = { readonly state: string; readonly nonce: string; readonly codeVerifier: string };
@@ -13,13 +32,21 @@ export type UpstreamSecrets = { readonly state: string; readonly nonce: string; 
  */
 export interface UpstreamProvider {
   readonly id: string;
+  /**
+   * `post` when the upstream sends the browser back with a form it posts (SAML's HTTP-POST binding,
+   * the state as its `RelayState`); otherwise it comes back by GET with the state in the query.
+   */
+  readonly answersBy?: 'post';
   /** Where the browser logs in upstream; `callbackUrl` is where the upstream sends it back. */
   authorizationUrl(secrets: UpstreamSecrets, callbackUrl: string): Promise<string>;
   /**
-   * The user the upstream's answer (`callback`, the whole URL the browser came back to) proves, checked
-   * against what the login kept. Throws UpstreamFailure when it proves no one.
+   * The user the upstream's answer (`callback`, the whole URL the browser came back to, and `form`, what
+   * it posted there for a provider that `answersBy` post) proves, checked against what the login kept.
+   * Throws UpstreamFailure when it proves no one.
    */
-  identify(callback: URL, secrets: UpstreamSecrets, callbackUrl: string): Promise<UpstreamIdentity>;
+  identify(callback: URL, secrets: UpstreamSecrets, callbackUrl: string, form?: PostedForm): Promise<UpstreamIdentity>;
+  /** What the upstream is configured with to know tessera, when it reads it from a document: a SAML 2 SP's metadata (XML). */
+  serviceProviderMetadata?(callbackUrl: string): string;
 }
 
 /** Why a login through an upstream failed, as its page and audit record name it. */
