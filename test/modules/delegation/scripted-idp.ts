@@ -34,7 +34,7 @@ export function sentRequest(location: string): SentRequest {
 }
 
 export interface ResponseOptions {
-  readonly inResponseTo?: string;
+  readonly inResponseTo?: string | undefined;
   readonly destination: string;
   readonly audience: string;
   readonly nameId: string;

@@ -150,6 +150,6 @@ function readPem(file: string, setting: string): string {
   try {
     return readFileSync(file, 'utf8');
   } catch (failure) {
-    throw new Error(`${setting}: cannot read ${file}: ${(failure as Error).message}`);
+    throw new Error(`${setting}: cannot read ${file}: ${(failure as Error).message}`, { cause: failure });
   }
 }

@@ -70,5 +70,17 @@ export function describeDelegationRecords(name: string, open: () => Promise<Dele
       clock.advance(2 * MINUTE);
       expect(await other.takeProof(second)).to.equal(undefined);
     });
+
+    it('keeps what a later upstream logout needs with the proof (a SAML NameID, its format, the SessionIndex), whole on another node', async () => {
+      const { records, clock } = await open();
+      const other = (await anotherNode?.(clock)) ?? records;
+      const proof = {
+        provider: 'federation',
+        principal: { id: 'carol', attributes: { delegatedProvider: ['federation'] } },
+        session: { nameId: 'AAdzZWNyZXQx', nameIdFormat: 'urn:oasis:names:tc:SAML:2.0:nameid-format:persistent', spNameQualifier: 'https://sso.example.org/sp', sessionIndex: '_be9967abd904ddcae3c0eb4189adbe3f71e327cf93' },
+      };
+      const id = await records.prove(proof, clock.now() + 2 * MINUTE);
+      expect(await other.takeProof(id)).to.deep.equal(proof);
+    });
   });
 }
