@@ -138,11 +138,19 @@ export class Saml2Upstream implements UpstreamProvider {
     if (!/^https?:\/\//i.test(location)) return readIdpMetadata(await readFile(location, 'utf8'), this.settings.idpEntityId);
     const response = await fetch(location, { signal: AbortSignal.timeout(this.timeoutSeconds * 1000), redirect: 'error', headers: { accept: 'application/samlmetadata+xml, application/xml, text/xml' } });
     if (response.status !== 200) throw new Error(`${location} answered ${response.status}`);
-    const declared = Number(response.headers.get('content-length') ?? '0');
-    if (declared > METADATA_MAX_BYTES) throw new Error(`${location} is larger than ${METADATA_MAX_BYTES} bytes`);
-    const body = await response.text();
-    if (Buffer.byteLength(body) > METADATA_MAX_BYTES) throw new Error(`${location} is larger than ${METADATA_MAX_BYTES} bytes`);
-    return readIdpMetadata(body, this.settings.idpEntityId);
+    // Read up to the limit, and no further, whatever the answer declares.
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    const reader = response.body?.getReader();
+    for (let read = await reader?.read(); read !== undefined && !read.done; read = await reader?.read()) {
+      size += read.value.length;
+      if (size > METADATA_MAX_BYTES) {
+        await reader?.cancel();
+        throw new Error(`${location} is larger than ${METADATA_MAX_BYTES} bytes`);
+      }
+      chunks.push(read.value);
+    }
+    return readIdpMetadata(Buffer.concat(chunks).toString('utf8'), this.settings.idpEntityId);
   }
 }
 
