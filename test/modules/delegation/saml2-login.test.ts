@@ -2,6 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
+import { describeWithRedis } from '@tessera/testkit/redis';
 import { samlCredential, type SamlCredential } from '@tessera/testkit/modules/saml2';
 import { Browser, formOf, headingOf, type Visit } from '../../support/browser.js';
 import { APP, type Tessera } from '../../support/tessera.js';
@@ -209,5 +210,45 @@ describe('delegation: logging in through an upstream SAML 2 identity provider (s
 
     const huge = await browser.post(callback, { SAMLResponse: 'A'.repeat(70_000), RelayState: 'x' });
     expect(huge.status).to.equal(413);
+  });
+});
+
+describeWithRedis('delegation through a SAML 2 identity provider on Redis, two nodes: leave at one, the Response posted to the other', (redis) => {
+  let idp: ScriptedIdp;
+  let nodes: Tessera[] = [];
+  let publicBase: string;
+
+  before(async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'tessera-delegation-saml2-redis-'));
+    idp = await ScriptedIdp.create(folder);
+    const ports = [await freePort(), await freePort()];
+    publicBase = `http://localhost:${ports[0]}/cas`;
+    const shared = {
+      login: { key: Buffer.alloc(32, 9).toString('base64url') },
+      storage: { type: 'redis', redis: { url: redis().url, keyPrefix: `delegation-saml${Math.random().toString(36).slice(2, 8)}:` } },
+      delegation: { providers: [{ id: PROVIDER, type: 'saml2', title: 'Partner federation', saml2: { metadata: idp.metadataFile, idpEntityId: IDP_ENTITY_ID } }] },
+    };
+    nodes = await Promise.all(ports.map((port) => startDelegation({ server: { host: '127.0.0.1', port, nodeName: `n${port}`, publicUrl: `http://localhost:${ports[0]}` }, ...shared })));
+  });
+  after(async () => {
+    for (const node of nodes) await node.close();
+  });
+
+  it('takes the Response at the other node, in response to the request the first node made, and makes the session there', async () => {
+    const [first, second] = nodes.map((node) => `http://localhost:${new URL(node.url).port}/cas`) as [string, string];
+    const browser = new Browser();
+    const page = await browser.get(`${first}/login?service=${encodeURIComponent(APP)}`);
+    const left = await browser.post(`${first}/delegation/login`, { ...formOf(page.body).hidden, delegatedProvider: PROVIDER });
+    expect(left.status, left.body).to.equal(302);
+    const request = sentRequest(left.location!);
+    expect(request.assertionConsumerServiceUrl).to.equal(`${publicBase}/delegation/callback/${PROVIDER}`);
+    const SAMLResponse = idp.response({ inResponseTo: request.id, destination: request.assertionConsumerServiceUrl, audience: request.issuer, nameId: 'dora-at-partner' });
+    const posted = await browser.post(`${second}/delegation/callback/${PROVIDER}`, { SAMLResponse, RelayState: request.relayState });
+    const back = await browser.submit(posted);
+    expect(back.status, back.body).to.equal(200);
+    const landing = await browser.submit(back);
+    expect(landing.status, landing.body).to.equal(302);
+    const validated = await validate(second, APP, new URL(landing.location!).searchParams.get('ticket')!);
+    expect(validated.user).to.equal('dora-at-partner');
   });
 });
