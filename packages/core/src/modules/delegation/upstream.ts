@@ -1,26 +1,18 @@
 import type { AttributeMap } from '../../domain/authentication/principal.js';
 
 /**
- * Who an upstream says the user is: its own id for the user (`sub`, the CAS user, the SAML NameID) and
- * its attributes; with `session`, what the upstream's own logout needs of this login.
+ * What a login through an upstream keeps for the upstream's logout, by name: an OpenID provider's ID
+ * token (`idToken`, the hint of its RP-initiated logout); a SAML identity provider's NameID
+ * (`nameId`, with `nameIdFormat`, `nameQualifier`, `spNameQualifier`) and `sessionIndex`. Kept with
+ * the login session only, never released to services, never logged.
  */
-export type UpstreamIdentity = { readonly id: string; readonly attributes: AttributeMap; readonly session?: UpstreamSession };
-
-/**
- * What a login through an upstream keeps for ending the upstream's session later: a SAML 2 identity
- * provider's single logout names the NameID (with its format and qualifiers) and the SessionIndex of
- * the login.
- */
-export type UpstreamSession = {
-  readonly nameId?: string;
-  readonly nameIdFormat?: string;
-  readonly nameQualifier?: string;
-  readonly spNameQualifier?: string;
-  readonly sessionIndex?: string;
-};
+export type UpstreamSession = Readonly<Record<string, string>>;
 
 /** A form the browser posted back to the callback (SAML's HTTP-POST binding), field by field. */
 export type PostedForm = Readonly<Record<string, string>>;
+
+/** Who an upstream says the user is: its own id for the user (`sub`, the CAS user, the SAML NameID), its attributes, and what its logout will need. */
+export type UpstreamIdentity = { readonly id: string; readonly attributes: AttributeMap; readonly session?: UpstreamSession };
 
 /** What one login keeps while the browser is upstream, made on tessera's random source, checked when it comes back. */
 export type UpstreamSecrets = { readonly state: string; readonly nonce: string; readonly codeVerifier: string };
@@ -47,6 +39,12 @@ export interface UpstreamProvider {
   identify(callback: URL, secrets: UpstreamSecrets, callbackUrl: string, form?: PostedForm): Promise<UpstreamIdentity>;
   /** What the upstream is configured with to know tessera, when it reads it from a document: a SAML 2 SP's metadata (XML). */
   serviceProviderMetadata?(callbackUrl: string): string;
+  /**
+   * Where the browser goes to end the user's session upstream, given what its login kept (`session`),
+   * to come back to `returnUrl` with `state`; undefined when this upstream offers no logout (an OpenID
+   * provider without an `end_session_endpoint`). Absent: the kind has no logout (plain OAuth 2.0).
+   */
+  logoutUrl?(session: UpstreamSession, returnUrl: string, state: string): Promise<string | undefined>;
 }
 
 /** Why a login through an upstream failed, as its page and audit record name it. */
