@@ -60,6 +60,13 @@ function serviceProviders(folder: string, keys: SpKeys, backChannel: string): Re
     sp(56, 'encrypted', { encryptAssertions: true }),
     sp(57, 'redirected', { accessStrategy: requiring({ memberOf: ['staff'] }, { unauthorizedRedirectUrl: DENIED_PAGE }) }),
     spService(58, 'backchannel', writeSpMetadata(folder, 'backchannel', keys, backChannel)),
+    sp(59, 'consented', {
+      attributeReleasePolicy: {
+        '@class': `${CAS}.ReturnAllowedAttributeReleasePolicy`,
+        allowedAttributes: ['java.util.ArrayList', ['mail']],
+        consentPolicy: { '@class': `${CAS}.consent.DefaultRegisteredServiceConsentPolicy`, status: 'TRUE' },
+      },
+    }),
   ];
 }
 
@@ -80,7 +87,7 @@ function users() {
 describe('saml2: single sign-on through /login, the SP obeying its own service definition', () => {
   describe('on the memory store', () =>
     singleSignOn(async (services) => {
-      const tessera = await startSaml(services, { modules: ['rest', 'otp', 'login', 'saml2'], users: users() });
+      const tessera = await startSaml(services, { modules: ['rest', 'otp', 'login', 'consent', 'saml2'], consent: { active: false }, users: users() });
       return { publicUrl: tessera.url, servers: [tessera] };
     }));
   describeWithRedis('on Redis, two nodes behind one address: the request at one, the answer from the other', (redis) =>
@@ -88,7 +95,8 @@ describe('saml2: single sign-on through /login, the SP obeying its own service d
       const folder = mkdtempSync(join(tmpdir(), 'tessera-saml2-nodes-'));
       const [portA, portB] = [await freePort(), await freePort()];
       const shared = {
-        modules: ['rest', 'otp', 'login', 'saml2'],
+        modules: ['rest', 'otp', 'login', 'consent', 'saml2'],
+        consent: { active: false },
         users: users(),
         storage: { type: 'redis', redis: { url: redis().url, keyPrefix: `saml${randomBytes(4).toString('hex')}:` } },
         login: { keyFile: join(folder, 'login-key.json') },
@@ -263,6 +271,22 @@ function singleSignOn(start: (services: Record<string, unknown>[]) => Promise<No
     const withSession = await signOn(saml, through);
     expect(withSession.shown).to.deep.equal([]);
     expect((await accepted(saml, withSession))['mail']).to.equal('casuser@example.org');
+  });
+
+  it('IsPassive shows no page at all: a session the SP would first ask something of (a second factor, consent, a login of its own) gets NoPassive, and nothing changes', async () => {
+    const through = browser();
+    await signOn(sp('plain'), through, { user: CASUSER });
+    for (const name of ['mfa', 'consented', 'nosso']) {
+      const passive = await signOn(sp(name, { passive: true }), through);
+      expect(passive.shown, name).to.deep.equal([]);
+      expect(passive.response?.action, name).to.equal(acsOf(name));
+      expect(statusOf(passive.response!.xml), name).to.deep.equal(['Responder', 'NoPassive']);
+      expect(passive.response!.xml, name).to.not.contain('Assertion');
+    }
+    // Without IsPassive each asks its page: the session was not stepped up, nor consent taken.
+    expect((await signOn(sp('mfa'), through)).shown).to.deep.equal(['One-time code']);
+    expect((await signOn(sp('consented'), through)).shown).to.deep.equal(['Share your information?']);
+    expect((await signOn(sp('nosso'), through)).shown).to.deep.equal(['Log in']);
   });
 
   it('IdP-initiated: a Response without InResponseTo to an AssertionConsumerService of the metadata only', async () => {
