@@ -132,6 +132,8 @@ function singleSignOn(start: (services: Record<string, unknown>[]) => Promise<No
   const browser = () => new SpreadBrowser(nodes.publicUrl, nodes.servers);
   const sp = (name: string, options: Parameters<typeof scriptedSp>[3] = {}) => scriptedSp(name, keys, idp, options);
   const otp = () => TOTP.generate({ secret: Secret.fromBase32(OTP_SECRET) });
+  /** The audit records of `action`, from every node. */
+  const auditOf = (action: string) => nodes.servers.flatMap((server) => server.audit.map((line) => JSON.parse(line) as Record<string, unknown>)).filter((line) => line['action'] === action);
 
   /** The SP's AuthnRequest over HTTP-Redirect, walked through tessera. */
   async function signOn(saml: SAML, through: SpreadBrowser, fill: Parameters<typeof walk>[2] = {}, relayState = 'relay-1'): Promise<Walk> {
@@ -370,8 +372,18 @@ function singleSignOn(start: (services: Record<string, unknown>[]) => Promise<No
     const saml = sp('plain');
     const profile = await accepted(saml, await signOn(saml, through));
     receiver.requests.length = 0;
+    // The SP answers as a SAML SP does over HTTP-Redirect: a redirect carrying its signed LogoutResponse.
+    receiver.answer = async (samlRequest) => {
+      const { profile: asked } = await backChannel.validatePostRequestAsync({ SAMLRequest: samlRequest });
+      return { status: 302, headers: { location: await backChannel.getLogoutResponseUrlAsync(asked!, '', {}, true) } };
+    };
     await through.get(await saml.getLogoutUrlAsync(profile, '', {}));
     expect(receiver.requests).to.have.length(1);
+    // Confirmed, audited naming the SP and the user, never the NameID.
+    const confirmed = auditOf('saml2.logout.confirmed');
+    expect(confirmed).to.have.length(1);
+    expect(confirmed[0]).to.deep.include({ audit: 'logout', outcome: 'success', who: 'casuser', serviceProvider: spEntityId('backchannel') });
+    expect(JSON.stringify(confirmed)).to.not.contain(known.nameID);
     const request = receiver.requests[0]!;
     const document = parseXml(request, 1024 * 1024);
     const covered = verifyEnvelopedSignature(request, document, envelopedSignatureOf(document)!, [idp.certificate], [RSA_SHA256], 1024 * 1024);
@@ -381,5 +393,28 @@ function singleSignOn(start: (services: Record<string, unknown>[]) => Promise<No
     // Told once: /logout of a session that is gone tells nobody again.
     await through.get(`${nodes.publicUrl}/logout`);
     expect(receiver.requests).to.have.length(1);
+  });
+
+  it("an SP's answer that does not confirm the logout is audited as a failure naming the SP and why: a LogoutResponse of another status, an HTTP error", async () => {
+    const backChannel = sp('backchannel');
+    receiver.answer = async (samlRequest) => {
+      const { profile: asked } = await backChannel.validatePostRequestAsync({ SAMLRequest: samlRequest });
+      return { status: 302, headers: { location: await backChannel.getLogoutResponseUrlAsync(asked!, '', {}, false) } };
+    };
+    const failedBefore = auditOf('saml2.logout.failed').length;
+    const through = browser();
+    await accepted(backChannel, await signOn(backChannel, through, { user: CASUSER }));
+    await through.get(`${nodes.publicUrl}/logout`);
+    receiver.answer = () => Promise.resolve({ status: 503, body: 'down' });
+    const again = browser();
+    await accepted(backChannel, await signOn(backChannel, again, { user: CASUSER }));
+    await again.get(`${nodes.publicUrl}/logout`);
+    receiver.answer = undefined;
+    const failed = auditOf('saml2.logout.failed').slice(failedBefore);
+    expect(failed.map((line) => [line['reason'], line['outcome'], line['who'], line['serviceProvider']])).to.deep.equal([
+      ['status', 'failure', 'casuser', spEntityId('backchannel')],
+      ['http', 'failure', 'casuser', spEntityId('backchannel')],
+    ]);
+    expect(failed[1]).to.deep.include({ detail: 'HTTP 503' });
   });
 }

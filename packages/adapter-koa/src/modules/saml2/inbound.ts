@@ -14,6 +14,7 @@ import {
   type SamlRequestIdStore,
   type SamlServiceProvider,
   type SamlStatusCode,
+  type SamlLogoutFailure,
   type SignatureAlgorithm,
   type SpEndpoint,
 } from '@tessera/core/modules/saml2';
@@ -115,10 +116,14 @@ async function authenticate(inbound: InboundMessage, parameter: MessageParameter
     const relayState = inbound.form['RelayState'];
     return { sp, element, signed: signature !== undefined, ...(relayState !== undefined && { relayState }) };
   } catch (error) {
-    if (error instanceof UnreadableXmlError || error instanceof SignatureRefusedError || error instanceof RedirectMessageError || error instanceof MetadataError) throw new InboundRefusal(error.reason);
+    if (error instanceof SignatureRefusedError) throw new InboundSignatureRefusal(error.reason);
+    if (error instanceof UnreadableXmlError || error instanceof RedirectMessageError || error instanceof MetadataError) throw new InboundRefusal(error.reason);
     throw error;
   }
 }
+
+/** A refusal because of the message's signature: in any shape but SAML's, or not by a key of the SP's metadata. */
+export class InboundSignatureRefusal extends InboundRefusal {}
 
 async function knownSp(entityId: string, deps: InboundDependencies): Promise<SamlServiceProvider> {
   const sp = await deps.serviceProvider(entityId);
@@ -196,6 +201,49 @@ export async function receiveLogoutResponse(inbound: InboundMessage, endpoint: s
   if (!signed) throw new InboundRefusal(`The LogoutResponse of ${sp.metadata.entityId} is not signed`, STATUS.requester, STATUS.requestDenied);
   await checkTimelyAndNew(message, endpoint, signed, sp, settings, deps);
   return { sp, message, binding: inbound.binding, signed, ...(relayState !== undefined && { relayState }) };
+}
+
+/** Why an SP's answer to a back-channel LogoutRequest does not confirm the logout; `detail` never holds the NameID. */
+export class LogoutAnswerRefusal extends Error {
+  constructor(
+    readonly failure: SamlLogoutFailure,
+    readonly detail: string,
+  ) {
+    super(detail);
+    this.name = 'LogoutAnswerRefusal';
+  }
+}
+
+/**
+ * The LogoutResponse an SP answered a back-channel LogoutRequest with (`requestId`), reaching tessera's
+ * SingleLogoutService `endpoint` of its binding: the expected SP's, authenticated as above, signed
+ * when the SP's metadata has signing keys (SAML Profiles §4.4.4.2), in response to that request,
+ * addressed and timed as a request is, with status Success. Anything else is a LogoutAnswerRefusal
+ * naming why.
+ */
+export async function receiveLogoutAnswer(
+  inbound: InboundMessage,
+  endpoint: string,
+  expected: { readonly sp: SamlServiceProvider; readonly requestId: string },
+  settings: InboundSettings,
+  deps: Omit<InboundDependencies, 'serviceProvider'>,
+): Promise<LogoutResponseMessage> {
+  const { sp } = expected;
+  const entityId = sp.metadata.entityId;
+  try {
+    const authenticated = await authenticate(inbound, 'SAMLResponse', settings, { ...deps, serviceProvider: (issuer) => Promise.resolve(issuer === entityId ? sp : undefined) });
+    const message = read(readLogoutResponse, authenticated.element);
+    if (message.issuer !== entityId) throw new InboundRefusal('The signed Issuer is not the one the message claimed');
+    if (!authenticated.signed && sp.metadata.signingCertificates.length > 0) throw new LogoutAnswerRefusal('signature', `The LogoutResponse of ${entityId} is not signed`);
+    if (message.inResponseTo !== expected.requestId) throw new LogoutAnswerRefusal('in-response-to', `The LogoutResponse answers ${message.inResponseTo ?? 'no request'}, not ${expected.requestId}`);
+    await checkTimelyAndNew(message, endpoint, authenticated.signed, sp, settings, { ...deps, serviceProvider: () => Promise.resolve(sp) });
+    if (message.status !== STATUS.success) throw new LogoutAnswerRefusal('status', `The status is ${[message.status, message.subStatus].filter((code) => code !== undefined).join(' / ')}`);
+    return message;
+  } catch (error) {
+    if (error instanceof InboundSignatureRefusal) throw new LogoutAnswerRefusal('signature', error.reason);
+    if (error instanceof InboundRefusal) throw new LogoutAnswerRefusal('invalid', error.reason);
+    throw error;
+  }
 }
 
 async function checkTimelyAndNew(

@@ -336,7 +336,11 @@ export function ssoRoutes(http: HttpContext, deps: SamlSsoDependencies): Route[]
     });
     const xml = await responseXml(content, responseProtection(sp, currentKey(set.signing)));
     // The SP now holds a session of this login: single logout names it by this NameID and SessionIndex.
-    await deps.sessions.add(tgt.id, { spEntityId: sp.metadata.entityId, nameId: nameId.value, nameIdFormat: format, sessionIndex, ...(nameId.spNameQualifier !== undefined && { spNameQualifier: nameId.spNameQualifier }) }, tgt.hardExpiresAt);
+    await deps.sessions.add(
+      tgt.id,
+      { spEntityId: sp.metadata.entityId, nameId: nameId.value, nameIdFormat: format, sessionIndex, principal: tgt.authentication.principal.id, ...(nameId.spNameQualifier !== undefined && { spNameQualifier: nameId.spNameQualifier }) },
+      tgt.hardExpiresAt,
+    );
     sendPage(ctx, 200, pages.post(login.assertionConsumerService.location, { SAMLResponse: Buffer.from(xml, 'utf8').toString('base64'), RelayState: login.relayState }));
   };
 

@@ -3,6 +3,7 @@ import type { ModuleContext, ModuleKeyFile, ModuleSettings, SettingProblem, Tess
 export { httpsDownload } from './https-download.js';
 import { saml2Commands } from './commands.js';
 import { saml2Sections } from './config.js';
+import { saml2Events } from './events.js';
 import { registerSaml2Module } from './register.js';
 
 /** `saml2` (docs/modules/saml2.md): a SAML 2.0 identity provider on the login session of /login. */
@@ -18,6 +19,7 @@ export const saml2Module: TesseraModule<typeof saml2Sections> = {
   problems: saml2Problems,
   keyFiles: saml2KeyFiles,
   commands: saml2Commands,
+  events: saml2Events,
   register: registerSaml2Module,
 };
 
