@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inflateRawSync } from 'node:zlib';
 import { expect } from 'chai';
-import { envelopedSignatureOf, parseXml, redirectUrl, verifyEnvelopedSignature } from '@tessera/adapter-koa/modules/saml2';
+import { envelopedSignatureOf, logoutResponseXml, parseXml, redirectUrl, signEnveloped, verifyEnvelopedSignature } from '@tessera/adapter-koa/modules/saml2';
 import { encrypt } from 'xml-encryption';
 import { Secret, TOTP } from 'otpauth';
-import type { SAML } from '@node-saml/node-saml';
+import type { Profile, SAML } from '@node-saml/node-saml';
 import { describeWithRedis } from '@tessera/testkit/redis';
 import type { Tessera } from '../../support/tessera.js';
 import { freePort } from '../oidc/support.js';
@@ -363,6 +363,50 @@ function singleSignOn(start: (services: Record<string, unknown>[]) => Promise<No
     const document = parseXml(posted!.xml, 1024 * 1024);
     verifyEnvelopedSignature(posted!.xml, document, envelopedSignatureOf(document)!, [idp.certificate], [RSA_SHA256], 1024 * 1024);
     expect((await signOn(saml, through, { user: CASUSER })).shown).to.deep.equal(['Log in']);
+  });
+
+  it("an SP's LogoutResponse a browser brings to the SLO endpoints: a page saying the SP ended its session when it is the SP's, signed and Success, else a 400 naming why; never a 500, nothing kept, the session as it was", async () => {
+    const saml = sp('plain');
+    const through = browser();
+    await accepted(saml, await signOn(saml, through, { user: CASUSER }));
+    // As node-saml answers a LogoutRequest over HTTP-Redirect, signed in the query, though tessera asked none in this browser.
+    const unasked = { ID: '_asked-over-the-back-channel', issuer: `${idp.base}/idp`, nameID: 'someone', nameIDFormat: 'urn:oasis:names:tc:SAML:2.0:nameid-format:persistent' } as Profile;
+    const confirmedUrl = await saml.getLogoutResponseUrlAsync(unasked, 'relay', {}, true);
+    for (let time = 0; time < 2; time++) {
+      // Nothing was kept of the first: the same answer again is the same page.
+      const confirmed = await through.get(confirmedUrl);
+      expect(confirmed.status, confirmed.body).to.equal(200);
+      expect(confirmed.body).to.contain('<h1>Logged out</h1>').and.contain(`The application ${spEntityId('plain')} has ended its session.`);
+    }
+    const notDone = await through.get(await saml.getLogoutResponseUrlAsync(unasked, '', {}, false));
+    expect(notDone.status).to.equal(400);
+    expect(notDone.body).to.contain(`${spEntityId('plain')} answered the logout with the status urn:oasis:names:tc:SAML:2.0:status:Requester`);
+
+    // Over HTTP-POST: signed with the SP's key, unsigned, of an unknown SP, not XML, and beside a SAMLRequest.
+    const postSlo = `${nodes.publicUrl}/idp/profile/SAML2/POST/SLO`;
+    const answer = (issuer: string) => {
+      const id = `_${randomBytes(16).toString('hex')}`;
+      const xml = logoutResponseXml({ id, issueInstant: Date.now(), issuer, destination: `${idp.base}/idp/profile/SAML2/POST/SLO`, inResponseTo: '_asked', status: 'urn:oasis:names:tc:SAML:2.0:status:Success' });
+      return { xml, signed: signEnveloped(xml, id, keys.signing, RSA_SHA256) };
+    };
+    const base64 = (xml: string) => Buffer.from(xml, 'utf8').toString('base64');
+    const posted = await through.post(postSlo, { SAMLResponse: base64(answer(spEntityId('plain')).signed), RelayState: 'relay' });
+    expect(posted.status, posted.body).to.equal(200);
+    expect(posted.body).to.contain(`The application ${spEntityId('plain')} has ended its session.`);
+    const refusals: [Record<string, string>, string][] = [
+      [{ SAMLResponse: base64(answer(spEntityId('plain')).xml) }, `The LogoutResponse of ${spEntityId('plain')} is not signed`],
+      [{ SAMLResponse: base64(answer(spEntityId('stranger')).signed) }, `No service provider is registered as ${spEntityId('stranger')}`],
+      [{ SAMLResponse: base64('not XML at all') }, ''],
+      [{ SAMLResponse: base64(answer(spEntityId('plain')).signed), SAMLRequest: 'x' }, 'The message holds both a SAMLRequest and a SAMLResponse'],
+      [{ RelayState: 'nothing else' }, 'The message holds neither a SAMLRequest nor a SAMLResponse'],
+    ];
+    for (const [fields, reason] of refusals) {
+      const refused = await through.post(postSlo, fields);
+      expect(refused.status, `${JSON.stringify(fields).slice(0, 80)}: ${refused.body}`).to.equal(400);
+      expect(refused.body).to.contain(reason);
+    }
+    // The browser's session is as it was: the SP signs on without a form.
+    expect((await signOn(saml, through)).shown).to.deep.equal([]);
   });
 
   it('a session that ends tells every other SP that got an assertion in it: a signed LogoutRequest over the back channel, naming the user as the SP knows them', async () => {

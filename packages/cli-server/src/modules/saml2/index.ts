@@ -14,8 +14,8 @@ export const saml2Module: TesseraModule<typeof saml2Sections> = {
   sections: saml2Sections,
   // Its service providers: SamlRegisteredService, found by their entity id, never by a CAS service URL.
   serviceTypes: [samlServiceProviderType],
-  // The SSO endpoints' (both bindings, IdP-initiated) and the login callback's.
-  parameters: () => ['SAMLRequest', 'RelayState', 'SigAlg', 'Signature', 'providerId', 'shire', 'target', 'time', 'ticket'].map((name) => ({ name })),
+  // The SSO and SLO endpoints' (both bindings, IdP-initiated) and the login callback's.
+  parameters: () => ['SAMLRequest', 'SAMLResponse', 'RelayState', 'SigAlg', 'Signature', 'providerId', 'shire', 'target', 'time', 'ticket'].map((name) => ({ name })),
   problems: saml2Problems,
   keyFiles: saml2KeyFiles,
   commands: saml2Commands,
