@@ -8,7 +8,6 @@ import {
   type SamlKeySet,
   type SamlLogoutConfirmedEvent,
   type SamlLogoutFailedEvent,
-  type SamlLogoutFailure,
   type SamlRequestIdStore,
   type SamlServiceProvider,
   type SamlSessionStore,
@@ -158,7 +157,7 @@ interface HtmlNode {
 /** The named fields of a page's inputs (the first of each name), as a browser would post its form: an HTTP-POST binding's answer. */
 function formFields(html: string): Record<string, string> {
   const fields = new Map<string, string>();
-  const pending: HtmlNode[] = [parse(html) as HtmlNode];
+  const pending: HtmlNode[] = [parse(html)];
   for (let node = pending.pop(); node !== undefined; node = pending.pop()) {
     if (node.nodeName === 'input') {
       const name = node.attrs?.find((attribute) => attribute.name === 'name')?.value;

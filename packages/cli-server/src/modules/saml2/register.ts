@@ -122,13 +122,16 @@ export const registerSaml2Module: ModuleRegistration<typeof saml2Sections> = (bi
 /** A response's body as text, read up to `maxBytes`: a larger one is refused, its rest not read. */
 async function boundedText(response: Response, maxBytes: number): Promise<string> {
   if (response.body === null) return '';
+  const reader = response.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
-  for await (const chunk of response.body) {
-    size += chunk.length;
-    // Leaving the loop cancels the rest of the body.
-    if (size > maxBytes) throw new LogoutAnswerRefusal('invalid', `The answer is larger than ${maxBytes} bytes`);
-    chunks.push(chunk);
+  for (let read = await reader.read(); !read.done; read = await reader.read()) {
+    size += read.value.length;
+    if (size > maxBytes) {
+      await reader.cancel();
+      throw new LogoutAnswerRefusal('invalid', `The answer is larger than ${maxBytes} bytes`);
+    }
+    chunks.push(read.value);
   }
   return Buffer.concat(chunks).toString('utf8');
 }
