@@ -92,6 +92,8 @@ export class OidcUpstream implements UpstreamProvider {
     const metadata = { ...config.clientMetadata(), [client.clockSkew]: Math.round((this.clock.now() - Date.now()) / 1000) };
     const copy = new client.Configuration(config.serverMetadata(), this.settings.clientId, metadata, clientSecret === undefined ? client.None() : client.ClientSecretBasic(clientSecret));
     copy.timeout = this.timeoutSeconds;
+    // The ID token's signature checked against the provider's keys (jwks_uri), not only its claims.
+    client.enableNonRepudiationChecks(copy);
     if (new URL(this.settings.issuer).protocol === 'http:') client.allowInsecureRequests(copy);
     return copy;
   }
