@@ -20,7 +20,7 @@ export const registerDelegationModule: ModuleRegistration<typeof delegationSecti
   const buttons = delegation.providers.map(({ id, title, logoUrl }) => ({ id, title, ...(logoUrl !== undefined && { logoUrl }) }));
   binder.resolved(LOGIN, [KEYS.RecordStores, KEYS.RandomSource, KEYS.UserDirectory, KEYS.Clock, KEYS.EventSink], (records, random, directory, clock, events) => {
     const providers = new Map<string, DelegationProvider>(delegation.providers.map((provider) => [provider.id, { upstream: upstreamOf(provider, clock), mapping: mappingOf(provider) }]));
-    return new DelegatedLogin(providers, new DelegationRecords(records, random), directory, clock, events, delegation.stateSeconds);
+    return new DelegatedLogin(providers, new DelegationRecords(records, random, delegation.waitingPerAddress), directory, clock, events, delegation.stateSeconds);
   });
   binder.constant(KEYS.CredentialExtractor, delegatedExtractor());
   // A service's delegatedAuthenticationPolicy over single sign-on, its tickets and their validation.
