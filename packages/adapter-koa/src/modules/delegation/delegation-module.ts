@@ -76,7 +76,8 @@ export function delegationModule(options: DelegationModuleOptions): HttpModule {
             502: { description: 'The upstream could not be reached (its discovery document): a page with the way back.', content: HTML },
           },
           failures: http.restFailures,
-          steps: [http.readBody],
+          // A form browsers post, each keeping a login upstream: under the login form's rate per address (throttle.loginForm).
+          steps: [...http.formGuards, http.readBody],
           async handle(ctx, { parameters }) {
             const provider = parameters[DELEGATION_PARAMETERS.provider];
             const origin = requestOrigin(ctx);
