@@ -1,5 +1,5 @@
 import { createSign, generateKeyPairSync, randomBytes, type KeyObject } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { Browser, formOf } from '../../support/browser.js';
@@ -32,11 +32,11 @@ async function startFakeUpstream() {
   const jwk = { ...key.publicKey.export({ format: 'jwk' }), kid: 'k1', use: 'sig', alg: 'RS256' };
   const nonces = new Map<string, string>();
   const flaws = { idToken: 'none' as IdTokenFlaw, profile: 'none' as ProfileFlaw, profileToken: '' };
-  const hanging: import('node:http').ServerResponse[] = [];
+  const hanging: ServerResponse[] = [];
   let issuer = '';
-  const server: Server = createServer((request, response) => {
+  const server: Server = createServer((request, response): void => {
     const url = new URL(request.url ?? '/', issuer);
-    const json = (body: unknown) => response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    const json = (body: unknown): void => void response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
     if (url.pathname === '/.well-known/openid-configuration') {
       return json({
         issuer,
