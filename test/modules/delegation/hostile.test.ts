@@ -250,6 +250,22 @@ describe('delegation: hostile input at the start and the callback', () => {
     expect((await elsewhere.get(`${base}/delegation/callback/fake-oauth?state=${ownState}`)).status).to.equal(401);
   });
 
+  it('sends the TDELEGATION cookie Secure, HttpOnly, SameSite=Lax on its path when server.publicUrl is https, TLS ending at a proxy that says nothing (no trustProxy)', async () => {
+    const port = await freePort();
+    const behindProxy = await startDelegation({
+      server: { host: '127.0.0.1', port, nodeName: 'e2e', publicUrl: 'https://sso.example.org' },
+      delegation: { providers: [{ id: 'fake-oauth', type: 'oauth2', title: 'Fake OAuth', oauth2: { authorizationUrl: `${fake.issuer}/authorize`, tokenUrl: `${fake.issuer}/token`, profileUrl: `${fake.issuer}/user`, clientId: CLIENT.id, clientSecret: CLIENT.secret } }] },
+    });
+    try {
+      const left = await fetch(`${behindProxy.url}/delegation/login`, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ delegatedProvider: 'fake-oauth', formToken: 'any' }) });
+      expect(left.status, await left.text()).to.equal(302);
+      const cookie = left.headers.getSetCookie().find((line) => line.startsWith('TDELEGATION='));
+      expect(cookie?.split('; ').slice(1).sort()).to.deep.equal(['httponly', 'path=/cas/delegation', 'samesite=lax', 'secure']);
+    } finally {
+      await behindProxy.close();
+    }
+  });
+
   it('puts the start route under the login form’s rate per address (throttle.loginForm): 429 past the burst, nothing kept', async () => {
     const port = await freePort();
     const throttled = await startDelegation({
