@@ -10,7 +10,7 @@ import { freePort, startDelegation } from './support.js';
 const CLIENT = { id: 'tessera', secret: 'the client secret tessera has at the fake providers' };
 
 /** What the fake providers answer next: the ID token's flaw, the profile's. */
-type IdTokenFlaw = 'none' | 'signed-by-another-key' | 'alg-none' | 'expired' | 'another-nonce';
+type IdTokenFlaw = 'none' | 'signed-by-another-key' | 'alg-none' | 'expired' | 'another-nonce' | 'huge-answer';
 type ProfileFlaw = 'none' | 'huge' | 'not-json' | 'never-answers';
 
 const base64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
@@ -76,7 +76,8 @@ async function startFakeUpstream() {
           nonce: flaw === 'another-nonce' ? 'not-the-nonce-tessera-sent' : nonces.get(code),
         };
         const idToken = signedJwt({ alg: flaw === 'alg-none' ? 'none' : 'RS256', kid: 'k1', typ: 'JWT' }, claims, flaw === 'alg-none' ? undefined : flaw === 'signed-by-another-key' ? another.privateKey : key.privateKey);
-        json({ access_token: randomBytes(16).toString('hex'), token_type: 'Bearer', expires_in: 300, id_token: idToken });
+        // A huge answer: the tokens, and 5 MB of padding beside them.
+        json({ access_token: randomBytes(16).toString('hex'), token_type: 'Bearer', expires_in: 300, id_token: idToken, ...(flaw === 'huge-answer' && { padding: 'x'.repeat(5 * 1_048_576) }) });
       });
       return;
     }
@@ -167,7 +168,7 @@ describe('delegation: hostile input at the start and the callback', () => {
     expect(landing.location).to.match(/^https:\/\/app\.example\.org\/home\?ticket=ST-/);
   });
 
-  for (const flaw of ['signed-by-another-key', 'alg-none', 'expired', 'another-nonce'] as const) {
+  for (const flaw of ['signed-by-another-key', 'alg-none', 'expired', 'another-nonce', 'huge-answer'] as const) {
     it(`refuses an ID token ${flaw.replaceAll('-', ' ')}: a page (401), no session`, async () => {
       fake.flaws.idToken = flaw;
       const browser = new Browser();
