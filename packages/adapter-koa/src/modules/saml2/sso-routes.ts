@@ -310,7 +310,12 @@ export function ssoRoutes(http: HttpContext, deps: SamlSsoDependencies): Route[]
     const { login, sp, request, handed } = input;
     const { tgt, service } = handed;
     const proved = answeredAuthnContext(request?.requestedAuthnContext, classesMet(core, tgt.authentication));
-    const released = await core.relyingParties.release({ service, url: sp.metadata.entityId, principal: tgt.authentication.principal });
+    const released = await core.relyingParties.release({
+      service,
+      url: sp.metadata.entityId,
+      principal: tgt.authentication.principal,
+      ...(sp.metadata.entityAttributes !== undefined && { declared: sp.metadata.entityAttributes }),
+    });
     const format = chooseNameIdFormat(sp, request?.nameIdPolicy);
     const set = await deps.keys();
     const nameId = {
