@@ -55,9 +55,9 @@ function researchAndScholarshipCodec(type: string): ServicePolicyCodec<ResearchA
 }
 
 const CODECS: readonly ServicePolicyCodec[] = [
-  eduPersonTargetedIdCodec as ServicePolicyCodec,
-  researchAndScholarshipCodec(SAML_RELEASE_POLICIES.inCommonResearchAndScholarship) as ServicePolicyCodec,
-  researchAndScholarshipCodec(SAML_RELEASE_POLICIES.refedsResearchAndScholarship) as ServicePolicyCodec,
+  eduPersonTargetedIdCodec,
+  researchAndScholarshipCodec(SAML_RELEASE_POLICIES.inCommonResearchAndScholarship),
+  researchAndScholarshipCodec(SAML_RELEASE_POLICIES.refedsResearchAndScholarship),
 ];
 
 /** The saml2 module's release policies, each its behaviour and its codec part, as a module declares them. */

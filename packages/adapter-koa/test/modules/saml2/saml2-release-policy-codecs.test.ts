@@ -15,7 +15,7 @@ const withPolicy = (attributeReleasePolicy: Record<string, unknown>) => ({ ...SP
 const problems = (json: Record<string, unknown>) => refusalOf(() => codec.parse(json));
 const roundTrip = (json: Record<string, unknown>) => {
   const parsed = codec.parse(json);
-  expect(codec.parse(codec.render(parsed))).to.deep.equal(parsed);
+  expect(codec.parse(codec.render({ ...parsed, id: 7 }))).to.deep.equal({ ...parsed, id: 7 });
   return parsed.attributeRelease;
 };
 

@@ -1,4 +1,3 @@
-import type { AttributeMap } from '../../domain/authentication/principal.js';
 import type { AttributeReleasePolicy } from '../../ports/service-policies.js';
 import { valuesIgnoringCase } from '../../service-policies/attribute-names.js';
 import { finishRelease, type ReleaseSettings } from '../../service-policies/release-settings.js';
@@ -87,7 +86,7 @@ function researchAndScholarship(type: keyof typeof RESEARCH_AND_SCHOLARSHIP_CATE
           if (values !== undefined) released[policy.useUniformResourceName ? urn : name] = values;
         }
       }
-      return Promise.resolve(finishRelease(policy, released as AttributeMap, authentication));
+      return Promise.resolve(finishRelease(policy, released, authentication));
     },
   };
 }
@@ -97,7 +96,7 @@ export const refedsResearchAndScholarshipRelease = researchAndScholarship(SAML_R
 
 /** The saml2 module's release policies, each its behaviour (its codec part is adapter-koa's). */
 export const SAML_RELEASE_POLICY_BEHAVIOURS: readonly AttributeReleasePolicy[] = [
-  eduPersonTargetedIdRelease as AttributeReleasePolicy,
-  inCommonResearchAndScholarshipRelease as AttributeReleasePolicy,
-  refedsResearchAndScholarshipRelease as AttributeReleasePolicy,
+  eduPersonTargetedIdRelease,
+  inCommonResearchAndScholarshipRelease,
+  refedsResearchAndScholarshipRelease,
 ];
