@@ -314,7 +314,8 @@ export function ssoRoutes(http: HttpContext, deps: SamlSsoDependencies): Route[]
       service,
       url: sp.metadata.entityId,
       principal: tgt.authentication.principal,
-      ...(sp.metadata.entityAttributes !== undefined && { declared: sp.metadata.entityAttributes }),
+      // Always said, if empty: a policy releasing by category releases to this SP only what its metadata declares.
+      declared: sp.metadata.entityAttributes ?? {},
     });
     const format = chooseNameIdFormat(sp, request?.nameIdPolicy);
     const set = await deps.keys();

@@ -72,7 +72,9 @@ export const eduPersonTargetedIdRelease: AttributeReleasePolicy<EduPersonTargete
 /**
  * Apereo's InCommonRS and RefedsRS policies: to an SP whose metadata declares the policy's entity
  * category (`http://macedir.org/entity-category`), the user's attributes of the R&S bundle (found
- * whatever their case), under their names or URNs; to any other SP, none.
+ * whatever their case), under their names or URNs; to any other SP, none. Where no metadata speaks
+ * (a release outside a SAML assertion: the consent page's list, a CAS service holding the policy),
+ * the bundle, as Apereo's policies fall back to their allowed attributes.
  */
 function researchAndScholarship(type: keyof typeof RESEARCH_AND_SCHOLARSHIP_CATEGORIES): AttributeReleasePolicy<ResearchAndScholarshipRelease> {
   const category = RESEARCH_AND_SCHOLARSHIP_CATEGORIES[type];
@@ -80,7 +82,7 @@ function researchAndScholarship(type: keyof typeof RESEARCH_AND_SCHOLARSHIP_CATE
     type,
     release(policy, { principal, authentication, declared }) {
       const released: Record<string, readonly string[]> = {};
-      if (declared?.[ENTITY_CATEGORY]?.includes(category)) {
+      if (declared === undefined || declared[ENTITY_CATEGORY]?.includes(category) === true) {
         for (const [name, urn] of Object.entries(RESEARCH_AND_SCHOLARSHIP_ATTRIBUTES)) {
           const values = valuesIgnoringCase(principal.attributes, name);
           if (values !== undefined) released[policy.useUniformResourceName ? urn : name] = values;

@@ -75,9 +75,13 @@ describe("saml2's release policies (Apereo's SAML-specific classes)", () => {
 
     it("to an SP of no category, or of the other policy's: none of the user's attributes", async () => {
       const refeds = { type: SAML_RELEASE_POLICIES.refedsResearchAndScholarship };
-      expect(await refedsResearchAndScholarshipRelease.release(refeds, request(USER), policies)).to.deep.equal({ isFromNewLogin: ['true'] });
+      expect(await refedsResearchAndScholarshipRelease.release(refeds, request(USER, {}), policies)).to.deep.equal({ isFromNewLogin: ['true'] });
       expect(await refedsResearchAndScholarshipRelease.release(refeds, request(USER, { [ENTITY_CATEGORY]: [INCOMMON_RS] }), policies)).to.deep.equal({ isFromNewLogin: ['true'] });
       expect(await inCommonResearchAndScholarshipRelease.release({ type: SAML_RELEASE_POLICIES.inCommonResearchAndScholarship }, request(USER, { other: [INCOMMON_RS] }), policies)).to.deep.equal({ isFromNewLogin: ['true'] });
+    });
+
+    it("where no SP's metadata speaks (the consent page's list, a CAS service): the bundle, as Apereo falls back to its allowed attributes", async () => {
+      expect(await refedsResearchAndScholarshipRelease.release({ type: SAML_RELEASE_POLICIES.refedsResearchAndScholarship }, request(USER), policies)).to.deep.equal(bundle);
     });
 
     it('useUniformResourceName: under their URNs', async () => {
