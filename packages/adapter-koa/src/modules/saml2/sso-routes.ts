@@ -310,7 +310,13 @@ export function ssoRoutes(http: HttpContext, deps: SamlSsoDependencies): Route[]
     const { login, sp, request, handed } = input;
     const { tgt, service } = handed;
     const proved = answeredAuthnContext(request?.requestedAuthnContext, classesMet(core, tgt.authentication));
-    const released = await core.relyingParties.release({ service, url: sp.metadata.entityId, principal: tgt.authentication.principal });
+    const released = await core.relyingParties.release({
+      service,
+      url: sp.metadata.entityId,
+      principal: tgt.authentication.principal,
+      // Always said, if empty: a policy releasing by category releases to this SP only what its metadata declares.
+      declared: sp.metadata.entityAttributes ?? {},
+    });
     const format = chooseNameIdFormat(sp, request?.nameIdPolicy);
     const set = await deps.keys();
     const nameId = {

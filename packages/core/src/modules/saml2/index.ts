@@ -9,3 +9,4 @@ export * from './session-store.js';
 export * from './saml-keys.js';
 export * from './pending-logins.js';
 export type * from './events.js';
+export * from './release-policies.js';
