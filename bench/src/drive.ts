@@ -154,7 +154,7 @@ async function samlLogins(spec: SamlLoginSpec): Promise<LoadOutcome> {
       method: 'GET',
       setupRequest: (req, raw) => {
         const context = raw as SamlLoginContext;
-        return { ...req, path: context.failed === undefined ? context.next : nowhere, headers: { cookie: cookieOf(context, false) } };
+        return { ...req, path: context.failed === undefined && context.next !== undefined ? context.next : nowhere, headers: { cookie: cookieOf(context, false) } };
       },
       onResponse: (status, _body, raw, headers) => {
         const context = raw as SamlLoginContext;
@@ -168,7 +168,7 @@ async function samlLogins(spec: SamlLoginSpec): Promise<LoadOutcome> {
       method: 'GET',
       setupRequest: (req, raw) => {
         const context = raw as SamlLoginContext;
-        return { ...req, path: context.failed === undefined ? context.next : nowhere, headers: { cookie: cookieOf(context, true) } };
+        return { ...req, path: context.failed === undefined && context.next !== undefined ? context.next : nowhere, headers: { cookie: cookieOf(context, true) } };
       },
       onResponse: (status, body, raw) => {
         const context = raw as SamlLoginContext;
