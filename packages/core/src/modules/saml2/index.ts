@@ -8,3 +8,4 @@ export * from './service-provider.js';
 export * from './session-store.js';
 export * from './saml-keys.js';
 export * from './pending-logins.js';
+export type * from './events.js';
