@@ -193,16 +193,6 @@ export async function receiveLogoutRequest(inbound: InboundMessage, endpoint: st
   return { sp, message, binding: inbound.binding, signed, ...(relayState !== undefined && { relayState }) };
 }
 
-/** A LogoutResponse from an SP, answering a LogoutRequest tessera sent. */
-export async function receiveLogoutResponse(inbound: InboundMessage, endpoint: string, settings: InboundSettings, deps: InboundDependencies): Promise<Received<LogoutResponseMessage>> {
-  const { sp, element, relayState, signed } = await authenticate(inbound, 'SAMLResponse', settings, deps);
-  const message = read(readLogoutResponse, element);
-  if (message.issuer !== sp.metadata.entityId) throw new InboundRefusal('The signed Issuer is not the one the message claimed');
-  if (!signed) throw new InboundRefusal(`The LogoutResponse of ${sp.metadata.entityId} is not signed`, STATUS.requester, STATUS.requestDenied);
-  await checkTimelyAndNew(message, endpoint, signed, sp, settings, deps);
-  return { sp, message, binding: inbound.binding, signed, ...(relayState !== undefined && { relayState }) };
-}
-
 /** Why an SP's answer to a back-channel LogoutRequest does not confirm the logout; `detail` never holds the NameID. */
 export class LogoutAnswerRefusal extends Error {
   constructor(
