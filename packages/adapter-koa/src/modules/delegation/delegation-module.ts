@@ -1,3 +1,4 @@
+import { RouteNotFoundError } from '@tessera/core';
 import { allowedProviderIds, DELEGATION_POLICY, DelegationButtonsPrompt, UpstreamFailure, type DelegatedLogin, type UpstreamButton, type UpstreamFailureReason, type UpstreamLogout } from '@tessera/core/modules/delegation';
 import type { Context } from 'koa';
 import { z } from 'zod';
@@ -8,7 +9,7 @@ import { SERVICE } from '../../request/credential-request.js';
 import { requestOrigin } from '../../request/request-origin.js';
 import { defineRoute } from '../../routes/route.js';
 import { DelegationPages, type DelegationPage } from './pages.js';
-import { DELEGATION_CALLBACK_PATH, DELEGATION_COOKIE, DELEGATION_LOGOUT_PATH, DELEGATION_PARAMETERS, DELEGATION_START_PATH, PROVIDER_ID } from './parameters.js';
+import { DELEGATION_CALLBACK_PATH, DELEGATION_COOKIE, DELEGATION_LOGOUT_PATH, DELEGATION_PARAMETERS, DELEGATION_SAML2_PATH, DELEGATION_START_PATH, POSTED_AGAIN, PROVIDER_ID, RELAY_STATE, SAML_RESPONSE } from './parameters.js';
 import { delegationButtonsPart } from './views.js';
 
 export interface DelegationModuleOptions {
@@ -23,6 +24,7 @@ export interface DelegationModuleOptions {
 }
 
 const HTML = { 'text/html': z.string() };
+const METADATA_TYPE = 'application/samlmetadata+xml';
 
 /** The HTTP status of each failure's page. */
 const FAILURE_STATUS: Readonly<Record<UpstreamFailureReason, number>> = { unavailable: 502, refused: 401, invalid: 401, state: 400, user: 403, provider: 403 };
@@ -75,7 +77,7 @@ export function delegationModule(options: DelegationModuleOptions): HttpModule {
             }),
           },
           responses: {
-            302: { description: 'To the upstream’s login (an OpenID provider’s authorization endpoint, a CAS server’s /login).', headers: z.object({ Location: z.string() }) },
+            302: { description: 'To the upstream’s login (an OpenID provider’s authorization endpoint, a CAS server’s /login, a SAML 2 identity provider’s single sign-on service with an AuthnRequest over HTTP-Redirect).', headers: z.object({ Location: z.string() }) },
             403: { description: 'The provider is not configured or not allowed for the service: a page with the way back.', content: HTML },
             502: { description: 'The upstream could not be reached (its discovery document): a page with the way back.', content: HTML },
           },
@@ -145,6 +147,65 @@ export function delegationModule(options: DelegationModuleOptions): HttpModule {
             } catch (error) {
               failed(ctx, error);
             }
+          },
+        }),
+        defineRoute({
+          method: 'post',
+          path: `${DELEGATION_CALLBACK_PATH}/{provider}`,
+          operationId: 'delegationCallbackPost',
+          summary: 'Log in through an upstream identity provider: come back from it with a posted answer (SAML 2)',
+          description: `Where a SAML 2 identity provider posts its Response (HTTP-POST binding), with the login's state as \`RelayState\`; the body is read up to \`server.maxBodyBytes\` (413 beyond). That post comes from the identity provider's site, so the browser sends no \`SameSite=Lax\` cookie with it: the first post is answered with a page of this server that posts the same fields again with \`${POSTED_AGAIN}\`, which the browser sends with its \`TDELEGATION\` cookie. Then, as for GET: the state is taken once and must be this browser’s and this provider’s; the Response must be signed (the Response or its assertion) by the identity provider, for tessera’s entity id (audience), within its validity (clock skew \`saml2.clockSkewSeconds\`), and in response to the very AuthnRequest this login sent; then a page posts the login form back with the proof. A provider that answers by GET is refused here.`,
+          request: {
+            params: z.object({ provider: PROVIDER_ID }),
+            parameters: z.object({
+              [SAML_RESPONSE]: text('SAML 2: the Response, base64 of its XML.'),
+              [RELAY_STATE]: text('SAML 2: the state of the login, as the identity provider sends it back.'),
+              [POSTED_AGAIN]: flag('Set by this server’s own page that posts the answer again, with the browser’s cookie.'),
+            }),
+          },
+          responses: {
+            200: { description: 'The page posting the answer again from this server, or the page posting the login form back with the proof (each submits itself).', content: HTML },
+            400: { description: 'No login of this browser waits under the state (unknown, used, expired, another browser’s), or the provider answers by GET: a page with the way back.', content: HTML },
+            401: { description: 'The identity provider answered an error, or a Response that does not check out (unsigned, another audience, expired, for another request): a page with the way back.', content: HTML },
+            403: { description: 'The identity provider proved a user tessera does not take: a page with the way back.', content: HTML },
+          },
+          failures: http.restFailures,
+          steps: [http.readBody],
+          async handle(ctx, { params, parameters }) {
+            const origin = requestOrigin(ctx);
+            const fields = { [SAML_RESPONSE]: parameters[SAML_RESPONSE] ?? '', [RELAY_STATE]: parameters[RELAY_STATE] ?? '' };
+            if (!parameters[POSTED_AGAIN]) {
+              show(ctx, 200, pages.postAgain(`${http.options.basePath}${DELEGATION_CALLBACK_PATH}/${encodeURIComponent(params.provider)}`, { ...fields, [POSTED_AGAIN]: 'true' }));
+              return;
+            }
+            try {
+              const { form, proofId } = await login.finish(params.provider, new URL(callbackUrl(params.provider)), ctx.cookies.get(DELEGATION_COOKIE), callbackUrl(params.provider), origin, fields);
+              show(ctx, 200, pages.continueLogin(form, proofId));
+            } catch (error) {
+              failed(ctx, error);
+            }
+          },
+        }),
+        defineRoute({
+          method: 'get',
+          path: `${DELEGATION_SAML2_PATH}/{provider}/metadata`,
+          operationId: 'delegationSaml2Metadata',
+          summary: 'Log in through an upstream SAML 2 identity provider: tessera’s service-provider metadata',
+          description:
+            'The EntityDescriptor the identity provider is configured with to know tessera: its entity id (`saml2.spEntityId`), the AssertionConsumerService (this provider’s callback, HTTP-POST), the NameID format asked, whether AuthnRequests are signed and the signing certificate. 404 for a provider that is not a SAML 2 one.',
+          request: { params: z.object({ provider: PROVIDER_ID }) },
+          responses: {
+            200: { description: 'The metadata.', content: { [METADATA_TYPE]: z.string().meta({ description: 'A SAML 2.0 EntityDescriptor.' }) } },
+          },
+          failures: http.restFailures,
+          steps: [],
+          handle(ctx, { params }) {
+            const metadata = login.serviceProviderMetadata(params.provider, callbackUrl(params.provider));
+            if (metadata === undefined) throw new RouteNotFoundError();
+            ctx.status = 200;
+            ctx.type = METADATA_TYPE;
+            ctx.body = metadata;
+            return Promise.resolve();
           },
         }),
         defineRoute({

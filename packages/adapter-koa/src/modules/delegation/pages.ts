@@ -45,6 +45,25 @@ ${form.method === 'POST' ? html`<input type="hidden" name="method" value="POST">
     );
   }
 
+  /**
+   * An upstream's answer posted across sites (SAML's HTTP-POST binding) posted again from this
+   * server's own page, so the browser sends its delegation cookie (SameSite=Lax cookies come with a
+   * same-site post only) and the login is checked against the browser that left, as any other.
+   */
+  postAgain(action: string, fields: Readonly<Record<string, string>>): DelegationPage {
+    const text = delegationMessages(this.language);
+    const inputs = Object.entries(fields).map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`);
+    return this.page(
+      text.continueHeading,
+      html`<form method="post" action="${action}">
+${inputs}
+<p>${text.continueIntro}</p>
+<button type="submit">${text.continueButton}</button>
+</form>`,
+      SUBMIT_SCRIPT,
+    );
+  }
+
   /** A login through an upstream that failed: what happened, and the way back to the login page. */
   failed(reason: UpstreamFailureReason, service: string | undefined): DelegationPage {
     const text = delegationMessages(this.language);

@@ -6,6 +6,19 @@ export const DELEGATION_PARAMETERS = { provider: 'delegatedProvider', proof: 'de
 /** The parameter the page back from upstream posts to the login form: the proof's one-time id. */
 export const DELEGATED_LOGIN = DELEGATION_PARAMETERS.proof;
 
+/**
+ * The field the module's own page adds when it posts an upstream's cross-site answer again, now with
+ * the browser's cookie (pages.ts, postAgain).
+ */
+export const POSTED_AGAIN = 'delegationPostedAgain';
+
+/** The SAML 2 fields of an answer posted back (HTTP-POST binding). */
+export const SAML_RESPONSE = 'SAMLResponse';
+export const RELAY_STATE = 'RelayState';
+
+/** Where a SAML 2 upstream provider's service-provider metadata is published: `<path>/<provider>/metadata`. */
+export const DELEGATION_SAML2_PATH = '/delegation/saml2';
+
 /** Where an upstream sends the browser back, by provider id. */
 export const DELEGATION_CALLBACK_PATH = '/delegation/callback';
 

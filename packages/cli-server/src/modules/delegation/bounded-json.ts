@@ -45,5 +45,6 @@ export async function boundedFetch(url: string, init: CustomFetchOptions): Promi
   // openid-client's options are fetch's (its body type names `undefined` where fetch's leaves the field out).
   const response = await fetch(url, init as RequestInit);
   const body = await boundedBody(response, `the answer of ${new URL(url).pathname}`);
-  return new Response(NO_BODY.has(response.status) ? null : body, { status: response.status, statusText: response.statusText, headers: response.headers });
+  // A Uint8Array over its own ArrayBuffer: a body under both Node's and the DOM's typings (@xmldom/xmldom brings the latter).
+  return new Response(NO_BODY.has(response.status) ? null : new Uint8Array(body), { status: response.status, statusText: response.statusText, headers: response.headers });
 }

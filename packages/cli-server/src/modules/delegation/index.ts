@@ -1,4 +1,4 @@
-import { DELEGATION_PARAMETERS, delegationPolicySection } from '@tessera/adapter-koa/modules/delegation';
+import { DELEGATION_PARAMETERS, delegationPolicySection, POSTED_AGAIN, RELAY_STATE, SAML_RESPONSE } from '@tessera/adapter-koa/modules/delegation';
 import { DELEGATED_CREDENTIAL_TYPE } from '@tessera/core/modules/delegation';
 import type { TesseraModule } from '../module.js';
 import { delegationSections } from './config.js';
@@ -6,7 +6,7 @@ import { delegationEvents } from './events.js';
 import { providerProblems } from './problems.js';
 import { registerDelegationModule } from './register.js';
 
-/** `delegation`: logging in through another identity provider (an OpenID provider, another CAS server), per service as Apereo CAS writes it. */
+/** `delegation`: logging in through another identity provider (an OpenID provider, an OAuth 2 provider, another CAS server, a SAML 2 identity provider), per service as Apereo CAS writes it. */
 export const delegationModule: TesseraModule<typeof delegationSections> = {
   name: 'delegation',
   // Its buttons are part of the browser login's page, and the login form makes its session.
@@ -19,7 +19,8 @@ export const delegationModule: TesseraModule<typeof delegationSections> = {
   // The provider chosen on its start route; the one-time proof the page back from upstream posts to the login form.
   // An upstream's answer on its callback: the OpenID provider's code, state, iss and error (a CAS server's ticket is central). The
   // code is not marked secret: secret names are redacted under any key of every log line, and `code` is the field of error codes
-  // there; it is single use and useless without the PKCE verifier kept on the server.
+  // there; it is single use and useless without the PKCE verifier kept on the server. A SAML 2 identity provider's posted
+  // Response is secret (it proves the user until it expires); its RelayState is the state.
   parameters: () => [
     { name: DELEGATION_PARAMETERS.provider },
     { name: DELEGATION_PARAMETERS.proof, secret: true, credential: true },
@@ -27,6 +28,9 @@ export const delegationModule: TesseraModule<typeof delegationSections> = {
     { name: 'state' },
     { name: 'iss' },
     { name: 'error' },
+    { name: SAML_RESPONSE, secret: true },
+    { name: RELAY_STATE },
+    { name: POSTED_AGAIN },
   ],
   serviceSections: [delegationPolicySection],
   problems: ({ delegation }, { server }) => [

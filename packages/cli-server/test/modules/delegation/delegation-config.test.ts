@@ -20,7 +20,7 @@ describe('delegation module settings', () => {
     const bad = { id: 'has space', type: 'saml', title: '', logoUrl: 'http://logo.example/x.png', timeoutSeconds: 0, surprise: true };
     expect(problems(delegationOn([bad]))).to.deep.equal([
       'delegation.providers[0].id: expected 1 to 64 letters, digits, - or _',
-      'delegation.providers[0].type: expected oidc, oauth2 or cas',
+      'delegation.providers[0].type: expected oidc, oauth2, cas or saml2',
       'delegation.providers[0].title: expected a title',
       'delegation.providers[0].logoUrl: expected an https URL',
       'delegation.providers[0].timeoutSeconds: expected a number from 1 to 120',
@@ -53,6 +53,26 @@ describe('delegation module settings', () => {
     expect(problems(delegationOn([{ ...CAS, logout: 'yes' }]))).to.deep.equal(['delegation.providers[0].logout: expected true or false']);
     // Off, the sections are read but nothing across them is asked.
     expect(() => parseConfig({ modules: ['login'], delegation: { providers: [CAS, CAS] } })).to.not.throw();
+  });
+
+  it('reads a SAML 2 provider with its defaults (assertions signed, no response signature required, 120 s skew, unsigned requests) and refuses a key without its certificate, signed requests without a key, a plain-http metadata URL', () => {
+    const SAML2 = { id: 'federation', type: 'saml2', title: 'Federation', saml2: { metadata: '/etc/tessera/idp-metadata.xml', idpEntityId: 'https://idp.example.org/idp' } };
+    expect(parseConfig(delegationOn([SAML2])).delegation.providers[0]?.saml2).to.deep.equal({
+      ...SAML2.saml2,
+      signAuthnRequests: false,
+      wantAssertionsSigned: true,
+      wantResponseSigned: false,
+      clockSkewSeconds: 120,
+    });
+    expect(problems(delegationOn([{ ...SAML2, saml2: { ...SAML2.saml2, metadata: 'http://idp.example.org/metadata', keyFile: '/etc/tessera/sp.key', clockSkewSeconds: 3600 } }, { ...SAML2, id: 'other', saml2: { ...SAML2.saml2, signAuthnRequests: true } }]))).to.deep.equal([
+      'delegation.providers[0].saml2.metadata: expected a file path, or an https URL (plain http only on localhost)',
+      'delegation.providers[0].saml2.clockSkewSeconds: expected at most 600 seconds',
+      'delegation.providers[0].saml2.certificateFile: keyFile and certificateFile go together: the key and its certificate',
+      'delegation.providers[1].saml2.signAuthnRequests: needs keyFile and certificateFile, the key AuthnRequests are signed with',
+    ]);
+    expect(() => parseConfig(delegationOn([{ ...SAML2, saml2: { ...SAML2.saml2, metadata: 'https://idp.example.org/metadata', keyFile: '/etc/tessera/sp.key', certificateFile: '/etc/tessera/sp.crt', signAuthnRequests: true } }]))).to.not.throw();
+    // Its single logout is not built: asking for it is refused rather than silently ignored.
+    expect(problems(delegationOn([{ ...SAML2, logout: true }]))).to.deep.equal(['delegation.providers[0].logout: a SAML 2 provider’s single logout is not built yet: only oidc and cas providers end the session upstream']);
   });
 
   it('needs server.publicUrl once a provider is configured (the upstream sends the browser back to it)', () => {

@@ -10,7 +10,7 @@ import type { UserDirectory } from '../../ports/user-directory.js';
 import { delegatedLoginKey, isDelegatedCredential } from './credential.js';
 import type { DelegationFailedEvent, DelegationProvedEvent } from './events.js';
 import type { DelegationRecords, LeftForm } from './login-states.js';
-import { UpstreamFailure, type UpstreamIdentity, type UpstreamProvider, type UpstreamSecrets } from './upstream.js';
+import { UpstreamFailure, type PostedForm, type UpstreamIdentity, type UpstreamProvider, type UpstreamSecrets } from './upstream.js';
 
 /** Who a provider's users are in tessera: the attribute naming them, the attributes they get, the link to a local user. */
 export type UserMapping = {
@@ -62,6 +62,11 @@ export class DelegatedLogin implements CredentialHandler {
     return this.providers.has(providerId);
   }
 
+  /** The document a provider's upstream is configured with to know tessera (a SAML 2 SP's metadata); undefined for a provider without one. */
+  serviceProviderMetadata(providerId: string, callbackUrl: string): string | undefined {
+    return this.providers.get(providerId)?.upstream.serviceProviderMetadata?.(callbackUrl);
+  }
+
   /** Where the browser goes to log in upstream; `browserKey` the value of its delegation cookie. */
   async start(providerId: string, form: LeftForm, browserKey: string, callbackUrl: string, origin: RequestOrigin): Promise<string> {
     const provider = this.provider(providerId);
@@ -76,18 +81,23 @@ export class DelegatedLogin implements CredentialHandler {
   }
 
   /**
-   * The browser back from upstream at `callback`: the login form to post, with the proof's id. Throws
-   * UpstreamFailure (audited) when the answer proves no one; the state is used up either way.
+   * The browser back from upstream at `callback` (with `form`, what it posted there, for a provider
+   * that answers by post): the login form to post, with the proof's id. Throws UpstreamFailure
+   * (audited) when the answer proves no one; the state is used up either way. An answer that comes
+   * the other way than the provider's (a post to a provider that answers by GET, or the reverse) is
+   * refused before its state is read.
    */
-  async finish(providerId: string, callback: URL, browserKey: string | undefined, callbackUrl: string, origin: RequestOrigin): Promise<{ readonly form: LeftForm; readonly proofId: string }> {
+  async finish(providerId: string, callback: URL, browserKey: string | undefined, callbackUrl: string, origin: RequestOrigin, form?: PostedForm): Promise<{ readonly form: LeftForm; readonly proofId: string }> {
     try {
       const provider = this.provider(providerId);
-      const state = callback.searchParams.get('state') ?? '';
+      const byPost = provider.upstream.answersBy === 'post';
+      if (byPost !== (form !== undefined)) throw new UpstreamFailure('state', `provider ${providerId} answers by ${byPost ? 'POST' : 'GET'}`);
+      const state = (byPost ? form?.['RelayState'] : callback.searchParams.get('state')) ?? '';
       const waiting = await this.records.takeWaiting(state);
       if (waiting === undefined) throw new UpstreamFailure('state', 'no login waits under this state (unknown, used or expired)');
       if (browserKey === undefined || waiting.browser !== digest(browserKey)) throw new UpstreamFailure('state', 'the login left from another browser');
       if (waiting.provider !== providerId) throw new UpstreamFailure('state', `the login left for provider ${waiting.provider}`);
-      const { principal, session } = await this.identified(provider, providerId, callback, { state, nonce: waiting.nonce, codeVerifier: waiting.codeVerifier }, callbackUrl).catch((error: unknown) => {
+      const { principal, session } = await this.identified(provider, providerId, callback, { state, nonce: waiting.nonce, codeVerifier: waiting.codeVerifier }, callbackUrl, form).catch((error: unknown) => {
         const failure = asFailure(error);
         throw new UpstreamFailure(failure.reason, failure.detail, waiting.form.service);
       });
@@ -115,8 +125,8 @@ export class DelegatedLogin implements CredentialHandler {
     return proof.principal;
   }
 
-  private async identified(provider: DelegationProvider, providerId: string, callback: URL, secrets: UpstreamSecrets, callbackUrl: string): Promise<{ principal: Principal; session: UpstreamIdentity['session'] }> {
-    const identity = await provider.upstream.identify(callback, secrets, callbackUrl);
+  private async identified(provider: DelegationProvider, providerId: string, callback: URL, secrets: UpstreamSecrets, callbackUrl: string, form: PostedForm | undefined): Promise<{ principal: Principal; session: UpstreamIdentity['session'] }> {
+    const identity = await provider.upstream.identify(callback, secrets, callbackUrl, ...(form === undefined ? [] : [form]));
     return { principal: await this.principalOf(providerId, provider.mapping, identity), session: identity.session };
   }
 

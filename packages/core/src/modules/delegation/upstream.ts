@@ -2,12 +2,16 @@ import type { AttributeMap } from '../../domain/authentication/principal.js';
 
 /**
  * What a login through an upstream keeps for the upstream's logout, by name: an OpenID provider's ID
- * token (`idToken`, the hint of its RP-initiated logout); a SAML identity provider's NameID and session
- * index. Kept with the login session only, never released to services, never logged.
+ * token (`idToken`, the hint of its RP-initiated logout); a SAML identity provider's NameID
+ * (`nameId`, with `nameIdFormat`, `nameQualifier`, `spNameQualifier`) and `sessionIndex`. Kept with
+ * the login session only, never released to services, never logged.
  */
 export type UpstreamSession = Readonly<Record<string, string>>;
 
-/** Who an upstream says the user is: its own id for the user (`sub`, the CAS user), its attributes, and what its logout will need. */
+/** A form the browser posted back to the callback (SAML's HTTP-POST binding), field by field. */
+export type PostedForm = Readonly<Record<string, string>>;
+
+/** Who an upstream says the user is: its own id for the user (`sub`, the CAS user, the SAML NameID), its attributes, and what its logout will need. */
 export type UpstreamIdentity = { readonly id: string; readonly attributes: AttributeMap; readonly session?: UpstreamSession };
 
 /** What one login keeps while the browser is upstream, made on tessera's random source, checked when it comes back. */
@@ -20,13 +24,21 @@ export type UpstreamSecrets = { readonly state: string; readonly nonce: string; 
  */
 export interface UpstreamProvider {
   readonly id: string;
+  /**
+   * `post` when the upstream sends the browser back with a form it posts (SAML's HTTP-POST binding,
+   * the state as its `RelayState`); otherwise it comes back by GET with the state in the query.
+   */
+  readonly answersBy?: 'post';
   /** Where the browser logs in upstream; `callbackUrl` is where the upstream sends it back. */
   authorizationUrl(secrets: UpstreamSecrets, callbackUrl: string): Promise<string>;
   /**
-   * The user the upstream's answer (`callback`, the whole URL the browser came back to) proves, checked
-   * against what the login kept. Throws UpstreamFailure when it proves no one.
+   * The user the upstream's answer (`callback`, the whole URL the browser came back to, and `form`, what
+   * it posted there for a provider that `answersBy` post) proves, checked against what the login kept.
+   * Throws UpstreamFailure when it proves no one.
    */
-  identify(callback: URL, secrets: UpstreamSecrets, callbackUrl: string): Promise<UpstreamIdentity>;
+  identify(callback: URL, secrets: UpstreamSecrets, callbackUrl: string, form?: PostedForm): Promise<UpstreamIdentity>;
+  /** What the upstream is configured with to know tessera, when it reads it from a document: a SAML 2 SP's metadata (XML). */
+  serviceProviderMetadata?(callbackUrl: string): string;
   /**
    * Where the browser goes to end the user's session upstream, given what its login kept (`session`),
    * to come back to `returnUrl` with `state`; undefined when this upstream offers no logout (an OpenID
