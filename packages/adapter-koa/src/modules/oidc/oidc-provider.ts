@@ -786,9 +786,11 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
     const client = service && OIDC_CLIENT.of(service);
     if (!service || !client) return undefined;
     const { principal } = tgt.authentication;
-    // Its definition decides for the tokens it holds too: one that now refuses the user (or is switched
-    // off, expired, out of its time window) gets nothing more for it.
-    if (!deps.core().relyingParties.stillAdmits(service, principal)) return undefined;
+    // Its definition decides for the tokens it holds too: one that now refuses the user or the way the
+    // login was proved (its access rules, the modules' admission rules: an upstream provider its
+    // delegation policy no longer allows), or is switched off, expired, out of its time window, gets
+    // nothing more for it. The login is the live TGT's, read here anyway: no other read.
+    if (!deps.core().relyingParties.stillAdmits(service, tgt.authentication)) return undefined;
     // Who the user is to the service and what its policy releases, worked out only where asked (a
     // subject the username provider gives, the OAuth profile): an ID token or userinfo needs the claims alone.
     let identity: Promise<{ readonly username: string; readonly attributes: AttributeMap }> | undefined;
