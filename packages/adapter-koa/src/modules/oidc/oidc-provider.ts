@@ -447,9 +447,26 @@ function deepFrozen<T>(value: T): T {
   return value;
 }
 
+/**
+ * Each registry listing's services by client id, the first in evaluation order: a registry hands out
+ * the same listing until a definition changes (a save or removal makes a new one), so every request
+ * between two changes finds its client without scanning the registry.
+ */
+const clientIndexes = new WeakMap<readonly RegisteredService[], ReadonlyMap<string, RegisteredService>>();
+
 /** The registered service whose client is `clientId`: the first in evaluation order. */
 async function clientService(registry: ServiceRegistry, clientId: string): Promise<RegisteredService | undefined> {
-  return (await registry.list()).find((candidate) => OIDC_CLIENT.of(candidate)?.clientId === clientId);
+  const services = await registry.list();
+  let index = clientIndexes.get(services);
+  if (index === undefined) {
+    const byClient = new Map<string, RegisteredService>();
+    for (const service of services) {
+      const id = OIDC_CLIENT.of(service)?.clientId;
+      if (id !== undefined && !byClient.has(id)) byClient.set(id, service);
+    }
+    clientIndexes.set(services, (index = byClient));
+  }
+  return index.get(clientId);
 }
 
 type ClientFields = {
