@@ -271,6 +271,29 @@ function issueClientTokensOnlyWhileUsable(provider: ProviderInstance, usable: (c
 }
 
 /**
+ * The library's Client of a client's metadata, found once per metadata object: RegistryClients hands
+ * out the same frozen metadata while the client's registered service is unchanged, where the library,
+ * for a client an adapter finds, looks up its Client by a SHA-256 of the metadata's JSON on every
+ * request. Other metadata (a changed service, a key read from the environment) goes the library's way.
+ */
+function findClientsOncePerMetadata(provider: ProviderInstance, clients: Adapter): void {
+  const LibraryClient = provider.Client;
+  const libraryFind = LibraryClient.find.bind(LibraryClient);
+  const found = new WeakMap<object, Awaited<ReturnType<typeof libraryFind>>>();
+  Object.defineProperty(LibraryClient, 'find', {
+    value: async (id: string) => {
+      const metadata = typeof id === 'string' && id !== '' ? await clients.find(id) : undefined;
+      if (metadata === undefined) return libraryFind(id);
+      const kept = found.get(metadata);
+      if (kept !== undefined) return kept;
+      const client = await libraryFind(id);
+      if (client !== undefined) found.set(metadata, client);
+      return client;
+    },
+  });
+}
+
+/**
  * Apereo's responseMode: an authorization request of a client that registered one and names no
  * `response_mode` is answered in that mode (the library's default goes by the response type only),
  * when the library first asks which mode it is in.
@@ -912,6 +935,7 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
     return service !== undefined && deps.core().relyingParties.stillAdmits(service);
   }, deps.library.errors);
   answerInRegisteredResponseMode(provider);
+  findClientsOncePerMetadata(provider, clientAdapter);
   provider.on('server_error', (ctx: Context, error: unknown) => reportServerError(deps.events, error, ctx));
   reportProviderEvents(provider, deps.events);
   // Apereo's OidcRegisteredService: the serviceId is the pattern every redirect URI must match in full.
