@@ -45,6 +45,8 @@ export interface CasFixtureOptions {
    * `oidc` too, the same port): `serviceProviders` are SamlRegisteredService definitions.
    */
   readonly saml2?: { readonly port: number; readonly serviceProviders: readonly Record<string, unknown>[] };
+  /** More modules, and their settings sections (a module's own browser test, such as the delegation module's upstreams). */
+  readonly more?: { readonly modules: readonly string[]; readonly settings: Readonly<Record<string, unknown>> };
 }
 
 /** Tessera on its own HTTPS listener (server.tls) with a certificate of a CA made for this run. */
@@ -66,7 +68,7 @@ export async function startCasFixture(options: CasFixtureOptions): Promise<CasFi
     if (oidc && saml2 && oidc.port !== saml2.port) throw new Error('oidc and saml2 name the one port of tessera');
     const publicPort = oidc?.port ?? saml2?.port;
     const browsers = options.browserLogin === true || oidc !== undefined || saml2 !== undefined;
-    const modules = [...new Set([...(browsers ? ['rest', 'login'] : []), ...(proxy ? ['rest', 'proxy'] : []), ...(oidc ? ['oidc'] : []), ...(saml2 ? ['saml2'] : [])])];
+    const modules = [...new Set([...(browsers ? ['rest', 'login'] : []), ...(proxy ? ['rest', 'proxy'] : []), ...(oidc ? ['oidc'] : []), ...(saml2 ? ['saml2'] : []), ...(options.more?.modules ?? [])])];
     const start = (port: number) =>
       startTessera({
         server: {
@@ -83,6 +85,7 @@ export async function startCasFixture(options: CasFixtureOptions): Promise<CasFi
         ...(proxy && { proxy: { callback: { caFile: proxy.caFile } } }),
         ...(oidc && { oidc: { keyFile: join(dir.path, 'oidc-keys.json') } }),
         ...(saml2 && { saml2: { keyFile: join(dir.path, 'saml2-keys.json') } }),
+        ...options.more?.settings,
       });
     tessera = await start(0);
     const { url, server } = tessera;

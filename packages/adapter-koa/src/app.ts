@@ -90,6 +90,7 @@ function extensionPoints(contributions: readonly HttpExtensions[]): Omit<HttpCon
     },
     validationExtensions: contributions.flatMap((contribution) => contribution.validation ?? []),
     loginPrompts: contributions.flatMap((contribution) => contribution.loginPrompts ?? []),
+    afterLogout: contributions.flatMap((contribution) => contribution.afterLogout ?? []),
   };
 }
 

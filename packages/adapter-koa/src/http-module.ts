@@ -61,6 +61,8 @@ export interface HttpContext extends HttpBasics {
   readonly validationExtensions: readonly ValidationExtension[];
   /** Every module's prompts of the browser login with their views, in module order. */
   readonly loginPrompts: readonly LoginPromptPart[];
+  /** Every module's say in where the browser goes after a logout at /logout, in module order (the first that takes it has it). */
+  readonly afterLogout: readonly AfterLogout[];
 }
 
 /**
@@ -127,7 +129,34 @@ export interface HttpExtensions {
   readonly validation?: ValidationExtension;
   /** Prompts of the browser login with their views, in the module's order, shown by the login module's pages (nowhere without it). */
   readonly loginPrompts?: readonly LoginPromptPart[];
+  /** Where the browser goes after a logout at /logout, for the sessions the module has more to end for (taken by the login module's logout). */
+  readonly afterLogout?: AfterLogout;
 }
+
+/**
+ * A module's say in where the browser goes once a logout at `/logout` is done, for a session it has
+ * more to end for elsewhere (the delegation module: the upstream identity provider's session). The
+ * logout route asks every module's, in module order, before the session ends (`before`: what the module
+ * keeps of the session is still there then); then it ends the session as ever (the TGT destroyed,
+ * single logout run, the cookie cleared) and asks what each answered, in order, for a URL: the first
+ * URL is where the browser goes instead of the logged-out page (after the front-channel calls, when
+ * there are any). The module must bring the browser back to `/logout`, with `service` when `next` is
+ * given, so the logout ends on tessera's page or goes on to the service as it would have.
+ */
+export interface AfterLogout {
+  /**
+   * The session `tgtId` is about to end at `/logout`: what to do once it has, or undefined when the
+   * module has nothing more to end for it. Never throws: the logout must go on.
+   */
+  before(ctx: Context, tgtId: string): Promise<AfterLogoutStep | undefined>;
+}
+
+/**
+ * Asked once the session has ended: the URL the browser goes to, `next` being the service the logout
+ * goes on to (a registered service tessera allows), if any; undefined to stay with the logged-out
+ * page. Never throws: a failure leaves the browser on tessera's page, logged out.
+ */
+export type AfterLogoutStep = (next: string | undefined) => Promise<string | undefined>;
 
 /**
  * A prompt of the browser login (core's LoginPrompt, ports/login-prompt.ts) with its view: what a module

@@ -2,6 +2,8 @@ export { createApp } from './app.js';
 export type { HttpOptions } from './http-options.js';
 export { loginPromptPart } from './http-module.js';
 export type {
+  AfterLogout,
+  AfterLogoutStep,
   AppDependencies,
   BrowserSessions,
   HttpBasics,

@@ -182,6 +182,9 @@ function declaredSecondFactors(providers: readonly SecondFactorProvider[]): read
 function sessionListenersInOrder(listeners: readonly SessionListener[]): SessionListener | undefined {
   if (listeners.length <= 1) return listeners[0];
   return {
+    async started(tgt, origin) {
+      for (const listener of listeners) await listener.started?.(tgt, origin);
+    },
     async validated(tgt, ticket, service, origin) {
       for (const listener of listeners) await listener.validated(tgt, ticket, service, origin);
     },

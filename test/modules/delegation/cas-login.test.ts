@@ -19,14 +19,15 @@ describe('delegation: logging in through an upstream CAS server (another tessera
           '@class': 'org.apereo.cas.services.CasRegisteredService',
           id: 1,
           name: 'Our tessera',
-          serviceId: `^http://localhost:${port}/cas/delegation/callback/.*`,
+          // The way back from its login and from its logout.
+          serviceId: `^http://localhost:${port}/cas/delegation/(callback/|logout\\?).*`,
           attributeReleasePolicy: { '@class': 'org.apereo.cas.services.ReturnAllAttributeReleasePolicy' },
         },
       ],
     });
     tessera = await startDelegation({
       server: { host: '127.0.0.1', port, nodeName: 'e2e', publicUrl: `http://localhost:${port}` },
-      delegation: { providers: [{ id: 'partner-cas', type: 'cas', title: 'Partner CAS', cas: { serverUrl: upstream.url }, attributes: { mail: 'mail', memberOf: 'memberOf' } }] },
+      delegation: { providers: [{ id: 'partner-cas', type: 'cas', title: 'Partner CAS', cas: { serverUrl: upstream.url }, attributes: { mail: 'mail', memberOf: 'memberOf' }, logout: true }] },
     });
   });
   after(async () => {
@@ -66,5 +67,38 @@ describe('delegation: logging in through an upstream CAS server (another tessera
     const refused = await other.get(serviceAgain.href);
     expect(refused.status, refused.body).to.equal(401);
     expect(await other.cookie(base, 'TGC')).to.equal(undefined);
+  });
+
+  it('logout on: after tessera’s logout, the browser goes to the upstream’s /logout with the way back as its service, and comes back to the logged-out page; the upstream asks for the password again', async () => {
+    const browser = new Browser();
+    const page = await browser.get(`${base}/login`);
+    const left = await browser.post(`${base}/delegation/login`, { ...formOf(page.body).hidden, delegatedProvider: 'partner-cas' });
+    const answered = await browser.submit(await browser.get(left.location!), { username: 'bob', password: 'Builder' });
+    const landing = await browser.submit(await browser.get(answered.location!));
+    expect(landing.status, landing.body).to.equal(200);
+    expect(await browser.cookie(base, 'TGC')).to.not.equal(undefined);
+
+    const logout = await browser.get(`${base}/logout`);
+    expect(logout.status, logout.body).to.equal(302);
+    const upstreamLogout = new URL(logout.location!);
+    expect(`${upstreamLogout.origin}${upstreamLogout.pathname}`).to.equal(`${upstream.url}/logout`);
+    const way = new URL(upstreamLogout.searchParams.get('service')!);
+    expect(`${way.origin}${way.pathname}`).to.equal(`${base}/delegation/logout`);
+    expect(way.searchParams.get('state')).to.match(/^[A-Za-z0-9_-]{43}$/);
+    // tessera's session ended first.
+    expect((await browser.get(`${base}/login?service=${encodeURIComponent(APP)}`)).status).to.equal(200);
+
+    // The upstream (a tessera) ends its session and follows the registered way back.
+    const atUpstream = await browser.get(upstreamLogout.href);
+    expect(atUpstream.status, atUpstream.body).to.equal(302);
+    expect(atUpstream.location).to.equal(way.href);
+    const back = await browser.get(atUpstream.location!);
+    expect(back.location).to.equal(`${base}/logout`);
+    const loggedOut = await browser.get(back.location!);
+    expect(loggedOut.status).to.equal(200);
+    // Its session is gone: logging in there asks for the password again.
+    const again = await browser.get(left.location!);
+    expect(again.status).to.equal(200);
+    expect(again.body).to.include('name="password"');
   });
 });

@@ -10,12 +10,15 @@ export interface GrantedTicket {
 }
 
 /**
- * Told about a login session (a TGT) beyond its tickets: the login module's single logout listens.
- * Both methods are awaited by the use case, so a validated ticket is recorded before the service
+ * Told about a login session (a TGT) beyond its tickets: the login module's single logout listens, and
+ * a module that keeps something of its own with a session (the delegation module: what an upstream's
+ * logout needs). Every method is awaited by the use case, so a validated ticket is recorded before the service
  * hears of its success and a logout is handled before it answers. An error fails the use case (a
  * store that cannot answer: 503).
  */
 export interface SessionListener {
+  /** A new login session was made (its TGT stored): what a module keeps with it may be keyed by it from now on. */
+  started?(tgt: TicketGrantingTicket, origin?: RequestOrigin): Promise<void>;
   /**
    * `ticket`, granted by `tgt` to `service` (its definition as the validation found it), was validated:
    * the service now holds a session of its own for this login. A ticket never validated opened none.

@@ -95,7 +95,7 @@ export function createCasCore(ports: CasCorePorts, settings: CasCoreSettings): C
     lifetimes,
     authenticator,
     relyingParties,
-    createTicketGrantingTicket: new CreateTicketGrantingTicket(authenticator, relyingParties, tickets, ids, clock, lifetimes, events),
+    createTicketGrantingTicket: new CreateTicketGrantingTicket(authenticator, relyingParties, tickets, ids, clock, lifetimes, events, sessionListener),
     grantServiceTicket: new GrantServiceTicket(authenticator, relyingParties, tickets, ids, clock, lifetimes, events),
     validateServiceTicket: new ValidateServiceTicket(tickets, relyingParties, events, sessionListener),
     ticketStatus: new TicketStatus(tickets),

@@ -10,6 +10,7 @@ import type { TicketIdGenerator } from '../domain/tickets/ticket-ids.js';
 import { ticketFingerprint } from '../domain/tickets/fingerprint.js';
 import type { Clock } from '../ports/clock.js';
 import type { EventSink } from '../ports/event-sink.js';
+import type { SessionListener } from '../ports/session-listener.js';
 import type { TicketStore } from '../ports/ticket-store.js';
 import type { Authenticator } from './authenticator.js';
 import type { RelyingPartyAccess } from './relying-party-access.js';
@@ -22,7 +23,7 @@ export interface CreateTicketGrantingTicketInput {
   readonly origin?: RequestOrigin;
 }
 
-/** POST /v1/tickets: authenticate, optionally check the service, store a new TGT. */
+/** POST /v1/tickets: authenticate, optionally check the service, store a new TGT (and tell the session listener). */
 export class CreateTicketGrantingTicket {
   constructor(
     private readonly authenticator: Authenticator,
@@ -32,6 +33,7 @@ export class CreateTicketGrantingTicket {
     private readonly clock: Clock,
     private readonly lifetimes: TicketLifetimes,
     private readonly events: EventSink,
+    private readonly listener?: SessionListener,
   ) {}
 
   async execute(input: CreateTicketGrantingTicketInput): Promise<TicketGrantingTicket> {
@@ -71,6 +73,7 @@ export class CreateTicketGrantingTicket {
     };
     await this.tickets.save(tgt);
     this.events.emit({ type: 'ticket.created', kind: 'TGT', ticket: ticketFingerprint(tgt.id), principal: authentication.principal.id }, origin);
+    await this.listener?.started?.(tgt, origin);
     return tgt;
   }
 }

@@ -1,4 +1,4 @@
-import { allowedProviderIds, DELEGATION_POLICY, DelegationButtonsPrompt, UpstreamFailure, type DelegatedLogin, type UpstreamButton, type UpstreamFailureReason } from '@tessera/core/modules/delegation';
+import { allowedProviderIds, DELEGATION_POLICY, DelegationButtonsPrompt, UpstreamFailure, type DelegatedLogin, type UpstreamButton, type UpstreamFailureReason, type UpstreamLogout } from '@tessera/core/modules/delegation';
 import type { Context } from 'koa';
 import { z } from 'zod';
 import type { HttpModule } from '../../http-module.js';
@@ -8,13 +8,15 @@ import { SERVICE } from '../../request/credential-request.js';
 import { requestOrigin } from '../../request/request-origin.js';
 import { defineRoute } from '../../routes/route.js';
 import { DelegationPages, type DelegationPage } from './pages.js';
-import { DELEGATION_CALLBACK_PATH, DELEGATION_COOKIE, DELEGATION_PARAMETERS, DELEGATION_START_PATH, PROVIDER_ID } from './parameters.js';
+import { DELEGATION_CALLBACK_PATH, DELEGATION_COOKIE, DELEGATION_LOGOUT_PATH, DELEGATION_PARAMETERS, DELEGATION_START_PATH, PROVIDER_ID } from './parameters.js';
 import { delegationButtonsPart } from './views.js';
 
 export interface DelegationModuleOptions {
   /** The configured upstream providers, in order, as their buttons show them. */
   readonly providers: readonly UpstreamButton[];
   readonly login: DelegatedLogin;
+  /** The upstreams' logout after tessera's, for the providers with `logout`. */
+  readonly logout: UpstreamLogout;
   readonly branding: Branding;
   /** The login pages' language (`login.language`). */
   readonly language: string;
@@ -30,10 +32,12 @@ const FAILURE_STATUS: Readonly<Record<UpstreamFailureReason, number>> = { unavai
  * upstream provider the service allows (its `delegatedAuthenticationPolicy`), posting the login form
  * to POST /delegation/login, which sends the browser upstream; GET /delegation/callback/{provider},
  * where the upstream sends it back, which posts the login form again with the proof of the user. A
- * failure is a page with the way back, never a half-made session.
+ * failure is a page with the way back, never a half-made session. After a logout at /logout of a
+ * session made through a provider with `logout`, the browser goes to the upstream's logout, which
+ * sends it back to GET /delegation/logout, and on to /logout's page (or the service it was to follow).
  */
 export function delegationModule(options: DelegationModuleOptions): HttpModule {
-  const { login } = options;
+  const { login, logout } = options;
   return {
     name: 'delegation',
     routes: (http) => {
@@ -140,10 +144,38 @@ export function delegationModule(options: DelegationModuleOptions): HttpModule {
             }
           },
         }),
+        defineRoute({
+          method: 'get',
+          path: DELEGATION_LOGOUT_PATH,
+          operationId: 'delegationLogoutReturn',
+          summary: 'Log out of an upstream identity provider: come back from it',
+          description:
+            'Where an upstream sends the browser back from its logout (an OpenID provider’s `post_logout_redirect_uri`, a CAS server’s logout `service`), after a logout at /logout of a session made through a provider with `logout`. The `state` is taken once; the browser goes on to /logout, with the `service` the logout was to follow when the state kept one, which shows the logged-out page or follows the service. An unknown, used or expired state goes to /logout alone. tessera’s session ended before the browser left.',
+          request: { query: z.object({ state: text('The state of the logout, as the upstream sends it back.') }) },
+          responses: { 302: { description: 'On to /logout (with the `service` the logout was to follow).', headers: z.object({ Location: z.string() }) } },
+          failures: http.restFailures,
+          steps: [],
+          async handle(ctx, { query }) {
+            const left = query.state === undefined ? undefined : await logout.back(query.state, requestOrigin(ctx));
+            ctx.status = 302;
+            ctx.set('Cache-Control', 'no-store');
+            ctx.redirect(`${base}/logout${left?.service === undefined ? '' : `?service=${encodeURIComponent(left.service)}`}`);
+          },
+        }),
       ];
     },
-    extensions: (http) => ({
-      loginPrompts: [delegationButtonsPart(new DelegationButtonsPrompt(options.providers), `${http.options.basePath}${DELEGATION_START_PATH}`)],
-    }),
+    extensions: (http) => {
+      const returnUrl = `${http.options.publicUrl ?? ''}${http.options.basePath}${DELEGATION_LOGOUT_PATH}`;
+      return {
+        loginPrompts: [delegationButtonsPart(new DelegationButtonsPrompt(options.providers), `${http.options.basePath}${DELEGATION_START_PATH}`)],
+        afterLogout: {
+          async before(ctx, tgtId) {
+            const origin = requestOrigin(ctx);
+            const kept = await logout.keptFor(tgtId, origin);
+            return kept === undefined ? undefined : (next) => logout.leave(kept, next, returnUrl, origin);
+          },
+        },
+      };
+    },
   };
 }

@@ -9,6 +9,9 @@ export const DELEGATED_LOGIN = DELEGATION_PARAMETERS.proof;
 /** Where an upstream sends the browser back, by provider id. */
 export const DELEGATION_CALLBACK_PATH = '/delegation/callback';
 
+/** Where an upstream sends the browser back from its logout (every provider's the same: the state says which logout it was). */
+export const DELEGATION_LOGOUT_PATH = '/delegation/logout';
+
 /** The browser's delegation cookie: the login comes back in the browser that left. */
 export const DELEGATION_COOKIE = 'TDELEGATION';
 

@@ -15,7 +15,7 @@ export function logoutRoute(responses: LoginResponses): Route {
     operationId: 'logoutPage',
     summary: 'Log out with a browser: end the login session and single logout',
     description:
-      'Destroys the TGT of the `TGC` cookie and its STs, tells each service opted in to back-channel single logout (asynchronously), clears the cookie. `service` (CAS 3) or `url` (CAS 2) is followed only when it is a registered, enabled service. Services opted in to front-channel logout are called by the browser from the logged-out page (an image each, `logoutRequest` in the query), which then goes on to `service` by a script.',
+      'Destroys the TGT of the `TGC` cookie and its STs, tells each service opted in to back-channel single logout (asynchronously), clears the cookie. `service` (CAS 3) or `url` (CAS 2) is followed only when it is a registered, enabled service. Services opted in to front-channel logout are called by the browser from the logged-out page (an image each, `logoutRequest` in the query), which then goes on to `service` by a script. A module may then send the browser on to end a session elsewhere (the delegation module: an upstream identity provider’s logout), from where it comes back here.',
     request: {
       query: z.object({
         service: optionalText('Where to go afterwards: followed only when it is a registered, enabled service.'),
@@ -24,16 +24,27 @@ export function logoutRoute(responses: LoginResponses): Route {
     },
     responses: {
       200: { description: 'The logged-out page; with front-channel calls, also when going on to `service` afterwards.', content: HTML },
-      302: { description: 'Logged out, and sent on to the registered service named.', headers: z.object({ Location: z.string() }) },
+      302: { description: 'Logged out, and sent on to the registered service named, or first to a logout elsewhere a module asks for.', headers: z.object({ Location: z.string() }) },
     },
     errors: STORE_ERRORS,
     failures: pageFailures(http),
     steps: [responses.renderFailures(), http.readBody],
     async handle(ctx, { query }) {
-      const frontChannel = await deps.login.logOut(await responses.sessionOf(ctx), requestOrigin(ctx));
+      const session = await responses.sessionOf(ctx);
+      // Asked while the session is still there; acted on only once it has ended (whatever happens elsewhere, the session ends here).
+      const afterwards = session === undefined ? [] : await Promise.all(http.afterLogout.map((module) => module.before(ctx, session)));
+      const frontChannel = await deps.login.logOut(session, requestOrigin(ctx));
       cookies.clear(ctx, TICKET_GRANTING_COOKIE);
       const found = await deps.login.logoutRedirect(query.service ?? query.url, requestOrigin(ctx));
-      const next = found !== undefined && isNavigable(found) ? found : undefined;
+      const service = found !== undefined && isNavigable(found) ? found : undefined;
+      let next = service;
+      for (const step of afterwards) {
+        const elsewhere = await step?.(service);
+        if (elsewhere !== undefined) {
+          next = elsewhere;
+          break;
+        }
+      }
       if (next !== undefined && frontChannel.length === 0) {
         ctx.set('Cache-Control', 'no-store');
         ctx.redirect(next);

@@ -1,4 +1,4 @@
-import { UpstreamFailure, type UpstreamIdentity, type UpstreamProvider, type UpstreamSecrets } from '@tessera/core/modules/delegation';
+import { UpstreamFailure, type UpstreamIdentity, type UpstreamProvider, type UpstreamSecrets, type UpstreamSession } from '@tessera/core/modules/delegation';
 import type { UpstreamProviderSettings } from './config.js';
 
 type CasSettings = NonNullable<UpstreamProviderSettings['cas']>;
@@ -6,7 +6,8 @@ type CasSettings = NonNullable<UpstreamProviderSettings['cas']>;
 /**
  * An upstream CAS server (CAS protocol 3.0): the browser goes to its /login with a service URL that
  * carries the state; the ticket it comes back with is validated at its /p3/serviceValidate (JSON) for
- * that very service URL. The CAS user is the user's id, its attributes the user's attributes.
+ * that very service URL. The CAS user is the user's id, its attributes the user's attributes. Its
+ * logout is its /logout, with the way back as `service` (followed when the CAS server allows it).
  */
 export class CasUpstream implements UpstreamProvider {
   constructor(
@@ -19,6 +20,13 @@ export class CasUpstream implements UpstreamProvider {
     const login = new URL(`${this.settings.serverUrl}/login`);
     login.searchParams.set('service', serviceUrl(callbackUrl, secrets.state));
     return Promise.resolve(login.href);
+  }
+
+  /** The CAS server's /logout, naming the way back with the state as `service` (a CAS server follows it when it knows the service). */
+  logoutUrl(_session: UpstreamSession, returnUrl: string, state: string): Promise<string> {
+    const logout = new URL(`${this.settings.serverUrl}/logout`);
+    logout.searchParams.set('service', serviceUrl(returnUrl, state));
+    return Promise.resolve(logout.href);
   }
 
   async identify(callback: URL, secrets: UpstreamSecrets, callbackUrl: string): Promise<UpstreamIdentity> {

@@ -73,6 +73,12 @@ const provider = section({
     .boolean({ error: 'expected true or false' })
     .default(false)
     .describe('Refuse a login through this provider whose `linkAttribute` names no local user (only local users may log in through it).'),
+  logout: z
+    .boolean({ error: 'expected true or false' })
+    .default(false)
+    .describe(
+      'End the user’s session upstream too when they log out at tessera’s `/logout`, after tessera’s own logout: an OpenID provider’s RP-initiated logout (its discovery’s `end_session_endpoint`, with the login’s ID token as `id_token_hint`), a CAS server’s `/logout`. The browser comes back to `<publicUrl>/delegation/logout`, which the upstream must accept (a `post_logout_redirect_uris` entry; a service of the CAS server). Not for `oauth2`, which has no logout.',
+    ),
   timeoutSeconds: positiveInteger(120)
     .default(10)
     .describe('How long tessera waits for the upstream (discovery, the token or validation call), in seconds.'),

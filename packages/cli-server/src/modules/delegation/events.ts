@@ -1,7 +1,11 @@
-import type { DelegationFailedEvent, DelegationProvedEvent } from '@tessera/core/modules/delegation';
+import type { DelegationFailedEvent, DelegationLogoutEvent, DelegationLogoutFailedEvent, DelegationProvedEvent } from '@tessera/core/modules/delegation';
 import { declareEvent } from '../../events/module-events.js';
 
-/** A login through an upstream that failed: a warning, an audited failure, counted by provider and reason; one that came back: an audited success. */
+/**
+ * A login through an upstream that failed: a warning, an audited failure, counted by provider and
+ * reason; one that came back: an audited success. A browser sent to an upstream's logout: counted by
+ * provider; one that could not be (tessera's logout done all the same): a warning.
+ */
 export const delegationEvents = [
   declareEvent<DelegationFailedEvent>({
     type: 'delegation.failed',
@@ -15,4 +19,10 @@ export const delegationEvents = [
     audit: { category: 'authentication', outcome: 'success', who: 'username' },
     counts: [{ counter: { name: 'tessera_delegation_logins_total', help: 'Users an upstream identity provider proved, by provider.', labelNames: ['provider'] }, labels: ({ provider }) => ({ provider }) }],
   }),
+  declareEvent<DelegationLogoutEvent>({
+    type: 'delegation.logout',
+    level: 'info',
+    counts: [{ counter: { name: 'tessera_delegation_logouts_total', help: 'Browsers sent to an upstream identity provider’s logout after tessera’s, by provider.', labelNames: ['provider'] }, labels: ({ provider }) => ({ provider }) }],
+  }),
+  declareEvent<DelegationLogoutFailedEvent>({ type: 'delegation.logout.failed', level: 'warn' }),
 ];

@@ -1,5 +1,5 @@
 import type { Clock } from '@tessera/core';
-import { UpstreamFailure, type UpstreamIdentity, type UpstreamProvider, type UpstreamSecrets } from '@tessera/core/modules/delegation';
+import { UpstreamFailure, type UpstreamIdentity, type UpstreamProvider, type UpstreamSecrets, type UpstreamSession } from '@tessera/core/modules/delegation';
 import * as client from 'openid-client';
 import type { UpstreamProviderSettings } from './config.js';
 
@@ -10,7 +10,8 @@ type OidcSettings = NonNullable<UpstreamProviderSettings['oidc']>;
  * again after a failure), the code flow with PKCE (S256), state and nonce; coming back, the answer's
  * `iss` checked against the provider's (mix-up, RFC 9207), the code exchanged, the ID token verified
  * (signature, issuer, audience, nonce, lifetime on tessera's clock). Its claims, then those of the
- * userinfo endpoint when it has one, are the user's attributes; `sub` the user's id.
+ * userinfo endpoint when it has one, are the user's attributes; `sub` the user's id. The ID token is
+ * kept for the logout (RP-initiated logout at the discovery's `end_session_endpoint`, with it as the hint).
  */
 export class OidcUpstream implements UpstreamProvider {
   private discovered: Promise<client.Configuration> | undefined;
@@ -65,7 +66,15 @@ export class OidcUpstream implements UpstreamProvider {
         throw classified(failure);
       }
     }
-    return { id: claims.sub, attributes };
+    return { id: claims.sub, attributes, ...(tokens.id_token !== undefined && { session: { idToken: tokens.id_token } }) };
+  }
+
+  /** RP-initiated logout: the `end_session_endpoint` with the login's ID token as `id_token_hint`, the way back and the state; none without that endpoint. */
+  async logoutUrl(session: UpstreamSession, returnUrl: string, state: string): Promise<string | undefined> {
+    const config = await this.configuration();
+    if (config.serverMetadata().end_session_endpoint === undefined) return undefined;
+    const idToken = session['idToken'];
+    return client.buildEndSessionUrl(config, { post_logout_redirect_uri: returnUrl, state, ...(idToken !== undefined && { id_token_hint: idToken }) }).href;
   }
 
   /** The provider's configuration, discovered once; a failed discovery is tried again at the next login. */

@@ -3,7 +3,8 @@ import type { UpstreamProviderSettings } from './config.js';
 
 /**
  * What keeps the providers from working: an id given twice, a provider without the settings of its
- * type (or with another type's), a link required without the attribute that links. Each named by its
+ * type (or with another type's), a link required without the attribute that links, a logout asked of a
+ * kind that has none. Each named by its
  * setting.
  */
 export function providerProblems(providers: readonly UpstreamProviderSettings[]): SettingProblem[] {
@@ -15,6 +16,7 @@ export function providerProblems(providers: readonly UpstreamProviderSettings[])
     for (const other of (['oidc', 'oauth2', 'cas'] as const).filter((type) => type !== provider.type && provider[type] !== undefined)) {
       problems.push({ path: at(other), message: `is for a provider of type ${other}; this one is of type ${provider.type}` });
     }
+    if (provider.logout && provider.type === 'oauth2') problems.push({ path: at('logout'), message: 'a plain OAuth 2.0 provider has no logout: only oidc and cas providers end the session upstream' });
     if (provider.requireLink && provider.linkAttribute === undefined) problems.push({ path: at('requireLink'), message: 'needs linkAttribute, the upstream attribute naming the local user' });
   });
   return problems;

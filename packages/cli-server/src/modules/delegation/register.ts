@@ -1,6 +1,6 @@
 import { delegatedExtractor, delegationModule } from '@tessera/adapter-koa/modules/delegation';
 import type { Clock } from '@tessera/core';
-import { DelegatedAuthenticationRule, DelegatedLogin, DelegationRecords, type DelegationProvider, type UpstreamProvider } from '@tessera/core/modules/delegation';
+import { DelegatedAuthenticationRule, DelegatedLogin, DelegationRecords, UpstreamLogout, type DelegationProvider, type UpstreamProvider } from '@tessera/core/modules/delegation';
 import { key, KEYS } from '../../keys.js';
 import type { ModuleRegistration } from '../module.js';
 import { CasUpstream } from './cas-upstream.js';
@@ -8,25 +8,32 @@ import type { delegationSections, UpstreamProviderSettings } from './config.js';
 import { OAuth2Upstream } from './oauth2-upstream.js';
 import { OidcUpstream } from './oidc-upstream.js';
 
+const PROVIDERS = key<ReadonlyMap<string, DelegationProvider>>('delegation: providers');
+const RECORDS = key<DelegationRecords>('delegation: records');
 const LOGIN = key<DelegatedLogin>('delegation: delegated login');
+const LOGOUT = key<UpstreamLogout>('delegation: upstream logout');
 
 /**
  * `delegation`: the upstream providers (openid-client for OpenID providers, CAS 3 validation for CAS
  * servers), the logins waiting upstream and the proofs of those back in the module's own record
- * namespaces, the handler and extractor of the proof the login form is posted with, and the HTTP part
- * (the login page's buttons, the routes leaving for and coming back from upstream).
+ * namespaces, the handler and extractor of the proof the login form is posted with, the upstreams'
+ * logout after tessera's (a session listener keeping what it needs with each session), and the HTTP
+ * part (the login page's buttons, the routes leaving for and coming back from upstream, its say after
+ * /logout).
  */
 export const registerDelegationModule: ModuleRegistration<typeof delegationSections> = (binder, { delegation }) => {
   const buttons = delegation.providers.map(({ id, title, logoUrl }) => ({ id, title, ...(logoUrl !== undefined && { logoUrl }) }));
-  binder.resolved(LOGIN, [KEYS.RecordStores, KEYS.RandomSource, KEYS.UserDirectory, KEYS.Clock, KEYS.EventSink], (records, random, directory, clock, events) => {
-    const providers = new Map<string, DelegationProvider>(delegation.providers.map((provider) => [provider.id, { upstream: upstreamOf(provider, clock), mapping: mappingOf(provider) }]));
-    return new DelegatedLogin(providers, new DelegationRecords(records, random), directory, clock, events, delegation.stateSeconds);
-  });
+  binder.resolved(PROVIDERS, [KEYS.Clock], (clock) => new Map(delegation.providers.map((provider) => [provider.id, { upstream: upstreamOf(provider, clock), mapping: mappingOf(provider), logout: provider.logout }])));
+  binder.resolved(RECORDS, [KEYS.RecordStores, KEYS.RandomSource], (records, random) => new DelegationRecords(records, random));
+  binder.resolved(LOGIN, [PROVIDERS, RECORDS, KEYS.UserDirectory, KEYS.Clock, KEYS.EventSink], (providers, records, directory, clock, events) => new DelegatedLogin(providers, records, directory, clock, events, delegation.stateSeconds));
+  binder.resolved(LOGOUT, [PROVIDERS, RECORDS, KEYS.Clock, KEYS.EventSink], (providers, records, clock, events) => new UpstreamLogout(providers, records, clock, events, delegation.stateSeconds));
+  // What a session made through a provider with logout keeps for it: taken over when the session is made, dropped when it ends.
+  binder.resolved(KEYS.SessionListener, [LOGOUT], (logout) => logout);
   binder.constant(KEYS.CredentialExtractor, delegatedExtractor());
   // A service's delegatedAuthenticationPolicy over single sign-on, its tickets and their validation.
   binder.constant(KEYS.AdmissionRule, new DelegatedAuthenticationRule());
   binder.resolved(KEYS.CredentialHandler, [LOGIN], (login) => login);
-  binder.resolved(KEYS.HttpModule, [LOGIN, KEYS.PageBranding], (login, branding) => delegationModule({ providers: buttons, login, branding, language: 'en' }));
+  binder.resolved(KEYS.HttpModule, [LOGIN, LOGOUT, KEYS.PageBranding], (login, logout, branding) => delegationModule({ providers: buttons, login, logout, branding, language: 'en' }));
 };
 
 function upstreamOf(provider: UpstreamProviderSettings, clock: Clock): UpstreamProvider {

@@ -8,11 +8,11 @@ const delegationOn = (providers: unknown[], more: Record<string, unknown> = {}) 
 
 // docs/modules/delegation.md (Settings): the upstream providers, each problem named by its setting.
 describe('delegation module settings', () => {
-  it('has defaults: no provider, 600 s upstream; a provider’s own defaults filled in (scopes, no link, 10 s timeout)', () => {
+  it('has defaults: no provider, 600 s upstream; a provider’s own defaults filled in (scopes, no link, no upstream logout, 10 s timeout)', () => {
     expect(parseConfig({ modules: ['login', 'delegation'] }).delegation).to.deep.equal({ providers: [], stateSeconds: 600 });
     const [cas, oidc] = parseConfig(delegationOn([CAS, OIDC])).delegation.providers;
     // A trailing slash of an upstream URL is dropped.
-    expect(cas).to.deep.equal({ ...CAS, cas: { serverUrl: 'https://cas.partner.example/cas' }, requireLink: false, timeoutSeconds: 10 });
+    expect(cas).to.deep.equal({ ...CAS, cas: { serverUrl: 'https://cas.partner.example/cas' }, requireLink: false, logout: false, timeoutSeconds: 10 });
     expect(oidc?.oidc).to.deep.equal({ issuer: 'https://login.example.com', clientId: 'tessera', scopes: ['openid', 'profile', 'email'] });
   });
 
@@ -34,7 +34,7 @@ describe('delegation module settings', () => {
     expect(() => parseConfig(delegationOn([{ ...OIDC, oidc: { issuer: 'http://127.0.0.1:4000', clientId: 'tessera' } }]))).to.not.throw();
   });
 
-  it('refuses, when on, ids given twice, a provider without its type’s settings or with another’s, and a required link without its attribute', () => {
+  it('refuses, when on, ids given twice, a provider without its type’s settings or with another’s, a required link without its attribute, and a logout of a kind without one', () => {
     expect(problems(delegationOn([CAS, { ...CAS, title: 'Again' }, { id: 'x', type: 'oidc', title: 'X', cas: CAS.cas }, { ...OIDC, id: 'y', requireLink: true }]))).to.deep.equal([
       'delegation.providers[1].id: the provider id partner is given twice',
       'delegation.providers[2].oidc: is required for a provider of type oidc',
@@ -45,6 +45,12 @@ describe('delegation module settings', () => {
       'delegation.providers[0].oauth2: is required for a provider of type oauth2',
       'delegation.providers[0].oidc: is for a provider of type oidc; this one is of type oauth2',
     ]);
+    // Logout is for the kinds that have one.
+    const github = { id: 'github', type: 'oauth2', title: 'GitHub', oauth2: { authorizationUrl: 'https://github.com/login/oauth/authorize', tokenUrl: 'https://github.com/login/oauth/access_token', profileUrl: 'https://api.github.com/user', clientId: 'id', clientSecret: 'secret' } };
+    expect(problems(delegationOn([{ ...CAS, logout: true }, { ...OIDC, logout: true }, { ...github, logout: true }]))).to.deep.equal([
+      'delegation.providers[2].logout: a plain OAuth 2.0 provider has no logout: only oidc and cas providers end the session upstream',
+    ]);
+    expect(problems(delegationOn([{ ...CAS, logout: 'yes' }]))).to.deep.equal(['delegation.providers[0].logout: expected true or false']);
     // Off, the sections are read but nothing across them is asked.
     expect(() => parseConfig({ modules: ['login'], delegation: { providers: [CAS, CAS] } })).to.not.throw();
   });

@@ -7,7 +7,7 @@ import type { Clock } from '../../ports/clock.js';
 import type { CredentialHandler } from '../../ports/credential-handler.js';
 import type { EventSink } from '../../ports/event-sink.js';
 import type { UserDirectory } from '../../ports/user-directory.js';
-import { isDelegatedCredential } from './credential.js';
+import { delegatedLoginKey, isDelegatedCredential } from './credential.js';
 import type { DelegationFailedEvent, DelegationProvedEvent } from './events.js';
 import type { DelegationRecords, LeftForm } from './login-states.js';
 import { UpstreamFailure, type UpstreamIdentity, type UpstreamProvider, type UpstreamSecrets } from './upstream.js';
@@ -20,10 +20,11 @@ export type UserMapping = {
   readonly requireLink: boolean;
 };
 
-/** A configured provider: its upstream, and how its users map to tessera's. */
+/** A configured provider: its upstream, how its users map to tessera's, and whether a tessera logout ends the session upstream too. */
 export interface DelegationProvider {
   readonly upstream: UpstreamProvider;
   readonly mapping: UserMapping;
+  readonly logout?: boolean;
 }
 
 /** The principal attribute naming the provider a login came through. */
@@ -86,11 +87,15 @@ export class DelegatedLogin implements CredentialHandler {
       if (waiting === undefined) throw new UpstreamFailure('state', 'no login waits under this state (unknown, used or expired)');
       if (browserKey === undefined || waiting.browser !== digest(browserKey)) throw new UpstreamFailure('state', 'the login left from another browser');
       if (waiting.provider !== providerId) throw new UpstreamFailure('state', `the login left for provider ${waiting.provider}`);
-      const principal = await this.identified(provider, providerId, callback, { state, nonce: waiting.nonce, codeVerifier: waiting.codeVerifier }, callbackUrl).catch((error: unknown) => {
+      const { principal, session } = await this.identified(provider, providerId, callback, { state, nonce: waiting.nonce, codeVerifier: waiting.codeVerifier }, callbackUrl).catch((error: unknown) => {
         const failure = asFailure(error);
         throw new UpstreamFailure(failure.reason, failure.detail, waiting.form.service);
       });
       const proofId = await this.records.prove({ provider: providerId, principal }, this.clock.now() + PROOF_SECONDS * 1000);
+      // For the upstream's logout: kept under the login's key until the session it makes is (UpstreamLogout), as long as a login may take.
+      if (provider.logout === true && provider.upstream.logoutUrl !== undefined) {
+        await this.records.keepLogin(delegatedLoginKey(proofId), { provider: providerId, session: session ?? {} }, this.clock.now() + this.stateSeconds * 1000);
+      }
       this.events.emit({ type: 'delegation.proved', provider: providerId, username: principal.id } satisfies DelegationProvedEvent, origin);
       return { form: waiting.form, proofId };
     } catch (error) {
@@ -110,8 +115,9 @@ export class DelegatedLogin implements CredentialHandler {
     return proof.principal;
   }
 
-  private async identified(provider: DelegationProvider, providerId: string, callback: URL, secrets: UpstreamSecrets, callbackUrl: string): Promise<Principal> {
-    return this.principalOf(providerId, provider.mapping, await provider.upstream.identify(callback, secrets, callbackUrl));
+  private async identified(provider: DelegationProvider, providerId: string, callback: URL, secrets: UpstreamSecrets, callbackUrl: string): Promise<{ principal: Principal; session: UpstreamIdentity['session'] }> {
+    const identity = await provider.upstream.identify(callback, secrets, callbackUrl);
+    return { principal: await this.principalOf(providerId, provider.mapping, identity), session: identity.session };
   }
 
   private provider(providerId: string): DelegationProvider {

@@ -5,3 +5,9 @@ export type DelegationFailedEvent = { readonly type: 'delegation.failed'; readon
 
 /** A user an upstream proved, back at tessera (the session is made when the login form is posted). */
 export type DelegationProvedEvent = { readonly type: 'delegation.proved'; readonly provider: string; readonly username: string };
+
+/** A browser logging out of a session made through a provider with `logout`, sent to the upstream's logout. */
+export type DelegationLogoutEvent = { readonly type: 'delegation.logout'; readonly provider: string };
+
+/** The upstream's logout could not be started (the store, the upstream's discovery): tessera's logout is done, the browser stays. */
+export type DelegationLogoutFailedEvent = { readonly type: 'delegation.logout.failed'; readonly provider?: string; readonly detail: string };

@@ -7,3 +7,4 @@ export * from './login-states.js';
 export * from './policy.js';
 export * from './providers.js';
 export * from './upstream.js';
+export * from './upstream-logout.js';

@@ -1,10 +1,25 @@
+import { createHash } from 'node:crypto';
 import type { RandomSource } from '../../ports/random-source.js';
 import type { RecordStore, RecordStores } from '../../ports/record-store.js';
+import type { UpstreamSession } from './upstream.js';
 
 /** The namespace of the logins waiting upstream, in the storage's RecordStores. */
 export const DELEGATION_STATES_NAMESPACE = 'delegation.states';
 /** The namespace of the logins back from upstream, waiting for the login form's post. */
 export const DELEGATION_PROOFS_NAMESPACE = 'delegation.proofs';
+
+/** The namespace of what a login through a provider with `logout` keeps for it, by the login's key, until its session is made. */
+export const DELEGATION_LOGINS_NAMESPACE = 'delegation.logins';
+/** The namespace of what a login session made through a provider with `logout` keeps for it, by the session (its TGT id's SHA-256). */
+export const DELEGATION_SESSIONS_NAMESPACE = 'delegation.sessions';
+/** The namespace of the browsers gone upstream to log out, by the state they come back with. */
+export const DELEGATION_LOGOUTS_NAMESPACE = 'delegation.logouts';
+
+/** What a login through a provider with `logout` keeps for the upstream's logout: the provider, and what its upstream will need (an ID token). */
+export type KeptUpstreamSession = { readonly provider: string; readonly session: UpstreamSession };
+
+/** A browser gone upstream to log out: the provider, and the service the logout goes on to afterwards (one tessera allowed). */
+export type LeftLogout = { readonly provider: string; readonly service?: string };
 
 /** What a login waiting upstream keeps, under its state: the provider, the browser, the secrets, and the login form it left. */
 export type WaitingLogin = {
@@ -28,13 +43,19 @@ export type DelegatedProof = {
 const ID_BYTES = 32;
 
 /**
- * The module's two stores on records, shared by every node: the logins waiting upstream (by their
- * state, taken once when the browser comes back, whatever the answer) and the proofs of those that
- * came back (by a random id the page posts to the login form, taken once).
+ * The module's stores on records, shared by every node: the logins waiting upstream (by their state,
+ * taken once when the browser comes back, whatever the answer) and the proofs of those that came back
+ * (by a random id the page posts to the login form, taken once); for providers with `logout`, what a
+ * login keeps for the upstream's logout (by the login's key until its session is made, then by the
+ * session, as long as the session may live, and gone when it ends), and the browsers gone upstream to
+ * log out (by their state, taken once).
  */
 export class DelegationRecords {
   private readonly waiting: RecordStore<WaitingLogin>;
   private readonly proofs: RecordStore<DelegatedProof>;
+  private readonly logins: RecordStore<KeptUpstreamSession>;
+  private readonly sessions: RecordStore<KeptUpstreamSession>;
+  private readonly logouts: RecordStore<LeftLogout>;
 
   constructor(
     records: RecordStores,
@@ -42,6 +63,9 @@ export class DelegationRecords {
   ) {
     this.waiting = records.namespace<WaitingLogin>(DELEGATION_STATES_NAMESPACE);
     this.proofs = records.namespace<DelegatedProof>(DELEGATION_PROOFS_NAMESPACE);
+    this.logins = records.namespace<KeptUpstreamSession>(DELEGATION_LOGINS_NAMESPACE);
+    this.sessions = records.namespace<KeptUpstreamSession>(DELEGATION_SESSIONS_NAMESPACE);
+    this.logouts = records.namespace<LeftLogout>(DELEGATION_LOGOUTS_NAMESPACE);
   }
 
   /** A fresh random value, base64url: a state, a nonce, a PKCE verifier, a proof id. */
@@ -67,4 +91,43 @@ export class DelegationRecords {
   takeProof(id: string): Promise<DelegatedProof | undefined> {
     return id === '' ? Promise.resolve(undefined) : this.proofs.take(id);
   }
+
+  /** Keeps what a login (by its key, `delegatedLoginKey`) has for the upstream's logout, until its session is made. */
+  async keepLogin(loginKey: string, kept: KeptUpstreamSession, expiresAt: number): Promise<void> {
+    await this.logins.put(loginKey, kept, expiresAt);
+  }
+
+  /** What a login kept, gone from the store from now on; undefined for an unknown, taken or expired one. */
+  takeLogin(loginKey: string): Promise<KeptUpstreamSession | undefined> {
+    return loginKey === '' ? Promise.resolve(undefined) : this.logins.take(loginKey);
+  }
+
+  /** Keeps it with the login session `tgtId` (stored under the id's SHA-256, never the id), until `expiresAt`. */
+  async keepSession(tgtId: string, kept: KeptUpstreamSession, expiresAt: number): Promise<void> {
+    await this.sessions.put(sessionKey(tgtId), kept, expiresAt);
+  }
+
+  /** What the login session `tgtId` keeps for the upstream's logout; undefined when none (or expired). */
+  session(tgtId: string): Promise<KeptUpstreamSession | undefined> {
+    return this.sessions.get(sessionKey(tgtId));
+  }
+
+  /** The login session `tgtId` ended: what it kept goes. */
+  async forgetSession(tgtId: string): Promise<void> {
+    await this.sessions.delete(sessionKey(tgtId));
+  }
+
+  async leaveForLogout(state: string, left: LeftLogout, expiresAt: number): Promise<void> {
+    await this.logouts.put(state, left, expiresAt);
+  }
+
+  /** The logout that left with this state, gone from the store from now on; undefined for an unknown, used or expired one. */
+  takeLogout(state: string): Promise<LeftLogout | undefined> {
+    return state === '' ? Promise.resolve(undefined) : this.logouts.take(state);
+  }
+}
+
+/** A session's key in the store: its TGT id's SHA-256, so no storage key holds a live ticket id. */
+function sessionKey(tgtId: string): string {
+  return createHash('sha256').update(tgtId).digest('base64url');
 }

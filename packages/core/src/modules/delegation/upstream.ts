@@ -1,7 +1,14 @@
 import type { AttributeMap } from '../../domain/authentication/principal.js';
 
-/** Who an upstream says the user is: its own id for the user (`sub`, the CAS user) and its attributes. */
-export type UpstreamIdentity = { readonly id: string; readonly attributes: AttributeMap };
+/**
+ * What a login through an upstream keeps for the upstream's logout, by name: an OpenID provider's ID
+ * token (`idToken`, the hint of its RP-initiated logout); a SAML identity provider's NameID and session
+ * index. Kept with the login session only, never released to services, never logged.
+ */
+export type UpstreamSession = Readonly<Record<string, string>>;
+
+/** Who an upstream says the user is: its own id for the user (`sub`, the CAS user), its attributes, and what its logout will need. */
+export type UpstreamIdentity = { readonly id: string; readonly attributes: AttributeMap; readonly session?: UpstreamSession };
 
 /** What one login keeps while the browser is upstream, made on tessera's random source, checked when it comes back. */
 export type UpstreamSecrets = { readonly state: string; readonly nonce: string; readonly codeVerifier: string };
@@ -20,6 +27,12 @@ export interface UpstreamProvider {
    * against what the login kept. Throws UpstreamFailure when it proves no one.
    */
   identify(callback: URL, secrets: UpstreamSecrets, callbackUrl: string): Promise<UpstreamIdentity>;
+  /**
+   * Where the browser goes to end the user's session upstream, given what its login kept (`session`),
+   * to come back to `returnUrl` with `state`; undefined when this upstream offers no logout (an OpenID
+   * provider without an `end_session_endpoint`). Absent: the kind has no logout (plain OAuth 2.0).
+   */
+  logoutUrl?(session: UpstreamSession, returnUrl: string, state: string): Promise<string | undefined>;
 }
 
 /** Why a login through an upstream failed, as its page and audit record name it. */

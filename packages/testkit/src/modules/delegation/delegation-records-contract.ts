@@ -23,7 +23,8 @@ const waiting = (provider: string): WaitingLogin => ({
 /**
  * The delegation module's records (core's modules/delegation/login-states.ts) on a storage: a login
  * waiting upstream under its state and a proof of a login back, each taken once, from any node (leave
- * at one, come back at another), gone when it expires.
+ * at one, come back at another), gone when it expires; for the upstream's logout, what a login keeps
+ * (taken once), what a session keeps (until it ends or expires), and a logout gone upstream (taken once).
  */
 export function describeDelegationRecords(name: string, open: () => Promise<DelegationRecordsOnNode>, anotherNode?: (clock: FixedClock) => Promise<DelegationRecords>): void {
   describe(`DelegationRecords contract: ${name}`, () => {
@@ -69,6 +70,50 @@ export function describeDelegationRecords(name: string, open: () => Promise<Dele
       expect(await records.takeProof('')).to.equal(undefined);
       clock.advance(2 * MINUTE);
       expect(await other.takeProof(second)).to.equal(undefined);
+    });
+
+    it('keeps what a login has for the upstream logout under its key until its session is made: taken once, from another node too; gone once it expires', async () => {
+      const { records, clock } = await open();
+      const other = (await anotherNode?.(clock)) ?? records;
+      const kept = { provider: 'partner', session: { idToken: 'header.payload.signature' } };
+      await records.keepLogin('a-login-key', kept, clock.now() + 10 * MINUTE);
+      await records.keepLogin('another-login-key', kept, clock.now() + 10 * MINUTE);
+      expect(await other.takeLogin('a-login-key')).to.deep.equal(kept);
+      expect(await records.takeLogin('a-login-key')).to.equal(undefined);
+      expect(await records.takeLogin('')).to.equal(undefined);
+      clock.advance(10 * MINUTE);
+      expect(await other.takeLogin('another-login-key')).to.equal(undefined);
+    });
+
+    it('keeps it with a login session as long as the session may live, for every node, until the session ends', async () => {
+      const { records, clock } = await open();
+      const other = (await anotherNode?.(clock)) ?? records;
+      const kept = { provider: 'company', session: { idToken: 'header.payload.signature' } };
+      await records.keepSession('TGT-1-session-one', kept, clock.now() + 60 * MINUTE);
+      await records.keepSession('TGT-2-session-two', { provider: 'partner', session: {} }, clock.now() + 60 * MINUTE);
+      // Read as often as asked (a logout reads it, then the session's end drops it).
+      expect(await other.session('TGT-1-session-one')).to.deep.equal(kept);
+      expect(await records.session('TGT-1-session-one')).to.deep.equal(kept);
+      expect(await records.session('TGT-3-never-kept')).to.equal(undefined);
+      await other.forgetSession('TGT-1-session-one');
+      expect(await records.session('TGT-1-session-one')).to.equal(undefined);
+      await records.forgetSession('TGT-3-never-kept');
+      clock.advance(60 * MINUTE);
+      expect(await other.session('TGT-2-session-two')).to.equal(undefined);
+    });
+
+    it('takes a logout gone upstream once, by its state, from another node too; gone once it expires', async () => {
+      const { records, clock } = await open();
+      const other = (await anotherNode?.(clock)) ?? records;
+      const state = records.randomValue();
+      const later = records.randomValue();
+      await records.leaveForLogout(state, { provider: 'partner', service: 'https://app.example.org/bye' }, clock.now() + 10 * MINUTE);
+      await records.leaveForLogout(later, { provider: 'company' }, clock.now() + 10 * MINUTE);
+      const taken = await Promise.all(Array.from({ length: CALLERS }, (_, index) => (index % 2 === 0 ? records : other).takeLogout(state)));
+      expect(taken.filter((left) => left !== undefined)).to.deep.equal([{ provider: 'partner', service: 'https://app.example.org/bye' }]);
+      expect(await records.takeLogout('')).to.equal(undefined);
+      clock.advance(10 * MINUTE);
+      expect(await other.takeLogout(later)).to.equal(undefined);
     });
   });
 }
