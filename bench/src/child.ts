@@ -1,8 +1,8 @@
 import { fork } from 'node:child_process';
-import type { FlowProgress, FlowSpec, LoadOutcome, LoadSpec } from './load-spec.js';
+import type { FlowProgress, FlowSpec, LoadOutcome, LoadSpec, SamlLoginSpec } from './load-spec.js';
 
 /** Runs one load in a fresh driver child process (autocannon) and resolves with what it measured; a flow reports its progress on the way. */
-export function drive(spec: LoadSpec | FlowSpec, onProgress?: (progress: FlowProgress) => void): Promise<LoadOutcome> {
+export function drive(spec: LoadSpec | FlowSpec | SamlLoginSpec, onProgress?: (progress: FlowProgress) => void): Promise<LoadOutcome> {
   return new Promise((resolve, reject) => {
     const child = fork(new URL('./drive.js', import.meta.url), {
       execArgv: [],

@@ -1,6 +1,10 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { freePort } from '@tessera/testkit';
 import { RedisServer, redisInstalled } from '@tessera/testkit/redis';
-import { oidcSettings, type Fixtures } from './fixtures.js';
+import { oidcSettings, samlSettings, type Fixtures } from './fixtures.js';
+import { tesseraCommand } from './processes/tessera-process.js';
+import { spMetadata } from './saml-sp.js';
 import type { BenchOptions } from './options.js';
 import { referenceRows, type RowName } from './rows.js';
 
@@ -74,8 +78,35 @@ export const OIDC_ON_MEMORY: ServerConfiguration = {
   },
 };
 
+/**
+ * The memory store with the login and saml2 modules on, for the SAML identity provider's row: a
+ * process of its own, as the OIDC rows have, so the modules it needs change nothing the other rows
+ * measure. Its public URL names its port, chosen before it starts (the metadata and every assertion
+ * carry absolute addresses). The IdP's key set is made for the run by `tessera saml2 generate-keys`
+ * into the run's folder (removed at the end, never in the tree), the SP's metadata written beside it.
+ * Not judged: the issue states no target for it; it is reported with its CPU per login.
+ */
+export const SAML2_ON_MEMORY: ServerConfiguration = {
+  name: 'saml2',
+  description:
+    'the memory store with the login and saml2 modules on: an SP-initiated login over HTTP-POST of a browser with a login session (a fresh AuthnRequest each), answered with the signed assertion',
+  rows: ['saml'],
+  judged: false,
+  memoryFigure: false,
+  async prepare(fixtures) {
+    const dir = join(fixtures.dir, 'saml2-files');
+    mkdirSync(dir, { recursive: true });
+    const port = await freePort();
+    const keyFile = join(dir, 'saml2-keys.json');
+    writeFileSync(keyFile, await tesseraCommand(['saml2', 'generate-keys', '--entity-id', `http://127.0.0.1:${port}/cas/idp`]), { mode: 0o600 });
+    const metadataFile = join(dir, 'sp-metadata.xml');
+    writeFileSync(metadataFile, spMetadata());
+    return { settings: { storage: { type: 'memory' }, ...samlSettings(port, { keyFile, spMetadata: metadataFile }) }, release: () => Promise.resolve() };
+  },
+};
+
 /** What `pnpm bench` measures, in order. */
-export const CONFIGURATIONS: readonly ServerConfiguration[] = [MEMORY_STORE, REDIS_STORE, OIDC_ON_MEMORY];
+export const CONFIGURATIONS: readonly ServerConfiguration[] = [MEMORY_STORE, REDIS_STORE, OIDC_ON_MEMORY, SAML2_ON_MEMORY];
 
 /**
  * The configurations `--servers` names (all by default), each with only the rows `--rows` names,

@@ -8,6 +8,7 @@ import { generateOidcKeySet, STANDARD_SCOPE_CLAIMS, type OidcKeySet } from '@tes
 import { aRegisteredService } from '@tessera/testkit';
 import { TestPki } from '@tessera/testkit/pki';
 import type { OidcReferenceSettings } from './processes/oidc-reference.js';
+import { SAML_SP } from './saml-sp.js';
 
 export const SERVICE = 'https://app.example.org/home';
 /** A config user with a plain password: checking it is one SHA-256 compare, the cheap handler. */
@@ -67,6 +68,36 @@ export function oidcSettings(port: number, keys: OidcKeySet): Record<string, unk
     ],
     login: { key: randomBytes(32).toString('base64url') },
     oidc: { keys: JSON.stringify(keys), ...OIDC_LIFETIMES },
+  };
+}
+
+/** The SamlRegisteredService of the bench's SP (saml-sp.ts), by the metadata file the bench wrote. */
+function samlService(metadataLocation: string): Record<string, unknown> {
+  return {
+    '@class': 'org.apereo.cas.support.saml.services.SamlRegisteredService',
+    id: 3,
+    name: 'Bench SP',
+    serviceId: SAML_SP.entityId,
+    metadataLocation,
+    // The assertion signed, the Response not: one signature per login, as a Shibboleth IdP answers by default.
+    signAssertions: true,
+    signResponses: false,
+    attributeReleasePolicy: { '@class': 'org.apereo.cas.services.ReturnAllowedAttributeReleasePolicy', allowedAttributes: ['java.util.ArrayList', ['mail', 'memberOf']] },
+  };
+}
+
+/**
+ * What the SAML row's configuration adds (its sections replace the shared ones): the login and saml2
+ * modules, public at the port given, the bench's SP beside SERVICE's app, and the IdP's key set from
+ * `keyFile` (which the run made with `tessera saml2 generate-keys`, in its own folder).
+ */
+export function samlSettings(port: number, files: { readonly keyFile: string; readonly spMetadata: string }): Record<string, unknown> {
+  return {
+    modules: [...MODULES, 'login', 'saml2'],
+    server: { ...SERVER, port, publicUrl: `http://127.0.0.1:${port}`, basePath: BASE_PATH },
+    services: [...casServices(), samlService(files.spMetadata)],
+    login: { key: randomBytes(32).toString('base64url') },
+    saml2: { keyFile: files.keyFile },
   };
 }
 

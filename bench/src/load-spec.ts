@@ -39,6 +39,30 @@ export interface FlowSpec {
   readonly progressSeconds: number;
 }
 
+/**
+ * The SAML row's loop, on every connection: a browser with a login session (its cookies, the TGC)
+ * posts a fresh AuthnRequest of the bench's SP to the SSO endpoint (303 to /login, with the pending
+ * login's own cookie), follows it to /login (302 to the callback with an ST, by single sign-on) and to
+ * the callback, whose page posts the signed Response to the SP. One login is the unit: it counts as
+ * answered once the callback answers, as a success only when that page is the SP's Response with
+ * status Success to the request sent (saml-sp.ts's loginAnswer); its latency runs from the
+ * AuthnRequest to that page.
+ */
+export interface SamlLoginSpec {
+  readonly kind: 'saml-login';
+  readonly origin: string;
+  /** Base path of tessera's endpoints, e.g. `/cas`. */
+  readonly base: string;
+  readonly connections: number;
+  readonly duration: number;
+  /** The cookies of browsers logged in already, one for each connection in turn. */
+  readonly sessions: readonly string[];
+  /** AuthnRequests the load generator makes before the load starts, and again each time half are used (saml-sp.ts's AuthnRequestPool). */
+  readonly poolBatch: number;
+  /** How many successful Responses to hand back (`collected`), for their signatures to be checked. */
+  readonly samples: number;
+}
+
 /** Requests of a flow so far: answered 2xx, and failed (non-2xx or no answer). */
 export interface FlowProgress {
   ok: number;
@@ -57,6 +81,10 @@ export interface LoadOutcome {
   readonly non2xx: number;
   readonly responses: number;
   readonly collected: readonly string[];
+  /** What failed, the first few kinds of it (the SAML row's failed logins). */
+  readonly problems?: readonly string[];
+  /** The SAML row's AuthnRequest pool: batches made after the first, and requests made on the spot (none ready). */
+  readonly pool?: { readonly refills: number; readonly madeOnTheSpot: number };
 }
 
 export const FORM = { 'content-type': 'application/x-www-form-urlencoded' } as const;

@@ -153,6 +153,20 @@ export function method(options: BenchOptions, configurations: readonly ServerCon
   the machine between rounds moves both sides of each ratio. On a machine busy with other work
   this ratio means little: the scheduler shares the cores per thread, and the row (server, its
   pool, the load generator) has more threads than the raw measure.
+- **The SAML row** (configuration **saml2**) is one SP-initiated login of a browser that has a login
+  session, the unit of its rate, latency and CPU (3 requests): the bench's SP, registered by a
+  \`SamlRegisteredService\` on metadata the bench writes (unsigned AuthnRequests, the assertion signed
+  and the Response not), posts a fresh AuthnRequest to \`/idp/profile/SAML2/POST/SSO\`; the browser
+  follows the 303 to \`/login\`, which sends it by single sign-on (its TGC) back to the module's
+  callback with an ST, and the callback's page posts the signed Response to the SP. Each connection is
+  one browser, logged in through \`/login\` once before the runs. Every answer is checked (200, the
+  form to the SP's AssertionConsumerService, status Success, \`InResponseTo\` the request sent, a
+  signed assertion); a login that fails a check counts as non-2xx, and 3 Responses of every run are
+  verified by node-saml with the certificate of the IdP's metadata (a run whose sample does not verify
+  stops). Each AuthnRequest is used once, as tessera refuses an ID it accepted before: the load
+  generator makes them ahead, a batch of 1.5 × what the best SAML rate so far would use plus 1,000,
+  and another each time half is taken. The IdP's keys (RSA-3072) are made for the run by
+  \`tessera saml2 generate-keys\` into the run's folder. The row has no target.
 - **Memory**: a fresh tessera of each configuration that wants the figure, started the same way
   (plus \`--expose-gc\` and a preloaded SIGUSR2 hook that runs a full GC), receives
   ${options.tickets.toLocaleString('en')} cheap TGT creations over HTTP; its \`tessera_tgts_live\` gauge must show

@@ -4,7 +4,7 @@ import { drive } from './child.js';
 import type { ServerConfiguration } from './configurations.js';
 import { freePort } from '@tessera/testkit';
 import { ARGON2_PASSWORD, CHEAP_LOGIN, oidcReferenceSettings, type Fixtures } from './fixtures.js';
-import type { LoadSpec } from './load-spec.js';
+import type { LoadOutcome, LoadSpec, SamlLoginSpec } from './load-spec.js';
 import { TEXT_FORM } from './load-spec.js';
 import { scrapeSample } from './metrics.js';
 import { mirrorDifferences, refuseUnlessMirrored } from './oidc-mirror.js';
@@ -17,6 +17,7 @@ import { startOidcReference } from './processes/oidc-reference.js';
 import { cpuMicros } from './processes/proc.js';
 import type { ServerProcess } from './processes/server-process.js';
 import { startTessera, startTesseraWithGcHook, type TesseraProcess } from './processes/tessera-process.js';
+import { idpFromMetadata, openSamlSession, verifiedProfile, type SamlIdp } from './saml-sp.js';
 import type { BenchResults, Measured, MemoryFigure, RawArgon2Run, RoundRun } from './results.js';
 import { baselineLoad, FLOOR_ROWS, floorLoad, LIBRARY_ROWS, mintCodesLoad, mintLoad, ROWS, rowLoad, type LibraryRow, type Row, type RowName, type TesseraTarget } from './rows.js';
 
@@ -37,6 +38,10 @@ interface Running {
   readonly oidc?: OidcBrowser;
   /** The best code exchange rate seen so far, to size the next pool of fresh codes. */
   codeRate: number;
+  /** With the SAML row: browsers logged in through the SP (their cookies, one per connection), and the IdP as its metadata names it. */
+  readonly saml?: { readonly sessions: readonly string[]; readonly idp: SamlIdp };
+  /** The best SAML login rate seen so far, to size the next run's batch of AuthnRequests. */
+  samlRate: number;
   /** With the OIDC rows: their reference, node-oidc-provider alone with the same settings, and its browser. */
   readonly library?: { readonly server: ServerProcess; readonly target: TesseraTarget; readonly oidc: OidcBrowser; codeRate: number };
 }
@@ -74,7 +79,8 @@ export async function measure(options: BenchOptions, configurations: readonly Se
       mkdirSync(floorDir, { recursive: true });
       floor = await startFloor(options.poolSize, floorDir);
     }
-    for (const configuration of configurations) running.push(await startConfiguration(configuration, options, fixtures, say));
+    // A configuration `--rows` left no row of is not started (its modules, keys and pools would be made for nothing).
+    for (const configuration of configurations.filter((candidate) => candidate.rows.length > 0)) running.push(await startConfiguration(configuration, options, fixtures, say));
     const seconds = (warmup: boolean) => (warmup ? options.warmup : options.duration);
 
     // `round` is undefined in the warm-up, whose runs are not kept.
@@ -122,8 +128,14 @@ export async function measure(options: BenchOptions, configurations: readonly Se
             if (!warmup) rawWebAuthnRuns.push({ configuration: server.configuration.name, round, ...webauthn });
             say(`${label} WebAuthn assertion verify: ${webauthn.perSecond.toFixed(1)}/s, ${webauthn.cpuMicrosPerVerify.toFixed(0)} µs CPU each`);
           }
-          const pools = { tgts: server.tgts, sts, codes, accessToken: server.oidc?.accessToken };
-          const outcome = await measured(server.tessera.pid, rowLoad(row.name, server.target, pools, options.connections, seconds(warmup)));
+          // Half again what the best SAML rate so far would use (until one has run, a batch the load generator
+          // makes anew each time half of it is used, so no rate runs it dry).
+          const samlBatch = Math.ceil(1.5 * server.samlRate * seconds(warmup)) + 1000;
+          const saml = server.saml && { sessions: server.saml.sessions, batch: samlBatch };
+          const pools = { tgts: server.tgts, sts, codes, accessToken: server.oidc?.accessToken, saml };
+          const inspect = row.name === 'saml' && server.saml ? samlInspection(server.saml.idp, `${label} saml (${server.configuration.name})`, say) : undefined;
+          const outcome = await measured(server.tessera.pid, rowLoad(row.name, server.target, pools, options.connections, seconds(warmup)), inspect);
+          if (row.name === 'saml') server.samlRate = Math.max(server.samlRate, outcome.okPerSecond);
           if (row.name === 'validate') server.validateRate = Math.max(server.validateRate, outcome.okPerSecond);
           if (row.name === 'code') server.codeRate = Math.max(server.codeRate, outcome.okPerSecond);
           if (!warmup) rowRuns.set(key(server, row), [...(rowRuns.get(key(server, row)) ?? []), { round, measured: outcome }]);
@@ -184,7 +196,9 @@ async function startConfiguration(configuration: ServerConfiguration, options: B
       refuseUnlessMirrored(configuration.name, differences);
       library = { server: reference, target: libraryTarget, oidc: libraryOidc, codeRate: 0 };
     }
-    return { configuration, release: prepared.release, tessera, target, rows, tgts: await mint(target, 'tgts', TGT_POOL, []), validateRate: 0, ...(oidc && { oidc }), codeRate: 0, ...(library && { library }) };
+    const saml = rows.some((row) => row.name === 'saml') ? await openSaml(target, options.connections) : undefined;
+    if (saml) say(`${saml.sessions.length} browsers logged in to the SAML SP of tessera (${configuration.name}), the first Response verified against the IdP metadata`);
+    return { configuration, release: prepared.release, tessera, target, rows, tgts: await mint(target, 'tgts', TGT_POOL, []), validateRate: 0, ...(oidc && { oidc }), codeRate: 0, ...(library && { library }), ...(saml && { saml }), samlRate: 0 };
   } catch (error) {
     await tessera?.close().catch(() => undefined);
     await reference?.close().catch(() => undefined);
@@ -193,11 +207,48 @@ async function startConfiguration(configuration: ServerConfiguration, options: B
   }
 }
 
-/** Runs a load against the server process `pid`, with that process's CPU time over it per response. */
-async function measured(pid: number, spec: LoadSpec): Promise<Measured> {
+/**
+ * Runs a load against the server process `pid`, with that process's CPU time over it per response
+ * (per login for the SAML row); `inspect` sees what it collected first, and may refuse the run.
+ */
+async function measured(pid: number, spec: LoadSpec | SamlLoginSpec, inspect?: (outcome: LoadOutcome) => Promise<void>): Promise<Measured> {
   const before = cpuMicros(pid);
-  const { collected: _collected, ...outcome } = await drive(spec);
-  return { ...outcome, cpuMicrosPerResponse: (cpuMicros(pid) - before) / Math.max(1, outcome.responses) };
+  const loaded = await drive(spec);
+  const cpu = cpuMicros(pid) - before;
+  await inspect?.(loaded);
+  const { collected: _collected, ...outcome } = loaded;
+  return { ...outcome, cpuMicrosPerResponse: cpu / Math.max(1, outcome.responses) };
+}
+
+/** `count` browsers logged in through the SAML SP (one per connection), the IdP read from its metadata, the first login's Response verified as the SP does. */
+async function openSaml(target: TesseraTarget, count: number): Promise<{ sessions: string[]; idp: SamlIdp }> {
+  const idp = await idpFromMetadata(`${target.origin}${target.base}/idp/metadata`);
+  const logins = [];
+  // A few at a time: each is a password login and an RSA signature.
+  for (let at = 0; at < count; at += 10) logins.push(...(await Promise.all(Array.from({ length: Math.min(10, count - at) }, () => openSamlSession(target.origin, target.base)))));
+  await verifiedProfile(logins[0]!.samlResponse, idp);
+  return { sessions: logins.map((login) => login.cookie), idp };
+}
+
+/**
+ * What is checked of a SAML run beyond the load generator's check of every answer: a sample of its
+ * Responses verified by an SP library against the IdP metadata (the assertion's signature, issuer,
+ * audience, times), and none made by the load generator while it measured; its failures said.
+ */
+function samlInspection(idp: SamlIdp, label: string, say: Say): (outcome: LoadOutcome) => Promise<void> {
+  return async (outcome) => {
+    if (outcome.problems !== undefined && outcome.problems.length > 0) say(`${label}: failed logins: ${outcome.problems.join('; ')}`);
+    if (outcome.okPerSecond > 0 && outcome.collected.length === 0) throw new Error(`${label}: successful logins, but no Response handed back to verify`);
+    for (const samlResponse of outcome.collected) {
+      try {
+        await verifiedProfile(samlResponse, idp);
+      } catch (error) {
+        throw new Error(`${label}: a Response the load generator took for a success does not verify as the SP checks it: ${(error as Error).message}`, { cause: error });
+      }
+    }
+    const pool = outcome.pool;
+    if (pool !== undefined) say(`${label}: ${outcome.collected.length} Responses verified with the metadata's certificate; AuthnRequest pool refilled ${pool.refills} times${pool.madeOnTheSpot > 0 ? `, ${pool.madeOnTheSpot} made on the spot (none ready)` : ''}`);
+  };
 }
 
 async function mint(target: TesseraTarget, what: 'tgts' | 'sts', count: number, tgts: readonly string[]): Promise<readonly string[]> {

@@ -1,32 +1,10 @@
 import { OIDC_CLIENT } from './fixtures.js';
 import { FORM } from './load-spec.js';
+import { Cookies, loginForm } from './browser.js';
 import { authorizationPath, codeExchangeBody, type TesseraTarget } from './rows.js';
 
 /** How many redirects and pages one login may take: authorize, interaction, /login, its form, the callback, the resume. */
 const MOST_STEPS = 12;
-
-/**
- * A browser's cookies as the bench needs them: one site, every cookie sent on every request (the
- * provider's are scoped by path, and no two share a name), a cookie cleared by its server dropped.
- */
-class Cookies {
-  private readonly values = new Map<string, string>();
-
-  take(response: Response): void {
-    for (const header of response.headers.getSetCookie()) {
-      const [pair = '', ...attributes] = header.split(';');
-      const at = pair.indexOf('=');
-      const [name, value] = [pair.slice(0, at).trim(), pair.slice(at + 1).trim()];
-      const cleared = value === '' || attributes.some((attribute) => /^\s*(max-age=0|expires=thu, 01 jan 1970)/i.test(attribute));
-      if (cleared) this.values.delete(name);
-      else this.values.set(name, value);
-    }
-  }
-
-  get header(): string {
-    return [...this.values].map(([name, value]) => `${name}=${value}`).join('; ');
-  }
-}
 
 /**
  * Logs a browser in for the bench's OpenID Connect client, as a user does once: its authorization
@@ -81,17 +59,4 @@ export async function tokensFor(provider: TesseraTarget, code: string): Promise<
   const answer = (await response.json()) as { access_token?: unknown };
   if (response.status !== 200 || typeof answer.access_token !== 'string') throw new Error(`redeeming a code for the userinfo row: ${response.status}`);
   return answer as TokenAnswer;
-}
-
-/** The login form of tessera's /login page: its action and hidden fields (the anti-forgery token). */
-function loginForm(body: string): { action: string; hidden: Record<string, string> } {
-  const form = /<form method="\w+" action="([^"]*)">([\s\S]*?)<\/form>/.exec(body);
-  if (!form) throw new Error('the /login page has no form');
-  const hidden: Record<string, string> = {};
-  for (const [, name, value] of form[2]!.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) hidden[unescape(name!)] = unescape(value!);
-  return { action: unescape(form[1]!), hidden };
-}
-
-function unescape(text: string): string {
-  return text.replace(/&(amp|lt|gt|quot|#39);/g, (entity, name: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" })[name] ?? entity);
 }

@@ -1,8 +1,8 @@
 import { ARGON2_LOGIN, CHEAP_LOGIN, OIDC_CLIENT, SERVICE } from './fixtures.js';
-import { FORM, TEXT_FORM, type LoadSpec } from './load-spec.js';
+import { FORM, TEXT_FORM, type LoadSpec, type SamlLoginSpec } from './load-spec.js';
 import { ST_SIZED_ID, TGT_SIZED_ID } from './sized-ids.js';
 
-export type RowName = 'tgt' | 'grant' | 'validate' | 'jwt' | 'x509' | 'argon2' | 'code' | 'userinfo';
+export type RowName = 'tgt' | 'grant' | 'validate' | 'jwt' | 'x509' | 'argon2' | 'code' | 'userinfo' | 'saml';
 
 /**
  * What a row's ratio is taken against, in the same round: the floor of the row (the Koa route that
@@ -53,6 +53,13 @@ export const ROWS: readonly Row[] = [
   // bounds them as a floor bounds a CAS row: what is left is tessera's part.
   { name: 'code', short: 'OIDC code exchange', label: 'POST /oidc/token grant_type=authorization_code (fresh code each, RS256 ID token)', target: { against: 'library', ratio: 0.85 } },
   { name: 'userinfo', short: 'OIDC userinfo', label: 'GET /oidc/me (bearer access token)', target: { against: 'library', ratio: 0.85 } },
+  // The SAML IdP's: one SP-initiated login of a browser with a session is its unit (3 requests), reported
+  // with its CPU; no target (none is stated, and no library alone does what it does).
+  {
+    name: 'saml',
+    short: 'SAML2 POST SSO',
+    label: 'POST /idp/profile/SAML2/POST/SSO → /login (TGC) → callback: the signed assertion posted to the SP (per login of 3 requests; fresh AuthnRequest each)',
+  },
 ];
 
 /** How a table or plot names a reference: `its floor`, `TGT create`, `raw argon2id verify`. */
@@ -99,13 +106,21 @@ export const LIBRARY_ROWS: readonly LibraryRow[] = [
   { name: 'userinfo', short: 'library: OIDC userinfo', label: "node-oidc-provider alone on node:http, tessera's settings: GET /oidc/me (bearer access token)" },
 ];
 
-/** Pools a row draws from: live TGT ids, unvalidated ST ids and unredeemed authorization codes (each used once), an access token. */
+/**
+ * Pools a row draws from: live TGT ids, unvalidated ST ids and unredeemed authorization codes (each
+ * used once), an access token; for the SAML row, the cookies of browsers logged in, and the batch of
+ * AuthnRequests its load generator makes at a time.
+ */
 export interface Pools {
   readonly tgts: readonly string[];
   readonly sts: readonly string[];
   readonly codes: readonly string[];
   readonly accessToken?: string | undefined;
+  readonly saml?: { readonly sessions: readonly string[]; readonly batch: number } | undefined;
 }
+
+/** How many of a SAML run's successful Responses have their signatures checked by an SP library. */
+export const SAML_SAMPLES = 3;
 
 /** Where a row's load goes: tessera's origin and base path, and its X.509 login form. */
 export interface TesseraTarget {
@@ -134,7 +149,7 @@ export function floorLoad(name: FloorRow['name'], origin: string, connections: n
 }
 
 /** The load of one row for `duration` seconds. */
-export function rowLoad(name: RowName, tessera: TesseraTarget, pools: Pools, connections: number, duration: number): LoadSpec {
+export function rowLoad(name: RowName, tessera: TesseraTarget, pools: Pools, connections: number, duration: number): LoadSpec | SamlLoginSpec {
   const { origin, base } = tessera;
   const common = { kind: 'request', origin, connections, duration } as const;
   const login = (body: string): LoadSpec => ({ ...common, method: 'POST', paths: [`${base}/v1/tickets`], body, headers: TEXT_FORM });
@@ -155,6 +170,9 @@ export function rowLoad(name: RowName, tessera: TesseraTarget, pools: Pools, con
       return { ...common, method: 'POST', paths: [`${base}/oidc/token`], bodies: pools.codes.map(codeExchangeBody), headers: { ...FORM, authorization: OIDC_CLIENT.basic } };
     case 'userinfo':
       return { ...common, method: 'GET', paths: [`${base}/oidc/me`], headers: { authorization: `Bearer ${pools.accessToken ?? ''}` } };
+    case 'saml':
+      if (pools.saml === undefined) throw new Error('the SAML row needs browsers logged in');
+      return { kind: 'saml-login', origin, base, connections, duration, sessions: pools.saml.sessions, poolBatch: pools.saml.batch, samples: SAML_SAMPLES };
   }
 }
 

@@ -56,10 +56,11 @@ describe('bench inputs', () => {
 
     it('measures the row a named row is taken against too: --rows jwt or x509 brings TGT create, in the configurations held to the targets', () => {
       const rowsOf = (rows: readonly string[]) => selectedConfigurations(CONFIGURATIONS, benchOptions(['--rows', rows.join(',')], {})).map((configuration) => [configuration.name, configuration.rows]);
-      expect(rowsOf(['jwt'])).to.deep.equal([['memory', ['tgt', 'jwt']], ['redis', []], ['oidc', []]]);
-      expect(rowsOf(['x509', 'grant'])).to.deep.equal([['memory', ['tgt', 'grant', 'x509']], ['redis', ['grant']], ['oidc', []]]);
-      expect(rowsOf(['validate', 'argon2'])).to.deep.equal([['memory', ['validate', 'argon2']], ['redis', ['validate']], ['oidc', []]]);
-      expect(rowsOf(['userinfo'])).to.deep.equal([['memory', []], ['redis', []], ['oidc', ['userinfo']]]);
+      expect(rowsOf(['jwt'])).to.deep.equal([['memory', ['tgt', 'jwt']], ['redis', []], ['oidc', []], ['saml2', []]]);
+      expect(rowsOf(['x509', 'grant'])).to.deep.equal([['memory', ['tgt', 'grant', 'x509']], ['redis', ['grant']], ['oidc', []], ['saml2', []]]);
+      expect(rowsOf(['validate', 'argon2'])).to.deep.equal([['memory', ['validate', 'argon2']], ['redis', ['validate']], ['oidc', []], ['saml2', []]]);
+      expect(rowsOf(['userinfo'])).to.deep.equal([['memory', []], ['redis', []], ['oidc', ['userinfo']], ['saml2', []]]);
+      expect(rowsOf(['saml', 'tgt'])).to.deep.equal([['memory', ['tgt']], ['redis', ['tgt']], ['oidc', []], ['saml2', ['saml']]]);
     });
   });
 

@@ -212,6 +212,8 @@ function lineReason(definition: unknown, line: string): string[] {
   }
   if (field === 'accessStrategy.unauthorizedRedirectUrl') return [PLANNED.unauthorizedRedirectUrl];
   // An SP's metadata kept where tessera does not read it (a database, a plain http URL).
+  if ((field === 'metadataLocation' || field === 'metadataSignatureLocation') && typeof value === 'string' && value.includes('${')) return [CANNOT_EXIST.springExpression];
+  if (field === 'metadataLocation' && typeof value === 'string' && value.includes('{0}')) return [notPlanned('SAML metadataLocation as a metadata query (MDQ) template')];
   if (field === 'metadataLocation' && typeof value === 'string') return [notPlanned(`SAML metadataLocation ${value.replace(/:.*$/, ':')}`)];
   if (field === 'accessStrategy.rejectedAttributes') return [PLANNED.rejectedAttributes];
   if (field === 'accessStrategy.caseInsensitive') return [PLANNED.caseInsensitive];

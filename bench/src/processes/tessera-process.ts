@@ -1,3 +1,4 @@
+import { execFile } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,6 +10,15 @@ import { spawnNode, stopCleanly, waitFor, type ServerProcess } from './server-pr
  */
 const MAIN = fileURLToPath(new URL('../../../packages/cli-server/dist/main.js', import.meta.url));
 const GC_ON_SIGNAL = fileURLToPath(new URL('./gc-on-signal.js', import.meta.url));
+
+/** What a `tessera` command (`node packages/cli-server/dist/main.js ARGS`) prints; rejects, with its stderr, unless it exits 0. */
+export function tesseraCommand(args: readonly string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, [MAIN, ...args], { env: { ...process.env, NODE_OPTIONS: '' } }, (error, stdout, stderr) =>
+      error ? reject(new Error(`tessera ${args.join(' ')} failed: ${stderr}`, { cause: error })) : resolve(stdout),
+    );
+  });
+}
 
 export interface TesseraProcess extends ServerProcess {
   /** Base path of every endpoint, e.g. `/cas`. */

@@ -77,6 +77,18 @@ function asksTheSecondFactor(storage: () => Record<string, unknown>): void {
     expect(ticketOf(again.location)).to.match(/^ST-/);
   });
 
+  it('gateway shows no page: a session lacking the code goes back to the MFA service without a ticket, and is not stepped up', async () => {
+    const browser = new Browser();
+    await logIn(browser, tessera.url, APP);
+    const gateway = await browser.get(`${tessera.url}/login?gateway=true&service=${encodeURIComponent(MFA)}`);
+    expect(gateway.status, gateway.body).to.equal(302);
+    expect(gateway.location).to.equal(MFA);
+    // Nothing was held or added: without gateway the code is still asked.
+    const stepPage = await browser.get(`${tessera.url}/login?service=${encodeURIComponent(MFA)}`);
+    expect(stepPage.status).to.equal(200);
+    expect(stepPage.body).to.include('This service asks for a second factor');
+  });
+
   it('in the browser: a new login for the MFA service asks the code after the password, unless the form had it', async () => {
     const browser = new Browser();
     const afterPassword = await logIn(browser, tessera.url, MFA);

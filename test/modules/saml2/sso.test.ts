@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inflateRawSync } from 'node:zlib';
 import { expect } from 'chai';
-import { envelopedSignatureOf, parseXml, redirectUrl, verifyEnvelopedSignature } from '@tessera/adapter-koa/modules/saml2';
+import { envelopedSignatureOf, logoutResponseXml, parseXml, redirectUrl, signEnveloped, verifyEnvelopedSignature } from '@tessera/adapter-koa/modules/saml2';
 import { encrypt } from 'xml-encryption';
 import { Secret, TOTP } from 'otpauth';
-import type { SAML } from '@node-saml/node-saml';
+import type { Profile, SAML } from '@node-saml/node-saml';
 import { describeWithRedis } from '@tessera/testkit/redis';
 import type { Tessera } from '../../support/tessera.js';
 import { freePort } from '../oidc/support.js';
@@ -60,6 +60,13 @@ function serviceProviders(folder: string, keys: SpKeys, backChannel: string): Re
     sp(56, 'encrypted', { encryptAssertions: true }),
     sp(57, 'redirected', { accessStrategy: requiring({ memberOf: ['staff'] }, { unauthorizedRedirectUrl: DENIED_PAGE }) }),
     spService(58, 'backchannel', writeSpMetadata(folder, 'backchannel', keys, backChannel)),
+    sp(59, 'consented', {
+      attributeReleasePolicy: {
+        '@class': `${CAS}.ReturnAllowedAttributeReleasePolicy`,
+        allowedAttributes: ['java.util.ArrayList', ['mail']],
+        consentPolicy: { '@class': `${CAS}.consent.DefaultRegisteredServiceConsentPolicy`, status: 'TRUE' },
+      },
+    }),
   ];
 }
 
@@ -80,7 +87,7 @@ function users() {
 describe('saml2: single sign-on through /login, the SP obeying its own service definition', () => {
   describe('on the memory store', () =>
     singleSignOn(async (services) => {
-      const tessera = await startSaml(services, { modules: ['rest', 'otp', 'login', 'saml2'], users: users() });
+      const tessera = await startSaml(services, { modules: ['rest', 'otp', 'login', 'consent', 'saml2'], consent: { active: false }, users: users() });
       return { publicUrl: tessera.url, servers: [tessera] };
     }));
   describeWithRedis('on Redis, two nodes behind one address: the request at one, the answer from the other', (redis) =>
@@ -88,7 +95,8 @@ describe('saml2: single sign-on through /login, the SP obeying its own service d
       const folder = mkdtempSync(join(tmpdir(), 'tessera-saml2-nodes-'));
       const [portA, portB] = [await freePort(), await freePort()];
       const shared = {
-        modules: ['rest', 'otp', 'login', 'saml2'],
+        modules: ['rest', 'otp', 'login', 'consent', 'saml2'],
+        consent: { active: false },
         users: users(),
         storage: { type: 'redis', redis: { url: redis().url, keyPrefix: `saml${randomBytes(4).toString('hex')}:` } },
         login: { keyFile: join(folder, 'login-key.json') },
@@ -124,6 +132,8 @@ function singleSignOn(start: (services: Record<string, unknown>[]) => Promise<No
   const browser = () => new SpreadBrowser(nodes.publicUrl, nodes.servers);
   const sp = (name: string, options: Parameters<typeof scriptedSp>[3] = {}) => scriptedSp(name, keys, idp, options);
   const otp = () => TOTP.generate({ secret: Secret.fromBase32(OTP_SECRET) });
+  /** The audit records of `action`, from every node. */
+  const auditOf = (action: string) => nodes.servers.flatMap((server) => server.audit.map((line) => JSON.parse(line) as Record<string, unknown>)).filter((line) => line['action'] === action);
 
   /** The SP's AuthnRequest over HTTP-Redirect, walked through tessera. */
   async function signOn(saml: SAML, through: SpreadBrowser, fill: Parameters<typeof walk>[2] = {}, relayState = 'relay-1'): Promise<Walk> {
@@ -265,6 +275,22 @@ function singleSignOn(start: (services: Record<string, unknown>[]) => Promise<No
     expect((await accepted(saml, withSession))['mail']).to.equal('casuser@example.org');
   });
 
+  it('IsPassive shows no page at all: a session the SP would first ask something of (a second factor, consent, a login of its own) gets NoPassive, and nothing changes', async () => {
+    const through = browser();
+    await signOn(sp('plain'), through, { user: CASUSER });
+    for (const name of ['mfa', 'consented', 'nosso']) {
+      const passive = await signOn(sp(name, { passive: true }), through);
+      expect(passive.shown, name).to.deep.equal([]);
+      expect(passive.response?.action, name).to.equal(acsOf(name));
+      expect(statusOf(passive.response!.xml), name).to.deep.equal(['Responder', 'NoPassive']);
+      expect(passive.response!.xml, name).to.not.contain('Assertion');
+    }
+    // Without IsPassive each asks its page: the session was not stepped up, nor consent taken.
+    expect((await signOn(sp('mfa'), through)).shown).to.deep.equal(['One-time code']);
+    expect((await signOn(sp('consented'), through)).shown).to.deep.equal(['Share your information?']);
+    expect((await signOn(sp('nosso'), through)).shown).to.deep.equal(['Log in']);
+  });
+
   it('IdP-initiated: a Response without InResponseTo to an AssertionConsumerService of the metadata only', async () => {
     const through = browser();
     const query = new URLSearchParams({ providerId: spEntityId('plain'), shire: acsOf('plain'), target: 'landing' });
@@ -339,6 +365,50 @@ function singleSignOn(start: (services: Record<string, unknown>[]) => Promise<No
     expect((await signOn(saml, through, { user: CASUSER })).shown).to.deep.equal(['Log in']);
   });
 
+  it("an SP's LogoutResponse a browser brings to the SLO endpoints: a page saying the SP ended its session when it is the SP's, signed and Success, else a 400 naming why; never a 500, nothing kept, the session as it was", async () => {
+    const saml = sp('plain');
+    const through = browser();
+    await accepted(saml, await signOn(saml, through, { user: CASUSER }));
+    // As node-saml answers a LogoutRequest over HTTP-Redirect, signed in the query, though tessera asked none in this browser.
+    const unasked = { ID: '_asked-over-the-back-channel', issuer: `${idp.base}/idp`, nameID: 'someone', nameIDFormat: 'urn:oasis:names:tc:SAML:2.0:nameid-format:persistent' } as Profile;
+    const confirmedUrl = await saml.getLogoutResponseUrlAsync(unasked, 'relay', {}, true);
+    for (let time = 0; time < 2; time++) {
+      // Nothing was kept of the first: the same answer again is the same page.
+      const confirmed = await through.get(confirmedUrl);
+      expect(confirmed.status, confirmed.body).to.equal(200);
+      expect(confirmed.body).to.contain('<h1>Logged out</h1>').and.contain(`The application ${spEntityId('plain')} has ended its session.`);
+    }
+    const notDone = await through.get(await saml.getLogoutResponseUrlAsync(unasked, '', {}, false));
+    expect(notDone.status).to.equal(400);
+    expect(notDone.body).to.contain(`${spEntityId('plain')} answered the logout with the status urn:oasis:names:tc:SAML:2.0:status:Requester`);
+
+    // Over HTTP-POST: signed with the SP's key, unsigned, of an unknown SP, not XML, and beside a SAMLRequest.
+    const postSlo = `${nodes.publicUrl}/idp/profile/SAML2/POST/SLO`;
+    const answer = (issuer: string) => {
+      const id = `_${randomBytes(16).toString('hex')}`;
+      const xml = logoutResponseXml({ id, issueInstant: Date.now(), issuer, destination: `${idp.base}/idp/profile/SAML2/POST/SLO`, inResponseTo: '_asked', status: 'urn:oasis:names:tc:SAML:2.0:status:Success' });
+      return { xml, signed: signEnveloped(xml, id, keys.signing, RSA_SHA256) };
+    };
+    const base64 = (xml: string) => Buffer.from(xml, 'utf8').toString('base64');
+    const posted = await through.post(postSlo, { SAMLResponse: base64(answer(spEntityId('plain')).signed), RelayState: 'relay' });
+    expect(posted.status, posted.body).to.equal(200);
+    expect(posted.body).to.contain(`The application ${spEntityId('plain')} has ended its session.`);
+    const refusals: [Record<string, string>, string][] = [
+      [{ SAMLResponse: base64(answer(spEntityId('plain')).xml) }, `The LogoutResponse of ${spEntityId('plain')} is not signed`],
+      [{ SAMLResponse: base64(answer(spEntityId('stranger')).signed) }, `No service provider is registered as ${spEntityId('stranger')}`],
+      [{ SAMLResponse: base64('not XML at all') }, ''],
+      [{ SAMLResponse: base64(answer(spEntityId('plain')).signed), SAMLRequest: 'x' }, 'The message holds both a SAMLRequest and a SAMLResponse'],
+      [{ RelayState: 'nothing else' }, 'The message holds neither a SAMLRequest nor a SAMLResponse'],
+    ];
+    for (const [fields, reason] of refusals) {
+      const refused = await through.post(postSlo, fields);
+      expect(refused.status, `${JSON.stringify(fields).slice(0, 80)}: ${refused.body}`).to.equal(400);
+      expect(refused.body).to.contain(reason);
+    }
+    // The browser's session is as it was: the SP signs on without a form.
+    expect((await signOn(saml, through)).shown).to.deep.equal([]);
+  });
+
   it('a session that ends tells every other SP that got an assertion in it: a signed LogoutRequest over the back channel, naming the user as the SP knows them', async () => {
     const through = browser();
     const backChannel = sp('backchannel');
@@ -346,8 +416,18 @@ function singleSignOn(start: (services: Record<string, unknown>[]) => Promise<No
     const saml = sp('plain');
     const profile = await accepted(saml, await signOn(saml, through));
     receiver.requests.length = 0;
+    // The SP answers as a SAML SP does over HTTP-Redirect: a redirect carrying its signed LogoutResponse.
+    receiver.answer = async (samlRequest) => {
+      const { profile: asked } = await backChannel.validatePostRequestAsync({ SAMLRequest: samlRequest });
+      return { status: 302, headers: { location: await backChannel.getLogoutResponseUrlAsync(asked, '', {}, true) } };
+    };
     await through.get(await saml.getLogoutUrlAsync(profile, '', {}));
     expect(receiver.requests).to.have.length(1);
+    // Confirmed, audited naming the SP and the user, never the NameID.
+    const confirmed = auditOf('saml2.logout.confirmed');
+    expect(confirmed).to.have.length(1);
+    expect(confirmed[0]).to.deep.include({ audit: 'logout', outcome: 'success', who: 'casuser', serviceProvider: spEntityId('backchannel') });
+    expect(JSON.stringify(confirmed)).to.not.contain(known.nameID);
     const request = receiver.requests[0]!;
     const document = parseXml(request, 1024 * 1024);
     const covered = verifyEnvelopedSignature(request, document, envelopedSignatureOf(document)!, [idp.certificate], [RSA_SHA256], 1024 * 1024);
@@ -357,5 +437,28 @@ function singleSignOn(start: (services: Record<string, unknown>[]) => Promise<No
     // Told once: /logout of a session that is gone tells nobody again.
     await through.get(`${nodes.publicUrl}/logout`);
     expect(receiver.requests).to.have.length(1);
+  });
+
+  it("an SP's answer that does not confirm the logout is audited as a failure naming the SP and why: a LogoutResponse of another status, an HTTP error", async () => {
+    const backChannel = sp('backchannel');
+    receiver.answer = async (samlRequest) => {
+      const { profile: asked } = await backChannel.validatePostRequestAsync({ SAMLRequest: samlRequest });
+      return { status: 302, headers: { location: await backChannel.getLogoutResponseUrlAsync(asked, '', {}, false) } };
+    };
+    const failedBefore = auditOf('saml2.logout.failed').length;
+    const through = browser();
+    await accepted(backChannel, await signOn(backChannel, through, { user: CASUSER }));
+    await through.get(`${nodes.publicUrl}/logout`);
+    receiver.answer = () => Promise.resolve({ status: 503, body: 'down' });
+    const again = browser();
+    await accepted(backChannel, await signOn(backChannel, again, { user: CASUSER }));
+    await again.get(`${nodes.publicUrl}/logout`);
+    receiver.answer = undefined;
+    const failed = auditOf('saml2.logout.failed').slice(failedBefore);
+    expect(failed.map((line) => [line['reason'], line['outcome'], line['who'], line['serviceProvider']])).to.deep.equal([
+      ['status', 'failure', 'casuser', spEntityId('backchannel')],
+      ['http', 'failure', 'casuser', spEntityId('backchannel')],
+    ]);
+    expect(failed[1]).to.deep.include({ detail: 'HTTP 503' });
   });
 }

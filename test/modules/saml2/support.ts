@@ -209,18 +209,26 @@ export async function walk(browser: SpreadBrowser, visit: Visit, fill: { readonl
   return { page, shown };
 }
 
-/** A local SingleLogoutService: every SAMLRequest posted to it, decoded. */
-export async function logoutReceiver(): Promise<{ server: Server; url: string; requests: string[] }> {
+/** How a local SingleLogoutService answers a LogoutRequest posted to it (its base64 as posted): status, headers, body. */
+export type LogoutAnswering = (samlRequest: string) => Promise<{ readonly status: number; readonly headers?: Record<string, string>; readonly body?: string }>;
+
+/** A local SingleLogoutService: every SAMLRequest posted to it, decoded; it answers as `answer` says (an empty 200 unless set). */
+export async function logoutReceiver(): Promise<{ server: Server; url: string; requests: string[]; answer: LogoutAnswering | undefined }> {
   const requests: string[] = [];
+  const receiver = { answer: undefined as LogoutAnswering | undefined };
   const server = createServer((request, response) => {
     let body = '';
     request.on('data', (chunk: Buffer) => (body += chunk.toString()));
     request.on('end', () => {
       const encoded = new URLSearchParams(body).get('SAMLRequest');
       if (encoded !== null) requests.push(Buffer.from(encoded, 'base64').toString('utf8'));
-      response.writeHead(200).end();
+      const answering: ReturnType<LogoutAnswering> = receiver.answer === undefined || encoded === null ? Promise.resolve({ status: 200 }) : receiver.answer(encoded);
+      answering.then(
+        (answer) => response.writeHead(answer.status, answer.headers).end(answer.body),
+        () => response.writeHead(500).end(),
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/slo`, requests };
+  return Object.assign(receiver, { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/slo`, requests });
 }

@@ -18,7 +18,15 @@ export interface ReleaseRequest extends UsernameRequest {
   readonly authentication: AttributeMap;
   /** Where the release is for an OAuth 2.0 or OpenID Connect grant (claims): what was granted. Absent elsewhere. */
   readonly grant?: ReleaseGrant;
+  /** What the relying party's own registration data declares of it (its categories); absent where its protocol has none. */
+  readonly declared?: DeclaredAttributes;
 }
+
+/**
+ * Name → values the relying party declares of itself in data the server trusts (a SAML SP's metadata
+ * entity attributes, as `http://macedir.org/entity-category`): policies releasing by category read them.
+ */
+export type DeclaredAttributes = Readonly<Record<string, readonly string[]>>;
 
 /** An OAuth 2.0 / OpenID Connect grant a release is for. */
 export interface ReleaseGrant {

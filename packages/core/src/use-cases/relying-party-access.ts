@@ -16,7 +16,7 @@ import type { Clock } from '../ports/clock.js';
 import type { RelyingPartyResolver } from '../ports/relying-party-resolver.js';
 import type { ServiceRegistry } from '../ports/service-registry.js';
 import type { ServicePolicies } from '../service-policies/service-policies.js';
-import type { ReleaseGrant } from '../ports/service-policies.js';
+import type { DeclaredAttributes, ReleaseGrant } from '../ports/service-policies.js';
 import type { SecondFactorRequirement } from './second-factor-requirement.js';
 
 const SERVICE_ACCESS_DENIED = 'Service access denied due to missing privileges.';
@@ -89,6 +89,8 @@ export interface RelyingPartyReleaseRequest {
   readonly validation?: { readonly fromNewLogin: boolean; readonly authenticatedAt: number; readonly authentication: Authentication };
   /** An OAuth 2.0 or OpenID Connect grant the release is for: its scopes decide what the policies releasing by scope release. */
   readonly grant?: ReleaseGrant;
+  /** What the relying party's registration data declares of it (its categories), for the policies releasing by category. */
+  readonly declared?: DeclaredAttributes;
 }
 
 /** What a part outside the use cases asks of the path: who the user is to a relying party, what it receives. */
@@ -234,7 +236,7 @@ export class RelyingPartyAccess {
    * own (`isFromNewLogin`, `authenticationDate`, the factor proved as `authnContextClass`).
    */
   readonly release: ReleaseToRelyingParty = async (request) => {
-    const { service, url, principal, validation, grant } = request;
+    const { service, url, principal, validation, grant, declared } = request;
     const asked = { principal, service, serviceUrl: url };
     const authenticationAttributes: AttributeMap =
       validation === undefined
@@ -244,7 +246,7 @@ export class RelyingPartyAccess {
             authenticationDate: [isoInstant(validation.authenticatedAt)],
             ...this.secondFactor.contextClass(validation.authentication),
           };
-    const [username, attributes] = await Promise.all([this.policies.usernameFor(asked), this.policies.releasedAttributes({ ...asked, authentication: authenticationAttributes, ...(grant && { grant }) })]);
+    const [username, attributes] = await Promise.all([this.policies.usernameFor(asked), this.policies.releasedAttributes({ ...asked, authentication: authenticationAttributes, ...(grant && { grant }), ...(declared && { declared }) })]);
     return { username, attributes };
   };
 

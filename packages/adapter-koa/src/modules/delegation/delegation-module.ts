@@ -80,7 +80,8 @@ export function delegationModule(options: DelegationModuleOptions): HttpModule {
             502: { description: 'The upstream could not be reached (its discovery document): a page with the way back.', content: HTML },
           },
           failures: http.restFailures,
-          steps: [http.readBody],
+          // A form browsers post, each keeping a login upstream: under the login form's rate per address (throttle.loginForm).
+          steps: [...http.formGuards, http.readBody],
           async handle(ctx, { parameters }) {
             const provider = parameters[DELEGATION_PARAMETERS.provider];
             const origin = requestOrigin(ctx);
@@ -91,6 +92,8 @@ export function delegationModule(options: DelegationModuleOptions): HttpModule {
               if (!login.has(provider) || !allowed.includes(provider)) throw new UpstreamFailure('provider', `provider ${provider} is not allowed here`, serviceUrl);
               if (parameters.formToken === undefined || parameters.formToken === '') throw new UpstreamFailure('state', 'the login form came without its token', serviceUrl);
               const browserKey = ctx.cookies.get(DELEGATION_COOKIE) ?? login.browserKey();
+              // The cookies library refuses a Secure cookie on a request it takes for plain HTTP: the proxy's hop is.
+              if (secure) ctx.cookies.secure = true;
               ctx.cookies.set(DELEGATION_COOKIE, browserKey, { httpOnly: true, sameSite: 'lax', secure, path: cookiePath, overwrite: true });
               const form = {
                 formToken: parameters.formToken,

@@ -14,6 +14,7 @@ import {
   type SamlRequestIdStore,
   type SamlServiceProvider,
   type SamlStatusCode,
+  type SamlLogoutFailure,
   type SignatureAlgorithm,
   type SpEndpoint,
 } from '@tessera/core/modules/saml2';
@@ -93,7 +94,7 @@ const BASE64 = /^[A-Za-z0-9+/\s]*={0,2}\s*$/;
  * signature, if any, verified with that SP's metadata: over the query string for HTTP-Redirect (where the XML must carry none), enveloped
  * for HTTP-POST, read then from what the signature covers only. Every failure is a refusal naming why.
  */
-async function authenticate(inbound: InboundMessage, parameter: MessageParameter, settings: InboundSettings, deps: InboundDependencies): Promise<Authenticated> {
+async function authenticate(inbound: InboundMessage, parameter: MessageParameter, settings: InboundSettings, deps: Pick<InboundDependencies, 'serviceProvider'>): Promise<Authenticated> {
   try {
     if (inbound.binding === BINDING.redirect) {
       // Base64 of DEFLATE, in a URL: at most 4/3 of the deflated size, which is at most the inflated one (with a margin for escaping).
@@ -115,12 +116,16 @@ async function authenticate(inbound: InboundMessage, parameter: MessageParameter
     const relayState = inbound.form['RelayState'];
     return { sp, element, signed: signature !== undefined, ...(relayState !== undefined && { relayState }) };
   } catch (error) {
-    if (error instanceof UnreadableXmlError || error instanceof SignatureRefusedError || error instanceof RedirectMessageError || error instanceof MetadataError) throw new InboundRefusal(error.reason);
+    if (error instanceof SignatureRefusedError) throw new InboundSignatureRefusal(error.reason);
+    if (error instanceof UnreadableXmlError || error instanceof RedirectMessageError || error instanceof MetadataError) throw new InboundRefusal(error.reason);
     throw error;
   }
 }
 
-async function knownSp(entityId: string, deps: InboundDependencies): Promise<SamlServiceProvider> {
+/** A refusal because of the message's signature: in any shape but SAML's, or not by a key of the SP's metadata. */
+export class InboundSignatureRefusal extends InboundRefusal {}
+
+async function knownSp(entityId: string, deps: Pick<InboundDependencies, 'serviceProvider'>): Promise<SamlServiceProvider> {
   const sp = await deps.serviceProvider(entityId);
   if (sp === undefined) throw new InboundRefusal(`No service provider is registered as ${entityId}`, STATUS.requester, STATUS.requestDenied);
   return sp;
@@ -188,14 +193,81 @@ export async function receiveLogoutRequest(inbound: InboundMessage, endpoint: st
   return { sp, message, binding: inbound.binding, signed, ...(relayState !== undefined && { relayState }) };
 }
 
-/** A LogoutResponse from an SP, answering a LogoutRequest tessera sent. */
-export async function receiveLogoutResponse(inbound: InboundMessage, endpoint: string, settings: InboundSettings, deps: InboundDependencies): Promise<Received<LogoutResponseMessage>> {
+/** Why an SP's answer to a back-channel LogoutRequest does not confirm the logout; `detail` never holds the NameID. */
+export class LogoutAnswerRefusal extends Error {
+  constructor(
+    readonly failure: SamlLogoutFailure,
+    readonly detail: string,
+  ) {
+    super(detail);
+    this.name = 'LogoutAnswerRefusal';
+  }
+}
+
+/**
+ * The LogoutResponse an SP answered a back-channel LogoutRequest with (`requestId`), reaching tessera's
+ * SingleLogoutService `endpoint` of its binding: the expected SP's, authenticated as above, signed
+ * when the SP's metadata has signing keys (SAML Profiles §4.4.4.2), in response to that request,
+ * addressed and timed as a request is, with status Success. Anything else is a LogoutAnswerRefusal
+ * naming why.
+ */
+export async function receiveLogoutAnswer(
+  inbound: InboundMessage,
+  endpoint: string,
+  expected: { readonly sp: SamlServiceProvider; readonly requestId: string },
+  settings: InboundSettings,
+  deps: Omit<InboundDependencies, 'serviceProvider'>,
+): Promise<LogoutResponseMessage> {
+  const { sp } = expected;
+  const entityId = sp.metadata.entityId;
+  try {
+    const authenticated = await authenticate(inbound, 'SAMLResponse', settings, { ...deps, serviceProvider: (issuer) => Promise.resolve(issuer === entityId ? sp : undefined) });
+    const message = read(readLogoutResponse, authenticated.element);
+    if (message.issuer !== entityId) throw new InboundRefusal('The signed Issuer is not the one the message claimed');
+    if (!authenticated.signed && sp.metadata.signingCertificates.length > 0) throw new LogoutAnswerRefusal('signature', `The LogoutResponse of ${entityId} is not signed`);
+    if (message.inResponseTo !== expected.requestId) throw new LogoutAnswerRefusal('in-response-to', `The LogoutResponse answers ${message.inResponseTo ?? 'no request'}, not ${expected.requestId}`);
+    await checkTimelyAndNew(message, endpoint, authenticated.signed, sp, settings, { ...deps, serviceProvider: () => Promise.resolve(sp) });
+    if (message.status !== STATUS.success) throw new LogoutAnswerRefusal('status', `The status is ${[message.status, message.subStatus].filter((code) => code !== undefined).join(' / ')}`);
+    return message;
+  } catch (error) {
+    if (error instanceof InboundSignatureRefusal) throw new LogoutAnswerRefusal('signature', error.reason);
+    if (error instanceof InboundRefusal) throw new LogoutAnswerRefusal('invalid', error.reason);
+    throw error;
+  }
+}
+
+/**
+ * A LogoutResponse a browser brings to a SingleLogoutService when tessera asked nothing in that
+ * browser (some SPs answer a back-channel LogoutRequest so): read and checked as any message of its
+ * SP (known, signed with a key of its metadata, addressed to this endpoint, issued in time), so the
+ * page can say what it said; it answers nothing tessera waits for, so nothing is stored, not even its ID.
+ */
+export async function receiveUnaskedLogoutResponse(inbound: InboundMessage, endpoint: string, settings: InboundSettings, deps: Omit<InboundDependencies, 'requestIds'>): Promise<Received<LogoutResponseMessage>> {
   const { sp, element, relayState, signed } = await authenticate(inbound, 'SAMLResponse', settings, deps);
   const message = read(readLogoutResponse, element);
   if (message.issuer !== sp.metadata.entityId) throw new InboundRefusal('The signed Issuer is not the one the message claimed');
   if (!signed) throw new InboundRefusal(`The LogoutResponse of ${sp.metadata.entityId} is not signed`, STATUS.requester, STATUS.requestDenied);
-  await checkTimelyAndNew(message, endpoint, signed, sp, settings, deps);
+  checkTimely(message, endpoint, signed, sp, settings, deps.now());
   return { sp, message, binding: inbound.binding, signed, ...(relayState !== undefined && { relayState }) };
+}
+
+function checkTimely(
+  message: { readonly issueInstant: number; readonly destination?: string },
+  endpoint: string,
+  signed: boolean,
+  sp: SamlServiceProvider,
+  settings: InboundSettings,
+  now: number,
+  answer?: InboundRefusal['answer'],
+): void {
+  const skew = sp.policy.skewAllowanceSeconds ?? settings.skewSeconds;
+  try {
+    checkDestination(message.destination, endpoint, signed);
+    checkIssueInstant(message.issueInstant, now, skew, settings.maxAgeSeconds);
+  } catch (error) {
+    if (error instanceof SamlRequestRefusedError) throw new InboundRefusal(error.reason, error.status, error.subStatus, answer);
+    throw error;
+  }
 }
 
 async function checkTimelyAndNew(
@@ -209,13 +281,7 @@ async function checkTimelyAndNew(
 ): Promise<void> {
   const skew = sp.policy.skewAllowanceSeconds ?? settings.skewSeconds;
   const now = deps.now();
-  try {
-    checkDestination(message.destination, endpoint, signed);
-    checkIssueInstant(message.issueInstant, now, skew, settings.maxAgeSeconds);
-  } catch (error) {
-    if (error instanceof SamlRequestRefusedError) throw new InboundRefusal(error.reason, error.status, error.subStatus, answer);
-    throw error;
-  }
+  checkTimely(message, endpoint, signed, sp, settings, now, answer);
   // Kept while the IssueInstant could still be accepted: a replay after that is refused as too old.
   const acceptedUntil = message.issueInstant + (settings.maxAgeSeconds + skew) * 1000;
   if (!(await deps.requestIds.claim(message.issuer, message.id, Math.max(acceptedUntil, now) + 1000))) {

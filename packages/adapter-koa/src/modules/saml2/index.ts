@@ -14,3 +14,4 @@ export * from './saml-pages.js';
 export * from './sso-routes.js';
 export * from './slo-routes.js';
 export * from './back-channel-logout.js';
+export * from './release-policy-codecs.js';

@@ -63,6 +63,7 @@ export function readSpMetadata(xml: string, reading: MetadataReading): SpMetadat
       wantAssertionsSigned: readBoolean(attribute(descriptor, 'WantAssertionsSigned'), 'WantAssertionsSigned', false),
       nameIdFormats: childElements(descriptor, NS.metadata, 'NameIDFormat').map(textOf),
       ...(validUntil !== undefined && { validUntil }),
+      ...entityAttributesOf(entity),
     };
   } catch (error) {
     if (error instanceof UnreadableXmlError || error instanceof SignatureRefusedError) throw new MetadataError(error.reason);
@@ -83,6 +84,20 @@ function findEntity(element: Element, entityId: string, validUntil: number | und
     if (inner.entity !== undefined) return inner;
   }
   return found(undefined);
+}
+
+/** The EntityDescriptor's own entity attributes (Extensions/mdattr:EntityAttributes/saml:Attribute), name → values; none when it has none. */
+function entityAttributesOf(entity: Element): { entityAttributes?: Record<string, string[]> } {
+  const attributes: Record<string, string[]> = {};
+  const declared = childElements(entity, NS.metadata, 'Extensions')
+    .flatMap((extensions) => childElements(extensions, NS.mdattr, 'EntityAttributes'))
+    .flatMap((entityAttributes) => childElements(entityAttributes, NS.saml, 'Attribute'));
+  for (const element of declared) {
+    const name = attribute(element, 'Name');
+    if (name === undefined || name === '') throw new MetadataError('An EntityAttributes Attribute has no Name');
+    attributes[name] = [...(attributes[name] ?? []), ...childElements(element, NS.saml, 'AttributeValue').map(textOf)];
+  }
+  return Object.keys(attributes).length === 0 ? {} : { entityAttributes: attributes };
 }
 
 function certificatesOf(keyDescriptor: Element): string[] {

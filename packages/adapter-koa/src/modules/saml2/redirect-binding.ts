@@ -1,7 +1,7 @@
 import { createPublicKey, createSign, createVerify } from 'node:crypto';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { SIGNATURE_ALGORITHM, type SignatureAlgorithm } from '@tessera/core/modules/saml2';
-import { SignatureRefusedError, type SigningCredential } from './xml-signature.js';
+import { SignatureRefusedError, signingKeyOf, type SigningCredential } from './xml-signature.js';
 
 /** A message over HTTP-Redirect that tessera will not read: `reason` is safe to show. */
 export class RedirectMessageError extends Error {
@@ -131,7 +131,7 @@ export function redirectUrl(location: string, parameter: MessageParameter, xml: 
     parts.push(`SigAlg=${encodeURIComponent(signing.algorithm)}`);
     const signer = createSign(NODE_ALGORITHMS[signing.algorithm]);
     signer.update(parts.join('&'), 'utf8');
-    parts.push(`Signature=${encodeURIComponent(signer.sign(signing.credential.privateKey).toString('base64'))}`);
+    parts.push(`Signature=${encodeURIComponent(signer.sign(signingKeyOf(signing.credential)).toString('base64'))}`);
   }
   return `${location}${location.includes('?') ? '&' : '?'}${parts.join('&')}`;
 }

@@ -34,6 +34,11 @@ ${inputs}
     return this.pages.page('Logged out', html`<p>You are logged out.</p>`, { formAction: "'none'" });
   }
 
+  /** An SP's LogoutResponse a browser brought: the SP ended its session. */
+  logoutConfirmed(entityId: string): SentPage {
+    return this.pages.page('Logged out', html`<p>The application ${entityId} has ended its session.</p>`, { formAction: "'none'" });
+  }
+
   error(reason: string): SentPage {
     return this.pages.page('The application sent a request that cannot be served', html`<p>${reason}</p><p>Start again from the application.</p>`, { formAction: "'none'" });
   }

@@ -110,8 +110,8 @@ const NAME_ID_SHORT_NAMES: Readonly<Record<string, string>> = {
   unspecified: NAME_ID_FORMAT.unspecified,
 };
 
-/** A Spring expression or a classpath resource names something of the machine the file was written for. */
-const MACHINE_BOUND = /^\s*(\$\{|classpath:)/;
+/** A Spring expression (anywhere: `file:${#env['PWD']}/...`) or a classpath resource names something of the machine the file was written for. */
+const MACHINE_BOUND = /\$\{|^\s*classpath:/;
 
 /** A TriStateBoolean as Jackson reads it: true, false, or their strings; `UNDEFINED` (or null) the default. */
 function triState(value: unknown, key: string, fail: Fail): boolean | undefined {
@@ -125,6 +125,7 @@ function location(value: unknown, key: string, fail: Fail, httpsAllowed: boolean
   if (value === undefined || value === null) return undefined;
   if (typeof value !== 'string' || value.trim() === '') throw fail(key, httpsAllowed ? 'must be a file path or an https URL' : 'must be a file path');
   if (MACHINE_BOUND.test(value)) throw fail(key, 'names a Spring expression or classpath resource of the machine it was written for: give a file path of this machine' + (httpsAllowed ? ' or an https URL' : ''));
+  if (httpsAllowed && /\{0\}/.test(value)) throw fail(key, "is a metadata query (MDQ) URL template: tessera reads one SP's metadata from a file or an https URL");
   if (/^https:\/\//i.test(value)) {
     if (!httpsAllowed) throw fail(key, 'must be a file path holding the PEM certificate the metadata is signed with');
     return value;

@@ -8,7 +8,7 @@ import type { BrowserSessions, HttpContext } from '../../http-module.js';
 import { sendPage } from '../../pages/send-page.js';
 import { optionalText } from '../../request/parameter-schemas.js';
 import { defineRoute, type FailureRendering, type Route, type Step } from '../../routes/route.js';
-import { InboundRefusal, receiveLogoutRequest, type InboundMessage, type InboundSettings } from './inbound.js';
+import { InboundRefusal, receiveLogoutRequest, receiveUnaskedLogoutResponse, type InboundMessage, type InboundSettings } from './inbound.js';
 import { logoutResponseXml } from './logout-messages.js';
 import { IDP_PATHS, MetadataError } from './metadata.js';
 import { redirectUrl } from './redirect-binding.js';
@@ -35,6 +35,7 @@ const HTML = { 'text/html': z.string().meta({ description: 'The form posting the
 const LOCATION = z.object({ Location: z.string().meta({ description: "The SP's SingleLogoutService with the LogoutResponse (HTTP-Redirect)." }) });
 const PARAMETERS = {
   SAMLRequest: optionalText("The SP's LogoutRequest: base64 of its XML (HTTP-POST), or of its DEFLATE (HTTP-Redirect)."),
+  SAMLResponse: optionalText("Instead of a LogoutRequest, an SP's LogoutResponse a browser brings (one tessera did not ask in this browser): read, shown, nothing changed."),
   RelayState: optionalText('Handed back to the SP with the LogoutResponse, as it came.'),
 };
 
@@ -78,7 +79,33 @@ export function sloRoutes(http: HttpContext, deps: SamlSloDependencies): Route[]
     sendPage(ctx, 200, pages.post(destination, { SAMLResponse: Buffer.from(signed, 'utf8').toString('base64'), RelayState: relayState }));
   };
 
+  /**
+   * A LogoutResponse a browser brings, though tessera sends its LogoutRequests over the back channel
+   * (an SP may answer one so): checked as any message of the SP, then a page saying whether the SP
+   * ended its session. It answers nothing tessera waits for: nothing is stored, no session changes.
+   */
+  const logoutAnswered = async (ctx: Context, inbound: InboundMessage, endpoint: string) => {
+    const { sp, message } = await receiveUnaskedLogoutResponse(inbound, `${deps.baseUrl}${endpoint}`, deps.settings, { serviceProvider: deps.providers.serviceProvider, now: () => clock.now() });
+    const entityId = sp.metadata.entityId;
+    if (message.status !== STATUS.success) {
+      const status = [message.status, message.subStatus].filter((code) => code !== undefined).join(' / ');
+      throw new InboundRefusal(`${entityId} answered the logout with the status ${status}: it may not have ended its session`);
+    }
+    sendPage(ctx, 200, pages.logoutConfirmed(entityId));
+  };
+
+  /** Which message a request carries: a LogoutRequest, an SP's LogoutResponse, or (neither, or both) a refusal. */
+  const carried = (names: { has(name: string): boolean }): 'request' | 'response' => {
+    const request = names.has('SAMLRequest');
+    const response = names.has('SAMLResponse');
+    if (request && response) throw new InboundRefusal('The message holds both a SAMLRequest and a SAMLResponse');
+    if (!request && !response) throw new InboundRefusal('The message holds neither a SAMLRequest nor a SAMLResponse');
+    return request ? 'request' : 'response';
+  };
+
   const logOut = async (ctx: Context, inbound: InboundMessage, endpoint: string) => {
+    const names = inbound.binding === BINDING.redirect ? new URLSearchParams(inbound.rawQuery) : new Set(Object.keys(inbound.form).filter((name) => inbound.form[name] !== undefined));
+    if (carried(names) === 'response') return logoutAnswered(ctx, inbound, endpoint);
     const received = await receiveLogoutRequest(inbound, `${deps.baseUrl}${endpoint}`, deps.settings, {
       serviceProvider: deps.providers.serviceProvider,
       requestIds: deps.requestIds,
@@ -108,12 +135,12 @@ export function sloRoutes(http: HttpContext, deps: SamlSloDependencies): Route[]
   };
 
   const described =
-    "An SP's signed LogoutRequest naming the user of this browser's session ends that session as `/logout` does (CAS single logout, OpenID Connect logout, the other SPs told), and the SP gets a signed LogoutResponse at the SingleLogoutService of its metadata. The user may be named by an EncryptedID, decrypted with the IdP's encryption keys once the signature is verified. A request naming another user, or whose EncryptedID does not decrypt, leaves the session and answers `UnknownPrincipal`; one that fails another check gets an error page naming why.";
+    "An SP's signed LogoutRequest naming the user of this browser's session ends that session as `/logout` does (CAS single logout, OpenID Connect logout, the other SPs told), and the SP gets a signed LogoutResponse at the SingleLogoutService of its metadata. The user may be named by an EncryptedID, decrypted with the IdP's encryption keys once the signature is verified. A request naming another user, or whose EncryptedID does not decrypt, leaves the session and answers `UnknownPrincipal`; one that fails another check gets an error page naming why. A browser bringing an SP's LogoutResponse instead (`SAMLResponse`) gets a page saying the SP ended its session when it is the SP's, signed, addressed here, in time and `Success`, else an error page naming why; nothing is stored and no session changes.";
   const redirectSlo = defineRoute({
     method: 'get',
     path: IDP_PATHS.redirectSlo,
     operationId: 'saml2RedirectSlo',
-    summary: "SAML 2.0: single logout, an SP's LogoutRequest over HTTP-Redirect",
+    summary: "SAML 2.0: single logout, an SP's LogoutRequest (or LogoutResponse) over HTTP-Redirect",
     description: described,
     request: { query: z.object({ ...PARAMETERS, SigAlg: optionalText('The algorithm of the signature over the query.'), Signature: optionalText('The signature over the query (base64).') }) },
     responses: { 200: { description: 'The LogoutResponse posted to the SP, or a page.', content: HTML }, 303: { description: 'Back to the SP with the LogoutResponse.', headers: LOCATION } },
@@ -127,7 +154,7 @@ export function sloRoutes(http: HttpContext, deps: SamlSloDependencies): Route[]
     method: 'post',
     path: IDP_PATHS.postSlo,
     operationId: 'saml2PostSlo',
-    summary: "SAML 2.0: single logout, an SP's LogoutRequest over HTTP-POST",
+    summary: "SAML 2.0: single logout, an SP's LogoutRequest (or LogoutResponse) over HTTP-POST",
     description: described,
     request: { parameters: z.object(PARAMETERS) },
     responses: { 200: { description: 'The LogoutResponse posted to the SP, or a page.', content: HTML }, 303: { description: 'Back to the SP with the LogoutResponse.', headers: LOCATION } },

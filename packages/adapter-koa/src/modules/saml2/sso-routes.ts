@@ -197,7 +197,7 @@ export function ssoRoutes(http: HttpContext, deps: SamlSsoDependencies): Route[]
   };
 
   const describedLogin =
-    "A login goes on to `/login` with the module's callback as its service, which stands for the SP's registered service: its access strategy, single sign-on rules, second factor and consent apply as to a CAS service's. `ForceAuthn` asks for the password again (`renew`); `IsPassive` never shows a form (`gateway`): without a session the SP gets `NoPassive`. A request that fails a check is answered to the SP with a SAML status when the SP is known, authenticated and its AssertionConsumerService is in its metadata; otherwise only the browser is told, on an error page.";
+    "A login goes on to `/login` with the module's callback as its service, which stands for the SP's registered service: its access strategy, single sign-on rules, second factor and consent apply as to a CAS service's. `ForceAuthn` asks for the password again (`renew`); `IsPassive` never shows a page (`gateway`): without a session, or with one the SP would first ask something of the user for (a second factor, consent, a login of its own), the SP gets `NoPassive`. A request that fails a check is answered to the SP with a SAML status when the SP is known, authenticated and its AssertionConsumerService is in its metadata; otherwise only the browser is told, on an error page.";
 
   const redirectSso = defineRoute({
     method: 'get',
@@ -269,7 +269,7 @@ export function ssoRoutes(http: HttpContext, deps: SamlSsoDependencies): Route[]
     operationId: 'saml2LoginCallback',
     summary: 'SAML 2.0: back from /login, the Response posted to the SP',
     description:
-      "Takes the ST /login issued for this pending login (which stood for the SP's registered service, every rule of it applied) and answers the SP: the user as its username provider names them, the attributes its release policy lets through (in the NameID format the request or the definition asks for), in an assertion signed and encrypted as its definition and metadata say, posted to its AssertionConsumerService. Without a ticket (a passive request and no session) the SP gets `NoPassive`.",
+      "Takes the ST /login issued for this pending login (which stood for the SP's registered service, every rule of it applied) and answers the SP: the user as its username provider names them, the attributes its release policy lets through (in the NameID format the request or the definition asks for), in an assertion signed and encrypted as its definition and metadata say, posted to its AssertionConsumerService. Without a ticket (a passive request that no session reaches without a page) the SP gets `NoPassive`.",
     request: { params: ID, query: z.object({ ticket: optionalText('The ST /login issued for this login.') }) },
     responses: { 200: { description: 'The form posting the Response to the SP.', content: HTML } },
     failures,
@@ -284,7 +284,7 @@ export function ssoRoutes(http: HttpContext, deps: SamlSsoDependencies): Route[]
       if (query.ticket === undefined) {
         await pendingOfThisBrowser(ctx, params.id, true);
         if (request?.isPassive !== true) throw new InvalidRequestError('The login came back without a ticket');
-        return answerRefusal(ctx, sp, acs, request.id, login.relayState, STATUS.responder, STATUS.noPassive, 'The user has no login session');
+        return answerRefusal(ctx, sp, acs, request.id, login.relayState, STATUS.responder, STATUS.noPassive, 'No login session reaches this service provider without asking the user something');
       }
       const callbackUrl = samlCallbackUrl(deps.baseUrl, params.id);
       const handed = await http.core.validateServiceTicket.handOver({ ticket: query.ticket, service: callbackUrl, renew: request?.forceAuthn === true, origin: requestOrigin(ctx) });
@@ -310,7 +310,13 @@ export function ssoRoutes(http: HttpContext, deps: SamlSsoDependencies): Route[]
     const { login, sp, request, handed } = input;
     const { tgt, service } = handed;
     const proved = answeredAuthnContext(request?.requestedAuthnContext, classesMet(core, tgt.authentication));
-    const released = await core.relyingParties.release({ service, url: sp.metadata.entityId, principal: tgt.authentication.principal });
+    const released = await core.relyingParties.release({
+      service,
+      url: sp.metadata.entityId,
+      principal: tgt.authentication.principal,
+      // Always said, if empty: a policy releasing by category releases to this SP only what its metadata declares.
+      declared: sp.metadata.entityAttributes ?? {},
+    });
     const format = chooseNameIdFormat(sp, request?.nameIdPolicy);
     const set = await deps.keys();
     const nameId = {
@@ -336,7 +342,11 @@ export function ssoRoutes(http: HttpContext, deps: SamlSsoDependencies): Route[]
     });
     const xml = await responseXml(content, responseProtection(sp, currentKey(set.signing)));
     // The SP now holds a session of this login: single logout names it by this NameID and SessionIndex.
-    await deps.sessions.add(tgt.id, { spEntityId: sp.metadata.entityId, nameId: nameId.value, nameIdFormat: format, sessionIndex, ...(nameId.spNameQualifier !== undefined && { spNameQualifier: nameId.spNameQualifier }) }, tgt.hardExpiresAt);
+    await deps.sessions.add(
+      tgt.id,
+      { spEntityId: sp.metadata.entityId, nameId: nameId.value, nameIdFormat: format, sessionIndex, principal: tgt.authentication.principal.id, ...(nameId.spNameQualifier !== undefined && { spNameQualifier: nameId.spNameQualifier }) },
+      tgt.hardExpiresAt,
+    );
     sendPage(ctx, 200, pages.post(login.assertionConsumerService.location, { SAMLResponse: Buffer.from(xml, 'utf8').toString('base64'), RelayState: login.relayState }));
   };
 

@@ -10,6 +10,7 @@ export const NS = {
   xs: 'http://www.w3.org/2001/XMLSchema',
   xsi: 'http://www.w3.org/2001/XMLSchema-instance',
   mdui: 'urn:oasis:names:tc:SAML:metadata:ui',
+  mdattr: 'urn:oasis:names:tc:SAML:metadata:attribute',
 } as const;
 
 const ELEMENT_NODE = 1;

@@ -149,6 +149,23 @@ describe('saml2: SP metadata from a file or an https metadataLocation, fetched, 
       expect(() => readSpMetadata(xml.replace('urn:oasis:names:tc:SAML:1.1:protocol urn:oasis:names:tc:SAML:2.0:protocol', 'urn:oasis:names:tc:SAML:1.1:protocol'), reading)).to.throw(MetadataError, `${SP_ID} has no SPSSODescriptor for SAML 2.0`);
     });
   });
+
+  it('reads the entity attributes of the EntityDescriptor (its entity categories), each name with every value; none when it has none', () => {
+    const category = (values: string) =>
+      `<md:Extensions><mdattr:EntityAttributes xmlns:mdattr="urn:oasis:names:tc:SAML:metadata:attribute">` +
+      `<saml:Attribute xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" Name="http://macedir.org/entity-category" NameFormat="urn:oasis:names:tc:SAML:2.0:attrname-format:uri">${values}</saml:Attribute>` +
+      `</mdattr:EntityAttributes></md:Extensions>`;
+    const xml = (extensions: string) =>
+      `<md:EntityDescriptor xmlns:md="urn:oasis:names:tc:SAML:2.0:metadata" entityID="${SP_ID}">${extensions}` +
+      `<md:SPSSODescriptor protocolSupportEnumeration="urn:oasis:names:tc:SAML:2.0:protocol"><md:AssertionConsumerService Binding="${BINDING.post}" Location="https://sp.example.org/acs" index="0"/></md:SPSSODescriptor></md:EntityDescriptor>`;
+    const reading = { entityId: SP_ID, signatureAlgorithms: SETTINGS.signatureAlgorithms, maxBytes: 65536, now: Date.now() };
+    const values = '<saml:AttributeValue>http://refeds.org/category/research-and-scholarship</saml:AttributeValue><saml:AttributeValue>http://id.incommon.org/category/research-and-scholarship</saml:AttributeValue>';
+    expect(readSpMetadata(xml(category(values)), reading).entityAttributes).to.deep.equal({
+      'http://macedir.org/entity-category': ['http://refeds.org/category/research-and-scholarship', 'http://id.incommon.org/category/research-and-scholarship'],
+    });
+    expect(readSpMetadata(xml(''), reading).entityAttributes).to.equal(undefined);
+    expect(() => readSpMetadata(xml(category(values).replace(' Name="http://macedir.org/entity-category"', '')), reading)).to.throw(MetadataError, 'An EntityAttributes Attribute has no Name');
+  });
 });
 
 describe('saml2: SPs by their definitions (Apereo SamlRegisteredService keys)', () => {

@@ -1,4 +1,5 @@
 import { UpstreamFailure, type UpstreamIdentity, type UpstreamProvider, type UpstreamSecrets, type UpstreamSession } from '@tessera/core/modules/delegation';
+import { boundedJson } from './bounded-json.js';
 import type { UpstreamProviderSettings } from './config.js';
 
 type CasSettings = NonNullable<UpstreamProviderSettings['cas']>;
@@ -41,7 +42,7 @@ export class CasUpstream implements UpstreamProvider {
       const response = await fetch(validation, { signal: AbortSignal.timeout(this.timeoutSeconds * 1000), headers: { accept: 'application/json' } });
       // A refusal may come with a 4xx status (as tessera's own does): its body says why. A 5xx is the server down.
       if (response.status >= 500) throw new UpstreamFailure('unavailable', `the CAS server answered ${response.status}`);
-      body = await response.json();
+      body = await boundedJson(response, 'the CAS server’s answer');
     } catch (failure) {
       if (failure instanceof UpstreamFailure) throw failure;
       const error = failure as Error;

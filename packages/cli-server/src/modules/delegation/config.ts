@@ -95,5 +95,8 @@ export const delegationSections = {
     stateSeconds: positiveInteger(3600)
       .default(600)
       .describe('How long a login may stay upstream before it comes back, in seconds: the state, nonce and PKCE verifier kept for it expire then.'),
+    waitingPerAddress: positiveInteger(100_000)
+      .default(100)
+      .describe('Logins one client address (an IPv6 address: its /64 network) may have waiting upstream; past it, the address’s earliest are dropped, so a flood of button clicks from one address holds this many at most. Raise it for many users behind one address (NAT) without `server.trustProxy`.'),
   }).prefault({}),
 };

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { UpstreamFailure, type UpstreamIdentity, type UpstreamProvider, type UpstreamSecrets } from '@tessera/core/modules/delegation';
+import { boundedJson } from './bounded-json.js';
 import type { UpstreamProviderSettings } from './config.js';
 
 type OAuth2Settings = NonNullable<UpstreamProviderSettings['oauth2']>;
@@ -63,7 +64,7 @@ export class OAuth2Upstream implements UpstreamProvider {
       const response = await fetch(url, { ...init, signal: AbortSignal.timeout(this.timeoutSeconds * 1000) });
       if (response.status >= 500) throw new UpstreamFailure('unavailable', `${new URL(url).pathname} answered ${response.status}`);
       if (response.status === 401 || response.status === 403) throw new UpstreamFailure('refused', `${new URL(url).pathname} answered ${response.status}`);
-      return await response.json();
+      return await boundedJson(response, `the answer of ${new URL(url).pathname}`);
     } catch (failure) {
       if (failure instanceof UpstreamFailure) throw failure;
       const error = failure as Error;

@@ -1,6 +1,7 @@
 import type { Clock } from '@tessera/core';
 import { UpstreamFailure, type UpstreamIdentity, type UpstreamProvider, type UpstreamSecrets, type UpstreamSession } from '@tessera/core/modules/delegation';
 import * as client from 'openid-client';
+import { boundedFetch } from './bounded-json.js';
 import type { UpstreamProviderSettings } from './config.js';
 
 type OidcSettings = NonNullable<UpstreamProviderSettings['oidc']>;
@@ -91,6 +92,7 @@ export class OidcUpstream implements UpstreamProvider {
     const authentication = clientSecret === undefined ? client.None() : client.ClientSecretBasic(clientSecret);
     return client.discovery(new URL(issuer), clientId, undefined, authentication, {
       timeout: this.timeoutSeconds,
+      [client.customFetch]: boundedFetch,
       ...(new URL(issuer).protocol === 'http:' && { execute: [client.allowInsecureRequests] }),
     });
   }
@@ -101,6 +103,10 @@ export class OidcUpstream implements UpstreamProvider {
     const metadata = { ...config.clientMetadata(), [client.clockSkew]: Math.round((this.clock.now() - Date.now()) / 1000) };
     const copy = new client.Configuration(config.serverMetadata(), this.settings.clientId, metadata, clientSecret === undefined ? client.None() : client.ClientSecretBasic(clientSecret));
     copy.timeout = this.timeoutSeconds;
+    // Every answer (token, keys, userinfo) read to a bound, not whole whatever its size.
+    copy[client.customFetch] = boundedFetch;
+    // The ID token's signature checked against the provider's keys (jwks_uri), not only its claims.
+    client.enableNonRepudiationChecks(copy);
     if (new URL(this.settings.issuer).protocol === 'http:') client.allowInsecureRequests(copy);
     return copy;
   }

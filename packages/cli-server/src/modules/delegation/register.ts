@@ -24,7 +24,7 @@ const LOGOUT = key<UpstreamLogout>('delegation: upstream logout');
 export const registerDelegationModule: ModuleRegistration<typeof delegationSections> = (binder, { delegation }) => {
   const buttons = delegation.providers.map(({ id, title, logoUrl }) => ({ id, title, ...(logoUrl !== undefined && { logoUrl }) }));
   binder.resolved(PROVIDERS, [KEYS.Clock], (clock) => new Map(delegation.providers.map((provider) => [provider.id, { upstream: upstreamOf(provider, clock), mapping: mappingOf(provider), logout: provider.logout }])));
-  binder.resolved(RECORDS, [KEYS.RecordStores, KEYS.RandomSource], (records, random) => new DelegationRecords(records, random));
+  binder.resolved(RECORDS, [KEYS.RecordStores, KEYS.RandomSource], (records, random) => new DelegationRecords(records, random, delegation.waitingPerAddress));
   binder.resolved(LOGIN, [PROVIDERS, RECORDS, KEYS.UserDirectory, KEYS.Clock, KEYS.EventSink], (providers, records, directory, clock, events) => new DelegatedLogin(providers, records, directory, clock, events, delegation.stateSeconds));
   binder.resolved(LOGOUT, [PROVIDERS, RECORDS, KEYS.Clock, KEYS.EventSink], (providers, records, clock, events) => new UpstreamLogout(providers, records, clock, events, delegation.stateSeconds));
   // What a session made through a provider with logout keeps for it: taken over when the session is made, dropped when it ends.

@@ -1,8 +1,9 @@
-import { samlServiceProviderType } from '@tessera/adapter-koa/modules/saml2';
+import { SAML_RELEASE_POLICY_PARTS, samlServiceProviderType } from '@tessera/adapter-koa/modules/saml2';
 import type { ModuleContext, ModuleKeyFile, ModuleSettings, SettingProblem, TesseraModule } from '../module.js';
 export { httpsDownload } from './https-download.js';
 import { saml2Commands } from './commands.js';
 import { saml2Sections } from './config.js';
+import { saml2Events } from './events.js';
 import { registerSaml2Module } from './register.js';
 
 /** `saml2` (docs/modules/saml2.md): a SAML 2.0 identity provider on the login session of /login. */
@@ -13,11 +14,15 @@ export const saml2Module: TesseraModule<typeof saml2Sections> = {
   sections: saml2Sections,
   // Its service providers: SamlRegisteredService, found by their entity id, never by a CAS service URL.
   serviceTypes: [samlServiceProviderType],
-  // The SSO endpoints' (both bindings, IdP-initiated) and the login callback's.
-  parameters: () => ['SAMLRequest', 'RelayState', 'SigAlg', 'Signature', 'providerId', 'shire', 'target', 'time', 'ticket'].map((name) => ({ name })),
+  // Apereo's SAML release policies (EduPersonTargetedIdAttributeReleasePolicy, the Research and
+  // Scholarship bundles), each its behaviour and its codec part.
+  servicePolicies: { usernameProviders: [], releasePolicies: SAML_RELEASE_POLICY_PARTS },
+  // The SSO and SLO endpoints' (both bindings, IdP-initiated) and the login callback's.
+  parameters: () => ['SAMLRequest', 'SAMLResponse', 'RelayState', 'SigAlg', 'Signature', 'providerId', 'shire', 'target', 'time', 'ticket'].map((name) => ({ name })),
   problems: saml2Problems,
   keyFiles: saml2KeyFiles,
   commands: saml2Commands,
+  events: saml2Events,
   register: registerSaml2Module,
 };
 

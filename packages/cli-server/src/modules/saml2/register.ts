@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { currentKey, keyInState, RecordPendingSamlLogins, RecordSamlRequestIdStore, RecordSamlSessionStore, type SamlKeySet, type SignatureAlgorithm } from '@tessera/core/modules/saml2';
-import { idpMetadataXml, SamlBackChannelLogout, saml2Module, SamlPages, SamlRelyingParties, SamlServiceProviders, SpMetadataResolver } from '@tessera/adapter-koa/modules/saml2';
+import { idpMetadataXml, LogoutAnswerRefusal, SamlBackChannelLogout, saml2Module, SamlPages, SamlRelyingParties, SamlServiceProviders, SpMetadataResolver } from '@tessera/adapter-koa/modules/saml2';
 import { key, KEYS } from '../../keys.js';
 import type { ModuleRegistration } from '../module.js';
 import type { saml2Sections } from './config.js';
@@ -50,17 +50,25 @@ export const registerSaml2Module: ModuleRegistration<typeof saml2Sections> = (bi
   });
   binder.resolved(PENDING, [KEYS.RecordStores, KEYS.RandomSource], (records, random) => new RecordPendingSamlLogins(records, random, settings.pendingPerAddress));
   // A login session that ends tells every SP that got an assertion within it, over the back channel.
-  binder.resolved(KEYS.SessionListener, [KEY_SET, KEYS.Clock, KEYS.RandomSource, KEYS.RecordStores, PROVIDERS], (keys, clock, random, records, providers) => {
+  binder.resolved(KEYS.SessionListener, [KEY_SET, KEYS.Clock, KEYS.RandomSource, KEYS.RecordStores, PROVIDERS, KEYS.EventSink], (keys, clock, random, records, providers, events) => {
+    const inbound = { maxMessageBytes: settings.maxMessageBytes, signatureAlgorithms, skewSeconds: settings.skewSeconds, maxAgeSeconds: settings.requestMaxAgeSeconds };
+    // A page posting a LogoutResponse: the message in base64, and some HTML around it.
+    const maxAnswerBytes = settings.maxMessageBytes * 2 + 16 * 1024;
     const logout = new SamlBackChannelLogout({
       entityId,
+      baseUrl,
+      settings: inbound,
       providers,
       sessions: new RecordSamlSessionStore(records),
+      requestIds: new RecordSamlRequestIdStore(records),
       keys,
       clock,
       random,
+      events,
       send: async (url, init) => {
         const response = await fetch(url, { ...init, redirect: 'manual', signal: AbortSignal.timeout(LOGOUT_REQUEST_MS) });
-        await response.body?.cancel();
+        const location = response.headers.get('location');
+        return { status: response.status, ...(location !== null && { location }), body: await boundedText(response, maxAnswerBytes) };
       },
     });
     return { validated: () => Promise.resolve(), ended: (tgtId) => logout.ended(tgtId) };
@@ -110,3 +118,20 @@ export const registerSaml2Module: ModuleRegistration<typeof saml2Sections> = (bi
     },
   );
 };
+
+/** A response's body as text, read up to `maxBytes`: a larger one is refused, its rest not read. */
+async function boundedText(response: Response, maxBytes: number): Promise<string> {
+  if (response.body === null) return '';
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (let read = await reader.read(); !read.done; read = await reader.read()) {
+    size += read.value.length;
+    if (size > maxBytes) {
+      await reader.cancel();
+      throw new LogoutAnswerRefusal('invalid', `The answer is larger than ${maxBytes} bytes`);
+    }
+    chunks.push(read.value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}

@@ -8,8 +8,8 @@ const delegationOn = (providers: unknown[], more: Record<string, unknown> = {}) 
 
 // docs/modules/delegation.md (Settings): the upstream providers, each problem named by its setting.
 describe('delegation module settings', () => {
-  it('has defaults: no provider, 600 s upstream; a provider’s own defaults filled in (scopes, no link, no upstream logout, 10 s timeout)', () => {
-    expect(parseConfig({ modules: ['login', 'delegation'] }).delegation).to.deep.equal({ providers: [], stateSeconds: 600 });
+  it('has defaults: no provider, 600 s upstream, 100 logins waiting per address; a provider’s own defaults filled in (scopes, no link, no upstream logout, 10 s timeout)', () => {
+    expect(parseConfig({ modules: ['login', 'delegation'] }).delegation).to.deep.equal({ providers: [], stateSeconds: 600, waitingPerAddress: 100 });
     const [cas, oidc] = parseConfig(delegationOn([CAS, OIDC])).delegation.providers;
     // A trailing slash of an upstream URL is dropped.
     expect(cas).to.deep.equal({ ...CAS, cas: { serverUrl: 'https://cas.partner.example/cas' }, requireLink: false, logout: false, timeoutSeconds: 10 });

@@ -68,7 +68,7 @@ export class DelegatedLogin implements CredentialHandler {
     const secrets = { state: this.records.randomValue(), nonce: this.records.randomValue(), codeVerifier: this.records.randomValue() };
     try {
       const url = await provider.upstream.authorizationUrl(secrets, callbackUrl);
-      await this.records.wait(secrets.state, { provider: providerId, browser: digest(browserKey), nonce: secrets.nonce, codeVerifier: secrets.codeVerifier, form }, this.clock.now() + this.stateSeconds * 1000);
+      await this.records.wait(secrets.state, { provider: providerId, browser: digest(browserKey), nonce: secrets.nonce, codeVerifier: secrets.codeVerifier, form }, this.clock.now() + this.stateSeconds * 1000, origin.clientAddress);
       return url;
     } catch (error) {
       throw this.failed(providerId, error, origin);

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { clientAddressGroupKey } from '../../domain/client-address.js';
 import type { RandomSource } from '../../ports/random-source.js';
 import type { RecordStore, RecordStores } from '../../ports/record-store.js';
 import type { UpstreamSession } from './upstream.js';
@@ -60,6 +61,8 @@ export class DelegationRecords {
   constructor(
     records: RecordStores,
     private readonly random: RandomSource,
+    /** The most logins one client address (an IPv6 address: its /64) may have waiting upstream. */
+    private readonly waitingPerAddress: number,
   ) {
     this.waiting = records.namespace<WaitingLogin>(DELEGATION_STATES_NAMESPACE);
     this.proofs = records.namespace<DelegatedProof>(DELEGATION_PROOFS_NAMESPACE);
@@ -73,8 +76,20 @@ export class DelegationRecords {
     return Buffer.from(this.random.bytes(ID_BYTES)).toString('base64url');
   }
 
-  async wait(state: string, login: WaitingLogin, expiresAt: number): Promise<void> {
-    await this.waiting.put(state, login, expiresAt);
+  /**
+   * Keeps the login under its state, counted for the client address that left: past the limit per
+   * address, the address's earliest waiting logins are dropped (coming back, they find nothing), so a
+   * flood of clicks from one address holds that many at most. The new one is never dropped.
+   */
+  async wait(state: string, login: WaitingLogin, expiresAt: number, clientAddress: string): Promise<void> {
+    const group = clientAddressGroupKey(clientAddress);
+    await this.waiting.put(state, login, expiresAt, { group });
+    const waiting = await this.waiting.findByGroup(group);
+    const excess = waiting.length - this.waitingPerAddress;
+    if (excess <= 0) return;
+    // Equal expiries (one clock millisecond) are dropped in no particular order.
+    const earliest = waiting.filter(({ id }) => id !== state).sort((one, other) => one.expiresAt - other.expiresAt);
+    for (const { id } of earliest.slice(0, excess)) await this.waiting.delete(id);
   }
 
   /** The login waiting under this state, gone from the store from now on; undefined for an unknown, used or expired one. */

@@ -92,23 +92,31 @@ export class BrowserLogin {
     private readonly singleLogout?: Pick<SingleLogout, 'endForBrowser'>,
   ) {}
 
-  /** GET /login: single sign-on, gateway, or the form. An unregistered service is refused (ServiceNotAuthorizedError). */
+  /**
+   * GET /login: single sign-on, gateway, or the form. An unregistered service is refused (ServiceNotAuthorizedError).
+   * `gateway` never shows a page: without a session, or with one the service would first ask something
+   * of the user for, the browser goes back without a ticket.
+   */
   async begin(request: LoginRequest): Promise<LoginOutcome> {
     const party = request.service === undefined ? undefined : await this.requireRelyingParty(request.service, request.origin);
     const service = party?.service;
     const tgt = await this.session(request.sessionTgtId);
     const singleSignOn = tgt !== undefined && !request.renew && (service === undefined || this.core.relyingParties.reachesBySingleSignOn(service, tgt));
+    // renew wins over gateway (CAS protocol 3.0 §2.1.1).
+    const gateway = request.gateway && !request.renew && request.service !== undefined;
     if (singleSignOn) {
       const principal = tgt.authentication.principal.id;
       if (request.service === undefined) return { kind: 'signedIn', principal };
-      if (request.warn) return { kind: 'confirm', service: request.service, principal };
+      // gateway shows no page at all: a session that needs the user first (a confirmation, a factor
+      // to add, a page before the ticket) goes back without a ticket, as one that is not there.
+      if (request.warn) return gateway ? { kind: 'redirect', service: request.service } : { kind: 'confirm', service: request.service, principal };
       if (service && (await this.lacksSecondFactor(service, tgt.authentication))) {
-        return { kind: 'stepUp', service, url: request.service, session: tgt.id, authentication: tgt.authentication };
+        return gateway ? { kind: 'redirect', service: request.service } : { kind: 'stepUp', service, url: request.service, session: tgt.id, authentication: tgt.authentication };
       }
-      return this.grant(tgt, request.service, request);
+      const outcome = await this.grant(tgt, request.service, request);
+      return gateway && outcome.kind === 'beforeTicket' ? { kind: 'redirect', service: request.service } : outcome;
     }
-    // renew wins over gateway (CAS protocol 3.0 §2.1.1).
-    if (request.gateway && !request.renew && request.service !== undefined) return { kind: 'redirect', service: request.service };
+    if (gateway) return { kind: 'redirect', service: request.service };
     return { kind: 'credentials', ...(tgt && { principal: tgt.authentication.principal.id }), ...(party && { relyingParty: party }) };
   }
 

@@ -8,3 +8,5 @@ export * from './service-provider.js';
 export * from './session-store.js';
 export * from './saml-keys.js';
 export * from './pending-logins.js';
+export type * from './events.js';
+export * from './release-policies.js';

@@ -34,6 +34,8 @@ export interface SpMetadata {
   readonly nameIdFormats: readonly string[];
   /** Epoch ms after which the metadata is no longer to be used (`validUntil`), if it says. */
   readonly validUntil?: number;
+  /** Its entity attributes (`mdattr:EntityAttributes`), name → values, as its entity categories: none when absent. */
+  readonly entityAttributes?: Readonly<Record<string, readonly string[]>>;
 }
 
 /**

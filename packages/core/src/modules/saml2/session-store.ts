@@ -9,6 +9,8 @@ export interface SamlSpSession {
   readonly spNameQualifier?: string;
   /** The assertion's AuthnStatement SessionIndex. */
   readonly sessionIndex: string;
+  /** The user of the login session, as tessera knows them: what the logout's audit record names. */
+  readonly principal?: string;
 }
 
 /**
@@ -44,6 +46,7 @@ type RecordedSession = {
   readonly nameIdFormat: string;
   readonly spNameQualifier?: string;
   readonly sessionIndex: string;
+  readonly principal?: string;
 };
 type SessionsRecord = { readonly sessions: readonly RecordedSession[] };
 
@@ -56,8 +59,8 @@ export class RecordSamlSessionStore implements SamlSessionStore {
   }
 
   async add(tgtId: string, session: SamlSpSession, expiresAt: number): Promise<void> {
-    const { spEntityId, nameId, nameIdFormat, spNameQualifier, sessionIndex } = session;
-    const recorded: RecordedSession = { spEntityId, nameId, nameIdFormat, sessionIndex, ...(spNameQualifier !== undefined && { spNameQualifier }) };
+    const { spEntityId, nameId, nameIdFormat, spNameQualifier, sessionIndex, principal } = session;
+    const recorded: RecordedSession = { spEntityId, nameId, nameIdFormat, sessionIndex, ...(spNameQualifier !== undefined && { spNameQualifier }), ...(principal !== undefined && { principal }) };
     await updateRecord(this.records, tgtId, (current) => {
       const sessions = [...(current?.value.sessions ?? [])];
       const at = sessions.findIndex((held) => held.spEntityId === spEntityId);

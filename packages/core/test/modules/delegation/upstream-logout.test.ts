@@ -38,7 +38,7 @@ describe('UpstreamLogout (the delegation module: the upstream’s logout after t
     clock = new FixedClock();
     events = new RecordingEvents();
     stores = new MapRecordStores(clock);
-    records = new DelegationRecords(stores, cryptoRandomSource);
+    records = new DelegationRecords(stores, cryptoRandomSource, 100);
     const providers = new Map<string, DelegationProvider>([
       ['on', { upstream: upstream('on'), mapping: { requireLink: false }, logout: true }],
       ['off', { upstream: upstream('off'), mapping: { requireLink: false } }],

@@ -130,6 +130,8 @@ describe('login module core (docs/protocol.md §12)', () => {
       expect(await login.begin({ ...session, service: APP, renew: true })).to.deep.include({ kind: 'credentials', principal: 'casuser' });
       expect(await login.begin({ ...session, service: APP, warn: true })).to.deep.equal({ kind: 'confirm', service: APP, principal: 'casuser' });
       expect(await login.begin({ ...visit, sessionTgtId: 'TGT-1-gone', service: APP, gateway: true })).to.deep.equal({ kind: 'redirect', service: APP });
+      // gateway shows no page: the confirmation warn asks for is none either, and no ticket is granted without it.
+      expect(await login.begin({ ...session, service: APP, warn: true, gateway: true })).to.deep.equal({ kind: 'redirect', service: APP });
     });
   });
 });

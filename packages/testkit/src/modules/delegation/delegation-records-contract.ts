@@ -9,6 +9,9 @@ export interface DelegationRecordsOnNode {
 }
 
 const MINUTE = 60_000;
+/** The client address the logins leave from, and the most it may have waiting (as the records are opened). */
+const ADDRESS = '192.0.2.7';
+export const WAITING_PER_ADDRESS = 3;
 /** Concurrent callers in the single-use case. */
 const CALLERS = 10;
 
@@ -32,7 +35,7 @@ export function describeDelegationRecords(name: string, open: () => Promise<Dele
       const { records, clock } = await open();
       const other = (await anotherNode?.(clock)) ?? records;
       const state = records.randomValue();
-      await records.wait(state, waiting('partner'), clock.now() + 10 * MINUTE);
+      await records.wait(state, waiting('partner'), clock.now() + 10 * MINUTE, ADDRESS);
       expect(await other.takeWaiting(state)).to.deep.equal(waiting('partner'));
       expect(await other.takeWaiting(state)).to.equal(undefined);
       expect(await records.takeWaiting(state)).to.equal(undefined);
@@ -44,7 +47,7 @@ export function describeDelegationRecords(name: string, open: () => Promise<Dele
       const { records, clock } = await open();
       const other = (await anotherNode?.(clock)) ?? records;
       const state = records.randomValue();
-      await records.wait(state, waiting('company'), clock.now() + 10 * MINUTE);
+      await records.wait(state, waiting('company'), clock.now() + 10 * MINUTE, ADDRESS);
       const taken = await Promise.all(Array.from({ length: CALLERS }, (_, index) => (index % 2 === 0 ? records : other).takeWaiting(state)));
       expect(taken.filter((login) => login !== undefined)).to.deep.equal([waiting('company')]);
     });
@@ -52,9 +55,26 @@ export function describeDelegationRecords(name: string, open: () => Promise<Dele
     it('a waiting login is gone once it expires (the clock moved)', async () => {
       const { records, clock } = await open();
       const state = records.randomValue();
-      await records.wait(state, waiting('partner'), clock.now() + 10 * MINUTE);
+      await records.wait(state, waiting('partner'), clock.now() + 10 * MINUTE, ADDRESS);
       clock.advance(10 * MINUTE);
       expect(await records.takeWaiting(state)).to.equal(undefined);
+    });
+
+    it(`keeps at most ${WAITING_PER_ADDRESS} logins waiting per client address (an IPv6 /64 as one), dropping its earliest; other addresses keep theirs`, async () => {
+      const { records, clock } = await open();
+      const other = (await anotherNode?.(clock)) ?? records;
+      const elsewhere = records.randomValue();
+      await records.wait(elsewhere, waiting('partner'), clock.now() + 10 * MINUTE, '198.51.100.1');
+      const states: string[] = [];
+      for (let index = 0; index <= WAITING_PER_ADDRESS; index++) {
+        const state = records.randomValue();
+        states.push(state);
+        // From one /64, each a second later than the one before.
+        await (index % 2 === 0 ? records : other).wait(state, waiting('partner'), clock.now() + 10 * MINUTE + index * 1000, `2001:db8:0:7::${index + 1}`);
+      }
+      expect(await records.takeWaiting(states[0]!)).to.equal(undefined);
+      for (const state of states.slice(1)) expect(await other.takeWaiting(state)).to.deep.equal(waiting('partner'));
+      expect(await records.takeWaiting(elsewhere)).to.deep.equal(waiting('partner'));
     });
 
     it('keeps a proof under a fresh random id, taken once from another node; gone once it expires', async () => {
