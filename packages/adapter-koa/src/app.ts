@@ -62,12 +62,14 @@ export function createApp(deps: AppDependencies): Koa {
   if (deps.observeRequest) app.use(observeRequests(deps.observeRequest));
   app.use(restErrors(options, events));
   app.use(refuseUnservedHosts(options));
-  app.use(router.allowedMethods());
-  app.use(router.routes());
+  // A mounted app serves its own paths without the router matching every route first (its token and
+  // userinfo requests are the hot ones); it hands any other request, a route's among them, on.
   for (const module of modules) {
     const mounted = module.mounted?.(http);
     if (mounted) app.use(mounted);
   }
+  app.use(router.allowedMethods());
+  app.use(router.routes());
   app.on('error', (error: unknown, ctx: Koa.Context) => reportEscapedError(events, error, ctx));
   return app;
 }

@@ -74,7 +74,10 @@ export interface HttpModule {
   routes?(http: HttpContext): Route[];
   /** What it adds at the extension points; asked once per app, before any route is built. */
   extensions?(http: HttpBasics): HttpExtensions;
-  /** An app of its own (a library's Koa app), asked for the requests no route took; it calls next for those not its own. */
+  /**
+   * An app of its own (a library's Koa app), asked before the routes for every request that passed the
+   * error renderer and the host check: it calls next for those not its own, and for its module's routes.
+   */
   mounted?(http: HttpContext): Middleware;
 }
 

@@ -4,6 +4,7 @@ import {
   defaultTicketLifetimes,
   ServiceNotAuthorizedError,
   TicketValidationError,
+  type AdmissionRule,
   type RegisteredService,
   type RelyingPartyResolver,
 } from '@tessera/core';
@@ -24,7 +25,7 @@ function moduleResolver(client: RegisteredService): RelyingPartyResolver {
   };
 }
 
-function setUp(client: RegisteredService) {
+function setUp(client: RegisteredService, admissionRules: readonly AdmissionRule[] = []) {
   const clock = new FixedClock();
   const tickets = new MapTicketStore(clock);
   const registry = new ListServiceRegistry([service(), client]);
@@ -33,7 +34,7 @@ function setUp(client: RegisteredService) {
     casuser: { password: 'Mellon', attributes: { memberOf: ['staff'], mail: ['casuser@example.org'] } },
     alice: { password: 'secret', attributes: { memberOf: ['students'] } },
   });
-  const core = testCore({ tickets, registry, handlers: [handler], clock, random: cryptoRandomSource, nodeName: 'test', lifetimes: defaultTicketLifetimes, events, relyingPartyResolvers: [moduleResolver(client)] });
+  const core = testCore({ tickets, registry, handlers: [handler], clock, random: cryptoRandomSource, nodeName: 'test', lifetimes: defaultTicketLifetimes, events, relyingPartyResolvers: [moduleResolver(client)], admissionRules });
   return { core, clock, events };
 }
 
@@ -75,8 +76,8 @@ describe('RelyingPartyAccess: one path for every protocol', () => {
 
   it("still admitting: a client's tokens follow its definition as it is now (access rules, time window, enabled), never the rules of the browser's request", async () => {
     const { core, clock } = setUp(client());
-    const staff = (await core.authenticator.authenticate([password('casuser', 'Mellon')])).principal;
-    const student = (await core.authenticator.authenticate([password('alice', 'secret')])).principal;
+    const staff = await core.authenticator.authenticate([password('casuser', 'Mellon')]);
+    const student = await core.authenticator.authenticate([password('alice', 'secret')]);
     const intranet = client({ accessStrategy: { enabled: true, ssoEnabled: true, requiredAttributes: {}, request: { ipAddress: '^10\\.' } } });
     const windowed = client({ accessStrategy: { enabled: true, ssoEnabled: true, requiredAttributes: {}, window: { endingDateTime: new Date(clock.now() + 60_000).toISOString() } } });
     const { relyingParties } = core;
@@ -88,6 +89,18 @@ describe('RelyingPartyAccess: one path for every protocol', () => {
     expect(relyingParties.stillAdmits(windowed, student)).to.equal(true);
     clock.advance(120_000);
     expect(relyingParties.stillAdmits(windowed, student)).to.equal(false);
+  });
+
+  it("still admitting asks the modules' admission rules of the session's login: a rule that now refuses how it was proved refuses its tokens", async () => {
+    // A rule as the delegation module's: this client takes no login of alice's kind any more.
+    const onlyStaffLogins: AdmissionRule = { allows: (service, authentication) => service.id !== 7 || authentication.principal.attributes['memberOf']?.includes('staff') === true };
+    const { core } = setUp(client({ accessStrategy: { enabled: true, ssoEnabled: true, requiredAttributes: {} } }), [onlyStaffLogins]);
+    const staff = await core.authenticator.authenticate([password('casuser', 'Mellon')]);
+    const student = await core.authenticator.authenticate([password('alice', 'secret')]);
+    const open = client({ accessStrategy: { enabled: true, ssoEnabled: true, requiredAttributes: {} } });
+    expect(core.relyingParties.stillAdmits(open, staff)).to.equal(true);
+    expect(core.relyingParties.stillAdmits(open, student)).to.equal(false);
+    expect(core.relyingParties.stillAdmits(open), "a client's own token asks the service alone").to.equal(true);
   });
 
   it('release: who the user is to the service and what it receives, with the authentication attributes only for a validation', async () => {

@@ -13,6 +13,11 @@ const EXCLUSIVE = 'https://exclusive.example.org/app';
 const OTHER_ONLY = 'https://other-only.example.org/app';
 const BOTH_EXCLUSIVE = 'https://both-exclusive.example.org/app';
 
+/** The OIDC client (RP_SERVICE) its users reach through this upstream provider only. */
+function rpThrough(provider: string): Record<string, unknown> {
+  return { ...RP_SERVICE, accessStrategy: delegatedService(10, 'rp.example.org', { allowedProviders: ['java.util.ArrayList', [provider]], exclusive: true })['accessStrategy'] };
+}
+
 // docs/modules/delegation.md: a service's delegatedAuthenticationPolicy decides which logins reach it, not only
 // which buttons its page shows, as Apereo CAS enforces it: a session through a provider the policy does not
 // allow, or made another way when the policy's providers are exclusive, gets the login page instead of single
@@ -38,7 +43,9 @@ describe('delegation: the service’s policy over single sign-on, tickets and va
     });
     // Two providers on the same upstream: a login through one is "another upstream provider" to a service allowing the other.
     tessera = await startDelegation({
-      modules: ['rest', 'login', 'delegation', 'oidc'],
+      modules: ['rest', 'login', 'delegation', 'oidc', 'services'],
+      // casuser (staff) saves definitions through the services module's API, as an operator.
+      registration: { requiredAttribute: { name: 'memberOf', valuePattern: 'staff' }, acceptedTypes: ['org.apereo.cas.services.OidcRegisteredService'] },
       oidc: { keyFile: join(mkdtempSync(join(tmpdir(), 'tessera-delegation-')), 'oidc-keys.json') },
       server: { host: '127.0.0.1', port, nodeName: 'e2e', publicUrl: `http://localhost:${port}` },
       delegation: {
@@ -58,7 +65,7 @@ describe('delegation: the service’s policy over single sign-on, tickets and va
         delegatedService(41, 'exclusive.example.org', { allowedProviders: ['java.util.ArrayList', ['partner-cas']], exclusive: true }),
         delegatedService(42, 'other-only.example.org', { allowedProviders: ['java.util.ArrayList', ['other-cas']] }),
         // An OIDC client its users reach through partner-cas only.
-        { ...RP_SERVICE, accessStrategy: delegatedService(10, 'rp.example.org', { allowedProviders: ['java.util.ArrayList', ['partner-cas']], exclusive: true })['accessStrategy'] },
+        rpThrough('partner-cas'),
         delegatedService(43, 'both-exclusive.example.org', { allowedProviders: ['java.util.ArrayList', ['partner-cas', 'other-cas']], exclusive: true }),
       ],
     });
@@ -159,5 +166,52 @@ describe('delegation: the service’s policy over single sign-on, tickets and va
     const delegated = await delegatedSession('partner-cas');
     const answered = await authorize(delegated);
     expect(answered.location, answered.body).to.match(/^https:\/\/rp\.example\.org\/callback\?code=/);
+  });
+
+  it("an OIDC client whose policy then allows only another provider: the tokens of a partner-cas login refresh no more, userinfo refuses them, a code issued before is refused", async () => {
+    const basic = `Basic ${Buffer.from(`${CLIENT_ID}:${CLIENT_SECRET}`).toString('base64')}`;
+    const token = (fields: Record<string, string>) => fetch(`${base}/oidc/token`, { method: 'POST', headers: { authorization: basic }, body: new URLSearchParams(fields) });
+    const browser = await delegatedSession('partner-cas');
+    const verifier = client.randomPKCECodeVerifier();
+    const codeOf = async () => {
+      const query = new URLSearchParams({
+        response_type: 'code',
+        client_id: CLIENT_ID,
+        redirect_uri: REDIRECT_URI,
+        scope: 'openid email',
+        code_challenge: await client.calculatePKCECodeChallenge(verifier),
+        code_challenge_method: 'S256',
+      });
+      const answered = await follow(browser, await browser.get(`${base}/oidc/auth?${query.toString()}`), base);
+      const code = new URL(answered.location!).searchParams.get('code');
+      expect(code, answered.location ?? answered.body).to.be.a('string');
+      return code!;
+    };
+    const [first, second] = [await codeOf(), await codeOf()];
+    const issued = await token({ grant_type: 'authorization_code', code: first, redirect_uri: REDIRECT_URI, code_verifier: verifier });
+    const tokens = (await issued.json()) as Record<string, string>;
+    expect(issued.status, JSON.stringify(tokens)).to.equal(200);
+    expect(tokens['refresh_token']).to.be.a('string');
+    const userinfo = () => fetch(`${base}/oidc/me`, { headers: { authorization: `Bearer ${tokens['access_token']}` } });
+    expect((await userinfo()).status).to.equal(200);
+    const refreshed = await token({ grant_type: 'refresh_token', refresh_token: tokens['refresh_token']! });
+    const renewed = (await refreshed.json()) as Record<string, string>;
+    expect(refreshed.status, JSON.stringify(renewed)).to.equal(200);
+
+    // The operator lets the client's users in through other-cas only: this login came through partner-cas.
+    const saved = await fetch(`${base}/v1/services`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Basic ${Buffer.from('casuser:Mellon').toString('base64')}` },
+      body: JSON.stringify(rpThrough('other-cas')),
+    });
+    expect(saved.status, await saved.text()).to.equal(200);
+
+    const refused = await token({ grant_type: 'refresh_token', refresh_token: renewed['refresh_token']! });
+    expect(refused.status).to.equal(400);
+    expect(((await refused.json()) as { error: string }).error).to.equal('invalid_grant');
+    expect((await userinfo()).status).to.equal(401);
+    const late = await token({ grant_type: 'authorization_code', code: second, redirect_uri: REDIRECT_URI, code_verifier: verifier });
+    expect(late.status).to.equal(400);
+    expect(((await late.json()) as { error: string }).error).to.equal('invalid_grant');
   });
 });

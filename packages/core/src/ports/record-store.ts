@@ -178,10 +178,15 @@ export function checkRecordWrite(expiresAt: number, placement: RecordPlacement =
  * infinite number), so that no adapter stores something other than what it was given.
  */
 export function encodeRecordValue(value: JsonValue): string {
-  return JSON.stringify(value, (_key, item: unknown) => {
-    if (typeof item === 'number' && !Number.isFinite(item)) throw new RangeError(`A record's value holds ${item}, which JSON cannot hold`);
-    return item;
-  });
+  const json = JSON.stringify(value);
+  // JSON writes a number it cannot hold as null: only text with a null in it is walked again to find one.
+  if (json.includes('null')) {
+    JSON.stringify(value, (_key, item: unknown) => {
+      if (typeof item === 'number' && !Number.isFinite(item)) throw new RangeError(`A record's value holds ${item}, which JSON cannot hold`);
+      return item;
+    });
+  }
+  return json;
 }
 
 /** A stored record's value from its JSON text; text that is not JSON is named as such (never shown: it may hold secrets). */

@@ -220,11 +220,14 @@ export class RelyingPartyAccess {
   /**
    * Whether a relying party that let a login session in still does, for what it holds of it (an OAuth 2.0
    * or OpenID Connect client's tokens): its service usable now (not expired, enabled, within its time
-   * window; its HTTP request rules were the browser's, met at the login) and, given the principal, its
-   * access rules met. A client's own tokens, with no user, ask the service alone.
+   * window; its HTTP request rules were the browser's, met at the login) and, given the session's login,
+   * its access rules met by the principal and every module's admission rule taking the way the login was
+   * proved (a client whose delegation policy now refuses the login's upstream provider gets no more for
+   * it). A client's own tokens, with no user, ask the service alone.
    */
-  stillAdmits(service: RegisteredService, principal?: Principal): boolean {
-    return this.usable(service, { now: this.clock.now() }) && (principal === undefined || principalMeetsRequirements(service, principal));
+  stillAdmits(service: RegisteredService, authentication?: Authentication): boolean {
+    if (!this.usable(service, { now: this.clock.now() })) return false;
+    return authentication === undefined || (principalMeetsRequirements(service, authentication.principal) && this.allowsLogin(service, authentication));
   }
 
   /**

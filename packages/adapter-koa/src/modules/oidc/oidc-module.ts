@@ -61,8 +61,14 @@ const OAUTH_ENDPOINTS: Readonly<Record<string, string>> = {
 };
 
 /**
- * The provider's own Koa app, handed the requests under `<basePath>/oidc` that no route of tessera's
- * took, and those of Apereo's OAuth 2.0 endpoints, as the requests to the provider's paths they stand
+ * The paths of the module's interaction routes under the provider's (oidcRoutes: `/interaction/{uid}`
+ * and its `login`, `refused` and `consent`), as the router matches them: any case, a trailing slash or none.
+ */
+const INTERACTION_ROUTES = /^\/interaction\/[^/?]+(?:\/(?:login|refused|consent))?\/?(?:\?|$)/i;
+
+/**
+ * The provider's own Koa app, handed the requests under `<basePath>/oidc` but the module's interaction
+ * routes, and those of Apereo's OAuth 2.0 endpoints, as the requests to the provider's paths they stand
  * for. The provider is told the origin tessera found (client address by its trusted-proxy rule); an
  * authorization request first passes the size limit and every module's authorization guard, whose
  * refusals are error pages.
@@ -73,7 +79,7 @@ function mountProvider(http: HttpContext, { oidc, pages }: OidcModuleOptions): M
   let handler: ((req: IncomingMessage, res: ServerResponse) => Promise<void>) | undefined;
   return async (ctx, next) => {
     const providerUrl = ctx.path === prefix || ctx.path.startsWith(`${prefix}/`) ? withQuery(ctx.path.slice(prefix.length) || '/', ctx.querystring) : oauthEndpointUrl(basePath, ctx.path, ctx.querystring);
-    if (providerUrl === undefined) {
+    if (providerUrl === undefined || INTERACTION_ROUTES.test(providerUrl)) {
       await next();
       return;
     }

@@ -271,6 +271,29 @@ function issueClientTokensOnlyWhileUsable(provider: ProviderInstance, usable: (c
 }
 
 /**
+ * The library's Client of a client's metadata, found once per metadata object: RegistryClients hands
+ * out the same frozen metadata while the client's registered service is unchanged, where the library,
+ * for a client an adapter finds, looks up its Client by a SHA-256 of the metadata's JSON on every
+ * request. Other metadata (a changed service, a key read from the environment) goes the library's way.
+ */
+function findClientsOncePerMetadata(provider: ProviderInstance, clients: Adapter): void {
+  const LibraryClient = provider.Client;
+  const libraryFind = LibraryClient.find.bind(LibraryClient);
+  const found = new WeakMap<object, Awaited<ReturnType<typeof libraryFind>>>();
+  Object.defineProperty(LibraryClient, 'find', {
+    value: async (id: string) => {
+      const metadata = typeof id === 'string' && id !== '' ? await clients.find(id) : undefined;
+      if (metadata === undefined) return libraryFind(id);
+      const kept = found.get(metadata);
+      if (kept !== undefined) return kept;
+      const client = await libraryFind(id);
+      if (client !== undefined) found.set(metadata, client);
+      return client;
+    },
+  });
+}
+
+/**
  * Apereo's responseMode: an authorization request of a client that registered one and names no
  * `response_mode` is answered in that mode (the library's default goes by the response type only),
  * when the library first asks which mode it is in.
@@ -447,9 +470,26 @@ function deepFrozen<T>(value: T): T {
   return value;
 }
 
+/**
+ * Each registry listing's services by client id, the first in evaluation order: a registry hands out
+ * the same listing until a definition changes (a save or removal makes a new one), so every request
+ * between two changes finds its client without scanning the registry.
+ */
+const clientIndexes = new WeakMap<readonly RegisteredService[], ReadonlyMap<string, RegisteredService>>();
+
 /** The registered service whose client is `clientId`: the first in evaluation order. */
 async function clientService(registry: ServiceRegistry, clientId: string): Promise<RegisteredService | undefined> {
-  return (await registry.list()).find((candidate) => OIDC_CLIENT.of(candidate)?.clientId === clientId);
+  const services = await registry.list();
+  let index = clientIndexes.get(services);
+  if (index === undefined) {
+    const byClient = new Map<string, RegisteredService>();
+    for (const service of services) {
+      const id = OIDC_CLIENT.of(service)?.clientId;
+      if (id !== undefined && !byClient.has(id)) byClient.set(id, service);
+    }
+    clientIndexes.set(services, (index = byClient));
+  }
+  return index.get(clientId);
 }
 
 type ClientFields = {
@@ -786,9 +826,11 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
     const client = service && OIDC_CLIENT.of(service);
     if (!service || !client) return undefined;
     const { principal } = tgt.authentication;
-    // Its definition decides for the tokens it holds too: one that now refuses the user (or is switched
-    // off, expired, out of its time window) gets nothing more for it.
-    if (!deps.core().relyingParties.stillAdmits(service, principal)) return undefined;
+    // Its definition decides for the tokens it holds too: one that now refuses the user or the way the
+    // login was proved (its access rules, the modules' admission rules: an upstream provider its
+    // delegation policy no longer allows), or is switched off, expired, out of its time window, gets
+    // nothing more for it. The login is the live TGT's, read here anyway: no other read.
+    if (!deps.core().relyingParties.stillAdmits(service, tgt.authentication)) return undefined;
     // Who the user is to the service and what its policy releases, worked out only where asked (a
     // subject the username provider gives, the OAuth profile): an ID token or userinfo needs the claims alone.
     let identity: Promise<{ readonly username: string; readonly attributes: AttributeMap }> | undefined;
@@ -893,6 +935,7 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
     return service !== undefined && deps.core().relyingParties.stillAdmits(service);
   }, deps.library.errors);
   answerInRegisteredResponseMode(provider);
+  findClientsOncePerMetadata(provider, clientAdapter);
   provider.on('server_error', (ctx: Context, error: unknown) => reportServerError(deps.events, error, ctx));
   reportProviderEvents(provider, deps.events);
   // Apereo's OidcRegisteredService: the serviceId is the pattern every redirect URI must match in full.

@@ -29,8 +29,9 @@ export class RecordAdapter implements Adapter {
 
   async upsert(id: string, payload: AdapterPayload, expiresIn: number | undefined): Promise<void> {
     const expiresAt = this.clock.now() + (expiresIn ?? DEFAULT_LIFETIME_SECONDS) * 1000;
-    const value = JSON.parse(JSON.stringify(payload)) as Payload;
-    await this.records.put(id, value, expiresAt, typeof payload.grantId === 'string' && payload.grantId !== '' ? { group: payload.grantId } : {});
+    // Every record store keeps a value as JSON text, written from the payload as it is (what JSON cannot
+    // hold, an undefined field, is left out there): no copy of it here.
+    await this.records.put(id, payload as unknown as Payload, expiresAt, typeof payload.grantId === 'string' && payload.grantId !== '' ? { group: payload.grantId } : {});
     if (this.uids && typeof payload.uid === 'string') await this.uids.put(payload.uid, id, expiresAt);
   }
 
