@@ -71,8 +71,9 @@ describe('delegation module settings', () => {
       'delegation.providers[1].saml2.signAuthnRequests: needs keyFile and certificateFile, the key AuthnRequests are signed with',
     ]);
     expect(() => parseConfig(delegationOn([{ ...SAML2, saml2: { ...SAML2.saml2, metadata: 'https://idp.example.org/metadata', keyFile: '/etc/tessera/sp.key', certificateFile: '/etc/tessera/sp.crt', signAuthnRequests: true } }]))).to.not.throw();
-    // Its single logout is not built: asking for it is refused rather than silently ignored.
-    expect(problems(delegationOn([{ ...SAML2, logout: true }]))).to.deep.equal(['delegation.providers[0].logout: a SAML 2 provider’s single logout is not built yet: only oidc and cas providers end the session upstream']);
+    // Its single logout signs the LogoutRequest: without a key it is refused rather than sent unsigned.
+    expect(problems(delegationOn([{ ...SAML2, logout: true }]))).to.deep.equal(['delegation.providers[0].logout: needs saml2.keyFile and saml2.certificateFile: a SAML 2 LogoutRequest is signed with tessera’s key (identity providers refuse unsigned ones)']);
+    expect(problems(delegationOn([{ ...SAML2, logout: true, saml2: { ...SAML2.saml2, keyFile: '/etc/tessera/sp.key', certificateFile: '/etc/tessera/sp.crt' } }]))).to.deep.equal([]);
   });
 
   it('needs server.publicUrl once a provider is configured (the upstream sends the browser back to it)', () => {
