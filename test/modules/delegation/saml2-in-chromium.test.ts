@@ -46,7 +46,7 @@ describe('delegation in headless Chromium: log in through an upstream SAML 2 ide
     idp = await startSimpleSamlPhp({
       port: idpPort,
       idp: await samlCredential('CN=simplesamlphp idp'),
-      sp: { entityId: `${origin}/cas/delegation/saml2/${PROVIDER}/metadata`, assertionConsumerService: `${origin}/cas/delegation/callback/${PROVIDER}`, certificate: sp.certificate },
+      sp: { entityId: `${origin}/cas/delegation/saml2/${PROVIDER}/metadata`, assertionConsumerService: `${origin}/cas/delegation/callback/${PROVIDER}`, certificate: sp.certificate, singleLogoutService: `${origin}/cas/delegation/logout` },
       users: [{ username: 'student', password: 'studentpass', attributes: { uid: ['student'], mail: ['student@ssp.example'], eduPersonAffiliation: ['member', 'student'] } }],
     });
     tessera = await startDelegation({
@@ -67,6 +67,8 @@ describe('delegation in headless Chromium: log in through an upstream SAML 2 ide
             saml2: { metadata: idp.metadataUrl, idpEntityId: idp.entityId, keyFile: join(folder, 'sp.key'), certificateFile: join(folder, 'sp.crt'), signAuthnRequests: true },
             principalAttribute: 'uid',
             attributes: { mail: 'mail', eduPersonAffiliation: 'memberOf' },
+            // Its single logout after tessera's: a signed LogoutRequest, SimpleSAMLphp's signed LogoutResponse back.
+            logout: true,
           },
         ],
       },
@@ -123,6 +125,29 @@ describe('delegation in headless Chromium: log in through an upstream SAML 2 ide
     await page.waitForURL((url) => url.toString().startsWith(`${redirectUri}?code=`), { timeout: 15_000 });
     const tokens = await client.authorizationCodeGrant(rp, new URL(page.url()), { pkceCodeVerifier: verifier, expectedState: state });
     expect(tokens.claims()?.sub).to.equal('student');
+    expect(consoleErrors, consoleErrors.join('\n')).to.deep.equal([]);
+  });
+
+  it('logs out at tessera, then at SimpleSAMLphp through its single logout, and lands on tessera’s logged-out page; the next button click asks for SimpleSAMLphp’s password again', async () => {
+    const logoutAnswers: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().startsWith(`${origin}/cas/delegation/logout`)) logoutAnswers.push(request.url());
+    });
+    await page.goto(`${origin}/cas/logout`);
+    await page.waitForURL((url) => url.toString() === `${origin}/cas/logout`, { timeout: 20_000 });
+    expect(await page.locator('h1').textContent()).to.match(/logged out/i);
+    expect(await page.locator('body').textContent()).to.not.include('did not confirm');
+    // SimpleSAMLphp answered with its LogoutResponse, over HTTP-Redirect and signed, which tessera verified.
+    expect(logoutAnswers).to.have.length(1);
+    const answer = new URL(logoutAnswers[0]!);
+    expect(answer.searchParams.get('SAMLResponse')).to.have.length.greaterThan(20);
+    expect(answer.searchParams.get('Signature')).to.have.length.greaterThan(100);
+
+    const first = `${app!.base}/first/home`;
+    await page.goto(`${origin}/cas/login?service=${encodeURIComponent(first)}`);
+    await page.getByRole('button', { name: 'Log in with SimpleSAMLphp' }).click();
+    await page.waitForURL((url) => url.toString().startsWith(idp!.base), { timeout: 15_000 });
+    await page.locator('input[name="password"]').waitFor({ timeout: 15_000 });
     expect(consoleErrors, consoleErrors.join('\n')).to.deep.equal([]);
   });
 });
