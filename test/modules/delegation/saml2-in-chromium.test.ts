@@ -5,8 +5,10 @@ import { expect } from 'chai';
 import * as client from 'openid-client';
 import type { Page } from 'playwright-core';
 import { samlCredential } from '@tessera/testkit/modules/saml2';
+import { startCasFixture, type CasFixture } from '../../clients/cas-fixture.js';
 import { skipUnlessInstalled } from '../../clients/harness.js';
-import { launchChromium, skipUnlessChromium, startAppPages, type AppPages, type HeadlessChromium } from '../../support/chromium.js';
+import { OIDC_APACHE_PROBES, OIDC_APACHE_SECRET, oidcApacheClient, startOidcApache, type OidcApache } from '../../clients/oidc-apache.js';
+import { launchChromium, skipUnlessChromium, spkiHash, startAppPages, type AppPages, type HeadlessChromium } from '../../support/chromium.js';
 import type { Tessera } from '../../support/tessera.js';
 import { validate } from '../login/support.js';
 import { CLIENT_ID, CLIENT_SECRET, RP_SERVICE } from '../oidc/support.js';
@@ -149,5 +151,91 @@ describe('delegation in headless Chromium: log in through an upstream SAML 2 ide
     await page.waitForURL((url) => url.toString().startsWith(idp!.base), { timeout: 15_000 });
     await page.locator('input[name="password"]').waitFor({ timeout: 15_000 });
     expect(consoleErrors, consoleErrors.join('\n')).to.deep.equal([]);
+  });
+});
+
+// docs/modules/delegation.md: the same IdP before a mod_auth_cas location (Apache, tessera as its CAS
+// server over https, as clients/cas-fixture.ts starts it): the login through SimpleSAMLphp reaches the
+// location, the logout at tessera ends it (back-channel single logout) and SimpleSAMLphp's session
+// (its single logout), so both ask again.
+describe('delegation in headless Chromium: SimpleSAMLphp, then a mod_auth_cas location, then the logout at both', function () {
+  this.timeout(120_000);
+  let idp: SimpleSamlPhp | undefined;
+  let fixture: CasFixture | undefined;
+  let apache: OidcApache | undefined;
+  let chromium: HeadlessChromium | undefined;
+  let base = '';
+
+  before(async function () {
+    skipUnlessChromium(this, 'delegation through SimpleSAMLphp in Chromium');
+    skipUnlessInstalled(this, 'SimpleSAMLphp', SIMPLESAMLPHP_PROBES, 'scripts/install-simplesamlphp.sh');
+    skipUnlessInstalled(this, 'mod_auth_cas for delegation through SimpleSAMLphp in Chromium', OIDC_APACHE_PROBES);
+    const [tesseraPort, idpPort, apachePort] = [await freePort(), await freePort(), await freePort()] as const;
+    base = `http://127.0.0.1:${apachePort}`;
+    const tessera = `https://127.0.0.1:${tesseraPort}/cas`;
+    const folder = mkdtempSync(join(tmpdir(), 'tessera-delegation-ssp-cas-'));
+    const sp = await samlCredential('CN=tessera as SP');
+    writeFileSync(join(folder, 'sp.key'), sp.privateKey, { mode: 0o600 });
+    writeFileSync(join(folder, 'sp.crt'), sp.certificate);
+    idp = await startSimpleSamlPhp({
+      port: idpPort,
+      idp: await samlCredential('CN=simplesamlphp idp'),
+      sp: { entityId: `${tessera}/delegation/saml2/${PROVIDER}/metadata`, assertionConsumerService: `${tessera}/delegation/callback/${PROVIDER}`, certificate: sp.certificate, singleLogoutService: `${tessera}/delegation/logout` },
+      users: [{ username: 'student', password: 'studentpass', attributes: { uid: ['student'], mail: ['student@ssp.example'] } }],
+    });
+    const provider = { id: PROVIDER, type: 'saml2', title: 'SimpleSAMLphp', saml2: { metadata: idp.metadataUrl, idpEntityId: idp.entityId, keyFile: join(folder, 'sp.key'), certificateFile: join(folder, 'sp.crt'), signAuthnRequests: true }, principalAttribute: 'uid', logout: true };
+    fixture = await startCasFixture({
+      serviceUrls: [`${base}/cas-app/`],
+      browserLogin: true,
+      oidc: { port: tesseraPort, clients: [oidcApacheClient(base)] },
+      more: { modules: ['delegation'], settings: { delegation: { providers: [provider] } } },
+    });
+    apache = await startOidcApache({ casUrl: fixture.url, caFile: fixture.caFile, port: apachePort, clientId: 'apache', clientSecret: OIDC_APACHE_SECRET });
+    chromium = await launchChromium({ args: [`--ignore-certificate-errors-spki-list=${await spkiHash(fixture.certFile)}`] });
+  });
+  afterEach(async function () {
+    if (idp !== undefined && this.currentTest?.state === 'failed') process.stdout.write(`SimpleSAMLphp's Apache error log:\n${await idp.errorLog()}\ntessera log:\n${fixture?.tessera.logs.slice(-20).join('\n') ?? ''}\n`);
+  });
+  after(async () => {
+    await chromium?.close();
+    await apache?.stop();
+    await fixture?.close();
+    await idp?.stop();
+  });
+
+  it('logs in at SimpleSAMLphp from the mod_auth_cas location; the logout at tessera goes through SimpleSAMLphp’s single logout to the logged-out page; then the location and SimpleSAMLphp both ask again', async () => {
+    const page = await chromium!.context.newPage();
+    const logIn = async () => {
+      await page.getByRole('button', { name: 'Log in with SimpleSAMLphp' }).click();
+      await page.waitForURL((url) => url.toString().startsWith(idp!.base), { timeout: 15_000 });
+      await page.locator('input[name="username"]').fill('student');
+      await page.locator('input[name="password"]').fill('studentpass');
+      await Promise.all([page.waitForURL((url) => !url.toString().startsWith(idp!.base), { timeout: 20_000 }), page.locator('input[name="password"]').press('Enter')]);
+    };
+    await page.goto(`${base}/cas-app/`);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).to.equal('Log in');
+    await logIn();
+    await page.waitForURL(`${base}/cas-app/`, { timeout: 20_000 });
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).to.equal('CAS app');
+    expect(await page.locator('#user').textContent()).to.equal('student');
+
+    const delivered = () => fixture!.tessera.audit.filter((line) => line.includes('"action":"logout.request.delivered"')).length;
+    const deliveredBefore = delivered();
+    await page.goto(`${fixture!.url}/logout`);
+    await page.waitForURL(`${fixture!.url}/logout`, { timeout: 20_000 });
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).to.equal('You are logged out');
+    expect(await page.locator('body').textContent()).to.not.include('did not confirm');
+    expect(fixture!.tessera.audit.filter((line) => line.includes('"action":"delegation.logout.failed"'))).to.deep.equal([]);
+
+    // The mod_auth_cas location asks for tessera's login form again, once single logout reached it.
+    const deadline = Date.now() + 10_000;
+    while (delivered() === deliveredBefore && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+    await page.goto(`${base}/cas-app/`);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).to.equal('Log in');
+    expect(page.url()).to.match(new RegExp(`^${fixture!.url}/login\\?service=`));
+    // SimpleSAMLphp's session ended too: the button leads to its password again.
+    await page.getByRole('button', { name: 'Log in with SimpleSAMLphp' }).click();
+    await page.waitForURL((url) => url.toString().startsWith(idp!.base), { timeout: 15_000 });
+    await page.locator('input[name="password"]').waitFor({ timeout: 15_000 });
   });
 });
