@@ -286,6 +286,35 @@ describe('delegation: hostile input at the start and the callback', () => {
     }
   });
 
+  it('over https (TLS ending at a proxy), the __Host- cookie carries the login through: the proof is taken from the browser that left, and from no other', async () => {
+    const port = await freePort();
+    const publicHttps = 'https://sso.example.org';
+    const behindProxy = await startDelegation({
+      server: { host: '127.0.0.1', port, nodeName: 'e2e', publicUrl: publicHttps },
+      delegation: { providers: [{ id: 'fake-oauth', type: 'oauth2', title: 'Fake OAuth', oauth2: { authorizationUrl: `${fake.issuer}/authorize`, tokenUrl: `${fake.issuer}/token`, profileUrl: `${fake.issuer}/user`, clientId: CLIENT.id, clientSecret: CLIENT.secret } }] },
+    });
+    const local = (url: string) => url.replace(publicHttps, `http://127.0.0.1:${port}`);
+    try {
+      const loginPage = `${behindProxy.url}/login?service=${encodeURIComponent(APP)}`;
+      const proofOf = async (browser: Browser) => {
+        const left = await browser.post(`${behindProxy.url}/delegation/login`, { ...formOf((await browser.get(loginPage)).body).hidden, delegatedProvider: 'fake-oauth' });
+        expect(left.status, left.body).to.equal(302);
+        const answered = await fetch(left.location!, { redirect: 'manual' });
+        return browser.get(local(answered.headers.get('location')!));
+      };
+      const victim = new Browser({}, 'https');
+      const back = await proofOf(victim);
+      expect(back.status, back.body).to.equal(200);
+      const attacker = new Browser({}, 'https');
+      const stolen = await attacker.post(`${behindProxy.url}/login?service=${encodeURIComponent(APP)}`, { ...formOf((await attacker.get(loginPage)).body).hidden, delegatedLogin: formOf(back.body).hidden['delegatedLogin']! });
+      expect(stolen.location).to.equal(null);
+      const landing = await victim.submit(await proofOf(victim));
+      expect(landing.location).to.match(/^https:\/\/app\.example\.org\/home\?ticket=ST-/);
+    } finally {
+      await behindProxy.close();
+    }
+  });
+
   it('puts the start route under the login form’s rate per address (throttle.loginForm): 429 past the burst, nothing kept', async () => {
     const port = await freePort();
     const throttled = await startDelegation({
