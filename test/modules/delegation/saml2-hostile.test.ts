@@ -82,6 +82,10 @@ describe('delegation: hostile SAML 2 Responses at the callback', () => {
       const evil = evilAssertion(xml, 'admin').replace('<saml:Subject>', `<saml:Subject>${signed}`);
       return xml.replace(signed, evil);
     },
+    'the signed assertion moved into its own Signature’s Object, an unsigned one around it': (xml) => {
+      const signed = /<saml:Assertion[\s\S]*<\/saml:Assertion>/.exec(xml)![0];
+      return xml.replace(signed, evilAssertion(xml, 'admin').replace('</saml:Issuer>', `</saml:Issuer><ds:Signature xmlns:ds="http://www.w3.org/2000/09/xmldsig#"><ds:Object>${signed}</ds:Object></ds:Signature>`));
+    },
     'the signed assertion moved into the Response’s Extensions, an unsigned one in its place': (xml) => {
       const signed = /<saml:Assertion[\s\S]*<\/saml:Assertion>/.exec(xml)![0];
       return xml.replace(signed, evilAssertion(xml, 'admin')).replace('<samlp:Status>', `<samlp:Extensions>${signed}</samlp:Extensions><samlp:Status>`);
@@ -138,6 +142,15 @@ describe('delegation: hostile SAML 2 Responses at the callback', () => {
     const back = await postBack(browser, request, base64Of(xml));
     expect(back.status, back.body).to.equal(401);
     expect((await new Browser().get(`${base}/login`)).status).to.equal(200);
+  });
+
+  it('an external entity (XXE) naming a local file is not read: refused, the file’s content nowhere', async () => {
+    const browser = new Browser();
+    const request = await leave(browser);
+    const xml = xmlOf(goodResponse(request, 'alice-at-partner')).replace(/^(<\?xml[^>]*>)?/, '<?xml version="1.0"?><!DOCTYPE samlp:Response [<!ENTITY xxe SYSTEM "file:///etc/hostname">]>').replace('>alice-at-partner<', '>&xxe;<');
+    const back = await postBack(browser, request, base64Of(xml));
+    expect(back.status, back.body).to.equal(401);
+    expect(await userOf(browser, back)).to.equal(undefined);
   });
 
   it('a deeply nested SAMLResponse (100 000 levels) and a huge one are refused with a page, the server stays up', async () => {
