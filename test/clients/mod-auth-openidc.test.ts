@@ -1,20 +1,12 @@
-import { createHash, X509Certificate } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { freePort } from '@tessera/testkit';
-import { launchChromium, skipUnlessChromium, type HeadlessChromium } from '../support/chromium.js';
+import { launchChromium, skipUnlessChromium, spkiHash, type HeadlessChromium } from '../support/chromium.js';
 import { startCasFixture, type CasFixture } from './cas-fixture.js';
 import { skipUnlessInstalled } from './harness.js';
-import { OIDC_APACHE_PROBES, startOidcApache, type OidcApache } from './oidc-apache.js';
+import { OIDC_APACHE_PROBES, OIDC_APACHE_SECRET, oidcApacheClient, startOidcApache, type OidcApache } from './oidc-apache.js';
 
-const CLIENT_SECRET = 'apache-secret-of-at-least-16';
 
-/** The base64 SHA-256 of a certificate's public key, as Chromium's --ignore-certificate-errors-spki-list takes it. */
-async function spkiHash(certFile: string): Promise<string> {
-  const key = new X509Certificate(await readFile(certFile)).publicKey.export({ type: 'spki', format: 'der' });
-  return createHash('sha256').update(key).digest('base64');
-}
 
 // docs/modules/oidc.md: Apache mod_auth_openidc with tessera as its OpenID Provider, in a real browser
 // (Debian's Chromium, headless): tessera's login form, the claims on the application's page, a
@@ -31,24 +23,10 @@ describe('mod_auth_openidc and mod_auth_cas on one tessera session, in Chromium'
     skipUnlessChromium(this, 'mod_auth_openidc in Chromium');
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
-    const client = {
-      '@class': 'org.apereo.cas.services.OidcRegisteredService',
-      id: 50,
-      name: 'Apache mod_auth_openidc',
-      // Its redirect URI, and the public page the OIDC logout returns to.
-      serviceId: `^http://127\\.0\\.0\\.1:${port}/(oidc-app/redirect_uri(\\?.*)?|logged-out/)$`,
-      clientId: 'apache',
-      clientSecret: CLIENT_SECRET,
-      scopes: ['java.util.HashSet', ['openid', 'email', 'profile']],
-      bypassApprovalPrompt: true,
-      // The directory's `mail` reaches the client as the standard `email` claim, by Apereo's email scope policy.
-      attributeReleasePolicy: {
-        '@class': 'org.apereo.cas.oidc.claims.OidcEmailScopeAttributeReleasePolicy',
-        claimMappings: { '@class': 'java.util.TreeMap', email: 'mail' },
-      },
-    };
+    // Its redirect URI, and the public page the OIDC logout returns to.
+    const client = oidcApacheClient(base, '(oidc-app/redirect_uri(\\?.*)?|logged-out/)');
     fixture = await startCasFixture({ serviceUrls: [`${base}/cas-app/`], browserLogin: true, oidc: { port: await freePort(), clients: [client] } });
-    apache = await startOidcApache({ casUrl: fixture.url, caFile: fixture.caFile, port, clientId: 'apache', clientSecret: CLIENT_SECRET });
+    apache = await startOidcApache({ casUrl: fixture.url, caFile: fixture.caFile, port, clientId: 'apache', clientSecret: OIDC_APACHE_SECRET });
     // Chromium has no store for the run's test CA: it accepts tessera's certificate by its key, and nothing else untrusted.
     browser = await launchChromium({ args: [`--ignore-certificate-errors-spki-list=${await spkiHash(fixture.certFile)}`] });
   });

@@ -5,6 +5,28 @@ import { makeTempDir, startChildServer, type ChildServer, type Probe } from './h
 
 const NEEDED_MODULES = ['mpm_event', 'authn_core', 'authz_core', 'authz_user', 'dir', 'headers', 'include', 'auth_cas', 'auth_openidc'];
 
+/** The client secret the Apache's mod_auth_openidc is registered under at tessera. */
+export const OIDC_APACHE_SECRET = 'apache-secret-of-at-least-16';
+
+/**
+ * The Apache's mod_auth_openidc as an OidcRegisteredService (client id `apache`): `redirectPaths` is
+ * the serviceId's path part after the base (its redirect URI, and whatever else the test lets it
+ * return to); the directory's `mail` reaches it as the `email` claim, by Apereo's email scope policy.
+ */
+export function oidcApacheClient(base: string, redirectPaths = 'oidc-app/redirect_uri(\\?.*)?'): Record<string, unknown> {
+  return {
+    '@class': 'org.apereo.cas.services.OidcRegisteredService',
+    id: 50,
+    name: 'Apache mod_auth_openidc',
+    serviceId: `^${base.replace(/[.]/g, '\\.')}/${redirectPaths}$`,
+    clientId: 'apache',
+    clientSecret: OIDC_APACHE_SECRET,
+    scopes: ['java.util.HashSet', ['openid', 'email', 'profile']],
+    bypassApprovalPrompt: true,
+    attributeReleasePolicy: { '@class': 'org.apereo.cas.oidc.claims.OidcEmailScopeAttributeReleasePolicy', claimMappings: { '@class': 'java.util.TreeMap', email: 'mail' } },
+  };
+}
+
 export const OIDC_APACHE_PROBES: readonly Probe[] = [[APACHE, '-v'], ...NEEDED_MODULES.map((name): Probe => ['test', '-f', `${MODULES}/mod_${name}.so`])];
 
 export interface OidcApacheOptions {

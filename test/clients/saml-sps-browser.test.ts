@@ -1,40 +1,19 @@
-import { createHash, X509Certificate } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { freePort } from '@tessera/testkit';
 import { overHttps } from '../support/https.js';
-import { launchChromium, skipUnlessChromium, type HeadlessChromium } from '../support/chromium.js';
+import { launchChromium, skipUnlessChromium, spkiHash, type HeadlessChromium } from '../support/chromium.js';
 import { startCasFixture, type CasFixture } from './cas-fixture.js';
 import { makeTempDir, skipUnlessInstalled, type TempDir } from './harness.js';
-import { OIDC_APACHE_PROBES, startOidcApache, type OidcApache } from './oidc-apache.js';
+import { OIDC_APACHE_PROBES, OIDC_APACHE_SECRET, oidcApacheClient, startOidcApache, type OidcApache } from './oidc-apache.js';
 import { MELLON_PROBES, SAML_CAS_PROBES, SAML_SP_INSTALLER, SHIBBOLETH_PROBES, startMellonApache, startShibbolethApache, type SamlSpApache, type SamlSpOptions } from './saml-apache.js';
 
 const SAML_SERVICE = 'org.apereo.cas.support.saml.services.SamlRegisteredService';
 const MAIL_OID = 'urn:oid:0.9.2342.19200300.100.1.3';
-const CLIENT_SECRET = 'apache-secret-of-at-least-16';
 
-/** mod_auth_openidc at `base` as an OidcRegisteredService, as test/clients/mod-auth-openidc.test.ts registers it. */
-function oidcClient(base: string): Record<string, unknown> {
-  return {
-    '@class': 'org.apereo.cas.services.OidcRegisteredService',
-    id: 50,
-    name: 'Apache mod_auth_openidc',
-    serviceId: `^${base.replace(/[.]/g, '\\.')}/oidc-app/redirect_uri(\\?.*)?$`,
-    clientId: 'apache',
-    clientSecret: CLIENT_SECRET,
-    scopes: ['java.util.HashSet', ['openid', 'email', 'profile']],
-    bypassApprovalPrompt: true,
-    attributeReleasePolicy: { '@class': 'org.apereo.cas.oidc.claims.OidcEmailScopeAttributeReleasePolicy', claimMappings: { '@class': 'java.util.TreeMap', email: 'mail' } },
-  };
-}
 
-/** The base64 SHA-256 of a certificate's public key, as Chromium's --ignore-certificate-errors-spki-list takes it. */
-async function spkiHash(certFile: string): Promise<string> {
-  const key = new X509Certificate(await readFile(certFile)).publicKey.export({ type: 'spki', format: 'der' });
-  return createHash('sha256').update(key).digest('base64');
-}
 
 /** A real SP in Apache beside a mod_auth_cas page, tessera as its IdP, and Chromium: what each scenario needs. */
 interface Scene {
@@ -69,11 +48,11 @@ async function setUp(options: SceneOptions, folder: TempDir): Promise<Scene> {
     serviceUrls: [`${base}/cas-app/`],
     browserLogin: true,
     saml2: { port: tesseraPort, serviceProviders: [options.definition(base, metadataFile)] },
-    ...(oidcBase !== undefined && { oidc: { port: tesseraPort, clients: [oidcClient(oidcBase)] } }),
+    ...(oidcBase !== undefined && { oidc: { port: tesseraPort, clients: [oidcApacheClient(oidcBase)] } }),
   });
   let oidc: OidcApache | undefined;
   try {
-    if (oidcBase !== undefined) oidc = await startOidcApache({ casUrl: fixture.url, caFile: fixture.caFile, port: Number(new URL(oidcBase).port), clientId: 'apache', clientSecret: CLIENT_SECRET });
+    if (oidcBase !== undefined) oidc = await startOidcApache({ casUrl: fixture.url, caFile: fixture.caFile, port: Number(new URL(oidcBase).port), clientId: 'apache', clientSecret: OIDC_APACHE_SECRET });
     const metadata = await overHttps(`${fixture.url}/idp/metadata`, { ca: await readFile(fixture.caFile, 'utf8'), method: 'GET' });
     if (metadata.status !== 200) throw new Error(`tessera's metadata answered ${metadata.status}`);
     const sp = await options.startSp({ port, idpMetadata: metadata.body, idpEntityId: `${fixture.url}/idp`, cas: { casUrl: fixture.url, caFile: fixture.caFile } });

@@ -1,3 +1,4 @@
+import { createHash, X509Certificate } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
@@ -92,4 +93,10 @@ export async function startAppPages(): Promise<AppPages> {
       app.close();
     },
   };
+}
+
+/** The base64 SHA-256 of a certificate's public key, as Chromium's --ignore-certificate-errors-spki-list takes it. */
+export async function spkiHash(certFile: string): Promise<string> {
+  const key = new X509Certificate(await readFile(certFile)).publicKey.export({ type: 'spki', format: 'der' });
+  return createHash('sha256').update(key).digest('base64');
 }

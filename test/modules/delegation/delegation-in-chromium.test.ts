@@ -1,18 +1,15 @@
-import { createHash, X509Certificate } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { freePort } from '@tessera/testkit';
 import { startCasFixture, type CasFixture } from '../../clients/cas-fixture.js';
 import { skipUnlessInstalled } from '../../clients/harness.js';
-import { OIDC_APACHE_PROBES, startOidcApache, type OidcApache } from '../../clients/oidc-apache.js';
-import { launchChromium, skipUnlessChromium, type HeadlessChromium } from '../../support/chromium.js';
+import { OIDC_APACHE_PROBES, OIDC_APACHE_SECRET, oidcApacheClient, startOidcApache, type OidcApache } from '../../clients/oidc-apache.js';
+import { launchChromium, skipUnlessChromium, spkiHash, type HeadlessChromium } from '../../support/chromium.js';
 import type { Tessera } from '../../support/tessera.js';
 import { startLogin } from '../login/support.js';
 import { CLIENT as OAUTH2_CLIENT, startFakeOAuth2 } from './oauth2-upstream.js';
 import { startOidcUpstream, UPSTREAM_CLIENT } from './oidc-upstream.js';
 
-const APACHE_CLIENT_SECRET = 'apache-secret-of-at-least-16';
 
 /** An upstream the test started for one button: its provider settings, how a user logs in on its own pages, and its logout. */
 interface StartedUpstream {
@@ -140,26 +137,7 @@ const BUTTONS: readonly UpstreamButton[] = [
   },
 ];
 
-/** The OIDC client: mod_auth_openidc in the Apache that also holds the mod_auth_cas location. */
-function oidcClient(base: string): Record<string, unknown> {
-  return {
-    '@class': 'org.apereo.cas.services.OidcRegisteredService',
-    id: 50,
-    name: 'Apache mod_auth_openidc',
-    serviceId: `^${base.replace(/[.]/g, '\\.')}/oidc-app/redirect_uri(\\?.*)?$`,
-    clientId: 'apache',
-    clientSecret: APACHE_CLIENT_SECRET,
-    scopes: ['java.util.HashSet', ['openid', 'email', 'profile']],
-    bypassApprovalPrompt: true,
-    attributeReleasePolicy: { '@class': 'org.apereo.cas.oidc.claims.OidcEmailScopeAttributeReleasePolicy', claimMappings: { '@class': 'java.util.TreeMap', email: 'mail' } },
-  };
-}
 
-/** The base64 SHA-256 of a certificate's public key, as Chromium's --ignore-certificate-errors-spki-list takes it. */
-async function spkiHash(certFile: string): Promise<string> {
-  const key = new X509Certificate(await readFile(certFile)).publicKey.export({ type: 'spki', format: 'der' });
-  return createHash('sha256').update(key).digest('base64');
-}
 
 // docs/modules/delegation.md: in a real browser, for each button: the upstream's own pages, the page back
 // (its script posts the login form by itself, allowed by the CSP), a mod_auth_cas location and an OIDC
@@ -184,10 +162,10 @@ describe('delegation in headless Chromium: each button, then mod_auth_cas and an
     fixture = await startCasFixture({
       serviceUrls: [`${base}/cas-app/`],
       browserLogin: true,
-      oidc: { port: tesseraPort, clients: [oidcClient(base)] },
+      oidc: { port: tesseraPort, clients: [oidcApacheClient(base)] },
       more: { modules: ['delegation'], settings: { delegation: { providers: upstreams.map((upstream) => upstream.provider) } } },
     });
-    apache = await startOidcApache({ casUrl: fixture.url, caFile: fixture.caFile, port: apachePort, clientId: 'apache', clientSecret: APACHE_CLIENT_SECRET });
+    apache = await startOidcApache({ casUrl: fixture.url, caFile: fixture.caFile, port: apachePort, clientId: 'apache', clientSecret: OIDC_APACHE_SECRET });
     spki = await spkiHash(fixture.certFile);
   });
   after(async () => {

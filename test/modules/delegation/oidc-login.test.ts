@@ -5,30 +5,11 @@ import { APP, type Tessera } from '../../support/tessera.js';
 import { validate } from '../login/support.js';
 import { MovableClock } from '../webauthn/support.js';
 import { freePort, startDelegation } from './support.js';
-import { startOidcUpstream, UPSTREAM_CLIENT, type OidcUpstreamServer } from './oidc-upstream.js';
+import { startOidcUpstream, throughUpstream, UPSTREAM_CLIENT, type OidcUpstreamServer } from './oidc-upstream.js';
 
 const PROVIDER = 'partner-oidc';
 const AUDIT = (lines: readonly string[], action: string) => lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((record) => record['action'] === action);
 
-/** The upstream's development pages: log in as `login`, then agree, until the browser leaves the upstream (not following the way back). */
-async function upstreamLogin(browser: Browser, page: Visit, issuer: string, login: string): Promise<Visit> {
-  const within = async (visit: Visit) => {
-    let next = visit;
-    while (next.status >= 300 && next.status < 400 && next.location !== null && new URL(next.location, next.url).toString().startsWith(issuer)) {
-      next = await browser.get(new URL(next.location, next.url).toString());
-    }
-    return next;
-  };
-  let current = await within(page);
-  for (let pages = 0; pages < 4 && current.url.startsWith(issuer) && current.status === 200; pages++) {
-    // Its forms: the login (login, password), then the consent; each posts to its own action.
-    const action = /<form[^>]*action="([^"]+)"/.exec(current.body)?.[1];
-    if (action === undefined) break;
-    const hidden = Object.fromEntries([...current.body.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)].map(([, name, value]) => [name!, value!]));
-    current = await within(await browser.post(new URL(action, current.url).toString(), { ...hidden, login, password: 'any' }));
-  }
-  return current;
-}
 
 interface Setup {
   readonly upstream: OidcUpstreamServer;
@@ -100,7 +81,7 @@ function oidcLogins(storage: () => Record<string, unknown>, nodeCount: number): 
   async function upstreamAnswer(browser: Browser, user = 'alice'): Promise<string> {
     const left = await leave(browser, first());
     expect(left.status, left.body).to.equal(302);
-    const answered = await upstreamLogin(browser, await browser.get(left.location!), setup.upstream.issuer, user);
+    const answered = (await throughUpstream(browser, await browser.get(left.location!), setup.upstream.issuer, user)).leaving;
     expect(answered.status, `${answered.url} ${answered.status} ${answered.location}`).to.be.within(300, 399);
     return new URL(answered.location!, answered.url).toString();
   }

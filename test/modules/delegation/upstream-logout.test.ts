@@ -1,10 +1,10 @@
 import { expect } from 'chai';
 import { describeWithRedis } from '@tessera/testkit/redis';
-import { Browser, formOf, headingOf, type Visit } from '../../support/browser.js';
+import { Browser, formOf, headingOf } from '../../support/browser.js';
 import { APP, type Tessera } from '../../support/tessera.js';
 import { MovableClock } from '../webauthn/support.js';
 import { freePort, startDelegation } from './support.js';
-import { startOidcUpstream, UPSTREAM_CLIENT, type OidcUpstreamServer } from './oidc-upstream.js';
+import { startOidcUpstream, throughUpstream, UPSTREAM_CLIENT, type OidcUpstreamServer } from './oidc-upstream.js';
 
 /** Logout on: the session's upstream logout follows tessera's. */
 const WITH_LOGOUT = 'partner-oidc';
@@ -26,26 +26,6 @@ interface Setup {
 
 const nodeBase = (node: Tessera, base: string) => base.replace(/:\d+\/cas$/, `:${new URL(node.url).port}/cas`);
 
-/** The upstream's development pages: log in as `login` when asked, agree when asked, until the browser leaves the upstream. */
-async function throughUpstream(browser: Browser, page: Visit, issuer: string, login: string): Promise<{ readonly leaving: Visit; readonly askedPassword: boolean }> {
-  const within = async (visit: Visit) => {
-    let next = visit;
-    while (next.status >= 300 && next.status < 400 && next.location !== null && new URL(next.location, next.url).toString().startsWith(issuer)) {
-      next = await browser.get(new URL(next.location, next.url).toString());
-    }
-    return next;
-  };
-  let current = await within(page);
-  let askedPassword = false;
-  for (let pages = 0; pages < 4 && current.url.startsWith(issuer) && current.status === 200; pages++) {
-    if (current.body.includes('name="password"')) askedPassword = true;
-    const action = /<form[^>]*action="([^"]+)"/.exec(current.body)?.[1];
-    if (action === undefined) break;
-    const hidden = Object.fromEntries([...current.body.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)].map(([, name, value]) => [name!, value!]));
-    current = await within(await browser.post(new URL(action, current.url).toString(), { ...hidden, login, password: 'any' }));
-  }
-  return { leaving: current, askedPassword };
-}
 
 /** The claims of a JWT's payload, unverified (the upstream signed it; the test reads who it names). */
 function claimsOf(jwt: string): Record<string, unknown> {
