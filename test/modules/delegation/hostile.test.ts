@@ -168,6 +168,25 @@ describe('delegation: hostile input at the start and the callback', () => {
     expect(landing.location).to.match(/^https:\/\/app\.example\.org\/home\?ticket=ST-/);
   });
 
+  it('takes a proof only from the browser that left for the upstream: a proof id posted from another browser logs no one in', async () => {
+    fake.flaws.idToken = 'none';
+    const victim = new Browser();
+    const back = await roundTrip(victim, 'fake-oidc');
+    expect(back.status, back.body).to.equal(200);
+    const proofId = formOf(back.body).hidden['delegatedLogin']!;
+    // The attacker has the victim's proof id (a leaked page or log) and posts it with their own login form.
+    const attacker = new Browser();
+    const attackerForm = await attacker.get(`${base}/login?service=${encodeURIComponent(APP)}`);
+    const stolen = await attacker.post(`${base}/login?service=${encodeURIComponent(APP)}`, { ...formOf(attackerForm.body).hidden, delegatedLogin: proofId });
+    expect(stolen.status, stolen.body).to.not.equal(302);
+    expect(stolen.location).to.equal(null);
+    expect(await attacker.cookie(base, 'TGC')).to.equal(undefined);
+    // The proof is used up by that post: the victim logs in again, and their own proof works.
+    const again = await roundTrip(victim, 'fake-oidc');
+    const landing = await victim.submit(again);
+    expect(landing.location).to.match(/^https:\/\/app\.example\.org\/home\?ticket=ST-/);
+  });
+
   for (const flaw of ['signed-by-another-key', 'alg-none', 'expired', 'another-nonce', 'huge-answer'] as const) {
     it(`refuses an ID token ${flaw.replaceAll('-', ' ')}: a page (401), no session`, async () => {
       fake.flaws.idToken = flaw;
@@ -251,7 +270,7 @@ describe('delegation: hostile input at the start and the callback', () => {
     expect((await elsewhere.get(`${base}/delegation/callback/fake-oauth?state=${ownState}`)).status).to.equal(401);
   });
 
-  it('sends the TDELEGATION cookie Secure, HttpOnly, SameSite=Lax on its path when server.publicUrl is https, TLS ending at a proxy that says nothing (no trustProxy)', async () => {
+  it('sends the delegation cookie as __Host-TDELEGATION (Secure, HttpOnly, SameSite=Lax, Path=/, no Domain) when server.publicUrl is https, TLS ending at a proxy that says nothing (no trustProxy)', async () => {
     const port = await freePort();
     const behindProxy = await startDelegation({
       server: { host: '127.0.0.1', port, nodeName: 'e2e', publicUrl: 'https://sso.example.org' },
@@ -260,8 +279,37 @@ describe('delegation: hostile input at the start and the callback', () => {
     try {
       const left = await fetch(`${behindProxy.url}/delegation/login`, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ delegatedProvider: 'fake-oauth', formToken: 'any' }) });
       expect(left.status, await left.text()).to.equal(302);
-      const cookie = left.headers.getSetCookie().find((line) => line.startsWith('TDELEGATION='));
-      expect(cookie?.split('; ').slice(1).sort()).to.deep.equal(['httponly', 'path=/cas/delegation', 'samesite=lax', 'secure']);
+      const cookie = left.headers.getSetCookie().find((line) => line.startsWith('__Host-TDELEGATION='));
+      expect(cookie?.split('; ').slice(1).sort()).to.deep.equal(['httponly', 'path=/', 'samesite=lax', 'secure']);
+    } finally {
+      await behindProxy.close();
+    }
+  });
+
+  it('over https (TLS ending at a proxy), the __Host- cookie carries the login through: the proof is taken from the browser that left, and from no other', async () => {
+    const port = await freePort();
+    const publicHttps = 'https://sso.example.org';
+    const behindProxy = await startDelegation({
+      server: { host: '127.0.0.1', port, nodeName: 'e2e', publicUrl: publicHttps },
+      delegation: { providers: [{ id: 'fake-oauth', type: 'oauth2', title: 'Fake OAuth', oauth2: { authorizationUrl: `${fake.issuer}/authorize`, tokenUrl: `${fake.issuer}/token`, profileUrl: `${fake.issuer}/user`, clientId: CLIENT.id, clientSecret: CLIENT.secret } }] },
+    });
+    const local = (url: string) => url.replace(publicHttps, `http://127.0.0.1:${port}`);
+    try {
+      const loginPage = `${behindProxy.url}/login?service=${encodeURIComponent(APP)}`;
+      const proofOf = async (browser: Browser) => {
+        const left = await browser.post(`${behindProxy.url}/delegation/login`, { ...formOf((await browser.get(loginPage)).body).hidden, delegatedProvider: 'fake-oauth' });
+        expect(left.status, left.body).to.equal(302);
+        const answered = await fetch(left.location!, { redirect: 'manual' });
+        return browser.get(local(answered.headers.get('location')!));
+      };
+      const victim = new Browser({}, 'https');
+      const back = await proofOf(victim);
+      expect(back.status, back.body).to.equal(200);
+      const attacker = new Browser({}, 'https');
+      const stolen = await attacker.post(`${behindProxy.url}/login?service=${encodeURIComponent(APP)}`, { ...formOf((await attacker.get(loginPage)).body).hidden, delegatedLogin: formOf(back.body).hidden['delegatedLogin']! });
+      expect(stolen.location).to.equal(null);
+      const landing = await victim.submit(await proofOf(victim));
+      expect(landing.location).to.match(/^https:\/\/app\.example\.org\/home\?ticket=ST-/);
     } finally {
       await behindProxy.close();
     }

@@ -9,7 +9,7 @@ import { SERVICE } from '../../request/credential-request.js';
 import { requestOrigin } from '../../request/request-origin.js';
 import { defineRoute } from '../../routes/route.js';
 import { DelegationPages, type DelegationPage } from './pages.js';
-import { DELEGATION_CALLBACK_PATH, DELEGATION_COOKIE, DELEGATION_LOGOUT_PATH, DELEGATION_PARAMETERS, DELEGATION_SAML2_PATH, DELEGATION_START_PATH, POSTED_AGAIN, PROVIDER_ID, RELAY_STATE, SAML_RESPONSE, SIG_ALG, SIGNATURE } from './parameters.js';
+import { DELEGATION_CALLBACK_PATH, delegationCookie, DELEGATION_LOGOUT_PATH, DELEGATION_PARAMETERS, DELEGATION_SAML2_PATH, DELEGATION_START_PATH, POSTED_AGAIN, PROVIDER_ID, RELAY_STATE, SAML_RESPONSE, SIG_ALG, SIGNATURE } from './parameters.js';
 import { delegationButtonsPart } from './views.js';
 
 export interface DelegationModuleOptions {
@@ -60,8 +60,7 @@ export function delegationModule(options: DelegationModuleOptions): HttpModule {
         ctx.set('Cache-Control', 'no-store');
         ctx.redirect(onward);
       };
-      const cookiePath = `${http.options.basePath}/delegation`;
-      const secure = http.options.publicUrl?.startsWith('https:') ?? false;
+      const cookie = delegationCookie(http.options.publicUrl, http.options.basePath);
       const show = (ctx: Context, status: number, page: DelegationPage) => {
         ctx.status = status;
         ctx.type = 'text/html; charset=utf-8';
@@ -80,7 +79,7 @@ export function delegationModule(options: DelegationModuleOptions): HttpModule {
           operationId: 'delegationStart',
           summary: 'Log in through an upstream identity provider: leave for it',
           description:
-            'The login page’s upstream buttons post the login form here with `delegatedProvider`. The provider must be configured and allowed for `service` (its `delegatedAuthenticationPolicy`). The login form (its token, service and options) is kept under a fresh state bound to this browser (the `TDELEGATION` cookie), with a nonce and a PKCE verifier, for `delegation.stateSeconds`; the browser goes upstream. Other fields of the form (a password) are not read.',
+            'The login page’s upstream buttons post the login form here with `delegatedProvider`. The provider must be configured and allowed for `service` (its `delegatedAuthenticationPolicy`). The login form (its token, service and options) is kept under a fresh state bound to this browser (the `TDELEGATION` cookie; `__Host-TDELEGATION` over https, so a sibling subdomain cannot plant it), with a nonce and a PKCE verifier, for `delegation.stateSeconds`; the browser goes upstream. Other fields of the form (a password) are not read.',
           request: {
             parameters: z.object({
               [DELEGATION_PARAMETERS.provider]: PROVIDER_ID,
@@ -107,10 +106,10 @@ export function delegationModule(options: DelegationModuleOptions): HttpModule {
               const allowed = allowedProviderIds(options.providers.map(({ id }) => id), service === undefined ? undefined : DELEGATION_POLICY.of(service));
               if (!login.has(provider) || !allowed.includes(provider)) throw new UpstreamFailure('provider', `provider ${provider} is not allowed here`, serviceUrl);
               if (parameters.formToken === undefined || parameters.formToken === '') throw new UpstreamFailure('state', 'the login form came without its token', serviceUrl);
-              const browserKey = ctx.cookies.get(DELEGATION_COOKIE) ?? login.browserKey();
+              const browserKey = ctx.cookies.get(cookie.name) ?? login.browserKey();
               // The cookies library refuses a Secure cookie on a request it takes for plain HTTP: the proxy's hop is.
-              if (secure) ctx.cookies.secure = true;
-              ctx.cookies.set(DELEGATION_COOKIE, browserKey, { httpOnly: true, sameSite: 'lax', secure, path: cookiePath, overwrite: true });
+              if (cookie.secure) ctx.cookies.secure = true;
+              ctx.cookies.set(cookie.name, browserKey, { httpOnly: true, sameSite: 'lax', secure: cookie.secure, path: cookie.path, overwrite: true });
               const form = {
                 formToken: parameters.formToken,
                 ...(serviceUrl !== undefined && { service: serviceUrl }),
@@ -132,7 +131,7 @@ export function delegationModule(options: DelegationModuleOptions): HttpModule {
           operationId: 'delegationCallback',
           summary: 'Log in through an upstream identity provider: come back from it',
           description:
-            'Where an upstream sends the browser back: an OpenID provider with `code`, `state` and `iss` (or `error`), a CAS server with `ticket` on the service URL that carries the `state`. The state is taken once, whatever the answer, and must be this browser’s (its `TDELEGATION` cookie) and this provider’s; the upstream must prove the user (the code exchanged with the PKCE verifier, the ID token verified with its issuer, audience, nonce and lifetime; the CAS ticket validated). Then a page posts the login form the user left back to POST /login with `delegatedLogin`, a one-time proof of the user, and the login module makes the session as for any login.',
+            'Where an upstream sends the browser back: an OpenID provider with `code`, `state` and `iss` (or `error`), a CAS server with `ticket` on the service URL that carries the `state`. The state is taken once, whatever the answer, and must be this browser’s (its `TDELEGATION` cookie) and this provider’s; the upstream must prove the user (the code exchanged with the PKCE verifier, the ID token verified with its issuer, audience, nonce and lifetime; the CAS ticket validated). Then a page posts the login form the user left back to POST /login with `delegatedLogin`, a one-time proof of the user that only this browser (its cookie) may post, and the login module makes the session as for any login.',
           request: {
             params: z.object({ provider: PROVIDER_ID }),
             query: z.object({
@@ -156,7 +155,7 @@ export function delegationModule(options: DelegationModuleOptions): HttpModule {
             const origin = requestOrigin(ctx);
             const callback = new URL(`${callbackUrl(params.provider)}${ctx.search}`);
             try {
-              const { form, proofId } = await login.finish(params.provider, callback, ctx.cookies.get(DELEGATION_COOKIE), callbackUrl(params.provider), origin);
+              const { form, proofId } = await login.finish(params.provider, callback, ctx.cookies.get(cookie.name), callbackUrl(params.provider), origin);
               show(ctx, 200, pages.continueLogin(form, proofId));
             } catch (error) {
               failed(ctx, error);
@@ -193,7 +192,7 @@ export function delegationModule(options: DelegationModuleOptions): HttpModule {
               return;
             }
             try {
-              const { form, proofId } = await login.finish(params.provider, new URL(callbackUrl(params.provider)), ctx.cookies.get(DELEGATION_COOKIE), callbackUrl(params.provider), origin, fields);
+              const { form, proofId } = await login.finish(params.provider, new URL(callbackUrl(params.provider)), ctx.cookies.get(cookie.name), callbackUrl(params.provider), origin, fields);
               show(ctx, 200, pages.continueLogin(form, proofId));
             } catch (error) {
               failed(ctx, error);

@@ -28,8 +28,22 @@ export const DELEGATION_CALLBACK_PATH = '/delegation/callback';
 /** Where an upstream sends the browser back from its logout (every provider's the same: the state says which logout it was). */
 export const DELEGATION_LOGOUT_PATH = '/delegation/logout';
 
-/** The browser's delegation cookie: the login comes back in the browser that left. */
+/** The browser's delegation cookie: the login comes back in the browser that left, and only it may post the proof. */
 export const DELEGATION_COOKIE = 'TDELEGATION';
+
+/** The delegation cookie as set: its name, path and whether it is Secure. */
+export type DelegationCookie = { readonly name: string; readonly path: string; readonly secure: boolean };
+
+/**
+ * The delegation cookie for a server at `publicUrl` under `basePath`. Sent to the login form too (its
+ * POST takes the proof only with the cookie of the browser that left). Over https its name is
+ * `__Host-` prefixed (Secure, Path=/, no Domain), so a sibling subdomain cannot plant one; over plain
+ * http (a test on localhost) it is the bare name under the base path.
+ */
+export function delegationCookie(publicUrl: string | undefined, basePath: string): DelegationCookie {
+  if (publicUrl?.startsWith('https:') === true) return { name: `__Host-${DELEGATION_COOKIE}`, path: '/', secure: true };
+  return { name: DELEGATION_COOKIE, path: basePath.replace(/\/+$/, '') || '/', secure: false };
+}
 
 /** The path the login page's buttons post the login form to: the login goes on upstream from there. */
 export const DELEGATION_START_PATH = '/delegation/login';

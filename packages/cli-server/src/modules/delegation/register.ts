@@ -1,4 +1,4 @@
-import { DELEGATION_SAML2_PATH, delegatedExtractor, delegationModule } from '@tessera/adapter-koa/modules/delegation';
+import { DELEGATION_SAML2_PATH, delegatedExtractor, delegationCookie, delegationModule } from '@tessera/adapter-koa/modules/delegation';
 import type { Clock } from '@tessera/core';
 import { DelegatedAuthenticationRule, DelegatedLogin, DelegationRecords, UpstreamLogout, type DelegationProvider, type UpstreamProvider } from '@tessera/core/modules/delegation';
 import { key, KEYS } from '../../keys.js';
@@ -31,7 +31,7 @@ export const registerDelegationModule: ModuleRegistration<typeof delegationSecti
   binder.resolved(LOGOUT, [PROVIDERS, RECORDS, KEYS.Clock, KEYS.EventSink], (providers, records, clock, events) => new UpstreamLogout(providers, records, clock, events, delegation.stateSeconds));
   // What a session made through a provider with logout keeps for it: taken over when the session is made, dropped when it ends.
   binder.resolved(KEYS.SessionListener, [LOGOUT], (logout) => logout);
-  binder.constant(KEYS.CredentialExtractor, delegatedExtractor());
+  binder.constant(KEYS.CredentialExtractor, delegatedExtractor(delegationCookie(server.publicUrl, server.basePath).name));
   // A service's delegatedAuthenticationPolicy over single sign-on, its tickets and their validation.
   binder.constant(KEYS.AdmissionRule, new DelegatedAuthenticationRule());
   binder.resolved(KEYS.CredentialHandler, [LOGIN], (login) => login);

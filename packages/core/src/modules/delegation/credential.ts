@@ -12,10 +12,12 @@ export const DELEGATED_CREDENTIAL_TYPE = 'delegated';
 export interface DelegatedCredential extends Credential {
   readonly type: typeof DELEGATED_CREDENTIAL_TYPE;
   readonly proofId: string;
+  /** The delegation cookie of the browser posting the proof: it must be the one of the browser that left for the upstream. */
+  readonly browserKey?: string;
 }
 
-export function delegatedCredential(proofId: string): DelegatedCredential {
-  return { type: DELEGATED_CREDENTIAL_TYPE, id: `${DELEGATED_CREDENTIAL_TYPE}:${delegatedLoginKey(proofId)}`, proofId };
+export function delegatedCredential(proofId: string, browserKey?: string): DelegatedCredential {
+  return { type: DELEGATED_CREDENTIAL_TYPE, id: `${DELEGATED_CREDENTIAL_TYPE}:${delegatedLoginKey(proofId)}`, proofId, ...(browserKey !== undefined && { browserKey }) };
 }
 
 export function isDelegatedCredential(credential: Credential): credential is DelegatedCredential {

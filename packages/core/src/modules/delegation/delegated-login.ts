@@ -101,7 +101,7 @@ export class DelegatedLogin implements CredentialHandler {
         const failure = asFailure(error);
         throw new UpstreamFailure(failure.reason, failure.detail, waiting.form.service);
       });
-      const proofId = await this.records.prove({ provider: providerId, principal }, this.clock.now() + PROOF_SECONDS * 1000);
+      const proofId = await this.records.prove({ provider: providerId, browser: waiting.browser, principal }, this.clock.now() + PROOF_SECONDS * 1000);
       // For the upstream's logout: kept under the login's key until the session it makes is (UpstreamLogout), as long as a login may take.
       if (provider.logout === true && provider.upstream.logoutUrl !== undefined) {
         await this.records.keepLogin(delegatedLoginKey(proofId), { provider: providerId, session: session ?? {} }, this.clock.now() + this.stateSeconds * 1000);
@@ -117,11 +117,16 @@ export class DelegatedLogin implements CredentialHandler {
     return isDelegatedCredential(credential);
   }
 
-  /** The user a proof names, the proof gone from now on. */
+  /**
+   * The user a proof names, the proof gone from now on (a post from another browser uses it up too).
+   * Only the browser that left for the upstream (its delegation cookie) may post it: a proof id seen
+   * elsewhere logs no one in.
+   */
   async authenticate(credential: Credential): Promise<Principal> {
     if (!isDelegatedCredential(credential)) throw new AuthenticationFailedError(['The login through another identity provider was not accepted.']);
     const proof = await this.records.takeProof(credential.proofId);
     if (proof === undefined) throw new AuthenticationFailedError(['The login through another identity provider has expired or was used already; log in again.']);
+    if (credential.browserKey === undefined || proof.browser !== digest(credential.browserKey)) throw new AuthenticationFailedError(['The login through another identity provider left from another browser; log in again.']);
     return proof.principal;
   }
 

@@ -38,6 +38,8 @@ export type LeftForm = { readonly formToken: string; readonly service?: string; 
 /** A user an upstream proved, waiting for the login form's post to make the session. */
 export type DelegatedProof = {
   readonly provider: string;
+  /** SHA-256 of the delegation cookie of the browser that left: only that browser may post the proof. */
+  readonly browser: string;
   readonly principal: { readonly id: string; readonly attributes: Readonly<Record<string, readonly string[]>> };
 };
 

@@ -80,7 +80,7 @@ export function describeDelegationRecords(name: string, open: () => Promise<Dele
     it('keeps a proof under a fresh random id, taken once from another node; gone once it expires', async () => {
       const { records, clock } = await open();
       const other = (await anotherNode?.(clock)) ?? records;
-      const proof = { provider: 'partner', principal: { id: 'bob', attributes: { mail: ['bob@partner.example'], delegatedProvider: ['partner'] } } };
+      const proof = { provider: 'partner', browser: 'a-browser-digest', principal: { id: 'bob', attributes: { mail: ['bob@partner.example'], delegatedProvider: ['partner'] } } };
       const id = await records.prove(proof, clock.now() + 2 * MINUTE);
       const second = await records.prove(proof, clock.now() + 2 * MINUTE);
       expect(id).to.match(/^[A-Za-z0-9_-]{43}$/);
