@@ -197,6 +197,9 @@ describe('delegation: hostile input at the start and the callback', () => {
       expect(back.body).to.include('could not be trusted');
       expect(back.body).to.not.include('delegatedLogin');
       expect(await browser.cookie(base, 'TGC')).to.equal(undefined);
+      // The audit record says what was wrong, not openid-client's wrapper for what it did not expect.
+      const failed = tessera.audit.map((line) => JSON.parse(line) as Record<string, unknown>).filter((record) => record['action'] === 'delegation.failed').at(-1);
+      expect(failed?.['detail']).to.be.a('string').and.not.include('something went wrong');
     });
   }
 

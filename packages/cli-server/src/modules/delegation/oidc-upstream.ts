@@ -112,11 +112,22 @@ export class OidcUpstream implements UpstreamProvider {
   }
 }
 
+/** openid-client's message for an error it did not expect, wrapped with the error as its cause. */
+const WRAPPED = 'something went wrong';
+
+/** The kind of an unexpected error, never its message (a parser's message quotes the answer it read, which may hold a token). */
+function causeName(cause: Error): string {
+  const { code } = cause as { code?: unknown };
+  return `unexpected ${cause.name}${typeof code === 'string' ? ` (${code})` : ''}`;
+}
+
 /** What openid-client threw, as the login's failure: no answer, an error answer, or an answer that does not check out. */
 function classified(failure: unknown): UpstreamFailure {
   if (failure instanceof UpstreamFailure) return failure;
   const error = failure as { name?: string; code?: string; message?: string; error?: string; cause?: unknown };
-  const message = (error.message ?? String(failure)).slice(0, 200);
+  // Ours, thrown in openid-client's fetch (an answer past the bound) and wrapped by it.
+  if (error.cause instanceof UpstreamFailure) return error.cause;
+  const message = (error.message === WRAPPED && error.cause instanceof Error ? causeName(error.cause) : (error.message ?? String(failure))).slice(0, 200);
   if (error.name === 'TimeoutError' || error.name === 'AbortError' || error.code === 'OAUTH_TIMEOUT' || failure instanceof TypeError) return new UpstreamFailure('unavailable', message);
   if (error.name === 'AuthorizationResponseError' || error.name === 'ResponseBodyError' || error.name === 'WWWAuthenticateChallengeError') {
     return new UpstreamFailure('refused', `${error.error ?? error.code ?? 'error'}: ${message}`);
