@@ -5,8 +5,10 @@ import { expect } from 'chai';
 import * as client from 'openid-client';
 import type { Page } from 'playwright-core';
 import { samlCredential } from '@tessera/testkit/modules/saml2';
+import { startCasFixture, type CasFixture } from '../../clients/cas-fixture.js';
 import { skipUnlessInstalled } from '../../clients/harness.js';
-import { launchChromium, skipUnlessChromium, startAppPages, type AppPages, type HeadlessChromium } from '../../support/chromium.js';
+import { OIDC_APACHE_PROBES, OIDC_APACHE_SECRET, oidcApacheClient, startOidcApache, type OidcApache } from '../../clients/oidc-apache.js';
+import { launchChromium, skipUnlessChromium, spkiHash, startAppPages, type AppPages, type HeadlessChromium } from '../../support/chromium.js';
 import type { Tessera } from '../../support/tessera.js';
 import { validate } from '../login/support.js';
 import { CLIENT_ID, CLIENT_SECRET, RP_SERVICE } from '../oidc/support.js';
@@ -46,7 +48,7 @@ describe('delegation in headless Chromium: log in through an upstream SAML 2 ide
     idp = await startSimpleSamlPhp({
       port: idpPort,
       idp: await samlCredential('CN=simplesamlphp idp'),
-      sp: { entityId: `${origin}/cas/delegation/saml2/${PROVIDER}/metadata`, assertionConsumerService: `${origin}/cas/delegation/callback/${PROVIDER}`, certificate: sp.certificate },
+      sp: { entityId: `${origin}/cas/delegation/saml2/${PROVIDER}/metadata`, assertionConsumerService: `${origin}/cas/delegation/callback/${PROVIDER}`, certificate: sp.certificate, singleLogoutService: `${origin}/cas/delegation/logout` },
       users: [{ username: 'student', password: 'studentpass', attributes: { uid: ['student'], mail: ['student@ssp.example'], eduPersonAffiliation: ['member', 'student'] } }],
     });
     tessera = await startDelegation({
@@ -67,6 +69,8 @@ describe('delegation in headless Chromium: log in through an upstream SAML 2 ide
             saml2: { metadata: idp.metadataUrl, idpEntityId: idp.entityId, keyFile: join(folder, 'sp.key'), certificateFile: join(folder, 'sp.crt'), signAuthnRequests: true },
             principalAttribute: 'uid',
             attributes: { mail: 'mail', eduPersonAffiliation: 'memberOf' },
+            // Its single logout after tessera's: a signed LogoutRequest, SimpleSAMLphp's signed LogoutResponse back.
+            logout: true,
           },
         ],
       },
@@ -124,5 +128,114 @@ describe('delegation in headless Chromium: log in through an upstream SAML 2 ide
     const tokens = await client.authorizationCodeGrant(rp, new URL(page.url()), { pkceCodeVerifier: verifier, expectedState: state });
     expect(tokens.claims()?.sub).to.equal('student');
     expect(consoleErrors, consoleErrors.join('\n')).to.deep.equal([]);
+  });
+
+  it('logs out at tessera, then at SimpleSAMLphp through its single logout, and lands on tessera’s logged-out page; the next button click asks for SimpleSAMLphp’s password again', async () => {
+    const logoutAnswers: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().startsWith(`${origin}/cas/delegation/logout`)) logoutAnswers.push(request.url());
+    });
+    await page.goto(`${origin}/cas/logout`);
+    await page.waitForURL((url) => url.toString() === `${origin}/cas/logout`, { timeout: 20_000 });
+    expect(await page.locator('h1').textContent()).to.match(/logged out/i);
+    expect(await page.locator('body').textContent()).to.not.include('did not confirm');
+    // SimpleSAMLphp answered with its LogoutResponse, over HTTP-Redirect and signed, which tessera verified.
+    expect(logoutAnswers).to.have.length(1);
+    const answer = new URL(logoutAnswers[0]!);
+    expect(answer.searchParams.get('SAMLResponse')).to.have.length.greaterThan(20);
+    expect(answer.searchParams.get('Signature')).to.have.length.greaterThan(100);
+
+    const first = `${app!.base}/first/home`;
+    await page.goto(`${origin}/cas/login?service=${encodeURIComponent(first)}`);
+    await page.getByRole('button', { name: 'Log in with SimpleSAMLphp' }).click();
+    await page.waitForURL((url) => url.toString().startsWith(idp!.base), { timeout: 15_000 });
+    await page.locator('input[name="password"]').waitFor({ timeout: 15_000 });
+    expect(consoleErrors, consoleErrors.join('\n')).to.deep.equal([]);
+  });
+});
+
+// docs/modules/delegation.md: the same IdP before a mod_auth_cas location (Apache, tessera as its CAS
+// server over https, as clients/cas-fixture.ts starts it): the login through SimpleSAMLphp reaches the
+// location, the logout at tessera ends it (back-channel single logout) and SimpleSAMLphp's session
+// (its single logout), so both ask again.
+describe('delegation in headless Chromium: SimpleSAMLphp, then a mod_auth_cas location, then the logout at both', function () {
+  this.timeout(120_000);
+  let idp: SimpleSamlPhp | undefined;
+  let fixture: CasFixture | undefined;
+  let apache: OidcApache | undefined;
+  let chromium: HeadlessChromium | undefined;
+  let base = '';
+
+  before(async function () {
+    skipUnlessChromium(this, 'delegation through SimpleSAMLphp in Chromium');
+    skipUnlessInstalled(this, 'SimpleSAMLphp', SIMPLESAMLPHP_PROBES, 'scripts/install-simplesamlphp.sh');
+    skipUnlessInstalled(this, 'mod_auth_cas for delegation through SimpleSAMLphp in Chromium', OIDC_APACHE_PROBES);
+    const [tesseraPort, idpPort, apachePort] = [await freePort(), await freePort(), await freePort()] as const;
+    base = `http://127.0.0.1:${apachePort}`;
+    const tessera = `https://127.0.0.1:${tesseraPort}/cas`;
+    const folder = mkdtempSync(join(tmpdir(), 'tessera-delegation-ssp-cas-'));
+    const sp = await samlCredential('CN=tessera as SP');
+    writeFileSync(join(folder, 'sp.key'), sp.privateKey, { mode: 0o600 });
+    writeFileSync(join(folder, 'sp.crt'), sp.certificate);
+    idp = await startSimpleSamlPhp({
+      port: idpPort,
+      idp: await samlCredential('CN=simplesamlphp idp'),
+      sp: { entityId: `${tessera}/delegation/saml2/${PROVIDER}/metadata`, assertionConsumerService: `${tessera}/delegation/callback/${PROVIDER}`, certificate: sp.certificate, singleLogoutService: `${tessera}/delegation/logout` },
+      users: [{ username: 'student', password: 'studentpass', attributes: { uid: ['student'], mail: ['student@ssp.example'] } }],
+    });
+    const provider = { id: PROVIDER, type: 'saml2', title: 'SimpleSAMLphp', saml2: { metadata: idp.metadataUrl, idpEntityId: idp.entityId, keyFile: join(folder, 'sp.key'), certificateFile: join(folder, 'sp.crt'), signAuthnRequests: true }, principalAttribute: 'uid', logout: true };
+    fixture = await startCasFixture({
+      serviceUrls: [`${base}/cas-app/`],
+      browserLogin: true,
+      oidc: { port: tesseraPort, clients: [oidcApacheClient(base)] },
+      more: { modules: ['delegation'], settings: { delegation: { providers: [provider] } } },
+    });
+    apache = await startOidcApache({ casUrl: fixture.url, caFile: fixture.caFile, port: apachePort, clientId: 'apache', clientSecret: OIDC_APACHE_SECRET });
+    chromium = await launchChromium({ args: [`--ignore-certificate-errors-spki-list=${await spkiHash(fixture.certFile)}`] });
+  });
+  afterEach(async function () {
+    if (idp !== undefined && this.currentTest?.state === 'failed') process.stdout.write(`SimpleSAMLphp's Apache error log:\n${await idp.errorLog()}\ntessera log:\n${fixture?.tessera.logs.slice(-20).join('\n') ?? ''}\n`);
+  });
+  after(async () => {
+    await chromium?.close();
+    await apache?.stop();
+    await fixture?.close();
+    await idp?.stop();
+  });
+
+  it('logs in at SimpleSAMLphp from the mod_auth_cas location; the logout at tessera goes through SimpleSAMLphp’s single logout to the logged-out page; then the location and SimpleSAMLphp both ask again', async () => {
+    const page = await chromium!.context.newPage();
+    const logIn = async () => {
+      await page.getByRole('button', { name: 'Log in with SimpleSAMLphp' }).click();
+      await page.waitForURL((url) => url.toString().startsWith(idp!.base), { timeout: 15_000 });
+      await page.locator('input[name="username"]').fill('student');
+      await page.locator('input[name="password"]').fill('studentpass');
+      await Promise.all([page.waitForURL((url) => !url.toString().startsWith(idp!.base), { timeout: 20_000 }), page.locator('input[name="password"]').press('Enter')]);
+    };
+    await page.goto(`${base}/cas-app/`);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).to.equal('Log in');
+    await logIn();
+    await page.waitForURL(`${base}/cas-app/`, { timeout: 20_000 });
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).to.equal('CAS app');
+    expect(await page.locator('#user').textContent()).to.equal('student');
+
+    const delivered = () => fixture!.tessera.audit.filter((line) => line.includes('"action":"logout.request.delivered"')).length;
+    const deliveredBefore = delivered();
+    await page.goto(`${fixture!.url}/logout`);
+    await page.waitForURL(`${fixture!.url}/logout`, { timeout: 20_000 });
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).to.equal('You are logged out');
+    expect(await page.locator('body').textContent()).to.not.include('did not confirm');
+    expect(fixture!.tessera.audit.filter((line) => line.includes('"action":"delegation.logout.failed"'))).to.deep.equal([]);
+
+    // The mod_auth_cas location asks for tessera's login form again, once single logout reached it.
+    const deadline = Date.now() + 10_000;
+    while (delivered() === deliveredBefore && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+    await page.goto(`${base}/cas-app/`);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).to.equal('Log in');
+    expect(page.url()).to.match(new RegExp(`^${fixture!.url}/login\\?service=`));
+    // SimpleSAMLphp's session ended too: the button leads to its password again.
+    await page.getByRole('button', { name: 'Log in with SimpleSAMLphp' }).click();
+    await page.waitForURL((url) => url.toString().startsWith(idp!.base), { timeout: 15_000 });
+    await page.locator('input[name="password"]').waitFor({ timeout: 15_000 });
   });
 });

@@ -1,12 +1,64 @@
-import { randomBytes } from 'node:crypto';
+import { createSign, createVerify, randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { inflateRawSync } from 'node:zlib';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { samlCredential, type SamlCredential } from '@tessera/testkit/modules/saml2';
 import { SignedXml } from 'xml-crypto';
+import { encrypt } from 'xml-encryption';
 
 export const IDP_ENTITY_ID = 'https://idp.partner.example/saml2/idp';
 export const IDP_SSO_URL = 'https://idp.partner.example/saml2/sso';
+export const IDP_SLO_URL = 'https://idp.partner.example/saml2/slo';
+
+/** What a LogoutRequest sent over HTTP-Redirect says. */
+export interface SentLogoutRequest {
+  /** Where the browser was sent. */
+  readonly url: URL;
+  readonly id: string;
+  readonly issuer: string;
+  readonly destination: string;
+  readonly nameId: string;
+  readonly nameIdFormat: string;
+  readonly sessionIndex: string;
+  readonly relayState: string;
+  readonly query: URLSearchParams;
+  /** The query's signature verifies with `certificate` (SAMLRequest, RelayState, SigAlg as sent, RSA-SHA256). */
+  signedBy(certificate: string): boolean;
+}
+
+/** The LogoutRequest of an HTTP-Redirect URL. */
+export function sentLogoutRequest(location: string): SentLogoutRequest {
+  const url = new URL(location);
+  const xml = inflateRawSync(Buffer.from(url.searchParams.get('SAMLRequest') ?? '', 'base64')).toString('utf8');
+  const raw = url.search.slice(1).split('&');
+  const field = (name: string) => raw.find((token) => token.startsWith(`${name}=`));
+  return {
+    url,
+    id: /<samlp:LogoutRequest[^>]* ID="([^"]*)"/.exec(xml)?.[1] ?? '',
+    issuer: /<saml:Issuer[^>]*>([^<]*)<\/saml:Issuer>/.exec(xml)?.[1] ?? '',
+    destination: /Destination="([^"]*)"/.exec(xml)?.[1] ?? '',
+    nameId: /<saml:NameID[^>]*>([^<]*)<\/saml:NameID>/.exec(xml)?.[1] ?? '',
+    nameIdFormat: /<saml:NameID[^>]* Format="([^"]*)"/.exec(xml)?.[1] ?? '',
+    sessionIndex: /<saml2p:SessionIndex[^>]*>([^<]*)<\/saml2p:SessionIndex>/.exec(xml)?.[1] ?? '',
+    relayState: url.searchParams.get('RelayState') ?? '',
+    query: url.searchParams,
+    signedBy(certificate) {
+      const signed = ['SAMLRequest', 'RelayState', 'SigAlg'].map(field).filter((token) => token !== undefined).join('&');
+      return url.searchParams.get('SigAlg') === SIGNATURE && createVerify('RSA-SHA256').update(signed).verify(certificate, url.searchParams.get('Signature') ?? '', 'base64');
+    },
+  };
+}
+
+export interface LogoutResponseOptions {
+  readonly inResponseTo?: string | undefined;
+  readonly destination: string;
+  readonly issuer?: string;
+  readonly status?: string;
+  /** Sign with this key instead of the IdP's. */
+  readonly signer?: SamlCredential;
+  /** Sign at all (the default). */
+  readonly sign?: boolean;
+}
 
 /** What an AuthnRequest sent over HTTP-Redirect says. */
 export interface SentRequest {
@@ -65,9 +117,10 @@ export class ScriptedIdp {
     readonly metadataFile: string,
   ) {}
 
-  static async create(folder: string): Promise<ScriptedIdp> {
+  /** An IdP with its metadata in `folder`; `singleLogout`: it has a SingleLogoutService over HTTP-Redirect (the default). */
+  static async create(folder: string, { singleLogout = true }: { readonly singleLogout?: boolean } = {}): Promise<ScriptedIdp> {
     const credential = await samlCredential('CN=scripted idp');
-    const metadataFile = join(folder, 'idp-metadata.xml');
+    const metadataFile = join(folder, singleLogout ? 'idp-metadata.xml' : 'idp-metadata-without-logout.xml');
     const certificate = credential.certificate.replace(/-----[A-Z ]+-----|\s/g, '');
     writeFileSync(
       metadataFile,
@@ -75,7 +128,7 @@ export class ScriptedIdp {
 <md:EntityDescriptor xmlns:md="urn:oasis:names:tc:SAML:2.0:metadata" xmlns:ds="http://www.w3.org/2000/09/xmldsig#" entityID="${IDP_ENTITY_ID}">
   <md:IDPSSODescriptor protocolSupportEnumeration="urn:oasis:names:tc:SAML:2.0:protocol">
     <md:KeyDescriptor use="signing"><ds:KeyInfo><ds:X509Data><ds:X509Certificate>${certificate}</ds:X509Certificate></ds:X509Data></ds:KeyInfo></md:KeyDescriptor>
-    <md:SingleSignOnService Binding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST" Location="${IDP_SSO_URL}/post"/>
+${singleLogout ? `    <md:SingleLogoutService Binding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect" Location="${IDP_SLO_URL}"/>\n` : ''}    <md:SingleSignOnService Binding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST" Location="${IDP_SSO_URL}/post"/>
     <md:SingleSignOnService Binding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect" Location="${IDP_SSO_URL}"/>
   </md:IDPSSODescriptor>
 </md:EntityDescriptor>
@@ -103,6 +156,44 @@ export class ScriptedIdp {
     let response = `<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="${id()}" Version="2.0" IssueInstant="${instant(0)}" Destination="${escape(options.destination)}"${inResponseTo}><saml:Issuer>${issuer}</saml:Issuer><samlp:Status><samlp:StatusCode Value="${status}"/></samlp:Status>${signedAssertion}</samlp:Response>`;
     if (options.signResponse === true) response = sign(response, 'Response', signer);
     return Buffer.from(response, 'utf8').toString('base64');
+  }
+
+  /**
+   * The same Response with its (signed) assertion encrypted for `certificate` as tessera's own IdP
+   * encrypts (xml-encryption: AES-256-GCM for the data, RSA-OAEP for the key), in an EncryptedAssertion.
+   */
+  async encryptedResponse(options: ResponseOptions, certificate: string): Promise<string> {
+    const xml = Buffer.from(this.response(options), 'base64').toString('utf8');
+    const assertion = /<saml:Assertion[\s\S]*<\/saml:Assertion>/.exec(xml)?.[0] ?? '';
+    const encrypted = await new Promise<string>((resolve, reject) => {
+      encrypt(
+        assertion,
+        { rsa_pub: certificate, pem: certificate, encryptionAlgorithm: 'http://www.w3.org/2009/xmlenc11#aes256-gcm', keyEncryptionAlgorithm: 'http://www.w3.org/2001/04/xmlenc#rsa-oaep-mgf1p', disallowEncryptionWithInsecureAlgorithm: true },
+        (error, result) => (error ? reject(error) : resolve(result)),
+      );
+    });
+    return Buffer.from(xml.replace(assertion, `<saml:EncryptedAssertion>${encrypted}</saml:EncryptedAssertion>`), 'utf8').toString('base64');
+  }
+
+  /** A LogoutResponse's XML, signed (enveloped) or not. */
+  logoutResponse(options: LogoutResponseOptions, enveloped: boolean): string {
+    const inResponseTo = options.inResponseTo === undefined ? '' : ` InResponseTo="${escape(options.inResponseTo)}"`;
+    const response = `<samlp:LogoutResponse xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="${id()}" Version="2.0" IssueInstant="${new Date().toISOString()}" Destination="${escape(options.destination)}"${inResponseTo}><saml:Issuer>${escape(options.issuer ?? IDP_ENTITY_ID)}</saml:Issuer><samlp:Status><samlp:StatusCode Value="${options.status ?? 'urn:oasis:names:tc:SAML:2.0:status:Success'}"/></samlp:Status></samlp:LogoutResponse>`;
+    return enveloped && (options.sign ?? true) ? sign(response, 'LogoutResponse', options.signer ?? this.credential) : response;
+  }
+
+  /** A LogoutResponse as the HTTP-POST binding carries it: base64 of the signed XML. */
+  postedLogoutResponse(options: LogoutResponseOptions): string {
+    return Buffer.from(this.logoutResponse(options, true), 'utf8').toString('base64');
+  }
+
+  /** The URL the HTTP-Redirect binding sends the browser back to: the LogoutResponse deflated, the RelayState, the query signed (RSA-SHA256). */
+  redirectedLogoutResponse(options: LogoutResponseOptions, relayState: string): string {
+    const encoded = deflateRawSync(Buffer.from(this.logoutResponse(options, false), 'utf8')).toString('base64');
+    const signed = `SAMLResponse=${encodeURIComponent(encoded)}&RelayState=${encodeURIComponent(relayState)}&SigAlg=${encodeURIComponent(SIGNATURE)}`;
+    if (options.sign === false) return `${options.destination}?SAMLResponse=${encodeURIComponent(encoded)}&RelayState=${encodeURIComponent(relayState)}`;
+    const signature = createSign('RSA-SHA256').update(signed).sign((options.signer ?? this.credential).privateKey, 'base64');
+    return `${options.destination}?${signed}&Signature=${encodeURIComponent(signature)}`;
   }
 }
 

@@ -27,8 +27,12 @@ export interface SimpleSamlPhpOptions {
   readonly port: number;
   /** The IdP's signing key and certificate. */
   readonly idp: SamlCredential;
-  /** tessera as the IdP knows it: its entity id, AssertionConsumerService and the certificate its AuthnRequests are signed with. */
-  readonly sp: { readonly entityId: string; readonly assertionConsumerService: string; readonly certificate: string };
+  /**
+   * tessera as the IdP knows it: its entity id, AssertionConsumerService and the certificate its
+   * AuthnRequests (and LogoutRequests) are signed with; with `singleLogoutService`, where its
+   * LogoutResponses go (HTTP-Redirect, signed), its LogoutRequests required signed.
+   */
+  readonly sp: { readonly entityId: string; readonly assertionConsumerService: string; readonly certificate: string; readonly singleLogoutService?: string };
   readonly users: readonly IdpUser[];
 }
 
@@ -128,6 +132,11 @@ $metadata[${php(entityId)}] = ${php({
       `<?php
 $metadata[${php(options.sp.entityId)}] = ${php({
         AssertionConsumerService: [{ Binding: 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST', Location: options.sp.assertionConsumerService }],
+        ...(options.sp.singleLogoutService !== undefined && {
+          SingleLogoutService: [{ Binding: 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect', Location: options.sp.singleLogoutService }],
+          'validate.logout': true,
+          'sign.logout': true,
+        }),
         certData: bare(options.sp.certificate),
         'validate.authnrequest': true,
         'saml20.sign.response': true,

@@ -9,7 +9,7 @@ import { SERVICE } from '../../request/credential-request.js';
 import { requestOrigin } from '../../request/request-origin.js';
 import { defineRoute } from '../../routes/route.js';
 import { DelegationPages, type DelegationPage } from './pages.js';
-import { DELEGATION_CALLBACK_PATH, delegationCookie, DELEGATION_LOGOUT_PATH, DELEGATION_PARAMETERS, DELEGATION_SAML2_PATH, DELEGATION_START_PATH, POSTED_AGAIN, PROVIDER_ID, RELAY_STATE, SAML_RESPONSE } from './parameters.js';
+import { DELEGATION_CALLBACK_PATH, delegationCookie, DELEGATION_LOGOUT_PATH, DELEGATION_PARAMETERS, DELEGATION_SAML2_PATH, DELEGATION_START_PATH, POSTED_AGAIN, PROVIDER_ID, RELAY_STATE, SAML_RESPONSE, SIG_ALG, SIGNATURE } from './parameters.js';
 import { delegationButtonsPart } from './views.js';
 
 export interface DelegationModuleOptions {
@@ -36,7 +36,8 @@ const FAILURE_STATUS: Readonly<Record<UpstreamFailureReason, number>> = { unavai
  * where the upstream sends it back, which posts the login form again with the proof of the user. A
  * failure is a page with the way back, never a half-made session. After a logout at /logout of a
  * session made through a provider with `logout`, the browser goes to the upstream's logout, which
- * sends it back to GET /delegation/logout, and on to /logout's page (or the service it was to follow).
+ * sends it back to /delegation/logout (a SAML 2 identity provider with its LogoutResponse, checked), and
+ * on to /logout's page (or the service it was to follow).
  */
 export function delegationModule(options: DelegationModuleOptions): HttpModule {
   const { login, logout } = options;
@@ -46,6 +47,19 @@ export function delegationModule(options: DelegationModuleOptions): HttpModule {
       const base = `${http.options.publicUrl ?? ''}${http.options.basePath}`;
       const pages = new DelegationPages(options.branding, options.language, `${http.options.basePath}/login`);
       const callbackUrl = (provider: string) => `${base}${DELEGATION_CALLBACK_PATH}/${encodeURIComponent(provider)}`;
+      const logoutReturnUrl = `${base}${DELEGATION_LOGOUT_PATH}`;
+      /** Back from an upstream's logout: on to /logout (with the service it kept), or, unconfirmed, the page saying so. */
+      const backFromLogout = async (ctx: Context, state: string | undefined, answer: { url: URL; form?: Record<string, string> }) => {
+        const left = state === undefined || state === '' ? undefined : await logout.back(state, requestOrigin(ctx), { ...answer, returnUrl: logoutReturnUrl });
+        const onward = `${base}/logout${left?.service === undefined ? '' : `?service=${encodeURIComponent(left.service)}`}`;
+        if (left?.unconfirmed === true) {
+          show(ctx, 200, pages.logoutUnconfirmed(left.service === undefined ? undefined : onward));
+          return;
+        }
+        ctx.status = 302;
+        ctx.set('Cache-Control', 'no-store');
+        ctx.redirect(onward);
+      };
       const cookie = delegationCookie(http.options.publicUrl, http.options.basePath);
       const show = (ctx: Context, status: number, page: DelegationPage) => {
         ctx.status = status;
@@ -191,7 +205,7 @@ export function delegationModule(options: DelegationModuleOptions): HttpModule {
           operationId: 'delegationSaml2Metadata',
           summary: 'Log in through an upstream SAML 2 identity provider: tessera’s service-provider metadata',
           description:
-            'The EntityDescriptor the identity provider is configured with to know tessera: its entity id (`saml2.spEntityId`), the AssertionConsumerService (this provider’s callback, HTTP-POST), the NameID format asked, whether AuthnRequests are signed and the signing certificate. 404 for a provider that is not a SAML 2 one.',
+            'The EntityDescriptor the identity provider is configured with to know tessera: its entity id (`saml2.spEntityId`), the AssertionConsumerService (this provider’s callback, HTTP-POST), with `logout` on the SingleLogoutService (`/delegation/logout`, HTTP-POST; HTTP-Redirect is taken there too), the NameID format asked, whether AuthnRequests are signed and the signing certificate. 404 for a provider that is not a SAML 2 one.',
           request: { params: z.object({ provider: PROVIDER_ID }) },
           responses: {
             200: { description: 'The metadata.', content: { [METADATA_TYPE]: z.string().meta({ description: 'A SAML 2.0 EntityDescriptor.' }) } },
@@ -199,7 +213,7 @@ export function delegationModule(options: DelegationModuleOptions): HttpModule {
           failures: http.restFailures,
           steps: [],
           handle(ctx, { params }) {
-            const metadata = login.serviceProviderMetadata(params.provider, callbackUrl(params.provider));
+            const metadata = login.serviceProviderMetadata(params.provider, callbackUrl(params.provider), logoutReturnUrl);
             if (metadata === undefined) throw new RouteNotFoundError();
             ctx.status = 200;
             ctx.type = METADATA_TYPE;
@@ -213,16 +227,47 @@ export function delegationModule(options: DelegationModuleOptions): HttpModule {
           operationId: 'delegationLogoutReturn',
           summary: 'Log out of an upstream identity provider: come back from it',
           description:
-            'Where an upstream sends the browser back from its logout (an OpenID provider’s `post_logout_redirect_uri`, a CAS server’s logout `service`), after a logout at /logout of a session made through a provider with `logout`. The `state` is taken once; the browser goes on to /logout, with the `service` the logout was to follow when the state kept one, which shows the logged-out page or follows the service. An unknown, used or expired state goes to /logout alone. tessera’s session ended before the browser left.',
-          request: { query: z.object({ state: text('The state of the logout, as the upstream sends it back.') }) },
-          responses: { 302: { description: 'On to /logout (with the `service` the logout was to follow).', headers: z.object({ Location: z.string() }) } },
+            'Where an upstream sends the browser back from its logout (an OpenID provider’s `post_logout_redirect_uri`, a CAS server’s logout `service`, a SAML 2 identity provider’s LogoutResponse over HTTP-Redirect), after a logout at /logout of a session made through a provider with `logout`. The `state` (SAML 2: the `RelayState`) is taken once; the browser goes on to /logout, with the `service` the logout was to follow when the state kept one, which shows the logged-out page or follows the service. A SAML 2 LogoutResponse must be signed by the identity provider (`Signature` over the query), answer the LogoutRequest sent with that state, and say Success; one that does not is a page saying the identity provider did not confirm the logout (audited). An unknown, used or expired state goes to /logout alone. tessera’s session ended before the browser left.',
+          request: {
+            query: z.object({
+              state: text('The state of the logout, as the upstream sends it back.'),
+              [SAML_RESPONSE]: text('SAML 2: the LogoutResponse (DEFLATE, base64).'),
+              [RELAY_STATE]: text('SAML 2: the state of the logout.'),
+              [SIG_ALG]: text('SAML 2: the algorithm of the query’s signature.'),
+              [SIGNATURE]: text('SAML 2: the identity provider’s signature over the query.'),
+            }),
+          },
+          responses: {
+            200: { description: 'A SAML 2 LogoutResponse that does not confirm the logout: the logged-out page, saying so.', content: HTML },
+            302: { description: 'On to /logout (with the `service` the logout was to follow).', headers: z.object({ Location: z.string() }) },
+          },
           failures: http.restFailures,
           steps: [],
           async handle(ctx, { query }) {
-            const left = query.state === undefined ? undefined : await logout.back(query.state, requestOrigin(ctx));
-            ctx.status = 302;
-            ctx.set('Cache-Control', 'no-store');
-            ctx.redirect(`${base}/logout${left?.service === undefined ? '' : `?service=${encodeURIComponent(left.service)}`}`);
+            await backFromLogout(ctx, query[SAML_RESPONSE] === undefined ? query.state : query[RELAY_STATE], { url: new URL(`${logoutReturnUrl}${ctx.search}`) });
+          },
+        }),
+        defineRoute({
+          method: 'post',
+          path: DELEGATION_LOGOUT_PATH,
+          operationId: 'delegationLogoutReturnPost',
+          summary: 'Log out of an upstream identity provider: come back from it with a posted answer (SAML 2)',
+          description:
+            'Where a SAML 2 identity provider posts its LogoutResponse (HTTP-POST binding, tessera’s SingleLogoutService in its metadata), with the logout’s state as `RelayState`; the body is read up to `server.maxBodyBytes` (413 beyond). The state is taken once; the LogoutResponse must be signed by the identity provider, answer the LogoutRequest sent with that state, and say Success: then on to /logout as for GET; otherwise a page saying the identity provider did not confirm the logout (audited). tessera’s session ended before the browser left.',
+          request: {
+            parameters: z.object({
+              [SAML_RESPONSE]: text('SAML 2: the LogoutResponse, base64 of its XML.'),
+              [RELAY_STATE]: text('SAML 2: the state of the logout.'),
+            }),
+          },
+          responses: {
+            200: { description: 'A LogoutResponse that does not confirm the logout: the logged-out page, saying so.', content: HTML },
+            302: { description: 'On to /logout (with the `service` the logout was to follow).', headers: z.object({ Location: z.string() }) },
+          },
+          failures: http.restFailures,
+          steps: [http.readBody],
+          async handle(ctx, { parameters }) {
+            await backFromLogout(ctx, parameters[RELAY_STATE], { url: new URL(logoutReturnUrl), form: { [SAML_RESPONSE]: parameters[SAML_RESPONSE] ?? '' } });
           },
         }),
       ];

@@ -15,6 +15,11 @@ export interface DelegationMessages {
   readonly backToLogin: string;
   /** Why a login through an upstream failed, as the user reads it. */
   readonly failed: Readonly<Record<UpstreamFailureReason, string>>;
+  readonly loggedOutHeading: string;
+  /** Back from an upstream's logout it did not confirm: tessera's session ended all the same. */
+  readonly logoutUnconfirmed: string;
+  /** The link on to the service the logout was to follow. */
+  readonly continueToService: string;
 }
 
 const en: DelegationMessages = {
@@ -34,6 +39,9 @@ const en: DelegationMessages = {
     user: 'Your identity provider confirmed who you are, but that account cannot log in here. Log in another way.',
     provider: 'This way of logging in is not offered for this application. Log in another way.',
   },
+  loggedOutHeading: 'You are logged out',
+  logoutUnconfirmed: 'You are logged out of this server. Your identity provider did not confirm that it ended your session there too: close your browser to be sure.',
+  continueToService: 'Continue to the application',
 };
 
 const fr: DelegationMessages = {
@@ -53,6 +61,9 @@ const fr: DelegationMessages = {
     user: 'Votre fournisseur d’identité a confirmé qui vous êtes, mais ce compte ne peut pas se connecter ici. Connectez-vous autrement.',
     provider: 'Ce moyen de connexion n’est pas proposé pour cette application. Connectez-vous autrement.',
   },
+  loggedOutHeading: 'Vous êtes déconnecté',
+  logoutUnconfirmed: 'Vous êtes déconnecté de ce serveur. Votre fournisseur d’identité n’a pas confirmé avoir aussi fermé votre session chez lui : fermez votre navigateur pour en être sûr.',
+  continueToService: 'Continuer vers l’application',
 };
 
 export const DELEGATION_MESSAGES: Readonly<Record<string, DelegationMessages>> = { en, fr };

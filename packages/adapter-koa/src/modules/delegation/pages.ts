@@ -75,6 +75,20 @@ ${inputs}
     );
   }
 
+  /**
+   * Back from an upstream's logout that did not confirm it (a LogoutResponse that does not verify):
+   * tessera's session has ended, the upstream's may not have; the link on to the service the logout
+   * was to follow, through /logout (`servicePath`), when it kept one.
+   */
+  logoutUnconfirmed(servicePath: string | undefined): DelegationPage {
+    const text = delegationMessages(this.language);
+    return this.page(
+      text.loggedOutHeading,
+      html`<p class="message" role="alert">${text.logoutUnconfirmed}</p>
+${servicePath === undefined ? undefined : html`<p><a href="${servicePath}">${text.continueToService}</a></p>`}`,
+    );
+  }
+
   // No form-action: the way back posts to this server's login, which browsers check against form-action only when it is set.
   private page(heading: string, content: Html, script?: string): DelegationPage {
     return this.pages.page(heading, content, { language: this.language, ...(script !== undefined && { script }) });

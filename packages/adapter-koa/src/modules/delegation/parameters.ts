@@ -15,6 +15,9 @@ export const POSTED_AGAIN = 'delegationPostedAgain';
 /** The SAML 2 fields of an answer posted back (HTTP-POST binding). */
 export const SAML_RESPONSE = 'SAMLResponse';
 export const RELAY_STATE = 'RelayState';
+/** The signature of a SAML 2 message in a query (HTTP-Redirect binding) and its algorithm. */
+export const SIG_ALG = 'SigAlg';
+export const SIGNATURE = 'Signature';
 
 /** Where a SAML 2 upstream provider's service-provider metadata is published: `<path>/<provider>/metadata`. */
 export const DELEGATION_SAML2_PATH = '/delegation/saml2';

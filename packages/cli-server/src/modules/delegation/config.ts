@@ -57,7 +57,7 @@ const saml2Upstream = section({
     .describe('tessera’s entity id at this identity provider, the audience every assertion must name. Unset: the URL of its metadata, `<server.publicUrl><server.basePath>/delegation/saml2/<id>/metadata`.'),
   keyFile: text('a file path')
     .optional()
-    .describe('A PEM file holding tessera’s private key for this identity provider (the operator makes it, with `certificateFile`; never in version control): AuthnRequests are signed with it when `signAuthnRequests` is on, and encrypted assertions decrypted with it.'),
+    .describe('A PEM file holding tessera’s private key for this identity provider (the operator makes it, with `certificateFile`; never in version control): AuthnRequests are signed with it when `signAuthnRequests` is on, LogoutRequests always (`logout`), and encrypted assertions decrypted with it.'),
   certificateFile: text('a file path').optional().describe('A PEM file holding the certificate of `keyFile`, published in tessera’s metadata for signing and encryption.'),
   signAuthnRequests: z.boolean({ error: 'expected true or false' }).default(false).describe('Sign the AuthnRequests (HTTP-Redirect, RSA-SHA256) with `keyFile`.'),
   nameIdFormat: text('a NameID format')
@@ -117,7 +117,7 @@ const provider = section({
     .boolean({ error: 'expected true or false' })
     .default(false)
     .describe(
-      'End the user’s session upstream too when they log out at tessera’s `/logout`, after tessera’s own logout: an OpenID provider’s RP-initiated logout (its discovery’s `end_session_endpoint`, with the login’s ID token as `id_token_hint`), a CAS server’s `/logout`. The browser comes back to `<publicUrl>/delegation/logout`, which the upstream must accept (a `post_logout_redirect_uris` entry; a service of the CAS server). Not for `oauth2`, which has no logout, nor yet for `saml2` (its single logout is not built).',
+      'End the user’s session upstream too when they log out at tessera’s `/logout`, after tessera’s own logout: an OpenID provider’s RP-initiated logout (its discovery’s `end_session_endpoint`, with the login’s ID token as `id_token_hint`), a CAS server’s `/logout`, a SAML 2 identity provider’s single logout (a LogoutRequest signed with `saml2.keyFile`, which it requires, over HTTP-Redirect to the SingleLogoutService of its metadata, which must have one). The browser comes back to `<publicUrl>/delegation/logout`, which the upstream must accept (a `post_logout_redirect_uris` entry; a service of the CAS server; the SingleLogoutService of tessera’s SP metadata, where a SAML 2 LogoutResponse must verify). Not for `oauth2`, which has no logout.',
     ),
   timeoutSeconds: positiveInteger(120)
     .default(10)

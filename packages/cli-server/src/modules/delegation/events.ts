@@ -4,7 +4,8 @@ import { declareEvent } from '../../events/module-events.js';
 /**
  * A login through an upstream that failed: a warning, an audited failure, counted by provider and
  * reason; one that came back: an audited success. A browser sent to an upstream's logout: counted by
- * provider; one that could not be (tessera's logout done all the same): a warning.
+ * provider; one that could not be, or that the upstream did not confirm (tessera's logout done all the
+ * same): a warning, an audited failure.
  */
 export const delegationEvents = [
   declareEvent<DelegationFailedEvent>({
@@ -24,5 +25,5 @@ export const delegationEvents = [
     level: 'info',
     counts: [{ counter: { name: 'tessera_delegation_logouts_total', help: 'Browsers sent to an upstream identity provider’s logout after tessera’s, by provider.', labelNames: ['provider'] }, labels: ({ provider }) => ({ provider }) }],
   }),
-  declareEvent<DelegationLogoutFailedEvent>({ type: 'delegation.logout.failed', level: 'warn' }),
+  declareEvent<DelegationLogoutFailedEvent>({ type: 'delegation.logout.failed', level: 'warn', audit: { category: 'logout', outcome: 'failure', who: 'provider' } }),
 ];

@@ -1,4 +1,4 @@
-import { DELEGATION_PARAMETERS, delegationPolicySection, POSTED_AGAIN, RELAY_STATE, SAML_RESPONSE } from '@tessera/adapter-koa/modules/delegation';
+import { DELEGATION_PARAMETERS, delegationPolicySection, POSTED_AGAIN, RELAY_STATE, SAML_RESPONSE, SIG_ALG, SIGNATURE } from '@tessera/adapter-koa/modules/delegation';
 import { DELEGATED_CREDENTIAL_TYPE } from '@tessera/core/modules/delegation';
 import type { TesseraModule } from '../module.js';
 import { delegationSections } from './config.js';
@@ -20,7 +20,8 @@ export const delegationModule: TesseraModule<typeof delegationSections> = {
   // An upstream's answer on its callback: the OpenID provider's code, state, iss and error (a CAS server's ticket is central). The
   // code is not marked secret: secret names are redacted under any key of every log line, and `code` is the field of error codes
   // there; it is single use and useless without the PKCE verifier kept on the server. A SAML 2 identity provider's posted
-  // Response is secret (it proves the user until it expires); its RelayState is the state.
+  // Response is secret (it proves the user until it expires); its RelayState is the state. A LogoutResponse over HTTP-Redirect
+  // comes with its signature and the signature's algorithm in the query.
   parameters: () => [
     { name: DELEGATION_PARAMETERS.provider },
     { name: DELEGATION_PARAMETERS.proof, secret: true, credential: true },
@@ -31,6 +32,8 @@ export const delegationModule: TesseraModule<typeof delegationSections> = {
     { name: SAML_RESPONSE, secret: true },
     { name: RELAY_STATE },
     { name: POSTED_AGAIN },
+    { name: SIG_ALG },
+    { name: SIGNATURE },
   ],
   serviceSections: [delegationPolicySection],
   problems: ({ delegation }, { server }) => [

@@ -4,9 +4,8 @@ import type { UpstreamProviderSettings } from './config.js';
 /**
  * What keeps the providers from working: an id given twice, a provider without the settings of its
  * type (or with another type's), a link required without the attribute that links, a logout asked of a
- * kind that has none (yet), a SAML 2 key without its certificate or signed AuthnRequests without a
- * key. Each named by its
- * setting.
+ * kind that has none, a SAML 2 key without its certificate, signed AuthnRequests or a single logout
+ * without a key. Each named by its setting.
  */
 export function providerProblems(providers: readonly UpstreamProviderSettings[]): SettingProblem[] {
   const problems: SettingProblem[] = [];
@@ -23,7 +22,7 @@ export function providerProblems(providers: readonly UpstreamProviderSettings[])
     }
     if (saml2?.signAuthnRequests === true && saml2.keyFile === undefined) problems.push({ path: at('saml2', 'signAuthnRequests'), message: 'needs keyFile and certificateFile, the key AuthnRequests are signed with' });
     if (provider.logout && provider.type === 'oauth2') problems.push({ path: at('logout'), message: 'a plain OAuth 2.0 provider has no logout: only oidc and cas providers end the session upstream' });
-    if (provider.logout && provider.type === 'saml2') problems.push({ path: at('logout'), message: 'a SAML 2 provider’s single logout is not built yet: only oidc and cas providers end the session upstream' });
+    if (provider.logout && saml2 !== undefined && saml2.keyFile === undefined) problems.push({ path: at('logout'), message: 'needs saml2.keyFile and saml2.certificateFile: a SAML 2 LogoutRequest is signed with tessera’s key (identity providers refuse unsigned ones)' });
     if (provider.requireLink && provider.linkAttribute === undefined) problems.push({ path: at('requireLink'), message: 'needs linkAttribute, the upstream attribute naming the local user' });
   });
   return problems;

@@ -44,7 +44,7 @@ function upstreamOf(provider: UpstreamProviderSettings, clock: Clock, baseUrl: s
   if (provider.type === 'cas' && provider.cas !== undefined) return new CasUpstream(provider.id, provider.cas, provider.timeoutSeconds);
   if (provider.type === 'saml2' && provider.saml2 !== undefined) {
     const entityId = provider.saml2.spEntityId ?? `${baseUrl}${DELEGATION_SAML2_PATH}/${provider.id}/metadata`;
-    return new Saml2Upstream(provider.id, provider.saml2, entityId, provider.timeoutSeconds, clock);
+    return new Saml2Upstream(provider.id, provider.saml2, entityId, provider.timeoutSeconds, clock, provider.logout);
   }
   // The module's problems refuse a provider without its type's settings before anything is bound.
   throw new Error(`delegation.providers: ${provider.id} has no ${provider.type} settings`);

@@ -5,12 +5,15 @@ const DS = 'http://www.w3.org/2000/09/xmldsig#';
 const PROTOCOL = 'urn:oasis:names:tc:SAML:2.0:protocol';
 const HTTP_REDIRECT = 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect';
 
-/** What tessera needs of an identity provider's metadata: where its single sign-on is (HTTP-Redirect), and the certificates it signs with. */
-export type IdpMetadata = { readonly singleSignOnUrl: string; readonly signingCertificates: readonly string[] };
+/**
+ * What tessera needs of an identity provider's metadata: where its single sign-on is (HTTP-Redirect),
+ * where its single logout is (HTTP-Redirect; undefined when it has none), and the certificates it signs with.
+ */
+export type IdpMetadata = { readonly singleSignOnUrl: string; readonly singleLogoutUrl?: string; readonly signingCertificates: readonly string[] };
 
 /**
  * The identity provider `entityId` in `xml` (an EntityDescriptor, or an EntitiesDescriptor holding it):
- * its IDPSSODescriptor for SAML 2, its SingleSignOnService over HTTP-Redirect, and the certificates of
+ * its IDPSSODescriptor for SAML 2, its SingleSignOnService (and any SingleLogoutService) over HTTP-Redirect, and the certificates of
  * its KeyDescriptors for signing (those without `use` serve both). Throws naming what is missing. The
  * metadata's own signature is not checked: it comes from a file the operator placed or over https.
  */
@@ -28,6 +31,7 @@ export function readIdpMetadata(xml: string, entityId: string): IdpMetadata {
   if (idp === undefined) throw new Error(`the metadata of ${entityId} has no SAML 2 IDPSSODescriptor`);
   const sso = elements(idp, MD, 'SingleSignOnService').find((each) => each.getAttribute('Binding') === HTTP_REDIRECT)?.getAttribute('Location');
   if (sso === undefined || sso === null || !URL.canParse(sso)) throw new Error(`the metadata of ${entityId} has no SingleSignOnService over HTTP-Redirect`);
+  const slo = elements(idp, MD, 'SingleLogoutService').find((each) => each.getAttribute('Binding') === HTTP_REDIRECT)?.getAttribute('Location');
   const signingCertificates = elements(idp, MD, 'KeyDescriptor')
     .filter((each) => (each.getAttribute('use') ?? 'signing') === 'signing' || each.getAttribute('use') === '')
     .flatMap((each) => elements(each, DS, 'X509Certificate', true))
@@ -35,7 +39,7 @@ export function readIdpMetadata(xml: string, entityId: string): IdpMetadata {
     .filter((each) => each !== '')
     .map(pem);
   if (signingCertificates.length === 0) throw new Error(`the metadata of ${entityId} has no signing certificate`);
-  return { singleSignOnUrl: sso, signingCertificates };
+  return { singleSignOnUrl: sso, ...(typeof slo === 'string' && URL.canParse(slo) && { singleLogoutUrl: slo }), signingCertificates };
 }
 
 /** The element's children (or, `deep`, the element itself and its descendants) of this name. */

@@ -1,8 +1,11 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { inflateRawSync } from 'node:zlib';
+import { DOMParser } from '@xmldom/xmldom';
 import { generateServiceProviderMetadata, SAML, SamlStatusError, ValidateInResponseTo, type CacheProvider, type Profile, type SamlConfig } from '@node-saml/node-saml';
 import type { Clock } from '@tessera/core';
-import { UpstreamFailure, type PostedForm, type UpstreamIdentity, type UpstreamProvider, type UpstreamSecrets } from '@tessera/core/modules/delegation';
+import { UpstreamFailure, type PostedForm, type UpstreamIdentity, type UpstreamProvider, type UpstreamSecrets, type UpstreamSession } from '@tessera/core/modules/delegation';
 import type { UpstreamProviderSettings } from './config.js';
 import { readIdpMetadata, type IdpMetadata } from './saml2-metadata.js';
 
@@ -23,6 +26,13 @@ const METADATA_MAX_BYTES = 1024 * 1024;
  * Responses are refused). The NameID is the user's id, the assertion's attributes (by Name) the
  * user's attributes; the NameID, its format and the SessionIndex are kept for a later single logout.
  *
+ * Its single logout (`logout`): a LogoutRequest over HTTP-Redirect to the SingleLogoutService of the
+ * identity provider's metadata, signed with tessera's key, naming the kept NameID and SessionIndex, the
+ * logout's state as RelayState and the request's ID made of it; the LogoutResponse comes back to
+ * tessera's SingleLogoutService (published in its metadata, HTTP-POST; HTTP-Redirect taken as well)
+ * and confirms the logout only when signed by the identity provider (the Response, or the redirect's
+ * query), from its entity id, in response to that very request, and a success.
+ *
  * Times are judged by node-saml on the machine's clock (it takes no other); tessera's Clock bounds
  * how long the login may stay upstream, through its state.
  */
@@ -39,20 +49,79 @@ export class Saml2Upstream implements UpstreamProvider {
     readonly entityId: string,
     private readonly timeoutSeconds: number,
     private readonly clock: Clock,
+    /** The provider's `logout`: its single logout is used, and published in tessera's metadata. */
+    private readonly logout = false,
   ) {
     this.key = settings.keyFile === undefined ? undefined : readPem(settings.keyFile, `delegation provider ${id}: saml2.keyFile`);
     this.certificate = settings.certificateFile === undefined ? undefined : readPem(settings.certificateFile, `delegation provider ${id}: saml2.certificateFile`);
+    // Metadata in a file is checked at startup for the logout it is asked for; metadata at a URL at the first logout.
+    if (logout && !/^https?:\/\//i.test(settings.metadata)) {
+      const metadata = readIdpMetadata(readPem(settings.metadata, `delegation provider ${id}: saml2.metadata`), settings.idpEntityId);
+      if (metadata.singleLogoutUrl === undefined) throw new Error(`delegation provider ${id}: logout: the metadata of ${settings.idpEntityId} has no SingleLogoutService over HTTP-Redirect`);
+    }
   }
 
   async authorizationUrl(secrets: UpstreamSecrets, callbackUrl: string): Promise<string> {
-    const saml = this.saml(await this.metadata(), callbackUrl, secrets);
+    const saml = this.saml(await this.metadata(), callbackUrl, `_${secrets.nonce}`, this.settings.signAuthnRequests);
     return saml.getAuthorizeUrlAsync(secrets.state, undefined, {});
+  }
+
+  /**
+   * The identity provider's single logout: a signed LogoutRequest over HTTP-Redirect naming the login's
+   * NameID (format, qualifiers) and SessionIndex, the state as RelayState. Throws when the identity
+   * provider's metadata has no SingleLogoutService (reported; tessera's logout stands).
+   */
+  async logoutUrl(session: UpstreamSession, returnUrl: string, state: string): Promise<string> {
+    const metadata = await this.metadata();
+    if (metadata.singleLogoutUrl === undefined) throw new Error(`the metadata of ${this.settings.idpEntityId} has no SingleLogoutService over HTTP-Redirect`);
+    const nameId = session['nameId'];
+    if (nameId === undefined) throw new Error('the login kept no NameID for the logout');
+    const saml = this.saml(metadata, returnUrl, logoutRequestId(state), true);
+    const user = {
+      issuer: this.settings.idpEntityId,
+      nameID: nameId,
+      nameIDFormat: session['nameIdFormat'] ?? 'urn:oasis:names:tc:SAML:1.1:nameid-format:unspecified',
+      ...(session['nameQualifier'] !== undefined && { nameQualifier: session['nameQualifier'] }),
+      ...(session['spNameQualifier'] !== undefined && { spNameQualifier: session['spNameQualifier'] }),
+      ...(session['sessionIndex'] !== undefined && { sessionIndex: session['sessionIndex'] }),
+    };
+    return saml.getLogoutUrlAsync(user, state, {});
+  }
+
+  /**
+   * The LogoutResponse the browser came back with: posted (`form`) or in the query (HTTP-Redirect,
+   * whose signature is over the query). It must be signed by the identity provider, name its entity id
+   * as Issuer, answer the request that left with `state`, and say Success.
+   */
+  async confirmLogout(answer: URL, state: string, returnUrl: string, form?: PostedForm): Promise<void> {
+    const metadata = await this.metadata();
+    const requestId = logoutRequestId(state);
+    // node-saml looks for InResponseTo on a Response only (a posted LogoutResponse would be missing it): checked below.
+    const saml = this.saml(metadata, returnUrl, requestId, false, ValidateInResponseTo.ifPresent);
+    let xml: string;
+    try {
+      if (form !== undefined) {
+        const encoded = form['SAMLResponse'] ?? '';
+        if (encoded === '') throw new Error('the identity provider posted no SAMLResponse');
+        // Takes a LogoutResponse only with a valid signature over the whole message.
+        const { loggedOut } = await saml.validatePostResponseAsync({ SAMLResponse: encoded });
+        if (!loggedOut) throw new Error('the answer is not a LogoutResponse');
+        xml = Buffer.from(encoded, 'base64').toString('utf8');
+      } else {
+        const { container, query } = signedRedirectQuery(answer.search.slice(1));
+        await saml.validateRedirectAsync(container, query);
+        xml = inflateRawSync(Buffer.from(container.SAMLResponse, 'base64'), { maxOutputLength: 1024 * 1024 }).toString('utf8');
+      }
+    } catch (failure) {
+      throw new UpstreamFailure('invalid', (failure instanceof Error ? failure.message : String(failure)).slice(0, 200));
+    }
+    checkLogoutResponse(xml, requestId, this.settings.idpEntityId);
   }
 
   async identify(_callback: URL, secrets: UpstreamSecrets, callbackUrl: string, form?: PostedForm): Promise<UpstreamIdentity> {
     const response = form?.['SAMLResponse'] ?? '';
     if (response === '') throw new UpstreamFailure('refused', 'the identity provider posted no SAMLResponse');
-    const saml = this.saml(await this.metadata(), callbackUrl, secrets);
+    const saml = this.saml(await this.metadata(), callbackUrl, `_${secrets.nonce}`, this.settings.signAuthnRequests);
     let profile: Profile | null;
     try {
       ({ profile } = await saml.validatePostResponseAsync({ SAMLResponse: response }));
@@ -77,10 +146,11 @@ export class Saml2Upstream implements UpstreamProvider {
     return { id: profile.nameID, attributes, session };
   }
 
-  serviceProviderMetadata(callbackUrl: string): string {
+  serviceProviderMetadata(callbackUrl: string, logoutReturnUrl: string): string {
     return generateServiceProviderMetadata({
       issuer: this.entityId,
       callbackUrl,
+      ...(this.logout && { logoutCallbackUrl: logoutReturnUrl }),
       identifierFormat: this.settings.nameIdFormat ?? null,
       wantAssertionsSigned: this.settings.wantAssertionsSigned,
       ...(this.key !== undefined && this.certificate !== undefined && { decryptionPvk: this.key, decryptionCert: this.certificate }),
@@ -89,11 +159,11 @@ export class Saml2Upstream implements UpstreamProvider {
   }
 
   /**
-   * node-saml for one login: its AuthnRequest's ID is `_` and the login's nonce, and the only request
-   * a Response may answer is that one (the login's state, taken once, makes it single use).
+   * node-saml for one login or logout: its request's ID is `requestId` (a login's: `_` and its nonce),
+   * and the only request an answer may answer is that one (the state, taken once, makes it single use);
+   * requests are signed when `sign` and tessera has a key.
    */
-  private saml(metadata: IdpMetadata, callbackUrl: string, secrets: UpstreamSecrets): SAML {
-    const requestId = `_${secrets.nonce}`;
+  private saml(metadata: IdpMetadata, callbackUrl: string, requestId: string, sign: boolean, inResponseTo = ValidateInResponseTo.always): SAML {
     const thisRequestOnly: CacheProvider = {
       saveAsync: (key, value) => Promise.resolve({ value, createdAt: this.clock.now() }),
       // node-saml also checks the request's age on the machine's clock: tessera's state expiry bounds it instead.
@@ -102,6 +172,8 @@ export class Saml2Upstream implements UpstreamProvider {
     };
     const config: SamlConfig = {
       entryPoint: metadata.singleSignOnUrl,
+      ...(metadata.singleLogoutUrl !== undefined && { logoutUrl: metadata.singleLogoutUrl }),
+      idpIssuer: this.settings.idpEntityId,
       issuer: this.entityId,
       audience: this.entityId,
       callbackUrl,
@@ -111,11 +183,11 @@ export class Saml2Upstream implements UpstreamProvider {
       acceptedClockSkewMs: this.settings.clockSkewSeconds * 1000,
       identifierFormat: this.settings.nameIdFormat ?? null,
       disableRequestedAuthnContext: true,
-      validateInResponseTo: ValidateInResponseTo.always,
+      validateInResponseTo: inResponseTo,
       generateUniqueId: () => requestId,
       cacheProvider: thisRequestOnly,
       ...(this.key !== undefined && { decryptionPvk: this.key }),
-      ...(this.settings.signAuthnRequests && this.key !== undefined && { privateKey: this.key, signatureAlgorithm: 'sha256' as const }),
+      ...(sign && this.key !== undefined && { privateKey: this.key, signatureAlgorithm: 'sha256' as const }),
     };
     return new SAML(config);
   }
@@ -152,6 +224,61 @@ export class Saml2Upstream implements UpstreamProvider {
     }
     return readIdpMetadata(Buffer.concat(chunks).toString('utf8'), this.settings.idpEntityId);
   }
+}
+
+/** A logout's request ID: `_` and a digest of its state (the state itself travels as RelayState). */
+function logoutRequestId(state: string): string {
+  return `_${createHash('sha256').update(state).digest('hex')}`;
+}
+
+type RedirectContainer = { SAMLResponse: string; RelayState?: string; SigAlg: string; Signature: string };
+
+/**
+ * An HTTP-Redirect answer's query, strictly: each of SAMLResponse, RelayState, SigAlg and Signature at
+ * most once, a signature required (node-saml takes an unsigned one), and the signed string made of
+ * exactly those fields in the binding's order, as the identity provider signed them.
+ */
+function signedRedirectQuery(raw: string): { container: RedirectContainer; query: string } {
+  const fields = new Map<string, string>();
+  for (const token of raw.split('&')) {
+    const name = decodeURIComponent(token.split('=')[0] ?? '');
+    if (!['SAMLResponse', 'RelayState', 'SigAlg', 'Signature'].includes(name)) continue;
+    if (fields.has(name)) throw new Error(`the answer gives ${name} twice`);
+    fields.set(name, token);
+  }
+  const value = (name: string) => {
+    const token = fields.get(name);
+    return token === undefined ? undefined : decodeURIComponent(token.slice(token.indexOf('=') + 1).replaceAll('+', ' '));
+  };
+  const response = value('SAMLResponse');
+  const sigAlg = value('SigAlg');
+  const signature = value('Signature');
+  const relayState = value('RelayState');
+  if (response === undefined || response === '') throw new Error('the identity provider sent no SAMLResponse');
+  if (sigAlg === undefined || signature === undefined) throw new Error('the LogoutResponse is not signed');
+  const query = ['SAMLResponse', 'RelayState', 'SigAlg', 'Signature'].flatMap((name) => fields.get(name) ?? []).join('&');
+  return { container: { SAMLResponse: response, ...(relayState !== undefined && { RelayState: relayState }), SigAlg: sigAlg, Signature: signature }, query };
+}
+
+const PROTOCOL = 'urn:oasis:names:tc:SAML:2.0:protocol';
+const ASSERTION = 'urn:oasis:names:tc:SAML:2.0:assertion';
+
+/** A verified LogoutResponse's own word: from `issuer`, in response to `requestId`, a success (node-saml checks these only when present). */
+function checkLogoutResponse(xml: string, requestId: string, issuer: string): void {
+  const refuse = (detail: string): never => {
+    throw new UpstreamFailure('invalid', detail.slice(0, 200));
+  };
+  if (/<!DOCTYPE|<!ENTITY/i.test(xml)) refuse('the LogoutResponse holds a DOCTYPE');
+  const root = new DOMParser({ errorHandler: { warning: () => undefined, error: refuse, fatalError: refuse } }).parseFromString(xml, 'text/xml').documentElement as Element | null;
+  if (root?.namespaceURI !== PROTOCOL || root.localName !== 'LogoutResponse') return refuse('the answer is not a LogoutResponse');
+  const children = Array.from(root.childNodes as ArrayLike<Node>).filter((node): node is Element => node.nodeType === 1);
+  const inResponseTo = root.getAttribute('InResponseTo') ?? '';
+  if (inResponseTo !== requestId) refuse(`the LogoutResponse answers ${inResponseTo === '' ? 'no request' : 'another request'}`);
+  const from = children.find((each) => each.namespaceURI === ASSERTION && each.localName === 'Issuer')?.textContent?.trim();
+  if (from !== issuer) refuse(`the LogoutResponse is from ${String(from).slice(0, 100)}, not ${issuer}`);
+  const status = children.find((each) => each.namespaceURI === PROTOCOL && each.localName === 'Status');
+  const code = status === undefined ? undefined : Array.from(status.childNodes as ArrayLike<Node>).find((node): node is Element => node.nodeType === 1 && (node as Element).localName === 'StatusCode')?.getAttribute('Value');
+  if (code !== 'urn:oasis:names:tc:SAML:2.0:status:Success') refuse(`the identity provider answered ${String(code).slice(0, 100)}`);
 }
 
 function readPem(file: string, setting: string): string {

@@ -55,7 +55,7 @@ describe('delegation module settings', () => {
     expect(() => parseConfig({ modules: ['login'], delegation: { providers: [CAS, CAS] } })).to.not.throw();
   });
 
-  it('reads a SAML 2 provider with its defaults (assertions signed, no response signature required, 120 s skew, unsigned requests) and refuses a key without its certificate, signed requests without a key, a plain-http metadata URL', () => {
+  it('reads a SAML 2 provider with its defaults (assertions signed, no response signature required, 120 s skew, unsigned requests) and refuses a key without its certificate, signed requests or a single logout without a key, a plain-http metadata URL', () => {
     const SAML2 = { id: 'federation', type: 'saml2', title: 'Federation', saml2: { metadata: '/etc/tessera/idp-metadata.xml', idpEntityId: 'https://idp.example.org/idp' } };
     expect(parseConfig(delegationOn([SAML2])).delegation.providers[0]?.saml2).to.deep.equal({
       ...SAML2.saml2,
@@ -71,8 +71,9 @@ describe('delegation module settings', () => {
       'delegation.providers[1].saml2.signAuthnRequests: needs keyFile and certificateFile, the key AuthnRequests are signed with',
     ]);
     expect(() => parseConfig(delegationOn([{ ...SAML2, saml2: { ...SAML2.saml2, metadata: 'https://idp.example.org/metadata', keyFile: '/etc/tessera/sp.key', certificateFile: '/etc/tessera/sp.crt', signAuthnRequests: true } }]))).to.not.throw();
-    // Its single logout is not built: asking for it is refused rather than silently ignored.
-    expect(problems(delegationOn([{ ...SAML2, logout: true }]))).to.deep.equal(['delegation.providers[0].logout: a SAML 2 provider’s single logout is not built yet: only oidc and cas providers end the session upstream']);
+    // Its single logout signs the LogoutRequest: without a key it is refused rather than sent unsigned.
+    expect(problems(delegationOn([{ ...SAML2, logout: true }]))).to.deep.equal(['delegation.providers[0].logout: needs saml2.keyFile and saml2.certificateFile: a SAML 2 LogoutRequest is signed with tessera’s key (identity providers refuse unsigned ones)']);
+    expect(() => parseConfig(delegationOn([{ ...SAML2, logout: true, saml2: { ...SAML2.saml2, keyFile: '/etc/tessera/sp.key', certificateFile: '/etc/tessera/sp.crt' } }]))).to.not.throw();
   });
 
   it('needs server.publicUrl once a provider is configured (the upstream sends the browser back to it)', () => {

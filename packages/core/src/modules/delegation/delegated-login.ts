@@ -63,8 +63,8 @@ export class DelegatedLogin implements CredentialHandler {
   }
 
   /** The document a provider's upstream is configured with to know tessera (a SAML 2 SP's metadata); undefined for a provider without one. */
-  serviceProviderMetadata(providerId: string, callbackUrl: string): string | undefined {
-    return this.providers.get(providerId)?.upstream.serviceProviderMetadata?.(callbackUrl);
+  serviceProviderMetadata(providerId: string, callbackUrl: string, logoutReturnUrl: string): string | undefined {
+    return this.providers.get(providerId)?.upstream.serviceProviderMetadata?.(callbackUrl, logoutReturnUrl);
   }
 
   /** Where the browser goes to log in upstream; `browserKey` the value of its delegation cookie. */

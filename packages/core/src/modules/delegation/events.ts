@@ -9,5 +9,9 @@ export type DelegationProvedEvent = { readonly type: 'delegation.proved'; readon
 /** A browser logging out of a session made through a provider with `logout`, sent to the upstream's logout. */
 export type DelegationLogoutEvent = { readonly type: 'delegation.logout'; readonly provider: string };
 
-/** The upstream's logout could not be started (the store, the upstream's discovery): tessera's logout is done, the browser stays. */
+/**
+ * The upstream's logout could not be started (the store, the upstream's discovery): tessera's logout is
+ * done, the browser stays; or the upstream's answer to it did not confirm it (a SAML 2 LogoutResponse
+ * that does not verify): the browser is told so.
+ */
 export type DelegationLogoutFailedEvent = { readonly type: 'delegation.logout.failed'; readonly provider?: string; readonly detail: string };

@@ -7,6 +7,7 @@ import { delegatedLoginKeyOf } from './credential.js';
 import type { DelegationProvider } from './delegated-login.js';
 import type { DelegationLogoutEvent, DelegationLogoutFailedEvent } from './events.js';
 import type { DelegationRecords, KeptUpstreamSession, LeftLogout } from './login-states.js';
+import { UpstreamFailure, type PostedForm } from './upstream.js';
 
 /**
  * The upstream's logout after tessera's (docs/modules/delegation.md): a login through a provider with
@@ -77,18 +78,34 @@ export class UpstreamLogout implements SessionListener {
     }
   }
 
-  /** The browser back from the upstream's logout with `state`: where its logout goes on to; undefined for none (or an unknown state). */
-  async back(state: string, origin?: RequestOrigin): Promise<LeftLogout | undefined> {
+  /**
+   * The browser back from the upstream's logout with `state`: where its logout goes on to; undefined
+   * for none (or an unknown state). An upstream that answers with a message of its own (`answer`, at
+   * `returnUrl`) must confirm the logout with it: when it does not, the logout is `unconfirmed`
+   * (reported), tessera's own having ended the session all the same.
+   */
+  async back(state: string, origin?: RequestOrigin, answer?: { readonly url: URL; readonly returnUrl: string; readonly form?: PostedForm }): Promise<(LeftLogout & { readonly unconfirmed?: true }) | undefined> {
+    let left: LeftLogout | undefined;
     try {
-      return await this.records.takeLogout(state);
+      left = await this.records.takeLogout(state);
     } catch (error) {
       this.failed(undefined, error, origin);
       return undefined;
     }
+    const upstream = left === undefined ? undefined : this.providers.get(left.provider)?.upstream;
+    if (left === undefined || upstream?.confirmLogout === undefined) return left;
+    try {
+      if (answer === undefined) throw new Error('the upstream sent no answer to its logout');
+      await upstream.confirmLogout(answer.url, state, answer.returnUrl, answer.form);
+      return left;
+    } catch (error) {
+      this.failed(left.provider, error, origin, 'the upstream did not confirm the logout: ');
+      return { ...left, unconfirmed: true };
+    }
   }
 
-  private failed(provider: string | undefined, error: unknown, origin?: RequestOrigin): void {
-    const detail = (error instanceof Error ? error.message : String(error)).slice(0, 200);
+  private failed(provider: string | undefined, error: unknown, origin?: RequestOrigin, prefix = ''): void {
+    const detail = `${prefix}${error instanceof UpstreamFailure ? error.detail : error instanceof Error ? error.message : String(error)}`.slice(0, 200);
     this.events.emit({ type: 'delegation.logout.failed', ...(provider !== undefined && { provider }), detail } satisfies DelegationLogoutFailedEvent, origin);
   }
 }

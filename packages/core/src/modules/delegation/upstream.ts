@@ -37,14 +37,24 @@ export interface UpstreamProvider {
    * Throws UpstreamFailure when it proves no one.
    */
   identify(callback: URL, secrets: UpstreamSecrets, callbackUrl: string, form?: PostedForm): Promise<UpstreamIdentity>;
-  /** What the upstream is configured with to know tessera, when it reads it from a document: a SAML 2 SP's metadata (XML). */
-  serviceProviderMetadata?(callbackUrl: string): string;
+  /**
+   * What the upstream is configured with to know tessera, when it reads it from a document: a SAML 2
+   * SP's metadata (XML); `logoutReturnUrl` is where its logout's answer comes back.
+   */
+  serviceProviderMetadata?(callbackUrl: string, logoutReturnUrl: string): string;
   /**
    * Where the browser goes to end the user's session upstream, given what its login kept (`session`),
    * to come back to `returnUrl` with `state`; undefined when this upstream offers no logout (an OpenID
    * provider without an `end_session_endpoint`). Absent: the kind has no logout (plain OAuth 2.0).
    */
   logoutUrl?(session: UpstreamSession, returnUrl: string, state: string): Promise<string | undefined>;
+  /**
+   * An upstream whose logout answers with a message of its own (a SAML 2 LogoutResponse): checks the
+   * answer the browser came back to `returnUrl` with (`answer`, the whole URL, and `form`, what it
+   * posted) is the upstream's, to the logout that left with `state`, and a success. Throws
+   * UpstreamFailure when it is not. Absent: the way back with the state is all the upstream says.
+   */
+  confirmLogout?(answer: URL, state: string, returnUrl: string, form?: PostedForm): Promise<void>;
 }
 
 /** Why a login through an upstream failed, as its page and audit record name it. */
