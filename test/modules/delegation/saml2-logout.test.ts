@@ -205,6 +205,23 @@ describe('delegation: single logout at an upstream SAML 2 identity provider (scr
     expect(failures).to.not.include('alice-at-partner');
   });
 
+  it('the "not confirmed" page escapes the service it links on to (through tessera’s /logout, under a CSP without scripts), and links nowhere for a service /logout does not know', async () => {
+    for (const [service, link] of [
+      [`${APP}?q="><script>alert(1)</script>`, `href="${base}/logout?service=${encodeURIComponent(`${APP}?q="><script>alert(1)</script>`)}"`],
+      ['https://evil.example.net/', undefined],
+      ['javascript:alert(1)', undefined],
+    ] as const) {
+      const browser = new Browser();
+      await logIn(browser);
+      const request = sentLogoutRequest((await browser.get(`${base}/logout?service=${encodeURIComponent(service)}`)).location!);
+      const page = await browser.get(idp.redirectedLogoutResponse(answerTo(request, { sign: false }), request.relayState));
+      expect(page.status, service).to.equal(200);
+      expect(page.headers.get('content-security-policy'), service).to.include("script-src 'none'");
+      expect(page.body, service).to.not.include('<script>alert');
+      expect(page.body.match(/<a [^>]*>/g), service).to.deep.equal(link === undefined ? null : [`<a ${link}>`]);
+    }
+  });
+
   it('takes an encrypted assertion (xml-encryption, AES-256-GCM and RSA-OAEP, as tessera’s own IdP encrypts), decrypted with tessera’s key; one encrypted for another key is refused', async () => {
     const validated = await logIn(new Browser(), 'no-logout', (options) => idp.encryptedResponse(options, sp.certificate));
     expect(validated.user).to.equal('alice-at-partner');
