@@ -155,6 +155,73 @@ describe('delegation: single logout at an upstream SAML 2 identity provider (scr
     expect(detail).to.not.include('alice-at-partner');
   });
 
+  it('a hostile LogoutResponse (wrapped, a second one, a DOCTYPE, nested deep, not base64, a SAMLRequest, twice, signed for another SP) never confirms and uses its state; one too large is 413; forwarded headers do not move the way on; no log line holds the SessionIndex, a state, a request ID or the message', async () => {
+    const post = (browser: Browser, fields: Record<string, string>) => browser.post(`${base}/delegation/logout`, fields);
+    const b64 = (xml: string) => Buffer.from(xml, 'utf8').toString('base64');
+    const signedXml = (options: LogoutResponseOptions) => idp.logoutResponse(options, true);
+    const cases: [string, (request: SentLogoutRequest, other: SentLogoutRequest) => (browser: Browser) => Promise<{ status: number; body: string }>][] = [
+      ['a signed answer to another logout wrapped in an unsigned one to this', (request, other) => (browser) =>
+        post(browser, { SAMLResponse: b64(idp.logoutResponse(answerTo(request), false).replace('<samlp:Status>', `<samlp:Extensions>${signedXml(answerTo(other))}</samlp:Extensions><samlp:Status>`)), RelayState: request.relayState })],
+      ['a signed answer to another logout with an unsigned Status and InResponseTo moved in', (request, other) => (browser) =>
+        post(browser, { SAMLResponse: b64(signedXml(answerTo(other, { status: 'urn:oasis:names:tc:SAML:2.0:status:Responder' })).replace('<samlp:Status><samlp:StatusCode Value="urn:oasis:names:tc:SAML:2.0:status:Responder"/></samlp:Status>', '<samlp:Status><samlp:StatusCode Value="urn:oasis:names:tc:SAML:2.0:status:Success"/></samlp:Status>')), RelayState: request.relayState })],
+      ['a second, unsigned LogoutResponse after the signed one', (request, other) => (browser) =>
+        post(browser, { SAMLResponse: b64(signedXml(answerTo(other)) + idp.logoutResponse(answerTo(request), false)), RelayState: request.relayState })],
+      ['a DOCTYPE with entities', (request) => (browser) =>
+        post(browser, { SAMLResponse: b64(`<?xml version="1.0"?><!DOCTYPE r [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;"><!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;">]>${signedXml(answerTo(request)).replace(IDP_ENTITY_ID, `${IDP_ENTITY_ID}&c;`)}`), RelayState: request.relayState })],
+      ['nested 6000 deep', (request) => (browser) =>
+        post(browser, { SAMLResponse: b64(idp.logoutResponse(answerTo(request), false).replace('<samlp:Status>', `${'<x>'.repeat(6000)}${'</x>'.repeat(6000)}<samlp:Status>`)), RelayState: request.relayState })],
+      ['not base64', (request) => (browser) => post(browser, { SAMLResponse: '%%%***!!!', RelayState: request.relayState })],
+      ['a SAMLRequest posted where a LogoutResponse is expected', (request) => (browser) => post(browser, { SAMLRequest: b64(idp.logoutResponse(answerTo(request), false)), RelayState: request.relayState })],
+      ['a SAMLRequest over HTTP-Redirect with the state', (request) => (browser) => browser.get(`${base}/delegation/logout?SAMLRequest=abc&state=${request.relayState}`)],
+      ['SAMLResponse given twice over HTTP-Redirect', (request) => (browser) => browser.get(`${idp.redirectedLogoutResponse(answerTo(request), request.relayState)}&SAMLResponse=abc`)],
+      ['a redirect deflated from garbage', (request) => (browser) => browser.get(`${base}/delegation/logout?SAMLResponse=${'A'.repeat(4000)}&RelayState=${request.relayState}&SigAlg=x&Signature=y`)],
+      ['signed, to another SP', (request) => (browser) => post(browser, { SAMLResponse: idp.postedLogoutResponse(answerTo(request, { destination: 'https://other-sp.example/slo' })), RelayState: request.relayState })],
+      ['signed over HTTP-Redirect, to another SP', (request) => (browser) => browser.get(idp.redirectedLogoutResponse(answerTo(request, { destination: 'https://other-sp.example/slo' }), request.relayState).replace('https://other-sp.example/slo', `${base}/delegation/logout`))],
+    ];
+    const other = await logInAndOut(new Browser());
+    for (const [name, make] of cases) {
+      const browser = new Browser();
+      const request = await logInAndOut(browser);
+      const before = unconfirmed();
+      const answered = await make(request, other)(browser);
+      expect(answered.status, name).to.equal(200);
+      expectUnconfirmedPage(answered);
+      expect(unconfirmed(), name).to.equal(before + 1);
+      // The state is used: the right answer now goes to /logout alone.
+      const late = await browser.get(idp.redirectedLogoutResponse(answerTo(request), request.relayState));
+      expect(late.location, name).to.equal(`${base}/logout`);
+    }
+    // Beyond server.maxBodyBytes: refused before anything is read, the state left as it was.
+    const browser = new Browser();
+    const request = await logInAndOut(browser);
+    expect((await post(browser, { SAMLResponse: 'A'.repeat(200_000), RelayState: request.relayState })).status).to.equal(413);
+    // Forwarded headers from the browser do not move where it goes on to.
+    const forwarded = await new Browser({ 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https' }).get(idp.redirectedLogoutResponse(answerTo(request), request.relayState));
+    expect(forwarded.location).to.equal(`${base}/logout?service=${encodeURIComponent(APP)}`);
+
+    const logged = [...tessera.logs, ...tessera.audit].join('\n');
+    for (const secret of ['_session-of-alice', other.relayState, request.relayState, other.id, '<samlp:', 'PHNhbWxw']) expect(logged, secret).to.not.include(secret);
+    const failures = AUDIT(tessera.audit, 'delegation.logout.failed').map((record) => JSON.stringify(record)).join('\n');
+    expect(failures).to.not.include('alice-at-partner');
+  });
+
+  it('the "not confirmed" page escapes the service it links on to (through tessera’s /logout, under a CSP without scripts), and links nowhere for a service /logout does not know', async () => {
+    for (const [service, link] of [
+      [`${APP}?q="><script>alert(1)</script>`, `href="${base}/logout?service=${encodeURIComponent(`${APP}?q="><script>alert(1)</script>`)}"`],
+      ['https://evil.example.net/', undefined],
+      ['javascript:alert(1)', undefined],
+    ] as const) {
+      const browser = new Browser();
+      await logIn(browser);
+      const request = sentLogoutRequest((await browser.get(`${base}/logout?service=${encodeURIComponent(service)}`)).location!);
+      const page = await browser.get(idp.redirectedLogoutResponse(answerTo(request, { sign: false }), request.relayState));
+      expect(page.status, service).to.equal(200);
+      expect(page.headers.get('content-security-policy'), service).to.include("script-src 'none'");
+      expect(page.body, service).to.not.include('<script>alert');
+      expect(page.body.match(/<a [^>]*>/g), service).to.deep.equal(link === undefined ? null : [`<a ${link}>`]);
+    }
+  });
+
   it('takes an encrypted assertion (xml-encryption, AES-256-GCM and RSA-OAEP, as tessera’s own IdP encrypts), decrypted with tessera’s key; one encrypted for another key is refused', async () => {
     const validated = await logIn(new Browser(), 'no-logout', (options) => idp.encryptedResponse(options, sp.certificate));
     expect(validated.user).to.equal('alice-at-partner');

@@ -115,7 +115,7 @@ export class Saml2Upstream implements UpstreamProvider {
     } catch (failure) {
       throw new UpstreamFailure('invalid', (failure instanceof Error ? failure.message : String(failure)).slice(0, 200));
     }
-    checkLogoutResponse(xml, requestId, this.settings.idpEntityId);
+    checkLogoutResponse(xml, requestId, this.settings.idpEntityId, returnUrl);
   }
 
   async identify(_callback: URL, secrets: UpstreamSecrets, callbackUrl: string, form?: PostedForm): Promise<UpstreamIdentity> {
@@ -263,8 +263,12 @@ function signedRedirectQuery(raw: string): { container: RedirectContainer; query
 const PROTOCOL = 'urn:oasis:names:tc:SAML:2.0:protocol';
 const ASSERTION = 'urn:oasis:names:tc:SAML:2.0:assertion';
 
-/** A verified LogoutResponse's own word: from `issuer`, in response to `requestId`, a success (node-saml checks these only when present). */
-function checkLogoutResponse(xml: string, requestId: string, issuer: string): void {
+/**
+ * A verified LogoutResponse's own word: from `issuer`, in response to `requestId`, a success (node-saml
+ * checks these only when present), and, when it names a Destination, sent to tessera's `returnUrl`
+ * (one the identity provider signed for another service provider is not this one's).
+ */
+function checkLogoutResponse(xml: string, requestId: string, issuer: string, returnUrl: string): void {
   const refuse = (detail: string): never => {
     throw new UpstreamFailure('invalid', detail.slice(0, 200));
   };
@@ -274,6 +278,7 @@ function checkLogoutResponse(xml: string, requestId: string, issuer: string): vo
   const children = Array.from(root.childNodes as ArrayLike<Node>).filter((node): node is Element => node.nodeType === 1);
   const inResponseTo = root.getAttribute('InResponseTo') ?? '';
   if (inResponseTo !== requestId) refuse(`the LogoutResponse answers ${inResponseTo === '' ? 'no request' : 'another request'}`);
+  if (root.hasAttribute('Destination') && root.getAttribute('Destination') !== returnUrl) refuse('the LogoutResponse is sent to another service provider');
   const from = children.find((each) => each.namespaceURI === ASSERTION && each.localName === 'Issuer')?.textContent?.trim();
   if (from !== issuer) refuse(`the LogoutResponse is from ${String(from).slice(0, 100)}, not ${issuer}`);
   const status = children.find((each) => each.namespaceURI === PROTOCOL && each.localName === 'Status');
