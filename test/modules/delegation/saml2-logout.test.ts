@@ -9,6 +9,9 @@ import { validate } from '../login/support.js';
 import { freePort, startDelegation } from './support.js';
 import { IDP_ENTITY_ID, IDP_SLO_URL, ScriptedIdp, sentLogoutRequest, sentRequest, type LogoutResponseOptions, type SentLogoutRequest } from './scripted-idp.js';
 
+/** An answer the IdP (or an attacker) brings back for `request`, given another logout it may answer instead. */
+type AnswerCase = [string, (request: SentLogoutRequest, other: SentLogoutRequest) => (browser: Browser) => Promise<{ status: number; body: string }>];
+
 const PROVIDER = 'partner-saml';
 const PERSISTENT = 'urn:oasis:names:tc:SAML:2.0:nameid-format:persistent';
 const AUDIT = (lines: readonly string[], action: string) => lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((record) => record['action'] === action);
@@ -73,6 +76,28 @@ describe('delegation: single logout at an upstream SAML 2 identity provider (scr
   }
 
   const answerTo = (request: SentLogoutRequest, options: Partial<LogoutResponseOptions> = {}): LogoutResponseOptions => ({ inResponseTo: request.id, destination: `${base}/delegation/logout`, ...options });
+
+  /**
+   * Each case's answer, in a browser of its own that logged in and out: the "not confirmed" page,
+   * audited, tessera's session gone, and the state used (the right answer afterwards goes to /logout
+   * alone). Returns the other logout the cases may answer instead.
+   */
+  async function expectNeverConfirmed(cases: readonly AnswerCase[]): Promise<SentLogoutRequest> {
+    const other = await logInAndOut(new Browser());
+    for (const [name, make] of cases) {
+      const browser = new Browser();
+      const request = await logInAndOut(browser);
+      const before = unconfirmed();
+      const answered = await make(request, other)(browser);
+      expect(answered.status, name).to.equal(200);
+      expectUnconfirmedPage(answered);
+      expect(unconfirmed(), name).to.equal(before + 1);
+      expect((await browser.get(`${base}/login?service=${encodeURIComponent(APP)}`)).status, name).to.equal(200);
+      const late = await browser.get(idp.redirectedLogoutResponse(answerTo(request), request.relayState));
+      expect(late.location, name).to.equal(`${base}/logout`);
+    }
+    return other;
+  }
   const unconfirmed = () => AUDIT(tessera.audit, 'delegation.logout.failed').filter((record) => record['who'] === PROVIDER).length;
 
   /** The page saying tessera's logout is done but the IdP did not confirm its own. */
@@ -125,7 +150,7 @@ describe('delegation: single logout at an upstream SAML 2 identity provider (scr
   });
 
   it('a LogoutResponse that does not confirm the logout (unsigned, signed by another key, to another request, from another issuer, a failure): the logged-out page saying so, audited; tessera’s session is gone all the same', async () => {
-    const cases: [string, (request: SentLogoutRequest, other: SentLogoutRequest) => (browser: Browser) => Promise<{ status: number; body: string }>][] = [
+    const cases: AnswerCase[] = [
       ['unsigned redirect', (request) => (browser) => browser.get(idp.redirectedLogoutResponse(answerTo(request, { sign: false }), request.relayState))],
       ['redirect signed by another key', (request) => (browser) => browser.get(idp.redirectedLogoutResponse(answerTo(request, { signer: stranger }), request.relayState))],
       ['unsigned post', (request) => (browser) => browser.post(`${base}/delegation/logout`, { SAMLResponse: idp.postedLogoutResponse(answerTo(request, { sign: false })), RelayState: request.relayState })],
@@ -136,21 +161,7 @@ describe('delegation: single logout at an upstream SAML 2 identity provider (scr
       ['a failure', (request) => (browser) => browser.get(idp.redirectedLogoutResponse(answerTo(request, { status: 'urn:oasis:names:tc:SAML:2.0:status:Responder' }), request.relayState))],
       ['no answer at all', (request) => (browser) => browser.get(`${base}/delegation/logout?state=${request.relayState}`)],
     ];
-    const other = await logInAndOut(new Browser());
-    for (const [name, make] of cases) {
-      const browser = new Browser();
-      const request = await logInAndOut(browser);
-      const before = unconfirmed();
-      const answered = await make(request, other)(browser);
-      expect(answered.status, name).to.equal(200);
-      expectUnconfirmedPage(answered);
-      expect(unconfirmed(), name).to.equal(before + 1);
-      // tessera's session is gone: the login page asks again.
-      expect((await browser.get(`${base}/login?service=${encodeURIComponent(APP)}`)).status, name).to.equal(200);
-      // The state is used whatever the answer: the right answer now goes to /logout alone.
-      const late = await browser.get(idp.redirectedLogoutResponse(answerTo(request), request.relayState));
-      expect(late.location, name).to.equal(`${base}/logout`);
-    }
+    await expectNeverConfirmed(cases);
     const detail = AUDIT(tessera.audit, 'delegation.logout.failed').map((record) => JSON.stringify(record)).join('\n');
     expect(detail).to.not.include('alice-at-partner');
   });
@@ -159,7 +170,7 @@ describe('delegation: single logout at an upstream SAML 2 identity provider (scr
     const post = (browser: Browser, fields: Record<string, string>) => browser.post(`${base}/delegation/logout`, fields);
     const b64 = (xml: string) => Buffer.from(xml, 'utf8').toString('base64');
     const signedXml = (options: LogoutResponseOptions) => idp.logoutResponse(options, true);
-    const cases: [string, (request: SentLogoutRequest, other: SentLogoutRequest) => (browser: Browser) => Promise<{ status: number; body: string }>][] = [
+    const cases: AnswerCase[] = [
       ['a signed answer to another logout wrapped in an unsigned one to this', (request, other) => (browser) =>
         post(browser, { SAMLResponse: b64(idp.logoutResponse(answerTo(request), false).replace('<samlp:Status>', `<samlp:Extensions>${signedXml(answerTo(other))}</samlp:Extensions><samlp:Status>`)), RelayState: request.relayState })],
       ['a signed answer to another logout with an unsigned Status and InResponseTo moved in', (request, other) => (browser) =>
@@ -178,19 +189,7 @@ describe('delegation: single logout at an upstream SAML 2 identity provider (scr
       ['signed, to another SP', (request) => (browser) => post(browser, { SAMLResponse: idp.postedLogoutResponse(answerTo(request, { destination: 'https://other-sp.example/slo' })), RelayState: request.relayState })],
       ['signed over HTTP-Redirect, to another SP', (request) => (browser) => browser.get(idp.redirectedLogoutResponse(answerTo(request, { destination: 'https://other-sp.example/slo' }), request.relayState).replace('https://other-sp.example/slo', `${base}/delegation/logout`))],
     ];
-    const other = await logInAndOut(new Browser());
-    for (const [name, make] of cases) {
-      const browser = new Browser();
-      const request = await logInAndOut(browser);
-      const before = unconfirmed();
-      const answered = await make(request, other)(browser);
-      expect(answered.status, name).to.equal(200);
-      expectUnconfirmedPage(answered);
-      expect(unconfirmed(), name).to.equal(before + 1);
-      // The state is used: the right answer now goes to /logout alone.
-      const late = await browser.get(idp.redirectedLogoutResponse(answerTo(request), request.relayState));
-      expect(late.location, name).to.equal(`${base}/logout`);
-    }
+    const other = await expectNeverConfirmed(cases);
     // Beyond server.maxBodyBytes: refused before anything is read, the state left as it was.
     const browser = new Browser();
     const request = await logInAndOut(browser);
