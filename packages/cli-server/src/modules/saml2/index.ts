@@ -9,8 +9,9 @@ import { registerSaml2Module } from './register.js';
 /** `saml2` (docs/modules/saml2.md): a SAML 2.0 identity provider on the login session of /login. */
 export const saml2Module: TesseraModule<typeof saml2Sections> = {
   name: 'saml2',
-  // Its logins will be the login module's /login.
+  // Its logins are the login module's /login.
   dependencies: ['login'],
+  comparisonRows: ['SAML 2 identity provider, on the CAS login session'],
   sections: saml2Sections,
   // Its service providers: SamlRegisteredService, found by their entity id, never by a CAS service URL.
   serviceTypes: [samlServiceProviderType],
