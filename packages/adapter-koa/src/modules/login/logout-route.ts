@@ -32,9 +32,14 @@ export function logoutRoute(responses: LoginResponses): Route {
     async handle(ctx, { query }) {
       const session = await responses.sessionOf(ctx);
       // Asked while the session is still there; acted on only once it has ended (whatever happens elsewhere, the session ends here).
-      const afterwards = session === undefined ? [] : await Promise.all(http.afterLogout.map((module) => module.before(ctx, session)));
+      const asked = session === undefined ? [] : await Promise.allSettled(http.afterLogout.map((module) => module.before(ctx, session)));
       const frontChannel = await deps.login.logOut(session, requestOrigin(ctx));
       cookies.clear(ctx, TICKET_GRANTING_COOKIE);
+      // A module that throws broke its contract: answered as the error it is, once the session has ended.
+      const afterwards = asked.map((answer) => {
+        if (answer.status === 'rejected') throw answer.reason;
+        return answer.value;
+      });
       const found = await deps.login.logoutRedirect(query.service ?? query.url, requestOrigin(ctx));
       const service = found !== undefined && isNavigable(found) ? found : undefined;
       let next = service;

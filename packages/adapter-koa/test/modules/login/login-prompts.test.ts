@@ -1,14 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { AuthenticationFailedError, CAS_REGISTERED_SERVICE, RETURN_ALL_ATTRIBUTES, cryptoRandomSource, withSecondFactor, type CredentialsPrompt, type SecondFactorProvider, type SessionPrompt } from '@tessera/core';
-import { BrowserLogin, deriveLoginKeys, generateLoginSecret, LoginFormTokens, PendingLogins, TicketGrantingCookie } from '@tessera/core/modules/login';
-import { FixedClock, MapRecordStores } from '@tessera/testkit';
+import { AuthenticationFailedError, CAS_REGISTERED_SERVICE, RETURN_ALL_ATTRIBUTES, withSecondFactor, type CredentialsPrompt, type SecondFactorProvider, type SessionPrompt } from '@tessera/core';
 import { expect } from 'chai';
 import request from 'supertest';
-import { loginPromptPart, type HttpModule, type LoginPromptPart } from '../../../src/index.js';
+import { loginPromptPart, type LoginPromptPart } from '../../../src/index.js';
 import { html } from '../../../src/pages/html.js';
 import { optionalText } from '../../../src/request/parameter-schemas.js';
-import { DEFAULT_COLOURS, loginModule, MESSAGES } from '../../../src/modules/login/index.js';
-import { APP, testServer, type ServerSetup } from '../../harness.js';
+import { APP, testServer } from '../../harness.js';
+import { loginWith } from './support.js';
 
 const MFA = 'https://mfa.example.org/home';
 
@@ -60,29 +58,14 @@ const nonce: CredentialsPrompt<string> = {
 };
 const noncePart: LoginPromptPart = loginPromptPart(nonce, { markup: (_language, prepared) => html`<p class="nonce">${prepared}</p>`, script: (prepared) => `window.nonce = '${prepared}';` });
 
-type Parts = Parameters<NonNullable<ServerSetup['modules']>>[0];
 
-function loginWith({ core, tickets, events }: Parts, prompts: readonly LoginPromptPart[]): HttpModule[] {
-  const keys = deriveLoginKeys(generateLoginSecret(cryptoRandomSource));
-  const clock = new FixedClock();
-  const used = new Set<string>();
-  const login = loginModule({
-    login: new BrowserLogin(core, tickets, events),
-    cookie: new TicketGrantingCookie(keys),
-    formTokens: new LoginFormTokens(keys, { claim: (id) => Promise.resolve(!used.has(id) && Boolean(used.add(id))) }, clock, cryptoRandomSource, 1800),
-    pendingLogins: new PendingLogins(new MapRecordStores(clock).namespace('login.pending'), clock, cryptoRandomSource, 1800),
-    branding: { title: 'tessera', colours: DEFAULT_COLOURS },
-    messages: MESSAGES.en,
-  });
-  return [login, { name: 'factors', extensions: () => ({ loginPrompts: prompts }) }];
-}
 
 /** Two second factors, both with a prompt, and a service accepting either. */
 function withFactors(prompts: readonly LoginPromptPart[] = [CODES.part, KEYS.part]) {
   const server = testServer({
     users: { bob: { password: 'Builder', attributes: {} }, carol: { password: 'Carol', attributes: {} }, dave: { password: 'Dave', attributes: {} } },
     secondFactors: [CODES.provider, KEYS.provider],
-    modules: (parts) => loginWith(parts, prompts),
+    modules: (parts) => loginWith(parts, [{ name: 'factors', extensions: () => ({ loginPrompts: prompts }) }]),
   });
   void server.registry.save({
     id: 40,

@@ -1,14 +1,12 @@
 import { hash } from 'node:crypto';
-import { AuthenticationFailedError, cryptoRandomSource } from '@tessera/core';
-import { BrowserLogin, deriveLoginKeys, generateLoginSecret, LoginFormTokens, PendingLogins, TicketGrantingCookie } from '@tessera/core/modules/login';
-import { FixedClock, MapRecordStores } from '@tessera/testkit';
+import { AuthenticationFailedError } from '@tessera/core';
 import { expect } from 'chai';
 import request from 'supertest';
 import { z } from 'zod';
-import { loginPromptPart, type HttpModule, type LoginPromptPart } from '../../../src/index.js';
+import { loginPromptPart, type LoginPromptPart } from '../../../src/index.js';
 import type { SessionPrompt } from '@tessera/core';
 import { html } from '../../../src/pages/html.js';
-import { DEFAULT_COLOURS, loginModule, MESSAGES } from '../../../src/modules/login/index.js';
+import { loginWith } from './support.js';
 import { APP, QUIET_APP, testServer, type ServerSetup } from '../../harness.js';
 
 /** The fixture step's one script: hashed into its page's CSP. */
@@ -39,25 +37,9 @@ const pinStep: LoginPromptPart = loginPromptPart(pinPrompt, {
   read: (parameters) => parameters['pin'],
 });
 
-type Parts = Parameters<NonNullable<ServerSetup['modules']>>[0];
 
-/** The login module on the test server's core, its stores on fakes, beside a test module adding `steps`. */
-function loginWith({ core, tickets, events }: Parts, steps: readonly LoginPromptPart[]): HttpModule[] {
-  const keys = deriveLoginKeys(generateLoginSecret(cryptoRandomSource));
-  const clock = new FixedClock();
-  const used = new Set<string>();
-  const login = loginModule({
-    login: new BrowserLogin(core, tickets, events),
-    cookie: new TicketGrantingCookie(keys),
-    formTokens: new LoginFormTokens(keys, { claim: (id) => Promise.resolve(!used.has(id) && Boolean(used.add(id))) }, clock, cryptoRandomSource, 1800),
-    pendingLogins: new PendingLogins(new MapRecordStores(clock).namespace('login.pending'), clock, cryptoRandomSource, 1800),
-    branding: { title: 'tessera', colours: DEFAULT_COLOURS },
-    messages: MESSAGES.en,
-  });
-  return steps.length === 0 ? [login] : [login, { name: 'pin', extensions: () => ({ loginPrompts: steps }) }];
-}
 
-const withSteps = (setup: ServerSetup = {}) => testServer({ ...setup, modules: (parts) => loginWith(parts, [pinStep]) });
+const withSteps = (setup: ServerSetup = {}) => testServer({ ...setup, modules: (parts) => loginWith(parts, [{ name: 'pin', extensions: () => ({ loginPrompts: [pinStep] }) }]) });
 
 type Agent = ReturnType<typeof request.agent>;
 
@@ -184,7 +166,7 @@ describe('login steps: a module adds a page between the credentials and the sess
     const document = (await server.http.get('/cas/openapi.json')).body as { paths: Record<string, { post?: { requestBody?: { content: Record<string, { schema: { properties: object } }> } } }> };
     const schema = document.paths['/login/step']?.post?.requestBody?.content['application/x-www-form-urlencoded']?.schema;
     expect(schema?.properties).to.have.all.keys('formToken', 'pending', 'username', 'pin');
-    const without = testServer({ modules: (parts) => loginWith(parts, []) });
+    const without = testServer({ modules: (parts) => loginWith(parts) });
     expect((await without.http.post('/cas/login/step').type('form').send({})).status).to.equal(404);
   });
 });
