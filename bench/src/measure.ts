@@ -188,7 +188,7 @@ async function startConfiguration(configuration: ServerConfiguration, options: B
     if (oidc && rows.some((row) => row.target?.against === 'library')) {
       const dir = join(fixtures.dir, `${configuration.name}-library`);
       mkdirSync(dir, { recursive: true });
-      reference = await startOidcReference(oidcReferenceSettings(await freePort(), fixtures.oidcKeys), dir, options.poolSize);
+      reference = await startOidcReference(oidcReferenceSettings(await freePort(), fixtures.oidcKeys), dir, options.poolSize, options.cpuProfileDir);
       say(`node-oidc-provider alone with the settings of tessera (${configuration.name}) started, pid ${reference.pid}`);
       const libraryTarget = { origin: reference.origin, base: target.base, x509Login: '' };
       const libraryOidc = await openOidc(libraryTarget);

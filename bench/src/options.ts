@@ -21,7 +21,7 @@ export interface BenchOptions {
   readonly rows?: readonly RowName[];
   /** Only the server configurations of these names (every one when absent). */
   readonly servers?: readonly string[];
-  /** A folder each tessera writes a V8 CPU profile into when it stops (node --cpu-prof). */
+  /** A folder each tessera, and the OIDC reference (oidc-reference.cpuprofile), writes a V8 CPU profile into when it stops (node --cpu-prof). */
   readonly cpuProfileDir?: string;
 }
 
@@ -40,7 +40,7 @@ export const BENCH_USAGE = `Usage: pnpm bench [--quick] [--check] [--markdown] [
   --rows        only these rows: ${ROWS.map((row) => row.name).join(', ')}; jwt and x509 bring tgt, the row
                 their targets are taken against (a row's floor is measured with it)
   --servers     only these server configurations, e.g. memory
-  --cpu-prof    each tessera writes a V8 CPU profile into DIR when it stops (scripts/cpuprofile-top.mjs reads it)
+  --cpu-prof    each tessera and the OIDC reference write a V8 CPU profile into DIR when they stop (scripts/cpuprofile-top.mjs reads it)
 `;
 
 /** The options of `pnpm bench`; throws naming the flag on a bad value. */

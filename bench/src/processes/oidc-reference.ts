@@ -34,10 +34,11 @@ export type OidcReferenceSettings = {
   readonly account: { readonly id: string; readonly claims: Readonly<Record<string, unknown>>; readonly amr: readonly string[]; readonly acr?: string };
 };
 
-/** node-oidc-provider alone (oidc-reference-main.ts) in its own process, its settings in `dir`; waits for the origin it prints. */
-export async function startOidcReference(settings: OidcReferenceSettings, dir: string, poolSize: number): Promise<ServerProcess> {
+/** node-oidc-provider alone (oidc-reference-main.ts) in its own process, its settings in `dir`, with a CPU profile written into `cpuProfileDir` when it stops if given; waits for the origin it prints. */
+export async function startOidcReference(settings: OidcReferenceSettings, dir: string, poolSize: number, cpuProfileDir?: string): Promise<ServerProcess> {
   const file = join(dir, 'oidc-reference.json');
   writeFileSync(file, JSON.stringify(settings));
-  const spawned = spawnNode(MAIN, [file], { poolSize, stdio: ['ignore', 'pipe', 'pipe'] });
+  const nodeArgs = cpuProfileDir === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', cpuProfileDir, '--cpu-prof-name', 'oidc-reference.cpuprofile'];
+  const spawned = spawnNode(MAIN, [file], { poolSize, stdio: ['ignore', 'pipe', 'pipe'], nodeArgs });
   return announced(spawned, 'the OIDC reference (node-oidc-provider alone)', collected(spawned, 'stdout'), collected(spawned, 'stderr'));
 }
