@@ -42,7 +42,7 @@ describe("oidc: a client's definition changed while its tokens are out", () => {
     tessera = await startOidc({
       modules: ['rest', 'login', 'services', 'oidc'],
       registration: { requiredAttribute: { name: 'memberOf', valuePattern: 'staff' }, acceptedTypes: [OIDC, OAUTH] },
-      services: [definition(31, 'staffonly', STAFF), definition(32, 'windowed', STAFF), definition(33, 'switched', STAFF), definition(34, 'oauthstaff', STAFF, OAUTH)],
+      services: [definition(31, 'staffonly', STAFF), definition(32, 'windowed', STAFF), definition(33, 'switched', STAFF), definition(34, 'oauthstaff', STAFF, OAUTH), definition(35, 'released', STAFF)],
     });
   });
   after(() => tessera.close());
@@ -132,6 +132,17 @@ describe("oidc: a client's definition changed while its tokens are out", () => {
     expect(uses.refresh).to.equal(401);
     expect(uses).to.include({ userinfo: 401, profile: 401 });
     expect((await form('/oidc/token', 'switched', { grant_type: 'client_credentials' })).status).to.equal(401);
+  });
+
+  it('a release policy changed: the next userinfo answer of a token out releases what the new definition releases', async () => {
+    const { codes, verifier } = await twoCodes('released');
+    const { body: tokens } = await tokensFor('released', codes[0], verifier);
+    const userinfo = async () => (await (await fetch(`${tessera.url}/oidc/me`, { headers: { authorization: `Bearer ${tokens['access_token']}` } })).json()) as Record<string, unknown>;
+    expect(await userinfo()).to.deep.equal({ sub: 'casuser', email: 'casuser@example.org' });
+    expect(await userinfo()).to.deep.equal({ sub: 'casuser', email: 'casuser@example.org' });
+    const onlyVerified = { '@class': 'org.apereo.cas.oidc.claims.OidcEmailScopeAttributeReleasePolicy', allowedAttributes: ['java.util.ArrayList', ['email_verified']] };
+    await redefine({ ...definition(35, 'released', STAFF), attributeReleasePolicy: onlyVerified });
+    expect(await userinfo()).to.deep.equal({ sub: 'casuser' });
   });
 
   it('an OAuth 2.0 client: the profile of a token whose user the client now refuses is refused', async () => {

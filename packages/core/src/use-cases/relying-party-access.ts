@@ -250,6 +250,15 @@ export class RelyingPartyAccess {
     return { username, attributes };
   };
 
+  /**
+   * What the service receives of a grant, as `release` answers it, without working out who the user is
+   * to it: an OpenID Connect client's claims (an ID token, userinfo), which name the user by `sub`.
+   */
+  releasedClaims(request: { readonly service: RegisteredService; readonly url: string; readonly principal: Principal; readonly grant: ReleaseGrant }): Promise<AttributeMap> {
+    const { service, url, principal, grant } = request;
+    return this.policies.releasedAttributes({ principal, service, serviceUrl: url, authentication: {}, grant });
+  }
+
   private async resolve(url: string) {
     for (const resolver of this.resolvers) {
       const resolved = await resolver.resolve(url);

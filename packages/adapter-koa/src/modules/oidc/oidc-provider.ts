@@ -835,14 +835,23 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
     // subject the username provider gives, the OAuth profile): an ID token or userinfo needs the claims alone.
     let identity: Promise<{ readonly username: string; readonly attributes: AttributeMap }> | undefined;
     const released = () => (identity ??= deps.core().relyingParties.release({ service, url: service.serviceId, principal }));
-    // The claims of the scopes granted (OpenID Connect clients): the client's release policy reconciled
-    // with its scopes, as Apereo's, each scope policy releasing only for its scope.
-    const claimsService = { ...service, attributeRelease: claimsReleasePolicy(service.attributeRelease, client.scopes, deps.customScopes) };
-    const claims = async (scope: string | undefined): Promise<AttributeMap> => {
+    const claims = (scope: string | undefined): Promise<AttributeMap> => {
       const grant = { scopes: (scope ?? '').split(' ').filter(Boolean), claimsMap: deps.claimsMap };
-      return (await deps.core().relyingParties.release({ service: claimsService, url: service.serviceId, principal, grant })).attributes;
+      return deps.core().relyingParties.releasedClaims({ service: claimsServiceOf(service, client.scopes), url: service.serviceId, principal, grant });
     };
     return { released, claims, viewType: client.userProfileViewType ?? 'NESTED', service, tgt };
+  }
+
+  /**
+   * The service the claims of the scopes granted come from (OpenID Connect clients): its release policy
+   * reconciled with the client's scopes, as Apereo's, each scope policy releasing only for its scope.
+   * Made once per service object: the registry hands out a new one for a changed definition.
+   */
+  const claimsServices = new WeakMap<RegisteredService, RegisteredService>();
+  function claimsServiceOf(service: RegisteredService, clientScopes: readonly string[]): RegisteredService {
+    let made = claimsServices.get(service);
+    if (made === undefined) claimsServices.set(service, (made = { ...service, attributeRelease: claimsReleasePolicy(service.attributeRelease, clientScopes, deps.customScopes) }));
+    return made;
   }
 
   async function rememberSubject(clientId: string, accountId: string, subject: string): Promise<void> {
