@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { BUILT_IN_RELEASE_POLICIES, BUILT_IN_USERNAME_PROVIDERS, ServicePolicies, type ReleaseRequest, type ServicePolicy } from '@tessera/core';
+import { BUILT_IN_RELEASE_POLICIES, BUILT_IN_USERNAME_PROVIDERS, ServicePolicies, type Principal, type ReleaseRequest, type ServicePolicy } from '@tessera/core';
 import { claimsReleasePolicy, OIDC_CLIENT, SCOPE_RELEASE_POLICIES } from '@tessera/core/modules/oidc';
 import { BUILT_IN_RELEASE_POLICY_CODECS, BUILT_IN_USERNAME_PROVIDER_CODECS, serviceCodec } from '../../../src/index.js';
 import { oauthClientType, oidcClientType, SCOPE_POLICY_CODECS } from '../../../src/modules/oidc/index.js';
@@ -20,11 +20,11 @@ const client = (keys: Record<string, unknown>) => ({
 const principal = { id: 'casuser', attributes: { mail: ['casuser@example.org'], cn: ['CAS User'], uid: ['cu'], locale: ['en'], memberOf: ['staff'] } };
 
 /** What the client's claims are for `scopes` granted, its policy reconciled with its scopes as the provider does. */
-function claimsFor(json: Record<string, unknown>, scopes: string[], claimsMap: Record<string, string> = {}, declared: Record<string, string[]> = {}) {
+function claimsFor(json: Record<string, unknown>, scopes: string[], claimsMap: Record<string, string> = {}, declared: Record<string, string[]> = {}, user: Principal = principal) {
   const parsed = codec.parse(json);
   const service = { ...parsed, id: 5 };
   const policy = claimsReleasePolicy(service.attributeRelease, OIDC_CLIENT.of(service)?.scopes ?? [], declared);
-  const request: ReleaseRequest = { principal, service, serviceUrl: service.serviceId, authentication: {}, grant: { scopes, claimsMap } };
+  const request: ReleaseRequest = { principal: user, service, serviceUrl: service.serviceId, authentication: {}, grant: { scopes, claimsMap } };
   return policies.release(policy, request);
 }
 
@@ -70,6 +70,13 @@ describe("Apereo's OIDC scope release policies: codec and release", () => {
     expect(await claimsFor(profile, ['openid', 'profile', 'email'], { name: 'cn', email: 'mail' })).to.deep.equal({ preferred_username: ['cu'], name: ['CAS User'], locale: ['en'], email: ['casuser@example.org'] });
     expect(await claimsFor(profile, ['openid', 'email'], { email: 'mail' })).to.deep.equal({ email: ['casuser@example.org'] });
     expect(await claimsFor(profile, ['openid'])).to.deep.equal({});
+  });
+
+  it('finds the attribute of a claim whatever its case: the one of the name as written, else the first whose name differs only in case', async () => {
+    const profile = client({ scopes: ['java.util.HashSet', ['openid', 'profile', 'email']], attributeReleasePolicy: { '@class': `${CLAIMS}.OidcProfileScopeAttributeReleasePolicy`, claimMappings: { nickname: 'UID' } } });
+    const user = { id: 'casuser', attributes: { Locale: ['fr'], LOCALE: ['de'], Mail: ['first@example.org'], mail: ['exact@example.org'], uid: ['cu'], Name: ['CAS User'] } };
+    expect(await claimsFor(profile, ['openid', 'profile', 'email'], { email: 'MAIL' }, {}, user)).to.deep.equal({ name: ['CAS User'], nickname: ['cu'], locale: ['fr'], email: ['first@example.org'] });
+    expect(await claimsFor(profile, ['openid', 'email'], { email: 'mail' }, {}, user)).to.deep.equal({ email: ['exact@example.org'] });
   });
 
   it("reconciles as Apereo: a listed scope without a policy of the client's brings its standard (or declared) claims; a policy by no scope releases only for a scope-free client", async () => {
