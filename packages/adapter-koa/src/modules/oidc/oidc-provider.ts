@@ -62,9 +62,9 @@ export interface OidcProviderDependencies {
   readonly keys: OidcKeySet;
   readonly registry: ServiceRegistry;
   /**
-   * tessera's use cases, asked at the first request that needs them (then kept: the same use cases serve
-   * the process): the relying-party path decides whether a session reaches a client and what the client
-   * is told of its user. (They are told of this provider's logouts, so they are built after it.)
+   * tessera's use cases, asked at the time of a request: the relying-party path decides whether a session
+   * reaches a client and what the client is told of its user. (They are told of this provider's logouts,
+   * so they are built after it.)
    */
   readonly core: () => CasCore;
   /** Whether a page of the browser login (a consent to attribute release) holds a ticket for this client back: then no authorization is silent. */
@@ -605,11 +605,6 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
     return made;
   };
 
-  // The use cases are built once, after the provider: found at the first request that asks, then kept
-  // (looking them up in the container again costs a resolution on every request).
-  let builtCore: CasCore | undefined;
-  const core = (): CasCore => (builtCore ??= deps.core());
-
   /** The live TGT a provider session stands for, when its principal is `accountId`. */
   const liveTicketOf = async (sessionUid: string | undefined, accountId?: string) => {
     if (sessionUid === undefined) return undefined;
@@ -643,7 +638,7 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
     const tgt = await liveTicketOf(session?.uid, session?.accountId);
     const service = client === undefined ? undefined : await clientService(registry, client.clientId);
     if (tgt === undefined || service === undefined) return false;
-    const { relyingParties } = core();
+    const { relyingParties } = deps.core();
     const origin = originOf(ctx);
     if (!relyingParties.reachesBySingleSignOn(service, tgt)) return false;
     const admission = await relyingParties.admit({ service, authentication: tgt.authentication, renewed: false, ...(origin && { origin }) });
@@ -835,14 +830,14 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
     // login was proved (its access rules, the modules' admission rules: an upstream provider its
     // delegation policy no longer allows), or is switched off, expired, out of its time window, gets
     // nothing more for it. The login is the live TGT's, read here anyway: no other read.
-    if (!core().relyingParties.stillAdmits(service, tgt.authentication)) return undefined;
+    if (!deps.core().relyingParties.stillAdmits(service, tgt.authentication)) return undefined;
     // Who the user is to the service and what its policy releases, worked out only where asked (a
     // subject the username provider gives, the OAuth profile): an ID token or userinfo needs the claims alone.
     let identity: Promise<{ readonly username: string; readonly attributes: AttributeMap }> | undefined;
-    const released = () => (identity ??= core().relyingParties.release({ service, url: service.serviceId, principal }));
+    const released = () => (identity ??= deps.core().relyingParties.release({ service, url: service.serviceId, principal }));
     const claims = (scope: string | undefined): Promise<AttributeMap> => {
       const grant = { scopes: (scope ?? '').split(' ').filter(Boolean), claimsMap: deps.claimsMap };
-      return core().relyingParties.releasedClaims({ service: claimsServiceOf(service, client.scopes), url: service.serviceId, principal, grant });
+      return deps.core().relyingParties.releasedClaims({ service: claimsServiceOf(service, client.scopes), url: service.serviceId, principal, grant });
     };
     return { released, claims, viewType: client.userProfileViewType ?? 'NESTED', service, tgt };
   }
@@ -946,7 +941,7 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
   releaseClaimsAsComputed(provider);
   issueClientTokensOnlyWhileUsable(provider, async (clientId) => {
     const service = await clientService(registry, clientId);
-    return service !== undefined && core().relyingParties.stillAdmits(service);
+    return service !== undefined && deps.core().relyingParties.stillAdmits(service);
   }, deps.library.errors);
   answerInRegisteredResponseMode(provider);
   findClientsOncePerMetadata(provider, clientAdapter);
@@ -1022,7 +1017,7 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
 
   async function subjectFor(clientId: string, tgt: TicketGrantingTicket): Promise<string | undefined> {
     const service = await clientService(registry, clientId);
-    return service === undefined ? undefined : (await core().relyingParties.release({ service, url: service.serviceId, principal: tgt.authentication.principal })).username;
+    return service === undefined ? undefined : (await deps.core().relyingParties.release({ service, url: service.serviceId, principal: tgt.authentication.principal })).username;
   }
 
   return { provider, errors: deps.library.errors, sessionTickets, profileOf, subjectFor, endSessionsOf };
