@@ -14,6 +14,7 @@ import type {
   TicketPromptContext,
   ValidatedServiceTicket,
 } from '@tessera/core';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Context, Middleware } from 'koa';
 import type { z } from 'zod';
 import type { HttpOptions } from './http-options.js';
@@ -79,6 +80,21 @@ export interface HttpModule {
    * error renderer and the host check: it calls next for those not its own, and for its module's routes.
    */
   mounted?(http: HttpContext): Middleware;
+  /**
+   * Requests it answers on the listener itself, before tessera's app (no context of the app's, no error
+   * renderer, no router): a library's own app on its hot paths, which renders its own errors and finds
+   * the client address by the same trusted-proxy rule. Only for an app that needs no guard of the app's
+   * on those requests, with `server.publicUrl` set (the app's host check passes every request then).
+   */
+  directLane?(http: HttpContext): DirectLane;
+}
+
+/** Requests a module answers on the listener, before tessera's app; the app still times each for the request metrics. */
+export interface DirectLane {
+  /** Whether the request is the lane's, from its method and target (`request.url`, path and query). */
+  takes(request: IncomingMessage): boolean;
+  /** Answers the request, and never rejects: resolves with the route pattern that answered (base path included), or undefined when none did. */
+  answer(request: IncomingMessage, response: ServerResponse): Promise<string | undefined>;
 }
 
 export interface AppDependencies {

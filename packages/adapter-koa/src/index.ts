@@ -6,6 +6,7 @@ export type {
   AfterLogoutStep,
   AppDependencies,
   BrowserSessions,
+  DirectLane,
   HttpBasics,
   HttpContext,
   HttpExtensions,

@@ -128,12 +128,25 @@ for (const trustProxy of [false, true]) {
     });
 
     it(`the audit trail names the client address by tessera's rule: ${trustProxy ? 'the last X-Forwarded-For entry' : 'the TCP peer'}`, async () => {
+      const earlier = tessera.audit.length;
       const browser = new Browser(HOSTILE, 'https');
-      await walk(browser, await browser.get(`${tessera.url}/oidc/auth?${authorizeQuery({ state: 'audited' })}`));
+      const verifier = client.randomPKCECodeVerifier();
+      const visits = await walk(browser, await browser.get(`${tessera.url}/oidc/auth?${authorizeQuery({ state: 'audited', code_challenge: await client.calculatePKCECodeChallenge(verifier) })}`));
       await new Browser(HOSTILE, 'https').get(`${tessera.url}/oidc/auth?${authorizeQuery({ prompt: 'none' })}`);
-      const lines = tessera.audit.map((line) => JSON.parse(line) as Record<string, unknown>);
+      // The token endpoint is answered by the provider on the listener, not through tessera's app: the same rule holds there.
+      const code = new URL(visits.at(-1)!.location!).searchParams.get('code')!;
+      const tokens = await fetch(`${tessera.url}/oidc/token`, {
+        method: 'POST',
+        headers: { ...HOSTILE, 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`${CLIENT_ID}:${CLIENT_SECRET}`).toString('base64')}` },
+        body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, code_verifier: verifier }).toString(),
+      });
+      expect(tokens.status).to.equal(200);
+      // ... and timed for the metrics under the provider's own route.
+      const metrics = await (await fetch(new URL('/metrics', tessera.url))).text();
+      expect(metrics).to.match(/tessera_http_request_duration_seconds_count\{[^}]*route="\/cas\/oidc\/token"[^}]*status="200"[^}]*\} [1-9]/);
+      const lines = tessera.audit.slice(earlier).map((line) => JSON.parse(line) as Record<string, unknown>);
       const address = trustProxy ? '198.51.100.2' : '127.0.0.1';
-      for (const action of ['oidc.authorized', 'oidc.refused']) {
+      for (const action of ['oidc.authorized', 'oidc.refused', 'oidc.token.issued']) {
         const found = lines.filter((line) => line['action'] === action);
         expect(found.length, action).to.be.greaterThan(0);
         for (const line of found) expect(line['address'], action).to.equal(address);

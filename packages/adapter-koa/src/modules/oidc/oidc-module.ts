@@ -1,14 +1,15 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RouterContext } from '@koa/router';
 import { PayloadTooLargeError, type LoginPrompt } from '@tessera/core';
-import type { Context, Middleware } from 'koa';
+import type { Context, Middleware, Next } from 'koa';
 import { statusOf, UNEXPECTED_ERROR_STATUS } from '../../errors/error-status.js';
 import { setFailureHeaders } from '../../errors/failure-headers.js';
 import { toTesseraError } from '../../errors/normalize-error.js';
 import { reportServerError } from '../../errors/report.js';
-import type { HttpContext, HttpModule } from '../../http-module.js';
+import type { DirectLane, HttpContext, HttpModule } from '../../http-module.js';
 import { sendPage } from '../../pages/send-page.js';
 import { handOverRequestOrigin } from '../../request/request-origin.js';
+import { routePattern } from '../../request/route-pattern.js';
 import type { OidcPages } from './oidc-pages.js';
 import type { TesseraOidcProvider } from './oidc-provider.js';
 import { OAUTH_DEFAULT_SCOPE } from './oidc-provider.js';
@@ -34,13 +35,15 @@ export interface OidcModuleOptions {
  * its logins on tessera's /login.
  */
 export function oidcModule(options: OidcModuleOptions): HttpModule {
+  const providerListener = listenerOf(options.oidc);
   return {
     name: 'oidc',
     routes: (http) => {
       options.useLoginPrompts?.(http.loginPrompts.map((part) => part.prompt));
       return [...oidcRoutes(http, options), ...oauthRoutes(http, options)];
     },
-    mounted: (http) => mountProvider(http, options),
+    mounted: (http) => mountProvider(http, options, providerListener),
+    directLane: (http) => providerLane(http, providerListener),
   };
 }
 
@@ -66,17 +69,86 @@ const OAUTH_ENDPOINTS: Readonly<Record<string, string>> = {
  */
 const INTERACTION_ROUTES = /^\/interaction\/[^/?]+(?:\/(?:login|refused|consent))?\/?(?:\?|$)/i;
 
+type ProviderListener = (request: IncomingMessage, response: ServerResponse) => Promise<void>;
+
+/** The provider's own Koa app as a listener, made once its library has loaded (the first request waits for it; one that finds it failed tries again). */
+function listenerOf(oidc: OidcModuleOptions['oidc']): () => Promise<ProviderListener> {
+  let made: Promise<ProviderListener> | undefined;
+  return () =>
+    (made ??= oidc().then(
+      ({ provider }) => {
+        provider.use(rememberAnsweringRoute);
+        return provider.callback();
+      },
+      (error: unknown) => {
+        made = undefined;
+        throw error;
+      },
+    ));
+}
+
+/** The pattern of the provider's route that answered each request (its own router's, e.g. `/token`), for the request metrics. */
+const answeringRoutes = new WeakMap<IncomingMessage, string>();
+
+async function rememberAnsweringRoute(ctx: Context, next: Next): Promise<void> {
+  try {
+    await next();
+  } finally {
+    const route = routePattern(ctx);
+    if (route !== undefined) answeringRoutes.set(ctx.req, route);
+  }
+}
+
 /**
- * The provider's own Koa app, handed the requests under `<basePath>/oidc` but the module's interaction
- * routes, and those of Apereo's OAuth 2.0 endpoints, as the requests to the provider's paths they stand
- * for. The provider is told the origin tessera found (client address by its trusted-proxy rule); an
- * authorization request first passes the size limit and every module's authorization guard, whose
- * refusals are error pages.
+ * A request target every URL parser reads alike: printable ASCII without `#` or `\`. With one of those (or
+ * whitespace, or a byte beyond ASCII) Koa's parser may read the path otherwise than its text says
+ * (`/auth\?query#` is `/auth/` with that query): such a target goes through the app, whose guards
+ * decide on the path as the provider will route it.
  */
-function mountProvider(http: HttpContext, { oidc, pages }: OidcModuleOptions): Middleware {
+const PLAIN_TARGET = /^[\x21-\x22\x24-\x5b\x5d-\x7e]*$/;
+
+/**
+ * The provider's requests that need nothing of tessera's app, answered on the listener (its hot paths:
+ * the token, userinfo, introspection and JWKS endpoints; discovery): every request under
+ * `<basePath>/oidc` but the authorization endpoint, whose requests pass the app's guards first, and the
+ * module's interaction routes, which are the app's. A request whose target is absolute
+ * (`GET http://host/...`) goes through the app, which reads it. The provider finds the client address
+ * by tessera's trusted-proxy rule itself, and renders its own errors.
+ */
+function providerLane(http: HttpContext, providerListener: () => Promise<ProviderListener>): DirectLane {
+  const prefix = `${http.options.basePath}/oidc`;
+  const providerUrlOf = (url: string | undefined): string | undefined => {
+    if (url === undefined || !url.startsWith(`${prefix}/`) || !PLAIN_TARGET.test(url)) return undefined;
+    const providerUrl = url.slice(prefix.length);
+    return INTERACTION_ROUTES.test(providerUrl) || isAuthorizationEndpoint(providerUrl) ? undefined : providerUrl;
+  };
+  return {
+    takes: (request) => providerUrlOf(request.url) !== undefined,
+    async answer(request, response) {
+      const providerUrl = providerUrlOf(request.url);
+      if (providerUrl === undefined) throw new Error('A request the provider lane did not take was handed to it');
+      const handle = await providerListener();
+      // The provider finds its mount path from what `originalUrl` has before `url`.
+      Object.assign(request, { originalUrl: request.url });
+      request.url = providerUrl;
+      await handle(request, response);
+      const route = answeringRoutes.get(request);
+      return route === undefined ? undefined : `${prefix}${route}`;
+    },
+  };
+}
+
+/**
+ * The provider's own Koa app, handed the requests under `<basePath>/oidc` the direct lane did not take
+ * (its authorization endpoint; any request with an absolute target) but the module's interaction
+ * routes, and those of Apereo's OAuth 2.0 endpoints, as the requests to the provider's paths they stand
+ * for. The provider is told the origin tessera found (client address by its trusted-proxy rule, the
+ * request's id); an authorization request first passes the size limit and every module's authorization
+ * guard, whose refusals are error pages.
+ */
+function mountProvider(http: HttpContext, { pages }: OidcModuleOptions, providerListener: () => Promise<ProviderListener>): Middleware {
   const { basePath } = http.options;
   const prefix = `${basePath}/oidc`;
-  let handler: ((req: IncomingMessage, res: ServerResponse) => Promise<void>) | undefined;
   return async (ctx, next) => {
     const providerUrl = ctx.path === prefix || ctx.path.startsWith(`${prefix}/`) ? withQuery(ctx.path.slice(prefix.length) || '/', ctx.querystring) : oauthEndpointUrl(basePath, ctx.path, ctx.querystring);
     if (providerUrl === undefined || INTERACTION_ROUTES.test(providerUrl)) {
@@ -92,7 +164,7 @@ function mountProvider(http: HttpContext, { oidc, pages }: OidcModuleOptions): M
         return;
       }
     }
-    const handle = (handler ??= (await oidc()).provider.callback() as (req: IncomingMessage, res: ServerResponse) => Promise<void>);
+    const handle = await providerListener();
     // The provider finds its mount path from what `originalUrl` has before `url`. The request's own
     // target may be absolute (`GET http://host/...`): the provider is given the path and query only.
     const url = ctx.req.url;

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import {
   hasExpired,
   type AttributeMap,
@@ -43,7 +42,7 @@ import type {
   default as ProviderInstance,
 } from 'oidc-provider';
 import { reportServerError } from '../../errors/report.js';
-import { handedOverRequestOrigin } from '../../request/request-origin.js';
+import { handedOverRequestOrigin, requestOrigin } from '../../request/request-origin.js';
 import { accessTokenSigningKeyOf, OIDC_RESPONSE_TYPES, readsEnvironment } from './client-codec.js';
 import type { ProviderLibrary } from './provider-library.js';
 import type { OidcPages } from './oidc-pages.js';
@@ -160,19 +159,15 @@ interface SessionPayload {
  */
 function originOf(ctx: KoaContextWithOIDC | undefined): RequestOrigin | undefined {
   if (ctx === undefined) return undefined;
-  const handedOver = handedOverRequestOrigin(ctx.req);
-  const userAgent = handedOver?.userAgent ?? ctx.get('User-Agent');
-  return {
-    clientAddress: clientAddressOf(ctx),
-    requestId: handedOver?.requestId ?? randomUUID(),
-    endpoint: `${ctx.method} oidc:${ctx.oidc?.route ?? '(no route)'}`,
-    ...(userAgent !== '' && { userAgent }),
-  };
+  return { ...(handedOverRequestOrigin(ctx.req) ?? requestOrigin(ctx)), endpoint: `${ctx.method} oidc:${ctx.oidc?.route ?? '(no route)'}` };
 }
 
-/** The client address tessera's app found for a request to the provider; the TCP peer for one it did not hand over (none is). */
+/**
+ * The client address of a request to the provider: as tessera's app found it for one the app handed
+ * over, else the provider's own, which it finds by the same trusted-proxy rule (the direct lane's).
+ */
 function clientAddressOf(ctx: Context): string {
-  return handedOverRequestOrigin(ctx.req)?.clientAddress ?? ctx.req.socket.remoteAddress ?? '';
+  return handedOverRequestOrigin(ctx.req)?.clientAddress ?? ctx.ip;
 }
 
 /** The OAuth error code of a refusal (the library's errors carry it), else `server_error`. */
@@ -929,7 +924,10 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
   }
 
   const provider = new Provider(deps.issuer, configuration);
+  // tessera's trusted-proxy rule (as its app's): behind a trusted proxy the client is the address that
+  // proxy appended last to X-Forwarded-For; earlier entries come from the client itself and prove nothing.
   provider.proxy = deps.trustProxy;
+  provider.maxIpsCount = 1;
   // One public address: every URL the provider builds (discovery's endpoints, jwks_uri, the resume and
   // logout URLs) is the issuer's, never the request's Host or X-Forwarded-Host.
   const contextPrototype = provider.OIDCContext.prototype as unknown as { urlFor(name: string, options?: Record<string, unknown>): string };
