@@ -113,6 +113,16 @@ describe('RelyingPartyAccess: one path for every protocol', () => {
     expect(validated.attributes).to.include.keys('isFromNewLogin', 'authenticationDate');
   });
 
+  it("releasedClaims: a grant's claims are what release gives the service for that grant", async () => {
+    const { core } = setUp(client({ usernameProvider: { type: 'org.apereo.cas.services.PrincipalAttributeRegisteredServiceUsernameProvider', usernameAttribute: 'mail', canonicalizationMode: 'NONE' } as RegisteredService['attributeRelease'] }));
+    const authentication = await core.authenticator.authenticate([password('casuser', 'Mellon')]);
+    const clientService = (await core.relyingParties.find(CALLBACK))!;
+    const request = { service: clientService, url: CALLBACK, principal: authentication.principal, grant: { scopes: ['openid'], claimsMap: {} } };
+    const claims = await core.relyingParties.releasedClaims(request);
+    expect(claims).to.deep.equal({ memberOf: ['staff'], mail: ['casuser@example.org'] });
+    expect(claims).to.deep.equal((await core.relyingParties.release(request)).attributes);
+  });
+
   it("a ticket of a module's URL is handed over to that module only; a CAS service's ticket never is", async () => {
     const { core } = setUp(client());
     const tgt = await core.createTicketGrantingTicket.execute({ credentials: [password('casuser', 'Mellon')] });
