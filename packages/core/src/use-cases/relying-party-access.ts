@@ -257,8 +257,12 @@ export class RelyingPartyAccess {
     return { username, attributes };
   };
 
-  /** The URL the policies of `url`'s relying party know it by: a module's name for the party its own URL stands for, else the URL itself. */
-  private async policyUrl(url: string): Promise<string> {
+  /**
+   * The URL the policies of `url`'s relying party know it by: a module's name for the party its own URL
+   * stands for, else the URL itself. What a release is computed over, and what is kept for the party
+   * from one login to the next (a consent decision). A module URL standing for nothing now is refused.
+   */
+  async policyUrl(url: string): Promise<string> {
     const resolved = await this.resolve(url);
     if (resolved === null) throw new ServiceNotAuthorizedError();
     return resolved?.policyUrl ?? url;
