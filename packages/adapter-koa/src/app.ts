@@ -96,16 +96,17 @@ function withDirectLanes(lanes: readonly DirectLane[], appListener: AppListener,
     const lane = lanes.find((candidate) => candidate.takes(request));
     if (lane === undefined) return appListener(request, response);
     const started = performance.now();
-    return lane.answer(request, response).then(
-      (route) => {
-        try {
-          observe?.(request.method ?? 'GET', route, response.statusCode, (performance.now() - started) / 1000);
-        } catch {
-          // Observing must never change an answer.
-        }
-      },
-      (thrown: unknown) => answerEscapedLaneError(events, thrown, request, response),
-    );
+    const observed = (route: string | undefined) => {
+      try {
+        observe?.(request.method ?? 'GET', route, response.statusCode, (performance.now() - started) / 1000);
+      } catch {
+        // Observing must never change an answer.
+      }
+    };
+    return lane.answer(request, response).then(observed, (thrown: unknown) => {
+      answerEscapedLaneError(events, thrown, request, response);
+      observed(undefined);
+    });
   };
 }
 

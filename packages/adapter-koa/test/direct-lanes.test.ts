@@ -54,10 +54,11 @@ describe('direct lanes', () => {
     ]);
   });
 
-  it('a lane that rejects is a server error: 500, reported, and the server answers the next request', async () => {
-    const { http, events } = server();
+  it('a lane that rejects is a server error: 500, reported, timed, and the server answers the next request', async () => {
+    const { http, events, observed } = server();
     const answer = await http.get('/cas/lane/broken');
     expect(answer.status).to.equal(500);
+    expect(observed).to.deep.equal([{ method: 'GET', route: undefined, status: 500 }]);
     expect(answer.text).not.to.include('lane broke');
     const reported = events.events.filter((event) => event.type === 'server.error');
     expect(reported).to.have.length(1);

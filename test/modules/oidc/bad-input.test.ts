@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { expect } from 'chai';
 import * as client from 'openid-client';
 import { FakeDatabase } from '@tessera/testkit/mongo';
@@ -5,6 +6,18 @@ import type { StartOptions } from '@tessera/cli-server';
 import { Browser, headingOf } from '../../support/browser.js';
 import type { Tessera } from '../../support/tessera.js';
 import { CLIENT_ID, CLIENT_SECRET, follow, REDIRECT_URI, startOidc } from './support.js';
+
+/** A GET of `target` as written, which fetch would normalise (a backslash, a fragment). */
+function rawGet(port: string, target: string): Promise<{ status: number }> {
+  return new Promise((resolve, reject) => {
+    const outgoing = request({ host: '127.0.0.1', port, path: target }, (incoming) => {
+      incoming.resume();
+      incoming.on('end', () => resolve({ status: incoming.statusCode ?? 0 }));
+    });
+    outgoing.on('error', reject);
+    outgoing.end();
+  });
+}
 
 // docs/modules/oidc.md: bad input to the provider gets the right OAuth error, and nothing is stored.
 describe('oidc: bad input', () => {
@@ -115,6 +128,12 @@ describe('oidc: bad input', () => {
       const answer = await new Browser().get(`${tessera.url}${path}${query}`);
       expect(answer.status, path).to.equal(413);
       expect(answer.location, path).to.equal(null);
+    }
+    // Targets a URL parser reads otherwise than their text says: `/auth\?query#` is `/auth/` with that query.
+    const { pathname } = new URL(tessera.url);
+    for (const target of [`${pathname}/oidc/auth\\${query}#`, `${pathname}/oidc/auth\\${query}#x`, `${pathname}/oidc/AUTH\\${query}#`]) {
+      const answer = await rawGet(new URL(tessera.url).port, target);
+      expect(answer.status, target).to.equal(413);
     }
     expect(await records()).to.deep.equal(before);
   });

@@ -100,6 +100,14 @@ async function rememberAnsweringRoute(ctx: Context, next: Next): Promise<void> {
 }
 
 /**
+ * A request target every URL parser reads alike: printable ASCII without `#` or `\`. With one of those (or
+ * whitespace, or a byte beyond ASCII) Koa's parser may read the path otherwise than its text says
+ * (`/auth\?query#` is `/auth/` with that query): such a target goes through the app, whose guards
+ * decide on the path as the provider will route it.
+ */
+const PLAIN_TARGET = /^[\x21-\x22\x24-\x5b\x5d-\x7e]*$/;
+
+/**
  * The provider's requests that need nothing of tessera's app, answered on the listener (its hot paths:
  * the token, userinfo, introspection and JWKS endpoints; discovery): every request under
  * `<basePath>/oidc` but the authorization endpoint, whose requests pass the app's guards first, and the
@@ -110,7 +118,7 @@ async function rememberAnsweringRoute(ctx: Context, next: Next): Promise<void> {
 function providerLane(http: HttpContext, providerListener: () => Promise<ProviderListener>): DirectLane {
   const prefix = `${http.options.basePath}/oidc`;
   const providerUrlOf = (url: string | undefined): string | undefined => {
-    if (url === undefined || !url.startsWith(`${prefix}/`)) return undefined;
+    if (url === undefined || !url.startsWith(`${prefix}/`) || !PLAIN_TARGET.test(url)) return undefined;
     const providerUrl = url.slice(prefix.length);
     return INTERACTION_ROUTES.test(providerUrl) || isAuthorizationEndpoint(providerUrl) ? undefined : providerUrl;
   };
