@@ -1,7 +1,9 @@
 import { expect } from 'chai';
 import {
+  ANONYMOUS_USERNAME_PROVIDER,
   cryptoRandomSource,
   defaultTicketLifetimes,
+  persistentId,
   ServiceNotAuthorizedError,
   TicketValidationError,
   type AdmissionRule,
@@ -13,12 +15,14 @@ import { FixedClock, ListServiceRegistry, MapTicketStore, RecordingEvents, Table
 
 const CALLBACK = 'https://sso.example.org/cas/module/interaction/abc/login';
 const GONE = 'https://sso.example.org/cas/module/interaction/gone/login';
+/** The name the client's policies know it by (an SP's entity id), which the module's per-login URL stands for. */
+const CLIENT_NAME = 'https://client.example.org/entity';
 
 /** A protocol module's own URLs: the callback stands for its client, whatever URL its serviceId names. */
 function moduleResolver(client: RegisteredService): RelyingPartyResolver {
   return {
     resolve: (url) => {
-      if (url === CALLBACK) return Promise.resolve({ service: client, shownUrl: 'https://client.example.org/cb', refusalUrl: 'https://sso.example.org/cas/module/refused' });
+      if (url === CALLBACK) return Promise.resolve({ service: client, shownUrl: 'https://client.example.org/cb', policyUrl: CLIENT_NAME, refusalUrl: 'https://sso.example.org/cas/module/refused' });
       if (url === GONE) return Promise.resolve(null);
       return Promise.resolve(undefined);
     },
@@ -46,9 +50,9 @@ describe('RelyingPartyAccess: one path for every protocol', () => {
   it("a module's own URL stands for its client's definition: located, required and shown as that client", async () => {
     const { core } = setUp(client());
     const party = await core.relyingParties.locate(CALLBACK);
-    expect(party).to.deep.include({ url: CALLBACK, shownUrl: 'https://client.example.org/cb', throughModule: true });
+    expect(party).to.deep.include({ url: CALLBACK, shownUrl: 'https://client.example.org/cb', policyUrl: CLIENT_NAME, throughModule: true });
     expect(party?.service.name).to.equal('Module client');
-    expect((await core.relyingParties.locate('https://app.example.org/x'))?.throughModule).to.equal(false);
+    expect(await core.relyingParties.locate('https://app.example.org/x')).to.deep.include({ policyUrl: 'https://app.example.org/x', throughModule: false });
     expect(await core.relyingParties.locate(GONE), 'its own URL, standing for nothing now').to.equal(undefined);
   });
 
@@ -121,6 +125,22 @@ describe('RelyingPartyAccess: one path for every protocol', () => {
     const claims = await core.relyingParties.releasedClaims(request);
     expect(claims).to.deep.equal({ memberOf: ['staff'], mail: ['casuser@example.org'] });
     expect(claims).to.deep.equal((await core.relyingParties.release(request)).attributes);
+    const gone = await core.relyingParties.releasedClaims({ ...request, url: GONE }).catch((thrown: unknown) => thrown);
+    expect(gone, 'a module URL standing for nothing now, as release refuses it').to.be.instanceOf(ServiceNotAuthorizedError);
+  });
+
+  it("a module's own URL is released for as the name the client's policies know it by, the same as a release asked by that name; a CAS service's over its URL", async () => {
+    const anonymous = { type: ANONYMOUS_USERNAME_PROVIDER, salt: 'pepper' };
+    const { core } = setUp(client({ usernameProvider: anonymous }));
+    const { principal } = await core.authenticator.authenticate([password('casuser', 'Mellon')]);
+    const clientService = (await core.relyingParties.find(CALLBACK))!;
+    const throughCallback = await core.relyingParties.release({ service: clientService, url: CALLBACK, principal });
+    expect(throughCallback.username).to.equal(persistentId('casuser', CLIENT_NAME, 'pepper'));
+    expect(throughCallback).to.deep.equal(await core.relyingParties.release({ service: clientService, url: CLIENT_NAME, principal }));
+    const casService = service({ usernameProvider: anonymous });
+    expect((await core.relyingParties.release({ service: casService, url: 'https://app.example.org/x', principal })).username).to.equal(persistentId('casuser', 'https://app.example.org/x', 'pepper'));
+    const gone = await core.relyingParties.release({ service: clientService, url: GONE, principal }).catch((thrown: unknown) => thrown);
+    expect(gone, 'its own URL, standing for nothing now: no release computed over the wrong name').to.be.instanceOf(ServiceNotAuthorizedError);
   });
 
   it("a ticket of a module's URL is handed over to that module only; a CAS service's ticket never is", async () => {

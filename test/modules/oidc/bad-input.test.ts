@@ -1,4 +1,6 @@
+import { once } from 'node:events';
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { expect } from 'chai';
 import * as client from 'openid-client';
 import { FakeDatabase } from '@tessera/testkit/mongo';
@@ -119,6 +121,28 @@ describe('oidc: bad input', () => {
     const body = await token({ grant_type: 'authorization_code', code: 'c'.repeat(200_000), redirect_uri: REDIRECT_URI, code_verifier: 'v'.repeat(43) });
     expect(body.status).to.be.oneOf([400, 413]);
     expect(await records()).to.deep.equal(before);
+  });
+
+  it('a client that resets the connection mid-body: nothing on stderr (outside the log), and the server answers the next request', async () => {
+    const written: string[] = [];
+    const write = process.stderr.write.bind(process.stderr);
+    process.stderr.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
+      written.push(String(chunk));
+      return (write as (...args: unknown[]) => boolean)(chunk, ...rest);
+    });
+    try {
+      const { hostname, port } = new URL(tessera.url);
+      const socket = connect(Number(port), hostname);
+      await once(socket, 'connect');
+      socket.write(`POST ${new URL(issuer).pathname}/token HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 1000\r\n\r\ngrant_type=authorization_code&code=`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      socket.resetAndDestroy();
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    } finally {
+      process.stderr.write = write;
+    }
+    expect(written.join('')).to.equal('');
+    expect((await token({ grant_type: 'authorization_code', code: 'unknown', redirect_uri: REDIRECT_URI })).status).to.equal(400);
   });
 
   it('the authorization endpoint by every spelling the provider routes (a trailing slash, another case): the same 413, nothing stored', async () => {

@@ -87,6 +87,7 @@ function clients(backChannel: string): Record<string, unknown>[] {
     oidcClient(48, 'anon', {
       usernameAttributeProvider: { '@class': `${CAS}.AnonymousRegisteredServiceUsernameAttributeProvider`, persistentIdGenerator: { '@class': 'org.apereo.cas.authentication.principal.ShibbolethCompatiblePersistentIdGenerator', salt: 'pepper' } },
     }),
+    oidcClient(50, 'consenting', { attributeReleasePolicy: { ...allowed('email'), consentPolicy: { '@class': `${CAS}.consent.DefaultRegisteredServiceConsentPolicy`, status: 'TRUE' } } }),
     oidcClient(49, 'branded', { name: 'Library portal', logo: 'https://cdn.example.org/library.png', informationUrl: 'https://library.example.org/about', privacyUrl: 'https://library.example.org/privacy' }),
   ];
 }
@@ -148,6 +149,8 @@ interface AuthorizeOptions {
   readonly oauth?: boolean;
   /** Whether the request carries a nonce (an OAuth request may not: it asks for no ID token). */
   readonly nonce?: boolean;
+  /** Allow on the consent page, when it comes. */
+  readonly consent?: boolean;
 }
 
 describe('oidc: a client obeys its own service definition (the one relying-party path)', () => {
@@ -174,7 +177,8 @@ describe('oidc: a client obeys its own service definition (the one relying-party
 function startNode(receiver: { url: string }, clock: FixedClock, overrides: Record<string, unknown>): Promise<Tessera> {
   return startOidc(
     {
-      modules: ['rest', 'otp', 'login', 'oidc'],
+      modules: ['rest', 'otp', 'login', 'consent', 'oidc'],
+      consent: { active: false },
       users: [
         { username: 'casuser', password: 'Mellon', otpSecret: OTP_SECRET, attributes: { email: ['casuser@example.org'], name: ['CAS User'], memberOf: ['staff'] } },
         { username: 'alice', password: 'secret', attributes: { email: ['alice@example.org'], name: ['Alice'], memberOf: ['students'] } },
@@ -261,6 +265,8 @@ function relyingPartyPath(start: (receiver: Awaited<ReturnType<typeof logoutRece
         visit = await browser.submit(visit, { username: options.user[0], password: options.user[1] });
       } else if (heading === 'One-time code' && options.otp !== undefined) {
         visit = await browser.submit(visit, { otp: options.otp() });
+      } else if (heading === 'Share your information?' && options.consent === true) {
+        visit = await browser.submit(visit, { decision: 'allow' });
       } else {
         break;
       }
@@ -516,6 +522,18 @@ function relyingPartyPath(start: (receiver: Awaited<ReturnType<typeof logoutRece
   });
 
   describe('what a person sees', () => {
+    it("consent to a client is kept for its serviceId, not for the interaction's own callback: its next authorization is not asked again, and the audit names the client", async () => {
+      const browser = new SpreadBrowser(nodes);
+      const first = await authorize(browser, 'consenting', { user: ['casuser', 'Mellon'], consent: true });
+      expect(first.shown).to.deep.equal(['Log in', 'Share your information?']);
+      expect((await redeem('consenting', first)).claims['email']).to.equal('casuser@example.org');
+      const given = servers.flatMap((server) => server.audit.map((line) => JSON.parse(line) as Record<string, unknown>)).filter((line) => line['action'] === 'consent.given');
+      expect(given.at(-1)).to.deep.include({ who: 'casuser', service: '^https://consenting\\.example\\.org/callback$', attributes: ['email'] });
+      const again = await authorize(browser, 'consenting');
+      expect(again.shown, 'the decision counts').to.deep.equal([]);
+      expect((await redeem('consenting', again)).claims['email']).to.equal('casuser@example.org');
+    });
+
     it('the login page names the client: its name and the host of its redirect URI, its logo and its pages', async () => {
       const asked = await authorize(new SpreadBrowser(nodes), 'branded');
       expect(asked.shown).to.deep.equal(['Log in']);

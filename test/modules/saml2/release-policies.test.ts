@@ -50,11 +50,21 @@ describe("saml2: Apereo's SAML release policies, in the assertion an SP receives
       [
         spService(70, 'scholar', declaringCategory(writeSpMetadata(folder, 'scholar', keys), REFEDS_RS), { attributeReleasePolicy: TARGETED_ID_AND_RS }),
         spService(71, 'uncategorised', writeSpMetadata(folder, 'uncategorised', keys), { attributeReleasePolicy: TARGETED_ID_AND_RS }),
+        spService(73, 'consenting', writeSpMetadata(folder, 'consenting', keys), {
+          attributeReleasePolicy: {
+            '@class': `${SAML_SERVICES}.EduPersonTargetedIdAttributeReleasePolicy`,
+            salt: SALT,
+            attribute: 'uid',
+            consentPolicy: { '@class': `${CAS}.consent.DefaultRegisteredServiceConsentPolicy`, status: 'TRUE' },
+          },
+        }),
         spService(72, 'urns', declaringCategory(writeSpMetadata(folder, 'urns', keys), REFEDS_RS), {
           attributeReleasePolicy: { '@class': `${SAML_SERVICES}.RefedsRSAttributeReleasePolicy`, useUniformResourceName: true },
         }),
       ],
       {
+        modules: ['rest', 'login', 'consent', 'saml2'],
+        consent: { active: false },
         users: [
           {
             username: 'casuser',
@@ -102,5 +112,18 @@ describe("saml2: Apereo's SAML release policies, in the assertion an SP receives
     expect(profile['urn:oid:1.3.6.1.4.1.5923.1.1.1.6']).to.equal('casuser@example.org');
     expect(profile['urn:oid:2.5.4.4']).to.equal('User');
     expect(walked.response!.xml).to.not.contain('Name="eduPersonPrincipalName"');
+  });
+
+  it('the consent page shows the eduPersonTargetedID the SP then receives in its signed assertion: both computed over its entity id', async () => {
+    const saml: SAML = scriptedSp('consenting', keys, idp);
+    const through = new SpreadBrowser(tessera.url, [tessera]);
+    const asked = await walk(through, await through.get(await saml.getAuthorizeUrlAsync('relay', undefined, {})), { user: ['casuser', 'Mellon'] });
+    expect(asked.shown).to.deep.equal(['Log in', 'Share your information?']);
+    const shown = /<dt>eduPersonTargetedID<\/dt><dd>([^<]+)<\/dd><\/dl>/.exec(asked.page.body)?.[1];
+    expect(shown, asked.page.body.slice(0, 600)).to.equal(persistentId('u1001', spEntityId('consenting'), SALT));
+    const answered = await walk(through, await through.submit(asked.page, { decision: 'allow' }));
+    expect(answered.response, answered.page.body.slice(0, 400)).to.not.equal(undefined);
+    const { profile } = await saml.validatePostResponseAsync({ SAMLResponse: answered.response!.SAMLResponse, RelayState: 'relay' });
+    expect((profile as unknown as Record<string, unknown>)['eduPersonTargetedID']).to.equal(shown);
   });
 });

@@ -291,6 +291,19 @@ function singleSignOn(start: (services: Record<string, unknown>[]) => Promise<No
     expect((await signOn(sp('nosso'), through)).shown).to.deep.equal(['Log in']);
   });
 
+  it("consent to an SP is kept for its entity id, not for the login's own callback: the next login to it is not asked again, and the audit names the SP", async () => {
+    const saml = sp('consented');
+    const through = browser();
+    const asked = await signOn(saml, through, { user: CASUSER });
+    expect(asked.shown).to.deep.equal(['Log in', 'Share your information?']);
+    const allowed = await walk(through, await through.submit(asked.page, { decision: 'allow' }));
+    expect((await accepted(saml, allowed))['mail']).to.equal('casuser@example.org');
+    expect(auditOf('consent.given').at(-1)).to.deep.include({ who: 'casuser', service: spEntityId('consented'), option: 'ATTRIBUTE_NAME', attributes: ['mail'] });
+    const again = await signOn(saml, through);
+    expect(again.shown, 'the decision counts').to.deep.equal([]);
+    expect((await accepted(saml, again))['mail']).to.equal('casuser@example.org');
+  });
+
   it('IdP-initiated: a Response without InResponseTo to an AssertionConsumerService of the metadata only', async () => {
     const through = browser();
     const query = new URLSearchParams({ providerId: spEntityId('plain'), shire: acsOf('plain'), target: 'landing' });

@@ -12,6 +12,12 @@ export interface RelyingPartyOfUrl {
   /** The address a person knows the relying party by (an OIDC client's redirect URI), shown on the login pages. */
   readonly shownUrl: string;
   /**
+   * The URL the service's policies know the relying party by, which its release (anonymous and pairwise
+   * ids, attributes by service) is computed over wherever it is asked: an SAML SP's entity id, an OIDC
+   * client's serviceId; never the module's own URL, which changes with every login.
+   */
+  readonly policyUrl: string;
+  /**
    * Where a browser goes that the service refuses, when its definition names no `unauthorizedRedirectUrl`:
    * the protocol's own way of telling the relying party no (an OIDC client gets `access_denied`).
    */

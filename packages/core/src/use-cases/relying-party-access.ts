@@ -49,6 +49,8 @@ export interface RelyingParty {
   readonly url: string;
   /** The address a person knows it by: the service URL, or an OIDC client's redirect URI. */
   readonly shownUrl: string;
+  /** The URL its policies know it by, what every release to it is computed over: the service URL, or a protocol module's name for its client (RelyingPartyOfUrl). */
+  readonly policyUrl: string;
   /** Where a refused browser goes when the definition names no `unauthorizedRedirectUrl` (a protocol module's own refusal). */
   readonly refusalUrl?: string;
   /** Reached through a protocol module's own URL (RelyingPartyResolver): that protocol answers it, never a CAS validation. */
@@ -79,7 +81,10 @@ export interface AdmissionRequest {
 
 export interface RelyingPartyReleaseRequest {
   readonly service: RegisteredService;
-  /** The URL the service was asked for: what anonymous ids and mapped names are computed over. */
+  /**
+   * The URL the service was asked for. Anonymous ids and mapped names are computed over the URL its
+   * policies know it by: this one, or for a protocol module's own URL the party's `policyUrl`.
+   */
   readonly url: string;
   readonly principal: Principal;
   /**
@@ -133,10 +138,10 @@ export class RelyingPartyAccess {
     const resolved = await this.resolve(url);
     if (resolved !== undefined) {
       if (resolved === null || !this.usable(resolved.service, context)) return undefined;
-      return { service: resolved.service, url, shownUrl: resolved.shownUrl, throughModule: true, ...(resolved.refusalUrl !== undefined && { refusalUrl: resolved.refusalUrl }) };
+      return { service: resolved.service, url, shownUrl: resolved.shownUrl, policyUrl: resolved.policyUrl, throughModule: true, ...(resolved.refusalUrl !== undefined && { refusalUrl: resolved.refusalUrl }) };
     }
     const service = selectService(await this.registry.list(), url, this.types, context);
-    return service === undefined ? undefined : { service, url, shownUrl: url, throughModule: false };
+    return service === undefined ? undefined : { service, url, shownUrl: url, policyUrl: url, throughModule: false };
   }
 
   /** The registered service of `locate`. */
@@ -233,11 +238,13 @@ export class RelyingPartyAccess {
   /**
    * Who the user is to the service (its username provider) and what it receives (its release policy):
    * the principal's attributes it lets through, and for a ticket being validated the authentication's
-   * own (`isFromNewLogin`, `authenticationDate`, the factor proved as `authnContextClass`).
+   * own (`isFromNewLogin`, `authenticationDate`, the factor proved as `authnContextClass`). A protocol
+   * module's own URL is released for as the URL the party's policies know it by (an SP's entity id), so
+   * the consent page shows what the party will receive; one standing for nothing now is refused.
    */
   readonly release: ReleaseToRelyingParty = async (request) => {
     const { service, url, principal, validation, grant, declared } = request;
-    const asked = { principal, service, serviceUrl: url };
+    const asked = { principal, service, serviceUrl: await this.policyUrl(url) };
     const authenticationAttributes: AttributeMap =
       validation === undefined
         ? {}
@@ -254,9 +261,20 @@ export class RelyingPartyAccess {
    * What the service receives of a grant, as `release` answers it, without working out who the user is
    * to it: an OpenID Connect client's claims (an ID token, userinfo), which name the user by `sub`.
    */
-  releasedClaims(request: { readonly service: RegisteredService; readonly url: string; readonly principal: Principal; readonly grant: ReleaseGrant }): Promise<AttributeMap> {
+  async releasedClaims(request: { readonly service: RegisteredService; readonly url: string; readonly principal: Principal; readonly grant: ReleaseGrant }): Promise<AttributeMap> {
     const { service, url, principal, grant } = request;
-    return this.policies.releasedAttributes({ principal, service, serviceUrl: url, authentication: {}, grant });
+    return this.policies.releasedAttributes({ principal, service, serviceUrl: await this.policyUrl(url), authentication: {}, grant });
+  }
+
+  /**
+   * The URL the policies of `url`'s relying party know it by: a module's name for the party its own URL
+   * stands for, else the URL itself. What a release is computed over, and what is kept for the party
+   * from one login to the next (a consent decision). A module URL standing for nothing now is refused.
+   */
+  async policyUrl(url: string): Promise<string> {
+    const resolved = await this.resolve(url);
+    if (resolved === null) throw new ServiceNotAuthorizedError();
+    return resolved?.policyUrl ?? url;
   }
 
   private async resolve(url: string) {

@@ -1,3 +1,4 @@
+import type { EventEmitter } from 'node:events';
 import {
   hasExpired,
   type AttributeMap,
@@ -41,7 +42,7 @@ import type {
   SigningAlgorithmWithNone,
   default as ProviderInstance,
 } from 'oidc-provider';
-import { reportServerError } from '../../errors/report.js';
+import { reportEscapedError, reportServerError } from '../../errors/report.js';
 import { handedOverRequestOrigin, requestOrigin } from '../../request/request-origin.js';
 import { accessTokenSigningKeyOf, OIDC_RESPONSE_TYPES, readsEnvironment } from './client-codec.js';
 import type { ProviderLibrary } from './provider-library.js';
@@ -944,6 +945,10 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
   answerInRegisteredResponseMode(provider);
   findClientsOncePerMetadata(provider, clientAdapter);
   provider.on('server_error', (ctx: Context, error: unknown) => reportServerError(deps.events, error, ctx));
+  // What escapes the provider's own Koa app (a client resetting the connection mid-body): as tessera's app
+  // treats it, where Koa would print its stack to stderr, outside the log.
+  // The library's types leave out the event its Koa app emits.
+  (provider as unknown as EventEmitter).on('error', (error: unknown, ctx: Context) => reportEscapedError(deps.events, error, ctx));
   reportProviderEvents(provider, deps.events);
   // Apereo's OidcRegisteredService: the serviceId is the pattern every redirect URI must match in full.
   const clientPrototype = provider.Client.prototype as unknown as Record<string, unknown> & { tesseraServiceId?: unknown };

@@ -35,6 +35,6 @@ export class OidcRelyingParties implements RelyingPartyResolver {
     const service = (await this.registry.list()).find((candidate) => OIDC_CLIENT.of(candidate)?.clientId === clientId);
     if (service === undefined) return null;
     const redirectUri = typeof params?.redirect_uri === 'string' ? params.redirect_uri : literalUrlOf(service.serviceId);
-    return { service, shownUrl: redirectUri ?? this.issuer, refusalUrl: refusalUrl(this.issuer, uid) };
+    return { service, shownUrl: redirectUri ?? this.issuer, policyUrl: service.serviceId, refusalUrl: refusalUrl(this.issuer, uid) };
   }
 }

@@ -56,8 +56,9 @@ export const SAML_LOGIN_PATHS = {
 /**
  * The login callback of a pending SAML login stands for its SP's registered service: /login, the ST it
  * issues and the hand-over at the callback answer for that SP's definition (access strategy, single
- * sign-on, second factor, consent), as for a CAS service matched by its URL. A callback whose login is
- * gone (answered, expired, never held), or whose SP is no longer registered, stands for nothing.
+ * sign-on, second factor, consent), as for a CAS service matched by its URL; every release to it (the
+ * consent page's too) is computed over the SP's entity id, as its assertion's. A callback whose login
+ * is gone (answered, expired, never held), or whose SP is no longer registered, stands for nothing.
  */
 export class SamlRelyingParties implements RelyingPartyResolver {
   constructor(
@@ -74,6 +75,6 @@ export class SamlRelyingParties implements RelyingPartyResolver {
     if (login === undefined) return null;
     const service = await this.providers.registered(login.spEntityId);
     if (service === undefined) return null;
-    return { service, shownUrl: login.assertionConsumerService.location, refusalUrl: samlRefusedUrl(this.baseUrl, id) };
+    return { service, shownUrl: login.assertionConsumerService.location, policyUrl: login.spEntityId, refusalUrl: samlRefusedUrl(this.baseUrl, id) };
   }
 }

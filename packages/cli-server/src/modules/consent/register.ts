@@ -11,7 +11,7 @@ import type { consentSections } from './config.js';
  */
 export const registerConsentModule: ModuleRegistration<typeof consentSections> = (binder, { consent }) => {
   binder.resolved(KEYS.HttpModule, [KEYS.RecordStores, KEYS.RandomSource, KEYS.CasCore, KEYS.Clock, KEYS.EventSink], (records, random, core, clock, events) => {
-    const engine = new AttributeConsent(new ConsentDecisions(records, random), core.relyingParties.release, clock, events, consent);
+    const engine = new AttributeConsent(new ConsentDecisions(records, random), core.relyingParties, clock, events, consent);
     return consentModule(new ConsentPrompt(engine), { amount: consent.reminder, unit: consent.reminderTimeUnit });
   });
 };

@@ -5,7 +5,7 @@ import type { RegisteredService } from '../../domain/registry/registered-service
 import { compileFullMatch } from '../../domain/registry/service-matcher.js';
 import type { Clock } from '../../ports/clock.js';
 import type { EventSink } from '../../ports/event-sink.js';
-import type { ReleaseToRelyingParty } from '../../use-cases/relying-party-access.js';
+import type { RelyingPartyAccess } from '../../use-cases/relying-party-access.js';
 import { effectiveConsentPolicy, type ConsentPolicy } from '../../service-policies/consent-policy.js';
 import { addReminder, agreedTo, type ConsentDecisions, type ReminderOption, type ReminderTimeUnit } from './consent-decisions.js';
 import type { ConsentDeniedEvent, ConsentGivenEvent } from './events.js';
@@ -24,7 +24,10 @@ export interface ConsentSettings {
 export interface ConsentRequest {
   readonly authentication: Authentication;
   readonly service: RegisteredService;
-  /** The service URL the ticket would be issued for: what a decision is kept for, as CAS keeps it. */
+  /**
+   * The service URL the ticket would be issued for. A decision is kept for the URL the relying party's
+   * policies know it by (this one; for a module's own URL, its party's: an SP's entity id), as CAS keeps it.
+   */
   readonly url: string;
 }
 
@@ -37,8 +40,11 @@ export interface ConsentRequest {
 export class AttributeConsent {
   constructor(
     private readonly decisions: ConsentDecisions,
-    /** What the service receives: the relying-party path's answer, as a validation would release it (without the authentication's own attributes). */
-    private readonly release: ReleaseToRelyingParty,
+    /**
+     * The relying-party path: what the service receives, as a validation would release it (without the
+     * authentication's own attributes), and the URL its policies know it by, which decisions are kept for.
+     */
+    private readonly parties: Pick<RelyingPartyAccess, 'release' | 'policyUrl'>,
     private readonly clock: Clock,
     private readonly events: EventSink,
     private readonly settings: ConsentSettings,
@@ -54,7 +60,7 @@ export class AttributeConsent {
   /** The attributes the user is asked about: what the service receives of the principal, less what its consent policy and the settings leave out. */
   async consentable(request: ConsentRequest): Promise<AttributeMap> {
     const { service, url, authentication } = request;
-    const { attributes: released } = await this.release({ service, url, principal: authentication.principal });
+    const { attributes: released } = await this.parties.release({ service, url, principal: authentication.principal });
     const policy = effectiveConsentPolicy(service.attributeRelease);
     const included = policy.includeOnlyAttributes === undefined ? undefined : new Set(policy.includeOnlyAttributes);
     const excluded = new Set([...(policy.excludedAttributes ?? []), ...this.settings.excludedAttributes]);
@@ -69,7 +75,7 @@ export class AttributeConsent {
     if (!this.applies(request)) return false;
     const attributes = await this.consentable(request);
     if (Object.keys(attributes).length === 0) return false;
-    const decision = await this.decisions.find(request.authentication.principal.id, request.url);
+    const decision = await this.decisions.find(request.authentication.principal.id, await this.parties.policyUrl(request.url));
     if (decision === undefined || !agreedTo(decision, attributes)) return true;
     return this.clock.now() >= addReminder(decision.createdAt, decision.reminder, decision.reminderTimeUnit);
   }
@@ -78,16 +84,18 @@ export class AttributeConsent {
   async give(request: ConsentRequest, option: ReminderOption, origin?: RequestOrigin): Promise<void> {
     const attributes = await this.consentable(request);
     const principal = request.authentication.principal.id;
+    const service = await this.parties.policyUrl(request.url);
     const decision = await this.decisions.decide(
-      { principal, service: request.url, createdAt: this.clock.now(), option, reminder: this.settings.reminder, reminderTimeUnit: this.settings.reminderTimeUnit },
+      { principal, service, createdAt: this.clock.now(), option, reminder: this.settings.reminder, reminderTimeUnit: this.settings.reminderTimeUnit },
       attributes,
     );
-    this.events.emit({ type: 'consent.given', principal, service: request.url, option, attributes: decision.attributeNames } satisfies ConsentGivenEvent, origin);
+    this.events.emit({ type: 'consent.given', principal, service, option, attributes: decision.attributeNames } satisfies ConsentGivenEvent, origin);
   }
 
   /** The user refused: nothing is kept (the next ticket asks again), and it is reported. */
-  deny(request: ConsentRequest, origin?: RequestOrigin): void {
-    this.events.emit({ type: 'consent.denied', principal: request.authentication.principal.id, service: request.url } satisfies ConsentDeniedEvent, origin);
+  async deny(request: ConsentRequest, origin?: RequestOrigin): Promise<void> {
+    const service = await this.parties.policyUrl(request.url);
+    this.events.emit({ type: 'consent.denied', principal: request.authentication.principal.id, service } satisfies ConsentDeniedEvent, origin);
   }
 }
 

@@ -37,7 +37,7 @@ export class ConsentPrompt implements TicketPrompt<ConsentPage, ConsentAnswer> {
 
   async complete(ticket: TicketPromptContext, answer: ConsentAnswer, origin: RequestOrigin): Promise<TicketPromptAnswer> {
     if (answer.decision === 'deny') {
-      this.consent.deny(ticket, origin);
+      await this.consent.deny(ticket, origin);
       return { proceed: false, stop: 'denied' };
     }
     if (answer.decision !== 'allow') throw new InvalidRequestError("Parameter 'decision' must be allow or deny");

@@ -2,7 +2,7 @@
 export type ConsentGivenEvent = {
   readonly type: 'consent.given';
   readonly principal: string;
-  /** The service URL the decision is for. */
+  /** The service URL the decision is for (for a SAML SP, its entity id). */
   readonly service: string;
   /** When the user is asked again: ALWAYS, ATTRIBUTE_NAME or ATTRIBUTE_VALUE. */
   readonly option: string;

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { builtInServicePolicies, MapRecordStores } from '@tessera/testkit';
-import { cryptoRandomSource, defaultTicketLifetimes, RelyingPartyAccess, RETURN_ALL_ATTRIBUTES, SecondFactorRequirement, type Authentication, type ConsentPolicy, type ReturnAllAttributes } from '../../../src/index.js';
+import { cryptoRandomSource, defaultTicketLifetimes, RelyingPartyAccess, RETURN_ALL_ATTRIBUTES, SecondFactorRequirement, type Authentication, type ConsentPolicy, type RelyingPartyResolver, type ReturnAllAttributes } from '../../../src/index.js';
 import { AttributeConsent, ConsentDecisions, type ConsentSettings } from '../../../src/modules/consent/index.js';
 import { FixedClock, ListServiceRegistry, RecordingEvents, service } from '../../fakes.js';
 
@@ -18,8 +18,8 @@ describe('AttributeConsent (the consent module, as CAS’s consent engine)', () 
   let clock: FixedClock;
   let events: RecordingEvents;
   // What a service receives, as the relying-party path answers it.
-  const release = () => new RelyingPartyAccess(new ListServiceRegistry([]), clock, defaultTicketLifetimes, builtInServicePolicies(), new SecondFactorRequirement()).release;
-  const consent = (settings: Partial<ConsentSettings> = {}) => new AttributeConsent(new ConsentDecisions(new MapRecordStores(clock), cryptoRandomSource), release(), clock, events, { ...SETTINGS, ...settings });
+  const parties = () => new RelyingPartyAccess(new ListServiceRegistry([]), clock, defaultTicketLifetimes, builtInServicePolicies(), new SecondFactorRequirement());
+  const consent = (settings: Partial<ConsentSettings> = {}) => new AttributeConsent(new ConsentDecisions(new MapRecordStores(clock), cryptoRandomSource), parties(), clock, events, { ...SETTINGS, ...settings });
   const releasingAll = (consentPolicy?: ConsentPolicy) => {
     const attributeRelease: ReturnAllAttributes = { type: RETURN_ALL_ATTRIBUTES, ...(consentPolicy && { consentPolicy }) };
     return service({ attributeRelease });
@@ -61,8 +61,22 @@ describe('AttributeConsent (the consent module, as CAS’s consent engine)', () 
     expect(await engine.required(request()), 'the reminder is due').to.equal(true);
     await engine.give(request(), 'ALWAYS');
     expect(await engine.required(request())).to.equal(true);
-    engine.deny(request());
+    await engine.deny(request());
     expect(events.events.map((event) => event.type)).to.deep.equal(['consent.given', 'consent.given', 'consent.given', 'consent.denied']);
     expect(JSON.stringify(events.events)).to.not.include('casuser@example.org');
+  });
+
+  it("a decision is kept for the name the relying party's policies know it by: a module's per-login URLs standing for one SP share it", async () => {
+    const sp = releasingAll();
+    const callback = (login: string) => `https://sso.example.org/cas/idp/profile/SAML2/Callback/${login}`;
+    const resolver: RelyingPartyResolver = { resolve: (url) => Promise.resolve(url.startsWith(callback('')) ? { service: sp, shownUrl: 'https://sp.example.org/acs', policyUrl: 'https://sp.example.org/sp' } : undefined) };
+    const throughModule = new RelyingPartyAccess(new ListServiceRegistry([]), clock, defaultTicketLifetimes, builtInServicePolicies(), new SecondFactorRequirement(), [resolver]);
+    const engine = new AttributeConsent(new ConsentDecisions(new MapRecordStores(clock), cryptoRandomSource), throughModule, clock, events, SETTINGS);
+    const ticket = (login: string) => ({ authentication: authentication(ATTRIBUTES), service: sp, url: callback(login) });
+    expect(await engine.required(ticket('first'))).to.equal(true);
+    await engine.give(ticket('first'), 'ATTRIBUTE_NAME');
+    expect(await engine.required(ticket('second')), 'the next login of the same SP').to.equal(false);
+    await engine.deny(ticket('third'));
+    expect(events.events.map((event) => (event as { service?: string }).service)).to.deep.equal(['https://sp.example.org/sp', 'https://sp.example.org/sp']);
   });
 });
