@@ -142,7 +142,7 @@ describe('oidc: bad input', () => {
       process.stderr.write = write;
     }
     expect(written.join('')).to.equal('');
-    expect((await token({ grant_type: 'authorization_code', code: 'unknown', redirect_uri: REDIRECT_URI })).status).to.equal(400);
+    expect((await token({ grant_type: 'authorization_code', code: 'never-issued-after-reset', redirect_uri: REDIRECT_URI })).status).to.equal(400);
   });
 
   it('the authorization endpoint by every spelling the provider routes (a trailing slash, another case): the same 413, nothing stored', async () => {
