@@ -750,7 +750,10 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
       const grantId = (token as { grantId?: string }).grantId;
       if (grantId === undefined) return undefined;
       if (code?.redirectUri !== undefined) {
-        await grantRedirectUris.put(grantId, code.redirectUri, clock.now() + Math.max(SESSION_LINK_SECONDS, deps.lifetimes.refreshTokenSeconds) * 1000);
+        // Kept for the access tokens of the grant's refresh tokens: only a client that gets refresh tokens needs it.
+        if (ctx.oidc.client?.grantTypeAllowed('refresh_token') === true) {
+          await grantRedirectUris.put(grantId, code.redirectUri, clock.now() + Math.max(SESSION_LINK_SECONDS, deps.lifetimes.refreshTokenSeconds) * 1000);
+        }
         return { redirect_uri: code.redirectUri };
       }
       const redirectUri = ctx.oidc.entities.RefreshToken === undefined ? undefined : await grantRedirectUris.get(grantId);
