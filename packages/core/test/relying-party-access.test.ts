@@ -50,9 +50,11 @@ describe('RelyingPartyAccess: one path for every protocol', () => {
   it("a module's own URL stands for its client's definition: located, required and shown as that client", async () => {
     const { core } = setUp(client());
     const party = await core.relyingParties.locate(CALLBACK);
-    expect(party).to.deep.include({ url: CALLBACK, shownUrl: 'https://client.example.org/cb', policyUrl: CLIENT_NAME, throughModule: true });
+    expect(party).to.deep.include({ url: CALLBACK, shownUrl: 'https://client.example.org/cb', throughModule: true });
+    expect(await core.relyingParties.policyUrl(CALLBACK)).to.equal(CLIENT_NAME);
     expect(party?.service.name).to.equal('Module client');
-    expect(await core.relyingParties.locate('https://app.example.org/x')).to.deep.include({ policyUrl: 'https://app.example.org/x', throughModule: false });
+    expect(await core.relyingParties.locate('https://app.example.org/x')).to.deep.include({ throughModule: false });
+    expect(await core.relyingParties.policyUrl('https://app.example.org/x')).to.equal('https://app.example.org/x');
     expect(await core.relyingParties.locate(GONE), 'its own URL, standing for nothing now').to.equal(undefined);
   });
 

@@ -49,8 +49,6 @@ export interface RelyingParty {
   readonly url: string;
   /** The address a person knows it by: the service URL, or an OIDC client's redirect URI. */
   readonly shownUrl: string;
-  /** The URL its policies know it by, what every release to it is computed over: the service URL, or a protocol module's name for its client (RelyingPartyOfUrl). */
-  readonly policyUrl: string;
   /** Where a refused browser goes when the definition names no `unauthorizedRedirectUrl` (a protocol module's own refusal). */
   readonly refusalUrl?: string;
   /** Reached through a protocol module's own URL (RelyingPartyResolver): that protocol answers it, never a CAS validation. */
@@ -138,10 +136,10 @@ export class RelyingPartyAccess {
     const resolved = await this.resolve(url);
     if (resolved !== undefined) {
       if (resolved === null || !this.usable(resolved.service, context)) return undefined;
-      return { service: resolved.service, url, shownUrl: resolved.shownUrl, policyUrl: resolved.policyUrl, throughModule: true, ...(resolved.refusalUrl !== undefined && { refusalUrl: resolved.refusalUrl }) };
+      return { service: resolved.service, url, shownUrl: resolved.shownUrl, throughModule: true, ...(resolved.refusalUrl !== undefined && { refusalUrl: resolved.refusalUrl }) };
     }
     const service = selectService(await this.registry.list(), url, this.types, context);
-    return service === undefined ? undefined : { service, url, shownUrl: url, policyUrl: url, throughModule: false };
+    return service === undefined ? undefined : { service, url, shownUrl: url, throughModule: false };
   }
 
   /** The registered service of `locate`. */
