@@ -93,20 +93,23 @@ function withDirectLanes(lanes: readonly DirectLane[], appListener: AppListener,
   return (served, answer) => {
     // tessera listens over HTTP/1.1 (node:http, node:https) only.
     const [request, response] = [served as IncomingMessage, answer as ServerResponse];
-    const lane = lanes.find((candidate) => candidate.takes(request));
-    if (lane === undefined) return appListener(request, response);
     const started = performance.now();
-    const observed = (route: string | undefined) => {
-      try {
-        observe?.(request.method ?? 'GET', route, response.statusCode, (performance.now() - started) / 1000);
-      } catch {
-        // Observing must never change an answer.
-      }
-    };
-    return lane.answer(request, response).then(observed, (thrown: unknown) => {
-      answerEscapedLaneError(events, thrown, request, response);
-      observed(undefined);
-    });
+    for (const lane of lanes) {
+      const answered = lane.serve(request, response);
+      if (answered === undefined) continue;
+      const observed = (route: string | undefined) => {
+        try {
+          observe?.(request.method ?? 'GET', route, response.statusCode, (performance.now() - started) / 1000);
+        } catch {
+          // Observing must never change an answer.
+        }
+      };
+      return answered.then(observed, (thrown: unknown) => {
+        answerEscapedLaneError(events, thrown, request, response);
+        observed(undefined);
+      });
+    }
+    return appListener(request, response);
   };
 }
 

@@ -91,10 +91,12 @@ export interface HttpModule {
 
 /** Requests a module answers on the listener, before tessera's app; the app still times each for the request metrics. */
 export interface DirectLane {
-  /** Whether the request is the lane's, from its method and target (`request.url`, path and query). */
-  takes(request: IncomingMessage): boolean;
-  /** Answers the request, and never rejects: resolves with the route pattern that answered (base path included), or undefined when none did. */
-  answer(request: IncomingMessage, response: ServerResponse): Promise<string | undefined>;
+  /**
+   * Answers the request when it is the lane's (decided from its method and target, `request.url`),
+   * else returns undefined and leaves it to the app. Never throws, and its answer never rejects: it
+   * resolves with the route pattern that answered (base path included), or undefined when none did.
+   */
+  serve(request: IncomingMessage, response: ServerResponse): Promise<string | undefined> | undefined;
 }
 
 export interface AppDependencies {

@@ -15,8 +15,8 @@ function laneModule(taken: string[]): HttpModule {
   return {
     name: 'lane',
     directLane: () => ({
-      takes: mine,
-      answer(request, response) {
+      serve(request, response) {
+        if (!mine(request)) return undefined;
         taken.push(request.url ?? '');
         if (request.url === '/cas/lane/broken') return Promise.reject(new Error('lane broke'));
         response.writeHead(200, { 'content-type': 'text/plain' }).end('lane');

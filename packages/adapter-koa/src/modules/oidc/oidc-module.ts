@@ -122,18 +122,19 @@ function providerLane(http: HttpContext, providerListener: () => Promise<Provide
     const providerUrl = url.slice(prefix.length);
     return INTERACTION_ROUTES.test(providerUrl) || isAuthorizationEndpoint(providerUrl) ? undefined : providerUrl;
   };
+  const answer = async (request: IncomingMessage, response: ServerResponse, providerUrl: string): Promise<string | undefined> => {
+    const handle = await providerListener();
+    // The provider finds its mount path from what `originalUrl` has before `url`.
+    Object.assign(request, { originalUrl: request.url });
+    request.url = providerUrl;
+    await handle(request, response);
+    const route = answeringRoutes.get(request);
+    return route === undefined ? undefined : `${prefix}${route}`;
+  };
   return {
-    takes: (request) => providerUrlOf(request.url) !== undefined,
-    async answer(request, response) {
+    serve(request, response) {
       const providerUrl = providerUrlOf(request.url);
-      if (providerUrl === undefined) throw new Error('A request the provider lane did not take was handed to it');
-      const handle = await providerListener();
-      // The provider finds its mount path from what `originalUrl` has before `url`.
-      Object.assign(request, { originalUrl: request.url });
-      request.url = providerUrl;
-      await handle(request, response);
-      const route = answeringRoutes.get(request);
-      return route === undefined ? undefined : `${prefix}${route}`;
+      return providerUrl === undefined ? undefined : answer(request, response, providerUrl);
     },
   };
 }
