@@ -1,10 +1,9 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import * as client from 'openid-client';
 import type { Page } from 'playwright-core';
-import { samlCredential } from '@tessera/testkit/modules/saml2';
 import { startCasFixture, type CasFixture } from '../../clients/cas-fixture.js';
 import { skipUnlessInstalled } from '../../clients/harness.js';
 import { OIDC_APACHE_PROBES, OIDC_APACHE_SECRET, oidcApacheClient, startOidcApache, type OidcApache } from '../../clients/oidc-apache.js';
@@ -13,7 +12,7 @@ import type { Tessera } from '../../support/tessera.js';
 import { validate } from '../login/support.js';
 import { CLIENT_ID, CLIENT_SECRET, RP_SERVICE } from '../oidc/support.js';
 import { freePort, startDelegation } from './support.js';
-import { SIMPLESAMLPHP_PROBES, startSimpleSamlPhp, type SimpleSamlPhp } from './simplesamlphp.js';
+import { SIMPLESAMLPHP_PROBES, startSimpleSamlPhpFor, type SimpleSamlPhp } from './simplesamlphp.js';
 
 const PROVIDER = 'ssp';
 
@@ -42,15 +41,12 @@ describe('delegation in headless Chromium: log in through an upstream SAML 2 ide
     const [port, idpPort] = [await freePort(), await freePort()] as const;
     origin = `http://localhost:${port}`;
     const folder = mkdtempSync(join(tmpdir(), 'tessera-delegation-ssp-'));
-    const sp = await samlCredential('CN=tessera as SP');
-    writeFileSync(join(folder, 'sp.key'), sp.privateKey, { mode: 0o600 });
-    writeFileSync(join(folder, 'sp.crt'), sp.certificate);
-    idp = await startSimpleSamlPhp({
+    const started = await startSimpleSamlPhpFor(`${origin}/cas`, PROVIDER, {
       port: idpPort,
-      idp: await samlCredential('CN=simplesamlphp idp'),
-      sp: { entityId: `${origin}/cas/delegation/saml2/${PROVIDER}/metadata`, assertionConsumerService: `${origin}/cas/delegation/callback/${PROVIDER}`, certificate: sp.certificate, singleLogoutService: `${origin}/cas/delegation/logout` },
+      folder,
       users: [{ username: 'student', password: 'studentpass', attributes: { uid: ['student'], mail: ['student@ssp.example'], eduPersonAffiliation: ['member', 'student'] } }],
     });
+    idp = started.idp;
     tessera = await startDelegation({
       server: { host: '127.0.0.1', port, nodeName: 'e2e', publicUrl: origin },
       modules: ['rest', 'login', 'delegation', 'oidc'],
@@ -66,7 +62,7 @@ describe('delegation in headless Chromium: log in through an upstream SAML 2 ide
             type: 'saml2',
             title: 'SimpleSAMLphp',
             // Its metadata from its own URL (plain http on this machine).
-            saml2: { metadata: idp.metadataUrl, idpEntityId: idp.entityId, keyFile: join(folder, 'sp.key'), certificateFile: join(folder, 'sp.crt'), signAuthnRequests: true },
+            saml2: { metadata: idp.metadataUrl, idpEntityId: idp.entityId, ...started.sp, signAuthnRequests: true },
             principalAttribute: 'uid',
             attributes: { mail: 'mail', eduPersonAffiliation: 'memberOf' },
             // Its single logout after tessera's: a signed LogoutRequest, SimpleSAMLphp's signed LogoutResponse back.
@@ -174,16 +170,9 @@ describe('delegation in headless Chromium: SimpleSAMLphp, then a mod_auth_cas lo
     base = `http://127.0.0.1:${apachePort}`;
     const tessera = `https://127.0.0.1:${tesseraPort}/cas`;
     const folder = mkdtempSync(join(tmpdir(), 'tessera-delegation-ssp-cas-'));
-    const sp = await samlCredential('CN=tessera as SP');
-    writeFileSync(join(folder, 'sp.key'), sp.privateKey, { mode: 0o600 });
-    writeFileSync(join(folder, 'sp.crt'), sp.certificate);
-    idp = await startSimpleSamlPhp({
-      port: idpPort,
-      idp: await samlCredential('CN=simplesamlphp idp'),
-      sp: { entityId: `${tessera}/delegation/saml2/${PROVIDER}/metadata`, assertionConsumerService: `${tessera}/delegation/callback/${PROVIDER}`, certificate: sp.certificate, singleLogoutService: `${tessera}/delegation/logout` },
-      users: [{ username: 'student', password: 'studentpass', attributes: { uid: ['student'], mail: ['student@ssp.example'] } }],
-    });
-    const provider = { id: PROVIDER, type: 'saml2', title: 'SimpleSAMLphp', saml2: { metadata: idp.metadataUrl, idpEntityId: idp.entityId, keyFile: join(folder, 'sp.key'), certificateFile: join(folder, 'sp.crt'), signAuthnRequests: true }, principalAttribute: 'uid', logout: true };
+    const started = await startSimpleSamlPhpFor(tessera, PROVIDER, { port: idpPort, folder, users: [{ username: 'student', password: 'studentpass', attributes: { uid: ['student'], mail: ['student@ssp.example'] } }] });
+    idp = started.idp;
+    const provider = { id: PROVIDER, type: 'saml2', title: 'SimpleSAMLphp', saml2: { metadata: idp.metadataUrl, idpEntityId: idp.entityId, ...started.sp, signAuthnRequests: true }, principalAttribute: 'uid', logout: true };
     fixture = await startCasFixture({
       serviceUrls: [`${base}/cas-app/`],
       browserLogin: true,

@@ -1,6 +1,6 @@
 import { chmod, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { SamlCredential } from '@tessera/testkit/modules/saml2';
+import { samlCredential, type SamlCredential } from '@tessera/testkit/modules/saml2';
 import { APACHE, apachePreamble, MODULES } from '../../clients/apache.js';
 import { makeTempDir, startChildServer, type ChildServer, type Probe } from '../../clients/harness.js';
 
@@ -44,6 +44,40 @@ export interface SimpleSamlPhp {
   readonly metadataUrl: string;
   errorLog(): Promise<string>;
   stop(): Promise<void>;
+}
+
+/** tessera's SP key and certificate as files, for its delegation provider's `keyFile` and `certificateFile`. */
+export interface TesseraSpFiles {
+  readonly keyFile: string;
+  readonly certificateFile: string;
+}
+
+/**
+ * SimpleSAMLphp as the identity provider of tessera's delegation provider `provider`, tessera at `tessera`
+ * (its URL with the base path): tessera's SP key pair made and written into `folder`, the IdP's one SP
+ * naming tessera's delegation metadata, callback and logout URLs.
+ */
+export async function startSimpleSamlPhpFor(
+  tessera: string,
+  provider: string,
+  options: { readonly port: number; readonly folder: string; readonly users: readonly IdpUser[] },
+): Promise<{ readonly idp: SimpleSamlPhp; readonly sp: TesseraSpFiles }> {
+  const credential = await samlCredential('CN=tessera as SP');
+  const sp = { keyFile: join(options.folder, 'sp.key'), certificateFile: join(options.folder, 'sp.crt') };
+  await writeFile(sp.keyFile, credential.privateKey, { mode: 0o600 });
+  await writeFile(sp.certificateFile, credential.certificate);
+  const idp = await startSimpleSamlPhp({
+    port: options.port,
+    idp: await samlCredential('CN=simplesamlphp idp'),
+    sp: {
+      entityId: `${tessera}/delegation/saml2/${provider}/metadata`,
+      assertionConsumerService: `${tessera}/delegation/callback/${provider}`,
+      certificate: credential.certificate,
+      singleLogoutService: `${tessera}/delegation/logout`,
+    },
+    users: options.users,
+  });
+  return { idp, sp };
 }
 
 const php = (value: unknown): string => {
