@@ -1,5 +1,7 @@
 /** What the bench's scripted browsers share: cookies kept as a browser keeps them, and tessera's /login form read. */
 
+import { FORM } from './load-spec.js';
+
 /**
  * A browser's cookies as the bench needs them: one site, every cookie sent on every request (the
  * provider's are scoped by path, and no two share a name), a cookie cleared by its server dropped.
@@ -34,4 +36,16 @@ export function loginForm(body: string): { action: string; hidden: Record<string
 
 function unescape(text: string): string {
   return text.replace(/&(amp|lt|gt|quot|#39);/g, (entity, name: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" })[name] ?? entity);
+}
+
+/**
+ * Where a browser logging in as casuser goes after `response` (its body read as `body`) to the request
+ * at `url`: the redirect it names, or tessera's /login form posted; undefined for any other answer.
+ */
+export function nextLoginStep(url: string, response: Response, body: string): [string, RequestInit] | undefined {
+  const location = response.headers.get('location');
+  if (location !== null) return [new URL(location, url).href, {}];
+  if (response.status !== 200 || !body.includes('name="password"')) return undefined;
+  const form = loginForm(body);
+  return [new URL(form.action, url).href, { method: 'POST', headers: { ...FORM }, body: new URLSearchParams({ ...form.hidden, username: 'casuser', password: 'Mellon' }).toString() }];
 }

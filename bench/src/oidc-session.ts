@@ -1,6 +1,6 @@
 import { OIDC_CLIENT } from './fixtures.js';
 import { FORM } from './load-spec.js';
-import { Cookies, loginForm } from './browser.js';
+import { Cookies, nextLoginStep } from './browser.js';
 import { authorizationPath, codeExchangeBody, type TesseraTarget } from './rows.js';
 
 /** How many redirects and pages one login may take: authorize, interaction, /login, its form, the callback, the resume. */
@@ -25,14 +25,9 @@ export async function openOidcSession(tessera: TesseraTarget): Promise<string> {
       if (new URL(location).searchParams.get('code') === null) throw new Error(`the OIDC login ended without a code: ${location}`);
       return cookies.header;
     }
-    if (location !== null) {
-      [url, init] = [new URL(location, url).href, {}];
-    } else if (response.status === 200 && body.includes('name="password"')) {
-      const form = loginForm(body);
-      [url, init] = [new URL(form.action, url).href, { method: 'POST', headers: { ...FORM }, body: new URLSearchParams({ ...form.hidden, username: 'casuser', password: 'Mellon' }).toString() }];
-    } else {
-      throw new Error(`the OIDC login stopped at ${url}: ${response.status}`);
-    }
+    const next = nextLoginStep(url, response, body);
+    if (next === undefined) throw new Error(`the OIDC login stopped at ${url}: ${response.status}`);
+    [url, init] = next;
   }
   throw new Error(`the OIDC login took more than ${MOST_STEPS} steps`);
 }

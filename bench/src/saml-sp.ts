@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { SAML, ValidateInResponseTo, type Profile } from '@node-saml/node-saml';
-import { Cookies, loginForm } from './browser.js';
+import { Cookies, nextLoginStep } from './browser.js';
 import { FORM } from './load-spec.js';
 
 /**
@@ -194,18 +194,14 @@ export async function openSamlSession(origin: string, base: string): Promise<{ r
   for (let step = 0; step < MOST_STEPS; step += 1) {
     const response = await fetch(url, { ...init, redirect: 'manual', headers: { ...(init.headers as Record<string, string>), cookie: cookies.header } });
     cookies.take(response);
-    const location = response.headers.get('location');
     const body = await response.text();
-    if (location !== null) {
-      [url, init] = [new URL(location, url).href, {}];
-    } else if (response.status === 200 && body.includes('name="password"')) {
-      const form = loginForm(body);
-      [url, init] = [new URL(form.action, url).href, { method: 'POST', headers: { ...FORM }, body: new URLSearchParams({ ...form.hidden, username: 'casuser', password: 'Mellon' }).toString() }];
-    } else {
+    const next = nextLoginStep(url, response, body);
+    if (next === undefined) {
       const answer = loginAnswer(response.status, body, request.id);
       if ('problem' in answer) throw new Error(`the SAML login stopped at ${url}: ${answer.problem}`);
       return { cookie: cookies.header, samlResponse: answer.samlResponse };
     }
+    [url, init] = next;
   }
   throw new Error(`the SAML login took more than ${MOST_STEPS} steps`);
 }
