@@ -73,18 +73,20 @@ export class AttributeConsent {
    */
   async required(request: ConsentRequest): Promise<boolean> {
     if (!this.applies(request)) return false;
-    const attributes = await this.consentable(request);
+    const party = await this.asItsPoliciesKnowIt(request);
+    const attributes = await this.consentable(party);
     if (Object.keys(attributes).length === 0) return false;
-    const decision = await this.decisions.find(request.authentication.principal.id, await this.parties.policyUrl(request.url));
+    const decision = await this.decisions.find(party.authentication.principal.id, party.url);
     if (decision === undefined || !agreedTo(decision, attributes)) return true;
     return this.clock.now() >= addReminder(decision.createdAt, decision.reminder, decision.reminderTimeUnit);
   }
 
   /** The user agreed, with this option: the decision is kept (with the server's reminder) and reported. */
   async give(request: ConsentRequest, option: ReminderOption, origin?: RequestOrigin): Promise<void> {
-    const attributes = await this.consentable(request);
-    const principal = request.authentication.principal.id;
-    const service = await this.parties.policyUrl(request.url);
+    const party = await this.asItsPoliciesKnowIt(request);
+    const attributes = await this.consentable(party);
+    const principal = party.authentication.principal.id;
+    const service = party.url;
     const decision = await this.decisions.decide(
       { principal, service, createdAt: this.clock.now(), option, reminder: this.settings.reminder, reminderTimeUnit: this.settings.reminderTimeUnit },
       attributes,
@@ -96,6 +98,14 @@ export class AttributeConsent {
   async deny(request: ConsentRequest, origin?: RequestOrigin): Promise<void> {
     const service = await this.parties.policyUrl(request.url);
     this.events.emit({ type: 'consent.denied', principal: request.authentication.principal.id, service } satisfies ConsentDeniedEvent, origin);
+  }
+
+  /**
+   * The request for the URL its relying party's policies know it by, found once (a module's own URL is
+   * looked up in its store): releasing for that URL answers as for the module's, and decisions are kept for it.
+   */
+  private async asItsPoliciesKnowIt(request: ConsentRequest): Promise<ConsentRequest> {
+    return { ...request, url: await this.parties.policyUrl(request.url) };
   }
 }
 
