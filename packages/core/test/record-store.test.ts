@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { StoreUnavailableError, checkRecordNamespace, decodeRecordValue, encodeRecordValue, updateRecord, type RecordStore } from '@tessera/core';
+import { StoreUnavailableError, checkRecordNamespace, copyRecordValue, decodeRecordValue, encodeRecordValue, updateRecord, type RecordStore } from '@tessera/core';
 import { FixedClock, MapRecordStores, rejectionOf } from '@tessera/testkit';
 
 const MINUTE = 60_000;
@@ -86,5 +86,52 @@ describe('record store helpers', () => {
 
   it('name a stored value that is not JSON without showing it', () => {
     expect(() => decodeRecordValue('{"secret": "TGT-1-abc"')).to.throw('A stored record is not JSON').with.property('message').that.does.not.include('TGT-1');
+  });
+
+  it('copy a value as JSON would give it back, sharing no object with it', () => {
+    const inner = { scope: 'openid', claims: ['sub', 'email'] };
+    const value = { inner, list: [inner, 1, 'two', null, true], deep: [[{ a: [] }]], empty: {} };
+    const copy = copyRecordValue(value);
+    expect(copy).to.deep.equal(value);
+    expect(copy.inner).to.not.equal(inner);
+    expect(copy.list[0]).to.not.equal(inner);
+    expect(copy.inner.claims).to.not.equal(inner.claims);
+  });
+
+  it('copy what JSON would not keep as JSON reads it back', () => {
+    class Token {
+      constructor(readonly jti: string) {}
+    }
+    const sparse = [1, , 3];
+    const withProto = JSON.parse('{"__proto__": {"polluted": true}, "a": 1}') as Record<string, unknown>;
+    const strange: unknown[] = [
+      { kept: 1, gone: undefined, fn: () => 1, sym: Symbol('s') },
+      [undefined, () => 1, Symbol('s'), -0],
+      -0,
+      { at: new Date(Date.UTC(2026, 11, 7)) },
+      { token: new Token('abc') },
+      { toJSON: () => 'as text' },
+      sparse,
+      withProto,
+      Object.assign(Object.create(null) as object, { plain: 'yes' }),
+      'text',
+      null,
+    ];
+    for (const value of strange) {
+      const copy = copyRecordValue(value as never);
+      expect(copy, JSON.stringify(value)).to.deep.equal(JSON.parse(JSON.stringify(value)));
+      expect(Object.is(copy, -0)).to.equal(false);
+    }
+    const copiedProto = copyRecordValue(withProto as never) as Record<string, unknown>;
+    expect(Object.getPrototypeOf(copiedProto)).to.equal(Object.prototype);
+    expect(Object.keys(copiedProto)).to.deep.equal(['__proto__', 'a']);
+    expect(({} as Record<string, unknown>)['polluted']).to.equal(undefined);
+  });
+
+  it('refuse a number JSON cannot hold, at any depth, and a cycle, as encoding does', () => {
+    expect(() => copyRecordValue({ list: [{ n: Number.POSITIVE_INFINITY }] } as never)).to.throw(RangeError, "A record's value holds Infinity, which JSON cannot hold");
+    const cyclic: Record<string, unknown> = {};
+    cyclic['self'] = cyclic;
+    expect(() => copyRecordValue(cyclic as never)).to.throw(TypeError);
   });
 });

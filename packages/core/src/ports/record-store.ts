@@ -189,6 +189,63 @@ export function encodeRecordValue(value: JsonValue): string {
   return json;
 }
 
+/**
+ * A copy of a record's value that reads as JSON would give it back (`JSON.parse(encodeRecordValue(value))`),
+ * made without the text: a store that keeps values in this process's memory copies on every write and
+ * read, and walking a small object costs a fraction of printing and parsing it. Plain objects, arrays
+ * and JSON's primitives are walked; as JSON, an object's undefined, function or symbol fields are left
+ * out, an array's become null, and -0 is 0. Anything else (a Date, an object with toJSON, a class
+ * instance, a `__proto__` key) goes through JSON itself. A number JSON cannot hold is a RangeError, as
+ * for encodeRecordValue.
+ */
+export function copyRecordValue<T extends JsonValue>(value: T): T {
+  const copied = copiedPlainly(value, 0);
+  return (copied === NOT_PLAIN ? JSON.parse(encodeRecordValue(value)) : copied) as T;
+}
+
+const NOT_PLAIN = Symbol('not plain JSON');
+/** Deeper than this, JSON itself copies (and a cycle is its TypeError). */
+const MAX_PLAIN_DEPTH = 64;
+
+function copiedPlainly(value: unknown, depth: number): unknown {
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return value;
+    case 'number':
+      if (!Number.isFinite(value)) throw new RangeError(`A record's value holds ${value}, which JSON cannot hold`);
+      return value === 0 ? 0 : value;
+    case 'object':
+      break;
+    default:
+      return NOT_PLAIN;
+  }
+  if (value === null) return null;
+  if (depth >= MAX_PLAIN_DEPTH) return NOT_PLAIN;
+  if (Array.isArray(value)) {
+    const copy: unknown[] = new Array(value.length);
+    for (let index = 0; index < value.length; index++) {
+      const item: unknown = value[index];
+      const copied = item === undefined || typeof item === 'function' || typeof item === 'symbol' ? null : copiedPlainly(item, depth + 1);
+      if (copied === NOT_PLAIN) return NOT_PLAIN;
+      copy[index] = copied;
+    }
+    return copy;
+  }
+  const prototype: unknown = Object.getPrototypeOf(value);
+  if ((prototype !== Object.prototype && prototype !== null) || 'toJSON' in value) return NOT_PLAIN;
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    const item: unknown = (value as Record<string, unknown>)[key];
+    if (item === undefined || typeof item === 'function' || typeof item === 'symbol') continue;
+    if (key === '__proto__') return NOT_PLAIN;
+    const copied = copiedPlainly(item, depth + 1);
+    if (copied === NOT_PLAIN) return NOT_PLAIN;
+    copy[key] = copied;
+  }
+  return copy;
+}
+
 /** A stored record's value from its JSON text; text that is not JSON is named as such (never shown: it may hold secrets). */
 export function decodeRecordValue<T extends JsonValue>(text: string): T {
   try {
