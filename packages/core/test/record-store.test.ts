@@ -102,7 +102,8 @@ describe('record store helpers', () => {
     class Token {
       constructor(readonly jti: string) {}
     }
-    const sparse = [1, , 3];
+    const sparse: unknown[] = [1];
+    sparse[2] = 3;
     const withProto = JSON.parse('{"__proto__": {"polluted": true}, "a": 1}') as Record<string, unknown>;
     const strange: unknown[] = [
       { kept: 1, gone: undefined, fn: () => 1, sym: Symbol('s') },
