@@ -49,7 +49,9 @@ export interface PolicyResolver {
 /**
  * The behaviour of one Apereo CAS attribute release policy class (`type`, fully qualified): given the
  * principal, the authentication's attributes and the service, what the service receives. `policy` is
- * the service's data of that class, as the class's codec part parsed it.
+ * the service's data of that class, as the class's codec part parsed it. A release is a function of
+ * `policy` and `request` alone (no clock, no lookup elsewhere): its answer for one principal, service
+ * and grant is reused (an OpenID Connect client's claims, asked at every userinfo request).
  */
 export interface AttributeReleasePolicy<P extends ServicePolicy = ServicePolicy> {
   readonly type: string;

@@ -261,8 +261,23 @@ export class RelyingPartyAccess {
    */
   async releasedClaims(request: { readonly service: RegisteredService; readonly url: string; readonly principal: Principal; readonly grant: ReleaseGrant }): Promise<AttributeMap> {
     const { service, url, principal, grant } = request;
-    return this.policies.releasedAttributes({ principal, service, serviceUrl: await this.policyUrl(url), authentication: {}, grant });
+    const serviceUrl = await this.policyUrl(url);
+    const key = `${serviceUrl}\n${grant.scopes.join(' ')}`;
+    const reused = this.claimReleases.get(principal)?.get(service)?.get(key);
+    if (reused !== undefined && reused.claimsMap === grant.claimsMap) return reused.claims;
+    const claims = await this.policies.releasedAttributes({ principal, service, serviceUrl, authentication: {}, grant });
+    remember(this.claimReleases, principal, service, key, { claimsMap: grant.claimsMap, claims });
+    return claims;
   }
+
+  /**
+   * Claims released before, by principal object, service object, the URL the policies knew it by and the
+   * scopes: a token's userinfo and ID token ask again and again for one login session's principal, and a
+   * release is a function of the policy and its request (AttributeReleasePolicy). A changed definition or
+   * a new login is a new object, so is never answered from here; a principal's entries go with it.
+   * An AttributeMap is read-only: every caller gets the one kept.
+   */
+  private readonly claimReleases = new WeakMap<Principal, WeakMap<RegisteredService, Map<string, ClaimRelease>>>();
 
   /**
    * The URL the policies of `url`'s relying party know it by: a module's name for the party its own URL
@@ -301,3 +316,22 @@ function refused(reason: AdmissionRefusal, error: TesseraError): Admission {
 function isoInstant(epochMs: number): string {
   return new Date(epochMs).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
+
+/** Claims kept for reuse, with the claim map they were released under. */
+interface ClaimRelease {
+  readonly claimsMap: ReleaseGrant['claimsMap'];
+  readonly claims: AttributeMap;
+}
+
+/** The most grants (scope sets) kept per principal and service: a client asking with ever new scope orders cannot grow it. */
+const MAX_RELEASES_PER_SERVICE = 16;
+
+function remember(releases: WeakMap<Principal, WeakMap<RegisteredService, Map<string, ClaimRelease>>>, principal: Principal, service: RegisteredService, key: string, release: ClaimRelease): void {
+  let byService = releases.get(principal);
+  if (byService === undefined) releases.set(principal, (byService = new WeakMap()));
+  let byGrant = byService.get(service);
+  if (byGrant === undefined) byService.set(service, (byGrant = new Map<string, ClaimRelease>()));
+  if (byGrant.size >= MAX_RELEASES_PER_SERVICE) byGrant.clear();
+  byGrant.set(key, release);
+}
+
