@@ -35,13 +35,14 @@ export class RecordAdapter implements Adapter {
     if (this.uids && typeof payload.uid === 'string') await this.uids.put(payload.uid, id, expiresAt);
   }
 
-  async find(id: string): Promise<AdapterPayload | undefined> {
+  // Not async: the store's promise as it is, without another one around it (read several times per request).
+  find(id: string): Promise<AdapterPayload | undefined> {
     return this.records.get(id);
   }
 
   async findByUid(uid: string): Promise<AdapterPayload | undefined> {
     const id = await this.uids?.get(uid);
-    return id === undefined ? undefined : this.find(id);
+    return id === undefined ? undefined : this.records.get(id);
   }
 
   /** The device flow is off: no user codes. */
