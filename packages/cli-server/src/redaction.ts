@@ -29,6 +29,9 @@ const MAX_DEPTH = 6;
 const MAX_CAUSES = 5;
 const MAX_AGGREGATED = 10;
 
+/** Every secret form above needs a character outside these: a letter past `f`, `=`, `:`, whitespace or `://`. */
+const HEX_AND_DASHES = /^[0-9a-f-]*$/i;
+
 const MAX_CLEAN_TEXTS = 4096;
 const MAX_CLEAN_TEXT_LENGTH = 256;
 
@@ -87,6 +90,8 @@ export class Redaction {
   /** A text with the secrets it may quote taken out (see secretTextPattern). */
   readonly redactedText = (text: string): string => {
     if (this.cleanTexts.has(text)) return text;
+    // Hex digits and dashes (a request id, a hash) hold none of the secrets' forms, and such texts seldom repeat: kept out of the set.
+    if (HEX_AND_DASHES.test(text)) return text;
     const redactedForm = this.textWithoutSecrets(text);
     if (redactedForm === text && text.length <= MAX_CLEAN_TEXT_LENGTH) {
       if (this.cleanTexts.size >= MAX_CLEAN_TEXTS) this.cleanTexts.clear();

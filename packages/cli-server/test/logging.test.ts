@@ -126,6 +126,13 @@ describe('logging', () => {
     expect(redactedText(plain)).to.equal(plain);
   });
 
+  it('a request id passes as it is, and a secret beside hex digits is still taken out', () => {
+    const requestId = '5b0c0e5e-8a4b-4f8e-9a7e-1c2d3e4f5a6b';
+    expect(redactedText(requestId)).to.equal(requestId);
+    expect(redactedText(`${requestId}-${TGT}`)).to.equal(`${requestId}-${ticketFingerprint(TGT)}`);
+    expect(redactedText(`${requestId} pwd=cafe-1234`)).to.equal(`${requestId} pwd=[redacted]`);
+  });
+
   it('a text found clean is passed through again, and a secret is taken out however often it comes', () => {
     const clean = 'https://app.example.org/x';
     const secret = 'password=Mellon';
