@@ -131,23 +131,26 @@ describe('RelyingPartyAccess: one path for every protocol', () => {
     expect(gone, 'a module URL standing for nothing now, as release refuses it').to.be.instanceOf(ServiceNotAuthorizedError);
   });
 
-  it('releasedClaims: one answer serves the same principal, service and scopes again; another scope set, a changed definition or a new login is worked out anew', async () => {
+  it('releasedClaims: one answer serves the same principal, service and scopes again; another scope set, a changed definition, a new login or a module URL is worked out anew', async () => {
     const { core } = setUp(client());
     const { principal } = await core.authenticator.authenticate([password('casuser', 'Mellon')]);
     const clientService = (await core.relyingParties.find(CALLBACK))!;
+    const url = clientService.serviceId;
     const grant = { scopes: ['openid'], claimsMap: {} };
-    const first = await core.relyingParties.releasedClaims({ service: clientService, url: CALLBACK, principal, grant });
-    expect(await core.relyingParties.releasedClaims({ service: clientService, url: CALLBACK, principal, grant: { ...grant } })).to.equal(first);
-    const mapped = await core.relyingParties.releasedClaims({ service: clientService, url: CALLBACK, principal, grant: { scopes: ['openid'], claimsMap: { email: 'mail' } } });
+    const first = await core.relyingParties.releasedClaims({ service: clientService, url, principal, grant });
+    expect(await core.relyingParties.releasedClaims({ service: clientService, url, principal, grant: { ...grant } })).to.equal(first);
+    const mapped = await core.relyingParties.releasedClaims({ service: clientService, url, principal, grant: { scopes: ['openid'], claimsMap: { email: 'mail' } } });
     expect(mapped, 'another claim map').to.not.equal(first);
     const changed = { ...clientService, attributeRelease: { type: 'org.apereo.cas.services.ReturnAllowedAttributeReleasePolicy', allowedAttributes: ['mail'] } } as RegisteredService;
-    expect(await core.relyingParties.releasedClaims({ service: changed, url: CALLBACK, principal, grant })).to.deep.equal({ mail: ['casuser@example.org'] });
+    expect(await core.relyingParties.releasedClaims({ service: changed, url, principal, grant })).to.deep.equal({ mail: ['casuser@example.org'] });
     const again = await core.authenticator.authenticate([password('casuser', 'Mellon')]);
-    const anew = await core.relyingParties.releasedClaims({ service: clientService, url: CALLBACK, principal: again.principal, grant });
+    const anew = await core.relyingParties.releasedClaims({ service: clientService, url, principal: again.principal, grant });
     expect(anew).to.deep.equal(first);
     expect(anew, 'a new login').to.not.equal(first);
+    const throughModule = await core.relyingParties.releasedClaims({ service: clientService, url: CALLBACK, principal, grant });
+    expect(await core.relyingParties.releasedClaims({ service: clientService, url: CALLBACK, principal, grant }), 'a module URL, which may stand for nothing later').to.not.equal(throughModule);
     const gone = await core.relyingParties.releasedClaims({ service: clientService, url: GONE, principal, grant }).catch((thrown: unknown) => thrown);
-    expect(gone, 'a module URL standing for nothing now is refused, released before or not').to.be.instanceOf(ServiceNotAuthorizedError);
+    expect(gone, 'a module URL standing for nothing now is refused').to.be.instanceOf(ServiceNotAuthorizedError);
   });
 
   it("a module's own URL is released for as the name the client's policies know it by, the same as a release asked by that name; a CAS service's over its URL", async () => {

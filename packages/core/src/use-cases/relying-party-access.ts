@@ -261,21 +261,23 @@ export class RelyingPartyAccess {
    */
   async releasedClaims(request: { readonly service: RegisteredService; readonly url: string; readonly principal: Principal; readonly grant: ReleaseGrant }): Promise<AttributeMap> {
     const { service, url, principal, grant } = request;
-    const serviceUrl = await this.policyUrl(url);
-    const key = `${serviceUrl}\n${grant.scopes.join(' ')}`;
+    const key = `${url}\n${grant.scopes.join(' ')}`;
     const reused = this.claimReleases.get(principal)?.get(service)?.get(key);
     if (reused !== undefined && reused.claimsMap === grant.claimsMap) return reused.claims;
-    const claims = await this.policies.releasedAttributes({ principal, service, serviceUrl, authentication: {}, grant });
-    remember(this.claimReleases, principal, service, key, { claimsMap: grant.claimsMap, claims });
+    const resolved = await this.resolve(url);
+    if (resolved === null) throw new ServiceNotAuthorizedError();
+    const claims = await this.policies.releasedAttributes({ principal, service, serviceUrl: resolved?.policyUrl ?? url, authentication: {}, grant });
+    // A URL none of the modules' is its own policy URL for good; a module's may stand for nothing later, so is asked again.
+    if (resolved === undefined) remember(this.claimReleases, principal, service, key, { claimsMap: grant.claimsMap, claims });
     return claims;
   }
 
   /**
-   * Claims released before, by principal object, service object, the URL the policies knew it by and the
-   * scopes: a token's userinfo and ID token ask again and again for one login session's principal, and a
-   * release is a function of the policy and its request (AttributeReleasePolicy). A changed definition or
-   * a new login is a new object, so is never answered from here; a principal's entries go with it.
-   * An AttributeMap is read-only: every caller gets the one kept.
+   * Claims released before, by principal object, service object, URL and scopes: a token's userinfo and
+   * ID token ask again and again for one login session's principal (an OIDC client's claims, over its
+   * serviceId), and a release is a function of the policy and its request (AttributeReleasePolicy). A
+   * changed definition or a new login is a new object, so is never answered from here; a principal's
+   * entries go with it. An AttributeMap is read-only: every caller gets the one kept.
    */
   private readonly claimReleases = new WeakMap<Principal, WeakMap<RegisteredService, Map<string, ClaimRelease>>>();
 
