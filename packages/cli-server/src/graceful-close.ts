@@ -9,10 +9,14 @@ export function gracefulCloser(server: Server): (timeoutMs: number) => Promise<v
   const inFlight = new Set<ServerResponse>();
   let closing = false;
 
+  // One listener function for every response ('close' comes once), not a wrapper made per request.
+  function forget(this: ServerResponse): void {
+    inFlight.delete(this);
+  }
   server.prependListener('request', (_request, response: ServerResponse) => {
     if (closing) response.setHeader('connection', 'close');
     inFlight.add(response);
-    response.once('close', () => inFlight.delete(response));
+    response.on('close', forget);
   });
 
   return (timeoutMs) =>

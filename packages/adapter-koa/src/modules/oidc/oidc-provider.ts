@@ -473,9 +473,12 @@ function deepFrozen<T>(value: T): T {
  */
 const clientIndexes = new WeakMap<readonly RegisteredService[], ReadonlyMap<string, RegisteredService>>();
 
-/** The registered service whose client is `clientId`: the first in evaluation order. */
-async function clientService(registry: ServiceRegistry, clientId: string): Promise<RegisteredService | undefined> {
-  const services = await registry.list();
+/** The registered service whose client is `clientId`: the first in evaluation order. Asked several times per request: no async frame of its own. */
+function clientService(registry: ServiceRegistry, clientId: string): Promise<RegisteredService | undefined> {
+  return registry.list().then((services) => clientIndexOf(services).get(clientId));
+}
+
+function clientIndexOf(services: readonly RegisteredService[]): ReadonlyMap<string, RegisteredService> {
   let index = clientIndexes.get(services);
   if (index === undefined) {
     const byClient = new Map<string, RegisteredService>();
@@ -485,7 +488,7 @@ async function clientService(registry: ServiceRegistry, clientId: string): Promi
     }
     clientIndexes.set(services, (index = byClient));
   }
-  return index.get(clientId);
+  return index;
 }
 
 type ClientFields = {
@@ -964,7 +967,7 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
   // RP-initiated logout ends the tessera login session too, and so runs CAS single logout, when the user
   // chose to log out; "Stay logged in" keeps it, and the provider signs out only the client that asked.
   provider.use(async (ctx: KoaContextWithOIDC, next) => {
-    if (!(await resumesInItsOwnBrowser(ctx))) {
+    if (isResumedAuthorization(ctx) && !(await resumesInItsOwnBrowser(ctx))) {
       deps.events.emit({ type: 'oidc.refused', request: 'authorization', error: 'login_failed' }, originOf(ctx));
       return sendPage(ctx, 400, pages.error('login_failed', 'The login did not happen in this browser; start again from the application.'));
     }
@@ -978,6 +981,11 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
     }
     if (ctx.oidc?.route === 'introspection') await addReleasedClaims(ctx);
   });
+  /** A resumed authorization (`GET /auth/<uid>`), the one request resumesInItsOwnBrowser asks about. */
+  function isResumedAuthorization(ctx: KoaContextWithOIDC): boolean {
+    return ctx.method === 'GET' && /^\/auth\/[^/]+\/?$/i.test(ctx.path);
+  }
+
   /**
    * Whether a resumed authorization (`GET /auth/<uid>`, its interaction named by the resume cookie, as the
    * library finds it) goes on in the browser that logged in: when /login finished the interaction, the
@@ -986,7 +994,6 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
    * would have the victim's single sign-on answer it, and the attacker resume it with the victim's login.
    */
   async function resumesInItsOwnBrowser(ctx: KoaContextWithOIDC): Promise<boolean> {
-    if (ctx.method !== 'GET' || !/^\/auth\/[^/]+\/?$/i.test(ctx.path)) return true;
     const uid = ctx.cookies.get(provider.cookieName('resume'), { signed: true });
     const interaction = uid === undefined ? undefined : await provider.Interaction.find(uid);
     const loggedIn = (interaction?.result as { tessera?: { tgt?: unknown } } | undefined)?.tessera?.tgt;
