@@ -5,12 +5,13 @@ import { pino, type DestinationStream } from 'pino';
 import { redactedText } from './redaction.js';
 
 /**
- * Where the log or the audit trail is written, off the request path: the lines of one turn of the
- * event loop are joined and handed to a Node file stream as one chunk, whose writes go out
+ * Where the log or the audit trail is written, off the request path: the lines of the next
+ * HAND_OVER_MS are joined and handed to a Node file stream as one chunk, whose writes go out
  * asynchronously, one at a time, each taking every chunk that came while the one before was in
- * flight (one writev per batch under load, instead of one synchronous write per line; one chunk per
- * turn, as the stream's bookkeeping per chunk cost more than the joining). Lines stay in order; a
- * clean stop writes every buffered one.
+ * flight. Each write is a trip through libuv's thread pool that costs the process tens of
+ * microseconds: a busy server writing every turn's lines made about two for three requests, a few
+ * milliseconds' lines make one for many. Lines stay in order; a clean stop writes every buffered one
+ * (a crash loses at most the last few milliseconds' lines, as it lost a write in flight before).
  *
  * Node's stream and not pino's asynchronous sonic-boom for files: measured per line (pino
  * serialising, then the write), sonic-boom's asynchronous mode cost more CPU than its synchronous
@@ -74,7 +75,8 @@ export function appendedFile(path: string, what: string): LogDestination {
 
 /** After a failed write, lines are dropped for this long before a fresh stream is tried. */
 const RETRY_AFTER_MS = 1000;
-/** Joined lines are handed over at the end of the turn, or as soon as they reach this many characters. */
+/** Joined lines are handed over this long after the first of them, or as soon as they reach MAX_JOINED characters. */
+const HAND_OVER_MS = 10;
 const MAX_JOINED = 64 * 1024;
 
 class AsyncLines implements LogDestination {
@@ -83,11 +85,11 @@ class AsyncLines implements LogDestination {
   private failedAt: number | undefined;
   private reported = false;
   private closing: Promise<void> | undefined;
-  /** Lines of this turn not yet handed to the stream, joined. */
+  /** Lines not yet handed to the stream, joined. */
   private joined = '';
-  private handOverScheduled = false;
+  private handOverTimer: NodeJS.Timeout | undefined;
   private readonly handOver = () => {
-    this.handOverScheduled = false;
+    this.handOverTimer = undefined;
     this.handOverJoined();
   };
   /** Streams replaced by a reopen that may still be writing their last lines to the old file. */
@@ -110,13 +112,13 @@ class AsyncLines implements LogDestination {
     }
     this.joined += line;
     if (this.joined.length >= MAX_JOINED) this.handOverJoined();
-    else if (!this.handOverScheduled) {
-      this.handOverScheduled = true;
-      setImmediate(this.handOver);
-    }
+    // Kept referenced: a command that logs and ends still writes its lines before the process exits.
+    else this.handOverTimer ??= setTimeout(this.handOver, HAND_OVER_MS);
   }
 
   private handOverJoined(): void {
+    clearTimeout(this.handOverTimer);
+    this.handOverTimer = undefined;
     if (this.joined === '') return;
     const chunk = this.joined;
     this.joined = '';

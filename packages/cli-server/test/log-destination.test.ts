@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { existsSync, mkdtempSync, readFileSync, renameSync, statSync } from 'node:fs';
+import fs, { existsSync, mkdtempSync, readFileSync, renameSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { appendedFile } from '@tessera/cli-server';
@@ -31,6 +31,29 @@ describe('log destinations (written off the request path)', () => {
     await destination.close();
     expect(linesOf(file)).to.deep.equal(lines);
     expect(statSync(file).mode & 0o777).to.equal(0o600);
+  });
+
+  it("lines of many turns go out together a few milliseconds later, without waiting for a close", async () => {
+    const file = join(dir, 'turns.log');
+    const destination = appendedFile(file, 'the test log');
+    const { write, writev } = fs;
+    let writes = 0;
+    fs.write = ((...args: Parameters<typeof write>) => ((writes += 1), Reflect.apply(write, fs, args))) as typeof write;
+    fs.writev = ((...args: Parameters<typeof writev>) => ((writes += 1), Reflect.apply(writev, fs, args) as ReturnType<typeof writev>)) as typeof writev;
+    try {
+      const lines = numbered(0, 50);
+      for (const line of lines) {
+        destination.stream.write(`${line}\n`);
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(linesOf(file)).to.deep.equal(lines);
+      expect(writes, 'writes for 50 lines of 50 turns').to.be.at.most(5);
+    } finally {
+      fs.write = write;
+      fs.writev = writev;
+      await destination.close();
+    }
   });
 
   it('reopened after a rename, lines written before go to the old file and lines after to a new one, all of both written once closed', async () => {
