@@ -77,7 +77,7 @@ function listenerOf(oidc: OidcModuleOptions['oidc']): () => Promise<ProviderList
   return () =>
     (made ??= oidc().then(
       ({ provider }) => {
-        provider.use(rememberAnsweringRoute);
+        provider.use(rememberAnsweringContext);
         return provider.callback();
       },
       (error: unknown) => {
@@ -87,16 +87,13 @@ function listenerOf(oidc: OidcModuleOptions['oidc']): () => Promise<ProviderList
     ));
 }
 
-/** The pattern of the provider's route that answered each request (its own router's, e.g. `/token`), for the request metrics. */
-const answeringRoutes = new WeakMap<IncomingMessage, string>();
+/** The provider's context of each request it answers, whose route pattern (its own router's, e.g. `/token`) names the request in the metrics. */
+const answeringContexts = new WeakMap<IncomingMessage, Context>();
 
-async function rememberAnsweringRoute(ctx: Context, next: Next): Promise<void> {
-  try {
-    await next();
-  } finally {
-    const route = routePattern(ctx);
-    if (route !== undefined) answeringRoutes.set(ctx.req, route);
-  }
+/** Passes the request on as it is, after noting its context: no async frame around the provider's work. */
+function rememberAnsweringContext(ctx: Context, next: Next): Promise<void> {
+  answeringContexts.set(ctx.req, ctx);
+  return next();
 }
 
 /**
@@ -128,7 +125,8 @@ function providerLane(http: HttpContext, providerListener: () => Promise<Provide
     Object.assign(request, { originalUrl: request.url });
     request.url = providerUrl;
     await handle(request, response);
-    const route = answeringRoutes.get(request);
+    const answered = answeringContexts.get(request);
+    const route = answered === undefined ? undefined : routePattern(answered);
     return route === undefined ? undefined : `${prefix}${route}`;
   };
   return {

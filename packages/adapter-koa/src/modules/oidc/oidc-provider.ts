@@ -311,6 +311,14 @@ function answerInRegisteredResponseMode(provider: ProviderInstance): void {
   Object.defineProperty(provider, 'OIDCContext', { value: RegisteredResponseMode });
 }
 
+/**
+ * The paths of the requests tessera's middleware in the provider's app has work for: a resumed
+ * authorization (`/auth/<uid>`), RP-initiated logout's confirmation and introspection. The provider's
+ * router matches a path in any ASCII case, with or without one trailing slash: each path it routes to
+ * one of these holds what this finds, so the others (token, userinfo, JWKS) pass with no async frame of tessera's.
+ */
+const AROUND_PROVIDER = /^\/auth\/|\/session\/end\/confirm|\/token\/introspection/i;
+
 /** The models whose records a revoked grant takes with it. */
 const GRANT_BOUND_MODELS = ['AccessToken', 'AuthorizationCode', 'RefreshToken', 'DeviceCode', 'BackchannelAuthenticationRequest'];
 
@@ -966,7 +974,8 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
   };
   // RP-initiated logout ends the tessera login session too, and so runs CAS single logout, when the user
   // chose to log out; "Stay logged in" keeps it, and the provider signs out only the client that asked.
-  provider.use(async (ctx: KoaContextWithOIDC, next) => {
+  provider.use((ctx: KoaContextWithOIDC, next) => (AROUND_PROVIDER.test(ctx.path) ? aroundProvider(ctx, next) : next()));
+  async function aroundProvider(ctx: KoaContextWithOIDC, next: () => Promise<unknown>): Promise<void> {
     if (isResumedAuthorization(ctx) && !(await resumesInItsOwnBrowser(ctx))) {
       deps.events.emit({ type: 'oidc.refused', request: 'authorization', error: 'login_failed' }, originOf(ctx));
       return sendPage(ctx, 400, pages.error('login_failed', 'The login did not happen in this browser; start again from the application.'));
@@ -980,7 +989,7 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
       if (tgtId !== undefined) await deps.endLoginSession(ctx, tgtId);
     }
     if (ctx.oidc?.route === 'introspection') await addReleasedClaims(ctx);
-  });
+  }
   /** A resumed authorization (`GET /auth/<uid>`), the one request resumesInItsOwnBrowser asks about. */
   function isResumedAuthorization(ctx: KoaContextWithOIDC): boolean {
     return ctx.method === 'GET' && /^\/auth\/[^/]+\/?$/i.test(ctx.path);
