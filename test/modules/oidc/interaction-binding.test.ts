@@ -73,7 +73,12 @@ describe('oidc: an authorization and its login stay in one browser', () => {
     // The victim's single sign-on answers the attacker's authorization (a link to /login for its callback).
     const resumeAt = await walk(victim, await victim.get(toLogin.location!), /\/oidc\/auth\//);
     expect(resumeAt.location, resumeAt.body).to.match(/\/oidc\/auth\/[A-Za-z0-9_-]+$/);
-    const taken = await attacker.get(new URL(resumeAt.location!, resumeAt.url).href);
+    const resumeUrl = new URL(resumeAt.location!, resumeAt.url).href;
+    // A HEAD request is routed as the GET: it gets no code either (its answer's Location would carry it).
+    const headed = await fetch(resumeUrl, { method: 'HEAD', redirect: 'manual', headers: { cookie: await attacker.jar.getCookieString(resumeUrl) } });
+    expect(headed.status).to.equal(400);
+    expect(headed.headers.get('location')).to.equal(null);
+    const taken = await attacker.get(resumeUrl);
     expect(taken.status).to.equal(400);
     expect(taken.location).to.equal(null);
     expect(taken.body).to.include('login_failed');

@@ -990,9 +990,9 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
     }
     if (ctx.oidc?.route === 'introspection') await addReleasedClaims(ctx);
   }
-  /** A resumed authorization (`GET /auth/<uid>`), the one request resumesInItsOwnBrowser asks about. */
+  /** A resumed authorization (`GET /auth/<uid>`, or HEAD, which the provider's router takes as the GET), the one request resumesInItsOwnBrowser asks about. */
   function isResumedAuthorization(ctx: KoaContextWithOIDC): boolean {
-    return ctx.method === 'GET' && /^\/auth\/[^/]+\/?$/i.test(ctx.path);
+    return (ctx.method === 'GET' || ctx.method === 'HEAD') && /^\/auth\/[^/]+\/?$/i.test(ctx.path);
   }
 
   /**
