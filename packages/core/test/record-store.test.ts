@@ -105,6 +105,8 @@ describe('record store helpers', () => {
     const sparse: unknown[] = [1];
     sparse[2] = 3;
     const withProto = JSON.parse('{"__proto__": {"polluted": true}, "a": 1}') as Record<string, unknown>;
+    // An array is printed by its toJSON too, as any object is.
+    const listAsText = Object.assign([1, 2], { toJSON: () => 'a list as text' });
     const strange: unknown[] = [
       { kept: 1, gone: undefined, fn: () => 1, sym: Symbol('s') },
       [undefined, () => 1, Symbol('s'), -0],
@@ -113,6 +115,8 @@ describe('record store helpers', () => {
       { token: new Token('abc') },
       { toJSON: () => 'as text' },
       sparse,
+      listAsText,
+      { nested: [listAsText] },
       withProto,
       Object.assign(Object.create(null) as object, { plain: 'yes' }),
       'text',

@@ -221,7 +221,8 @@ function copiedPlainly(value: unknown, depth: number): unknown {
       return NOT_PLAIN;
   }
   if (value === null) return null;
-  if (depth >= MAX_PLAIN_DEPTH) return NOT_PLAIN;
+  // An array is printed by its toJSON too, as any object is.
+  if (depth >= MAX_PLAIN_DEPTH || 'toJSON' in value) return NOT_PLAIN;
   if (Array.isArray(value)) {
     const copy: unknown[] = new Array(value.length);
     for (let index = 0; index < value.length; index++) {
@@ -233,7 +234,7 @@ function copiedPlainly(value: unknown, depth: number): unknown {
     return copy;
   }
   const prototype: unknown = Object.getPrototypeOf(value);
-  if ((prototype !== Object.prototype && prototype !== null) || 'toJSON' in value) return NOT_PLAIN;
+  if (prototype !== Object.prototype && prototype !== null) return NOT_PLAIN;
   const copy: Record<string, unknown> = {};
   for (const key of Object.keys(value)) {
     const item: unknown = (value as Record<string, unknown>)[key];
