@@ -88,7 +88,6 @@ function moduleAuditRecord(event: ModuleEvent, declaration: ModuleEventDeclarati
   return { audit: audit.category, action: event.type, outcome: audit.outcome, who: typeof who === 'string' ? who : undefined, details };
 }
 
-/** The credentials' identifiers, each once: a username and its one-time password name one person. */
 /** The fields of a declared event its audit line leaves out (its type, who did it, those it omits), worked out once per declaration: module events come with most requests. */
 const LEFT_OUT = new WeakMap<ModuleEventDeclaration, ReadonlySet<string>>();
 
@@ -101,6 +100,7 @@ function fieldsLeftOut(declaration: ModuleEventDeclaration): ReadonlySet<string>
   return left;
 }
 
+/** The credentials' identifiers, each once: a username and its one-time password name one person. */
 function oneName(ids: readonly string[]): string | undefined {
   const distinct = [...new Set(ids)];
   return distinct.length === 0 ? undefined : distinct.join(',');
