@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { connect } from 'node:net';
 import { expect } from 'chai';
 import { decodeJwt } from 'jose';
 import { Browser, type Visit } from '../../support/browser.js';
@@ -18,6 +19,21 @@ const authorizeUrl = (base: string) =>
     code_challenge: createHash('sha256').update(VERIFIER).digest('base64url'),
     code_challenge_method: 'S256',
   }).toString()}`;
+
+/** One request with its request line exactly as given (an absolute target, a backslash): its status and Location. */
+function rawRequest(origin: URL, method: string, target: string, cookie: string): Promise<{ status: number; location: string | undefined }> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(origin.port), origin.hostname);
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('error', reject);
+    socket.on('end', () => {
+      const head = Buffer.concat(chunks).toString('latin1').split('\r\n\r\n', 1)[0] ?? '';
+      resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1] ?? 0), location: /\r\nlocation: ([^\r]*)/i.exec(head)?.[1] });
+    });
+    socket.end(`${method} ${target} HTTP/1.1\r\nhost: ${origin.host}\r\ncookie: ${cookie}\r\nconnection: close\r\n\r\n`);
+  });
+}
 
 // docs/modules/oidc.md (One relying-party path): a login /login made for an interaction goes on only in
 // the browser that made it. The interaction cookie alone does not tie an authorization to a browser: a
@@ -87,6 +103,38 @@ describe('oidc: an authorization and its login stay in one browser', () => {
     const own = await walk(attacker, await attacker.get(authorizeUrl(tessera.url)));
     expect(own.location, own.body).to.match(/^https:\/\/rp\.example\.org\/callback\?code=/);
     expect((await redeem(own.location!))['sub']).to.equal('alice');
+  });
+
+  it("every spelling of the resume the provider's router takes (case, a trailing slash, a query, an absolute target) is held to the browser that logged in", async () => {
+    const attacker = await casSession('alice', 'secret');
+    const started = await attacker.get(authorizeUrl(tessera.url));
+    const interaction = new URL(started.location!, started.url).href;
+    const toLogin = await attacker.get(interaction);
+    const victim = await casSession('casuser', 'Mellon');
+    for (const cookie of await attacker.jar.getCookies(interaction)) if (cookie.key.startsWith('OIDC_INTERACTION')) await victim.jar.setCookie(cookie.toString(), interaction);
+    const resumeAt = await walk(victim, await victim.get(toLogin.location!), /\/oidc\/auth\//);
+    const resumeUrl = new URL(resumeAt.location!, resumeAt.url);
+    const cookie = await attacker.jar.getCookieString(resumeUrl.href);
+    const path = resumeUrl.pathname;
+    const [prefix, uid] = [path.slice(0, path.lastIndexOf('/auth/')), path.slice(path.lastIndexOf('/') + 1)];
+    const spellings = [
+      path,
+      `${prefix}/AUTH/${uid}`,
+      `${prefix}/Auth/${uid}/`,
+      `${path}?x=1`,
+      `${path};x`,
+      `${path}%2F`,
+      `${path}\\`,
+      `${resumeUrl.origin}${path}`,
+      `${resumeUrl.origin.toUpperCase()}${prefix}/aUtH/${uid}/`,
+    ];
+    for (const method of ['HEAD', 'GET']) {
+      for (const target of spellings) {
+        const answer = await rawRequest(resumeUrl, method, target, cookie);
+        expect(answer.status, `${method} ${target}`).to.equal(400);
+        expect(answer.location, `${method} ${target}`).to.equal(undefined);
+      }
+    }
   });
 
   it("the provider session of another user planted in a browser: the browser's own login gets its own code, the planted session none", async () => {
