@@ -83,7 +83,8 @@ function moduleAuditRecord(event: ModuleEvent, declaration: ModuleEventDeclarati
   const { audit } = declaration;
   const left = fieldsLeftOut(declaration);
   const details: Record<string, unknown> = {};
-  for (const field of Object.keys(event)) if (!left.has(field)) details[field] = event[field];
+  // Assigned, not spread: a `__proto__` field (no declared event has one) would set the prototype, so it is left out.
+  for (const field of Object.keys(event)) if (!left.has(field) && field !== '__proto__') details[field] = event[field];
   const who = audit.who === undefined ? undefined : event[audit.who];
   return { audit: audit.category, action: event.type, outcome: audit.outcome, who: typeof who === 'string' ? who : undefined, details };
 }
