@@ -259,11 +259,14 @@ export class RelyingPartyAccess {
    * What the service receives of a grant, as `release` answers it, without working out who the user is
    * to it: an OpenID Connect client's claims (an ID token, userinfo), which name the user by `sub`.
    */
-  async releasedClaims(request: { readonly service: RegisteredService; readonly url: string; readonly principal: Principal; readonly grant: ReleaseGrant }): Promise<AttributeMap> {
+  releasedClaims(request: ClaimsRequest): Promise<AttributeMap> {
     const { service, url, principal, grant } = request;
     const key = `${url}\n${grant.scopes.join(' ')}`;
     const reused = this.claimReleases.get(principal)?.get(service)?.get(key);
-    if (reused !== undefined && reused.claimsMap === grant.claimsMap) return reused.claims;
+    return reused !== undefined && reused.claimsMap === grant.claimsMap ? Promise.resolve(reused.claims) : this.releaseClaims(request, key);
+  }
+
+  private async releaseClaims({ service, url, principal, grant }: ClaimsRequest, key: string): Promise<AttributeMap> {
     const resolved = await this.resolve(url);
     if (resolved === null) throw new ServiceNotAuthorizedError();
     const claims = await this.policies.releasedAttributes({ principal, service, serviceUrl: resolved?.policyUrl ?? url, authentication: {}, grant });
@@ -317,6 +320,14 @@ function refused(reason: AdmissionRefusal, error: TesseraError): Admission {
 /** ISO-8601 in UTC to the second, as CAS clients print it. */
 function isoInstant(epochMs: number): string {
   return new Date(epochMs).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/** What releasedClaims is asked: the claims of a grant to a service's client, over the URL it was asked for. */
+interface ClaimsRequest {
+  readonly service: RegisteredService;
+  readonly url: string;
+  readonly principal: Principal;
+  readonly grant: ReleaseGrant;
 }
 
 /** Claims kept for reuse, with the claim map they were released under. */

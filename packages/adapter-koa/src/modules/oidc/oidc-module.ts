@@ -119,8 +119,10 @@ function providerLane(http: HttpContext, providerListener: () => Promise<Provide
     const providerUrl = url.slice(prefix.length);
     return INTERACTION_ROUTES.test(providerUrl) || isAuthorizationEndpoint(providerUrl) ? undefined : providerUrl;
   };
+  // Once made, called as it is: no wait on a settled promise for each request.
+  let ready: ProviderListener | undefined;
   const answer = async (request: IncomingMessage, response: ServerResponse, providerUrl: string): Promise<string | undefined> => {
-    const handle = await providerListener();
+    const handle = ready ?? (ready = await providerListener());
     // The provider finds its mount path from what `originalUrl` has before `url`.
     Object.assign(request, { originalUrl: request.url });
     request.url = providerUrl;

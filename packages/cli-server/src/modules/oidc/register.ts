@@ -1,4 +1,4 @@
-import { ticketPromptsNeeded, type LoginPrompt } from '@tessera/core';
+import { ticketPromptsNeeded, type CasCore, type LoginPrompt } from '@tessera/core';
 import {
   createOidcProvider,
   endLoginSession,
@@ -39,6 +39,7 @@ export const registerOidcModule: ModuleRegistration<typeof oidcSections> = (bind
     PROVIDER,
     [KEYS.ServiceRegistry, KEYS.TicketStore, KEYS.RecordStores, KEYS.Clock, KEYS.RandomSource, KEYS.EventSink, PAGES, KEYS.BrowserSessions],
     (registry, tickets, records, clock, random, events, pages, sessions) => {
+      let core: CasCore | undefined;
       const make = (library: ProviderLibrary) =>
         createOidcProvider({
         library,
@@ -47,7 +48,8 @@ export const registerOidcModule: ModuleRegistration<typeof oidcSections> = (bind
         keys: loadOidcKeys(settings, random),
         registry,
         // The core is asked for at a request, not here: it is told of this provider's logouts (a cycle otherwise).
-        core: () => binder.get(KEYS.CasCore),
+        // A singleton: found once, at the first request, not through the container at each of the several asks a request makes.
+        core: () => (core ??= binder.get(KEYS.CasCore)),
         ticketStepsNeeded: (ticket) => ticketPromptsNeeded(loginPrompts, ticket),
         tickets,
         records,
