@@ -88,10 +88,7 @@ class AsyncLines implements LogDestination {
   /** Lines not yet handed to the stream, joined. */
   private joined = '';
   private handOverTimer: NodeJS.Timeout | undefined;
-  private readonly handOver = () => {
-    this.handOverTimer = undefined;
-    this.handOverJoined();
-  };
+  private readonly handOver = () => this.handOverJoined();
   /** Streams replaced by a reopen that may still be writing their last lines to the old file. */
   private readonly retiring = new Set<Promise<void>>();
   readonly stream: DestinationStream = { write: (line: string) => this.write(line) };

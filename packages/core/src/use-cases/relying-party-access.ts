@@ -267,11 +267,10 @@ export class RelyingPartyAccess {
   }
 
   private async releaseClaims({ service, url, principal, grant }: ClaimsRequest, key: string): Promise<AttributeMap> {
-    const resolved = await this.resolve(url);
-    if (resolved === null) throw new ServiceNotAuthorizedError();
-    const claims = await this.policies.releasedAttributes({ principal, service, serviceUrl: resolved?.policyUrl ?? url, authentication: {}, grant });
-    // A URL none of the modules' is its own policy URL for good; a module's may stand for nothing later, so is asked again.
-    if (resolved === undefined) remember(this.claimReleases, principal, service, key, { claimsMap: grant.claimsMap, claims });
+    const { policyUrl, lasting } = await this.policyUrlOf(url);
+    const claims = await this.policies.releasedAttributes({ principal, service, serviceUrl: policyUrl, authentication: {}, grant });
+    // A module's URL may stand for nothing later, so is asked again.
+    if (lasting) remember(this.claimReleases, principal, service, key, { claimsMap: grant.claimsMap, claims });
     return claims;
   }
 
@@ -290,9 +289,14 @@ export class RelyingPartyAccess {
    * from one login to the next (a consent decision). A module URL standing for nothing now is refused.
    */
   async policyUrl(url: string): Promise<string> {
+    return (await this.policyUrlOf(url)).policyUrl;
+  }
+
+  /** policyUrl, and whether it stays the answer for good: a URL none of the modules' is its own policy URL for good. */
+  private async policyUrlOf(url: string): Promise<{ readonly policyUrl: string; readonly lasting: boolean }> {
     const resolved = await this.resolve(url);
     if (resolved === null) throw new ServiceNotAuthorizedError();
-    return resolved?.policyUrl ?? url;
+    return resolved === undefined ? { policyUrl: url, lasting: true } : { policyUrl: resolved.policyUrl, lasting: false };
   }
 
   private async resolve(url: string) {
