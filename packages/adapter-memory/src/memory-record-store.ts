@@ -2,6 +2,7 @@ import {
   StoreCapacityExceededError,
   checkRecordNamespace,
   checkRecordWrite,
+  copyHeldRecordValue,
   copyRecordValue,
   type Clock,
   type FoundRecord,
@@ -137,7 +138,7 @@ class MemoryRecordStore<T extends JsonValue> implements RecordStore<T> {
 
   get(id: string): Promise<T | undefined> {
     const record = this.live(id);
-    return Promise.resolve(record && copyRecordValue(record.value as T));
+    return Promise.resolve(record && copyHeldRecordValue(record.value as T));
   }
 
   insert(id: string, value: T, expiresAt: number, placement?: RecordPlacement): Promise<boolean> {
@@ -224,7 +225,7 @@ class MemoryRecordStore<T extends JsonValue> implements RecordStore<T> {
 }
 
 function stored<T extends JsonValue>({ value, version, expiresAt, group, dueAt }: HeldRecord): StoredRecord<T> {
-  return { value: copyRecordValue(value as T), version, expiresAt, ...(group !== undefined && { group }), ...(dueAt !== undefined && { dueAt }) };
+  return { value: copyHeldRecordValue(value as T), version, expiresAt, ...(group !== undefined && { group }), ...(dueAt !== undefined && { dueAt }) };
 }
 
 /** The result of a synchronous step as a promise, which rejects when the step throws (a bad write, a full namespace). */

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { StoreUnavailableError, checkRecordNamespace, copyRecordValue, decodeRecordValue, encodeRecordValue, updateRecord, type RecordStore } from '@tessera/core';
+import { StoreUnavailableError, checkRecordNamespace, copyHeldRecordValue, copyRecordValue, decodeRecordValue, encodeRecordValue, updateRecord, type RecordStore } from '@tessera/core';
 import { FixedClock, MapRecordStores, rejectionOf } from '@tessera/testkit';
 
 const MINUTE = 60_000;
@@ -130,6 +130,29 @@ describe('record store helpers', () => {
     const copiedProto = copyRecordValue(withProto as never) as Record<string, unknown>;
     expect(Object.getPrototypeOf(copiedProto)).to.equal(Object.prototype);
     expect(Object.keys(copiedProto)).to.deep.equal(['__proto__', 'a']);
+    expect(({} as Record<string, unknown>)['polluted']).to.equal(undefined);
+  });
+
+  it("copy again what copyRecordValue made (a store's read) to the same JSON, sharing nothing", () => {
+    const values: unknown[] = [
+      { inner: { scope: 'openid', claims: ['sub', 'email'] }, list: [{ a: 1 }, 1, 'two', null, true, [[]]], empty: {} },
+      [undefined, { gone: undefined, kept: -0 }],
+      JSON.parse('{"__proto__": {"polluted": true}, "a": [1]}'),
+      'text',
+      null,
+    ];
+    for (const value of values) {
+      const held = copyRecordValue(value as never);
+      const copy = copyHeldRecordValue(held);
+      expect(copy, JSON.stringify(value)).to.deep.equal(JSON.parse(JSON.stringify(value)));
+      if (typeof held === 'object' && held !== null) {
+        expect(copy).to.not.equal(held);
+        for (const [key, item] of Object.entries(held)) if (typeof item === 'object' && item !== null) expect((copy as Record<string, unknown>)[key], key).to.not.equal(item);
+      }
+    }
+    const withProto = copyHeldRecordValue(copyRecordValue(JSON.parse('{"__proto__": {"polluted": true}}') as never)) as Record<string, unknown>;
+    expect(Object.getPrototypeOf(withProto)).to.equal(Object.prototype);
+    expect(Object.keys(withProto)).to.deep.equal(['__proto__']);
     expect(({} as Record<string, unknown>)['polluted']).to.equal(undefined);
   });
 

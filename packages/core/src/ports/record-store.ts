@@ -203,6 +203,32 @@ export function copyRecordValue<T extends JsonValue>(value: T): T {
   return (copied === NOT_PLAIN ? JSON.parse(encodeRecordValue(value)) : copied) as T;
 }
 
+/**
+ * A copy of a value copyRecordValue made (or JSON.parse gave): it holds only plain objects, arrays
+ * without holes or undefined items, finite numbers, strings, booleans and null, so it is walked
+ * without copyRecordValue's checks. A store that keeps such values copies them this way on every read.
+ */
+export function copyHeldRecordValue<T extends JsonValue>(value: T): T {
+  return copiedHeld(value) as T;
+}
+
+function copiedHeld(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) {
+    const copy: unknown[] = new Array(value.length);
+    for (let index = 0; index < value.length; index++) copy[index] = copiedHeld(value[index]);
+    return copy;
+  }
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    const item = copiedHeld((value as Record<string, unknown>)[key]);
+    // JSON.parse makes `__proto__` an own key; assigned, it would set the copy's prototype.
+    if (key === '__proto__') Object.defineProperty(copy, key, { value: item, enumerable: true, writable: true, configurable: true });
+    else copy[key] = item;
+  }
+  return copy;
+}
+
 const NOT_PLAIN = Symbol('not plain JSON');
 /** Deeper than this, JSON itself copies (and a cycle is its TypeError). */
 const MAX_PLAIN_DEPTH = 64;

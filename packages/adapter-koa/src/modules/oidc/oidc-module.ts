@@ -87,12 +87,13 @@ function listenerOf(oidc: OidcModuleOptions['oidc']): () => Promise<ProviderList
     ));
 }
 
-/** The provider's context of each request it answers, whose route pattern (its own router's, e.g. `/token`) names the request in the metrics. */
-const answeringContexts = new WeakMap<IncomingMessage, Context>();
+/** Where a request keeps the provider's context that answers it, whose route pattern (its own router's, e.g. `/token`) names the request in the metrics. */
+const ANSWERING_CONTEXT = Symbol('the provider context answering this request');
+type AnsweredRequest = IncomingMessage & { [ANSWERING_CONTEXT]?: Context };
 
-/** Passes the request on as it is, after noting its context: no async frame around the provider's work. */
+/** Passes the request on as it is, after noting its context on it: no async frame around the provider's work. */
 function rememberAnsweringContext(ctx: Context, next: Next): Promise<void> {
-  answeringContexts.set(ctx.req, ctx);
+  (ctx.req as AnsweredRequest)[ANSWERING_CONTEXT] = ctx;
   return next();
 }
 
@@ -119,17 +120,22 @@ function providerLane(http: HttpContext, providerListener: () => Promise<Provide
     const providerUrl = url.slice(prefix.length);
     return INTERACTION_ROUTES.test(providerUrl) || isAuthorizationEndpoint(providerUrl) ? undefined : providerUrl;
   };
-  // Once made, called as it is: no wait on a settled promise for each request.
-  let ready: ProviderListener | undefined;
-  const answer = async (request: IncomingMessage, response: ServerResponse, providerUrl: string): Promise<string | undefined> => {
-    const handle = ready ?? (ready = await providerListener());
-    // The provider finds its mount path from what `originalUrl` has before `url`.
-    Object.assign(request, { originalUrl: request.url });
-    request.url = providerUrl;
-    await handle(request, response);
-    const answered = answeringContexts.get(request);
+  const routeOf = (request: AnsweredRequest): string | undefined => {
+    const answered = request[ANSWERING_CONTEXT];
     const route = answered === undefined ? undefined : routePattern(answered);
     return route === undefined ? undefined : `${prefix}${route}`;
+  };
+  const handOver = (handle: ProviderListener, request: AnsweredRequest, response: ServerResponse, providerUrl: string): Promise<string | undefined> => {
+    // The provider finds its mount path from what `originalUrl` has before `url`.
+    (request as IncomingMessage & { originalUrl?: string | undefined }).originalUrl = request.url;
+    request.url = providerUrl;
+    return handle(request, response).then(() => routeOf(request));
+  };
+  // Once made, called as it is: no async frame, no wait on a settled promise for each request.
+  let ready: ProviderListener | undefined;
+  const answer = (request: IncomingMessage, response: ServerResponse, providerUrl: string): Promise<string | undefined> => {
+    if (ready !== undefined) return handOver(ready, request, response, providerUrl);
+    return providerListener().then((handle) => handOver((ready = handle), request, response, providerUrl));
   };
   return {
     serve(request, response) {
@@ -186,9 +192,11 @@ function mountProvider(http: HttpContext, { pages }: OidcModuleOptions, provider
  * or without a trailing slash (`/auth/`, `/AUTH`), so that no spelling of it passes the guards by.
  */
 function isAuthorizationEndpoint(providerUrl: string): boolean {
-  const path = providerUrl.split('?', 1)[0] ?? '';
-  return path.replace(/\/+$/, '').toLowerCase() === '/auth';
+  return AUTHORIZATION_ENDPOINT.test(providerUrl);
 }
+
+/** `/auth` in any case, with any number of trailing slashes, before the query. */
+const AUTHORIZATION_ENDPOINT = /^\/auth\/*(?:\?|$)/i;
 
 function withQuery(path: string, querystring: string): string {
   return querystring === '' ? path : `${path}?${querystring}`;

@@ -240,11 +240,17 @@ function releaseClaimsAsComputed(provider: ProviderInstance): void {
       super.rejected(value);
       for (const claim of value) if (claim !== 'sub') this.refused.add(claim);
     }
-    override async result(): Promise<Record<string, unknown>> {
-      const kept = await super.result();
-      const available = (this as unknown as { available: Record<string, unknown> }).available;
-      const computed = Object.entries(available).filter(([claim, value]) => value !== undefined && !LIBRARY_CLAIMS.has(claim) && !this.refused.has(claim));
-      return { ...kept, ...Object.fromEntries(computed) };
+    // No async frame: asked on every userinfo and ID token.
+    override result(): Promise<Record<string, unknown>> {
+      return super.result().then((kept) => {
+        const released: Record<string, unknown> = { ...kept };
+        const available = (this as unknown as { available: Record<string, unknown> }).available;
+        for (const claim of Object.keys(available)) {
+          const value = available[claim];
+          if (value !== undefined && !LIBRARY_CLAIMS.has(claim) && !this.refused.has(claim)) released[claim] = value;
+        }
+        return released;
+      });
     }
   }
   Object.defineProperty(provider, 'Claims', { value: ComputedClaims });
@@ -276,15 +282,19 @@ function findClientsOncePerMetadata(provider: ProviderInstance, clients: Adapter
   const LibraryClient = provider.Client;
   const libraryFind = LibraryClient.find.bind(LibraryClient);
   const found = new WeakMap<object, Awaited<ReturnType<typeof libraryFind>>>();
+  // No async frame: asked several times per request.
   Object.defineProperty(LibraryClient, 'find', {
-    value: async (id: string) => {
-      const metadata = typeof id === 'string' && id !== '' ? await clients.find(id) : undefined;
-      if (metadata === undefined) return libraryFind(id);
-      const kept = found.get(metadata);
-      if (kept !== undefined) return kept;
-      const client = await libraryFind(id);
-      if (client !== undefined) found.set(metadata, client);
-      return client;
+    value: (id: string) => {
+      if (typeof id !== 'string' || id === '') return libraryFind(id);
+      return clients.find(id).then((metadata) => {
+        if (metadata === undefined) return libraryFind(id);
+        const kept = found.get(metadata);
+        if (kept !== undefined) return kept;
+        return libraryFind(id).then((client) => {
+          if (client !== undefined) found.set(metadata, client);
+          return client;
+        });
+      });
     },
   });
 }
@@ -434,15 +444,17 @@ class RegistryClients implements Adapter {
   /** The client made of each registered service, while the registry hands out that same service (a saved change is a new one). */
   private readonly made = new WeakMap<RegisteredService, { readonly client: ClientMetadata | undefined }>();
 
-  async find(id: string): Promise<AdapterPayload | undefined> {
-    const service = await clientService(this.registry, id);
-    if (service === undefined || hasExpired(service, this.clock.now())) return undefined;
-    const kept = this.made.get(service);
-    if (kept !== undefined) return kept.client;
-    const made = { client: deepFrozen(clientOf(service, this.served, this.keys, this.environment)) };
-    // A key read from an environment variable is read at each request, so such a client is not kept.
-    if (!readsEnvironment(service)) this.made.set(service, made);
-    return made.client;
+  // No async frame of its own: asked on every request of a client.
+  find(id: string): Promise<AdapterPayload | undefined> {
+    return clientService(this.registry, id).then((service) => {
+      if (service === undefined || hasExpired(service, this.clock.now())) return undefined;
+      const kept = this.made.get(service);
+      if (kept !== undefined) return kept.client;
+      const made = { client: deepFrozen(clientOf(service, this.served, this.keys, this.environment)) };
+      // A key read from an environment variable is read at each request, so such a client is not kept.
+      if (!readsEnvironment(service)) this.made.set(service, made);
+      return made.client;
+    });
   }
 
   upsert(): Promise<void> {
@@ -820,7 +832,7 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
       // An authorization: who the user is to the client now, for where the library asks it without a session.
       if (token === undefined && clientId !== undefined && user.service.usernameProvider !== undefined) await rememberSubject(clientId, sub, (await user.released()).username);
       // `sub` is the account; the library turns it into the client's subject (pairwiseIdentifier) wherever it writes one.
-      return { accountId: sub, claims: async (_use, scope) => claimsOf(sub, await user.claims(scope)) as AccountClaims };
+      return { accountId: sub, claims: (_use, scope) => user.claims(scope).then((released) => claimsOf(sub, released) as AccountClaims) };
     },
   };
 

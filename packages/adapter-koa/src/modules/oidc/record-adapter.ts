@@ -40,9 +40,10 @@ export class RecordAdapter implements Adapter {
     return this.records.get(id);
   }
 
-  async findByUid(uid: string): Promise<AdapterPayload | undefined> {
-    const id = await this.uids?.get(uid);
-    return id === undefined ? undefined : this.records.get(id);
+  // No async frame: a session is found by its uid on every request of a token bound to it.
+  findByUid(uid: string): Promise<AdapterPayload | undefined> {
+    if (this.uids === undefined) return Promise.resolve(undefined);
+    return this.uids.get(uid).then((id) => (id === undefined ? undefined : this.records.get(id)));
   }
 
   /** The device flow is off: no user codes. */
