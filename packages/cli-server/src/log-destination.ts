@@ -1,24 +1,21 @@
 import { once } from 'node:events';
-import { createWriteStream, fstatSync, openSync, type WriteStream } from 'node:fs';
-import { finished } from 'node:stream/promises';
+import { closeSync, fstatSync, openSync, writeSync } from 'node:fs';
 import { pino, type DestinationStream } from 'pino';
 import { redactedText } from './redaction.js';
 
 /**
  * Where the log or the audit trail is written, off the request path: the lines of the next
- * HAND_OVER_MS are joined and handed to a Node file stream as one chunk, whose writes go out
- * asynchronously, one at a time, each taking every chunk that came while the one before was in
- * flight. Each write is a trip through libuv's thread pool that costs the process tens of
- * microseconds: a busy server writing every turn's lines made about two for three requests, a few
- * milliseconds' lines make one for many. Lines stay in order; a clean stop writes every buffered one
- * (a crash loses at most the last few milliseconds' lines, as it lost a write in flight before).
+ * HAND_OVER_MS are joined and written to the file in one synchronous write (sooner when they reach
+ * MAX_JOINED), from a timer. A write of a few KiB into the page cache costs the process some
+ * microseconds; an asynchronous one goes through libuv's thread pool, whose sleeping thread is woken
+ * for it and wakes the loop again when done, which measured five times as much here (a busy server
+ * writes one chunk per HAND_OVER_MS, so it is paid for many requests at once either way). Lines stay
+ * in order; a clean stop writes every buffered one, and a crash loses at most the last few
+ * milliseconds' lines.
  *
- * Node's stream and not pino's asynchronous sonic-boom for files: measured per line (pino
- * serialising, then the write), sonic-boom's asynchronous mode cost more CPU than its synchronous
- * one, as it measures the byte length of its whole pending buffer on every line; Node's stream cost
- * the least. stdout or stderr that is not a file (a pipe to a log collector, a terminal) gets
- * sonic-boom all the same: such a descriptor may be non-blocking, and sonic-boom waits and tries
- * again where Node's stream would fail on EAGAIN.
+ * stdout or stderr that is not a file (a pipe to a log collector, a terminal) gets pino's
+ * asynchronous sonic-boom instead: such a descriptor may be non-blocking, and sonic-boom waits and
+ * tries again where a synchronous write would fail on EAGAIN or block the server on a slow reader.
  */
 export interface LogDestination {
   readonly stream: DestinationStream;
@@ -30,7 +27,7 @@ export interface LogDestination {
 
 /** stdout (1) or stderr (2), written asynchronously. `what` names it in a failure's message. */
 export function standardStream(fd: 1 | 2, what: string): LogDestination {
-  if (isFile(fd)) return new AsyncLines(() => createWriteStream('', { fd, autoClose: false }), what, false);
+  if (isFile(fd)) return new BatchedLines(() => fd, what, false);
   const stream = pino.destination({ dest: fd, sync: false });
   // Without a listener a failed write would end the process; sonic-boom keeps the lines and tries again.
   let reported = false;
@@ -69,107 +66,99 @@ function isFile(fd: number): boolean {
  * not on the first write.
  */
 export function appendedFile(path: string, what: string): LogDestination {
-  const open = () => createWriteStream(path, { fd: openSync(path, 'a', 0o600) });
-  return new AsyncLines(open, what, true);
+  return new BatchedLines(() => openSync(path, 'a', 0o600), what, true);
 }
 
-/** After a failed write, lines are dropped for this long before a fresh stream is tried. */
+/** After a failed write, lines are dropped for this long before the file is tried again. */
 const RETRY_AFTER_MS = 1000;
-/** Joined lines are handed over this long after the first of them, or as soon as they reach MAX_JOINED characters. */
+/** Joined lines are written this long after the first of them, or as soon as they reach MAX_JOINED characters. */
 const HAND_OVER_MS = 10;
 const MAX_JOINED = 64 * 1024;
 
-class AsyncLines implements LogDestination {
-  private current: WriteStream;
-  /** When the current stream failed, if it did. */
+class BatchedLines implements LogDestination {
+  private fd: number;
+  /** When the last write failed, if it did: lines are dropped until RETRY_AFTER_MS later. */
   private failedAt: number | undefined;
   private reported = false;
-  private closing: Promise<void> | undefined;
-  /** Lines not yet handed to the stream, joined. */
+  private closed = false;
+  /** Lines not yet written, joined. */
   private joined = '';
   private handOverTimer: NodeJS.Timeout | undefined;
-  private readonly handOver = () => this.handOverJoined();
-  /** Streams replaced by a reopen that may still be writing their last lines to the old file. */
-  private readonly retiring = new Set<Promise<void>>();
+  private readonly handOver = () => this.writeJoined();
   readonly stream: DestinationStream = { write: (line: string) => this.write(line) };
 
+  /** `owned`: the file is this destination's, opened again by a reopen and closed by a close (not stdout or stderr). */
   constructor(
-    private readonly open: () => WriteStream,
+    private readonly open: () => number,
     private readonly what: string,
-    private readonly reopenable: boolean,
+    private readonly owned: boolean,
   ) {
-    this.current = this.watched(open());
+    this.fd = open();
   }
 
   private write(line: string): void {
-    // A stream that failed is destroyed with what it held: a later line goes to a fresh one.
     if (this.failedAt !== undefined) {
       if (Date.now() - this.failedAt < RETRY_AFTER_MS) return;
-      this.replace();
+      this.failedAt = undefined;
     }
     this.joined += line;
-    if (this.joined.length >= MAX_JOINED) this.handOverJoined();
+    // After a close, a late line (a last report while stopping) is written at once.
+    if (this.joined.length >= MAX_JOINED || this.closed) this.writeJoined();
     // Kept referenced: a command that logs and ends still writes its lines before the process exits.
     else this.handOverTimer ??= setTimeout(this.handOver, HAND_OVER_MS);
   }
 
-  private handOverJoined(): void {
+  private writeJoined(): void {
     clearTimeout(this.handOverTimer);
     this.handOverTimer = undefined;
-    if (this.joined === '') return;
-    const chunk = this.joined;
+    if (this.joined === '' || (this.closed && this.owned)) return;
+    const chunk = Buffer.from(this.joined);
     this.joined = '';
-    if (this.failedAt === undefined) this.current.write(chunk);
-  }
-
-  reopen(): void {
-    if (this.reopenable && this.closing === undefined) this.replace();
-  }
-
-  close(): Promise<void> {
-    return (this.closing ??= (async () => {
-      this.handOverJoined();
-      this.current.end();
-      await Promise.all([finished(this.current).catch(() => undefined), ...this.retiring]);
-    })());
-  }
-
-  /** The old stream still writes what it holds to the old file, then closes; new lines go to the new one. */
-  private replace(): void {
-    this.handOverJoined();
-    let next: WriteStream;
     try {
-      next = this.watched(this.open());
+      for (let written = 0; written < chunk.length; ) written += writeSync(this.fd, chunk, written);
+      this.reported = false;
+    } catch (error) {
+      this.failedAt = Date.now();
+      // Once per failure: lines dropped until the file takes writes again.
+      if (!this.reported) this.report(error as Error);
+    }
+  }
+
+  /** Lines written before go to the file as it was (now under its old name); lines after to the file opened again under its name. */
+  reopen(): void {
+    if (!this.owned || this.closed) return;
+    this.writeJoined();
+    let next: number;
+    try {
+      next = this.open();
     } catch (error) {
       this.report(error as Error);
       return;
     }
-    if (this.failedAt === undefined) this.retire(this.current);
-    this.current = next;
+    closeQuietly(this.fd);
+    this.fd = next;
     this.failedAt = undefined;
   }
 
-  private retire(stream: WriteStream): void {
-    stream.end();
-    const done: Promise<void> = finished(stream)
-      .catch(() => undefined)
-      .then(() => void this.retiring.delete(done));
-    this.retiring.add(done);
-  }
-
-  private watched(stream: WriteStream): WriteStream {
-    // Without a listener a failed write (a full disk, a closed pipe) would end the process.
-    stream.on('error', (error: Error) => {
-      if (stream !== this.current) return;
-      this.failedAt = Date.now();
-      // Once per failure: a fresh stream that fails before writing anything is the same failure.
-      if (!this.reported || stream.bytesWritten > 0) this.report(error);
-    });
-    return stream;
+  close(): Promise<void> {
+    if (!this.closed) {
+      this.writeJoined();
+      this.closed = true;
+      if (this.owned) closeQuietly(this.fd);
+    }
+    return Promise.resolve();
   }
 
   private report(error: Error): void {
     this.reported = true;
     process.stderr.write(`tessera: writing ${this.what} failed, lines are lost until it works again: ${redactedText(error.message)}\n`);
+  }
+}
+
+function closeQuietly(fd: number): void {
+  try {
+    closeSync(fd);
+  } catch {
+    // Already gone: nothing left to write to it.
   }
 }
