@@ -55,7 +55,11 @@ export class RecordAdapter implements Adapter {
     const consumed = Math.floor(this.clock.now() / 1000);
     await updateRecord(this.records, id, (current) => {
       if (current === undefined || current.value['consumed'] !== undefined) return undefined;
-      return { value: { ...current.value, consumed }, expiresAt: current.expiresAt, ...(current.group !== undefined && { group: current.group }) };
+      // The value read is this attempt's own copy: marked in place, not copied once more (a code's
+      // payload is copied on every read and write already).
+      const value: Record<string, JsonValue> = current.value;
+      value['consumed'] = consumed;
+      return { value, expiresAt: current.expiresAt, ...(current.group !== undefined && { group: current.group }) };
     });
   }
 
