@@ -97,6 +97,8 @@ class BatchedLines implements LogDestination {
   }
 
   private write(line: string): void {
+    // A closed file of its own takes no more lines; closed stdout or stderr still does, at once.
+    if (this.closed && this.owned) return;
     if (this.failedAt !== undefined) {
       if (Date.now() - this.failedAt < RETRY_AFTER_MS) return;
       this.failedAt = undefined;
@@ -111,7 +113,7 @@ class BatchedLines implements LogDestination {
   private writeJoined(): void {
     clearTimeout(this.handOverTimer);
     this.handOverTimer = undefined;
-    if (this.joined === '' || (this.closed && this.owned)) return;
+    if (this.joined === '') return;
     const chunk = Buffer.from(this.joined);
     this.joined = '';
     try {

@@ -70,6 +70,17 @@ describe('log destinations (written off the request path)', () => {
     expect(linesOf(file)).to.deep.equal(numbered(100_000, 10));
   });
 
+  it('a closed file takes no more lines: they are dropped, not kept, and the file holds what came before', async () => {
+    const file = join(dir, 'closed.log');
+    const destination = appendedFile(file, 'the test log');
+    destination.stream.write('{"n":0}\n');
+    await destination.close();
+    for (const line of numbered(1, 1000)) destination.stream.write(`${line}\n`);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(linesOf(file)).to.deep.equal(['{"n":0}']);
+    expect(Reflect.get(destination, 'joined'), 'lines kept after the close').to.equal('');
+  });
+
   it('a path that cannot be opened fails at once with the system error', () => {
     expect(() => appendedFile(join(dir, 'no-such-dir', 'x.log'), 'the test log')).to.throw().with.property('code', 'ENOENT');
     expect(existsSync(join(dir, 'no-such-dir'))).to.equal(false);
