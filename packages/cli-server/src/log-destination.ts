@@ -5,11 +5,11 @@ import { redactedText } from './redaction.js';
 
 /**
  * Where the log or the audit trail is written, off the request path: the lines of the next
- * HAND_OVER_MS are joined and written to the file in one synchronous write (sooner when they reach
+ * WRITE_AFTER_MS are joined and written to the file in one synchronous write (sooner when they reach
  * MAX_JOINED), from a timer. A write of a few KiB into the page cache costs the process some
  * microseconds; an asynchronous one goes through libuv's thread pool, whose sleeping thread is woken
  * for it and wakes the loop again when done, which measured five times as much here (a busy server
- * writes one chunk per HAND_OVER_MS, so it is paid for many requests at once either way). Lines stay
+ * writes one chunk per WRITE_AFTER_MS, so it is paid for many requests at once either way). Lines stay
  * in order; a clean stop writes every buffered one, and a crash loses at most the last few
  * milliseconds' lines.
  *
@@ -25,7 +25,7 @@ export interface LogDestination {
   close(): Promise<void>;
 }
 
-/** stdout (1) or stderr (2), written asynchronously. `what` names it in a failure's message. */
+/** stdout (1) or stderr (2): batched as a file is when it is one, else written asynchronously. `what` names it in a failure's message. */
 export function standardStream(fd: 1 | 2, what: string): LogDestination {
   if (isFile(fd)) return new BatchedLines(() => fd, what, false);
   const stream = pino.destination({ dest: fd, sync: false });
@@ -61,7 +61,7 @@ function isFile(fd: number): boolean {
 }
 
 /**
- * A file appended to and created readable by its owner only, written asynchronously. Opened
+ * A file appended to and created readable by its owner only, its lines batched. Opened
  * synchronously first, so that a path that cannot be opened fails here with the system's error,
  * not on the first write.
  */
@@ -72,7 +72,7 @@ export function appendedFile(path: string, what: string): LogDestination {
 /** After a failed write, lines are dropped for this long before the file is tried again. */
 const RETRY_AFTER_MS = 1000;
 /** Joined lines are written this long after the first of them, or as soon as they reach MAX_JOINED characters. */
-const HAND_OVER_MS = 10;
+const WRITE_AFTER_MS = 10;
 const MAX_JOINED = 64 * 1024;
 
 class BatchedLines implements LogDestination {
@@ -83,8 +83,8 @@ class BatchedLines implements LogDestination {
   private closed = false;
   /** Lines not yet written, joined. */
   private joined = '';
-  private handOverTimer: NodeJS.Timeout | undefined;
-  private readonly handOver = () => this.writeJoined();
+  private writeTimer: NodeJS.Timeout | undefined;
+  private readonly writeLater = () => this.writeJoined();
   readonly stream: DestinationStream = { write: (line: string) => this.write(line) };
 
   /** `owned`: the file is this destination's, opened again by a reopen and closed by a close (not stdout or stderr). */
@@ -107,12 +107,12 @@ class BatchedLines implements LogDestination {
     // After a close, a late line (a last report while stopping) is written at once.
     if (this.joined.length >= MAX_JOINED || this.closed) this.writeJoined();
     // Kept referenced: a command that logs and ends still writes its lines before the process exits.
-    else this.handOverTimer ??= setTimeout(this.handOver, HAND_OVER_MS);
+    else this.writeTimer ??= setTimeout(this.writeLater, WRITE_AFTER_MS);
   }
 
   private writeJoined(): void {
-    clearTimeout(this.handOverTimer);
-    this.handOverTimer = undefined;
+    clearTimeout(this.writeTimer);
+    this.writeTimer = undefined;
     if (this.joined === '') return;
     const chunk = Buffer.from(this.joined);
     this.joined = '';
