@@ -132,6 +132,7 @@ function extensionPoints(contributions: readonly HttpExtensions[]): Omit<HttpCon
     validationGuards: contributions.flatMap((contribution) => contribution.validationGuard ?? []),
     formGuards: contributions.flatMap((contribution) => contribution.formGuard ?? []),
     authorizationGuards: contributions.flatMap((contribution) => contribution.authorizationGuard ?? []),
+    clientAuthenticationGuards: contributions.flatMap((contribution) => contribution.clientAuthenticationGuard ?? []),
     ticketEncodings,
     async ticketIdOf(idOrEncoded) {
       let id = idOrEncoded;

@@ -8,6 +8,7 @@ import type {
   LoginPrompt,
   PromptContext,
   RegisteredService,
+  RequestOrigin,
   SessionPrompt,
   TicketGrantingTicket,
   TicketPrompt,
@@ -54,6 +55,8 @@ export interface HttpContext extends HttpBasics {
   readonly formGuards: readonly Step[];
   /** Every module's authorization guard, for a mounted app to run in front of each authorization request it serves (it has no route steps). */
   readonly authorizationGuards: readonly Step[];
+  /** Every module's client authentication guard, for a mounted provider to ask before it checks a client's secret or assertion. */
+  readonly clientAuthenticationGuards: readonly ClientAuthenticationGuard[];
   /** Every module's ticket encoding: none, and tickets travel as bare ids only. */
   readonly ticketEncodings: readonly TicketEncoding[];
   /** The stored ticket's id for what a client sent where a ticket id is read (path or query): an id, or a ticket in an encoding. */
@@ -141,6 +144,13 @@ export interface HttpExtensions {
    * itself, and renders what they throw.
    */
   readonly authorizationGuard?: Step;
+  /**
+   * Asked by an OAuth 2.0 / OpenID Connect provider a module mounts before it checks the secret or
+   * assertion a client authenticates with (its token, introspection and revocation endpoints), and told
+   * the outcome: such a request costs a secret comparison or a signature check, and answers whether a
+   * guessed secret is right.
+   */
+  readonly clientAuthenticationGuard?: ClientAuthenticationGuard;
   /** Another form tickets may travel in. */
   readonly ticketEncoding?: TicketEncoding;
   /** More query parameters of the CAS 2 and 3 validation paths, and what they add to a success. */
@@ -149,6 +159,30 @@ export interface HttpExtensions {
   readonly loginPrompts?: readonly LoginPromptPart[];
   /** Where the browser goes after a logout at /logout, for the sessions the module has more to end for (taken by the login module's logout). */
   readonly afterLogout?: AfterLogout;
+}
+
+/** An OAuth client authenticating to a mounted provider: where the request comes from, and the `client_id` it names (HTTP Basic or the form). */
+export interface ClientAuthenticationAttempt {
+  readonly origin: RequestOrigin;
+  readonly clientId: string;
+}
+
+/**
+ * A guard on the client authentication of a mounted provider's endpoints. `admit` is asked before the
+ * client's secret or assertion is looked at, once per request: it throws a core error to refuse the
+ * request (a ThrottledError is answered 429 with `Retry-After` and `invalid_client`, §5.5 of
+ * docs/protocol.md), else resolves with what to tell once the request is answered.
+ */
+export interface ClientAuthenticationGuard {
+  admit(attempt: ClientAuthenticationAttempt): Promise<ClientAuthenticationOutcome>;
+}
+
+/** What a client authentication guard is told of an admitted request: exactly one of them, once answered. */
+export interface ClientAuthenticationOutcome {
+  /** The client's secret or assertion was refused (`invalid_client`). */
+  failed(): Promise<void>;
+  /** The client's secret or assertion was accepted. */
+  authenticated(): Promise<void>;
 }
 
 /**

@@ -4,6 +4,9 @@ export { loginPromptPart } from './http-module.js';
 export type {
   AfterLogout,
   AfterLogoutStep,
+  ClientAuthenticationAttempt,
+  ClientAuthenticationGuard,
+  ClientAuthenticationOutcome,
   AppDependencies,
   BrowserSessions,
   DirectLane,

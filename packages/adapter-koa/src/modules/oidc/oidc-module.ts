@@ -15,6 +15,7 @@ import type { TesseraOidcProvider } from './oidc-provider.js';
 import { OAUTH_DEFAULT_SCOPE } from './oidc-provider.js';
 import { oauthRoutes } from './oauth-routes.js';
 import { oidcRoutes } from './oidc-routes.js';
+import { guardClientAuthentication } from './client-authentication.js';
 
 export interface OidcModuleOptions {
   /** The provider, once its library has loaded (at start). */
@@ -35,15 +36,17 @@ export interface OidcModuleOptions {
  * its logins on tessera's /login.
  */
 export function oidcModule(options: OidcModuleOptions): HttpModule {
-  const providerListener = listenerOf(options.oidc);
+  // One provider, one listener: made for the first app, with that app's client authentication guards.
+  let providerListener: (() => Promise<ProviderListener>) | undefined;
+  const listenerFor = (http: HttpContext) => (providerListener ??= listenerOf(options.oidc, http));
   return {
     name: 'oidc',
     routes: (http) => {
       options.useLoginPrompts?.(http.loginPrompts.map((part) => part.prompt));
       return [...oidcRoutes(http, options), ...oauthRoutes(http, options)];
     },
-    mounted: (http) => mountProvider(http, options, providerListener),
-    directLane: (http) => providerLane(http, providerListener),
+    mounted: (http) => mountProvider(http, options, listenerFor(http)),
+    directLane: (http) => providerLane(http, listenerFor(http)),
   };
 }
 
@@ -71,12 +74,16 @@ const INTERACTION_ROUTES = /^\/interaction\/[^/?]+(?:\/(?:login|refused|consent)
 
 type ProviderListener = (request: IncomingMessage, response: ServerResponse) => Promise<void>;
 
-/** The provider's own Koa app as a listener, made once its library has loaded (the first request waits for it; one that finds it failed tries again). */
-function listenerOf(oidc: OidcModuleOptions['oidc']): () => Promise<ProviderListener> {
+/**
+ * The provider's own Koa app as a listener, made once its library has loaded (the first request waits for
+ * it; one that finds it failed tries again), its client authentication under the app's guards.
+ */
+function listenerOf(oidc: OidcModuleOptions['oidc'], http: HttpContext): () => Promise<ProviderListener> {
   let made: Promise<ProviderListener> | undefined;
   return () =>
     (made ??= oidc().then(
-      ({ provider }) => {
+      ({ provider, errors }) => {
+        guardClientAuthentication(provider, errors, http.clientAuthenticationGuards, http.options);
         provider.use(rememberAnsweringContext);
         return provider.callback();
       },

@@ -282,8 +282,9 @@ function findClientsOncePerMetadata(provider: ProviderInstance, clients: Adapter
   const LibraryClient = provider.Client;
   const libraryFind = LibraryClient.find.bind(LibraryClient);
   const found = new WeakMap<object, Awaited<ReturnType<typeof libraryFind>>>();
-  // No async frame: asked several times per request.
+  // No async frame: asked several times per request. Configurable: the client authentication guards wrap it (client-authentication.ts).
   Object.defineProperty(LibraryClient, 'find', {
+    configurable: true,
     value: (id: string) => {
       if (typeof id !== 'string' || id === '') return libraryFind(id);
       return clients.find(id).then((metadata) => {

@@ -1,5 +1,5 @@
 import { throttleModule } from '@tessera/adapter-koa/modules/throttle';
-import { AuthenticationThrottle, RequestRateLimit } from '@tessera/core/modules/throttle';
+import { AuthenticationThrottle, ClientAuthenticationThrottle, RequestRateLimit } from '@tessera/core/modules/throttle';
 import { key, KEYS } from '../../keys.js';
 import { openModuleStore } from '../../storage/module-stores.js';
 import type { ModuleRegistration } from '../module.js';
@@ -19,7 +19,8 @@ const AUTHORIZATION_SCOPE = 'authorization';
  * its state in the module's own failure store (stores/: memory, or Mongo or Redis shared by every node),
  * and told by the Authenticator of each success, which forgets the failures of whom it proved. The
  * login form's request-rate limit (`throttle.loginForm`), that of a mounted provider's authorization
- * requests (`throttle.authorization`), and with `throttle.validation.requestsPerSecond` set the
+ * requests (`throttle.authorization`), the same lock policy on the client authentication of its token
+ * endpoints (keys of their own, `client <address> <client_id>`), and with `throttle.validation.requestsPerSecond` set the
  * validation endpoints', their buckets in the module's request-rate store.
  */
 export const registerThrottleModule: ModuleRegistration<typeof throttleSections> = (binder, { throttle }, { credentialKinds }) => {
@@ -29,13 +30,14 @@ export const registerThrottleModule: ModuleRegistration<typeof throttleSections>
   binder.resource(STORES, [KEYS.StorageConnection], (connection) => openModuleStore(connection, throttleStores(throttle)), () => undefined);
   binder.resolved(THROTTLE, [STORES, KEYS.Clock, KEYS.EventSink], ({ failures }, clock, events) => new AuthenticationThrottle(failures, clock, throttle.failure, events, usernameKinds));
   binder.resolved(KEYS.AuthenticationListener, [THROTTLE], (throttle) => throttle);
-  binder.resolved(KEYS.HttpModule, [THROTTLE, STORES, KEYS.Clock], (authentication, { requestRates: rates }, clock) => {
+  binder.resolved(KEYS.HttpModule, [THROTTLE, STORES, KEYS.Clock, KEYS.EventSink], (authentication, { failures, requestRates: rates }, clock, events) => {
     const { requestsPerSecond, burst } = validation;
     return throttleModule({
       authentication,
       ...(requestsPerSecond !== undefined && { validationRate: new RequestRateLimit(rates, clock, { burst, requestsPerSecond }) }),
       formRate: new RequestRateLimit(rates, clock, loginForm, LOGIN_FORM_SCOPE),
       authorizationRate: new RequestRateLimit(rates, clock, authorization, AUTHORIZATION_SCOPE),
+      clientAuthentication: new ClientAuthenticationThrottle(failures, clock, throttle.failure, events),
     });
   });
 };

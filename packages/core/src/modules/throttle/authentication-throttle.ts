@@ -1,22 +1,13 @@
 import type { Authentication } from '../../domain/authentication/authentication.js';
 import { clientAddressGroup } from '../../domain/client-address.js';
 import type { CredentialType } from '../../domain/authentication/credential.js';
-import { ThrottledError } from '../../domain/errors.js';
 import type { RequestOrigin } from '../../domain/events.js';
 import type { AuthenticationListener } from '../../ports/authentication-listener.js';
 import type { Clock } from '../../ports/clock.js';
 import type { EventSink } from '../../ports/event-sink.js';
 import type { AuthenticationThrottledEvent } from './events.js';
+import { FailureLocks, type ThrottleSettings } from './failure-locks.js';
 import type { ThrottleStore } from './throttle-store.js';
-
-export interface ThrottleSettings {
-  /** Failures within `rangeSeconds` that lock the key. */
-  readonly threshold: number;
-  readonly rangeSeconds: number;
-  /** First lock; each further lock without a success in between doubles it. */
-  readonly lockSeconds: number;
-  readonly maxLockSeconds: number;
-}
 
 /** Whose failures are counted together (docs/protocol.md §5): the request's client address (an IPv6 one by its /64), and the username it sent if any. */
 export interface ThrottleSubject {
@@ -47,36 +38,31 @@ function normalizedUsername(username: string | undefined): string | undefined {
  */
 export class AuthenticationThrottle implements AuthenticationListener {
   private readonly usernameKinds: ReadonlySet<CredentialType>;
+  private readonly locks: FailureLocks;
 
   constructor(
-    private readonly store: ThrottleStore,
-    private readonly clock: Clock,
-    private readonly settings: ThrottleSettings,
+    store: ThrottleStore,
+    clock: Clock,
+    settings: ThrottleSettings,
     private readonly events: EventSink,
     /** The credential kinds whose shown id is the username they prove (a password, a one-time code), as their makers declare. */
     usernameKinds: Iterable<CredentialType>,
   ) {
+    this.locks = new FailureLocks(store, clock, settings);
     this.usernameKinds = new Set(usernameKinds);
   }
 
   /** Throws ThrottledError, with the whole seconds left, while the subject's key is locked. */
   async check(subject: ThrottleSubject): Promise<void> {
-    const state = await this.store.get(keyOf(subject));
-    const now = this.clock.now();
-    if (state && state.lockedUntil > now) throw new ThrottledError(Math.ceil((state.lockedUntil - now) / 1000));
+    await this.locks.check(keyOf(subject));
   }
 
   async failed(subject: ThrottleSubject): Promise<void> {
     const key = keyOf(subject);
-    const now = this.clock.now();
-    const failures = await this.store.recordFailure(key, now, this.settings.rangeSeconds * 1000);
-    if (failures < this.settings.threshold) return;
-    const locks = (await this.store.get(key))?.locks ?? 0;
-    const lockSeconds = this.lockSeconds(locks);
-    // Concurrent failures may all reach the threshold: the store locks once and never extends a lock.
-    if (await this.store.lock(key, now, now + lockSeconds * 1000)) {
+    const lock = await this.locks.failed(key);
+    if (lock) {
       const username = normalizedUsername(subject.username);
-      this.events.emit({ type: 'authentication.throttled', key, ...(username && { username }), lockSeconds, failures } satisfies AuthenticationThrottledEvent, subject.origin);
+      this.events.emit({ type: 'authentication.throttled', key, ...(username && { username }), ...lock } satisfies AuthenticationThrottledEvent, subject.origin);
     }
   }
 
@@ -89,13 +75,7 @@ export class AuthenticationThrottle implements AuthenticationListener {
     if (origin === undefined) return;
     const usernames = authentication.credentials.filter(({ type }) => this.usernameKinds.has(type)).map(({ id }) => id);
     const keys = new Set(usernames.length === 0 ? [throttleKey(origin.clientAddress)] : usernames.map((username) => throttleKey(origin.clientAddress, username)));
-    for (const key of keys) await this.store.reset(key);
-  }
-
-  /** lockSeconds doubled once per earlier lock, capped; the exponent is bounded so it never overflows. */
-  private lockSeconds(earlierLocks: number): number {
-    const { lockSeconds, maxLockSeconds } = this.settings;
-    return Math.min(lockSeconds * 2 ** Math.min(earlierLocks, 52), maxLockSeconds);
+    for (const key of keys) await this.locks.reset(key);
   }
 }
 

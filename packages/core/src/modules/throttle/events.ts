@@ -8,3 +8,14 @@ export type AuthenticationThrottledEvent = {
   readonly lockSeconds: number;
   readonly failures: number;
 };
+
+/** The throttle module's event (docs/protocol.md §5.5): an address and OAuth client reached the failure threshold at the token endpoints and are locked. */
+export type ClientThrottledEvent = {
+  readonly type: 'client.throttled';
+  /** `client`, the client's address group (an IPv6 address's /64) and the client_id the lock is on. */
+  readonly key: string;
+  /** The client_id the failed requests named. */
+  readonly client: string;
+  readonly lockSeconds: number;
+  readonly failures: number;
+};

@@ -1,0 +1,66 @@
+import { clientAddressGroup } from '../../domain/client-address.js';
+import type { RequestOrigin } from '../../domain/events.js';
+import type { Clock } from '../../ports/clock.js';
+import type { EventSink } from '../../ports/event-sink.js';
+import type { ClientThrottledEvent } from './events.js';
+import { FailureLocks, type ThrottleSettings } from './failure-locks.js';
+import type { ThrottleStore } from './throttle-store.js';
+
+/** An OAuth client authenticating at a token endpoint: where from, and the `client_id` the request names. */
+export interface ClientAuthenticationSubject {
+  readonly origin: RequestOrigin;
+  readonly clientId: string;
+}
+
+/** What to tell the throttle of an admitted client authentication once it is answered. */
+export interface ClientAuthenticationOutcome {
+  /** The client's secret or assertion was refused (`invalid_client`). */
+  failed(): Promise<void>;
+  /** The client's secret or assertion was accepted. */
+  authenticated(): Promise<void>;
+}
+
+/**
+ * The throttle key of a client authentication (docs/protocol.md §5.5): `client`, the client's address
+ * group (an IPv6 address's /64 network) and the `client_id` as sent (client ids are case-sensitive).
+ * No username key starts with `client `: those start with an address.
+ */
+export function clientThrottleKey(clientAddress: string, clientId: string): string {
+  return `client ${clientAddressGroup(clientAddress)} ${clientId}`;
+}
+
+/** A key never seen, whose success has nothing to forget. */
+const NOTHING_TO_FORGET = (): Promise<void> => Promise.resolve();
+
+/**
+ * Failed client authentications at the OAuth token endpoints (docs/protocol.md §5.5), counted and locked
+ * as failed logins are (the same settings and store, keys of their own): `admit` before the client's
+ * secret or assertion is looked at, which throws ThrottledError while the key is locked; then the
+ * outcome's `failed` for an `invalid_client` answer, `authenticated` for an accepted client. A success
+ * forgets only a key that had state when it was admitted, so a client that never failed costs one
+ * lookup of its key per request and no write.
+ */
+export class ClientAuthenticationThrottle {
+  private readonly locks: FailureLocks;
+
+  constructor(
+    store: ThrottleStore,
+    clock: Clock,
+    settings: ThrottleSettings,
+    private readonly events: EventSink,
+  ) {
+    this.locks = new FailureLocks(store, clock, settings);
+  }
+
+  async admit(subject: ClientAuthenticationSubject): Promise<ClientAuthenticationOutcome> {
+    const key = clientThrottleKey(subject.origin.clientAddress, subject.clientId);
+    const state = await this.locks.check(key);
+    return {
+      failed: async () => {
+        const lock = await this.locks.failed(key);
+        if (lock) this.events.emit({ type: 'client.throttled', key, client: subject.clientId, ...lock } satisfies ClientThrottledEvent, subject.origin);
+      },
+      authenticated: state === undefined ? NOTHING_TO_FORGET : () => this.locks.reset(key),
+    };
+  }
+}

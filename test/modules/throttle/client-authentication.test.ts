@@ -1,0 +1,143 @@
+import { expect } from 'chai';
+import * as client from 'openid-client';
+import { FixedClock } from '@tessera/testkit';
+import { baseConfig, type Tessera } from '../../support/tessera.js';
+import { authorizeThroughLoginForm, CLIENT_ID, CLIENT_SECRET, freePort, OAUTH_APP, OAUTH_SECRET, RP_SERVICE, startOidc } from '../oidc/support.js';
+
+const SETTINGS = { failure: { threshold: 3, rangeSeconds: 60, lockSeconds: 30, maxLockSeconds: 120 } };
+const LOCKED = { error: 'invalid_client', error_description: 'Too many failed attempts. Try again later.' };
+const GUESSES = ['guess-one-of-rp', 'guess-two-of-rp', 'guess-three-of-rp'];
+
+function basic(clientId: string, secret: string): string {
+  return `Basic ${Buffer.from(`${encodeURIComponent(clientId)}:${encodeURIComponent(secret)}`).toString('base64')}`;
+}
+
+// docs/protocol.md §5.5 — failed client authentications at the token endpoints, locked per address and
+// client_id as failed logins are; the throttle module with the oidc module over real HTTP, its clock moved.
+describe('throttle module: client authentication at the OAuth token endpoints (docs/protocol.md §5.5)', () => {
+  let tessera: Tessera;
+  let clock: FixedClock;
+  let address = 0;
+  /** A client address of its own for each test (behind the trusted proxy): no test inherits another's counts. */
+  let from: string;
+
+  before(async () => {
+    clock = new FixedClock();
+    const port = await freePort();
+    tessera = await startOidc(
+      {
+        server: { host: '127.0.0.1', port, nodeName: 'e2e', publicUrl: `http://127.0.0.1:${port}`, trustProxy: true },
+        modules: ['rest', 'login', 'oidc', 'throttle'],
+        services: [...(baseConfig()['services'] as unknown[]), RP_SERVICE, OAUTH_APP],
+        throttle: SETTINGS,
+      },
+      { clock },
+    );
+  });
+  after(() => tessera.close());
+  beforeEach(() => {
+    from = `198.51.100.${++address}`;
+  });
+
+  /** A token request from `address` (X-Forwarded-For) with HTTP Basic client credentials; `path` under the base. */
+  function tokenRequest(secret: string, parameters: Record<string, string>, options: { clientId?: string; address?: string; path?: string } = {}): Promise<Response> {
+    return fetch(`${tessera.url}${options.path ?? '/oidc/token'}`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        accept: 'application/json',
+        authorization: basic(options.clientId ?? CLIENT_ID, secret),
+        'x-forwarded-for': options.address ?? from,
+      },
+      body: new URLSearchParams(parameters).toString(),
+    });
+  }
+
+  const UNKNOWN_CODE = { grant_type: 'authorization_code', code: 'no-such-code-of-this-test', redirect_uri: 'https://rp.example.org/callback' };
+
+  async function lockOut(): Promise<void> {
+    const statuses = [];
+    for (const guess of GUESSES) statuses.push((await tokenRequest(guess, UNKNOWN_CODE)).status);
+    expect(statuses).to.deep.equal([401, 401, 401]);
+  }
+
+  it('locks after threshold wrong secrets: even the right secret then gets 429, Retry-After and invalid_client, and no tokens', async () => {
+    await lockOut();
+    const locked = await tokenRequest(CLIENT_SECRET, UNKNOWN_CODE);
+    expect(locked.status).to.equal(429);
+    expect(locked.headers.get('retry-after')).to.equal('30');
+    expect(locked.headers.get('www-authenticate')).to.equal(null);
+    expect(await locked.json()).to.deep.equal(LOCKED);
+    const wrong = await tokenRequest('guess-four-of-rp', UNKNOWN_CODE);
+    expect([wrong.status, wrong.headers.get('retry-after')]).to.deep.equal([429, '30']);
+    expect(await wrong.json()).to.deep.equal(LOCKED);
+  });
+
+  it('locks the other endpoints that authenticate the client too: introspection, revocation and Apereo accessToken', async () => {
+    await lockOut();
+    for (const path of ['/oidc/token/introspection', '/oidc/token/revocation']) {
+      const locked = await tokenRequest(CLIENT_SECRET, { token: 'no-such-token-of-this-test' }, { path });
+      expect([path, locked.status, locked.headers.get('retry-after')]).to.deep.equal([path, 429, '30']);
+      expect(await locked.json()).to.deep.equal(LOCKED);
+    }
+    const apereo = await tokenRequest(CLIENT_SECRET, UNKNOWN_CODE, { path: '/oauth2.0/accessToken' });
+    expect([apereo.status, apereo.headers.get('retry-after')]).to.deep.equal([429, '30']);
+  });
+
+  it('counts wrong secrets at introspection toward the same lock', async () => {
+    for (const guess of GUESSES) expect((await tokenRequest(guess, { token: 'no-such-token-of-this-test' }, { path: '/oidc/token/introspection' })).status).to.equal(401);
+    expect((await tokenRequest(CLIENT_SECRET, UNKNOWN_CODE)).status).to.equal(429);
+  });
+
+  it('keeps another client_id from the same address, and the same client from another address, open', async () => {
+    await lockOut();
+    // Authenticated, so the unknown code is what is refused: invalid_grant, not the lock.
+    const otherAddress = await tokenRequest(CLIENT_SECRET, UNKNOWN_CODE, { address: '203.0.113.50' });
+    expect([otherAddress.status, ((await otherAddress.json()) as { error: string }).error]).to.deep.equal([400, 'invalid_grant']);
+    const otherClient = await tokenRequest(OAUTH_SECRET, UNKNOWN_CODE, { clientId: OAUTH_APP.clientId });
+    expect([otherClient.status, ((await otherClient.json()) as { error: string }).error]).to.deep.equal([400, 'invalid_grant']);
+    expect((await tokenRequest(CLIENT_SECRET, UNKNOWN_CODE)).status).to.equal(429);
+  });
+
+  it('a code exchanged during the lock is not consumed: after the lock (the clock moved) the right secret redeems it, and the success forgets the key', async () => {
+    const config = await client.discovery(new URL(`${tessera.url}/oidc`), CLIENT_ID, CLIENT_SECRET, client.ClientSecretBasic(CLIENT_SECRET), {
+      execute: [client.allowInsecureRequests],
+      [client.customFetch]: (url, init) => fetch(url, { ...(init as RequestInit), headers: { ...init.headers, 'x-forwarded-for': from } }),
+    });
+    const { callback, verifier } = await authorizeThroughLoginForm(config, tessera.url, 'https://rp.example.org/callback', 'openid email');
+    const code = callback.searchParams.get('code')!;
+    const exchange = { grant_type: 'authorization_code', code, redirect_uri: 'https://rp.example.org/callback', code_verifier: verifier };
+    await lockOut();
+    const locked = await tokenRequest(CLIENT_SECRET, exchange);
+    expect(locked.status).to.equal(429);
+    expect(await locked.json()).to.not.have.property('access_token');
+
+    clock.advanceSeconds(31);
+    const tokens = await client.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier });
+    expect(tokens.claims()?.sub).to.equal('casuser');
+
+    // Forgotten: the next lock is the first one again (30 seconds), not the doubled second (60).
+    await lockOut();
+    expect((await tokenRequest(CLIENT_SECRET, UNKNOWN_CODE)).headers.get('retry-after')).to.equal('30');
+  });
+
+  it('a lock without a success in between doubles', async () => {
+    await lockOut();
+    clock.advanceSeconds(31);
+    await lockOut();
+    expect((await tokenRequest(CLIENT_SECRET, UNKNOWN_CODE)).headers.get('retry-after')).to.equal('60');
+  });
+
+  it('logs each lock once, naming the client and address, and no line holds a secret or an Authorization value', async () => {
+    await lockOut();
+    for (let i = 0; i < 3; i++) await tokenRequest(CLIENT_SECRET, UNKNOWN_CODE);
+    const lockLines = tessera.logs.filter((line) => line.includes('"event":"client.throttled"') && line.includes(`client ${from} ${CLIENT_ID}`));
+    expect(lockLines).to.have.length(1);
+    expect(lockLines[0]).to.include('"lockSeconds":30').and.include(`"client":"${CLIENT_ID}"`);
+    expect(tessera.audit.filter((line) => line.includes('"action":"client.throttled"') && line.includes(from))).to.have.length(1);
+    const written = [...tessera.logs, ...tessera.audit].join('\n');
+    for (const secret of [CLIENT_SECRET, OAUTH_SECRET, ...GUESSES, basic(CLIENT_ID, CLIENT_SECRET).slice('Basic '.length), basic(CLIENT_ID, GUESSES[0]!).slice('Basic '.length)]) {
+      expect(written).to.not.include(secret);
+    }
+  });
+});
