@@ -111,6 +111,12 @@ describe('throttle module: client authentication at the OAuth token endpoints (d
     const locked = await tokenRequest(CLIENT_SECRET, exchange);
     expect(locked.status).to.equal(429);
     expect(await locked.json()).to.not.have.property('access_token');
+    // As openid-client reports it to the application: an OAuth error, with the status.
+    const refused = await client.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier }).then(
+      () => 'tokens',
+      (error: unknown) => ({ error: (error as { error?: string }).error, status: (error as { status?: number }).status }),
+    );
+    expect(refused).to.deep.equal({ error: 'invalid_client', status: 429 });
 
     clock.advanceSeconds(31);
     const tokens = await client.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier });
@@ -134,7 +140,8 @@ describe('throttle module: client authentication at the OAuth token endpoints (d
     const lockLines = tessera.logs.filter((line) => line.includes('"event":"client.throttled"') && line.includes(`client ${from} ${CLIENT_ID}`));
     expect(lockLines).to.have.length(1);
     expect(lockLines[0]).to.include('"lockSeconds":30').and.include(`"client":"${CLIENT_ID}"`);
-    expect(tessera.audit.filter((line) => line.includes('"action":"client.throttled"') && line.includes(from))).to.have.length(1);
+    const auditLines = tessera.audit.filter((line) => line.includes('"action":"client.throttled"') && line.includes(from));
+    expect(auditLines).to.have.length(1);
     const written = [...tessera.logs, ...tessera.audit].join('\n');
     for (const secret of [CLIENT_SECRET, OAUTH_SECRET, ...GUESSES, basic(CLIENT_ID, CLIENT_SECRET).slice('Basic '.length), basic(CLIENT_ID, GUESSES[0]!).slice('Basic '.length)]) {
       expect(written).to.not.include(secret);

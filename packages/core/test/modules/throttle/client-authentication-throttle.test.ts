@@ -1,0 +1,84 @@
+import { expect } from 'chai';
+import { ThrottledError } from '@tessera/core';
+import { ClientAuthenticationThrottle, clientThrottleKey, throttleKey, type ThrottleStore } from '@tessera/core/modules/throttle';
+import { FixedClock, RecordingEvents } from '../../fakes.js';
+import { MapThrottleStore } from '@tessera/testkit/modules/throttle';
+
+const ORIGIN = { clientAddress: '203.0.113.9', requestId: 'r1' };
+const SUBJECT = { origin: ORIGIN, clientId: 'rp' };
+
+/** The store, with the calls made to it by name: what a request costs the storage. */
+function countingStore(): { store: ThrottleStore; calls: string[] } {
+  const inner = new MapThrottleStore();
+  const calls: string[] = [];
+  const store: ThrottleStore = {
+    get: (key) => (calls.push('get'), inner.get(key)),
+    recordFailure: (key, now, windowMs) => (calls.push('recordFailure'), inner.recordFailure(key, now, windowMs)),
+    lock: (key, now, until) => (calls.push('lock'), inner.lock(key, now, until)),
+    reset: (key) => (calls.push('reset'), inner.reset(key)),
+  };
+  return { store, calls };
+}
+
+function throttle() {
+  const clock = new FixedClock();
+  const events = new RecordingEvents();
+  const { store, calls } = countingStore();
+  return { clock, events, calls, throttle: new ClientAuthenticationThrottle(store, clock, { threshold: 3, rangeSeconds: 60, lockSeconds: 60, maxLockSeconds: 200 }, events) };
+}
+
+async function retryAfter(admitted: Promise<unknown>): Promise<number | 'open'> {
+  try {
+    await admitted;
+    return 'open';
+  } catch (error) {
+    if (!(error instanceof ThrottledError)) throw error;
+    return error.retryAfterSeconds;
+  }
+}
+
+async function fail(subject: ClientAuthenticationThrottle, times: number, attempt = SUBJECT): Promise<void> {
+  for (let i = 0; i < times; i++) await (await subject.admit(attempt)).failed();
+}
+
+// docs/protocol.md §5.5 — the throttle's policy on client authentication at the OAuth token endpoints
+describe('client authentication throttle (docs/protocol.md §5.5)', () => {
+  it('keys by the address group and the client_id as sent, apart from every username key', () => {
+    expect(clientThrottleKey('203.0.113.9', 'rp')).to.equal('client 203.0.113.9 rp');
+    expect(clientThrottleKey('2001:db8:0:7::1', 'rp')).to.equal('client 2001:db8:0:7::/64 rp');
+    expect(clientThrottleKey('203.0.113.9', 'RP')).to.not.equal(clientThrottleKey('203.0.113.9', 'rp'));
+    expect(clientThrottleKey('203.0.113.9', 'rp')).to.not.equal(throttleKey('203.0.113.9', 'rp'));
+  });
+
+  it('locks at the threshold: the lock is refused on admission with Retry-After, once reported, for that address and client only', async () => {
+    const { throttle: subject, clock, events } = throttle();
+    await fail(subject, 3);
+    expect(await retryAfter(subject.admit(SUBJECT))).to.equal(60);
+    expect(await retryAfter(subject.admit({ origin: ORIGIN, clientId: 'other' }))).to.equal('open');
+    expect(await retryAfter(subject.admit({ origin: { clientAddress: '198.51.100.1', requestId: 'r2' }, clientId: 'rp' }))).to.equal('open');
+    expect(events.ofType('client.throttled')).to.deep.equal([{ type: 'client.throttled', key: 'client 203.0.113.9 rp', client: 'rp', lockSeconds: 60, failures: 3 }]);
+    expect(events.origins.get(events.ofType('client.throttled')[0]!)).to.equal(ORIGIN);
+    clock.advanceSeconds(60);
+    expect(await retryAfter(subject.admit(SUBJECT))).to.equal('open');
+  });
+
+  it('a client that never failed costs one lookup per request, and its success writes nothing', async () => {
+    const { throttle: subject, calls } = throttle();
+    await (await subject.admit(SUBJECT)).authenticated();
+    expect(calls).to.deep.equal(['get']);
+  });
+
+  it('a success forgets the failures counted before it, and the doubling of the next lock', async () => {
+    const { throttle: subject, clock } = throttle();
+    await fail(subject, 3);
+    clock.advanceSeconds(60);
+    await (await subject.admit(SUBJECT)).authenticated();
+    await fail(subject, 2);
+    expect(await retryAfter(subject.admit(SUBJECT)), 'two failures since the success').to.equal('open');
+    await fail(subject, 1);
+    expect(await retryAfter(subject.admit(SUBJECT)), 'a first lock again').to.equal(60);
+    clock.advanceSeconds(60);
+    await fail(subject, 3);
+    expect(await retryAfter(subject.admit(SUBJECT)), 'without a success, doubled').to.equal(120);
+  });
+});
