@@ -65,8 +65,9 @@ const { streamSym, chindingsSym, needsMetadataGsym } = pino.symbols;
 /**
  * Writes one line of domain-event fields at `level`, the same JSON line pino writes for
  * `logger[level](fields, msg)`: level label, time, the logger's bindings, the fields after
- * `redacted`, then `msg`. Built by one JSON.stringify of the redacted fields rather than pino's
- * serialiser, which escapes each value on its own: these lines are written for nearly every request.
+ * `redacted`, then `msg`. Built field by field from the redaction's JSON members, which remember
+ * the members of values found clean (these lines are written for nearly every request, and repeat
+ * most of their values), rather than by pino's serialiser or a redacted copy printed whole.
  * A destination that wants pino's metadata (a multistream), or fields JSON cannot write, take
  * pino's own path.
  */
@@ -74,15 +75,17 @@ export function writeEventLine(logger: Logger, level: Level, fields: Record<stri
   if (!logger.isLevelEnabled(level)) return;
   const destination = Reflect.get(logger, streamSym) as DestinationStream & { [needsMetadataGsym]?: boolean };
   if (destination[needsMetadataGsym] === true) return writeThroughPino(logger, level, fields, msg);
-  const { redacted, redactedText } = redactionOf(logger);
-  let json: string;
+  const { jsonMember, redactedText } = redactionOf(logger);
+  let body = '';
   try {
-    json = JSON.stringify(redacted(fields));
+    for (const key of Object.keys(fields)) {
+      const member = jsonMember(key, fields[key]);
+      if (member !== undefined) body += `,${member}`;
+    }
   } catch {
     return writeThroughPino(logger, level, fields, msg);
   }
   const bindings = Reflect.get(logger, chindingsSym) as string;
-  const body = json.length > 2 ? `,${json.slice(1, -1)}` : '';
   const message = msg === undefined ? '' : `,"msg":${JSON.stringify(redactedText(msg))}`;
   destination.write(`{"level":"${level}"${isoTime()}${bindings}${body}${message}}\n`);
 }

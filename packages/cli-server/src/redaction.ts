@@ -77,6 +77,16 @@ export class Redaction {
    * texts are kept, so no secret stays here; the set starts over when full.
    */
   private readonly cleanTexts = new Set<string>();
+  /** Whether a key (as written) is a secret key, decided once per key: lines repeat the same few keys. */
+  private readonly secretKeyDecisions = new Map<string, boolean>();
+  /**
+   * JSON members (`"key":"value"`) of fields found clean, by key and value: the fields of event lines
+   * repeat (a client, a principal, an address, an endpoint), and a member found once spares the next
+   * line the redaction and the JSON escaping of its value. Kept only for clean short texts, as
+   * `cleanTexts`, so no secret stays here; the map starts over when it holds MAX_CLEAN_TEXTS members.
+   */
+  private readonly cleanMembers = new Map<string, Map<string, string>>();
+  private cleanMemberCount = 0;
 
   /** `secretParameters`: the names of the request parameters whose values are secrets, beside the standard ones. */
   constructor(secretParameters: Iterable<string> = []) {
@@ -99,6 +109,66 @@ export class Redaction {
     }
     return redactedForm;
   };
+
+  /**
+   * One field of a JSON line as `"key":value`, the value redacted as `redacted` takes it out of an
+   * object (a secret key's value replaced, texts redacted), and written as JSON.stringify writes a
+   * member; undefined for a value JSON leaves out (undefined, a function, a symbol). A value JSON
+   * cannot write (a BigInt) throws JSON's TypeError.
+   */
+  readonly jsonMember = (key: string, value: unknown): string | undefined => {
+    if (typeof value === 'string') return this.textMember(key, value);
+    // As in `redacted`: a secret key's value is replaced whatever it is, undefined included.
+    if (this.isSecretKey(key)) return `${JSON.stringify(key)}:"[redacted]"`;
+    switch (typeof value) {
+      case 'number':
+        return `${JSON.stringify(key)}:${Number.isFinite(value) ? String(value) : 'null'}`;
+      case 'boolean':
+        return `${JSON.stringify(key)}:${value}`;
+      case 'undefined':
+      case 'function':
+      case 'symbol':
+        return undefined;
+      default: {
+        // An object, null or a BigInt, nested as in `redacted`'s walk of the object around it.
+        const json = JSON.stringify(this.redactedValue(value, 1)) as string | undefined;
+        return json === undefined ? undefined : `${JSON.stringify(key)}:${json}`;
+      }
+    }
+  };
+
+  private textMember(key: string, text: string): string {
+    const members = this.cleanMembers.get(key);
+    const known = members?.get(text);
+    if (known !== undefined) return known;
+    if (this.isSecretKey(key)) return `${JSON.stringify(key)}:"[redacted]"`;
+    // Hex digits and dashes (a request id) need no escaping, hold no secret, and seldom repeat: not kept.
+    if (HEX_AND_DASHES.test(text)) return `${JSON.stringify(key)}:"${text}"`;
+    const redactedForm = this.redactedText(text);
+    const member = `${JSON.stringify(key)}:${JSON.stringify(redactedForm)}`;
+    if (redactedForm === text && text.length <= MAX_CLEAN_TEXT_LENGTH) {
+      if (this.cleanMemberCount >= MAX_CLEAN_TEXTS) {
+        this.cleanMembers.clear();
+        this.cleanMemberCount = 0;
+      }
+      const kept = this.cleanMembers.get(key) ?? new Map<string, string>();
+      if (kept.size === 0) this.cleanMembers.set(key, kept);
+      kept.set(text, member);
+      this.cleanMemberCount += 1;
+    }
+    return member;
+  }
+
+  private isSecretKey(key: string): boolean {
+    let secret = this.secretKeyDecisions.get(key);
+    if (secret === undefined) {
+      secret = this.secretKeys.has(key.toLowerCase());
+      // Keys come from code, not from requests, but a map of them stays bounded all the same.
+      if (this.secretKeyDecisions.size >= MAX_CLEAN_TEXTS) this.secretKeyDecisions.clear();
+      this.secretKeyDecisions.set(key, secret);
+    }
+    return secret;
+  }
 
   /** The allow-listed fields of an error, its texts redacted, its causes followed a few levels down. */
   readonly redactedError = (error: Error, depth = 0): RedactedError => {
@@ -141,7 +211,7 @@ export class Redaction {
     let copy: Record<string, unknown> | undefined;
     for (const key in value) {
       const item = (value as Record<string, unknown>)[key];
-      const safe = this.secretKeys.has(key.toLowerCase()) ? '[redacted]' : this.redactedValue(item, depth + 1);
+      const safe = this.isSecretKey(key) ? '[redacted]' : this.redactedValue(item, depth + 1);
       if (safe !== item) (copy ??= { ...value })[key] = safe;
     }
     return copy ?? value;

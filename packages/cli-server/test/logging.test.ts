@@ -157,6 +157,32 @@ describe('logging', () => {
     expect(raw[0]).to.not.include('Mellon').and.not.include(TGT);
   });
 
+  it('an event line stays byte for byte pino\'s for every kind of value, written once or again, secrets beside clean texts', () => {
+    const raw: string[] = [];
+    const logger = createLogger('info', { write: (line: string) => void raw.push(line) });
+    const when = new Date(Date.UTC(2026, 11, 7));
+    const cases: Record<string, unknown>[] = [
+      { event: 'x', quote: 'say "hi"\\ now', control: 'a\u0000b\nc\td\u001f', unicode: 'ünïcødé ✓ 𝄞', empty: '' },
+      { password: undefined, otp: 913752, Authorization: { scheme: 'Basic' }, cookie: ['a', 'b'], 'Proxy-Authorization': null },
+      { nested: { user: 'casuser', password: 'Mellon', deeper: { token: 'password=Mellon', list: [1, undefined, () => 1, null] } } },
+      { zero: -0, nan: Number.NaN, inf: Number.POSITIVE_INFINITY, big: 1e21, tiny: 5e-7, yes: true, no: false, nothing: null, gone: undefined, fn: () => 1, sym: Symbol('s') },
+      { when, error: new Error(`failed for ${TGT}`), bytes: Buffer.from('secret bytes'), 2: 'an index first', 'we"ird\\key': 'v' },
+      { service: 'https://app.example.org/x', note: 'password=Mellon', requestId: '5b0c0e5e-8a4b-4f8e-9a7e-1c2d3e4f5a6b', ticket: TGT },
+    ];
+    // Twice each: the second time the clean members are remembered ones.
+    for (const fields of [...cases, ...cases, { service: 'https://app.example.org/x', note: 'https://app.example.org/x' }]) {
+      writeEventLine(logger, 'info', fields, 'm');
+      logger.info(fields, 'm');
+    }
+    const withoutTimeAndStack = (line: string) => line.replace(/"time":"[^"]+"/, '"time":""').replace(/"stack":"[^"]*"/, '"stack":""');
+    expect(raw).to.have.length(2 * (2 * cases.length + 1));
+    for (let index = 0; index < raw.length; index += 2) expect(withoutTimeAndStack(raw[index]!)).to.equal(withoutTimeAndStack(raw[index + 1]!));
+    for (const line of raw) expect(line).to.not.include('Mellon').and.not.include(TGT).and.not.include('913752');
+    // Where pino writes a lone surrogate as it is (not UTF-8 once written), the event line escapes it as JSON.stringify does.
+    writeEventLine(logger, 'info', { lone: 'half \ud800 of a pair' });
+    expect(raw.at(-1)).to.include(String.raw`"lone":"half \ud800 of a pair"`);
+  });
+
   it('an event line to a destination that wants pino metadata (a multistream), or of fields JSON cannot write, is pino\'s own', () => {
     const { lines, stream } = jsonLines();
     const logger = createLogger('info', pino.multistream([{ stream }]));
