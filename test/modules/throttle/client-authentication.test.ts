@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { exportJWK, generateKeyPair } from 'jose';
 import * as client from 'openid-client';
 import { FixedClock } from '@tessera/testkit';
 import { baseConfig, type Tessera } from '../../support/tessera.js';
@@ -17,18 +18,24 @@ function basic(clientId: string, secret: string): string {
 describe('throttle module: client authentication at the OAuth token endpoints (docs/protocol.md §5.5)', () => {
   let tessera: Tessera;
   let clock: FixedClock;
+  let signingKey: CryptoKey;
   let address = 0;
   /** A client address of its own for each test (behind the trusted proxy): no test inherits another's counts. */
   let from: string;
 
   before(async () => {
     clock = new FixedClock();
+    const pair = await generateKeyPair('RS256', { extractable: true });
+    signingKey = pair.privateKey;
+    const publicJwk = { ...(await exportJWK(pair.publicKey)), kid: 'jwt-key-1', alg: 'RS256', use: 'sig' };
+    const { clientSecret: _none, ...withoutSecret } = RP_SERVICE;
+    const signing = { ...withoutSecret, id: 13, name: 'Signing client', serviceId: '^https://jwt\\.example\\.org/callback$', clientId: 'jwt', tokenEndpointAuthenticationMethod: 'private_key_jwt', jwks: JSON.stringify({ keys: [publicJwk] }) };
     const port = await freePort();
     tessera = await startOidc(
       {
         server: { host: '127.0.0.1', port, nodeName: 'e2e', publicUrl: `http://127.0.0.1:${port}`, trustProxy: true },
         modules: ['rest', 'login', 'oidc', 'throttle'],
-        services: [...(baseConfig()['services'] as unknown[]), RP_SERVICE, OAUTH_APP],
+        services: [...(baseConfig()['services'] as unknown[]), RP_SERVICE, OAUTH_APP, signing],
         throttle: SETTINGS,
       },
       { clock },
@@ -125,6 +132,33 @@ describe('throttle module: client authentication at the OAuth token endpoints (d
     // Forgotten: the next lock is the first one again (30 seconds), not the doubled second (60).
     await lockOut();
     expect((await tokenRequest(CLIENT_SECRET, UNKNOWN_CODE)).headers.get('retry-after')).to.equal('30');
+  });
+
+  it('private_key_jwt: assertions that do not verify count; once the lock ends, one that verifies forgets the key', async () => {
+    const options = {
+      execute: [client.allowInsecureRequests],
+      [client.customFetch]: (url: string, init: client.CustomFetchOptions) => fetch(url, { ...(init as RequestInit), headers: { ...init.headers, 'x-forwarded-for': from } }),
+    };
+    const signed = await client.discovery(new URL(`${tessera.url}/oidc`), 'jwt', undefined, client.PrivateKeyJwt({ key: signingKey, kid: 'jwt-key-1' }), options);
+    const stranger = (await generateKeyPair('RS256')).privateKey;
+    const forged = await client.discovery(new URL(`${tessera.url}/oidc`), 'jwt', undefined, client.PrivateKeyJwt({ key: stranger, kid: 'jwt-key-1' }), options);
+    const grant = (config: client.Configuration) =>
+      client.genericGrantRequest(config, 'authorization_code', { code: 'no-such-code-of-this-test', redirect_uri: 'https://jwt.example.org/callback' }).then(
+        () => 'tokens',
+        (error: unknown) => {
+          const { error: code, status, response } = error as { error?: string; status?: number; response?: Response };
+          return `${status} ${code} ${response?.headers.get('retry-after') ?? '-'}`;
+        },
+      );
+    const lock = async () => {
+      for (let i = 0; i < 3; i++) expect(await grant(forged)).to.equal('401 invalid_client -');
+    };
+    await lock();
+    expect(await grant(signed)).to.equal('429 invalid_client 30');
+    clock.advanceSeconds(31);
+    expect(await grant(signed), 'authenticated: the unknown code is what is refused').to.equal('400 invalid_grant -');
+    await lock();
+    expect(await grant(signed), 'a first lock again').to.equal('429 invalid_client 30');
   });
 
   it('a lock without a success in between doubles', async () => {
