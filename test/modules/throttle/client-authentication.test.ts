@@ -18,7 +18,7 @@ function basic(clientId: string, secret: string): string {
 describe('throttle module: client authentication at the OAuth token endpoints (docs/protocol.md §5.5)', () => {
   let tessera: Tessera;
   let clock: FixedClock;
-  let signingKey: CryptoKey;
+  let signingKey: Awaited<ReturnType<typeof generateKeyPair>>['privateKey'];
   let address = 0;
   /** A client address of its own for each test (behind the trusted proxy): no test inherits another's counts. */
   let from: string;
