@@ -170,14 +170,14 @@ export interface ClientAuthenticationAttempt {
 /**
  * A guard on the client authentication of a mounted provider's endpoints. `admit` is asked before the
  * client's secret or assertion is looked at, once per request: it throws a core error to refuse the
- * request (a ThrottledError is answered 429 with `Retry-After` and `invalid_client`, §5.5 of
- * docs/protocol.md), else resolves with what to tell once the request is answered.
+ * request (the oidc module answers a ThrottledError 429 `invalid_client` with `Retry-After`,
+ * docs/protocol.md §5.5), else resolves with what to tell once the request is answered.
  */
 export interface ClientAuthenticationGuard {
   admit(attempt: ClientAuthenticationAttempt): Promise<ClientAuthenticationOutcome>;
 }
 
-/** What a client authentication guard is told of an admitted request: exactly one of them, once answered. */
+/** What a client authentication guard is told of a request it admitted, once answered: one of them, or neither when the client's credentials were never judged. */
 export interface ClientAuthenticationOutcome {
   /** The client's secret or assertion was refused (`invalid_client`). */
   failed(): Promise<void>;
