@@ -104,6 +104,38 @@ export async function authorizeThroughLoginForm(config: client.Configuration, ba
   return { callback: new URL(visit.location!), verifier };
 }
 
+/** A form posted to the provider's token endpoint at `base` (or another endpoint, `path`) as the RP client, with its secret. */
+export function tokenRequest(base: string, fields: Record<string, string>, path = '/oidc/token'): Promise<Response> {
+  return fetch(`${base}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`${CLIENT_ID}:${CLIENT_SECRET}`).toString('base64')}` },
+    body: new URLSearchParams(fields).toString(),
+  });
+}
+
+/**
+ * The token endpoint's answers to one code or refresh token redeemed by two requests at once: exactly
+ * one gets tokens, the other is refused as a replayed one is (`invalid_grant`), and the grant is revoked
+ * so the winner's tokens are refused at every node of `bases` (userinfo 401, introspection inactive,
+ * its refresh token refused).
+ */
+export async function expectOneRedemptionThenRevoked(answers: readonly Response[], ...bases: string[]): Promise<void> {
+  const bodies = (await Promise.all(answers.map((answer) => answer.json()))) as Record<string, string>[];
+  // Named by their error, never by the tokens they hold.
+  expect(answers.map((answer) => answer.status).sort(), `answered ${bodies.map((body) => body['error'] ?? 'tokens').join(', ')}`).to.deep.equal([200, 400]);
+  const winner = bodies[answers.findIndex((answer) => answer.status === 200)]!;
+  const loser = bodies[answers.findIndex((answer) => answer.status === 400)]!;
+  expect(loser).to.deep.equal({ error: 'invalid_grant', error_description: 'grant request is invalid' });
+  expect(winner['access_token']).to.be.a('string');
+  for (const base of bases) {
+    expect((await fetch(`${base}/oidc/me`, { headers: { authorization: `Bearer ${winner['access_token']}` } })).status).to.equal(401);
+    expect(await (await tokenRequest(base, { token: winner['access_token']! }, '/oidc/token/introspection')).json()).to.deep.equal({ active: false });
+    if (winner['refresh_token'] !== undefined) {
+      expect(await (await tokenRequest(base, { grant_type: 'refresh_token', refresh_token: winner['refresh_token'] })).json()).to.deep.include({ error: 'invalid_grant' });
+    }
+  }
+}
+
 /** A local receiver of back-channel logout requests: every logout_token posted to it. */
 export async function logoutReceiver(): Promise<{ server: Server; url: string; tokens: string[] }> {
   const tokens: string[] = [];

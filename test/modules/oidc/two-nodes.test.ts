@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import * as client from 'openid-client';
 import { describeWithRedis } from '@tessera/testkit/redis';
 import type { Tessera } from '../../support/tessera.js';
-import { authorizeThroughLoginForm, CLIENT_ID, CLIENT_SECRET, freePort, REDIRECT_URI, startOidc } from './support.js';
+import { authorizeThroughLoginForm, CLIENT_ID, CLIENT_SECRET, expectOneRedemptionThenRevoked, freePort, REDIRECT_URI, startOidc, tokenRequest } from './support.js';
 
 // docs/modules/oidc.md (Storage): two nodes on one Redis share the provider's records, its keys and
 // one issuer: a code issued by A is redeemed at B, and B's refresh token is rotated at A.
@@ -32,12 +32,7 @@ describeWithRedis('oidc: two nodes on one Redis', (redis) => {
     await Promise.all([a?.close(), b?.close()]);
   });
 
-  const token = (node: Tessera, fields: Record<string, string>) =>
-    fetch(`${node.url}/oidc/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`${CLIENT_ID}:${CLIENT_SECRET}`).toString('base64')}` },
-      body: new URLSearchParams(fields).toString(),
-    });
+  const token = (node: Tessera, fields: Record<string, string>) => tokenRequest(node.url, fields);
 
   it('authorize on A, redeem the code and refresh on B, refresh again on A', async () => {
     const { callback, verifier } = await authorizeThroughLoginForm(config, a.url, REDIRECT_URI, 'openid email offline_access');
@@ -56,5 +51,21 @@ describeWithRedis('oidc: two nodes on one Redis', (redis) => {
     expect(again.status).to.equal(200);
     const reused = await token(a, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token });
     expect(await reused.json()).to.deep.include({ error: 'invalid_grant' });
+  });
+
+  const codeExchange = async () => {
+    const { callback, verifier } = await authorizeThroughLoginForm(config, a.url, REDIRECT_URI, 'openid email offline_access');
+    return { grant_type: 'authorization_code', code: callback.searchParams.get('code')!, redirect_uri: REDIRECT_URI, code_verifier: verifier };
+  };
+
+  it('one code redeemed at A and at B at once: one node gives tokens, the other invalid_grant, and the tokens given are revoked on both', async () => {
+    const exchange = await codeExchange();
+    await expectOneRedemptionThenRevoked(await Promise.all([token(a, exchange), token(b, exchange)]), a.url, b.url);
+  });
+
+  it('one rotated refresh token refreshed at A and at B at once: one node gives tokens, the other invalid_grant, and the tokens given are revoked on both', async () => {
+    const tokens = (await (await token(b, await codeExchange())).json()) as { refresh_token: string };
+    const refresh = { grant_type: 'refresh_token', refresh_token: tokens.refresh_token };
+    await expectOneRedemptionThenRevoked(await Promise.all([token(a, refresh), token(b, refresh)]), a.url, b.url);
   });
 });

@@ -5,7 +5,7 @@ export { loginCallbackUrl } from './oidc-routes.js';
 export { OidcRelyingParties } from './oidc-relying-parties.js';
 export { endLoginSession } from './end-login-session.js';
 export { loadProviderLibrary, type ProviderLibrary } from './provider-library.js';
-export { RecordAdapter } from './record-adapter.js';
+export { RecordAdapter, type LostRedemption } from './record-adapter.js';
 export { SCOPE_POLICY_CODECS } from './scope-policy-codecs.js';
 export { pairwiseUsernameCodec } from './pairwise-subject-codec.js';
 export { oauthClientType, oidcClientType, OIDC_RESPONSE_TYPES } from './client-codec.js';

@@ -333,6 +333,16 @@ const AROUND_PROVIDER = /^\/auth\/|\/session\/end\/confirm|\/token\/introspectio
 /** The models whose records a revoked grant takes with it. */
 const GRANT_BOUND_MODELS = ['AccessToken', 'AuthorizationCode', 'RefreshToken', 'DeviceCode', 'BackchannelAuthenticationRequest'];
 
+/**
+ * How the library refuses a code or refresh token redeemed again (its words for a replay), and one
+ * gone before it was consumed (revoked meanwhile): a redemption that loses a race is refused the same.
+ * The other models it consumes are of flows that are off (device, CIBA, PAR, pre-authorized codes).
+ */
+const LOST_REDEMPTIONS: Readonly<Record<string, { readonly replayed: string; readonly gone: string }>> = {
+  AuthorizationCode: { replayed: 'authorization code already consumed', gone: 'authorization code not found' },
+  RefreshToken: { replayed: 'refresh token already used', gone: 'refresh token not found' },
+};
+
 /** How long the link between a provider session and its TGT is kept at most: it is only read while the TGT lives. */
 const SESSION_LINK_SECONDS = 14 * 24 * 3600;
 
@@ -619,11 +629,29 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
     if (model === 'Client') return clientAdapter;
     let made = adapters.get(model);
     if (!made) {
-      const stored = new RecordAdapter(model, records, clock);
+      const stored = new RecordAdapter(model, records, clock, (grantId) => refuseLostRedemption(model, grantId));
       adapters.set(model, (made = model === 'Interaction' ? pendingInteractions.tracking(stored) : stored));
     }
     return made;
   };
+
+  /** Every record of a grant and the grant itself: its tokens are refused from now on. */
+  async function revokeGrant(grantId: string): Promise<void> {
+    await Promise.all(GRANT_BOUND_MODELS.map((model) => adapter(model).revokeByGrantId(grantId)));
+    await adapter('Grant').destroy(grantId);
+  }
+
+  /**
+   * A code or refresh token consumed by another request first (two redeemed it at once): refused as the
+   * library refuses a replay, `invalid_grant`, and its grant revoked, so the tokens the winner got are
+   * refused too (it may store them after this: they are refused for their grant, which is gone).
+   */
+  async function refuseLostRedemption(model: string, grantId: string | undefined): Promise<never> {
+    const words = LOST_REDEMPTIONS[model] ?? { replayed: `${model} already consumed`, gone: `${model} not found` };
+    if (grantId === undefined) throw new deps.library.errors.InvalidGrant(words.gone);
+    await revokeGrant(grantId);
+    throw new deps.library.errors.InvalidGrant(words.replayed);
+  }
 
   /** The live TGT a provider session stands for, when its principal is `accountId`. */
   const liveTicketOf = async (sessionUid: string | undefined, accountId?: string) => {
@@ -1032,10 +1060,7 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
       await sessionTickets.delete(sessionUid);
       if (session === undefined) continue;
       for (const [clientId, { sid, grantId, persistsLogout }] of Object.entries(session.authorizations ?? {})) {
-        if (grantId !== undefined && persistsLogout !== true) {
-          await Promise.all(GRANT_BOUND_MODELS.map((model) => adapter(model).revokeByGrantId(grantId)));
-          await adapter('Grant').destroy(grantId);
-        }
+        if (grantId !== undefined && persistsLogout !== true) await revokeGrant(grantId);
         const client = await provider.Client.find(clientId);
         if (client?.backchannelLogoutUri === undefined || session.accountId === undefined) continue;
         const { accountId } = session;

@@ -4,6 +4,15 @@ import type { Adapter, AdapterPayload } from 'oidc-provider';
 /** What a model's record holds: the provider's payload, as JSON. */
 type Payload = { readonly [key: string]: JsonValue };
 
+/**
+ * What answers a consume that lost: the record was consumed already, or is gone, so another redemption
+ * of the code or refresh token won (two requests may read it unconsumed at once). `grantId` is the
+ * grant of the record found consumed (a code's and a refresh token's always name one), undefined when
+ * none was found. Its rejection is the consume's:
+ * the request that lost gets no tokens.
+ */
+export type LostRedemption = (grantId: string | undefined) => Promise<never>;
+
 /** A record that names no lifetime (a session's) lives this long at most. */
 const DEFAULT_LIFETIME_SECONDS = 14 * 24 * 3600;
 
@@ -12,7 +21,8 @@ const DEFAULT_LIFETIME_SECONDS = 14 * 24 * 3600;
  * model (`oidc.session`, `oidc.authorizationcode`, ...), so every storage (memory, Redis, MongoDB)
  * serves it and a code issued by one node is redeemed at another. A model's records are grouped by
  * their grant, which `revokeByGrantId` deletes at once; sessions are found by their uid through a
- * second namespace.
+ * second namespace. A code or refresh token is consumed once: a consume that finds it consumed
+ * already is handed to `lostRedemption`.
  */
 export class RecordAdapter implements Adapter {
   private readonly records: RecordStore<Payload>;
@@ -22,6 +32,7 @@ export class RecordAdapter implements Adapter {
     model: string,
     stores: RecordStores,
     private readonly clock: Clock,
+    private readonly lostRedemption: LostRedemption,
   ) {
     this.records = stores.namespace<Payload>(`oidc.${model.toLowerCase()}`);
     this.uids = model === 'Session' ? stores.namespace<string>('oidc.session-uid') : undefined;
@@ -53,14 +64,21 @@ export class RecordAdapter implements Adapter {
 
   async consume(id: string): Promise<void> {
     const consumed = Math.floor(this.clock.now() / 1000);
-    await updateRecord(this.records, id, (current) => {
-      if (current === undefined || current.value['consumed'] !== undefined) return undefined;
+    // The compare-and-set is where two redemptions meet: the one whose write lands wins; the other reads
+    // the record consumed (or gone) on its next attempt, and takes its grant from it (the record's group).
+    let lostGrantId: string | undefined;
+    const marked = await updateRecord(this.records, id, (current) => {
+      if (current === undefined || current.value['consumed'] !== undefined) {
+        lostGrantId = current?.group;
+        return undefined;
+      }
       // The value read is this attempt's own copy: marked in place, not copied once more (a code's
       // payload is copied on every read and write already).
       const value: Record<string, JsonValue> = current.value;
       value['consumed'] = consumed;
       return { value, expiresAt: current.expiresAt, ...(current.group !== undefined && { group: current.group }) };
     });
+    if (marked === undefined) await this.lostRedemption(lostGrantId);
   }
 
   async destroy(id: string): Promise<void> {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import type { Collection } from 'mongodb';
 import { cryptoRandomSource, type Clock, type RecordStores } from '@tessera/core';
-import { RecordAdapter } from '@tessera/adapter-koa/modules/oidc';
+import { RecordAdapter, type LostRedemption } from '@tessera/adapter-koa/modules/oidc';
 import { MemoryRecordStores } from '@tessera/adapter-memory';
 import { guardedWithin, MongoRecordStores, type RecordDocument } from '@tessera/adapter-mongo';
 import { connectRedis, RedisKeys, RedisRecordStores, type RedisConnection } from '@tessera/adapter-redis';
@@ -11,6 +11,21 @@ import { FakeDatabase } from '@tessera/testkit/mongo';
 import { describeWithRedis, describeWithRedisCluster, type RedisCluster } from '@tessera/testkit/redis';
 
 type StoresOf = (clock: Clock) => RecordStores;
+
+/** How the provider factory is told of a consume that lost, without the library: a rejection naming the grant. */
+class Lost extends Error {
+  constructor(readonly grantId: string | undefined) {
+    super(`lost a redemption of grant ${grantId}`);
+  }
+}
+const refuseLost: LostRedemption = (grantId) => Promise.reject(new Lost(grantId));
+
+/** What a consume came to: `won`, or the rejection it was refused with. */
+const outcomeOf = (consume: Promise<void>) =>
+  consume.then(
+    () => 'won' as const,
+    (error: unknown) => error,
+  );
 
 /**
  * node-oidc-provider's Adapter on the record stores (docs/modules/oidc.md, Storage), for any storage:
@@ -25,7 +40,7 @@ function describeOidcAdapter(name: string, stores: () => { node: StoresOf; other
       clock = new FixedClock(Date.now());
       ({ node, other } = stores());
     });
-    const on = (of: StoresOf, model: string) => new RecordAdapter(model, of(clock), clock);
+    const on = (of: StoresOf, model: string) => new RecordAdapter(model, of(clock), clock, refuseLost);
 
     it('keeps a payload as JSON until it expires by the clock: an expired code is gone', async () => {
       const codes = on(node, 'AuthorizationCode');
@@ -43,8 +58,27 @@ function describeOidcAdapter(name: string, stores: () => { node: StoresOf; other
       const consumed: unknown = (await there.find('code-2'))?.['consumed'];
       expect(consumed).to.equal(Math.floor(clock.now() / 1000));
       clock.advance(5000);
-      await on(node, 'AuthorizationCode').consume('code-2');
+      const again = await outcomeOf(on(node, 'AuthorizationCode').consume('code-2'));
+      expect(again).to.be.instanceOf(Lost).and.have.property('grantId', 'g2');
       expect((await on(node, 'AuthorizationCode').find('code-2'))?.['consumed']).to.equal(consumed);
+    });
+
+    for (const [model, label] of [['AuthorizationCode', 'code'], ['RefreshToken', 'refresh token']] as const) {
+      it(`a ${label} consumed by two nodes at once: one consume wins, the other is reported lost with its grant`, async () => {
+        await on(node, model).upsert('raced', { kind: model, grantId: 'g-raced' }, 60);
+        const outcomes = await Promise.all([outcomeOf(on(node, model).consume('raced')), outcomeOf(on(other, model).consume('raced'))]);
+        expect(outcomes.filter((outcome) => outcome === 'won')).to.have.length(1);
+        const lost = outcomes.find((outcome) => outcome !== 'won');
+        expect(lost).to.be.instanceOf(Lost).and.have.property('grantId', 'g-raced');
+        expect((await on(other, model).find('raced'))?.['consumed']).to.equal(Math.floor(clock.now() / 1000));
+      });
+    }
+
+    it('a consume of a code gone meanwhile (its grant revoked) is reported lost, naming no grant', async () => {
+      await on(node, 'AuthorizationCode').upsert('code-gone', { kind: 'AuthorizationCode', grantId: 'g-gone' }, 60);
+      await on(other, 'AuthorizationCode').revokeByGrantId('g-gone');
+      const outcome = await outcomeOf(on(node, 'AuthorizationCode').consume('code-gone'));
+      expect(outcome).to.be.instanceOf(Lost).and.have.property('grantId', undefined);
     });
 
     it("revokes every record of a grant at once, and no other's", async () => {
@@ -132,12 +166,12 @@ describeWithRedisCluster('oidc RecordAdapter on a three-master Redis Cluster', (
 
   it("revokes a grant whose records and index sit on different masters: no key names another's slot", async () => {
     const clock = new FixedClock(Date.now());
-    const tokens = new RecordAdapter('AccessToken', on(0)(clock), clock);
+    const tokens = new RecordAdapter('AccessToken', on(0)(clock), clock, refuseLost);
     const ids = Array.from({ length: 12 }, (_, index) => `spread-${index}`);
     for (const id of ids) await tokens.upsert(id, { grantId: 'g-spread' }, 3600);
     const masters = new Set([...ids.map((id) => keys.record('oidc.accesstoken', id)), keys.recordGroup('oidc.accesstoken', 'g-spread')].map((key) => cluster().masterOf(key).port));
     expect(masters.size, 'the masters holding the grant').to.be.greaterThan(1);
-    await new RecordAdapter('AccessToken', on(1)(clock), clock).revokeByGrantId('g-spread');
+    await new RecordAdapter('AccessToken', on(1)(clock), clock, refuseLost).revokeByGrantId('g-spread');
     expect(await Promise.all(ids.map((id) => tokens.find(id)))).to.deep.equal(ids.map(() => undefined));
   });
 });
