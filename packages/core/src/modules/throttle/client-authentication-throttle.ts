@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { clientAddressGroup } from '../../domain/client-address.js';
 import type { RequestOrigin } from '../../domain/events.js';
 import type { Clock } from '../../ports/clock.js';
@@ -20,13 +21,19 @@ export interface ClientAuthenticationOutcome {
   authenticated(): Promise<void>;
 }
 
+/** The longest `client_id` a key holds as sent; a longer one is keyed by its digest. */
+const MAX_KEYED_CLIENT_ID = 256;
+
 /**
  * The throttle key of a client authentication (docs/protocol.md §5.5): `client`, the client's address
  * group (an IPv6 address's /64 network) and the `client_id` as sent (client ids are case-sensitive).
- * No username key starts with `client `: those start with an address.
+ * No username key starts with `client `: those start with an address. An unknown client_id counts too,
+ * and a request body may hold one of some 50,000 characters: past MAX_KEYED_CLIENT_ID it is keyed by
+ * its SHA-256, so a flood of long made-up ids fills the store with short keys, not with the ids.
  */
 export function clientThrottleKey(clientAddress: string, clientId: string): string {
-  return `client ${clientAddressGroup(clientAddress)} ${clientId}`;
+  const keyed = clientId.length <= MAX_KEYED_CLIENT_ID ? clientId : `sha256:${createHash('sha256').update(clientId).digest('base64url')}`;
+  return `client ${clientAddressGroup(clientAddress)} ${keyed}`;
 }
 
 /** A key never seen, whose success has nothing to forget. */

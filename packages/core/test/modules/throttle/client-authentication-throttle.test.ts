@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { expect } from 'chai';
 import { ThrottledError } from '@tessera/core';
 import { ClientAuthenticationThrottle, clientThrottleKey, throttleKey, type ThrottleStore } from '@tessera/core/modules/throttle';
@@ -48,6 +49,19 @@ describe('client authentication throttle (docs/protocol.md §5.5)', () => {
     expect(clientThrottleKey('2001:db8:0:7::1', 'rp')).to.equal('client 2001:db8:0:7::/64 rp');
     expect(clientThrottleKey('203.0.113.9', 'RP')).to.not.equal(clientThrottleKey('203.0.113.9', 'rp'));
     expect(clientThrottleKey('203.0.113.9', 'rp')).to.not.equal(throttleKey('203.0.113.9', 'rp'));
+  });
+
+  it('keys a client_id longer than 256 characters by its SHA-256: a flood of long made-up ids keeps short keys, each id still its own', async () => {
+    const long = 'x'.repeat(50_000);
+    const key = clientThrottleKey('203.0.113.9', long);
+    expect(key.length, 'the key of a 50,000-character id').to.be.below(80);
+    expect(key).to.equal(`client 203.0.113.9 sha256:${createHash('sha256').update(long).digest('base64url')}`);
+    expect(clientThrottleKey('203.0.113.9', `${long}y`)).to.not.equal(key);
+    expect(clientThrottleKey('203.0.113.9', 'x'.repeat(256)), 'at the bound: as sent').to.equal(`client 203.0.113.9 ${'x'.repeat(256)}`);
+    const { throttle: subject, events } = throttle();
+    await fail(subject, 3, { origin: ORIGIN, clientId: long });
+    expect(await retryAfter(subject.admit({ origin: ORIGIN, clientId: long }))).to.equal(60);
+    expect(events.ofType('client.throttled').map((event) => event.key)).to.deep.equal([key]);
   });
 
   it('locks at the threshold: the lock is refused on admission with Retry-After, once reported, for that address and client only', async () => {
