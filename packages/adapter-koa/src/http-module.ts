@@ -145,8 +145,8 @@ export interface HttpExtensions {
    */
   readonly authorizationGuard?: Step;
   /**
-   * Asked by an OAuth 2.0 / OpenID Connect provider a module mounts before it checks the secret or
-   * assertion a client authenticates with (its token, introspection and revocation endpoints), and told
+   * Asked by an OAuth 2.0 / OpenID Connect provider a module mounts once it has looked the named client
+   * up and before it checks the secret or assertion a client authenticates with (its token, introspection and revocation endpoints), and told
    * the outcome: such a request costs a secret comparison or a signature check, and answers whether a
    * guessed secret is right.
    */
@@ -164,12 +164,13 @@ export interface HttpExtensions {
 /** An OAuth client authenticating to a mounted provider: where the request comes from, and the `client_id` it names (HTTP Basic or the form). */
 export interface ClientAuthenticationAttempt {
   readonly origin: RequestOrigin;
-  readonly clientId: string;
+  /** The `client_id` the request names, when the provider has a client of that id; undefined when it has none. */
+  readonly clientId: string | undefined;
 }
 
 /**
- * A guard on the client authentication of a mounted provider's endpoints. `admit` is asked before the
- * client's secret or assertion is looked at, once per request: it throws a core error to refuse the
+ * A guard on the client authentication of a mounted provider's endpoints. `admit` is asked once the named
+ * client was looked up and before its secret or assertion is, once per request: it throws a core error to refuse the
  * request (the oidc module answers a ThrottledError 429 `invalid_client` with `Retry-After`,
  * docs/protocol.md §5.5), else resolves with what to tell once the request is answered.
  */

@@ -106,6 +106,20 @@ describe('throttle module: client authentication at the OAuth token endpoints (d
     expect((await tokenRequest(CLIENT_SECRET, UNKNOWN_CODE)).status).to.equal(429);
   });
 
+  it('ids no client has count together per address: made-up ids lock made-up ids there, never a registered client or another address', async () => {
+    const statuses = [];
+    for (let i = 0; i < 40; i++) statuses.push((await tokenRequest('any-secret', UNKNOWN_CODE, { clientId: `made-up-${from}-${i}` })).status);
+    expect(statuses.slice(0, 3)).to.deep.equal([401, 401, 401]);
+    expect(new Set(statuses.slice(3))).to.deep.equal(new Set([429]));
+    const registered = await tokenRequest(CLIENT_SECRET, UNKNOWN_CODE);
+    expect([registered.status, ((await registered.json()) as { error: string }).error], 'a registered client from that address').to.deep.equal([400, 'invalid_grant']);
+    const elsewhere = await tokenRequest('any-secret', UNKNOWN_CODE, { clientId: `made-up-${from}-0`, address: '203.0.113.77' });
+    expect(elsewhere.status, 'a made-up id from another address').to.equal(401);
+    const lockLines = tessera.logs.filter((line) => line.includes('"event":"client.throttled"') && line.includes(`unknown-client ${from}`));
+    expect(lockLines).to.have.length(1);
+    expect(lockLines[0]).to.not.include('"client":');
+  });
+
   it('a code exchanged during the lock is not consumed: after the lock (the clock moved) the right secret redeems it, and the success forgets the key', async () => {
     const config = await client.discovery(new URL(`${tessera.url}/oidc`), CLIENT_ID, CLIENT_SECRET, client.ClientSecretBasic(CLIENT_SECRET), {
       execute: [client.allowInsecureRequests],

@@ -17,7 +17,7 @@ const CLIENT_AUTHENTICATION_PATHS = /^\/token(?:\/|$)/i;
 
 /** An admitted client authentication: what each guard is told once it is answered, and whether the client proved itself. */
 interface Attempt {
-  readonly clientId: string;
+  readonly clientId: string | undefined;
   readonly outcomes: readonly ClientAuthenticationOutcome[];
   proved: boolean;
 }
@@ -29,8 +29,8 @@ type ReplayDetection = { unique(iss: string, jti: string, exp: number): Promise<
  * Puts every module's client authentication guard (`HttpContext.clientAuthenticationGuards`) around the
  * provider's own client authentication, on the routes of CLIENT_AUTHENTICATION_ROUTES, whichever lane
  * brought the request (docs/protocol.md §5.5):
- * - the guards are asked when the library looks the named client up, the first step after it read the
- *   `client_id` (HTTP Basic or the form) and before any secret or assertion is looked at; a refusal is
+ * - the guards are asked when the library has looked the named client up, the first step after it read
+ *   the `client_id` (HTTP Basic or the form), and before any secret or assertion is looked at; a refusal is
  *   the library's `invalid_client` answer, 429 with `Retry-After` when it says when to come back (OAuth
  *   has no "locked"; a client knows 429), so the request costs no comparison and no signature check;
  * - a client proved itself when its secret compared equal or its assertion was verified (and not
@@ -54,11 +54,13 @@ export function guardClientAuthentication(provider: ProviderInstance, errors: Pr
     value: (id: string) => {
       const ctx = currentContext();
       if (ctx === undefined || typeof id !== 'string' || !CLIENT_AUTHENTICATION_ROUTES.has(ctx.oidc.route) || attempts.has(ctx)) return find(id);
-      return admit(ctx, id).then(() => find(id));
+      // Looked up first: the guards count an id no client has under the address alone (so made-up ids
+      // cannot fill their store), and the lookup compares no secret.
+      return find(id).then((client) => admit(ctx, client === undefined ? undefined : id).then(() => client));
     },
   });
 
-  async function admit(ctx: KoaContextWithOIDC, clientId: string): Promise<void> {
+  async function admit(ctx: KoaContextWithOIDC, clientId: string | undefined): Promise<void> {
     const origin: RequestOrigin = { ...(handedOverRequestOrigin(ctx.req) ?? requestOrigin(ctx)), endpoint: `${ctx.method} oidc:${ctx.oidc.route}` };
     const outcomes: ClientAuthenticationOutcome[] = [];
     try {

@@ -10,7 +10,8 @@ import type { ThrottleStore } from './throttle-store.js';
 /** An OAuth client authenticating at a token endpoint: where from, and the `client_id` the request names. */
 export interface ClientAuthenticationSubject {
   readonly origin: RequestOrigin;
-  readonly clientId: string;
+  /** The `client_id` the request names, when a client of that id is registered; undefined when none is. */
+  readonly clientId: string | undefined;
 }
 
 /** What to tell the throttle of an admitted client authentication once it is answered. */
@@ -26,12 +27,14 @@ const MAX_KEYED_CLIENT_ID = 256;
 
 /**
  * The throttle key of a client authentication (docs/protocol.md §5.5): `client`, the client's address
- * group (an IPv6 address's /64 network) and the `client_id` as sent (client ids are case-sensitive).
- * No username key starts with `client `: those start with an address. An unknown client_id counts too,
- * and a request body may hold one of some 50,000 characters: past MAX_KEYED_CLIENT_ID it is keyed by
- * its SHA-256, so a flood of long made-up ids fills the store with short keys, not with the ids.
+ * group (an IPv6 address's /64 network) and the registered `client_id` as sent (client ids are
+ * case-sensitive), past MAX_KEYED_CLIENT_ID characters its SHA-256. Ids no client has share one key
+ * per address group, `unknown-client <group>`: made-up ids cost the store one key per address, so a
+ * flood of them can neither fill it (which would lock every new key, everyone's) nor grow it. No
+ * username key starts with `client ` or `unknown-client `: those start with an address.
  */
-export function clientThrottleKey(clientAddress: string, clientId: string): string {
+export function clientThrottleKey(clientAddress: string, clientId: string | undefined): string {
+  if (clientId === undefined) return `unknown-client ${clientAddressGroup(clientAddress)}`;
   const keyed = clientId.length <= MAX_KEYED_CLIENT_ID ? clientId : `sha256:${createHash('sha256').update(clientId).digest('base64url')}`;
   return `client ${clientAddressGroup(clientAddress)} ${keyed}`;
 }
@@ -65,7 +68,8 @@ export class ClientAuthenticationThrottle {
     return {
       failed: async () => {
         const lock = await this.locks.failed(key);
-        if (lock) this.events.emit({ type: 'client.throttled', key, client: subject.clientId, ...lock } satisfies ClientThrottledEvent, subject.origin);
+        const { clientId } = subject;
+        if (lock) this.events.emit({ type: 'client.throttled', key, ...(clientId !== undefined && { client: clientId }), ...lock } satisfies ClientThrottledEvent, subject.origin);
       },
       authenticated: state === undefined ? NOTHING_TO_FORGET : () => this.locks.reset(key),
     };

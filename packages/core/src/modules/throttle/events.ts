@@ -12,10 +12,10 @@ export type AuthenticationThrottledEvent = {
 /** The throttle module's event (docs/protocol.md §5.5): an address and OAuth client reached the failure threshold at the token endpoints and are locked. */
 export type ClientThrottledEvent = {
   readonly type: 'client.throttled';
-  /** `client`, the client's address group (an IPv6 address's /64) and the client_id the lock is on. */
+  /** `client`, the client's address group (an IPv6 address's /64) and the client_id the lock is on; `unknown-client` and the group for ids no client has. */
   readonly key: string;
-  /** The client_id the failed requests named. */
-  readonly client: string;
+  /** The registered client_id the failed requests named; none for ids no client has. */
+  readonly client?: string;
   readonly lockSeconds: number;
   readonly failures: number;
 };

@@ -51,6 +51,12 @@ describe('client authentication throttle (docs/protocol.md §5.5)', () => {
     expect(clientThrottleKey('203.0.113.9', 'rp')).to.not.equal(throttleKey('203.0.113.9', 'rp'));
   });
 
+  it('keys an id no client has by the address group alone, apart from every client and username key', () => {
+    expect(clientThrottleKey('203.0.113.9', undefined)).to.equal('unknown-client 203.0.113.9');
+    expect(clientThrottleKey('2001:db8:0:7::1', undefined)).to.equal('unknown-client 2001:db8:0:7::/64');
+    expect(clientThrottleKey('203.0.113.9', undefined)).to.not.equal(throttleKey('203.0.113.9', undefined)).and.not.equal(throttleKey('203.0.113.9', 'unknown-client'));
+  });
+
   it('keys a client_id longer than 256 characters by its SHA-256: a flood of long made-up ids keeps short keys, each id still its own', async () => {
     const long = 'x'.repeat(50_000);
     const key = clientThrottleKey('203.0.113.9', long);
