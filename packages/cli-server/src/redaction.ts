@@ -151,8 +151,8 @@ export class Redaction {
         this.cleanMembers.clear();
         this.cleanMemberCount = 0;
       }
-      const kept = this.cleanMembers.get(key) ?? new Map<string, string>();
-      if (kept.size === 0) this.cleanMembers.set(key, kept);
+      let kept = this.cleanMembers.get(key);
+      if (kept === undefined) this.cleanMembers.set(key, (kept = new Map<string, string>()));
       kept.set(text, member);
       this.cleanMemberCount += 1;
     }
@@ -163,7 +163,7 @@ export class Redaction {
     let secret = this.secretKeyDecisions.get(key);
     if (secret === undefined) {
       secret = this.secretKeys.has(key.toLowerCase());
-      // Keys come from code, not from requests, but a map of them stays bounded all the same.
+      // Most keys come from code; whatever an object logged holds, the map stays bounded.
       if (this.secretKeyDecisions.size >= MAX_CLEAN_TEXTS) this.secretKeyDecisions.clear();
       this.secretKeyDecisions.set(key, secret);
     }
