@@ -1,5 +1,6 @@
 import type {
   CasCore,
+  ClientAuthenticationGuard,
   Credential,
   CredentialsPrompt,
   EventSink,
@@ -24,6 +25,9 @@ import type { RequestObserver } from './observability/observe-requests.js';
 import type { CredentialExtractor } from './request/credentials.js';
 import type { FailureRendering, Route, RouteInput, Step } from './routes/route.js';
 import type { ValidationAnswerExtras } from './validation/validation-views.js';
+
+/** A guard on a mounted provider's client authentication, its subject and its outcome: core's port, which the throttle module implements. */
+export type { ClientAuthenticationGuard, ClientAuthenticationOutcome, ClientAuthenticationSubject } from '@tessera/core';
 
 export type { Step } from './routes/route.js';
 
@@ -159,31 +163,6 @@ export interface HttpExtensions {
   readonly loginPrompts?: readonly LoginPromptPart[];
   /** Where the browser goes after a logout at /logout, for the sessions the module has more to end for (taken by the login module's logout). */
   readonly afterLogout?: AfterLogout;
-}
-
-/** An OAuth client authenticating to a mounted provider: where the request comes from, and the `client_id` it names (HTTP Basic or the form). */
-export interface ClientAuthenticationAttempt {
-  readonly origin: RequestOrigin;
-  /** The `client_id` the request names, when the provider has a client of that id; undefined when it has none. */
-  readonly clientId: string | undefined;
-}
-
-/**
- * A guard on the client authentication of a mounted provider's endpoints. `admit` is asked once the named
- * client was looked up and before its secret or assertion is, once per request: it throws a core error to refuse the
- * request (the oidc module answers a ThrottledError 429 `invalid_client` with `Retry-After`,
- * docs/protocol.md §5.5), else resolves with what to tell once the request is answered.
- */
-export interface ClientAuthenticationGuard {
-  admit(attempt: ClientAuthenticationAttempt): Promise<ClientAuthenticationOutcome>;
-}
-
-/** What a client authentication guard is told of a request it admitted, once answered: one of them, or neither when the client's credentials were never judged. */
-export interface ClientAuthenticationOutcome {
-  /** The client's secret or assertion was refused (`invalid_client`). */
-  failed(): Promise<void>;
-  /** The client's secret or assertion was accepted. */
-  authenticated(): Promise<void>;
 }
 
 /**

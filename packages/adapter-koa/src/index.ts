@@ -4,9 +4,9 @@ export { loginPromptPart } from './http-module.js';
 export type {
   AfterLogout,
   AfterLogoutStep,
-  ClientAuthenticationAttempt,
   ClientAuthenticationGuard,
   ClientAuthenticationOutcome,
+  ClientAuthenticationSubject,
   AppDependencies,
   BrowserSessions,
   DirectLane,

@@ -13,7 +13,7 @@ import {
   type TicketStore,
 } from '@tessera/core';
 import { GrantProxyTicket, IssueProxyGrantingTicket, type ProxyCallback } from '@tessera/core/modules/proxy';
-import { AuthenticationThrottle, RequestRateLimit, type ThrottleSettings, type RequestRateSettings } from '@tessera/core/modules/throttle';
+import { AuthenticationThrottle, FailureLocks, RequestRateLimit, type ThrottleSettings, type RequestRateSettings } from '@tessera/core/modules/throttle';
 import { CasJwtCodec, JwtTickets, generateTokenKeys, type TokenKeys } from '@tessera/core/modules/tokens';
 import { expect } from 'chai';
 import request from 'supertest';
@@ -122,7 +122,7 @@ export function testServer(setup: ServerSetup = {}) {
   });
   const registry = new ListServiceRegistry(SERVICES);
   const throttleStore = new MapThrottleStore();
-  const authenticationThrottle = setup.throttle && new AuthenticationThrottle(throttleStore, clock, setup.throttle, events, ['usernamePassword', 'otp']);
+  const authenticationThrottle = setup.throttle && new AuthenticationThrottle(new FailureLocks(throttleStore, clock, setup.throttle), events, ['usernamePassword', 'otp']);
   const servicePolicies = setup.servicePolicies ?? builtInServicePolicies();
   const core = testCore({
     tickets: setup.tickets ?? tickets,

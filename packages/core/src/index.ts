@@ -22,6 +22,7 @@ export * from './domain/tickets/ticket-ids.js';
 export type * from './ports/admission-rule.js';
 export * from './ports/authentication-listener.js';
 export * from './ports/authentication-policy.js';
+export type * from './ports/client-authentication-guard.js';
 export * from './ports/clock.js';
 export * from './ports/credential-handler.js';
 export * from './ports/event-sink.js';

@@ -37,7 +37,8 @@ type ReplayDetection = { unique(iss: string, jti: string, exp: number): Promise<
  *   replayed), as the library decides it;
  * - once the provider answered, before the answer is sent, each guard is told: `failed` for a 401
  *   (`invalid_client`, the library's only 401 on these routes), `authenticated` for a proved client,
- *   nothing otherwise (a request the library refused before the client's credentials were judged).
+ *   `unjudged` otherwise (a public client, which has nothing to prove, or a request the library refused
+ *   before the client's credentials were judged).
  * Nothing is installed when no module guards.
  */
 export function guardClientAuthentication(provider: ProviderInstance, errors: ProviderLibrary['errors'], guards: readonly ClientAuthenticationGuard[], options: HttpOptions): void {
@@ -109,7 +110,6 @@ export function guardClientAuthentication(provider: ProviderInstance, errors: Pr
     const attempt = attempts.get(ctx);
     if (attempt === undefined) return;
     attempts.delete(ctx);
-    if (ctx.status === 401) for (const outcome of attempt.outcomes) await outcome.failed();
-    else if (attempt.proved) for (const outcome of attempt.outcomes) await outcome.authenticated();
+    for (const outcome of attempt.outcomes) await (ctx.status === 401 ? outcome.failed() : attempt.proved ? outcome.authenticated() : outcome.unjudged());
   }
 }

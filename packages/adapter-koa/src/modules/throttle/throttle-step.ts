@@ -11,10 +11,12 @@ import { requestOrigin } from '../../request/request-origin.js';
 
 /**
  * The throttle module's credential guard (docs/protocol.md §5), placed after the body is read and before
- * the handler checks credentials: a locked key is refused (ThrottledError → 423) before any password
- * hash is computed. Afterwards a 401 counts as a failure; nothing else counts. A success forgets a key
- * only through the Authenticator, which knows whose credentials it accepted: the username a request
- * names may not be whom it logged in (a certificate's owner beside another user's name).
+ * the handler checks credentials: it counts the attempt first, and a key locked or whose window already
+ * counts `threshold` attempts is refused (ThrottledError → 423) before any password hash is computed, so
+ * requests sent at once cannot all be checked. Afterwards a 401 leaves the attempt counted as a failure;
+ * any other answer gives it back unless a success forgot the key. A success forgets a key only through
+ * the Authenticator, which knows whose credentials it accepted: the username a request names may not be
+ * whom it logged in (a certificate's owner beside another user's name).
  * Requests not meeting `condition` pass untouched.
  */
 export function throttleStep(throttle: AuthenticationThrottle, options: HttpOptions, condition?: RequestCondition): Step {
@@ -24,15 +26,15 @@ export function throttleStep(throttle: AuthenticationThrottle, options: HttpOpti
       return;
     }
     const subject: ThrottleSubject = { origin: requestOrigin(ctx), username: usernameOf(ctx) };
-    await throttle.check(subject);
+    const attempt = await throttle.admit(subject);
     try {
       await next();
     } catch (thrown) {
-      if (statusOfThrown(thrown, options) === 401) await throttle.failed(subject);
+      await (statusOfThrown(thrown, options) === 401 ? attempt.failed() : attempt.answered());
       throw thrown;
     }
     // CAS counts 401 answers only.
-    if (ctx.status === 401) await throttle.failed(subject);
+    await (ctx.status === 401 ? attempt.failed() : attempt.answered());
   };
   return withErrors(step, { THROTTLED: 'Too many failed logins from this address for this username: locked for `Retry-After` seconds.' });
 }

@@ -1,5 +1,5 @@
 import { throttleModule } from '@tessera/adapter-koa/modules/throttle';
-import { AuthenticationThrottle, ClientAuthenticationThrottle, RequestRateLimit } from '@tessera/core/modules/throttle';
+import { AuthenticationThrottle, ClientAuthenticationThrottle, FailureLocks, RequestRateLimit } from '@tessera/core/modules/throttle';
 import { key, KEYS } from '../../keys.js';
 import { openModuleStore } from '../../storage/module-stores.js';
 import type { ModuleRegistration } from '../module.js';
@@ -7,6 +7,7 @@ import type { throttleSections } from './config.js';
 import { throttleStores, type ThrottleStores } from './stores/index.js';
 
 const STORES = key<ThrottleStores>('throttle: stores');
+const LOCKS = key<FailureLocks>('throttle: failure locks');
 const THROTTLE = key<AuthenticationThrottle>('throttle: authentication');
 
 /** The login form's buckets beside the validation limit's (bare addresses) in the one request-rate store. */
@@ -28,16 +29,18 @@ export const registerThrottleModule: ModuleRegistration<typeof throttleSections>
   const { validation, loginForm, authorization } = throttle;
   // A resource: on Mongo the stores create their indexes, which `open()` awaits; the storage closes the connection.
   binder.resource(STORES, [KEYS.StorageConnection], (connection) => openModuleStore(connection, throttleStores(throttle)), () => undefined);
-  binder.resolved(THROTTLE, [STORES, KEYS.Clock, KEYS.EventSink], ({ failures }, clock, events) => new AuthenticationThrottle(failures, clock, throttle.failure, events, usernameKinds));
+  // One lock policy on the one failure store: logins' keys and clients' keys never collide (clientThrottleKey).
+  binder.resolved(LOCKS, [STORES, KEYS.Clock], ({ failures }, clock) => new FailureLocks(failures, clock, throttle.failure));
+  binder.resolved(THROTTLE, [LOCKS, KEYS.EventSink], (locks, events) => new AuthenticationThrottle(locks, events, usernameKinds));
   binder.resolved(KEYS.AuthenticationListener, [THROTTLE], (throttle) => throttle);
-  binder.resolved(KEYS.HttpModule, [THROTTLE, STORES, KEYS.Clock, KEYS.EventSink], (authentication, { failures, requestRates: rates }, clock, events) => {
+  binder.resolved(KEYS.HttpModule, [THROTTLE, LOCKS, STORES, KEYS.Clock, KEYS.EventSink], (authentication, locks, { requestRates: rates }, clock, events) => {
     const { requestsPerSecond, burst } = validation;
     return throttleModule({
       authentication,
       ...(requestsPerSecond !== undefined && { validationRate: new RequestRateLimit(rates, clock, { burst, requestsPerSecond }) }),
       formRate: new RequestRateLimit(rates, clock, loginForm, LOGIN_FORM_SCOPE),
       authorizationRate: new RequestRateLimit(rates, clock, authorization, AUTHORIZATION_SCOPE),
-      clientAuthentication: new ClientAuthenticationThrottle(failures, clock, throttle.failure, events),
+      clientAuthentication: new ClientAuthenticationThrottle(locks, events),
     });
   });
 };

@@ -3,11 +3,9 @@ import { clientAddressGroup } from '../../domain/client-address.js';
 import type { CredentialType } from '../../domain/authentication/credential.js';
 import type { RequestOrigin } from '../../domain/events.js';
 import type { AuthenticationListener } from '../../ports/authentication-listener.js';
-import type { Clock } from '../../ports/clock.js';
 import type { EventSink } from '../../ports/event-sink.js';
 import type { AuthenticationThrottledEvent } from './events.js';
-import { FailureLocks, type ThrottleSettings } from './failure-locks.js';
-import type { ThrottleStore } from './throttle-store.js';
+import type { FailureLocks } from './failure-locks.js';
 
 /** Whose failures are counted together (docs/protocol.md §5): the request's client address (an IPv6 one by its /64), and the username it sent if any. */
 export interface ThrottleSubject {
@@ -30,40 +28,49 @@ function normalizedUsername(username: string | undefined): string | undefined {
   return username?.trim().toLowerCase() || undefined;
 }
 
+/** A login attempt the throttle counted: what to tell it once the request is answered, one of the two. */
+export interface AuthenticationAttempt {
+  /** Answered 401: the attempt stays counted, and locks the key once the count reached the threshold. */
+  failed(): Promise<void>;
+  /** Answered otherwise: given back, unless a success forgot its key meanwhile (then there is nothing to give back). */
+  answered(): Promise<void>;
+}
+
 /**
- * The throttle module's decisions (docs/protocol.md §5). The caller asks `check` before any credential is
- * looked at, so a locked key costs no password hash, and reports a 401 as `failed`. A success is told by
- * the Authenticator itself (`authenticated`, as its listener), with the credentials it accepted: it
- * forgets only the keys of the usernames they proved, never the key a request merely named.
+ * The throttle module's decisions (docs/protocol.md §5). The caller asks `admit` before any credential is
+ * looked at: it counts the attempt, or refuses it while the key is locked or already has `threshold`
+ * attempts in its window, so a refused key costs no password hash and no more than `threshold`
+ * guesses are checked however many arrive at once. A 401 is then reported as the attempt's `failed`.
+ * A success is told by the Authenticator itself (`authenticated`, as its listener), with the credentials
+ * it accepted: it forgets only the keys of the usernames they proved, never the key a request merely named.
  */
 export class AuthenticationThrottle implements AuthenticationListener {
   private readonly usernameKinds: ReadonlySet<CredentialType>;
-  private readonly locks: FailureLocks;
+  /** The keys each request's success forgot, so its answer gives nothing back to a key since counted afresh. */
+  private readonly forgotten = new WeakMap<RequestOrigin, Set<string>>();
 
   constructor(
-    store: ThrottleStore,
-    clock: Clock,
-    settings: ThrottleSettings,
+    private readonly locks: FailureLocks,
     private readonly events: EventSink,
     /** The credential kinds whose shown id is the username they prove (a password, a one-time code), as their makers declare. */
     usernameKinds: Iterable<CredentialType>,
   ) {
-    this.locks = new FailureLocks(store, clock, settings);
     this.usernameKinds = new Set(usernameKinds);
   }
 
-  /** Throws ThrottledError, with the whole seconds left, while the subject's key is locked. */
-  async check(subject: ThrottleSubject): Promise<void> {
-    await this.locks.check(keyOf(subject));
-  }
-
-  async failed(subject: ThrottleSubject): Promise<void> {
-    const key = keyOf(subject);
-    const lock = await this.locks.failed(key);
-    if (lock) {
-      const username = normalizedUsername(subject.username);
-      this.events.emit({ type: 'authentication.throttled', key, ...(username && { username }), ...lock } satisfies AuthenticationThrottledEvent, subject.origin);
-    }
+  /** Counts the attempt; throws ThrottledError, with the whole seconds to wait, while the subject's key is locked or its window full. */
+  async admit(subject: ThrottleSubject): Promise<AuthenticationAttempt> {
+    const attempt = await this.locks.admit(keyOf(subject));
+    return {
+      failed: async () => {
+        const lock = await this.locks.failed(attempt);
+        if (lock) {
+          const username = normalizedUsername(subject.username);
+          this.events.emit({ type: 'authentication.throttled', key: attempt.key, ...(username && { username }), ...lock } satisfies AuthenticationThrottledEvent, subject.origin);
+        }
+      },
+      answered: () => (this.forgotten.get(subject.origin)?.has(attempt.key) ? Promise.resolve() : this.locks.unjudged(attempt)),
+    };
   }
 
   /**
@@ -76,6 +83,9 @@ export class AuthenticationThrottle implements AuthenticationListener {
     const usernames = authentication.credentials.filter(({ type }) => this.usernameKinds.has(type)).map(({ id }) => id);
     const keys = new Set(usernames.length === 0 ? [throttleKey(origin.clientAddress)] : usernames.map((username) => throttleKey(origin.clientAddress, username)));
     for (const key of keys) await this.locks.reset(key);
+    const forgotten = this.forgotten.get(origin);
+    if (forgotten === undefined) this.forgotten.set(origin, keys);
+    else for (const key of keys) forgotten.add(key);
   }
 }
 

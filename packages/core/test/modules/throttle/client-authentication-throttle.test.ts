@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { expect } from 'chai';
-import { ThrottledError } from '@tessera/core';
-import { ClientAuthenticationThrottle, clientThrottleKey, throttleKey, type ThrottleStore } from '@tessera/core/modules/throttle';
+import { ThrottledError, type ClientAuthenticationOutcome } from '@tessera/core';
+import { ClientAuthenticationThrottle, clientThrottleKey, FailureLocks, throttleKey, type ThrottleStore } from '@tessera/core/modules/throttle';
 import { FixedClock, RecordingEvents } from '../../fakes.js';
 import { MapThrottleStore } from '@tessera/testkit/modules/throttle';
 
@@ -14,8 +14,9 @@ function countingStore(): { store: ThrottleStore; calls: string[] } {
   const calls: string[] = [];
   const store: ThrottleStore = {
     get: (key) => (calls.push('get'), inner.get(key)),
-    recordFailure: (key, now, windowMs) => (calls.push('recordFailure'), inner.recordFailure(key, now, windowMs)),
-    lock: (key, now, until) => (calls.push('lock'), inner.lock(key, now, until)),
+    countAttempt: (key, now, windowMs, limit) => (calls.push('countAttempt'), inner.countAttempt(key, now, windowMs, limit)),
+    releaseAttempt: (key, windowEndsAt) => (calls.push('releaseAttempt'), inner.releaseAttempt(key, windowEndsAt)),
+    lock: (key, now, until, minAttempts) => (calls.push('lock'), inner.lock(key, now, until, minAttempts)),
     reset: (key) => (calls.push('reset'), inner.reset(key)),
   };
   return { store, calls };
@@ -25,12 +26,14 @@ function throttle() {
   const clock = new FixedClock();
   const events = new RecordingEvents();
   const { store, calls } = countingStore();
-  return { clock, events, calls, throttle: new ClientAuthenticationThrottle(store, clock, { threshold: 3, rangeSeconds: 60, lockSeconds: 60, maxLockSeconds: 200 }, events) };
+  const locks = new FailureLocks(store, clock, { threshold: 3, rangeSeconds: 60, lockSeconds: 60, maxLockSeconds: 200 });
+  return { clock, events, calls, throttle: new ClientAuthenticationThrottle(locks, events) };
 }
 
-async function retryAfter(admitted: Promise<unknown>): Promise<number | 'open'> {
+/** A request admitted is answered without judging the client (its attempt given back): 'open'; else the refusal's Retry-After. */
+async function retryAfter(admitted: Promise<ClientAuthenticationOutcome | void>): Promise<number | 'open'> {
   try {
-    await admitted;
+    await (await admitted)?.unjudged();
     return 'open';
   } catch (error) {
     if (!(error instanceof ThrottledError)) throw error;
@@ -82,10 +85,31 @@ describe('client authentication throttle (docs/protocol.md §5.5)', () => {
     expect(await retryAfter(subject.admit(SUBJECT))).to.equal('open');
   });
 
-  it('a client that never failed costs one lookup per request, and its success writes nothing', async () => {
+  it('a client authenticating costs one atomic count and one reset; one never judged, a count and its release', async () => {
     const { throttle: subject, calls } = throttle();
     await (await subject.admit(SUBJECT)).authenticated();
-    expect(calls).to.deep.equal(['get']);
+    expect(calls).to.deep.equal(['countAttempt', 'reset']);
+    calls.length = 0;
+    await (await subject.admit(SUBJECT)).unjudged();
+    expect(calls).to.deep.equal(['countAttempt', 'releaseAttempt']);
+  });
+
+  it('counts each attempt before the secret is compared: of many at once, `threshold` are admitted, the rest refused; their failures lock once', async () => {
+    const { throttle: subject, events } = throttle();
+    const admitted = await Promise.allSettled(Array.from({ length: 20 }, () => subject.admit(SUBJECT)));
+    const outcomes = admitted.flatMap((outcome) => (outcome.status === 'fulfilled' ? [outcome.value] : []));
+    expect(outcomes).to.have.length(3);
+    expect(admitted.filter((outcome) => outcome.status === 'rejected' && outcome.reason instanceof ThrottledError)).to.have.length(17);
+    await Promise.all(outcomes.map((outcome) => outcome.failed()));
+    expect(events.ofType('client.throttled')).to.deep.equal([{ type: 'client.throttled', key: 'client 203.0.113.9 rp', client: 'rp', lockSeconds: 60, failures: 3 }]);
+    expect(await retryAfter(subject.admit(SUBJECT))).to.equal(60);
+  });
+
+  it('an attempt never judged (a public client, a request refused first) gives its count back: such requests never fill the window', async () => {
+    const { throttle: subject } = throttle();
+    for (let i = 0; i < 10; i++) await (await subject.admit(SUBJECT)).unjudged();
+    await fail(subject, 2);
+    expect(await retryAfter(subject.admit(SUBJECT).then((outcome) => outcome.unjudged())), 'two failures counted').to.equal('open');
   });
 
   it('a success forgets the failures counted before it, and the doubling of the next lock', async () => {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { ThrottledError, type Authentication } from '@tessera/core';
-import { AuthenticationThrottle, throttleKey } from '@tessera/core/modules/throttle';
+import { AuthenticationThrottle, FailureLocks, throttleKey, type ThrottleSubject } from '@tessera/core/modules/throttle';
 import { FixedClock, RecordingEvents } from '../../fakes.js';
 import { MapThrottleStore } from '@tessera/testkit/modules/throttle';
 
@@ -12,12 +12,22 @@ function throttle(settings = { threshold: 3, rangeSeconds: 60, lockSeconds: 60, 
   const clock = new FixedClock();
   const store = new MapThrottleStore();
   const events = new RecordingEvents();
-  return { clock, store, events, throttle: new AuthenticationThrottle(store, clock, settings, events, ['usernamePassword', 'otp']) };
+  return { clock, store, events, throttle: new AuthenticationThrottle(new FailureLocks(store, clock, settings), events, ['usernamePassword', 'otp']) };
 }
 
 /** A success with these credentials, as the Authenticator reports it to its listeners. */
 function authenticatedBy(credentials: Authentication['credentials'], principal = 'casuser'): Authentication {
   return { principal: { id: principal, attributes: {} }, authenticatedAt: 0, credentials, successes: {}, attributes: {} };
+}
+
+/** A request of its own (a success told for another request's origin forgets nothing of it) admitted and answered without a 401: its attempt given back. */
+async function probe(subject: AuthenticationThrottle, who: ThrottleSubject): Promise<void> {
+  await (await subject.admit({ ...who, origin: { ...who.origin } })).answered();
+}
+
+/** A request the throttle admits and that is answered 401. */
+async function failOnce(subject: AuthenticationThrottle, who: ThrottleSubject): Promise<void> {
+  await (await subject.admit(who)).failed();
 }
 
 async function retryAfter(check: Promise<void>): Promise<number | 'open'> {
@@ -31,7 +41,7 @@ async function retryAfter(check: Promise<void>): Promise<number | 'open'> {
 }
 
 async function fail(subject: AuthenticationThrottle, times: number): Promise<void> {
-  for (let i = 0; i < times; i++) await subject.failed(SUBJECT);
+  for (let i = 0; i < times; i++) await failOnce(subject, SUBJECT);
 }
 
 describe('throttle policy (docs/protocol.md §5)', () => {
@@ -54,41 +64,41 @@ describe('throttle policy (docs/protocol.md §5)', () => {
     const from = (clientAddress: string) => ({ origin: { clientAddress, requestId: clientAddress }, username: 'casuser' });
     const first = from('2001:db8:0:7::1');
     const second = from('2001:db8:0:7:8c3e:11ff:fe42:9a01');
-    await subject.failed(first);
-    await subject.failed(second);
-    expect(await retryAfter(subject.check(first))).to.equal('open');
-    await subject.failed(second);
-    expect(await retryAfter(subject.check(first))).to.equal(60);
-    expect(await retryAfter(subject.check(second))).to.equal(60);
-    expect(await retryAfter(subject.check(from('2001:db8:0:7::ffff')))).to.equal(60);
-    expect(await retryAfter(subject.check(from('2001:db8:0:8::1')))).to.equal('open');
+    await failOnce(subject, first);
+    await failOnce(subject, second);
+    expect(await retryAfter(probe(subject, first))).to.equal('open');
+    await failOnce(subject, second);
+    expect(await retryAfter(probe(subject, first))).to.equal(60);
+    expect(await retryAfter(probe(subject, second))).to.equal(60);
+    expect(await retryAfter(probe(subject, from('2001:db8:0:7::ffff')))).to.equal(60);
+    expect(await retryAfter(probe(subject, from('2001:db8:0:8::1')))).to.equal('open');
     expect(events.ofType('authentication.throttled')).to.deep.equal([{ type: 'authentication.throttled', key: '2001:db8:0:7::/64 casuser', username: 'casuser', lockSeconds: 60, failures: 3 }]);
   });
 
   it("a success from one address of a /64 forgets the network's failures for the user it proved", async () => {
     const { throttle: subject } = throttle();
     const from = (clientAddress: string) => ({ origin: { clientAddress, requestId: clientAddress }, username: 'casuser' });
-    await subject.failed(from('2001:db8:0:7::1'));
-    await subject.failed(from('2001:db8:0:7::2'));
+    await failOnce(subject, from('2001:db8:0:7::1'));
+    await failOnce(subject, from('2001:db8:0:7::2'));
     await subject.authenticated(authenticatedBy([{ type: 'usernamePassword', id: 'casuser' }]), from('2001:db8:0:7::3').origin);
-    await subject.failed(from('2001:db8:0:7::4'));
-    await subject.failed(from('2001:db8:0:7::5'));
-    expect(await retryAfter(subject.check(from('2001:db8:0:7::1'))), 'two failures since the success').to.equal('open');
-    await subject.failed(from('2001:db8:0:7::6'));
-    expect(await retryAfter(subject.check(from('2001:db8:0:7::1'))), 'the third').to.equal(60);
+    await failOnce(subject, from('2001:db8:0:7::4'));
+    await failOnce(subject, from('2001:db8:0:7::5'));
+    expect(await retryAfter(probe(subject, from('2001:db8:0:7::1'))), 'two failures since the success').to.equal('open');
+    await failOnce(subject, from('2001:db8:0:7::6'));
+    expect(await retryAfter(probe(subject, from('2001:db8:0:7::1'))), 'the third').to.equal(60);
   });
 
   it('locks at the threshold within the range, for lockSeconds, then lets the key try again', async () => {
     const { throttle: subject, clock, events } = throttle();
     await fail(subject, 2);
-    expect(await retryAfter(subject.check(SUBJECT))).to.equal('open');
+    expect(await retryAfter(probe(subject, SUBJECT))).to.equal('open');
     await fail(subject, 1);
-    expect(await retryAfter(subject.check(SUBJECT))).to.equal(60);
-    expect(await retryAfter(subject.check({ origin: ORIGIN, username: 'alice' }))).to.equal('open');
+    expect(await retryAfter(probe(subject, SUBJECT))).to.equal(60);
+    expect(await retryAfter(probe(subject, { origin: ORIGIN, username: 'alice' }))).to.equal('open');
     clock.advanceSeconds(59.5);
-    expect(await retryAfter(subject.check(SUBJECT))).to.equal(1);
+    expect(await retryAfter(probe(subject, SUBJECT))).to.equal(1);
     clock.advanceSeconds(0.5);
-    expect(await retryAfter(subject.check(SUBJECT))).to.equal('open');
+    expect(await retryAfter(probe(subject, SUBJECT))).to.equal('open');
     expect(events.ofType('authentication.throttled')).to.deep.equal([{ type: 'authentication.throttled', key: KEY, username: 'casuser', lockSeconds: 60, failures: 3 }]);
     expect(events.origins.get(events.ofType('authentication.throttled')[0]!)).to.equal(ORIGIN);
   });
@@ -98,7 +108,7 @@ describe('throttle policy (docs/protocol.md §5)', () => {
     await fail(subject, 2);
     clock.advanceSeconds(60);
     await fail(subject, 2);
-    expect(await retryAfter(subject.check(SUBJECT))).to.equal('open');
+    expect(await retryAfter(probe(subject, SUBJECT))).to.equal('open');
   });
 
   it('doubles each further lock without a success, up to maxLockSeconds', async () => {
@@ -106,7 +116,7 @@ describe('throttle policy (docs/protocol.md §5)', () => {
     const schedule: (number | 'open')[] = [];
     for (let round = 0; round < 4; round++) {
       await fail(subject, 3);
-      const seconds = await retryAfter(subject.check(SUBJECT));
+      const seconds = await retryAfter(probe(subject, SUBJECT));
       schedule.push(seconds);
       clock.advanceSeconds(typeof seconds === 'number' ? seconds : 0);
     }
@@ -120,16 +130,16 @@ describe('throttle policy (docs/protocol.md §5)', () => {
     await fail(subject, 2);
     await subject.authenticated(authenticatedBy([{ id: 'casuser', type: 'usernamePassword' }]), ORIGIN);
     await fail(subject, 2);
-    expect(await retryAfter(subject.check(SUBJECT))).to.equal('open');
+    expect(await retryAfter(probe(subject, SUBJECT))).to.equal('open');
     await fail(subject, 1);
-    expect(await retryAfter(subject.check(SUBJECT))).to.equal(60);
+    expect(await retryAfter(probe(subject, SUBJECT))).to.equal(60);
   });
 
   it("forgets only the keys of the usernames the accepted credentials proved: another principal's success beside a username never does", async () => {
     const { throttle: subject, store } = throttle();
     const address = { origin: ORIGIN };
     await fail(subject, 2);
-    await subject.failed(address);
+    await failOnce(subject, address);
     // alice's name was sent beside mallory's certificate: mallory logged in.
     await subject.authenticated(authenticatedBy([{ id: 'CN=mallory,O=Example', type: 'x509' }], 'CN=mallory,O=Example'), ORIGIN);
     expect(await store.get(KEY)).to.deep.include({ failures: 2 });
@@ -148,16 +158,59 @@ describe('throttle policy (docs/protocol.md §5)', () => {
 
   it('a lock of an address alone (no username sent) reports no username', async () => {
     const { throttle: subject, events } = throttle();
-    for (let i = 0; i < 3; i++) await subject.failed({ origin: ORIGIN, username: ' ' });
+    for (let i = 0; i < 3; i++) await failOnce(subject, { origin: ORIGIN, username: ' ' });
     expect(events.ofType('authentication.throttled')).to.deep.equal([{ type: 'authentication.throttled', key: '203.0.113.9', lockSeconds: 60, failures: 3 }]);
   });
 
-  it('never extends a lock with failures reported while it holds', async () => {
-    const { throttle: subject, clock, events } = throttle();
+  it('refuses attempts while a lock holds, without counting or extending it', async () => {
+    const { throttle: subject, clock, events, store } = throttle();
     await fail(subject, 3);
     clock.advanceSeconds(30);
-    await fail(subject, 5);
-    expect(await retryAfter(subject.check(SUBJECT))).to.equal(30);
+    for (let i = 0; i < 5; i++) expect(await retryAfter(failOnce(subject, SUBJECT))).to.equal(30);
+    expect(await store.get(KEY)).to.include({ failures: 0, locks: 1 });
     expect(events.ofType('authentication.throttled')).to.have.length(1);
+  });
+
+  it('counts each attempt before its credential is checked: of many at once, `threshold` are admitted, the rest refused until the window ends', async () => {
+    const { throttle: subject, clock, events } = throttle();
+    const admitted = await Promise.allSettled(Array.from({ length: 20 }, () => subject.admit(SUBJECT)));
+    const attempts = admitted.flatMap((outcome) => (outcome.status === 'fulfilled' ? [outcome.value] : []));
+    expect(attempts, 'admitted while none was answered yet').to.have.length(3);
+    const refusals = admitted.flatMap((outcome) => (outcome.status === 'rejected' ? [outcome.reason as unknown] : []));
+    expect(refusals.every((reason) => reason instanceof ThrottledError && reason.retryAfterSeconds === 60)).to.equal(true);
+    clock.advanceSeconds(10);
+    expect(await retryAfter(probe(subject, SUBJECT)), 'still three in flight').to.equal(50);
+    for (const attempt of attempts) await attempt.failed();
+    expect(events.ofType('authentication.throttled'), 'locked once, when the third failure was told').to.deep.equal([{ type: 'authentication.throttled', key: KEY, username: 'casuser', lockSeconds: 60, failures: 3 }]);
+    expect(await retryAfter(probe(subject, SUBJECT))).to.equal(60);
+  });
+
+  it('an attempt answered without a 401 gives its count back; one answered after a success forgot the key gives nothing back to the key counted afresh', async () => {
+    const { throttle: subject, store } = throttle();
+    const first = await subject.admit(SUBJECT);
+    const second = await subject.admit(SUBJECT);
+    expect(await store.get(KEY)).to.include({ failures: 2 });
+    await second.answered();
+    expect(await store.get(KEY)).to.include({ failures: 1 });
+    await first.failed();
+    const succeeding = await subject.admit(SUBJECT);
+    const failing = await subject.admit(SUBJECT);
+    await subject.authenticated(authenticatedBy([{ id: 'casuser', type: 'usernamePassword' }]), ORIGIN);
+    await failing.failed();
+    expect(await store.get(KEY), 'the success forgot every attempt before it').to.equal(undefined);
+    const afterwards = await subject.admit({ ...SUBJECT, origin: { ...ORIGIN, requestId: 'r2' } });
+    await succeeding.answered();
+    expect(await store.get(KEY), 'the successful request gave nothing back').to.include({ failures: 1 });
+    await afterwards.answered();
+    expect(await store.get(KEY)).to.include({ failures: 0 });
+  });
+
+  it('a failure told after a success forgot the key locks nothing', async () => {
+    const { throttle: subject, events, store } = throttle();
+    const attempts = [await subject.admit(SUBJECT), await subject.admit(SUBJECT), await subject.admit(SUBJECT)];
+    await subject.authenticated(authenticatedBy([{ id: 'casuser', type: 'usernamePassword' }]), ORIGIN);
+    for (const attempt of attempts) await attempt.failed();
+    expect(events.ofType('authentication.throttled')).to.deep.equal([]);
+    expect(await store.get(KEY)).to.equal(undefined);
   });
 });

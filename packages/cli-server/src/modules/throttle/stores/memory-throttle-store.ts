@@ -1,5 +1,5 @@
 import TinyQueue from 'tinyqueue';
-import type { ThrottleState, ThrottleStore } from '@tessera/core/modules/throttle';
+import type { CountedAttempt, ThrottleState, ThrottleStore } from '@tessera/core/modules/throttle';
 
 export interface MemoryThrottleStoreOptions {
   /**
@@ -39,23 +39,30 @@ export class MemoryThrottleStore implements ThrottleStore {
   }
 
   get(key: string): Promise<ThrottleState | undefined> {
-    const state = this.stateOf(key);
-    if (state || this.size < this.maxKeys || this.unlocked.size > 0) return Promise.resolve(state);
-    // No room without forgetting a lock: the new key is locked until the earliest lock ends.
-    return Promise.resolve({ ...NEW_KEY, lockedUntil: this.earliestLockEnd() });
+    return Promise.resolve(this.stateOf(key));
   }
 
-  recordFailure(key: string, now: number, windowMs: number): Promise<number> {
-    const state = this.stateOf(key) ?? NEW_KEY;
+  countAttempt(key: string, now: number, windowMs: number, limit: number): Promise<CountedAttempt> {
+    const known = this.stateOf(key);
+    const state = known ?? NEW_KEY;
     const open = state.windowEndsAt > now;
-    const failures = open ? state.failures + 1 : 1;
-    this.put(key, { ...state, failures, windowEndsAt: open ? state.windowEndsAt : now + windowMs }, now);
-    return Promise.resolve(failures);
+    if (state.lockedUntil > now || (open && state.failures >= limit)) return Promise.resolve({ ...state, counted: false });
+    const counted = { ...state, failures: open ? state.failures + 1 : 1, windowEndsAt: open ? state.windowEndsAt : now + windowMs };
+    // No room without forgetting a lock: the new key is locked until the earliest lock ends.
+    if (!this.put(key, counted, now)) return Promise.resolve({ ...NEW_KEY, lockedUntil: this.earliestLockEnd(), counted: false });
+    return Promise.resolve({ ...counted, counted: true });
   }
 
-  lock(key: string, now: number, until: number): Promise<boolean> {
-    const state = this.stateOf(key) ?? NEW_KEY;
-    if (state.lockedUntil > now) return Promise.resolve(false);
+  releaseAttempt(key: string, windowEndsAt: number): Promise<void> {
+    const state = this.unlocked.get(key);
+    // In place: giving an attempt back is no write that makes the key recent.
+    if (state && state.windowEndsAt === windowEndsAt && state.failures > 0) this.unlocked.set(key, { ...state, failures: state.failures - 1 });
+    return Promise.resolve();
+  }
+
+  lock(key: string, now: number, until: number, minAttempts: number): Promise<boolean> {
+    const state = this.stateOf(key);
+    if (state === undefined || state.lockedUntil > now || state.windowEndsAt <= now || state.failures < minAttempts) return Promise.resolve(false);
     return Promise.resolve(this.put(key, { failures: 0, windowEndsAt: 0, lockedUntil: until, locks: state.locks + 1 }, now));
   }
 

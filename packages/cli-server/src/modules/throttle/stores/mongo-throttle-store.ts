@@ -1,14 +1,16 @@
-import type { Collection } from 'mongodb';
-import type { ThrottleState, ThrottleStore } from '@tessera/core/modules/throttle';
+import type { Collection, Document } from 'mongodb';
+import type { CountedAttempt, ThrottleState, ThrottleStore } from '@tessera/core/modules/throttle';
 import { ExpiringCollection, isDuplicateKey, type Guarded } from '@tessera/adapter-mongo';
 
-/** A throttle key's counters; `_id` is the key (client IP + lower-cased username), unique by nature. */
+/** A throttle key's counters; `_id` is the key (client IP + lower-cased username), unique by nature; `failures` counts the window's attempts. */
 export interface ThrottleDocument {
   _id: string;
   failures: number;
   windowEndsAt: Date;
   lockedUntil: Date;
   locks: number;
+  /** Whether the last countAttempt counted its attempt (with the other fields alone, a full window and one just filled look alike). */
+  counted: boolean;
   /** Carries the TTL index: a key is forgotten this long after its last window or lock ended. */
   expiresAt: Date;
 }
@@ -18,9 +20,9 @@ export const THROTTLE_RETENTION_MS = 24 * 60 * 60 * 1000;
 const ATTEMPTS = 3;
 
 /**
- * Failure counters in MongoDB, shared by every node, exactly as core's ThrottleStore port describes: each
- * method is single-document atomic updates, so two nodes counting at once see one count and only one of
- * them locks a key. Times come from the caller's clock; the TTL index on `expiresAt` is garbage collection.
+ * Attempt counters in MongoDB, shared by every node, exactly as core's ThrottleStore port describes: each
+ * method is one single-document atomic update, so two nodes counting at once see one count, never check
+ * more than the limit between them, and only one of them locks a key. Times come from the caller's clock; the TTL index on `expiresAt` is garbage collection.
  */
 export class MongoThrottleStore implements ThrottleStore {
   private readonly throttle: ExpiringCollection<ThrottleDocument>;
@@ -38,55 +40,67 @@ export class MongoThrottleStore implements ThrottleStore {
     return found === null ? undefined : toState(found);
   }
 
-  async recordFailure(key: string, now: number, windowMs: number): Promise<number> {
-    const expiresAt = new Date(now + windowMs + THROTTLE_RETENTION_MS);
+  async countAttempt(key: string, now: number, windowMs: number, limit: number): Promise<CountedAttempt> {
+    const update = countAttemptPipeline(now, windowMs, limit);
     for (let attempt = 1; ; attempt += 1) {
-      // Counts in the open window...
-      const counted = await this.throttle.run((throttle) =>
-        throttle.findOneAndUpdate({ _id: key, windowEndsAt: { $gt: new Date(now) } }, { $inc: { failures: 1 } }, { returnDocument: 'after' }),
-      );
-      if (counted !== null) return counted.failures;
       try {
-        // ...or opens a new one counting this failure, on an existing key or a new one.
-        const opened = await this.throttle.run((throttle) =>
-          throttle.findOneAndUpdate(
-            { _id: key, windowEndsAt: { $not: { $gt: new Date(now) } } },
-            { $set: { failures: 1, windowEndsAt: new Date(now + windowMs) }, $max: { expiresAt }, $setOnInsert: { lockedUntil: new Date(0), locks: 0 } },
-            { upsert: true, returnDocument: 'after' },
-          ),
-        );
-        return opened?.failures ?? 1;
+        const counted = await this.throttle.run((throttle) => throttle.findOneAndUpdate({ _id: key }, update, { upsert: true, returnDocument: 'after' }));
+        if (counted === null) throw new Error('MongoDB returned no document for an upsert asked to return it');
+        return { ...toState(counted), counted: counted.counted };
       } catch (error) {
-        // Another node opened the window between the two steps: count in it from the start.
+        // Another node inserted the new key first (a server may answer so rather than retry the upsert
+        // itself); nothing was written, and the same update now counts on that document.
         if (!isDuplicateKey(error) || attempt === ATTEMPTS) throw error;
       }
     }
   }
 
-  async lock(key: string, now: number, until: number): Promise<boolean> {
-    try {
-      await this.throttle.run((throttle) =>
-        throttle.findOneAndUpdate(
-          { _id: key, lockedUntil: { $not: { $gt: new Date(now) } } },
-          {
-            $set: { lockedUntil: new Date(until), failures: 0, windowEndsAt: new Date(0) },
-            $inc: { locks: 1 },
-            $max: { expiresAt: new Date(until + THROTTLE_RETENTION_MS) },
-          },
-          { upsert: true, returnDocument: 'after' },
-        ),
-      );
-      return true;
-    } catch (error) {
-      // The key exists and is locked: the upsert's insert collided. A lock is never extended.
-      if (isDuplicateKey(error)) return false;
-      throw error;
-    }
+  async releaseAttempt(key: string, windowEndsAt: number): Promise<void> {
+    await this.throttle.run((throttle) => throttle.findOneAndUpdate({ _id: key, windowEndsAt: new Date(windowEndsAt), failures: { $gt: 0 } }, { $inc: { failures: -1 } }));
+  }
+
+  async lock(key: string, now: number, until: number, minAttempts: number): Promise<boolean> {
+    const locked = await this.throttle.run((throttle) =>
+      throttle.findOneAndUpdate(
+        { _id: key, lockedUntil: { $not: { $gt: new Date(now) } }, windowEndsAt: { $gt: new Date(now) }, failures: { $gte: minAttempts } },
+        {
+          $set: { lockedUntil: new Date(until), failures: 0, windowEndsAt: new Date(0) },
+          $inc: { locks: 1 },
+          $max: { expiresAt: new Date(until + THROTTLE_RETENTION_MS) },
+        },
+      ),
+    );
+    return locked !== null;
   }
 
   async reset(key: string): Promise<void> {
     await this.throttle.run((throttle) => throttle.deleteOne({ _id: key }));
   }
+}
+
+/**
+ * The memory store's countAttempt, on the server in one update: `counted` when the key is not locked at
+ * `now` and its open window counts fewer than `limit` attempts; then the attempt is counted in the open
+ * window or opens one counting 1. A key never seen starts with nothing counted, no lock, no locks.
+ */
+function countAttemptPipeline(now: number, windowMs: number, limit: number): Document[] {
+  const at = new Date(now);
+  const never = new Date(0);
+  const open = { $gt: [{ $ifNull: ['$windowEndsAt', never] }, at] };
+  const locked = { $gt: [{ $ifNull: ['$lockedUntil', never] }, at] };
+  const full = { $and: [open, { $gte: [{ $ifNull: ['$failures', 0] }, limit] }] };
+  return [
+    { $set: { counted: { $not: [{ $or: [locked, full] }] } } },
+    {
+      $set: {
+        failures: { $cond: ['$counted', { $cond: [open, { $add: ['$failures', 1] }, 1] }, { $ifNull: ['$failures', 0] }] },
+        windowEndsAt: { $cond: [{ $and: ['$counted', { $not: [open] }] }, new Date(now + windowMs), { $ifNull: ['$windowEndsAt', never] }] },
+        lockedUntil: { $ifNull: ['$lockedUntil', never] },
+        locks: { $ifNull: ['$locks', 0] },
+        expiresAt: { $max: [{ $ifNull: ['$expiresAt', never] }, new Date(now + windowMs + THROTTLE_RETENTION_MS)] },
+      },
+    },
+  ];
 }
 
 function toState(document: ThrottleDocument): ThrottleState {

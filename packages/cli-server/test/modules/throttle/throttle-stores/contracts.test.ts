@@ -42,7 +42,14 @@ describe('throttle module stores on a mingo-evaluated fake MongoDB: port contrac
     const lost = new MongoNetworkError('connection 3 to 10.0.0.5:27017 closed');
     database.failEveryCall(lost);
     const now = Date.UTC(2026, 10, 21, 10, 0, 0);
-    const operations = [failures.get('ip|user'), failures.recordFailure('ip|user', now, 60_000), failures.lock('ip|user', now, now + 60_000), failures.reset('ip|user'), requestRates.take('203.0.113.9', now, 60, 1)];
+    const operations = [
+      failures.get('ip|user'),
+      failures.countAttempt('ip|user', now, 60_000, 5),
+      failures.releaseAttempt('ip|user', now + 60_000),
+      failures.lock('ip|user', now, now + 60_000, 5),
+      failures.reset('ip|user'),
+      requestRates.take('203.0.113.9', now, 60, 1),
+    ];
     for (const failure of await Promise.all(operations.map((operation) => rejectionOf(operation)))) {
       expect(failure).to.be.instanceOf(StoreUnavailableError);
       expect(failure.cause).to.equal(lost);
@@ -70,8 +77,9 @@ function describeOnRedis(settings: () => RedisSettings, cli?: () => RedisServer)
     it('keeps the key names of earlier versions, each key with an expiry', async () => {
       const { failures, requestRates } = await fresh();
       const now = Date.now();
-      await failures.recordFailure('203.0.113.9 casuser', now, 60_000);
-      await failures.lock('203.0.113.9 alice', now, now + 60_000);
+      await failures.countAttempt('203.0.113.9 casuser', now, 60_000, 5);
+      await failures.countAttempt('203.0.113.9 alice', now, 60_000, 5);
+      await failures.lock('203.0.113.9 alice', now, now + 60_000, 1);
       await requestRates.take('203.0.113.9', now, 5, 1);
       const keys = cli().cli('--scan', '--pattern', `${prefix}*`).trim().split('\n').sort();
       expect(keys).to.deep.equal([`${prefix}rate:203.0.113.9`, `${prefix}throttle:203.0.113.9 alice`, `${prefix}throttle:203.0.113.9 casuser`]);
@@ -95,7 +103,7 @@ describeWithRedisCluster('throttle module stores on a three-master Redis Cluster
     });
     after(() => connection.close());
 
-    it('counts failures, locks and takes tokens with each key on the old node, then on the new one', async () => {
+    it('counts attempts, locks and takes tokens with each key on the old node, then on the new one', async () => {
       const prefix = freshKeyPrefix();
       const failures = new RedisThrottleStore(connection.client, prefix);
       const requestRates = new RedisRequestRateStore(connection.client, prefix);
@@ -104,14 +112,16 @@ describeWithRedisCluster('throttle module stores on a three-master Redis Cluster
       const cases: { key: string; prime: () => Promise<unknown>; step: (round: 0 | 1) => Promise<unknown>; expected: [unknown, unknown] }[] = [
         {
           key: failures.keyOf('203.0.113.9 casuser'),
-          prime: () => failures.recordFailure('203.0.113.9 casuser', now, 60_000),
-          step: () => failures.recordFailure('203.0.113.9 casuser', now, 60_000),
+          prime: () => failures.countAttempt('203.0.113.9 casuser', now, 60_000, 5),
+          step: () => failures.countAttempt('203.0.113.9 casuser', now, 60_000, 5).then(({ failures: counted }) => counted),
           expected: [2, 3],
         },
         {
           key: failures.keyOf('203.0.113.9 alice'),
-          prime: () => failures.lock('203.0.113.9 alice', now - 2, now - 1),
-          step: (round) => failures.lock('203.0.113.9 alice', now + round * 60_000, now + (round + 1) * 60_000 - 1),
+          prime: () => failures.countAttempt('203.0.113.9 alice', now, 60_000, 5),
+          // Each round counts an attempt in a window of its own, after the last lock ended, and locks on it.
+          step: (round) =>
+            failures.countAttempt('203.0.113.9 alice', now + round * 60_000, 30_000, 5).then(() => failures.lock('203.0.113.9 alice', now + round * 60_000, now + (round + 1) * 60_000 - 1, 1)),
           expected: [true, true],
         },
         { key: requestRates.keyOf('203.0.113.9'), prime: () => requestRates.take('203.0.113.9', now, 2, 1), step: () => requestRates.take('203.0.113.9', now, 2, 1), expected: [0, 1000] },

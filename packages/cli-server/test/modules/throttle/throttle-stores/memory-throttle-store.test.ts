@@ -1,20 +1,34 @@
 import { expect } from 'chai';
 import { ThrottledError } from '@tessera/core';
-import { AuthenticationThrottle, type ThrottleSubject } from '@tessera/core/modules/throttle';
+import { AuthenticationThrottle, FailureLocks, type ThrottleSubject } from '@tessera/core/modules/throttle';
 import { MemoryRequestRateStore } from '../../../../src/modules/throttle/stores/memory-request-rate-store.js';
 import { MemoryThrottleStore } from '../../../../src/modules/throttle/stores/memory-throttle-store.js';
 import { FixedClock, RecordingEvents } from '@tessera/testkit';
 
 const T0 = Date.UTC(2026, 10, 21, 10, 0, 0);
 const MINUTE = 60_000;
+/** A limit no case here reaches: these cases are about the table's bound. */
+const NO_LIMIT = 1000;
+
+/** Counts one attempt; the attempts the key's window counts after it, 0 when it was not counted. */
+async function count(store: MemoryThrottleStore, key: string, now: number): Promise<number> {
+  const state = await store.countAttempt(key, now, MINUTE, NO_LIMIT);
+  return state.counted ? state.failures : 0;
+}
+
+/** Locks the key as a failure that reached the threshold does: one attempt counted, then the lock. */
+async function lock(store: MemoryThrottleStore, key: string, now: number, until: number): Promise<boolean> {
+  await store.countAttempt(key, now, MINUTE, NO_LIMIT);
+  return store.lock(key, now, until, 1);
+}
 
 describe('MemoryThrottleStore: bounded memory', () => {
   it('forgets the least recently written key when full, keeping the rest', async () => {
     const store = new MemoryThrottleStore({ maxKeys: 2 });
-    await store.recordFailure('a', T0, MINUTE);
-    await store.recordFailure('b', T0, MINUTE);
-    await store.recordFailure('a', T0 + 1, MINUTE);
-    await store.recordFailure('c', T0 + 2, MINUTE);
+    await count(store, 'a', T0);
+    await count(store, 'b', T0);
+    await count(store, 'a', T0 + 1);
+    await count(store, 'c', T0 + 2);
     expect(await store.get('b')).to.equal(undefined);
     expect(await store.get('a')).to.include({ failures: 2 });
     expect(await store.get('c')).to.include({ failures: 1 });
@@ -22,9 +36,9 @@ describe('MemoryThrottleStore: bounded memory', () => {
 
   it('keeps a locked key when full, forgetting the oldest unlocked one instead', async () => {
     const store = new MemoryThrottleStore({ maxKeys: 2 });
-    await store.lock('target', T0, T0 + MINUTE);
-    await store.recordFailure('a', T0 + 1, MINUTE);
-    await store.recordFailure('b', T0 + 2, MINUTE);
+    await lock(store, 'target', T0, T0 + MINUTE);
+    await count(store, 'a', T0 + 1);
+    await count(store, 'b', T0 + 2);
     expect(await store.get('target')).to.include({ lockedUntil: T0 + MINUTE });
     expect(await store.get('a')).to.equal(undefined);
     expect(await store.get('b')).to.include({ failures: 1 });
@@ -32,27 +46,27 @@ describe('MemoryThrottleStore: bounded memory', () => {
 
   it('forgets the oldest unlocked key however many locked keys were written before it', async () => {
     const store = new MemoryThrottleStore({ maxKeys: 200 });
-    for (let i = 0; i < 150; i++) await store.lock(`locked-${i}`, T0, T0 + MINUTE);
-    for (let i = 0; i < 50; i++) await store.recordFailure(`open-${i}`, T0, MINUTE);
-    for (let i = 0; i < 50; i++) await store.recordFailure(`new-${i}`, T0 + 1, MINUTE);
+    for (let i = 0; i < 150; i++) await lock(store, `locked-${i}`, T0, T0 + MINUTE);
+    for (let i = 0; i < 50; i++) await count(store, `open-${i}`, T0);
+    for (let i = 0; i < 50; i++) await count(store, `new-${i}`, T0 + 1);
     for (let i = 0; i < 150; i++) expect(await store.get(`locked-${i}`), `locked-${i}`).to.include({ lockedUntil: T0 + MINUTE });
     for (let i = 0; i < 50; i++) expect(await store.get(`open-${i}`), `open-${i}`).to.equal(undefined);
     expect(await store.get('new-49')).to.include({ failures: 1 });
   });
 
-  it('full of locks: a new key reads as locked until the first lock ends, and is not kept; known keys go on', async () => {
+  it('full of locks: a new key is counted as locked until the first lock ends, and is not kept; known keys go on', async () => {
     const store = new MemoryThrottleStore({ maxKeys: 2 });
-    await store.lock('a', T0, T0 + 2 * MINUTE);
-    await store.lock('b', T0, T0 + MINUTE);
-    expect(await store.get('new')).to.deep.equal({ failures: 0, windowEndsAt: 0, lockedUntil: T0 + MINUTE, locks: 0 });
-    expect(await store.recordFailure('new', T0 + 1, MINUTE)).to.equal(1);
-    expect(await store.lock('new', T0 + 1, T0 + MINUTE)).to.equal(false);
+    await lock(store, 'a', T0, T0 + 2 * MINUTE);
+    await lock(store, 'b', T0, T0 + MINUTE);
+    expect(await store.countAttempt('new', T0 + 1, MINUTE, NO_LIMIT)).to.deep.equal({ counted: false, failures: 0, windowEndsAt: 0, lockedUntil: T0 + MINUTE, locks: 0 });
+    expect(await store.get('new')).to.equal(undefined);
+    expect(await store.lock('new', T0 + 1, T0 + MINUTE, 0)).to.equal(false);
     expect(await store.get('a')).to.include({ lockedUntil: T0 + 2 * MINUTE });
     expect(await store.get('b')).to.include({ lockedUntil: T0 + MINUTE });
-    expect(await store.get('new')).to.include({ lockedUntil: T0 + MINUTE });
+    expect(await store.countAttempt('new', T0 + MINUTE - 1, MINUTE, NO_LIMIT)).to.include({ counted: false, lockedUntil: T0 + MINUTE });
 
     // b's lock has ended: it is the one forgotten to make room; a stays locked.
-    expect(await store.recordFailure('new', T0 + MINUTE, MINUTE)).to.equal(1);
+    expect(await count(store, 'new', T0 + MINUTE)).to.equal(1);
     expect(await store.get('b')).to.equal(undefined);
     expect(await store.get('a')).to.include({ lockedUntil: T0 + 2 * MINUTE });
     expect(await store.get('new')).to.include({ failures: 1, lockedUntil: 0 });
@@ -60,20 +74,19 @@ describe('MemoryThrottleStore: bounded memory', () => {
 
   it('a success frees room at once', async () => {
     const store = new MemoryThrottleStore({ maxKeys: 1 });
-    await store.lock('a', T0, T0 + MINUTE);
-    expect(await store.get('b')).to.include({ lockedUntil: T0 + MINUTE });
+    await lock(store, 'a', T0, T0 + MINUTE);
+    expect(await count(store, 'b', T0)).to.equal(0);
     await store.reset('a');
-    expect(await store.get('b')).to.equal(undefined);
-    expect(await store.recordFailure('b', T0, MINUTE)).to.equal(1);
+    expect(await count(store, 'b', T0)).to.equal(1);
     expect(await store.get('b')).to.include({ failures: 1 });
   });
 
   it('a key locked again after its lock ended keeps its place among the locks', async () => {
     const store = new MemoryThrottleStore({ maxKeys: 2 });
-    await store.lock('a', T0, T0 + MINUTE);
-    await store.lock('a', T0 + MINUTE, T0 + 3 * MINUTE);
-    await store.recordFailure('b', T0 + MINUTE, MINUTE);
-    await store.recordFailure('c', T0 + 2 * MINUTE, MINUTE);
+    await lock(store, 'a', T0, T0 + MINUTE);
+    await lock(store, 'a', T0 + MINUTE, T0 + 3 * MINUTE);
+    await count(store, 'b', T0 + MINUTE);
+    await count(store, 'c', T0 + 2 * MINUTE);
     expect(await store.get('a')).to.include({ lockedUntil: T0 + 3 * MINUTE, locks: 2 });
     expect(await store.get('b')).to.equal(undefined);
   });
@@ -94,24 +107,26 @@ describe('AuthenticationThrottle on a full MemoryThrottleStore', () => {
     }
   };
 
+  /** A request for the subject answered 401, when the throttle admits it. */
+  const fail = async (throttle: AuthenticationThrottle, who: ThrottleSubject) => (await throttle.admit(who)).failed();
+  /** A request for the subject answered otherwise, when the throttle admits it. */
+  const answer = async (throttle: AuthenticationThrottle, who: ThrottleSubject) => (await throttle.admit(who)).answered();
+
   it('never forgets an active lock; new keys are refused until a lock ends, then take its room', async () => {
     const clock = new FixedClock(T0);
-    const throttle = new AuthenticationThrottle(new MemoryThrottleStore({ maxKeys: 3 }), clock, settings, new RecordingEvents(), ['usernamePassword']);
-    await throttle.failed(subject('victim'));
+    const throttle = new AuthenticationThrottle(new FailureLocks(new MemoryThrottleStore({ maxKeys: 3 }), clock, settings), new RecordingEvents(), ['usernamePassword']);
+    await fail(throttle, subject('victim'));
     clock.advanceSeconds(10);
-    for (const name of ['flood-1', 'flood-2']) await throttle.failed(subject(name));
-    for (let i = 3; i < 100; i++) {
-      expect(await retryAfter(throttle.check(subject(`flood-${i}`))), `flood-${i}`).to.equal(50);
-      await throttle.failed(subject(`flood-${i}`));
-    }
-    expect(await retryAfter(throttle.check(subject('victim')))).to.equal(50);
+    for (const name of ['flood-1', 'flood-2']) await fail(throttle, subject(name));
+    for (let i = 3; i < 100; i++) expect(await retryAfter(fail(throttle, subject(`flood-${i}`))), `flood-${i}`).to.equal(50);
+    expect(await retryAfter(answer(throttle, subject('victim')))).to.equal(50);
 
     clock.advanceSeconds(50);
-    expect(await retryAfter(throttle.check(subject('victim')))).to.equal(undefined);
-    expect(await retryAfter(throttle.check(subject('newcomer')))).to.equal(undefined);
-    await throttle.failed(subject('newcomer'));
-    expect(await retryAfter(throttle.check(subject('newcomer')))).to.equal(60);
-    expect(await retryAfter(throttle.check(subject('flood-1')))).to.equal(10);
+    expect(await retryAfter(answer(throttle, subject('victim')))).to.equal(undefined);
+    expect(await retryAfter(answer(throttle, subject('newcomer')))).to.equal(undefined);
+    await fail(throttle, subject('newcomer'));
+    expect(await retryAfter(answer(throttle, subject('newcomer')))).to.equal(60);
+    expect(await retryAfter(answer(throttle, subject('flood-1')))).to.equal(10);
   });
 });
 
