@@ -30,12 +30,13 @@ describe('throttle module: client authentication at the OAuth token endpoints (d
     const publicJwk = { ...(await exportJWK(pair.publicKey)), kid: 'jwt-key-1', alg: 'RS256', use: 'sig' };
     const { clientSecret: _none, ...withoutSecret } = RP_SERVICE;
     const signing = { ...withoutSecret, id: 13, name: 'Signing client', serviceId: '^https://jwt\\.example\\.org/callback$', clientId: 'jwt', tokenEndpointAuthenticationMethod: 'private_key_jwt', jwks: JSON.stringify({ keys: [publicJwk] }) };
+    const publicClient = { ...withoutSecret, id: 14, name: 'Public client', serviceId: '^https://spa\\.example\\.org/callback$', clientId: 'spa' };
     const port = await freePort();
     tessera = await startOidc(
       {
         server: { host: '127.0.0.1', port, nodeName: 'e2e', publicUrl: `http://127.0.0.1:${port}`, trustProxy: true },
         modules: ['rest', 'login', 'oidc', 'throttle'],
-        services: [...(baseConfig()['services'] as unknown[]), RP_SERVICE, OAUTH_APP, signing],
+        services: [...(baseConfig()['services'] as unknown[]), RP_SERVICE, OAUTH_APP, signing, publicClient],
         throttle: SETTINGS,
       },
       { clock },
@@ -78,6 +79,27 @@ describe('throttle module: client authentication at the OAuth token endpoints (d
     const wrong = await tokenRequest('guess-four-of-rp', UNKNOWN_CODE);
     expect([wrong.status, wrong.headers.get('retry-after')]).to.deep.equal([429, '30']);
     expect(await wrong.json()).to.deep.equal(LOCKED);
+  });
+
+  it('of many wrong secrets sent at once, `threshold` are compared: the rest get 429 uncompared, and one lock is logged', async () => {
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => tokenRequest(`guess-${i}-of-rp-at-once`, UNKNOWN_CODE)));
+    expect(answers.map((answer) => answer.status).sort()).to.deep.equal([...Array<number>(3).fill(401), ...Array<number>(17).fill(429)]);
+    const lockLines = tessera.logs.filter((line) => line.includes('"client.throttled"') && line.includes(`client ${from} ${CLIENT_ID}`));
+    expect(lockLines).to.have.length(1);
+    expect((await tokenRequest(CLIENT_SECRET, UNKNOWN_CODE)).status, 'locked').to.equal(429);
+  });
+
+  it('a public client (nothing to compare) is never refused for the token requests it makes: each attempt is given back', async () => {
+    const statuses = [];
+    for (let i = 0; i < 8; i++) {
+      const answer = await fetch(`${tessera.url}/oidc/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json', 'x-forwarded-for': from },
+        body: new URLSearchParams({ ...UNKNOWN_CODE, redirect_uri: 'https://spa.example.org/callback', client_id: 'spa', code_verifier: 'v'.repeat(43) }).toString(),
+      });
+      statuses.push(`${answer.status} ${((await answer.json()) as { error: string }).error}`);
+    }
+    expect(new Set(statuses)).to.deep.equal(new Set(['400 invalid_grant']));
   });
 
   it('locks the other endpoints that authenticate the client too: introspection, revocation and Apereo accessToken', async () => {

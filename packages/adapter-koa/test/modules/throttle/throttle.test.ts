@@ -3,6 +3,7 @@ import { expect } from 'chai';
 import type { Response } from 'supertest';
 import { APP, createTgt, testServer, UNREGISTERED, type ServerSetup } from '../../harness.js';
 import { CountingHasher, ListUserDirectory } from '@tessera/testkit';
+import type { PasswordHasher } from '@tessera/core';
 
 const SETTINGS = { threshold: 3, rangeSeconds: 60, lockSeconds: 60, maxLockSeconds: 900 };
 const GOOD = { username: 'casuser', password: 'Mellon' };
@@ -16,6 +17,33 @@ function throttled(setup: ServerSetup = {}) {
   const post = (path: string, form: object, headers: Record<string, string> = {}) =>
     server.http.post(`/cas${path}`).set('Accept', 'text/plain').set(headers).type('form').send(form);
   return { ...server, hasher, post };
+}
+
+/**
+ * A password check that answers only when the test lets it: every verification started waits, as a slow
+ * hash or directory would, so requests sent at once are all in flight before any is answered.
+ */
+class HeldHasher implements PasswordHasher {
+  readonly inner = new CountingHasher();
+  private readonly held: (() => void)[] = [];
+  get waiting(): number {
+    return this.held.length;
+  }
+  hash(password: string): Promise<string> {
+    return this.inner.hash(password);
+  }
+  async verify(phc: string, password: string): Promise<boolean> {
+    await new Promise<void>((resolve) => this.held.push(resolve));
+    return this.inner.verify(phc, password);
+  }
+  release(): void {
+    for (const resolve of this.held.splice(0)) resolve();
+  }
+}
+
+/** Resolves once `condition` holds, looking again after each turn of the event loop (no timer). */
+async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setImmediate(resolve));
 }
 
 function visible(response: Response) {
@@ -90,6 +118,39 @@ describe('docs/protocol.md §5 throttle module: routes', () => {
     expect((await server.post('/v1/users', GOOD)).status).to.equal(423);
     expect((await server.post(`/v1/tickets/${tgt}`, { ...GOOD, service: APP, renew: 'true' })).status).to.equal(423);
     expect((await server.post(`/v1/tickets/${tgt}`, { ...GOOD, service: APP })).status).to.equal(200);
+  });
+
+  it('checks at most `threshold` of many wrong passwords sent at once while the check is slow: the rest get 423 without a check', async () => {
+    const hasher = new HeldHasher();
+    const directory = new ListUserDirectory([{ username: 'casuser', password: { kind: 'hash', phc: 'hashed:Mellon' }, attributes: {} }]);
+    const server = throttled({ handlers: [new DirectoryPasswordHandler('users', directory, hasher)] });
+    const answered: number[] = [];
+    const requests = Array.from({ length: 20 }, (_, i) => server.post('/v1/tickets', { username: 'casuser', password: `guess-${i}` }).then((response) => answered.push(response.status)));
+    // Every request has either been answered or is waiting on its password check: none is still on its way.
+    await until(() => answered.length + hasher.waiting === 20);
+    hasher.release();
+    await Promise.all(requests);
+    expect(hasher.inner.verifications, 'passwords checked').to.equal(3);
+    expect([...answered].sort()).to.deep.equal([...Array<number>(3).fill(401), ...Array<number>(17).fill(423)]);
+    expect(server.events.ofType('authentication.throttled')).to.have.length(1);
+    expect((await server.post('/v1/tickets', GOOD)).status, 'locked by the three failures').to.equal(423);
+  });
+
+  it('a right password among guesses in flight logs in and forgets the key: the failures told after it lock nothing', async () => {
+    const hasher = new HeldHasher();
+    const directory = new ListUserDirectory([{ username: 'casuser', password: { kind: 'hash', phc: 'hashed:Mellon' }, attributes: {} }]);
+    const server = throttled({ handlers: [new DirectoryPasswordHandler('users', directory, hasher)] });
+    // supertest sends a request once it is awaited: `then` sends each now.
+    const requests = [BAD, GOOD, BAD].map((form) => server.post('/v1/tickets', form).then((response) => response.status));
+    await until(() => hasher.waiting === 3);
+    hasher.release();
+    const statuses = await Promise.all(requests);
+    expect(statuses).to.deep.equal([401, 201, 401]);
+    expect(server.events.ofType('authentication.throttled')).to.deep.equal([]);
+    const again = [BAD, BAD, GOOD].map((form) => server.post('/v1/tickets', form).then((response) => response.status));
+    await until(() => hasher.waiting === 3);
+    hasher.release();
+    expect(await Promise.all(again), 'the two failures before the success are forgotten: three more are checked').to.deep.equal([401, 401, 201]);
   });
 
   it('module off: failures never lock', async () => {

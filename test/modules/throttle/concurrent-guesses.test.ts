@@ -1,0 +1,81 @@
+import { randomBytes } from 'node:crypto';
+import { expect } from 'chai';
+import { Argon2PasswordHasher } from '@tessera/core';
+import { describeWithRedis } from '@tessera/testkit/redis';
+import { form, startTessera, type Tessera } from '../../support/tessera.js';
+
+const SETTINGS = { failure: { threshold: 3, rangeSeconds: 60, lockSeconds: 30, maxLockSeconds: 120 } };
+const GUESSES = 20;
+
+/** casuser's password as argon2id: each check takes a real hash's time, so guesses sent at once are all in flight together. */
+async function hashedUsers(): Promise<unknown[]> {
+  return [{ username: 'casuser', passwordHash: await new Argon2PasswordHasher().hash('Mellon') }];
+}
+
+function post(base: string, username: string, password: string): Promise<Response> {
+  return fetch(`${base}/v1/tickets`, { ...form({ username, password }), headers: { ...form({}).headers, accept: 'text/plain' } });
+}
+
+/** The passwords a node checked and refused: one `authentication.failed` event per check, a request's events on one line. */
+function checked(node: Tessera): number {
+  return node.logs.filter((line) => line.includes('"authentication.failed"')).length;
+}
+
+/** `count` wrong passwords for casuser sent at once, the i-th to `nodes[i % nodes.length]`; their statuses, sorted. */
+async function guessAtOnce(nodes: readonly Tessera[], count = GUESSES): Promise<number[]> {
+  const answers = await Promise.all(Array.from({ length: count }, (_, i) => post(nodes[i % nodes.length]!.url, 'casuser', `guess-${i}-at-once`)));
+  return answers.map((answer) => answer.status).sort();
+}
+
+const BOUNDED = [...Array<number>(3).fill(401), ...Array<number>(GUESSES - 3).fill(423)];
+
+// docs/protocol.md §5 — an attempt is counted before its password is checked: guesses sent at once, to one
+// node or to two sharing a store, get no more than `threshold` answers (D2 of the hostile review).
+describe('throttle module: guesses sent at once (docs/protocol.md §5)', () => {
+  let tessera: Tessera;
+  before(async () => {
+    tessera = await startTessera({ modules: ['rest', 'throttle'], throttle: SETTINGS, users: await hashedUsers() });
+  });
+  after(() => tessera.close());
+
+  it(`of ${GUESSES} wrong passwords sent at once while argon2 checks them, ${SETTINGS.failure.threshold} are checked; the rest get 423 unchecked, and one lock is logged`, async () => {
+    expect(await guessAtOnce([tessera])).to.deep.equal(BOUNDED);
+    expect(checked(tessera), 'passwords checked').to.equal(3);
+    expect(tessera.logs.filter((line) => line.includes('"authentication.throttled"'))).to.have.length(1);
+    expect((await post(tessera.url, 'casuser', 'Mellon')).status, 'locked').to.equal(423);
+  });
+
+  it('a right password after fewer than threshold failures logs in and forgets the key', async () => {
+    const other = await startTessera({ modules: ['rest', 'throttle'], throttle: SETTINGS, users: await hashedUsers() });
+    try {
+      expect(await guessAtOnce([other], 2)).to.deep.equal([401, 401]);
+      expect((await post(other.url, 'casuser', 'Mellon')).status).to.equal(201);
+      // Forgotten: two more failures and a right password, not a lock after the third.
+      expect(await guessAtOnce([other], 2)).to.deep.equal([401, 401]);
+      expect((await post(other.url, 'casuser', 'Mellon')).status).to.equal(201);
+      expect(other.logs.filter((line) => line.includes('"authentication.throttled"'))).to.deep.equal([]);
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+describeWithRedis('throttle module: guesses sent at once to two nodes on one Redis (docs/protocol.md §5)', (redis) => {
+  let nodes: Tessera[];
+  before(async function () {
+    this.timeout(30_000);
+    const shared = { modules: ['rest', 'throttle'], throttle: SETTINGS, users: await hashedUsers(), storage: { type: 'redis', redis: { url: redis().url, keyPrefix: `throttle${randomBytes(4).toString('hex')}:` } } };
+    nodes = [await startTessera(shared), await startTessera(shared)];
+  });
+  after(async () => {
+    await Promise.all(nodes.map((node) => node.close()));
+  });
+
+  it(`of ${GUESSES} wrong passwords split across both nodes, ${SETTINGS.failure.threshold} are checked between them; the rest get 423 unchecked`, async () => {
+    expect(await guessAtOnce(nodes)).to.deep.equal(BOUNDED);
+    expect(checked(nodes[0]!) + checked(nodes[1]!), 'passwords checked by both nodes').to.equal(3);
+    const locks = nodes.flatMap((node) => node.logs.filter((line) => line.includes('"authentication.throttled"')));
+    expect(locks, 'one lock, logged by the node that reached it').to.have.length(1);
+    for (const node of nodes) expect((await post(node.url, 'casuser', 'Mellon')).status, node.url).to.equal(423);
+  });
+});
