@@ -1,7 +1,12 @@
 import { expect } from 'chai';
 import { exportJWK, generateKeyPair } from 'jose';
 import * as client from 'openid-client';
+import { mkdtempSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { FixedClock } from '@tessera/testkit';
+import { describeWithRedis } from '@tessera/testkit/redis';
 import { baseConfig, type Tessera } from '../../support/tessera.js';
 import { authorizeThroughLoginForm, CLIENT_ID, CLIENT_SECRET, freePort, OAUTH_APP, OAUTH_SECRET, RP_SERVICE, startOidc } from '../oidc/support.js';
 
@@ -216,5 +221,39 @@ describe('throttle module: client authentication at the OAuth token endpoints (d
     for (const secret of [CLIENT_SECRET, OAUTH_SECRET, ...GUESSES, basic(CLIENT_ID, CLIENT_SECRET).slice('Basic '.length), basic(CLIENT_ID, GUESSES[0]!).slice('Basic '.length)]) {
       expect(written).to.not.include(secret);
     }
+  });
+});
+
+// The same bound across nodes: the attempt is counted in Redis before either node compares a secret.
+describeWithRedis('throttle module: wrong client secrets sent at once to two nodes on one Redis (docs/protocol.md §5.5)', (redis) => {
+  let nodes: Tessera[];
+  before(async function () {
+    this.timeout(60_000);
+    const folder = mkdtempSync(join(tmpdir(), 'tessera-throttle-nodes-'));
+    const shared = {
+      modules: ['rest', 'login', 'oidc', 'throttle'],
+      throttle: SETTINGS,
+      storage: { type: 'redis', redis: { url: redis().url, keyPrefix: `clients${randomBytes(4).toString('hex')}:` } },
+      login: { keyFile: join(folder, 'login-key.json') },
+      oidc: { keyFile: join(folder, 'oidc-keys.json') },
+    };
+    // The first node writes the key files, the second reads them.
+    nodes = [await startOidc(shared)];
+    nodes.push(await startOidc(shared));
+  });
+  after(async () => {
+    await Promise.all(nodes.map((node) => node.close()));
+  });
+
+  it('of 20 wrong secrets split across both nodes, `threshold` are compared between them: the rest get 429, and one lock is logged', async () => {
+    const guess = (node: Tessera, i: number) =>
+      fetch(`${node.url}/oidc/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json', authorization: basic(CLIENT_ID, `guess-${i}-of-rp-on-two-nodes`) },
+        body: new URLSearchParams({ grant_type: 'authorization_code', code: 'no-such-code-of-this-test', redirect_uri: 'https://rp.example.org/callback' }).toString(),
+      });
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => guess(nodes[i % 2]!, i)));
+    expect(answers.map((answer) => answer.status).sort()).to.deep.equal([...Array<number>(3).fill(401), ...Array<number>(17).fill(429)]);
+    expect(nodes.flatMap((node) => node.logs.filter((line) => line.includes('"client.throttled"')))).to.have.length(1);
   });
 });
