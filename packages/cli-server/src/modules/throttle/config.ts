@@ -12,8 +12,8 @@ export const throttleSchema = z
       failure: z
         .strictObject(
           {
-            threshold: atLeastOne('a whole number of at least 1').default(5).describe('Failures (401 answers) of one client IP + username within `rangeSeconds` that lock it; with the `oidc` module, also failed client authentications (`invalid_client`) of one client IP + OAuth `client_id` at its token endpoints, counted apart.'),
-            rangeSeconds: atLeastOne('a whole number of seconds, at least 1').default(60).describe('Window in which failures are counted; it opens at the first failure.'),
+            threshold: atLeastOne('a whole number of at least 1').default(5).describe('Failures (401 answers) of one client IP + username within `rangeSeconds` that lock it, and the most passwords of it checked there: each attempt is counted before its password is checked, and one beyond them waits; with the `oidc` module, also client authentications (`invalid_client` failures) of one client IP + OAuth `client_id` at its token endpoints, counted apart.'),
+            rangeSeconds: atLeastOne('a whole number of seconds, at least 1').default(60).describe('Window in which attempts are counted; it opens at the first attempt.'),
             lockSeconds: atLeastOne('a whole number of seconds, at least 1').default(60).describe('First lock; each further lock without a success in between doubles it. Locked requests get 423 with `Retry-After` (at the `oidc` module\'s token endpoints 429 `invalid_client` with `Retry-After`).'),
             maxLockSeconds: atLeastOne('a whole number of seconds, at least 1').default(900).describe('Longest lock, however often the key was locked.'),
           },
