@@ -9,7 +9,6 @@ import type {
   LoginPrompt,
   PromptContext,
   RegisteredService,
-  RequestOrigin,
   SessionPrompt,
   TicketGrantingTicket,
   TicketPrompt,
