@@ -37,12 +37,16 @@ export function gracefulCloser(server: Server): (timeoutMs: number) => Promise<v
         // http's close() closes the idle connections, and ends Node's (unref'd) timer checking the
         // connections' timeouts; when every connection ends within the drain that timer stays, since
         // http's close() on a closed server would emit 'close' a second time.
-        const drain = setTimeout(() => server.close(), drainMs(timeoutMs));
+        // At the drain's end one more poll of the sockets comes first (setImmediate runs after it): a request
+        // that arrived while the loop was busy past the drain's end is read, not reset.
+        let closingIdle: NodeJS.Immediate | undefined;
+        const drain = setTimeout(() => (closingIdle = setImmediate(() => server.close())), drainMs(timeoutMs));
         // http's close() would close the idle keep-alive connections at once, among them one whose next
         // request has arrived but is not read yet (its client gets ECONNRESET for a request sent before
         // the stop); net's close() stops accepting and keeps the open connections.
         NetServer.prototype.close.call(server, () => {
           clearTimeout(drain);
+          if (closingIdle !== undefined) clearImmediate(closingIdle);
           clearTimeout(deadline);
           resolve();
         });
@@ -61,7 +65,7 @@ export function drainMs(timeoutMs: number): number {
   return Math.min(timeoutMs / 10, DRAIN_MAX_MS);
 }
 
-const DRAIN_MAX_MS = 1000;
+const DRAIN_MAX_MS = 250;
 
 /** How many requests come between two sweeps of the answered responses: at most this many are held after their answer. */
 const SWEEP_EVERY = 128;
