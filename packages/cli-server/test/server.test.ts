@@ -165,7 +165,7 @@ describe('startServer', () => {
     expect(await validation.text()).to.include('INVALID_TICKET');
   });
 
-  it('close() refuses new connections and does not wait for idle keep-alive connections', async () => {
+  it('close() refuses new connections and closes idle keep-alive connections after the drain, not at the timeout', async () => {
     const { server } = await started({ server: { shutdownTimeoutSeconds: 3600 } });
     // fetch keeps the connection alive after this answer.
     expect((await fetch(`${server.url}/v1/tickets/TGT-1-none`)).status).to.equal(404);

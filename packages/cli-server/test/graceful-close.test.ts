@@ -1,0 +1,205 @@
+import { expect } from 'chai';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { connect, type Socket } from 'node:net';
+import { drainMs, gracefulCloser } from '../src/graceful-close.js';
+
+/** A request for `path` on a kept-alive HTTP/1.1 connection. */
+const get = (path: string) => `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`;
+
+/** How a raw connection ended: what it received, and whether the server ended it cleanly (FIN) or it broke (ECONNRESET, EPIPE). */
+interface Ending {
+  readonly received: string;
+  readonly endedCleanly: boolean;
+  readonly error: string | undefined;
+}
+
+/** A raw TCP connection to the server: the most deterministic keep-alive client (no pool, no retry). */
+class RawConnection {
+  private received = '';
+  private endedCleanly = false;
+  private error: string | undefined;
+  private readonly waiting: { text: string; found(): void }[] = [];
+  /** Resolves once the connection is closed, however it was. */
+  readonly ended: Promise<Ending>;
+
+  private constructor(private readonly socket: Socket) {
+    socket.on('data', (chunk: Buffer) => {
+      this.received += chunk.toString('latin1');
+      for (const wait of this.waiting.filter((candidate) => this.received.includes(candidate.text))) wait.found();
+    });
+    socket.on('end', () => (this.endedCleanly = true));
+    socket.on('error', (error: NodeJS.ErrnoException) => (this.error = error.code ?? error.message));
+    this.ended = new Promise((resolve) => socket.once('close', () => resolve({ received: this.received, endedCleanly: this.endedCleanly, error: this.error })));
+  }
+
+  static open(port: number): Promise<RawConnection> {
+    return new Promise((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1');
+      socket.once('error', reject);
+      socket.once('connect', () => {
+        socket.off('error', reject);
+        resolve(new RawConnection(socket));
+      });
+    });
+  }
+
+  write(text: string): void {
+    this.socket.write(text);
+  }
+
+  /** Resolves once `text` has been received (an answer's body, say). */
+  until(text: string): Promise<void> {
+    if (this.received.includes(text)) return Promise.resolve();
+    return new Promise((resolve) => this.waiting.push({ text, found: resolve }));
+  }
+
+  /** Ends the connection from the client's side. */
+  end(): void {
+    this.socket.end();
+  }
+
+  get closed(): boolean {
+    return this.socket.closed;
+  }
+}
+
+/** The answers the connection received after the one whose body is `body`. */
+const after = (received: string, body: string) => received.slice(received.indexOf(body) + body.length);
+
+const refuses = (port: number) =>
+  RawConnection.open(port).then(
+    () => false,
+    () => true,
+  );
+
+// A real http.Server closed with gracefulCloser: GET /<name> answers `answer to /<name>`; GET /held/<name>
+// answers once release(name) is called.
+describe('gracefulCloser', () => {
+  let server: Server;
+  let port: number;
+  let closeGracefully: (timeoutMs: number) => Promise<void>;
+  const held = new Map<string, () => void>();
+  const arrived = new Map<string, () => void>();
+
+  const heldArrived = (name: string) => new Promise<void>((resolve) => arrived.set(name, resolve));
+  const release = (name: string) => held.get(name)?.();
+
+  beforeEach(async () => {
+    server = createServer((request, response) => {
+      const answer = () => response.setHeader('content-type', 'text/plain').end(`answer to ${request.url}`);
+      const name = /^\/held\/(.+)$/.exec(request.url ?? '')?.[1];
+      if (name === undefined) {
+        answer();
+      } else {
+        held.set(name, answer);
+        arrived.get(name)?.();
+      }
+    });
+    closeGracefully = gracefulCloser(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+  });
+
+  afterEach(() => {
+    server.closeAllConnections();
+    server.close();
+    held.clear();
+    arrived.clear();
+  });
+
+  const writtenThenClosing = (connection: RawConnection) => {
+    connection.write(get('/second'));
+    return closeGracefully(60_000);
+  };
+  const closingThenWritten = (connection: RawConnection) => {
+    const closing = closeGracefully(60_000);
+    connection.write(get('/second'));
+    return closing;
+  };
+  for (const [when, writeAndClose] of [
+    ['has arrived but is not read yet as the close begins', writtenThenClosing],
+    ['is written right after the close began', closingThenWritten],
+  ] as const) {
+    it(`a request on an idle keep-alive connection that ${when} is answered with Connection: close, then the connection ends cleanly`, async () => {
+      const connection = await RawConnection.open(port);
+      connection.write(get('/first'));
+      await connection.until('answer to /first');
+
+      const closing = writeAndClose(connection);
+      const ending = await connection.ended;
+      await closing;
+
+      expect(ending.error, 'the connection broke').to.equal(undefined);
+      const second = after(ending.received, 'answer to /first');
+      expect(second).to.match(/^HTTP\/1\.1 200 OK\r\n/);
+      expect(second).to.match(/\r\nconnection: close\r\n/i);
+      expect(second.endsWith('\r\n\r\nanswer to /second')).to.equal(true);
+      expect(ending.endedCleanly, 'the server ended the connection (FIN)').to.equal(true);
+      expect(await refuses(port), 'a new connection once the close began').to.equal(true);
+    });
+  }
+
+  it('with no connection open, the close resolves at once, before the event loop turns', async () => {
+    const opened = await RawConnection.open(port);
+    opened.write(get('/first'));
+    await opened.until('answer to /first');
+    // The client ends its connection: nothing is open when the close begins.
+    opened.end();
+    await opened.ended;
+    await new Promise((resolve) => setImmediate(resolve));
+
+    const order: string[] = [];
+    const closing = closeGracefully(60_000).then(() => order.push('closed'));
+    const turned = new Promise<void>((resolve) => setImmediate(() => (order.push('next turn of the event loop'), resolve())));
+    await Promise.all([closing, turned]);
+    expect(order).to.deep.equal(['closed', 'next turn of the event loop']);
+    expect(server.listening).to.equal(false);
+  });
+
+  it('idle keep-alive connections are closed after the drain, while a request in flight goes on and is answered with Connection: close', async () => {
+    const idle = await RawConnection.open(port);
+    idle.write(get('/first'));
+    await idle.until('answer to /first');
+    const busy = await RawConnection.open(port);
+    const busyArrived = heldArrived('busy');
+    busy.write(get('/held/busy'));
+    await busyArrived;
+
+    const closing = closeGracefully(2_000);
+    const idleEnding = await idle.ended;
+    expect(idleEnding.error).to.equal(undefined);
+    expect(after(idleEnding.received, 'answer to /first'), 'what the idle connection received after its answer').to.equal('');
+    expect(busy.closed, 'the connection of the request in flight, at the end of the drain').to.equal(false);
+
+    release('busy');
+    const busyEnding = await busy.ended;
+    await closing;
+    expect(busyEnding.error).to.equal(undefined);
+    expect(busyEnding.received).to.match(/^HTTP\/1\.1 200 OK\r\n/);
+    expect(busyEnding.received).to.match(/\r\nconnection: close\r\n/i);
+    expect(busyEnding.received.endsWith('answer to /held/busy')).to.equal(true);
+  });
+
+  it('a request in flight that outlives the timeout has its connection cut at the timeout, after the drain', async () => {
+    const idle = await RawConnection.open(port);
+    idle.write(get('/first'));
+    await idle.until('answer to /first');
+    const stuck = await RawConnection.open(port);
+    const stuckArrived = heldArrived('stuck');
+    stuck.write(get('/held/stuck'));
+    await stuckArrived;
+
+    const closing = closeGracefully(300);
+    await idle.ended;
+    expect(stuck.closed, 'the connection of the request in flight, at the end of the drain').to.equal(false);
+    const stuckEnding = await stuck.ended;
+    await closing;
+    expect(stuckEnding.received, 'what the cut request received').to.equal('');
+    expect(server.listening).to.equal(false);
+  });
+
+  it('the drain is a tenth of the timeout, at most a quarter of a second', () => {
+    expect([1_000, 5_000, 10_000, 3_600_000].map(drainMs)).to.deep.equal([100, 250, 250, 250]);
+  });
+});
