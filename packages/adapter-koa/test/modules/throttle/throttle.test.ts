@@ -153,6 +153,24 @@ describe('docs/protocol.md §5 throttle module: routes', () => {
     expect(await Promise.all(again), 'the two failures before the success are forgotten: three more are checked').to.deep.equal([401, 401, 201]);
   });
 
+  it('costs the store one atomic count per attempt, then one reset for a success, one read for a failure, one give-back otherwise', async () => {
+    const server = throttled();
+    const calls: string[] = [];
+    const store = server.throttleStore as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
+    for (const method of ['get', 'countAttempt', 'releaseAttempt', 'lock', 'reset']) {
+      const original = store[method]!.bind(store);
+      store[method] = (...args) => (calls.push(method), original(...args));
+    }
+    const costOf = async (form: object) => {
+      calls.length = 0;
+      await server.post('/v1/tickets', form);
+      return [...calls];
+    };
+    expect(await costOf(GOOD), 'a login').to.deep.equal(['countAttempt', 'reset']);
+    expect(await costOf(BAD), 'a wrong password').to.deep.equal(['countAttempt', 'get']);
+    expect(await costOf({ username: 'casuser' }), 'no password (400)').to.deep.equal(['countAttempt', 'releaseAttempt']);
+  });
+
   it('module off: failures never lock', async () => {
     const server = throttled({ throttle: undefined });
     for (let i = 0; i < 10; i++) expect((await server.post('/v1/tickets', BAD)).status).to.equal(401);

@@ -8,9 +8,9 @@
  * - countAttempt: `findOneAndUpdate({ _id }, <pipeline>, { upsert: true, returnDocument: 'after' })`, the
  *   pipeline computing `counted` (not locked, and the open window below `limit`) and then `failures` and
  *   `windowEndsAt` from it, retried on duplicate key 11000 (two nodes inserting the key at once);
- * - releaseAttempt: `updateOne({ _id, windowEndsAt: <the attempt's>, failures: { $gt: 0 } }, { $inc: { failures: -1 } })`;
- * - lock: `updateOne({ _id, lockedUntil: { $not: { $gt: now } }, windowEndsAt: { $gt: now }, failures: { $gte: minAttempts } },
- *   { $set: { lockedUntil: until, failures: 0, windowEndsAt: 0 }, $inc: { locks: 1 } })`;
+ * - releaseAttempt: `findOneAndUpdate({ _id, windowEndsAt: <the attempt's>, failures: { $gt: 0 } }, { $inc: { failures: -1 } })`;
+ * - lock: `findOneAndUpdate({ _id, lockedUntil: { $not: { $gt: now } }, windowEndsAt: { $gt: now }, failures: { $gte: minAttempts } },
+ *   { $set: { lockedUntil: until, failures: 0, windowEndsAt: 0 }, $inc: { locks: 1 } })`, locked when it matched;
  * - get: `findOne({ _id })`; reset: `deleteOne({ _id })`. A TTL index may drop documents whose lock and window ended long ago.
  * Times are epoch milliseconds from the caller's clock: stores never read a clock of their own.
  */
