@@ -44,9 +44,9 @@ export class RequestDurationHistogram {
     // As prom-client refuses it: a NaN would spoil the series' sum for good.
     if (!Number.isFinite(seconds)) return;
     let byRoute = this.byLabels.get(method);
-    if (byRoute === undefined) this.byLabels.set(method, (byRoute = new Map()));
+    if (byRoute === undefined) this.byLabels.set(method, (byRoute = new Map<string, Map<number, Series>>()));
     let byStatus = byRoute.get(route);
-    if (byStatus === undefined) byRoute.set(route, (byStatus = new Map()));
+    if (byStatus === undefined) byRoute.set(route, (byStatus = new Map<number, Series>()));
     let series = byStatus.get(status);
     if (series === undefined) {
       series = { labels: { method, route, status: String(status) }, inBucket: new Float64Array(this.upperBounds.length), sum: 0, count: 0 };
