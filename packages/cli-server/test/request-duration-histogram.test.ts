@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { Histogram, Registry } from 'prom-client';
+import { Histogram, Registry, type RegistryContentType } from 'prom-client';
 import { RequestDurationHistogram } from '@tessera/cli-server';
 
 const BOUNDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -20,41 +20,43 @@ const OBSERVATIONS: [string, string, number, number][] = [
   ['GET', '/cas/oidc/me', 200, 2.5],
 ];
 
-function libraryHistogram(registry: Registry): Histogram {
-  return new Histogram({ name: NAME, help: HELP, labelNames: ['method', 'route', 'status'], buckets: BOUNDS, registers: [registry] });
+/** `library` with prom-client's Histogram and `ours` with the one counted in place, each given OBSERVATIONS. */
+function filled<R extends Registry<RegistryContentType>>(library: R, ours: R): [R, R] {
+  const histogram = new Histogram({ name: NAME, help: HELP, labelNames: ['method', 'route', 'status'], buckets: BOUNDS, registers: [library] });
+  const counted = new RequestDurationHistogram(NAME, HELP, BOUNDS, ours);
+  for (const [method, route, status, seconds] of OBSERVATIONS) {
+    histogram.observe({ method, route, status: String(status) }, seconds);
+    counted.observe(method, route, status, seconds);
+  }
+  return [library, ours];
 }
 
 describe('the request-duration histogram (counted in place, rendered as prom-client renders its Histogram)', () => {
   it("writes the exposition prom-client's Histogram writes for the same observations, line for line", async () => {
-    const library = new Registry();
-    const ours = new Registry();
-    const histogram = libraryHistogram(library);
-    const counted = new RequestDurationHistogram(NAME, HELP, BOUNDS, ours);
-    for (const [method, route, status, seconds] of OBSERVATIONS) {
-      histogram.observe({ method, route, status: String(status) }, seconds);
-      counted.observe(method, route, status, seconds);
-    }
+    const [library, ours] = filled(new Registry(), new Registry());
     const exposition = await ours.metrics();
     expect(exposition).to.equal(await library.metrics());
     expect(exposition).to.include(`${NAME}_bucket{le="0.005",method="GET",route="/cas/oidc/me",status="200"} 1`);
     expect(exposition).to.include(`${NAME}_bucket{le="10",method="GET",route="unmatched",status="404"} 0`);
     expect(exposition).to.include(`${NAME}_bucket{le="+Inf",method="GET",route="unmatched",status="404"} 1`);
     expect(exposition).to.include(`${NAME}_count{method="POST",route="/cas/v1/tickets",status="201"} 3`);
-    // The same in the OpenMetrics format, which the registry writes from the same values.
-    library.setContentType(Registry.OPENMETRICS_CONTENT_TYPE);
-    ours.setContentType(Registry.OPENMETRICS_CONTENT_TYPE);
-    expect(await ours.metrics()).to.equal(await library.metrics());
+  });
+
+  it('writes the same as prom-client in the OpenMetrics format', async () => {
+    const openMetrics = () => {
+      const registry = new Registry<RegistryContentType>();
+      registry.setContentType(Registry.OPENMETRICS_CONTENT_TYPE);
+      return registry;
+    };
+    const [library, ours] = filled(openMetrics(), openMetrics());
+    expect(ours.contentType).to.equal(Registry.OPENMETRICS_CONTENT_TYPE);
+    const exposition = await ours.metrics();
+    expect(exposition).to.equal(await library.metrics());
+    expect(exposition).to.include(`${NAME}_sum{method="GET",route="/cas/oidc/me",status="200"} 3.255`);
   });
 
   it("gives the registry's JSON what prom-client's Histogram gives", async () => {
-    const library = new Registry();
-    const ours = new Registry();
-    const histogram = libraryHistogram(library);
-    const counted = new RequestDurationHistogram(NAME, HELP, BOUNDS, ours);
-    for (const [method, route, status, seconds] of OBSERVATIONS) {
-      histogram.observe({ method, route, status: String(status) }, seconds);
-      counted.observe(method, route, status, seconds);
-    }
+    const [library, ours] = filled(new Registry(), new Registry());
     const strip = (metrics: { values: { labels: object; value: number; metricName?: string }[] }[]) => metrics.map(({ values }) => values.map(({ labels, value, metricName }) => ({ labels: { ...labels }, value, metricName })));
     expect(strip(await ours.getMetricsAsJSON())).to.deep.equal(strip(await library.getMetricsAsJSON()));
   });

@@ -1,4 +1,4 @@
-import type { Registry } from 'prom-client';
+import type { Registry, RegistryContentType } from 'prom-client';
 
 /** One series: the observations of one method, route and status. */
 interface Series {
@@ -34,10 +34,10 @@ export class RequestDurationHistogram {
     readonly name: string,
     readonly help: string,
     private readonly upperBounds: readonly number[],
-    registry: Registry,
+    registry: Registry<RegistryContentType>,
   ) {
     // The registry reads a metric through get() and reset(): what this class has. Its types know only prom-client's own classes.
-    registry.registerMetric(this as unknown as Parameters<Registry['registerMetric']>[0]);
+    registry.registerMetric(this as unknown as Parameters<Registry<RegistryContentType>['registerMetric']>[0]);
   }
 
   observe(method: string, route: string, status: number, seconds: number): void {
