@@ -111,15 +111,20 @@ export async function measure(options: BenchOptions, configurations: readonly Se
           let codes: readonly string[] = [];
           if (row.name === 'code' && server.oidc) codes = await mintCodes(server.target, server.oidc.cookie, codesWanted);
           const libraryRow = library && LIBRARY_ROWS.find((reference) => reference.name === row.name);
-          if (library && libraryRow) {
-            // The reference right before the row, each on codes of its own minted just before.
+          // The reference beside the row, on codes of its own minted just before it runs.
+          const measureLibrary = async () => {
+            if (!library || !libraryRow) return;
             const libraryCodes = row.name === 'code' ? await mintCodes(library.target, library.oidc.cookie, codesWanted) : [];
             const libraryPools = { tgts: [], sts: [], codes: libraryCodes, accessToken: library.oidc.accessToken };
             const outcome = await measured(library.server.pid, rowLoad(row.name, library.target, libraryPools, options.connections, seconds(warmup)));
             if (row.name === 'code') library.codeRate = Math.max(library.codeRate, outcome.okPerSecond);
             if (!warmup) libraryRuns.get(row.name)?.push({ round, measured: outcome });
             say(`${label} ${libraryRow.short}: ${describe(outcome)}`);
-          }
+          };
+          // Right before the row in odd rounds (and the warm-up), right after it in even ones: a machine
+          // whose speed drifts within a round favours neither side over the run.
+          const libraryFirst = round === undefined || round % 2 === 1;
+          if (libraryFirst) await measureLibrary();
           if (row.name === 'argon2') {
             const raw = await rawArgon2(fixtures.argon2Phc, ARGON2_PASSWORD, { seconds: seconds(warmup), inFlight: options.connections, poolSize: options.poolSize });
             if (!warmup) rawArgon2Runs.push({ configuration: server.configuration.name, round, ...raw });
@@ -140,6 +145,7 @@ export async function measure(options: BenchOptions, configurations: readonly Se
           if (row.name === 'code') server.codeRate = Math.max(server.codeRate, outcome.okPerSecond);
           if (!warmup) rowRuns.set(key(server, row), [...(rowRuns.get(key(server, row)) ?? []), { round, measured: outcome }]);
           say(`${label} ${row.name} (${server.configuration.name}): ${describe(outcome)}`);
+          if (!libraryFirst) await measureLibrary();
         }
       }
     };

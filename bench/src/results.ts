@@ -42,7 +42,7 @@ export interface BenchResults {
   readonly baseline: readonly RoundRun[];
   /** The floors of the rows measured. */
   readonly floors: readonly { readonly row: FloorRow; readonly runs: readonly RoundRun[] }[];
-  /** node-oidc-provider alone, the reference of the OIDC rows measured: its run of each, right before the row's in every round. */
+  /** node-oidc-provider alone, the reference of the OIDC rows measured: its run of each, beside the row's in every round (before it in odd rounds, after it in even ones). */
   readonly library: readonly { readonly row: LibraryRow; readonly runs: readonly RoundRun[] }[];
   readonly rows: readonly RowRuns[];
   /** The raw argon2id verify runs, one right before each argon2 row run: `perSecond` is that run's reference. */

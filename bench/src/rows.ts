@@ -91,8 +91,8 @@ export const FLOOR_ROWS: readonly FloorRow[] = [
 
 /**
  * The reference of an OIDC row: the same request to node-oidc-provider alone on node:http with
- * tessera's provider settings (processes/oidc-reference-main.ts), measured right before the row in
- * every round.
+ * tessera's provider settings (processes/oidc-reference-main.ts), measured beside the row in every
+ * round (before it in odd rounds, after it in even ones).
  */
 export interface LibraryRow {
   /** The tessera row it is the reference of. */

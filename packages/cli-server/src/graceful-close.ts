@@ -10,17 +10,15 @@ import { Server as NetServer } from 'node:net';
  */
 export function gracefulCloser(server: Server): (timeoutMs: number) => Promise<void> {
   // The responses of the requests that came in, answered ones dropped every SWEEP_EVERY requests
-  // (a 'close' listener on each response cost a busy server more than this sweep).
-  const noted = new Set<ServerResponse>();
-  let notedSinceSweep = 0;
+  // (a 'close' listener on each response cost a busy server more than this sweep; a list, not a Set,
+  // which would give each response an identity hash).
+  let noted: ServerResponse[] = [];
   let closing = false;
 
   server.prependListener('request', (_request, response: ServerResponse) => {
     if (closing) response.setHeader('connection', 'close');
-    noted.add(response);
-    if (++notedSinceSweep < SWEEP_EVERY) return;
-    notedSinceSweep = 0;
-    for (const answered of noted) if (answered.writableFinished || answered.destroyed) noted.delete(answered);
+    if (noted.push(response) % SWEEP_EVERY !== 0) return;
+    noted = noted.filter((earlier) => !earlier.writableFinished && !earlier.destroyed);
   });
 
   return (timeoutMs) =>

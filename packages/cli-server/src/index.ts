@@ -23,4 +23,5 @@ export { CENTRAL_PARAMETERS, type DeclaredParameter, type RequestParameter } fro
 export { FanOutEventSink } from './events/fan-out-event-sink.js';
 export { MetricsEventSink, NO_HANDLER } from './metrics/metrics-event-sink.js';
 export { TesseraMetrics, UNMATCHED_ROUTE } from './metrics/tessera-metrics.js';
+export { RequestDurationHistogram } from './metrics/request-duration-histogram.js';
 export { AdminEndpoints } from './admin/admin-endpoints.js';

@@ -209,6 +209,17 @@ describe('throttle module: client authentication at the OAuth token endpoints (d
     expect((await tokenRequest(CLIENT_SECRET, UNKNOWN_CODE)).headers.get('retry-after')).to.equal('60');
   });
 
+  it('writes no line for each request refused while the client is locked (a flood writes nothing more than the lock)', async () => {
+    await lockOut();
+    const refusedLines = () => tessera.logs.filter((line) => line.includes('"event":"oidc.refused"')).length;
+    const auditLinesFrom = () => tessera.audit.filter((line) => line.includes(`"address":"${from}"`)).length;
+    const [logged, audited] = [refusedLines(), auditLinesFrom()];
+    for (let i = 0; i < 5; i++) expect((await tokenRequest(i % 2 === 0 ? CLIENT_SECRET : 'guess-five-of-rp', UNKNOWN_CODE)).status).to.equal(429);
+    expect([refusedLines(), auditLinesFrom()]).to.deep.equal([logged, audited]);
+    // A wrong secret before the lock is still written, as a failed login is.
+    expect(audited, 'the three failures before the lock, and the lock').to.equal(4);
+  });
+
   it('logs each lock once, naming the client and address, and no line holds a secret or an Authorization value', async () => {
     await lockOut();
     for (let i = 0; i < 3; i++) await tokenRequest(CLIENT_SECRET, UNKNOWN_CODE);

@@ -15,6 +15,18 @@ const CLIENT_AUTHENTICATION_ROUTES: ReadonlySet<string> = new Set(['token', 'int
 /** Their paths as the provider's router matches them (any case): only these requests wait for an outcome. */
 const CLIENT_AUTHENTICATION_PATHS = /^\/token(?:\/|$)/i;
 
+/** The answers of requests refused because their client is locked (or over its rate). */
+const LOCK_REFUSALS = new WeakSet<object>();
+
+/**
+ * Whether the provider refused a request with a lock's answer (429 `invalid_client`): the lock was
+ * written once when it was set (the guard's event), so a flood against a locked client writes no line
+ * per request, as a flood of locked logins does not.
+ */
+export function isLockRefusal(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && LOCK_REFUSALS.has(error);
+}
+
 /** An admitted client authentication: what each guard is told once it is answered, and whether the client proved itself. */
 interface Attempt {
   readonly clientId: string | undefined;
@@ -76,10 +88,13 @@ export function guardClientAuthentication(provider: ProviderInstance, errors: Pr
   function refusal(ctx: KoaContextWithOIDC, thrown: unknown): unknown {
     const error = toTesseraError(thrown);
     if (error === undefined) return thrown;
-    const status = error instanceof ThrottledError || error instanceof RateLimitedError ? 429 : statusOf(error.code, options);
+    const locked = error instanceof ThrottledError || error instanceof RateLimitedError;
+    const status = locked ? 429 : statusOf(error.code, options);
     if (status >= 500) return thrown;
     setFailureHeaders(ctx, error);
-    return Object.assign(new errors.InvalidClientAuth(), { status, statusCode: status, error_description: error.message });
+    const answer = Object.assign(new errors.InvalidClientAuth(), { status, statusCode: status, error_description: error.message });
+    if (locked) LOCK_REFUSALS.add(answer);
+    return answer;
   }
 
   const clientPrototype = provider.Client.prototype as unknown as LibraryClient;

@@ -44,6 +44,7 @@ import type {
 } from 'oidc-provider';
 import { reportEscapedError, reportServerError } from '../../errors/report.js';
 import { handedOverRequestOrigin, requestOrigin } from '../../request/request-origin.js';
+import { isLockRefusal } from './client-authentication.js';
 import { accessTokenSigningKeyOf, OIDC_RESPONSE_TYPES, readsEnvironment } from './client-codec.js';
 import type { ProviderLibrary } from './provider-library.js';
 import type { OidcPages } from './oidc-pages.js';
@@ -179,7 +180,8 @@ function errorCodeOf(error: unknown): string {
 
 /**
  * The provider's own events as tessera's (audit trail, metrics): codes handed out, tokens issued,
- * refusals by their OAuth error, logouts and back-channel deliveries. Never a code or token value.
+ * refusals by their OAuth error (but a locked client's, whose lock was written once), logouts and
+ * back-channel deliveries. Never a code or token value.
  */
 function reportProviderEvents(provider: ProviderInstance, events: EventSink): void {
   const clientOf = (ctx: KoaContextWithOIDC | undefined) => ctx?.oidc?.client?.clientId;
@@ -198,6 +200,7 @@ function reportProviderEvents(provider: ProviderInstance, events: EventSink): vo
     }
   });
   const refused = (request: 'authorization' | 'token') => (ctx: KoaContextWithOIDC, error: unknown) => {
+    if (isLockRefusal(error)) return;
     const client = clientOf(ctx);
     events.emit({ type: 'oidc.refused', request, error: errorCodeOf(error), ...(client !== undefined && { client }) }, originOf(ctx));
   };
