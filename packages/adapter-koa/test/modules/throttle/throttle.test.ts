@@ -120,44 +120,71 @@ describe('docs/protocol.md §5 throttle module: routes', () => {
     expect((await server.post(`/v1/tickets/${tgt}`, { ...GOOD, service: APP })).status).to.equal(200);
   });
 
-  it('checks at most `threshold` of many wrong passwords sent at once while the check is slow: the rest get 423 without a check', async () => {
-    const hasher = new HeldHasher();
-    const directory = new ListUserDirectory([{ username: 'casuser', password: { kind: 'hash', phc: 'hashed:Mellon' }, attributes: {} }]);
-    const server = throttled({ handlers: [new DirectoryPasswordHandler('users', directory, hasher)] });
-    const answered: number[] = [];
-    const requests = Array.from({ length: 20 }, (_, i) => server.post('/v1/tickets', { username: 'casuser', password: `guess-${i}` }).then((response) => answered.push(response.status)));
-    // Every request has either been answered or is waiting on its password check: none is still on its way.
-    await until(() => answered.length + hasher.waiting === 20);
-    hasher.release();
-    await Promise.all(requests);
-    expect(hasher.inner.verifications, 'passwords checked').to.equal(3);
-    expect([...answered].sort()).to.deep.equal([...Array<number>(3).fill(401), ...Array<number>(17).fill(423)]);
-    expect(server.events.ofType('authentication.throttled')).to.have.length(1);
-    expect((await server.post('/v1/tickets', GOOD)).status, 'locked by the three failures').to.equal(423);
-  });
-
-  it('a right password among guesses in flight logs in and forgets the key: the failures told after it lock nothing', async () => {
-    const hasher = new HeldHasher();
-    const directory = new ListUserDirectory([{ username: 'casuser', password: { kind: 'hash', phc: 'hashed:Mellon' }, attributes: {} }]);
-    const server = throttled({ handlers: [new DirectoryPasswordHandler('users', directory, hasher)] });
+  /** `forms` posted at once to a server whose password check is held until every request is answered or waiting on it; their statuses, in order. */
+  async function atOnce(server: ReturnType<typeof throttled>, hasher: HeldHasher, forms: readonly object[]): Promise<number[]> {
+    let answered = 0;
     // supertest sends a request once it is awaited: `then` sends each now.
-    const requests = [BAD, GOOD, BAD].map((form) => server.post('/v1/tickets', form).then((response) => response.status));
-    await until(() => hasher.waiting === 3);
+    const requests = forms.map((form) => server.post('/v1/tickets', form).then((response) => (answered++, response.status)));
+    // Every request has either been answered or is waiting on its password check: none is still on its way.
+    await until(() => answered + hasher.waiting === forms.length);
     hasher.release();
-    const statuses = await Promise.all(requests);
-    expect(statuses).to.deep.equal([401, 201, 401]);
-    expect(server.events.ofType('authentication.throttled')).to.deep.equal([]);
-    const again = [BAD, BAD, GOOD].map((form) => server.post('/v1/tickets', form).then((response) => response.status));
-    await until(() => hasher.waiting === 3);
-    hasher.release();
-    expect(await Promise.all(again), 'the two failures before the success are forgotten: three more are checked').to.deep.equal([401, 401, 201]);
+    return Promise.all(requests);
+  }
+
+  function heldServer(settings: object = SETTINGS) {
+    const hasher = new HeldHasher();
+    const directory = new ListUserDirectory([{ username: 'casuser', password: { kind: 'hash', phc: 'hashed:Mellon' }, attributes: {} }]);
+    return { hasher, server: throttled({ throttle: { ...SETTINGS, ...settings }, handlers: [new DirectoryPasswordHandler('users', directory, hasher)] }) };
+  }
+
+  it('checks every one of 50 right passwords of one user sent at once from one address while the check is slow: all log in (the default concurrentChecks, 32, raised for the test to 64)', async () => {
+    const { hasher, server } = heldServer({ concurrentChecks: 64 });
+    const statuses = await atOnce(server, hasher, Array<object>(50).fill(GOOD));
+    expect(hasher.inner.verifications, 'passwords checked').to.equal(50);
+    expect(statuses).to.deep.equal(Array<number>(50).fill(201));
+    expect(server.throttleStore.states.size, 'every attempt settled: the key forgotten').to.equal(0);
   });
 
-  it('costs the store one atomic count per attempt, then one reset for a success, one read for a failure, one give-back otherwise', async () => {
+  it('checks every one of 20 right passwords sent at once with the default settings', async () => {
+    const { hasher, server } = heldServer({ concurrentChecks: undefined });
+    expect(await atOnce(server, hasher, Array<object>(20).fill(GOOD))).to.deep.equal(Array<number>(20).fill(201));
+  });
+
+  it('checks at most concurrentChecks of many wrong passwords sent at once on a key without failures: the rest get 423 (Retry-After: 1) unchecked, and one lock follows', async () => {
+    const { hasher, server } = heldServer({ concurrentChecks: 8 });
+    const statuses = await atOnce(server, hasher, Array.from({ length: 20 }, (_, i) => ({ username: 'casuser', password: `guess-${i}` })));
+    expect(hasher.inner.verifications, 'passwords checked').to.equal(8);
+    expect([...statuses].sort()).to.deep.equal([...Array<number>(8).fill(401), ...Array<number>(12).fill(423)]);
+    expect(server.events.ofType('authentication.throttled')).to.have.length(1);
+    expect((await server.post('/v1/tickets', GOOD)).status, 'locked by the failures').to.equal(423);
+  });
+
+  it('once the key has a failure, checks at most `threshold` minus it of many wrong passwords sent at once: the rest get 423 until the window ends', async () => {
+    const { hasher, server } = heldServer();
+    expect(await atOnce(server, hasher, [BAD])).to.deep.equal([401]);
+    const statuses = await atOnce(server, hasher, Array.from({ length: 20 }, (_, i) => ({ username: 'casuser', password: `guess-${i}` })));
+    expect(hasher.inner.verifications, 'passwords checked, the first failure included').to.equal(3);
+    expect([...statuses].sort()).to.deep.equal([...Array<number>(2).fill(401), ...Array<number>(18).fill(423)]);
+    expect(server.events.ofType('authentication.throttled')).to.have.length(1);
+  });
+
+  it('a right password among guesses in flight logs in and forgets the failures told before it: no lock', async () => {
+    const { hasher, server } = heldServer();
+    expect(await atOnce(server, hasher, [BAD])).to.deep.equal([401]);
+    expect(await atOnce(server, hasher, [BAD, GOOD])).to.deep.equal([401, 201]);
+    expect(server.events.ofType('authentication.throttled')).to.deep.equal([]);
+    // At most the guess told after the success is left: one more failure locks nothing.
+    expect(await atOnce(server, hasher, [BAD])).to.deep.equal([401]);
+    expect(server.events.ofType('authentication.throttled')).to.deep.equal([]);
+    expect(await atOnce(server, hasher, [GOOD])).to.deep.equal([201]);
+    expect(server.throttleStore.states.size).to.equal(0);
+  });
+
+  it('costs the store one atomic admission per attempt, then one forget for a success, one settle for a failure, one settle otherwise', async () => {
     const server = throttled();
     const calls: string[] = [];
     const store = server.throttleStore as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
-    for (const method of ['get', 'countAttempt', 'releaseAttempt', 'lock', 'reset']) {
+    for (const method of ['get', 'admit', 'failed', 'unjudged', 'lock', 'forget']) {
       const original = store[method]!.bind(store);
       store[method] = (...args) => (calls.push(method), original(...args));
     }
@@ -166,9 +193,9 @@ describe('docs/protocol.md §5 throttle module: routes', () => {
       await server.post('/v1/tickets', form);
       return [...calls];
     };
-    expect(await costOf(GOOD), 'a login').to.deep.equal(['countAttempt', 'reset']);
-    expect(await costOf(BAD), 'a wrong password').to.deep.equal(['countAttempt', 'get']);
-    expect(await costOf({ username: 'casuser' }), 'no password (400)').to.deep.equal(['countAttempt', 'releaseAttempt']);
+    expect(await costOf(GOOD), 'a login').to.deep.equal(['admit', 'forget']);
+    expect(await costOf(BAD), 'a wrong password').to.deep.equal(['admit', 'failed']);
+    expect(await costOf({ username: 'casuser' }), 'no password (400)').to.deep.equal(['admit', 'unjudged']);
   });
 
   it('module off: failures never lock', async () => {

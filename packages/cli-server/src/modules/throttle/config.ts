@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_CONCURRENT_CHECKS } from '@tessera/core/modules/throttle';
 
 const atLeastOne = (what: string) => z.number({ error: `expected ${what}` }).int({ error: `expected ${what}` }).min(1, { error: `expected ${what}` });
 
@@ -12,10 +13,13 @@ export const throttleSchema = z
       failure: z
         .strictObject(
           {
-            threshold: atLeastOne('a whole number of at least 1').default(5).describe('Failures (401 answers) of one client IP + username within `rangeSeconds` that lock it, and the most passwords of it checked there: each attempt is counted before its password is checked, and one beyond them waits; with the `oidc` module, also client authentications (`invalid_client` failures) of one client IP + OAuth `client_id` at its token endpoints, counted apart.'),
+            threshold: atLeastOne('a whole number of at least 1').default(5).describe('Failures (401 answers) of one client IP + username within `rangeSeconds` that lock it. Each attempt is admitted before its password is checked: once the key has a failure in its window (or a lock since its last success), its failures plus attempts still being checked never exceed it, and one beyond waits (423). With the `oidc` module, also client authentications (`invalid_client` failures) of one client IP + OAuth `client_id` at its token endpoints, counted apart.'),
             rangeSeconds: atLeastOne('a whole number of seconds, at least 1').default(60).describe('Window in which attempts are counted; it opens at the first attempt.'),
             lockSeconds: atLeastOne('a whole number of seconds, at least 1').default(60).describe('First lock; each further lock without a success in between doubles it. Locked requests get 423 with `Retry-After` (at the `oidc` module\'s token endpoints 429 `invalid_client` with `Retry-After`).'),
             maxLockSeconds: atLeastOne('a whole number of seconds, at least 1').default(900).describe('Longest lock, however often the key was locked.'),
+            concurrentChecks: atLeastOne('a whole number of at least 1')
+              .default(DEFAULT_CONCURRENT_CHECKS)
+              .describe('Passwords of one client IP + username checked at once, whether or not it failed (at least `threshold` are): one more waits, 423 with `Retry-After: 1`. It bounds the guesses a burst gets on a key without failures, and must exceed the logins one client sends at once for one user (a REST batch job\'s workers). OAuth clients\' authentications at once are not bounded.'),
           },
           { error: 'expected a map of settings' },
         )

@@ -5,7 +5,7 @@ import type { RequestOrigin } from '../../domain/events.js';
 import type { AuthenticationListener } from '../../ports/authentication-listener.js';
 import type { EventSink } from '../../ports/event-sink.js';
 import type { AuthenticationThrottledEvent } from './events.js';
-import type { FailureLocks } from './failure-locks.js';
+import type { AdmittedAttempt, FailureLocks } from './failure-locks.js';
 
 /** Whose failures are counted together (docs/protocol.md §5): the request's client address (an IPv6 one by its /64), and the username it sent if any. */
 export interface ThrottleSubject {
@@ -28,26 +28,27 @@ function normalizedUsername(username: string | undefined): string | undefined {
   return username?.trim().toLowerCase() || undefined;
 }
 
-/** A login attempt the throttle counted: what to tell it once the request is answered, one of the two. */
+/** A login attempt the throttle admitted: what to tell it once the request is answered, one of the two. */
 export interface AuthenticationAttempt {
-  /** Answered 401: the attempt stays counted, and locks the key once the count reached the threshold. */
+  /** Answered 401: the attempt counts as a failure, and locks the key once its failures reached the threshold. */
   failed(): Promise<void>;
-  /** Answered otherwise: given back, unless a success forgot its key meanwhile (then there is nothing to give back). */
+  /** Answered otherwise: it leaves the attempts in flight, unless a success settled it already. */
   answered(): Promise<void>;
 }
 
 /**
  * The throttle module's decisions (docs/protocol.md §5). The caller asks `admit` before any credential is
- * looked at: it counts the attempt, or refuses it while the key is locked or already has `threshold`
- * attempts in its window, so a refused key costs no password hash and no more than `threshold`
- * guesses are checked however many arrive at once. A 401 is then reported as the attempt's `failed`.
+ * looked at: it counts the attempt in flight, or refuses it while the key is locked, when the key has
+ * failed and its failures plus attempts in flight reach `threshold`, or when `concurrentChecks` of it are
+ * in flight; so a refused key costs no password hash, a user's own logins sent at once are all checked,
+ * and guesses sent at once are bounded. A 401 is then reported as the attempt's `failed`.
  * A success is told by the Authenticator itself (`authenticated`, as its listener), with the credentials
  * it accepted: it forgets only the keys of the usernames they proved, never the key a request merely named.
  */
 export class AuthenticationThrottle implements AuthenticationListener {
   private readonly usernameKinds: ReadonlySet<CredentialType>;
-  /** The keys each request's success forgot, so its answer gives nothing back to a key since counted afresh. */
-  private readonly forgotten = new WeakMap<RequestOrigin, Set<string>>();
+  /** Each request's admitted attempt, so its success settles it, and the keys that success forgot (its answer then settles nothing). */
+  private readonly requests = new WeakMap<RequestOrigin, { readonly attempt: AdmittedAttempt; readonly forgotten: Set<string> }>();
 
   constructor(
     private readonly locks: FailureLocks,
@@ -58,9 +59,11 @@ export class AuthenticationThrottle implements AuthenticationListener {
     this.usernameKinds = new Set(usernameKinds);
   }
 
-  /** Counts the attempt; throws ThrottledError, with the whole seconds to wait, while the subject's key is locked or its window full. */
+  /** Admits the attempt; throws ThrottledError, with the whole seconds to wait, when the subject's key is locked or refuses it. */
   async admit(subject: ThrottleSubject): Promise<AuthenticationAttempt> {
-    const attempt = await this.locks.admit(keyOf(subject));
+    const attempt = await this.locks.admit(keyOf(subject), 'bounded');
+    const request = { attempt, forgotten: new Set<string>() };
+    this.requests.set(subject.origin, request);
     return {
       failed: async () => {
         const lock = await this.locks.failed(attempt);
@@ -69,26 +72,28 @@ export class AuthenticationThrottle implements AuthenticationListener {
           this.events.emit({ type: 'authentication.throttled', key: attempt.key, ...(username && { username }), ...lock } satisfies AuthenticationThrottledEvent, subject.origin);
         }
       },
-      answered: () => (this.forgotten.get(subject.origin)?.has(attempt.key) ? Promise.resolve() : this.locks.unjudged(attempt)),
+      answered: () => (request.forgotten.has(attempt.key) ? Promise.resolve() : this.locks.unjudged(attempt)),
     };
   }
 
   /**
    * Forgets the key of each username a credential of this authentication proved (a password or a
-   * one-time code: they were all accepted), or, when none carried a username, the address's own key.
+   * one-time code: they were all accepted), or, when none carried a username, the address's own key; the
+   * request's own attempt, when it was on one of them, settles with it.
    * A principal proved otherwise (a certificate) never clears the key of a username sent beside it.
    */
   async authenticated(authentication: Authentication, origin?: RequestOrigin): Promise<void> {
     if (origin === undefined) return;
     const usernames = authentication.credentials.filter(({ type }) => this.usernameKinds.has(type)).map(({ id }) => id);
     const keys = new Set(usernames.length === 0 ? [throttleKey(origin.clientAddress)] : usernames.map((username) => throttleKey(origin.clientAddress, username)));
-    for (const key of keys) await this.locks.reset(key);
-    const forgotten = this.forgotten.get(origin);
-    if (forgotten === undefined) this.forgotten.set(origin, keys);
-    else for (const key of keys) forgotten.add(key);
+    const request = this.requests.get(origin);
+    for (const key of keys) {
+      // A request settles its attempt once: a second success on the same key forgets it without it.
+      await this.locks.succeeded(key, request?.forgotten.has(key) ? undefined : request?.attempt);
+      request?.forgotten.add(key);
+    }
   }
 }
-
 function keyOf({ origin, username }: ThrottleSubject): string {
   return throttleKey(origin.clientAddress, username);
 }

@@ -25,10 +25,13 @@ export function clientThrottleKey(clientAddress: string, clientId: string | unde
 /**
  * Client authentications at the OAuth token endpoints (docs/protocol.md §5.5), counted and locked as
  * logins are (the same settings and store, keys of their own): `admit` before the client's secret or
- * assertion is looked at counts the attempt, or throws ThrottledError while the key is locked or its
- * window already counts `threshold` attempts; then the outcome's `failed` for an `invalid_client`
- * answer (the attempt stays counted), `authenticated` for an accepted client (its key forgotten),
- * `unjudged` for an answer given without judging the client (the attempt given back).
+ * assertion is looked at counts the attempt in flight, or throws ThrottledError while the key is locked
+ * or when it has failed and its failures plus attempts in flight reach `threshold`; then the outcome's
+ * `failed` for an `invalid_client` answer (a failure), `authenticated` for an accepted client (its key
+ * forgotten), `unjudged` for an answer given without judging the client (out of flight). A client's
+ * checks in flight at once are not bounded: a busy relying party sends many token requests at once from
+ * one address and must never be refused while it has no failure, and its secret (or key) is no password
+ * a burst of guesses could find: the first failure bounds the rest by `threshold`.
  */
 export class ClientAuthenticationThrottle implements ClientAuthenticationGuard {
   constructor(
@@ -37,14 +40,14 @@ export class ClientAuthenticationThrottle implements ClientAuthenticationGuard {
   ) {}
 
   async admit(subject: ClientAuthenticationSubject): Promise<ClientAuthenticationOutcome> {
-    const attempt = await this.locks.admit(clientThrottleKey(subject.origin.clientAddress, subject.clientId));
+    const attempt = await this.locks.admit(clientThrottleKey(subject.origin.clientAddress, subject.clientId), 'unbounded');
     return {
       failed: async () => {
         const lock = await this.locks.failed(attempt);
         const { clientId } = subject;
         if (lock) this.events.emit({ type: 'client.throttled', key: attempt.key, ...(clientId !== undefined && { client: clientId }), ...lock } satisfies ClientThrottledEvent, subject.origin);
       },
-      authenticated: () => this.locks.reset(attempt.key),
+      authenticated: () => this.locks.succeeded(attempt.key, attempt),
       unjudged: () => this.locks.unjudged(attempt),
     };
   }

@@ -1,22 +1,31 @@
 /**
- * Attempt and lock state per throttle key (client address group + lower-cased username, or a client's:
- * docs/protocol.md §5), shared by every node. An attempt is counted before its credential is checked
- * (`countAttempt`), so requests sent at once, to one node or several, are counted as they arrive and at
- * most the threshold of them is ever checked. Each method is one atomic step. The module's Mongo store
- * (cli-server modules/throttle/stores) keeps one document per key, `{ _id: key, failures, windowEndsAt,
- * lockedUntil, locks, counted }`, and maps every method to one single-document update:
- * - countAttempt: `findOneAndUpdate({ _id }, <pipeline>, { upsert: true, returnDocument: 'after' })`, the
- *   pipeline computing `counted` (not locked, and the open window below `limit`) and then `failures` and
- *   `windowEndsAt` from it, retried on duplicate key 11000 (two nodes inserting the key at once);
- * - releaseAttempt: `findOneAndUpdate({ _id, windowEndsAt: <the attempt's>, failures: { $gt: 0 } }, { $inc: { failures: -1 } })`;
- * - lock: `findOneAndUpdate({ _id, lockedUntil: { $not: { $gt: now } }, windowEndsAt: { $gt: now }, failures: { $gte: minAttempts } },
- *   { $set: { lockedUntil: until, failures: 0, windowEndsAt: 0 }, $inc: { locks: 1 } })`, locked when it matched;
- * - get: `findOne({ _id })`; reset: `deleteOne({ _id })`. A TTL index may drop documents whose lock and window ended long ago.
- * Times are epoch milliseconds from the caller's clock: stores never read a clock of their own.
+ * Failure, in-flight and lock state per throttle key (client address group + lower-cased username, or a
+ * client's: docs/protocol.md §5), shared by every node. An attempt is admitted before its credential is
+ * checked (`admit`), in one atomic step that counts it in flight or refuses it, so requests sent at once,
+ * to one node or several, are judged against each other's counts: a key with failures gets no more than
+ * `threshold` of them (failed or in flight) checked, a key without failures never has a right credential
+ * refused below `inFlightCap`. Each method is one atomic step (forget: see below). The module's Mongo store
+ * (cli-server modules/throttle/stores) keeps one document per key, `{ _id: key, failures, inFlight,
+ * windowEndsAt, lockedUntil, locks, admitted }`, and maps every method to single-document updates:
+ * - admit: `findOneAndUpdate({ _id }, <pipeline>, { upsert: true, returnDocument: 'after' })`, the pipeline
+ *   computing `admitted` and then the counts and `windowEndsAt` from it, retried on duplicate key 11000
+ *   (two nodes inserting the key at once);
+ * - failed: `findOneAndUpdate({ _id, windowEndsAt: <the attempt's> }, [<inFlight - 1 but not below 0, failures + 1>], { returnDocument: 'after' })`;
+ * - unjudged: `findOneAndUpdate({ _id, windowEndsAt: <the attempt's>, inFlight: { $gt: 0 } }, { $inc: { inFlight: -1 } })`;
+ * - lock: `findOneAndUpdate({ _id, lockedUntil: { $not: { $gt: now } }, windowEndsAt: { $gt: now }, failures: { $gte: minFailures } },
+ *   { $set: { lockedUntil: until, failures: 0 }, $inc: { locks: 1 } })`, locked when it matched;
+ * - forget: `deleteOne({ _id, $or: [<window ended>, <nothing in flight>, <only this attempt in flight>] })`, and
+ *   when that deleted nothing, `findOneAndUpdate({ _id }, [<failures, locks, lockedUntil cleared; this attempt out of inFlight>])`;
+ * - get: `findOne({ _id })`. A TTL index may drop documents whose lock and window ended long ago.
+ * Times are epoch milliseconds from the caller's clock: stores never read a clock of their own. The end
+ * of the window an attempt was admitted in (`windowEndsAt`) identifies that window: an attempt settles
+ * only in it, so a settle never touches a later window's counts nor recreates a forgotten key.
  */
 export interface ThrottleState {
-  /** Attempts counted in the current window (failed, or still being checked); 0 once the window has ended. */
+  /** Failed attempts in the current window (since its last lock); 0 once the window has ended. */
   readonly failures: number;
+  /** Attempts admitted in the current window whose outcome is not known yet; they end with the window. */
+  readonly inFlight: number;
   /** Epoch ms at which the current window ends (0: no window open). */
   readonly windowEndsAt: number;
   /** Epoch ms until which the key is locked; at or before `now` it is not locked. */
@@ -25,36 +34,56 @@ export interface ThrottleState {
   readonly locks: number;
 }
 
-/** The key's state after `countAttempt`, and whether the attempt was counted (and may be checked). */
-export interface CountedAttempt extends ThrottleState {
-  readonly counted: boolean;
+/** What `admit` judges an attempt by. */
+export interface AdmissionLimits {
+  /** A window's length: it opens at the first attempt admitted after the last one ended. */
+  readonly windowMs: number;
+  /** Failed and in-flight attempts a key with failures (or locks) may have in its window. */
+  readonly threshold: number;
+  /** Attempts of one key in flight at once, whatever its failures. */
+  readonly inFlightCap: number;
+}
+
+/** The key's state after `admit`, and whether the attempt was admitted (counted in flight; its credential may be checked). */
+export interface Admission extends ThrottleState {
+  readonly admitted: boolean;
 }
 
 export interface ThrottleStore {
-  /** The key's state, or undefined for a key never seen (or reset). */
+  /** The key's state, or undefined for a key never seen (or forgotten). */
   get(key: string): Promise<ThrottleState | undefined>;
 
   /**
-   * Counts one attempt, unless the key is locked at `now` or its open window already counts `limit`
-   * attempts: then nothing changes and `counted` is false. A window opens at the first attempt and
-   * lasts `windowMs`; an attempt after it ended opens a new one counting 1. A bounded store that cannot
-   * take a new key without forgetting an active lock answers it as locked until it can (and does not keep it).
+   * Admits one attempt, counting it in flight, unless (then nothing changes and `admitted` is false) the
+   * key is locked at `now`; or it has failures or locks and its window's failures plus attempts in flight
+   * reach `threshold`; or its attempts in flight reach `inFlightCap`. An attempt after the window ended
+   * opens a new one of `windowMs`, counting no failure and only itself in flight. A bounded store that
+   * cannot take a new key without forgetting an active lock answers it as locked until it can (and does not keep it).
    */
-  countAttempt(key: string, now: number, windowMs: number, limit: number): Promise<CountedAttempt>;
+  admit(key: string, now: number, limits: AdmissionLimits): Promise<Admission>;
 
   /**
-   * Gives back one attempt counted in the window ending at `windowEndsAt`, when that window is still the
-   * key's and counts any (an attempt answered without its credential being checked). Never creates a key.
+   * An attempt admitted in the window ending at `windowEndsAt` failed: while that window is the key's,
+   * it leaves the attempts in flight (never below 0) and counts as a failure; the state after. Undefined
+   * (and nothing changed) when the key no longer has that window (forgotten, or a later window).
    */
-  releaseAttempt(key: string, windowEndsAt: number): Promise<void>;
+  failed(key: string, windowEndsAt: number): Promise<ThrottleState | undefined>;
+
+  /** An attempt admitted in the window ending at `windowEndsAt` was answered without a check: it leaves the attempts in flight, while that window is the key's (never below 0). */
+  unjudged(key: string, windowEndsAt: number): Promise<void>;
 
   /**
-   * Locks the key until `until`, counts the lock and clears the window, but only if the key is not locked
-   * at `now` and its open window counts at least `minAttempts`: a lock is never extended, and a key a
-   * success forgot meanwhile is not locked. True when this call locked the key.
+   * Locks the key until `until`, counts the lock and clears the window's failures (the window and its
+   * attempts in flight stay, to settle), but only if the key is not locked at `now` and its open window
+   * counts at least `minFailures`: a lock is never extended, and a key a success forgot meanwhile is not locked.
+   * True when this call locked the key.
    */
-  lock(key: string, now: number, until: number, minAttempts: number): Promise<boolean>;
+  lock(key: string, now: number, until: number, minFailures: number): Promise<boolean>;
 
-  /** Forgets the key: attempts, lock and lock count (after a success). */
-  reset(key: string): Promise<void>;
+  /**
+   * A success: forgets the key's failures, lock and lock count. An attempt admitted in the window ending
+   * at `windowEndsAt` (when given, the success's own) leaves the attempts in flight. A key left with none
+   * in flight (or whose window ended) is deleted; one with others in flight keeps its window for them.
+   */
+  forget(key: string, now: number, windowEndsAt?: number): Promise<void>;
 }

@@ -14,10 +14,11 @@ function countingStore(): { store: ThrottleStore; calls: string[] } {
   const calls: string[] = [];
   const store: ThrottleStore = {
     get: (key) => (calls.push('get'), inner.get(key)),
-    countAttempt: (key, now, windowMs, limit) => (calls.push('countAttempt'), inner.countAttempt(key, now, windowMs, limit)),
-    releaseAttempt: (key, windowEndsAt) => (calls.push('releaseAttempt'), inner.releaseAttempt(key, windowEndsAt)),
-    lock: (key, now, until, minAttempts) => (calls.push('lock'), inner.lock(key, now, until, minAttempts)),
-    reset: (key) => (calls.push('reset'), inner.reset(key)),
+    admit: (key, now, limits) => (calls.push('admit'), inner.admit(key, now, limits)),
+    failed: (key, windowEndsAt) => (calls.push('failed'), inner.failed(key, windowEndsAt)),
+    unjudged: (key, windowEndsAt) => (calls.push('unjudged'), inner.unjudged(key, windowEndsAt)),
+    lock: (key, now, until, minFailures) => (calls.push('lock'), inner.lock(key, now, until, minFailures)),
+    forget: (key, now, windowEndsAt) => (calls.push('forget'), inner.forget(key, now, windowEndsAt)),
   };
   return { store, calls };
 }
@@ -85,27 +86,39 @@ describe('client authentication throttle (docs/protocol.md §5.5)', () => {
     expect(await retryAfter(subject.admit(SUBJECT))).to.equal('open');
   });
 
-  it('a client authenticating costs one atomic count and one reset; one never judged, a count and its release', async () => {
+  it('a client authenticating costs one atomic admission and one forget; one never judged, an admission and its settle; a failure, its settle', async () => {
     const { throttle: subject, calls } = throttle();
     await (await subject.admit(SUBJECT)).authenticated();
-    expect(calls).to.deep.equal(['countAttempt', 'reset']);
+    expect(calls).to.deep.equal(['admit', 'forget']);
     calls.length = 0;
     await (await subject.admit(SUBJECT)).unjudged();
-    expect(calls).to.deep.equal(['countAttempt', 'releaseAttempt']);
+    expect(calls).to.deep.equal(['admit', 'unjudged']);
+    calls.length = 0;
+    await (await subject.admit(SUBJECT)).failed();
+    expect(calls).to.deep.equal(['admit', 'failed']);
   });
 
-  it('counts each attempt before the secret is compared: of many at once, `threshold` are admitted, the rest refused; their failures lock once', async () => {
+  it('admits every authentication sent at once of a client without failures, however many (a busy relying party)', async () => {
     const { throttle: subject, events } = throttle();
+    const outcomes = await Promise.all(Array.from({ length: 100 }, () => subject.admit(SUBJECT)));
+    await Promise.all(outcomes.map((outcome) => outcome.authenticated()));
+    expect(events.ofType('client.throttled')).to.deep.equal([]);
+    expect(await retryAfter(subject.admit(SUBJECT))).to.equal('open');
+  });
+
+  it('once a client has failed, admits of many at once only `threshold` minus its failures; their failures lock once', async () => {
+    const { throttle: subject, events } = throttle();
+    await fail(subject, 1);
     const admitted = await Promise.allSettled(Array.from({ length: 20 }, () => subject.admit(SUBJECT)));
     const outcomes = admitted.flatMap((outcome) => (outcome.status === 'fulfilled' ? [outcome.value] : []));
-    expect(outcomes).to.have.length(3);
-    expect(admitted.filter((outcome) => outcome.status === 'rejected' && outcome.reason instanceof ThrottledError)).to.have.length(17);
+    expect(outcomes).to.have.length(2);
+    expect(admitted.filter((outcome) => outcome.status === 'rejected' && outcome.reason instanceof ThrottledError && outcome.reason.retryAfterSeconds === 60)).to.have.length(18);
     await Promise.all(outcomes.map((outcome) => outcome.failed()));
     expect(events.ofType('client.throttled')).to.deep.equal([{ type: 'client.throttled', key: 'client 203.0.113.9 rp', client: 'rp', lockSeconds: 60, failures: 3 }]);
     expect(await retryAfter(subject.admit(SUBJECT))).to.equal(60);
   });
 
-  it('an attempt never judged (a public client, a request refused first) gives its count back: such requests never fill the window', async () => {
+  it('an attempt never judged (a public client, a request refused first) leaves the attempts in flight: such requests never fill the window', async () => {
     const { throttle: subject } = throttle();
     for (let i = 0; i < 10; i++) await (await subject.admit(SUBJECT)).unjudged();
     await fail(subject, 2);

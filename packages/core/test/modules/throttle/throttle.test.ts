@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { ThrottledError, type Authentication } from '@tessera/core';
-import { AuthenticationThrottle, FailureLocks, throttleKey, type ThrottleSubject } from '@tessera/core/modules/throttle';
+import { AuthenticationThrottle, FailureLocks, throttleKey, type ThrottleSettings, type ThrottleSubject } from '@tessera/core/modules/throttle';
 import { FixedClock, RecordingEvents } from '../../fakes.js';
 import { MapThrottleStore } from '@tessera/testkit/modules/throttle';
 
@@ -8,7 +8,7 @@ const ORIGIN = { clientAddress: '203.0.113.9', requestId: 'r1' };
 const SUBJECT = { origin: ORIGIN, username: 'CasUser' };
 const KEY = throttleKey('203.0.113.9', 'CasUser');
 
-function throttle(settings = { threshold: 3, rangeSeconds: 60, lockSeconds: 60, maxLockSeconds: 200 }) {
+function throttle(settings: ThrottleSettings = { threshold: 3, rangeSeconds: 60, lockSeconds: 60, maxLockSeconds: 200 }) {
   const clock = new FixedClock();
   const store = new MapThrottleStore();
   const events = new RecordingEvents();
@@ -171,46 +171,87 @@ describe('throttle policy (docs/protocol.md §5)', () => {
     expect(events.ofType('authentication.throttled')).to.have.length(1);
   });
 
-  it('counts each attempt before its credential is checked: of many at once, `threshold` are admitted, the rest refused until the window ends', async () => {
-    const { throttle: subject, clock, events } = throttle();
-    const admitted = await Promise.allSettled(Array.from({ length: 20 }, () => subject.admit(SUBJECT)));
+  /** Request i's subject: its own origin, as each request has. */
+  const request = (i: number): ThrottleSubject => ({ ...SUBJECT, origin: { ...ORIGIN, requestId: `r${i}` } });
+
+  it('admits every login sent at once of a key without failures (up to concurrentChecks), and each success settles', async () => {
+    const { throttle: subject, store, events } = throttle();
+    const requests = Array.from({ length: 20 }, (_, i) => request(i));
+    const attempts = await Promise.all(requests.map((who) => subject.admit(who)));
+    expect(await store.get(KEY)).to.include({ failures: 0, inFlight: 20 });
+    for (let i = 0; i < 20; i++) {
+      await subject.authenticated(authenticatedBy([{ id: 'casuser', type: 'usernamePassword' }]), requests[i]!.origin);
+      await attempts[i]!.answered();
+    }
+    expect(await store.get(KEY), 'the last success found nothing else in flight').to.equal(undefined);
+    expect(events.ofType('authentication.throttled')).to.deep.equal([]);
+  });
+
+  it('bounds the attempts in flight at once of a key without failures by concurrentChecks: one more waits a second; their failures lock once', async () => {
+    const { throttle: subject, events } = throttle({ threshold: 3, rangeSeconds: 60, lockSeconds: 60, maxLockSeconds: 200, concurrentChecks: 8 });
+    const admitted = await Promise.allSettled(Array.from({ length: 20 }, (_, i) => subject.admit(request(i))));
     const attempts = admitted.flatMap((outcome) => (outcome.status === 'fulfilled' ? [outcome.value] : []));
-    expect(attempts, 'admitted while none was answered yet').to.have.length(3);
+    expect(attempts).to.have.length(8);
     const refusals = admitted.flatMap((outcome) => (outcome.status === 'rejected' ? [outcome.reason as unknown] : []));
-    expect(refusals.every((reason) => reason instanceof ThrottledError && reason.retryAfterSeconds === 60)).to.equal(true);
-    clock.advanceSeconds(10);
-    expect(await retryAfter(probe(subject, SUBJECT)), 'still three in flight').to.equal(50);
-    for (const attempt of attempts) await attempt.failed();
+    expect(refusals.map((reason) => (reason instanceof ThrottledError ? reason.retryAfterSeconds : reason))).to.deep.equal(Array<number>(12).fill(1));
+    await Promise.all(attempts.map((attempt) => attempt.failed()));
     expect(events.ofType('authentication.throttled'), 'locked once, when the third failure was told').to.deep.equal([{ type: 'authentication.throttled', key: KEY, username: 'casuser', lockSeconds: 60, failures: 3 }]);
     expect(await retryAfter(probe(subject, SUBJECT))).to.equal(60);
   });
 
-  it('an attempt answered without a 401 gives its count back; one answered after a success forgot the key gives nothing back to the key counted afresh', async () => {
-    const { throttle: subject, store } = throttle();
-    const first = await subject.admit(SUBJECT);
-    const second = await subject.admit(SUBJECT);
-    expect(await store.get(KEY)).to.include({ failures: 2 });
-    await second.answered();
-    expect(await store.get(KEY)).to.include({ failures: 1 });
-    await first.failed();
-    const succeeding = await subject.admit(SUBJECT);
-    const failing = await subject.admit(SUBJECT);
-    await subject.authenticated(authenticatedBy([{ id: 'casuser', type: 'usernamePassword' }]), ORIGIN);
-    await failing.failed();
-    expect(await store.get(KEY), 'the success forgot every attempt before it').to.equal(undefined);
-    const afterwards = await subject.admit({ ...SUBJECT, origin: { ...ORIGIN, requestId: 'r2' } });
-    await succeeding.answered();
-    expect(await store.get(KEY), 'the successful request gave nothing back').to.include({ failures: 1 });
-    await afterwards.answered();
-    expect(await store.get(KEY)).to.include({ failures: 0 });
+  it('raises concurrentChecks to the threshold', async () => {
+    const { throttle: subject } = throttle({ threshold: 5, rangeSeconds: 60, lockSeconds: 60, maxLockSeconds: 200, concurrentChecks: 1 });
+    const admitted = await Promise.allSettled(Array.from({ length: 9 }, (_, i) => subject.admit(request(i))));
+    expect(admitted.filter((outcome) => outcome.status === 'fulfilled')).to.have.length(5);
   });
 
-  it('a failure told after a success forgot the key locks nothing', async () => {
-    const { throttle: subject, events, store } = throttle();
-    const attempts = [await subject.admit(SUBJECT), await subject.admit(SUBJECT), await subject.admit(SUBJECT)];
-    await subject.authenticated(authenticatedBy([{ id: 'casuser', type: 'usernamePassword' }]), ORIGIN);
+  it('once a key has failed, admits of many at once only `threshold` minus its failures, the rest refused until the window ends', async () => {
+    const { throttle: subject, clock, events } = throttle();
+    await failOnce(subject, SUBJECT);
+    clock.advanceSeconds(10);
+    const admitted = await Promise.allSettled(Array.from({ length: 20 }, (_, i) => subject.admit(request(i))));
+    const attempts = admitted.flatMap((outcome) => (outcome.status === 'fulfilled' ? [outcome.value] : []));
+    expect(attempts, 'admitted while none was answered yet').to.have.length(2);
+    const refusals = admitted.flatMap((outcome) => (outcome.status === 'rejected' ? [outcome.reason as unknown] : []));
+    expect(refusals.map((reason) => (reason instanceof ThrottledError ? reason.retryAfterSeconds : reason))).to.deep.equal(Array<number>(18).fill(50));
     for (const attempt of attempts) await attempt.failed();
+    expect(events.ofType('authentication.throttled')).to.deep.equal([{ type: 'authentication.throttled', key: KEY, username: 'casuser', lockSeconds: 60, failures: 3 }]);
+    expect(await retryAfter(probe(subject, SUBJECT))).to.equal(60);
+  });
+
+  it('an attempt answered without a 401 leaves the attempts in flight; the successful request settles once, by its success', async () => {
+    const { throttle: subject, store } = throttle();
+    const first = await subject.admit(request(1));
+    const second = await subject.admit(request(2));
+    expect(await store.get(KEY)).to.include({ inFlight: 2 });
+    await second.answered();
+    expect(await store.get(KEY)).to.include({ inFlight: 1 });
+    await first.failed();
+    expect(await store.get(KEY)).to.include({ failures: 1, inFlight: 0 });
+    const third = request(3);
+    const succeeding = await subject.admit(third);
+    const other = await subject.admit(request(4));
+    await subject.authenticated(authenticatedBy([{ id: 'casuser', type: 'usernamePassword' }]), third.origin);
+    expect(await store.get(KEY), 'the failure forgotten; the other attempt still in flight').to.include({ failures: 0, inFlight: 1 });
+    await succeeding.answered();
+    expect(await store.get(KEY), 'the successful request settled nothing more').to.include({ inFlight: 1 });
+    await other.answered();
+    expect(await store.get(KEY)).to.include({ failures: 0, inFlight: 0 });
+  });
+
+  it('a right password among guesses in flight forgets the failures told before it; those told after it count, in their window', async () => {
+    const { throttle: subject, events, store } = throttle();
+    const guesses = [await subject.admit(request(1)), await subject.admit(request(2)), await subject.admit(request(3))];
+    const fourth = request(4);
+    const right = await subject.admit(fourth);
+    await guesses[0]!.failed();
+    await guesses[1]!.failed();
+    await subject.authenticated(authenticatedBy([{ id: 'casuser', type: 'usernamePassword' }]), fourth.origin);
+    await right.answered();
+    expect(await store.get(KEY)).to.include({ failures: 0, inFlight: 1, locks: 0 });
+    await guesses[2]!.failed();
+    expect(await store.get(KEY)).to.include({ failures: 1, inFlight: 0 });
     expect(events.ofType('authentication.throttled')).to.deep.equal([]);
-    expect(await store.get(KEY)).to.equal(undefined);
+    expect(await retryAfter(probe(subject, SUBJECT)), 'one failure of three').to.equal('open');
   });
 });

@@ -1,5 +1,5 @@
 import TinyQueue from 'tinyqueue';
-import type { CountedAttempt, ThrottleState, ThrottleStore } from '@tessera/core/modules/throttle';
+import type { AdmissionLimits, Admission, ThrottleState, ThrottleStore } from '@tessera/core/modules/throttle';
 
 export interface MemoryThrottleStoreOptions {
   /**
@@ -14,7 +14,7 @@ interface LockEnd {
   readonly key: string;
 }
 
-const NEW_KEY: ThrottleState = { failures: 0, windowEndsAt: 0, lockedUntil: 0, locks: 0 };
+const NEW_KEY: ThrottleState = { failures: 0, inFlight: 0, windowEndsAt: 0, lockedUntil: 0, locks: 0 };
 
 /**
  * ThrottleStore in one process's memory. Every method finishes its read-modify-write without awaiting,
@@ -42,33 +42,47 @@ export class MemoryThrottleStore implements ThrottleStore {
     return Promise.resolve(this.stateOf(key));
   }
 
-  countAttempt(key: string, now: number, windowMs: number, limit: number): Promise<CountedAttempt> {
-    const known = this.stateOf(key);
-    const state = known ?? NEW_KEY;
+  admit(key: string, now: number, { windowMs, threshold, inFlightCap }: AdmissionLimits): Promise<Admission> {
+    const state = this.stateOf(key) ?? NEW_KEY;
     const open = state.windowEndsAt > now;
-    if (state.lockedUntil > now || (open && state.failures >= limit)) return Promise.resolve({ ...state, counted: false });
-    const counted = { ...state, failures: open ? state.failures + 1 : 1, windowEndsAt: open ? state.windowEndsAt : now + windowMs };
+    const [failures, inFlight] = open ? [state.failures, state.inFlight] : [0, 0];
+    const failing = (failures > 0 || state.locks > 0) && failures + inFlight >= threshold;
+    if (state.lockedUntil > now || failing || inFlight >= inFlightCap) return Promise.resolve({ ...state, admitted: false });
+    const admitted = { ...state, failures, inFlight: inFlight + 1, windowEndsAt: open ? state.windowEndsAt : now + windowMs };
     // No room without forgetting a lock: the new key is locked until the earliest lock ends.
-    if (!this.put(key, counted, now)) return Promise.resolve({ ...NEW_KEY, lockedUntil: this.earliestLockEnd(), counted: false });
-    return Promise.resolve({ ...counted, counted: true });
+    if (!this.put(key, admitted, now)) return Promise.resolve({ ...NEW_KEY, lockedUntil: this.earliestLockEnd(), admitted: false });
+    return Promise.resolve({ ...admitted, admitted: true });
   }
 
-  releaseAttempt(key: string, windowEndsAt: number): Promise<void> {
-    const state = this.unlocked.get(key);
-    // In place: giving an attempt back is no write that makes the key recent.
-    if (state && state.windowEndsAt === windowEndsAt && state.failures > 0) this.unlocked.set(key, { ...state, failures: state.failures - 1 });
+  failed(key: string, windowEndsAt: number): Promise<ThrottleState | undefined> {
+    const state = this.stateOf(key);
+    if (state?.windowEndsAt !== windowEndsAt) return Promise.resolve(undefined);
+    const after = { ...state, inFlight: Math.max(0, state.inFlight - 1), failures: state.failures + 1 };
+    this.replace(key, after);
+    return Promise.resolve(after);
+  }
+
+  unjudged(key: string, windowEndsAt: number): Promise<void> {
+    const state = this.stateOf(key);
+    if (state && state.windowEndsAt === windowEndsAt && state.inFlight > 0) this.replace(key, { ...state, inFlight: state.inFlight - 1 });
     return Promise.resolve();
   }
 
-  lock(key: string, now: number, until: number, minAttempts: number): Promise<boolean> {
+  lock(key: string, now: number, until: number, minFailures: number): Promise<boolean> {
     const state = this.stateOf(key);
-    if (state === undefined || state.lockedUntil > now || state.windowEndsAt <= now || state.failures < minAttempts) return Promise.resolve(false);
-    return Promise.resolve(this.put(key, { failures: 0, windowEndsAt: 0, lockedUntil: until, locks: state.locks + 1 }, now));
+    if (state === undefined || state.lockedUntil > now || state.windowEndsAt <= now || state.failures < minFailures) return Promise.resolve(false);
+    return Promise.resolve(this.put(key, { ...state, failures: 0, lockedUntil: until, locks: state.locks + 1 }, now));
   }
 
-  reset(key: string): Promise<void> {
+  forget(key: string, now: number, windowEndsAt?: number): Promise<void> {
+    const state = this.stateOf(key);
+    if (state === undefined) return Promise.resolve();
+    const own = windowEndsAt !== undefined && state.windowEndsAt === windowEndsAt ? 1 : 0;
+    const inFlight = state.windowEndsAt > now ? Math.max(0, state.inFlight - own) : 0;
     this.unlocked.delete(key);
     this.locked.delete(key);
+    // Others of the window still in flight settle in it: it stays, cleared, for them.
+    if (inFlight > 0) this.unlocked.set(key, { ...state, failures: 0, inFlight, lockedUntil: 0, locks: 0 });
     return Promise.resolve();
   }
 
@@ -78,6 +92,12 @@ export class MemoryThrottleStore implements ThrottleStore {
 
   private stateOf(key: string): ThrottleState | undefined {
     return this.unlocked.get(key) ?? this.locked.get(key);
+  }
+
+  /** Settles an attempt in place: no write that makes the key recent, nor one that moves it between the tables. */
+  private replace(key: string, state: ThrottleState): void {
+    if (this.unlocked.has(key)) this.unlocked.set(key, state);
+    else this.locked.set(key, state);
   }
 
   /** Writes the key as the most recent; false when it is new and there is no room without forgetting a lock. */

@@ -1,16 +1,18 @@
-import type { Collection, Document } from 'mongodb';
-import type { CountedAttempt, ThrottleState, ThrottleStore } from '@tessera/core/modules/throttle';
+import type { Collection, Document, Filter } from 'mongodb';
+import type { AdmissionLimits, Admission, ThrottleState, ThrottleStore } from '@tessera/core/modules/throttle';
 import { ExpiringCollection, isDuplicateKey, type Guarded } from '@tessera/adapter-mongo';
 
-/** A throttle key's counters; `_id` is the key (client IP + lower-cased username), unique by nature; `failures` counts the window's attempts. */
+/** A throttle key's counters; `_id` is the key (client IP + lower-cased username), unique by nature. */
 export interface ThrottleDocument {
   _id: string;
   failures: number;
+  /** Attempts of the window admitted and not settled; absent in documents of earlier versions (none). */
+  inFlight?: number;
   windowEndsAt: Date;
   lockedUntil: Date;
   locks: number;
-  /** Whether the last countAttempt counted its attempt (with the other fields alone, a full window and one just filled look alike). */
-  counted: boolean;
+  /** Whether the last admit admitted its attempt (the other fields alone cannot tell a refusal from an attempt that just filled the window). */
+  admitted?: boolean;
   /** Carries the TTL index: a key is forgotten this long after its last window or lock ended. */
   expiresAt: Date;
 }
@@ -20,9 +22,10 @@ export const THROTTLE_RETENTION_MS = 24 * 60 * 60 * 1000;
 const ATTEMPTS = 3;
 
 /**
- * Attempt counters in MongoDB, shared by every node, exactly as core's ThrottleStore port describes: each
- * method is one single-document atomic update, so two nodes counting at once see one count, never check
- * more than the limit between them, and only one of them locks a key. Times come from the caller's clock; the TTL index on `expiresAt` is garbage collection.
+ * Failures and attempts in flight in MongoDB, shared by every node, exactly as core's ThrottleStore port
+ * describes: each method is one single-document atomic update (forget: a conditional delete, else one
+ * update), so two nodes admitting at once see one count, never check more than the bounds allow between
+ * them, and only one of them locks a key. Times come from the caller's clock; the TTL index on `expiresAt` is garbage collection.
  */
 export class MongoThrottleStore implements ThrottleStore {
   private readonly throttle: ExpiringCollection<ThrottleDocument>;
@@ -40,31 +43,42 @@ export class MongoThrottleStore implements ThrottleStore {
     return found === null ? undefined : toState(found);
   }
 
-  async countAttempt(key: string, now: number, windowMs: number, limit: number): Promise<CountedAttempt> {
-    const update = countAttemptPipeline(now, windowMs, limit);
+  async admit(key: string, now: number, limits: AdmissionLimits): Promise<Admission> {
+    const update = admitPipeline(now, limits);
     for (let attempt = 1; ; attempt += 1) {
       try {
-        const counted = await this.throttle.run((throttle) => throttle.findOneAndUpdate({ _id: key }, update, { upsert: true, returnDocument: 'after' }));
-        if (counted === null) throw new Error('MongoDB returned no document for an upsert asked to return it');
-        return { ...toState(counted), counted: counted.counted };
+        const state = await this.throttle.run((throttle) => throttle.findOneAndUpdate({ _id: key }, update, { upsert: true, returnDocument: 'after' }));
+        if (state === null) throw new Error('MongoDB returned no document for an upsert asked to return it');
+        return { ...toState(state), admitted: state.admitted === true };
       } catch (error) {
         // Another node inserted the new key first (a server may answer so rather than retry the upsert
-        // itself); nothing was written, and the same update now counts on that document.
+        // itself); nothing was written, and the same update now admits on that document.
         if (!isDuplicateKey(error) || attempt === ATTEMPTS) throw error;
       }
     }
   }
 
-  async releaseAttempt(key: string, windowEndsAt: number): Promise<void> {
-    await this.throttle.run((throttle) => throttle.findOneAndUpdate({ _id: key, windowEndsAt: new Date(windowEndsAt), failures: { $gt: 0 } }, { $inc: { failures: -1 } }));
+  async failed(key: string, windowEndsAt: number): Promise<ThrottleState | undefined> {
+    const settled = await this.throttle.run((throttle) =>
+      throttle.findOneAndUpdate(
+        { _id: key, windowEndsAt: new Date(windowEndsAt) },
+        [{ $set: { inFlight: { $max: [{ $subtract: [{ $ifNull: ['$inFlight', 0] }, 1] }, 0] }, failures: { $add: [{ $ifNull: ['$failures', 0] }, 1] } } }],
+        { returnDocument: 'after' },
+      ),
+    );
+    return settled === null ? undefined : toState(settled);
   }
 
-  async lock(key: string, now: number, until: number, minAttempts: number): Promise<boolean> {
+  async unjudged(key: string, windowEndsAt: number): Promise<void> {
+    await this.throttle.run((throttle) => throttle.findOneAndUpdate({ _id: key, windowEndsAt: new Date(windowEndsAt), inFlight: { $gt: 0 } }, { $inc: { inFlight: -1 } }));
+  }
+
+  async lock(key: string, now: number, until: number, minFailures: number): Promise<boolean> {
     const locked = await this.throttle.run((throttle) =>
       throttle.findOneAndUpdate(
-        { _id: key, lockedUntil: { $not: { $gt: new Date(now) } }, windowEndsAt: { $gt: new Date(now) }, failures: { $gte: minAttempts } },
+        { _id: key, lockedUntil: { $not: { $gt: new Date(now) } }, windowEndsAt: { $gt: new Date(now) }, failures: { $gte: minFailures } },
         {
-          $set: { lockedUntil: new Date(until), failures: 0, windowEndsAt: new Date(0) },
+          $set: { lockedUntil: new Date(until), failures: 0 },
           $inc: { locks: 1 },
           $max: { expiresAt: new Date(until + THROTTLE_RETENTION_MS) },
         },
@@ -73,28 +87,40 @@ export class MongoThrottleStore implements ThrottleStore {
     return locked !== null;
   }
 
-  async reset(key: string): Promise<void> {
-    await this.throttle.run((throttle) => throttle.deleteOne({ _id: key }));
+  async forget(key: string, now: number, windowEndsAt?: number): Promise<void> {
+    const own = windowEndsAt === undefined ? undefined : new Date(windowEndsAt);
+    // Deleted when no other attempt of an open window is in flight: a login's success costs this one step.
+    const nothingElseInFlight: Filter<ThrottleDocument>[] = [{ windowEndsAt: { $lte: new Date(now) } }, { inFlight: { $not: { $gt: 0 } } }, ...(own ? [{ windowEndsAt: own, inFlight: { $lte: 1 } }] : [])];
+    const deleted = await this.throttle.run((throttle) => throttle.deleteOne({ _id: key, $or: nothingElseInFlight }));
+    if (deleted.deletedCount === 1) return;
+    // Others are in flight: the window stays for them, cleared, without this attempt.
+    const inFlight = own ? { $cond: [{ $eq: ['$windowEndsAt', own] }, { $max: [{ $subtract: ['$inFlight', 1] }, 0] }, '$inFlight'] } : '$inFlight';
+    await this.throttle.run((throttle) => throttle.findOneAndUpdate({ _id: key }, [{ $set: { failures: 0, inFlight, lockedUntil: new Date(0), locks: 0 } }]));
   }
 }
 
 /**
- * The memory store's countAttempt, on the server in one update: `counted` when the key is not locked at
- * `now` and its open window counts fewer than `limit` attempts; then the attempt is counted in the open
- * window or opens one counting 1. A key never seen starts with nothing counted, no lock, no locks.
+ * The memory store's admit, on the server in one update: `admitted` when the key is not locked at `now`,
+ * has no failures and locks or fewer than `threshold` failures plus attempts in flight in its open
+ * window, and fewer than `inFlightCap` in flight; then the attempt is one more in flight in the open
+ * window, or opens one with only itself. A key never seen starts with nothing counted, no lock, no locks.
  */
-function countAttemptPipeline(now: number, windowMs: number, limit: number): Document[] {
+function admitPipeline(now: number, { windowMs, threshold, inFlightCap }: AdmissionLimits): Document[] {
   const at = new Date(now);
   const never = new Date(0);
   const open = { $gt: [{ $ifNull: ['$windowEndsAt', never] }, at] };
   const locked = { $gt: [{ $ifNull: ['$lockedUntil', never] }, at] };
-  const full = { $and: [open, { $gte: [{ $ifNull: ['$failures', 0] }, limit] }] };
+  // The window's counts: none once it has ended.
+  const failures = { $cond: [open, { $ifNull: ['$failures', 0] }, 0] };
+  const inFlight = { $cond: [open, { $ifNull: ['$inFlight', 0] }, 0] };
+  const failing = { $and: [{ $or: [{ $gt: ['$$failures', 0] }, { $gt: [{ $ifNull: ['$locks', 0] }, 0] }] }, { $gte: [{ $add: ['$$failures', '$$inFlight'] }, threshold] }] };
   return [
-    { $set: { counted: { $not: [{ $or: [locked, full] }] } } },
+    { $set: { admitted: { $let: { vars: { failures, inFlight }, in: { $not: [{ $or: [locked, failing, { $gte: ['$$inFlight', inFlightCap] }] }] } } } } },
     {
       $set: {
-        failures: { $cond: ['$counted', { $cond: [open, { $add: ['$failures', 1] }, 1] }, { $ifNull: ['$failures', 0] }] },
-        windowEndsAt: { $cond: [{ $and: ['$counted', { $not: [open] }] }, new Date(now + windowMs), { $ifNull: ['$windowEndsAt', never] }] },
+        failures: { $cond: ['$admitted', failures, { $ifNull: ['$failures', 0] }] },
+        inFlight: { $cond: ['$admitted', { $add: [inFlight, 1] }, { $ifNull: ['$inFlight', 0] }] },
+        windowEndsAt: { $cond: [{ $and: ['$admitted', { $not: [open] }] }, new Date(now + windowMs), { $ifNull: ['$windowEndsAt', never] }] },
         lockedUntil: { $ifNull: ['$lockedUntil', never] },
         locks: { $ifNull: ['$locks', 0] },
         expiresAt: { $max: [{ $ifNull: ['$expiresAt', never] }, new Date(now + windowMs + THROTTLE_RETENTION_MS)] },
@@ -106,6 +132,7 @@ function countAttemptPipeline(now: number, windowMs: number, limit: number): Doc
 function toState(document: ThrottleDocument): ThrottleState {
   return {
     failures: document.failures,
+    inFlight: document.inFlight ?? 0,
     windowEndsAt: document.windowEndsAt.getTime(),
     lockedUntil: document.lockedUntil.getTime(),
     locks: document.locks,

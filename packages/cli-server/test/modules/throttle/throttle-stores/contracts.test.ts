@@ -13,6 +13,8 @@ import { openModuleStore, type StorageConnection } from '../../../../src/storage
 import { RedisRequestRateStore } from '../../../../src/modules/throttle/stores/redis-request-rate-store.js';
 import { RedisThrottleStore } from '../../../../src/modules/throttle/stores/redis-throttle-store.js';
 
+const LIMITS = { windowMs: 60_000, threshold: 5, inFlightCap: 16 };
+
 /** The throttle module's stores as its registration opens them, with the default settings. */
 const storesOn = (connection: StorageConnection): Promise<ThrottleStores> => Promise.resolve(openModuleStore(connection, throttleStores(throttleSchema.parse({}))));
 
@@ -44,10 +46,11 @@ describe('throttle module stores on a mingo-evaluated fake MongoDB: port contrac
     const now = Date.UTC(2026, 10, 21, 10, 0, 0);
     const operations = [
       failures.get('ip|user'),
-      failures.countAttempt('ip|user', now, 60_000, 5),
-      failures.releaseAttempt('ip|user', now + 60_000),
+      failures.admit('ip|user', now, { windowMs: 60_000, threshold: 5, inFlightCap: 16 }),
+      failures.failed('ip|user', now + 60_000),
+      failures.unjudged('ip|user', now + 60_000),
       failures.lock('ip|user', now, now + 60_000, 5),
-      failures.reset('ip|user'),
+      failures.forget('ip|user', now),
       requestRates.take('203.0.113.9', now, 60, 1),
     ];
     for (const failure of await Promise.all(operations.map((operation) => rejectionOf(operation)))) {
@@ -77,8 +80,8 @@ function describeOnRedis(settings: () => RedisSettings, cli?: () => RedisServer)
     it('keeps the key names of earlier versions, each key with an expiry', async () => {
       const { failures, requestRates } = await fresh();
       const now = Date.now();
-      await failures.countAttempt('203.0.113.9 casuser', now, 60_000, 5);
-      await failures.countAttempt('203.0.113.9 alice', now, 60_000, 5);
+      await failures.admit('203.0.113.9 casuser', now, LIMITS);
+      await failures.failed('203.0.113.9 alice', (await failures.admit('203.0.113.9 alice', now, LIMITS)).windowEndsAt);
       await failures.lock('203.0.113.9 alice', now, now + 60_000, 1);
       await requestRates.take('203.0.113.9', now, 5, 1);
       const keys = cli().cli('--scan', '--pattern', `${prefix}*`).trim().split('\n').sort();
@@ -112,16 +115,19 @@ describeWithRedisCluster('throttle module stores on a three-master Redis Cluster
       const cases: { key: string; prime: () => Promise<unknown>; step: (round: 0 | 1) => Promise<unknown>; expected: [unknown, unknown] }[] = [
         {
           key: failures.keyOf('203.0.113.9 casuser'),
-          prime: () => failures.countAttempt('203.0.113.9 casuser', now, 60_000, 5),
-          step: () => failures.countAttempt('203.0.113.9 casuser', now, 60_000, 5).then(({ failures: counted }) => counted),
+          prime: () => failures.admit('203.0.113.9 casuser', now, LIMITS),
+          step: () => failures.admit('203.0.113.9 casuser', now, LIMITS).then(({ inFlight }) => inFlight),
           expected: [2, 3],
         },
         {
           key: failures.keyOf('203.0.113.9 alice'),
-          prime: () => failures.countAttempt('203.0.113.9 alice', now, 60_000, 5),
-          // Each round counts an attempt in a window of its own, after the last lock ended, and locks on it.
+          prime: () => failures.admit('203.0.113.9 alice', now, LIMITS),
+          // Each round fails an attempt in a window of its own, after the last lock ended, and locks on it.
           step: (round) =>
-            failures.countAttempt('203.0.113.9 alice', now + round * 60_000, 30_000, 5).then(() => failures.lock('203.0.113.9 alice', now + round * 60_000, now + (round + 1) * 60_000 - 1, 1)),
+            failures
+              .admit('203.0.113.9 alice', now + round * 60_000, { ...LIMITS, windowMs: 30_000 })
+              .then(({ windowEndsAt }) => failures.failed('203.0.113.9 alice', windowEndsAt))
+              .then(() => failures.lock('203.0.113.9 alice', now + round * 60_000, now + (round + 1) * 60_000 - 1, 1)),
           expected: [true, true],
         },
         { key: requestRates.keyOf('203.0.113.9'), prime: () => requestRates.take('203.0.113.9', now, 2, 1), step: () => requestRates.take('203.0.113.9', now, 2, 1), expected: [0, 1000] },

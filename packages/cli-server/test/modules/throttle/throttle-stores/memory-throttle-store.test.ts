@@ -7,18 +7,18 @@ import { FixedClock, RecordingEvents } from '@tessera/testkit';
 
 const T0 = Date.UTC(2026, 10, 21, 10, 0, 0);
 const MINUTE = 60_000;
-/** A limit no case here reaches: these cases are about the table's bound. */
-const NO_LIMIT = 1000;
+/** Bounds no case here reaches: these cases are about the table's bound. */
+const NO_LIMITS = { windowMs: MINUTE, threshold: 1000, inFlightCap: 1000 };
 
-/** Counts one attempt; the attempts the key's window counts after it, 0 when it was not counted. */
+/** Admits one attempt; the attempts the key's window has in flight after it, 0 when it was not admitted. */
 async function count(store: MemoryThrottleStore, key: string, now: number): Promise<number> {
-  const state = await store.countAttempt(key, now, MINUTE, NO_LIMIT);
-  return state.counted ? state.failures : 0;
+  const state = await store.admit(key, now, NO_LIMITS);
+  return state.admitted ? state.inFlight : 0;
 }
 
-/** Locks the key as a failure that reached the threshold does: one attempt counted, then the lock. */
+/** Locks the key as a failure that reached the threshold does: one attempt admitted and failed, then the lock. */
 async function lock(store: MemoryThrottleStore, key: string, now: number, until: number): Promise<boolean> {
-  await store.countAttempt(key, now, MINUTE, NO_LIMIT);
+  await store.failed(key, (await store.admit(key, now, NO_LIMITS)).windowEndsAt);
   return store.lock(key, now, until, 1);
 }
 
@@ -30,8 +30,8 @@ describe('MemoryThrottleStore: bounded memory', () => {
     await count(store, 'a', T0 + 1);
     await count(store, 'c', T0 + 2);
     expect(await store.get('b')).to.equal(undefined);
-    expect(await store.get('a')).to.include({ failures: 2 });
-    expect(await store.get('c')).to.include({ failures: 1 });
+    expect(await store.get('a')).to.include({ inFlight: 2 });
+    expect(await store.get('c')).to.include({ inFlight: 1 });
   });
 
   it('keeps a locked key when full, forgetting the oldest unlocked one instead', async () => {
@@ -41,7 +41,7 @@ describe('MemoryThrottleStore: bounded memory', () => {
     await count(store, 'b', T0 + 2);
     expect(await store.get('target')).to.include({ lockedUntil: T0 + MINUTE });
     expect(await store.get('a')).to.equal(undefined);
-    expect(await store.get('b')).to.include({ failures: 1 });
+    expect(await store.get('b')).to.include({ inFlight: 1 });
   });
 
   it('forgets the oldest unlocked key however many locked keys were written before it', async () => {
@@ -51,34 +51,34 @@ describe('MemoryThrottleStore: bounded memory', () => {
     for (let i = 0; i < 50; i++) await count(store, `new-${i}`, T0 + 1);
     for (let i = 0; i < 150; i++) expect(await store.get(`locked-${i}`), `locked-${i}`).to.include({ lockedUntil: T0 + MINUTE });
     for (let i = 0; i < 50; i++) expect(await store.get(`open-${i}`), `open-${i}`).to.equal(undefined);
-    expect(await store.get('new-49')).to.include({ failures: 1 });
+    expect(await store.get('new-49')).to.include({ inFlight: 1 });
   });
 
   it('full of locks: a new key is counted as locked until the first lock ends, and is not kept; known keys go on', async () => {
     const store = new MemoryThrottleStore({ maxKeys: 2 });
     await lock(store, 'a', T0, T0 + 2 * MINUTE);
     await lock(store, 'b', T0, T0 + MINUTE);
-    expect(await store.countAttempt('new', T0 + 1, MINUTE, NO_LIMIT)).to.deep.equal({ counted: false, failures: 0, windowEndsAt: 0, lockedUntil: T0 + MINUTE, locks: 0 });
+    expect(await store.admit('new', T0 + 1, NO_LIMITS)).to.deep.equal({ admitted: false, failures: 0, inFlight: 0, windowEndsAt: 0, lockedUntil: T0 + MINUTE, locks: 0 });
     expect(await store.get('new')).to.equal(undefined);
     expect(await store.lock('new', T0 + 1, T0 + MINUTE, 0)).to.equal(false);
     expect(await store.get('a')).to.include({ lockedUntil: T0 + 2 * MINUTE });
     expect(await store.get('b')).to.include({ lockedUntil: T0 + MINUTE });
-    expect(await store.countAttempt('new', T0 + MINUTE - 1, MINUTE, NO_LIMIT)).to.include({ counted: false, lockedUntil: T0 + MINUTE });
+    expect(await store.admit('new', T0 + MINUTE - 1, NO_LIMITS)).to.include({ admitted: false, lockedUntil: T0 + MINUTE });
 
     // b's lock has ended: it is the one forgotten to make room; a stays locked.
     expect(await count(store, 'new', T0 + MINUTE)).to.equal(1);
     expect(await store.get('b')).to.equal(undefined);
     expect(await store.get('a')).to.include({ lockedUntil: T0 + 2 * MINUTE });
-    expect(await store.get('new')).to.include({ failures: 1, lockedUntil: 0 });
+    expect(await store.get('new')).to.include({ inFlight: 1, lockedUntil: 0 });
   });
 
   it('a success frees room at once', async () => {
     const store = new MemoryThrottleStore({ maxKeys: 1 });
     await lock(store, 'a', T0, T0 + MINUTE);
     expect(await count(store, 'b', T0)).to.equal(0);
-    await store.reset('a');
+    await store.forget('a', T0);
     expect(await count(store, 'b', T0)).to.equal(1);
-    expect(await store.get('b')).to.include({ failures: 1 });
+    expect(await store.get('b')).to.include({ inFlight: 1 });
   });
 
   it('a key locked again after its lock ended keeps its place among the locks', async () => {
