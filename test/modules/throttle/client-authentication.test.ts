@@ -86,12 +86,19 @@ describe('throttle module: client authentication at the OAuth token endpoints (d
     expect(await wrong.json()).to.deep.equal(LOCKED);
   });
 
-  it('of many wrong secrets sent at once, `threshold` are compared: the rest get 429 uncompared, and one lock is logged', async () => {
+  it('of many wrong secrets sent at once after a failure, `threshold` minus it are compared: the rest get 429 uncompared, and one lock is logged', async () => {
+    expect((await tokenRequest('guess-first-of-rp', UNKNOWN_CODE)).status).to.equal(401);
     const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => tokenRequest(`guess-${i}-of-rp-at-once`, UNKNOWN_CODE)));
-    expect(answers.map((answer) => answer.status).sort()).to.deep.equal([...Array<number>(3).fill(401), ...Array<number>(17).fill(429)]);
+    expect(answers.map((answer) => answer.status).sort()).to.deep.equal([...Array<number>(2).fill(401), ...Array<number>(18).fill(429)]);
     const lockLines = tessera.logs.filter((line) => line.includes('"client.throttled"') && line.includes(`client ${from} ${CLIENT_ID}`));
     expect(lockLines).to.have.length(1);
     expect((await tokenRequest(CLIENT_SECRET, UNKNOWN_CODE)).status, 'locked').to.equal(429);
+  });
+
+  it('50 token requests of one confidential client with its secret sent at once from one address all get tokens', async () => {
+    const answers = await Promise.all(Array.from({ length: 50 }, () => tokenRequest(CLIENT_SECRET, { grant_type: 'client_credentials' })));
+    const bodies = await Promise.all(answers.map(async (answer) => `${answer.status} ${'access_token' in ((await answer.json()) as object) ? 'token' : 'none'}`));
+    expect(bodies).to.deep.equal(Array<string>(50).fill('200 token'));
   });
 
   it('a public client (nothing to compare) is never refused for the token requests it makes: each attempt is given back', async () => {
@@ -256,15 +263,24 @@ describeWithRedis('throttle module: wrong client secrets sent at once to two nod
     await Promise.all(nodes.map((node) => node.close()));
   });
 
-  it('of 20 wrong secrets split across both nodes, `threshold` are compared between them: the rest get 429, and one lock is logged', async () => {
-    const guess = (node: Tessera, i: number) =>
-      fetch(`${node.url}/oidc/token`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json', authorization: basic(CLIENT_ID, `guess-${i}-of-rp-on-two-nodes`) },
-        body: new URLSearchParams({ grant_type: 'authorization_code', code: 'no-such-code-of-this-test', redirect_uri: 'https://rp.example.org/callback' }).toString(),
-      });
-    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => guess(nodes[i % 2]!, i)));
-    expect(answers.map((answer) => answer.status).sort()).to.deep.equal([...Array<number>(3).fill(401), ...Array<number>(17).fill(429)]);
+  const request = (node: Tessera, secret: string, parameters: Record<string, string>) =>
+    fetch(`${node.url}/oidc/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json', authorization: basic(CLIENT_ID, secret) },
+      body: new URLSearchParams(parameters).toString(),
+    });
+  const UNKNOWN_CODE = { grant_type: 'authorization_code', code: 'no-such-code-of-this-test', redirect_uri: 'https://rp.example.org/callback' };
+
+  it('50 token requests of one confidential client with its secret split across both nodes at once all get tokens', async () => {
+    const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => request(nodes[i % 2]!, CLIENT_SECRET, { grant_type: 'client_credentials' })));
+    const bodies = await Promise.all(answers.map(async (answer) => `${answer.status} ${'access_token' in ((await answer.json()) as object) ? 'token' : 'none'}`));
+    expect(bodies).to.deep.equal(Array<string>(50).fill('200 token'));
+  });
+
+  it('of 20 wrong secrets split across both nodes after a failure, `threshold` minus it are compared between them: the rest get 429, and one lock is logged', async () => {
+    expect((await request(nodes[0]!, 'guess-first-of-rp-on-two-nodes', UNKNOWN_CODE)).status).to.equal(401);
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => request(nodes[i % 2]!, `guess-${i}-of-rp-on-two-nodes`, UNKNOWN_CODE)));
+    expect(answers.map((answer) => answer.status).sort()).to.deep.equal([...Array<number>(2).fill(401), ...Array<number>(18).fill(429)]);
     expect(nodes.flatMap((node) => node.logs.filter((line) => line.includes('"client.throttled"')))).to.have.length(1);
   });
 });

@@ -4,8 +4,12 @@ import { Argon2PasswordHasher } from '@tessera/core';
 import { describeWithRedis } from '@tessera/testkit/redis';
 import { form, startTessera, type Tessera } from '../../support/tessera.js';
 
-const SETTINGS = { failure: { threshold: 3, rangeSeconds: 60, lockSeconds: 30, maxLockSeconds: 120 } };
+/** A threshold of 3, and a bound of 4 checks at once on a key without failures (the default, 32, far above the guesses' 20). */
+const SETTINGS = { failure: { threshold: 3, rangeSeconds: 60, lockSeconds: 30, maxLockSeconds: 120, concurrentChecks: 4 } };
+/** The same threshold with the default bound of checks at once: what a user's own logins sent at once meet. */
+const DEFAULT_BOUND = { failure: { threshold: 3, rangeSeconds: 60, lockSeconds: 30, maxLockSeconds: 120 } };
 const GUESSES = 20;
+const LOGINS = 20;
 
 /** casuser's password as argon2id: each check takes a real hash's time, so guesses sent at once are all in flight together. */
 async function hashedUsers(): Promise<unknown[]> {
@@ -27,7 +31,23 @@ async function guessAtOnce(nodes: readonly Tessera[], count = GUESSES): Promise<
   return answers.map((answer) => answer.status).sort();
 }
 
-const BOUNDED = [...Array<number>(3).fill(401), ...Array<number>(GUESSES - 3).fill(423)];
+/** `count` right passwords for casuser sent at once, the i-th to `nodes[i % nodes.length]`; their statuses. */
+async function logInAtOnce(nodes: readonly Tessera[], count = LOGINS): Promise<number[]> {
+  const answers = await Promise.all(Array.from({ length: count }, (_, i) => post(nodes[i % nodes.length]!.url, 'casuser', 'Mellon')));
+  return answers.map((answer) => answer.status);
+}
+
+/**
+ * Guesses on a key without failures: at least `threshold` and at most `concurrentChecks` (4) checked,
+ * as many as were in flight before the first failure was told; each checked one answered 401, the rest 423.
+ */
+function expectBoundedBurst(statuses: number[], checked: number): void {
+  expect(checked, 'passwords checked').to.be.within(3, 4);
+  expect(statuses).to.deep.equal([...Array<number>(checked).fill(401), ...Array<number>(GUESSES - checked).fill(423)]);
+}
+
+/** Guesses on a key with one failure: `threshold` minus it checked, the rest 423. */
+const AFTER_A_FAILURE = [...Array<number>(2).fill(401), ...Array<number>(GUESSES - 2).fill(423)];
 
 // docs/protocol.md §5 — an attempt is counted before its password is checked: guesses sent at once, to one
 // node or to two sharing a store, get no more than `threshold` answers (D2 of the hostile review).
@@ -38,11 +58,30 @@ describe('throttle module: guesses sent at once (docs/protocol.md §5)', () => {
   });
   after(() => tessera.close());
 
-  it(`of ${GUESSES} wrong passwords sent at once while argon2 checks them, ${SETTINGS.failure.threshold} are checked; the rest get 423 unchecked, and one lock is logged`, async () => {
-    expect(await guessAtOnce([tessera])).to.deep.equal(BOUNDED);
-    expect(checked(tessera), 'passwords checked').to.equal(3);
+  it(`of ${GUESSES} wrong passwords sent at once while argon2 checks them, no more than concurrentChecks (4) are checked; the rest get 423 unchecked, and one lock is logged`, async () => {
+    expectBoundedBurst(await guessAtOnce([tessera]), checked(tessera));
     expect(tessera.logs.filter((line) => line.includes('"authentication.throttled"'))).to.have.length(1);
     expect((await post(tessera.url, 'casuser', 'Mellon')).status, 'locked').to.equal(423);
+  });
+
+  it(`of ${GUESSES} wrong passwords sent at once after one failure, threshold minus it (2) are checked`, async () => {
+    const other = await startTessera({ modules: ['rest', 'throttle'], throttle: SETTINGS, users: await hashedUsers() });
+    try {
+      expect(await guessAtOnce([other], 1)).to.deep.equal([401]);
+      expect(await guessAtOnce([other])).to.deep.equal(AFTER_A_FAILURE);
+      expect(checked(other), 'passwords checked, the first failure included').to.equal(3);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it(`${LOGINS} right passwords of one user sent at once from one address while argon2 checks them all log in (the default bound)`, async () => {
+    const other = await startTessera({ modules: ['rest', 'throttle'], throttle: DEFAULT_BOUND, users: await hashedUsers() });
+    try {
+      expect(await logInAtOnce([other])).to.deep.equal(Array<number>(LOGINS).fill(201));
+    } finally {
+      await other.close();
+    }
   });
 
   it('a right password after fewer than threshold failures logs in and forgets the key', async () => {
@@ -71,9 +110,21 @@ describeWithRedis('throttle module: guesses sent at once to two nodes on one Red
     await Promise.all(nodes.map((node) => node.close()));
   });
 
-  it(`of ${GUESSES} wrong passwords split across both nodes, ${SETTINGS.failure.threshold} are checked between them; the rest get 423 unchecked`, async () => {
-    expect(await guessAtOnce(nodes)).to.deep.equal(BOUNDED);
-    expect(checked(nodes[0]!) + checked(nodes[1]!), 'passwords checked by both nodes').to.equal(3);
+  it(`${LOGINS} right passwords of one user split across both nodes at once all log in (the default bound)`, async function () {
+    this.timeout(30_000);
+    const prefix = `logins${randomBytes(4).toString('hex')}:`;
+    const shared = { modules: ['rest', 'throttle'], throttle: DEFAULT_BOUND, users: await hashedUsers(), storage: { type: 'redis', redis: { url: redis().url, keyPrefix: prefix } } };
+    const pair = [await startTessera(shared), await startTessera(shared)];
+    try {
+      expect(await logInAtOnce(pair)).to.deep.equal(Array<number>(LOGINS).fill(201));
+      expect(redis().cli('--scan', '--pattern', `${prefix}throttle:*`).trim(), 'every attempt settled: the key forgotten').to.equal('');
+    } finally {
+      await Promise.all(pair.map((node) => node.close()));
+    }
+  });
+
+  it(`of ${GUESSES} wrong passwords split across both nodes, no more than concurrentChecks (4) are checked between them; the rest get 423 unchecked`, async () => {
+    expectBoundedBurst(await guessAtOnce(nodes), checked(nodes[0]!) + checked(nodes[1]!));
     const locks = nodes.flatMap((node) => node.logs.filter((line) => line.includes('"authentication.throttled"')));
     expect(locks, 'one lock, logged by the node that reached it').to.have.length(1);
     for (const node of nodes) expect((await post(node.url, 'casuser', 'Mellon')).status, node.url).to.equal(423);
