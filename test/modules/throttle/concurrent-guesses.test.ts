@@ -49,8 +49,9 @@ function expectBoundedBurst(statuses: number[], checked: number): void {
 /** Guesses on a key with one failure: `threshold` minus it checked, the rest 423. */
 const AFTER_A_FAILURE = [...Array<number>(2).fill(401), ...Array<number>(GUESSES - 2).fill(423)];
 
-// docs/protocol.md §5 — an attempt is counted before its password is checked: guesses sent at once, to one
-// node or to two sharing a store, get no more than `threshold` answers (D2 of the hostile review).
+// docs/protocol.md §5 — an attempt is admitted before its password is checked: guesses sent at once, to one
+// node or to two sharing a store, get no more than `concurrentChecks` checked on a key without failures and
+// `threshold` on one with (D2 of the hostile review), while one user's right passwords sent at once all log in.
 describe('throttle module: guesses sent at once (docs/protocol.md §5)', () => {
   let tessera: Tessera;
   before(async () => {

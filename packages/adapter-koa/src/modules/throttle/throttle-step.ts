@@ -11,10 +11,11 @@ import { requestOrigin } from '../../request/request-origin.js';
 
 /**
  * The throttle module's credential guard (docs/protocol.md §5), placed after the body is read and before
- * the handler checks credentials: it counts the attempt first, and a key locked or whose window already
- * counts `threshold` attempts is refused (ThrottledError → 423) before any password hash is computed, so
- * requests sent at once cannot all be checked. Afterwards a 401 leaves the attempt counted as a failure;
- * any other answer gives it back unless a success forgot the key. A success forgets a key only through
+ * the handler checks credentials: it admits the attempt first (one more in flight), and a key locked, or
+ * failed with its failures plus attempts in flight at `threshold`, or with `concurrentChecks` in flight,
+ * is refused (ThrottledError → 423) before any password hash is computed, so guesses sent at once cannot
+ * all be checked while a user's own logins sent at once are. Afterwards a 401 makes the attempt a
+ * failure; any other answer takes it out of flight unless its success settled it. A success forgets a key only through
  * the Authenticator, which knows whose credentials it accepted: the username a request names may not be
  * whom it logged in (a certificate's owner beside another user's name).
  * Requests not meeting `condition` pass untouched.

@@ -30,7 +30,7 @@ export class MemoryThrottleStore implements ThrottleStore {
   private readonly unlocked = new Map<string, ThrottleState>();
   /** Keys locked when last written; each moves to `unlocked` once its lock has ended. */
   private readonly locked = new Map<string, ThrottleState>();
-  /** When each lock ends, earliest first; an entry whose key was reset or locked again since is skipped. */
+  /** When each lock ends, earliest first; an entry whose key was forgotten or locked again since is skipped. */
   private lockEnds = new TinyQueue<LockEnd>([], (a, b) => a.until - b.until);
   private readonly maxKeys: number;
 
@@ -110,7 +110,7 @@ export class MemoryThrottleStore implements ThrottleStore {
     }
     this.locked.set(key, state);
     this.lockEnds.push({ until: state.lockedUntil, key });
-    // Skipped entries of keys reset or locked again pile up only while their locks last; bound them anyway.
+    // Skipped entries of keys forgotten or locked again pile up only while their locks last; bound them anyway.
     if (this.lockEnds.length > 2 * this.maxKeys) this.lockEnds = new TinyQueue([...this.locked].map(([lockedKey, { lockedUntil }]) => ({ until: lockedUntil, key: lockedKey })), (a, b) => a.until - b.until);
     return true;
   }
