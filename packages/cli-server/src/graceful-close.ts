@@ -9,22 +9,22 @@ import { Server as NetServer } from 'node:net';
  * `timeoutMs` whatever connections remain. With no connection open it resolves at once.
  */
 export function gracefulCloser(server: Server): (timeoutMs: number) => Promise<void> {
-  // The responses of the requests that came in, answered ones dropped every SWEEP_EVERY requests
-  // (a 'close' listener on each response cost a busy server more than this sweep; a list, not a Set,
-  // which would give each response an identity hash).
+  // The responses of the requests that came in, those no longer awaiting their headers dropped every
+  // SWEEP_EVERY requests (a 'close' listener on each response cost a busy server more than this sweep;
+  // a list, not a Set, which would give each response an identity hash).
   let noted: ServerResponse[] = [];
   let closing = false;
 
   server.prependListener('request', (_request, response: ServerResponse) => {
     if (closing) response.setHeader('connection', 'close');
     if (noted.push(response) % SWEEP_EVERY !== 0) return;
-    noted = noted.filter((earlier) => !earlier.writableFinished && !earlier.destroyed);
+    noted = noted.filter(awaitsHeaders);
   });
 
   return (timeoutMs) =>
     new Promise<void>((resolve) => {
       closing = true;
-      for (const response of noted) if (!response.headersSent && !response.destroyed) response.setHeader('connection', 'close');
+      for (const response of noted) if (awaitsHeaders(response)) response.setHeader('connection', 'close');
       server.getConnections((_error, open) => {
         // Nothing open, nothing to drain: closed at once.
         if (open === 0) {
@@ -50,6 +50,17 @@ export function gracefulCloser(server: Server): (timeoutMs: number) => Promise<v
         });
       });
     });
+}
+
+/**
+ * Whether a response may still be told to close its connection: its headers are not written yet and its
+ * connection is open. The connection is asked too: a pipelined request's response waits for the ones
+ * before it without a socket of its own, and when the connection breaks first it is neither destroyed
+ * nor ever finished (its answer stays buffered); kept, it would be held for good, one for each request
+ * a client pipelines and then resets.
+ */
+function awaitsHeaders(response: ServerResponse): boolean {
+  return !response.headersSent && !response.destroyed && !response.req.socket.destroyed;
 }
 
 /**

@@ -2,6 +2,8 @@ import { expect } from 'chai';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { connect, type Socket } from 'node:net';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { drainMs, gracefulCloser } from '../src/graceful-close.js';
 
 /** A request for `path` on a kept-alive HTTP/1.1 connection. */
@@ -203,3 +205,58 @@ describe('gracefulCloser', () => {
     expect([1_000, 5_000, 10_000, 3_600_000].map(drainMs)).to.deep.equal([100, 250, 250, 250]);
   });
 });
+
+// The closer notes every response; what it keeps must be in flight, whatever a client does with its connection.
+describe('gracefulCloser, the responses it keeps', () => {
+  let server: Server;
+  let port: number;
+
+  afterEach(() => {
+    server.closeAllConnections();
+    server.close();
+  });
+
+  it('holds no response of a pipelined request whose connection broke before its turn (answered later, never sent)', async () => {
+    const PIPELINED = 20;
+    const SWEEP = 128;
+    const responses: WeakRef<object>[] = [];
+    let arrivedOnBroken = 0;
+    server = createServer((request, response) => {
+      if (request.url === '/pipelined') {
+        responses.push(new WeakRef(response));
+        // All of them have arrived (one read of the connection): the connection breaks, as a client's reset breaks it, then each is answered.
+        if (++arrivedOnBroken === PIPELINED) request.socket.destroy();
+        setTimeout(() => response.end('late answer'), 5);
+      } else {
+        response.end(`answer to ${request.url}`);
+      }
+    });
+    gracefulCloser(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+
+    const broken = await RawConnection.open(port);
+    broken.write(get('/pipelined').repeat(PIPELINED));
+    await broken.ended;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(responses).to.have.length(PIPELINED);
+    // Enough ordinary requests for the closer to sweep its list; answered in order, the last one last.
+    const ordinary = await RawConnection.open(port);
+    ordinary.write(get('/ordinary').repeat(SWEEP) + get('/last'));
+    await ordinary.until('answer to /last');
+    ordinary.end();
+    await ordinary.ended;
+
+    await new Promise((resolve) => setImmediate(resolve));
+    collectGarbage();
+    await new Promise((resolve) => setImmediate(resolve));
+    collectGarbage();
+    expect(responses.filter((response) => response.deref() !== undefined), 'responses still reachable').to.have.length(0);
+  });
+});
+
+/** A full collection, so that a WeakRef still holding its target says something still reaches it. */
+function collectGarbage(): void {
+  setFlagsFromString('--expose-gc');
+  (runInNewContext('gc') as () => void)();
+}
