@@ -1,12 +1,13 @@
-import type { Server, ServerResponse } from 'node:http';
-import { Server as NetServer } from 'node:net';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { Server as NetServer, type Socket } from 'node:net';
 
 /**
  * Makes `server` closable gracefully: the returned function stops accepting connections, lets the
  * requests in flight finish (their connections close after the answer instead of idling in
  * keep-alive), answers for a short drain (see drainMs) the requests that still come on open
- * keep-alive connections, with `Connection: close`, then closes the idle connections, and after
- * `timeoutMs` whatever connections remain. With no connection open it resolves at once.
+ * keep-alive connections, with `Connection: close` (one a connection: those pipelined behind it are not
+ * processed), then closes the idle connections, and after `timeoutMs` whatever connections remain. With
+ * no connection open it resolves at once.
  */
 export function gracefulCloser(server: Server): (timeoutMs: number) => Promise<void> {
   // The responses of the requests that came in, those no longer awaiting their headers dropped every
@@ -14,17 +15,24 @@ export function gracefulCloser(server: Server): (timeoutMs: number) => Promise<v
   // a list, not a Set, which would give each response an identity hash).
   let noted: ServerResponse[] = [];
   let closing = false;
+  // The connections an answer saying `Connection: close` is on, from the close's beginning.
+  const closingConnections = new WeakSet<Socket>();
 
   server.prependListener('request', (_request, response: ServerResponse) => {
-    if (closing) response.setHeader('connection', 'close');
+    if (closing) closeAfter(response);
     if (noted.push(response) % SWEEP_EVERY !== 0) return;
     noted = noted.filter(awaitsHeaders);
   });
 
   return (timeoutMs) =>
     new Promise<void>((resolve) => {
+      if (!closing) processOneRequestPerConnection(server, closingConnections);
       closing = true;
-      for (const response of noted) if (awaitsHeaders(response)) response.setHeader('connection', 'close');
+      for (const response of noted) {
+        if (!awaitsHeaders(response)) continue;
+        closeAfter(response);
+        closingConnections.add(response.req.socket);
+      }
       server.getConnections((_error, open) => {
         // Nothing open, nothing to drain: closed at once.
         if (open === 0) {
@@ -50,6 +58,32 @@ export function gracefulCloser(server: Server): (timeoutMs: number) => Promise<v
         });
       });
     });
+}
+
+/**
+ * The response says `Connection: close` and its connection ends after it, even when a handler removes its
+ * headers (Koa's error answer removes them all): Node then ends it without saying so, rather than keep it.
+ */
+function closeAfter(response: ServerResponse): void {
+  response.setHeader('connection', 'close');
+  response.shouldKeepAlive = false;
+}
+
+/**
+ * From now on a request reaches the server's listeners only when no answer on its connection says
+ * `Connection: close` yet (`closing` holds the connections of those): one pipelined behind such an answer
+ * is not processed, as HTTP/1.1 requires (RFC 9112 §9.6), since its client never gets its answer; the
+ * connection ends after the answer before it. Installed only once the close began, so that requests
+ * before it pay nothing for it.
+ */
+function processOneRequestPerConnection(server: Server, closing: WeakSet<Socket>): void {
+  const listeners = server.listeners('request') as ((request: IncomingMessage, response: ServerResponse) => void)[];
+  server.removeAllListeners('request');
+  server.on('request', function admitFirst(this: Server, request: IncomingMessage, response: ServerResponse) {
+    if (closing.has(request.socket)) return;
+    closing.add(request.socket);
+    for (const listener of listeners) listener.call(this, request, response);
+  });
 }
 
 /**

@@ -89,6 +89,8 @@ describe('gracefulCloser', () => {
 
   beforeEach(async () => {
     server = createServer((request, response) => {
+      // As Koa's error answer does.
+      if (request.url === '/headers-removed') for (const name of response.getHeaderNames()) response.removeHeader(name);
       const answer = () => response.setHeader('content-type', 'text/plain').end(`answer to ${request.url}`);
       const name = /^\/held\/(.+)$/.exec(request.url ?? '')?.[1];
       if (name === undefined) {
@@ -199,6 +201,65 @@ describe('gracefulCloser', () => {
     await closing;
     expect(stuckEnding.received, 'what the cut request received').to.equal('');
     expect(server.listening).to.equal(false);
+  });
+
+  // RFC 9112 §9.6: a server that sends `Connection: close` must not process further requests received on that connection.
+  it('of requests pipelined on an idle keep-alive connection after the close began, the first is answered with Connection: close and the others are not processed', async () => {
+    const handled: string[] = [];
+    server.prependListener('request', (request) => handled.push(request.url ?? ''));
+    const connection = await RawConnection.open(port);
+    connection.write(get('/first'));
+    await connection.until('answer to /first');
+    handled.length = 0;
+
+    const closing = closeGracefully(60_000);
+    connection.write(get('/second') + get('/third') + get('/fourth'));
+    const ending = await connection.ended;
+    await closing;
+
+    expect(ending.error, 'the connection broke').to.equal(undefined);
+    const answers = after(ending.received, 'answer to /first');
+    expect(answers).to.match(/^HTTP\/1\.1 200 OK\r\n/);
+    expect(answers).to.match(/\r\nconnection: close\r\n/i);
+    expect(answers.endsWith('\r\n\r\nanswer to /second')).to.equal(true);
+    expect(handled, 'the requests the server processed').to.deep.equal(['/second']);
+  });
+
+  it('a request pipelined after the close began behind one in flight is not processed: the one in flight is answered with Connection: close', async () => {
+    const handled: string[] = [];
+    server.prependListener('request', (request) => handled.push(request.url ?? ''));
+    const busy = await RawConnection.open(port);
+    const busyArrived = heldArrived('busy');
+    busy.write(get('/held/busy'));
+    await busyArrived;
+
+    const closing = closeGracefully(60_000);
+    busy.write(get('/behind'));
+    // One turn of the loop for the server to read it.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    release('busy');
+    const ending = await busy.ended;
+    await closing;
+
+    expect(ending.error).to.equal(undefined);
+    expect(ending.received).to.match(/\r\nconnection: close\r\n/i);
+    expect(ending.received.endsWith('\r\n\r\nanswer to /held/busy')).to.equal(true);
+    expect(handled, 'the requests the server processed').to.deep.equal(['/held/busy']);
+  });
+
+  it("the connection of a request answered after the close began ends after its answer even when the handler removed every header (Koa's error answer does)", async () => {
+    const connection = await RawConnection.open(port);
+    connection.write(get('/first'));
+    await connection.until('answer to /first');
+
+    const closing = closeGracefully(60_000);
+    connection.write(get('/headers-removed') + get('/behind'));
+    const ending = await connection.ended;
+    await closing;
+
+    expect(ending.error).to.equal(undefined);
+    expect(ending.received.endsWith('answer to /headers-removed'), 'what the connection received').to.equal(true);
+    expect(ending.endedCleanly, 'the server ended the connection (FIN)').to.equal(true);
   });
 
   it('the drain is a tenth of the timeout, at most a quarter of a second', () => {
