@@ -40,11 +40,11 @@ export function gracefulCloser(server: Server): (timeoutMs: number) => Promise<v
           return;
         }
         const deadline = setTimeout(() => server.closeAllConnections(), timeoutMs);
-        // http's close() closes the idle connections, and ends Node's (unref'd) timer checking the
-        // connections' timeouts; when every connection ends within the drain that timer stays, since
-        // http's close() on a closed server would emit 'close' a second time.
-        // At the drain's end one more poll of the sockets comes first (setImmediate runs after it): a request
-        // that arrived while the loop was busy past the drain's end is read, not reset.
+        // At the drain's end, http's close() closes the idle connections, and ends Node's (unref'd) timer
+        // checking the connections' timeouts (when every connection ends within the drain that timer
+        // stays: http's close() on a closed server would emit 'close' a second time). One more poll of
+        // the sockets comes first (setImmediate runs after it): a request that arrived while the loop was
+        // busy past the drain's end is read, not reset.
         let closingIdle: NodeJS.Immediate | undefined;
         const drain = setTimeout(() => (closingIdle = setImmediate(() => server.close())), drainMs(timeoutMs));
         // http's close() would close the idle keep-alive connections at once, among them one whose next
@@ -99,8 +99,8 @@ function awaitsHeaders(response: ServerResponse): boolean {
 
 /**
  * How long open keep-alive connections may still bring a request once the close began: a tenth of the
- * timeout, at most DRAIN_MAX_MS. A request sent as the stop began reaches the server within a fraction
- * of a second even on a loaded machine; the cap keeps a stop with idle connections (a load balancer's
+ * timeout, at most DRAIN_MAX_MS. A request sent as the stop began reaches the server within
+ * milliseconds on a network (on loopback it is there at once, and only a busy loop delays its reading); the cap keeps a stop with idle connections (a load balancer's
  * pool) at most that much longer, and the tenth keeps it a small part of a short timeout, which bounds the
  * whole stop. Requests in flight are not cut at its end, only the connections idle then.
  */
