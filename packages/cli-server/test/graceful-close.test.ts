@@ -2,6 +2,8 @@ import { expect } from 'chai';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { connect, type Socket } from 'node:net';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { drainMs, gracefulCloser } from '../src/graceful-close.js';
 
 /** A request for `path` on a kept-alive HTTP/1.1 connection. */
@@ -87,6 +89,8 @@ describe('gracefulCloser', () => {
 
   beforeEach(async () => {
     server = createServer((request, response) => {
+      // As Koa's error answer does.
+      if (request.url === '/headers-removed') for (const name of response.getHeaderNames()) response.removeHeader(name);
       const answer = () => response.setHeader('content-type', 'text/plain').end(`answer to ${request.url}`);
       const name = /^\/held\/(.+)$/.exec(request.url ?? '')?.[1];
       if (name === undefined) {
@@ -199,7 +203,121 @@ describe('gracefulCloser', () => {
     expect(server.listening).to.equal(false);
   });
 
+  // RFC 9112 §9.6: a server that sends `Connection: close` must not process further requests received on that connection.
+  it('of requests pipelined on an idle keep-alive connection after the close began, the first is answered with Connection: close and the others are not processed', async () => {
+    const handled: string[] = [];
+    server.prependListener('request', (request) => handled.push(request.url ?? ''));
+    const connection = await RawConnection.open(port);
+    connection.write(get('/first'));
+    await connection.until('answer to /first');
+    handled.length = 0;
+
+    const closing = closeGracefully(60_000);
+    connection.write(get('/second') + get('/third') + get('/fourth'));
+    const ending = await connection.ended;
+    await closing;
+
+    expect(ending.error, 'the connection broke').to.equal(undefined);
+    const answers = after(ending.received, 'answer to /first');
+    expect(answers).to.match(/^HTTP\/1\.1 200 OK\r\n/);
+    expect(answers).to.match(/\r\nconnection: close\r\n/i);
+    expect(answers.endsWith('\r\n\r\nanswer to /second')).to.equal(true);
+    expect(handled, 'the requests the server processed').to.deep.equal(['/second']);
+  });
+
+  it('a request pipelined after the close began behind one in flight is not processed: the one in flight is answered with Connection: close', async () => {
+    const handled: string[] = [];
+    server.prependListener('request', (request) => handled.push(request.url ?? ''));
+    const busy = await RawConnection.open(port);
+    const busyArrived = heldArrived('busy');
+    busy.write(get('/held/busy'));
+    await busyArrived;
+
+    const closing = closeGracefully(60_000);
+    busy.write(get('/behind'));
+    // One turn of the loop for the server to read it.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    release('busy');
+    const ending = await busy.ended;
+    await closing;
+
+    expect(ending.error).to.equal(undefined);
+    expect(ending.received).to.match(/\r\nconnection: close\r\n/i);
+    expect(ending.received.endsWith('\r\n\r\nanswer to /held/busy')).to.equal(true);
+    expect(handled, 'the requests the server processed').to.deep.equal(['/held/busy']);
+  });
+
+  it("the connection of a request answered after the close began ends after its answer even when the handler removed every header (Koa's error answer does)", async () => {
+    const connection = await RawConnection.open(port);
+    connection.write(get('/first'));
+    await connection.until('answer to /first');
+
+    const closing = closeGracefully(60_000);
+    connection.write(get('/headers-removed') + get('/behind'));
+    const ending = await connection.ended;
+    await closing;
+
+    expect(ending.error).to.equal(undefined);
+    expect(ending.received.endsWith('answer to /headers-removed'), 'what the connection received').to.equal(true);
+    expect(ending.endedCleanly, 'the server ended the connection (FIN)').to.equal(true);
+  });
+
   it('the drain is a tenth of the timeout, at most a quarter of a second', () => {
     expect([1_000, 5_000, 10_000, 3_600_000].map(drainMs)).to.deep.equal([100, 250, 250, 250]);
   });
 });
+
+// The closer notes every response; what it keeps must be in flight, whatever a client does with its connection.
+describe('gracefulCloser, the responses it keeps', () => {
+  let server: Server;
+  let port: number;
+
+  afterEach(() => {
+    server.closeAllConnections();
+    server.close();
+  });
+
+  it('holds no response of a pipelined request whose connection broke before its turn (answered later, never sent)', async () => {
+    const PIPELINED = 20;
+    const SWEEP = 128;
+    const responses: WeakRef<object>[] = [];
+    let arrivedOnBroken = 0;
+    server = createServer((request, response) => {
+      if (request.url === '/pipelined') {
+        responses.push(new WeakRef(response));
+        // All of them have arrived (one read of the connection): the connection breaks, as a client's reset breaks it, then each is answered.
+        if (++arrivedOnBroken === PIPELINED) request.socket.destroy();
+        setTimeout(() => response.end('late answer'), 5);
+      } else {
+        response.end(`answer to ${request.url}`);
+      }
+    });
+    gracefulCloser(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+
+    const broken = await RawConnection.open(port);
+    broken.write(get('/pipelined').repeat(PIPELINED));
+    await broken.ended;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(responses).to.have.length(PIPELINED);
+    // Enough ordinary requests for the closer to sweep its list; answered in order, the last one last.
+    const ordinary = await RawConnection.open(port);
+    ordinary.write(get('/ordinary').repeat(SWEEP) + get('/last'));
+    await ordinary.until('answer to /last');
+    ordinary.end();
+    await ordinary.ended;
+
+    await new Promise((resolve) => setImmediate(resolve));
+    collectGarbage();
+    await new Promise((resolve) => setImmediate(resolve));
+    collectGarbage();
+    expect(responses.filter((response) => response.deref() !== undefined), 'responses still reachable').to.have.length(0);
+  });
+});
+
+/** A full collection, so that a WeakRef still holding its target says something still reaches it. */
+function collectGarbage(): void {
+  setFlagsFromString('--expose-gc');
+  (runInNewContext('gc') as () => void)();
+}

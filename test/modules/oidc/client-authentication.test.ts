@@ -58,6 +58,22 @@ describe('oidc: client authentication, introspection and revocation through open
     expect(refused).to.equal('invalid_client');
   });
 
+  it('a wrong secret at introspection and at revocation is written as a refusal (log and audit), never with the secret', async () => {
+    const refusals = (request: string) => tessera.logs.filter((line) => line.includes('"event":"oidc.refused"') && line.includes(`"request":"${request}"`));
+    const audited = (request: string) => tessera.audit.filter((line) => line.includes('"action":"oidc.refused"') && line.includes(`"request":"${request}"`));
+    const wrong = `Basic ${Buffer.from(`${CLIENT_ID}:not-the-secret-of-rp`).toString('base64')}`;
+    for (const path of ['/oidc/token/introspection', '/oidc/token/revocation']) {
+      const answer = await fetch(`${tessera.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: wrong }, body: 'token=some-token-of-nobody' });
+      expect([path, answer.status, ((await answer.json()) as { error?: string }).error]).to.deep.equal([path, 401, 'invalid_client']);
+    }
+    for (const request of ['introspection', 'revocation']) {
+      expect(refusals(request), `the ${request} refusal in the log`).to.have.length(1);
+      expect(refusals(request)[0]).to.include(`"error":"invalid_client","client":"${CLIENT_ID}"`);
+      expect(audited(request), `the ${request} refusal in the audit trail`).to.have.length(1);
+    }
+    expect([...tessera.logs, ...tessera.audit].join('\n')).to.not.include('not-the-secret-of-rp');
+  });
+
   it('introspection answers active with the client and subject; after revocation the token is inactive and userinfo refuses it', async () => {
     const config = await client.discovery(new URL(issuer), CLIENT_ID, CLIENT_SECRET, client.ClientSecretBasic(CLIENT_SECRET), insecure);
     const tokens = await tokensFor(config, 'https://rp.example.org/callback');

@@ -24,6 +24,7 @@ import {
   oidcSigningAlgorithms,
   STANDARD_SCOPE_CLAIMS,
   type OidcClientDefinition,
+  type OidcRefusedEvent,
   type OidcKeySet,
   type OidcSigningKey,
   type UserProfileViewType,
@@ -180,8 +181,9 @@ function errorCodeOf(error: unknown): string {
 
 /**
  * The provider's own events as tessera's (audit trail, metrics): codes handed out, tokens issued,
- * refusals by their OAuth error (but a locked client's, whose lock was written once), logouts and
- * back-channel deliveries. Never a code or token value.
+ * refusals of authorization, token, introspection and revocation requests by their OAuth error (but a
+ * locked client's, whose lock was written once), logouts and back-channel deliveries. Never a code or
+ * token value.
  */
 function reportProviderEvents(provider: ProviderInstance, events: EventSink): void {
   const clientOf = (ctx: KoaContextWithOIDC | undefined) => ctx?.oidc?.client?.clientId;
@@ -199,13 +201,15 @@ function reportProviderEvents(provider: ProviderInstance, events: EventSink): vo
       events.emit({ type: 'oidc.token.issued', client, ...(principal !== undefined && { principal }), ...(typeof grantType === 'string' && { grantType: errorCodeOf({ error: grantType }) }) }, originOf(ctx));
     }
   });
-  const refused = (request: 'authorization' | 'token') => (ctx: KoaContextWithOIDC, error: unknown) => {
+  const refused = (request: OidcRefusedEvent['request']) => (ctx: KoaContextWithOIDC, error: unknown) => {
     if (isLockRefusal(error)) return;
     const client = clientOf(ctx);
     events.emit({ type: 'oidc.refused', request, error: errorCodeOf(error), ...(client !== undefined && { client }) }, originOf(ctx));
   };
   provider.on('authorization.error', refused('authorization'));
   provider.on('grant.error', refused('token'));
+  provider.on('introspection.error', refused('introspection'));
+  provider.on('revocation.error', refused('revocation'));
   provider.on('end_session.success', (ctx: KoaContextWithOIDC) => {
     const client = clientOf(ctx);
     events.emit({ type: 'oidc.logout', ...(client !== undefined && { client }) }, originOf(ctx));

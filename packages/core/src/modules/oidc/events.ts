@@ -10,11 +10,11 @@ export type OidcIssuedEvent = {
   readonly grantType?: string;
 };
 
-/** The provider refused an authorization or token request: its OAuth error code (`invalid_grant`, `invalid_client`, ...). */
+/** The provider refused an authorization, token, introspection or revocation request: its OAuth error code (`invalid_grant`, `invalid_client`, ...). */
 export type OidcRefusedEvent = {
   readonly type: 'oidc.refused';
   readonly client?: string;
-  readonly request: 'authorization' | 'token';
+  readonly request: 'authorization' | 'token' | 'introspection' | 'revocation';
   readonly error: string;
 };
 
