@@ -11,7 +11,8 @@
  *   computing `admitted` and then the counts and `windowEndsAt` from it, retried on duplicate key 11000
  *   (two nodes inserting the key at once);
  * - failed: `findOneAndUpdate({ _id, windowEndsAt: <the attempt's> }, [<inFlight - 1 but not below 0, failures + 1>], { returnDocument: 'after' })`;
- * - unjudged: `findOneAndUpdate({ _id, windowEndsAt: <the attempt's>, inFlight: { $gt: 0 } }, { $inc: { inFlight: -1 } })`;
+ * - unjudged: `deleteOne({ _id, windowEndsAt: <the attempt's>, inFlight: { $lte: 1 }, failures: 0, locks: 0 })`, and when that
+ *   deleted nothing, `findOneAndUpdate({ _id, windowEndsAt: <the attempt's>, inFlight: { $gt: 0 } }, { $inc: { inFlight: -1 } })`;
  * - lock: `findOneAndUpdate({ _id, lockedUntil: { $not: { $gt: now } }, windowEndsAt: { $gt: now }, failures: { $gte: minFailures } },
  *   { $set: { lockedUntil: until, failures: 0 }, $inc: { locks: 1 } })`, locked when it matched;
  * - forget: `deleteOne({ _id, $or: [<window ended>, <nothing in flight>, <only this attempt in flight>] })`, and
@@ -69,7 +70,12 @@ export interface ThrottleStore {
    */
   failed(key: string, windowEndsAt: number): Promise<ThrottleState | undefined>;
 
-  /** An attempt admitted in the window ending at `windowEndsAt` was answered without a check: it leaves the attempts in flight, while that window is the key's (never below 0). */
+  /**
+   * An attempt admitted in the window ending at `windowEndsAt` was answered without a check: it leaves the
+   * attempts in flight, while that window is the key's (never below 0). A key it leaves with no failure, lock
+   * count nor attempt in flight is deleted, so requests answered without a check keep no key (in memory they
+   * would push out other keys' failures and lock counts; elsewhere each would be kept for a day).
+   */
   unjudged(key: string, windowEndsAt: number): Promise<void>;
 
   /**

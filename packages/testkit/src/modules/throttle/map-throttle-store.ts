@@ -26,7 +26,10 @@ export class MapThrottleStore implements ThrottleStore {
   }
   unjudged(key: string, windowEndsAt: number): Promise<void> {
     const state = this.states.get(key);
-    if (state && state.windowEndsAt === windowEndsAt && state.inFlight > 0) this.states.set(key, { ...state, inFlight: state.inFlight - 1 });
+    if (state?.windowEndsAt !== windowEndsAt) return Promise.resolve();
+    const after = { ...state, inFlight: Math.max(0, state.inFlight - 1) };
+    if (after.failures === 0 && after.inFlight === 0 && after.locks === 0) this.states.delete(key);
+    else this.states.set(key, after);
     return Promise.resolve();
   }
   lock(key: string, now: number, until: number, minFailures: number): Promise<boolean> {

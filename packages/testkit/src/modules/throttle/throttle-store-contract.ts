@@ -80,10 +80,12 @@ export function describeThrottleStore(name: string, factory: ThrottleStoreFactor
     it('settles an attempt only in the window it was admitted in, never below 0, never creating a key', async () => {
       const store = await factory();
       const { windowEndsAt } = await admit(store, T0);
+      await admit(store, T0);
       await store.unjudged(KEY, windowEndsAt);
+      expect(await store.failed(KEY, windowEndsAt)).to.include({ inFlight: 0, failures: 1 });
       await store.unjudged(KEY, windowEndsAt);
-      expect(await store.get(KEY)).to.include({ inFlight: 0, failures: 0 });
-      expect(await store.failed(KEY, windowEndsAt), 'a failure told twice').to.include({ inFlight: 0, failures: 1 });
+      expect(await store.get(KEY)).to.include({ inFlight: 0, failures: 1 });
+      expect(await store.failed(KEY, windowEndsAt), 'a failure told twice').to.include({ inFlight: 0, failures: 2 });
       await admit(store, T0 + MINUTE);
       expect(await store.failed(KEY, windowEndsAt), 'a window since ended').to.equal(undefined);
       await store.unjudged(KEY, windowEndsAt);
@@ -91,6 +93,22 @@ export function describeThrottleStore(name: string, factory: ThrottleStoreFactor
       expect(await store.failed('198.51.100.1', windowEndsAt)).to.equal(undefined);
       await store.unjudged('198.51.100.1', windowEndsAt);
       expect(await store.get('198.51.100.1')).to.equal(undefined);
+    });
+
+    it('deletes a key an attempt answered without a check leaves with no failure, lock count nor attempt in flight', async () => {
+      const store = await factory();
+      const { windowEndsAt } = await admit(store, T0);
+      await admit(store, T0);
+      await store.unjudged(KEY, windowEndsAt);
+      expect(await store.get(KEY), 'another still in flight').to.include({ inFlight: 1 });
+      await store.unjudged(KEY, windowEndsAt);
+      expect(await store.get(KEY), 'the last one given back').to.equal(undefined);
+      // A key with a lock count keeps it: its next window is bounded by the threshold.
+      await failTimes(store, T0, 2);
+      await store.lock(KEY, T0, T0 + MINUTE, 2);
+      const locked = await admit(store, T0 + MINUTE);
+      await store.unjudged(KEY, locked.windowEndsAt);
+      expect(await store.get(KEY)).to.include({ inFlight: 0, locks: 1 });
     });
 
     it('locks a key whose open window reached the failures asked, counts the lock and clears its failures, keeping its attempts in flight; admits nothing while locked', async () => {

@@ -64,7 +64,13 @@ export class MemoryThrottleStore implements ThrottleStore {
 
   unjudged(key: string, windowEndsAt: number): Promise<void> {
     const state = this.stateOf(key);
-    if (state && state.windowEndsAt === windowEndsAt && state.inFlight > 0) this.replace(key, { ...state, inFlight: state.inFlight - 1 });
+    if (state?.windowEndsAt !== windowEndsAt) return Promise.resolve();
+    const after = { ...state, inFlight: Math.max(0, state.inFlight - 1) };
+    // A key left holding nothing is dropped: requests answered without a check must not fill the table (evicting others' failures and lock counts).
+    if (isEmpty(after)) {
+      this.unlocked.delete(key);
+      this.locked.delete(key);
+    } else if (state.inFlight > 0) this.replace(key, after);
     return Promise.resolve();
   }
 
@@ -143,4 +149,9 @@ export class MemoryThrottleStore implements ThrottleStore {
     }
     return 0;
   }
+}
+
+/** No failure, lock count or attempt in flight: nothing a later attempt would be judged by. */
+function isEmpty({ failures, inFlight, locks }: ThrottleState): boolean {
+  return failures === 0 && inFlight === 0 && locks === 0;
 }

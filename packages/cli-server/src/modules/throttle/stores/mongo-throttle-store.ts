@@ -70,7 +70,11 @@ export class MongoThrottleStore implements ThrottleStore {
   }
 
   async unjudged(key: string, windowEndsAt: number): Promise<void> {
-    await this.throttle.run((throttle) => throttle.findOneAndUpdate({ _id: key, windowEndsAt: new Date(windowEndsAt), inFlight: { $gt: 0 } }, { $inc: { inFlight: -1 } }));
+    const window = new Date(windowEndsAt);
+    // A key this attempt alone held is deleted: requests answered without a check leave nothing for a day.
+    const deleted = await this.throttle.run((throttle) => throttle.deleteOne({ _id: key, windowEndsAt: window, inFlight: { $lte: 1 }, failures: 0, locks: 0 }));
+    if (deleted.deletedCount === 1) return;
+    await this.throttle.run((throttle) => throttle.findOneAndUpdate({ _id: key, windowEndsAt: window, inFlight: { $gt: 0 } }, { $inc: { inFlight: -1 } }));
   }
 
   async lock(key: string, now: number, until: number, minFailures: number): Promise<boolean> {

@@ -48,12 +48,21 @@ redis.call('HSET', KEYS[1], 'failures', failures, 'inFlight', inFlight)
 return { failures, inFlight, tonumber(state[3]), tonumber(state[4]) or 0, tonumber(state[5]) or 0 }`,
 );
 
-/** KEYS: throttle key. ARGV: the end of the window the attempt was admitted in. It leaves the attempts in flight while that window is the key's. */
+/**
+ * KEYS: throttle key. ARGV: the end of the window the attempt was admitted in. It leaves the attempts in
+ * flight while that window is the key's; a key left with no failure, lock count or attempt in flight is deleted.
+ */
 const UNJUDGED = new RedisScript(
   'tesseraThrottleUnjudged',
   `
-local state = redis.call('HMGET', KEYS[1], 'inFlight', 'windowEndsAt')
-if state[2] == ARGV[1] and (tonumber(state[1]) or 0) > 0 then redis.call('HINCRBY', KEYS[1], 'inFlight', -1) end
+local state = redis.call('HMGET', KEYS[1], 'inFlight', 'windowEndsAt', 'failures', 'locks')
+if state[2] ~= ARGV[1] then return 0 end
+local inFlight = math.max(0, (tonumber(state[1]) or 0) - 1)
+if inFlight == 0 and (tonumber(state[3]) or 0) == 0 and (tonumber(state[4]) or 0) == 0 then
+  redis.call('DEL', KEYS[1])
+elseif (tonumber(state[1]) or 0) > 0 then
+  redis.call('HINCRBY', KEYS[1], 'inFlight', -1)
+end
 return 0`,
 );
 

@@ -128,6 +128,15 @@ describe('AuthenticationThrottle on a full MemoryThrottleStore', () => {
     expect(await retryAfter(answer(throttle, subject('newcomer')))).to.equal(60);
     expect(await retryAfter(answer(throttle, subject('flood-1')))).to.equal(10);
   });
+
+  it('requests answered without a check, under any number of usernames, never push out a key\'s failures or lock count', async () => {
+    const clock = new FixedClock(T0);
+    const throttle = new AuthenticationThrottle(new FailureLocks(new MemoryThrottleStore({ maxKeys: 3 }), clock, { ...settings, threshold: 2 }), new RecordingEvents(), ['usernamePassword']);
+    await fail(throttle, subject('victim'));
+    for (let i = 0; i < 100; i++) await answer(throttle, subject(`no-password-${i}`));
+    await fail(throttle, subject('victim'));
+    expect(await retryAfter(answer(throttle, subject('victim'))), 'locked at its second failure').to.equal(60);
+  });
 });
 
 describe('MemoryRequestRateStore: bounded memory', () => {
