@@ -116,6 +116,15 @@ describe('MongoThrottleStore queries', () => {
     expect(await store().get(KEY)).to.deep.equal({ failures: 0, inFlight: 1, windowEndsAt, lockedUntil: 0, locks: 0 });
   });
 
+  it('deletes a key an unjudged attempt leaves empty with one conditional delete, before any $inc', async () => {
+    const { windowEndsAt } = await store().admit(KEY, clock.now(), limits(5));
+    const updates = collection().argsOf('findOneAndUpdate').length;
+    await store().unjudged(KEY, windowEndsAt);
+    expect(collection().argsOf('deleteOne')).to.deep.equal([[{ _id: KEY, windowEndsAt: at(MINUTE), inFlight: { $lte: 1 }, failures: 0, locks: 0 }]]);
+    expect(collection().argsOf('findOneAndUpdate'), 'deleted: nothing more').to.have.length(updates);
+    expect(await store().get(KEY)).to.equal(undefined);
+  });
+
   it('creates the TTL index on expiresAt', async () => {
     await store().createIndexes();
     expect(collection().argsOf('createIndex')).to.deep.equal([[{ expiresAt: 1 }, { name: 'expiresAt_ttl', expireAfterSeconds: 0 }]]);
