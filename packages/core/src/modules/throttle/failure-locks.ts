@@ -55,9 +55,10 @@ export class FailureLocks {
 
   /**
    * Admits an attempt on the key; throws ThrottledError, with the whole seconds to wait: while the key is
-   * locked, until the lock ends; when its failures and attempts in flight reach the threshold, until the
-   * window ends (those in flight may lock it or free it before); when its attempts in flight reach the
-   * bound alone, 1 (they end within a check's time).
+   * locked, until the lock ends; when its failures and attempts in flight reach the threshold, or its
+   * attempts in flight the bound, 1: those in flight end within a check's time, and then lock the key (the
+   * next try learns for how long) or free it (a success forgets the failures). Only failures alone at the
+   * threshold without a lock wait for the window's end.
    */
   async admit(key: string, bound: ConcurrencyBound): Promise<AdmittedAttempt> {
     const now = this.clock.now();
@@ -66,8 +67,8 @@ export class FailureLocks {
     const state = await this.store.admit(key, now, { windowMs: rangeSeconds * 1000, threshold, inFlightCap });
     if (state.lockedUntil > now) throw new ThrottledError(Math.ceil((state.lockedUntil - now) / 1000));
     if (!state.admitted) {
-      const failing = (state.failures > 0 || state.locks > 0) && state.failures + state.inFlight >= threshold;
-      throw new ThrottledError(failing ? Math.max(1, Math.ceil((state.windowEndsAt - now) / 1000)) : 1);
+      const waitsForWindow = state.inFlight === 0 && state.failures >= threshold;
+      throw new ThrottledError(waitsForWindow ? Math.max(1, Math.ceil((state.windowEndsAt - now) / 1000)) : 1);
     }
     return { key, windowEndsAt: state.windowEndsAt };
   }
