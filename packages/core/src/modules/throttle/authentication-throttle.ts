@@ -94,6 +94,7 @@ export class AuthenticationThrottle implements AuthenticationListener {
     }
   }
 }
+
 function keyOf({ origin, username }: ThrottleSubject): string {
   return throttleKey(origin.clientAddress, username);
 }

@@ -93,3 +93,45 @@ export interface ThrottleStore {
    */
   forget(key: string, now: number, windowEndsAt?: number): Promise<void>;
 }
+
+/*
+ * The port's rules on one key's state, for the stores that keep states in this process (the memory
+ * store, the testkit's map): each gives the state the method leaves, or undefined where it leaves none.
+ * Redis and MongoDB apply the same rules on their servers (a Lua script, an update pipeline).
+ */
+
+/** A key never seen: nothing counted, no lock. */
+export const UNSEEN_THROTTLE_KEY: ThrottleState = { failures: 0, inFlight: 0, windowEndsAt: 0, lockedUntil: 0, locks: 0 };
+
+/** `admit`: the state with the attempt counted in flight (in the open window, or one it opens), or undefined when the attempt is refused. */
+export function admittedState(state: ThrottleState, now: number, { windowMs, threshold, inFlightCap }: AdmissionLimits): ThrottleState | undefined {
+  const open = state.windowEndsAt > now;
+  const [failures, inFlight] = open ? [state.failures, state.inFlight] : [0, 0];
+  const failing = (failures > 0 || state.locks > 0) && failures + inFlight >= threshold;
+  if (state.lockedUntil > now || failing || inFlight >= inFlightCap) return undefined;
+  return { ...state, failures, inFlight: inFlight + 1, windowEndsAt: open ? state.windowEndsAt : now + windowMs };
+}
+
+/** `failed`, on a state in the attempt's window: one less in flight (never below 0), one more failure. */
+export function failedState(state: ThrottleState): ThrottleState {
+  return { ...state, inFlight: Math.max(0, state.inFlight - 1), failures: state.failures + 1 };
+}
+
+/** `unjudged`, on a state in the attempt's window: one less in flight (never below 0); undefined when the key is left holding nothing (deleted). */
+export function unjudgedState(state: ThrottleState): ThrottleState | undefined {
+  const after = { ...state, inFlight: Math.max(0, state.inFlight - 1) };
+  return after.failures === 0 && after.inFlight === 0 && after.locks === 0 ? undefined : after;
+}
+
+/** `lock`: the locked state, or undefined when the key may not be locked (locked already, its window ended, or fewer than `minFailures`). */
+export function lockedState(state: ThrottleState, now: number, until: number, minFailures: number): ThrottleState | undefined {
+  if (state.lockedUntil > now || state.windowEndsAt <= now || state.failures < minFailures) return undefined;
+  return { ...state, failures: 0, lockedUntil: until, locks: state.locks + 1 };
+}
+
+/** `forget`: the cleared state kept for the attempts of an open window still in flight (without the success's own), or undefined when the key is deleted. */
+export function forgottenState(state: ThrottleState, now: number, windowEndsAt?: number): ThrottleState | undefined {
+  const own = windowEndsAt !== undefined && state.windowEndsAt === windowEndsAt ? 1 : 0;
+  const inFlight = state.windowEndsAt > now ? Math.max(0, state.inFlight - own) : 0;
+  return inFlight === 0 ? undefined : { ...state, failures: 0, inFlight, lockedUntil: 0, locks: 0 };
+}

@@ -1,5 +1,16 @@
 import TinyQueue from 'tinyqueue';
-import type { AdmissionLimits, Admission, ThrottleState, ThrottleStore } from '@tessera/core/modules/throttle';
+import {
+  admittedState,
+  failedState,
+  forgottenState,
+  lockedState,
+  unjudgedState,
+  UNSEEN_THROTTLE_KEY,
+  type AdmissionLimits,
+  type Admission,
+  type ThrottleState,
+  type ThrottleStore,
+} from '@tessera/core/modules/throttle';
 
 export interface MemoryThrottleStoreOptions {
   /**
@@ -13,8 +24,6 @@ interface LockEnd {
   readonly until: number;
   readonly key: string;
 }
-
-const NEW_KEY: ThrottleState = { failures: 0, inFlight: 0, windowEndsAt: 0, lockedUntil: 0, locks: 0 };
 
 /**
  * ThrottleStore in one process's memory. Every method finishes its read-modify-write without awaiting,
@@ -42,22 +51,19 @@ export class MemoryThrottleStore implements ThrottleStore {
     return Promise.resolve(this.stateOf(key));
   }
 
-  admit(key: string, now: number, { windowMs, threshold, inFlightCap }: AdmissionLimits): Promise<Admission> {
-    const state = this.stateOf(key) ?? NEW_KEY;
-    const open = state.windowEndsAt > now;
-    const [failures, inFlight] = open ? [state.failures, state.inFlight] : [0, 0];
-    const failing = (failures > 0 || state.locks > 0) && failures + inFlight >= threshold;
-    if (state.lockedUntil > now || failing || inFlight >= inFlightCap) return Promise.resolve({ ...state, admitted: false });
-    const admitted = { ...state, failures, inFlight: inFlight + 1, windowEndsAt: open ? state.windowEndsAt : now + windowMs };
+  admit(key: string, now: number, limits: AdmissionLimits): Promise<Admission> {
+    const state = this.stateOf(key) ?? UNSEEN_THROTTLE_KEY;
+    const admitted = admittedState(state, now, limits);
+    if (admitted === undefined) return Promise.resolve({ ...state, admitted: false });
     // No room without forgetting a lock: the new key is locked until the earliest lock ends.
-    if (!this.put(key, admitted, now)) return Promise.resolve({ ...NEW_KEY, lockedUntil: this.earliestLockEnd(), admitted: false });
+    if (!this.put(key, admitted, now)) return Promise.resolve({ ...UNSEEN_THROTTLE_KEY, lockedUntil: this.earliestLockEnd(), admitted: false });
     return Promise.resolve({ ...admitted, admitted: true });
   }
 
   failed(key: string, windowEndsAt: number): Promise<ThrottleState | undefined> {
     const state = this.stateOf(key);
     if (state?.windowEndsAt !== windowEndsAt) return Promise.resolve(undefined);
-    const after = { ...state, inFlight: Math.max(0, state.inFlight - 1), failures: state.failures + 1 };
+    const after = failedState(state);
     this.replace(key, after);
     return Promise.resolve(after);
   }
@@ -65,9 +71,9 @@ export class MemoryThrottleStore implements ThrottleStore {
   unjudged(key: string, windowEndsAt: number): Promise<void> {
     const state = this.stateOf(key);
     if (state?.windowEndsAt !== windowEndsAt) return Promise.resolve();
-    const after = { ...state, inFlight: Math.max(0, state.inFlight - 1) };
+    const after = unjudgedState(state);
     // A key left holding nothing is dropped: requests answered without a check must not fill the table (evicting others' failures and lock counts).
-    if (isEmpty(after)) {
+    if (after === undefined) {
       this.unlocked.delete(key);
       this.locked.delete(key);
     } else if (state.inFlight > 0) this.replace(key, after);
@@ -76,19 +82,18 @@ export class MemoryThrottleStore implements ThrottleStore {
 
   lock(key: string, now: number, until: number, minFailures: number): Promise<boolean> {
     const state = this.stateOf(key);
-    if (state === undefined || state.lockedUntil > now || state.windowEndsAt <= now || state.failures < minFailures) return Promise.resolve(false);
-    return Promise.resolve(this.put(key, { ...state, failures: 0, lockedUntil: until, locks: state.locks + 1 }, now));
+    const locked = state && lockedState(state, now, until, minFailures);
+    return Promise.resolve(locked !== undefined && this.put(key, locked, now));
   }
 
   forget(key: string, now: number, windowEndsAt?: number): Promise<void> {
     const state = this.stateOf(key);
     if (state === undefined) return Promise.resolve();
-    const own = windowEndsAt !== undefined && state.windowEndsAt === windowEndsAt ? 1 : 0;
-    const inFlight = state.windowEndsAt > now ? Math.max(0, state.inFlight - own) : 0;
     this.unlocked.delete(key);
     this.locked.delete(key);
     // Others of the window still in flight settle in it: it stays, cleared, for them.
-    if (inFlight > 0) this.unlocked.set(key, { ...state, failures: 0, inFlight, lockedUntil: 0, locks: 0 });
+    const kept = forgottenState(state, now, windowEndsAt);
+    if (kept !== undefined) this.unlocked.set(key, kept);
     return Promise.resolve();
   }
 
@@ -149,9 +154,4 @@ export class MemoryThrottleStore implements ThrottleStore {
     }
     return 0;
   }
-}
-
-/** No failure, lock count or attempt in flight: nothing a later attempt would be judged by. */
-function isEmpty({ failures, inFlight, locks }: ThrottleState): boolean {
-  return failures === 0 && inFlight === 0 && locks === 0;
 }
