@@ -92,25 +92,33 @@ type AppListener = ReturnType<Koa['callback']>;
 function withDirectLanes(lanes: readonly DirectLane[], appListener: AppListener, observe: RequestObserver | undefined, events: EventSink): AppListener {
   return (served, answer) => {
     // tessera listens over HTTP/1.1 (node:http, node:https) only.
-    const [request, response] = [served as IncomingMessage, answer as ServerResponse];
+    const request = served as IncomingMessage;
+    const response = answer as ServerResponse;
     const started = performance.now();
     for (const lane of lanes) {
       const answered = lane.serve(request, response);
       if (answered === undefined) continue;
-      const observed = (route: string | undefined) => {
-        try {
-          observe?.(request.method ?? 'GET', route, response.statusCode, (performance.now() - started) / 1000);
-        } catch {
-          // Observing must never change an answer.
-        }
-      };
-      return answered.then(observed, (thrown: unknown) => {
-        answerEscapedLaneError(events, thrown, request, response);
-        observed(undefined);
-      });
+      return answered.then(
+        () => observeLaneRequest(observe, request, response, started, lane.settled(request)),
+        (thrown: unknown) => {
+          lane.settled(request);
+          answerEscapedLaneError(events, thrown, request, response);
+          observeLaneRequest(observe, request, response, started, undefined);
+        },
+      );
     }
     return appListener(request, response);
   };
+}
+
+/** Times a request a lane answered for the request metrics, under the route that answered it (none when the lane broke). */
+function observeLaneRequest(observe: RequestObserver | undefined, request: IncomingMessage, response: ServerResponse, started: number, route: string | undefined): void {
+  if (observe === undefined) return;
+  try {
+    observe(request.method ?? 'GET', route, response.statusCode, (performance.now() - started) / 1000);
+  } catch {
+    // Observing must never change an answer.
+  }
 }
 
 /** A lane that broke its promise never to reject: reported as a server error, answered 500 when nothing was sent yet. */

@@ -100,9 +100,14 @@ export interface DirectLane {
   /**
    * Answers the request when it is the lane's (decided from its method and target, `request.url`),
    * else returns undefined and leaves it to the app. Never throws, and its answer never rejects: it
-   * resolves with the route pattern that answered (base path included), or undefined when none did.
+   * settles once the request is answered.
    */
-  serve(request: IncomingMessage, response: ServerResponse): Promise<string | undefined> | undefined;
+  serve(request: IncomingMessage, response: ServerResponse): Promise<void> | undefined;
+  /**
+   * Told once the answer to a request the lane served settled: the route pattern that answered it (base
+   * path included), or undefined when none did. The lane lets go of what it kept for the request.
+   */
+  settled(request: IncomingMessage): string | undefined;
 }
 
 export interface AppDependencies {

@@ -20,8 +20,9 @@ function laneModule(taken: string[]): HttpModule {
         taken.push(request.url ?? '');
         if (request.url === '/cas/lane/broken') return Promise.reject(new Error('lane broke'));
         response.writeHead(200, { 'content-type': 'text/plain' }).end('lane');
-        return Promise.resolve('/cas/lane/:name');
+        return Promise.resolve();
       },
+      settled: (request) => (request.url === '/cas/lane/broken' ? undefined : '/cas/lane/:name'),
     }),
   };
 }

@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RouterContext } from '@koa/router';
 import { PayloadTooLargeError, type LoginPrompt } from '@tessera/core';
-import type { Context, Middleware, Next } from 'koa';
+import type Koa from 'koa';
+import type { Context, Middleware } from 'koa';
 import { statusOf, UNEXPECTED_ERROR_STATUS } from '../../errors/error-status.js';
 import { setFailureHeaders } from '../../errors/failure-headers.js';
 import { toTesseraError } from '../../errors/normalize-error.js';
@@ -84,7 +85,7 @@ function listenerOf(oidc: OidcModuleOptions['oidc'], http: HttpContext): () => P
     (made ??= oidc().then(
       ({ provider, errors }) => {
         guardClientAuthentication(provider, errors, http.clientAuthenticationGuards, http.options);
-        provider.use(rememberAnsweringContext);
+        rememberAnsweringContexts(provider);
         return provider.callback();
       },
       (error: unknown) => {
@@ -96,12 +97,19 @@ function listenerOf(oidc: OidcModuleOptions['oidc'], http: HttpContext): () => P
 
 /** Where a request keeps the provider's context that answers it, whose route pattern (its own router's, e.g. `/token`) names the request in the metrics. */
 const ANSWERING_CONTEXT = Symbol('the provider context answering this request');
-type AnsweredRequest = IncomingMessage & { [ANSWERING_CONTEXT]?: Context };
+type AnsweredRequest = IncomingMessage & { [ANSWERING_CONTEXT]?: Context | undefined };
 
-/** Passes the request on as it is, after noting its context on it: no async frame around the provider's work. */
-function rememberAnsweringContext(ctx: Context, next: Next): Promise<void> {
-  (ctx.req as AnsweredRequest)[ANSWERING_CONTEXT] = ctx;
-  return next();
+/**
+ * Notes on each request the context the provider's app makes for it, as the app makes it: a middleware
+ * would add a step (and a promise) to every request of the provider's.
+ */
+function rememberAnsweringContexts(provider: Pick<Koa, 'createContext'>): void {
+  const createContext = provider.createContext.bind(provider);
+  provider.createContext = (request, response) => {
+    const ctx = createContext(request, response);
+    (request as AnsweredRequest)[ANSWERING_CONTEXT] = ctx;
+    return ctx;
+  };
 }
 
 /**
@@ -127,24 +135,28 @@ function providerLane(http: HttpContext, providerListener: () => Promise<Provide
     const providerUrl = url.slice(prefix.length);
     return INTERACTION_ROUTES.test(providerUrl) || isAuthorizationEndpoint(providerUrl) ? undefined : providerUrl;
   };
-  const routeOf = (request: AnsweredRequest): string | undefined => {
-    const answered = request[ANSWERING_CONTEXT];
-    const route = answered === undefined ? undefined : routePattern(answered);
-    return route === undefined ? undefined : `${prefix}${route}`;
-  };
-  const handOver = (handle: ProviderListener, request: AnsweredRequest, response: ServerResponse, providerUrl: string): Promise<string | undefined> => {
+  const handOver = (handle: ProviderListener, request: IncomingMessage, response: ServerResponse, providerUrl: string): Promise<void> => {
     // The provider finds its mount path from what `originalUrl` has before `url`.
     (request as IncomingMessage & { originalUrl?: string | undefined }).originalUrl = request.url;
     request.url = providerUrl;
-    return handle(request, response).then(() => routeOf(request));
+    return handle(request, response);
   };
   // Once made, called as it is: no async frame, no wait on a settled promise for each request.
   let ready: ProviderListener | undefined;
-  const answer = (request: IncomingMessage, response: ServerResponse, providerUrl: string): Promise<string | undefined> => {
+  const answer = (request: IncomingMessage, response: ServerResponse, providerUrl: string): Promise<void> => {
     if (ready !== undefined) return handOver(ready, request, response, providerUrl);
     return providerListener().then((handle) => handOver((ready = handle), request, response, providerUrl));
   };
   return {
+    settled(request) {
+      const answered = (request as AnsweredRequest)[ANSWERING_CONTEXT];
+      if (answered === undefined) return undefined;
+      // Let go of the context: a response still referenced after its answer (graceful close notes them)
+      // would otherwise keep the request's whole context alive through the next garbage collections.
+      (request as AnsweredRequest)[ANSWERING_CONTEXT] = undefined;
+      const route = routePattern(answered);
+      return route === undefined ? undefined : `${prefix}${route}`;
+    },
     serve(request, response) {
       const providerUrl = providerUrlOf(request.url);
       return providerUrl === undefined ? undefined : answer(request, response, providerUrl);
