@@ -39,6 +39,7 @@ import type {
   EncryptionEncValues,
   KoaContextWithOIDC,
   ResponseType,
+  Account,
   AccountClaims,
   SigningAlgorithmWithNone,
   default as ProviderInstance,
@@ -240,27 +241,38 @@ const LIBRARY_CLAIMS = new Set(['sub', 'acr', 'amr', 'auth_time']);
  * scope's). Claims the user rejected are left out.
  */
 function releaseClaimsAsComputed(provider: ProviderInstance): void {
-  const LibraryClaims = provider.Claims;
-  class ComputedClaims extends LibraryClaims {
-    private readonly refused = new Set<string>();
-    override rejected(value: readonly string[] = []): void {
-      super.rejected(value);
-      for (const claim of value) if (claim !== 'sub') this.refused.add(claim);
-    }
-    // No async frame: asked on every userinfo and ID token.
-    override result(): Promise<Record<string, unknown>> {
-      return super.result().then((kept) => {
-        const released: Record<string, unknown> = { ...kept };
-        const available = (this as unknown as { available: Record<string, unknown> }).available;
-        for (const claim of Object.keys(available)) {
-          const value = available[claim];
-          if (value !== undefined && !LIBRARY_CLAIMS.has(claim) && !this.refused.has(claim)) released[claim] = value;
-        }
-        return released;
-      });
-    }
-  }
-  Object.defineProperty(provider, 'Claims', { value: ComputedClaims });
+  // The library's own Claims, its methods wrapped in place: a subclass would add a derived constructor
+  // (and a set of refused claims) to every userinfo answer and ID token.
+  const claimsPrototype = provider.Claims.prototype as unknown as ClaimsInternals;
+  const { rejected, result } = claimsPrototype;
+  claimsPrototype.rejected = function rejectedAndRefused(this: ClaimsInternals, value: readonly string[] = []): void {
+    rejected.call(this, value);
+    for (const claim of value) if (claim !== 'sub') (this[REFUSED_CLAIMS] ??= new Set()).add(claim);
+  };
+  // No async frame: asked on every userinfo and ID token.
+  claimsPrototype.result = function resultAsComputed(this: ClaimsInternals): Promise<Record<string, unknown>> {
+    return result.call(this).then((kept) => {
+      const released: Record<string, unknown> = { ...kept };
+      const { available } = this;
+      const refused = this[REFUSED_CLAIMS];
+      for (const claim of Object.keys(available)) {
+        const value = available[claim];
+        if (value !== undefined && !LIBRARY_CLAIMS.has(claim) && refused?.has(claim) !== true) released[claim] = value;
+      }
+      return released;
+    });
+  };
+}
+
+/** Where a Claims instance keeps the claims the user rejected (the library keeps only its filter). */
+const REFUSED_CLAIMS = Symbol('claims the user rejected');
+
+/** What releaseClaimsAsComputed reads and wraps of the library's Claims. */
+interface ClaimsInternals {
+  readonly available: Record<string, unknown>;
+  [REFUSED_CLAIMS]?: Set<string>;
+  rejected: (this: ClaimsInternals, value?: readonly string[]) => void;
+  result: (this: ClaimsInternals) => Promise<Record<string, unknown>>;
 }
 
 /**
@@ -299,7 +311,11 @@ function findClientsOncePerMetadata(provider: ProviderInstance, clients: Adapter
         const kept = found.get(metadata);
         if (kept !== undefined) return kept;
         return libraryFind(id).then((client) => {
-          if (client !== undefined) found.set(metadata, client);
+          if (client !== undefined) {
+            found.set(metadata, client);
+            const service = CLIENT_SERVICES.get(metadata);
+            if (service !== undefined) CLIENT_SERVICES.set(client, service);
+          }
           return client;
         });
       });
@@ -313,20 +329,22 @@ function findClientsOncePerMetadata(provider: ProviderInstance, clients: Adapter
  * when the library first asks which mode it is in.
  */
 function answerInRegisteredResponseMode(provider: ProviderInstance): void {
-  const LibraryContext = provider.OIDCContext;
-  if (typeof Object.getOwnPropertyDescriptor(LibraryContext.prototype, 'responseMode')?.get !== 'function') throw new Error("node-oidc-provider's request context has no responseMode to default");
-  class RegisteredResponseMode extends LibraryContext {}
-  Object.defineProperty(RegisteredResponseMode.prototype, 'responseMode', {
+  // The library's own context class (one per provider), its getter wrapped in place: a subclass would add
+  // a derived constructor to every request.
+  const contextPrototype = provider.OIDCContext.prototype as object;
+  const library = Object.getOwnPropertyDescriptor(contextPrototype, 'responseMode');
+  if (typeof library?.get !== 'function') throw new Error("node-oidc-provider's request context has no responseMode to default");
+  Object.defineProperty(contextPrototype, 'responseMode', {
+    configurable: true,
     get(this: { params?: Record<string, unknown>; client?: unknown }) {
       // Written into the request's parameters, as if the client had asked: the library's response
       // modes (JARM's among them) read them there, and a resumed authorization keeps them.
       const registered = registeredResponseMode(this.client as ClientFields | undefined);
       if (this.params !== undefined && this.params['response_mode'] === undefined && registered !== undefined) this.params['response_mode'] = registered;
-      const mode: unknown = Reflect.get(LibraryContext.prototype, 'responseMode', this);
+      const mode: unknown = library.get?.call(this);
       return typeof mode === 'string' ? mode : undefined;
     },
   });
-  Object.defineProperty(provider, 'OIDCContext', { value: RegisteredResponseMode });
 }
 
 /**
@@ -469,6 +487,7 @@ class RegistryClients implements Adapter {
       const kept = this.made.get(service);
       if (kept !== undefined) return kept.client;
       const made = { client: deepFrozen(clientOf(service, this.served, this.keys, this.environment)) };
+      if (made.client !== undefined) CLIENT_SERVICES.set(made.client, service);
       // A key read from an environment variable is read at each request, so such a client is not kept.
       if (!readsEnvironment(service)) this.made.set(service, made);
       return made.client;
@@ -493,6 +512,26 @@ class RegistryClients implements Adapter {
   revokeByGrantId(): Promise<void> {
     return Promise.resolve();
   }
+}
+
+/** Who the user of a live login session is to a client (releasedTo): worked out only where asked. */
+interface ReleasedUser {
+  released(): Promise<{ readonly username: string; readonly attributes: AttributeMap }>;
+  claims(scope: string | undefined): Promise<AttributeMap>;
+  readonly viewType: UserProfileViewType;
+  readonly service: RegisteredService;
+  readonly tgt: TicketGrantingTicket;
+}
+
+/**
+ * The registered service each client's metadata was made of, and each library Client made of that
+ * metadata: a request that found its client has its service at hand, without asking the registry again.
+ */
+const CLIENT_SERVICES = new WeakMap<object, RegisteredService>();
+
+/** The registered service of a library Client found in this request (undefined for one made otherwise). */
+function serviceOfFoundClient(client: object | undefined): RegisteredService | undefined {
+  return client === undefined ? undefined : CLIENT_SERVICES.get(client);
 }
 
 /** `value` with every object and array in it frozen: a client handed to the library again and again stays as made. */
@@ -855,34 +894,54 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
       await grant.save();
       return grant;
     },
-    async findAccount(ctx, sub, token) {
-      // A login through /login just finished: from now on the provider session is that TGT's.
-      const loggedIn = (ctx.oidc.result as { tessera?: { tgt?: unknown } } | undefined)?.tessera?.tgt;
-      if (token === undefined && ctx.oidc.session && typeof loggedIn === 'string') {
-        await sessionTickets.put(ctx.oidc.session.uid, loggedIn, clock.now() + SESSION_LINK_SECONDS * 1000, { group: loggedIn });
-      }
-      const sessionUid = (token as { sessionUid?: string } | undefined)?.sessionUid ?? ctx.oidc.session?.uid;
-      const clientId = ctx.oidc.client?.clientId ?? (token as { clientId?: string } | undefined)?.clientId;
-      const user = clientId === undefined ? undefined : await releasedTo(clientId, sessionUid, sub);
-      if (!user) return undefined;
-      // An authorization: who the user is to the client now, for where the library asks it without a session.
-      if (token === undefined && clientId !== undefined && user.service.usernameProvider !== undefined) await rememberSubject(clientId, sub, (await user.released()).username);
-      // `sub` is the account; the library turns it into the client's subject (pairwiseIdentifier) wherever it writes one.
-      return { accountId: sub, claims: (_use, scope) => user.claims(scope).then((released) => claimsOf(sub, released) as AccountClaims) };
+    findAccount(ctx, sub, token) {
+      if (token === undefined) return accountAtAuthorization(ctx, sub);
+      // A token's account (its ID token, userinfo): the client the library found for this request, by its registered service.
+      const { clientId, sessionUid } = token as { clientId?: string; sessionUid?: string };
+      const client = ctx.oidc.client;
+      const id = client?.clientId ?? clientId;
+      if (id === undefined) return undefined;
+      return releasedTo(id, sessionUid ?? ctx.oidc.session?.uid, sub, client).then((user) => user && accountOf(sub, user));
     },
   };
+
+  async function accountAtAuthorization(ctx: KoaContextWithOIDC, sub: string): Promise<Account | undefined> {
+    // A login through /login just finished: from now on the provider session is that TGT's.
+    const loggedIn = (ctx.oidc.result as { tessera?: { tgt?: unknown } } | undefined)?.tessera?.tgt;
+    if (ctx.oidc.session && typeof loggedIn === 'string') {
+      await sessionTickets.put(ctx.oidc.session.uid, loggedIn, clock.now() + SESSION_LINK_SECONDS * 1000, { group: loggedIn });
+    }
+    const clientId = ctx.oidc.client?.clientId;
+    const user = clientId === undefined ? undefined : await releasedTo(clientId, ctx.oidc.session?.uid, sub, ctx.oidc.client);
+    if (clientId === undefined || !user) return undefined;
+    // Who the user is to the client now, for where the library asks it without a session.
+    if (user.service.usernameProvider !== undefined) await rememberSubject(clientId, sub, (await user.released()).username);
+    return accountOf(sub, user);
+  }
+
+  /** `sub` is the account; the library turns it into the client's subject (pairwiseIdentifier) wherever it writes one. */
+  function accountOf(sub: string, user: ReleasedUser): Account {
+    return { accountId: sub, claims: (_use: string, scope: string) => user.claims(scope).then((released) => claimsOf(sub, released) as AccountClaims) };
+  }
 
   /**
    * Who the user of the live login session `sessionUid` stands for is to the client, and what the
    * client's service receives: the relying-party path's answer over its definition; undefined when
-   * the session has ended or the client is gone.
+   * the session has ended or the client is gone. `found` is the library's Client of this request, if
+   * it found one: its registered service is the one it was found by.
    */
-  async function releasedTo(clientId: string, sessionUid: string | undefined, accountId: string) {
-    const tgt = await liveTicketOf(sessionUid, accountId);
-    if (!tgt) return undefined;
-    const service = await clientService(registry, clientId);
-    const client = service && OIDC_CLIENT.of(service);
-    if (!service || !client) return undefined;
+  function releasedTo(clientId: string, sessionUid: string | undefined, accountId: string, found?: object): Promise<ReleasedUser | undefined> {
+    return liveTicketOf(sessionUid, accountId).then((tgt) => {
+      if (tgt === undefined) return undefined;
+      const service = serviceOfFoundClient(found);
+      if (service !== undefined && OIDC_CLIENT.of(service)?.clientId === clientId) return userOf(service, tgt);
+      return clientService(registry, clientId).then((current) => current && userOf(current, tgt));
+    });
+  }
+
+  function userOf(service: RegisteredService, tgt: TicketGrantingTicket): ReleasedUser | undefined {
+    const client = OIDC_CLIENT.of(service);
+    if (!client) return undefined;
     const { principal } = tgt.authentication;
     // Its definition decides for the tokens it holds too: one that now refuses the user or the way the
     // login was proved (its access rules, the modules' admission rules: an upstream provider its
