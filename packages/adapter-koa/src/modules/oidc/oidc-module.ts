@@ -97,17 +97,20 @@ function listenerOf(oidc: OidcModuleOptions['oidc'], http: HttpContext): () => P
 
 /** Where a request keeps the provider's context that answers it, whose route pattern (its own router's, e.g. `/token`) names the request in the metrics. */
 const ANSWERING_CONTEXT = Symbol('the provider context answering this request');
-type AnsweredRequest = IncomingMessage & { [ANSWERING_CONTEXT]?: Context | undefined };
+/** null: the lane handed the request over and waits for its context; undefined: nothing to note (the app's requests) or let go of. */
+type AnsweredRequest = IncomingMessage & { [ANSWERING_CONTEXT]?: Context | null | undefined };
 
 /**
- * Notes on each request the context the provider's app makes for it, as the app makes it: a middleware
- * would add a step (and a promise) to every request of the provider's.
+ * Notes on each request the lane handed over the context the provider's app makes for it, as the app
+ * makes it: a middleware would add a step (and a promise) to every request of the provider's.
  */
 function rememberAnsweringContexts(provider: Pick<Koa, 'createContext'>): void {
   const createContext = provider.createContext.bind(provider);
   provider.createContext = (request, response) => {
     const ctx = createContext(request, response);
-    (request as AnsweredRequest)[ANSWERING_CONTEXT] = ctx;
+    // Only a request the lane handed over: one of the app's (an authorization, an interaction route
+    // asking the provider) is never settled, so its context is not tied to it.
+    if ((request as AnsweredRequest)[ANSWERING_CONTEXT] === null) (request as AnsweredRequest)[ANSWERING_CONTEXT] = ctx;
     return ctx;
   };
 }
@@ -139,6 +142,7 @@ function providerLane(http: HttpContext, providerListener: () => Promise<Provide
     // The provider finds its mount path from what `originalUrl` has before `url`.
     (request as IncomingMessage & { originalUrl?: string | undefined }).originalUrl = request.url;
     request.url = providerUrl;
+    (request as AnsweredRequest)[ANSWERING_CONTEXT] = null;
     return handle(request, response);
   };
   // Once made, called as it is: no async frame, no wait on a settled promise for each request.
@@ -150,7 +154,7 @@ function providerLane(http: HttpContext, providerListener: () => Promise<Provide
   return {
     settled(request) {
       const answered = (request as AnsweredRequest)[ANSWERING_CONTEXT];
-      if (answered === undefined) return undefined;
+      if (answered === undefined || answered === null) return undefined;
       // Let go of the context: a response still referenced after its answer (graceful close notes them)
       // would otherwise keep the request's whole context alive through the next garbage collections.
       (request as AnsweredRequest)[ANSWERING_CONTEXT] = undefined;
