@@ -311,11 +311,7 @@ function findClientsOncePerMetadata(provider: ProviderInstance, clients: Adapter
         const kept = found.get(metadata);
         if (kept !== undefined) return kept;
         return libraryFind(id).then((client) => {
-          if (client !== undefined) {
-            found.set(metadata, client);
-            const service = CLIENT_SERVICES.get(metadata);
-            if (service !== undefined) CLIENT_SERVICES.set(client, service);
-          }
+          if (client !== undefined) found.set(metadata, client);
           return client;
         });
       });
@@ -487,7 +483,6 @@ class RegistryClients implements Adapter {
       const kept = this.made.get(service);
       if (kept !== undefined) return kept.client;
       const made = { client: deepFrozen(clientOf(service, this.served, this.keys, this.environment)) };
-      if (made.client !== undefined) CLIENT_SERVICES.set(made.client, service);
       // A key read from an environment variable is read at each request, so such a client is not kept.
       if (!readsEnvironment(service)) this.made.set(service, made);
       return made.client;
@@ -521,17 +516,6 @@ interface ReleasedUser {
   readonly viewType: UserProfileViewType;
   readonly service: RegisteredService;
   readonly tgt: TicketGrantingTicket;
-}
-
-/**
- * The registered service each client's metadata was made of, and each library Client made of that
- * metadata: a request that found its client has its service at hand, without asking the registry again.
- */
-const CLIENT_SERVICES = new WeakMap<object, RegisteredService>();
-
-/** The registered service of a library Client found in this request (undefined for one made otherwise). */
-function serviceOfFoundClient(client: object | undefined): RegisteredService | undefined {
-  return client === undefined ? undefined : CLIENT_SERVICES.get(client);
 }
 
 /** `value` with every object and array in it frozen: a client handed to the library again and again stays as made. */
@@ -896,12 +880,11 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
     },
     findAccount(ctx, sub, token) {
       if (token === undefined) return accountAtAuthorization(ctx, sub);
-      // A token's account (its ID token, userinfo): the client the library found for this request, by its registered service.
+      // A token's account (its ID token, userinfo), under its client's current registered service.
       const { clientId, sessionUid } = token as { clientId?: string; sessionUid?: string };
-      const client = ctx.oidc.client;
-      const id = client?.clientId ?? clientId;
+      const id = ctx.oidc.client?.clientId ?? clientId;
       if (id === undefined) return undefined;
-      return releasedTo(id, sessionUid ?? ctx.oidc.session?.uid, sub, client).then((user) => user && accountOf(sub, user));
+      return releasedTo(id, sessionUid ?? ctx.oidc.session?.uid, sub).then((user) => user && accountOf(sub, user));
     },
   };
 
@@ -912,7 +895,7 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
       await sessionTickets.put(ctx.oidc.session.uid, loggedIn, clock.now() + SESSION_LINK_SECONDS * 1000, { group: loggedIn });
     }
     const clientId = ctx.oidc.client?.clientId;
-    const user = clientId === undefined ? undefined : await releasedTo(clientId, ctx.oidc.session?.uid, sub, ctx.oidc.client);
+    const user = clientId === undefined ? undefined : await releasedTo(clientId, ctx.oidc.session?.uid, sub);
     if (clientId === undefined || !user) return undefined;
     // Who the user is to the client now, for where the library asks it without a session.
     if (user.service.usernameProvider !== undefined) await rememberSubject(clientId, sub, (await user.released()).username);
@@ -927,16 +910,11 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
   /**
    * Who the user of the live login session `sessionUid` stands for is to the client, and what the
    * client's service receives: the relying-party path's answer over its definition; undefined when
-   * the session has ended or the client is gone. `found` is the library's Client of this request, if
-   * it found one: its registered service is the one it was found by.
+   * the session has ended or the client is gone. The service is the registry's current one, read here:
+   * a library Client is shared by every definition of the same metadata, so it cannot name one.
    */
-  function releasedTo(clientId: string, sessionUid: string | undefined, accountId: string, found?: object): Promise<ReleasedUser | undefined> {
-    return liveTicketOf(sessionUid, accountId).then((tgt) => {
-      if (tgt === undefined) return undefined;
-      const service = serviceOfFoundClient(found);
-      if (service !== undefined && OIDC_CLIENT.of(service)?.clientId === clientId) return userOf(service, tgt);
-      return clientService(registry, clientId).then((current) => current && userOf(current, tgt));
-    });
+  function releasedTo(clientId: string, sessionUid: string | undefined, accountId: string): Promise<ReleasedUser | undefined> {
+    return liveTicketOf(sessionUid, accountId).then((tgt) => (tgt === undefined ? undefined : clientService(registry, clientId).then((current) => current && userOf(current, tgt))));
   }
 
   function userOf(service: RegisteredService, tgt: TicketGrantingTicket): ReleasedUser | undefined {
