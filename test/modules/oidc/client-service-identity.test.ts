@@ -28,11 +28,11 @@ function definition(id: number, evaluationOrder: number, accessStrategy: Record<
   };
 }
 
-// review8: the service a token's account is answered under (findAccount) must be the client's CURRENT
-// definition. CLIENT_SERVICES maps the library's Client (one per metadata hash) to the service of the
-// last metadata object the library was asked for; a metadata object found again (findClientsOncePerMetadata's
-// cache hit) does not set it back, so a definition that comes back as the same object (here the one an
-// evaluation-order change makes first again) is answered with the previous one's access rules.
+// A token's account (userinfo, the ID token) is answered under the client's CURRENT definition, read
+// from the registry on each request. The library keeps one Client per hash of the client's metadata,
+// so definitions whose metadata is byte-identical share a Client, which therefore cannot tell which
+// definition is current: a definition that comes back as the first (here after an evaluation-order
+// change, the same object as before) must be the one that answers, as introspection already does.
 /** The client's token and what each way of using it answers now, against `tessera()`. */
 function clientOf(tessera: () => Tessera) {
   const basic = `Basic ${Buffer.from(`shadowed:${SECRET}`).toString('base64')}`;
@@ -108,7 +108,7 @@ describe('oidc: a token answered under the current definition when one comes bac
 // back, as the same object on every listing, once the stored copy is removed (`tessera services remove`).
 describeWithRedis('oidc: a configured definition back after its stored copy is removed (Redis storage)', (redis) => {
   let tessera: Tessera;
-  const keyPrefix = `review8${randomBytes(4).toString('hex')}:`;
+  const keyPrefix = `client-identity${randomBytes(4).toString('hex')}:`;
   before(async () => {
     tessera = await startOidc({
       modules: ['rest', 'login', 'services', 'oidc'],
