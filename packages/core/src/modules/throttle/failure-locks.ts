@@ -1,6 +1,6 @@
 import { ThrottledError } from '../../domain/errors.js';
 import type { Clock } from '../../ports/clock.js';
-import type { ThrottleStore } from './throttle-store.js';
+import { locksNow, type ThrottleStore } from './throttle-store.js';
 
 /** A login key's checks in flight at once when the settings name none: above the workers of a busy REST client, far below a flood. */
 export const DEFAULT_CONCURRENT_CHECKS = 32;
@@ -78,7 +78,7 @@ export class FailureLocks {
     const state = await this.store.failed(key, windowEndsAt);
     const now = this.clock.now();
     const { threshold } = this.settings;
-    if (state === undefined || state.lockedUntil > now || state.windowEndsAt <= now || state.failures < threshold) return undefined;
+    if (state === undefined || !locksNow(state, now, threshold)) return undefined;
     const lockSeconds = this.lockSeconds(state.locks);
     // Concurrent failures may all see the threshold: the store locks once and never extends a lock.
     return (await this.store.lock(key, now, now + lockSeconds * 1000, threshold)) ? { lockSeconds, failures: state.failures } : undefined;

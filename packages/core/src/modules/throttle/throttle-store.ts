@@ -123,9 +123,14 @@ export function unjudgedState(state: ThrottleState): ThrottleState | undefined {
   return after.failures === 0 && after.inFlight === 0 && after.locks === 0 ? undefined : after;
 }
 
-/** `lock`: the locked state, or undefined when the key may not be locked (locked already, its window ended, or fewer than `minFailures`). */
+/** Whether `lock` locks the key at `now`: not locked already, its window open and counting at least `minFailures`. */
+export function locksNow(state: ThrottleState, now: number, minFailures: number): boolean {
+  return state.lockedUntil <= now && state.windowEndsAt > now && state.failures >= minFailures;
+}
+
+/** `lock`: the locked state, or undefined when the key may not be locked (locksNow). */
 export function lockedState(state: ThrottleState, now: number, until: number, minFailures: number): ThrottleState | undefined {
-  if (state.lockedUntil > now || state.windowEndsAt <= now || state.failures < minFailures) return undefined;
+  if (!locksNow(state, now, minFailures)) return undefined;
   return { ...state, failures: 0, lockedUntil: until, locks: state.locks + 1 };
 }
 
