@@ -1,5 +1,6 @@
-import { MongoClient, type MongoClientOptions } from 'mongodb';
+import type { MongoClient, MongoClientOptions } from 'mongodb';
 import { StoreUnavailableError } from '@tessera/core';
+import { mongoDriver } from './driver.js';
 import { isConnectivityError } from './unavailable.js';
 
 export interface MongoConnection {
@@ -25,7 +26,7 @@ export function mongoClientOptions(timeoutMs: number): MongoClientOptions {
  * answer 503 promptly instead of hanging; the driver reconnects by itself when the database returns.
  */
 export async function connectMongo(uri: string, timeoutMs: number): Promise<MongoConnection> {
-  const client = new MongoClient(uri, mongoClientOptions(timeoutMs));
+  const client = new (mongoDriver().MongoClient)(uri, mongoClientOptions(timeoutMs));
   try {
     await client.connect();
     await client.db('admin').command({ ping: 1 });

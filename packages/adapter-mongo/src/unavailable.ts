@@ -1,23 +1,11 @@
-import {
-  MongoNetworkError,
-  MongoNotConnectedError,
-  MongoOperationTimeoutError,
-  MongoServerError,
-  MongoServerSelectionError,
-  MongoStalePrimaryError,
-  MongoTopologyClosedError,
-} from 'mongodb';
 import { StoreUnavailableError } from '@tessera/core';
+import { mongoDriver } from './driver.js';
 
 /** Driver errors that mean "the database cannot be reached now"; the driver reconnects by itself. */
-const CONNECTIVITY_ERRORS = [
-  MongoNetworkError,
-  MongoServerSelectionError,
-  MongoOperationTimeoutError,
-  MongoTopologyClosedError,
-  MongoNotConnectedError,
-  MongoStalePrimaryError,
-];
+const connectivityErrors = () => {
+  const { MongoNetworkError, MongoServerSelectionError, MongoOperationTimeoutError, MongoTopologyClosedError, MongoNotConnectedError, MongoStalePrimaryError } = mongoDriver();
+  return [MongoNetworkError, MongoServerSelectionError, MongoOperationTimeoutError, MongoTopologyClosedError, MongoNotConnectedError, MongoStalePrimaryError];
+};
 
 /**
  * Server answers that mean "not now" rather than "wrong": the driver retries once, and if they persist
@@ -64,8 +52,8 @@ function unavailableAnswer(answer: ServerAnswer | undefined): boolean {
  * failed command's reply as `writeConcernError` next to the command's own code; either counts.
  */
 export function isConnectivityError(error: unknown): boolean {
-  if (error instanceof MongoServerError) return unavailableAnswer(error) || unavailableAnswer(error.writeConcernError);
-  return CONNECTIVITY_ERRORS.some((type) => error instanceof type);
+  if (error instanceof mongoDriver().MongoServerError) return unavailableAnswer(error) || unavailableAnswer(error.writeConcernError);
+  return connectivityErrors().some((type) => error instanceof type);
 }
 
 /** A lost database as core's StoreUnavailableError (503, retry later); anything else (a duplicate id, a bug) as it is. */
@@ -88,7 +76,7 @@ export function guardedWithin(timeoutMs: number): Guarded {
   return async <T>(operation: () => Promise<T>): Promise<T> => {
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<never>((_resolve, reject) => {
-      timer = setTimeout(() => reject(new MongoOperationTimeoutError(`MongoDB did not answer within ${timeoutMs} ms`)), timeoutMs);
+      timer = setTimeout(() => reject(new (mongoDriver().MongoOperationTimeoutError)(`MongoDB did not answer within ${timeoutMs} ms`)), timeoutMs);
     });
     const call = new Promise<T>((resolve) => resolve(operation()));
     call.catch(() => undefined); // a failure after the deadline has no one left to tell

@@ -1,5 +1,6 @@
-import { Cluster, Redis, type RedisOptions } from 'ioredis';
+import type { RedisOptions } from 'ioredis';
 import { StoreUnavailableError } from '@tessera/core';
+import { redisDriver } from './driver.js';
 import { defineScripts, type RedisClient } from './scripts.js';
 
 /** Where Redis is and how long to wait for it: `storage.redis` of the configuration. */
@@ -83,6 +84,7 @@ function createClient(settings: RedisSettings): { client: RedisClient; target: s
     // A command the server may or may not have run is failed (503), never sent again.
     autoResendUnfulfilledCommands: false,
   } satisfies RedisOptions;
+  const { Redis, Cluster } = redisDriver();
   if (settings.url !== undefined) {
     return { client: new Redis(settings.url, { ...common, enableOfflineQueue: false, retryStrategy: retry }), target: maskPassword(settings.url) };
   }

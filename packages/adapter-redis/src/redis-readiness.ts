@@ -1,5 +1,5 @@
-import { Cluster } from 'ioredis';
 import type { ReadinessCheck } from '@tessera/core';
+import { redisDriver } from './driver.js';
 import type { RedisClient } from './scripts.js';
 import { guarded } from './unavailable.js';
 
@@ -13,7 +13,7 @@ export class RedisReadinessCheck implements ReadinessCheck {
   constructor(private readonly client: RedisClient) {}
 
   async check(): Promise<void> {
-    if (!(this.client instanceof Cluster)) {
+    if (!(this.client instanceof redisDriver().Cluster)) {
       await guarded(() => this.client.ping());
       return;
     }
