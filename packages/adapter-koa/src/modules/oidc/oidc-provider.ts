@@ -895,8 +895,9 @@ export function createOidcProvider(deps: OidcProviderDependencies): TesseraOidcP
       await sessionTickets.put(ctx.oidc.session.uid, loggedIn, clock.now() + SESSION_LINK_SECONDS * 1000, { group: loggedIn });
     }
     const clientId = ctx.oidc.client?.clientId;
-    const user = clientId === undefined ? undefined : await releasedTo(clientId, ctx.oidc.session?.uid, sub);
-    if (clientId === undefined || !user) return undefined;
+    if (clientId === undefined) return undefined;
+    const user = await releasedTo(clientId, ctx.oidc.session?.uid, sub);
+    if (!user) return undefined;
     // Who the user is to the client now, for where the library asks it without a session.
     if (user.service.usernameProvider !== undefined) await rememberSubject(clientId, sub, (await user.released()).username);
     return accountOf(sub, user);
