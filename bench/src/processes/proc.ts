@@ -23,6 +23,14 @@ export function cpuMicros(pid: number): number {
   return (cpuTicks(readProc(pid, 'stat')) * 1_000_000) / clockTicks();
 }
 
+/**
+ * User + system CPU time of process `pid`'s main thread so far, in µs: the JavaScript, and the GC work
+ * V8 does on it. The rest of the process's CPU is its helper threads' (libuv's pool, V8's GC helpers).
+ */
+export function mainThreadCpuMicros(pid: number): number {
+  return (cpuTicks(readProc(pid, `task/${pid}/stat`)) * 1_000_000) / clockTicks();
+}
+
 /** Resident set size of process `pid`, in bytes. */
 export function rssBytes(pid: number): number {
   return residentKiB(readProc(pid, 'status')) * 1024;
@@ -45,7 +53,7 @@ export function residentKiB(status: string): number {
   return Number(match[1]);
 }
 
-function readProc(pid: number, file: 'stat' | 'status'): string {
+function readProc(pid: number, file: string): string {
   try {
     return readFileSync(`/proc/${pid}/${file}`, 'utf8');
   } catch (error) {

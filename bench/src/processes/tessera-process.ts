@@ -42,6 +42,8 @@ export interface TesseraStart {
   readonly poolSize: number;
   /** Where it writes a V8 CPU profile when it stops (node --cpu-prof), if anywhere. */
   readonly cpuProfileDir?: string;
+  /** The CLI to start, when not this checkout's (another build's, for `pnpm bench:compare --other`). */
+  readonly main?: string;
 }
 
 /**
@@ -78,7 +80,7 @@ async function launch(start: TesseraStart, nodeArgs: readonly string[], env: Rec
   const stderr = openSync(files.stderr, 'a');
   let spawned;
   try {
-    spawned = spawnNode(MAIN, ['start', '--config', config], { poolSize: start.poolSize, stdio: ['ignore', log, stderr], nodeArgs, env });
+    spawned = spawnNode(start.main ?? MAIN, ['start', '--config', config], { poolSize: start.poolSize, stdio: ['ignore', log, stderr], nodeArgs, env });
   } finally {
     closeSync(log);
     closeSync(stderr);
