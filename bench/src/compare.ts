@@ -27,7 +27,7 @@ import { mintCodesLoad, rowLoad, type TesseraTarget } from './rows.js';
 
 interface Measured {
   readonly name: string;
-  readonly process: ServerProcess;
+  readonly server: ServerProcess;
   readonly target: TesseraTarget;
   readonly cookie: string;
   readonly token: TokenAnswer;
@@ -51,11 +51,16 @@ try {
 const say = (line: string) => console.error(`[compare] ${line}`);
 
 const fixtures = await makeFixtures();
+/** Every server started, stopped at the end whatever happened. */
+const started: ServerProcess[] = [];
 const servers: Measured[] = [];
 try {
   await run(options, fixtures);
+} catch (error) {
+  console.error(`pnpm bench:compare: ${(error as Error).message}`);
+  process.exitCode = 1;
 } finally {
-  await Promise.all(servers.map((server) => server.process.close().catch(() => undefined)));
+  await Promise.all(started.map((server) => server.close().catch(() => undefined)));
   fixtures.remove();
 }
 
@@ -64,12 +69,14 @@ async function run(options: CompareOptions, fixtures: Fixtures): Promise<void> {
   for (const { name, main } of tesseras) {
     const prepared = await OIDC_ON_MEMORY.prepare(fixtures);
     const tessera = await startTessera({ dir: join(fixtures.dir, name), settings: (audit) => ({ ...fixtures.settings(audit), ...prepared.settings }), poolSize: options.poolSize, ...(main !== undefined && { main }) });
+    started.push(tessera);
     servers.push(await opened(name, tessera, { origin: tessera.origin, base: tessera.base, x509Login: '' }));
     say(`tessera (${name}) started by its CLI, pid ${tessera.pid}`);
   }
   const dir = join(fixtures.dir, 'library');
   mkdirSync(dir, { recursive: true });
   const reference = await startOidcReference(oidcReferenceSettings(await freePort(), fixtures.oidcKeys), dir, options.poolSize);
+  started.push(reference);
   const library = await opened('library', reference, { origin: reference.origin, base: servers[0]!.target.base, x509Login: '' });
   servers.push(library);
   refuseUnlessMirrored(OIDC_ON_MEMORY.name, await mirrorDifferences({ target: servers[0]!.target, token: servers[0]!.token }, { target: library.target, token: library.token }));
@@ -101,10 +108,10 @@ async function run(options: CompareOptions, fixtures: Fixtures): Promise<void> {
 }
 
 /** A browser logged in once to the server's provider, and the token of one code exchange (the mirror check's, and userinfo's bearer). */
-async function opened(name: string, process: ServerProcess, target: TesseraTarget): Promise<Measured> {
+async function opened(name: string, server: ServerProcess, target: TesseraTarget): Promise<Measured> {
   const cookie = await openOidcSession(target);
   const token = await tokensFor(target, await silentCode(target, cookie));
-  return { name, process, target, cookie, token, codes: [] };
+  return { name, server, target, cookie, token, codes: [] };
 }
 
 async function mintCodes(server: Measured, count: number): Promise<readonly string[]> {
@@ -123,7 +130,7 @@ async function measuredSlice(server: Measured, options: CompareOptions): Promise
   server.codes = server.codes.slice(options.amount);
   const pools = { tgts: [], sts: [], codes, accessToken: server.token.access_token };
   const load: LoadSpec = { ...(rowLoad(options.row, server.target, pools, options.connections, 3600) as LoadSpec), amount: options.amount };
-  const { pid } = server.process;
+  const { pid } = server.server;
   const [cpuBefore, mainBefore] = [cpuMicros(pid), mainThreadCpuMicros(pid)];
   const outcome = await drive(load);
   const [cpu, main] = [cpuMicros(pid) - cpuBefore, mainThreadCpuMicros(pid) - mainBefore];
