@@ -8,12 +8,13 @@ import { OIDC_ON_MEMORY } from './configurations.js';
 import { makeFixtures, oidcReferenceSettings, type Fixtures } from './fixtures.js';
 import type { LoadSpec } from './load-spec.js';
 import { mirrorDifferences, refuseUnlessMirrored } from './oidc-mirror.js';
-import { codesOf, openOidcSession, silentCode, tokensFor, type TokenAnswer } from './oidc-session.js';
+import { mintCodes } from './measure.js';
+import { openOidc, type OidcBrowser } from './oidc-session.js';
 import { startOidcReference } from './processes/oidc-reference.js';
 import { cpuMicros, mainThreadCpuMicros } from './processes/proc.js';
 import type { ServerProcess } from './processes/server-process.js';
 import { startTessera } from './processes/tessera-process.js';
-import { mintCodesLoad, rowLoad, type TesseraTarget } from './rows.js';
+import { rowLoad, type TesseraTarget } from './rows.js';
 
 /**
  * `pnpm bench:compare`: what `pnpm bench` cannot resolve on a machine whose speed drifts by more than
@@ -29,8 +30,7 @@ interface Measured {
   readonly name: string;
   readonly server: ServerProcess;
   readonly target: TesseraTarget;
-  readonly cookie: string;
-  readonly token: TokenAnswer;
+  readonly browser: OidcBrowser;
   codes: readonly string[];
 }
 
@@ -79,12 +79,12 @@ async function run(options: CompareOptions, fixtures: Fixtures): Promise<void> {
   started.push(reference);
   const library = await opened('library', reference, { origin: reference.origin, base: servers[0]!.target.base, x509Login: '' });
   servers.push(library);
-  refuseUnlessMirrored(OIDC_ON_MEMORY.name, await mirrorDifferences({ target: servers[0]!.target, token: servers[0]!.token }, { target: library.target, token: library.token }));
+  refuseUnlessMirrored(OIDC_ON_MEMORY.name, await mirrorDifferences({ target: servers[0]!.target, token: servers[0]!.browser.token }, { target: library.target, token: library.browser.token }));
   say(`node-oidc-provider alone with tessera's settings started, pid ${reference.pid}`);
 
   if (options.row === 'code') {
     for (const server of servers) {
-      server.codes = await mintCodes(server, options.amount * (options.slices + 1));
+      server.codes = await mintCodes(server.target, server.browser.cookie, options.amount * (options.slices + 1));
       say(`${server.codes.length} codes minted at ${server.name}`);
     }
   }
@@ -107,28 +107,16 @@ async function run(options: CompareOptions, fixtures: Fixtures): Promise<void> {
   }
 }
 
-/** A browser logged in once to the server's provider, and the token of one code exchange (the mirror check's, and userinfo's bearer). */
+/** A server with a browser logged in once to its provider. */
 async function opened(name: string, server: ServerProcess, target: TesseraTarget): Promise<Measured> {
-  const cookie = await openOidcSession(target);
-  const token = await tokensFor(target, await silentCode(target, cookie));
-  return { name, server, target, cookie, token, codes: [] };
-}
-
-async function mintCodes(server: Measured, count: number): Promise<readonly string[]> {
-  const codes: string[] = [];
-  while (codes.length < count) {
-    const minted = codesOf((await drive(mintCodesLoad(server.target, server.cookie, Math.min(20_000, count - codes.length)))).collected);
-    if (minted.length === 0) throw new Error(`${server.name} answered no authorization request with a code`);
-    codes.push(...minted);
-  }
-  return codes;
+  return { name, server, target, browser: await openOidc(target), codes: [] };
 }
 
 /** One slice of `amount` requests at the server, and its CPU per request; its codes are used up. */
 async function measuredSlice(server: Measured, options: CompareOptions): Promise<Slice> {
   const codes = server.codes.slice(0, options.amount);
   server.codes = server.codes.slice(options.amount);
-  const pools = { tgts: [], sts: [], codes, accessToken: server.token.access_token };
+  const pools = { tgts: [], sts: [], codes, accessToken: server.browser.accessToken };
   const load: LoadSpec = { ...(rowLoad(options.row, server.target, pools, options.connections, 3600) as LoadSpec), amount: options.amount };
   const { pid } = server.server;
   const [cpuBefore, mainBefore] = [cpuMicros(pid), mainThreadCpuMicros(pid)];

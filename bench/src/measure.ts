@@ -8,7 +8,7 @@ import type { LoadOutcome, LoadSpec, SamlLoginSpec } from './load-spec.js';
 import { TEXT_FORM } from './load-spec.js';
 import { scrapeSample } from './metrics.js';
 import { mirrorDifferences, refuseUnlessMirrored } from './oidc-mirror.js';
-import { codesOf, openOidcSession, silentCode, tokensFor, type TokenAnswer } from './oidc-session.js';
+import { codesOf, openOidc, type OidcBrowser } from './oidc-session.js';
 import type { BenchOptions } from './options.js';
 import { rawArgon2 } from './processes/argon2-raw.js';
 import { rawWebAuthn } from './processes/webauthn-raw.js';
@@ -44,13 +44,6 @@ interface Running {
   samlRate: number;
   /** With the OIDC rows: their reference, node-oidc-provider alone with the same settings, and its browser. */
   readonly library?: { readonly server: ServerProcess; readonly target: TesseraTarget; readonly oidc: OidcBrowser; codeRate: number };
-}
-
-interface OidcBrowser {
-  readonly cookie: string;
-  readonly accessToken: string;
-  /** The answer that gave the access token, for the mirror check. */
-  readonly token: TokenAnswer;
 }
 
 /**
@@ -284,15 +277,8 @@ async function inPasses(what: string, count: number, pass: (wanted: number) => P
   return pool.slice(0, count);
 }
 
-/** A browser logged in once for the bench's OIDC client, and an access token of the client for the userinfo row. */
-async function openOidc(target: TesseraTarget): Promise<OidcBrowser> {
-  const cookie = await openOidcSession(target);
-  const token = await tokensFor(target, await silentCode(target, cookie));
-  return { cookie, accessToken: token.access_token, token };
-}
-
 /** `count` fresh authorization codes of the bench's client, each made by an authorization request on the browser's session. */
-async function mintCodes(target: TesseraTarget, cookie: string, count: number): Promise<readonly string[]> {
+export async function mintCodes(target: TesseraTarget, cookie: string, count: number): Promise<readonly string[]> {
   return inPasses('minting authorization codes', count, async (wanted) => {
     const outcome = await drive(mintCodesLoad(target, cookie, wanted));
     const codes = codesOf(outcome.collected);

@@ -55,3 +55,18 @@ export async function tokensFor(provider: TesseraTarget, code: string): Promise<
   if (response.status !== 200 || typeof answer.access_token !== 'string') throw new Error(`redeeming a code for the userinfo row: ${response.status}`);
   return answer as TokenAnswer;
 }
+
+/** A browser logged in once for the bench's OIDC client, and an access token of the client for the userinfo row. */
+export interface OidcBrowser {
+  readonly cookie: string;
+  readonly accessToken: string;
+  /** The answer that gave the access token, for the mirror check. */
+  readonly token: TokenAnswer;
+}
+
+/** Logs a browser in (openOidcSession) and redeems one code of its session. */
+export async function openOidc(target: TesseraTarget): Promise<OidcBrowser> {
+  const cookie = await openOidcSession(target);
+  const token = await tokensFor(target, await silentCode(target, cookie));
+  return { cookie, accessToken: token.access_token, token };
+}
